@@ -1,0 +1,762 @@
+"""Rounds and games as state machines: deal, legal moves, play, score.
+
+The API follows python-chess and OpenSpiel::
+
+    round_.legal_moves()          # every Move the rules allow, nothing else
+    round_.play(move)             # IllegalMoveError (a ValueError) says why
+    round_.observation(seat)      # what that seat may know: all bots and the coach see
+
+:class:`Round` is one deal of the deck to its end and its scoring;
+:class:`Game` chains rounds (dealer passing on) until a side reaches the target.
+
+Inside, hands, table and piles are int masks (see :mod:`escoba.cards`); the
+friendly :class:`Move` and :class:`~escoba.cards.Card` values are built at the
+edge.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from .cards import CARDS, JOKER_MASK, VALUE, Card, cards_of, format_cards, mask_of
+from .rules import Rules
+from .scoring import RoundScore, score_round
+from .solver import capture_masks, has_capture, is_capture, sort_key
+
+__all__ = [
+    "Move",
+    "Renuncio",
+    "Play",
+    "Round",
+    "Game",
+    "Observation",
+    "IllegalMoveError",
+    "DeckError",
+    "initial_table_triggers",
+    "legal_move_pairs",
+]
+
+_FULL_MASK = {False: (1 << 40) - 1, True: (1 << 42) - 1}
+
+
+class IllegalMoveError(ValueError):
+    """A move or claim the rules do not allow; the message says exactly why."""
+
+
+class DeckError(ValueError):
+    """A deck that cannot be dealt: not a full deck, or (under redeal) to be redealt."""
+
+
+def _names(mask: int) -> str:
+    return format_cards(cards_of(mask))
+
+
+def _arithmetic(card: int, take: int, capture_sum: int) -> str:
+    """ "3 + 4 + 7 = 14, not 15" (jokers shown as JK)."""
+    terms = [VALUE[i] if i < 40 else "JK" for i in _indices(take)]
+    terms.append(VALUE[card] if card < 40 else "JK")
+    plain = sum(t for t in terms if isinstance(t, int))
+    if any(t == "JK" for t in terms):
+        return (f"{' + '.join(map(str, terms))}: the other cards already make {plain}; "
+                f"no joker value 1-10 makes {capture_sum}")
+    return f"{' + '.join(map(str, terms))} = {plain}, not {capture_sum}"
+
+
+def _indices(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """Play ``card``; capture the table cards ``take`` (empty: lay the card down).
+
+    ``miscount`` (only under ``miscount="penalty"``) is a wrong combination
+    the player chose: the card then stays on the table (RECORD.md).
+    """
+
+    card: Card
+    take: frozenset[Card] = frozenset()
+    miscount: frozenset[Card] | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.take, frozenset):
+            object.__setattr__(self, "take", frozenset(self.take))
+        if self.miscount is not None and not isinstance(self.miscount, frozenset):
+            object.__setattr__(self, "miscount", frozenset(self.miscount))
+
+    @property
+    def is_capture(self) -> bool:
+        return bool(self.take)
+
+    @property
+    def take_mask(self) -> int:
+        return mask_of(self.take)
+
+    def __str__(self) -> str:
+        if self.miscount is not None:
+            return f"{self.card} miscounts {format_cards(sorted(self.miscount))}"
+        if self.take:
+            return f"{self.card} takes {format_cards(sorted(self.take))}"
+        return f"{self.card} down"
+
+    def to_dict(self, seat: int) -> dict[str, object]:
+        """The RECORD.md move entry."""
+        out: dict[str, object] = {"seat": seat, "card": str(self.card),
+                                  "take": [str(c) for c in sorted(self.take)]}
+        if self.miscount is not None:
+            out["miscount"] = [str(c) for c in sorted(self.miscount)]
+        return out
+
+    @staticmethod
+    def parse(text: str) -> Move:
+        """``"7o 3c 5e"``: the played card, then the cards taken (none: lay down)."""
+        parts = text.replace(",", " ").replace("+", " ").split()
+        if not parts:
+            raise ValueError("a move names the card played, e.g. '7o' or '7o 3c 5e'")
+        cards = [Card.parse(p) for p in parts]
+        return Move(cards[0], frozenset(cards[1:]))
+
+
+@dataclass(frozen=True, slots=True)
+class Renuncio:
+    """A *renuncio* claim: the offending laid-down ``card`` and a set it could have taken."""
+
+    card: Card
+    take: frozenset[Card]
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.take, frozenset):
+            object.__setattr__(self, "take", frozenset(self.take))
+
+    def to_dict(self, seat: int) -> dict[str, object]:
+        return {"seat": seat,
+                "renuncio": [str(self.card)] + [str(c) for c in sorted(self.take)]}
+
+    def __str__(self) -> str:
+        return f"renuncio on {self.card}: takes {format_cards(sorted(self.take))}"
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """One public event of a round, as everybody at the table saw it.
+
+    ``kind`` is ``"play"`` (a capture or a card laid down), ``"miscount"``,
+    ``"renuncio"`` (a claim), ``"initial"`` (the dealer's take of a table of
+    15) or ``"sweep"`` (the last capturer taking what is left).
+    """
+
+    seat: int
+    kind: str
+    card: Card | None
+    take: frozenset[Card]
+    escoba: bool = False
+    miscount: frozenset[Card] | None = None
+
+    @property
+    def move(self) -> Move | None:
+        if self.kind in ("play", "miscount") and self.card is not None:
+            return Move(self.card, self.take, self.miscount)
+        return None
+
+
+def legal_move_pairs(rules: Rules, hand: int, table: int) -> list[tuple[int, int]]:
+    """Legal plays as ``(card index, take mask)`` pairs: the fast form of legal moves."""
+    out: list[tuple[int, int]] = []
+    capture_sum = rules.capture_sum
+    forced = rules.capture_rule == "forced"
+    m = hand
+    while m:
+        low = m & -m
+        card = low.bit_length() - 1
+        m ^= low
+        sets = capture_masks(table, card, capture_sum)
+        for s in sets:
+            out.append((card, s))
+        if not sets or not forced:
+            out.append((card, 0))
+    return out
+
+
+def _moves_from_pairs(pairs: Iterable[tuple[int, int]]) -> list[Move]:
+    return [Move(CARDS[c], frozenset(cards_of(t))) for c, t in pairs]
+
+
+def initial_table_triggers(rules: Rules, table: Sequence[Card] | int) -> bool:
+    """Whether four initial table cards trigger ``rules.initial_fifteen``.
+
+    A joker is never wild here (RULES.md: it "never triggers"): under
+    ``dealer_takes`` a table with a joker has no total; under ``redeal`` only
+    subsets of the other cards count. See docs/RULES-READING.md.
+    """
+    mask = table if isinstance(table, int) else mask_of(table)
+    if rules.initial_fifteen == "ignore":
+        return False
+    plain = mask & ~JOKER_MASK
+    if rules.initial_fifteen == "dealer_takes":
+        return not mask & JOKER_MASK and sum(VALUE[i] for i in _indices(plain)) \
+            == rules.capture_sum
+    # redeal: the four cards total the capture sum or contain a subset that does
+    from .solver import subset_masks_in_range
+
+    return any(s for s in subset_masks_in_range(plain, rules.capture_sum, rules.capture_sum))
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """What one seat may know, and nothing more: the only input of bots and the coach.
+
+    Masks are the inner form; the properties give :class:`Card` tuples. Other
+    players' hands appear only as counts, unless ``rules.open_hand``
+    (*mesa abierta*) puts every hand face up, in ``open_hands``.
+    """
+
+    rules: Rules
+    seat: int
+    to_move: int
+    dealer: int
+    hand_mask: int
+    table_mask: int
+    pile_masks: tuple[int, ...]
+    hand_counts: tuple[int, ...]
+    stock_count: int
+    escobas: tuple[int, ...]
+    last_capturer: int | None
+    seen_mask: int
+    history: tuple[Play, ...]
+    renuncio_card: int | None = None
+    renuncio_table: int = 0
+    open_hands: tuple[int, ...] | None = None
+    scores: tuple[int, ...] = ()
+    round_number: int = 1
+    round_over: bool = False
+
+    @property
+    def hand(self) -> tuple[Card, ...]:
+        return cards_of(self.hand_mask)
+
+    @property
+    def table(self) -> tuple[Card, ...]:
+        return cards_of(self.table_mask)
+
+    @property
+    def piles(self) -> tuple[tuple[Card, ...], ...]:
+        return tuple(cards_of(m) for m in self.pile_masks)
+
+    @property
+    def unseen_mask(self) -> int:
+        """Cards this seat has not seen: other hands and the stock, as far as it knows."""
+        return _FULL_MASK[self.rules.jokers] & ~self.hand_mask & ~self.seen_mask
+
+    @property
+    def unseen(self) -> tuple[Card, ...]:
+        return cards_of(self.unseen_mask)
+
+    @property
+    def is_my_turn(self) -> bool:
+        return self.to_move == self.seat and not self.round_over
+
+    @property
+    def last_play_of_round(self) -> bool:
+        """Whether the next play is the very last card of the round."""
+        return self.stock_count == 0 and sum(self.hand_counts) == 1
+
+    def legal_move_pairs(self) -> list[tuple[int, int]]:
+        if not self.is_my_turn:
+            return []
+        return legal_move_pairs(self.rules, self.hand_mask, self.table_mask)
+
+    def legal_moves(self) -> list[Move]:
+        """The moves this seat may make now (empty when it is not its turn)."""
+        return _moves_from_pairs(self.legal_move_pairs())
+
+    def renuncio_claims(self) -> list[Renuncio]:
+        """Renuncio claims this seat may make before playing (usually none)."""
+        if self.renuncio_card is None or not self.is_my_turn:
+            return []
+        card = CARDS[self.renuncio_card]
+        return [Renuncio(card, frozenset(cards_of(s)))
+                for s in sorted(capture_masks(self.renuncio_table, self.renuncio_card,
+                                              self.rules.capture_sum), key=sort_key)]
+
+
+class Round:
+    """One round: the deal of a whole deck, played card by card, then scored.
+
+    ``deck`` is the shuffled deck, top card first; with ``dealer`` it fixes
+    the deal exactly (RULES.md, "Deal order"). Raises :class:`DeckError` if
+    ``deck`` is not a full deck, or if ``rules.initial_fifteen == "redeal"``
+    and its table must be redealt (:meth:`Game.start_round` reshuffles).
+    """
+
+    def __init__(self, rules: Rules, deck: Sequence[Card], dealer: int) -> None:
+        self.rules = rules
+        n = rules.players
+        if not (isinstance(dealer, int) and 0 <= dealer < n):
+            raise DeckError(f"dealer must be a seat 0-{n - 1}, got {dealer!r}")
+        deck = tuple(deck)
+        _check_full_deck(rules, deck)
+        self.deck: tuple[Card, ...] = deck
+        self.dealer = dealer
+        self._stock: list[int] = [c.index for c in reversed(deck)]  # pop() = top card
+        self._hands: list[int] = [0] * n
+        self._piles: list[int] = [0] * n
+        self._escobas: list[int] = [0] * n
+        self._table = 0
+        self._seen = 0
+        self._to_move = (dealer + 1) % n
+        self._last_capturer: int | None = None
+        self._history: list[Play] = []
+        self._renuncio: tuple[int, int, int] | None = None  # (offender seat, card, table before)
+        self._cards_in_hands = 0
+        self._over = False
+        self._score: RoundScore | None = None
+        self._deal()
+        table = 0
+        for _ in range(4):
+            table |= 1 << self._stock.pop()
+        self._table = table
+        self._seen = table
+        if initial_table_triggers(rules, table):
+            if rules.initial_fifteen == "redeal":
+                raise DeckError(f"the initial table {_names(table)} holds "
+                                f"{rules.capture_sum}: the deal must be redealt")
+            self._piles[dealer] |= table
+            self._table = 0
+            self._last_capturer = dealer
+            self._history.append(Play(dealer, "initial", None, frozenset(cards_of(table))))
+        self._leftovers_to_table()
+
+    # -- dealing ------------------------------------------------------------
+    def _deal(self) -> None:
+        n = self.rules.players
+        per = min(self.rules.hand_size, len(self._stock) // n)
+        stock = self._stock
+        for k in range(n):
+            seat = (self.dealer + 1 + k) % n
+            hand = 0
+            for _ in range(per):
+                hand |= 1 << stock.pop()
+            self._hands[seat] = hand
+        self._cards_in_hands = per * n
+
+    def _leftovers_to_table(self) -> None:
+        # RULES.md: a deal leaving fewer cards than players puts them on the table.
+        if 0 < len(self._stock) < self.rules.players:
+            for index in self._stock:
+                self._table |= 1 << index
+                self._seen |= 1 << index
+            self._stock.clear()
+
+    # -- reading the state ----------------------------------------------------
+    @property
+    def to_move(self) -> int:
+        return self._to_move
+
+    @property
+    def is_over(self) -> bool:
+        return self._over
+
+    @property
+    def table(self) -> tuple[Card, ...]:
+        return cards_of(self._table)
+
+    @property
+    def table_mask(self) -> int:
+        return self._table
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        return cards_of(self._hands[seat])
+
+    def hand_mask(self, seat: int) -> int:
+        return self._hands[seat]
+
+    def pile(self, seat: int) -> tuple[Card, ...]:
+        return cards_of(self._piles[seat])
+
+    @property
+    def pile_masks(self) -> tuple[int, ...]:
+        return tuple(self._piles)
+
+    @property
+    def escobas(self) -> tuple[int, ...]:
+        return tuple(self._escobas)
+
+    @property
+    def stock(self) -> tuple[Card, ...]:
+        """Cards not yet dealt, top first."""
+        return tuple(CARDS[i] for i in reversed(self._stock))
+
+    @property
+    def last_capturer(self) -> int | None:
+        return self._last_capturer
+
+    @property
+    def history(self) -> tuple[Play, ...]:
+        return tuple(self._history)
+
+    @property
+    def dealer_took_initial_table(self) -> bool:
+        return bool(self._history) and self._history[0].kind == "initial"
+
+    def observation(self, seat: int, *, scores: tuple[int, ...] = (),
+                    round_number: int = 1) -> Observation:
+        """What ``seat`` may know now. Only this ever reaches a bot or the coach."""
+        pending = self._renuncio
+        can_claim = (pending is not None and seat == self._to_move
+                     and self.rules.capture_rule == "renuncio")
+        return Observation(
+            rules=self.rules,
+            seat=seat,
+            to_move=self._to_move,
+            dealer=self.dealer,
+            hand_mask=self._hands[seat],
+            table_mask=self._table,
+            pile_masks=tuple(self._piles),
+            hand_counts=tuple(h.bit_count() for h in self._hands),
+            stock_count=len(self._stock),
+            escobas=tuple(self._escobas),
+            last_capturer=self._last_capturer,
+            seen_mask=self._seen,
+            history=tuple(self._history),
+            renuncio_card=pending[1] if can_claim and pending else None,
+            renuncio_table=pending[2] if can_claim and pending else 0,
+            open_hands=tuple(self._hands) if self.rules.open_hand else None,
+            scores=scores,
+            round_number=round_number,
+            round_over=self._over,
+        )
+
+    # -- moves ------------------------------------------------------------------
+    def legal_move_pairs(self) -> list[tuple[int, int]]:
+        """Legal plays as ``(card index, take mask)``: the fast path for simulations."""
+        if self._over:
+            return []
+        return legal_move_pairs(self.rules, self._hands[self._to_move], self._table)
+
+    def legal_moves(self) -> list[Move]:
+        """Every move the rules allow the seat to move, and nothing else.
+
+        Miscounts (``miscount="penalty"``) and renuncio claims are not moves of
+        this list: see :meth:`play` and :meth:`renuncio_claims`.
+        """
+        return _moves_from_pairs(self.legal_move_pairs())
+
+    def renuncio_claims(self) -> list[Renuncio]:
+        """Claims the seat to move may make before playing (renuncio rule only)."""
+        return self.observation(self._to_move).renuncio_claims()
+
+    def play(self, move: Move) -> Play:
+        """Play ``move`` for the seat to move; returns what happened.
+
+        Raises :class:`IllegalMoveError` with the reason, changing nothing.
+        """
+        if not isinstance(move, Move):
+            raise IllegalMoveError(f"expected a Move, got {type(move).__name__}")
+        take = mask_of(move.take)
+        if move.miscount is not None:
+            return self._play_miscount(move.card.index, take, mask_of(move.miscount))
+        return self.play_pair(move.card.index, take)
+
+    def play_pair(self, card: int, take: int) -> Play:
+        """:meth:`play` on the inner form: card index and take mask."""
+        self._check_can_play(card)
+        seat = self._to_move
+        rules = self.rules
+        table = self._table
+        if take:
+            if take & ~table:
+                missing = _names(take & ~table)
+                raise IllegalMoveError(f"{missing} {'is' if ' ' not in missing else 'are'} "
+                                       "not on the table")
+            if not is_capture(table, card, take, rules.capture_sum):
+                raise IllegalMoveError(_arithmetic(card, take, rules.capture_sum))
+        elif rules.capture_rule == "forced" and has_capture(table, card, rules.capture_sum):
+            options = sorted(capture_masks(table, card, rules.capture_sum), key=sort_key)
+            shown = " or ".join(_names(s) for s in options[:3])
+            raise IllegalMoveError(f"{CARDS[card]} can capture ({shown}): "
+                                   "a capture is forced")
+        return self._apply(seat, card, take)
+
+    def _check_can_play(self, card: int) -> None:
+        if self._over:
+            raise IllegalMoveError("the round is over")
+        if not self._hands[self._to_move] >> card & 1:
+            raise IllegalMoveError(f"{CARDS[card]} is not in the hand of seat {self._to_move}")
+
+    def _play_miscount(self, card: int, take: int, chosen: int) -> Play:
+        rules = self.rules
+        if rules.miscount != "penalty":
+            raise IllegalMoveError("a miscount is refused under miscount=retry: "
+                                   "choose cards that make the sum")
+        self._check_can_play(card)
+        if take:
+            raise IllegalMoveError("a miscount takes nothing")
+        if not chosen:
+            raise IllegalMoveError("a miscount names the table cards chosen")
+        if chosen & ~self._table:
+            raise IllegalMoveError(f"{_names(chosen & ~self._table)} not on the table")
+        if is_capture(self._table, card, chosen, rules.capture_sum):
+            raise IllegalMoveError(f"{_names(chosen)} with {CARDS[card]} is a capture, "
+                                   "not a miscount")
+        return self._apply(self._to_move, card, 0, miscount=chosen)
+
+    def _apply(self, seat: int, card: int, take: int, miscount: int | None = None) -> Play:
+        rules = self.rules
+        bit = 1 << card
+        self._hands[seat] ^= bit
+        self._cards_in_hands -= 1
+        self._seen |= bit
+        table_before = self._table
+        last_card = self._cards_in_hands == 0 and not self._stock
+        escoba = False
+        if take:
+            table = table_before ^ take
+            self._table = table
+            self._piles[seat] |= take | bit
+            self._last_capturer = seat
+            if not table and not (last_card and not rules.last_play_escoba) \
+                    and not ((take | bit) & JOKER_MASK):
+                escoba = True
+                self._escobas[seat] += 1
+            self._renuncio = None
+        else:
+            self._table = table_before | bit
+            if rules.capture_rule == "renuncio" and has_capture(
+                    table_before, card, rules.capture_sum):
+                self._renuncio = (seat, card, table_before)
+            else:
+                self._renuncio = None
+        played = Play(seat, "miscount" if miscount is not None else "play", CARDS[card],
+                      frozenset(cards_of(take)) if take else frozenset(), escoba,
+                      frozenset(cards_of(miscount)) if miscount is not None else None)
+        self._history.append(played)
+        self._advance()
+        return played
+
+    def _advance(self) -> None:
+        n = self.rules.players
+        self._to_move = (self._to_move + 1) % n
+        if self._cards_in_hands:
+            return
+        if self._stock:
+            self._deal()
+            self._leftovers_to_table()
+            return
+        self._finish()
+
+    def _finish(self) -> None:
+        self._over = True
+        self._renuncio = None
+        if self._table and self._last_capturer is not None:
+            seat = self._last_capturer
+            self._history.append(Play(seat, "sweep", None, frozenset(cards_of(self._table))))
+            self._piles[seat] |= self._table
+            self._table = 0
+        self._score = score_round(self.rules, self._piles, self._escobas)
+
+    def claim_renuncio(self, claim: Renuncio) -> Play:
+        """The seat to move calls *¡renuncio!* before playing (renuncio rule only)."""
+        rules = self.rules
+        if rules.capture_rule != "renuncio":
+            raise IllegalMoveError("renuncio claims need capture_rule=renuncio")
+        if self._over:
+            raise IllegalMoveError("the round is over")
+        pending = self._renuncio
+        card = claim.card.index
+        if pending is None:
+            raise IllegalMoveError("there is nothing to claim: the last card played "
+                                   "was not laid down when it could capture")
+        offender, laid, table_before = pending
+        if card != laid:
+            raise IllegalMoveError(f"the card laid down was {CARDS[laid]}, not {claim.card}")
+        take = mask_of(claim.take)
+        if not take or take & ~table_before:
+            raise IllegalMoveError(f"{CARDS[laid]} could not have taken "
+                                   f"{format_cards(sorted(claim.take)) or 'nothing'}")
+        if not is_capture(table_before, card, take, rules.capture_sum):
+            raise IllegalMoveError(_arithmetic(card, take, rules.capture_sum))
+        seat = self._to_move
+        won = take | (1 << card)
+        self._table &= ~won
+        self._piles[seat] |= won
+        self._last_capturer = seat
+        self._renuncio = None
+        played = Play(seat, "renuncio", claim.card, claim.take)
+        self._history.append(played)
+        return played
+
+    # -- the end ------------------------------------------------------------------
+    def score(self) -> RoundScore:
+        """The round's score (only once the round is over)."""
+        if self._score is None:
+            raise ValueError("the round is not over yet")
+        return self._score
+
+    def cards_accounted(self) -> int:
+        """Bitmask union of every place a card can be (a check for tests)."""
+        total = self._table | mask_of(self.stock)
+        for h in self._hands:
+            total |= h
+        for p in self._piles:
+            total |= p
+        return total
+
+
+def _check_full_deck(rules: Rules, deck: Sequence[object]) -> None:
+    size = rules.deck_size
+    if not all(isinstance(c, Card) for c in deck):
+        raise DeckError("the deck must hold Card values")
+    mask = mask_of(deck)  # type: ignore[arg-type]
+    if len(deck) != size or mask != _FULL_MASK[rules.jokers]:
+        counts: dict[Card, int] = {}
+        for c in deck:
+            counts[c] = counts.get(c, 0) + 1  # type: ignore[index]
+        twice = [str(c) for c, k in counts.items() if k > 1]
+        missing = cards_of(_FULL_MASK[rules.jokers] & ~mask)
+        extra = cards_of(mask & ~_FULL_MASK[rules.jokers])
+        why = []
+        if twice:
+            why.append(f"{', '.join(twice)} twice")
+        if missing:
+            why.append(f"missing {format_cards(missing)}")
+        if extra:
+            why.append(f"{format_cards(extra)} not in this deck")
+        raise DeckError(f"not a full deck of {size} cards ({len(deck)} cards"
+                        + (": " + "; ".join(why) if why else "") + ")")
+
+
+@dataclass
+class RoundRecord:
+    """What a game keeps of each round for its record: deal and moves."""
+
+    dealer: int
+    deck: tuple[Card, ...]
+    redealt: list[tuple[Card, ...]] = field(default_factory=list)
+
+
+class Game:
+    """A whole game: rounds until a side reaches ``rules.target`` (ties play on).
+
+    ``rng`` shuffles the decks (and picks the first dealer when ``dealer`` is
+    ``None``). A round is started explicitly with :meth:`start_round`, so that
+    a score table can be shown between rounds.
+    """
+
+    def __init__(self, rules: Rules, *, dealer: int | None = None,
+                 rng: random.Random | None = None, seed: int | None = None) -> None:
+        self.rules = rules
+        self.rng = rng if rng is not None else random.Random(seed)
+        if dealer is None:
+            dealer = self.rng.randrange(rules.players)
+        if not (isinstance(dealer, int) and 0 <= dealer < rules.players):
+            raise ValueError(f"dealer must be a seat 0-{rules.players - 1}")
+        self._next_dealer = dealer
+        self.rounds: list[Round] = []
+        self.round_records: list[RoundRecord] = []
+        self.totals: list[int] = [0] * rules.sides
+        self.winner: int | None = None
+
+    @property
+    def round(self) -> Round | None:
+        """The current (or last) round; ``None`` before the first is started."""
+        return self.rounds[-1] if self.rounds else None
+
+    @property
+    def is_over(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def next_dealer(self) -> int:
+        return self._next_dealer
+
+    def shuffled_deck(self) -> list[Card]:
+        deck = list(CARDS[: self.rules.deck_size])
+        self.rng.shuffle(deck)
+        return deck
+
+    def start_round(self, deck: Sequence[Card] | None = None,
+                    redealt: Sequence[Sequence[Card]] = ()) -> Round:
+        """Deal the next round, from ``deck`` or a fresh shuffle.
+
+        Under ``initial_fifteen="redeal"`` a shuffled deal whose table holds
+        15 is gathered and shuffled again (kept in the record's ``redealt``).
+        """
+        if self.is_over:
+            raise ValueError("the game is over")
+        if self.rounds and not self.rounds[-1].is_over:
+            raise ValueError("the current round is not over")
+        dealer = self._next_dealer
+        abandoned = [tuple(d) for d in redealt]
+        if deck is not None:
+            round_ = Round(self.rules, deck, dealer)
+        else:
+            while True:
+                candidate = self.shuffled_deck()
+                try:
+                    round_ = Round(self.rules, candidate, dealer)
+                    break
+                except DeckError:
+                    abandoned.append(tuple(candidate))
+        self.rounds.append(round_)
+        self.round_records.append(RoundRecord(dealer, round_.deck, abandoned))
+        self._next_dealer = (dealer + 1) % self.rules.players
+        return round_
+
+    def _current(self) -> Round:
+        round_ = self.round
+        if round_ is None or round_.is_over:
+            raise IllegalMoveError("no round in play: start the next round")
+        return round_
+
+    def legal_moves(self) -> list[Move]:
+        return self._current().legal_moves()
+
+    def observation(self, seat: int) -> Observation:
+        round_ = self.round
+        if round_ is None:
+            raise ValueError("no round has been dealt yet")
+        return round_.observation(seat, scores=tuple(self.totals),
+                                  round_number=len(self.rounds))
+
+    def play(self, move: Move) -> Play:
+        """Play in the current round; scores it when it ends."""
+        played = self._current().play(move)
+        self._after_play()
+        return played
+
+    def play_pair(self, card: int, take: int) -> Play:
+        played = self._current().play_pair(card, take)
+        self._after_play()
+        return played
+
+    def claim_renuncio(self, claim: Renuncio) -> Play:
+        return self._current().claim_renuncio(claim)
+
+    def _after_play(self) -> None:
+        round_ = self.rounds[-1]
+        if not round_.is_over:
+            return
+        for side, points in enumerate(round_.score().totals):
+            self.totals[side] += points
+        reached = [s for s, t in enumerate(self.totals) if t >= self.rules.target]
+        if reached:
+            best = max(self.totals[s] for s in reached)
+            leaders = [s for s in reached if self.totals[s] == best]
+            if len(leaders) == 1:
+                self.winner = leaders[0]
+
+    def round_scores(self) -> list[RoundScore]:
+        return [r.score() for r in self.rounds if r.is_over]
+
+    def to_record(self, names: Sequence[str] | None = None) -> dict[str, object]:
+        """The game as an ``escoba-record/1`` document (a JSON-ready dict)."""
+        from .record import game_to_record
+
+        return game_to_record(self, names)

@@ -1,0 +1,249 @@
+"""The rules of a game: one frozen :class:`Rules` value, four presets, validation.
+
+Every option of RULES.md is a field. A preset fixes the scoring table and the
+defaults of the other options; any option can then be changed one by one::
+
+    >>> Rules.preset("classic", players=4, teams=True).sides
+    2
+    >>> Rules.preset("relaxed").capture_rule
+    'optional'
+
+Invalid combinations raise :class:`RulesError` (a ``ValueError``) saying why.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+__all__ = [
+    "Rules",
+    "RulesError",
+    "PRESETS",
+    "CAPTURE_RULES",
+    "INITIAL_FIFTEEN",
+    "MISCOUNT",
+    "CAPTURE_SUMS",
+    "CATEGORIES",
+]
+
+CaptureRule = Literal["forced", "optional", "renuncio"]
+InitialFifteen = Literal["dealer_takes", "redeal", "ignore"]
+Miscount = Literal["retry", "penalty"]
+
+CAPTURE_RULES: tuple[str, ...] = ("forced", "optional", "renuncio")
+INITIAL_FIFTEEN: tuple[str, ...] = ("dealer_takes", "redeal", "ignore")
+MISCOUNT: tuple[str, ...] = ("retry", "penalty")
+CAPTURE_SUMS: tuple[int, ...] = (10, 15, 20)
+#: Scoring categories, in the order of every breakdown.
+CATEGORIES: tuple[str, ...] = ("cards", "oros", "siete_de_oros", "sevens", "setenta", "escobas")
+
+
+class RulesError(ValueError):
+    """Options that cannot be played together, or an unknown option."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Preset:
+    source: str
+    target: int
+    capture_rule: str
+    initial_fifteen: str
+    last_play_escoba: bool
+    description: str
+
+
+#: The four presets of RULES.md. The preset's name also selects its scoring table.
+PRESETS: Mapping[str, _Preset] = {
+    "classic": _Preset("000", 21, "forced", "dealer_takes", True,
+                       "Spanish standard: most cards, oros, siete de oros, sevens, escobas"),
+    "setenta": _Preset("002", 21, "forced", "redeal", True,
+                       "Argentine/Uruguayan: setenta instead of sevens; redeal a table of 15"),
+    "relaxed": _Preset("003", 21, "optional", "dealer_takes", False,
+                       "Online rules: capturing is optional; the last card sweeps no escoba"),
+    "escova": _Preset("000 var.", 31, "forced", "dealer_takes", True,
+                      "Brazil/Portugal: to 31; all ten oros score 2; no sevens"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Every option of RULES.md. Build with :meth:`preset`; change with :meth:`replace`.
+
+    ``open_hand`` (*mesa abierta*) changes only what players may see, never the
+    rules; it lives here because every :class:`~escoba.game.Observation` needs it.
+    """
+
+    preset_name: str = "classic"
+    players: int = 2
+    teams: bool = False
+    target: int = 21
+    hand_size: int = 3
+    capture_rule: CaptureRule = "forced"
+    initial_fifteen: InitialFifteen = "dealer_takes"
+    last_play_escoba: bool = True
+    primera: bool = False
+    jokers: bool = False
+    miscount: Miscount = "retry"
+    capture_sum: int = 15
+    open_hand: bool = False
+
+    def __post_init__(self) -> None:
+        self._validate()
+
+    # -- construction -----------------------------------------------------
+    @classmethod
+    def preset(cls, name: str = "classic", **options: Any) -> Rules:
+        """The preset ``name`` with ``options`` changed (e.g. ``players=4, teams=True``)."""
+        if name not in PRESETS:
+            raise RulesError(f"unknown preset {name!r} (choose one of {', '.join(PRESETS)})")
+        p = PRESETS[name]
+        base = {
+            "preset_name": name,
+            "target": p.target,
+            "capture_rule": p.capture_rule,
+            "initial_fifteen": p.initial_fifteen,
+            "last_play_escoba": p.last_play_escoba,
+        }
+        unknown = set(options) - set(OPTION_NAMES)
+        if unknown:
+            raise RulesError(
+                f"unknown option {sorted(unknown)[0]!r} (options: {', '.join(OPTION_NAMES)})"
+            )
+        base.update(options)
+        return cls(**base)
+
+    def replace(self, **changes: Any) -> Rules:
+        """A copy with some options changed (validated again)."""
+        unknown = set(changes) - {f.name for f in dataclasses.fields(self)}
+        if unknown:
+            raise RulesError(f"unknown option {sorted(unknown)[0]!r}")
+        return dataclasses.replace(self, **changes)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Rules:
+        """Read ``{"preset": "classic", "players": 4, ...}`` (the record's ``rules``)."""
+        if not isinstance(data, Mapping):
+            raise RulesError("rules must be an object such as {\"preset\": \"classic\"}")
+        options = dict(data)
+        name = options.pop("preset", "classic")
+        return cls.preset(name, **options)
+
+    def to_dict(self, *, only_changes: bool = False) -> dict[str, Any]:
+        """All options, or (``only_changes``) the preset plus what differs from it.
+
+        ``players`` is always written: a record's reader defaults it to 2.
+        """
+        full = {("preset" if f.name == "preset_name" else f.name): getattr(self, f.name)
+                for f in dataclasses.fields(self)}
+        if not only_changes:
+            return full
+        default = Rules.preset(self.preset_name)
+        out: dict[str, Any] = {"preset": self.preset_name, "players": self.players}
+        for key, value in full.items():
+            if key not in out and value != getattr(default, key):
+                out[key] = value
+        return out
+
+    # -- validation -------------------------------------------------------
+    def _validate(self) -> None:
+        def check(ok: bool, message: str) -> None:
+            if not ok:
+                raise RulesError(message)
+
+        check(self.preset_name in PRESETS,
+              f"unknown preset {self.preset_name!r} (choose one of {', '.join(PRESETS)})")
+        for name in ("teams", "last_play_escoba", "primera", "jokers", "open_hand"):
+            check(isinstance(getattr(self, name), bool), f"{name} must be true or false")
+        for name in ("players", "target", "hand_size", "capture_sum"):
+            value = getattr(self, name)
+            check(isinstance(value, int) and not isinstance(value, bool),
+                  f"{name} must be a whole number, got {value!r}")
+        check(2 <= self.players <= 4, f"players must be 2, 3 or 4, got {self.players}")
+        check(not self.teams or self.players == 4,
+              f"teams need 4 players (two partnerships), got {self.players}")
+        check(1 <= self.target <= 200, f"target must be 1-200 points, got {self.target}")
+        check(self.capture_rule in CAPTURE_RULES,
+              f"capture_rule must be one of {', '.join(CAPTURE_RULES)}, "
+              f"got {self.capture_rule!r}")
+        check(self.initial_fifteen in INITIAL_FIFTEEN,
+              f"initial_fifteen must be one of {', '.join(INITIAL_FIFTEEN)}, "
+              f"got {self.initial_fifteen!r}")
+        check(self.miscount in MISCOUNT,
+              f"miscount must be one of {', '.join(MISCOUNT)}, got {self.miscount!r}")
+        check(self.capture_sum in CAPTURE_SUMS,
+              f"capture_sum must be 10, 15 or 20, got {self.capture_sum}")
+        check(1 <= self.hand_size <= 9, f"hand_size must be 1-9, got {self.hand_size}")
+        check(self.players * self.hand_size + 4 <= 40,
+              f"{self.players} hands of {self.hand_size} plus 4 table cards need "
+              f"{self.players * self.hand_size + 4} cards; the deck has 40")
+
+    # -- derived facts ----------------------------------------------------
+    @property
+    def deck_size(self) -> int:
+        """40, or 42 with jokers (a "full deck")."""
+        return 42 if self.jokers else 40
+
+    @property
+    def sides(self) -> int:
+        """How many scoring sides: two teams, or one per player."""
+        return 2 if self.teams else self.players
+
+    def side_of(self, seat: int) -> int:
+        """The scoring side of a seat: seats 0+2 are team 0, 1+3 team 1."""
+        return seat % 2 if self.teams else seat
+
+    def seats_of(self, side: int) -> tuple[int, ...]:
+        return (side, side + 2) if self.teams else (side,)
+
+    @property
+    def scoring(self) -> str:
+        """Which column of RULES.md's scoring table: the preset's name."""
+        return self.preset_name
+
+    @property
+    def scores_most_sevens(self) -> bool:
+        return self.preset_name in ("classic", "relaxed") and not self.primera
+
+    @property
+    def scores_all_sevens_bonus(self) -> bool:
+        # Primera replaces only the "most sevens" row (000's variant); the
+        # "all four sevens" row stays. See docs/RULES-READING.md.
+        return self.preset_name in ("classic", "relaxed")
+
+    @property
+    def scores_setenta(self) -> bool:
+        return self.preset_name == "setenta" or self.primera
+
+    @property
+    def all_oros_points(self) -> int:
+        """Points for the oros category when a side holds all ten oros."""
+        return 2 if self.preset_name in ("classic", "escova") else 1
+
+    @property
+    def sweep_risk_range(self) -> tuple[int, int]:
+        """Table totals one card can sweep: 5-14 for a capture sum of 15."""
+        return max(1, self.capture_sum - 10), self.capture_sum - 1
+
+    def describe(self) -> str:
+        """One line for people: "classic, 2 players, to 21, forced capture"."""
+        parts = [self.preset_name, f"{self.players} players" + (" in teams" if self.teams else ""),
+                 f"to {self.target}", f"{self.capture_rule} capture"]
+        if self.capture_sum != 15:
+            parts.append(f"capture sum {self.capture_sum}")
+        if self.hand_size != 3:
+            parts.append(f"hands of {self.hand_size}")
+        if self.jokers:
+            parts.append("jokers")
+        if self.primera:
+            parts.append("primera")
+        if self.open_hand:
+            parts.append("open hands")
+        return ", ".join(parts)
+
+
+OPTION_NAMES: tuple[str, ...] = tuple(
+    f.name for f in dataclasses.fields(Rules) if f.name != "preset_name"
+)

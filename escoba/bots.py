@@ -30,6 +30,9 @@ class Player(Protocol):
         """A renuncio claim to make before playing, or ``None``."""
         ...
 
+# A player may also offer ``choose_pair(observation, rng) -> (card index, take
+# mask)``, the same decision in the inner form; simulations use it when present.
+
 
 class RandomPlayer:
     """Any legal move, uniformly at random; claims a renuncio whenever it can."""
@@ -37,9 +40,13 @@ class RandomPlayer:
     name = "random"
 
     def choose(self, observation: Observation, rng: random.Random) -> Move:
-        pairs = observation.legal_move_pairs()
-        card, take = pairs[rng.randrange(len(pairs))]
+        card, take = self.choose_pair(observation, rng)
         return Move(CARDS[card], frozenset(cards_of(take)))
+
+    def choose_pair(self, observation: Observation, rng: random.Random) -> tuple[int, int]:
+        """:meth:`choose` in the inner form (card index, take mask): no objects built."""
+        pairs = observation.legal_move_pairs()
+        return pairs[rng.randrange(len(pairs))]
 
     def claim_renuncio(self, observation: Observation, rng: random.Random) -> Renuncio | None:
         claims = observation.renuncio_claims()

@@ -19,11 +19,12 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from .cards import CARDS, JOKER_MASK, VALUE, Card, cards_of, format_cards, mask_of
 from .rules import Rules
 from .scoring import RoundScore, score_round
-from .solver import capture_masks, has_capture, is_capture, sort_key
+from .solver import _exact, capture_masks, has_capture, is_capture, signature, sort_key
 
 __all__ = [
     "Move",
@@ -143,45 +144,90 @@ class Renuncio:
         return f"renuncio on {self.card}: takes {format_cards(sorted(self.take))}"
 
 
-@dataclass(frozen=True, slots=True)
-class Play:
+class Play(NamedTuple):
     """One public event of a round, as everybody at the table saw it.
 
     ``kind`` is ``"play"`` (a capture or a card laid down), ``"miscount"``,
     ``"renuncio"`` (a claim), ``"initial"`` (the dealer's take of a table of
-    15) or ``"sweep"`` (the last capturer taking what is left).
+    15) or ``"sweep"`` (the last capturer taking what is left). Cards are
+    kept as an index and masks; the properties give :class:`Card` values.
     """
 
     seat: int
     kind: str
-    card: Card | None
-    take: frozenset[Card]
+    card_index: int  # -1 for "initial" and "sweep"
+    take_mask: int
     escoba: bool = False
-    miscount: frozenset[Card] | None = None
+    miscount_mask: int | None = None
+
+    @property
+    def card(self) -> Card | None:
+        return CARDS[self.card_index] if self.card_index >= 0 else None
+
+    @property
+    def take(self) -> frozenset[Card]:
+        return frozenset(cards_of(self.take_mask))
+
+    @property
+    def miscount(self) -> frozenset[Card] | None:
+        return None if self.miscount_mask is None else frozenset(cards_of(self.miscount_mask))
 
     @property
     def move(self) -> Move | None:
-        if self.kind in ("play", "miscount") and self.card is not None:
-            return Move(self.card, self.take, self.miscount)
+        if self.kind in ("play", "miscount"):
+            return Move(CARDS[self.card_index], self.take, self.miscount)
         return None
+
+    def __str__(self) -> str:
+        who = f"seat {self.seat}"
+        if self.kind == "initial":
+            return f"{who} (dealer) takes the initial table {_names(self.take_mask)}"
+        if self.kind == "sweep":
+            return f"{who} takes the cards left: {_names(self.take_mask)}"
+        if self.kind == "renuncio":
+            return f"{who} calls renuncio on {self.card}: takes {_names(self.take_mask)}"
+        text = f"{who}: {self.move}"
+        return text + (" — escoba!" if self.escoba else "")
 
 
 def legal_move_pairs(rules: Rules, hand: int, table: int) -> list[tuple[int, int]]:
-    """Legal plays as ``(card index, take mask)`` pairs: the fast form of legal moves."""
-    out: list[tuple[int, int]] = []
+    """Legal plays as ``(card index, take mask)`` pairs: the fast form of legal moves.
+
+    Under ``forced`` a card that captures has only its captures; otherwise
+    laying it down (take mask 0) is legal too.
+    """
     capture_sum = rules.capture_sum
     forced = rules.capture_rule == "forced"
+    key = (hand, table, capture_sum, forced)
+    if _LAST_LEGAL[0] == key:
+        return list(_LAST_LEGAL[1])
+    out: list[tuple[int, int]] = []
+    wild = (hand | table) & JOKER_MASK
+    sig = -1 if wild else signature(table)
     m = hand
     while m:
         low = m & -m
         card = low.bit_length() - 1
         m ^= low
-        sets = capture_masks(table, card, capture_sum)
+        sets = (capture_masks(table, card, capture_sum) if wild
+                else _exact(table, capture_sum - VALUE[card], sig))
         for s in sets:
             out.append((card, s))
         if not sets or not forced:
             out.append((card, 0))
-    return out
+    _LAST_LEGAL[:] = [key, out, frozenset(out)]
+    return list(out)
+
+
+# The last legal-move list computed: a bot asks for it and then plays one of
+# its moves, so the engine can accept that move by membership instead of
+# checking its arithmetic again.
+_LAST_LEGAL: list = [None, (), frozenset()]
+
+
+def _known_legal(rules: Rules, hand: int, table: int, card: int, take: int) -> bool:
+    key = (hand, table, rules.capture_sum, rules.capture_rule == "forced")
+    return _LAST_LEGAL[0] == key and (card, take) in _LAST_LEGAL[2]
 
 
 def _moves_from_pairs(pairs: Iterable[tuple[int, int]]) -> list[Move]:
@@ -208,8 +254,7 @@ def initial_table_triggers(rules: Rules, table: Sequence[Card] | int) -> bool:
     return any(s for s in subset_masks_in_range(plain, rules.capture_sum, rules.capture_sum))
 
 
-@dataclass(frozen=True, slots=True)
-class Observation:
+class Observation(NamedTuple):
     """What one seat may know, and nothing more: the only input of bots and the coach.
 
     Masks are the inner form; the properties give :class:`Card` tuples. Other
@@ -330,7 +375,7 @@ class Round:
             self._piles[dealer] |= table
             self._table = 0
             self._last_capturer = dealer
-            self._history.append(Play(dealer, "initial", None, frozenset(cards_of(table))))
+            self._history.append(Play(dealer, "initial", -1, table))
         self._leftovers_to_table()
 
     # -- dealing ------------------------------------------------------------
@@ -419,7 +464,7 @@ class Round:
             hand_mask=self._hands[seat],
             table_mask=self._table,
             pile_masks=tuple(self._piles),
-            hand_counts=tuple(h.bit_count() for h in self._hands),
+            hand_counts=tuple(map(int.bit_count, self._hands)),
             stock_count=len(self._stock),
             escobas=tuple(self._escobas),
             last_capturer=self._last_capturer,
@@ -466,10 +511,12 @@ class Round:
 
     def play_pair(self, card: int, take: int) -> Play:
         """:meth:`play` on the inner form: card index and take mask."""
-        self._check_can_play(card)
         seat = self._to_move
         rules = self.rules
         table = self._table
+        if not self._over and _known_legal(rules, self._hands[seat], table, card, take):
+            return self._apply(seat, card, take)
+        self._check_can_play(card)
         if take:
             if take & ~table:
                 missing = _names(take & ~table)
@@ -533,9 +580,8 @@ class Round:
                 self._renuncio = (seat, card, table_before)
             else:
                 self._renuncio = None
-        played = Play(seat, "miscount" if miscount is not None else "play", CARDS[card],
-                      frozenset(cards_of(take)) if take else frozenset(), escoba,
-                      frozenset(cards_of(miscount)) if miscount is not None else None)
+        played = Play(seat, "miscount" if miscount is not None else "play", card, take, escoba,
+                      miscount)
         self._history.append(played)
         self._advance()
         return played
@@ -556,7 +602,7 @@ class Round:
         self._renuncio = None
         if self._table and self._last_capturer is not None:
             seat = self._last_capturer
-            self._history.append(Play(seat, "sweep", None, frozenset(cards_of(self._table))))
+            self._history.append(Play(seat, "sweep", -1, self._table))
             self._piles[seat] |= self._table
             self._table = 0
         self._score = score_round(self.rules, self._piles, self._escobas)
@@ -588,7 +634,7 @@ class Round:
         self._piles[seat] |= won
         self._last_capturer = seat
         self._renuncio = None
-        played = Play(seat, "renuncio", claim.card, claim.take)
+        played = Play(seat, "renuncio", card, take)
         self._history.append(played)
         return played
 
@@ -732,8 +778,13 @@ class Game:
         return played
 
     def play_pair(self, card: int, take: int) -> Play:
-        played = self._current().play_pair(card, take)
-        self._after_play()
+        """:meth:`play` on the inner form (card index, take mask)."""
+        round_ = self.rounds[-1] if self.rounds else None
+        if round_ is None or round_.is_over:
+            raise IllegalMoveError("no round in play: start the next round")
+        played = round_.play_pair(card, take)
+        if round_.is_over:
+            self._after_play()
         return played
 
     def claim_renuncio(self, claim: Renuncio) -> Play:

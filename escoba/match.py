@@ -27,22 +27,24 @@ def play_game(rules: Rules, players: Sequence[Player], rng: random.Random,
         raise ValueError(f"{rules.players} players needed, got {len(players)}")
     game = Game(rules, dealer=dealer, rng=rng)
     renuncio = rules.capture_rule == "renuncio"
+    fast = [getattr(p, "choose_pair", None) for p in players]
     while not game.is_over and len(game.rounds) < MAX_ROUNDS:
         round_ = game.start_round()
+        scores = tuple(game.totals)
+        number = len(game.rounds)
         while not round_.is_over:
             seat = round_.to_move
-            player = players[seat]
-            if renuncio:
-                obs = game.observation(seat)
-                if obs.renuncio_card is not None:
-                    claim = player.claim_renuncio(obs, rng)
-                    if claim is not None:
-                        game.claim_renuncio(claim)
-                        obs = game.observation(seat)
+            obs = round_.observation(seat, scores=scores, round_number=number)
+            if renuncio and obs.renuncio_card is not None:
+                claim = players[seat].claim_renuncio(obs, rng)
+                if claim is not None:
+                    game.claim_renuncio(claim)
+                    obs = round_.observation(seat, scores=scores, round_number=number)
+            choose_pair = fast[seat]
+            if choose_pair is not None:
+                game.play_pair(*choose_pair(obs, rng))
             else:
-                obs = round_.observation(seat, scores=tuple(game.totals),
-                                         round_number=len(game.rounds))
-            game.play(player.choose(obs, rng))
+                game.play(players[seat].choose(obs, rng))
     return game
 
 

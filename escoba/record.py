@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import Card, CardError
+from .cards import CARDS, Card, CardError
 from .game import DeckError, Game, IllegalMoveError, Move, Renuncio, Round
 from .rules import Rules, RulesError
 from .scoring import RoundScore
@@ -45,8 +45,7 @@ def game_to_record(game: Game, names: Sequence[str] | None = None) -> dict[str, 
                 assert move is not None
                 moves.append(move.to_dict(event.seat))
             elif event.kind == "renuncio":
-                assert event.card is not None
-                moves.append(Renuncio(event.card, event.take).to_dict(event.seat))
+                moves.append(Renuncio(CARDS[event.card_index], event.take).to_dict(event.seat))
         entry: dict[str, Any] = {"dealer": info.dealer, "deck": [str(c) for c in info.deck],
                                  "moves": moves}
         if info.redealt:

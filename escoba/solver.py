@@ -78,31 +78,103 @@ def subset_masks_in_range(mask: int, low: int, high: int) -> list[int]:
     return out
 
 
-def _exact(mask: int, target: int) -> list[int]:
-    """Non-empty subsets of the (joker-free) ``mask`` summing exactly to ``target``."""
-    values, bits = _items(mask)
-    n = len(values)
-    if target <= 0 or n == 0:
+# -- the hot path: value-level solutions, cached by the table's value signature --
+#
+# A table's *signature* counts its cards of each value, 3 bits per value
+# (value-major indices make each value a 4-bit nibble of the mask). Which
+# *values* can make a sum depends only on the signature, so those solutions
+# are computed once per (signature, target) and cached; turning them into
+# card masks for a given table is then one AND per solution in the common
+# case where a solution takes every card of each value it uses.
+
+_NIBBLE_COUNT = [bin(n).count("1") for n in range(16)]
+_BYTE_SIGNATURE = [_NIBBLE_COUNT[b & 15] | _NIBBLE_COUNT[b >> 4] << 3 for b in range(256)]
+#: _NIBBLE_CHOOSE[nibble][k]: the sub-nibbles of ``nibble`` holding exactly k cards.
+_NIBBLE_CHOOSE = [[[s for s in range(16) if s & ~n == 0 and _NIBBLE_COUNT[s] == k]
+                   for k in range(5)] for n in range(16)]
+_CACHE: dict[int, list[tuple[int, tuple[tuple[int, int], ...]]]] = {}
+_CACHE_LIMIT = 500_000
+
+
+def signature(table: int) -> int:
+    """Per-value card counts of a (joker-free) mask, 3 bits per value."""
+    return (_BYTE_SIGNATURE[table & 255] | _BYTE_SIGNATURE[table >> 8 & 255] << 6
+            | _BYTE_SIGNATURE[table >> 16 & 255] << 12
+            | _BYTE_SIGNATURE[table >> 24 & 255] << 18
+            | _BYTE_SIGNATURE[table >> 32 & 255] << 24)
+
+
+def _value_solutions(sig: int, target: int) -> list[tuple[int, tuple[tuple[int, int], ...]]]:
+    """Ways to make ``target`` from the values counted in ``sig``.
+
+    Each way is ``(full_values_mask, partial)``: the nibbles of the values it
+    takes completely, and ``(shift, count)`` for values it takes only some of.
+    """
+    counts = [0] + [sig >> (3 * (v - 1)) & 7 for v in range(1, 11)]
+    found: list[tuple[int, tuple[tuple[int, int], ...]]] = []
+
+    def search(value: int, need: int, full: int, partial: tuple[tuple[int, int], ...],
+               below: int) -> None:
+        # ``below``: total value of all cards of value <= ``value``
+        if need == 0:
+            found.append((full, partial))
+            return
+        if value == 0 or below < need:
+            return
+        available = counts[value]
+        rest = below - available * value
+        shift = 4 * (value - 1)
+        for k in range(min(available, need // value), -1, -1):
+            if k == 0:
+                search(value - 1, need, full, partial, rest)
+            elif k == available:
+                search(value - 1, need - k * value, full | 15 << shift, partial, rest)
+            else:
+                search(value - 1, need - k * value, full, partial + ((shift, k),), rest)
+
+    if target > 0:
+        total = sum(v * counts[v] for v in range(1, 11))
+        search(10, target, 0, (), total)
+    return found
+
+
+def _exact(table: int, target: int, sig: int = -1) -> list[int]:
+    """Non-empty subsets of the (joker-free) ``table`` summing exactly to ``target``.
+
+    ``sig`` may pass ``signature(table)`` when the caller already has it.
+    """
+    if target <= 0:
         return []
-    suffix = [0] * (n + 1)
-    for i in range(n - 1, -1, -1):
-        suffix[i] = suffix[i + 1] + values[i]
-    if suffix[0] < target:
-        return []
+    key = (signature(table) if sig < 0 else sig) << 5 | target
+    solutions = _CACHE.get(key)
+    if solutions is None:
+        if len(_CACHE) >= _CACHE_LIMIT:
+            _CACHE.clear()
+        solutions = _CACHE[key] = _value_solutions(key >> 5, target)
     out: list[int] = []
-    stack = [(0, 0, target)]
-    pop, push, emit = stack.pop, stack.append, out.append
-    while stack:
-        start, chosen, need = pop()
-        for j in range(start, n):
-            v = values[j]
-            if v > need or suffix[j] < need:
-                break
-            if v == need:
-                emit(chosen | bits[j])
-            elif suffix[j + 1] >= need - v:
-                push((j + 1, chosen | bits[j], need - v))
+    for full, partial in solutions:
+        base = table & full
+        if not partial:
+            out.append(base)
+            continue
+        masks = [base]
+        for shift, count in partial:
+            options = _NIBBLE_CHOOSE[table >> shift & 15][count]
+            masks = [m | o << shift for m in masks for o in options]
+        out.extend(masks)
     return out
+
+
+def _exact_exists(table: int, target: int) -> bool:
+    if target <= 0:
+        return False
+    key = signature(table) << 5 | target
+    solutions = _CACHE.get(key)
+    if solutions is None:
+        if len(_CACHE) >= _CACHE_LIMIT:
+            _CACHE.clear()
+        solutions = _CACHE[key] = _value_solutions(key >> 5, target)
+    return bool(solutions)
 
 
 def capture_masks(table: int, card: int, capture_sum: int = 15) -> list[int]:
@@ -128,20 +200,10 @@ def capture_masks(table: int, card: int, capture_sum: int = 15) -> list[int]:
 
 
 def has_capture(table: int, card: int, capture_sum: int = 15) -> bool:
-    """Whether ``card`` captures anything: a reachable-sums bitset, no enumeration."""
+    """Whether ``card`` captures anything (no enumeration of the sets)."""
     if card >= 40 or table & JOKER_MASK:
         return bool(capture_masks(table, card, capture_sum))
-    target = capture_sum - VALUE[card]
-    if target <= 0:
-        return False
-    reach = 1
-    limit = (1 << (target + 1)) - 1
-    mask = table & ~(1 << card)
-    while mask:
-        low = mask & -mask
-        reach = (reach | (reach << VALUE[low.bit_length() - 1])) & limit
-        mask ^= low
-    return bool(reach >> target & 1)
+    return _exact_exists(table & ~(1 << card), capture_sum - VALUE[card])
 
 
 def is_capture(table: int, card: int, take: int, capture_sum: int = 15) -> bool:

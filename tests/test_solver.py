@@ -1,0 +1,126 @@
+"""The capture solver against a perft file and a brute-force enumeration."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import pytest
+from helpers import card, cards
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from escoba.cards import CARDS, CardError, mask_of
+from escoba.solver import (
+    capture_masks,
+    captures,
+    has_capture,
+    hand_captures,
+    is_capture,
+    subsets_totalling,
+)
+
+PERFT = Path(__file__).parent / "data" / "capture_perft.txt"
+
+
+def perft_cases():
+    for line in PERFT.read_text().splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        capture_sum, table, played, expected = (p.strip() for p in line.split(";"))
+        sets = [] if expected == "-" else [s.split() for s in expected.split("|")]
+        yield pytest.param(int(capture_sum), table, played, sets, id=f"{played}@{table}")
+
+
+@pytest.mark.parametrize(("capture_sum", "table", "played", "expected"), list(perft_cases()))
+def test_capture_perft(capture_sum, table, played, expected):
+    got = captures(cards(table), card(played), capture_sum)
+    assert [sorted(str(c) for c in s) for s in got] == [sorted(s) for s in expected]
+    table_mask = mask_of(cards(table))
+    assert has_capture(table_mask, card(played).index, capture_sum) == bool(expected)
+
+
+def brute_force(table: list, played, capture_sum: int) -> set[frozenset]:
+    out = set()
+    for k in range(1, len(table) + 1):
+        for combo in itertools.combinations(table, k):
+            group = [*combo, played]
+            jokers = sum(c.is_joker for c in group)
+            rest = capture_sum - sum(c.value for c in group)
+            if (jokers == 0 and rest == 0) or (jokers and jokers <= rest <= 10 * jokers):
+                out.add(frozenset(combo))
+    return out
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(CARDS), min_size=2, max_size=13, unique=True),
+       st.sampled_from((10, 15, 20)))
+def test_captures_equal_brute_force(picked, capture_sum):
+    played, table = picked[0], picked[1:]
+    got = captures(table, played, capture_sum)
+    assert len(got) == len(set(got)), "a capture is listed twice"
+    assert set(got) == brute_force(table, played, capture_sum)
+    table_mask = mask_of(table)
+    assert has_capture(table_mask, played.index, capture_sum) == bool(got)
+    for s in got:
+        assert is_capture(table_mask, played.index, mask_of(s), capture_sum)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(CARDS[:40]), min_size=1, max_size=12, unique=True),
+       st.integers(1, 25))
+def test_subsets_totalling_equal_brute_force(table, total):
+    expected = {frozenset(c) for k in range(1, len(table) + 1)
+                for c in itertools.combinations(table, k) if sum(x.value for x in c) == total}
+    assert set(subsets_totalling(table, total)) == expected
+
+
+def test_equal_values_of_different_suits_are_different_captures():
+    got = captures(cards("5o 5c 5e"), card("10b"))
+    assert got == [frozenset(cards("5o")), frozenset(cards("5c")), frozenset(cards("5e"))]
+
+
+def test_captures_come_fewest_cards_first():
+    got = captures(cards("1o 2o 3o 4o 5o 6o 7o"), card("8c"))
+    sizes = [len(s) for s in got]
+    assert sizes == sorted(sizes)
+
+
+def test_hand_captures_per_card():
+    result = hand_captures(cards("3o 5c 8e 10b"), cards("7o 2c 9b"))
+    assert result[card("7o")] == [frozenset(cards("8e")), frozenset(cards("3o 5c"))]
+    assert set(result[card("2c")]) == {frozenset(cards("3o 10b")), frozenset(cards("5c 8e"))}
+    assert result[card("9b")] == []
+
+
+def test_a_joker_played_counts_as_any_value():
+    got = captures(cards("5o 9c"), card("JK1"))
+    # JK + 5 (JK=10), JK + 9 (JK=6); 5 + 9 = 14 leaves 1 for the joker
+    assert set(got) == {frozenset(cards("5o")), frozenset(cards("9c")),
+                        frozenset(cards("5o 9c"))}
+
+
+def test_a_joker_on_the_table_is_wild_too():
+    assert frozenset(cards("JK2")) in captures(cards("JK2 10o"), card("7c"))
+
+
+def test_a_rey_cannot_capture_with_capture_sum_ten():
+    assert captures(cards("1o 2o 3o 4o"), card("10c"), capture_sum=10) == []
+    assert captures(cards("10o 10c"), card("10b"), capture_sum=20) == [
+        frozenset(cards("10o")), frozenset(cards("10c"))]
+
+
+def test_bad_input_is_refused_clearly():
+    with pytest.raises(CardError, match="unknown card '7x'"):
+        cards("3o 7x")
+    with pytest.raises(CardError, match="twice"):
+        cards("3o 3o")
+    with pytest.raises(CardError, match="both played and on the table"):
+        captures(cards("3o 5c"), card("3o"))
+
+
+def test_capture_masks_never_include_the_played_card():
+    table = mask_of(CARDS[:40])
+    for index in range(40):
+        for s in capture_masks(table, index, 15):
+            assert not s >> index & 1

@@ -1,0 +1,420 @@
+"""Rounds and games: the deal, every option of RULES.md, scoring, winning."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from helpers import card, cards, stacked_deck, stacked_round
+
+from escoba import DeckError, Game, IllegalMoveError, Move, Renuncio, Round, Rules
+from escoba.bots import RandomPlayer
+from escoba.cards import CARDS, mask_of
+from escoba.game import initial_table_triggers
+from escoba.match import play_game
+from escoba.scoring import score_round, setenta_total
+
+# -- the deal ---------------------------------------------------------------------
+
+
+def test_deal_gives_three_at_a_time_from_the_first_player_then_four_to_the_table():
+    rules = Rules.preset("classic", players=3)
+    deck = list(CARDS[:40])
+    random.Random(4).shuffle(deck)
+    round_ = Round(rules, deck, dealer=1)
+    assert round_.to_move == 2
+    assert set(round_.hand(2)) == set(deck[0:3])
+    assert set(round_.hand(0)) == set(deck[3:6])
+    assert set(round_.hand(1)) == set(deck[6:9])
+    if round_.dealer_took_initial_table:
+        assert set(round_.pile(1)) == set(deck[9:13])
+    else:
+        assert set(round_.table) == set(deck[9:13])
+    assert round_.stock == tuple(deck[13:])
+
+
+@pytest.mark.parametrize(("players", "deals"), [(2, 6), (3, 4), (4, 3)])
+def test_the_36_cards_after_the_table_make_6_4_or_3_deals(players, deals):
+    rules = Rules.preset("classic", players=players, initial_fifteen="ignore")
+    deck = list(CARDS[:40])
+    random.Random(players).shuffle(deck)
+    round_ = Round(rules, deck, dealer=0)
+    refills = 1
+    rng = random.Random(1)
+    while not round_.is_over:
+        before = len(round_.stock)
+        moves = round_.legal_moves()
+        round_.play(moves[rng.randrange(len(moves))])
+        if len(round_.stock) != before:
+            refills += 1
+            # the next deal continues in playing order from the top of the stock
+            first = (round_.dealer + 1) % players
+            expected = deck[40 - before: 40 - before + 3]
+            assert set(round_.hand(first)) == set(expected)
+    assert refills == deals
+
+
+def test_hand_of_seven_deals_min_of_hand_size_and_what_is_left():
+    # 2 players: 40 - 14 - 4 = 22 -> 7 each (8 left) -> 4 each.
+    rules = Rules.preset("classic", hand_size=7, initial_fifteen="ignore")
+    round_ = Round(rules, list(CARDS[:40]), dealer=0)
+    deal_sizes = [len(round_.hand(1))]
+    rng = random.Random(2)
+    while not round_.is_over:
+        stock_before = len(round_.stock)
+        moves = round_.legal_moves()
+        round_.play(moves[rng.randrange(len(moves))])
+        if len(round_.stock) < stock_before:
+            deal_sizes.append(len(round_.hand(1)))
+    assert deal_sizes == [7, 7, 4]
+
+
+def test_jokers_leave_fewer_cards_than_players_on_the_table():
+    # 3 players, jokers: 42 - 9 - 4 = 29 -> 20 -> 11 -> 2 left: 2 < 3 go to the table.
+    rules = Rules.preset("classic", players=3, jokers=True, initial_fifteen="ignore")
+    deck = list(CARDS[:42])
+    random.Random(7).shuffle(deck)
+    round_ = Round(rules, deck, dealer=0)
+    rng = random.Random(3)
+    saw_leftovers = False
+    while not round_.is_over:
+        stock_before = len(round_.stock)
+        table_before = set(round_.table)
+        moves = round_.legal_moves()
+        round_.play(moves[rng.randrange(len(moves))])
+        if stock_before == 11 and len(round_.stock) == 0:
+            saw_leftovers = True
+            leftovers = set(deck[-2:])
+            assert leftovers <= set(round_.table) | table_before | set(CARDS)
+            assert leftovers <= set(round_.table) or any(
+                set(p.take) & leftovers for p in round_.history)
+    assert saw_leftovers
+    assert round_.cards_accounted() == mask_of(CARDS[:42])
+
+
+def test_a_deck_that_is_not_full_is_refused():
+    rules = Rules.preset("classic")
+    with pytest.raises(DeckError, match="missing 10b"):
+        Round(rules, list(CARDS[:39]), 0)
+    with pytest.raises(DeckError, match="twice"):
+        Round(rules, list(CARDS[:39]) + [CARDS[0]], 0)
+    with pytest.raises(DeckError, match="JK1"):
+        Round(rules, list(CARDS[:39]) + [CARDS[40]], 0)
+
+
+# -- a table of fifteen at the start -------------------------------------------------
+
+
+def test_ignore_leaves_a_table_of_fifteen():
+    rules = Rules.preset("classic", initial_fifteen="ignore")
+    round_ = stacked_round(rules, ["3c 4c 6c", "3e 4e 6e"], "1o 2o 5o 7o")
+    assert set(round_.table) == set(cards("1o 2o 5o 7o"))
+    assert round_.last_capturer is None
+
+
+def test_dealer_takes_only_when_all_four_total_fifteen():
+    rules = Rules.preset("classic")
+    assert initial_table_triggers(rules, cards("1o 2o 5o 7o"))
+    assert not initial_table_triggers(rules, cards("7o 8c 1e 2e"))  # a subset is not enough
+
+
+def test_redeal_triggers_on_any_subset_of_fifteen():
+    rules = Rules.preset("setenta")
+    assert initial_table_triggers(rules, cards("7o 8c 1e 2e"))
+    assert not initial_table_triggers(rules, cards("1o 1c 1e 2e"))
+    deck = stacked_deck(rules, ["3c 4c 6c", "3e 4e 6e"], "7o 8c 1e 2e")
+    with pytest.raises(DeckError, match="redealt"):
+        Round(rules, deck, 0)
+
+
+def test_a_joker_never_triggers_the_initial_table_rules():
+    classic = Rules.preset("classic", jokers=True)
+    assert not initial_table_triggers(classic, cards("1o 2o 5o JK1"))  # JK as 7: no
+    setenta = Rules.preset("setenta", jokers=True)
+    assert not initial_table_triggers(setenta, cards("1o 2o 3o JK1"))
+    # ...but the other cards can still make 15 by themselves (docs/RULES-READING.md)
+    assert initial_table_triggers(setenta, cards("7o 8c 1e JK1"))
+
+
+def test_game_redeals_and_keeps_the_abandoned_deck():
+    rules = Rules.preset("setenta")
+    game = Game(rules, dealer=0, seed=11)
+    for _ in range(30):
+        round_ = game.start_round()
+        assert not initial_table_triggers(rules, mask_of(round_.deck[6:10]))
+        for abandoned in game.round_records[-1].redealt:
+            assert initial_table_triggers(rules, mask_of(abandoned[6:10]))
+        while not round_.is_over:
+            game.play(round_.legal_moves()[0])
+        if game.is_over:
+            break
+    assert any(r.redealt for r in game.round_records)
+
+
+# -- capture rules ---------------------------------------------------------------------
+
+
+def test_forced_is_per_played_card():
+    rules = Rules.preset("classic")
+    round_ = stacked_round(rules, ["7o 1c 2c", "9b 4e 6e"], "3o 5c 8e 10b")
+    moves = round_.legal_moves()
+    assert Move(card("7o")) not in moves                       # 7 must capture
+    assert Move(card("1c")) in moves                           # 1 cannot: laid down
+    round_.play(Move(card("1c")))
+    assert card("1c") in round_.table
+
+
+def test_optional_allows_laying_down_a_card_that_captures():
+    rules = Rules.preset("relaxed")
+    round_ = stacked_round(rules, ["7o 1c 2c", "9b 4e 6e"], "3o 5c 8e 10b")
+    assert Move(card("7o")) in round_.legal_moves()
+    round_.play(Move(card("7o")))
+    assert card("7o") in round_.table
+    assert round_.renuncio_claims() == []
+
+
+def renuncio_round() -> Round:
+    rules = Rules.preset("classic", capture_rule="renuncio")
+    return stacked_round(rules, ["7o 1c 2c", "9b 4e 6e"], "3o 5c 8e 10b")
+
+
+def test_renuncio_claim_takes_the_card_and_a_set_it_could_have_captured():
+    round_ = renuncio_round()
+    round_.play(Move(card("7o")))                  # seat 1 lays a 7 that could capture
+    claims = round_.renuncio_claims()
+    assert {frozenset(c.take) for c in claims} == {frozenset(cards("8e")),
+                                                  frozenset(cards("3o 5c"))}
+    played = round_.claim_renuncio(Renuncio(card("7o"), frozenset(cards("3o 5c"))))
+    assert not played.escoba
+    assert set(round_.pile(0)) == set(cards("7o 3o 5c"))
+    assert set(round_.table) == set(cards("8e 10b"))
+    assert round_.last_capturer == 0
+    assert round_.to_move == 0                     # the claimer still plays
+    with pytest.raises(IllegalMoveError, match="nothing to claim"):
+        round_.claim_renuncio(Renuncio(card("7o"), frozenset(cards("8e"))))
+
+
+def test_renuncio_claim_is_never_an_escoba_even_when_it_clears_the_table():
+    rules = Rules.preset("classic", capture_rule="renuncio")
+    round_ = stacked_round(rules, ["7o 1c 2c", "9b 4e 6e"], "8e 10b 10c 10o")
+    # 7 + 8 = 15 could be taken; lay it down, then take 7o + 8e: 10s remain. No escoba.
+    round_.play(Move(card("7o")))
+    round_.claim_renuncio(Renuncio(card("7o"), frozenset(cards("8e"))))
+    assert round_.escobas == (0, 0)
+
+
+def test_renuncio_claims_are_checked():
+    round_ = renuncio_round()
+    round_.play(Move(card("7o")))
+    with pytest.raises(IllegalMoveError, match="not 15"):
+        round_.claim_renuncio(Renuncio(card("7o"), frozenset(cards("10b"))))
+    with pytest.raises(IllegalMoveError, match="the card laid down was 7o"):
+        round_.claim_renuncio(Renuncio(card("8e"), frozenset(cards("3o 5c"))))
+
+
+def test_renuncio_lapses_once_the_next_player_plays():
+    round_ = renuncio_round()
+    round_.play(Move(card("7o")))
+    round_.play(Move(card("9b")))  # seat 0 plays instead of claiming: 9 captures nothing
+    assert round_.renuncio_claims() == []
+    with pytest.raises(IllegalMoveError, match="nothing to claim"):
+        round_.claim_renuncio(Renuncio(card("7o"), frozenset(cards("8e"))))
+
+
+def test_no_renuncio_without_the_rule():
+    rules = Rules.preset("relaxed")
+    round_ = stacked_round(rules, ["7o 1c 2c", "9b 4e 6e"], "3o 5c 8e 10b")
+    round_.play(Move(card("7o")))
+    with pytest.raises(IllegalMoveError, match="capture_rule=renuncio"):
+        round_.claim_renuncio(Renuncio(card("7o"), frozenset(cards("8e"))))
+
+
+# -- miscounts ---------------------------------------------------------------------------
+
+
+def test_retry_refuses_a_wrong_sum_with_the_arithmetic_and_changes_nothing():
+    rules = Rules.preset("classic")
+    round_ = stacked_round(rules, ["7o 1c 2c", "9b 4e 6e"], "3o 4c 8e 10b")
+    before = (round_.table, round_.hand(1), round_.to_move)
+    with pytest.raises(IllegalMoveError, match=r"3 \+ 4 \+ 7 = 14, not 15"):
+        round_.play(Move(card("7o"), frozenset(cards("3o 4c"))))
+    assert (round_.table, round_.hand(1), round_.to_move) == before
+    with pytest.raises(IllegalMoveError, match="refused under miscount=retry"):
+        round_.play(Move(card("7o"), miscount=frozenset(cards("3o 4c"))))
+
+
+def test_penalty_lays_the_card_down_and_returns_the_chosen_cards():
+    rules = Rules.preset("classic", miscount="penalty")
+    round_ = stacked_round(rules, ["7o 1c 2c", "9b 4e 6e"], "3o 4c 8e 10b")
+    played = round_.play(Move(card("7o"), miscount=frozenset(cards("3o 4c"))))
+    assert played.kind == "miscount"
+    assert set(round_.table) == set(cards("3o 4c 8e 10b 7o"))
+    assert round_.to_move == 0
+    # a capture disguised as a miscount is refused
+    with pytest.raises(IllegalMoveError, match="not a miscount"):
+        round_.play(Move(card("4e"), miscount=frozenset(cards("3o 8e"))))  # 4+3+8 = 15
+
+
+# -- escobas and the end of the round -------------------------------------------------------
+
+
+def play_out(round_: Round, rng: random.Random) -> None:
+    while not round_.is_over:
+        moves = round_.legal_moves()
+        round_.play(moves[rng.randrange(len(moves))])
+
+
+def test_last_capturer_takes_what_is_left_and_it_is_no_escoba():
+    rules = Rules.preset("classic")
+    for seed in range(30):
+        deck = list(CARDS[:40])
+        random.Random(seed).shuffle(deck)
+        round_ = Round(rules, deck, 0)
+        play_out(round_, random.Random(seed))
+        sweeps = [p for p in round_.history if p.kind == "sweep"]
+        if sweeps:
+            assert sweeps[0].seat == round_.last_capturer
+            assert not sweeps[0].escoba
+            assert round_.history[-1] is sweeps[0]
+        assert round_.table == ()
+
+
+def find_last_card_escoba(rules: Rules) -> Round:
+    """A round (by seed) whose very last card clears the table."""
+    for seed in range(3000):
+        deck = list(CARDS[:40])
+        random.Random(seed).shuffle(deck)
+        round_ = Round(rules, deck, 0)
+        rng = random.Random(seed)
+        while not round_.is_over:
+            moves = round_.legal_moves()
+            if round_.stock == () and sum(len(round_.hand(s)) for s in (0, 1)) == 1:
+                clearing = [m for m in moves if m.take and set(m.take) == set(round_.table)]
+                if clearing:
+                    round_.play(clearing[0])
+                    return round_
+            round_.play(moves[rng.randrange(len(moves))])
+    raise AssertionError("no last-card sweep found")
+
+
+def test_last_card_sweep_is_an_escoba_under_classic():
+    round_ = find_last_card_escoba(Rules.preset("classic"))
+    assert round_.history[-1].escoba
+
+
+def test_last_card_sweep_is_no_escoba_under_relaxed():
+    round_ = find_last_card_escoba(Rules.preset("relaxed"))
+    assert not round_.history[-1].escoba
+    assert round_.history[-1].take  # still a capture
+
+
+def test_an_escoba_made_with_a_joker_scores_no_point():
+    rules = Rules.preset("classic", jokers=True)
+    round_ = stacked_round(rules, ["JK1 1c 2c", "9b 4e 6e"], "2o 3o 6o 9e")
+    # JK1 + 2 + 3 + 6 + 9 = 20 + JK: too much; take 6o 9e? JK + 15 > 15. Take 2o 3o 6o:
+    # 11 + JK(4) = 15, leaving 9e: no sweep; instead clear with a small table:
+    round_ = stacked_round(rules, ["JK1 1c 2c", "9b 4e 6e"], "2o 3o 4o 1b")
+    played = round_.play(Move(card("JK1"), frozenset(cards("2o 3o 4o 1b"))))  # 10 + JK(5)
+    assert round_.table == ()
+    assert not played.escoba and round_.escobas == (0, 0)
+
+
+# -- scoring ----------------------------------------------------------------------------------
+
+
+def piles(*texts: str) -> list[int]:
+    return [mask_of(cards(t)) if t else 0 for t in texts]
+
+
+def test_classic_scoring_categories():
+    rules = Rules.preset("classic")
+    score = score_round(rules, piles("1o 2o 3o 7o 7c 7e 5c 6c", "4o 1c 2c"), [2, 1])
+    b = score.breakdown
+    assert b[0] == {"cards": 1, "oros": 1, "siete_de_oros": 1, "sevens": 1, "setenta": 0,
+                    "escobas": 2}
+    assert b[1] == {"cards": 0, "oros": 0, "siete_de_oros": 0, "sevens": 0, "setenta": 0,
+                    "escobas": 1}
+    assert score.totals == (6, 1)
+    assert score.category("cards").counts == (8, 3)
+    assert "side 0 wins" in score.category("cards").explain()
+
+
+def test_a_tie_in_a_category_scores_for_nobody():
+    rules = Rules.preset("classic", players=3)
+    score = score_round(rules, piles("1o 2o 7c", "3o 4o 7e", "5c"), [0, 0, 0])
+    assert score.category("cards").winner is None       # 3, 3, 1
+    assert score.category("oros").winner is None        # 2, 2, 0
+    assert score.category("sevens").winner is None      # 1, 1, 0
+    assert score.category("cards").reason == "tie"
+
+
+def test_all_ten_oros_and_all_four_sevens_under_each_preset():
+    oros = " ".join(f"{v}o" for v in range(1, 11))
+    hand = piles(oros + " 7c 7e 7b", "1c 2c")
+    expected = {"classic": (2, 2), "relaxed": (1, 2), "escova": (2, 0), "setenta": (1, 0)}
+    for preset, (oros_points, sevens_points) in expected.items():
+        b = score_round(Rules.preset(preset), hand, [0, 0]).breakdown[0]
+        assert (b["oros"], b["sevens"]) == (oros_points, sevens_points), preset
+
+
+def test_setenta_counts_the_best_card_of_each_suit():
+    assert setenta_total(mask_of(cards("7o 6c 1e 5b 2b"))) == 21 + 18 + 16 + 15
+    assert setenta_total(mask_of(cards("7o 6c 1e"))) is None          # no bastos
+    rules = Rules.preset("setenta")
+    score = score_round(rules, piles("7o 6c 1e 5b", "7c 7e 7b 10o"), [0, 0])
+    assert score.category("setenta").counts == (70, 73)
+    assert score.category("setenta").winner == 1
+    assert score.category("sevens").reason == "not_played"
+    missing = score_round(rules, piles("7o 6c 1e 5b", "7c 7e 7b"), [0, 0])
+    assert missing.category("setenta").winner == 0                     # side 1 lacks oros
+
+
+def test_primera_replaces_most_sevens_but_keeps_all_four_sevens():
+    rules = Rules.preset("classic", primera=True)
+    score = score_round(rules, piles("7o 7c 6e 1b", "5o 5c 5e 5b 7e"), [0, 0])
+    assert score.category("sevens").points == (0, 0)            # most sevens is gone
+    assert score.category("setenta").winner == 0
+    four = score_round(rules, piles("7o 7c 7e 7b", "5o 5c 5e 5b"), [0, 0])
+    assert four.category("sevens").points == (1, 0)
+
+
+def test_teams_pool_their_piles():
+    rules = Rules.preset("classic", players=4, teams=True)
+    score = score_round(rules, piles("1o 2o", "3c", "3o 4o", "4c 5c"), [1, 0, 1, 0])
+    assert score.sides == 2
+    assert score.category("cards").counts == (4, 3)
+    assert score.category("oros").counts == (4, 0)
+    assert score.category("escobas").points == (2, 0)
+
+
+# -- the whole game -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", ["classic", "setenta", "relaxed", "escova"])
+def test_games_end_with_a_unique_leader_at_or_past_the_target(preset):
+    rules = Rules.preset(preset, target=11)
+    rng = random.Random(5)
+    for _ in range(15):
+        game = play_game(rules, [RandomPlayer(), RandomPlayer()], rng)
+        assert game.is_over
+        totals = game.totals
+        assert totals[game.winner] >= rules.target
+        assert all(t < totals[game.winner] for s, t in enumerate(totals) if s != game.winner)
+        running = [0, 0]
+        for i, score in enumerate(game.round_scores()):
+            running = [a + b for a, b in zip(running, score.totals, strict=True)]
+            if i < len(game.rounds) - 1:   # before the last round nobody had won yet
+                best = max(running)
+                assert best < rules.target or running.count(best) > 1
+        assert running == totals
+
+
+def test_the_deal_passes_to_the_next_seat():
+    game = Game(Rules.preset("classic", players=3), dealer=2, seed=1)
+    dealers = []
+    while not game.is_over and len(dealers) < 5:
+        round_ = game.start_round()
+        dealers.append(round_.dealer)
+        while not round_.is_over:
+            game.play(round_.legal_moves()[0])
+    assert dealers[:4] == [2, 0, 1, 2][: len(dealers[:4])]

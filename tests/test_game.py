@@ -301,13 +301,30 @@ def find_last_card_escoba(rules: Rules) -> Round:
     raise AssertionError("no last-card sweep found")
 
 
+# The forty values add up to 220 and every capture removes exactly the capture
+# sum, so with 15 the last card can never clear the table (220 = 14 * 15 + 10):
+# With 10 a Rey can never be captured, so the table is never cleared at the end
+# either: last_play_escoba matters only with capture sum 20, or jokers.
+
+
+def test_with_fifteen_and_no_jokers_the_last_card_never_clears_the_table():
+    rules = Rules.preset("classic")
+    for seed in range(200):
+        deck = list(CARDS[:40])
+        random.Random(seed).shuffle(deck)
+        round_ = Round(rules, deck, 0)
+        play_out(round_, random.Random(seed))
+        last = [p for p in round_.history if p.kind == "play"][-1]
+        assert not last.escoba  # under classic a last-card clear would be one
+
+
 def test_last_card_sweep_is_an_escoba_under_classic():
-    round_ = find_last_card_escoba(Rules.preset("classic"))
+    round_ = find_last_card_escoba(Rules.preset("classic", capture_sum=20))
     assert round_.history[-1].escoba
 
 
 def test_last_card_sweep_is_no_escoba_under_relaxed():
-    round_ = find_last_card_escoba(Rules.preset("relaxed"))
+    round_ = find_last_card_escoba(Rules.preset("relaxed", capture_sum=20))
     assert not round_.history[-1].escoba
     assert round_.history[-1].take  # still a capture
 

@@ -1,0 +1,209 @@
+"""Puzzle generators: one per kind, each deterministic from (kind, level, capture sum, seed).
+
+Generation is *sample and grade*: draw a random position whose size suits
+the level, compute its solver statistics (:mod:`puzzles.grading`), and keep
+it when its difficulty falls in the level's band. A level is therefore a
+statement about the puzzle's statistics, never a guess from its size.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from itertools import product
+
+from escoba.cards import CARDS, cards_of
+from escoba.solver import sort_key
+
+from .grading import (
+    BANDS,
+    LEVEL5_CAP,
+    QUICK_BANDS,
+    capture_solutions,
+    capture_stats,
+    fifteens_masks,
+    fifteens_stats,
+    level_of,
+    quick_difficulty,
+    quick_stats,
+)
+from .model import (
+    LEVELS,
+    Puzzle,
+    PuzzleError,
+    Solution,
+    Stats,
+    addition_facts,
+    capture_facts,
+    check_kind_level_sum,
+)
+from .rng import Rng
+
+__all__ = ["generate", "regenerate", "TABLE_SIZES", "NONE_SHARE"]
+
+#: Table sizes tried first for each kind and level (a level's band decides).
+TABLE_SIZES: dict[str, dict[int, tuple[int, int]]] = {
+    "captures": {1: (3, 4), 2: (4, 5), 3: (5, 6), 4: (6, 7), 5: (7, 8)},
+    "hand": {1: (2, 3), 2: (3, 4), 3: (4, 5), 4: (5, 6), 5: (6, 7)},
+    "fifteens": {1: (3, 4), 2: (4, 5), 3: (5, 6), 4: (6, 7), 5: (7, 9)},
+}
+#: Share of captures puzzles at levels 1-2 drawn to have no capture ("none" is the answer).
+NONE_SHARE = (1, 6)
+#: Candidates tried with the level's sizes before any size 2-10 is allowed.
+_TRIES = 400
+_MAX_TRIES = 4000
+
+
+def _band(level: int) -> tuple[int, int]:
+    low = BANDS[level - 1]
+    high = BANDS[level] - 1 if level < len(BANDS) else LEVEL5_CAP
+    return low, high
+
+
+def _mask(indices: Sequence[int]) -> int:
+    m = 0
+    for i in indices:
+        m |= 1 << i
+    return m
+
+
+def _search(rng: Rng, level: int, sizes: tuple[int, int],
+            candidate: Callable[[int], tuple[object, Stats] | None]) -> tuple[object, Stats]:
+    """Draw candidates until one's difficulty is in the level's band.
+
+    ``candidate(n)`` draws a position with ``n`` table cards and returns it
+    with its stats, or ``None`` when it breaks a rule of the kind. After
+    ``_TRIES`` misses any size 2-10 is allowed; should even ``_MAX_TRIES``
+    miss (never seen in testing), the closest candidate is used.
+    """
+    low, high = _band(level)
+    best: tuple[int, object, Stats] | None = None
+    for attempt in range(_MAX_TRIES):
+        n = rng.between(*sizes) if attempt < _TRIES else rng.between(2, 10)
+        found = candidate(n)
+        if found is None:
+            continue
+        position, stats = found
+        score = stats.difficulty
+        if low <= score <= high:
+            return position, stats
+        distance = low - score if score < low else score - high
+        if best is None or distance < best[0]:
+            best = (distance, position, stats)
+    if best is None:  # pragma: no cover - every kind has plenty of valid positions
+        raise PuzzleError("could not generate this puzzle")
+    return best[1], best[2]
+
+
+def _capture_puzzle(kind: str, level: int, capture_sum: int, seed: str, rng: Rng) -> Puzzle:
+    hand_size = 1 if kind == "captures" else 3
+    want_none = (kind == "captures" and level <= 2
+                 and rng.chance(*NONE_SHARE))
+
+    def candidate(n: int) -> tuple[object, Stats] | None:
+        drawn = rng.sample(range(40), n + hand_size)
+        table, hand = _mask(drawn[:n]), sorted(drawn[n:])
+        sols = capture_solutions(table, hand, capture_sum)
+        if want_none == bool(sols):
+            return None
+        return (table, hand, sols), capture_stats(table, hand, capture_sum, sols)
+
+    position, stats = _search(rng, level, TABLE_SIZES[kind][level], candidate)
+    table, hand, sols = position  # type: ignore[misc]
+    ordered = sorted(sols, key=lambda p: (p[0], sort_key(p[1])))
+    solutions = tuple(
+        Solution(take=cards_of(t), card=CARDS[c],
+                 facts=capture_facts(cards_of(t), CARDS[c], capture_sum))
+        for c, t in ordered)
+    return Puzzle(kind, level, capture_sum, seed, table=cards_of(table),
+                  hand=tuple(CARDS[c] for c in hand), solutions=solutions, stats=stats)
+
+
+def _fifteens_puzzle(level: int, capture_sum: int, seed: str, rng: Rng) -> Puzzle:
+    def candidate(n: int) -> tuple[object, Stats] | None:
+        table = _mask(rng.sample(range(40), n))
+        groups = fifteens_masks(table, capture_sum)
+        if not groups:
+            return None
+        return (table, groups), fifteens_stats(table, capture_sum, groups)
+
+    position, stats = _search(rng, level, TABLE_SIZES["fifteens"][level], candidate)
+    table, groups = position  # type: ignore[misc]
+    solutions = tuple(Solution(take=cards_of(g), facts=capture_facts(cards_of(g), None,
+                                                                     capture_sum))
+                      for g in sorted(groups, key=sort_key))
+    return Puzzle("fifteens", level, capture_sum, seed, table=cards_of(table),
+                  solutions=solutions, stats=stats)
+
+
+_QUICK_CACHE: dict[tuple[int, int], list[tuple[int, ...]]] = {}
+
+
+def quick_facts_of_level(level: int, capture_sum: int) -> list[tuple[int, ...]]:
+    """Every quick fact (known addends, 1-3 of them, each 1-10) of a level, in a fixed order."""
+    key = (level, capture_sum)
+    if key not in _QUICK_CACHE:
+        bands = QUICK_BANDS[capture_sum]
+        for lvl in LEVELS:
+            _QUICK_CACHE[(lvl, capture_sum)] = []
+        for k in (1, 2, 3):
+            for addends in product(range(1, 11), repeat=k):
+                if 1 <= capture_sum - sum(addends) <= 10:
+                    lvl = level_of(quick_difficulty(addends, capture_sum)[0], bands)
+                    _QUICK_CACHE[(lvl, capture_sum)].append(addends)
+    return _QUICK_CACHE[key]
+
+
+def _quick_puzzle(level: int, capture_sum: int, seed: str, rng: Rng) -> Puzzle:
+    addends = rng.choice(quick_facts_of_level(level, capture_sum))
+    missing = capture_sum - sum(addends)
+    # show each addend as a card; equal values get different suits
+    suits = rng.sample(range(4), 4)
+    seen: dict[int, int] = {}
+    shown = []
+    for v in addends:
+        k = seen.get(v, 0)
+        seen[v] = k + 1
+        shown.append(CARDS[(v - 1) * 4 + suits[k]])
+    facts = addition_facts([*addends, missing]) + (f"{capture_sum}-{sum(addends)}",)
+    return Puzzle("quick-facts", level, capture_sum, seed, table=tuple(shown),
+                  solutions=(Solution(value=missing, facts=facts),),
+                  stats=quick_stats(addends, capture_sum), addends=tuple(addends))
+
+
+def normalise_seed(seed: int | str) -> str:
+    """Seeds are kept as text (ids and daily seeds are text); ints are written in decimal."""
+    if isinstance(seed, bool) or not isinstance(seed, int | str):
+        raise PuzzleError(f"a seed is a whole number or a short text, got {seed!r}")
+    text = str(seed)
+    if not text or len(text) > 64 or any(ch.isspace() for ch in text):
+        raise PuzzleError(f"a seed is 1-64 characters without spaces, got {text!r}")
+    return text
+
+
+def generate(kind: str, level: int, seed: int | str = 0, capture_sum: int = 15) -> Puzzle:
+    """The puzzle of ``kind`` and ``level`` for ``seed``: always the same one.
+
+    Raises :class:`~puzzles.model.PuzzleError` (a ``ValueError``) for an
+    unknown kind, a level outside 1-5, a capture sum other than 10/15/20 or
+    a bad seed.
+    """
+    check_kind_level_sum(kind, level, capture_sum)
+    seed_text = normalise_seed(seed)
+    rng = Rng("escoba-puzzle/1", kind, level, capture_sum, seed_text)
+    if kind in ("captures", "hand"):
+        return _capture_puzzle(kind, level, capture_sum, seed_text, rng)
+    if kind == "fifteens":
+        return _fifteens_puzzle(level, capture_sum, seed_text, rng)
+    if kind == "quick-facts":
+        return _quick_puzzle(level, capture_sum, seed_text, rng)
+    from .bestmove import best_move_puzzle  # needs the coach: imported only here
+
+    return best_move_puzzle(level, capture_sum, seed_text, rng)
+
+
+def regenerate(puzzle_id: str) -> Puzzle:
+    """The puzzle of an id such as ``"captures:3:15:9"``."""
+    from .model import parse_id
+
+    kind, level, capture_sum, seed = parse_id(puzzle_id)
+    return generate(kind, level, seed, capture_sum)

@@ -638,6 +638,17 @@ class Round:
         self._history.append(played)
         return played
 
+    def copy(self) -> Round:
+        """An independent copy of this round (for search and for trying moves)."""
+        other = object.__new__(Round)
+        other.__dict__.update(self.__dict__)
+        other._stock = list(self._stock)
+        other._hands = list(self._hands)
+        other._piles = list(self._piles)
+        other._escobas = list(self._escobas)
+        other._history = list(self._history)
+        return other
+
     # -- the end ------------------------------------------------------------------
     def score(self) -> RoundScore:
         """The round's score (only once the round is over)."""

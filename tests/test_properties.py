@@ -1,0 +1,141 @@
+"""Hypothesis properties of the engine across every preset and option.
+
+- the 40 (or 42) cards are always all accounted for, each in exactly one place;
+- every move the engine calls legal is accepted, and every other is refused
+  without changing anything;
+- an escoba is scored only when a play leaves the table empty;
+- each round's points equal the sum of its breakdown.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from escoba import IllegalMoveError, Move, Round, Rules
+from escoba.cards import CARDS, cards_of, mask_of
+
+rule_sets = st.builds(
+    lambda preset, players, teams, hand_size, jokers, capture_rule, capture_sum, miscount,
+    primera, last_play_escoba, initial: Rules.preset(
+        preset, players=players, teams=teams and players == 4, hand_size=hand_size,
+        jokers=jokers, capture_rule=capture_rule, capture_sum=capture_sum, miscount=miscount,
+        primera=primera, last_play_escoba=last_play_escoba, initial_fifteen=initial),
+    preset=st.sampled_from(["classic", "setenta", "relaxed", "escova"]),
+    players=st.sampled_from([2, 3, 4]),
+    teams=st.booleans(),
+    hand_size=st.sampled_from([3, 3, 7]),
+    jokers=st.booleans(),
+    capture_rule=st.sampled_from(["forced", "optional", "renuncio"]),
+    capture_sum=st.sampled_from([10, 15, 15, 20]),
+    miscount=st.sampled_from(["retry", "penalty"]),
+    primera=st.booleans(),
+    last_play_escoba=st.booleans(),
+    initial=st.sampled_from(["dealer_takes", "redeal", "ignore"]),
+)
+
+
+def snapshot(round_: Round) -> tuple:
+    return (round_.table_mask, tuple(round_.hand_mask(s) for s in range(round_.rules.players)),
+            round_.pile_masks, round_.escobas, round_.to_move, len(round_.history),
+            round_.stock)
+
+
+def assert_cards_conserved(round_: Round) -> None:
+    places = [round_.table_mask, mask_of(round_.stock)]
+    places += [round_.hand_mask(s) for s in range(round_.rules.players)]
+    places += list(round_.pile_masks)
+    union = 0
+    for mask in places:
+        assert not union & mask, "a card is in two places"
+        union |= mask
+    assert union == mask_of(CARDS[: round_.rules.deck_size])
+    assert sum(m.bit_count() for m in places) == round_.rules.deck_size
+
+
+def deal(rules: Rules, rng: random.Random) -> Round:
+    while True:  # under "redeal" a table of 15 is shuffled again
+        deck = list(CARDS[: rules.deck_size])
+        rng.shuffle(deck)
+        try:
+            return Round(rules, deck, rng.randrange(rules.players))
+        except ValueError:
+            continue
+
+
+def random_candidate(round_: Round, rng: random.Random) -> Move:
+    """A move that may or may not be legal: a card from the hand or not, any table cards."""
+    hand = round_.hand(round_.to_move)
+    pool = list(hand) * 3 + list(CARDS[: round_.rules.deck_size])
+    card = rng.choice(pool)
+    table = [c for c in round_.table if c != card]
+    extra = [c for c in CARDS[: round_.rules.deck_size] if c != card]
+    take = set(rng.sample(table, rng.randint(0, len(table)))) if table else set()
+    if rng.random() < 0.1:
+        take.add(rng.choice(extra))
+    take.discard(card)
+    return Move(card, frozenset(take))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=rule_sets, seed=st.integers(0, 2**32 - 1))
+def test_a_round_keeps_every_rule(rules: Rules, seed: int) -> None:
+    rng = random.Random(seed)
+    round_ = deal(rules, rng)
+    assert_cards_conserved(round_)
+    while not round_.is_over:
+        legal = round_.legal_moves()
+        assert legal, "a player always has a move"
+        assert len(set(legal)) == len(legal)
+        # Refused moves change nothing; legal ones are accepted (tried on copies).
+        for _ in range(4):
+            candidate = random_candidate(round_, rng)
+            before = snapshot(round_)
+            if candidate in legal:
+                round_.copy().play(candidate)
+            else:
+                try:
+                    round_.play(candidate)
+                except IllegalMoveError:
+                    pass
+                else:
+                    raise AssertionError(f"{candidate} was accepted but is not legal")
+                assert snapshot(round_) == before
+        for move in rng.sample(legal, min(3, len(legal))):
+            round_.copy().play(move)
+        # Renuncio claims: when offered they are accepted.
+        claims = round_.renuncio_claims()
+        if claims and rng.random() < 0.7:
+            round_.claim_renuncio(rng.choice(claims))
+            assert_cards_conserved(round_)
+            legal = round_.legal_moves()
+        move = rng.choice(legal)
+        if rules.miscount == "penalty" and rng.random() < 0.1:
+            table = round_.table
+            wrong = [c for c in table if not move.take or c not in move.take][:1]
+            if wrong:
+                try:
+                    round_.play(Move(move.card, miscount=frozenset(wrong)))
+                    assert move.card in round_.table or round_.is_over  # then swept up
+                    assert_cards_conserved(round_)
+                    continue
+                except IllegalMoveError as exc:
+                    assert "not a miscount" in str(exc)
+        played = round_.play(move)
+        assert_cards_conserved(round_)
+        if played.escoba:
+            assert round_.table_mask == 0 or round_.is_over
+            assert not (move.card.is_joker or any(c.is_joker for c in move.take))
+        if move.take and not round_.is_over and round_.table_mask == 0:
+            last = not round_.rules.last_play_escoba
+            assert played.escoba or last or any(c.is_joker for c in [move.card, *move.take])
+    score = round_.score()
+    assert round_.table == ()
+    for side, breakdown in enumerate(score.breakdown):
+        assert sum(breakdown.values()) == score.totals[side]
+    assert sum(score.category("escobas").points) == sum(round_.escobas)
+    assert len(score.totals) == rules.sides
+    assert_cards_conserved(round_)
+    assert all(cards_of(p) is not None for p in round_.pile_masks)

@@ -1,0 +1,99 @@
+"""The escoba command: shapes of its JSON, one-line errors, exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from escoba.cli import main
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_captures_json_matches_the_issue(capsys):
+    code, out, _ = run(capsys, "captures", "--table", "3o", "5c", "8e", "10b", "--card", "7o",
+                       "--json")
+    assert code == 0
+    assert json.loads(out) == {"card": "7o", "captures": [["8e"], ["3o", "5c"]]}
+
+
+def test_captures_for_a_hand(capsys):
+    code, out, _ = run(capsys, "captures", "--table", "3o", "5c", "8e", "10b", "--hand", "7o",
+                       "9b", "--json")
+    assert code == 0
+    assert json.loads(out) == {"hand": [{"card": "7o", "captures": [["8e"], ["3o", "5c"]]},
+                                        {"card": "9b", "captures": []}]}
+    code, out, _ = run(capsys, "captures", "--table", "3o", "5c", "--hand", "7o")
+    assert "3o + 5c" in out
+
+
+@pytest.mark.parametrize("argv", [
+    ["captures", "--table", "3o", "7x", "--card", "7o"],
+    ["captures", "--table", "3o", "--card", "3o"],
+    ["captures", "--table", "3o"],
+    ["simulate", "--games", "0"],
+    ["simulate", "--players", "random", "wizard"],
+    ["simulate", "--rules", "nosuch"],
+    ["simulate", "--players", "random", "random", "random", "random", "random"],
+    ["simulate", "--set", "teams=true"],
+    ["simulate", "--set", "target"],
+    ["replay", "/nonexistent/game.json"],
+])
+def test_bad_input_is_one_line_and_exit_2(capsys, argv):
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert err.startswith("error: ") and len(err.strip().splitlines()) == 1
+
+
+def test_argparse_errors_are_one_line_too():
+    done = subprocess.run([sys.executable, "-m", "escoba", "simulate", "--games", "lots"],
+                          capture_output=True, text=True)
+    assert done.returncode == 2
+    assert done.stderr.startswith("error: ") and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_simulate_json_and_record_dir(capsys, tmp_path: Path):
+    code, out, _ = run(capsys, "simulate", "--games", "6", "--players", "random", "random",
+                       "random", "random", "--teams", "--seed", "3", "--record-dir",
+                       str(tmp_path), "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["games"] == 6 and data["rounds"] >= 6
+    assert len(data["wins"]) == 2 and sum(data["wins"]) + data["unfinished"] == 6
+    assert data["rounds_per_second"] > 0 and data["elapsed"] > 0
+    files = sorted(tmp_path.glob("*.json"))
+    assert len(files) == 6
+    code, out, _ = run(capsys, "replay", str(files[0]), "--json")
+    replayed = json.loads(out)
+    assert code == 0 and replayed["complete"] is True
+    assert set(replayed["rounds"][0]["points"][0]) == {"cards", "oros", "siete_de_oros",
+                                                       "sevens", "setenta", "escobas"}
+    assert len(replayed["totals"]) == 2 and replayed["winner"] in (0, 1)
+
+
+def test_simulate_is_deterministic_with_a_seed(capsys):
+    first = json.loads(run(capsys, "simulate", "--games", "5", "--seed", "9", "--json")[1])
+    second = json.loads(run(capsys, "simulate", "--games", "5", "--seed", "9", "--json")[1])
+    assert first["wins"] == second["wins"] and first["rounds"] == second["rounds"]
+
+
+def test_rules_lists_presets_and_options(capsys):
+    code, out, _ = run(capsys, "rules", "--json")
+    data = json.loads(out)
+    assert set(data["presets"]) == {"classic", "setenta", "relaxed", "escova"}
+    assert data["presets"]["relaxed"]["capture_rule"] == "optional"
+    assert "capture_sum" in data["options"]
+
+
+def test_console_script_and_module_both_run():
+    done = subprocess.run([sys.executable, "-m", "escoba", "--help"], capture_output=True,
+                          text=True)
+    assert done.returncode == 0 and "captures" in done.stdout

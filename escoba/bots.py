@@ -2,7 +2,29 @@
 
 A player is anything with ``choose(observation, rng) -> Move`` and
 ``claim_renuncio(observation, rng) -> Renuncio | None``; it never receives
-the full state, so it cannot peek at hidden cards.
+the full state, so it cannot peek at hidden cards. Its decision is a function
+of the observation and the random numbers it draws from ``rng`` only (no
+clocks, no state kept between moves): the fairness tests re-deal the hidden
+cards and check that nothing changes.
+
+Levels (:data:`PLAYER_LEVELS`):
+
+``random``
+    Any legal move, uniformly.
+``gentle``
+    For young children. Captures the obvious (the capture taking the fewest
+    table cards, an escoba when one is there). Under the ``optional`` and
+    ``renuncio`` rules it sometimes (:attr:`GentlePlayer.slip`) lays down a
+    card that could have captured, so the child can call *¡renuncio!*. It
+    plays no sweep-denial defence: with nothing to take it lays down its
+    smallest card whatever total that leaves, so children get escobas. It
+    calls renuncio only half of the time.
+``greedy``
+    The best immediate capture by :data:`GREEDY_WEIGHTS` (escoba 10, siete de
+    oros 5, each seven 2, each oro 1, each card 1, summed); with nothing to
+    take, it lays down the card of least weight (the smallest, among equals).
+``expert``
+    Card counting plus determinized search: :class:`ExpertPlayer`.
 """
 
 from __future__ import annotations
@@ -10,10 +32,13 @@ from __future__ import annotations
 import random
 from typing import Protocol, runtime_checkable
 
-from .cards import CARDS, cards_of
+from .cards import CARDS, JOKER_MASK, OROS_MASK, SEVENS_MASK, SIETE_DE_OROS, VALUE, cards_of
+from .coach import ESCOBA_VALUE, card_values, mask_value
 from .game import Move, Observation, Renuncio
+from .solver import _exact, capture_masks, signature
 
-__all__ = ["Player", "RandomPlayer", "make_player", "PLAYER_LEVELS"]
+__all__ = ["Player", "RandomPlayer", "GentlePlayer", "GreedyPlayer", "ExpertPlayer",
+           "make_player", "PLAYER_LEVELS", "GREEDY_WEIGHTS", "greedy_weight"]
 
 
 @runtime_checkable
@@ -34,14 +59,23 @@ class Player(Protocol):
 # mask)``, the same decision in the inner form; simulations use it when present.
 
 
-class RandomPlayer:
-    """Any legal move, uniformly at random; claims a renuncio whenever it can."""
+class _PairPlayer:
+    """Shared plumbing: ``choose`` is ``choose_pair`` turned into a :class:`Move`."""
 
-    name = "random"
+    name = "?"
 
     def choose(self, observation: Observation, rng: random.Random) -> Move:
         card, take = self.choose_pair(observation, rng)
         return Move(CARDS[card], frozenset(cards_of(take)))
+
+    def choose_pair(self, observation: Observation, rng: random.Random) -> tuple[int, int]:
+        raise NotImplementedError
+
+
+class RandomPlayer(_PairPlayer):
+    """Any legal move, uniformly at random; claims a renuncio whenever it can."""
+
+    name = "random"
 
     def choose_pair(self, observation: Observation, rng: random.Random) -> tuple[int, int]:
         """:meth:`choose` in the inner form (card index, take mask): no objects built."""
@@ -53,11 +87,359 @@ class RandomPlayer:
         return claims[rng.randrange(len(claims))] if claims else None
 
 
-PLAYER_LEVELS: dict[str, type] = {"random": RandomPlayer}
+# -- greedy ---------------------------------------------------------------------
+
+#: The greedy player's documented value of what a capture wins.
+GREEDY_WEIGHTS = {"escoba": 10, "siete_de_oros": 5, "seven": 2, "oro": 1, "card": 1}
+_SIETE = SIETE_DE_OROS.index
+
+
+def greedy_weight(won: int, escoba: bool = False) -> int:
+    """:data:`GREEDY_WEIGHTS` summed over the cards of ``won`` (played card included)."""
+    w = GREEDY_WEIGHTS
+    return (w["card"] * won.bit_count() + w["oro"] * (won & OROS_MASK).bit_count()
+            + w["seven"] * (won & SEVENS_MASK).bit_count()
+            + (w["siete_de_oros"] if won >> _SIETE & 1 else 0)
+            + (w["escoba"] if escoba else 0))
+
+
+def _is_escoba(obs: Observation, table: int, card: int, take: int) -> bool:
+    last = obs.stock_count == 0 and sum(obs.hand_counts) == 1
+    return (bool(take) and take == table and not (take | 1 << card) & JOKER_MASK
+            and not (last and not obs.rules.last_play_escoba))
+
+
+class GreedyPlayer(_PairPlayer):
+    """The best immediate capture by :data:`GREEDY_WEIGHTS`; no look-ahead at all."""
+
+    name = "greedy"
+
+    def choose_pair(self, observation: Observation, rng: random.Random) -> tuple[int, int]:
+        obs = observation
+        table = obs.table_mask
+        best: tuple[int, int] | None = None
+        best_key: tuple[int, ...] = ()
+        for card, take in obs.legal_move_pairs():
+            if take:
+                key = (1, greedy_weight(take | 1 << card, _is_escoba(obs, table, card, take)),
+                       -card)
+            else:
+                # Lay down what is worth least; the smallest among equals.
+                key = (0, -greedy_weight(1 << card), -VALUE[card], -card)
+            if best is None or key > best_key:
+                best, best_key = (card, take), key
+        assert best is not None
+        return best
+
+    def claim_renuncio(self, observation: Observation, rng: random.Random) -> Renuncio | None:
+        claims = observation.renuncio_claims()
+        if not claims:
+            return None
+        return max(claims, key=lambda c: greedy_weight(_mask(c.take) | c.card.bit))
+
+
+def _mask(cards: object) -> int:
+    m = 0
+    for c in cards:  # type: ignore[attr-defined]
+        m |= 1 << c.index
+    return m
+
+
+# -- gentle ---------------------------------------------------------------------
+
+
+class GentlePlayer(_PairPlayer):
+    """Kind to young children: obvious captures, small slips they can punish."""
+
+    name = "gentle"
+    #: Chance, under optional/renuncio rules, of laying down a card that could capture.
+    slip = 0.3
+    #: Chance of calling a renuncio that could be called.
+    claims = 0.5
+
+    def choose_pair(self, observation: Observation, rng: random.Random) -> tuple[int, int]:
+        obs = observation
+        pairs = obs.legal_move_pairs()
+        table = obs.table_mask
+        captures = [(c, t) for c, t in pairs if t]
+        if captures and obs.rules.capture_rule != "forced" and rng.random() < self.slip:
+            capturing_cards = {c for c, _ in captures}
+            slips = [(c, t) for c, t in pairs if not t and c in capturing_cards]
+            if slips:
+                return slips[rng.randrange(len(slips))]
+        if captures:
+            escobas = [(c, t) for c, t in captures if _is_escoba(obs, table, c, t)]
+            if escobas:
+                return escobas[rng.randrange(len(escobas))]
+            fewest = min(t.bit_count() for _, t in captures)
+            simple = [(c, t) for c, t in captures if t.bit_count() == fewest]
+            return simple[rng.randrange(len(simple))]
+        return min(pairs, key=lambda p: (VALUE[p[0]], p[0]))
+
+    def claim_renuncio(self, observation: Observation, rng: random.Random) -> Renuncio | None:
+        claims = observation.renuncio_claims()
+        if not claims or rng.random() >= self.claims:
+            return None
+        return claims[rng.randrange(len(claims))]
+
+
+# -- expert -----------------------------------------------------------------------
+
+
+class ExpertPlayer(_PairPlayer):
+    """Card counting plus determinized search (perfect-information Monte Carlo).
+
+    * **Card counting**: what each card is worth to either side comes from
+      the piles captured so far (:func:`escoba.coach.card_values`), and the
+      hidden cards are exactly the observation's unseen cards.
+    * **Determinization**: ``samples`` times, deal the unseen cards at random
+      into the other players' hands (their known sizes) and the stock — a
+      deal consistent with everything this seat has seen.
+    * **Search**: in each sampled deal, a full-information search ``depth``
+      plies past the move considered (every later play of the deal is searched
+      when few cards are left), then one greedy ply for the player to move;
+      the value is the sum of what this side wins minus what the others win.
+      Its partner (teams) maximises the same value: the two cooperate;
+      opponents minimise it. At the end of the round the table goes to the
+      last capturer.
+    * **Aggregation**: the move with the best average over the samples.
+    * **Open hands**: the hands are known, so the search is exact for the
+      current deal (only the stock is sampled, when the search reaches it).
+
+    Under the ``renuncio`` rule it never lays down a card that could capture
+    (the next player would claim it); it always calls a renuncio, taking the
+    most valuable set. The work is bounded by a node count, not a clock, so
+    the decision depends on the observation and ``rng`` only.
+    """
+
+    name = "expert"
+
+    def __init__(self, samples: int = 12, depth: int = 2, node_budget: int = 6000) -> None:
+        self.samples = samples
+        self.depth = depth
+        self.node_budget = node_budget
+
+    def claim_renuncio(self, observation: Observation, rng: random.Random) -> Renuncio | None:
+        claims = observation.renuncio_claims()
+        if not claims:
+            return None
+        ours, _ = card_values(observation)
+        return max(claims, key=lambda c: (mask_value(ours, _mask(c.take) | c.card.bit),
+                                          len(c.take)))
+
+    def choose_pair(self, observation: Observation, rng: random.Random) -> tuple[int, int]:
+        obs = observation
+        pairs = obs.legal_move_pairs()
+        rules = obs.rules
+        if rules.capture_rule == "renuncio":
+            capturing = {c for c, t in pairs if t}
+            kept = [(c, t) for c, t in pairs if t or c not in capturing]
+            pairs = kept or pairs
+        if len(pairs) == 1:
+            return pairs[0]
+        return _Search(obs, self.depth, self.node_budget).best(pairs, self.samples, rng)
+
+
+class _Search:
+    """One decision's determinized search. Values are from the searching side's view."""
+
+    def __init__(self, obs: Observation, depth: int, node_budget: int) -> None:
+        rules = obs.rules
+        self.obs = obs
+        self.n = rules.players
+        self.cs = rules.capture_sum
+        self.optional = rules.capture_rule == "optional"
+        self.last_play_escoba = rules.last_play_escoba
+        self.hand_size = rules.hand_size
+        ours, theirs = card_values(obs)
+        me = rules.side_of(obs.seat)
+        self.sign = [1.0 if rules.side_of(s) == me else -1.0 for s in range(self.n)]
+        self.values = [ours if rules.side_of(s) == me else theirs for s in range(self.n)]
+        self.captures: dict[int, list[int]] = {}
+        cards_left = sum(obs.hand_counts)
+        # Search every remaining play of the deal when that is small enough.
+        self.depth = depth
+        if obs.stock_count == 0 or obs.open_hands is not None:
+            self.depth = max(depth, min(cards_left - 1, 5))
+        self.node_budget = node_budget
+        self.nodes = 0
+
+    # -- move generation (memoised per decision: the same tables recur across samples)
+    def caps(self, table: int, card: int) -> list[int]:
+        key = table << 6 | card
+        out = self.captures.get(key)
+        if out is None:
+            if card < 40 and not table & JOKER_MASK:
+                out = _exact(table, self.cs - VALUE[card], signature(table))
+            else:
+                out = capture_masks(table, card, self.cs)
+            self.captures[key] = out
+        return out
+
+    def best(self, pairs: list[tuple[int, int]], samples: int,
+             rng: random.Random) -> tuple[int, int]:
+        obs = self.obs
+        n = self.n
+        unseen = [c.index for c in cards_of(obs.unseen_mask)]
+        known = obs.open_hands
+        if known is not None:
+            hidden_hands = set()
+            in_hands = 0
+            for h in known:
+                in_hands |= h
+            unseen = [c for c in unseen if not in_hands >> c & 1]
+        else:
+            hidden_hands = {s for s in range(n) if s != obs.seat}
+        deterministic = not unseen or (obs.stock_count == 0 and len(hidden_hands) <= 1)
+        if deterministic or (known is not None and obs.stock_count == 0):
+            samples = 1
+        totals = [0.0] * len(pairs)
+        table = obs.table_mask
+        last = obs.last_capturer
+        for _ in range(samples):
+            deal = unseen[:]
+            rng.shuffle(deal)
+            hands = list(known) if known is not None else [0] * n
+            pos = 0
+            for s in range(n):
+                if s == obs.seat:
+                    hands[s] = obs.hand_mask
+                elif s in hidden_hands:
+                    k = obs.hand_counts[s]
+                    m = 0
+                    for c in deal[pos:pos + k]:
+                        m |= 1 << c
+                    hands[s] = m
+                    pos += k
+            stock = deal[pos:pos + obs.stock_count]
+            self.nodes = 0
+            for i, (card, take) in enumerate(pairs):
+                totals[i] += self.root_value(hands, table, stock, card, take, last)
+        best = max(range(len(pairs)), key=lambda i: (totals[i], pairs[i][1].bit_count(), -i))
+        return pairs[best]
+
+    def root_value(self, hands: list[int], table: int, stock: list[int], card: int,
+                   take: int, last: int | None) -> float:
+        seat = self.obs.seat
+        gain, hands2, table2, stock2, last2, over = self.apply(hands, table, stock, seat,
+                                                                card, take, last)
+        if over:
+            return gain + self.final(table2, last2)
+        return gain + self.search(hands2, table2, stock2, (seat + 1) % self.n, self.depth,
+                                  last2)
+
+    def apply(self, hands: list[int], table: int, stock: list[int], seat: int, card: int,
+              take: int, last: int | None):  # noqa: ANN201 - internal hot path
+        """Play; return (signed gain, hands, table, stock, last capturer, round over)."""
+        bit = 1 << card
+        hands = hands[:]
+        hands[seat] ^= bit
+        gain = 0.0
+        empty = not any(hands)
+        if take:
+            table2 = table ^ take
+            last = seat
+            gain = mask_value(self.values[seat], take | bit)
+            if not table2 and not (take | bit) & JOKER_MASK and \
+                    not (empty and not stock and not self.last_play_escoba):
+                gain += ESCOBA_VALUE
+            gain *= self.sign[seat]
+        else:
+            table2 = table | bit
+        over = False
+        if empty:
+            if stock:
+                per = min(self.hand_size, len(stock) // self.n)
+                pos = 0
+                dealer_next = (seat + 1) % self.n
+                for k in range(self.n):
+                    s = (dealer_next + k) % self.n
+                    m = 0
+                    for c in stock[pos:pos + per]:
+                        m |= 1 << c
+                    hands[s] = m
+                    pos += per
+                stock = stock[pos:]
+                if 0 < len(stock) < self.n:  # leftovers go face up (jokers only)
+                    for c in stock:
+                        table2 |= 1 << c
+                    stock = []
+            else:
+                over = True
+        return gain, hands, table2, stock, last, over
+
+    def final(self, table: int, last: int | None) -> float:
+        if not table or last is None:
+            return 0.0
+        return self.sign[last] * mask_value(self.values[last], table)
+
+    def moves(self, hand: int, table: int) -> list[tuple[int, int]]:
+        out = []
+        m = hand
+        while m:
+            low = m & -m
+            card = low.bit_length() - 1
+            m ^= low
+            sets = self.caps(table, card)
+            for s in sets:
+                out.append((card, s))
+            if not sets or self.optional:
+                out.append((card, 0))
+        return out
+
+    def greedy_ply(self, hand: int, table: int, seat: int, last_card: bool) -> float:
+        """The best immediate gain of ``seat`` (signed): the search's horizon."""
+        values = self.values[seat]
+        best = 0.0
+        m = hand
+        while m:
+            low = m & -m
+            card = low.bit_length() - 1
+            m ^= low
+            for take in self.caps(table, card):
+                g = mask_value(values, take | low)
+                if take == table and not (take | low) & JOKER_MASK \
+                        and not (last_card and not self.last_play_escoba):
+                    g += ESCOBA_VALUE
+                if g > best:
+                    best = g
+        return self.sign[seat] * best
+
+    def search(self, hands: list[int], table: int, stock: list[int], seat: int, depth: int,
+               last: int | None) -> float:
+        self.nodes += 1
+        hand = hands[seat]
+        if depth <= 0 or self.nodes > self.node_budget:
+            last_card = not stock and sum(h.bit_count() for h in hands) == 1
+            return self.greedy_ply(hand, table, seat, last_card)
+        maximise = self.sign[seat] > 0
+        best = -1e9 if maximise else 1e9
+        nxt = (seat + 1) % self.n
+        for card, take in self.moves(hand, table):
+            gain, hands2, table2, stock2, last2, over = self.apply(hands, table, stock, seat,
+                                                                    card, take, last)
+            if over:
+                v = gain + self.final(table2, last2)
+            else:
+                v = gain + self.search(hands2, table2, stock2, nxt, depth - 1, last2)
+            if maximise:
+                if v > best:
+                    best = v
+            elif v < best:
+                best = v
+        return best
+
+
+PLAYER_LEVELS: dict[str, type] = {
+    "random": RandomPlayer,
+    "gentle": GentlePlayer,
+    "greedy": GreedyPlayer,
+    "expert": ExpertPlayer,
+}
 
 
 def make_player(level: str) -> Player:
-    """A computer player by level name (``random``, ...)."""
+    """A computer player by level name (``random``, ``gentle``, ``greedy``, ``expert``)."""
     try:
         return PLAYER_LEVELS[level]()
     except KeyError:

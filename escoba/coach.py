@@ -1,0 +1,630 @@
+"""The coach: one shared judgement of every legal move, with reasons a child can read.
+
+:func:`analyse` takes an :class:`~escoba.game.Observation` (never the full
+state, so it is equally valid for hints during a game) and returns one
+:class:`MoveAssessment` per legal move, best first. :func:`review` walks a
+finished (or unfinished) game record and tells one seat, move by move, what
+it played, what the coach would have played, the value lost and the named
+mistakes.
+
+How a move is valued (``MoveAssessment.score``, in points of the round):
+
+* ``gain`` — what the capture is worth now. An escoba is worth 1 point, the
+  siete de oros 1 point; cards, oros and sevens are worth their *marginal*
+  effect on the chance of winning those categories, estimated from what both
+  sides have already captured (card counting: a seven is worth a lot while
+  the sevens are undecided, nothing once a side has three of them). See
+  :func:`card_values`.
+* ``risk`` — the expected value of the next opponent's best immediate reply
+  on the table this move leaves: for every unseen card, the best capture it
+  would make (an escoba counts 1), and the exact expectation of the best of
+  the ``k`` cards the opponent holds, ``k`` drawn without replacement from
+  the unseen cards (hypergeometric order statistics). In open-hand games the
+  opponent's hand is known and the reply is exact.
+* On the very last card of a round, what is left on the table goes to the
+  last capturer: its value is added (or subtracted) instead of a reply.
+
+``score = gain - risk (+ table left at the end)``.
+
+Message keys (the app translates them; parameters in braces):
+
+Reasons (``MoveAssessment.reason``):
+
+* ``escoba`` {cards}: the move clears the table: an escoba, taking ``cards``
+  cards (the played card included).
+* ``escoba_no_point`` {cards}: it clears the table but scores no escoba (a
+  joker helped, or the last card of the round under ``last_play_escoba=false``).
+* ``captures`` {cards, oros, sevens, siete_de_oros}: it takes ``cards`` cards
+  (played card included), of which ``oros`` oros and ``sevens`` sevens;
+  ``siete_de_oros`` is true when the siete de oros is among them.
+* ``lay_down_safe`` {total}: nothing to take; the table left totals ``total``
+  and no single card can sweep it.
+* ``leaves_sweep`` {total, cards, chance}: (a lay-down) the table left totals
+  ``total``; ``cards`` unseen cards would sweep it, and the next opponent
+  holds at least one with probability ``chance`` (0-1).
+* ``last_play`` {cards}: the last card of the round; the last capturer takes
+  the ``cards`` cards left on the table.
+
+Warnings (``MoveAssessment.warnings``, a tuple of key + params):
+
+* ``leaves_sweep`` {total, cards, chance}: as above, for any move (captures
+  too) that leaves a table one card can sweep, when ``chance > 0``.
+* ``leaves_siete_de_oros`` {}: the siete de oros stays on the table although
+  this move could have been one that takes it (or it lays it down).
+* ``gives_seven`` {card, chance}: lays down a seven that the next opponent can
+  capture with probability ``chance``.
+* ``gives_oro`` {card, chance}: the same for an oro (other than the siete de
+  oros, which has its own warning).
+* ``misses_escoba`` {}: another legal move made an escoba (one that scores).
+* ``fewer_cards`` {best}: another capture with the same card takes ``best``
+  table cards, more than this one.
+* ``misses_capture`` {}: lays down a card that could have captured (only
+  possible under the ``optional`` and ``renuncio`` rules).
+* ``renuncio_risk`` {}: under the ``renuncio`` rule, the next player may now
+  call *¡renuncio!* and take the card with a set it could have captured.
+
+Review mistakes (``ReviewItem.mistakes``) use the warning keys
+``misses_escoba``, ``leaves_sweep``, ``leaves_siete_de_oros``, ``fewer_cards``,
+``gives_seven``, ``gives_oro``, ``misses_capture``, ``renuncio_risk``, plus
+``miscount`` {} (a refused combination under ``miscount=penalty``). A warning
+counts as a mistake only when the coach's best move does not carry it too.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from .cards import CARDS, JOKER_MASK, OROS_MASK, SEVENS_MASK, SIETE_DE_OROS, VALUE, Card, cards_of
+from .game import Move, Observation, Round
+from .rules import Rules
+from .solver import capture_masks, is_capture, sort_key
+
+__all__ = [
+    "SweepRisk",
+    "MoveAssessment",
+    "ReviewItem",
+    "analyse",
+    "review",
+    "card_values",
+    "sweep_risk",
+    "chance_at_least_one",
+    "expected_best",
+    "ESCOBA_VALUE",
+    "MESSAGE_KEYS",
+]
+
+#: What an escoba is worth, in points of the round.
+ESCOBA_VALUE = 1.0
+
+#: Every message key this module emits (reasons, warnings, review mistakes).
+MESSAGE_KEYS: frozenset[str] = frozenset({
+    "escoba", "escoba_no_point", "captures", "lay_down_safe", "leaves_sweep", "last_play",
+    "leaves_siete_de_oros", "gives_seven", "gives_oro", "misses_escoba", "fewer_cards",
+    "misses_capture", "renuncio_risk", "miscount",
+})
+
+_SIETE = SIETE_DE_OROS.index
+_SIETE_BIT = 1 << _SIETE
+_FULL = {False: (1 << 40) - 1, True: (1 << 42) - 1}
+Message = tuple[str, dict[str, Any]]
+
+
+# -- probabilities ----------------------------------------------------------------
+
+
+def chance_at_least_one(pool: int, good: int, drawn: int) -> float:
+    """P(at least one of ``good`` marked cards among ``drawn`` drawn from ``pool``).
+
+    Exact hypergeometric: ``1 - C(pool - good, drawn) / C(pool, drawn)``.
+    """
+    drawn = min(drawn, pool)
+    if good <= 0 or drawn <= 0:
+        return 0.0
+    return 1.0 - math.comb(pool - good, drawn) / math.comb(pool, drawn)
+
+
+def expected_best(values: list[float], drawn: int) -> float:
+    """E[max] of ``drawn`` values taken without replacement from ``values``.
+
+    Exact order statistics: sorted descending, the i-th value (1-based) is
+    the best drawn when it is drawn and none of the i-1 better ones are,
+    with probability ``C(n - i, drawn - 1) / C(n, drawn)``. Values below 0
+    count as 0 (a player can always lay a card down instead).
+    """
+    n = len(values)
+    drawn = min(drawn, n)
+    if drawn <= 0:
+        return 0.0
+    ordered = sorted(values, reverse=True)
+    total = math.comb(n, drawn)
+    out = 0.0
+    for i, v in enumerate(ordered, start=1):
+        if v <= 0:
+            break
+        ways = math.comb(n - i, drawn - 1)
+        if not ways:
+            break
+        out += v * ways / total
+    return out
+
+
+# -- card values (card counting) ----------------------------------------------------
+
+
+def _phi(x: float) -> float:
+    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
+
+
+def _category_swing(lead: int, remaining: int, spread: float) -> float:
+    """P(we win) - P(they win) for a "most" category (ties score for nobody).
+
+    ``lead`` = our count minus the best other side's; the ``remaining`` cards
+    are split at random. Cards are captured in bunches, so the final lead is
+    modelled as normal with variance ``spread * remaining`` (spread 1 would
+    be independent cards).
+    """
+    if remaining <= 0:
+        return float((lead > 0) - (lead < 0))
+    sigma = math.sqrt(spread * remaining)
+    return _phi((lead - 0.5) / sigma) - _phi((-lead - 0.5) / sigma)
+
+
+@lru_cache(maxsize=4096)
+def _marginals(lead: int, remaining: int, spread: float) -> tuple[float, float]:
+    """(value of one more card for us, value lost when they take one)."""
+    now = _category_swing(lead, remaining, spread)
+    ours = _category_swing(lead + 1, remaining - 1, spread) - now
+    theirs = now - _category_swing(lead - 1, remaining - 1, spread)
+    return ours, theirs
+
+
+@lru_cache(maxsize=4096)
+def _card_values_cached(rules: Rules, pile_masks: tuple[int, ...],
+                        seat: int) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    sides = rules.sides
+    side_piles = [0] * sides
+    for s, pile in enumerate(pile_masks):
+        side_piles[rules.side_of(s)] |= pile
+    me = rules.side_of(seat)
+    mine = side_piles[me]
+    others = [side_piles[s] for s in range(sides) if s != me]
+    full = _FULL[rules.jokers]
+    taken = 0
+    for p in side_piles:
+        taken |= p
+
+    def category(mask: int, spread: float) -> tuple[float, float]:
+        a = (mine & mask).bit_count()
+        b = max((o & mask).bit_count() for o in others)
+        remaining = (mask & full & ~taken).bit_count()
+        return _marginals(a - b, remaining, spread)
+
+    ours = [0.0] * 42
+    theirs = [0.0] * 42
+    # Most cards: every card counts.
+    c_ours, c_theirs = category(full, 2.5)
+    o_ours, o_theirs = category(OROS_MASK, 1.5)
+    s_ours = s_theirs = 0.0
+    if rules.scores_most_sevens or rules.scores_setenta:
+        s_ours, s_theirs = category(SEVENS_MASK, 1.0)
+        if rules.scores_setenta and not rules.scores_most_sevens:
+            # Setenta is mostly won by sevens (21 each), then sixes and aces.
+            s_ours, s_theirs = 0.8 * s_ours, 0.8 * s_theirs
+    for c in range(42 if rules.jokers else 40):
+        bit = 1 << c
+        ours[c], theirs[c] = c_ours, c_theirs
+        if bit & OROS_MASK:
+            ours[c] += o_ours
+            theirs[c] += o_theirs
+        if bit & SEVENS_MASK:
+            ours[c] += s_ours
+            theirs[c] += s_theirs
+        if rules.scores_setenta and VALUE[c] in (6, 1):
+            ours[c] += 0.06 if VALUE[c] == 6 else 0.03
+            theirs[c] += 0.06 if VALUE[c] == 6 else 0.03
+    if not taken & _SIETE_BIT:
+        ours[_SIETE] += 1.0
+        theirs[_SIETE] += 1.0
+    return tuple(ours), tuple(theirs)
+
+
+def card_values(observation: Observation) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """Per card index: (what our side gains by capturing it, what we lose if they do).
+
+    In points of the round, from the piles captured so far (card counting).
+    The siete de oros is worth a whole point either way while nobody holds it.
+    """
+    return _card_values_cached(observation.rules, observation.pile_masks, observation.seat)
+
+
+def mask_value(values: tuple[float, ...] | list[float], mask: int) -> float:
+    """Sum of ``values`` over the cards of ``mask``."""
+    total = 0.0
+    while mask:
+        low = mask & -mask
+        total += values[low.bit_length() - 1]
+        mask ^= low
+    return total
+
+
+# -- sweep risk ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SweepRisk:
+    """Whether one card can sweep the table a move leaves.
+
+    ``total``: the table's value total; ``sweeping_cards``: how many unseen
+    cards would sweep it; ``chance``: probability that the next opponent
+    holds at least one (exact hypergeometric over the unseen cards; 0 or 1
+    when their hand is open); ``known_sweepers``: in open-hand games, the
+    opponent's cards that sweep it.
+    """
+
+    total: int
+    sweeping_cards: int
+    chance: float
+    known_sweepers: tuple[Card, ...] = ()
+
+
+def _next_opponent(obs: Observation, took_last_card_of_deal: bool) -> tuple[int, int, int]:
+    """(seat, cards in hand when they play, unknown pool mask they draw from).
+
+    ``pool`` is the unseen cards their hand is drawn from (``-1`` when their
+    hand is known: open hands and no new deal before they play).
+    """
+    rules = obs.rules
+    nxt = (obs.seat + 1) % rules.players
+    unseen = obs.unseen_mask
+    if took_last_card_of_deal:
+        # Every hand is empty after this move: a new deal comes from the stock.
+        size = min(rules.hand_size, obs.stock_count // rules.players)
+        if obs.open_hands is not None:
+            for h in obs.open_hands:
+                unseen &= ~h
+        return nxt, size, unseen
+    if obs.open_hands is not None:
+        return nxt, obs.hand_counts[nxt], -1
+    return nxt, obs.hand_counts[nxt], unseen
+
+
+def sweep_risk(obs: Observation, table_after: int) -> SweepRisk | None:
+    """The sweep risk of leaving ``table_after`` for the next opponent, or ``None``.
+
+    ``None`` when the table is empty, when this is the last card of the round,
+    or when no single card could ever sweep it (its total is outside
+    ``rules.sweep_risk_range`` and it holds no joker).
+    """
+    return _sweep_risk(obs, table_after, _deal_ends(obs))
+
+
+def _deal_ends(obs: Observation) -> bool:
+    return sum(obs.hand_counts) == 1
+
+
+def _sweep_risk(obs: Observation, table_after: int, deal_ends: bool) -> SweepRisk | None:
+    rules = obs.rules
+    if not table_after or (deal_ends and obs.stock_count == 0):
+        return None
+    total = sum(VALUE[c.index] for c in cards_of(table_after))
+    low, high = rules.sweep_risk_range
+    if not (low <= total <= high) and not table_after & JOKER_MASK:
+        return None
+    nxt, size, pool = _next_opponent(obs, deal_ends)
+    capture_sum = rules.capture_sum
+    if pool < 0:
+        assert obs.open_hands is not None
+        known = tuple(c for c in cards_of(obs.open_hands[nxt])
+                      if is_capture(table_after, c.index, table_after, capture_sum))
+        return SweepRisk(total, len(known), 1.0 if known else 0.0, known)
+    sweepers = sum(1 for c in cards_of(pool)
+                   if is_capture(table_after, c.index, table_after, capture_sum))
+    return SweepRisk(total, sweepers, round(chance_at_least_one(pool.bit_count(), sweepers,
+                                                                 size), 6))
+
+
+# -- analysis ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MoveAssessment:
+    """The coach's view of one legal move. Higher ``score`` is better.
+
+    ``score = gain - risk`` (plus, on the last card of a round, the value of
+    the table left to the last capturer), in expected points of the round.
+    """
+
+    move: Move
+    score: float
+    captured: frozenset[Card]
+    escoba: bool
+    table_total_after: int
+    sweep_risk: SweepRisk | None
+    warnings: tuple[Message, ...]
+    reason: Message
+    gain: float = 0.0
+    risk: float = 0.0
+
+    @property
+    def warning_keys(self) -> tuple[str, ...]:
+        return tuple(key for key, _ in self.warnings)
+
+
+def _scores_escoba(rules: Rules, table: int, take: int, card: int, last_card: bool) -> bool:
+    return (take == table and bool(take) and not ((take | 1 << card) & JOKER_MASK)
+            and not (last_card and not rules.last_play_escoba))
+
+
+def _reply_value(obs: Observation, table: int, theirs: tuple[float, ...], card_pool: int,
+                 last_card: bool) -> float:
+    """Best immediate value for the next player laying ``card_pool``'s card on ``table``."""
+    rules = obs.rules
+    best = 0.0
+    for take in capture_masks(table, card_pool, rules.capture_sum):
+        v = mask_value(theirs, take) + theirs[card_pool]
+        if _scores_escoba(rules, table, take, card_pool, last_card):
+            v += ESCOBA_VALUE
+        if v > best:
+            best = v
+    return best
+
+
+def _expected_reply(obs: Observation, table_after: int, theirs: tuple[float, ...],
+                    deal_ends: bool) -> float:
+    nxt, size, pool = _next_opponent(obs, deal_ends)
+    if size <= 0:
+        return 0.0
+    # Their card is the last of the round only if they hold the last card.
+    last_card = (obs.stock_count == 0 and not deal_ends
+                 and sum(obs.hand_counts) == 2)
+    cache: dict[int, float] = {}
+    if pool < 0:
+        assert obs.open_hands is not None
+        hand = obs.open_hands[nxt]
+        return max((_reply_value(obs, table_after, theirs, c.index, last_card)
+                    for c in cards_of(hand)), default=0.0)
+    values = []
+    for c in cards_of(pool):
+        v = cache.get(c.index)
+        if v is None:
+            v = cache[c.index] = _reply_value(obs, table_after, theirs, c.index, last_card)
+        values.append(v)
+    return expected_best(values, size)
+
+
+def _capture_chance(obs: Observation, table_after: int, target: int, deal_ends: bool) -> float:
+    """P(the next opponent holds a card that captures a set including ``target``)."""
+    nxt, size, pool = _next_opponent(obs, deal_ends)
+    cs = obs.rules.capture_sum
+    if pool < 0:
+        assert obs.open_hands is not None
+        hand = obs.open_hands[nxt]
+        return 1.0 if any(any(t >> target & 1 for t in capture_masks(table_after, c.index, cs))
+                          for c in cards_of(hand)) else 0.0
+    good = sum(1 for c in cards_of(pool)
+               if any(t >> target & 1 for t in capture_masks(table_after, c.index, cs)))
+    return round(chance_at_least_one(pool.bit_count(), good, size), 6)
+
+
+def analyse(observation: Observation) -> list[MoveAssessment]:
+    """Every legal move of the seat to move, assessed, best first.
+
+    Uses only ``observation``. Empty when it is not this seat's turn.
+    """
+    obs = observation
+    pairs = obs.legal_move_pairs()
+    if not pairs:
+        return []
+    rules = obs.rules
+    cs = rules.capture_sum
+    ours, theirs = card_values(obs)
+    table = obs.table_mask
+    deal_ends = _deal_ends(obs)
+    last_card = deal_ends and obs.stock_count == 0
+    escoba_moves = {(c, t) for c, t in pairs if _scores_escoba(rules, table, t, c, last_card)}
+    most_taken: dict[int, int] = {}
+    for c, t in pairs:
+        most_taken[c] = max(most_taken.get(c, 0), t.bit_count())
+    siete_takable = table & _SIETE_BIT and any(t & _SIETE_BIT for _, t in pairs)
+    out: list[MoveAssessment] = []
+    for card, take in pairs:
+        bit = 1 << card
+        table_after = table ^ take if take else table | bit
+        escoba = (card, take) in escoba_moves
+        won = take | bit if take else 0
+        gain = mask_value(ours, won) if take else 0.0
+        if escoba:
+            gain += ESCOBA_VALUE
+        total_after = sum(VALUE[i.index] for i in cards_of(table_after))
+        warnings: list[Message] = []
+        risk_obj: SweepRisk | None = None
+        extra = 0.0
+        if last_card:
+            capturer = obs.seat if take else obs.last_capturer
+            if capturer is not None and table_after:
+                if rules.side_of(capturer) == rules.side_of(obs.seat):
+                    extra = mask_value(ours, table_after)
+                else:
+                    extra = -mask_value(theirs, table_after)
+            risk = 0.0
+        else:
+            risk_obj = _sweep_risk(obs, table_after, deal_ends)
+            risk = _expected_reply(obs, table_after, theirs, deal_ends)
+            if risk_obj is not None and risk_obj.chance > 0:
+                warnings.append(("leaves_sweep", {"total": risk_obj.total,
+                                                  "cards": risk_obj.sweeping_cards,
+                                                  "chance": round(risk_obj.chance, 2)}))
+            if not take and card != _SIETE:
+                if bit & SEVENS_MASK:
+                    p = _capture_chance(obs, table_after, card, deal_ends)
+                    if p > 0:
+                        warnings.append(("gives_seven", {"card": str(CARDS[card]),
+                                                         "chance": round(p, 2)}))
+                elif bit & OROS_MASK:
+                    p = _capture_chance(obs, table_after, card, deal_ends)
+                    if p > 0:
+                        warnings.append(("gives_oro", {"card": str(CARDS[card]),
+                                                       "chance": round(p, 2)}))
+        if table_after & _SIETE_BIT and (siete_takable or card == _SIETE):
+            warnings.append(("leaves_siete_de_oros", {}))
+        if escoba_moves and not escoba:
+            warnings.append(("misses_escoba", {}))
+        if take and take.bit_count() < most_taken[card]:
+            warnings.append(("fewer_cards", {"best": most_taken[card]}))
+        if not take and capture_masks(table, card, cs):
+            warnings.append(("misses_capture", {}))
+            if rules.capture_rule == "renuncio" and not last_card:
+                warnings.append(("renuncio_risk", {}))
+                # The next player will claim: count the best claim against us.
+                risk += max(mask_value(theirs, t) for t in capture_masks(table, card, cs)) \
+                    + theirs[card]
+        if last_card:
+            reason: Message = ("last_play", {"cards": table_after.bit_count()})
+            if take:
+                reason = _capture_reason(rules, table, take, card, last_card)
+        elif take:
+            reason = _capture_reason(rules, table, take, card, last_card)
+        elif risk_obj is not None and risk_obj.chance > 0:
+            reason = ("leaves_sweep", {"total": risk_obj.total,
+                                       "cards": risk_obj.sweeping_cards,
+                                       "chance": round(risk_obj.chance, 2)})
+        else:
+            reason = ("lay_down_safe", {"total": total_after})
+        out.append(MoveAssessment(
+            move=Move(CARDS[card], frozenset(cards_of(take))),
+            score=round(gain - risk + extra, 6),
+            captured=frozenset(cards_of(take)),
+            escoba=escoba,
+            table_total_after=total_after,
+            sweep_risk=risk_obj,
+            warnings=tuple(warnings),
+            reason=reason,
+            gain=round(gain, 6),
+            risk=round(risk, 6),
+        ))
+    # Best first; equal scores in a fixed order (more cards taken, then card order).
+    order = {id(a): (-a.score, -len(a.captured), a.move.card.index,
+                     sort_key(_mask(a.captured))) for a in out}
+    out.sort(key=lambda a: order[id(a)])
+    return out
+
+
+def _mask(cards: frozenset[Card]) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c.index
+    return m
+
+
+def _capture_reason(rules: Rules, table: int, take: int, card: int, last_card: bool) -> Message:
+    won = take | 1 << card
+    if take == table:
+        key = "escoba" if _scores_escoba(rules, table, take, card, last_card) \
+            else "escoba_no_point"
+        return (key, {"cards": won.bit_count()})
+    return ("captures", {"cards": won.bit_count(), "oros": (won & OROS_MASK).bit_count(),
+                         "sevens": (won & SEVENS_MASK).bit_count(),
+                         "siete_de_oros": bool(won & _SIETE_BIT)})
+
+
+# -- post-game review -------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewItem:
+    """One move of the reviewed seat: what it played and what the coach prefers.
+
+    ``round`` and ``move_number`` are 1-based; ``move_number`` counts every
+    entry of the record's ``moves`` in that round (as replay errors do).
+    ``value_lost`` is the coach's score of its best move minus that of the
+    move played (0 when the move played is as good). ``mistakes`` are the
+    warnings of the move played that the best move does not share.
+    """
+
+    round: int
+    move_number: int
+    seat: int
+    played: Move
+    best: Move
+    value_lost: float
+    mistakes: tuple[Message, ...]
+    assessment: MoveAssessment | None
+    best_assessment: MoveAssessment
+
+    @property
+    def mistake_keys(self) -> tuple[str, ...]:
+        return tuple(key for key, _ in self.mistakes)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"round": self.round, "move": self.move_number, "seat": self.seat,
+                "played": str(self.played), "best": str(self.best),
+                "value_lost": self.value_lost,
+                "mistakes": [[k, p] for k, p in self.mistakes]}
+
+
+def review(record: Mapping[str, Any] | str | bytes, seat: int) -> list[ReviewItem]:
+    """For each move ``seat`` made in the game ``record``: played, best, value lost, mistakes.
+
+    The record is replayed (and so checked) first; a broken record raises
+    :class:`~escoba.record.RecordError`.
+    """
+    from .record import replay
+
+    result = replay(record)
+    game = result.game
+    rules = game.rules
+    if not (isinstance(seat, int) and 0 <= seat < rules.players):
+        raise ValueError(f"seat must be 0-{rules.players - 1}, got {seat!r}")
+    items: list[ReviewItem] = []
+    totals = [0] * rules.sides
+    for number, (info, played_round) in enumerate(
+            zip(game.round_records, game.rounds, strict=True), start=1):
+        round_ = Round(rules, info.deck, info.dealer)
+        move_number = 0
+        for event in played_round.history:
+            if event.kind in ("initial", "sweep"):
+                continue
+            move_number += 1
+            if event.kind == "renuncio":
+                round_.claim_renuncio(_renuncio_of(event))
+                continue
+            if event.seat == seat:
+                obs = round_.observation(seat, scores=tuple(totals), round_number=number)
+                items.append(_review_move(obs, event, number, move_number))
+            move = event.move
+            assert move is not None
+            round_.play(move)
+        if round_.is_over:
+            for side, points in enumerate(round_.score().totals):
+                totals[side] += points
+    return items
+
+
+def _renuncio_of(event: Any) -> Any:
+    from .game import Renuncio
+
+    return Renuncio(CARDS[event.card_index], event.take)
+
+
+def _review_move(obs: Observation, event: Any, round_number: int,
+                 move_number: int) -> ReviewItem:
+    assessed = analyse(obs)
+    best = assessed[0]
+    move = event.move
+    assert move is not None
+    if event.kind == "miscount":
+        lay = Move(move.card)
+        mine = next((a for a in assessed if a.move == lay), None)
+        base = mine.score if mine is not None else best.score
+        return ReviewItem(round_number, move_number, obs.seat, move, best.move,
+                          round(max(0.0, best.score - base), 6), (("miscount", {}),),
+                          mine, best)
+    mine = next(a for a in assessed if a.move == move)
+    best_keys = set(best.warning_keys)
+    mistakes = tuple(w for w in mine.warnings if w[0] not in best_keys)
+    return ReviewItem(round_number, move_number, obs.seat, move, best.move,
+                      round(max(0.0, best.score - mine.score), 6), mistakes, mine, best)

@@ -1,0 +1,311 @@
+"""Printable worksheets: puzzles drawn as big cards, the answer key on separate pages.
+
+``worksheet_pdf(...)`` returns the PDF as bytes (the app offers it as a
+download; the CLI writes it to a file). Cards are vector drawings (a rounded
+card, a big value, the suit drawn as a shape and named by its letter), so
+nothing is downloaded and the sheet prints sharply on any printer, in black
+and white too. A *seed code* such as ``CA2-15-7`` is printed on every page of
+the sheet and of the key: it names kind, level, capture sum and seed, so a
+key always matches its sheet and the same sheet can be printed again.
+
+fpdf2 is imported inside :func:`worksheet_pdf` only: the rest of the package
+(and ``escoba --help``) does not load it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import TYPE_CHECKING
+
+from escoba.cards import Card
+
+from .kinds import generate, normalise_seed
+from .model import KINDS, Puzzle, PuzzleError, check_kind_level_sum
+
+if TYPE_CHECKING:  # pragma: no cover
+    from fpdf import FPDF
+
+__all__ = ["PAPERS", "worksheet_code", "parse_worksheet_code", "worksheet_puzzles",
+           "page_counts", "worksheet_pdf", "MAX_COUNT"]
+
+PAPERS: tuple[str, ...] = ("a4", "letter")
+MAX_COUNT = 100
+_ABBR = {"captures": "CA", "hand": "HA", "fifteens": "FI", "best-move": "BM",
+         "quick-facts": "QF"}
+_KIND_OF = {v: k for k, v in _ABBR.items()}
+#: Puzzles per sheet page, per kind (block heights below are chosen to fit).
+PER_PAGE = {"captures": 5, "hand": 4, "fifteens": 5, "best-move": 4, "quick-facts": 8}
+#: Puzzles per answer-key page.
+KEY_PER_PAGE = 10
+_SUIT_NAMES = ("oros", "copas", "espadas", "bastos")
+_FIGURES = {8: "Sota", 9: "Caballo", 10: "Rey"}
+
+
+def worksheet_code(kind: str, level: int, seed: int | str, capture_sum: int = 15) -> str:
+    """The seed code printed on a sheet and its key: ``CA2-15-7``."""
+    check_kind_level_sum(kind, level, capture_sum)
+    return f"{_ABBR[kind]}{level}-{capture_sum}-{normalise_seed(seed)}"
+
+
+def parse_worksheet_code(code: str) -> tuple[str, int, int, str]:
+    """``"CA2-15-7"`` -> ``("captures", 2, 15, "7")``: reprint a sheet from its code."""
+    m = re.fullmatch(r"([A-Z]{2})([1-5])-(10|15|20)-(\S+)", code.strip().upper()
+                     if code.strip()[:2].isalpha() else code.strip())
+    if not m or m.group(1) not in _KIND_OF:
+        raise PuzzleError(f"not a worksheet code: {code!r} (e.g. CA2-15-7)")
+    return _KIND_OF[m.group(1)], int(m.group(2)), int(m.group(3)), m.group(4)
+
+
+def worksheet_puzzles(kind: str, level: int, count: int = 20, seed: int | str = 0,
+                      capture_sum: int = 15) -> list[Puzzle]:
+    """The puzzles of a sheet; puzzle ``i`` does not depend on ``count``."""
+    check_kind_level_sum(kind, level, capture_sum)
+    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_COUNT:
+        raise PuzzleError(f"count must be 1-{MAX_COUNT}, got {count!r}")
+    base = normalise_seed(seed)
+    return [generate(kind, level, f"ws-{base}-{i}", capture_sum) for i in range(1, count + 1)]
+
+
+def page_counts(kind: str, count: int) -> tuple[int, int]:
+    """(sheet pages, answer-key pages) of a sheet of ``count`` puzzles."""
+    if kind not in KINDS:
+        raise PuzzleError(f"unknown puzzle kind {kind!r} (choose one of {', '.join(KINDS)})")
+    return math.ceil(count / PER_PAGE[kind]), math.ceil(count / KEY_PER_PAGE)
+
+
+# -- drawing --------------------------------------------------------------------
+
+_INK = (20, 20, 20)
+_SUIT_FILL = ((236, 190, 40), (200, 40, 40), (40, 90, 190), (40, 140, 60))
+
+
+def _draw_suit(pdf: FPDF, suit: int, cx: float, cy: float, size: float) -> None:
+    """A simple vector suit sign centred on (cx, cy), ``size`` mm tall."""
+    r = size / 2
+    pdf.set_draw_color(*_INK)
+    pdf.set_fill_color(*_SUIT_FILL[suit])
+    pdf.set_line_width(0.3)
+    if suit == 0:  # oros: a coin
+        pdf.ellipse(cx - r, cy - r, size, size, style="DF")
+        pdf.ellipse(cx - r * 0.55, cy - r * 0.55, size * 0.55, size * 0.55, style="D")
+    elif suit == 1:  # copas: a cup on a stem
+        pdf.polygon([(cx - r, cy - r), (cx + r, cy - r), (cx + r * 0.45, cy + r * 0.1),
+                     (cx + r * 0.12, cy + r * 0.2), (cx + r * 0.12, cy + r * 0.7),
+                     (cx + r * 0.55, cy + r), (cx - r * 0.55, cy + r),
+                     (cx - r * 0.12, cy + r * 0.7), (cx - r * 0.12, cy + r * 0.2),
+                     (cx - r * 0.45, cy + r * 0.1)], style="DF")
+    elif suit == 2:  # espadas: a sword, point up
+        pdf.polygon([(cx, cy - r), (cx + r * 0.18, cy - r * 0.7), (cx + r * 0.18, cy + r * 0.35),
+                     (cx + r * 0.6, cy + r * 0.35), (cx + r * 0.6, cy + r * 0.5),
+                     (cx + r * 0.14, cy + r * 0.5), (cx + r * 0.14, cy + r),
+                     (cx - r * 0.14, cy + r), (cx - r * 0.14, cy + r * 0.5),
+                     (cx - r * 0.6, cy + r * 0.5), (cx - r * 0.6, cy + r * 0.35),
+                     (cx - r * 0.18, cy + r * 0.35), (cx - r * 0.18, cy - r * 0.7)], style="DF")
+    else:  # bastos: a club, thick at the top
+        pdf.polygon([(cx - r * 0.45, cy - r), (cx + r * 0.45, cy - r),
+                     (cx + r * 0.2, cy + r), (cx - r * 0.2, cy + r)], style="DF")
+        pdf.ellipse(cx - r * 0.5, cy - r * 1.05, r, r * 0.5, style="DF")
+
+
+def _draw_card(pdf: FPDF, card: Card, x: float, y: float, w: float, h: float,
+               highlight: bool = False) -> None:
+    """One card: big value in the middle, suit sign and letter, figure name."""
+    pdf.set_draw_color(*_INK)
+    pdf.set_line_width(0.9 if highlight else 0.4)
+    pdf.set_fill_color(*((255, 246, 214) if highlight else (255, 255, 255)))
+    pdf.rect(x, y, w, h, style="DF", round_corners=True, corner_radius=min(w, h) * 0.12)
+    suit = int(card.suit) if card.suit is not None else 0
+    value = card.value
+    pdf.set_text_color(*_INK)
+    # small corner index: value and suit letter, as on real cards
+    pdf.set_font("Helvetica", "B", max(7.0, w * 0.45))
+    pdf.set_xy(x + 0.8, y + 0.8)
+    pdf.cell(w * 0.5, w * 0.22, f"{value}{'oceb'[suit]}")
+    # the big value
+    pdf.set_font("Helvetica", "B", w * 1.5)
+    pdf.set_xy(x, y + h * 0.2)
+    pdf.cell(w, h * 0.36, str(value), align="C")
+    _draw_suit(pdf, suit, x + w / 2, y + h * 0.66, min(w, h) * 0.34)
+    label = _FIGURES.get(value, "")
+    pdf.set_font("Helvetica", "", max(5.5, w * 0.3))
+    pdf.set_xy(x, y + h - w * 0.2 - 0.6)
+    pdf.cell(w, w * 0.2, label or _SUIT_NAMES[suit], align="C")
+
+
+def _draw_row(pdf: FPDF, cards: tuple[Card, ...], x: float, y: float, max_width: float,
+              card_w: float, highlight: bool = False) -> float:
+    """Cards side by side from ``x``; returns the x after the row."""
+    gap = 2.0
+    n = max(len(cards), 1)
+    w = min(card_w, (max_width - gap * (n - 1)) / n)
+    h = w * 1.4
+    for i, card in enumerate(cards):
+        _draw_card(pdf, card, x + i * (w + gap), y, w, h, highlight)
+    return x + n * (w + gap)
+
+
+def _instruction(p: Puzzle) -> str:
+    s = p.capture_sum
+    if p.kind == "captures":
+        return (f"Play the {p.hand[0].value}. Which table cards make {s} with it? "
+                "Write every set, or 'none'.")
+    if p.kind == "hand":
+        return f"Your hand is in yellow. For each card, find every set that makes {s} with it."
+    if p.kind == "fifteens":
+        return f"Find every group of two or more cards that adds up to {s}."
+    if p.kind == "best-move":
+        return "Your hand is in yellow. Which move is best? Write it and say why."
+    return f"What number is missing? {' + '.join(map(str, p.addends))} + ? = {s}"
+
+
+def _answer_text(p: Puzzle) -> list[str]:
+    """The key's lines for one puzzle (cards and the arithmetic)."""
+    s = p.capture_sum
+    if p.kind == "quick-facts":
+        v = p.solutions[0].value
+        return [f"? = {v}     ({' + '.join(map(str, [*p.addends, v]))} = {s})"]
+    if not p.solutions:
+        return ["none: no capture"]
+    lines = []
+    for sol in p.solutions:
+        values = [c.value for c in sol.take] + ([sol.card.value] if sol.card else [])
+        sums = f"{' + '.join(map(str, values))} = {sum(values)}" if sol.take else "lay it down"
+        cards = " ".join(map(str, sol.take))
+        if sol.card is not None:
+            lines.append(f"{sol.card}: {cards or '-'}  ({sums})")
+        else:
+            lines.append(f"{cards}  ({sums})")
+    return lines
+
+
+class _Sheet:
+    def __init__(self, paper: str, code: str, title: str) -> None:
+        from fpdf import FPDF  # heavy: only loaded when a sheet is made
+
+        self.pdf = FPDF(orientation="P", unit="mm", format="A4" if paper == "a4" else "Letter")
+        self.pdf.set_auto_page_break(False)
+        self.pdf.set_margins(12, 12, 12)
+        self.pdf.set_creator("escoba puzzles")
+        self.pdf.set_title(f"{title} ({code})")
+        self.code = code
+        self.title = title
+        self.width = self.pdf.w - 24
+        self.bottom = self.pdf.h - 12
+
+    def page(self, heading: str, number: int, total: int) -> float:
+        pdf = self.pdf
+        pdf.add_page()
+        pdf.set_text_color(*_INK)
+        pdf.set_font("Helvetica", "B", 14)
+        pdf.set_xy(12, 10)
+        pdf.cell(self.width * 0.65, 8, heading)
+        pdf.set_font("Helvetica", "", 10)
+        pdf.set_xy(12 + self.width * 0.65, 10)
+        pdf.cell(self.width * 0.35, 8, f"Code {self.code}", align="R")
+        pdf.set_font("Helvetica", "", 9)
+        pdf.set_xy(12, 18)
+        pdf.cell(self.width * 0.65, 5, self.title if "key" in heading.lower() else
+                 "Name: ______________________   Date: ____________")
+        pdf.set_xy(12 + self.width * 0.65, 18)
+        pdf.cell(self.width * 0.35, 5, f"page {number} of {total}", align="R")
+        pdf.set_draw_color(*_INK)
+        pdf.set_line_width(0.3)
+        pdf.line(12, 24, 12 + self.width, 24)
+        pdf.set_font("Helvetica", "", 8)
+        pdf.set_xy(12, self.bottom - 2)
+        pdf.cell(self.width, 4, f"Escoba puzzles - code {self.code}", align="C")
+        return 27.0
+
+
+def _draw_puzzle(sheet: _Sheet, number: int, p: Puzzle, y: float, height: float) -> None:
+    pdf = sheet.pdf
+    x0, width = 12.0, sheet.width
+    pdf.set_font("Helvetica", "B", 12)
+    pdf.set_xy(x0, y)
+    pdf.cell(10, 6, f"{number}.")
+    pdf.set_font("Helvetica", "", 11)
+    pdf.set_xy(x0 + 9, y)
+    pdf.cell(width - 9, 6, _instruction(p))
+    top = y + 7.5
+    card_w = 19.0 if p.kind != "quick-facts" else 15.0
+    if p.kind == "quick-facts":
+        x = _draw_row(pdf, p.table, x0 + 9, top, width * 0.6, card_w)
+        pdf.set_font("Helvetica", "B", 22)
+        pdf.set_xy(x + 2, top + 5)
+        pdf.cell(60, 10, f"+  ?  =  {p.capture_sum}")
+        pdf.set_font("Helvetica", "", 11)
+        pdf.set_xy(x + 62, top + 6)
+        pdf.cell(40, 8, "? = ______")
+        return
+    table_space = width - 9
+    if p.hand:
+        hand_w = len(p.hand) * (card_w + 2) + 8
+        table_space -= hand_w
+        x = _draw_row(pdf, p.table, x0 + 9, top, table_space, card_w)
+        pdf.set_draw_color(*_INK)
+        pdf.set_line_width(0.3)
+        sep = max(x + 2, x0 + 9 + table_space + 2)
+        pdf.dashed_line(sep, top, sep, top + card_w * 1.4, 1.5, 1.0)
+        _draw_row(pdf, p.hand, sep + 4, top, hand_w, card_w, highlight=True)
+    else:
+        _draw_row(pdf, p.table, x0 + 9, top, table_space, card_w)
+    lines_top = top + card_w * 1.4 + 3
+    pdf.set_draw_color(150, 150, 150)
+    pdf.set_line_width(0.2)
+    ly = lines_top + 6
+    while ly <= y + height - 2:
+        pdf.line(x0 + 9, ly, x0 + width, ly)
+        ly += 7
+
+
+def worksheet_pdf(kind: str, level: int, count: int = 20, seed: int | str = 0,
+                  capture_sum: int = 15, paper: str = "a4") -> bytes:
+    """The worksheet as PDF bytes: puzzle pages, then answer-key pages.
+
+    Raises :class:`~puzzles.model.PuzzleError` for bad arguments.
+    """
+    if paper not in PAPERS:
+        raise PuzzleError(f"paper must be a4 or letter, got {paper!r}")
+    puzzles = worksheet_puzzles(kind, level, count, seed, capture_sum)
+    code = worksheet_code(kind, level, seed, capture_sum)
+    title = f"{kind.replace('-', ' ').title()} - level {level} - sum {capture_sum}"
+    sheet = _Sheet(paper, code, title)
+    sheet_pages, key_pages = page_counts(kind, count)
+    per = PER_PAGE[kind]
+    for page in range(sheet_pages):
+        top = sheet.page(f"Escoba puzzles: {title}", page + 1, sheet_pages)
+        block = (sheet.bottom - 4 - top) / per
+        for j, p in enumerate(puzzles[page * per:(page + 1) * per]):
+            _draw_puzzle(sheet, page * per + j + 1, p, top + j * block, block)
+    for page in range(key_pages):
+        top = sheet.page("Answer key", page + 1, key_pages)
+        block = (sheet.bottom - 4 - top) / KEY_PER_PAGE
+        for j, p in enumerate(puzzles[page * KEY_PER_PAGE:(page + 1) * KEY_PER_PAGE]):
+            _draw_key_entry(sheet, page * KEY_PER_PAGE + j + 1, p, top + j * block, block)
+    return bytes(sheet.pdf.output())
+
+
+def _draw_key_entry(sheet: _Sheet, number: int, p: Puzzle, y: float, height: float) -> None:
+    pdf = sheet.pdf
+    pdf.set_text_color(*_INK)
+    pdf.set_font("Helvetica", "B", 10)
+    pdf.set_xy(12, y)
+    shown = " ".join(map(str, p.table))
+    if p.hand:
+        shown += "   |   " + " ".join(map(str, p.hand))
+    pdf.cell(sheet.width, 4.5, f"{number}.  {shown}" if p.kind != "quick-facts"
+             else f"{number}.  {_instruction(p)}")
+    lines = _answer_text(p)
+    columns = 3 if len(lines) > 4 else 2 if len(lines) > 2 else 1
+    rows = math.ceil(len(lines) / columns)
+    line_h = min(4.2, (height - 5.5) / max(rows, 1))
+    size = min(9.0, line_h * 2.2)
+    pdf.set_font("Helvetica", "", size)
+    col_w = (sheet.width - 8) / columns
+    for i, line in enumerate(lines):
+        r, c = divmod(i, columns)
+        pdf.set_xy(20 + c * col_w, y + 5 + r * line_h)
+        pdf.cell(col_w, line_h, line)
+
+

@@ -7,7 +7,9 @@ Pure Python (no Streamlit): the app, the CLI and the worksheets all call this::
     result = check(puzzle, ["3o 5c"])                        # found / missed / wrong, stars
 """
 
-from .kinds import generate, regenerate
+from .checker import CheckResult, Malformed, WrongAnswer, check
+from .daily import DailySet, daily_number, daily_set, share_text
+from .kinds import from_cards, generate, regenerate
 from .model import (
     CAPTURE_SUMS,
     KINDS,
@@ -22,5 +24,7 @@ from .model import (
 
 __all__ = [
     "CAPTURE_SUMS", "KINDS", "LEVELS", "Puzzle", "PuzzleError", "RankedMove", "Solution",
-    "Stats", "generate", "parse_id", "regenerate",
+    "Stats", "generate", "parse_id", "regenerate", "from_cards",
+    "check", "CheckResult", "WrongAnswer", "Malformed",
+    "DailySet", "daily_set", "daily_number", "share_text",
 ]

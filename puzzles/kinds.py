@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from itertools import product
 
-from escoba.cards import CARDS, cards_of
+from escoba.cards import CARDS, Card, cards_of
 from escoba.solver import sort_key
 
 from .grading import (
@@ -38,7 +38,7 @@ from .model import (
 )
 from .rng import Rng
 
-__all__ = ["generate", "regenerate", "TABLE_SIZES", "NONE_SHARE"]
+__all__ = ["generate", "regenerate", "from_cards", "TABLE_SIZES", "NONE_SHARE"]
 
 #: Table sizes tried first for each kind and level (a level's band decides).
 TABLE_SIZES: dict[str, dict[int, tuple[int, int]]] = {
@@ -109,13 +109,19 @@ def _capture_puzzle(kind: str, level: int, capture_sum: int, seed: str, rng: Rng
 
     position, stats = _search(rng, level, TABLE_SIZES[kind][level], candidate)
     table, hand, sols = position  # type: ignore[misc]
+    return _assemble_captures(kind, level, capture_sum, seed, table, hand, sols, stats)
+
+
+def _assemble_captures(kind: str, level: int, capture_sum: int, seed: str, table: int,
+                       hand: Sequence[int], sols: Sequence[tuple[int, int]],
+                       stats: Stats) -> Puzzle:
     ordered = sorted(sols, key=lambda p: (p[0], sort_key(p[1])))
     solutions = tuple(
         Solution(take=cards_of(t), card=CARDS[c],
                  facts=capture_facts(cards_of(t), CARDS[c], capture_sum))
         for c, t in ordered)
     return Puzzle(kind, level, capture_sum, seed, table=cards_of(table),
-                  hand=tuple(CARDS[c] for c in hand), solutions=solutions, stats=stats)
+                  hand=tuple(CARDS[c] for c in sorted(hand)), solutions=solutions, stats=stats)
 
 
 def _fifteens_puzzle(level: int, capture_sum: int, seed: str, rng: Rng) -> Puzzle:
@@ -128,6 +134,11 @@ def _fifteens_puzzle(level: int, capture_sum: int, seed: str, rng: Rng) -> Puzzl
 
     position, stats = _search(rng, level, TABLE_SIZES["fifteens"][level], candidate)
     table, groups = position  # type: ignore[misc]
+    return _assemble_fifteens(level, capture_sum, seed, table, groups, stats)
+
+
+def _assemble_fifteens(level: int, capture_sum: int, seed: str, table: int,
+                       groups: Sequence[int], stats: Stats) -> Puzzle:
     solutions = tuple(Solution(take=cards_of(g), facts=capture_facts(cards_of(g), None,
                                                                      capture_sum))
                       for g in sorted(groups, key=sort_key))
@@ -199,6 +210,44 @@ def generate(kind: str, level: int, seed: int | str = 0, capture_sum: int = 15) 
     from .bestmove import best_move_puzzle  # needs the coach: imported only here
 
     return best_move_puzzle(level, capture_sum, seed_text, rng)
+
+
+def from_cards(kind: str, table: Sequence[Card], hand: Sequence[Card] = (),
+               capture_sum: int = 15) -> Puzzle:
+    """A captures, hand or fifteens puzzle on given cards (lessons, a teacher's own puzzle).
+
+    The level is graded from the cards' statistics like any generated puzzle.
+    Its seed (and so its id) starts with ``custom-`` and names the cards; such
+    an id cannot be regenerated with :func:`regenerate`, the puzzle is
+    kept with :meth:`~puzzles.model.Puzzle.to_dict`.
+    """
+    check_kind_level_sum(kind, 1, capture_sum)
+    if kind not in ("captures", "hand", "fifteens"):
+        raise PuzzleError(f"from_cards makes captures, hand or fifteens puzzles, not {kind!r}")
+    table_mask, hand_idx = _mask([c.index for c in table]), sorted(c.index for c in hand)
+    if table_mask.bit_count() != len(table) or len(set(hand_idx)) != len(hand_idx) \
+            or table_mask & _mask(hand_idx):
+        raise PuzzleError("a card is given twice")
+    if any(c.is_joker for c in [*table, *hand]):
+        raise PuzzleError("puzzles are played without jokers")
+    if kind == "fifteens" and hand:
+        raise PuzzleError("a fifteens puzzle has no hand")
+    if kind == "captures" and len(hand_idx) != 1:
+        raise PuzzleError("a captures puzzle plays exactly one card")
+    if kind == "hand" and not hand_idx:
+        raise PuzzleError("a hand puzzle needs a hand")
+    seed = "custom-" + ".".join(str(c) for c in cards_of(table_mask))
+    if hand_idx:
+        seed += "-" + ".".join(str(CARDS[i]) for i in hand_idx)
+    if kind == "fifteens":
+        groups = fifteens_masks(table_mask, capture_sum)
+        stats = fifteens_stats(table_mask, capture_sum, groups)
+        return _assemble_fifteens(level_of(stats.difficulty), capture_sum, seed, table_mask,
+                                  groups, stats)
+    sols = capture_solutions(table_mask, hand_idx, capture_sum)
+    stats = capture_stats(table_mask, hand_idx, capture_sum, sols)
+    return _assemble_captures(kind, level_of(stats.difficulty), capture_sum, seed, table_mask,
+                              hand_idx, sols, stats)
 
 
 def regenerate(puzzle_id: str) -> Puzzle:

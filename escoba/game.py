@@ -24,7 +24,16 @@ from typing import NamedTuple
 from .cards import CARDS, JOKER_MASK, VALUE, Card, cards_of, format_cards, mask_of
 from .rules import Rules
 from .scoring import RoundScore, score_round
-from .solver import _exact, capture_masks, has_capture, is_capture, signature, sort_key
+from .solver import (
+    _CACHE as _SOLUTIONS,
+    _NIBBLE_CHOOSE,
+    capture_masks,
+    has_capture,
+    is_capture,
+    signature,
+    sort_key,
+    value_solutions_cached,
+)
 
 __all__ = [
     "Move",
@@ -194,40 +203,71 @@ def legal_move_pairs(rules: Rules, hand: int, table: int) -> list[tuple[int, int
     """Legal plays as ``(card index, take mask)`` pairs: the fast form of legal moves.
 
     Under ``forced`` a card that captures has only its captures; otherwise
-    laying it down (take mask 0) is legal too.
+    laying it down (take mask 0) is legal too. This is the engine's hottest
+    loop, so the solver's cached lookup is inlined here.
     """
     capture_sum = rules.capture_sum
     forced = rules.capture_rule == "forced"
-    key = (hand, table, capture_sum, forced)
-    if _LAST_LEGAL[0] == key:
-        return list(_LAST_LEGAL[1])
     out: list[tuple[int, int]] = []
-    wild = (hand | table) & JOKER_MASK
-    sig = -1 if wild else signature(table)
+    append = out.append
     m = hand
-    while m:
-        low = m & -m
-        card = low.bit_length() - 1
-        m ^= low
-        sets = (capture_masks(table, card, capture_sum) if wild
-                else _exact(table, capture_sum - VALUE[card], sig))
-        for s in sets:
-            out.append((card, s))
-        if not sets or not forced:
-            out.append((card, 0))
-    _LAST_LEGAL[:] = [key, out, frozenset(out)]
-    return list(out)
+    if (hand | table) & JOKER_MASK:
+        while m:
+            low = m & -m
+            card = low.bit_length() - 1
+            m ^= low
+            sets = capture_masks(table, card, capture_sum)
+            for s in sets:
+                append((card, s))
+            if not sets or not forced:
+                append((card, 0))
+    else:
+        sig = signature(table) << 5
+        cache = _SOLUTIONS
+        while m:
+            low = m & -m
+            card = low.bit_length() - 1
+            m ^= low
+            target = capture_sum - VALUE[card]
+            solutions = cache.get(sig | target) if target > 0 else None
+            if solutions is None and target > 0:
+                solutions = value_solutions_cached(sig >> 5, target)
+            if solutions:
+                for full, partial in solutions:
+                    if not partial:
+                        append((card, table & full))
+                        continue
+                    masks = [table & full]
+                    for shift, count in partial:
+                        options = _NIBBLE_CHOOSE[table >> shift & 15][count]
+                        masks = [t | o << shift for t in masks for o in options]
+                    for t in masks:
+                        append((card, t))
+                if not forced:
+                    append((card, 0))
+            else:
+                append((card, 0))
+    _LAST_LEGAL[0] = (hand, table, capture_sum, forced)
+    _LAST_LEGAL[1] = out
+    _LAST_LEGAL[2] = None  # the set is built only when a move is checked against it
+    return out
 
 
 # The last legal-move list computed: a bot asks for it and then plays one of
 # its moves, so the engine can accept that move by membership instead of
 # checking its arithmetic again.
-_LAST_LEGAL: list = [None, (), frozenset()]
+_LAST_LEGAL: list = [None, [], None]
 
 
 def _known_legal(rules: Rules, hand: int, table: int, card: int, take: int) -> bool:
-    key = (hand, table, rules.capture_sum, rules.capture_rule == "forced")
-    return _LAST_LEGAL[0] == key and (card, take) in _LAST_LEGAL[2]
+    key = _LAST_LEGAL[0]
+    if key is None or key[0] != hand or key[1] != table or key[2] != rules.capture_sum \
+            or key[3] != (rules.capture_rule == "forced"):
+        return False
+    legal = _LAST_LEGAL[2]
+    if legal is None:
+        legal = _LAST_LEGAL[2] = frozenset(_LAST_LEGAL[1])
+    return (card, take) in legal
 
 
 def _moves_from_pairs(pairs: Iterable[tuple[int, int]]) -> list[Move]:

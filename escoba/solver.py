@@ -138,6 +138,17 @@ def _value_solutions(sig: int, target: int) -> list[tuple[int, tuple[tuple[int, 
     return found
 
 
+def value_solutions_cached(sig: int, target: int) -> list[tuple[int, tuple[tuple[int, int], ...]]]:
+    """:func:`_value_solutions` through the cache (filling it on a miss)."""
+    key = sig << 5 | target
+    solutions = _CACHE.get(key)
+    if solutions is None:
+        if len(_CACHE) >= _CACHE_LIMIT:
+            _CACHE.clear()
+        solutions = _CACHE[key] = _value_solutions(sig, target)
+    return solutions
+
+
 def _exact(table: int, target: int, sig: int = -1) -> list[int]:
     """Non-empty subsets of the (joker-free) ``table`` summing exactly to ``target``.
 

@@ -1,0 +1,48 @@
+"""My games: every game of this profile, to continue one or download its record."""
+
+from __future__ import annotations
+
+import json
+
+import streamlit as st
+
+from ui.board import safe_callback
+from ui.gameplay import GameSession
+from ui.i18n import t
+from ui.layout import require_profile, show_flash
+from ui.session import set_game, storage
+
+profile = require_profile()
+st.title(t("games_title"))
+show_flash()
+
+
+@safe_callback
+def _continue(game_id: int) -> None:
+    row = storage().get_game(game_id)
+    if row is not None:
+        set_game(GameSession.resume(row, storage()))
+        st.session_state["new_game_open"] = False
+
+
+rows = storage().list_games(profile.id)
+if not rows:
+    st.info(t("no_games"))
+    st.page_link("app_pages/play.py", label=t("go_play"), icon="🃏")
+for row in rows:
+    names = row.record.get("names") or []
+    when = row.updated_at.strftime("%Y-%m-%d %H:%M")
+    with st.container(border=True, key=f"game_box_{row.id}"):
+        st.markdown(t("game_line", id=row.id, when=when, status=t("status_" + row.status),
+                      players=", ".join(names), preset=t("preset_" + row.rules.get("preset",
+                                                                                "classic"))))
+        cols = st.columns(2)
+        with cols[0]:
+            if row.status == "playing":
+                st.button(t("continue_game"), key=f"continue_{row.id}", on_click=_continue,
+                          args=(row.id,), use_container_width=True)
+        with cols[1]:
+            st.download_button(t("download_record"),
+                               json.dumps(row.record, ensure_ascii=False, indent=1),
+                               file_name=f"escoba-game-{row.id}.json", mime="application/json",
+                               key=f"download_{row.id}", use_container_width=True)

@@ -1,0 +1,18 @@
+"""How to play, and the glossary of the Spanish words the game keeps in every language."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from escoba import Card, Deck
+from ui.cards import cards_row_html
+from ui.i18n import GLOSSARY, current_language, t
+
+st.title(t("help_title"))
+st.markdown(t("help_body"))
+st.markdown(f"**{t('help_example')}**")
+st.html(cards_row_html([Card.parse(c) for c in ("7o", "3c", "5e")], Deck.SPANISH, True))
+st.subheader(t("glossary_title"))
+lang = current_language()
+for word, meanings in GLOSSARY.items():
+    st.markdown(f"- **{word}** — {meanings.get(lang, meanings['en'])}")

@@ -1,0 +1,38 @@
+"""Who is playing? Pick a profile or make one: a nickname and an avatar, nothing else."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ui.i18n import t
+from ui.layout import show_flash
+from ui.profiles import AVATARS, create_profile_clicked, pick_profile_clicked
+from ui.session import current_profile, storage
+
+st.title(t("profiles_title"))
+show_flash()
+
+active = current_profile()
+if active is not None:
+    st.success(t("playing_as", name=f"{active.avatar} {active.nickname}"))
+    st.page_link("app_pages/play.py", label=t("go_play"), icon="🃏")
+
+profiles = storage().list_profiles()
+if profiles:
+    st.subheader(t("pick_profile"))
+    cols = st.columns(min(4, len(profiles)))
+    for i, profile in enumerate(profiles):
+        with cols[i % len(cols)]:
+            st.button(f"{profile.avatar} {profile.nickname}", key=f"profile_{profile.id}",
+                      on_click=pick_profile_clicked, args=(profile.id,),
+                      use_container_width=True,
+                      type="primary" if active and active.id == profile.id else "secondary")
+
+st.subheader(t("new_profile"))
+with st.form("new_profile_form", clear_on_submit=True, border=True):
+    st.text_input(t("nickname"), key="new_nickname", max_chars=20,
+                  help=t("nickname_help"), placeholder=t("nickname_placeholder"))
+    st.pills(t("avatar"), AVATARS, key="new_avatar", default=AVATARS[0])
+    st.form_submit_button(t("create_profile"), type="primary", on_click=create_profile_clicked,
+                          use_container_width=True)
+st.caption(t("privacy_note"))

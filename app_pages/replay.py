@@ -1,0 +1,77 @@
+"""Replay: upload a game record (escoba-record/1) and step through it move by move."""
+
+from __future__ import annotations
+
+import json
+
+import streamlit as st
+
+from escoba import Deck
+from ui.board import event_text_plain
+from ui.cards import cards_row_html
+from ui.i18n import t
+from ui.replayer import RecordError, count_steps, parse_upload, position_at
+from ui.score import show_round_score
+from ui.session import settings
+
+st.title(t("replay_title"))
+st.caption(t("replay_intro"))
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _parse(data: bytes) -> dict:
+    return parse_upload(data)
+
+
+@st.cache_resource(show_spinner=False, max_entries=256)
+def _position(text: str, step: int):  # noqa: ANN202 - cached engine objects, never mutated
+    return position_at(json.loads(text), step)
+
+
+upload = st.file_uploader(t("replay_upload"), type=["json"], key="replay_file")
+if upload is None:
+    st.stop()
+try:
+    record = _parse(upload.getvalue())
+except RecordError as exc:
+    st.error(t("replay_bad", detail=str(exc)), icon="🚫")
+    st.stop()
+
+text = json.dumps(record, sort_keys=True)
+steps = count_steps(record)
+deck = Deck(settings().get("deck", "spanish"))
+values = bool(settings().get("show_values", True))
+names = record.get("names") or [t("player_n", n=i + 1) for i in range(8)]
+
+step = st.slider(t("replay_step"), 0, max(steps, 1), 0, key="replay_step") if steps else 0
+cols = st.columns(2)
+with cols[0]:
+    if st.button(t("replay_prev"), key="replay_prev", use_container_width=True, disabled=step <= 0):
+        st.session_state["replay_step"] = max(0, step - 1)
+        st.rerun()
+with cols[1]:
+    if st.button(t("replay_next"), key="replay_next", use_container_width=True,
+                 disabled=step >= steps):
+        st.session_state["replay_step"] = min(steps, step + 1)
+        st.rerun()
+
+pos = _position(text, step)
+game = pos.replay.game
+round_ = game.round
+st.markdown(t("replay_where", round=pos.round_no, move=pos.move_in_round, total=steps))
+history = [e for e in round_.history if e.kind != "sweep" or round_.is_over]
+if history:
+    st.info(event_text_plain(history[-1], names, deck))
+st.markdown(f"**{t('table_title')}**")
+st.html(cards_row_html(round_.table, deck, values, width=64))
+for seat in range(game.rules.players):
+    name = names[seat] if seat < len(names) else t("player_n", n=seat + 1)
+    st.markdown(f"**{name}** · " + t("seat_status", cards=len(round_.hand(seat)),
+                                      pile=len(round_.pile(seat)),
+                                      escobas=round_.escobas[seat]))
+    st.html(cards_row_html(round_.hand(seat), deck, values, width=52, names=False))
+if round_.is_over:
+    sides = [" + ".join(names[s] for s in game.rules.seats_of(side) if s < len(names))
+             for side in range(game.rules.sides)]
+    show_round_score(round_.score(), sides, pos.round_no)
+    st.markdown(t("replay_totals", totals=", ".join(str(x) for x in game.totals)))

@@ -1,0 +1,376 @@
+"""The game board: scores, opponents, what just happened, the table, your hand.
+
+Privacy by construction: the board is drawn from one seat's
+:class:`~escoba.game.Observation`. In normal mode that holds other hands only
+as *counts*, so their cards are never sent to the browser (absent, not hidden
+with CSS). In open-hand mode (*mesa abierta*) the observation carries every
+hand and all are drawn face up.
+
+Choosing a move uses native widgets (pills) so AppTest and a tablet's finger
+drive it alike; the cards themselves are SVG drawn by :mod:`ui.cards`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import streamlit as st
+
+from escoba import Card, Deck, Observation, Play
+from escoba.cards import cards_of
+
+from . import hints as hint_mod
+from .cards import backs_row_html, cards_row_html
+from .gameplay import GameSession
+from .i18n import t
+from .session import flash, settings
+
+__all__ = ["show_board", "show_events", "safe_callback", "deck_of"]
+
+log = logging.getLogger(__name__)
+
+KEY_HAND = "pick_hand"
+KEY_TABLE = "pick_table"
+KEY_REVEAL = "revealed_seat"
+
+
+def deck_of() -> Deck:
+    return Deck(settings().get("deck", "spanish"))
+
+
+def safe_callback(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Button callbacks run outside the page's error boundary: catch, log, be kind."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except Exception:
+            log.exception("error in %s", fn.__name__)
+            flash("error", "error_friendly")
+            return None
+
+    return wrapper
+
+
+def _card_text(card: Card, deck: Deck) -> str:
+    return card.name(deck)
+
+
+def _cards_text(cards: Any, deck: Deck) -> str:
+    return ", ".join(_card_text(c, deck) for c in sorted(cards)) or t("nothing")
+
+
+def seat_label(game: GameSession, seat: int) -> str:
+    spec = game.seats[seat]
+    if spec.is_human:
+        return f"{spec.avatar} {spec.name}"
+    return f"{spec.avatar} {spec.name} ({t('level_' + spec.level)})"
+
+
+def event_text(game: GameSession, event: Play, deck: Deck) -> str:
+    """One line a child can follow: who did what, and what was captured."""
+    return _event_line(seat_label(game, event.seat), event, deck)
+
+
+def event_text_plain(event: Play, names: list[str], deck: Deck) -> str:
+    """:func:`event_text` for a replayed record (names from the record)."""
+    who = names[event.seat] if event.seat < len(names) else t("player_n", n=event.seat + 1)
+    return _event_line(who, event, deck)
+
+
+def _event_line(who: str, event: Play, deck: Deck) -> str:
+    if event.kind == "initial":
+        return t("event_initial", who=who, cards=_cards_text(event.take, deck))
+    if event.kind == "sweep":
+        return t("event_sweep", who=who, cards=_cards_text(event.take, deck))
+    if event.kind == "renuncio":
+        return t("event_renuncio", who=who, card=_card_text(event.card, deck),
+                 cards=_cards_text(event.take, deck))
+    if event.kind == "miscount":
+        return t("event_miscount", who=who, card=_card_text(event.card, deck))
+    if event.take:
+        key = "event_escoba" if event.escoba else "event_capture"
+        return t(key, who=who, card=_card_text(event.card, deck),
+                 cards=_cards_text(event.take, deck))
+    return t("event_laid", who=who, card=_card_text(event.card, deck))
+
+
+def show_events(game: GameSession) -> None:
+    """What happened since the child's last move, one line (and cards) per event."""
+    events = game.recent
+    if not events:
+        return
+    deck = deck_of()
+    values = settings().get("show_values", True)
+    with st.container(border=True, key="events_box"):
+        st.markdown(f"**{t('what_happened')}**")
+        for event in events[-8:]:
+            line = event_text(game, event, deck)
+            st.markdown(("🧹 " if event.escoba else "• ") + line)
+            shown = ([event.card] if event.card is not None else []) + sorted(event.take)
+            if shown:
+                st.html(cards_row_html(shown, deck, values, width=44, names=False))
+
+
+def _scoreboard(game: GameSession, obs: Observation) -> None:
+    rules = game.rules
+    cols = st.columns(rules.sides + 1)
+    with cols[0]:
+        st.metric(t("round_n", n=len(game.game.rounds)), t("stock_left", n=obs.stock_count))
+    for side in range(rules.sides):
+        with cols[side + 1]:
+            st.metric(game.side_name(side), t("points_n", n=game.game.totals[side]),
+                      help=t("target_is", n=rules.target))
+
+
+def _opponents(game: GameSession, obs: Observation, me: int | None) -> None:
+    deck = deck_of()
+    values = settings().get("show_values", True)
+    others = [s for s in range(game.rules.players) if s != me]
+    cols = st.columns(len(others))
+    for col, seat in zip(cols, others, strict=True):
+        with col, st.container(border=True, key=f"seat_box_{seat}"):
+            turn = " ⬅️" if obs.to_move == seat and not obs.round_over else ""
+            st.markdown(f"**{seat_label(game, seat)}**{turn}")
+            pile = obs.pile_masks[seat].bit_count()
+            st.caption(t("seat_status", cards=obs.hand_counts[seat], pile=pile,
+                         escobas=obs.escobas[seat]))
+            if obs.open_hands is not None:
+                hand = list(cards_of(obs.open_hands[seat]))
+                st.html(cards_row_html(hand, deck, values, width=52, names=False))
+            else:
+                # Only the number of cards exists here: the faces were never read.
+                st.html(backs_row_html(obs.hand_counts[seat]))
+
+
+def _hint_panel(obs: Observation, deck: Deck) -> None:
+    """The overlay: captures per card, the coach's best move, sweep-risk warnings."""
+    with st.container(border=True, key="hint_panel"):
+        st.markdown(f"**💡 {t('hints_title')}**")
+        per_card = hint_mod.captures_per_card(obs)
+        lines = [t("hint_card_captures", card=_card_text(c, deck), count=n)
+                 for c, n in per_card.items()]
+        st.markdown("\n".join(f"- {line}" for line in lines))
+        assessed = hint_mod.assess(obs)
+        if not assessed:
+            return
+        best = assessed[0]
+        move = best.move
+        st.markdown(f"⭐ **{t('hint_best')}** {move_text(move, deck)}: "
+                    f"{coach_text(*best.reason)}")
+        risky = [a for a in assessed if a.sweep_risk is not None]
+        for a in risky[:4]:
+            risk = a.sweep_risk
+            assert risk is not None
+            what = move_text(a.move, deck)
+            if risk.known and risk.sweeping_cards:
+                st.warning(t("warn_sweep_known", move=what, total=risk.total,
+                             cards=_cards_text(risk.sweeping_cards, deck)), icon="⚠️")
+            elif risk.chance:
+                st.warning(t("warn_sweep_chance", move=what, total=risk.total,
+                             chance=round(100 * risk.chance)), icon="⚠️")
+
+
+def coach_text(key: str, params: dict[str, Any]) -> str:
+    """A coach message key through our catalog (unknown keys get a general line).
+
+    The coach speaks in keys with raw parameters; here a chance 0-1 becomes a
+    percentage and a card code ("7o") the card's name in the chosen deck.
+    """
+    from .catalog import CATALOGS
+
+    shown = dict(params)
+    if key == "captures" and shown.get("siete_de_oros"):
+        key = "captures_siete"
+    if isinstance(shown.get("chance"), float):
+        shown["chance"] = round(100 * shown["chance"])
+    if isinstance(shown.get("card"), str):
+        with contextlib.suppress(ValueError):
+            shown["card"] = Card.parse(shown["card"]).name(deck_of())
+    for candidate in (f"coach.{key}", key):
+        if candidate in CATALOGS["en"]:
+            return t(candidate, **shown)
+    log.warning("untranslated coach key %s", key)
+    return t("coach_generic")
+
+
+def move_text(move: Any, deck: Deck) -> str:
+    """A move in words: "play the 7 de oros and take ..." / "put the ... down"."""
+    if move is None:
+        return ""
+    if move.take:
+        return t("hint_best_capture", card=_card_text(move.card, deck),
+                 cards=_cards_text(move.take, deck))
+    return t("hint_best_lay", card=_card_text(move.card, deck))
+
+
+def _selection_feedback(obs: Observation, card: Card | None, take: list[Card]) -> None:
+    if card is None:
+        st.caption(t("pick_a_card_first"))
+        return
+    if not take:
+        st.caption(t("sum_none", card=card.value if not card.is_joker else "🃏"))
+        return
+    terms = [str(c.value) if not c.is_joker else "🃏" for c in take] + [
+        str(card.value) if not card.is_joker else "🃏"]
+    total = sum(c.value for c in take) + card.value
+    need = obs.rules.capture_sum
+    if any(c.is_joker for c in [*take, card]):
+        st.caption(t("sum_joker", expr=" + ".join(terms), need=need))
+    elif total == need:
+        st.success(t("sum_ok", expr=" + ".join(terms), total=total), icon="✅")
+    else:
+        st.info(t("sum_not_yet", expr=" + ".join(terms), total=total, need=need), icon="🧮")
+
+
+@safe_callback
+def _on_play(game: GameSession) -> None:
+    hand_key = st.session_state.get(KEY_HAND)
+    table_keys = st.session_state.get(KEY_TABLE) or []
+    if not hand_key:
+        flash("warning", "pick_a_card_first")
+        return
+    card = Card.parse(hand_key)
+    take = [Card.parse(k) for k in table_keys]
+    outcome = game.play_human(card, take)
+    if outcome.key == "penalty":
+        flash("error", "penalty", **outcome.params)
+    elif not outcome.ok:
+        flash("error", outcome.key, **outcome.params)
+    elif outcome.key == "escoba":
+        flash("success", "you_escoba")
+    if outcome.play is not None:
+        st.session_state[KEY_HAND] = None
+        st.session_state[KEY_TABLE] = []
+        st.session_state.pop(KEY_REVEAL, None)
+        if not settings().get("pause", False):
+            game.run_bots()
+
+
+@safe_callback
+def _on_renuncio(game: GameSession) -> None:
+    outcome = game.claim_renuncio()
+    flash("success" if outcome.ok else "warning", outcome.key, **outcome.params)
+    st.session_state[KEY_TABLE] = []
+
+
+@safe_callback
+def _on_bot_step(game: GameSession) -> None:
+    game.bot_step()
+
+
+@safe_callback
+def _on_reveal(seat: int) -> None:
+    st.session_state[KEY_REVEAL] = seat
+
+
+def viewer_seat(game: GameSession) -> tuple[int | None, bool]:
+    """Whose view the board shows, and whether that seat's hand may be shown.
+
+    One child: always that child. Several children on one device: the child
+    to move, once they tapped "I'm Ana — show my cards" (open hand: at once).
+    """
+    humans = game.human_seats
+    if len(humans) == 1:
+        return humans[0], True
+    to_move = game.to_move if not game.round_over else None
+    seat = to_move if to_move in humans else None
+    if seat is None:
+        return (humans[0] if game.rules.open_hand else None), game.rules.open_hand
+    if game.rules.open_hand:
+        return seat, True
+    return seat, st.session_state.get(KEY_REVEAL) == seat
+
+
+def show_board(game: GameSession) -> None:
+    """The whole board for the current position (round in play or just over)."""
+    deck = deck_of()
+    values = settings().get("show_values", True)
+    me, reveal = viewer_seat(game)
+    view_seat = me if me is not None else game.human_seats[0]
+    obs = game.observation(view_seat)
+    if not reveal:
+        # Never draw this seat's hand: use an observation only for public facts.
+        obs = obs._replace(hand_mask=0)
+
+    _scoreboard(game, obs)
+    _opponents(game, obs, me if reveal else None)
+    show_events(game)
+
+    st.markdown(f"### {t('table_title')}")
+    st.caption(t("table_total", total=sum(c.value for c in obs.table)))
+    if obs.table:
+        st.html(cards_row_html(obs.table, deck, values,
+                               selected=[Card.parse(k) for k in
+                                         st.session_state.get(KEY_TABLE) or []]))
+    else:
+        st.info(t("table_empty"))
+
+    if game.round_over:
+        return
+
+    to_move = game.to_move
+    if not game.seats[to_move].is_human:
+        name = seat_label(game, to_move)
+        if settings().get("pause", False):
+            st.button(t("let_bot_play", name=name), key="bot_step", type="primary",
+                      on_click=_on_bot_step, args=(game,), use_container_width=True)
+        else:
+            # Without the pause the computer plays at once (this is a safety net).
+            game.run_bots()
+            st.rerun()
+        return
+
+    if not reveal:
+        name = game.seats[to_move].name
+        st.info(t("pass_device", name=name), icon="🤝")
+        st.button(t("show_my_cards", name=name), key=f"reveal_{to_move}", type="primary",
+                  on_click=_on_reveal, args=(to_move,), use_container_width=True)
+        return
+
+    _hand_and_controls(game, obs, deck, values)
+
+
+def _hand_and_controls(game: GameSession, obs: Observation, deck: Deck, values: bool) -> None:
+    st.markdown(f"### {t('your_hand', name=game.seats[obs.seat].name)}")
+    hand_pick = st.session_state.get(KEY_HAND)
+    chosen = Card.parse(hand_pick) if hand_pick else None
+    if chosen is not None and chosen not in obs.hand:
+        st.session_state[KEY_HAND] = None
+        chosen = None
+    st.html(cards_row_html(obs.hand, deck, values, selected=[chosen] if chosen else []))
+
+    if settings().get("hints", True):
+        _hint_panel(obs, deck)
+
+    def label(key: str) -> str:
+        card = Card.parse(key)
+        return f"{card.name(deck)} ({card.value})" if values and not card.is_joker \
+            else card.name(deck)
+
+    table_keys = [str(c) for c in obs.table]
+    current_take = [k for k in (st.session_state.get(KEY_TABLE) or []) if k in table_keys]
+    if current_take != (st.session_state.get(KEY_TABLE) or []):
+        st.session_state[KEY_TABLE] = current_take
+    st.pills(t("pick_hand_label"), [str(c) for c in obs.hand], selection_mode="single",
+             format_func=label, key=KEY_HAND)
+    if table_keys:
+        st.pills(t("pick_table_label"), table_keys, selection_mode="multi",
+                 format_func=label, key=KEY_TABLE)
+    take = [Card.parse(k) for k in st.session_state.get(KEY_TABLE) or []]
+    _selection_feedback(obs, chosen, take)
+
+    cols = st.columns(2 if game.rules.capture_rule == "renuncio" else 1)
+    with cols[0]:
+        verb = t("play_capture") if take else t("play_lay")
+        st.button(verb, key="play_button", type="primary", on_click=_on_play, args=(game,),
+                  use_container_width=True, disabled=chosen is None)
+    if game.rules.capture_rule == "renuncio":
+        with cols[1]:
+            st.button(t("renuncio_button"), key="renuncio_button", on_click=_on_renuncio,
+                      args=(game,), use_container_width=True, help=t("renuncio_help"))

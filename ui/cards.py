@@ -1,0 +1,142 @@
+"""Cards drawn as SVG, generated in code: no image files, no downloads.
+
+Colour is never the only cue (children with colour-blindness play too): each
+suit has its own *shape* as well as an Okabe-Ito colour, and the suit letter
+is printed in the corner. With "show values" on, the capture value sits in a
+big round badge, so a Sota reads "8" at a glance.
+
+Everything here is pure and cached: the same card in the same style is drawn
+once per process.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable
+from functools import lru_cache
+
+from escoba import Card, Deck
+
+__all__ = ["card_svg", "back_svg", "cards_row_html", "SUIT_COLOURS", "card_label"]
+
+# Okabe-Ito palette: distinguishable with the common colour-vision deficiencies.
+SUIT_COLOURS = ("#C77C00", "#0072B2", "#444444", "#009E73")  # oros copas espadas bastos
+_FRENCH_COLOURS = ("#D55E00", "#CC3311", "#222222", "#0072B2")  # ♦ ♥ ♠ ♣ (four-colour deck)
+_FRENCH_SYMBOLS = ("♦", "♥", "♠", "♣")
+
+W, H = 100, 150
+
+
+def _shape(suit: int, cx: float, cy: float, r: float, colour: str) -> str:
+    """The Spanish/Italian suit mark: coin, cup, sword, club: four different shapes."""
+    if suit == 0:  # oros: a coin, a ring with a dot
+        return (f'<circle cx="{cx}" cy="{cy}" r="{r}" fill="{colour}" stroke="#6b4300" '
+                f'stroke-width="2"/><circle cx="{cx}" cy="{cy}" r="{r * 0.45}" fill="#FFE9A8"/>')
+    if suit == 1:  # copas: a cup (bowl on a stem)
+        return (f'<path d="M{cx - r},{cy - r * 0.8} h{2 * r} q0,{r * 1.1} -{r},{r * 1.2} '
+                f'q-{r},-{r * 0.1} -{r},-{r * 1.2} z" fill="{colour}"/>'
+                f'<rect x="{cx - r * 0.15}" y="{cy + r * 0.4}" width="{r * 0.3}" '
+                f'height="{r * 0.5}" fill="{colour}"/>'
+                f'<rect x="{cx - r * 0.6}" y="{cy + r * 0.85}" width="{r * 1.2}" '
+                f'height="{r * 0.25}" rx="2" fill="{colour}"/>')
+    if suit == 2:  # espadas: a sword (long blade and a cross guard)
+        return (f'<path d="M{cx},{cy - r * 1.3} l{r * 0.28},{r * 0.4} v{r * 1.3} '
+                f'h-{r * 0.56} v-{r * 1.3} z" fill="{colour}"/>'
+                f'<rect x="{cx - r * 0.75}" y="{cy + r * 0.35}" width="{r * 1.5}" '
+                f'height="{r * 0.25}" fill="{colour}"/>'
+                f'<rect x="{cx - r * 0.13}" y="{cy + r * 0.6}" width="{r * 0.26}" '
+                f'height="{r * 0.6}" fill="{colour}"/>')
+    # bastos: a club, a knobbly stick drawn at a slant
+    return (f'<g transform="rotate(-25 {cx} {cy})">'
+            f'<rect x="{cx - r * 0.3}" y="{cy - r * 1.2}" width="{r * 0.6}" '
+            f'height="{r * 2.4}" rx="{r * 0.3}" fill="{colour}"/>'
+            f'<circle cx="{cx - r * 0.32}" cy="{cy - r * 0.4}" r="{r * 0.2}" fill="{colour}"/>'
+            f'<circle cx="{cx + r * 0.32}" cy="{cy + r * 0.3}" r="{r * 0.2}" fill="{colour}"/>'
+            f'</g>')
+
+
+def _mark(card: Card, deck: Deck, cx: float, cy: float, r: float) -> str:
+    suit = card.suit
+    assert suit is not None
+    if deck is Deck.FRENCH:
+        return (f'<text x="{cx}" y="{cy + r * 0.75}" font-size="{r * 2.3}" text-anchor="middle" '
+                f'fill="{_FRENCH_COLOURS[suit]}" font-family="DejaVu Sans, sans-serif">'
+                f'{_FRENCH_SYMBOLS[suit]}</text>')
+    return _shape(int(suit), cx, cy, r, SUIT_COLOURS[suit])
+
+
+def card_label(card: Card, deck: Deck) -> str:
+    """The short text a child reads on the card's corner: "7", "Sota", "J", "Fante"."""
+    return card.rank_name(deck)
+
+
+@lru_cache(maxsize=2048)
+def card_svg(card: Card, deck: Deck = Deck.SPANISH, show_value: bool = True,
+             selected: bool = False, width: int = 84, title: str = "") -> str:
+    """One card face as an SVG string (``width`` in CSS pixels, height 1.5x)."""
+    border = "#E4572E" if selected else "#555"
+    stroke = 6 if selected else 2
+    bg = "#FFF7D6" if selected else "#FFFFFF"
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" '
+             f'width="{width}" height="{int(width * 1.5)}" role="img" '
+             f'aria-label="{html.escape(title or str(card))}" data-card="{card}">',
+             f'<title>{html.escape(title or str(card))}</title>',
+             f'<rect x="3" y="3" width="{W - 6}" height="{H - 6}" rx="10" fill="{bg}" '
+             f'stroke="{border}" stroke-width="{stroke}"/>']
+    if card.is_joker:
+        parts.append('<text x="50" y="88" font-size="48" text-anchor="middle">🃏</text>'
+                     '<text x="50" y="125" font-size="16" text-anchor="middle" '
+                     'font-family="sans-serif" fill="#333">JOKER</text>')
+    else:
+        suit = card.suit
+        assert suit is not None
+        label = card_label(card, deck)
+        colour = (_FRENCH_COLOURS if deck is Deck.FRENCH else SUIT_COLOURS)[suit]
+        size = 26 if len(label) <= 2 else 17
+        parts.append(f'<text x="10" y="{12 + size}" font-size="{size}" font-weight="bold" '
+                     f'font-family="DejaVu Sans, sans-serif" fill="{colour}">'
+                     f'{html.escape(label)}</text>')
+        parts.append(f'<text x="{W - 10}" y="24" font-size="14" text-anchor="end" '
+                     f'font-family="sans-serif" fill="#666">{suit.letter}</text>')
+        parts.append(_mark(card, deck, 50, 78, 22))
+    if show_value and not card.is_joker:
+        parts.append(f'<circle cx="{W - 22}" cy="{H - 22}" r="17" fill="#1B3A57"/>'
+                     f'<text x="{W - 22}" y="{H - 14}" font-size="22" font-weight="bold" '
+                     f'text-anchor="middle" font-family="DejaVu Sans, sans-serif" '
+                     f'fill="#FFFFFF">{card.value}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+@lru_cache(maxsize=16)
+def back_svg(width: int = 56) -> str:
+    """The back of a card: what an opponent's hidden card looks like (no face data)."""
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" width="{width}" '
+            f'height="{int(width * 1.5)}" role="img" aria-label="card back">'
+            f'<rect x="3" y="3" width="{W - 6}" height="{H - 6}" rx="10" fill="#8A2432" '
+            f'stroke="#4d0f19" stroke-width="3"/>'
+            f'<rect x="14" y="14" width="{W - 28}" height="{H - 28}" rx="6" fill="none" '
+            f'stroke="#F2C14E" stroke-width="3" stroke-dasharray="6 4"/></svg>')
+
+
+def cards_row_html(cards: Iterable[Card], deck: Deck, show_value: bool, *,
+                   selected: Iterable[Card] = (), width: int = 84,
+                   names: bool = True) -> str:
+    """A wrapping row of card faces with their names under them (for ``st.html``)."""
+    chosen = set(selected)
+    items = []
+    for card in cards:
+        name = card.name(deck)
+        svg = card_svg(card, deck, show_value, card in chosen, width, name)
+        caption = (f'<div style="font-size:0.85rem;text-align:center;max-width:{width + 8}px">'
+                   f'{html.escape(name)}</div>') if names else ""
+        items.append(f'<div style="display:flex;flex-direction:column;align-items:center;'
+                     f'margin:4px">{svg}{caption}</div>')
+    return ('<div style="display:flex;flex-wrap:wrap;gap:6px;align-items:flex-start">'
+            + "".join(items) + "</div>")
+
+
+def backs_row_html(count: int, width: int = 44) -> str:
+    """``count`` card backs: all that is ever sent about a hidden hand."""
+    back = back_svg(width)
+    return ('<div style="display:flex;flex-wrap:wrap;gap:4px">' + back * count + "</div>")

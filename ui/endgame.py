@@ -1,0 +1,114 @@
+"""Between rounds and at the end: score table, next round, winner, the coach's review."""
+
+from __future__ import annotations
+
+import json
+
+import streamlit as st
+
+from . import hints as hint_mod
+from .board import safe_callback
+from .gameplay import GameSession
+from .i18n import t
+from .score import show_round_score
+from .session import set_game, storage
+
+__all__ = ["show_round_end", "show_game_tools", "record_bytes"]
+
+
+@safe_callback
+def _next_round(game: GameSession) -> None:
+    game.next_round()
+    from .session import settings
+
+    if not settings().get("pause", False):
+        game.run_bots()
+
+
+@safe_callback
+def _new_game() -> None:
+    set_game(None)
+    st.session_state["new_game_open"] = True
+
+
+def record_bytes(game: GameSession) -> bytes:
+    return json.dumps(game.record(), ensure_ascii=False, indent=1).encode("utf-8")
+
+
+def show_round_end(game: GameSession) -> None:
+    """The score table of the round just played; the next round or the game's end."""
+    rounds = game.game.rounds
+    names = [game.side_name(s) for s in range(game.rules.sides)]
+    show_round_score(rounds[-1].score(), names, len(rounds))
+    if not game.is_over:
+        st.button(t("next_round"), key="next_round", type="primary", on_click=_next_round,
+                  args=(game,), use_container_width=True)
+        return
+    winner = game.game.winner
+    if winner is None:
+        st.info(t("game_stopped"))
+    else:
+        me = game.human_seats[0]
+        mine = game.rules.side_of(me) == winner and len(game.human_seats) == 1
+        st.success(t("you_won") if mine else t("winner_is", name=names[winner]), icon="🏆")
+        if mine and not st.session_state.get(f"balloons_{game.game_id}"):
+            st.session_state[f"balloons_{game.game_id}"] = True
+            st.balloons()
+    totals = " · ".join(f"{names[s]}: {game.game.totals[s]}" for s in range(game.rules.sides))
+    st.markdown(f"**{t('final_totals')}** {totals}")
+    _review(game)
+    st.button(t("new_game"), key="new_game_after", type="primary", on_click=_new_game,
+              use_container_width=True)
+
+
+def _review(game: GameSession) -> None:
+    st.markdown(f"### {t('review_title')}")
+    cache_key = f"review_{game.game_id}"
+    if cache_key not in st.session_state:
+        items = hint_mod.review(game.record(), game.human_seats[0])
+        st.session_state[cache_key] = items
+        if items is not None and game.game_id is not None:
+            # Stored for the progress charts (issue 6): mistakes named per move.
+            storage().save_review(game.game_id, [
+                {**i, "move": str(i["move"]), "best": str(i["best"])} for i in items])
+    items = st.session_state[cache_key]
+    if items is None:
+        st.caption(t("review_unavailable"))
+        return
+    from .board import coach_text, deck_of, move_text
+
+    mistakes = [i for i in items if i["mistakes"] or i["lost"] > 0]
+    if not mistakes:
+        st.success(t("review_perfect"))
+        return
+    for item in mistakes[:10]:
+        named = "; ".join(coach_text(k, p) for k, p in item["mistakes"]) or t("review_better")
+        st.markdown("- " + t("review_item", round=item["round"] or "?",
+                             move=move_text(item["move"], deck_of()),
+                             best=move_text(item["best"], deck_of()), why=named))
+
+
+def _toggle(name: str) -> None:
+    from .session import update_setting
+
+    update_setting(name, bool(st.session_state[f"tgl_{name}"]))
+
+
+def show_game_tools(game: GameSession) -> None:
+    """Hints and pause toggles, the record download, starting over."""
+    from .session import settings
+
+    current = settings()
+    cols = st.columns(3)
+    with cols[0]:
+        st.session_state["tgl_hints"] = bool(current.get("hints", True))
+        st.toggle(t("hints_toggle"), key="tgl_hints", on_change=_toggle, args=("hints",))
+    with cols[1]:
+        st.session_state["tgl_pause"] = bool(current.get("pause", False))
+        st.toggle(t("pause_toggle"), key="tgl_pause", on_change=_toggle, args=("pause",),
+                  help=t("pause_help"))
+    with cols[2]:
+        st.download_button(t("download_record"), record_bytes(game),
+                           file_name=f"escoba-game-{game.game_id or 'new'}.json",
+                           mime="application/json", key="download_record",
+                           use_container_width=True)

@@ -1,0 +1,314 @@
+"""A game as the app plays it: seats (children and computer players), moves, saving.
+
+Pure Python over the engine and :mod:`ui.storage`: no Streamlit here, so the
+whole flow (a child's move, the computer's replies, the round's end, saving
+and resuming) is tested directly, and the pages stay thin.
+
+Resuming is replaying: the database keeps the ``escoba-record/1`` of the game
+so far, and :meth:`GameSession.resume` rebuilds the exact position with
+:func:`escoba.record.replay`. Random choices (shuffles, computer moves) are
+seeded from the game's seed and the position, so a resumed game goes on as
+the uninterrupted one would have.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from escoba import Card, Game, IllegalMoveError, Move, Observation, Play, Renuncio, Rules
+from escoba.bots import PLAYER_LEVELS, make_player
+from escoba.cards import JOKER_MASK, VALUE, mask_of
+from escoba.record import replay
+from escoba.solver import capture_masks, has_capture, is_capture
+
+from .storage import Storage
+
+__all__ = ["SeatSpec", "Outcome", "GameSession", "check_selection", "bot_levels"]
+
+#: A game that has not ended after this many rounds is stopped (ties can repeat).
+MAX_ROUNDS = 60
+
+
+def bot_levels() -> list[str]:
+    """The computer player levels the engine offers now (more arrive with the coach)."""
+    order = ["gentle", "random", "greedy", "expert"]
+    return [lvl for lvl in order if lvl in PLAYER_LEVELS] + sorted(
+        lvl for lvl in PLAYER_LEVELS if lvl not in order)
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """Who sits in a seat: a child (``human``) or a computer player of a ``level``."""
+
+    kind: str  # "human" | "bot"
+    name: str
+    avatar: str = "🙂"
+    level: str = ""
+
+    @property
+    def is_human(self) -> bool:
+        return self.kind == "human"
+
+    def to_dict(self) -> dict[str, str]:
+        return {"kind": self.kind, "name": self.name, "avatar": self.avatar, "level": self.level}
+
+    @staticmethod
+    def from_dict(data: dict[str, Any]) -> SeatSpec:
+        return SeatSpec(str(data.get("kind", "bot")), str(data.get("name", "?")),
+                        str(data.get("avatar", "🙂")), str(data.get("level", "")))
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a child's action did: ``ok`` or not, a message key and its parameters."""
+
+    ok: bool
+    key: str
+    params: dict[str, Any] = field(default_factory=dict)
+    play: Play | None = None
+
+
+def _value_terms(mask: int) -> list[str]:
+    return [str(VALUE[i]) if i < 40 else "🃏" for i in range(42) if mask >> i & 1]
+
+
+def check_selection(obs: Observation, card: Card, take: Sequence[Card]) -> Outcome:
+    """Judge a child's choice before it reaches the engine, with the arithmetic.
+
+    ``wrong_sum`` carries ``expr`` ("7 + 3 + 4"), ``total`` and ``need``;
+    ``must_capture`` says the card can capture (forced rule). ``ok`` otherwise.
+    """
+    rules = obs.rules
+    take_mask = mask_of(take)
+    table = obs.table_mask
+    if take_mask:
+        if take_mask & ~table:
+            return Outcome(False, "not_on_table")
+        if not is_capture(table, card.index, take_mask, rules.capture_sum):
+            both = take_mask | card.bit
+            plain = sum(VALUE[i] for i in range(40) if both >> i & 1)
+            expr = " + ".join(_value_terms(take_mask) + _value_terms(card.bit))
+            if both & JOKER_MASK:
+                return Outcome(False, "wrong_sum_joker",
+                               {"expr": expr, "total": plain, "need": rules.capture_sum})
+            return Outcome(False, "wrong_sum",
+                           {"expr": expr, "total": plain, "need": rules.capture_sum})
+        return Outcome(True, "ok")
+    if rules.capture_rule == "forced" and has_capture(table, card.index, rules.capture_sum):
+        return Outcome(False, "must_capture", {"count": len(
+            capture_masks(table, card.index, rules.capture_sum))})
+    return Outcome(True, "ok")
+
+
+class GameSession:
+    """One game being played in the app, saved to storage after every action."""
+
+    def __init__(self, rules: Rules, seats: Sequence[SeatSpec], seed: int, game: Game, *,
+                 storage: Storage | None = None, game_id: int | None = None,
+                 options: dict[str, Any] | None = None) -> None:
+        self.rules = rules
+        self.seats = list(seats)
+        self.seed = seed
+        self.game = game
+        self.storage = storage
+        self.game_id = game_id
+        self.options = dict(options or {})
+        self.players = {i: make_player(s.level) for i, s in enumerate(self.seats)
+                        if not s.is_human}
+        #: Events since the last child's move, shown one at a time on the board.
+        self.recent: list[Play] = []
+        self._saved_moves = self._count_moves()
+        self._saved_results = sum(1 for r in game.rounds if r.is_over)
+
+    # -- creation ---------------------------------------------------------------
+    @classmethod
+    def new(cls, rules: Rules, seats: Sequence[SeatSpec], seed: int, *,
+            storage: Storage | None = None, profile_id: int | None = None,
+            options: dict[str, Any] | None = None) -> GameSession:
+        if len(seats) != rules.players:
+            raise ValueError(f"{rules.players} seats needed, got {len(seats)}")
+        game = Game(rules, rng=random.Random(seed))
+        session = cls(rules, seats, seed, game, storage=storage, options=options)
+        session._start_round()
+        if storage is not None and profile_id is not None:
+            session.game_id = storage.create_game(
+                profile_id, rules=rules.to_dict(only_changes=True),
+                seats=[s.to_dict() for s in seats], seed=seed, record=session.record(),
+                options=options)
+        return session
+
+    @classmethod
+    def resume(cls, row: Any, storage: Storage | None = None) -> GameSession:
+        """Rebuild a saved game (a :class:`ui.storage.GameRow`) by replaying its record."""
+        result = replay(row.record)
+        rules = Rules.from_dict(row.rules) if row.rules else result.game.rules
+        # The record does not carry open_hand (display only); keep the game's own rules.
+        game = result.game
+        if game.rules != rules:
+            game.rules = rules
+            for r in game.rounds:
+                r.rules = rules
+        seats = [SeatSpec.from_dict(s) for s in row.seats]
+        session = cls(rules, seats, row.seed, game, storage=storage, game_id=row.id,
+                      options=row.options)
+        if game.round is None:
+            session._start_round()
+        return session
+
+    # -- reading ------------------------------------------------------------------
+    @property
+    def round(self):  # noqa: ANN201 - escoba.Round
+        return self.game.round
+
+    @property
+    def to_move(self) -> int:
+        return self.game.round.to_move
+
+    @property
+    def round_over(self) -> bool:
+        return self.game.round.is_over
+
+    @property
+    def is_over(self) -> bool:
+        return self.game.is_over or (self.round_over and len(self.game.rounds) >= MAX_ROUNDS)
+
+    @property
+    def human_seats(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s.is_human]
+
+    @property
+    def is_human_turn(self) -> bool:
+        return not self.round_over and self.seats[self.to_move].is_human
+
+    def observation(self, seat: int) -> Observation:
+        return self.game.observation(seat)
+
+    def side_name(self, side: int) -> str:
+        seats = self.rules.seats_of(side)
+        return " + ".join(self.seats[s].name for s in seats)
+
+    def record(self) -> dict[str, Any]:
+        return self.game.to_record([s.name for s in self.seats])
+
+    # -- actions ------------------------------------------------------------------
+    def play_human(self, card: Card, take: Sequence[Card]) -> Outcome:
+        """A child's move: judged, played (or penalised under ``miscount=penalty``), saved."""
+        if not self.is_human_turn:
+            return Outcome(False, "not_your_turn")
+        obs = self.observation(self.to_move)
+        if card not in obs.hand:
+            return Outcome(False, "not_in_hand")
+        verdict = check_selection(obs, card, take)
+        if not verdict.ok:
+            if verdict.key.startswith("wrong_sum") and self.rules.miscount == "penalty":
+                played = self._play(Move(card, frozenset(), miscount=frozenset(take)))
+                return Outcome(False, "penalty", verdict.params, played)
+            return verdict
+        played = self._play(Move(card, frozenset(take)))
+        return Outcome(True, "escoba" if played.escoba else "played", {}, played)
+
+    def claim_renuncio(self) -> Outcome:
+        """The child calls *¡renuncio!*: the best claim (most cards) is taken, if any."""
+        if not self.is_human_turn:
+            return Outcome(False, "not_your_turn")
+        claims = self.observation(self.to_move).renuncio_claims()
+        if not claims:
+            return Outcome(False, "renuncio_nothing")
+        claim = max(claims, key=lambda c: (len(c.take), sorted(c.take)))
+        played = self.game.claim_renuncio(claim)
+        self.recent.append(played)
+        self.save()
+        return Outcome(True, "renuncio_ok", {"count": len(claim.take) + 1}, played)
+
+    def bot_step(self) -> list[Play]:
+        """One computer player's turn (a renuncio claim first, if it makes one)."""
+        if self.round_over or self.seats[self.to_move].is_human:
+            return []
+        seat = self.to_move
+        player = self.players[seat]
+        rng = self._rng("bot")
+        events: list[Play] = []
+        obs = self.observation(seat)
+        if obs.renuncio_card is not None:
+            claim: Renuncio | None = player.claim_renuncio(obs, rng)
+            if claim is not None:
+                events.append(self.game.claim_renuncio(claim))
+                self.recent.append(events[-1])
+                obs = self.observation(seat)
+        events.append(self._play(player.choose(obs, rng), save=False))
+        self.save()
+        return events
+
+    def run_bots(self) -> list[Play]:
+        """Computer turns until a child is to move or the round ends."""
+        events: list[Play] = []
+        while not self.round_over and not self.seats[self.to_move].is_human:
+            events.extend(self.bot_step())
+        return events
+
+    def next_round(self) -> None:
+        """Deal the next round (after the score table)."""
+        if not self.round_over or self.is_over:
+            return
+        self.recent = []
+        self._start_round()
+        self.save()
+
+    # -- internals --------------------------------------------------------------------
+    def _rng(self, purpose: str) -> random.Random:
+        position = (len(self.game.rounds), len(self.game.round.history) if self.game.round
+                    else 0)
+        return random.Random(f"{self.seed}:{purpose}:{position}")
+
+    def _start_round(self) -> None:
+        self.game.rng = self._rng("deal")
+        self.game.start_round()
+        for event in self.game.round.history:
+            self.recent.append(event)  # the dealer's initial take, if any
+
+    def _play(self, move: Move, *, save: bool = True) -> Play:
+        if self.seats[self.to_move].is_human:
+            self.recent = []
+        try:
+            played = self.game.play(move)
+        except IllegalMoveError:
+            raise
+        self.recent.append(played)
+        if self.round_over and self.game.round.history[-1].kind == "sweep":
+            self.recent.append(self.game.round.history[-1])
+        if save:
+            self.save()
+        return played
+
+    def _count_moves(self) -> int:
+        return sum(len(r["moves"]) for r in self.record()["rounds"])
+
+    def save(self) -> None:
+        """Write new moves, the record and finished rounds' results in one transaction."""
+        if self.storage is None or self.game_id is None:
+            return
+        record = self.record()
+        flat: list[tuple[int, int, dict[str, Any]]] = []
+        for r, entry in enumerate(record["rounds"], start=1):
+            for m, move in enumerate(entry["moves"], start=1):
+                flat.append((r, m, move))
+        new_moves = flat[self._saved_moves:]
+        finished_rounds = [r for r in self.game.rounds if r.is_over]
+        new_results = []
+        totals = [0] * self.rules.sides
+        for number, r in enumerate(finished_rounds, start=1):
+            score = r.score()
+            totals = [t + p for t, p in zip(totals, score.totals, strict=True)]
+            if number > self._saved_results:
+                new_results.append({"round_no": number,
+                                    "points": [dict(b) for b in score.breakdown],
+                                    "totals": list(totals),
+                                    "escobas": list(score.category("escobas").counts)})
+        self.storage.save_progress(self.game_id, record, new_moves=new_moves,
+                                   new_results=new_results, winner=self.game.winner,
+                                   finished=self.is_over)
+        self._saved_moves = len(flat)
+        self._saved_results = len(finished_rounds)

@@ -1,0 +1,81 @@
+"""One translation catalog for every visible string: ``t(key, **params)``.
+
+The language comes from, in order: the choice made in the app (session
+state, saved in the profile), then the browser (``st.context.locale``), then
+English. Domain words of the game (escoba, oros, Sota, ¡renuncio!) stay
+Spanish in every language; :data:`ui.catalog.GLOSSARY` explains them.
+"""
+
+from __future__ import annotations
+
+import logging
+import string
+from typing import Any
+
+from .catalog import CATALOGS, GLOSSARY
+
+__all__ = ["t", "LANGUAGES", "current_language", "set_language", "language_from_locale",
+           "GLOSSARY", "placeholders"]
+
+log = logging.getLogger(__name__)
+
+#: Language code -> its own name, as shown in the language picker.
+LANGUAGES: dict[str, str] = {"en": "English", "es": "Español"}
+DEFAULT = "en"
+_STATE_KEY = "lang"
+
+
+def language_from_locale(locale: str | None) -> str:
+    """``"es-AR"`` -> ``"es"``; anything we do not speak -> English."""
+    if not locale:
+        return DEFAULT
+    code = locale.replace("_", "-").split("-")[0].lower()
+    return code if code in LANGUAGES else DEFAULT
+
+
+def current_language() -> str:
+    """The language of this session (see the module docstring for the order)."""
+    try:
+        import streamlit as st
+
+        chosen = st.session_state.get(_STATE_KEY)
+        if chosen in LANGUAGES:
+            return chosen
+        lang = language_from_locale(st.context.locale)
+        st.session_state[_STATE_KEY] = lang
+        return lang
+    except Exception:  # outside a Streamlit run (CLI, tests of components)
+        return DEFAULT
+
+
+def set_language(lang: str) -> None:
+    import streamlit as st
+
+    if lang in LANGUAGES:
+        st.session_state[_STATE_KEY] = lang
+
+
+def placeholders(text: str) -> set[str]:
+    """The ``{name}`` fields of a catalog string."""
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def t(key: str, lang: str | None = None, /, **params: Any) -> str:
+    """The text of ``key`` in the current (or given) language, with ``params`` filled in.
+
+    A key missing from a catalog falls back to English and is logged (the
+    catalog tests make sure this never ships); a missing English key shows the
+    key itself rather than failing in front of a child.
+    """
+    lang = lang or current_language()
+    text = CATALOGS.get(lang, {}).get(key)
+    if text is None:
+        log.warning("missing translation %s:%s", lang, key)
+        text = CATALOGS[DEFAULT].get(key, key)
+    if not params:
+        return text
+    try:
+        return text.format(**params)
+    except (KeyError, IndexError, ValueError):
+        log.warning("bad parameters for %s:%s: %s", lang, key, sorted(params))
+        return text

@@ -1,0 +1,76 @@
+"""Page furniture shared by every page: styles, the sidebar, the error boundary."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import streamlit as st
+
+from .i18n import LANGUAGES, current_language, t
+from .session import current_profile, pop_flash, save_language
+
+__all__ = ["friendly_errors", "sidebar", "show_flash", "require_profile", "inject_style"]
+
+log = logging.getLogger("escoba.app")
+
+# Bigger tap targets and text for small hands on tablets. Only a <style> tag:
+# st.html adds it to the page without a frame.
+_STYLE = """
+<style>
+div[data-testid="stButton"] button, div[data-testid="stDownloadButton"] button {
+  min-height: 3rem; font-size: 1.1rem; }
+div[data-testid="stButtonGroup"] button { min-height: 2.8rem; font-size: 1.05rem; }
+div[data-testid="stMarkdownContainer"] p { font-size: 1.05rem; }
+</style>
+"""
+
+
+def inject_style() -> None:
+    st.html(_STYLE)
+
+
+@contextmanager
+def friendly_errors() -> Iterator[None]:
+    """No traceback ever reaches a child: log it, show a kind sentence instead."""
+    try:
+        yield
+    except Exception:
+        log.exception("unexpected error on a page")
+        st.error(t("error_friendly"), icon="🙈")
+
+
+def _on_language() -> None:
+    save_language(st.session_state["lang_picker"])
+
+
+def sidebar() -> None:
+    with st.sidebar:
+        profile = current_profile()
+        if profile is not None:
+            st.markdown(f"## {profile.avatar} {profile.nickname}")
+        lang = current_language()
+        st.session_state["lang_picker"] = lang
+        st.selectbox(t("language"), list(LANGUAGES), format_func=LANGUAGES.get,
+                     key="lang_picker", on_change=_on_language)
+
+
+def show_flash() -> None:
+    """The one-shot message left by a button callback."""
+    message = pop_flash()
+    if message is None:
+        return
+    kind, key, params = message
+    text = t(key, **params)
+    {"success": st.success, "warning": st.warning, "error": st.error}.get(kind, st.info)(text)
+
+
+def require_profile():  # noqa: ANN201 - Profile | None
+    """The active profile, or a friendly pointer to the profiles page (and stop)."""
+    profile = current_profile()
+    if profile is None:
+        st.info(t("need_profile"), icon="🙂")
+        st.page_link("app_pages/profiles.py", label=t("go_profiles"), icon="👉")
+        st.stop()
+    return profile

@@ -1,0 +1,124 @@
+"""The "new game" form: opponents (computer levels or children), preset and every option."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from escoba import PRESETS, Rules, RulesError
+from escoba.rules import CAPTURE_RULES, CAPTURE_SUMS, INITIAL_FIFTEEN, MISCOUNT
+
+from .board import safe_callback
+from .gameplay import GameSession, SeatSpec, bot_levels
+from .i18n import t
+from .session import flash, new_seed, set_game, settings, storage
+
+__all__ = ["show_new_game_form", "build_rules"]
+
+BOT_AVATARS = ["🤖", "👾", "🦉"]
+TARGETS = [15, 21, 31]
+
+
+def _preset_defaults(name: str) -> dict[str, Any]:
+    p = PRESETS[name]
+    return {"ng_target": p.target, "ng_capture_rule": p.capture_rule,
+            "ng_initial": p.initial_fifteen, "ng_last_escoba": p.last_play_escoba}
+
+
+def _on_preset() -> None:
+    st.session_state.update(_preset_defaults(st.session_state["ng_preset"]))
+
+
+def _init_state() -> None:
+    defaults: dict[str, Any] = {"ng_preset": "classic", "ng_opponents": 1, "ng_teams": False,
+                                "ng_open": False, "ng_primera": False, "ng_hand7": False,
+                                "ng_jokers": False, "ng_sum": 15, "ng_miscount": "retry"}
+    defaults.update(_preset_defaults("classic"))
+    for key, value in defaults.items():
+        st.session_state.setdefault(key, value)
+
+
+def build_rules(state: Any) -> Rules:
+    """The Rules chosen in the form (``state``: session state or a dict)."""
+    players = 1 + int(state["ng_opponents"])
+    return Rules.preset(
+        state["ng_preset"], players=players,
+        teams=bool(state["ng_teams"]) and players == 4,
+        target=int(state["ng_target"]), capture_rule=state["ng_capture_rule"],
+        initial_fifteen=state["ng_initial"], last_play_escoba=bool(state["ng_last_escoba"]),
+        primera=bool(state["ng_primera"]), hand_size=7 if state["ng_hand7"] else 3,
+        jokers=bool(state["ng_jokers"]), capture_sum=int(state["ng_sum"]),
+        miscount=state["ng_miscount"], open_hand=bool(state["ng_open"]))
+
+
+def _seats(profile: Any, players: int) -> list[SeatSpec]:
+    seats = [SeatSpec("human", profile.nickname, profile.avatar)]
+    for i in range(1, players):
+        if st.session_state.get(f"ng_kind_{i}", "bot") == "human":
+            name = " ".join((st.session_state.get(f"ng_name_{i}") or "").split())[:20]
+            seats.append(SeatSpec("human", name or t("player_n", n=i + 1), "🙂"))
+        else:
+            level = st.session_state.get(f"ng_level_{i}") or bot_levels()[0]
+            seats.append(SeatSpec("bot", t("bot_name", n=i), BOT_AVATARS[(i - 1) % 3], level))
+    return seats
+
+
+@safe_callback
+def _start(profile: Any) -> None:
+    try:
+        rules = build_rules(st.session_state)
+    except RulesError as exc:
+        flash("warning", "rules_error", detail=str(exc))
+        return
+    seats = _seats(profile, rules.players)
+    game = GameSession.new(rules, seats, new_seed(), storage=storage(), profile_id=profile.id,
+                           options={"deck": settings().get("deck")})
+    if not settings().get("pause", False):
+        game.run_bots()
+    set_game(game)
+    st.session_state["new_game_open"] = False
+    for key in ("pick_hand", "pick_table", "revealed_seat"):
+        st.session_state.pop(key, None)
+
+
+def show_new_game_form(profile: Any) -> None:
+    _init_state()
+    st.subheader(t("new_game_title"))
+    st.selectbox(t("preset"), list(PRESETS), key="ng_preset", on_change=_on_preset,
+                 format_func=lambda p: t("preset_" + p))
+    st.segmented_control(t("opponents"), [1, 2, 3], key="ng_opponents", required=True)
+    opponents = int(st.session_state["ng_opponents"] or 1)
+    if opponents == 3:
+        st.toggle(t("teams"), key="ng_teams", help=t("teams_help"))
+    levels = bot_levels()
+    cols = st.columns(opponents)
+    for i in range(1, opponents + 1):
+        with cols[i - 1], st.container(border=True, key=f"ng_seat_box_{i}"):
+            st.markdown(f"**{t('seat_n', n=i + 1)}**")
+            st.segmented_control(t("who_plays"), ["bot", "human"], key=f"ng_kind_{i}",
+                                 default="bot", required=True,
+                                 format_func=lambda k: t("kind_" + k))
+            if st.session_state.get(f"ng_kind_{i}") == "human":
+                st.text_input(t("nickname"), key=f"ng_name_{i}", max_chars=20,
+                              placeholder=t("player_n", n=i + 1))
+            else:
+                st.selectbox(t("level"), levels, key=f"ng_level_{i}",
+                             format_func=lambda lv: t("level_" + lv))
+    st.toggle(t("open_hand"), key="ng_open", help=t("open_hand_help"))
+    with st.expander(t("more_rules")):
+        st.segmented_control(t("capture_sum"), list(CAPTURE_SUMS), key="ng_sum",
+                             required=True, help=t("capture_sum_help"))
+        st.segmented_control(t("target"), TARGETS, key="ng_target", required=True)
+        st.selectbox(t("capture_rule"), list(CAPTURE_RULES), key="ng_capture_rule",
+                     format_func=lambda r: t("capture_rule_" + r))
+        st.selectbox(t("miscount"), list(MISCOUNT), key="ng_miscount",
+                     format_func=lambda m: t("miscount_" + m))
+        st.selectbox(t("initial_fifteen"), list(INITIAL_FIFTEEN), key="ng_initial",
+                     format_func=lambda m: t("initial_" + m))
+        st.toggle(t("last_escoba"), key="ng_last_escoba")
+        st.toggle(t("primera"), key="ng_primera", help=t("primera_help"))
+        st.toggle(t("hand7"), key="ng_hand7")
+        st.toggle(t("jokers"), key="ng_jokers", help=t("jokers_help"))
+    st.button(t("start_game"), key="start_game", type="primary", on_click=_start,
+              args=(profile,), use_container_width=True)

@@ -1,0 +1,34 @@
+"""Profile actions (callbacks for the profiles page)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from .board import safe_callback
+from .session import flash, set_profile, storage
+from .storage import StorageError
+
+__all__ = ["AVATARS", "create_profile_clicked", "pick_profile_clicked"]
+
+#: Avatars to choose from: animals and things, never a photo.
+AVATARS = ["🦊", "🐼", "🐸", "🦁", "🐙", "🦄", "🐢", "🐝", "🚀", "⚽", "🌈", "🍉"]
+
+
+@safe_callback
+def create_profile_clicked() -> None:
+    nickname = st.session_state.get("new_nickname", "") or ""
+    avatar = st.session_state.get("new_avatar") or AVATARS[0]
+    try:
+        profile = storage().create_profile(nickname, avatar)
+    except StorageError as exc:
+        flash("warning", exc.key, **exc.params)
+        return
+    set_profile(profile)
+    flash("success", "profile_created", name=profile.nickname)
+
+
+@safe_callback
+def pick_profile_clicked(profile_id: int) -> None:
+    profile = storage().get_profile(profile_id)
+    if profile is not None:
+        set_profile(profile)

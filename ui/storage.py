@@ -1,0 +1,380 @@
+"""Saved progress: profiles, games, moves and round results, through SQLAlchemy.
+
+The :class:`Storage` class is plain SQLAlchemy Core over an ``Engine`` so it
+can be tested without Streamlit, against SQLite and PostgreSQL alike. The app
+gets its engine from ``st.connection("escoba", type="sql")`` (see
+:func:`ui.session.storage`), which reads ``.streamlit/secrets.toml``.
+
+Schema changes are numbered migrations in :data:`MIGRATIONS`, applied in
+order on start inside one transaction each; the number reached is kept in the
+``schema_version`` table. To add a table (issue 6's puzzle ``attempts``),
+append a migration: never edit one that has shipped.
+
+Every write that belongs together (a move, the record it extends, the round
+result it completes) happens in one transaction, so a crash or a refresh
+never leaves half a move behind.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+__all__ = [
+    "Storage",
+    "Profile",
+    "GameRow",
+    "StorageError",
+    "MIGRATIONS",
+    "SCHEMA_VERSION",
+    "metadata",
+    "sqlite_url",
+    "configure_sqlite",
+]
+
+log = logging.getLogger(__name__)
+
+
+class StorageError(ValueError):
+    """A write the storage refuses (e.g. a nickname already taken); message key in ``key``."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+
+metadata = sa.MetaData()
+
+schema_version = sa.Table(
+    "schema_version", metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("applied_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+profiles = sa.Table(
+    "profiles", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    # A nickname and an avatar, nothing else: no e-mail, no real name.
+    sa.Column("nickname", sa.String(40), nullable=False, unique=True),
+    sa.Column("avatar", sa.String(16), nullable=False),
+    sa.Column("settings", sa.Text, nullable=False, default="{}"),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+games = sa.Table(
+    "games", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("profile_id", sa.Integer, sa.ForeignKey("profiles.id", ondelete="CASCADE"),
+              nullable=False, index=True),
+    sa.Column("status", sa.String(12), nullable=False),  # playing | finished | abandoned
+    sa.Column("rules", sa.Text, nullable=False),  # Rules.to_dict(only_changes=True)
+    sa.Column("seats", sa.Text, nullable=False),  # [{"kind": "human"|"bot", ...}]
+    sa.Column("options", sa.Text, nullable=False, default="{}"),  # display options
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("record", sa.Text, nullable=False),  # the escoba-record/1 so far
+    sa.Column("winner", sa.Integer, nullable=True),  # winning side
+    sa.Column("review", sa.Text, nullable=True),  # post-game review (JSON), when finished
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+moves = sa.Table(
+    "moves", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id", ondelete="CASCADE"),
+              nullable=False),
+    sa.Column("round_no", sa.Integer, nullable=False),  # 1-based
+    sa.Column("move_no", sa.Integer, nullable=False),  # 1-based within the round
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("kind", sa.String(12), nullable=False),  # play | miscount | renuncio
+    sa.Column("entry", sa.Text, nullable=False),  # the record's move entry (JSON)
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.UniqueConstraint("game_id", "round_no", "move_no", name="uq_moves_position"),
+)
+
+results = sa.Table(
+    "results", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id", ondelete="CASCADE"),
+              nullable=False),
+    sa.Column("round_no", sa.Integer, nullable=False),
+    sa.Column("points", sa.Text, nullable=False),  # per side {category: points}
+    sa.Column("totals", sa.Text, nullable=False),  # game totals per side after the round
+    sa.Column("escobas", sa.Text, nullable=False),  # escobas per side in the round
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.UniqueConstraint("game_id", "round_no", name="uq_results_round"),
+)
+
+
+def _migration_1(conn: Connection) -> None:
+    """Profiles, games, moves and round results."""
+    for table in (profiles, games, moves, results):
+        table.create(conn, checkfirst=True)
+    sa.Index("ix_moves_game", moves.c.game_id).create(conn, checkfirst=True)
+
+
+#: (version, description, apply). Append only; issue 6 adds puzzle attempts as 2.
+MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
+    (1, "profiles, games, moves, results", _migration_1),
+]
+SCHEMA_VERSION = MIGRATIONS[-1][0]
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _aware(value: datetime | None) -> datetime | None:
+    # SQLite hands back naive datetimes; everything is stored in UTC.
+    if value is not None and value.tzinfo is None:
+        return value.replace(tzinfo=UTC)
+    return value
+
+
+def sqlite_url(path: str) -> str:
+    """The SQLAlchemy URL of a SQLite file."""
+    return f"sqlite:///{path}"
+
+
+def configure_sqlite(engine: Engine, busy_timeout_ms: int = 5000) -> None:
+    """WAL journal, a busy timeout and foreign keys on every new SQLite connection.
+
+    WAL lets the app read while another session writes; the busy timeout makes
+    a second writer wait instead of failing with "database is locked".
+    """
+    if engine.dialect.name != "sqlite":
+        return
+
+    @sa.event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+        cursor = dbapi_conn.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+
+@dataclass(frozen=True)
+class Profile:
+    id: int
+    nickname: str
+    avatar: str
+    settings: dict[str, Any]
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    profile_id: int
+    status: str
+    rules: dict[str, Any]
+    seats: list[dict[str, Any]]
+    options: dict[str, Any]
+    seed: int
+    record: dict[str, Any]
+    winner: int | None
+    review: Any
+    created_at: datetime
+    updated_at: datetime
+
+
+def _profile(row: Any) -> Profile:
+    return Profile(row.id, row.nickname, row.avatar, json.loads(row.settings or "{}"),
+                   _aware(row.created_at))  # type: ignore[arg-type]
+
+
+def _game(row: Any) -> GameRow:
+    return GameRow(
+        id=row.id, profile_id=row.profile_id, status=row.status,
+        rules=json.loads(row.rules), seats=json.loads(row.seats),
+        options=json.loads(row.options or "{}"), seed=row.seed,
+        record=json.loads(row.record), winner=row.winner,
+        review=json.loads(row.review) if row.review else None,
+        created_at=_aware(row.created_at), updated_at=_aware(row.updated_at),  # type: ignore[arg-type]
+    )
+
+
+class Storage:
+    """Profiles and games over one SQLAlchemy engine (SQLite or PostgreSQL)."""
+
+    def __init__(self, engine: Engine, *, migrate: bool = True) -> None:
+        self.engine = engine
+        if migrate:
+            self.migrate()
+
+    # -- schema ---------------------------------------------------------------
+    @contextmanager
+    def transaction(self) -> Iterator[Connection]:
+        """One transaction: committed at the end of the block, rolled back on error."""
+        with self.engine.begin() as conn:
+            yield conn
+
+    def schema_version(self) -> int:
+        """The migration number the database has reached (0 when empty)."""
+        with self.engine.connect() as conn:
+            if not sa.inspect(conn).has_table("schema_version"):
+                return 0
+            value = conn.execute(sa.select(sa.func.max(schema_version.c.version))).scalar()
+            return int(value or 0)
+
+    def migrate(self) -> int:
+        """Apply the migrations the database lacks, each in its own transaction."""
+        with self.transaction() as conn:
+            schema_version.create(conn, checkfirst=True)
+        current = self.schema_version()
+        for version, description, apply in MIGRATIONS:
+            if version <= current:
+                continue
+            with self.transaction() as conn:
+                # Re-read inside the transaction: another process may have won the race.
+                done = conn.execute(sa.select(sa.func.max(schema_version.c.version))).scalar()
+                if (done or 0) >= version:
+                    continue
+                apply(conn)
+                conn.execute(schema_version.insert().values(version=version,
+                                                            applied_at=_now()))
+            log.info("schema migrated to %s (%s)", version, description)
+        return self.schema_version()
+
+    # -- profiles ---------------------------------------------------------------
+    def create_profile(self, nickname: str, avatar: str,
+                       settings: dict[str, Any] | None = None) -> Profile:
+        """A new profile; :class:`StorageError` ``profile_empty``/``profile_taken``."""
+        nickname = " ".join(nickname.split())[:40]
+        if not nickname:
+            raise StorageError("profile_empty")
+        with self.transaction() as conn:
+            taken = conn.execute(sa.select(profiles.c.id).where(
+                sa.func.lower(profiles.c.nickname) == nickname.lower())).first()
+            if taken is not None:
+                raise StorageError("profile_taken", nickname=nickname)
+            new_id = conn.execute(profiles.insert().values(
+                nickname=nickname, avatar=avatar[:16], settings=json.dumps(settings or {}),
+                created_at=_now())).inserted_primary_key[0]
+        profile = self.get_profile(int(new_id))
+        assert profile is not None
+        return profile
+
+    def list_profiles(self) -> list[Profile]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(profiles).order_by(profiles.c.nickname)).all()
+        return [_profile(r) for r in rows]
+
+    def get_profile(self, profile_id: int) -> Profile | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(profiles).where(profiles.c.id == profile_id)).first()
+        return _profile(row) if row is not None else None
+
+    def update_settings(self, profile_id: int, settings: dict[str, Any]) -> None:
+        with self.transaction() as conn:
+            conn.execute(profiles.update().where(profiles.c.id == profile_id)
+                         .values(settings=json.dumps(settings)))
+
+    def delete_profile(self, profile_id: int) -> None:
+        """Remove a profile and everything stored for it."""
+        with self.transaction() as conn:
+            game_ids = sa.select(games.c.id).where(games.c.profile_id == profile_id)
+            conn.execute(moves.delete().where(moves.c.game_id.in_(game_ids)))
+            conn.execute(results.delete().where(results.c.game_id.in_(game_ids)))
+            conn.execute(games.delete().where(games.c.profile_id == profile_id))
+            conn.execute(profiles.delete().where(profiles.c.id == profile_id))
+
+    # -- games --------------------------------------------------------------------
+    def create_game(self, profile_id: int, *, rules: dict[str, Any],
+                    seats: Sequence[dict[str, Any]], seed: int, record: dict[str, Any],
+                    options: dict[str, Any] | None = None) -> int:
+        """A new game in play for ``profile_id``; earlier games in play are abandoned."""
+        now = _now()
+        with self.transaction() as conn:
+            conn.execute(games.update().where(
+                (games.c.profile_id == profile_id) & (games.c.status == "playing"))
+                .values(status="abandoned", updated_at=now))
+            new_id = conn.execute(games.insert().values(
+                profile_id=profile_id, status="playing", rules=json.dumps(rules),
+                seats=json.dumps(list(seats)), options=json.dumps(options or {}),
+                seed=seed, record=json.dumps(record), created_at=now,
+                updated_at=now)).inserted_primary_key[0]
+        return int(new_id)
+
+    def save_progress(self, game_id: int, record: dict[str, Any], *,
+                      new_moves: Sequence[tuple[int, int, dict[str, Any]]] = (),
+                      new_results: Sequence[dict[str, Any]] = (),
+                      winner: int | None = None, finished: bool = False) -> None:
+        """Moves, the record they extend and any round results, in one transaction.
+
+        ``new_moves`` are ``(round_no, move_no, entry)`` with the record's move
+        entry; ``new_results`` are ``{"round_no", "points", "totals", "escobas"}``.
+        """
+        now = _now()
+        with self.transaction() as conn:
+            for round_no, move_no, entry in new_moves:
+                kind = ("renuncio" if "renuncio" in entry
+                        else "miscount" if "miscount" in entry else "play")
+                conn.execute(moves.insert().values(
+                    game_id=game_id, round_no=round_no, move_no=move_no,
+                    seat=int(entry["seat"]), kind=kind, entry=json.dumps(entry),
+                    created_at=now))
+            for result in new_results:
+                conn.execute(results.insert().values(
+                    game_id=game_id, round_no=result["round_no"],
+                    points=json.dumps(result["points"]), totals=json.dumps(result["totals"]),
+                    escobas=json.dumps(result["escobas"]), created_at=now))
+            values: dict[str, Any] = {"record": json.dumps(record), "updated_at": now}
+            if finished:
+                values.update(status="finished", winner=winner)
+            conn.execute(games.update().where(games.c.id == game_id).values(**values))
+
+    def save_review(self, game_id: int, review: Any) -> None:
+        with self.transaction() as conn:
+            conn.execute(games.update().where(games.c.id == game_id)
+                         .values(review=json.dumps(review)))
+
+    def abandon_game(self, game_id: int) -> None:
+        with self.transaction() as conn:
+            conn.execute(games.update().where(games.c.id == game_id)
+                         .values(status="abandoned", updated_at=_now()))
+
+    def get_game(self, game_id: int) -> GameRow | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(games).where(games.c.id == game_id)).first()
+        return _game(row) if row is not None else None
+
+    def active_game(self, profile_id: int) -> GameRow | None:
+        """The profile's game in play, if any (the newest)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(games).where(
+                (games.c.profile_id == profile_id) & (games.c.status == "playing"))
+                .order_by(games.c.id.desc()).limit(1)).first()
+        return _game(row) if row is not None else None
+
+    def list_games(self, profile_id: int, limit: int = 50) -> list[GameRow]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(games).where(games.c.profile_id == profile_id)
+                                .order_by(games.c.id.desc()).limit(limit)).all()
+        return [_game(r) for r in rows]
+
+    def move_entries(self, game_id: int) -> list[tuple[int, int, dict[str, Any]]]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(moves.c.round_no, moves.c.move_no, moves.c.entry)
+                                .where(moves.c.game_id == game_id)
+                                .order_by(moves.c.round_no, moves.c.move_no)).all()
+        return [(r.round_no, r.move_no, json.loads(r.entry)) for r in rows]
+
+    def round_results(self, game_id: int) -> list[dict[str, Any]]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(results).where(results.c.game_id == game_id)
+                                .order_by(results.c.round_no)).all()
+        return [{"round_no": r.round_no, "points": json.loads(r.points),
+                 "totals": json.loads(r.totals), "escobas": json.loads(r.escobas)}
+                for r in rows]

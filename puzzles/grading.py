@@ -36,8 +36,8 @@ LEVEL5_CAP = 60
 #: single fact is short, and a sum of 10 has no ten to cross).
 QUICK_BANDS: dict[int, tuple[int, ...]] = {10: (0, 2, 3, 4, 5), 15: (0, 4, 5, 6, 7),
                                            20: (0, 5, 6, 7, 8)}
-#: The same for best-move puzzles.
-MOVE_BANDS: tuple[int, ...] = (0, 8, 12, 16, 21)
+#: The same for best-move puzzles (see :func:`puzzles.bestmove.move_difficulty`).
+MOVE_BANDS: tuple[int, ...] = (0, 9, 12, 15, 19)
 
 
 def level_of(score: int, bands: Sequence[int] = BANDS) -> int:

@@ -185,6 +185,7 @@ class Stats:
     shared: int = 0           # table cards used by two or more solutions
     near_misses: int = 0      # sets totalling capture_sum - 1 or + 1
     choices: int = 0          # best-move: legal moves; quick-facts: addends shown
+    captures: int = 0         # best-move: legal moves that capture
     crossings: int = 0        # quick-facts: running totals that pass a ten
     difficulty: int = 0       # the graded score; its band is the level
 

@@ -242,3 +242,32 @@ def test_from_cards_rules_md_example_one():
 
 def test_every_kind_is_known():
     assert set(SOLVER_KINDS) | {"best-move"} == set(KINDS)
+
+
+# -- best move (needs escoba.coach) -----------------------------------------------
+
+
+@settings(max_examples=25, deadline=None)
+@given(level=st.integers(1, 5), seed=st.integers(0, 10**6),
+       capture_sum=st.sampled_from((10, 15, 20)))
+def test_best_move_ranks_every_legal_move_and_keeps_the_best(level, seed, capture_sum):
+    from puzzles.grading import MOVE_BANDS
+
+    p = generate("best-move", level, seed, capture_sum)
+    # every legal move (forced captures), by brute force, is ranked exactly once
+    legal = set()
+    for card in p.hand:
+        takes = {frozenset(t) for r in range(1, len(p.table) + 1)
+                 for t in itertools.combinations(p.table, r)
+                 if sum(c.value for c in t) + card.value == capture_sum}
+        legal |= {(card, t) for t in takes} or {(card, frozenset())}
+    ranked = [(m.card, frozenset(m.take)) for m in p.ranking]
+    assert len(ranked) == len(set(ranked)) and set(ranked) == legal
+    scores = [m.score for m in p.ranking]
+    assert scores == sorted(scores, reverse=True)
+    best = {(m.card, frozenset(m.take)) for m in p.ranking if m.score == scores[0]}
+    assert stored(p) == best
+    assert scores[0] - scores[1] >= 0.05 - 1e-4  # one clear answer
+    assert level_of(p.stats.difficulty, MOVE_BANDS) == level
+    assert Puzzle.from_dict(p.to_dict()) == p and regenerate(p.id) == p
+    assert all(m.reason for m in p.ranking)

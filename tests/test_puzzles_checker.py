@@ -132,3 +132,16 @@ def test_result_to_dict_is_json_ready(example):
     data = check(example, ["8e", "3o 8e", "zz"]).to_dict()
     assert json.loads(json.dumps(data)) == data
     assert data["wrong"][0]["message"] == "3 + 8 + 7 = 18, not 15"
+
+
+def test_best_move_answers_say_why_a_move_is_not_the_best():
+    from escoba.game import Move
+
+    p = generate("best-move", 2, 5)
+    best = p.solutions[0]
+    r = check(p, Move(best.card, frozenset(best.take)))
+    assert r.solved and r.stars == 3
+    worst = p.ranking[-1]
+    r = check(p, {"card": str(worst.card), "take": [str(c) for c in worst.take]})
+    assert not r.solved and r.missed == p.solutions
+    assert r.wrong[0].key == "not_best" and r.wrong[0].params["reason"] == worst.reason

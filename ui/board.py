@@ -163,8 +163,12 @@ def _hint_panel(obs: Observation, deck: Deck) -> None:
         move = best.move
         st.markdown(f"⭐ **{t('hint_best')}** {move_text(move, deck)}: "
                     f"{coach_text(*best.reason)}")
-        risky = [a for a in assessed if a.sweep_risk is not None]
-        for a in risky[:4]:
+        # Only the moves of the card the child is looking at (or the best move's
+        # card): a wall of warnings teaches nothing.
+        picked = st.session_state.get(KEY_HAND)
+        focus = Card.parse(picked) if picked else best.move.card
+        risky = [a for a in assessed if a.sweep_risk is not None and a.move.card == focus]
+        for a in risky[:2]:
             risk = a.sweep_risk
             assert risk is not None
             what = move_text(a.move, deck)

@@ -11,13 +11,15 @@ once per process.
 
 from __future__ import annotations
 
+import base64
 import html
 from collections.abc import Iterable
 from functools import lru_cache
 
 from escoba import Card, Deck
 
-__all__ = ["card_svg", "back_svg", "cards_row_html", "SUIT_COLOURS", "card_label"]
+__all__ = ["card_svg", "card_img", "back_svg", "cards_row_html", "backs_row_html",
+           "SUIT_COLOURS", "card_label"]
 
 # Okabe-Ito palette: distinguishable with the common colour-vision deficiencies.
 SUIT_COLOURS = ("#C77C00", "#0072B2", "#444444", "#009E73")  # oros copas espadas bastos
@@ -119,6 +121,17 @@ def back_svg(width: int = 56) -> str:
             f'stroke="#F2C14E" stroke-width="3" stroke-dasharray="6 4"/></svg>')
 
 
+@lru_cache(maxsize=4096)
+def card_img(card: Card, deck: Deck, show_value: bool, selected: bool, width: int,
+             name: str) -> str:
+    """An ``<img>`` carrying the SVG as a data URI (st.html's sanitiser keeps these)."""
+    svg = card_svg(card, deck, show_value, selected, width, name)
+    data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
+    return (f'<img src="data:image/svg+xml;base64,{data}" width="{width}" '
+            f'height="{int(width * 1.5)}" alt="{html.escape(name)}" title="{html.escape(name)}" '
+            f'data-card="{card}"/>')
+
+
 def cards_row_html(cards: Iterable[Card], deck: Deck, show_value: bool, *,
                    selected: Iterable[Card] = (), width: int = 84,
                    names: bool = True) -> str:
@@ -127,7 +140,7 @@ def cards_row_html(cards: Iterable[Card], deck: Deck, show_value: bool, *,
     items = []
     for card in cards:
         name = card.name(deck)
-        svg = card_svg(card, deck, show_value, card in chosen, width, name)
+        svg = card_img(card, deck, show_value, card in chosen, width, name)
         caption = (f'<div style="font-size:0.85rem;text-align:center;max-width:{width + 8}px">'
                    f'{html.escape(name)}</div>') if names else ""
         items.append(f'<div style="display:flex;flex-direction:column;align-items:center;'
@@ -138,5 +151,7 @@ def cards_row_html(cards: Iterable[Card], deck: Deck, show_value: bool, *,
 
 def backs_row_html(count: int, width: int = 44) -> str:
     """``count`` card backs: all that is ever sent about a hidden hand."""
-    back = back_svg(width)
+    data = base64.b64encode(back_svg(width).encode("utf-8")).decode("ascii")
+    back = (f'<img src="data:image/svg+xml;base64,{data}" width="{width}" '
+            f'height="{int(width * 1.5)}" alt="card back"/>')
     return ('<div style="display:flex;flex-wrap:wrap;gap:4px">' + back * count + "</div>")

@@ -92,7 +92,7 @@ moves = sa.Table(
     "moves", metadata,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
     sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id", ondelete="CASCADE"),
-              nullable=False),
+              nullable=False, index=True),
     sa.Column("round_no", sa.Integer, nullable=False),  # 1-based
     sa.Column("move_no", sa.Integer, nullable=False),  # 1-based within the round
     sa.Column("seat", sa.Integer, nullable=False),
@@ -120,7 +120,6 @@ def _migration_1(conn: Connection) -> None:
     """Profiles, games, moves and round results."""
     for table in (profiles, games, moves, results):
         table.create(conn, checkfirst=True)
-    sa.Index("ix_moves_game", moves.c.game_id).create(conn, checkfirst=True)
 
 
 #: (version, description, apply). Append only; issue 6 adds puzzle attempts as 2.

@@ -1,0 +1,107 @@
+"""Shared fixtures: a fresh SQLite file per test, a real PostgreSQL server, the app.
+
+PostgreSQL: ``ESCOBA_TEST_POSTGRES_URL`` (set by ``.ci/run``) names a server;
+otherwise, when the PostgreSQL 15 binaries are installed, a throwaway cluster
+is started here on loopback for the test session. Without either, the
+PostgreSQL tests skip, unless ``ESCOBA_REQUIRE_POSTGRES=1`` (CI) makes that a
+failure.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PG_BIN = Path("/usr/lib/postgresql/15/bin")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def db_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A fresh SQLite file for the app (``ESCOBA_DB_PATH``), and no stray URL."""
+    path = tmp_path / "escoba.db"
+    monkeypatch.setenv("ESCOBA_DB_PATH", str(path))
+    monkeypatch.delenv("ESCOBA_DATABASE_URL", raising=False)
+    return path
+
+
+def _start_cluster() -> tuple[str, callable]:
+    """initdb + pg_ctl as the postgres user (root may not run a server); trust on loopback."""
+    base = Path(tempfile.mkdtemp(prefix="escoba-pg-"))
+    data = base / "data"
+    port = free_port()
+    as_postgres = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+    if as_postgres:
+        shutil.chown(base, "postgres")
+    subprocess.run([*as_postgres, str(PG_BIN / "initdb"), "-D", str(data), "-A", "trust",
+                    "-U", "postgres", "--no-sync"], check=True, capture_output=True)
+    subprocess.run([*as_postgres, str(PG_BIN / "pg_ctl"), "-D", str(data), "-w", "-l",
+                    str(base / "log"), "-o",
+                    f"-p {port} -c listen_addresses=127.0.0.1 -k {base} -c fsync=off",
+                    "start"], check=True, capture_output=True)
+
+    def stop() -> None:
+        subprocess.run([*as_postgres, str(PG_BIN / "pg_ctl"), "-D", str(data), "-m", "fast",
+                        "stop"], capture_output=True)
+        shutil.rmtree(base, ignore_errors=True)
+
+    return f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres", stop
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """The URL of a PostgreSQL server's maintenance database."""
+    url = os.environ.get("ESCOBA_TEST_POSTGRES_URL")
+    if url:
+        yield url
+        return
+    if not (PG_BIN / "initdb").exists():
+        if os.environ.get("ESCOBA_REQUIRE_POSTGRES") == "1":
+            pytest.fail("PostgreSQL is required (ESCOBA_REQUIRE_POSTGRES=1) but not installed")
+        pytest.skip("no PostgreSQL binaries and no ESCOBA_TEST_POSTGRES_URL")
+    url, stop = _start_cluster()
+    try:
+        yield url
+    finally:
+        stop()
+
+
+@pytest.fixture
+def postgres_url(postgres_server: str) -> Iterator[str]:
+    """A brand-new empty database on the server, dropped after the test."""
+    import sqlalchemy as sa
+
+    name = "escoba_test_" + uuid.uuid4().hex[:10]
+    admin = sa.create_engine(postgres_server, isolation_level="AUTOCOMMIT")
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            with admin.connect() as conn:
+                conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+            break
+        except sa.exc.OperationalError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+    url = sa.engine.make_url(postgres_server).set(database=name)
+    try:
+        yield url.render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as conn:
+            conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()

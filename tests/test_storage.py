@@ -1,0 +1,155 @@
+"""The storage layer against SQLite and a real PostgreSQL server (same tests)."""
+
+from __future__ import annotations
+
+import random
+import threading
+
+import pytest
+import sqlalchemy as sa
+
+from escoba import Rules
+from ui.gameplay import GameSession, SeatSpec
+from ui.storage import SCHEMA_VERSION, Storage, StorageError, configure_sqlite
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def engine(request: pytest.FixtureRequest, tmp_path) -> sa.Engine:
+    if request.param == "sqlite":
+        eng = sa.create_engine(f"sqlite:///{tmp_path / 'store.db'}")
+        configure_sqlite(eng)
+    else:
+        eng = sa.create_engine(request.getfixturevalue("postgres_url"))
+    yield eng
+    eng.dispose()
+
+
+def play_to_end(session: GameSession, seed: int = 1, max_actions: int = 5000) -> None:
+    rng = random.Random(seed)
+    for _ in range(max_actions):
+        if session.is_over:
+            return
+        if session.round_over:
+            session.next_round()
+        elif session.is_human_turn:
+            move = rng.choice(session.observation(session.to_move).legal_moves())
+            assert session.play_human(move.card, move.take).ok
+        else:
+            session.bot_step()
+    raise AssertionError("game did not end")
+
+
+def test_migrates_to_current_version_and_is_idempotent(engine: sa.Engine) -> None:
+    store = Storage(engine)
+    assert store.schema_version() == SCHEMA_VERSION
+    assert Storage(engine).migrate() == SCHEMA_VERSION  # a restart migrates nothing
+    with engine.connect() as conn:
+        rows = conn.execute(sa.text("SELECT count(*) FROM schema_version")).scalar()
+    assert rows == SCHEMA_VERSION
+    tables = set(sa.inspect(engine).get_table_names())
+    assert {"profiles", "games", "moves", "results", "schema_version"} <= tables
+
+
+def test_profiles_are_nickname_and_avatar_only(engine: sa.Engine) -> None:
+    store = Storage(engine)
+    ana = store.create_profile("  Ana  ", "🦊")
+    store.create_profile("Leo", "🐼")
+    assert ana.nickname == "Ana" and ana.avatar == "🦊"
+    assert [p.nickname for p in store.list_profiles()] == ["Ana", "Leo"]
+    with pytest.raises(StorageError) as taken:
+        store.create_profile("ana", "🐸")
+    assert taken.value.key == "profile_taken"
+    with pytest.raises(StorageError):
+        store.create_profile("   ", "🐸")
+    columns = {c["name"] for c in sa.inspect(engine).get_columns("profiles")}
+    assert columns == {"id", "nickname", "avatar", "settings", "created_at"}
+    store.update_settings(ana.id, {"deck": "french"})
+    assert store.get_profile(ana.id).settings == {"deck": "french"}
+
+
+def test_a_whole_game_is_saved_move_by_move_and_resumes(engine: sa.Engine) -> None:
+    store = Storage(engine)
+    ana = store.create_profile("Ana", "🦊")
+    rules = Rules.preset("classic", target=5)
+    seats = [SeatSpec("human", "Ana"), SeatSpec("bot", "Bot", level="random")]
+    session = GameSession.new(rules, seats, 7, storage=store, profile_id=ana.id)
+    # Half-way through the first round: a "restart" resumes the same position.
+    for _ in range(9):
+        if session.is_human_turn:
+            move = session.observation(session.to_move).legal_moves()[0]
+            session.play_human(move.card, move.take)
+        else:
+            session.bot_step()
+    row = store.active_game(ana.id)
+    resumed = GameSession.resume(row, store)
+    assert resumed.record() == session.record()
+    assert resumed.round.table == session.round.table
+    play_to_end(resumed)
+    row = store.get_game(session.game_id)
+    assert row.status == "finished" and row.winner == resumed.game.winner
+    entries = store.move_entries(row.id)
+    assert len(entries) == sum(len(r["moves"]) for r in row.record["rounds"])
+    assert [e[2] for e in entries if e[0] == 1] == row.record["rounds"][0]["moves"]
+    results = store.round_results(row.id)
+    assert len(results) == len(row.record["rounds"])
+    assert results[-1]["totals"] == list(resumed.game.totals)
+    assert store.active_game(ana.id) is None
+
+
+def test_a_failed_write_leaves_nothing_half_done(engine: sa.Engine) -> None:
+    store = Storage(engine)
+    ana = store.create_profile("Ana", "🦊")
+    game_id = store.create_game(ana.id, rules={"preset": "classic"}, seats=[], seed=1,
+                                record={"format": "escoba-record/1", "rounds": []})
+    entry = {"seat": 0, "card": "7o", "take": []}
+    store.save_progress(game_id, {"rounds": [1]}, new_moves=[(1, 1, entry)])
+    with pytest.raises(sa.exc.IntegrityError):
+        # The second move repeats position (1, 1): the whole transaction rolls back.
+        store.save_progress(game_id, {"rounds": [2]},
+                            new_moves=[(1, 2, entry), (1, 1, entry)])
+    assert store.get_game(game_id).record == {"rounds": [1]}
+    assert len(store.move_entries(game_id)) == 1
+
+
+def test_new_game_abandons_the_previous_one(engine: sa.Engine) -> None:
+    store = Storage(engine)
+    ana = store.create_profile("Ana", "🦊")
+    first = store.create_game(ana.id, rules={}, seats=[], seed=1, record={})
+    second = store.create_game(ana.id, rules={}, seats=[], seed=2, record={})
+    assert store.get_game(first).status == "abandoned"
+    assert store.active_game(ana.id).id == second
+    store.delete_profile(ana.id)
+    assert store.get_game(second) is None
+
+
+def test_sqlite_uses_wal_and_a_busy_timeout(tmp_path) -> None:
+    eng = sa.create_engine(f"sqlite:///{tmp_path / 'wal.db'}")
+    configure_sqlite(eng)
+    Storage(eng)
+    with eng.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() == 5000
+
+
+def test_concurrent_writers_do_not_lose_moves(engine: sa.Engine) -> None:
+    store = Storage(engine)
+    ana = store.create_profile("Ana", "🦊")
+    ids = [store.create_game(ana.id, rules={}, seats=[], seed=i, record={}) for i in range(1)]
+    errors: list[BaseException] = []
+
+    def writer(offset: int) -> None:
+        try:
+            for k in range(20):
+                store.save_progress(ids[0], {"n": k},
+                                    new_moves=[(offset, k + 1, {"seat": 0, "card": "1o",
+                                                                "take": []})])
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=writer, args=(r,)) for r in (1, 2, 3)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert not errors
+    assert len(store.move_entries(ids[0])) == 60

@@ -80,7 +80,9 @@ class RandomPlayer(_PairPlayer):
     def choose_pair(self, observation: Observation, rng: random.Random) -> tuple[int, int]:
         """:meth:`choose` in the inner form (card index, take mask): no objects built."""
         pairs = observation.legal_move_pairs()
-        return pairs[rng.randrange(len(pairs))]
+        # random() * n is uniform enough for a handful of moves and 4x cheaper
+        # than randrange, which matters in simulations.
+        return pairs[int(rng.random() * len(pairs))]
 
     def claim_renuncio(self, observation: Observation, rng: random.Random) -> Renuncio | None:
         claims = observation.renuncio_claims()

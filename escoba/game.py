@@ -25,14 +25,14 @@ from .cards import CARDS, JOKER_MASK, VALUE, Card, cards_of, format_cards, mask_
 from .rules import Rules
 from .scoring import RoundScore, score_round
 from .solver import (
-    _CACHE as _SOLUTIONS,
     _NIBBLE_CHOOSE,
+    _ROWS,
     capture_masks,
     has_capture,
     is_capture,
     signature,
+    solution_row,
     sort_key,
-    value_solutions_cached,
 )
 
 __all__ = [
@@ -222,30 +222,28 @@ def legal_move_pairs(rules: Rules, hand: int, table: int) -> list[tuple[int, int
             if not sets or not forced:
                 append((card, 0))
     else:
-        sig = signature(table) << 5
-        cache = _SOLUTIONS
+        row = _ROWS.get(signature(table))
+        if row is None:
+            row = solution_row(signature(table))
         while m:
             low = m & -m
             card = low.bit_length() - 1
             m ^= low
             target = capture_sum - VALUE[card]
-            solutions = cache.get(sig | target) if target > 0 else None
-            if solutions is None and target > 0:
-                solutions = value_solutions_cached(sig >> 5, target)
-            if solutions:
-                for full, partial in solutions:
-                    if not partial:
-                        append((card, table & full))
-                        continue
-                    masks = [table & full]
-                    for shift, count in partial:
-                        options = _NIBBLE_CHOOSE[table >> shift & 15][count]
-                        masks = [t | o << shift for t in masks for o in options]
-                    for t in masks:
-                        append((card, t))
-                if not forced:
-                    append((card, 0))
-            else:
+            if target <= 0:
+                append((card, 0))
+                continue
+            fulls, partials = row[target]
+            for full in fulls:
+                append((card, table & full))
+            for full, partial in partials:
+                masks = [table & full]
+                for shift, count in partial:
+                    options = _NIBBLE_CHOOSE[table >> shift & 15][count]
+                    masks = [t | o << shift for t in masks for o in options]
+                for t in masks:
+                    append((card, t))
+            if not (fulls or partials) or not forced:
                 append((card, 0))
     _LAST_LEGAL[0] = (hand, table, capture_sum, forced)
     _LAST_LEGAL[1] = out
@@ -257,17 +255,6 @@ def legal_move_pairs(rules: Rules, hand: int, table: int) -> list[tuple[int, int
 # its moves, so the engine can accept that move by membership instead of
 # checking its arithmetic again.
 _LAST_LEGAL: list = [None, [], None]
-
-
-def _known_legal(rules: Rules, hand: int, table: int, card: int, take: int) -> bool:
-    key = _LAST_LEGAL[0]
-    if key is None or key[0] != hand or key[1] != table or key[2] != rules.capture_sum \
-            or key[3] != (rules.capture_rule == "forced"):
-        return False
-    legal = _LAST_LEGAL[2]
-    if legal is None:
-        legal = _LAST_LEGAL[2] = frozenset(_LAST_LEGAL[1])
-    return (card, take) in legal
 
 
 def _moves_from_pairs(pairs: Iterable[tuple[int, int]]) -> list[Move]:
@@ -292,6 +279,10 @@ def initial_table_triggers(rules: Rules, table: Sequence[Card] | int) -> bool:
     from .solver import subset_masks_in_range
 
     return any(s for s in subset_masks_in_range(plain, rules.capture_sum, rules.capture_sum))
+
+
+_new_play = tuple.__new__
+_new_observation = tuple.__new__
 
 
 class Observation(NamedTuple):
@@ -494,29 +485,17 @@ class Round:
                     round_number: int = 1) -> Observation:
         """What ``seat`` may know now. Only this ever reaches a bot or the coach."""
         pending = self._renuncio
-        can_claim = (pending is not None and seat == self._to_move
-                     and self.rules.capture_rule == "renuncio")
-        return Observation(
-            rules=self.rules,
-            seat=seat,
-            to_move=self._to_move,
-            dealer=self.dealer,
-            hand_mask=self._hands[seat],
-            table_mask=self._table,
-            pile_masks=tuple(self._piles),
-            hand_counts=tuple(map(int.bit_count, self._hands)),
-            stock_count=len(self._stock),
-            escobas=tuple(self._escobas),
-            last_capturer=self._last_capturer,
-            seen_mask=self._seen,
-            history=tuple(self._history),
-            renuncio_card=pending[1] if can_claim and pending else None,
-            renuncio_table=pending[2] if can_claim and pending else 0,
-            open_hands=tuple(self._hands) if self.rules.open_hand else None,
-            scores=scores,
-            round_number=round_number,
-            round_over=self._over,
-        )
+        claim = pending is not None and seat == self._to_move \
+            and self.rules.capture_rule == "renuncio"
+        hands = self._hands
+        # Built with tuple.__new__ in field order: this runs before every move.
+        return _new_observation(Observation, (
+            self.rules, seat, self._to_move, self.dealer, hands[seat], self._table,
+            tuple(self._piles), tuple(map(int.bit_count, hands)), len(self._stock),
+            tuple(self._escobas), self._last_capturer, self._seen, tuple(self._history),
+            pending[1] if claim else None, pending[2] if claim else 0,
+            tuple(hands) if self.rules.open_hand else None, scores, round_number, self._over,
+        ))
 
     # -- moves ------------------------------------------------------------------
     def legal_move_pairs(self) -> list[tuple[int, int]]:
@@ -554,8 +533,16 @@ class Round:
         seat = self._to_move
         rules = self.rules
         table = self._table
-        if not self._over and _known_legal(rules, self._hands[seat], table, card, take):
-            return self._apply(seat, card, take)
+        key = _LAST_LEGAL[0]
+        if key is not None and key[0] == self._hands[seat] and key[1] == table \
+                and key[2] == rules.capture_sum and not self._over \
+                and key[3] == (rules.capture_rule == "forced"):
+            # The move is checked against the legal list just generated for this state.
+            legal = _LAST_LEGAL[2]
+            if legal is None:
+                legal = _LAST_LEGAL[2] = frozenset(_LAST_LEGAL[1])
+            if (card, take) in legal:
+                return self._apply(seat, card, take)
         self._check_can_play(card)
         if take:
             if take & ~table:
@@ -620,22 +607,17 @@ class Round:
                 self._renuncio = (seat, card, table_before)
             else:
                 self._renuncio = None
-        played = Play(seat, "miscount" if miscount is not None else "play", card, take, escoba,
-                      miscount)
+        played = _new_play(Play, (seat, "miscount" if miscount is not None else "play", card,
+                                  take, escoba, miscount))
         self._history.append(played)
-        self._advance()
+        self._to_move = (seat + 1) % rules.players
+        if not self._cards_in_hands:
+            if self._stock:
+                self._deal()
+                self._leftovers_to_table()
+            else:
+                self._finish()
         return played
-
-    def _advance(self) -> None:
-        n = self.rules.players
-        self._to_move = (self._to_move + 1) % n
-        if self._cards_in_hands:
-            return
-        if self._stock:
-            self._deal()
-            self._leftovers_to_table()
-            return
-        self._finish()
 
     def _finish(self) -> None:
         self._over = True
@@ -831,10 +813,10 @@ class Game:
     def play_pair(self, card: int, take: int) -> Play:
         """:meth:`play` on the inner form (card index, take mask)."""
         round_ = self.rounds[-1] if self.rounds else None
-        if round_ is None or round_.is_over:
+        if round_ is None or round_._over:
             raise IllegalMoveError("no round in play: start the next round")
         played = round_.play_pair(card, take)
-        if round_.is_over:
+        if round_._over:
             self._after_play()
         return played
 

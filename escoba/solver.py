@@ -149,6 +149,44 @@ def value_solutions_cached(sig: int, target: int) -> list[tuple[int, tuple[tuple
     return solutions
 
 
+#: Per signature, for targets 0..19: ``(full masks, partial solutions)``. Most
+#: solutions take every card of the values they use, so they are kept apart as
+#: plain value masks: the captures are then ``table & mask``.
+_ROWS: dict[int, tuple[tuple[tuple[int, ...], tuple], ...]] = {}
+
+
+def solution_row(sig: int) -> tuple[tuple[tuple[int, ...], tuple], ...]:
+    """Every target's solutions (1..19) for a table signature, from one enumeration."""
+    row = _ROWS.get(sig)
+    if row is not None:
+        return row
+    if len(_ROWS) >= _CACHE_LIMIT // 20:
+        _ROWS.clear()
+    counts = [0] + [sig >> (3 * (v - 1)) & 7 for v in range(1, 11)]
+    fulls: list[list[int]] = [[] for _ in range(20)]
+    partials: list[list[tuple[int, tuple[tuple[int, int], ...]]]] = [[] for _ in range(20)]
+
+    def walk(value: int, total: int, full: int, partial: tuple[tuple[int, int], ...]) -> None:
+        if value == 0:
+            if total:
+                (partials[total].append((full, partial)) if partial
+                 else fulls[total].append(full))
+            return
+        available = counts[value]
+        shift = 4 * (value - 1)
+        for k in range(min(available, (19 - total) // value) + 1):
+            if k == 0:
+                walk(value - 1, total, full, partial)
+            elif k == available:
+                walk(value - 1, total + k * value, full | 15 << shift, partial)
+            else:
+                walk(value - 1, total + k * value, full, partial + ((shift, k),))
+
+    walk(10, 0, 0, ())
+    row = _ROWS[sig] = tuple((tuple(fulls[t]), tuple(partials[t])) for t in range(20))
+    return row
+
+
 def _exact(table: int, target: int, sig: int = -1) -> list[int]:
     """Non-empty subsets of the (joker-free) ``table`` summing exactly to ``target``.
 

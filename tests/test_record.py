@@ -235,7 +235,7 @@ def test_wrong_dealer_and_rounds_after_the_end_are_refused():
 
 def test_error_messages_read_like_the_style_guide():
     _, record = RECORDS[0]
-    for r, m, entry, before in states(record):
+    for r, m, entry, before in states(record):  # noqa: B007 (used after the break)
         if entry["take"]:
             break
     bad = copy.deepcopy(record)

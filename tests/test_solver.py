@@ -14,8 +14,8 @@ from escoba.cards import CARDS, CardError, mask_of
 from escoba.solver import (
     capture_masks,
     captures,
-    has_capture,
     hand_captures,
+    has_capture,
     is_capture,
     subsets_totalling,
 )

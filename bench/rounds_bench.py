@@ -1,0 +1,77 @@
+"""Rounds per second, random vs random, 2 players, classic (forced capture), one core.
+
+    python bench/rounds_bench.py [--rounds 10000] [--seed 1]
+
+Two loops over the same engine in the same process, each playing whole rounds
+with a uniformly random legal move at every turn from the player's Observation:
+
+- "engine loop": what `escoba simulate` runs (players answer in the inner
+  form, card index + take mask, and the engine checks every move);
+- "friendly API": the same game through Move objects (`legal_moves()` and
+  `play(Move)`), the way an app or a script would drive it.
+
+Rates are rounds per second of this process's CPU time (one core; other work on
+the machine does not count against it), with wall-clock rates beside them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from escoba import Game, Rules
+from escoba.bots import RandomPlayer
+
+
+def engine_loop(rules: Rules, rounds: int, seed: int) -> tuple[float, float]:
+    rng = random.Random(seed)
+    player = RandomPlayer()
+    played = 0
+    start, cpu = time.perf_counter(), time.process_time()
+    while played < rounds:
+        game = Game(rules, rng=rng)
+        while not game.is_over and played < rounds:
+            round_ = game.start_round()
+            number = len(game.rounds)
+            while not round_.is_over:
+                seat = round_.to_move
+                obs = round_.observation(seat, round_number=number)
+                game.play_pair(*player.choose_pair(obs, rng))
+            played += 1
+    return played / (time.process_time() - cpu), played / (time.perf_counter() - start)
+
+
+def friendly_loop(rules: Rules, rounds: int, seed: int) -> tuple[float, float]:
+    rng = random.Random(seed)
+    played = 0
+    start, cpu = time.perf_counter(), time.process_time()
+    while played < rounds:
+        game = Game(rules, rng=rng)
+        while not game.is_over and played < rounds:
+            round_ = game.start_round()
+            while not round_.is_over:
+                moves = game.observation(round_.to_move).legal_moves()
+                game.play(moves[rng.randrange(len(moves))])
+            played += 1
+    return played / (time.process_time() - cpu), played / (time.perf_counter() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=10_000)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    rules = Rules.preset("classic")
+    engine_loop(rules, 500, args.seed + 1)  # warm the solver's cache
+    fast = engine_loop(rules, args.rounds, args.seed)
+    friendly = friendly_loop(rules, args.rounds // 4, args.seed)
+    print(f"random vs random, 2 players, classic, forced capture: {args.rounds} rounds")
+    print(f"engine loop (escoba simulate): {fast[0]:8.0f} rounds per CPU second "
+          f"({fast[1]:.0f} per wall second; goal 4,500)")
+    print(f"friendly API (Move objects):   {friendly[0]:8.0f} rounds per CPU second "
+          f"({friendly[1]:.0f} per wall second)")
+
+
+if __name__ == "__main__":
+    main()

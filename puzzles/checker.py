@@ -118,7 +118,7 @@ class CheckResult:
                 "duplicates": list(self.duplicates),
                 "malformed": [m.to_dict() for m in self.malformed],
                 "said_none": self.said_none, "missed_none": self.missed_none,
-                "hints": self.hints}
+                "hints": self.hints, "facts": list(self.facts)}
 
 
 _SPLIT_ITEMS = re.compile(r"[;\n]+")

@@ -3,11 +3,13 @@
 A puzzle is a plain immutable value: it knows its cards, its solutions (each
 with the addition facts a child exercises finding it) and the solver
 statistics it was graded by. ``to_dict()`` gives the JSON shape of
-``escoba puzzle --json``; ``from_dict()`` reads it back exactly.
+``escoba puzzle --json`` (with ``facts[i]`` the facts of ``solutions[i]``);
+``from_dict()`` reads it back exactly.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -131,11 +133,11 @@ class Solution:
             out["value"] = self.value
         else:
             out["take"] = [str(c) for c in self.take]
-        out["facts"] = list(self.facts)
         return out
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Solution:
+    def from_dict(cls, data: Mapping[str, Any], facts: Iterable[str] = ()) -> Solution:
+        """Read :meth:`to_dict` back; ``facts`` come from the puzzle's parallel list."""
         if not isinstance(data, Mapping):
             raise PuzzleError("a solution must be an object")
         card = _card(data["card"], "solution card") if data.get("card") is not None else None
@@ -143,8 +145,7 @@ class Solution:
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
             raise PuzzleError("a solution value must be a whole number")
         take = _cards(data.get("take", []), "solution take")
-        facts = tuple(str(f) for f in data.get("facts", []))
-        return cls(take, card, value, facts)
+        return cls(take, card, value, tuple(str(f) for f in facts))
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,6 +247,8 @@ class Puzzle:
         if self.kind == "quick-facts":
             out["addends"] = list(self.addends)
         out["solutions"] = [s.to_dict() for s in self.solutions]
+        # parallel to solutions, so each solution keeps exactly the CLI's shape
+        out["facts"] = [list(s.facts) for s in self.solutions]
         if self.kind == "best-move":
             out["ranking"] = [m.to_dict() for m in self.ranking]
         out["stats"] = self.stats.to_dict()
@@ -264,7 +267,10 @@ class Puzzle:
                 kind=kind, level=level, capture_sum=capture_sum, seed=seed,
                 table=_cards(data.get("table", []), "table"),
                 hand=_cards(data.get("hand", []), "hand"),
-                solutions=tuple(Solution.from_dict(s) for s in data.get("solutions", [])),
+                solutions=tuple(
+                    Solution.from_dict(s, f) for s, f in itertools.zip_longest(
+                        data.get("solutions", []), data.get("facts", [])[:len(
+                            data.get("solutions", []))], fillvalue=())),
                 stats=Stats.from_dict(data.get("stats", {})),
                 addends=tuple(int(a) for a in data.get("addends", [])),
                 ranking=tuple(RankedMove.from_dict(m) for m in data.get("ranking", [])),

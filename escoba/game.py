@@ -516,13 +516,18 @@ class Round:
         """Claims the seat to move may make before playing (renuncio rule only)."""
         return self.observation(self._to_move).renuncio_claims()
 
-    def play(self, move: Move) -> Play:
+    def play(self, move: Move, seat: int | None = None) -> Play:
         """Play ``move`` for the seat to move; returns what happened.
 
-        Raises :class:`IllegalMoveError` with the reason, changing nothing.
+        ``seat``, when given, is who is trying to play: anyone but the seat to
+        move is refused ("not your turn"). Raises :class:`IllegalMoveError`
+        with the reason, changing nothing.
         """
         if not isinstance(move, Move):
             raise IllegalMoveError(f"expected a Move, got {type(move).__name__}")
+        if seat is not None and seat != self._to_move and not self._over:
+            raise IllegalMoveError(f"not your turn: seat {seat} tried to play, "
+                                   f"but it is seat {self._to_move}'s turn")
         take = mask_of(move.take)
         if move.miscount is not None:
             return self._play_miscount(move.card.index, take, mask_of(move.miscount))
@@ -804,9 +809,9 @@ class Game:
         return round_.observation(seat, scores=tuple(self.totals),
                                   round_number=len(self.rounds))
 
-    def play(self, move: Move) -> Play:
-        """Play in the current round; scores it when it ends."""
-        played = self._current().play(move)
+    def play(self, move: Move, seat: int | None = None) -> Play:
+        """Play in the current round (as ``seat``, if given); scores it when it ends."""
+        played = self._current().play(move, seat)
         self._after_play()
         return played
 

@@ -154,6 +154,17 @@ def test_game_redeals_and_keeps_the_abandoned_deck():
 # -- capture rules ---------------------------------------------------------------------
 
 
+def test_only_the_seat_to_move_may_play():
+    rules = Rules.preset("classic")
+    round_ = stacked_round(rules, ["7o 1c 2c", "9b 4e 6e"], "3o 5c 8e 10b")
+    with pytest.raises(IllegalMoveError, match="not your turn: seat 0 tried to play, "
+                                               "but it is seat 1's turn"):
+        round_.play(Move(card("9b")), seat=0)
+    with pytest.raises(IllegalMoveError, match="9b is not in the hand of seat 1"):
+        round_.play(Move(card("9b")))
+    round_.play(Move(card("1c")), seat=1)
+
+
 def test_forced_is_per_played_card():
     rules = Rules.preset("classic")
     round_ = stacked_round(rules, ["7o 1c 2c", "9b 4e 6e"], "3o 5c 8e 10b")

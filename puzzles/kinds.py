@@ -8,6 +8,7 @@ statement about the puzzle's statistics, never a guess from its size.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from itertools import product
 
@@ -181,13 +182,17 @@ def _quick_puzzle(level: int, capture_sum: int, seed: str, rng: Rng) -> Puzzle:
                   stats=quick_stats(addends, capture_sum), addends=tuple(addends))
 
 
+_SEED = re.compile(r"[A-Za-z0-9._-]{1,64}")
+
+
 def normalise_seed(seed: int | str) -> str:
     """Seeds are kept as text (ids and daily seeds are text); ints are written in decimal."""
     if isinstance(seed, bool) or not isinstance(seed, int | str):
         raise PuzzleError(f"a seed is a whole number or a short text, got {seed!r}")
     text = str(seed)
-    if not text or len(text) > 64 or any(ch.isspace() for ch in text):
-        raise PuzzleError(f"a seed is 1-64 characters without spaces, got {text!r}")
+    # ids, file names and the PDF's core fonts all take these characters as they are
+    if not _SEED.fullmatch(text):
+        raise PuzzleError(f"a seed is 1-64 letters, digits, '.', '_' or '-', got {text!r}")
     return text
 
 

@@ -57,7 +57,7 @@ def puzzle_id(kind: str, level: int, capture_sum: int, seed: str) -> str:
 
 
 def parse_id(puzzle_id_text: str) -> tuple[str, int, int, str]:
-    """``"captures:3:15:9"`` -> ``("captures", 3, 15, "9")``; the seed may contain ``:``."""
+    """``"captures:3:15:9"`` -> ``("captures", 3, 15, "9")``."""
     parts = str(puzzle_id_text).split(":", 3)
     if len(parts) != 4 or not parts[1].isdigit() or not parts[2].isdigit() or not parts[3]:
         raise PuzzleError(f"not a puzzle id: {puzzle_id_text!r} (expected kind:level:sum:seed)")

@@ -107,8 +107,9 @@ def test_bad_kind_level_or_sum_is_a_clear_error(bad):
 def test_bad_seed_is_a_clear_error():
     with pytest.raises(PuzzleError, match="seed"):
         generate("captures", 1, "two words")
-    with pytest.raises(PuzzleError, match="seed"):
-        generate("captures", 1, "")
+    for bad in ("", "ünï", "a:b", "x" * 65, 1.5, None):
+        with pytest.raises(PuzzleError, match="seed"):
+            generate("captures", 1, bad)
 
 
 # -- grading ---------------------------------------------------------------------

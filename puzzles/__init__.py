@@ -7,7 +7,7 @@ Pure Python (no Streamlit): the app, the CLI and the worksheets all call this::
     result = check(puzzle, ["3o 5c"])                        # found / missed / wrong, stars
 """
 
-from .checker import CheckResult, Malformed, WrongAnswer, check
+from .checker import CheckResult, Hint, Malformed, WrongAnswer, check, hint
 from .daily import DailySet, daily_number, daily_set, share_text
 from .kinds import from_cards, generate, regenerate
 from .model import (
@@ -25,6 +25,6 @@ from .model import (
 __all__ = [
     "CAPTURE_SUMS", "KINDS", "LEVELS", "Puzzle", "PuzzleError", "RankedMove", "Solution",
     "Stats", "generate", "parse_id", "regenerate", "from_cards",
-    "check", "CheckResult", "WrongAnswer", "Malformed",
+    "check", "hint", "Hint", "CheckResult", "WrongAnswer", "Malformed",
     "DailySet", "daily_set", "daily_number", "share_text",
 ]

@@ -29,7 +29,7 @@ from escoba.cards import Card, CardError
 
 from .model import Puzzle, Solution
 
-__all__ = ["check", "CheckResult", "WrongAnswer", "Malformed", "stars_for"]
+__all__ = ["check", "hint", "Hint", "CheckResult", "WrongAnswer", "Malformed", "stars_for"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -345,3 +345,52 @@ def _check_quick(puzzle: Puzzle, items: list[Any], said_none: bool, hints: int) 
     missed = () if found else (solution,)
     return CheckResult(puzzle.id, tuple(found), missed, tuple(wrong), tuple(duplicates),
                        tuple(malformed), said_none, False, hints)
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """A nudge towards a missed solution: a message key, its parameters, the English text.
+
+    Keys: ``need`` {card, need} (what the table must give the card),
+    ``starts_with`` {card, first} (a missed set uses this table card),
+    ``group_uses`` {card} (a missed group uses this card), ``count_on``
+    {start, sum} (quick facts), ``consider`` {card} (best move), ``check_each``
+    {sum} (nothing to find: check every card), ``all_found`` {}.
+    """
+
+    key: str
+    params: Mapping[str, Any]
+    message: str
+
+
+def hint(puzzle: Puzzle, answer: Any = None, strength: int = 1) -> Hint:
+    """A hint for the first solution ``answer`` has not found yet (``strength`` 1 or 2).
+
+    Each hint given should be passed to :func:`check` as ``hints`` (it costs a star).
+    """
+    s = puzzle.capture_sum
+    if puzzle.kind == "quick-facts":
+        start = sum(puzzle.addends)
+        return Hint("count_on", {"start": start, "sum": s},
+                    f"count on from {start} to {s}")
+    if not puzzle.solutions:
+        return Hint("check_each", {"sum": s}, f"add each table card to yours: is any {s}?")
+    missed = check(puzzle, answer).missed if answer is not None else puzzle.solutions
+    if not missed:
+        return Hint("all_found", {}, "you have found them all")
+    target = missed[0]
+    if puzzle.kind == "best-move":
+        return Hint("consider", {"card": str(target.card)},
+                    f"think about playing {target.card}")
+    if puzzle.kind == "fifteens":
+        card = max(target.take, key=lambda c: c.value)
+        return Hint("group_uses", {"card": str(card)}, f"one group you have not found uses "
+                                                       f"{card}")
+    assert target.card is not None
+    if strength <= 1:
+        need = s - target.card.value
+        return Hint("need", {"card": str(target.card), "need": need},
+                    f"{target.card} needs {need} from the table")
+    first = target.take[0]
+    return Hint("starts_with", {"card": str(target.card), "first": str(first)},
+                f"{target.card} can take a set with {first}")

@@ -145,3 +145,17 @@ def test_best_move_answers_say_why_a_move_is_not_the_best():
     r = check(p, {"card": str(worst.card), "take": [str(c) for c in worst.take]})
     assert not r.solved and r.missed == p.solutions
     assert r.wrong[0].key == "not_best" and r.wrong[0].params["reason"] == worst.reason
+
+
+def test_hints_point_at_a_missed_solution(example):
+    from puzzles import hint
+
+    first = hint(example)
+    assert (first.key, dict(first.params)) == ("need", {"card": "7o", "need": 8})
+    after = hint(example, ["8e"], strength=2)  # {8e} found: the hint is about {3o 5c}
+    assert (after.key, after.params["first"]) == ("starts_with", "3o")
+    assert hint(example, ["8e", "3o 5c"]).key == "all_found"
+    fif = from_cards("fifteens", parse_cards("3o 5c 7b 8e"))
+    assert hint(fif, ["7b 8e"]).params == {"card": "7b"}  # the group 3 + 5 + 7, by its largest
+    q = generate("quick-facts", 1, 2)
+    assert hint(q).params["start"] == sum(q.addends)

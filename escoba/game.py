@@ -245,16 +245,16 @@ def legal_move_pairs(rules: Rules, hand: int, table: int) -> list[tuple[int, int
                     append((card, t))
             if not (fulls or partials) or not forced:
                 append((card, 0))
-    _LAST_LEGAL[0] = (hand, table, capture_sum, forced)
-    _LAST_LEGAL[1] = out
-    _LAST_LEGAL[2] = None  # the set is built only when a move is checked against it
+    # One tuple, replaced in one assignment: threads (the app serves each
+    # session in its own) never see one state's key with another's moves.
+    _LAST_LEGAL[0] = (hand, table, capture_sum, forced, out, [None])
     return out
 
 
-# The last legal-move list computed: a bot asks for it and then plays one of
-# its moves, so the engine can accept that move by membership instead of
-# checking its arithmetic again.
-_LAST_LEGAL: list = [None, [], None]
+# The last legal-move list computed, with its state: a bot asks for it and then
+# plays one of its moves, so the engine can accept that move by membership
+# instead of checking its arithmetic again. The set is built on first use.
+_LAST_LEGAL: list = [None]
 
 
 def _moves_from_pairs(pairs: Iterable[tuple[int, int]]) -> list[Move]:
@@ -538,14 +538,14 @@ class Round:
         seat = self._to_move
         rules = self.rules
         table = self._table
-        key = _LAST_LEGAL[0]
-        if key is not None and key[0] == self._hands[seat] and key[1] == table \
-                and key[2] == rules.capture_sum and not self._over \
-                and key[3] == (rules.capture_rule == "forced"):
+        last = _LAST_LEGAL[0]
+        if last is not None and last[0] == self._hands[seat] and last[1] == table \
+                and last[2] == rules.capture_sum and not self._over \
+                and last[3] == (rules.capture_rule == "forced"):
             # The move is checked against the legal list just generated for this state.
-            legal = _LAST_LEGAL[2]
+            legal = last[5][0]
             if legal is None:
-                legal = _LAST_LEGAL[2] = frozenset(_LAST_LEGAL[1])
+                legal = last[5][0] = frozenset(last[4])
             if (card, take) in legal:
                 return self._apply(seat, card, take)
         self._check_can_play(card)

@@ -141,3 +141,37 @@ def test_a_round_keeps_every_rule(rules: Rules, seed: int) -> None:
     assert len(score.totals) == rules.sides
     assert_cards_conserved(round_)
     assert all(cards_of(p) is not None for p in round_.pile_masks)
+
+
+def test_games_in_parallel_threads_only_make_legal_moves():
+    """The app serves sessions from threads; the engine's move check must hold up."""
+    import sys
+    import threading
+
+    from escoba.bots import RandomPlayer
+    from escoba.match import play_game
+    from escoba.record import replay
+
+    failures: list[str] = []
+
+    def worker(seed: int) -> None:
+        rng = random.Random(seed)
+        rules = Rules.preset("classic", players=2 + seed % 3, target=11)
+        for _ in range(8):
+            game = play_game(rules, [RandomPlayer() for _ in range(rules.players)], rng)
+            try:
+                replay(game.to_record())
+            except ValueError as exc:  # an illegal move slipped through
+                failures.append(str(exc))
+
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=worker, args=(seed,)) for seed in range(6)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(old)
+    assert failures == []

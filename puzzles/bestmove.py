@@ -12,13 +12,19 @@ answer a child can be told "why" about.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 from escoba.cards import CARDS, cards_of
-from escoba.game import Round
+from escoba.game import Observation, Round
 from escoba.rules import Rules
 
 from .grading import MOVE_BANDS
 from .model import Puzzle, PuzzleError, RankedMove, Solution, Stats, capture_facts
 from .rng import Rng
+
+if TYPE_CHECKING:  # pragma: no cover
+    from escoba.coach import MoveAssessment
 
 __all__ = ["best_move_puzzle", "move_difficulty", "MIN_GAP"]
 
@@ -62,7 +68,7 @@ def best_move_puzzle(level: int, capture_sum: int, seed: str, rng: Rng) -> Puzzl
         raise PuzzleError("best-move puzzles need the coach (escoba.coach)") from None
     low = MOVE_BANDS[level - 1]
     high = MOVE_BANDS[level] - 1 if level < len(MOVE_BANDS) else 10**6
-    best_found: tuple[int, Round, list, Stats] | None = None
+    best_found: tuple[int, Round, list[MoveAssessment], Stats] | None = None
     for _ in range(_TRIES):
         round_ = _position(rng, capture_sum)
         if round_.is_over:
@@ -90,7 +96,8 @@ def best_move_puzzle(level: int, capture_sum: int, seed: str, rng: Rng) -> Puzzl
     return _assemble(level, capture_sum, seed, round_.observation(round_.to_move), ranked, stats)
 
 
-def _assemble(level: int, capture_sum: int, seed: str, obs, ranked, stats: Stats) -> Puzzle:
+def _assemble(level: int, capture_sum: int, seed: str, obs: Observation,
+              ranked: Sequence[MoveAssessment], stats: Stats) -> Puzzle:
     top = ranked[0].score
     ranking = tuple(
         RankedMove(a.move.card, tuple(sorted(a.move.take)), round(a.score, 4), a.reason[0],

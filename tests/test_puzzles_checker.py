@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from escoba.cards import parse_cards
 from puzzles import check, from_cards, generate
@@ -127,8 +131,6 @@ def test_stars(misses, hints, stars):
 
 
 def test_result_to_dict_is_json_ready(example):
-    import json
-
     data = check(example, ["8e", "3o 8e", "zz"]).to_dict()
     assert json.loads(json.dumps(data)) == data
     assert data["wrong"][0]["message"] == "3 + 8 + 7 = 18, not 15"
@@ -159,3 +161,24 @@ def test_hints_point_at_a_missed_solution(example):
     assert hint(fif, ["7b 8e"]).params == {"card": "7b"}  # the group 3 + 5 + 7, by its largest
     q = generate("quick-facts", 1, 2)
     assert hint(q).params["start"] == sum(q.addends)
+
+
+_JUNK = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(-5, 30), st.text(max_size=12),
+              st.sampled_from(["3o", "5c", "8e", "10b", "7o", "none", "7o: 3o 5c", "JK1"])),
+    lambda inner: st.one_of(st.lists(inner, max_size=4),
+                            st.dictionaries(st.sampled_from(["card", "take", "x"]), inner,
+                                            max_size=2)),
+    max_leaves=8)
+
+
+@settings(max_examples=200, deadline=None)
+@given(kind=st.sampled_from(["captures", "hand", "fifteens", "quick-facts"]),
+       seed=st.integers(0, 50), answer=_JUNK)
+def test_check_never_raises_and_accounts_for_every_solution(kind, seed, answer):
+    p = generate(kind, 2, seed)
+    r = check(p, answer)
+    assert set(r.found) | set(r.missed) == set(p.solutions)
+    assert not set(r.found) & set(r.missed)
+    assert r.stars in (1, 2, 3)
+    json.dumps(r.to_dict())

@@ -1,0 +1,242 @@
+"""What a child has mastered: addition facts, their levels, and Leitner boxes.
+
+A *fact* is one addition a child does while playing, ``a + b`` with a and b
+from 1 to 10 (cards are added one at a time: 3 + 5 = 8, then 8 + 7 = 15), or
+one *complement* to the capture sum (15 − 8 = 7). Additions are unordered —
+3 + 5 and 5 + 3 are one fact — so there are 55 of them; complements are one
+per card value. Fact keys are strings:
+
+- ``"3+5"`` (smaller addend first; see :func:`addition`),
+- ``"15-7"`` (the capture sum, then the card whose complement is asked).
+
+Puzzles name the facts their solutions exercise in the same notation
+(:func:`puzzles.model.capture_facts`); running totals above 10 (12 + 3) are
+not part of the 1-10 grid and are left out here (:func:`normalise`).
+
+Levels, in the style of Khan Academy, from a fact's answers in time order
+(:func:`fact_level`):
+
+``new``         never answered;
+``attempted``   fewer than 70 % of its last 10 answers correct;
+``familiar``    at least 70 % correct, but not the last three in a row;
+``proficient``  its last three answers (at least three) all correct;
+``fluent``      proficient, and its last three *timed* answers (quick facts,
+                which time one fact exactly) were correct within 3 seconds,
+                the usual fluency bar for addition facts.
+
+Spaced practice is Leitner's: every fact sits in a box 1-5; a correct answer
+moves it up one box, a miss sends it back to box 1 (:func:`leitner_box`).
+:func:`weakest_facts` orders facts for "for me" practice: lowest box first,
+then the least accurate, then the least recently practised.
+
+Pure Python: the app shapes these into pandas frames and plotly charts.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+__all__ = [
+    "LEVELS",
+    "FLUENT_SECONDS",
+    "Answer",
+    "FactStats",
+    "addition",
+    "complement",
+    "normalise",
+    "all_additions",
+    "all_complements",
+    "fact_level",
+    "leitner_box",
+    "fact_stats",
+    "weakest_facts",
+    "summary_line",
+]
+
+LEVELS: tuple[str, ...] = ("new", "attempted", "familiar", "proficient", "fluent")
+FLUENT_SECONDS = 3.0
+RECENT = 10          # answers that count towards accuracy
+PROFICIENT_RUN = 3   # correct answers in a row for proficient (and timed ones for fluent)
+FAMILIAR_ACCURACY = 0.7
+BOXES = 5
+
+_ADDITION = re.compile(r"^\s*(\d+)\s*\+\s*(\d+)\s*$")
+_COMPLEMENT = re.compile(r"^\s*(\d+)\s*-\s*(\d+)\s*$")
+
+
+def addition(a: int, b: int) -> str:
+    """The key of the fact a + b (unordered): ``addition(8, 3) == "3+8"``."""
+    if not (1 <= a <= 10 and 1 <= b <= 10):
+        raise ValueError(f"addition facts use 1-10, got {a} + {b}")
+    return f"{min(a, b)}+{max(a, b)}"
+
+
+def complement(capture_sum: int, value: int) -> str:
+    """The key of "what makes ``capture_sum`` with ``value``": ``"15-7"``."""
+    if not 1 <= value <= 10 or not value < capture_sum:
+        raise ValueError(f"no complement of {value} to {capture_sum}")
+    return f"{capture_sum}-{value}"
+
+
+def normalise(fact: str) -> str | None:
+    """A fact key in canonical form, or ``None`` if it is outside the facts tracked.
+
+    ``"8+3"`` -> ``"3+8"``; ``"12+3"`` -> ``None`` (a running total past 10);
+    ``"15-7"`` stays; anything unreadable -> ``None``.
+    """
+    if not isinstance(fact, str):
+        return None
+    m = _ADDITION.match(fact)
+    if m:
+        a, b = int(m.group(1)), int(m.group(2))
+        return addition(a, b) if 1 <= a <= 10 and 1 <= b <= 10 else None
+    m = _COMPLEMENT.match(fact)
+    if m:
+        total, value = int(m.group(1)), int(m.group(2))
+        return f"{total}-{value}" if total in (10, 15, 20) and 1 <= value <= 10 \
+            and value < total else None
+    return None
+
+
+def all_additions() -> list[str]:
+    """The 55 addition facts, 1+1 ... 10+10."""
+    return [addition(a, b) for a in range(1, 11) for b in range(a, 11)]
+
+
+def all_complements(capture_sum: int = 15) -> list[str]:
+    """The complement facts of a capture sum: ``15-5`` ... ``15-10`` for 15.
+
+    Only values whose complement is a card value (1-10) are a fact a child
+    meets at the table: with 15, a 4 needs 11, which is never one card.
+    """
+    return [complement(capture_sum, v) for v in range(1, 11)
+            if 1 <= capture_sum - v <= 10]
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """One answer that exercised a fact: right or wrong, and how long it took.
+
+    ``seconds`` is set only when the answer timed this one fact (quick facts);
+    a puzzle's time covers many facts and does not count towards fluency.
+    """
+
+    fact: str
+    correct: bool
+    when: datetime
+    seconds: float | None = None
+
+
+@dataclass(frozen=True)
+class FactStats:
+    """Everything the charts and "for me" need about one fact."""
+
+    fact: str
+    level: str
+    box: int
+    answers: int
+    correct: int
+    accuracy: float | None
+    median_seconds: float | None
+    last_seen: datetime | None
+    history: tuple[bool, ...] = field(default=(), repr=False)
+
+
+def fact_level(answers: Sequence[Answer]) -> str:
+    """The level of one fact from its answers in time order (see the module doc)."""
+    if not answers:
+        return "new"
+    recent = answers[-RECENT:]
+    accuracy = sum(a.correct for a in recent) / len(recent)
+    run = answers[-PROFICIENT_RUN:]
+    proficient = len(run) == PROFICIENT_RUN and all(a.correct for a in run)
+    if proficient:
+        timed = [a for a in answers if a.seconds is not None][-PROFICIENT_RUN:]
+        if len(timed) == PROFICIENT_RUN and all(
+                a.correct and a.seconds is not None and a.seconds <= FLUENT_SECONDS
+                for a in timed):
+            return "fluent"
+        return "proficient"
+    return "familiar" if accuracy >= FAMILIAR_ACCURACY else "attempted"
+
+
+def leitner_box(answers: Sequence[Answer]) -> int:
+    """The Leitner box 1-5 after these answers: up one when right, back to 1 when wrong."""
+    box = 1
+    for answer in answers:
+        box = min(BOXES, box + 1) if answer.correct else 1
+    return box
+
+
+def _median(values: list[float]) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    mid = len(ordered) // 2
+    return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
+
+
+def fact_stats(answers: Iterable[Answer], facts: Iterable[str] = ()) -> dict[str, FactStats]:
+    """Stats per fact from every answer (any order); ``facts`` adds facts never answered."""
+    by_fact: dict[str, list[Answer]] = {}
+    for answer in answers:
+        key = normalise(answer.fact)
+        if key is not None:
+            by_fact.setdefault(key, []).append(answer)
+    for fact in facts:
+        key = normalise(fact)
+        if key is not None:
+            by_fact.setdefault(key, [])
+    out: dict[str, FactStats] = {}
+    for key, items in by_fact.items():
+        items.sort(key=lambda a: a.when)
+        correct = sum(a.correct for a in items)
+        out[key] = FactStats(
+            fact=key,
+            level=fact_level(items),
+            box=leitner_box(items),
+            answers=len(items),
+            correct=correct,
+            accuracy=correct / len(items) if items else None,
+            median_seconds=_median([a.seconds for a in items
+                                    if a.seconds is not None and a.correct]),
+            last_seen=items[-1].when if items else None,
+            history=tuple(a.correct for a in items),
+        )
+    return out
+
+
+def weakest_facts(stats: Mapping[str, FactStats], candidates: Iterable[str],
+                  count: int = 5) -> list[str]:
+    """The ``count`` facts among ``candidates`` that most need practice now.
+
+    Lowest Leitner box first; among equals, facts answered before rank by
+    accuracy (lowest first) and then by how long ago they were seen (oldest
+    first); facts never answered come after the practised ones of box 1, so
+    "for me" mixes repair with a steady trickle of new facts.
+    """
+    def key(fact: str) -> tuple:
+        s = stats.get(fact)
+        if s is None or s.answers == 0:
+            return (1, 1, 0.0, 0.0, fact)
+        seen = s.last_seen.timestamp() if s.last_seen else 0.0
+        return (s.box, 0, s.accuracy if s.accuracy is not None else 0.0, seen, fact)
+
+    pool = sorted({f for f in (normalise(c) for c in candidates) if f is not None}, key=key)
+    return pool[:count]
+
+
+def summary_line(stats: Mapping[str, FactStats]) -> tuple[str, dict[str, object]]:
+    """The parent's one-line reading, as a message key and parameters.
+
+    ``("mastery_summary", {"fluent": 41, "total": 55, "slowest": "6+9"})``;
+    ``slowest`` is the addition with the highest median correct time, if any.
+    """
+    additions = [s for k, s in stats.items() if "+" in k]
+    fluent = sum(1 for s in additions if s.level == "fluent")
+    timed = [s for s in additions if s.median_seconds is not None]
+    slowest = max(timed, key=lambda s: s.median_seconds or 0.0).fact if timed else None
+    return ("mastery_summary", {"fluent": fluent, "total": 55, "slowest": slowest})

@@ -253,6 +253,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         return handler(args)
+    except BrokenPipeError:  # the reader went away (e.g. `| head`): nothing to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except (ValueError, OSError) as exc:  # every engine error is a ValueError
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -263,8 +266,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         if os.environ.get("ESCOBA_DEBUG"):
             raise
         return 1
-    finally:
-        sys.stdout.flush()
 
 
 if __name__ == "__main__":  # pragma: no cover

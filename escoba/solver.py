@@ -226,6 +226,13 @@ def _exact_exists(table: int, target: int) -> bool:
     return bool(solutions)
 
 
+def _joker_subsets(mask: int) -> tuple[int, ...]:
+    """Every subset (as a mask) of the jokers in ``mask``, the empty one first."""
+    present = mask & JOKER_MASK
+    j1, j2 = present & 1 << 40, present & 1 << 41
+    return tuple(dict.fromkeys((0, j1, j2, present)))
+
+
 def capture_masks(table: int, card: int, capture_sum: int = 15) -> list[int]:
     """Every set of table cards (as masks) that card index ``card`` captures."""
     table &= ~(1 << card)
@@ -234,11 +241,8 @@ def capture_masks(table: int, card: int, capture_sum: int = 15) -> list[int]:
     played_value = VALUE[card]
     played_jokers = 1 if card >= 40 else 0
     plain = table & ~JOKER_MASK
-    table_jokers = [b for b in (1 << 40, 1 << 41) if table & b]
-    joker_sets = [0] + table_jokers + ([table_jokers[0] | table_jokers[1]]
-                                       if len(table_jokers) == 2 else [])
     out: list[int] = []
-    for jokers in joker_sets:
+    for jokers in _joker_subsets(table):
         k = played_jokers + jokers.bit_count()
         need = capture_sum - played_value
         low, high = (need, need) if k == 0 else (need - 10 * k, need - k)
@@ -336,11 +340,8 @@ def subsets_totalling(
     """
     mask = _table_mask(cards)
     plain = mask & ~JOKER_MASK
-    jokers_present = [b for b in (1 << 40, 1 << 41) if mask & b]
-    joker_sets = [0] + jokers_present + ([jokers_present[0] | jokers_present[1]]
-                                         if len(jokers_present) == 2 else [])
     found: list[int] = []
-    for jokers in joker_sets:
+    for jokers in _joker_subsets(mask):
         k = jokers.bit_count()
         low, high = (total, total) if k == 0 else (total - 10 * k, total - k)
         for subset in subset_masks_in_range(plain, low, high):

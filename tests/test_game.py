@@ -269,6 +269,13 @@ def test_penalty_lays_the_card_down_and_returns_the_chosen_cards():
 # -- escobas and the end of the round -------------------------------------------------------
 
 
+def random_round(rules: Rules, seed: int) -> Round:
+    """A round dealt from a deck shuffled with ``seed`` (dealer 0)."""
+    deck = list(CARDS[: rules.deck_size])
+    random.Random(seed).shuffle(deck)
+    return Round(rules, deck, 0)
+
+
 def play_out(round_: Round, rng: random.Random) -> None:
     while not round_.is_over:
         moves = round_.legal_moves()
@@ -278,9 +285,7 @@ def play_out(round_: Round, rng: random.Random) -> None:
 def test_last_capturer_takes_what_is_left_and_it_is_no_escoba():
     rules = Rules.preset("classic")
     for seed in range(30):
-        deck = list(CARDS[:40])
-        random.Random(seed).shuffle(deck)
-        round_ = Round(rules, deck, 0)
+        round_ = random_round(rules, seed)
         play_out(round_, random.Random(seed))
         sweeps = [p for p in round_.history if p.kind == "sweep"]
         if sweeps:
@@ -296,9 +301,7 @@ def find_last_card_escoba(rules: Rules) -> Round:
     Players take the most cards they can, which keeps the table small.
     """
     for seed in range(3000):
-        deck = list(CARDS[:40])
-        random.Random(seed).shuffle(deck)
-        round_ = Round(rules, deck, 0)
+        round_ = random_round(rules, seed)
         rng = random.Random(seed)
         while not round_.is_over:
             moves = round_.legal_moves()
@@ -321,9 +324,7 @@ def find_last_card_escoba(rules: Rules) -> Round:
 def test_with_fifteen_and_no_jokers_the_last_card_never_clears_the_table():
     rules = Rules.preset("classic")
     for seed in range(200):
-        deck = list(CARDS[:40])
-        random.Random(seed).shuffle(deck)
-        round_ = Round(rules, deck, 0)
+        round_ = random_round(rules, seed)
         play_out(round_, random.Random(seed))
         last = [p for p in round_.history if p.kind == "play"][-1]
         assert not last.escoba  # under classic a last-card clear would be one

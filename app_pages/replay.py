@@ -43,17 +43,23 @@ deck = Deck(settings().get("deck", "spanish"))
 values = bool(settings().get("show_values", True))
 names = record.get("names") or [t("player_n", n=i + 1) for i in range(8)]
 
-step = st.slider(t("replay_step"), 0, max(steps, 1), 0, key="replay_step") if steps else 0
+def _move(delta: int, last: int) -> None:
+    st.session_state["replay_step"] = max(0, min(last, st.session_state["replay_step"] + delta))
+
+
+st.session_state.setdefault("replay_step", 0)
+if st.session_state["replay_step"] > steps:
+    st.session_state["replay_step"] = 0
 cols = st.columns(2)
 with cols[0]:
-    if st.button(t("replay_prev"), key="replay_prev", use_container_width=True, disabled=step <= 0):
-        st.session_state["replay_step"] = max(0, step - 1)
-        st.rerun()
+    st.button(t("replay_prev"), key="replay_prev", use_container_width=True,
+              on_click=_move, args=(-1, steps))
 with cols[1]:
-    if st.button(t("replay_next"), key="replay_next", use_container_width=True,
-                 disabled=step >= steps):
-        st.session_state["replay_step"] = min(steps, step + 1)
-        st.rerun()
+    st.button(t("replay_next"), key="replay_next", use_container_width=True,
+              on_click=_move, args=(1, steps), type="primary")
+if steps:
+    st.slider(t("replay_step"), 0, steps, key="replay_step")
+step = int(st.session_state["replay_step"])
 
 pos = _position(text, step)
 game = pos.replay.game

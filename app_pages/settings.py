@@ -6,7 +6,7 @@ import streamlit as st
 
 from escoba import Card, Deck
 from ui.cards import cards_row_html
-from ui.i18n import LANGUAGES, current_language, t
+from ui.i18n import LANGUAGES, current_language, labels, t
 from ui.session import save_language, settings, update_setting
 
 st.title(t("settings_title"))
@@ -26,7 +26,7 @@ st.segmented_control(t("language"), list(LANGUAGES), format_func=LANGUAGES.get,
                      key="set_lang", on_change=_lang, required=True)
 st.session_state["set_deck"] = current.get("deck", "spanish")
 st.segmented_control(t("deck"), [d.value for d in Deck], key="set_deck", required=True,
-                     format_func=lambda d: t("deck_" + d), on_change=_changed, args=("deck",))
+                     format_func=labels("deck_"), on_change=_changed, args=("deck",))
 for name in ("show_values", "hints", "pause"):
     st.session_state[f"set_{name}"] = bool(current.get(name))
     st.toggle(t("setting_" + name), key=f"set_{name}", on_change=_changed, args=(name,),

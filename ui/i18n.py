@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import logging
 import string
+from collections.abc import Callable
 from typing import Any
 
 from .catalog import CATALOGS, GLOSSARY
 
 __all__ = ["t", "LANGUAGES", "current_language", "set_language", "language_from_locale",
-           "GLOSSARY", "placeholders"]
+           "GLOSSARY", "placeholders", "labels"]
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +54,16 @@ def set_language(lang: str) -> None:
 
     if lang in LANGUAGES:
         st.session_state[_STATE_KEY] = lang
+
+
+def labels(prefix: str) -> Callable[[Any], str]:
+    """A ``format_func`` for widgets: ``value -> t(prefix + value)``, language fixed now.
+
+    Fixing the language when the widget is drawn keeps labels and options in
+    step (AppTest calls format functions again after the run).
+    """
+    lang = current_language()
+    return lambda value: t(f"{prefix}{value}", lang)
 
 
 def placeholders(text: str) -> set[str]:

@@ -11,7 +11,7 @@ from escoba.rules import CAPTURE_RULES, CAPTURE_SUMS, INITIAL_FIFTEEN, MISCOUNT
 
 from .board import safe_callback
 from .gameplay import GameSession, SeatSpec, bot_levels
-from .i18n import t
+from .i18n import labels, t
 from .session import flash, new_seed, set_game, settings, storage
 
 __all__ = ["show_new_game_form", "build_rules"]
@@ -86,7 +86,7 @@ def show_new_game_form(profile: Any) -> None:
     _init_state()
     st.subheader(t("new_game_title"))
     st.selectbox(t("preset"), list(PRESETS), key="ng_preset", on_change=_on_preset,
-                 format_func=lambda p: t("preset_" + p))
+                 format_func=labels("preset_"))
     st.segmented_control(t("opponents"), [1, 2, 3], key="ng_opponents", required=True)
     opponents = int(st.session_state["ng_opponents"] or 1)
     if opponents == 3:
@@ -98,24 +98,24 @@ def show_new_game_form(profile: Any) -> None:
             st.markdown(f"**{t('seat_n', n=i + 1)}**")
             st.segmented_control(t("who_plays"), ["bot", "human"], key=f"ng_kind_{i}",
                                  default="bot", required=True,
-                                 format_func=lambda k: t("kind_" + k))
+                                 format_func=labels("kind_"))
             if st.session_state.get(f"ng_kind_{i}") == "human":
                 st.text_input(t("nickname"), key=f"ng_name_{i}", max_chars=20,
                               placeholder=t("player_n", n=i + 1))
             else:
                 st.selectbox(t("level"), levels, key=f"ng_level_{i}",
-                             format_func=lambda lv: t("level_" + lv))
+                             format_func=labels("level_"))
     st.toggle(t("open_hand"), key="ng_open", help=t("open_hand_help"))
     with st.expander(t("more_rules")):
         st.segmented_control(t("capture_sum"), list(CAPTURE_SUMS), key="ng_sum",
                              required=True, help=t("capture_sum_help"))
         st.segmented_control(t("target"), TARGETS, key="ng_target", required=True)
         st.selectbox(t("capture_rule"), list(CAPTURE_RULES), key="ng_capture_rule",
-                     format_func=lambda r: t("capture_rule_" + r))
+                     format_func=labels("capture_rule_"))
         st.selectbox(t("miscount"), list(MISCOUNT), key="ng_miscount",
-                     format_func=lambda m: t("miscount_" + m))
+                     format_func=labels("miscount_"))
         st.selectbox(t("initial_fifteen"), list(INITIAL_FIFTEEN), key="ng_initial",
-                     format_func=lambda m: t("initial_" + m))
+                     format_func=labels("initial_"))
         st.toggle(t("last_escoba"), key="ng_last_escoba")
         st.toggle(t("primera"), key="ng_primera", help=t("primera_help"))
         st.toggle(t("hand7"), key="ng_hand7")

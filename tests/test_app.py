@@ -1,0 +1,387 @@
+"""The app through AppTest: every page, a whole round by clicking, hints, open hand,
+renuncio, pass and play, resume after a restart, record upload, a random-click fuzz."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import random
+
+import pytest
+import sqlalchemy as sa
+import streamlit as st
+
+from escoba import Card, Move
+from escoba.cards import cards_of
+from tests.test_app_helpers import (
+    assert_ok,
+    card_marks,
+    choose,
+    create_profile,
+    everything_sent,
+    game,
+    new_app,
+    play,
+    play_round_by_clicking,
+    start_game,
+)
+from ui.storage import Storage
+
+PAGES = ["app_pages/profiles.py", "app_pages/play.py", "app_pages/games.py",
+         "app_pages/replay.py", "app_pages/settings.py", "app_pages/help.py"]
+
+
+@pytest.fixture(autouse=True)
+def _fresh(db_path):
+    """Each test gets its own database (``db_path``) and no cached storage."""
+    # Clearing caches from the test thread makes Streamlit log a harmless warning.
+    logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context").setLevel(
+        logging.ERROR)
+    st.cache_resource.clear()
+    st.cache_data.clear()
+    yield
+    st.cache_resource.clear()
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_renders_without_a_profile(page: str) -> None:
+    at = new_app()
+    at.switch_page(page).run()
+    assert_ok(at)
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_renders_with_a_profile(page: str) -> None:
+    at = create_profile(new_app())
+    at.switch_page(page).run()
+    assert_ok(at)
+    assert at.title, page
+
+
+def test_profile_is_created_and_language_follows_the_browser() -> None:
+    at = new_app(locale="es-AR")
+    assert at.title[0].value == "¿Quién juega?"
+    create_profile(at, "Leo")
+    assert any("¡Hola, Leo!" in s.value for s in at.success)
+    assert at.query_params["p"]  # a refresh keeps the profile
+    # Changing the language is remembered in the profile.
+    at.selectbox(key="lang_picker").set_value("en").run()
+    assert at.title[0].value == "Who's playing?"
+
+
+def test_a_taken_nickname_gets_a_friendly_message() -> None:
+    at = create_profile(new_app(), "Ana")
+    create_profile(at, "ana")
+    assert any("already taken" in w.value for w in at.warning)
+
+
+def test_whole_round_by_clicking_to_the_score_table() -> None:
+    at = start_game(create_profile(new_app()))
+    play_round_by_clicking(at, random.Random(1))
+    table = at.table[0].value
+    assert list(table.index)[:5] == ["Most cards", "Most oros", "Siete de oros",
+                                     "Most sevens", "Escobas"]
+    assert "Round total" in list(table.index)
+    assert "Who won it, and why" in table.columns
+    at.button(key="next_round").click().run()
+    assert_ok(at)
+    assert game(at).game.round is not None and len(game(at).game.rounds) == 2
+
+
+def _wrong_choice(at, rng: random.Random) -> tuple[Card, Card]:
+    """Play on until the child holds a card that, with one table card, misses 15."""
+    for _ in range(60):
+        g = game(at)
+        obs = g.observation(g.to_move)
+        for card in obs.hand:
+            wrong = [c for c in obs.table if c.value + card.value != 15
+                     and not c.is_joker and not card.is_joker]
+            if wrong:
+                return card, wrong[0]
+        play(at, rng.choice(obs.legal_moves()))
+        if game(at).round_over:
+            at.button(key="next_round").click().run()
+    raise AssertionError("no wrong choice found")
+
+
+def test_a_wrong_sum_is_answered_with_the_arithmetic() -> None:
+    at = start_game(create_profile(new_app()), ng_open=False)
+    card, wrong = _wrong_choice(at, random.Random(1))
+    seat = game(at).to_move
+    choose(at, Move(card, frozenset([wrong])))
+    at.button(key="play_button").click().run()
+    assert_ok(at)
+    expected = f"{wrong.value} + {card.value} = {wrong.value + card.value}"
+    assert any(expected in e.value and "you need 15" in e.value for e in at.error)
+    assert game(at).to_move == seat  # retry: still the child's turn
+
+
+def test_penalty_keeps_the_card_on_the_table() -> None:
+    at = create_profile(new_app())
+    at.switch_page("app_pages/play.py").run()
+    at.selectbox(key="ng_miscount").set_value("penalty").run()
+    at.button(key="start_game").click().run()
+    card, wrong = _wrong_choice(at, random.Random(2))
+    play(at, Move(card, frozenset([wrong])))
+    assert any("stays on the table" in e.value for e in at.error)
+    assert any(e.kind == "miscount" for e in game(at).round.history)
+
+
+def test_normal_mode_never_sends_opponent_cards() -> None:
+    at = start_game(create_profile(new_app()), ng_opponents=3)
+    g = game(at)
+    sent = everything_sent(at)
+    me = g.human_seats[0]
+    for seat in range(g.rules.players):
+        if seat == me:
+            continue
+        for card in cards_of(g.round.hand_mask(seat)):
+            assert not any(mark in sent for mark in card_marks(card)), (seat, card)
+    for card in g.round.hand(me):  # while the child's own cards are there
+        assert card.name() in sent
+
+
+def test_open_hand_shows_every_hand() -> None:
+    at = start_game(create_profile(new_app()), ng_open=True)
+    g = game(at)
+    sent = everything_sent(at)
+    for card in g.round.hand(1):
+        assert card.name() in sent
+
+
+def test_hints_on_and_off() -> None:
+    at = start_game(create_profile(new_app()))
+    assert any("Hints" in m.value for m in at.markdown)
+    assert any("Best move:" in m.value for m in at.markdown)
+    at.toggle(key="tgl_hints").set_value(False).run()
+    assert_ok(at)
+    assert not any("Best move:" in m.value for m in at.markdown)
+    at.toggle(key="tgl_hints").set_value(True).run()
+    assert any("Best move:" in m.value for m in at.markdown)
+
+
+def test_pause_shows_computer_moves_one_at_a_time() -> None:
+    at = create_profile(new_app())
+    at.switch_page("app_pages/play.py").run()
+    at.button(key="start_game").click().run()
+    at.toggle(key="tgl_pause").set_value(True).run()
+    rng = random.Random(3)
+    g = game(at)
+    if not g.is_human_turn:
+        at.button(key="bot_step").click().run()
+    play(at, rng.choice(g.observation(g.to_move).legal_moves()))
+    assert "bot_step" in {b.key for b in at.button}
+    before = len(g.round.history)
+    at.button(key="bot_step").click().run()
+    assert_ok(at)
+    assert len(game(at).round.history) >= before + 1
+    assert any("What just happened" in m.value for m in at.markdown)
+
+
+def test_renuncio_button() -> None:
+    at = create_profile(new_app())
+    at.switch_page("app_pages/play.py").run()
+    at.selectbox(key="ng_capture_rule").set_value("renuncio").run()
+    at.selectbox(key="ng_level_1").set_value("random").run()
+    at.button(key="start_game").click().run()
+    assert_ok(at)
+    rng = random.Random(5)
+    claimed = nothing = False
+    for _ in range(400):
+        g = game(at)
+        if g.round_over:
+            at.button(key="next_round").click().run()
+            continue
+        obs = g.observation(g.to_move)
+        if obs.renuncio_claims():
+            at.button(key="renuncio_button").click().run()
+            assert_ok(at)
+            assert any("¡Renuncio! You took" in s.value for s in at.success)
+            assert game(at).round.history[-1].kind == "renuncio"
+            claimed = True
+            break
+        if not nothing:
+            at.button(key="renuncio_button").click().run()
+            assert any("No renuncio this time" in w.value for w in at.warning)
+            nothing = True
+            continue
+        # Lay down a card that could capture sometimes, so the computer may claim too.
+        play(at, rng.choice(obs.legal_moves()))
+    assert claimed
+
+
+def test_pass_and_play_hides_each_hand_until_its_owner_asks() -> None:
+    at = create_profile(new_app())
+    at.switch_page("app_pages/play.py").run()
+    at.segmented_control(key="ng_kind_1").set_value("human").run()
+    at.text_input(key="ng_name_1").input("Leo").run()
+    at.button(key="start_game").click().run()
+    assert_ok(at)
+    g = game(at)
+    seat = g.to_move
+    name = g.seats[seat].name
+    other = 1 - seat
+    sent = everything_sent(at)
+    for card in list(g.round.hand(seat)) + list(g.round.hand(other)):
+        assert card.name() not in sent  # nobody's cards until "I'm ... show my cards"
+    reveal = at.button(key=f"reveal_{seat}")
+    assert reveal.label == f"I'm {name} — show my cards"
+    reveal.click().run()
+    sent = everything_sent(at)
+    assert all(c.name() in sent for c in g.round.hand(seat))
+    assert not any(c.name() in sent for c in g.round.hand(other))
+    play(at, g.observation(seat).legal_moves()[0])
+    assert f"reveal_{other}" in {b.key for b in at.button}  # hidden again for the next child
+
+
+def test_resume_after_a_restart() -> None:
+    at = start_game(create_profile(new_app()))
+    rng = random.Random(2)
+    for _ in range(3):
+        g = game(at)
+        play(at, rng.choice(g.observation(g.to_move).legal_moves()))
+    record = game(at).record()
+    profile_id = at.query_params["p"]
+    profile_id = profile_id[0] if isinstance(profile_id, list) else profile_id
+    # A restart: new process state (caches gone), a new browser session, same URL.
+    st.cache_resource.clear()
+    st.cache_data.clear()
+    again = new_app(query={"p": str(profile_id)})
+    again.switch_page("app_pages/play.py").run()
+    assert_ok(again)
+    assert game(again).record() == record
+    assert "play_button" in {b.key for b in again.button}
+
+
+def test_record_download_and_upload_replay() -> None:
+    at = start_game(create_profile(new_app()))
+    play_round_by_clicking(at, random.Random(4))
+    record = json.dumps(game(at).record()).encode()
+    at.switch_page("app_pages/replay.py").run()
+    at.file_uploader(key="replay_file").upload("game.json", record, "application/json").run()
+    assert_ok(at)
+    assert any("Round 1, move 0" in m.value for m in at.markdown)
+    at.button(key="replay_next").click().run()
+    assert_ok(at)
+    assert any("Round 1, move 1" in m.value for m in at.markdown)
+    steps = sum(len(r["moves"]) for r in game(at).record()["rounds"])
+    at.slider(key="replay_step").set_value(steps).run()
+    assert_ok(at)
+    assert at.table  # the round's score table at the end
+
+
+@pytest.mark.parametrize("content", [b"not json at all", b"\xff\xfe\x00",
+                                     b'{"format": "escoba-record/1", "rounds": [{"dealer": 0,'
+                                     b' "deck": ["7o"], "moves": []}]}', b"[]"])
+def test_a_corrupt_upload_gets_a_clear_message(content: bytes) -> None:
+    at = new_app()
+    at.switch_page("app_pages/replay.py").run()
+    at.file_uploader(key="replay_file").upload("bad.json", content, "application/json").run()
+    assert_ok(at)
+    assert any("We can't read this file as a game record" in e.value for e in at.error)
+
+
+def test_settings_change_the_deck_and_are_saved() -> None:
+    at = create_profile(new_app())
+    at.switch_page("app_pages/settings.py").run()
+    at.segmented_control(key="set_deck").set_value("french").run()
+    assert_ok(at)
+    assert any("J of spades" in h.value for h in at.get("html"))
+    profile_id = int(at.session_state["profile_id"])
+    store = Storage(sa.create_engine(f"sqlite:///{os.environ['ESCOBA_DB_PATH']}"))
+    assert store.get_profile(profile_id).settings["deck"] == "french"
+
+
+def test_errors_are_friendly_and_logged(monkeypatch) -> None:
+    at = start_game(create_profile(new_app()))
+    import ui.gameplay
+
+    def boom(*_a, **_k):
+        raise RuntimeError("kaboom")
+
+    monkeypatch.setattr(ui.gameplay.GameSession, "play_human", boom)
+    g = game(at)
+    choose(at, g.observation(g.to_move).legal_moves()[0])
+    at.button(key="play_button").click().run()
+    assert not at.exception
+    assert any("Something went wrong" in e.value for e in at.error)
+    assert "kaboom" not in everything_sent(at)
+
+
+def _raw_options(at, key: str | None) -> list:
+    """The values behind a pills/segmented widget (AppTest shows only labels)."""
+    from ui.profiles import AVATARS
+
+    fixed = {"ng_opponents": [1, 2, 3], "ng_sum": [10, 15, 20], "ng_target": [15, 21, 31],
+             "set_deck": ["spanish", "french", "italian"], "set_lang": ["en", "es"],
+             "new_avatar": AVATARS}
+    if key in fixed:
+        return fixed[key]
+    if key and key.startswith("ng_kind_"):
+        return ["bot", "human"]
+    if key and key.startswith("ng_level_"):
+        from ui.gameplay import bot_levels
+
+        return bot_levels()
+    from escoba.rules import CAPTURE_RULES, INITIAL_FIFTEEN, MISCOUNT, PRESETS
+
+    selects = {"ng_preset": list(PRESETS), "ng_capture_rule": list(CAPTURE_RULES),
+               "ng_miscount": list(MISCOUNT), "ng_initial": list(INITIAL_FIFTEEN)}
+    if key in selects:
+        return selects[key]
+    if key in ("pick_hand", "pick_table") and "game_session" in at.session_state:
+        g = game(at)
+        if g.round_over:
+            return []
+        obs = g.observation(g.to_move)
+        return [str(c) for c in (obs.hand if key == "pick_hand" else obs.table)]
+    return []
+
+
+@pytest.mark.slow
+def test_random_click_fuzz() -> None:
+    """A few hundred random taps over every page: never an exception on screen."""
+    rng = random.Random(11)
+    at = create_profile(new_app())
+    interactions = 0
+    while interactions < 300:
+        if rng.random() < 0.08:
+            at.switch_page(rng.choice(PAGES)).run()
+            interactions += 1
+            assert_ok(at)
+            continue
+        widgets = ([("button", b) for b in at.button if not b.disabled
+                    and not (b.key or "").startswith("profile_")]
+                   + [("pills", p) for p in at.pills]
+                   + [("toggle", w) for w in at.toggle]
+                   + [("segmented", w) for w in at.segmented_control]
+                   + [("selectbox", w) for w in at.selectbox if w.key != "lang_picker"])
+        if not widgets:
+            at.switch_page("app_pages/play.py").run()
+            continue
+        kind, widget = rng.choice(widgets)
+        if kind == "button":
+            widget.click()
+        elif kind in ("pills", "segmented"):
+            options = _raw_options(at, widget.key)
+            if not options:
+                continue
+            if kind == "pills" and widget.key == "pick_table":
+                widget.set_value(rng.sample(options, k=rng.randint(0, min(3, len(options)))))
+            else:
+                widget.set_value(rng.choice(options))
+        elif kind == "toggle":
+            widget.set_value(not widget.value)
+        else:
+            options = _raw_options(at, widget.key)
+            if not options:
+                continue
+            widget.set_value(rng.choice(options))
+        at.run()
+        interactions += 1
+        assert_ok(at)
+
+
+def test_card_from_text_helper() -> None:
+    assert Card.parse("7o").name() == "7 de oros"

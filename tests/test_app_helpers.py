@@ -1,0 +1,126 @@
+"""Helpers (no tests here) to drive the app with AppTest: profile, game, moves."""
+
+from __future__ import annotations
+
+import base64
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+from streamlit.testing.v1 import AppTest
+
+from escoba import Card, Move
+
+ROOT = Path(__file__).resolve().parent.parent
+APP = str(ROOT / "app.py")
+
+
+def new_app(locale: str = "en-US", query: dict[str, str] | None = None) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.context = {"locale": locale, "timezone": "Europe/Madrid"}
+    if query:
+        at.query_params.update(query)
+    return at.run()
+
+
+def assert_ok(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+    # No traceback text reaches the screen, even inside our friendly boxes.
+    for err in at.error:
+        assert "Traceback" not in err.value
+
+
+def create_profile(at: AppTest, nickname: str = "Ana") -> AppTest:
+    at.text_input(key="new_nickname").input(nickname)
+    submit = next(b for b in at.button if b.key and b.key.startswith("FormSubmitter:"))
+    submit.click().run()
+    assert_ok(at)
+    return at
+
+
+def start_game(at: AppTest, **choices: Any) -> AppTest:
+    """Open Play and start a game; ``choices`` are new-game widget keys and values."""
+    at.switch_page("app_pages/play.py").run()
+    assert_ok(at)
+    for key, value in choices.items():
+        set_widget(at, key, value)
+        at.run()
+    at.button(key="start_game").click().run()
+    assert_ok(at)
+    return at
+
+
+def set_widget(at: AppTest, key: str, value: Any) -> None:
+    for kind in ("selectbox", "toggle", "segmented_control", "pills", "text_input", "checkbox"):
+        widgets = [w for w in getattr(at, kind) if w.key == key]
+        if widgets:
+            widgets[0].set_value(value)
+            return
+    raise KeyError(key)
+
+
+def game(at: AppTest) -> Any:
+    return at.session_state["game_session"]
+
+
+def choose(at: AppTest, move: Move) -> AppTest:
+    at.pills(key="pick_hand").set_value(str(move.card)).run()
+    if move.take:
+        at.pills(key="pick_table").set_value([str(c) for c in move.take]).run()
+    return at
+
+
+def play(at: AppTest, move: Move) -> AppTest:
+    choose(at, move)
+    at.button(key="play_button").click().run()
+    assert_ok(at)
+    return at
+
+
+def play_round_by_clicking(at: AppTest, rng: random.Random, max_moves: int = 200) -> AppTest:
+    """Click legal moves (as a child would) until the score table appears."""
+    for _ in range(max_moves):
+        keys = {b.key for b in at.button}
+        if "next_round" in keys or "new_game_after" in keys:
+            return at
+        if "bot_step" in keys:
+            at.button(key="bot_step").click().run()
+            assert_ok(at)
+            continue
+        reveal = [k for k in keys if k and k.startswith("reveal_")]
+        if reveal:
+            at.button(key=reveal[0]).click().run()
+            continue
+        g = game(at)
+        obs = g.observation(g.to_move)
+        play(at, rng.choice(obs.legal_moves()))
+    raise AssertionError("the round did not end")
+
+
+_DATA_URI = re.compile(r"data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)")
+
+
+def everything_sent(at: AppTest) -> str:
+    """All the text of every element sent to the browser, SVG data URIs decoded."""
+    parts: list[str] = []
+
+    def walk(node: Any) -> None:
+        proto = getattr(node, "proto", None)
+        if proto is not None:
+            parts.append(str(proto))
+        for child in getattr(node, "children", {}).values():
+            walk(child)
+
+    walk(at._tree)
+    text = "\n".join(parts)
+    decoded = [base64.b64decode(m).decode("utf-8", "replace") for m in _DATA_URI.findall(text)]
+    return text + "\n".join(decoded)
+
+
+def card_marks(card: Card) -> list[str]:
+    """Ways a card could show up in the page: its code on an image, its names."""
+    from escoba import Deck
+
+    return [f'data-card=\\"{card}\\"', f'data-card="{card}"',
+            *{card.name(d) for d in Deck}]

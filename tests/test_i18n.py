@@ -1,0 +1,95 @@
+"""The catalogs: complete in English and Spanish, same placeholders, every used key present."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from escoba.bots import PLAYER_LEVELS
+from escoba.rules import CAPTURE_RULES, CATEGORIES, INITIAL_FIFTEEN, MISCOUNT, PRESETS
+from ui.catalog import CATALOGS, EN, ES, GLOSSARY
+from ui.i18n import LANGUAGES, language_from_locale, placeholders, t
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCES = [ROOT / "app.py", *sorted((ROOT / "app_pages").glob("*.py")),
+           *sorted((ROOT / "ui").glob("*.py"))]
+
+
+def test_every_language_has_every_key() -> None:
+    assert set(CATALOGS) == set(LANGUAGES)
+    assert set(ES) - set(EN) == set(), "keys only in Spanish"
+    assert set(EN) - set(ES) == set(), "keys missing in Spanish"
+
+
+@pytest.mark.parametrize("key", sorted(EN))
+def test_placeholders_match(key: str) -> None:
+    assert placeholders(ES[key]) == placeholders(EN[key]), key
+    assert ES[key].strip(), key
+
+
+def _literal_keys() -> set[str]:
+    found: set[str] = set()
+    pattern = re.compile(r"""\bt\(\s*["']([a-z0-9_.]+)["']""")
+    flash = re.compile(r"""(?:flash|Outcome|StorageError)\([^)]*?["']([a-z_]+)["']""")
+    for path in SOURCES:
+        text = path.read_text(encoding="utf-8")
+        found |= set(pattern.findall(text))
+        found |= {k for k in flash.findall(text)
+                  if k not in {"error", "warning", "success", "ok", "played", "escoba"}}
+    return found
+
+
+def _dynamic_keys() -> set[str]:
+    keys = {f"preset_{p}" for p in PRESETS}
+    keys |= {f"level_{lv}" for lv in PLAYER_LEVELS}
+    keys |= {f"capture_rule_{r}" for r in CAPTURE_RULES}
+    keys |= {f"miscount_{m}" for m in MISCOUNT}
+    keys |= {f"initial_{i}" for i in INITIAL_FIFTEEN}
+    keys |= {f"cat_{c}" for c in CATEGORIES}
+    keys |= {f"status_{s}" for s in ("playing", "finished", "abandoned")}
+    keys |= {f"deck_{d}" for d in ("spanish", "french", "italian")}
+    keys |= {f"kind_{k}" for k in ("bot", "human")}
+    keys |= {f"setting_{s}{h}" for s in ("show_values", "hints", "pause") for h in ("", "_help")}
+    keys |= {f"why_{w}" for w in ("most", "all_ten", "all_four", "holder")}
+    keys |= {"profile_empty", "profile_taken"}
+    keys |= {"reason_escoba", "reason_siete", "reason_capture", "reason_safe", "reason_lay_low",
+             "warn_sweep"}
+    return keys
+
+
+def test_every_key_the_code_uses_exists() -> None:
+    used = _literal_keys() | _dynamic_keys()
+    # Literal prefixes such as t("level_" + level) are completed by _dynamic_keys.
+    missing = sorted(k for k in used if k not in EN and not k.endswith("_"))
+    assert not missing
+
+
+def test_every_coach_message_key_is_translated() -> None:
+    coach = pytest.importorskip("escoba.coach")
+    missing = sorted(k for k in coach.MESSAGE_KEYS if f"coach.{k}" not in EN)
+    assert not missing
+
+
+def test_glossary_explains_domain_words_in_both_languages() -> None:
+    for word, meanings in GLOSSARY.items():
+        assert set(meanings) == set(LANGUAGES), word
+    # The words stay Spanish inside the English catalog too.
+    english = " ".join(EN.values())
+    for word in ("escoba", "oros", "Sota", "Caballo", "Rey", "siete de oros", "¡renuncio!"):
+        assert word in english
+
+
+def test_language_from_browser_locale() -> None:
+    assert language_from_locale("es-AR") == "es"
+    assert language_from_locale("es") == "es"
+    assert language_from_locale("en-GB") == "en"
+    assert language_from_locale("fr-FR") == "en"
+    assert language_from_locale(None) == "en"
+
+
+def test_t_fills_parameters_and_falls_back() -> None:
+    assert t("round_n", "es", n=3) == "Ronda 3"
+    assert t("round_n", "en", n=3) == "Round 3"
+    assert t("no_such_key", "es") == "no_such_key"

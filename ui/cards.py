@@ -94,7 +94,7 @@ def card_svg(card: Card, deck: Deck = Deck.SPANISH, show_value: bool = True,
         assert suit is not None
         label = card_label(card, deck)
         colour = (_FRENCH_COLOURS if deck is Deck.FRENCH else SUIT_COLOURS)[suit]
-        size = 26 if len(label) <= 2 else 17
+        size = 26 if len(label) <= 2 else 20 if len(label) <= 4 else 15
         parts.append(f'<text x="10" y="{12 + size}" font-size="{size}" font-weight="bold" '
                      f'font-family="DejaVu Sans, sans-serif" fill="{colour}">'
                      f'{html.escape(label)}</text>')

@@ -1,0 +1,186 @@
+"""The real thing: `streamlit run app.py` driven by Playwright in Debian's Chromium.
+
+Creates a profile, starts a game with hints on, plays moves by tapping pills
+and buttons, checks that no opponent card is anywhere in the page in normal
+mode, and saves screenshots to test-artifacts/. Needs /usr/bin/chromium (or
+``ESCOBA_CHROMIUM``); skipped without it, except in CI where
+``ESCOBA_REQUIRE_BROWSER=1`` makes a missing browser a failure.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import re
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+from escoba import Card, Deck
+from escoba.cards import cards_of
+from escoba.record import replay
+from tests.conftest import ROOT, free_port
+from ui.storage import Storage
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+CHROMIUM = os.environ.get("ESCOBA_CHROMIUM", "/usr/bin/chromium")
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--no-first-run", "--disable-sync", "--disable-quic"]
+
+
+def _require_browser() -> None:
+    if Path(CHROMIUM).exists():
+        return
+    if os.environ.get("ESCOBA_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"Chromium is required (ESCOBA_REQUIRE_BROWSER=1) but {CHROMIUM} is missing")
+    pytest.skip(f"no browser at {CHROMIUM}")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """The app on a free loopback port with its own SQLite file; (url, db path)."""
+    _require_browser()
+    db = tmp_path_factory.mktemp("browser") / "escoba.db"
+    port = free_port()
+    env = dict(os.environ, ESCOBA_DB_PATH=str(db))
+    env.pop("ESCOBA_DATABASE_URL", None)
+    log = open(tmp_path_factory.getbasetemp() / "streamlit.log", "w")  # noqa: SIM115
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+         "--server.address", "127.0.0.1", "--server.port", str(port)],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                    if r.read() == b"ok":
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("streamlit did not start; see streamlit.log")
+            time.sleep(0.25)
+        yield url, db
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def browser_type_launch_args() -> dict:
+    return {"executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+
+
+@pytest.fixture
+def page(server, browser_type_launch_args):  # noqa: ANN001, ANN201
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(**browser_type_launch_args)
+        context = browser.new_context(viewport={"width": 1024, "height": 1366},
+                                      locale="en-US", device_scale_factor=1)
+        pg = context.new_page()
+        pg.set_default_timeout(30_000)
+        yield pg
+        context.close()
+        browser.close()
+
+
+def _shot(page, name: str) -> None:  # noqa: ANN001
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def _state(db: Path):  # noqa: ANN202
+    """The game in play, rebuilt from the database the app writes."""
+    store = Storage(sa.create_engine(f"sqlite:///{db}"), migrate=False)
+    rows = [g for p in store.list_profiles() for g in store.list_games(p.id)
+            if g.status == "playing"]
+    assert rows, "no game in play"
+    return replay(rows[0].record).game, rows[0]
+
+
+def _page_text(page) -> str:  # noqa: ANN001
+    """Everything in the page's DOM, with the SVG data URIs decoded."""
+    html = page.content()
+    decoded = [base64.b64decode(m).decode("utf-8", "replace")
+               for m in re.findall(r"data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)", html)]
+    return html + "\n".join(decoded)
+
+
+def _wait_idle(page) -> None:  # noqa: ANN001
+    """Wait until Streamlit has finished the rerun (its status widget goes away)."""
+    page.wait_for_timeout(300)
+    page.wait_for_function(
+        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=30_000)
+    page.wait_for_timeout(300)
+
+
+def test_child_plays_with_hints_and_never_sees_opponent_cards(server, page) -> None:  # noqa: ANN001
+    url, db = server
+    page.goto(url)
+    page.get_by_role("textbox", name="Nickname").fill("Ana")
+    page.get_by_role("button", name="Create my profile").click()
+    page.get_by_text("Welcome, Ana").wait_for()
+    _shot(page, "01-profile")
+
+    page.get_by_role("link", name="Go and play").first.click()
+    page.get_by_role("button", name="Start the game!").wait_for()
+    _shot(page, "02-new-game")
+    page.get_by_role("button", name="Start the game!").click()
+    page.get_by_text("1. Choose a card from your hand").wait_for()
+    _wait_idle(page)
+    assert page.get_by_text("Best move:").count() >= 1  # hints are on by default
+    _shot(page, "03-board-hints")
+
+    for turn in range(3):
+        game, row = _state(db)
+        me = 0
+        round_ = game.round
+        if round_.is_over:
+            break
+        assert round_.to_move == me, "the computer should have played already"
+        text = _page_text(page)
+        for seat in range(1, game.rules.players):
+            for card in cards_of(round_.hand_mask(seat)):
+                for mark in (f'data-card="{card}"', *{card.name(d) for d in Deck}):
+                    assert mark not in text, f"opponent card {card} is in the page"
+        move = round_.legal_moves()[0]
+        before = sum(len(r["moves"]) for r in row.record["rounds"])
+        _pill(page, move.card).click()
+        _wait_idle(page)
+        for c in sorted(move.take):
+            _pill(page, c).click()
+            _wait_idle(page)
+        _shot(page, f"04-turn{turn}-chosen")
+        page.locator("button", has_text=re.compile("Take them!|Put my card down")).click()
+        deadline = time.monotonic() + 30
+        while sum(len(r["moves"]) for r in _state(db)[1].record["rounds"]) <= before:
+            assert time.monotonic() < deadline, "the move was not saved"
+            time.sleep(0.2)
+        _wait_idle(page)
+        page.get_by_text("What just happened").wait_for()
+        _shot(page, f"05-turn{turn}-played")
+    assert not page.get_by_text("Traceback").count()
+
+
+def _pill(page, card: Card):  # noqa: ANN001, ANN202
+    """The pill (a radio or checkbox button in a button group) of ``card``."""
+    label = f"{card.name(Deck.SPANISH)} ({card.value})"
+    return page.locator("[data-testid=stButtonGroup] button").filter(
+        has_text=re.compile("^" + re.escape(label) + "$"))

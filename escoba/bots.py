@@ -216,9 +216,13 @@ class ExpertPlayer(_PairPlayer):
 
     name = "expert"
 
-    def __init__(self, samples: int = 12, depth: int = 2, node_budget: int = 6000) -> None:
+    def __init__(self, samples: int = 32, depth: int = 2, work_budget: int = 15000,
+                 node_budget: int = 5000) -> None:
         self.samples = samples
         self.depth = depth
+        #: Estimated search nodes per decision; depth, then samples, shrink to fit.
+        self.work_budget = work_budget
+        #: Hard cap of search nodes per sampled deal and move considered.
         self.node_budget = node_budget
 
     def claim_renuncio(self, observation: Observation, rng: random.Random) -> Renuncio | None:
@@ -239,7 +243,9 @@ class ExpertPlayer(_PairPlayer):
             pairs = kept or pairs
         if len(pairs) == 1:
             return pairs[0]
-        return _Search(obs, self.depth, self.node_budget).best(pairs, self.samples, rng)
+        search = _Search(obs, self.depth, self.node_budget)
+        samples = search.plan(len(pairs), self.samples, self.work_budget)
+        return search.best(pairs, samples, rng)
 
 
 class _Search:
@@ -265,6 +271,23 @@ class _Search:
             self.depth = max(depth, min(cards_left - 1, 5))
         self.node_budget = node_budget
         self.nodes = 0
+
+    def plan(self, root_moves: int, samples: int, budget: int) -> int:
+        """Fit depth and samples to ``budget`` estimated nodes; returns the samples.
+
+        The estimate (about 1.6 moves per card in the biggest hand, per ply) is
+        made from the observation alone, so the plan is as fair as the rest.
+        """
+        branching = 1.6 * max(max(self.obs.hand_counts), 1)
+
+        def cost(depth: int, samples: int) -> float:
+            return root_moves * branching ** depth * samples
+
+        while self.depth > 1 and cost(self.depth, samples) > budget:
+            self.depth -= 1
+        while samples > 8 and cost(self.depth, samples) > budget:
+            samples //= 2
+        return samples
 
     # -- move generation (memoised per decision: the same tables recur across samples)
     def caps(self, table: int, card: int) -> list[int]:
@@ -293,8 +316,9 @@ class _Search:
         else:
             hidden_hands = {s for s in range(n) if s != obs.seat}
         deterministic = not unseen or (obs.stock_count == 0 and len(hidden_hands) <= 1)
-        if deterministic or (known is not None and obs.stock_count == 0):
-            samples = 1
+        if deterministic or (known is not None and (
+                obs.stock_count == 0 or self.depth + 1 < sum(obs.hand_counts))):
+            samples = 1  # nothing hidden that the search can reach
         totals = [0.0] * len(pairs)
         table = obs.table_mask
         last = obs.last_capturer
@@ -314,8 +338,8 @@ class _Search:
                     hands[s] = m
                     pos += k
             stock = deal[pos:pos + obs.stock_count]
-            self.nodes = 0
             for i, (card, take) in enumerate(pairs):
+                self.nodes = 0
                 totals[i] += self.root_value(hands, table, stock, card, take, last)
         best = max(range(len(pairs)), key=lambda i: (totals[i], pairs[i][1].bit_count(), -i))
         return pairs[best]

@@ -11,24 +11,25 @@ import logging
 
 import streamlit as st
 
-from ui.i18n import t
-from ui.layout import friendly_errors, inject_style, sidebar
+from ui.i18n import start_run
+from ui.layout import friendly_errors, pages, sidebar
 
 logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
 st.set_page_config(page_title="Escoba", page_icon="🧹", layout="wide")
 
+#: (module, catalog key of its title, icon). The first is the default page.
 PAGES = [
-    st.Page("app_pages/profiles.py", title=t("nav_profiles"), icon="🙂", default=True),
-    st.Page("app_pages/play.py", title=t("nav_play"), icon="🃏"),
-    st.Page("app_pages/games.py", title=t("nav_games"), icon="📚"),
-    st.Page("app_pages/replay.py", title=t("nav_replay"), icon="⏯️"),
-    st.Page("app_pages/settings.py", title=t("nav_settings"), icon="⚙️"),
-    st.Page("app_pages/help.py", title=t("nav_help"), icon="❓"),
+    ("app_pages/profiles.py", "nav_profiles", "🙂"),
+    ("app_pages/play.py", "nav_play", "🃏"),
+    ("app_pages/games.py", "nav_games", "📚"),
+    ("app_pages/replay.py", "nav_replay", "⏯️"),
+    ("app_pages/settings.py", "nav_settings", "⚙️"),
+    ("app_pages/help.py", "nav_help", "❓"),
 ]
 
-page = st.navigation(PAGES)
+lang = start_run()
+page = st.navigation(pages(tuple(PAGES), lang))
 with friendly_errors():
-    inject_style()
     sidebar()
     page.run()

@@ -43,6 +43,7 @@ for row in rows:
                           args=(row.id,), use_container_width=True)
         with cols[1]:
             st.download_button(t("download_record"),
-                               json.dumps(row.record, ensure_ascii=False, indent=1),
+                               lambda row=row: json.dumps(storage().complete_record(row),
+                                                          ensure_ascii=False, indent=1),
                                file_name=f"escoba-game-{row.id}.json", mime="application/json",
                                key=f"download_{row.id}", use_container_width=True)

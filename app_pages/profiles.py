@@ -5,11 +5,12 @@ from __future__ import annotations
 import streamlit as st
 
 from ui.i18n import t
-from ui.layout import show_flash
+from ui.layout import language_picker, show_flash
 from ui.profiles import AVATARS, create_profile_clicked, pick_profile_clicked
 from ui.session import current_profile, storage
 
 st.title(t("profiles_title"))
+language_picker()
 show_flash()
 
 active = current_profile()

@@ -112,7 +112,8 @@ def _state(db: Path):  # noqa: ANN202
     rows = [g for p in store.list_profiles() for g in store.list_games(p.id)
             if g.status == "playing"]
     assert rows, "no game in play"
-    return replay(rows[0].record).game, rows[0]
+    record = store.complete_record(rows[0])
+    return replay(record).game, record
 
 
 def _page_text(page) -> str:  # noqa: ANN001
@@ -149,7 +150,7 @@ def test_child_plays_with_hints_and_never_sees_opponent_cards(server, page) -> N
     _shot(page, "03-board-hints")
 
     for turn in range(3):
-        game, row = _state(db)
+        game, record = _state(db)
         me = 0
         round_ = game.round
         if round_.is_over:
@@ -161,7 +162,7 @@ def test_child_plays_with_hints_and_never_sees_opponent_cards(server, page) -> N
                 for mark in (f'data-card="{card}"', *{card.name(d) for d in Deck}):
                     assert mark not in text, f"opponent card {card} is in the page"
         move = round_.legal_moves()[0]
-        before = sum(len(r["moves"]) for r in row.record["rounds"])
+        before = sum(len(r["moves"]) for r in record["rounds"])
         _pill(page, move.card).click()
         _wait_idle(page)
         for c in sorted(move.take):
@@ -170,7 +171,7 @@ def test_child_plays_with_hints_and_never_sees_opponent_cards(server, page) -> N
         _shot(page, f"04-turn{turn}-chosen")
         page.locator("button", has_text=re.compile("Take them!|Put my card down")).click()
         deadline = time.monotonic() + 30
-        while sum(len(r["moves"]) for r in _state(db)[1].record["rounds"]) <= before:
+        while sum(len(r["moves"]) for r in _state(db)[1]["rounds"]) <= before:
             assert time.monotonic() < deadline, "the move was not saved"
             time.sleep(0.2)
         _wait_idle(page)

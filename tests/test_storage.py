@@ -88,8 +88,10 @@ def test_a_whole_game_is_saved_move_by_move_and_resumes(engine: sa.Engine) -> No
     row = store.get_game(session.game_id)
     assert row.status == "finished" and row.winner == resumed.game.winner
     entries = store.move_entries(row.id)
-    assert len(entries) == sum(len(r["moves"]) for r in row.record["rounds"])
-    assert [e[2] for e in entries if e[0] == 1] == row.record["rounds"][0]["moves"]
+    record = store.complete_record(row)
+    assert record == resumed.record()
+    assert len(entries) == sum(len(r["moves"]) for r in record["rounds"])
+    assert [e[2] for e in entries if e[0] == 1] == record["rounds"][0]["moves"]
     results = store.round_results(row.id)
     assert len(results) == len(row.record["rounds"])
     assert results[-1]["totals"] == list(resumed.game.totals)
@@ -102,12 +104,12 @@ def test_a_failed_write_leaves_nothing_half_done(engine: sa.Engine) -> None:
     game_id = store.create_game(ana.id, rules={"preset": "classic"}, seats=[], seed=1,
                                 record={"format": "escoba-record/1", "rounds": []})
     entry = {"seat": 0, "card": "7o", "take": []}
-    store.save_progress(game_id, {"rounds": [1]}, new_moves=[(1, 1, entry)])
+    store.save_progress(game_id, {"rounds": [{"moves": []}]}, new_moves=[(1, 1, entry)])
     with pytest.raises(sa.exc.IntegrityError):
         # The second move repeats position (1, 1): the whole transaction rolls back.
-        store.save_progress(game_id, {"rounds": [2]},
+        store.save_progress(game_id, {"rounds": [{"moves": []}, {"moves": []}]},
                             new_moves=[(1, 2, entry), (1, 1, entry)])
-    assert store.get_game(game_id).record == {"rounds": [1]}
+    assert store.get_game(game_id).record == {"rounds": [{"moves": []}]}
     assert len(store.move_entries(game_id)) == 1
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import html
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -29,7 +30,7 @@ from .gameplay import GameSession
 from .i18n import t
 from .session import flash, settings
 
-__all__ = ["show_board", "show_events", "safe_callback", "deck_of"]
+__all__ = ["show_board", "events_html", "safe_callback", "deck_of"]
 
 log = logging.getLogger(__name__)
 
@@ -100,69 +101,81 @@ def _event_line(who: str, event: Play, deck: Deck) -> str:
     return t("event_laid", who=who, card=_card_text(event.card, deck))
 
 
-def show_events(game: GameSession) -> None:
+# The board is drawn in few, large elements: every Streamlit element costs on each
+# rerun, and the Play page must rerun fast after a move (docs/BENCHMARKS.md).
+_BOX = ('<div style="border:1px solid rgba(128,128,128,0.35);border-radius:12px;'
+        'padding:10px 14px;margin:4px 0">')
+
+
+def events_html(game: GameSession) -> str:
     """What happened since the child's last move, one line (and cards) per event."""
     events = game.recent
     if not events:
-        return
+        return ""
     deck = deck_of()
     values = settings().get("show_values", True)
-    with st.container(border=True, key="events_box"):
-        st.markdown(f"**{t('what_happened')}**")
-        for event in events[-8:]:
-            line = event_text(game, event, deck)
-            st.markdown(("🧹 " if event.escoba else "• ") + line)
-            shown = ([event.card] if event.card is not None else []) + sorted(event.take)
-            if shown:
-                st.html(cards_row_html(shown, deck, values, width=44, names=False))
+    parts = [_BOX, f"<b>{html.escape(t('what_happened'))}</b>"]
+    for event in events[-8:]:
+        line = html.escape(event_text(game, event, deck))
+        parts.append(f'<div style="margin-top:6px">{"🧹 " if event.escoba else "• "}{line}</div>')
+        shown = ([event.card] if event.card is not None else []) + sorted(event.take)
+        if shown:
+            parts.append(cards_row_html(shown, deck, values, width=44, names=False))
+    parts.append("</div>")
+    return "".join(parts)
 
 
-def _scoreboard(game: GameSession, obs: Observation) -> None:
+def _scoreboard(game: GameSession, obs: Observation) -> str:
     rules = game.rules
-    cols = st.columns(rules.sides + 1)
-    with cols[0]:
-        st.metric(t("round_n", n=len(game.game.rounds)), t("stock_left", n=obs.stock_count))
+    cells = [f"<div><b>{html.escape(t('round_n', n=len(game.game.rounds)))}</b><br>"
+             f"{html.escape(t('stock_left', n=obs.stock_count))}</div>"]
     for side in range(rules.sides):
-        with cols[side + 1]:
-            st.metric(game.side_name(side), t("points_n", n=game.game.totals[side]),
-                      help=t("target_is", n=rules.target))
+        cells.append(f"<div><b>{html.escape(game.side_name(side))}</b><br>"
+                     f"<span style='font-size:1.4rem'>"
+                     f"{html.escape(t('points_n', n=game.game.totals[side]))}</span></div>")
+    cells.append(f"<div style='opacity:0.7'>{html.escape(t('target_is', n=rules.target))}</div>")
+    return ('<div style="display:flex;flex-wrap:wrap;gap:28px;align-items:flex-end">'
+            + "".join(cells) + "</div>")
 
 
-def _opponents(game: GameSession, obs: Observation, me: int | None) -> None:
+def _opponents(game: GameSession, obs: Observation, me: int | None) -> str:
     deck = deck_of()
     values = settings().get("show_values", True)
-    others = [s for s in range(game.rules.players) if s != me]
-    cols = st.columns(len(others))
-    for col, seat in zip(cols, others, strict=True):
-        with col, st.container(border=True, key=f"seat_box_{seat}"):
-            turn = " ⬅️" if obs.to_move == seat and not obs.round_over else ""
-            st.markdown(f"**{seat_label(game, seat)}**{turn}")
-            pile = obs.pile_masks[seat].bit_count()
-            st.caption(t("seat_status", cards=obs.hand_counts[seat], pile=pile,
-                         escobas=obs.escobas[seat]))
-            if obs.open_hands is not None:
-                hand = list(cards_of(obs.open_hands[seat]))
-                st.html(cards_row_html(hand, deck, values, width=52, names=False))
-            else:
-                # Only the number of cards exists here: the faces were never read.
-                st.html(backs_row_html(obs.hand_counts[seat]))
+    boxes = []
+    for seat in range(game.rules.players):
+        if seat == me:
+            continue
+        turn = " ⬅️" if obs.to_move == seat and not obs.round_over else ""
+        pile = obs.pile_masks[seat].bit_count()
+        status = t("seat_status", cards=obs.hand_counts[seat], pile=pile,
+                   escobas=obs.escobas[seat])
+        if obs.open_hands is not None:
+            cards = cards_row_html(list(cards_of(obs.open_hands[seat])), deck, values,
+                                   width=52, names=False)
+        else:
+            # Only the number of cards exists here: the faces were never read.
+            cards = backs_row_html(obs.hand_counts[seat])
+        boxes.append(f'{_BOX}<b>{html.escape(seat_label(game, seat))}</b>{turn}<br>'
+                     f'<span style="opacity:0.75;font-size:0.9rem">{html.escape(status)}'
+                     f"</span>{cards}</div>")
+    return ('<div style="display:flex;flex-wrap:wrap;gap:10px">'
+            + "".join(f'<div style="flex:1 1 200px">{b}</div>' for b in boxes) + "</div>")
 
 
 def _hint_panel(obs: Observation, deck: Deck) -> None:
     """The overlay: captures per card, the coach's best move, sweep-risk warnings."""
-    with st.container(border=True, key="hint_panel"):
-        st.markdown(f"**💡 {t('hints_title')}**")
-        per_card = hint_mod.captures_per_card(obs)
-        lines = [t("hint_card_captures", card=_card_text(c, deck), count=n)
-                 for c, n in per_card.items()]
-        st.markdown("\n".join(f"- {line}" for line in lines))
-        assessed = hint_mod.assess(obs)
-        if not assessed:
-            return
+    per_card = hint_mod.captures_per_card(obs)
+    esc = html.escape
+    lines = [f"<b>💡 {esc(t('hints_title'))}</b><ul style='margin:4px 0'>"]
+    lines += [f"<li>{esc(t('hint_card_captures', card=_card_text(c, deck), count=n))}</li>"
+              for c, n in per_card.items()]
+    lines.append("</ul>")
+    assessed = hint_mod.assess(obs)
+    warnings: list[str] = []
+    if assessed:
         best = assessed[0]
-        move = best.move
-        st.markdown(f"⭐ **{t('hint_best')}** {move_text(move, deck)}: "
-                    f"{coach_text(*best.reason)}")
+        lines.append(f"<div>⭐ <b>{esc(t('hint_best'))}</b> {esc(move_text(best.move, deck))}"
+                     f": {esc(coach_text(*best.reason))}</div>")
         # Only the moves of the card the child is looking at (or the best move's
         # card): a wall of warnings teaches nothing.
         picked = st.session_state.get(KEY_HAND)
@@ -173,11 +186,14 @@ def _hint_panel(obs: Observation, deck: Deck) -> None:
             assert risk is not None
             what = move_text(a.move, deck)
             if risk.known and risk.sweeping_cards:
-                st.warning(t("warn_sweep_known", move=what, total=risk.total,
-                             cards=_cards_text(risk.sweeping_cards, deck)), icon="⚠️")
+                warnings.append(t("warn_sweep_known", move=what, total=risk.total,
+                                  cards=_cards_text(risk.sweeping_cards, deck)))
             elif risk.chance:
-                st.warning(t("warn_sweep_chance", move=what, total=risk.total,
-                             chance=round(100 * risk.chance)), icon="⚠️")
+                warnings.append(t("warn_sweep_chance", move=what, total=risk.total,
+                                  chance=round(100 * risk.chance)))
+    lines += [f'<div style="margin-top:6px;padding:6px 10px;border-radius:8px;'
+              f'background:rgba(255,190,0,0.18)">⚠️ {esc(w)}</div>' for w in warnings]
+    st.html(_BOX + "".join(lines) + "</div>")
 
 
 def coach_text(key: str, params: dict[str, Any]) -> str:
@@ -241,7 +257,9 @@ def _on_play(game: GameSession) -> None:
         return
     card = Card.parse(hand_key)
     take = [Card.parse(k) for k in table_keys]
-    outcome = game.play_human(card, take)
+    pause = settings().get("pause", False)
+    outcome = (game.play_human(card, take) if pause
+               else game.play_human_then_bots(card, take))
     if outcome.key == "penalty":
         flash("error", "penalty", **outcome.params)
     elif not outcome.ok:
@@ -252,8 +270,6 @@ def _on_play(game: GameSession) -> None:
         st.session_state[KEY_HAND] = None
         st.session_state[KEY_TABLE] = []
         st.session_state.pop(KEY_REVEAL, None)
-        if not settings().get("pause", False):
-            game.run_bots()
 
 
 @safe_callback
@@ -302,18 +318,30 @@ def show_board(game: GameSession) -> None:
         # Never draw this seat's hand: use an observation only for public facts.
         obs = obs._replace(hand_mask=0)
 
-    _scoreboard(game, obs)
-    _opponents(game, obs, me if reveal else None)
-    show_events(game)
-
-    st.markdown(f"### {t('table_title')}")
-    st.caption(t("table_total", total=sum(c.value for c in obs.table)))
+    # Everything that is only looked at goes into one element (fast reruns).
+    rules = game.rules
+    summary = t("rules_summary", preset=t("preset_" + rules.preset_name), target=rules.target,
+                sum=rules.capture_sum,
+                mode=t("open_hand") if rules.open_hand else t("closed_hand"))
+    parts = [f"<div style='opacity:0.7;font-size:0.9rem'>{html.escape(summary)}</div>",
+             _scoreboard(game, obs), _opponents(game, obs, me if reveal else None),
+             events_html(game),
+             f"<h3 style='margin:8px 0 0'>{html.escape(t('table_title'))}</h3>"
+             f"<div style='opacity:0.75'>"
+             f"{html.escape(t('table_total', total=sum(c.value for c in obs.table)))}</div>"]
     if obs.table:
-        st.html(cards_row_html(obs.table, deck, values,
-                               selected=[Card.parse(k) for k in
-                                         st.session_state.get(KEY_TABLE) or []]))
+        parts.append(cards_row_html(obs.table, deck, values, selected=[
+            Card.parse(k) for k in st.session_state.get(KEY_TABLE) or []]))
     else:
-        st.info(t("table_empty"))
+        parts.append(f"<p>{html.escape(t('table_empty'))}</p>")
+    in_play = not game.round_over and game.seats[game.to_move].is_human and reveal
+    chosen = _chosen_card(obs) if in_play else None
+    if in_play:
+        parts.append(f"<h3 style='margin:8px 0 0'>"
+                     f"{html.escape(t('your_hand', name=game.seats[obs.seat].name))}</h3>"
+                     + cards_row_html(obs.hand, deck, values,
+                                      selected=[chosen] if chosen else []))
+    st.html("".join(parts))
 
     if game.round_over:
         return
@@ -337,18 +365,21 @@ def show_board(game: GameSession) -> None:
                   on_click=_on_reveal, args=(to_move,), use_container_width=True)
         return
 
-    _hand_and_controls(game, obs, deck, values)
+    _hand_and_controls(game, obs, deck, values, chosen)
 
 
-def _hand_and_controls(game: GameSession, obs: Observation, deck: Deck, values: bool) -> None:
-    st.markdown(f"### {t('your_hand', name=game.seats[obs.seat].name)}")
+def _chosen_card(obs: Observation) -> Card | None:
+    """The hand card picked in the pills (forgotten when it left the hand)."""
     hand_pick = st.session_state.get(KEY_HAND)
     chosen = Card.parse(hand_pick) if hand_pick else None
     if chosen is not None and chosen not in obs.hand:
         st.session_state[KEY_HAND] = None
         chosen = None
-    st.html(cards_row_html(obs.hand, deck, values, selected=[chosen] if chosen else []))
+    return chosen
 
+
+def _hand_and_controls(game: GameSession, obs: Observation, deck: Deck, values: bool,
+                       chosen: Card | None) -> None:
     if settings().get("hints", True):
         _hint_panel(obs, deck)
 
@@ -369,12 +400,13 @@ def _hand_and_controls(game: GameSession, obs: Observation, deck: Deck, values: 
     take = [Card.parse(k) for k in st.session_state.get(KEY_TABLE) or []]
     _selection_feedback(obs, chosen, take)
 
-    cols = st.columns(2 if game.rules.capture_rule == "renuncio" else 1)
-    with cols[0]:
-        verb = t("play_capture") if take else t("play_lay")
+    verb = t("play_capture") if take else t("play_lay")
+    if game.rules.capture_rule != "renuncio":
         st.button(verb, key="play_button", type="primary", on_click=_on_play, args=(game,),
                   use_container_width=True, disabled=chosen is None)
-    if game.rules.capture_rule == "renuncio":
-        with cols[1]:
-            st.button(t("renuncio_button"), key="renuncio_button", on_click=_on_renuncio,
-                      args=(game,), use_container_width=True, help=t("renuncio_help"))
+        return
+    with st.container(horizontal=True, key="move_buttons"):
+        st.button(verb, key="play_button", type="primary", on_click=_on_play, args=(game,),
+                  use_container_width=True, disabled=chosen is None)
+        st.button(t("renuncio_button"), key="renuncio_button", on_click=_on_renuncio,
+                  args=(game,), use_container_width=True, help=t("renuncio_help"))

@@ -13,7 +13,7 @@ from .i18n import t
 from .score import show_round_score
 from .session import set_game, storage
 
-__all__ = ["show_round_end", "show_game_tools", "record_bytes"]
+__all__ = ["show_round_end", "show_game_tools", "show_download", "record_bytes"]
 
 
 @safe_callback
@@ -57,6 +57,7 @@ def show_round_end(game: GameSession) -> None:
     totals = " · ".join(f"{names[s]}: {game.game.totals[s]}" for s in range(game.rules.sides))
     st.markdown(f"**{t('final_totals')}** {totals}")
     _review(game)
+    show_download(game)
     st.button(t("new_game"), key="new_game_after", type="primary", on_click=_new_game,
               use_container_width=True)
 
@@ -95,20 +96,16 @@ def _toggle(name: str) -> None:
 
 
 def show_game_tools(game: GameSession) -> None:
-    """Hints and pause toggles, the record download, starting over."""
+    """The hint overlay toggle. (Pausing is in Settings; the record download is on
+    My games and at the end of the game: fewer elements on every move's rerun.)"""
     from .session import settings
 
-    current = settings()
-    cols = st.columns(3)
-    with cols[0]:
-        st.session_state["tgl_hints"] = bool(current.get("hints", True))
-        st.toggle(t("hints_toggle"), key="tgl_hints", on_change=_toggle, args=("hints",))
-    with cols[1]:
-        st.session_state["tgl_pause"] = bool(current.get("pause", False))
-        st.toggle(t("pause_toggle"), key="tgl_pause", on_change=_toggle, args=("pause",),
-                  help=t("pause_help"))
-    with cols[2]:
-        st.download_button(t("download_record"), record_bytes(game),
-                           file_name=f"escoba-game-{game.game_id or 'new'}.json",
-                           mime="application/json", key="download_record",
-                           use_container_width=True)
+    st.session_state["tgl_hints"] = bool(settings().get("hints", True))
+    st.toggle(t("hints_toggle"), key="tgl_hints", on_change=_toggle, args=("hints",))
+
+
+def show_download(game: GameSession) -> None:
+    # Deferred: the record is built only when the button is tapped.
+    st.download_button(t("download_record"), lambda: record_bytes(game),
+                       file_name=f"escoba-game-{game.game_id or 'new'}.json",
+                       mime="application/json", key="download_record")

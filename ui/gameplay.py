@@ -120,8 +120,10 @@ class GameSession:
                         if not s.is_human}
         #: Events since the last child's move, shown one at a time on the board.
         self.recent: list[Play] = []
+        self._defer_save = False
         self._saved_moves = self._count_moves()
         self._saved_results = sum(1 for r in game.rounds if r.is_over)
+        self._record_rounds = len(game.rounds)
 
     # -- creation ---------------------------------------------------------------
     @classmethod
@@ -143,7 +145,8 @@ class GameSession:
     @classmethod
     def resume(cls, row: Any, storage: Storage | None = None) -> GameSession:
         """Rebuild a saved game (a :class:`ui.storage.GameRow`) by replaying its record."""
-        result = replay(row.record)
+        record = storage.complete_record(row) if storage is not None else row.record
+        result = replay(record)
         rules = Rules.from_dict(row.rules) if row.rules else result.game.rules
         # The record does not carry open_hand (display only); keep the game's own rules.
         game = result.game
@@ -209,6 +212,18 @@ class GameSession:
             return verdict
         played = self._play(Move(card, frozenset(take)))
         return Outcome(True, "escoba" if played.escoba else "played", {}, played)
+
+    def play_human_then_bots(self, card: Card, take: Sequence[Card]) -> Outcome:
+        """A child's move and the computer's replies, saved in one transaction."""
+        self._defer_save = True
+        try:
+            outcome = self.play_human(card, take)
+            if outcome.play is not None:
+                self.run_bots()
+        finally:
+            self._defer_save = False
+            self.save()
+        return outcome
 
     def claim_renuncio(self) -> Outcome:
         """The child calls *¡renuncio!*: the best claim (most cards) is taken, if any."""
@@ -283,18 +298,29 @@ class GameSession:
             self.save()
         return played
 
+    def _move_entries(self) -> list[tuple[int, int, dict[str, Any]]]:
+        """Every move of the game as ``(round_no, move_no, record entry)``."""
+        out: list[tuple[int, int, dict[str, Any]]] = []
+        for r, round_ in enumerate(self.game.rounds, start=1):
+            m = 0
+            for event in round_.history:
+                if event.kind in ("play", "miscount"):
+                    m += 1
+                    out.append((r, m, event.move.to_dict(event.seat)))
+                elif event.kind == "renuncio":
+                    m += 1
+                    out.append((r, m, Renuncio(event.card, event.take).to_dict(event.seat)))
+        return out
+
     def _count_moves(self) -> int:
-        return sum(len(r["moves"]) for r in self.record()["rounds"])
+        return len(self._move_entries())
 
     def save(self) -> None:
-        """Write new moves, the record and finished rounds' results in one transaction."""
-        if self.storage is None or self.game_id is None:
+        """Write new moves, finished rounds' results (and, when a round was dealt or the
+        game ended, the record) in one transaction."""
+        if self.storage is None or self.game_id is None or self._defer_save:
             return
-        record = self.record()
-        flat: list[tuple[int, int, dict[str, Any]]] = []
-        for r, entry in enumerate(record["rounds"], start=1):
-            for m, move in enumerate(entry["moves"], start=1):
-                flat.append((r, m, move))
+        flat = self._move_entries()
         new_moves = flat[self._saved_moves:]
         finished_rounds = [r for r in self.game.rounds if r.is_over]
         new_results = []
@@ -307,8 +333,14 @@ class GameSession:
                                     "points": [dict(b) for b in score.breakdown],
                                     "totals": list(totals),
                                     "escobas": list(score.category("escobas").counts)})
-        self.storage.save_progress(self.game_id, record, new_moves=new_moves,
-                                   new_results=new_results, winner=self.game.winner,
-                                   finished=self.is_over)
+        # The whole record only when a round was dealt or the game ends; moves
+        # alone otherwise (they are rows of their own): less to write per move.
+        rewrite = len(self.game.rounds) != self._record_rounds or self.is_over
+        if not new_moves and not new_results and not rewrite:
+            return
+        self.storage.save_progress(self.game_id, self.record() if rewrite else None,
+                                   new_moves=new_moves, new_results=new_results,
+                                   winner=self.game.winner, finished=self.is_over)
         self._saved_moves = len(flat)
         self._saved_results = len(finished_rounds)
+        self._record_rounds = len(self.game.rounds)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
+from functools import lru_cache
 from math import comb
 from typing import Any
 
@@ -135,8 +136,13 @@ def _builtin(obs: Observation) -> list[Assessment]:
     return out
 
 
+@lru_cache(maxsize=128)
 def assess(obs: Observation) -> list[Assessment]:
-    """Every legal move judged, best first (the coach's verdict when available)."""
+    """Every legal move judged, best first (the coach's verdict when available).
+
+    Cached per observation: choosing cards reruns the page on the same position.
+    The list is shared: callers must not change it.
+    """
     if not obs.is_my_turn:
         return []
     if coach_available():

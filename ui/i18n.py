@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import logging
 import string
+import threading
 from collections.abc import Callable
 from typing import Any
 
 from .catalog import CATALOGS, GLOSSARY
 
 __all__ = ["t", "LANGUAGES", "current_language", "set_language", "language_from_locale",
-           "GLOSSARY", "placeholders", "labels"]
+           "GLOSSARY", "placeholders", "labels", "start_run"]
 
 log = logging.getLogger(__name__)
 
@@ -34,8 +35,23 @@ def language_from_locale(locale: str | None) -> str:
     return code if code in LANGUAGES else DEFAULT
 
 
+# The language of the script run in this thread (each Streamlit run has its own
+# thread): t() is called dozens of times per rerun, session state is slower.
+_RUN = threading.local()
+
+
+def start_run() -> str:
+    """Fix the language for the rest of this run (called once by app.py)."""
+    _RUN.lang = None
+    _RUN.lang = current_language()
+    return _RUN.lang
+
+
 def current_language() -> str:
     """The language of this session (see the module docstring for the order)."""
+    cached = getattr(_RUN, "lang", None)
+    if cached is not None:
+        return cached
     try:
         import streamlit as st
 
@@ -54,6 +70,8 @@ def set_language(lang: str) -> None:
 
     if lang in LANGUAGES:
         st.session_state[_STATE_KEY] = lang
+        if getattr(_RUN, "lang", None) is not None:
+            _RUN.lang = lang
 
 
 def labels(prefix: str) -> Callable[[Any], str]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import html
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -11,7 +13,8 @@ import streamlit as st
 from .i18n import LANGUAGES, current_language, t
 from .session import current_profile, pop_flash, save_language
 
-__all__ = ["friendly_errors", "sidebar", "show_flash", "require_profile", "inject_style"]
+__all__ = ["friendly_errors", "sidebar", "show_flash", "require_profile", "inject_style",
+           "pages", "language_picker"]
 
 log = logging.getLogger("escoba.app")
 
@@ -27,7 +30,15 @@ div[data-testid="stMarkdownContainer"] p { font-size: 1.05rem; }
 """
 
 
+@functools.lru_cache(maxsize=8)
+def pages(spec: tuple[tuple[str, str, str], ...], lang: str) -> list:
+    """The ``st.Page`` objects, built once per language (they cost on every rerun)."""
+    return [st.Page(path, title=t(key, lang), icon=icon, default=i == 0)
+            for i, (path, key, icon) in enumerate(spec)]
+
+
 def inject_style() -> None:
+    """Kept for pages drawn without the sidebar; app.py styles through :func:`sidebar`."""
     st.html(_STYLE)
 
 
@@ -45,15 +56,22 @@ def _on_language() -> None:
     save_language(st.session_state["lang_picker"])
 
 
+def language_picker() -> None:
+    """The language choice (the browser's language is the default)."""
+    st.session_state["lang_picker"] = current_language()
+    st.segmented_control(t("language"), list(LANGUAGES), format_func=LANGUAGES.get,
+                         key="lang_picker", on_change=_on_language, required=True)
+
+
 def sidebar() -> None:
-    with st.sidebar:
-        profile = current_profile()
-        if profile is not None:
-            st.markdown(f"## {profile.avatar} {profile.nickname}")
-        lang = current_language()
-        st.session_state["lang_picker"] = lang
-        st.selectbox(t("language"), list(LANGUAGES), format_func=LANGUAGES.get,
-                     key="lang_picker", on_change=_on_language)
+    """The page style and who is playing, in one element (the language is chosen on the
+    first page and in Settings)."""
+    profile = current_profile()
+    who = ""
+    if profile is not None:
+        who = (f"<div style='font-size:1.5rem;font-weight:700'>{html.escape(profile.avatar)} "
+               f"{html.escape(profile.nickname)}</div>")
+    st.sidebar.html(_STYLE + who)
 
 
 def show_flash() -> None:

@@ -7,6 +7,7 @@ state only caches what the database already holds.
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import secrets as _secrets
@@ -34,6 +35,7 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "pause": False,
 }
 _PROFILE = "profile_id"
+_PROFILE_OBJ = "profile"
 _GAME = "game_session"
 _SETTINGS = "settings"
 _FLASH = "flash"
@@ -47,19 +49,24 @@ def _secret_section() -> dict[str, Any]:
 
 
 def database_url() -> str | None:
+    """See :func:`_database_url` (cached per environment: it is read on every rerun)."""
+    return _database_url(os.environ.get("ESCOBA_DATABASE_URL"), os.environ.get("ESCOBA_DB_PATH"))
+
+
+@functools.lru_cache(maxsize=16)
+def _database_url(env_url: str | None, env_path: str | None) -> str | None:
     """The URL to pass to ``st.connection``, or ``None`` when secrets.toml sets one.
 
     Order: ``ESCOBA_DATABASE_URL``; ``[connections.escoba]`` in secrets.toml
     (``url = "postgresql+psycopg://..."``); else a SQLite file at
     ``ESCOBA_DB_PATH`` or ``path`` in that section, default ``data/escoba.db``.
     """
-    env = os.environ.get("ESCOBA_DATABASE_URL")
-    if env:
-        return env
+    if env_url:
+        return env_url
     section = _secret_section()
     if "url" in section or "dialect" in section:
         return None
-    path = os.environ.get("ESCOBA_DB_PATH") or section.get("path") or DEFAULT_DB_PATH
+    path = env_path or section.get("path") or DEFAULT_DB_PATH
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     return sqlite_url(path)
 
@@ -90,12 +97,20 @@ def current_profile() -> Profile | None:
             profile_id = int(raw)
     if profile_id is None:
         return None
+    cached = st.session_state.get(_PROFILE_OBJ)
+    if cached is not None and cached.id == int(profile_id) \
+            and st.session_state.get(_PROFILE) == cached.id:
+        # Loaded already in this session: no database round trip on every rerun.
+        if st.query_params.get("p") != str(cached.id):
+            st.query_params["p"] = str(cached.id)
+        return cached
     profile = storage().get_profile(int(profile_id))
     if profile is None:
         st.session_state.pop(_PROFILE, None)
         return None
     if st.session_state.get(_PROFILE) != profile.id:
         _load_profile(profile)
+    st.session_state[_PROFILE_OBJ] = profile
     st.query_params["p"] = str(profile.id)
     return profile
 
@@ -113,11 +128,12 @@ def _load_profile(profile: Profile) -> None:
 
 def set_profile(profile: Profile | None) -> None:
     if profile is None:
-        for key in (_PROFILE, _GAME, _SETTINGS):
+        for key in (_PROFILE, _PROFILE_OBJ, _GAME, _SETTINGS):
             st.session_state.pop(key, None)
         st.query_params.pop("p", None)
         return
     _load_profile(profile)
+    st.session_state[_PROFILE_OBJ] = profile
     st.query_params["p"] = str(profile.id)
 
 

@@ -160,6 +160,9 @@ def configure_sqlite(engine: Engine, busy_timeout_ms: int = 5000) -> None:
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
         cursor.execute("PRAGMA foreign_keys=ON")
+        # With WAL, NORMAL is durable against an app crash or restart (only a
+        # power cut can lose the last commits) and saves an fsync per move.
+        cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.close()
 
 
@@ -306,7 +309,7 @@ class Storage:
                 updated_at=now)).inserted_primary_key[0]
         return int(new_id)
 
-    def save_progress(self, game_id: int, record: dict[str, Any], *,
+    def save_progress(self, game_id: int, record: dict[str, Any] | None, *,
                       new_moves: Sequence[tuple[int, int, dict[str, Any]]] = (),
                       new_results: Sequence[dict[str, Any]] = (),
                       winner: int | None = None, finished: bool = False) -> None:
@@ -314,25 +317,33 @@ class Storage:
 
         ``new_moves`` are ``(round_no, move_no, entry)`` with the record's move
         entry; ``new_results`` are ``{"round_no", "points", "totals", "escobas"}``.
+        ``record`` (the game's record so far) may be ``None`` when only moves
+        were added: the moves table is the authority for moves (see
+        :meth:`complete_record`), so the record is rewritten only when a round
+        is dealt or the game ends, not on every move.
         """
         now = _now()
         with self.transaction() as conn:
-            for round_no, move_no, entry in new_moves:
-                kind = ("renuncio" if "renuncio" in entry
-                        else "miscount" if "miscount" in entry else "play")
-                conn.execute(moves.insert().values(
-                    game_id=game_id, round_no=round_no, move_no=move_no,
-                    seat=int(entry["seat"]), kind=kind, entry=json.dumps(entry),
-                    created_at=now))
+            if new_moves:
+                conn.execute(moves.insert(), [
+                    {"game_id": game_id, "round_no": round_no, "move_no": move_no,
+                     "seat": int(entry["seat"]),
+                     "kind": ("renuncio" if "renuncio" in entry
+                              else "miscount" if "miscount" in entry else "play"),
+                     "entry": json.dumps(entry), "created_at": now}
+                    for round_no, move_no, entry in new_moves])
             for result in new_results:
                 conn.execute(results.insert().values(
                     game_id=game_id, round_no=result["round_no"],
                     points=json.dumps(result["points"]), totals=json.dumps(result["totals"]),
                     escobas=json.dumps(result["escobas"]), created_at=now))
-            values: dict[str, Any] = {"record": json.dumps(record), "updated_at": now}
+            values: dict[str, Any] = {}
+            if record is not None:
+                values.update(record=json.dumps(record), updated_at=now)
             if finished:
-                values.update(status="finished", winner=winner)
-            conn.execute(games.update().where(games.c.id == game_id).values(**values))
+                values.update(status="finished", winner=winner, updated_at=now)
+            if values:
+                conn.execute(games.update().where(games.c.id == game_id).values(**values))
 
     def save_review(self, game_id: int, review: Any) -> None:
         with self.transaction() as conn:
@@ -362,6 +373,17 @@ class Storage:
             rows = conn.execute(sa.select(games).where(games.c.profile_id == profile_id)
                                 .order_by(games.c.id.desc()).limit(limit)).all()
         return [_game(r) for r in rows]
+
+    def complete_record(self, row: GameRow) -> dict[str, Any]:
+        """The game's record with every saved move (the moves table has the last word)."""
+        record = json.loads(json.dumps(row.record))  # a copy
+        by_round: dict[int, list[dict[str, Any]]] = {}
+        for round_no, _move_no, entry in self.move_entries(row.id):
+            by_round.setdefault(round_no, []).append(entry)
+        for number, entry in enumerate(record.get("rounds", []), start=1):
+            if number in by_round:
+                entry["moves"] = by_round[number]
+        return record
 
     def move_entries(self, game_id: int) -> list[tuple[int, int, dict[str, Any]]]:
         with self.engine.connect() as conn:

@@ -1,0 +1,33 @@
+"""The game in play, drawn as one fragment.
+
+A tap inside the board (a card, Play, ¡Renuncio!, the computer's turn, next
+round) reruns only this fragment, not the whole app (router, sidebar): the
+Play page must answer a move quickly (docs/BENCHMARKS.md). Anything that
+changes the page around it (a new game) asks for a full rerun.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from .board import show_board
+from .endgame import show_game_tools, show_round_end
+from .i18n import start_run
+from .layout import show_flash
+from .session import current_game
+
+__all__ = ["game_view"]
+
+
+@st.fragment
+def game_view() -> None:
+    """Everything of the current game: options, board, score table, review."""
+    start_run()  # a fragment rerun does not pass through app.py
+    game = current_game()
+    if game is None or st.session_state.get("new_game_open"):
+        st.rerun(scope="app")
+    show_flash()
+    show_game_tools(game)
+    show_board(game)
+    if game.round_over:
+        show_round_end(game)

@@ -37,7 +37,9 @@ def _quiet() -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--moves", type=int, default=60)
+    parser.add_argument("--moves", type=int, default=60, help="moves per block")
+    parser.add_argument("--blocks", type=int, default=5,
+                        help="repeat; the machine is shared, so each block has its own ratio")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
 
@@ -55,23 +57,30 @@ def main() -> None:
     rng = random.Random(args.seed)
     empty_times: list[float] = []
     move_times: list[float] = []
-    while len(move_times) < args.moves:
-        g = game(at)
-        if g.round_over:
-            key = "next_round" if not g.is_over else "new_game_after"
-            at.button(key=key).click().run()
-            if key == "new_game_after":
-                at.button(key="start_game").click().run()
-            continue
-        start = time.perf_counter()
-        empty.run()
-        empty_times.append(time.perf_counter() - start)
-        choose(at, rng.choice(g.observation(g.to_move).legal_moves()))
-        button = at.button(key="play_button").click()
-        start = time.perf_counter()
-        button.run()
-        move_times.append(time.perf_counter() - start)
-        assert not at.exception, at.exception
+    block_ratios: list[float] = []
+    for _block in range(args.blocks):
+        empty_block: list[float] = []
+        move_block: list[float] = []
+        while len(move_block) < args.moves:
+            g = game(at)
+            if g.round_over:
+                key = "next_round" if not g.is_over else "new_game_after"
+                at.button(key=key).click().run()
+                if key == "new_game_after":
+                    at.button(key="start_game").click().run()
+                continue
+            start = time.perf_counter()
+            empty.run()
+            empty_block.append(time.perf_counter() - start)
+            choose(at, rng.choice(g.observation(g.to_move).legal_moves()))
+            button = at.button(key="play_button").click()
+            start = time.perf_counter()
+            button.run()
+            move_block.append(time.perf_counter() - start)
+            assert not at.exception, at.exception
+        block_ratios.append(statistics.median(move_block) / statistics.median(empty_block))
+        empty_times += empty_block
+        move_times += move_block
 
     def summary(xs: list[float]) -> dict[str, float]:
         xs = sorted(xs)
@@ -85,6 +94,7 @@ def main() -> None:
         "empty_page_rerun": empty_s,
         "play_page_rerun_after_move": move_s,
         "ratio_median": round(move_s["median_ms"] / empty_s["median_ms"], 2),
+        "ratio_per_block": [round(r, 2) for r in block_ratios],
         "python": platform.python_version(),
         "machine": f"{platform.machine()}, {os.cpu_count()} cores",
     }, indent=2))

@@ -154,7 +154,7 @@ EN: dict[str, str] = {
     "coach.escoba": "it clears the table: ¡escoba! ({cards} cards)",
     "coach.escoba_no_point": "it clears the table ({cards} cards), but this time it scores "
                              "no escoba point",
-    "coach.captures": "it takes {cards} cards ({oros} oros, {sevens} sevens)",
+    "coach.captures": "it takes {cards} cards (oros: {oros}, sevens: {sevens})",
     "coach.captures_siete": "it takes {cards} cards, and one is the siete de oros!",
     "coach.lay_down_safe": "nothing to take; the table will add up to {total}, and no single "
                            "card can sweep that",
@@ -389,7 +389,7 @@ ES: dict[str, str] = {
     "coach.escoba": "deja la mesa limpia: ¡escoba! ({cards} cartas)",
     "coach.escoba_no_point": "deja la mesa limpia ({cards} cartas), pero esta vez no cuenta "
                              "punto de escoba",
-    "coach.captures": "te llevas {cards} cartas ({oros} oros, {sevens} sietes)",
+    "coach.captures": "te llevas {cards} cartas (oros: {oros}, sietes: {sevens})",
     "coach.captures_siete": "te llevas {cards} cartas, ¡y una es el siete de oros!",
     "coach.lay_down_safe": "no hay nada que llevarse; la mesa sumará {total} y ninguna carta "
                            "sola puede hacer escoba",

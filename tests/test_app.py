@@ -24,6 +24,7 @@ from tests.test_app_helpers import (
     new_app,
     play,
     play_round_by_clicking,
+    set_widget,
     start_game,
 )
 from ui.storage import Storage
@@ -391,3 +392,81 @@ def test_random_click_fuzz() -> None:
 
 def test_card_from_text_helper() -> None:
     assert Card.parse("7o").name() == "7 de oros"
+
+
+@pytest.mark.parametrize("choices", [
+    {"ng_sum": 10},
+    {"ng_sum": 20, "ng_hand7": True},
+    {"ng_jokers": True, "ng_preset": "setenta"},
+    {"ng_preset": "relaxed", "ng_primera": True, "ng_last_escoba": False},
+    {"ng_preset": "escova", "ng_initial": "ignore"},
+], ids=["sum10", "sum20-hand7", "jokers-setenta", "relaxed-primera", "escova"])
+def test_every_option_plays_a_round(choices: dict) -> None:
+    at = create_profile(new_app())
+    at.switch_page("app_pages/play.py").run()
+    # The "more rules" widgets exist even while their expander is folded.
+    for key, value in choices.items():
+        set_widget(at, key, value)
+        at.run()
+    at.button(key="start_game").click().run()
+    assert_ok(at)
+    rules = game(at).rules
+    assert rules.capture_sum == choices.get("ng_sum", 15)
+    assert rules.hand_size == (7 if choices.get("ng_hand7") else 3)
+    assert rules.jokers == bool(choices.get("ng_jokers"))
+    play_round_by_clicking(at, random.Random(8))
+    assert at.table
+
+
+def test_four_players_in_teams_score_as_two_sides() -> None:
+    at = start_game(create_profile(new_app()), ng_opponents=3, ng_teams=True)
+    g = game(at)
+    assert g.rules.teams and g.rules.players == 4
+    play_round_by_clicking(at, random.Random(6))
+    columns = list(at.table[0].value.columns)
+    assert columns[0] == "Ana + Computer 2" and columns[1] == "Computer 1 + Computer 3"
+
+
+def test_a_whole_game_ends_with_the_winner_and_the_review() -> None:
+    at = start_game(create_profile(new_app()), ng_target=15)
+    rng = random.Random(12)
+    for _ in range(40):
+        play_round_by_clicking(at, rng)
+        if "new_game_after" in {b.key for b in at.button}:
+            break
+        at.button(key="next_round").click().run()
+        assert_ok(at)
+    g = game(at)
+    assert g.is_over
+    assert any("won the game" in s.value for s in at.success)
+    assert any("How did I play?" in m.value for m in at.markdown)
+    row_review = Storage(sa.create_engine(f"sqlite:///{os.environ['ESCOBA_DB_PATH']}"),
+                         migrate=False).get_game(g.game_id).review
+    assert isinstance(row_review, list)
+    assert "download_record" in {b.key for b in at.get("download_button")}
+    at.button(key="new_game_after").click().run()
+    assert_ok(at)
+    assert "start_game" in {b.key for b in at.button}
+
+
+def test_open_hand_hint_names_the_sweeping_card() -> None:
+    """In mesa abierta, a risky move's warning says which card would sweep."""
+    from escoba import Rules
+    from ui.gameplay import GameSession, SeatSpec
+    from ui.hints import assess
+
+    rules = Rules.preset("classic", open_hand=True)
+    for seed in range(200):
+        session = GameSession.new(rules, [SeatSpec("human", "Ana"),
+                                          SeatSpec("bot", "B", level="random")], seed)
+        session.run_bots()
+        obs = session.observation(session.to_move)
+        known = [a for a in assess(obs) if a.sweep_risk and a.sweep_risk.known]
+        if known:
+            risk = known[0].sweep_risk
+            nxt = obs.open_hands[(obs.seat + 1) % 2]
+            assert all(nxt >> c.index & 1 for c in risk.sweeping_cards)
+            assert sum(c.value for c in risk.sweeping_cards[:1]) + risk.total == 15 \
+                or any(c.is_joker for c in risk.sweeping_cards)
+            return
+    pytest.fail("no open-hand position with a known sweeper in 200 deals")

@@ -114,13 +114,26 @@ def events_html(game: GameSession) -> str:
         return ""
     deck = deck_of()
     values = settings().get("show_values", True)
+    # The computer's moves appear one after the other (a CSS animation, so the
+    # rerun does not wait): only the first time these events are drawn, not
+    # again when the child then taps a card.
+    batch = (len(game.game.rounds), len(game.game.round.history))
+    fresh = st.session_state.get("events_seen") != batch
+    st.session_state["events_seen"] = batch
     parts = [_BOX, f"<b>{html.escape(t('what_happened'))}</b>"]
+    step = 0
     for event in events[-8:]:
         line = html.escape(event_text(game, event, deck))
-        parts.append(f'<div style="margin-top:6px">{"🧹 " if event.escoba else "• "}{line}</div>')
+        delay = ""
+        if fresh and not game.seats[event.seat].is_human:
+            delay = (f"animation:escoba-in 0.5s ease-out {0.2 + 1.1 * step:.1f}s both;")
+            step += 1
+        parts.append(f'<div class="escoba-step" style="margin-top:6px;{delay}">'
+                     f'{"🧹 " if event.escoba else "• "}{line}')
         shown = ([event.card] if event.card is not None else []) + sorted(event.take)
         if shown:
             parts.append(cards_row_html(shown, deck, values, width=44, names=False))
+        parts.append("</div>")
     parts.append("</div>")
     return "".join(parts)
 

@@ -179,6 +179,19 @@ def test_child_plays_with_hints_and_never_sees_opponent_cards(server, page) -> N
         _shot(page, f"05-turn{turn}-played")
     assert not page.get_by_text("Traceback").count()
 
+    # A refresh (a new browser session): the profile is in the URL, the game in
+    # the database; the child's cards are back, the opponent's still absent.
+    game, _record = _state(db)
+    page.reload()
+    page.get_by_text("1. Choose a card from your hand").wait_for()
+    _wait_idle(page)
+    text = _page_text(page)
+    for card in game.round.hand(0):
+        assert card.name(Deck.SPANISH) in text
+    for card in game.round.hand(1):
+        assert f'data-card="{card}"' not in text
+    _shot(page, "06-after-refresh")
+
 
 def _pill(page, card: Card):  # noqa: ANN001, ANN202
     """The pill (a radio or checkbox button in a button group) of ``card``."""

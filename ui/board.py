@@ -194,6 +194,10 @@ def _hint_panel(obs: Observation, deck: Deck) -> None:
         picked = st.session_state.get(KEY_HAND)
         focus = Card.parse(picked) if picked else best.move.card
         risky = [a for a in assessed if a.sweep_risk is not None and a.move.card == focus]
+        if picked:
+            # The move the child has put together comes first.
+            take = frozenset(Card.parse(k) for k in st.session_state.get(KEY_TABLE) or [])
+            risky.sort(key=lambda a: a.move.take != take)
         for a in risky[:2]:
             risk = a.sweep_risk
             assert risk is not None

@@ -74,7 +74,7 @@ def card_label(card: Card, deck: Deck) -> str:
 
 @lru_cache(maxsize=2048)
 def card_svg(card: Card, deck: Deck = Deck.SPANISH, show_value: bool = True,
-             selected: bool = False, width: int = 84, title: str = "") -> str:
+             selected: bool = False, width: int = 96, title: str = "") -> str:
     """One card face as an SVG string (``width`` in CSS pixels, height 1.5x)."""
     border = "#E4572E" if selected else "#555"
     stroke = 6 if selected else 2
@@ -133,7 +133,7 @@ def card_img(card: Card, deck: Deck, show_value: bool, selected: bool, width: in
 
 
 def cards_row_html(cards: Iterable[Card], deck: Deck, show_value: bool, *,
-                   selected: Iterable[Card] = (), width: int = 84,
+                   selected: Iterable[Card] = (), width: int = 96,
                    names: bool = True) -> str:
     """A wrapping row of card faces with their names under them (for ``st.html``)."""
     chosen = set(selected)

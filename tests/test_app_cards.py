@@ -1,0 +1,59 @@
+"""Cards drawn in code: valid SVG for every card and deck, values, distinct suit marks."""
+
+from __future__ import annotations
+
+import base64
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from escoba import Card, Deck
+from escoba.cards import CARDS
+from ui.cards import back_svg, card_img, card_svg, cards_row_html
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+@pytest.mark.parametrize("deck", list(Deck))
+def test_every_card_is_valid_svg_with_its_value(deck: Deck) -> None:
+    for card in CARDS:
+        root = ET.fromstring(card_svg(card, deck, True))
+        assert root.tag == f"{SVG}svg"
+        texts = [t.text for t in root.iter(f"{SVG}text")]
+        if not card.is_joker:
+            assert str(card.value) in texts  # the value badge
+            assert card.rank_name(deck) in texts
+
+
+def test_values_can_be_hidden() -> None:
+    sota = Card.parse("8e")
+    shown = [t.text for t in ET.fromstring(card_svg(sota, Deck.SPANISH, True)).iter(f"{SVG}text")]
+    hidden = [t.text for t in ET.fromstring(card_svg(sota, Deck.SPANISH, False))
+              .iter(f"{SVG}text")]
+    assert "8" in shown and "8" not in hidden
+
+
+def test_each_suit_has_its_own_shape_not_only_its_colour() -> None:
+    def shapes(code: str) -> str:
+        svg = card_svg(Card.parse(code), Deck.SPANISH, False)
+        colourless = re.sub(r'(fill|stroke)="#[0-9A-Fa-f]{6}"', "", svg)
+        return re.sub(r'data-card="[^"]*"|aria-label="[^"]*"|<title>.*?</title>', "", colourless)
+
+    marks = {shapes(f"4{suit}") for suit in "oceb"}
+    assert len(marks) == 4
+
+
+def test_a_card_back_says_nothing_about_the_card() -> None:
+    back = back_svg()
+    assert "data-card" not in back and "<text" not in back
+
+
+def test_images_carry_the_svg_and_the_name() -> None:
+    card = Card.parse("7o")
+    img = card_img(card, Deck.SPANISH, True, False, 96, card.name())
+    data = re.search(r"base64,([A-Za-z0-9+/=]+)", img).group(1)
+    assert 'data-card="7o"' in base64.b64decode(data).decode()
+    assert 'alt="7 de oros"' in img
+    row = cards_row_html([card, Card.parse("JK1")], Deck.FRENCH, True)
+    assert "7 of diamonds" in row and "Joker 1" in row

@@ -13,6 +13,7 @@ from ui.i18n import t
 from ui.replayer import RecordError, count_steps, parse_upload, position_at
 from ui.score import show_round_score
 from ui.session import settings
+from ui.storage import clean_name
 
 st.title(t("replay_title"))
 st.caption(t("replay_intro"))
@@ -41,7 +42,10 @@ text = json.dumps(record, sort_keys=True)
 steps = count_steps(record)
 deck = Deck(settings().get("deck", "spanish"))
 values = bool(settings().get("show_values", True))
-names = record.get("names") or [t("player_n", n=i + 1) for i in range(8)]
+# Names in a record are free text from anywhere: never markup here.
+names = [clean_name(n) or t("player_n", n=i + 1)
+         for i, n in enumerate(record.get("names") or [])]
+names += [t("player_n", n=i + 1) for i in range(len(names), 8)]
 
 def _move(delta: int, last: int) -> None:
     st.session_state["replay_step"] = max(0, min(last, st.session_state["replay_step"] + delta))

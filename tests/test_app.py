@@ -470,3 +470,15 @@ def test_open_hand_hint_names_the_sweeping_card() -> None:
                 or any(c.is_joker for c in risk.sweeping_cards)
             return
     pytest.fail("no open-hand position with a known sweeper in 200 deals")
+
+
+def test_names_in_an_uploaded_record_are_not_markup() -> None:
+    at = start_game(create_profile(new_app()))
+    record = game(at).record()
+    record["names"] = ["![pixel](http://example.invalid/p.png)", "<b>Bot</b>"]
+    at.switch_page("app_pages/replay.py").run()
+    at.file_uploader(key="replay_file").upload(
+        "game.json", json.dumps(record).encode(), "application/json").run()
+    assert_ok(at)
+    sent = everything_sent(at)
+    assert "](http" not in sent and "<b>Bot" not in sent

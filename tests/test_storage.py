@@ -155,3 +155,13 @@ def test_concurrent_writers_do_not_lose_moves(engine: sa.Engine) -> None:
         th.join()
     assert not errors
     assert len(store.move_entries(ids[0])) == 60
+
+
+def test_nicknames_carry_no_markup(tmp_path) -> None:
+    from ui.storage import clean_name
+
+    assert clean_name("  Ana   María ") == "Ana María"
+    assert not set("![]()") & set(clean_name("![x](http://evil.example/a.png)"))
+    assert "<" not in clean_name("<img src=x>")
+    eng = sa.create_engine(f"sqlite:///{tmp_path / 'n.db'}")
+    assert Storage(eng).create_profile("**Leo**", "🐼").nickname == "Leo"

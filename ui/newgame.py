@@ -13,6 +13,7 @@ from .board import safe_callback
 from .gameplay import GameSession, SeatSpec, bot_levels
 from .i18n import labels, t
 from .session import flash, new_seed, set_game, settings, storage
+from .storage import clean_name
 
 __all__ = ["show_new_game_form", "build_rules"]
 
@@ -56,7 +57,7 @@ def _seats(profile: Any, players: int) -> list[SeatSpec]:
     seats = [SeatSpec("human", profile.nickname, profile.avatar)]
     for i in range(1, players):
         if st.session_state.get(f"ng_kind_{i}", "bot") == "human":
-            name = " ".join((st.session_state.get(f"ng_name_{i}") or "").split())[:20]
+            name = clean_name(st.session_state.get(f"ng_name_{i}") or "", 20)
             seats.append(SeatSpec("human", name or t("player_n", n=i + 1), "🙂"))
         else:
             level = st.session_state.get(f"ng_level_{i}") or bot_levels()[0]

@@ -38,6 +38,7 @@ __all__ = [
     "metadata",
     "sqlite_url",
     "configure_sqlite",
+    "clean_name",
 ]
 
 log = logging.getLogger(__name__)
@@ -138,6 +139,16 @@ def _aware(value: datetime | None) -> datetime | None:
     if value is not None and value.tzinfo is None:
         return value.replace(tzinfo=UTC)
     return value
+
+
+# Markdown and HTML specials: a nickname is shown in markdown in places, and
+# "![](http://...)" there would make the browser fetch an outside image.
+_NAME_DROP = str.maketrans("", "", "[]()<>!*_`#|~\\{}")
+
+
+def clean_name(text: str, limit: int = 40) -> str:
+    """A nickname as it may be stored and shown: no markup, single spaces, short."""
+    return " ".join(str(text).translate(_NAME_DROP).split())[:limit]
 
 
 def sqlite_url(path: str) -> str:
@@ -253,7 +264,7 @@ class Storage:
     def create_profile(self, nickname: str, avatar: str,
                        settings: dict[str, Any] | None = None) -> Profile:
         """A new profile; :class:`StorageError` ``profile_empty``/``profile_taken``."""
-        nickname = " ".join(nickname.split())[:40]
+        nickname = clean_name(nickname)
         if not nickname:
             raise StorageError("profile_empty")
         with self.transaction() as conn:

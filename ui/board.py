@@ -183,6 +183,8 @@ def _hint_panel(obs: Observation, deck: Deck) -> None:
     lines += [f"<li>{esc(t('hint_card_captures', card=_card_text(c, deck), count=n))}</li>"
               for c, n in per_card.items()]
     lines.append("</ul>")
+    if obs.renuncio_claims():
+        lines.append(f"<div>📣 {esc(t('hint_renuncio'))}</div>")
     assessed = hint_mod.assess(obs)
     warnings: list[str] = []
     if assessed:
@@ -418,7 +420,9 @@ def _hand_and_controls(game: GameSession, obs: Observation, deck: Deck, values: 
     _selection_feedback(obs, chosen, take)
 
     verb = t("play_capture") if take else t("play_lay")
-    if game.rules.capture_rule != "renuncio":
+    # ¡Renuncio! appears when it can be called: the last card was laid down
+    # although it could have captured (renuncio rule only).
+    if not obs.renuncio_claims():
         st.button(verb, key="play_button", type="primary", on_click=_on_play, args=(game,),
                   use_container_width=True, disabled=chosen is None)
         return

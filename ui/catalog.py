@@ -151,6 +151,7 @@ EN: dict[str, str] = {
     "reason_lay_low": "nothing captures; this is the least dangerous card.",
     "warn_sweep": "The table would add up to {total}: easy to sweep.",
     "hint_best": "Best move:",
+    "hint_renuncio": "The last card put down could have captured: you can call ¡renuncio!",
     "coach.escoba": "it clears the table: ¡escoba! ({cards} cards)",
     "coach.escoba_no_point": "it clears the table ({cards} cards), but this time it scores "
                              "no escoba point",
@@ -386,6 +387,7 @@ ES: dict[str, str] = {
     "reason_lay_low": "nada captura; es la carta menos peligrosa.",
     "warn_sweep": "La mesa sumaría {total}: fácil para hacer escoba.",
     "hint_best": "Mejor jugada:",
+    "hint_renuncio": "La última carta que dejaron podía capturar: ¡puedes cantar renuncio!",
     "coach.escoba": "deja la mesa limpia: ¡escoba! ({cards} cartas)",
     "coach.escoba_no_point": "deja la mesa limpia ({cards} cartas), pero esta vez no cuenta "
                              "punto de escoba",

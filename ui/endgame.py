@@ -82,11 +82,15 @@ def _review(game: GameSession) -> None:
     if not mistakes:
         st.success(t("review_perfect"))
         return
-    for item in mistakes[:10]:
+    # The biggest mistakes first; a long list discourages more than it teaches.
+    mistakes.sort(key=lambda i: -i["lost"])
+    for item in mistakes[:5]:
         named = "; ".join(coach_text(k, p) for k, p in item["mistakes"]) or t("review_better")
         st.markdown("- " + t("review_item", round=item["round"] or "?",
                              move=move_text(item["move"], deck_of()),
                              best=move_text(item["best"], deck_of()), why=named))
+    if len(mistakes) > 5:
+        st.caption(t("review_more", count=len(mistakes) - 5))
 
 
 def _toggle(name: str) -> None:

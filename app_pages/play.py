@@ -16,6 +16,9 @@ st.title(t("play_title"))
 game = current_game()
 if game is None or st.session_state.get("new_game_open"):
     show_flash()
+    if game is not None and not game.is_over:
+        st.button(t("back_to_game"), key="back_to_game",
+                  on_click=st.session_state.update, kwargs={"new_game_open": False})
     show_new_game_form(profile)
 else:
     game_view()

@@ -480,3 +480,19 @@ def test_names_in_an_uploaded_record_are_not_markup() -> None:
     assert_ok(at)
     sent = everything_sent(at)
     assert "](http" not in sent and "<b>Bot" not in sent
+
+
+def test_start_a_different_game_midway_and_come_back() -> None:
+    at = start_game(create_profile(new_app()))
+    first = game(at).game_id
+    at.button(key="new_game_midway").click().run()
+    assert_ok(at)
+    assert "start_game" in {b.key for b in at.button}
+    at.button(key="back_to_game").click().run()
+    assert game(at).game_id == first and "play_button" in {b.key for b in at.button}
+    at.button(key="new_game_midway").click().run()
+    at.button(key="start_game").click().run()
+    assert game(at).game_id != first
+    store = Storage(sa.create_engine(f"sqlite:///{os.environ['ESCOBA_DB_PATH']}"),
+                    migrate=False)
+    assert store.get_game(first).status == "abandoned"

@@ -205,6 +205,8 @@ EN: dict[str, str] = {
     "review_more": "…and {count} smaller things.",
     "review_better": "a better move was possible",
     "new_game": "New game",
+    "new_game_midway": "Start a different game",
+    "back_to_game": "◀ Back to my game",
     "download_record": "⬇️ Save game",
     # my games
     "games_title": "My games",
@@ -442,6 +444,8 @@ ES: dict[str, str] = {
     "review_more": "…y {count} cosas más pequeñas.",
     "review_better": "había una jugada mejor",
     "new_game": "Partida nueva",
+    "new_game_midway": "Empezar otra partida",
+    "back_to_game": "◀ Volver a mi partida",
     "download_record": "⬇️ Guardar partida",
     "games_title": "Mis partidas",
     "no_games": "Todavía no hay partidas.",

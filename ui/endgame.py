@@ -13,7 +13,8 @@ from .i18n import t
 from .score import show_round_score
 from .session import set_game, storage
 
-__all__ = ["show_round_end", "show_game_tools", "show_download", "record_bytes"]
+__all__ = ["show_round_end", "show_game_tools", "show_download", "record_bytes",
+           "open_new_game_form"]
 
 
 @safe_callback
@@ -28,6 +29,12 @@ def _next_round(game: GameSession) -> None:
 @safe_callback
 def _new_game() -> None:
     set_game(None)
+    st.session_state["new_game_open"] = True
+
+
+@safe_callback
+def open_new_game_form() -> None:
+    """The new-game form, keeping the game in play until a new one starts."""
     st.session_state["new_game_open"] = True
 
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import streamlit as st
 
 from .board import show_board
-from .endgame import show_game_tools, show_round_end
-from .i18n import start_run
+from .endgame import open_new_game_form, show_game_tools, show_round_end
+from .i18n import start_run, t
 from .layout import show_flash
 from .session import current_game
 
@@ -31,3 +31,5 @@ def game_view() -> None:
     show_board(game)
     if game.round_over:
         show_round_end(game)
+    else:
+        st.button(t("new_game_midway"), key="new_game_midway", on_click=open_new_game_form)

@@ -248,23 +248,25 @@ def move_text(move: Any, deck: Deck) -> str:
     return t("hint_best_lay", card=_card_text(move.card, deck))
 
 
-def _selection_feedback(obs: Observation, card: Card | None, take: list[Card]) -> None:
+def play_label(obs: Observation, card: Card | None, take: list[Card]) -> str:
+    """The Play button's label, which carries the arithmetic of the move put together.
+
+    One element instead of a message plus a button (fast reruns), and the sum
+    sits right where the child taps.
+    """
     if card is None:
-        st.caption(t("pick_a_card_first"))
-        return
+        return t("pick_a_card_first")
     if not take:
-        st.caption(t("sum_none", card=card.value if not card.is_joker else "🃏"))
-        return
+        return t("play_lay_label", card=card.value if not card.is_joker else "🃏")
     terms = [str(c.value) if not c.is_joker else "🃏" for c in take] + [
         str(card.value) if not card.is_joker else "🃏"]
     total = sum(c.value for c in take) + card.value
     need = obs.rules.capture_sum
     if any(c.is_joker for c in [*take, card]):
-        st.caption(t("sum_joker", expr=" + ".join(terms), need=need))
-    elif total == need:
-        st.success(t("sum_ok", expr=" + ".join(terms), total=total), icon="✅")
-    else:
-        st.info(t("sum_not_yet", expr=" + ".join(terms), total=total, need=need), icon="🧮")
+        return t("sum_joker", expr=" + ".join(terms), need=need)
+    if total == need:
+        return t("sum_ok", expr=" + ".join(terms), total=total)
+    return t("sum_not_yet", expr=" + ".join(terms), total=total, need=need)
 
 
 @safe_callback
@@ -417,9 +419,8 @@ def _hand_and_controls(game: GameSession, obs: Observation, deck: Deck, values: 
         st.pills(t("pick_table_label"), table_keys, selection_mode="multi",
                  format_func=label, key=KEY_TABLE)
     take = [Card.parse(k) for k in st.session_state.get(KEY_TABLE) or []]
-    _selection_feedback(obs, chosen, take)
 
-    verb = t("play_capture") if take else t("play_lay")
+    verb = play_label(obs, chosen, take)
     # ¡Renuncio! appears when it can be called: the last card was laid down
     # although it could have captured (renuncio rule only).
     if not obs.renuncio_claims():

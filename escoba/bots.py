@@ -261,7 +261,13 @@ class _Search:
         self.hand_size = rules.hand_size
         ours, theirs = card_values(obs)
         me = rules.side_of(obs.seat)
-        self.sign = [1.0 if rules.side_of(s) == me else -1.0 for s in range(self.n)]
+        # Two sides (2 players, or teams): one value, ours minus theirs, that the
+        # partner maximises and the opponents minimise. More sides (3 or 4
+        # individual players): every player maximises its own gains minus the
+        # mean of the others' ("max-n"), so gains are kept per seat, unsigned.
+        self.multi = rules.sides > 2
+        self.sign = [1.0 if self.multi or rules.side_of(s) == me else -1.0
+                     for s in range(self.n)]
         self.values = [ours if rules.side_of(s) == me else theirs for s in range(self.n)]
         self.captures: dict[int, list[int]] = {}
         cards_left = sum(obs.hand_counts)
@@ -349,6 +355,14 @@ class _Search:
         seat = self.obs.seat
         gain, hands2, table2, stock2, last2, over = self.apply(hands, table, stock, seat,
                                                                 card, take, last)
+        if self.multi:
+            if over:
+                vec = self.final_multi(table2, last2)
+            else:
+                vec = self.search_multi(hands2, table2, stock2, (seat + 1) % self.n,
+                                        self.depth, last2)
+            vec[seat] += gain
+            return self.relative(vec, seat)
         if over:
             return gain + self.final(table2, last2)
         return gain + self.search(hands2, table2, stock2, (seat + 1) % self.n, self.depth,
@@ -453,6 +467,43 @@ class _Search:
                     best = v
             elif v < best:
                 best = v
+        return best
+
+    # -- more than two sides: max-n ------------------------------------------------
+    def relative(self, vec: list[float], seat: int) -> float:
+        """A seat's gains minus the mean of the others' gains."""
+        return vec[seat] - (sum(vec) - vec[seat]) / (self.n - 1)
+
+    def final_multi(self, table: int, last: int | None) -> list[float]:
+        vec = [0.0] * self.n
+        if table and last is not None:
+            vec[last] = mask_value(self.values[last], table)
+        return vec
+
+    def search_multi(self, hands: list[int], table: int, stock: list[int], seat: int,
+                     depth: int, last: int | None) -> list[float]:
+        self.nodes += 1
+        hand = hands[seat]
+        if depth <= 0 or self.nodes > self.node_budget:
+            vec = [0.0] * self.n
+            last_card = not stock and sum(h.bit_count() for h in hands) == 1
+            vec[seat] = self.greedy_ply(hand, table, seat, last_card)
+            return vec
+        best: list[float] | None = None
+        best_score = -1e9
+        nxt = (seat + 1) % self.n
+        for card, take in self.moves(hand, table):
+            gain, hands2, table2, stock2, last2, over = self.apply(hands, table, stock, seat,
+                                                                    card, take, last)
+            if over:
+                vec = self.final_multi(table2, last2)
+            else:
+                vec = self.search_multi(hands2, table2, stock2, nxt, depth - 1, last2)
+            vec[seat] += gain
+            score = self.relative(vec, seat)
+            if score > best_score:
+                best, best_score = vec, score
+        assert best is not None
         return best
 
 

@@ -165,3 +165,18 @@ def test_nicknames_carry_no_markup(tmp_path) -> None:
     assert "<" not in clean_name("<img src=x>")
     eng = sa.create_engine(f"sqlite:///{tmp_path / 'n.db'}")
     assert Storage(eng).create_profile("**Leo**", "🐼").nickname == "Leo"
+
+
+def test_resume_keeps_every_option(tmp_path) -> None:
+    eng = sa.create_engine(f"sqlite:///{tmp_path / 'o.db'}")
+    store = Storage(eng)
+    ana = store.create_profile("Ana", "🦊")
+    rules = Rules.preset("relaxed", players=4, teams=True, open_hand=True, capture_sum=20,
+                         jokers=True, hand_size=7, miscount="penalty", target=15)
+    seats = [SeatSpec("human", "Ana")] + [SeatSpec("bot", f"B{i}", level="random")
+                                          for i in range(3)]
+    session = GameSession.new(rules, seats, 3, storage=store, profile_id=ana.id)
+    session.run_bots()
+    resumed = GameSession.resume(store.active_game(ana.id), store)
+    assert resumed.rules == rules
+    assert resumed.record() == session.record()

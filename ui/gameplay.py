@@ -147,13 +147,9 @@ class GameSession:
         """Rebuild a saved game (a :class:`ui.storage.GameRow`) by replaying its record."""
         record = storage.complete_record(row) if storage is not None else row.record
         result = replay(record)
-        rules = Rules.from_dict(row.rules) if row.rules else result.game.rules
-        # The record does not carry open_hand (display only); keep the game's own rules.
+        # The record's rules carry every option, open_hand included.
         game = result.game
-        if game.rules != rules:
-            game.rules = rules
-            for r in game.rounds:
-                r.rules = rules
+        rules = game.rules
         seats = [SeatSpec.from_dict(s) for s in row.seats]
         session = cls(rules, seats, row.seed, game, storage=storage, game_id=row.id,
                       options=row.options)

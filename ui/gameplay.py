@@ -294,49 +294,66 @@ class GameSession:
             self.save()
         return played
 
-    def _move_entries(self) -> list[tuple[int, int, dict[str, Any]]]:
-        """Every move of the game as ``(round_no, move_no, record entry)``."""
+    @staticmethod
+    def _round_entries(number: int, round_: Any, skip: int = 0
+                       ) -> list[tuple[int, int, dict[str, Any]]]:
+        """The record entries of one round's moves after the first ``skip``."""
         out: list[tuple[int, int, dict[str, Any]]] = []
-        for r, round_ in enumerate(self.game.rounds, start=1):
-            m = 0
-            for event in round_.history:
-                if event.kind in ("play", "miscount"):
-                    m += 1
-                    out.append((r, m, event.move.to_dict(event.seat)))
-                elif event.kind == "renuncio":
-                    m += 1
-                    out.append((r, m, Renuncio(event.card, event.take).to_dict(event.seat)))
+        m = 0
+        for event in round_.history:
+            if event.kind not in ("play", "miscount", "renuncio"):
+                continue
+            m += 1
+            if m <= skip:
+                continue
+            if event.kind == "renuncio":
+                out.append((number, m, Renuncio(event.card, event.take).to_dict(event.seat)))
+            else:
+                out.append((number, m, event.move.to_dict(event.seat)))
         return out
 
     def _count_moves(self) -> int:
-        return len(self._move_entries())
+        # Moves already in the database, per round (a resumed game has them all).
+        self._saved_per_round = {
+            n: len(self._round_entries(n, r)) for n, r in enumerate(self.game.rounds, 1)}
+        return sum(self._saved_per_round.values())
 
     def save(self) -> None:
         """Write new moves, finished rounds' results (and, when a round was dealt or the
         game ended, the record) in one transaction."""
         if self.storage is None or self.game_id is None or self._defer_save:
             return
-        flat = self._move_entries()
-        new_moves = flat[self._saved_moves:]
-        finished_rounds = [r for r in self.game.rounds if r.is_over]
+        # Only the current round can have new moves (rounds before it are over and
+        # were saved when they ended): no walk over the whole game per move.
+        rounds = self.game.rounds
+        new_moves: list[tuple[int, int, dict[str, Any]]] = []
+        for number in range(max(1, len(rounds) - 1), len(rounds) + 1):
+            new_moves += self._round_entries(number, rounds[number - 1],
+                                             self._saved_per_round.get(number, 0))
+        finished = sum(1 for r in rounds if r.is_over)
         new_results = []
-        totals = [0] * self.rules.sides
-        for number, r in enumerate(finished_rounds, start=1):
-            score = r.score()
-            totals = [t + p for t, p in zip(totals, score.totals, strict=True)]
-            if number > self._saved_results:
-                new_results.append({"round_no": number,
-                                    "points": [dict(b) for b in score.breakdown],
-                                    "totals": list(totals),
-                                    "escobas": list(score.category("escobas").counts)})
+        if finished > self._saved_results:
+            totals = [0] * self.rules.sides
+            for number, r in enumerate(rounds, start=1):
+                if not r.is_over:
+                    continue
+                score = r.score()
+                totals = [t + p for t, p in zip(totals, score.totals, strict=True)]
+                if number > self._saved_results:
+                    new_results.append({"round_no": number,
+                                        "points": [dict(b) for b in score.breakdown],
+                                        "totals": list(totals),
+                                        "escobas": list(score.category("escobas").counts)})
         # The whole record only when a round was dealt or the game ends; moves
         # alone otherwise (they are rows of their own): less to write per move.
-        rewrite = len(self.game.rounds) != self._record_rounds or self.is_over
+        rewrite = len(rounds) != self._record_rounds or self.is_over
         if not new_moves and not new_results and not rewrite:
             return
         self.storage.save_progress(self.game_id, self.record() if rewrite else None,
                                    new_moves=new_moves, new_results=new_results,
                                    winner=self.game.winner, finished=self.is_over)
-        self._saved_moves = len(flat)
-        self._saved_results = len(finished_rounds)
-        self._record_rounds = len(self.game.rounds)
+        for number, move_no, _entry in new_moves:
+            self._saved_per_round[number] = move_no
+        self._saved_moves += len(new_moves)
+        self._saved_results = finished
+        self._record_rounds = len(rounds)

@@ -7,6 +7,10 @@
 Each row is ``escoba arena --bots A B --rounds DEALS --seed SEED`` (the same
 code path); the table is printed as Markdown, one JSON line per pair on
 stderr. Single process: the timings are those of one core.
+
+The pseudo-level ``coach`` (this script only, not a level of the game) plays
+the coach's best move, ``escoba.coach.analyse(obs)[0]``: it measures how good
+the judgement behind hints, reviews and puzzles is, e.g. ``--pairs coach:greedy``.
 """
 
 from __future__ import annotations
@@ -20,10 +24,25 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from escoba import bots  # noqa: E402
 from escoba.arena import run_arena  # noqa: E402
+from escoba.coach import analyse  # noqa: E402
 from escoba.rules import Rules  # noqa: E402
 
 LEVELS = ("expert", "greedy", "gentle", "random")
+
+
+class CoachPlayer(bots.GreedyPlayer):
+    """Plays the coach's best move; claims a renuncio like greedy."""
+
+    name = "coach"
+
+    def choose_pair(self, observation, rng):  # noqa: ANN001, ANN201
+        best = analyse(observation)[0].move
+        return best.card.index, best.take_mask
+
+
+bots.PLAYER_LEVELS.setdefault("coach", CoachPlayer)  # this process only
 
 
 def main() -> None:

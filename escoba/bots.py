@@ -202,11 +202,16 @@ class ExpertPlayer(_PairPlayer):
       when few cards are left), then one greedy ply for the player to move;
       the value is the sum of what this side wins minus what the others win.
       Its partner (teams) maximises the same value: the two cooperate;
-      opponents minimise it. At the end of the round the table goes to the
-      last capturer.
-    * **Aggregation**: the move with the best average over the samples.
-    * **Open hands**: the hands are known, so the search is exact for the
-      current deal (only the stock is sampled, when the search reaches it).
+      opponents minimise it. With three or four individual players each
+      player maximises its own gains minus the mean of the others' (max-n).
+      At the end of the round the table goes to the last capturer.
+    * **Aggregation**: the move with the best average over the samples (the
+      same samples for every move considered, so their comparison is fair).
+    * **Open hands**: the hands are known, so the search is a
+      perfect-information search of the current deal (only the stock is
+      sampled, and only when the search reaches the next deal).
+    * **Budget**: depth, then samples, shrink to fit ``work_budget``
+      estimated nodes (seven-card hands search one ply less).
 
     Under the ``renuncio`` rule it never lays down a card that could capture
     (the next player would claim it); it always calls a renuncio, taking the

@@ -415,10 +415,15 @@ def analyse(observation: Observation) -> list[MoveAssessment]:
 
     Uses only ``observation``. Empty when it is not this seat's turn.
     """
-    obs = observation
-    pairs = obs.legal_move_pairs()
+    pairs = observation.legal_move_pairs()
     if not pairs:
         return []
+    return _analyse(observation, pairs, pairs)
+
+
+def _analyse(obs: Observation, pairs: list[tuple[int, int]],
+             assess: list[tuple[int, int]]) -> list[MoveAssessment]:
+    """Assess the plays ``assess`` in the light of the legal plays ``pairs``."""
     rules = obs.rules
     cs = rules.capture_sum
     ours, theirs = card_values(obs)
@@ -431,7 +436,7 @@ def analyse(observation: Observation) -> list[MoveAssessment]:
         most_taken[c] = max(most_taken.get(c, 0), t.bit_count())
     siete_takable = table & _SIETE_BIT and any(t & _SIETE_BIT for _, t in pairs)
     out: list[MoveAssessment] = []
-    for card, take in pairs:
+    for card, take in assess:
         bit = 1 << card
         table_after = table ^ take if take else table | bit
         escoba = (card, take) in escoba_moves
@@ -542,7 +547,9 @@ class ReviewItem:
     entry of the record's ``moves`` in that round (as replay errors do).
     ``value_lost`` is the coach's score of its best move minus that of the
     move played (0 when the move played is as good). ``mistakes`` are the
-    warnings of the move played that the best move does not share.
+    warnings of the move played that the best move does not share. A
+    miscount (``miscount=penalty``) is valued as the card laid down, and its
+    mistakes start with ``("miscount", {})``.
     """
 
     round: int
@@ -617,12 +624,14 @@ def _review_move(obs: Observation, event: Any, round_number: int,
     move = event.move
     assert move is not None
     if event.kind == "miscount":
-        lay = Move(move.card)
-        mine = next((a for a in assessed if a.move == lay), None)
-        base = mine.score if mine is not None else best.score
+        # The card stays on the table: value it as laid down (even where the
+        # rules would not have allowed laying it down).
+        laid = _analyse(obs, obs.legal_move_pairs(), [(move.card.index, 0)])[0]
         return ReviewItem(round_number, move_number, obs.seat, move, best.move,
-                          round(max(0.0, best.score - base), 6), (("miscount", {}),),
-                          mine, best)
+                          round(max(0.0, best.score - laid.score), 6),
+                          (("miscount", {}), *(w for w in laid.warnings
+                                               if w[0] not in set(best.warning_keys))),
+                          laid, best)
     mine = next(a for a in assessed if a.move == move)
     best_keys = set(best.warning_keys)
     mistakes = tuple(w for w in mine.warnings if w[0] not in best_keys)

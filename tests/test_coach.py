@@ -331,3 +331,60 @@ def test_review_of_a_whole_simulated_game_is_consistent():
     assert all(i.value_lost == 0 or i.best != i.played for i in items)
     with pytest.raises(ValueError, match="seat must be 0-2"):
         review(record, 3)
+
+
+all_rules = st.builds(
+    lambda preset, players, teams, hand_size, jokers, capture_rule, capture_sum,
+    last_play_escoba, open_hand: Rules.preset(
+        preset, players=players, teams=teams and players == 4, hand_size=hand_size,
+        jokers=jokers, capture_rule=capture_rule, capture_sum=capture_sum,
+        last_play_escoba=last_play_escoba, open_hand=open_hand),
+    preset=st.sampled_from(["classic", "setenta", "relaxed", "escova"]),
+    players=st.sampled_from([2, 3, 4]),
+    teams=st.booleans(),
+    hand_size=st.sampled_from([3, 7]),
+    jokers=st.booleans(),
+    capture_rule=st.sampled_from(["forced", "optional", "renuncio"]),
+    capture_sum=st.sampled_from([10, 15, 20]),
+    last_play_escoba=st.booleans(),
+    open_hand=st.booleans(),
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=all_rules, seed=st.integers(0, 10**6), steps=st.integers(0, 40))
+def test_analyse_under_every_option_keeps_its_promises(rules, seed, steps):
+    round_ = walk(rules, seed, steps)
+    if round_.is_over:
+        return
+    obs = round_.observation(round_.to_move)
+    assessed = analyse(obs)
+    assert {a.move for a in assessed} == set(obs.legal_moves())
+    assert [a.score for a in assessed] == sorted((a.score for a in assessed), reverse=True)
+    for a in assessed:
+        risk = a.sweep_risk
+        if risk is not None:
+            assert 0.0 <= risk.chance <= 1.0
+            if obs.open_hands is not None and sum(obs.hand_counts) > 1:
+                # the next opponent's hand is known: certain, one way or the other
+                assert risk.chance == (1.0 if risk.known_sweepers else 0.0)
+                nxt = (obs.seat + 1) % rules.players
+                assert all(obs.open_hands[nxt] >> c.index & 1 for c in risk.known_sweepers)
+        escoba_possible = any(x.escoba for x in assessed)
+        assert ("misses_escoba" in a.warning_keys) == (escoba_possible and not a.escoba)
+        if a.escoba:
+            assert a.captured and not (obs.table_mask & ~mask_of(a.captured))
+
+
+def test_review_names_a_miscount():
+    rules = Rules.preset("classic", miscount="penalty")
+    deck = stacked_deck(rules, ["5c 8c 9e", "7o 2b 3b"], "3c 4c 2o 1o")
+    game = Game(rules, dealer=1)
+    round_ = game.start_round(deck)
+    round_.play(Move(card("8c"), miscount=frozenset(cards("3c 2o"))))  # 8 + 3 + 2 = 13
+    items = review(game.to_record(), 0)
+    assert len(items) == 1
+    assert items[0].mistake_keys[0] == "miscount"
+    assert "misses_escoba" in items[0].mistake_keys
+    assert items[0].best == Move(card("5c"), frozenset(cards("3c 4c 2o 1o")))
+    assert items[0].value_lost > 1.0

@@ -29,6 +29,7 @@ Levels (:data:`PLAYER_LEVELS`):
 
 from __future__ import annotations
 
+import abc
 import random
 from typing import Protocol, runtime_checkable
 
@@ -59,7 +60,7 @@ class Player(Protocol):
 # mask)``, the same decision in the inner form; simulations use it when present.
 
 
-class _PairPlayer:
+class _PairPlayer(abc.ABC):
     """Shared plumbing: ``choose`` is ``choose_pair`` turned into a :class:`Move`."""
 
     name = "?"
@@ -68,8 +69,9 @@ class _PairPlayer:
         card, take = self.choose_pair(observation, rng)
         return Move(CARDS[card], frozenset(cards_of(take)))
 
+    @abc.abstractmethod
     def choose_pair(self, observation: Observation, rng: random.Random) -> tuple[int, int]:
-        raise NotImplementedError
+        """The decision in the inner form: (card index, take mask)."""
 
 
 class RandomPlayer(_PairPlayer):

@@ -22,6 +22,10 @@ st.set_page_config(page_title="Escoba", page_icon="🧹", layout="wide")
 PAGES = [
     ("app_pages/profiles.py", "nav_profiles", "🙂"),
     ("app_pages/play.py", "nav_play", "🃏"),
+    ("app_pages/puzzles.py", "nav_puzzles", "🧩"),
+    ("app_pages/daily.py", "nav_daily", "📅"),
+    ("app_pages/quick_facts.py", "nav_quick_facts", "⚡"),
+    ("app_pages/progress.py", "nav_progress", "📈"),
     ("app_pages/games.py", "nav_games", "📚"),
     ("app_pages/replay.py", "nav_replay", "⏯️"),
     ("app_pages/settings.py", "nav_settings", "⚙️"),

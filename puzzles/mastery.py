@@ -216,17 +216,23 @@ def weakest_facts(stats: Mapping[str, FactStats], candidates: Iterable[str],
     Lowest Leitner box first; among equals, facts answered before rank by
     accuracy (lowest first) and then by how long ago they were seen (oldest
     first); facts never answered come after the practised ones of box 1, so
-    "for me" mixes repair with a steady trickle of new facts.
+    "for me" mixes repair with a steady trickle of new facts. New facts keep
+    the order of ``candidates`` (so the caller decides which come first).
     """
+    order: dict[str, int] = {}
+    for c in candidates:
+        f = normalise(c)
+        if f is not None:
+            order.setdefault(f, len(order))
+
     def key(fact: str) -> tuple:
         s = stats.get(fact)
         if s is None or s.answers == 0:
-            return (1, 1, 0.0, 0.0, fact)
+            return (1, 1, order[fact], fact)
         seen = s.last_seen.timestamp() if s.last_seen else 0.0
         return (s.box, 0, s.accuracy if s.accuracy is not None else 0.0, seen, fact)
 
-    pool = sorted({f for f in (normalise(c) for c in candidates) if f is not None}, key=key)
-    return pool[:count]
+    return sorted(order, key=key)[:count]
 
 
 def summary_line(stats: Mapping[str, FactStats]) -> tuple[str, dict[str, object]]:

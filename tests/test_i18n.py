@@ -56,13 +56,28 @@ def _dynamic_keys() -> set[str]:
     keys |= {"profile_empty", "profile_taken"}
     keys |= {"reason_escoba", "reason_siete", "reason_capture", "reason_safe", "reason_lay_low",
              "warn_sweep"}
+    # issue 6: practice pages and progress charts
+    from puzzles import KINDS
+    from puzzles.mastery import LEVELS as MASTERY_LEVELS
+
+    keys |= {f"pz_mode_{k}" for k in ("for-me", *KINDS)}
+    keys |= {f"level_name_{lv}" for lv in MASTERY_LEVELS}
+    keys |= {f"weekday_{i}" for i in range(7)}
+    keys |= {f"ch_level_{lv}" for lv in ("mixed", "friends")}
+    keys |= {f"pz_hint_{k}" for k in ("need", "starts_with", "group_uses", "count_on",
+                                      "consider", "check_each", "all_found")}
     return keys
+
+
+def _exists(key: str) -> bool:
+    """A key, or a key with plural forms (``key.one`` ... ``key.other``)."""
+    return key in EN or f"{key}.other" in EN
 
 
 def test_every_key_the_code_uses_exists() -> None:
     used = _literal_keys() | _dynamic_keys()
     # Literal prefixes such as t("level_" + level) are completed by _dynamic_keys.
-    missing = sorted(k for k in used if k not in EN and not k.endswith("_"))
+    missing = sorted(k for k in used if not _exists(k) and not k.endswith("_"))
     assert not missing
 
 
@@ -93,3 +108,20 @@ def test_t_fills_parameters_and_falls_back() -> None:
     assert t("round_n", "es", n=3) == "Ronda 3"
     assert t("round_n", "en", n=3) == "Round 3"
     assert t("no_such_key", "es") == "no_such_key"
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_plurals_zero_one_many(lang: str) -> None:
+    """No "way(s)": every plural key has its forms, and t() picks them by count."""
+    assert not [k for k in CATALOGS[lang] if "(s)" in CATALOGS[lang][k]]
+    for key in {k.rsplit(".", 1)[0] for k in EN if k.endswith(".other")}:
+        assert f"{key}.one" in CATALOGS[lang], key
+    zero, one, many = (t("hint_card_captures", lang, card="7", count=n) for n in (0, 1, 3))
+    assert len({zero, one, many}) == 3
+    if lang == "en":
+        assert (zero, one, many) == ("7: no way to capture", "7: 1 way to capture",
+                                     "7: 3 ways to capture")
+    else:
+        assert (zero, one, many) == ("7: ninguna forma de capturar", "7: 1 forma de capturar",
+                                     "7: 3 formas de capturar")
+    assert "1 ways" not in t("must_capture", lang, count=1)

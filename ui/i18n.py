@@ -16,7 +16,7 @@ from typing import Any
 
 from .catalog import CATALOGS, GLOSSARY
 
-__all__ = ["t", "LANGUAGES", "current_language", "set_language", "language_from_locale",
+__all__ = ["t", "plural_form", "LANGUAGES", "current_language", "set_language", "language_from_locale",
            "GLOSSARY", "placeholders", "labels", "start_run"]
 
 log = logging.getLogger(__name__)
@@ -89,14 +89,31 @@ def placeholders(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name}
 
 
+def plural_form(count: Any) -> str:
+    """The catalog suffix for ``count``: ``zero``, ``one`` or ``other``.
+
+    English and Spanish share these forms (CLDR "one" and "other"; "zero" gets
+    its own wording, e.g. "no way to capture" rather than "0 ways").
+    """
+    try:
+        n = abs(int(count))
+    except (TypeError, ValueError):
+        return "other"
+    return "zero" if n == 0 else "one" if n == 1 else "other"
+
+
 def t(key: str, lang: str | None = None, /, **params: Any) -> str:
     """The text of ``key`` in the current (or given) language, with ``params`` filled in.
 
-    A key missing from a catalog falls back to English and is logged (the
+    A key with plural forms (``key.zero``, ``key.one``, ``key.other`` in the
+    catalog) is chosen by the ``count`` parameter. A key missing from a catalog falls back to English and is logged (the
     catalog tests make sure this never ships); a missing English key shows the
     key itself rather than failing in front of a child.
     """
     lang = lang or current_language()
+    if key not in CATALOGS[DEFAULT] and f"{key}.other" in CATALOGS[DEFAULT]:
+        form = plural_form(params.get("count"))
+        key = f"{key}.{form}" if f"{key}.{form}" in CATALOGS[DEFAULT] else f"{key}.other"
     text = CATALOGS.get(lang, {}).get(key)
     if text is None:
         log.warning("missing translation %s:%s", lang, key)

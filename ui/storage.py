@@ -32,6 +32,7 @@ __all__ = [
     "Storage",
     "Profile",
     "GameRow",
+    "DailyResult",
     "StorageError",
     "MIGRATIONS",
     "SCHEMA_VERSION",
@@ -117,15 +118,66 @@ results = sa.Table(
 )
 
 
+# -- migration 2 (issue 6): every practice attempt, and each day's daily result -------------
+
+attempts = sa.Table(
+    "attempts", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("profile_id", sa.Integer, sa.ForeignKey("profiles.id", ondelete="CASCADE"),
+              nullable=False, index=True),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("day", sa.String(10), nullable=False),  # the child's local date, YYYY-MM-DD
+    sa.Column("mode", sa.String(16), nullable=False),  # practice|for-me|daily|daily-replay|quick
+    sa.Column("puzzle_id", sa.String(160), nullable=False),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("level", sa.Integer, nullable=False),
+    sa.Column("capture_sum", sa.Integer, nullable=False),
+    sa.Column("facts", sa.Text, nullable=False),  # the puzzle's facts (expected solutions)
+    sa.Column("answers", sa.Text, nullable=False),  # [[fact, correct, seconds|null], ...]
+    sa.Column("answer", sa.Text, nullable=False),  # what the child gave (JSON)
+    sa.Column("correct", sa.Boolean, nullable=False),  # solved: nothing missed, nothing wrong
+    sa.Column("found", sa.Integer, nullable=False),
+    sa.Column("missed", sa.Integer, nullable=False),
+    sa.Column("wrong", sa.Integer, nullable=False),
+    sa.Column("seconds", sa.Float, nullable=False),  # time taken
+    sa.Column("hints", sa.Integer, nullable=False),
+    sa.Column("stars", sa.Integer, nullable=False),
+    sa.Column("fact", sa.String(16), nullable=True),  # quick facts: the one fact asked
+    sa.Column("fact_seconds", sa.Float, nullable=True),  # ... and its response time
+    sa.Column("daily_date", sa.String(10), nullable=True),  # a daily puzzle's date
+)
+
+daily_results = sa.Table(
+    "daily_results", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("profile_id", sa.Integer, sa.ForeignKey("profiles.id", ondelete="CASCADE"),
+              nullable=False),
+    sa.Column("day", sa.String(10), nullable=False),  # the daily's date
+    sa.Column("number", sa.Integer, nullable=False),
+    sa.Column("stars", sa.Text, nullable=False),  # five slots: 1-3, or null (not answered)
+    sa.Column("total", sa.Integer, nullable=False),
+    sa.Column("completed_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.UniqueConstraint("profile_id", "day", name="uq_daily_profile_day"),
+)
+
+
 def _migration_1(conn: Connection) -> None:
     """Profiles, games, moves and round results."""
     for table in (profiles, games, moves, results):
         table.create(conn, checkfirst=True)
 
 
-#: (version, description, apply). Append only; issue 6 adds puzzle attempts as 2.
+def _migration_2(conn: Connection) -> None:
+    """Puzzle and quick-fact attempts; daily results (issue 6)."""
+    for table in (attempts, daily_results):
+        table.create(conn, checkfirst=True)
+
+
+#: (version, description, apply). Append only; never edit one that has shipped.
 MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (1, "profiles, games, moves, results", _migration_1),
+    (2, "puzzle attempts, daily results", _migration_2),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
@@ -200,6 +252,61 @@ class GameRow:
     review: Any
     created_at: datetime
     updated_at: datetime
+
+
+@dataclass(frozen=True)
+class DailyResult:
+    """One child's daily on one date: stars per puzzle (``None``: not answered yet).
+
+    Each slot is written once, by the first answer to that puzzle; once all five
+    are answered the result is complete and never changes (playing the day
+    again is recorded as attempts only).
+    """
+
+    day: str
+    number: int
+    stars: tuple[int | None, ...]
+    total: int
+    completed_at: datetime | None
+
+    @property
+    def completed(self) -> bool:
+        return self.completed_at is not None
+
+
+ATTEMPT_FIELDS = ("day", "mode", "puzzle_id", "kind", "level", "capture_sum", "facts",
+                  "answers", "answer", "correct", "found", "missed", "wrong", "seconds",
+                  "hints", "stars", "fact", "fact_seconds", "daily_date")
+_JSON_FIELDS = ("facts", "answers", "answer")
+
+
+def _attempt_values(profile_id: int, attempt: dict[str, Any], now: datetime) -> dict[str, Any]:
+    unknown = set(attempt) - set(ATTEMPT_FIELDS)
+    if unknown:
+        raise ValueError(f"unknown attempt fields: {sorted(unknown)}")
+    values = {k: attempt.get(k) for k in ATTEMPT_FIELDS}
+    for k in _JSON_FIELDS:
+        values[k] = json.dumps(values[k] if values[k] is not None else [], ensure_ascii=False)
+    values.update(profile_id=profile_id, created_at=now, correct=bool(values["correct"]))
+    for k in ("found", "missed", "wrong", "hints", "stars"):
+        values[k] = int(values[k] or 0)
+    values["seconds"] = float(values["seconds"] or 0.0)
+    return values
+
+
+def _attempt(row: Any) -> dict[str, Any]:
+    out = {k: getattr(row, k) for k in ATTEMPT_FIELDS}
+    for k in _JSON_FIELDS:
+        out[k] = json.loads(out[k])
+    out["id"] = row.id
+    out["created_at"] = _aware(row.created_at)
+    out["correct"] = bool(out["correct"])
+    return out
+
+
+def _daily(row: Any) -> DailyResult:
+    return DailyResult(row.day, row.number, tuple(json.loads(row.stars)), row.total,
+                       _aware(row.completed_at))
 
 
 def _profile(row: Any) -> Profile:
@@ -298,6 +405,8 @@ class Storage:
         """Remove a profile and everything stored for it."""
         with self.transaction() as conn:
             game_ids = sa.select(games.c.id).where(games.c.profile_id == profile_id)
+            conn.execute(attempts.delete().where(attempts.c.profile_id == profile_id))
+            conn.execute(daily_results.delete().where(daily_results.c.profile_id == profile_id))
             conn.execute(moves.delete().where(moves.c.game_id.in_(game_ids)))
             conn.execute(results.delete().where(results.c.game_id.in_(game_ids)))
             conn.execute(games.delete().where(games.c.profile_id == profile_id))
@@ -410,3 +519,90 @@ class Storage:
         return [{"round_no": r.round_no, "points": json.loads(r.points),
                  "totals": json.loads(r.totals), "escobas": json.loads(r.escobas)}
                 for r in rows]
+
+    # -- practice (issue 6) ----------------------------------------------------------
+    def record_attempt(self, profile_id: int, attempt: dict[str, Any]) -> int:
+        """One puzzle or quick-fact attempt (keys: :data:`ATTEMPT_FIELDS`), in a transaction."""
+        with self.transaction() as conn:
+            return int(conn.execute(attempts.insert().values(
+                **_attempt_values(profile_id, attempt, _now()))).inserted_primary_key[0])
+
+    def record_daily_answer(self, profile_id: int, day: str, number: int, index: int,
+                            attempt: dict[str, Any], slots: int = 5) -> DailyResult:
+        """A daily puzzle's attempt and, if that puzzle had no answer yet, its stars.
+
+        One transaction: the attempt and the day's result are written together.
+        The first answer to each puzzle fills its slot; when all ``slots`` are
+        filled the result is complete, and nothing changes it afterwards (the
+        update only touches a row that is not complete, and only an empty slot).
+        """
+        now = _now()
+        with self.transaction() as conn:
+            conn.execute(attempts.insert().values(**_attempt_values(profile_id, {
+                **attempt, "daily_date": day}, now)))
+            # Lock the day's row where the database can (PostgreSQL); SQLite
+            # serialises writers anyway.
+            query = sa.select(daily_results).where(
+                (daily_results.c.profile_id == profile_id) & (daily_results.c.day == day))
+            row = conn.execute(query.with_for_update()).first()
+            if row is None:
+                conn.execute(daily_results.insert().values(
+                    profile_id=profile_id, day=day, number=number,
+                    stars=json.dumps([None] * slots), total=0, created_at=now))
+                row = conn.execute(query).first()
+            stars = json.loads(row.stars)
+            if row.completed_at is None and stars[index] is None:
+                stars[index] = int(attempt.get("stars") or 0)
+                done = all(s is not None for s in stars)
+                conn.execute(daily_results.update().where(
+                    (daily_results.c.id == row.id) & daily_results.c.completed_at.is_(None))
+                    .values(stars=json.dumps(stars), total=sum(s or 0 for s in stars),
+                            completed_at=now if done else None))
+                row = conn.execute(query).first()
+        return _daily(row)
+
+    def daily_result(self, profile_id: int, day: str) -> DailyResult | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(daily_results).where(
+                (daily_results.c.profile_id == profile_id) & (daily_results.c.day == day))
+            ).first()
+        return _daily(row) if row is not None else None
+
+    def daily_results(self, profile_id: int) -> list[DailyResult]:
+        """Every daily of the profile, oldest first."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(daily_results)
+                                .where(daily_results.c.profile_id == profile_id)
+                                .order_by(daily_results.c.day)).all()
+        return [_daily(r) for r in rows]
+
+    def attempts(self, profile_id: int, *, limit: int | None = None) -> list[dict[str, Any]]:
+        """The profile's attempts, oldest first (the newest ``limit`` if given)."""
+        query = sa.select(attempts).where(attempts.c.profile_id == profile_id)
+        if limit is not None:
+            query = query.order_by(attempts.c.id.desc()).limit(limit)
+        else:
+            query = query.order_by(attempts.c.id)
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+        out = [_attempt(r) for r in rows]
+        return out[::-1] if limit is not None else out
+
+    def finished_games(self, profile_id: int, limit: int = 200
+                       ) -> list[tuple[GameRow, list[dict[str, Any]]]]:
+        """Finished games (oldest first) with their round results, in two queries."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(games).where(
+                (games.c.profile_id == profile_id) & (games.c.status == "finished"))
+                .order_by(games.c.id.desc()).limit(limit)).all()
+            ids = [r.id for r in rows]
+            res = conn.execute(sa.select(results).where(results.c.game_id.in_(ids))
+                               .order_by(results.c.game_id, results.c.round_no)).all() \
+                if ids else []
+        by_game: dict[int, list[dict[str, Any]]] = {}
+        for r in res:
+            by_game.setdefault(r.game_id, []).append(
+                {"round_no": r.round_no, "points": json.loads(r.points),
+                 "totals": json.loads(r.totals), "escobas": json.loads(r.escobas),
+                 "created_at": _aware(r.created_at)})
+        return [(_game(r), by_game.get(r.id, [])) for r in reversed(rows)]

@@ -1,0 +1,106 @@
+"""Daily: today's five puzzles (the same for everyone), stars, streak, a share text."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+import streamlit as st
+
+from puzzles import share_text
+from puzzles.daily import EPOCH
+from puzzles.practice import streaks
+from ui.board import safe_callback
+from ui.i18n import t
+from ui.layout import require_profile, show_flash
+from ui.practice import attempt_row, cached_daily, record_attempt, record_daily, today
+from ui.practice_view import reset, show_puzzle, stars_text
+from ui.session import storage
+
+profile = require_profile()
+st.title(t("daily_title"))
+show_flash()
+
+day = today()
+if day < EPOCH:
+    st.info(t("daily_not_yet", date=EPOCH.isoformat()), icon="📅")
+    st.page_link("app_pages/puzzles.py", label=t("go_puzzles"), icon="🧩")
+    st.stop()
+
+daily = cached_daily(day)
+result = storage().daily_result(profile.id, day.isoformat())
+stars: list[int | None] = list(result.stars) if result else [None] * len(daily.puzzles)
+completed = bool(result and result.completed)
+st.markdown(t("daily_heading", number=daily.number, date=day.isoformat()))
+
+# Streak: days whose daily was completed (today's not played yet keeps yesterday's run).
+done_days = [date.fromisoformat(r.day) for r in storage().daily_results(profile.id)
+             if r.completed]
+current, best = streaks(done_days, day)
+cols = st.columns(3)
+cols[0].metric(t("daily_stars"), f"{sum(s or 0 for s in stars)} / {3 * len(stars)}")
+cols[1].metric(t("daily_streak"), t("days_n", count=current))
+cols[2].metric(t("daily_best"), t("days_n", count=best))
+
+tiles = " ".join(f"**{i + 1}** {stars_text(s) if s else '⬜'}" for i, s in enumerate(stars))
+st.markdown(tiles)
+
+yesterday = storage().daily_result(profile.id, (day - timedelta(days=1)).isoformat())
+if day - timedelta(days=1) >= EPOCH:
+    if yesterday is None:
+        st.caption(t("daily_yesterday_none"))
+    else:
+        st.caption(t("daily_yesterday", stars=yesterday.total,
+                     squares=share_text(yesterday.number, list(yesterday.stars))
+                     .splitlines()[-1]))
+
+REPLAY = "dy_replay"
+
+
+@safe_callback
+def _replay(index: int) -> None:
+    st.session_state[REPLAY] = index
+    reset(f"dyr{index}", None)  # a replay starts afresh
+
+
+if completed:
+    st.success(t("daily_complete", stars=result.total), icon="🎉")
+    st.markdown(f"**{t('daily_share')}**")
+    st.code(share_text(daily, list(stars)), language=None)
+    st.caption(t("daily_share_help"))
+    st.markdown(f"**{t('daily_again')}**")
+    with st.container(horizontal=True, key="dy_again"):
+        for i in range(len(daily.puzzles)):
+            st.button(str(i + 1), key=f"dy_again_{i}", on_click=_replay, args=(i,))
+    index = st.session_state.get(REPLAY)
+    if index is None:
+        st.stop()
+    st.caption(t("daily_replay_note"))
+else:
+    index = next(i for i, s in enumerate(stars) if s is None)
+    # Stay on the puzzle just answered until the child asks for the next one.
+    shown = st.session_state.get("dy_showing")
+    if shown is not None and shown[0] == day and stars[shown[1]] is not None:
+        index = shown[1]
+    st.session_state["dy_showing"] = (day, index)
+
+puzzle = daily.puzzles[index]
+st.subheader(t("daily_puzzle_n", n=index + 1, level=puzzle.level))
+
+
+def _record(p, res, seconds, answer) -> None:  # noqa: ANN001
+    if completed:
+        # Playing a finished day again never changes its result: an attempt only.
+        record_attempt(profile.id, attempt_row(p, res, seconds, answer, "daily-replay"))
+    else:
+        record_daily(profile.id, daily, index, attempt_row(p, res, seconds, answer, "daily"))
+
+
+@safe_callback
+def _next() -> None:
+    st.session_state.pop("dy_showing", None)
+
+
+state = show_puzzle(f"dyr{index}" if completed else f"dy{index}", puzzle, _record)
+if state.result is not None and not completed:
+    st.button(t("daily_next") if None in stars else t("daily_see_result"), key="dy_next",
+              type="primary", on_click=_next, use_container_width=True)

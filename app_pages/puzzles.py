@@ -1,0 +1,76 @@
+"""Puzzles: pick a kind and a level (or "for me"), find every capture, get feedback and stars."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from puzzles import CAPTURE_SUMS, LEVELS, generate
+from puzzles.practice import for_me_puzzle
+from ui.board import safe_callback
+from ui.i18n import labels, t
+from ui.layout import require_profile, show_flash
+from ui.practice import attempt_row, attempts, fact_text, mastery, record_attempt
+from ui.practice_view import show_puzzle
+from ui.session import new_seed
+
+MODES = ["for-me", "captures", "hand", "fifteens", "best-move"]
+CURRENT = "pz_current"  # (settings, puzzle, targets)
+
+profile = require_profile()
+st.title(t("puzzles_title"))
+show_flash()
+
+
+def _settings() -> tuple[str, int, int]:
+    return (st.session_state.get("pz_mode") or "for-me", int(st.session_state.get("pz_level")
+                                                             or 1),
+            int(st.session_state.get("pz_sum") or 15))
+
+
+@safe_callback
+def _next() -> None:
+    st.session_state.pop(CURRENT, None)
+    st.session_state["pz_count"] = st.session_state.get("pz_count", 0) + 1
+
+
+def _make(mode: str, level: int, capture_sum: int):  # noqa: ANN202
+    if mode == "for-me":
+        history = attempts(profile.id)
+        number = sum(1 for a in history if a["mode"] == "for-me") \
+            + st.session_state.get("pz_count", 0)
+        return for_me_puzzle(mastery(profile.id, capture_sum), history, capture_sum, number)
+    return generate(mode, level, new_seed(), capture_sum), []
+
+
+st.segmented_control(t("pz_mode"), MODES, format_func=labels("pz_mode_"), key="pz_mode",
+                     default="for-me", required=True)
+cols = st.columns(2)
+with cols[0]:
+    if st.session_state.get("pz_mode", "for-me") != "for-me":
+        st.segmented_control(t("level"), list(LEVELS), key="pz_level", default=1,
+                             required=True)
+with cols[1]:
+    st.segmented_control(t("capture_sum"), list(CAPTURE_SUMS), key="pz_sum", default=15,
+                         required=True)
+
+current = st.session_state.get(CURRENT)
+if current is None or current[0] != _settings():
+    puzzle, targets = _make(*_settings())
+    current = (_settings(), puzzle, targets)
+    st.session_state[CURRENT] = current
+_, puzzle, targets = current
+mode = _settings()[0]
+if targets:
+    st.caption(t("pz_for_me_targets", facts=", ".join(fact_text(f) for f in targets)))
+st.caption(t("pz_level_is", level=puzzle.level, kind=t("pz_mode_" + puzzle.kind)))
+
+
+def _record(p, result, seconds, answer) -> None:  # noqa: ANN001
+    record_attempt(profile.id, attempt_row(p, result, seconds, answer,
+                                           "for-me" if mode == "for-me" else "practice"))
+
+
+state = show_puzzle("pz", puzzle, _record)
+if state.result is not None:
+    st.button(t("pz_next"), key="pz_next", type="primary", on_click=_next,
+              use_container_width=True)

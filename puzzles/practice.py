@@ -1,0 +1,272 @@
+"""Practice "for me": which facts an attempt exercised, and puzzles that target weak facts.
+
+Pure Python on top of :mod:`puzzles` and :mod:`puzzles.mastery` (no Streamlit,
+no database): the app stores what :func:`attempt_answers` returns and feeds
+it back to :func:`puzzles.mastery.fact_stats`.
+
+How an attempt counts for the facts (our reading of issue 6):
+
+- a fact of a solution the child **found** is answered right;
+- a fact only of solutions the child **missed** is answered wrong (a found
+  solution using the same fact wins: the child did that addition);
+- a **wrong set** answers wrong the complement it got wrong: what the played
+  card needed (``15-7`` for a wrong set with the 7), or for a fifteens group
+  what its largest card needed;
+- saying "none" when there was something to find, or answering nothing on a
+  "none" puzzle, exercises no fact (the attempt still counts as wrong);
+- **quick facts** time one fact exactly: the complement asked (``8 + ? = 15``
+  is ``15-8``, the same act as the addition ``7+8``, which gets the same
+  time). The running additions before it (``2+6`` in ``2 + 6 + ? = 15``) are
+  right with a right answer, but timed only when the whole answer came
+  within :data:`~puzzles.mastery.FLUENT_SECONDS` (then each step surely did);
+  a wrong answer counts against the complement asked only.
+
+Puzzle answers are never timed per fact: a puzzle's time covers many facts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import date, timedelta
+from typing import Any
+
+from escoba.cards import CARDS
+
+from .checker import CheckResult
+from .grading import QUICK_BANDS, level_of, quick_difficulty, quick_stats
+from .kinds import generate
+from .mastery import (
+    FLUENT_SECONDS,
+    Answer,
+    FactStats,
+    all_additions,
+    all_complements,
+    normalise,
+    weakest_facts,
+)
+from .model import Puzzle, Solution, addition_facts
+
+__all__ = ["attempt_answers", "answers_from_rows", "quick_fact", "quick_fact_for",
+           "quick_fact_key", "puzzle_for", "for_me_quick_facts", "for_me_puzzle",
+           "practice_candidates", "suggested_level", "streaks", "FOR_ME_KINDS"]
+
+#: The kinds "for me" draws puzzles from (best-move exercises judgement, not facts).
+FOR_ME_KINDS: tuple[str, ...] = ("captures", "fifteens", "hand")
+
+
+def quick_fact_key(puzzle: Puzzle) -> str:
+    """The one fact a quick-facts puzzle asks: ``8 + ? = 15`` -> ``"15-8"``."""
+    return f"{puzzle.capture_sum}-{sum(puzzle.addends)}"
+
+
+def attempt_answers(puzzle: Puzzle, result: CheckResult,
+                    seconds: float | None = None) -> list[tuple[str, bool, float | None]]:
+    """The facts an attempt answered: ``[(fact, correct, seconds or None), ...]``.
+
+    Facts are canonical (:func:`~puzzles.mastery.normalise`); facts outside
+    the tracked ones (running totals past 10) are left out. See the module doc.
+    """
+    out: dict[str, tuple[bool, float | None]] = {}
+
+    def put(fact: str, correct: bool, secs: float | None = None) -> None:
+        key = normalise(fact)
+        if key is None:
+            return
+        if key in out and not correct:
+            out[key] = (False, None)
+        elif key not in out:
+            out[key] = (correct, secs)
+
+    if puzzle.kind == "quick-facts":
+        solution = puzzle.solutions[0]
+        asked = quick_fact_key(puzzle)
+        final = solution.facts[-2] if len(solution.facts) >= 2 else None  # "8+7"
+        if result.solved:
+            put(asked, True, seconds)
+            if final:
+                put(final, True, seconds)
+            fast = seconds is not None and seconds <= FLUENT_SECONDS
+            for fact in solution.facts:
+                put(fact, True, seconds if fast else None)
+        else:
+            put(asked, False, seconds)
+            if final and len(puzzle.addends) == 1:
+                put(final, False, seconds)
+        return [(f, c, s) for f, (c, s) in out.items()]
+
+    for wrong in result.wrong:
+        if wrong.key != "wrong_sum":
+            continue
+        if wrong.card is not None:
+            put(f"{puzzle.capture_sum}-{wrong.card.value}", False)
+        elif wrong.take:
+            put(f"{puzzle.capture_sum}-{max(c.value for c in wrong.take)}", False)
+    for solution in result.found:
+        for fact in solution.facts:
+            put(fact, True)
+    for solution in result.missed:
+        for fact in solution.facts:
+            put(fact, False)
+    return [(f, c, s) for f, (c, s) in out.items()]
+
+
+def answers_from_rows(rows: Iterable[Mapping[str, Any]]) -> list[Answer]:
+    """Mastery answers from stored attempts (``answers`` and ``created_at`` of each row)."""
+    out = []
+    for row in rows:
+        when = row["created_at"]
+        for item in row.get("answers") or []:
+            fact, correct, secs = (list(item) + [None, None, None])[:3]
+            out.append(Answer(str(fact), bool(correct), when,
+                              float(secs) if secs is not None else None))
+    return out
+
+
+# -- quick facts for a fact ----------------------------------------------------------------
+
+def quick_fact(addends: Sequence[int], capture_sum: int = 15) -> Puzzle:
+    """The quick-facts puzzle ``a + b + ? = capture_sum`` for these known addends.
+
+    Graded like generated quick facts. Its seed is ``custom-2.6`` (the addends),
+    like :func:`puzzles.from_cards`: kept with ``to_dict``, not regenerated.
+    """
+    values = tuple(int(a) for a in addends)
+    missing = capture_sum - sum(values)
+    if not 1 <= len(values) <= 3 or not all(1 <= v <= 10 for v in values) \
+            or not 1 <= missing <= 10:
+        raise ValueError(f"no quick fact {' + '.join(map(str, values))} + ? = {capture_sum}")
+    shown, seen = [], {}
+    for v in values:  # equal values get different suits
+        k = seen.get(v, 0)
+        seen[v] = k + 1
+        shown.append(CARDS[(v - 1) * 4 + k])
+    facts = addition_facts([*values, missing]) + (f"{capture_sum}-{sum(values)}",)
+    level = level_of(quick_difficulty(values, capture_sum)[0], QUICK_BANDS[capture_sum])
+    seed = "custom-" + ".".join(map(str, values))
+    return Puzzle("quick-facts", level, capture_sum, seed, table=tuple(shown),
+                  solutions=(Solution(value=missing, facts=facts),),
+                  stats=quick_stats(values, capture_sum), addends=values)
+
+
+def quick_fact_for(fact: str, capture_sum: int = 15) -> Puzzle | None:
+    """A quick fact that exercises ``fact`` with this capture sum, or ``None`` if none can.
+
+    ``"15-8"`` -> ``8 + ? = 15``; ``"7+8"`` (a pair making the sum) -> ``7 + ? = 15``;
+    ``"3+5"`` -> ``3 + 5 + ? = 15``; ``"1+1"`` -> ``1 + 1 + 3 + ? = 15`` (a third
+    addend brings the total within ten of the sum).
+    """
+    key = normalise(fact)
+    if key is None:
+        return None
+    if "-" in key:
+        total, value = map(int, key.split("-"))
+        if total != capture_sum or not 1 <= capture_sum - value <= 10:
+            return None
+        return quick_fact([value], capture_sum)
+    a, b = map(int, key.split("+"))
+    if a + b == capture_sum:
+        return quick_fact([a], capture_sum)
+    if a + b >= capture_sum:
+        return None
+    if capture_sum - (a + b) <= 10:
+        return quick_fact([a, b], capture_sum)
+    third = capture_sum - 10 - (a + b)
+    return quick_fact([a, b, third], capture_sum) if 1 <= third <= 10 else None
+
+
+def practice_candidates(capture_sum: int = 15) -> list[str]:
+    """Facts "for me" practises: the 55 additions and the capture sum's complements."""
+    return all_complements(capture_sum) + all_additions()
+
+
+def for_me_quick_facts(stats: Mapping[str, FactStats], capture_sum: int = 15,
+                       count: int = 5) -> list[Puzzle]:
+    """A round of quick facts for the child's weakest facts that a quick fact can ask."""
+    usable = [f for f in practice_candidates(capture_sum)
+              if quick_fact_for(f, capture_sum) is not None]
+    out = []
+    for fact in weakest_facts(stats, usable, count=count):
+        puzzle = quick_fact_for(fact, capture_sum)
+        assert puzzle is not None
+        out.append(puzzle)
+    return out
+
+
+# -- puzzles for facts ---------------------------------------------------------------------
+
+def puzzle_for(targets: Sequence[str], kind: str, level: int, capture_sum: int = 15, *,
+               prefix: str = "forme", tries: int = 40, start: int = 0) -> Puzzle:
+    """The puzzle among seeds ``prefix-start`` .. ``prefix-(start+tries-1)`` of a kind and
+    level whose facts cover the most ``targets`` (earlier targets weigh more).
+
+    Always returns a puzzle (the first seed if none covers a target).
+    """
+    wanted = [f for f in (normalise(t) for t in targets) if f is not None]
+    weights = {f: len(wanted) - i for i, f in enumerate(wanted)}
+    best: tuple[int, Puzzle] | None = None
+    for i in range(start, start + tries):
+        puzzle = generate(kind, level, f"{prefix}-{i}", capture_sum)
+        facts = {normalise(f) for f in puzzle.facts}
+        score = sum(w for f, w in weights.items() if f in facts)
+        if best is None or score > best[0]:
+            best = (score, puzzle)
+        if weights and score == sum(weights.values()):
+            break
+    assert best is not None
+    return best[1]
+
+
+def suggested_level(history: Sequence[tuple[int, int, bool]]) -> int:
+    """The level to offer next from ``(level, stars, solved)`` of one kind, oldest first.
+
+    Start at 1; after three 3-star solves in a row at the current level, one up;
+    after two unsolved in a row, one down.
+    """
+    level = 1
+    run_good = run_bad = 0
+    for lvl, stars, solved in history:
+        if lvl != level:
+            continue
+        if solved and stars == 3:
+            run_good, run_bad = run_good + 1, 0
+        elif not solved:
+            run_good, run_bad = 0, run_bad + 1
+        else:
+            run_good = run_bad = 0
+        if run_good >= 3 and level < 5:
+            level, run_good = level + 1, 0
+        elif run_bad >= 2 and level > 1:
+            level, run_bad = level - 1, 0
+    return level
+
+
+def for_me_puzzle(stats: Mapping[str, FactStats], history: Sequence[Mapping[str, Any]],
+                  capture_sum: int = 15, number: int = 0) -> tuple[Puzzle, list[str]]:
+    """The next "for me" puzzle and the weak facts it was chosen for.
+
+    ``history`` are stored attempts (``kind``, ``level``, ``stars``, ``correct``);
+    kinds take turns (``number``), each at :func:`suggested_level`.
+    """
+    kind = FOR_ME_KINDS[number % len(FOR_ME_KINDS)]
+    level = suggested_level([(int(r["level"]), int(r["stars"]), bool(r["correct"]))
+                             for r in history if r.get("kind") == kind
+                             and int(r.get("capture_sum", capture_sum)) == capture_sum])
+    targets = weakest_facts(stats, practice_candidates(capture_sum), count=3)
+    return puzzle_for(targets, kind, level, capture_sum, start=number * 40), targets
+
+
+def streaks(days: Iterable[date], today: date) -> tuple[int, int]:
+    """(current, best) runs of consecutive days. The current run may end yesterday:
+    today's daily not played yet does not break it."""
+    ordered = sorted(set(days))
+    best = run = 0
+    prev: date | None = None
+    for d in ordered:
+        run = run + 1 if prev is not None and d - prev == timedelta(days=1) else 1
+        best = max(best, run)
+        prev = d
+    current = 0
+    if ordered and ordered[-1] >= today - timedelta(days=1) and ordered[-1] <= today:
+        current = run
+    return current, best
+

@@ -1,0 +1,309 @@
+"""Progress charts: data shaped with pandas, drawn with plotly (no Streamlit here).
+
+Each ``*_chart`` function takes stored rows (attempts, daily results, finished
+games) or mastery stats and returns a :class:`Chart`: the plotly figure and
+the one-line reading for a parent (a catalog key and its parameters), or
+``None`` when there is nothing to draw yet (the page shows an empty state).
+Labels go through ``tr`` (the page passes :func:`ui.i18n.t`), so the charts
+speak the child's language.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from typing import Any
+
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from escoba import Rules
+from puzzles.mastery import LEVELS, FactStats, addition, all_complements, summary_line
+
+__all__ = ["Chart", "attempts_frame", "attempts_csv", "daily_chart", "mastery_chart",
+           "puzzles_chart", "stars_chart", "streak_chart", "games_frame", "wins_chart",
+           "escobas_chart", "points_chart", "mistakes_chart", "LEVEL_COLOURS"]
+
+Tr = Callable[..., str]
+
+#: Mastery level colours (colour-blind safe, Okabe-Ito; lighter = less known).
+LEVEL_COLOURS: dict[str, str] = {"new": "#E6E6E6", "attempted": "#E69F00",
+                                 "familiar": "#F0E442", "proficient": "#56B4E9",
+                                 "fluent": "#009E73"}
+_LAYOUT = {"margin": {"l": 40, "r": 20, "t": 40, "b": 40}, "height": 340,
+           "font": {"size": 14}, "legend": {"orientation": "h", "y": -0.2}}
+
+
+@dataclass
+class Chart:
+    """A figure and its one-line reading (``key``, ``params``) for a parent."""
+
+    figure: go.Figure
+    key: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+# -- attempts ----------------------------------------------------------------------------
+
+_COLUMNS = ["id", "created_at", "day", "mode", "puzzle_id", "kind", "level", "capture_sum",
+            "correct", "found", "missed", "wrong", "seconds", "hints", "stars", "fact",
+            "fact_seconds", "daily_date", "facts"]
+
+
+def attempts_frame(rows: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
+    """One row per attempt (oldest first); ``facts`` joined with spaces."""
+    frame = pd.DataFrame([{k: r.get(k) for k in _COLUMNS} for r in rows], columns=_COLUMNS)
+    if not frame.empty:
+        frame["facts"] = frame["facts"].map(lambda f: " ".join(f or []))
+        frame["correct"] = frame["correct"].astype(bool)
+    return frame
+
+
+def attempts_csv(rows: Sequence[Mapping[str, Any]]) -> bytes:
+    """The child's own attempts as CSV (UTF-8), for the download button."""
+    buf = io.StringIO()
+    attempts_frame(rows).to_csv(buf, index=False)
+    return buf.getvalue().encode("utf-8")
+
+
+def daily_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
+    """Accuracy (bars) and median quick-fact response time (line) per day."""
+    if frame.empty:
+        return None
+    quick = frame[frame["kind"] == "quick-facts"]
+    per_day = frame.groupby("day").agg(accuracy=("correct", "mean"), attempts=("id", "count"))
+    per_day["accuracy"] = (100 * per_day["accuracy"]).round(0)
+    per_day["median_seconds"] = quick.groupby("day")["fact_seconds"].median().round(1)
+    per_day = per_day.reset_index()
+    fig = make_subplots(specs=[[{"secondary_y": True}]])
+    fig.add_trace(go.Bar(x=per_day["day"], y=per_day["accuracy"], name=tr("ch_accuracy"),
+                         marker_color="#56B4E9"), secondary_y=False)
+    fig.add_trace(go.Scatter(x=per_day["day"], y=per_day["median_seconds"],
+                             name=tr("ch_median_seconds"), mode="lines+markers",
+                             marker_color="#D55E00", connectgaps=True), secondary_y=True)
+    fig.update_layout(title=tr("ch_daily_title"), **_LAYOUT)
+    fig.update_xaxes(type="category")
+    fig.update_yaxes(title_text="%", range=[0, 100], secondary_y=False)
+    fig.update_yaxes(title_text=tr("ch_seconds"), rangemode="tozero", secondary_y=True)
+    last = per_day.iloc[-1]
+    if pd.notna(last["median_seconds"]):
+        return Chart(fig, "ch_daily_reading", {"day": last["day"],
+                                               "accuracy": int(last["accuracy"]),
+                                               "seconds": float(last["median_seconds"])})
+    return Chart(fig, "ch_daily_reading_untimed", {"day": last["day"],
+                                                   "accuracy": int(last["accuracy"])})
+
+
+def mastery_chart(stats: Mapping[str, FactStats], capture_sum: int, tr: Tr) -> Chart:
+    """The 10 x 10 grid of additions coloured by level, and a strip of complements."""
+    index = {name: i for i, name in enumerate(LEVELS)}
+    n = len(LEVELS)
+    # A discrete colour scale: level i fills [i/n, (i+1)/n].
+    scale = []
+    for i, name in enumerate(LEVELS):
+        scale += [[i / n, LEVEL_COLOURS[name]], [(i + 1) / n, LEVEL_COLOURS[name]]]
+
+    def level(fact: str) -> str:
+        s = stats.get(fact)
+        return s.level if s is not None else "new"
+
+    z, text, hover = [], [], []
+    for a in range(1, 11):
+        z.append([index[level(addition(a, b))] + 0.5 for b in range(1, 11)])
+        text.append([str(a + b) for b in range(1, 11)])
+        hover.append([f"{a} + {b} = {a + b}: {tr('level_name_' + level(addition(a, b)))}"
+                      for b in range(1, 11)])
+    comps = all_complements(capture_sum)
+    cz = [[index[level(f)] + 0.5 for f in comps]]
+    ctext = [[str(capture_sum - int(f.split("-")[1])) for f in comps]]
+    chover = [[f"{capture_sum} − {f.split('-')[1]} = {capture_sum - int(f.split('-')[1])}: "
+               f"{tr('level_name_' + level(f))}" for f in comps]]
+    fig = make_subplots(rows=2, cols=1, row_heights=[0.84, 0.16], vertical_spacing=0.12,
+                        subplot_titles=(tr("ch_additions"),
+                                        tr("ch_complements", sum=capture_sum)))
+    common = {"zmin": 0, "zmax": n, "colorscale": scale, "xgap": 2, "ygap": 2,
+              "hoverinfo": "text", "texttemplate": "%{text}"}
+    fig.add_trace(go.Heatmap(z=z, x=list(range(1, 11)), y=list(range(1, 11)), text=text,
+                             hovertext=hover, name="additions", showscale=True,
+                             colorbar={"tickvals": [i + 0.5 for i in range(n)],
+                                       "ticktext": [tr("level_name_" + lv) for lv in LEVELS],
+                                       "len": 0.8, "y": 0.6}, **common), row=1, col=1)
+    fig.add_trace(go.Heatmap(z=cz, x=[f"{capture_sum} − {f.split('-')[1]}" for f in comps],
+                             y=[""], text=ctext, hovertext=chover, name="complements",
+                             showscale=False, **common), row=2, col=1)
+    fig.update_xaxes(title_text=tr("ch_second_addend"), dtick=1, row=1, col=1)
+    fig.update_yaxes(title_text=tr("ch_first_addend"), dtick=1, autorange="reversed",
+                     row=1, col=1)
+    fig.update_xaxes(type="category", row=2, col=1)
+    fig.update_layout(**{**_LAYOUT, "height": 620})
+    key, params = summary_line(stats)
+    params = dict(params)
+    if params.get("slowest"):
+        params["slowest"] = str(params["slowest"]).replace("+", " + ")
+        return Chart(fig, "ch_mastery_reading", params)
+    return Chart(fig, "ch_mastery_reading_untimed", params)
+
+
+def puzzles_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
+    """Puzzles solved per kind and level (quick facts apart: they have their own chart)."""
+    puzzles = frame[frame["kind"] != "quick-facts"] if not frame.empty else frame
+    if puzzles.empty:
+        return None
+    solved = puzzles[puzzles["correct"]]
+    table = (solved.groupby(["kind", "level"]).size().rename("solved").reset_index()
+             if not solved.empty else pd.DataFrame(columns=["kind", "level", "solved"]))
+    fig = go.Figure()
+    for kind in sorted(puzzles["kind"].unique()):
+        part = table[table["kind"] == kind]
+        counts = [int(part[part["level"] == lv]["solved"].sum()) for lv in range(1, 6)]
+        fig.add_trace(go.Bar(x=[tr("level_n", n=lv) for lv in range(1, 6)], y=counts,
+                             name=tr("pz_mode_" + kind)))
+    fig.update_layout(title=tr("ch_puzzles_title"), barmode="stack", **_LAYOUT)
+    return Chart(fig, "ch_puzzles_reading", {"solved": int(len(solved)),
+                                             "tried": int(len(puzzles))})
+
+
+def stars_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
+    """Stars earned per day (puzzles and the daily)."""
+    puzzles = frame[frame["kind"] != "quick-facts"] if not frame.empty else frame
+    if puzzles.empty:
+        return None
+    per_day = puzzles.groupby("day")["stars"].sum().reset_index()
+    fig = go.Figure(go.Bar(x=per_day["day"], y=per_day["stars"], name=tr("ch_stars"),
+                           marker_color="#E69F00"))
+    fig.update_layout(title=tr("ch_stars_title"), **_LAYOUT)
+    fig.update_xaxes(type="category")
+    return Chart(fig, "ch_stars_reading", {"stars": int(per_day["stars"].sum()),
+                                           "days": int(len(per_day))})
+
+
+def streak_chart(results: Sequence[Any], today: date, current: int, best: int,
+                 tr: Tr, weeks: int = 12) -> Chart | None:
+    """The daily streak as a calendar: weeks across, Monday to Sunday down, stars as colour."""
+    if not results:
+        return None
+    by_day = {r.day: (r.total if r.completed else None) for r in results}
+    start = today - timedelta(days=today.weekday() + 7 * (weeks - 1))
+    days_names = [tr(f"weekday_{i}") for i in range(7)]
+    z: list[list[float | None]] = [[None] * weeks for _ in range(7)]
+    text: list[list[str]] = [[""] * weeks for _ in range(7)]
+    for w in range(weeks):
+        for d in range(7):
+            day = start + timedelta(days=7 * w + d)
+            if day > today:
+                continue
+            value = by_day.get(day.isoformat(), "missing")
+            if value == "missing":
+                z[d][w] = 0
+            elif value is None:  # started, not finished
+                z[d][w] = 0.5
+                text[d][w] = "…"
+            else:
+                z[d][w] = value
+                text[d][w] = str(value)
+    x = [(start + timedelta(days=7 * w)).isoformat() for w in range(weeks)]
+    fig = go.Figure(go.Heatmap(z=z, x=x, y=days_names, text=text, texttemplate="%{text}",
+                               zmin=0, zmax=15, xgap=3, ygap=3, hoverinfo="x+y+z",
+                               colorscale=[[0, "#F2F2F2"], [0.05, "#CDEBDD"], [1, "#009E73"]],
+                               colorbar={"title": {"text": "⭐"}}))
+    fig.update_yaxes(autorange="reversed")
+    fig.update_xaxes(type="category", title_text=tr("ch_week_of"))
+    fig.update_layout(title=tr("ch_streak_title"), **{**_LAYOUT, "height": 300})
+    return Chart(fig, "ch_streak_reading", {"current": current, "best": best,
+                                            "done": sum(1 for r in results if r.completed)})
+
+
+# -- games -----------------------------------------------------------------------------
+
+def games_frame(games: Sequence[tuple[Any, Sequence[Mapping[str, Any]]]]) -> pd.DataFrame:
+    """One row per finished game: when, the opponents' level, won, escobas, points a round,
+    and the mistakes named by the coach's review (``None`` when it has no review)."""
+    rows = []
+    for game, results in games:
+        seats = game.seats
+        human = next((i for i, s in enumerate(seats) if s.get("kind") == "human"), 0)
+        try:
+            rules = Rules.from_dict(game.rules)
+            side = rules.side_of(human)
+        except Exception:  # an old or odd record: assume seat = side
+            side = human
+        levels = sorted({s.get("level") or "mixed" for s in seats if s.get("kind") == "bot"})
+        level = levels[0] if len(levels) == 1 else ("mixed" if levels else "friends")
+        escobas = sum(int(r["escobas"][side]) for r in results if side < len(r["escobas"]))
+        points = [sum(int(v) for v in r["points"][side].values()) for r in results
+                  if side < len(r["points"])]
+        review = game.review
+        mistakes = None
+        if isinstance(review, list):
+            mistakes = sum(1 for item in review if item.get("mistakes"))
+        rows.append({"game": game.id, "when": game.updated_at, "level": level,
+                     "won": game.winner == side, "escobas": escobas, "rounds": len(results),
+                     "points_per_round": round(sum(points) / len(points), 2) if points else 0.0,
+                     "mistakes": mistakes})
+    return pd.DataFrame(rows, columns=["game", "when", "level", "won", "escobas", "rounds",
+                                       "points_per_round", "mistakes"])
+
+
+def wins_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
+    if frame.empty:
+        return None
+    table = frame.groupby("level").agg(won=("won", "sum"), played=("game", "count"))
+    table = table.reset_index()
+    names = [tr("level_" + lv) if lv in ("random", "gentle", "greedy", "expert")
+             else tr("ch_level_" + lv) for lv in table["level"]]
+    fig = go.Figure([
+        go.Bar(x=names, y=table["won"], name=tr("ch_won"), marker_color="#009E73"),
+        go.Bar(x=names, y=table["played"] - table["won"], name=tr("ch_lost"),
+               marker_color="#BBBBBB")])
+    fig.update_layout(title=tr("ch_wins_title"), barmode="stack", **_LAYOUT)
+    return Chart(fig, "ch_wins_reading", {"won": int(table["won"].sum()),
+                                          "played": int(table["played"].sum())})
+
+
+def _game_axis(frame: pd.DataFrame, tr: Tr) -> list[str]:
+    return [tr("ch_game_n", n=i + 1) for i in range(len(frame))]
+
+
+def escobas_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
+    if frame.empty:
+        return None
+    fig = go.Figure(go.Bar(x=_game_axis(frame, tr), y=frame["escobas"], name=tr("ch_escobas"),
+                           marker_color="#0072B2"))
+    fig.update_layout(title=tr("ch_escobas_title"), **_LAYOUT)
+    return Chart(fig, "ch_escobas_reading", {"escobas": int(frame["escobas"].sum()),
+                                             "games": int(len(frame))})
+
+
+def points_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
+    if frame.empty:
+        return None
+    fig = go.Figure(go.Scatter(x=_game_axis(frame, tr), y=frame["points_per_round"],
+                               mode="lines+markers", name=tr("ch_points"),
+                               marker_color="#CC79A7"))
+    fig.update_layout(title=tr("ch_points_title"), **_LAYOUT)
+    fig.update_yaxes(rangemode="tozero")
+    return Chart(fig, "ch_points_reading", {"last": float(frame["points_per_round"].iloc[-1]),
+                                            "mean": round(float(
+                                                frame["points_per_round"].mean()), 1)})
+
+
+def mistakes_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
+    """Mistakes the coach named per game, with a running mean (the trend)."""
+    reviewed = frame[frame["mistakes"].notna()] if not frame.empty else frame
+    if reviewed.empty:
+        return None
+    values = reviewed["mistakes"].astype(float)
+    trend = values.rolling(3, min_periods=1).mean().round(2)
+    x = [tr("ch_game_n", n=int(i) + 1) for i in range(len(reviewed))]
+    fig = go.Figure([
+        go.Bar(x=x, y=values, name=tr("ch_mistakes"), marker_color="#E69F00"),
+        go.Scatter(x=x, y=trend, name=tr("ch_trend"), mode="lines", line={"width": 4},
+                   marker_color="#D55E00")])
+    fig.update_layout(title=tr("ch_mistakes_title"), **_LAYOUT)
+    first = round(float(values.head(3).mean()), 1)
+    last = round(float(values.tail(3).mean()), 1)
+    key = "ch_mistakes_reading_down" if last < first else "ch_mistakes_reading"
+    return Chart(fig, key, {"first": first, "last": last, "games": int(len(reviewed))})

@@ -30,12 +30,18 @@ def show(chart: charts.Chart | None, key: str, empty: str) -> None:
 
 
 rows = attempts(profile.id)
+games_played = storage().finished_games(profile.id)
+if not rows and not games_played:
+    # A new child: one friendly sentence and where to start, not a page of empty charts.
+    st.info(t("ch_empty_new"), icon="🌱")
+    st.page_link("app_pages/puzzles.py", label=t("nav_puzzles"), icon="🧩")
+    st.page_link("app_pages/daily.py", label=t("nav_daily"), icon="📅")
+    st.page_link("app_pages/quick_facts.py", label=t("nav_quick_facts"), icon="⚡")
+    st.stop()
 frame = charts.attempts_frame(rows)
 day = today()
 
 st.header(t("progress_practice"))
-if not rows:
-    st.info(t("ch_empty_new"), icon="🌱")
 show(charts.daily_chart(frame, t), "ch_daily", "ch_empty_daily")
 
 st.header(t("progress_facts"))
@@ -53,7 +59,7 @@ current, best = streaks([date.fromisoformat(r.day) for r in results if r.complet
 show(charts.streak_chart(results, day, current, best, t), "ch_streak", "ch_empty_streak")
 
 st.header(t("progress_games"))
-games = charts.games_frame(storage().finished_games(profile.id))
+games = charts.games_frame(games_played)
 show(charts.wins_chart(games, t), "ch_wins", "ch_empty_games")
 if not games.empty:
     show(charts.escobas_chart(games, t), "ch_escobas", "ch_empty_games")

@@ -44,14 +44,10 @@ def _make(mode: str, level: int, capture_sum: int):  # noqa: ANN202
 
 st.segmented_control(t("pz_mode"), MODES, format_func=labels("pz_mode_"), key="pz_mode",
                      default="for-me", required=True)
-cols = st.columns(2)
-with cols[0]:
-    if st.session_state.get("pz_mode", "for-me") != "for-me":
-        st.segmented_control(t("level"), list(LEVELS), key="pz_level", default=1,
-                             required=True)
-with cols[1]:
-    st.segmented_control(t("capture_sum"), list(CAPTURE_SUMS), key="pz_sum", default=15,
-                         required=True)
+st.segmented_control(t("capture_sum"), list(CAPTURE_SUMS), key="pz_sum", default=15,
+                     required=True)
+if st.session_state.get("pz_mode", "for-me") != "for-me":
+    st.segmented_control(t("level"), list(LEVELS), key="pz_level", default=1, required=True)
 
 current = st.session_state.get(CURRENT)
 if current is None or current[0] != _settings():

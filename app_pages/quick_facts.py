@@ -82,14 +82,11 @@ def _again() -> None:
 
 
 modes = ["for-me", *[str(lv) for lv in LEVELS]]
-cols = st.columns(2)
-with cols[0]:
-    st.segmented_control(t("qf_mode"), modes, key="qf_mode", default="for-me", required=True,
-                         format_func=lambda m: t("pz_mode_for-me") if m == "for-me"
-                         else t("level_n", n=m))
-with cols[1]:
-    st.segmented_control(t("capture_sum"), list(CAPTURE_SUMS), key="qf_sum", default=15,
-                         required=True)
+st.segmented_control(t("qf_mode"), modes, key="qf_mode", default="for-me", required=True,
+                     format_func=lambda m: t("pz_mode_for-me") if m == "for-me"
+                     else t("level_n", n=m))
+st.segmented_control(t("capture_sum"), list(CAPTURE_SUMS), key="qf_sum", default=15,
+                     required=True)
 mode = st.session_state.get("qf_mode") or "for-me"
 capture_sum = int(st.session_state.get("qf_sum") or 15)
 

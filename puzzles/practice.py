@@ -70,11 +70,7 @@ def attempt_answers(puzzle: Puzzle, result: CheckResult,
 
     def put(fact: str, correct: bool, secs: float | None = None) -> None:
         key = normalise(fact)
-        if key is None:
-            return
-        if key in out and not correct:
-            out[key] = (False, None)
-        elif key not in out:
+        if key is not None and key not in out:  # the first word on a fact stands
             out[key] = (correct, secs)
 
     if puzzle.kind == "quick-facts":
@@ -94,19 +90,24 @@ def attempt_answers(puzzle: Puzzle, result: CheckResult,
                 put(final, False, seconds)
         return [(f, c, s) for f, (c, s) in out.items()]
 
+    wrong_facts: list[str] = []
     for wrong in result.wrong:
         if wrong.key != "wrong_sum":
             continue
         if wrong.card is not None:
-            put(f"{puzzle.capture_sum}-{wrong.card.value}", False)
+            wrong_facts.append(f"{puzzle.capture_sum}-{wrong.card.value}")
         elif wrong.take:
-            put(f"{puzzle.capture_sum}-{max(c.value for c in wrong.take)}", False)
-    for solution in result.found:
-        for fact in solution.facts:
-            put(fact, True)
-    for solution in result.missed:
-        for fact in solution.facts:
-            put(fact, False)
+            wrong_facts.append(f"{puzzle.capture_sum}-{max(c.value for c in wrong.take)}")
+    found = [f for sol in result.found for f in sol.facts]
+    missed = [f for sol in result.missed for f in sol.facts]
+    # A wrong set's complement is wrong even if a found set used it; a found fact is
+    # right even if a missed set used it too.
+    for fact in wrong_facts:
+        put(fact, False)
+    for fact in found:
+        put(fact, True)
+    for fact in missed:
+        put(fact, False)
     return [(f, c, s) for f, (c, s) in out.items()]
 
 

@@ -180,3 +180,86 @@ def test_resume_keeps_every_option(tmp_path) -> None:
     resumed = GameSession.resume(store.active_game(ana.id), store)
     assert resumed.rules == rules
     assert resumed.record() == session.record()
+
+
+# -- issue 6: attempts and daily results (migration 2) --------------------------------------
+
+def _attempt(**changes):
+    row = {"day": "2026-12-03", "mode": "practice", "puzzle_id": "captures:1:15:7",
+           "kind": "captures", "level": 1, "capture_sum": 15, "facts": ["3+5", "8+7", "15-7"],
+           "answers": [["3+5", True, None], ["7+8", True, None], ["15-7", False, None]],
+           "answer": ["3o 5c", "2b 6c"], "correct": False, "found": 1, "missed": 0,
+           "wrong": 1, "seconds": 12.5, "hints": 1, "stars": 1}
+    row.update(changes)
+    return row
+
+
+def test_attempts_are_kept_per_profile_with_everything_asked(engine: sa.Engine) -> None:
+    store = Storage(engine)
+    ana, leo = store.create_profile("Ana", "🦊"), store.create_profile("Leo", "🐼")
+    store.record_attempt(ana.id, _attempt())
+    store.record_attempt(ana.id, _attempt(mode="quick", kind="quick-facts", puzzle_id="q",
+                                          fact="15-8", fact_seconds=2.25, correct=True))
+    store.record_attempt(leo.id, _attempt(puzzle_id="leo"))
+    # A restart: a new Storage on the same database reads everything back.
+    again = Storage(engine)
+    rows = again.attempts(ana.id)
+    assert [r["puzzle_id"] for r in rows] == ["captures:1:15:7", "q"]
+    first = rows[0]
+    assert first["facts"] == ["3+5", "8+7", "15-7"]
+    assert first["answers"][2] == ["15-7", False, None]
+    assert (first["correct"], first["wrong"], first["hints"], first["stars"]) == (False, 1, 1, 1)
+    assert first["seconds"] == 12.5 and first["capture_sum"] == 15 and first["level"] == 1
+    assert (rows[1]["fact"], rows[1]["fact_seconds"]) == ("15-8", 2.25)
+    assert first["created_at"].tzinfo is not None
+    assert [r["puzzle_id"] for r in again.attempts(leo.id)] == ["leo"]
+    assert [r["puzzle_id"] for r in again.attempts(ana.id, limit=1)] == ["q"]
+    with pytest.raises(ValueError):
+        store.record_attempt(ana.id, _attempt(email="no@example.org"))
+    store.delete_profile(ana.id)
+    assert again.attempts(ana.id) == [] and again.daily_results(ana.id) == []
+
+
+def test_daily_result_fills_once_and_never_changes_after_completion(engine: sa.Engine) -> None:
+    store = Storage(engine)
+    ana = store.create_profile("Ana", "🦊")
+    day = "2026-12-03"
+    for index, stars in enumerate([3, 2, 1, 3]):
+        result = store.record_daily_answer(ana.id, day, 3, index, _attempt(stars=stars))
+    assert result.stars == (3, 2, 1, 3, None) and not result.completed
+    # Answering puzzle 1 again before the day is complete does not change its slot.
+    assert store.record_daily_answer(ana.id, day, 3, 0, _attempt(stars=1)).stars[0] == 3
+    done = store.record_daily_answer(ana.id, day, 3, 4, _attempt(stars=2))
+    assert done.completed and done.total == 11 and done.stars == (3, 2, 1, 3, 2)
+    # Playing the day again: every slot, any stars: the result stays as it was.
+    for index in range(5):
+        after = store.record_daily_answer(ana.id, day, 3, index, _attempt(stars=3))
+        assert after == done
+    assert Storage(engine).daily_result(ana.id, day) == done
+    # ... but every attempt was recorded, with its date.
+    dailies = [r for r in store.attempts(ana.id) if r["daily_date"] == day]
+    assert len(dailies) == 4 + 1 + 1 + 5
+    assert [r.day for r in store.daily_results(ana.id)] == [day]
+
+
+def test_migration_2_upgrades_a_version_1_database(tmp_path) -> None:
+    from ui import storage as storage_mod
+
+    eng = sa.create_engine(f"sqlite:///{tmp_path / 'v1.db'}")
+    first = storage_mod.MIGRATIONS[:1]
+    original = storage_mod.MIGRATIONS
+    storage_mod.MIGRATIONS = first
+    try:
+        old = Storage(eng)
+        assert old.schema_version() == 1
+        ana = old.create_profile("Ana", "🦊")
+        old.create_game(ana.id, rules={}, seats=[], seed=1, record={"rounds": []})
+    finally:
+        storage_mod.MIGRATIONS = original
+    assert "attempts" not in sa.inspect(eng).get_table_names()
+    new = Storage(eng)  # the app starting on an old database
+    assert new.schema_version() == 2
+    assert {"attempts", "daily_results"} <= set(sa.inspect(eng).get_table_names())
+    assert new.list_profiles()[0].nickname == "Ana" and len(new.list_games(ana.id)) == 1
+    new.record_attempt(ana.id, _attempt())
+    assert len(new.attempts(ana.id)) == 1

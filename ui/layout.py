@@ -26,6 +26,8 @@ div[data-testid="stButton"] button, div[data-testid="stDownloadButton"] button {
   min-height: 3rem; font-size: 1.1rem; }
 div[data-testid="stButtonGroup"] button { min-height: 2.8rem; font-size: 1.05rem; }
 div[data-testid="stMarkdownContainer"] p { font-size: 1.05rem; }
+.st-key-qf_numbers button { min-width: 4.4rem; min-height: 4.4rem; }
+.st-key-qf_numbers button p { font-size: 1.8rem; font-weight: 700; }
 @keyframes escoba-in { from { opacity: 0; transform: translateY(-8px); }
                        to { opacity: 1; transform: none; } }
 @media (prefers-reduced-motion: reduce) {

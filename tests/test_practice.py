@@ -1,0 +1,146 @@
+"""Practice "for me": which facts an attempt answers, quick facts for a fact, puzzles chosen
+for the weakest facts, levels that follow the child, streaks."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+
+import pytest
+
+from escoba import Card
+from puzzles import check, from_cards, generate
+from puzzles.mastery import Answer, all_additions, fact_stats, normalise, weakest_facts
+from puzzles.practice import (
+    attempt_answers,
+    for_me_puzzle,
+    for_me_quick_facts,
+    practice_candidates,
+    puzzle_for,
+    quick_fact,
+    quick_fact_for,
+    quick_fact_key,
+    streaks,
+    suggested_level,
+)
+
+T0 = datetime(2026, 12, 1, 9, 0)
+
+
+def cards(text: str) -> list[Card]:
+    return [Card.parse(c) for c in text.split()]
+
+
+def history(fact: str, pattern: str, start: int = 0, seconds: float | None = None):
+    return [Answer(fact, ch == "1", T0 + timedelta(minutes=start + i), seconds)
+            for i, ch in enumerate(pattern)]
+
+
+def test_found_facts_are_right_missed_wrong_and_a_wrong_set_misses_its_complement():
+    # 7o on 3o 5c 8e 10b: solutions {8e} and {3o 5c} (RULES.md example 1)
+    p = from_cards("captures", cards("3o 5c 8e 10b"), cards("7o"))
+    result = check(p, "8e; 10b")  # finds 8 + 7, misses 3 + 5 + 7, 10 + 7 = 17 is wrong
+    got = {f: ok for f, ok, _ in attempt_answers(p, result)}
+    assert got["7+8"] is True            # found
+    assert got["3+5"] is False           # only in the missed set
+    assert got["15-7"] is False          # the wrong set 10 + 7: what the 7 needed was wrong
+    assert all(s is None for *_, s in attempt_answers(p, result, 12.0))  # puzzles never timed
+    right = {f: ok for f, ok, _ in attempt_answers(p, check(p, "8e; 3o 5c"))}
+    assert right == {"7+8": True, "15-7": True, "3+5": True}
+
+
+def test_a_fact_found_once_counts_right_even_if_another_set_using_it_was_missed():
+    p = from_cards("fifteens", cards("7o 8c 7e 1b"))   # 7o 8c, 7e 8c, 7o 7e 1b
+    result = check(p, "7o 8c")
+    got = {f: ok for f, ok, _ in attempt_answers(p, result)}
+    assert got["7+8"] is True             # found with 7o; missed with 7e: still right
+
+
+def test_quick_facts_time_the_one_fact_asked():
+    p = quick_fact([8])                    # 8 + ? = 15
+    assert quick_fact_key(p) == "15-8"
+    right = attempt_answers(p, check(p, 7), 2.5)
+    assert sorted(right) == [("15-8", True, 2.5), ("7+8", True, 2.5)]
+    wrong = attempt_answers(p, check(p, 6), 4.0)
+    assert sorted(wrong) == [("15-8", False, 4.0), ("7+8", False, 4.0)]
+    two = quick_fact([2, 6])               # 2 + 6 + ? = 15
+    slow = dict((f, s) for f, _, s in attempt_answers(two, check(two, 7), 5.0))
+    assert slow == {"15-8": 5.0, "7+8": 5.0, "2+6": None}   # a slow answer: which step?
+    fast = dict((f, s) for f, _, s in attempt_answers(two, check(two, 7), 2.0))
+    assert fast["2+6"] == 2.0              # within 3 s: every step was fluent
+    assert attempt_answers(two, check(two, 5), 3.0) == [("15-8", False, 3.0)]
+
+
+@pytest.mark.parametrize("capture_sum", [10, 15, 20])
+def test_quick_fact_for_exercises_its_fact(capture_sum: int):
+    made = 0
+    for fact in practice_candidates(capture_sum):
+        p = quick_fact_for(fact, capture_sum)
+        if p is None:
+            continue
+        made += 1
+        assert fact in {normalise(f) for f in p.facts}, fact
+        assert check(p, p.solutions[0].value).solved
+        assert p.solutions[0].value == capture_sum - sum(p.addends)
+        # graded like a generated quick fact of its level
+        assert p.addends in [tuple(a) for a in
+                             __import__("puzzles.kinds", fromlist=["x"])
+                             .quick_facts_of_level(p.level, capture_sum)]
+    assert made >= 30
+    assert quick_fact_for("9+9", 15) is None     # 18 is past 15: no quick fact for it
+    assert quick_fact_for("1+1", 15).addends == (1, 1, 3)
+
+
+def test_for_me_quick_facts_target_the_weakest_facts():
+    answers = (history("15-7", "0", 0) + history("15-6", "10", 5)
+               + history("15-8", "111", 10, seconds=1.5) + history("5+10", "111", 20))
+    stats = fact_stats(answers, practice_candidates(15))
+    round_ = for_me_quick_facts(stats, 15, count=3)
+    asked = [quick_fact_key(p) for p in round_]
+    # the two facts back in box 1 come first (less accurate first), then a new one
+    assert asked[:2] == ["15-7", "15-6"]
+    assert "15-8" not in asked
+
+
+def test_for_me_puzzles_exercise_the_weakest_facts_more_than_chance():
+    answers = history("15-7", "0", 0) + history("3+4", "0", 5) + history("2+5", "10", 10)
+    for f in all_additions()[:20]:
+        answers += history(f, "1111", 30)
+    stats = fact_stats(answers, practice_candidates(15))
+    targets = weakest_facts(stats, practice_candidates(15), count=3)
+    assert targets[:2] == ["15-7", "3+4"]
+    hits = chance = 0
+    for n in range(6):
+        puzzle, chosen_for = for_me_puzzle(stats, [], 15, number=n)
+        assert chosen_for == targets
+        facts = {normalise(f) for f in puzzle.facts}
+        hits += "15-7" in facts
+        plain = generate(puzzle.kind, puzzle.level, f"plain-{n}", 15)
+        chance += "15-7" in {normalise(f) for f in plain.facts}
+    assert hits == 6                      # every "for me" puzzle makes the child find 15 - 7
+    assert hits > chance
+
+
+def test_puzzle_for_prefers_more_and_earlier_targets():
+    p = puzzle_for(["15-7", "3+5"], "captures", 2, 15, tries=60)
+    facts = {normalise(f) for f in p.facts}
+    assert "15-7" in facts
+    assert puzzle_for([], "fifteens", 1).id == generate("fifteens", 1, "forme-0").id
+
+
+def test_suggested_level_follows_the_child():
+    assert suggested_level([]) == 1
+    up = [(1, 3, True)] * 3
+    assert suggested_level(up) == 2
+    assert suggested_level(up + [(2, 1, False)] * 2) == 1
+    assert suggested_level(up + [(2, 2, True)] + [(2, 3, True)] * 2) == 2  # a 2-star breaks it
+    assert suggested_level([(lv, 3, True) for lv in range(1, 6) for _ in range(3)]) == 5
+    assert suggested_level([(1, 3, True)] * 15) == 2   # only the current level counts
+
+
+def test_streaks_current_and_best():
+    d = date(2026, 12, 10)
+    days = [date(2026, 12, n) for n in (1, 2, 3, 5, 6, 9)]
+    assert streaks(days, d) == (1, 3)          # yesterday's run of one is still alive
+    assert streaks(days + [d], d) == (2, 3)
+    assert streaks(days, date(2026, 12, 11)) == (0, 3)   # a missed day breaks it
+    assert streaks([], d) == (0, 0)

@@ -13,7 +13,7 @@ from ui.board import safe_callback
 from ui.i18n import t
 from ui.layout import require_profile, show_flash
 from ui.practice import attempt_row, cached_daily, record_attempt, record_daily, today
-from ui.practice_view import reset, show_puzzle, stars_text
+from ui.practice_view import reset, show_puzzle, stars_text, state_of
 from ui.session import storage
 
 profile = require_profile()
@@ -62,7 +62,15 @@ def _replay(index: int) -> None:
     reset(f"dyr{index}", None)  # a replay starts afresh
 
 
-if completed:
+# The puzzle just answered stays on screen (its stars, what was missed) until the
+# child asks for the next one, even when it completed the day.
+shown = st.session_state.get("dy_showing")
+just_answered = (shown is not None and shown[0] == day and stars[shown[1]] is not None
+                 and getattr(state_of(f"dy{shown[1]}"), "result", None) is not None)
+replaying = False
+if just_answered:
+    index = shown[1]
+elif completed:
     st.success(t("daily_complete", stars=result.total), icon="🎉")
     st.markdown(f"**{t('daily_share')}**")
     st.code(share_text(daily, list(stars)), language=None)
@@ -74,13 +82,10 @@ if completed:
     index = st.session_state.get(REPLAY)
     if index is None:
         st.stop()
+    replaying = True
     st.caption(t("daily_replay_note"))
 else:
     index = next(i for i, s in enumerate(stars) if s is None)
-    # Stay on the puzzle just answered until the child asks for the next one.
-    shown = st.session_state.get("dy_showing")
-    if shown is not None and shown[0] == day and stars[shown[1]] is not None:
-        index = shown[1]
     st.session_state["dy_showing"] = (day, index)
 
 puzzle = daily.puzzles[index]
@@ -88,7 +93,7 @@ st.subheader(t("daily_puzzle_n", n=index + 1, level=puzzle.level))
 
 
 def _record(p, res, seconds, answer) -> None:  # noqa: ANN001
-    if completed:
+    if replaying:
         # Playing a finished day again never changes its result: an attempt only.
         record_attempt(profile.id, attempt_row(p, res, seconds, answer, "daily-replay"))
     else:
@@ -100,7 +105,7 @@ def _next() -> None:
     st.session_state.pop("dy_showing", None)
 
 
-state = show_puzzle(f"dyr{index}" if completed else f"dy{index}", puzzle, _record)
-if state.result is not None and not completed:
+state = show_puzzle(f"dyr{index}" if replaying else f"dy{index}", puzzle, _record)
+if state.result is not None and not replaying:
     st.button(t("daily_next") if None in stars else t("daily_see_result"), key="dy_next",
               type="primary", on_click=_next, use_container_width=True)

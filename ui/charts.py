@@ -37,6 +37,21 @@ _LAYOUT = {"margin": {"l": 40, "r": 20, "t": 40, "b": 40}, "height": 340,
            "font": {"size": 14}, "legend": {"orientation": "h", "y": -0.2}}
 
 
+def _list(values: Any) -> list[Any]:
+    """Plain JSON values (plotly would otherwise send numpy arrays as binary blobs, and
+    the figure's spec should read as the numbers it shows)."""
+    out = []
+    for v in list(values):
+        if v is None or (isinstance(v, float) and v != v) or v is pd.NA or v is pd.NaT:
+            out.append(None)
+        elif hasattr(v, "item"):
+            item = v.item()
+            out.append(None if isinstance(item, float) and item != item else item)
+        else:
+            out.append(v)
+    return out
+
+
 @dataclass
 class Chart:
     """A figure and its one-line reading (``key``, ``params``) for a parent."""
@@ -79,9 +94,9 @@ def daily_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
     per_day["median_seconds"] = quick.groupby("day")["fact_seconds"].median().round(1)
     per_day = per_day.reset_index()
     fig = make_subplots(specs=[[{"secondary_y": True}]])
-    fig.add_trace(go.Bar(x=per_day["day"], y=per_day["accuracy"], name=tr("ch_accuracy"),
+    fig.add_trace(go.Bar(x=_list(per_day["day"]), y=_list(per_day["accuracy"]), name=tr("ch_accuracy"),
                          marker_color="#56B4E9"), secondary_y=False)
-    fig.add_trace(go.Scatter(x=per_day["day"], y=per_day["median_seconds"],
+    fig.add_trace(go.Scatter(x=_list(per_day["day"]), y=_list(per_day["median_seconds"]),
                              name=tr("ch_median_seconds"), mode="lines+markers",
                              marker_color="#D55E00", connectgaps=True), secondary_y=True)
     fig.update_layout(title=tr("ch_daily_title"), **_LAYOUT)
@@ -172,7 +187,7 @@ def stars_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
     if puzzles.empty:
         return None
     per_day = puzzles.groupby("day")["stars"].sum().reset_index()
-    fig = go.Figure(go.Bar(x=per_day["day"], y=per_day["stars"], name=tr("ch_stars"),
+    fig = go.Figure(go.Bar(x=_list(per_day["day"]), y=_list(per_day["stars"]), name=tr("ch_stars"),
                            marker_color="#E69F00"))
     fig.update_layout(title=tr("ch_stars_title"), **_LAYOUT)
     fig.update_xaxes(type="category")
@@ -255,8 +270,8 @@ def wins_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
     names = [tr("level_" + lv) if lv in ("random", "gentle", "greedy", "expert")
              else tr("ch_level_" + lv) for lv in table["level"]]
     fig = go.Figure([
-        go.Bar(x=names, y=table["won"], name=tr("ch_won"), marker_color="#009E73"),
-        go.Bar(x=names, y=table["played"] - table["won"], name=tr("ch_lost"),
+        go.Bar(x=names, y=_list(table["won"]), name=tr("ch_won"), marker_color="#009E73"),
+        go.Bar(x=names, y=_list(table["played"] - table["won"]), name=tr("ch_lost"),
                marker_color="#BBBBBB")])
     fig.update_layout(title=tr("ch_wins_title"), barmode="stack", **_LAYOUT)
     return Chart(fig, "ch_wins_reading", {"won": int(table["won"].sum()),
@@ -270,7 +285,7 @@ def _game_axis(frame: pd.DataFrame, tr: Tr) -> list[str]:
 def escobas_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
     if frame.empty:
         return None
-    fig = go.Figure(go.Bar(x=_game_axis(frame, tr), y=frame["escobas"], name=tr("ch_escobas"),
+    fig = go.Figure(go.Bar(x=_game_axis(frame, tr), y=_list(frame["escobas"]), name=tr("ch_escobas"),
                            marker_color="#0072B2"))
     fig.update_layout(title=tr("ch_escobas_title"), **_LAYOUT)
     return Chart(fig, "ch_escobas_reading", {"escobas": int(frame["escobas"].sum()),
@@ -280,7 +295,7 @@ def escobas_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
 def points_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
     if frame.empty:
         return None
-    fig = go.Figure(go.Scatter(x=_game_axis(frame, tr), y=frame["points_per_round"],
+    fig = go.Figure(go.Scatter(x=_game_axis(frame, tr), y=_list(frame["points_per_round"]),
                                mode="lines+markers", name=tr("ch_points"),
                                marker_color="#CC79A7"))
     fig.update_layout(title=tr("ch_points_title"), **_LAYOUT)
@@ -299,8 +314,8 @@ def mistakes_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
     trend = values.rolling(3, min_periods=1).mean().round(2)
     x = [tr("ch_game_n", n=int(i) + 1) for i in range(len(reviewed))]
     fig = go.Figure([
-        go.Bar(x=x, y=values, name=tr("ch_mistakes"), marker_color="#E69F00"),
-        go.Scatter(x=x, y=trend, name=tr("ch_trend"), mode="lines", line={"width": 4},
+        go.Bar(x=x, y=_list(values), name=tr("ch_mistakes"), marker_color="#E69F00"),
+        go.Scatter(x=x, y=_list(trend), name=tr("ch_trend"), mode="lines", line={"width": 4},
                    marker_color="#D55E00")])
     fig.update_layout(title=tr("ch_mistakes_title"), **_LAYOUT)
     first = round(float(values.head(3).mean()), 1)

@@ -1,0 +1,359 @@
+"""The practice pages through AppTest: Puzzles (right, wrong, hints, "for me"), the Daily
+set (date in the child's time zone, stars, streak, share text, immutable once complete),
+Quick facts (answers by tapping, time kept privately), and Progress (every chart present
+with its data, read back from the figure's JSON; the CSV download)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+from datetime import date
+
+import pytest
+import sqlalchemy as sa
+import streamlit as st
+
+from escoba import Card, Rules
+from puzzles import daily_set
+from puzzles.mastery import addition
+from tests.test_app_helpers import assert_ok, create_profile, everything_sent, new_app
+from ui.gameplay import GameSession, SeatSpec
+from ui.storage import Storage
+
+PAGES = ["app_pages/puzzles.py", "app_pages/daily.py", "app_pages/quick_facts.py",
+         "app_pages/progress.py"]
+# 23:30 UTC on 2 December is already 3 December in Madrid (the AppTest time zone).
+NOW = "2026-12-02T23:30:00Z"
+TODAY = "2026-12-03"
+
+
+@pytest.fixture(autouse=True)
+def _fresh(db_path, monkeypatch):
+    logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context").setLevel(
+        logging.ERROR)
+    monkeypatch.setenv("ESCOBA_NOW", NOW)
+    st.cache_resource.clear()
+    yield
+    st.cache_resource.clear()
+
+
+def store() -> Storage:
+    return Storage(sa.create_engine(f"sqlite:///{os.environ['ESCOBA_DB_PATH']}"), migrate=False)
+
+
+def profile_id(at) -> int:  # noqa: ANN001
+    raw = at.query_params["p"]
+    return int(raw[0] if isinstance(raw, list) else raw)
+
+
+def solve(at, slot: str, puzzle, sets) -> None:  # noqa: ANN001
+    """Give each set with the pills and the add button, as a child would."""
+    for card, take in sets:
+        if puzzle.kind in ("hand", "best-move"):
+            at.pills(key=f"{slot}_hand").set_value(str(card)).run()
+        at.pills(key=f"{slot}_table").set_value([str(c) for c in take]).run()
+        at.button(key=f"{slot}_add").click().run()
+        assert_ok(at)
+
+
+def right_sets(puzzle):  # noqa: ANN001, ANN201
+    return [(s.card, s.take) for s in puzzle.solutions]
+
+
+def texts(at) -> str:  # noqa: ANN001
+    return "\n".join([e.value for e in (*at.success, *at.error, *at.info, *at.markdown,
+                                        *at.caption)])
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_new_pages_render_with_and_without_a_profile(page: str) -> None:
+    at = new_app()
+    at.switch_page(page).run()
+    assert_ok(at)
+    assert any("First tell us who is playing" in i.value for i in at.info)
+    at = create_profile(new_app())
+    at.switch_page(page).run()
+    assert_ok(at)
+    assert at.title
+
+
+def test_a_puzzle_solved_right_gets_three_stars_and_is_recorded() -> None:
+    at = create_profile(new_app())
+    at.switch_page("app_pages/puzzles.py").run()
+    at.segmented_control(key="pz_mode").set_value("fifteens").run()
+    at.segmented_control(key="pz_level").set_value(2).run()
+    puzzle = at.session_state["pz_current"][1]
+    assert (puzzle.kind, puzzle.level, puzzle.capture_sum) == ("fifteens", 2, 15)
+    solve(at, "pz", puzzle, right_sets(puzzle))
+    assert any(s.value.startswith("Found!") for s in at.success)
+    assert any("⭐⭐⭐ Well done!" in m.value for m in at.markdown)
+    (row,) = store().attempts(profile_id(at))
+    assert (row["puzzle_id"], row["correct"], row["stars"], row["hints"]) == (
+        puzzle.id, True, 3, 0)
+    assert row["facts"] == list(puzzle.facts) and row["mode"] == "practice"
+    assert all(ok for _, ok, _ in row["answers"]) and row["seconds"] >= 0
+    at.button(key="pz_next").click().run()
+    assert_ok(at)
+    assert at.session_state["pz_current"][1].id != puzzle.id
+
+
+def test_a_wrong_set_gets_its_arithmetic_and_a_hint_costs_a_star() -> None:
+    at = create_profile(new_app())
+    at.switch_page("app_pages/puzzles.py").run()
+    at.segmented_control(key="pz_mode").set_value("captures").run()
+    for _ in range(20):  # a puzzle with a capture and a table card that does not make 15
+        puzzle = at.session_state["pz_current"][1]
+        card = puzzle.hand[0]
+        wrong = [c for c in puzzle.table if c.value + card.value != 15]
+        if puzzle.solutions and wrong:
+            break
+        at.session_state["pz_current"] = None
+        at.run()
+    at.button(key="pz_hint").click().run()
+    assert any(f"needs {15 - puzzle.solutions[0].card.value} from the table" in i.value
+               for i in at.info)
+    solve(at, "pz", puzzle, [(card, [wrong[0]])])
+    expected = f"{wrong[0].value} + {card.value} = {wrong[0].value + card.value}, not 15"
+    assert any(e.value == expected for e in at.error)
+    at.button(key="pz_done").click().run()
+    assert_ok(at)
+    assert any("Still to find" in m.value for m in at.markdown)
+    (row,) = store().attempts(profile_id(at))
+    assert (row["correct"], row["hints"], row["stars"], row["wrong"]) == (False, 1, 1, 1)
+    assert [f"15-{card.value}", False, None] in row["answers"]
+
+
+@pytest.mark.parametrize("capture_sum", [10, 20])
+def test_other_capture_sums(capture_sum: int) -> None:
+    at = create_profile(new_app())
+    at.switch_page("app_pages/puzzles.py").run()
+    at.segmented_control(key="pz_mode").set_value("hand").run()
+    at.segmented_control(key="pz_sum").set_value(capture_sum).run()
+    puzzle = at.session_state["pz_current"][1]
+    assert puzzle.capture_sum == capture_sum and puzzle.kind == "hand"
+    solve(at, "pz", puzzle, right_sets(puzzle))
+    if not puzzle.solutions:
+        at.button(key="pz_done").click().run()
+    assert store().attempts(profile_id(at))[0]["capture_sum"] == capture_sum
+
+
+def test_for_me_picks_puzzles_for_the_weakest_facts() -> None:
+    at = create_profile(new_app())
+    pid = profile_id(at)
+    # A history: 15 - 7 always missed, the other complements known well.
+    from tests.test_storage import _attempt
+
+    for fact in ("15-5", "15-6", "15-8", "15-9", "15-10"):
+        for _ in range(4):
+            store().record_attempt(pid, _attempt(answers=[[fact, True, 1.0]]))
+    store().record_attempt(pid, _attempt(answers=[["15-7", False, None]]))
+    at.switch_page("app_pages/puzzles.py").run()
+    assert at.segmented_control(key="pz_mode").value == "for-me"
+    _, puzzle, targets = at.session_state["pz_current"]
+    assert targets[0] == "15-7"
+    assert "15-7" in puzzle.facts
+    assert any("Chosen for you, to practise: 15 − 7" in c.value for c in at.caption)
+    solve(at, "pz", puzzle, right_sets(puzzle))
+    if not puzzle.solutions:
+        at.button(key="pz_done").click().run()
+    assert store().attempts(pid)[-1]["mode"] == "for-me"
+
+
+def test_daily_set_in_the_childs_time_zone_stars_streak_and_share() -> None:
+    at = create_profile(new_app())
+    pid = profile_id(at)
+    at.switch_page("app_pages/daily.py").run()
+    assert_ok(at)
+    daily = daily_set(TODAY)
+    assert any(f"Daily #{daily.number} · {TODAY}" in m.value for m in at.markdown)
+    for index, puzzle in enumerate(daily.puzzles):
+        assert at.session_state["dy_showing"] == (date.fromisoformat(TODAY), index)
+        sets = right_sets(puzzle)
+        if index == 1:
+            sets = sets[:-1]  # puzzle 2: one group missed
+        solve(at, f"dy{index}", puzzle, sets)
+        if not puzzle.solutions or index == 1:
+            at.button(key=f"dy{index}_done").click().run()
+        assert_ok(at)
+        at.button(key="dy_next").click().run()
+        assert_ok(at)
+    result = store().daily_result(pid, TODAY)
+    assert result.completed and result.stars == (3, 2, 3, 3, 3) and result.total == 14
+    share = at.code[0].value
+    assert share == f"Escoba daily #{daily.number} ⭐ 14/15\n🟩🟨🟩🟩🟩"
+    assert not re.search(r"\b\d+[ocbe]\b", share)  # no card in the share text
+    assert any("1 day" in m.value for m in at.metric)  # streak
+    # Replaying a finished day: recorded as an attempt, the result never changes.
+    at.button(key="dy_again_0").click().run()
+    at.button(key="dy0_hint" if False else "dyr0_done").click().run()
+    assert_ok(at)
+    assert store().daily_result(pid, TODAY) == result
+    modes = [r["mode"] for r in store().attempts(pid)]
+    assert modes == ["daily"] * 5 + ["daily-replay"]
+
+
+def test_daily_yesterday_and_the_streak_continue(monkeypatch) -> None:  # noqa: ANN001
+    at = create_profile(new_app())
+    pid = profile_id(at)
+    from tests.test_storage import _attempt
+
+    for day, number in (("2026-12-01", 1), ("2026-12-02", 2)):
+        for i in range(5):
+            store().record_daily_answer(pid, day, number, i, _attempt(stars=3 - (i == 4)))
+    at.switch_page("app_pages/daily.py").run()
+    assert_ok(at)
+    assert any("Yesterday: 14 stars 🟩🟩🟩🟩🟨" in c.value for c in at.caption)
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Streak"] == "2 days" and metrics["Best streak"] == "2 days"
+    # Before daily #1 there is no daily: a friendly word, no error.
+    monkeypatch.setenv("ESCOBA_NOW", "2026-11-30T12:00:00Z")
+    at.run()
+    assert_ok(at)
+    assert any("first daily puzzle comes out on 2026-12-01" in i.value for i in at.info)
+
+
+def test_the_date_falls_back_to_utc_without_a_time_zone() -> None:
+    at = new_app()
+    at.context = {"locale": "en-US"}
+    create_profile(at)
+    at.switch_page("app_pages/daily.py").run()
+    assert any("2026-12-02" in m.value for m in at.markdown)  # 23:30 UTC is still the 2nd
+
+
+def test_quick_facts_round_by_tapping_numbers() -> None:
+    at = create_profile(new_app())
+    pid = profile_id(at)
+    at.switch_page("app_pages/quick_facts.py").run()
+    assert_ok(at)
+    rnd = at.session_state["qf_round"]
+    assert len(rnd.puzzles) == 5
+    for i, puzzle in enumerate(rnd.puzzles):
+        question = " + ".join(map(str, puzzle.addends)) + f" + ? = {puzzle.capture_sum}"
+        assert question in everything_sent(at)
+        value = puzzle.solutions[0].value
+        answer = value if i != 2 else (value % 10) + 1  # the third one wrong
+        at.button(key=f"qf_n_{answer}").click().run()
+        assert_ok(at)
+        if i == 2:
+            assert any(f"It's {value}" in e.value for e in at.error)
+        else:
+            assert any(s.value.startswith("Yes!") for s in at.success)
+    assert any("4 of 5 right!" in m.value for m in at.markdown)
+    sent = everything_sent(at)
+    assert "seconds" not in sent and " s)" not in sent  # no time on screen
+    rows = store().attempts(pid)
+    assert [r["correct"] for r in rows] == [True, True, False, True, True]
+    assert all(r["mode"] == "quick" and r["fact"] and r["fact_seconds"] is not None
+               for r in rows)
+    assert rows[0]["fact"] == f"15-{sum(rnd.puzzles[0].addends)}"
+    at.button(key="qf_again").click().run()
+    assert at.session_state["qf_round"].index == 0
+
+
+def _finished_game(pid: int) -> None:
+    from tests.test_storage import play_to_end
+
+    rules = Rules.preset("classic", target=5)
+    seats = [SeatSpec("human", "Ana"), SeatSpec("bot", "Bot", level="greedy")]
+    session = GameSession.new(rules, seats, 11, storage=store(), profile_id=pid)
+    play_to_end(session)
+    store().save_review(session.game_id, [
+        {"round": 1, "move_no": 3, "move": "7o", "best": "7o 8c", "lost": 1.0,
+         "mistakes": [["missed_capture", {}]]},
+        {"round": 1, "move_no": 5, "move": "2c", "best": "2c", "lost": 0.0, "mistakes": []}])
+
+
+def _spec(at, key: str) -> dict:  # noqa: ANN001
+    (chart,) = [c for c in at.get("plotly_chart") if c.proto.id and key in c.proto.id]
+    return json.loads(chart.proto.spec)
+
+
+def test_progress_charts_carry_the_childs_data() -> None:
+    at = create_profile(new_app())
+    pid = profile_id(at)
+    at.switch_page("app_pages/progress.py").run()
+    assert any("Play a few puzzles" in i.value for i in at.info)   # a new child
+    assert not at.get("plotly_chart")
+    # Quick facts: 7 + 8 three times fast and right; a puzzle; a daily; a game.
+    at.switch_page("app_pages/quick_facts.py").run()
+    at.segmented_control(key="qf_mode").set_value("2").run()
+    rnd = at.session_state["qf_round"]
+    for puzzle in rnd.puzzles:
+        at.button(key=f"qf_n_{puzzle.solutions[0].value}").click().run()
+    at.switch_page("app_pages/daily.py").run()
+    first = daily_set(TODAY).puzzles[0]
+    solve(at, "dy0", first, right_sets(first))
+    if not first.solutions:
+        at.button(key="dy0_done").click().run()
+    _finished_game(pid)
+    at.switch_page("app_pages/progress.py").run()
+    assert_ok(at)
+    keys = {c.proto.id.split("-")[-1] for c in at.get("plotly_chart")}
+    charts = [c for c in at.get("plotly_chart")]
+    assert len(charts) == 9, keys
+
+    daily = _spec(at, "ch_daily")
+    accuracy = [t for t in daily["data"] if t["type"] == "bar"][0]
+    assert list(accuracy["x"]) == [TODAY] and accuracy["y"][0] == 100
+
+    heat = _spec(at, "ch_mastery")
+    grid = [t for t in heat["data"] if t.get("name") == "additions"][0]
+    strip = [t for t in heat["data"] if t.get("name") == "complements"][0]
+    stats = at.session_state["mastery_cache"][1]
+    for fact, s in stats.items():
+        if "+" in fact:
+            a, b = map(int, fact.split("+"))
+            level = int(grid["z"][a - 1][b - 1] - 0.5)
+            assert ("new", "attempted", "familiar", "proficient", "fluent")[level] == s.level
+            assert grid["z"][a - 1][b - 1] == grid["z"][b - 1][a - 1]
+    practised = [f for f, s in stats.items() if s.answers and "+" in f]
+    assert practised and any(s.level != "new" for s in stats.values())
+    assert len(strip["z"][0]) == 6                     # 15-5 .. 15-10
+    assert len(grid["z"]) == 10 and all(len(r) == 10 for r in grid["z"])
+    assert any(m.value.startswith("**Fluent in") for m in at.markdown)
+
+    streak = _spec(at, "ch_streak")
+    assert max(v for row in streak["data"][0]["z"] for v in row if v is not None) > 0
+    puzzles = _spec(at, "ch_puzzles")
+    assert sum(sum(t["y"]) for t in puzzles["data"]) == int(bool(first.solutions) or 1)
+    wins = _spec(at, "ch_wins")
+    assert wins["data"][0]["x"] == ["Greedy"]
+    assert wins["data"][0]["y"][0] + wins["data"][1]["y"][0] == 1
+    mistakes = _spec(at, "ch_mistakes")
+    assert list(mistakes["data"][0]["y"]) == [1]
+    for key in ("ch_escobas", "ch_points", "ch_stars"):
+        assert _spec(at, key)["data"]
+    csv = at.get("download_button")
+    assert any(b.proto.id and "ch_csv" in b.proto.id for b in csv)
+
+
+def test_progress_speaks_spanish() -> None:
+    at = create_profile(new_app(locale="es-ES"))
+    at.switch_page("app_pages/quick_facts.py").run()
+    rnd = at.session_state["qf_round"]
+    at.button(key=f"qf_n_{rnd.puzzles[0].solutions[0].value}").click().run()
+    assert any(s.value.startswith("¡Sí!") for s in at.success)
+    at.switch_page("app_pages/progress.py").run()
+    assert_ok(at)
+    assert at.title[0].value == "Mis progresos"
+    assert any("Con soltura en" in m.value for m in at.markdown)
+    heat = _spec(at, "ch_mastery")
+    assert "todavía no" in json.dumps(heat, ensure_ascii=False)
+
+
+def test_attempts_csv_is_the_childs_own(tmp_path) -> None:
+    from ui.charts import attempts_csv
+    from tests.test_storage import _attempt
+
+    eng = sa.create_engine(f"sqlite:///{tmp_path / 'c.db'}")
+    s = Storage(eng)
+    ana, leo = s.create_profile("Ana", "🦊"), s.create_profile("Leo", "🐼")
+    s.record_attempt(ana.id, _attempt())
+    s.record_attempt(leo.id, _attempt(puzzle_id="leos"))
+    text = attempts_csv(s.attempts(ana.id)).decode()
+    header, line = text.splitlines()[:2]
+    assert header.startswith("id,created_at,day,mode,puzzle_id,kind,level")
+    assert "captures:1:15:7" in line and "leos" not in text
+    assert addition(8, 7) == "7+8" and Card.parse("7o").value == 7

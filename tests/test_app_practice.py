@@ -88,7 +88,7 @@ def test_a_puzzle_solved_right_gets_three_stars_and_is_recorded() -> None:
     assert (puzzle.kind, puzzle.level, puzzle.capture_sum) == ("fifteens", 2, 15)
     solve(at, "pz", puzzle, right_sets(puzzle))
     assert any(s.value.startswith("Found!") for s in at.success)
-    assert any("⭐⭐⭐ Well done!" in m.value for m in at.markdown)
+    assert any("⭐⭐⭐ Well done!" in h.value for h in at.subheader)
     (row,) = store().attempts(profile_id(at))
     assert (row["puzzle_id"], row["correct"], row["stars"], row["hints"]) == (
         puzzle.id, True, 3, 0)
@@ -116,7 +116,7 @@ def test_a_wrong_set_gets_its_arithmetic_and_a_hint_costs_a_star() -> None:
                for i in at.info)
     solve(at, "pz", puzzle, [(card, [wrong[0]])])
     expected = f"{wrong[0].value} + {card.value} = {wrong[0].value + card.value}, not 15"
-    assert any(e.value == expected for e in at.error)
+    assert any(e.value == expected + ". Try another set!" for e in at.error)
     at.button(key="pz_done").click().run()
     assert_ok(at)
     assert any("Still to find" in m.value for m in at.markdown)

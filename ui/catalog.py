@@ -291,6 +291,7 @@ EN: dict[str, str] = {
     "pz_set_label": "🧮 {expr} = {total} — {verb}",
     "pz_already": "You have that one already.",
     "pz_found": "Found! {what}",
+    "pz_try_again": "{what}. Try another set!",
     "pz_hint": "💡 A hint (costs a star)",
     "pz_hint_help": "Each hint takes one star away, but it's fine to ask!",
     "pz_none": "Nothing to take",
@@ -365,29 +366,33 @@ EN: dict[str, str] = {
     "ch_accuracy": "% right",
     "ch_median_seconds": "quick facts: median seconds",
     "ch_seconds": "seconds",
-    "ch_daily_reading": "On {day}: {accuracy}% right; quick facts answered in {seconds} s "
-                        "(median).",
-    "ch_daily_reading_untimed": "On {day}: {accuracy}% right.",
+    "ch_daily_reading.one": "On {day}: {right} of 1 answer right; quick facts answered in "
+                            "{seconds} s (median).",
+    "ch_daily_reading.other": "On {day}: {right} of {count} answers right ({accuracy}%); quick "
+                              "facts answered in {seconds} s (median).",
+    "ch_daily_reading_untimed.one": "On {day}: {right} of 1 answer right.",
+    "ch_daily_reading_untimed.other": "On {day}: {right} of {count} answers right "
+                                      "({accuracy}%).",
     "level_name_new": "not yet",
     "level_name_attempted": "tried",
     "level_name_familiar": "familiar",
     "level_name_proficient": "proficient",
     "level_name_fluent": "fluent",
-    "ch_additions": "Additions (colour = how well known)",
+    "ch_additions": "Additions: first number ↓ + second number → (colour: how well known)",
     "ch_complements": "What makes {sum}",
-    "ch_first_addend": "first number",
-    "ch_second_addend": "second number",
     "ch_mastery_reading": "Fluent in {fluent} of {total} additions; slowest: {slowest}.",
     "ch_mastery_reading_untimed": "Fluent in {fluent} of {total} additions (quick facts "
                                   "measure fluency).",
     "ch_puzzles_title": "Puzzles solved, by level",
-    "ch_puzzles_reading": "{solved} puzzles solved out of {tried} tried.",
+    "ch_puzzles_reading.one": "Solved: {solved} of 1 puzzle tried.",
+    "ch_puzzles_reading.other": "Solved: {solved} of {count} puzzles tried.",
     "ch_stars": "stars",
     "ch_stars_title": "Stars earned per day",
-    "ch_stars_reading": "{stars} stars earned over {days} days.",
+    "ch_stars_reading.one": "Stars earned: {stars} in 1 day.",
+    "ch_stars_reading.other": "Stars earned: {stars} in {count} days.",
     "ch_streak_title": "Daily puzzle calendar (stars each day)",
     "ch_week_of": "week of",
-    "ch_streak_reading": "Daily streak: {current} now, best {best}; {done} dailies finished.",
+    "ch_streak_reading": "Daily streak: {current} now, best {best}. Dailies finished: {done}.",
     "weekday_0": "Mon",
     "weekday_1": "Tue",
     "weekday_2": "Wed",
@@ -400,11 +405,13 @@ EN: dict[str, str] = {
     "ch_lost": "not won",
     "ch_level_mixed": "mixed levels",
     "ch_level_friends": "friends",
-    "ch_wins_reading": "Won {won} of {played} games.",
+    "ch_wins_reading.one": "Won {won} of 1 game.",
+    "ch_wins_reading.other": "Won {won} of {count} games.",
     "ch_game_n": "game {n}",
     "ch_escobas": "escobas",
     "ch_escobas_title": "Escobas per game",
-    "ch_escobas_reading": "{escobas} escobas in {games} games.",
+    "ch_escobas_reading.one": "Escobas: {escobas} in 1 game.",
+    "ch_escobas_reading.other": "Escobas: {escobas} in {count} games.",
     "ch_points": "points a round",
     "ch_points_title": "Points per round, game after game",
     "ch_points_reading": "Last game: {last} points a round (average {mean}).",
@@ -413,8 +420,9 @@ EN: dict[str, str] = {
     "ch_mistakes_title": "Mistakes the coach named, game after game",
     "ch_mistakes_reading_down": "Fewer mistakes: {first} a game at first, {last} in the "
                                 "latest games.",
-    "ch_mistakes_reading": "Mistakes a game: {first} at first, {last} in the latest games "
-                           "({games} games reviewed).",
+    "ch_mistakes_reading.one": "Mistakes the coach named in your game: {last}.",
+    "ch_mistakes_reading.other": "Mistakes a game: {first} at first, {last} in the latest "
+                                 "games ({count} games reviewed).",
 }
 
 ES: dict[str, str] = {
@@ -690,6 +698,7 @@ ES: dict[str, str] = {
     "pz_set_label": "🧮 {expr} = {total} — {verb}",
     "pz_already": "Ese ya lo tienes.",
     "pz_found": "¡Encontrado! {what}",
+    "pz_try_again": "{what}. ¡Prueba otro grupo!",
     "pz_hint": "💡 Una pista (cuesta una estrella)",
     "pz_hint_help": "Cada pista quita una estrella, ¡pero pedirla está bien!",
     "pz_none": "No hay nada que llevarse",
@@ -767,30 +776,35 @@ ES: dict[str, str] = {
     "ch_accuracy": "% bien",
     "ch_median_seconds": "cuentas rápidas: segundos (mediana)",
     "ch_seconds": "segundos",
-    "ch_daily_reading": "El {day}: {accuracy} % bien; cuentas rápidas en {seconds} s "
-                        "(mediana).",
-    "ch_daily_reading_untimed": "El {day}: {accuracy} % bien.",
+    "ch_daily_reading.one": "El {day}: {right} de 1 respuesta bien; cuentas rápidas en "
+                            "{seconds} s (mediana).",
+    "ch_daily_reading.other": "El {day}: {right} de {count} respuestas bien ({accuracy} %); "
+                              "cuentas rápidas en {seconds} s (mediana).",
+    "ch_daily_reading_untimed.one": "El {day}: {right} de 1 respuesta bien.",
+    "ch_daily_reading_untimed.other": "El {day}: {right} de {count} respuestas bien "
+                                      "({accuracy} %).",
     "level_name_new": "todavía no",
     "level_name_attempted": "probada",
     "level_name_familiar": "conocida",
     "level_name_proficient": "dominada",
     "level_name_fluent": "con soltura",
-    "ch_additions": "Sumas (el color dice lo bien que las sabes)",
+    "ch_additions": "Sumas: primer número ↓ + segundo número → (el color: lo bien que la "
+                    "sabes)",
     "ch_complements": "Lo que hace {sum}",
-    "ch_first_addend": "primer número",
-    "ch_second_addend": "segundo número",
     "ch_mastery_reading": "Con soltura en {fluent} de {total} sumas; la más lenta: {slowest}.",
     "ch_mastery_reading_untimed": "Con soltura en {fluent} de {total} sumas (las cuentas "
                                   "rápidas miden la soltura).",
     "ch_puzzles_title": "Acertijos resueltos, por nivel",
-    "ch_puzzles_reading": "{solved} acertijos resueltos de {tried} intentados.",
+    "ch_puzzles_reading.one": "Resueltos: {solved} de 1 acertijo intentado.",
+    "ch_puzzles_reading.other": "Resueltos: {solved} de {count} acertijos intentados.",
     "ch_stars": "estrellas",
     "ch_stars_title": "Estrellas ganadas por día",
-    "ch_stars_reading": "{stars} estrellas ganadas en {days} días.",
+    "ch_stars_reading.one": "Estrellas ganadas: {stars} en 1 día.",
+    "ch_stars_reading.other": "Estrellas ganadas: {stars} en {count} días.",
     "ch_streak_title": "Calendario del acertijo del día (estrellas de cada día)",
     "ch_week_of": "semana del",
-    "ch_streak_reading": "Racha: {current} ahora, la mejor {best}; {done} acertijos del día "
-                         "terminados.",
+    "ch_streak_reading": "Racha: {current} ahora, la mejor {best}. Acertijos del día "
+                         "terminados: {done}.",
     "weekday_0": "lun",
     "weekday_1": "mar",
     "weekday_2": "mié",
@@ -803,11 +817,13 @@ ES: dict[str, str] = {
     "ch_lost": "no ganadas",
     "ch_level_mixed": "niveles mezclados",
     "ch_level_friends": "amigos",
-    "ch_wins_reading": "Ganadas {won} de {played} partidas.",
+    "ch_wins_reading.one": "Ganadas: {won} de 1 partida.",
+    "ch_wins_reading.other": "Ganadas: {won} de {count} partidas.",
     "ch_game_n": "partida {n}",
     "ch_escobas": "escobas",
     "ch_escobas_title": "Escobas por partida",
-    "ch_escobas_reading": "{escobas} escobas en {games} partidas.",
+    "ch_escobas_reading.one": "Escobas: {escobas} en 1 partida.",
+    "ch_escobas_reading.other": "Escobas: {escobas} en {count} partidas.",
     "ch_points": "puntos por ronda",
     "ch_points_title": "Puntos por ronda, partida tras partida",
     "ch_points_reading": "Última partida: {last} puntos por ronda (media {mean}).",
@@ -816,8 +832,9 @@ ES: dict[str, str] = {
     "ch_mistakes_title": "Errores que señaló el entrenador, partida tras partida",
     "ch_mistakes_reading_down": "Menos errores: {first} por partida al principio, {last} en "
                                 "las últimas.",
-    "ch_mistakes_reading": "Errores por partida: {first} al principio, {last} en las últimas "
-                           "({games} partidas repasadas).",
+    "ch_mistakes_reading.one": "Errores que señaló el entrenador en tu partida: {last}.",
+    "ch_mistakes_reading.other": "Errores por partida: {first} al principio, {last} en las "
+                                 "últimas ({count} partidas repasadas).",
 }
 
 CATALOGS: dict[str, dict[str, str]] = {"en": EN, "es": ES}

@@ -33,6 +33,8 @@ Tr = Callable[..., str]
 LEVEL_COLOURS: dict[str, str] = {"new": "#E6E6E6", "attempted": "#E69F00",
                                  "familiar": "#F0E442", "proficient": "#56B4E9",
                                  "fluent": "#009E73"}
+KIND_COLOURS: dict[str, str] = {"captures": "#0072B2", "hand": "#E69F00",
+                                "fifteens": "#009E73", "best-move": "#CC79A7"}
 _LAYOUT = {"margin": {"l": 40, "r": 20, "t": 40, "b": 40}, "height": 340,
            "font": {"size": 14}, "legend": {"orientation": "h", "y": -0.2}}
 
@@ -89,8 +91,18 @@ def daily_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
     if frame.empty:
         return None
     quick = frame[frame["kind"] == "quick-facts"]
-    per_day = frame.groupby("day").agg(accuracy=("correct", "mean"), attempts=("id", "count"))
-    per_day["accuracy"] = (100 * per_day["accuracy"]).round(0)
+    # Accuracy counts answers, not whole puzzles: each set found is one right answer,
+    # each set missed or wrong one wrong answer (a quick fact is one answer).
+    is_quick = frame["kind"] == "quick-facts"
+    right = frame["found"].astype(float)
+    tries = (frame["found"] + frame["wrong"]
+             + frame["missed"].where(~is_quick, 0)).astype(float)
+    empty = tries == 0  # "none" puzzles: right or wrong as a whole
+    right = right.where(~empty, frame["correct"].astype(float))
+    tries = tries.where(~empty, 1.0)
+    counts = pd.DataFrame({"day": frame["day"], "right": right, "tries": tries})
+    per_day = counts.groupby("day").agg(right=("right", "sum"), tries=("tries", "sum"))
+    per_day["accuracy"] = (100 * per_day["right"] / per_day["tries"]).round(0)
     per_day["median_seconds"] = quick.groupby("day")["fact_seconds"].median().round(1)
     per_day = per_day.reset_index()
     fig = make_subplots(specs=[[{"secondary_y": True}]])
@@ -102,14 +114,19 @@ def daily_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
     fig.update_layout(title=tr("ch_daily_title"), **_LAYOUT)
     fig.update_xaxes(type="category")
     fig.update_yaxes(title_text="%", range=[0, 100], secondary_y=False)
-    fig.update_yaxes(title_text=tr("ch_seconds"), rangemode="tozero", secondary_y=True)
+    fig.update_yaxes(title_text=tr("ch_seconds"), rangemode="tozero", tickformat=".1f",
+                     secondary_y=True)
     last = per_day.iloc[-1]
     if pd.notna(last["median_seconds"]):
         return Chart(fig, "ch_daily_reading", {"day": last["day"],
                                                "accuracy": int(last["accuracy"]),
+                                               "right": int(last["right"]),
+                                               "count": int(last["tries"]),
                                                "seconds": float(last["median_seconds"])})
     return Chart(fig, "ch_daily_reading_untimed", {"day": last["day"],
-                                                   "accuracy": int(last["accuracy"])})
+                                                   "accuracy": int(last["accuracy"]),
+                                                   "right": int(last["right"]),
+                                                   "count": int(last["tries"])})
 
 
 def mastery_chart(stats: Mapping[str, FactStats], capture_sum: int, tr: Tr) -> Chart:
@@ -136,7 +153,7 @@ def mastery_chart(stats: Mapping[str, FactStats], capture_sum: int, tr: Tr) -> C
     ctext = [[str(capture_sum - int(f.split("-")[1])) for f in comps]]
     chover = [[f"{capture_sum} − {f.split('-')[1]} = {capture_sum - int(f.split('-')[1])}: "
                f"{tr('level_name_' + level(f))}" for f in comps]]
-    fig = make_subplots(rows=2, cols=1, row_heights=[0.84, 0.16], vertical_spacing=0.12,
+    fig = make_subplots(rows=2, cols=1, row_heights=[0.84, 0.16], vertical_spacing=0.08,
                         subplot_titles=(tr("ch_additions"),
                                         tr("ch_complements", sum=capture_sum)))
     common = {"zmin": 0, "zmax": n, "colorscale": scale, "xgap": 2, "ygap": 2,
@@ -149,11 +166,14 @@ def mastery_chart(stats: Mapping[str, FactStats], capture_sum: int, tr: Tr) -> C
     fig.add_trace(go.Heatmap(z=cz, x=[f"{capture_sum} − {f.split('-')[1]}" for f in comps],
                              y=[""], text=ctext, hovertext=chover, name="complements",
                              showscale=False, **common), row=2, col=1)
-    fig.update_xaxes(title_text=tr("ch_second_addend"), dtick=1, row=1, col=1)
-    fig.update_yaxes(title_text=tr("ch_first_addend"), dtick=1, autorange="reversed",
-                     row=1, col=1)
+    fig.update_xaxes(dtick=1, side="top", row=1, col=1)
+    fig.update_yaxes(dtick=1, autorange="reversed", row=1, col=1)
     fig.update_xaxes(type="category", row=2, col=1)
-    fig.update_layout(**{**_LAYOUT, "height": 620})
+    fig.update_layout(**{**_LAYOUT, "height": 650, "margin": {"l": 40, "r": 20, "t": 80,
+                                                               "b": 40}})
+    # The subplot titles sit above the grid's top axis numbers.
+    for annotation in fig.layout.annotations:
+        annotation.update(yshift=30 if annotation.text == tr("ch_additions") else 0)
     key, params = summary_line(stats)
     params = dict(params)
     if params.get("slowest"):
@@ -171,14 +191,17 @@ def puzzles_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
     table = (solved.groupby(["kind", "level"]).size().rename("solved").reset_index()
              if not solved.empty else pd.DataFrame(columns=["kind", "level", "solved"]))
     fig = go.Figure()
-    for kind in sorted(puzzles["kind"].unique()):
+    played = set(puzzles["kind"].unique())
+    for kind in [k for k in KIND_COLOURS if k in played]:
         part = table[table["kind"] == kind]
         counts = [int(part[part["level"] == lv]["solved"].sum()) for lv in range(1, 6)]
         fig.add_trace(go.Bar(x=[tr("level_n", n=lv) for lv in range(1, 6)], y=counts,
-                             name=tr("pz_mode_" + kind)))
+                             name=tr("pz_mode_" + kind), marker_color=KIND_COLOURS[kind]))
     fig.update_layout(title=tr("ch_puzzles_title"), barmode="stack", **_LAYOUT)
+    fig.update_yaxes(rangemode="tozero", range=None if len(solved) > 4 else [0, 5], dtick=1
+                     if len(solved) < 12 else None)
     return Chart(fig, "ch_puzzles_reading", {"solved": int(len(solved)),
-                                             "tried": int(len(puzzles))})
+                                             "count": int(len(puzzles))})
 
 
 def stars_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
@@ -191,8 +214,9 @@ def stars_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
                            marker_color="#E69F00"))
     fig.update_layout(title=tr("ch_stars_title"), **_LAYOUT)
     fig.update_xaxes(type="category")
+    fig.update_yaxes(rangemode="tozero")
     return Chart(fig, "ch_stars_reading", {"stars": int(per_day["stars"].sum()),
-                                           "days": int(len(per_day))})
+                                           "count": int(len(per_day))})
 
 
 def streak_chart(results: Sequence[Any], today: date, current: int, best: int,
@@ -201,6 +225,9 @@ def streak_chart(results: Sequence[Any], today: date, current: int, best: int,
     if not results:
         return None
     by_day = {r.day: (r.total if r.completed else None) for r in results}
+    # From the week of the first daily played (at least four weeks, at most ``weeks``).
+    first = date.fromisoformat(min(by_day))
+    weeks = max(4, min(weeks, (today - first).days // 7 + 2))
     start = today - timedelta(days=today.weekday() + 7 * (weeks - 1))
     days_names = [tr(f"weekday_{i}") for i in range(7)]
     z: list[list[float | None]] = [[None] * weeks for _ in range(7)]
@@ -266,7 +293,10 @@ def wins_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
     if frame.empty:
         return None
     table = frame.groupby("level").agg(won=("won", "sum"), played=("game", "count"))
+    order = {lv: i for i, lv in enumerate(("random", "gentle", "greedy", "expert", "mixed",
+                                           "friends"))}
     table = table.reset_index()
+    table = table.sort_values("level", key=lambda col: col.map(lambda v: order.get(v, 9)))
     names = [tr("level_" + lv) if lv in ("random", "gentle", "greedy", "expert")
              else tr("ch_level_" + lv) for lv in table["level"]]
     fig = go.Figure([
@@ -274,8 +304,9 @@ def wins_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
         go.Bar(x=names, y=_list(table["played"] - table["won"]), name=tr("ch_lost"),
                marker_color="#BBBBBB")])
     fig.update_layout(title=tr("ch_wins_title"), barmode="stack", **_LAYOUT)
+    fig.update_yaxes(rangemode="tozero", dtick=1 if table["played"].max() < 12 else None)
     return Chart(fig, "ch_wins_reading", {"won": int(table["won"].sum()),
-                                          "played": int(table["played"].sum())})
+                                          "count": int(table["played"].sum())})
 
 
 def _game_axis(frame: pd.DataFrame, tr: Tr) -> list[str]:
@@ -288,8 +319,9 @@ def escobas_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
     fig = go.Figure(go.Bar(x=_game_axis(frame, tr), y=_list(frame["escobas"]), name=tr("ch_escobas"),
                            marker_color="#0072B2"))
     fig.update_layout(title=tr("ch_escobas_title"), **_LAYOUT)
+    fig.update_yaxes(rangemode="tozero", dtick=1 if frame["escobas"].max() < 10 else None)
     return Chart(fig, "ch_escobas_reading", {"escobas": int(frame["escobas"].sum()),
-                                             "games": int(len(frame))})
+                                             "count": int(len(frame))})
 
 
 def points_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
@@ -321,4 +353,5 @@ def mistakes_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
     first = round(float(values.head(3).mean()), 1)
     last = round(float(values.tail(3).mean()), 1)
     key = "ch_mistakes_reading_down" if last < first else "ch_mistakes_reading"
-    return Chart(fig, key, {"first": first, "last": last, "games": int(len(reviewed))})
+    fig.update_yaxes(rangemode="tozero")
+    return Chart(fig, key, {"first": first, "last": last, "count": int(len(reviewed))})

@@ -192,7 +192,8 @@ def _add(slot: str, record: Recorder) -> None:
         state.feedback.append(("success", t("pz_found", what=solution_text(puzzle, alone.found[0],
                                                                             deck))))
     elif alone.wrong:
-        state.feedback.append(("error", wrong_text(alone.wrong[0], deck)))
+        state.feedback.append(("error", t("pz_try_again", what=wrong_text(alone.wrong[0],
+                                                                           deck))))
     st.session_state[f"{slot}_table"] = []
     if puzzle.kind == "best-move":
         _finish(state, record)
@@ -296,7 +297,7 @@ def show_result(state: PuzzleState, deck: Deck) -> None:
     assert result is not None
     puzzle = state.puzzle
     head = t("pz_solved") if result.solved else t("pz_not_quite")
-    st.markdown(f"### {stars_text(result.stars)} {head}")
+    st.subheader(f"{stars_text(result.stars)} {head}", anchor=False)
     if result.hints:
         st.caption(t("pz_hints_used", count=result.hints))
     lines = []

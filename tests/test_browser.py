@@ -2,7 +2,8 @@
 
 Creates a profile, starts a game with hints on, plays moves by tapping pills
 and buttons, checks that no opponent card is anywhere in the page in normal
-mode, and saves screenshots to test-artifacts/. Needs /usr/bin/chromium (or
+mode, solves today's first daily puzzle and looks at the progress charts, and
+saves screenshots to test-artifacts/. Needs /usr/bin/chromium (or
 ``ESCOBA_CHROMIUM``); skipped without it, except in CI where
 ``ESCOBA_REQUIRE_BROWSER=1`` makes a missing browser a failure.
 """
@@ -19,12 +20,17 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
+
 import pytest
 import sqlalchemy as sa
 
 from escoba import Card, Deck
 from escoba.cards import cards_of
 from escoba.record import replay
+from puzzles import daily_set
+from puzzles.daily import EPOCH
 from tests.conftest import ROOT, free_port
 from ui.storage import Storage
 
@@ -53,6 +59,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
     port = free_port()
     env = dict(os.environ, ESCOBA_DB_PATH=str(db))
     env.pop("ESCOBA_DATABASE_URL", None)
+    if datetime.now(UTC).date() < EPOCH:
+        # Before daily #1 there is no daily: the app's clock starts on its first day.
+        env["ESCOBA_NOW"] = f"{EPOCH.isoformat()}T12:00:00Z"
     log = open(tmp_path_factory.getbasetemp() / "streamlit.log", "w")  # noqa: SIM115
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
@@ -198,3 +207,57 @@ def _pill(page, card: Card):  # noqa: ANN001, ANN202
     label = f"{card.name(Deck.SPANISH)} ({card.value})"
     return page.locator("[data-testid=stButtonGroup] button").filter(
         has_text=re.compile("^" + re.escape(label) + "$"))
+
+
+def test_child_solves_todays_first_daily_puzzle_and_sees_progress(server) -> None:  # noqa: ANN001
+    from playwright.sync_api import sync_playwright
+
+    url, db = server
+    zone = "America/Argentina/Buenos_Aires"
+    fixed = os.environ.get("ESCOBA_NOW") or (
+        f"{EPOCH.isoformat()}T12:00:00Z" if datetime.now(UTC).date() < EPOCH else None)
+    now = datetime.fromisoformat(fixed.replace("Z", "+00:00")) if fixed else datetime.now(UTC)
+    today = now.astimezone(ZoneInfo(zone)).date()
+    first = daily_set(today).puzzles[0]
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        # Tall: Streamlit scrolls inside its own container, so a screenshot shows
+        # only what fits the viewport.
+        context = browser.new_context(viewport={"width": 1024, "height": 2600},
+                                      locale="en-US", timezone_id=zone, device_scale_factor=1)
+        page = context.new_page()
+        page.set_default_timeout(30_000)
+        page.goto(url)
+        page.get_by_role("textbox", name="Nickname").fill("Bea")
+        page.get_by_role("button", name="Create my profile").click()
+        page.get_by_text("Welcome, Bea").wait_for()
+        page.get_by_role("link", name="Daily puzzle").first.click()
+        page.get_by_text("Puzzle 1 of 5").wait_for()
+        _wait_idle(page)
+        assert page.get_by_text(f"{today.isoformat()}").count() >= 1  # the child's date
+        for solution in first.solutions:
+            for card in sorted(solution.take):
+                _pill(page, card).click()
+                _wait_idle(page)
+            page.locator(".st-key-dy0_add button").click()
+            _wait_idle(page)
+        if not first.solutions:
+            page.locator(".st-key-dy0_none button").click()
+        page.get_by_text("Well done!").wait_for()
+        _wait_idle(page)
+        _shot(page, "07-daily-solved")
+        store = Storage(sa.create_engine(f"sqlite:///{db}"), migrate=False)
+        bea = next(pr for pr in store.list_profiles() if pr.nickname == "Bea")
+        result = store.daily_result(bea.id, today.isoformat())
+        assert result is not None and result.stars[0] == 3 and not result.completed
+
+        page.get_by_role("link", name="My progress").first.click()
+        page.get_by_text("Stars earned: 3 in 1 day.").wait_for()
+        page.locator("[data-testid=stPlotlyChart] .main-svg").first.wait_for()
+        _wait_idle(page)
+        page.wait_for_timeout(800)  # plotly draws after the element appears
+        assert page.locator("[data-testid=stPlotlyChart]").count() >= 4
+        assert not page.get_by_text("Traceback").count()
+        _shot(page, "08-progress")
+        context.close()
+        browser.close()

@@ -11,7 +11,7 @@ from puzzles.practice import streaks
 from ui import charts
 from ui.i18n import t
 from ui.layout import require_profile
-from ui.practice import attempts, mastery, today
+from ui.practice import attempts, keep, kept, mastery, today
 from ui.session import storage
 
 profile = require_profile()
@@ -46,7 +46,8 @@ show(charts.daily_chart(frame, t), "ch_daily", "ch_empty_daily")
 
 st.header(t("progress_facts"))
 capture_sum = st.segmented_control(t("capture_sum"), list(CAPTURE_SUMS), key="pr_sum",
-                                   default=15, required=True) or 15
+                                   default=kept("pr_sum", 15), required=True,
+                                   on_change=keep, args=("pr_sum",)) or 15
 stats = mastery(profile.id, int(capture_sum))
 show(charts.mastery_chart(stats, int(capture_sum), t) if rows else None, "ch_mastery",
      "ch_empty_mastery")

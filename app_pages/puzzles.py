@@ -9,7 +9,7 @@ from puzzles.practice import for_me_puzzle
 from ui.board import safe_callback
 from ui.i18n import labels, t
 from ui.layout import require_profile, show_flash
-from ui.practice import attempt_row, attempts, fact_text, mastery, record_attempt
+from ui.practice import attempt_row, attempts, fact_text, keep, kept, mastery, record_attempt
 from ui.practice_view import show_puzzle
 from ui.session import new_seed
 
@@ -22,9 +22,10 @@ show_flash()
 
 
 def _settings() -> tuple[str, int, int]:
-    return (st.session_state.get("pz_mode") or "for-me", int(st.session_state.get("pz_level")
-                                                             or 1),
-            int(st.session_state.get("pz_sum") or 15))
+    mode = st.session_state.get("pz_mode") or "for-me"
+    level = st.session_state.get("pz_level") or kept("pz_level", 1)
+    return mode, int(level) if mode != "for-me" else 1, int(st.session_state.get("pz_sum")
+                                                              or 15)
 
 
 @safe_callback
@@ -42,12 +43,17 @@ def _make(mode: str, level: int, capture_sum: int):  # noqa: ANN202
     return generate(mode, level, new_seed(), capture_sum), []
 
 
+# The choices are kept when the child visits another page and comes back.
 st.segmented_control(t("pz_mode"), MODES, format_func=labels("pz_mode_"), key="pz_mode",
-                     default="for-me", required=True)
-st.segmented_control(t("capture_sum"), list(CAPTURE_SUMS), key="pz_sum", default=15,
-                     required=True)
+                     default=kept("pz_mode", "for-me"), required=True, on_change=keep,
+                     args=("pz_mode",))
+st.segmented_control(t("capture_sum"), list(CAPTURE_SUMS), key="pz_sum",
+                     default=kept("pz_sum", 15), required=True, on_change=keep,
+                     args=("pz_sum",))
 if st.session_state.get("pz_mode", "for-me") != "for-me":
-    st.segmented_control(t("level"), list(LEVELS), key="pz_level", default=1, required=True)
+    st.segmented_control(t("level"), list(LEVELS), key="pz_level",
+                         default=kept("pz_level", 1), required=True, on_change=keep,
+                         args=("pz_level",))
 
 current = st.session_state.get(CURRENT)
 if current is None or current[0] != _settings():

@@ -18,7 +18,7 @@ from ui.board import deck_of, safe_callback
 from ui.cards import cards_row_html
 from ui.i18n import t
 from ui.layout import require_profile, show_flash
-from ui.practice import attempt_row, mastery, record_attempt
+from ui.practice import attempt_row, keep, kept, mastery, record_attempt
 from ui.session import new_seed, settings
 
 ROUND = 5
@@ -82,11 +82,13 @@ def _again() -> None:
 
 
 modes = ["for-me", *[str(lv) for lv in LEVELS]]
-st.segmented_control(t("qf_mode"), modes, key="qf_mode", default="for-me", required=True,
+st.segmented_control(t("qf_mode"), modes, key="qf_mode", default=kept("qf_mode", "for-me"),
+                     required=True, on_change=keep, args=("qf_mode",),
                      format_func=lambda m: t("pz_mode_for-me") if m == "for-me"
                      else t("level_n", n=m))
-st.segmented_control(t("capture_sum"), list(CAPTURE_SUMS), key="qf_sum", default=15,
-                     required=True)
+st.segmented_control(t("capture_sum"), list(CAPTURE_SUMS), key="qf_sum",
+                     default=kept("qf_sum", 15), required=True, on_change=keep,
+                     args=("qf_sum",))
 mode = st.session_state.get("qf_mode") or "for-me"
 capture_sum = int(st.session_state.get("qf_sum") or 15)
 
@@ -103,7 +105,8 @@ if rnd.index >= len(rnd.puzzles):
     right = sum(1 for _, ok, _ in rnd.results if ok)
     st.markdown(f"### {t('qf_round_done', right=right, total=len(rnd.results))}")
     st.markdown("\n".join(
-        f"- {'✅' if ok else '🔁'} {html.escape(_question(p).replace('?', str(p.solutions[0].value)))}"
+        f"- {'✅' if ok else '🔁'} "
+        f"{html.escape(_question(p).replace('?', str(p.solutions[0].value)))}"
         for p, ok, _ in rnd.results))
     st.button(t("qf_again"), key="qf_again", type="primary", on_click=_again,
               use_container_width=True)

@@ -94,6 +94,13 @@ def test_a_puzzle_solved_right_gets_three_stars_and_is_recorded() -> None:
         puzzle.id, True, 3, 0)
     assert row["facts"] == list(puzzle.facts) and row["mode"] == "practice"
     assert all(ok for _, ok, _ in row["answers"]) and row["seconds"] >= 0
+    # Another page and back: the choices and the puzzle (with its result) are kept.
+    at.switch_page("app_pages/progress.py").run()
+    at.switch_page("app_pages/puzzles.py").run()
+    assert at.segmented_control(key="pz_mode").value == "fifteens"
+    assert at.segmented_control(key="pz_level").value == 2
+    assert at.session_state["pz_current"][1].id == puzzle.id
+    assert "pz_next" in {b.key for b in at.button}
     at.button(key="pz_next").click().run()
     assert_ok(at)
     assert at.session_state["pz_current"][1].id != puzzle.id
@@ -344,8 +351,8 @@ def test_progress_speaks_spanish() -> None:
 
 
 def test_attempts_csv_is_the_childs_own(tmp_path) -> None:
-    from ui.charts import attempts_csv
     from tests.test_storage import _attempt
+    from ui.charts import attempts_csv
 
     eng = sa.create_engine(f"sqlite:///{tmp_path / 'c.db'}")
     s = Storage(eng)
@@ -357,3 +364,48 @@ def test_attempts_csv_is_the_childs_own(tmp_path) -> None:
     assert header.startswith("id,created_at,day,mode,puzzle_id,kind,level")
     assert "captures:1:15:7" in line and "leos" not in text
     assert addition(8, 7) == "7+8" and Card.parse("7o").value == 7
+
+
+def _options(at, key: str) -> list:  # noqa: ANN001
+    """The values behind a pills/segmented widget of the practice pages."""
+    fixed = {"pz_mode": ["for-me", "captures", "hand", "fifteens", "best-move"],
+             "pz_level": [1, 2, 3, 4, 5], "pz_sum": [10, 15, 20], "qf_sum": [10, 15, 20],
+             "pr_sum": [10, 15, 20], "qf_mode": ["for-me", "1", "2", "3", "4", "5"],
+             "lang_picker": ["en", "es"]}
+    if key in fixed:
+        return fixed[key]
+    slot, _, part = key.rpartition("_")
+    state = at.session_state[f"{slot}_state"]
+    return [str(c) for c in (state.puzzle.table if part == "table" else state.puzzle.hand)]
+
+
+def test_random_taps_over_the_practice_pages() -> None:
+    """Two hundred random taps over Puzzles, Daily, Quick facts and Progress: no exception
+    ever reaches the screen, and every answer given is in the database."""
+    import random
+
+    rng = random.Random(6)
+    at = create_profile(new_app())
+    for _ in range(200):
+        if rng.random() < 0.1:
+            at.switch_page(rng.choice(PAGES)).run()
+            assert_ok(at)
+            continue
+        widgets = ([("button", b) for b in at.button if not b.disabled]
+                   + [("pick", w) for w in (*at.pills, *at.segmented_control)
+                      if w.key and w.key != "lang_picker"])
+        if not widgets:
+            at.switch_page(rng.choice(PAGES)).run()
+            continue
+        kind, widget = rng.choice(widgets)
+        if kind == "button":
+            widget.click()
+        else:
+            options = _options(at, widget.key)
+            if widget.key.endswith("_table"):
+                widget.set_value(rng.sample(options, k=rng.randint(0, min(3, len(options)))))
+            else:
+                widget.set_value(rng.choice(options))
+        at.run()
+        assert_ok(at)
+    assert store().attempts(profile_id(at))

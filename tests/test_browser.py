@@ -18,9 +18,8 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
-
 from datetime import UTC, datetime
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest

@@ -106,7 +106,8 @@ def daily_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
     per_day["median_seconds"] = quick.groupby("day")["fact_seconds"].median().round(1)
     per_day = per_day.reset_index()
     fig = make_subplots(specs=[[{"secondary_y": True}]])
-    fig.add_trace(go.Bar(x=_list(per_day["day"]), y=_list(per_day["accuracy"]), name=tr("ch_accuracy"),
+    fig.add_trace(go.Bar(x=_list(per_day["day"]), y=_list(per_day["accuracy"]),
+                         name=tr("ch_accuracy"),
                          marker_color="#56B4E9"), secondary_y=False)
     fig.add_trace(go.Scatter(x=_list(per_day["day"]), y=_list(per_day["median_seconds"]),
                              name=tr("ch_median_seconds"), mode="lines+markers",
@@ -316,7 +317,8 @@ def _game_axis(frame: pd.DataFrame, tr: Tr) -> list[str]:
 def escobas_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
     if frame.empty:
         return None
-    fig = go.Figure(go.Bar(x=_game_axis(frame, tr), y=_list(frame["escobas"]), name=tr("ch_escobas"),
+    fig = go.Figure(go.Bar(x=_game_axis(frame, tr), y=_list(frame["escobas"]),
+                           name=tr("ch_escobas"),
                            marker_color="#0072B2"))
     fig.update_layout(title=tr("ch_escobas_title"), **_LAYOUT)
     fig.update_yaxes(rangemode="tozero", dtick=1 if frame["escobas"].max() < 10 else None)

@@ -16,7 +16,8 @@ from typing import Any
 
 from .catalog import CATALOGS, GLOSSARY
 
-__all__ = ["t", "plural_form", "LANGUAGES", "current_language", "set_language", "language_from_locale",
+__all__ = ["t", "plural_form", "LANGUAGES", "current_language", "set_language",
+           "language_from_locale",
            "GLOSSARY", "placeholders", "labels", "start_run"]
 
 log = logging.getLogger(__name__)
@@ -106,9 +107,10 @@ def t(key: str, lang: str | None = None, /, **params: Any) -> str:
     """The text of ``key`` in the current (or given) language, with ``params`` filled in.
 
     A key with plural forms (``key.zero``, ``key.one``, ``key.other`` in the
-    catalog) is chosen by the ``count`` parameter. A key missing from a catalog falls back to English and is logged (the
-    catalog tests make sure this never ships); a missing English key shows the
-    key itself rather than failing in front of a child.
+    catalog) is chosen by the ``count`` parameter. A key missing from a catalog
+    falls back to English and is logged (the catalog tests make sure this never
+    ships); a missing English key shows the key itself rather than failing in
+    front of a child.
     """
     lang = lang or current_language()
     if key not in CATALOGS[DEFAULT] and f"{key}.other" in CATALOGS[DEFAULT]:

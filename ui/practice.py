@@ -19,13 +19,12 @@ import streamlit as st
 
 from puzzles import CheckResult, DailySet, Puzzle, daily_set
 from puzzles.mastery import FactStats, fact_stats
-from puzzles.practice import answers_from_rows, attempt_answers, practice_candidates, \
-    quick_fact_key
+from puzzles.practice import answers_from_rows, attempt_answers, practice_candidates, quick_fact_key
 
 from .session import storage
 
 __all__ = ["now_utc", "child_timezone", "today", "attempt_row", "record_attempt",
-           "record_daily", "mastery", "attempts", "cached_daily", "fact_text"]
+           "record_daily", "mastery", "attempts", "cached_daily", "fact_text", "kept", "keep"]
 
 log = logging.getLogger(__name__)
 _MASTERY = "mastery_cache"
@@ -126,3 +125,13 @@ def mastery(profile_id: int, capture_sum: int = 15) -> dict[str, FactStats]:
 def fact_text(fact: str) -> str:
     """``"3+5"`` -> ``"3 + 5"``; ``"15-7"`` -> ``"15 − 7"`` (how a child reads it)."""
     return fact.replace("+", " + ").replace("-", " − ")
+
+
+def kept(key: str, default: Any) -> Any:
+    """A choice's value kept across pages (widget state is dropped when a page is left)."""
+    return st.session_state.get(f"keep_{key}", default)
+
+
+def keep(key: str) -> None:
+    """``on_change`` of a choice: remember its value for :func:`kept`."""
+    st.session_state[f"keep_{key}"] = st.session_state.get(key)

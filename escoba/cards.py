@@ -116,13 +116,18 @@ class Card:
         return CARDS[(value - 1) * 4 + Suit(suit)]
 
     @staticmethod
-    def parse(text: str) -> Card:
+    def parse(text: str, *, strict: bool = False) -> Card:
         """Read the notation of RULES.md: ``"7o"``, ``"10b"``, ``"JK1"``.
 
+        People's typing is read generously (``"7O"``, ``" 07o"``, ``"jk1"``);
+        ``strict`` accepts only the exact notation, as a game record must use.
         Raises :class:`CardError` (a ``ValueError``) with a message that says
         what a card looks like.
         """
-        card = _BY_NOTATION.get(text.strip().lower() if isinstance(text, str) else None)
+        if strict:
+            card = _EXACT.get(text) if isinstance(text, str) else None
+        else:
+            card = _BY_NOTATION.get(text.strip().lower() if isinstance(text, str) else None)
         if card is None:
             raise CardError(
                 f"unknown card {text!r} (a card is a value 1-10 and a suit o/c/e/b, "
@@ -193,6 +198,7 @@ class Card:
 CARDS: tuple[Card, ...] = tuple(Card(i) for i in range(N_CARDS))
 JOKER1, JOKER2 = CARDS[40], CARDS[41]
 SIETE_DE_OROS = CARDS[24]
+_EXACT = {_NOTATION[i]: CARDS[i] for i in range(N_CARDS)}
 _BY_NOTATION = {_NOTATION[i].lower(): CARDS[i] for i in range(N_CARDS)}
 # Generous reading of what people type: "01o", "7O" (upper case is folded above).
 _BY_NOTATION.update({f"0{i // 4 + 1}{'oceb'[i % 4]}": CARDS[i] for i in range(36)})

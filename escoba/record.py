@@ -117,13 +117,34 @@ def load_record(text: str | bytes) -> dict[str, Any]:
     return data
 
 
-def _cards(value: Any, where: str, what: str) -> list[Card]:
-    if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
-        raise RecordError(f"{where}: {what} must be a list of cards such as [\"7o\", \"3c\"]")
+_MOVE_KEYS = frozenset({"seat", "card", "take", "miscount"})
+_CLAIM_KEYS = frozenset({"seat", "renuncio"})
+_ROUND_KEYS = frozenset({"dealer", "deck", "moves", "redealt"})
+
+
+def _card(text: Any, where: str) -> Card:
+    """One card in the exact notation (a record is not typing: "5C" is refused)."""
     try:
-        return [Card.parse(c) for c in value]
+        return Card.parse(text, strict=True)
     except CardError as exc:
         raise RecordError(f"{where}: {exc}") from None
+
+
+def _cards(value: Any, where: str, what: str, *, distinct: bool = True) -> list[Card]:
+    if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
+        raise RecordError(f"{where}: {what} must be a list of cards such as [\"7o\", \"3c\"]")
+    cards = [_card(c, where) for c in value]
+    if distinct and len(set(cards)) != len(cards):
+        twice = next(c for i, c in enumerate(cards) if c in cards[:i])
+        raise RecordError(f"{where}: {what} lists {twice} twice")
+    return cards
+
+
+def _unknown_keys(entry: Mapping[str, Any], allowed: frozenset[str], where: str) -> None:
+    unknown = sorted(set(entry) - allowed)
+    if unknown:
+        raise RecordError(f"{where}: unknown field {unknown[0]!r} (expected "
+                          f"{', '.join(sorted(allowed))})")
 
 
 def replay(record: Mapping[str, Any] | str | bytes) -> Replay:
@@ -164,7 +185,8 @@ def replay(record: Mapping[str, Any] | str | bytes) -> Replay:
         elif dealer != game.next_dealer:
             raise RecordError(f"{where}: the deal passes to seat {game.next_dealer}, "
                               f"not {dealer}")
-        deck = _cards(entry.get("deck"), where, "deck")
+        _unknown_keys(entry, _ROUND_KEYS, where)
+        deck = _cards(entry.get("deck"), where, "deck", distinct=False)  # DeckError names twins
         redealt = entry.get("redealt", [])
         if not isinstance(redealt, list):
             raise RecordError(f"{where}: redealt must be a list of decks")
@@ -172,7 +194,8 @@ def replay(record: Mapping[str, Any] | str | bytes) -> Replay:
             raise RecordError(f"{where}: redealt decks need initial_fifteen=redeal")
         abandoned = []
         for k, old in enumerate(redealt, start=1):
-            old_deck = _cards(old, f"{where}, redealt deck {k}", "a redealt deck")
+            old_deck = _cards(old, f"{where}, redealt deck {k}", "a redealt deck",
+                              distinct=False)
             try:
                 Round(rules, old_deck, dealer)
             except DeckError as exc:
@@ -194,8 +217,8 @@ def replay(record: Mapping[str, Any] | str | bytes) -> Replay:
         if not round_.is_over and r < len(rounds):
             raise RecordError(f"{where}: the moves stop before the round is over, "
                               "yet another round follows")
-    if game is None:
-        raise RecordError("the record has no rounds")
+    if game is None:  # nothing dealt yet: a game that stops before it starts
+        game = Game(rules, dealer=0)
     return Replay(game, tuple(game.round_scores()), game.is_over,
                   tuple(names) if names is not None else None)
 
@@ -214,21 +237,21 @@ def _replay_move(game: Game, round_: Round, entry: Any, where: str) -> None:
         raise RecordError(f"{where}: seat {seat} moved, but it is seat {round_.to_move}'s turn")
     try:
         if "renuncio" in entry:
+            _unknown_keys(entry, _CLAIM_KEYS, where)
             cards = _cards(entry["renuncio"], where, "renuncio")
             if len(cards) < 2:
                 raise RecordError(f"{where}: renuncio names the laid card and the set "
                                   "it could have taken")
             game.claim_renuncio(Renuncio(cards[0], frozenset(cards[1:])))
             return
+        _unknown_keys(entry, _MOVE_KEYS, where)
         if "card" not in entry or "take" not in entry:
             raise RecordError(f"{where}: a move needs card and take")
         card_text = entry["card"]
         if not isinstance(card_text, str):
             raise RecordError(f"{where}: card must be a card such as \"7o\"")
-        card = Card.parse(card_text)
+        card = _card(card_text, where)
         take = _cards(entry["take"], where, "take")
-        if len(set(take)) != len(take):
-            raise RecordError(f"{where}: take lists a card twice")
         miscount = None
         if "miscount" in entry:
             miscount = frozenset(_cards(entry["miscount"], where, "miscount"))

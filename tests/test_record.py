@@ -212,7 +212,7 @@ def test_a_thousand_broken_records_fail_clearly(tmp_path, capsys):
 
 @pytest.mark.parametrize("text", ['{"format": "escoba-record/1", "rul', "", "[]", "null",
                                   '{"format": "escoba-record/1", "rules": 5, "rounds": []}',
-                                  '{"format": "escoba-record/1", "rounds": []}'])
+                                  '{"format": "escoba-record/1", "rounds": {}}'])
 def test_malformed_json_fails_in_one_line(tmp_path, capsys, text):
     code, err = run_cli(tmp_path, capsys, text)
     assert code == 2
@@ -245,3 +245,56 @@ def test_error_messages_read_like_the_style_guide():
     with pytest.raises(RecordError) as info:
         replay(bad)
     assert re.match(rf"round {r}, move {m}: ", str(info.value))
+
+
+# -- strictness (found by an independent implementation's cross-check) ------------------
+
+
+def first_moves(record: dict) -> list[dict]:
+    return record["rounds"][0]["moves"]
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda m: m.update(card=m["card"].upper()), "unknown card"),
+    (lambda m: m.update(card="0" + m["card"]), "unknown card"),
+    (lambda m: m.update(card=" " + m["card"]), "unknown card"),
+    (lambda m: m.update(extra=1), "unknown field 'extra'"),
+    (lambda m: m.update(renuncio=[m["card"], m["card"]]), "unknown field 'card'"),
+])
+def test_records_are_read_to_the_letter(change, message):
+    _, record = RECORDS[0]
+    bad = copy.deepcopy(record)
+    change(first_moves(bad)[0])
+    with pytest.raises(RecordError, match=rf"round 1, move 1: .*{message}"):
+        replay(bad)
+
+
+def test_duplicate_cards_in_miscount_and_renuncio_lists_are_refused():
+    rules = Rules.preset("classic", miscount="penalty", capture_rule="renuncio")
+    game = Game(rules, dealer=0, seed=2)
+    round_ = game.start_round()
+    record = game.to_record()
+    table = [str(c) for c in round_.table]
+    hand = [str(c) for c in round_.hand(1)]
+    move = {"seat": 1, "card": hand[0], "take": [], "miscount": [table[0], table[0]]}
+    record["rounds"][0]["moves"] = [move]
+    with pytest.raises(RecordError, match="round 1, move 1: miscount lists .* twice"):
+        replay(record)
+    record["rounds"][0]["moves"] = [{"seat": 1, "renuncio": [hand[0], table[0], table[0]]}]
+    with pytest.raises(RecordError, match="round 1, move 1: renuncio lists .* twice"):
+        replay(record)
+
+
+def test_unknown_fields_in_a_round_are_refused():
+    _, record = RECORDS[0]
+    bad = copy.deepcopy(record)
+    bad["rounds"][0]["dealr"] = 1
+    with pytest.raises(RecordError, match="round 1: unknown field 'dealr'"):
+        replay(bad)
+
+
+def test_a_record_with_no_rounds_is_a_game_not_yet_dealt():
+    result = replay({"format": FORMAT, "rules": {"preset": "classic", "players": 3},
+                     "rounds": []})
+    assert result.to_json() == {"rounds": [], "totals": [0, 0, 0], "winner": None,
+                                "complete": False, "position": {"round": 0}}

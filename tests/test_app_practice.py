@@ -409,3 +409,21 @@ def test_random_taps_over_the_practice_pages() -> None:
         at.run()
         assert_ok(at)
     assert store().attempts(profile_id(at))
+
+
+def test_best_move_puzzle_is_one_answer() -> None:
+    at = create_profile(new_app())
+    at.switch_page("app_pages/puzzles.py").run()
+    at.segmented_control(key="pz_mode").set_value("best-move").run()
+    puzzle = at.session_state["pz_current"][1]
+    best = puzzle.solutions[0]
+    at.pills(key="pz_hand").set_value(str(best.card)).run()
+    if best.take:
+        at.pills(key="pz_table").set_value([str(c) for c in best.take]).run()
+    assert at.button(key="pz_add").label.endswith("Play this move") or not best.take
+    at.button(key="pz_add").click().run()
+    assert_ok(at)
+    assert any("⭐⭐⭐ Well done!" in h.value for h in at.subheader)
+    assert any("Why:" in m.value for m in at.markdown)
+    (row,) = store().attempts(profile_id(at))
+    assert (row["kind"], row["correct"], row["stars"]) == ("best-move", True, 3)

@@ -192,8 +192,10 @@ def _add(slot: str, record: Recorder) -> None:
         state.feedback.append(("success", t("pz_found", what=solution_text(puzzle, alone.found[0],
                                                                             deck))))
     elif alone.wrong:
-        state.feedback.append(("error", t("pz_try_again", what=wrong_text(alone.wrong[0],
-                                                                           deck))))
+        text = wrong_text(alone.wrong[0], deck)
+        # A best move is one answer: no "try another" once it is given.
+        state.feedback.append(("error", text if puzzle.kind == "best-move"
+                               else t("pz_try_again", what=text)))
     st.session_state[f"{slot}_table"] = []
     if puzzle.kind == "best-move":
         _finish(state, record)
@@ -305,8 +307,9 @@ def show_result(state: PuzzleState, deck: Deck) -> None:
         lines.append("✅ " + t("pz_none_right"))
     for sol in result.found:
         lines.append("✅ " + solution_text(puzzle, sol, deck))
+    missed_key = "pz_best_was" if puzzle.kind == "best-move" else "pz_missed"
     for sol in result.missed:
-        lines.append("🔎 " + t("pz_missed", what=solution_text(puzzle, sol, deck)))
+        lines.append("🔎 " + t(missed_key, what=solution_text(puzzle, sol, deck)))
     if result.missed_none:
         lines.append("🔎 " + t("pz_missed_none"))
     for wrong in result.wrong:

@@ -263,3 +263,26 @@ def test_migration_2_upgrades_a_version_1_database(tmp_path) -> None:
     assert new.list_profiles()[0].nickname == "Ana" and len(new.list_games(ana.id)) == 1
     new.record_attempt(ana.id, _attempt())
     assert len(new.attempts(ana.id)) == 1
+
+
+def test_two_tabs_answering_the_same_daily_at_once(engine: sa.Engine) -> None:
+    """Concurrent first answers of one day: one row, each slot set once, no error."""
+    store = Storage(engine)
+    ana = store.create_profile("Ana", "🦊")
+    errors: list[BaseException] = []
+
+    def answer(index: int) -> None:
+        try:
+            store.record_daily_answer(ana.id, "2026-12-05", 5, index, _attempt(stars=2))
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=answer, args=(i % 5,)) for i in range(10)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert not errors
+    result = store.daily_result(ana.id, "2026-12-05")
+    assert result.stars == (2, 2, 2, 2, 2) and result.completed
+    assert len(store.attempts(ana.id)) == 10

@@ -536,6 +536,14 @@ class Storage:
         filled the result is complete, and nothing changes it afterwards (the
         update only touches a row that is not complete, and only an empty slot).
         """
+        try:
+            return self._record_daily_answer(profile_id, day, number, index, attempt, slots)
+        except sa.exc.IntegrityError:
+            # Two tabs created the day's row at the same moment: the row exists now.
+            return self._record_daily_answer(profile_id, day, number, index, attempt, slots)
+
+    def _record_daily_answer(self, profile_id: int, day: str, number: int, index: int,
+                             attempt: dict[str, Any], slots: int) -> DailyResult:
         now = _now()
         with self.transaction() as conn:
             conn.execute(attempts.insert().values(**_attempt_values(profile_id, {

@@ -26,6 +26,7 @@ Puzzle answers are never timed per fact: a puzzle's time covers many facts.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import date, timedelta
 from typing import Any
@@ -176,8 +177,20 @@ def quick_fact_for(fact: str, capture_sum: int = 15) -> Puzzle | None:
 
 
 def practice_candidates(capture_sum: int = 15) -> list[str]:
-    """Facts "for me" practises: the 55 additions and the capture sum's complements."""
-    return all_complements(capture_sum) + all_additions()
+    """Facts "for me" practises, in the order new ones are introduced: the capture sum's
+    complements (the heart of the game), then the 55 additions, easiest first (by the
+    level of the quick fact that asks them, then by their sum)."""
+    return list(_candidates(capture_sum))
+
+
+@functools.lru_cache(maxsize=4)
+def _candidates(capture_sum: int) -> tuple[str, ...]:
+    def order(fact: str) -> tuple[int, int]:
+        quick = quick_fact_for(fact, capture_sum)
+        a, b = map(int, fact.split("+"))
+        return (quick.level if quick is not None else 9, a + b)
+
+    return tuple(all_complements(capture_sum)) + tuple(sorted(all_additions(), key=order))
 
 
 def for_me_quick_facts(stats: Mapping[str, FactStats], capture_sum: int = 15,

@@ -41,7 +41,7 @@ cols[0].metric(t("daily_stars"), f"{sum(s or 0 for s in stars)} / {3 * len(stars
 cols[1].metric(t("daily_streak"), t("days_n", count=current))
 cols[2].metric(t("daily_best"), t("days_n", count=best))
 
-tiles = " ".join(f"**{i + 1}** {stars_text(s) if s else '⬜'}" for i, s in enumerate(stars))
+tiles = " · ".join(f"**{i + 1}** {stars_text(s) if s else '⬜'}" for i, s in enumerate(stars))
 st.markdown(tiles)
 
 yesterday = storage().daily_result(profile.id, (day - timedelta(days=1)).isoformat())

@@ -6,6 +6,7 @@ import streamlit as st
 
 from puzzles import CAPTURE_SUMS, LEVELS, generate
 from puzzles.practice import for_me_puzzle
+from puzzles.worksheet import worksheet_code, worksheet_pdf
 from ui.board import safe_callback
 from ui.i18n import labels, t
 from ui.layout import require_profile, show_flash
@@ -76,3 +77,25 @@ state = show_puzzle("pz", puzzle, _record)
 if state.result is not None:
     st.button(t("pz_next"), key="pz_next", type="primary", on_click=_next,
               use_container_width=True)
+
+# For teachers: the printable worksheet of issue 4, the same as `escoba worksheet`.
+with st.expander(t("ws_title"), icon="🖨️"):
+    st.caption(t("ws_help"))
+    ws_cols = st.columns(2)
+    ws_kind = ws_cols[0].selectbox(t("pz_mode"), MODES[1:] + ["quick-facts"], key="ws_kind",
+                                   format_func=labels("pz_mode_"))
+    ws_level = ws_cols[1].selectbox(t("level"), list(LEVELS), key="ws_level")
+    ws_count = ws_cols[0].number_input(t("ws_count"), 1, 60, 20, key="ws_count")
+    ws_seed = ws_cols[1].number_input(t("ws_seed"), 0, 999_999, 1, key="ws_seed")
+    ws_paper = st.segmented_control(t("ws_paper"), ["a4", "letter"], key="ws_paper",
+                                    default="a4", required=True,
+                                    format_func=lambda p: p.upper() if p == "a4" else "Letter")
+    ws_sum = int(st.session_state.get("pz_sum") or 15)
+    code = worksheet_code(ws_kind, int(ws_level), int(ws_seed), ws_sum)
+    st.markdown(t("ws_code", code=code))
+    # The PDF is made only when the button is tapped.
+    st.download_button(
+        t("ws_download"),
+        lambda: worksheet_pdf(ws_kind, int(ws_level), count=int(ws_count), seed=int(ws_seed),
+                              capture_sum=ws_sum, paper=ws_paper or "a4"),
+        file_name=f"worksheet-{code}.pdf", mime="application/pdf", key="ws_pdf", icon="🖨️")

@@ -427,3 +427,16 @@ def test_best_move_puzzle_is_one_answer() -> None:
     assert any("Why:" in m.value for m in at.markdown)
     (row,) = store().attempts(profile_id(at))
     assert (row["kind"], row["correct"], row["stars"]) == ("best-move", True, 3)
+
+
+def test_teachers_download_a_worksheet() -> None:
+    at = create_profile(new_app())
+    at.switch_page("app_pages/puzzles.py").run()
+    at.selectbox(key="ws_kind").set_value("fifteens").run()
+    at.selectbox(key="ws_level").set_value(3).run()
+    at.number_input(key="ws_count").set_value(6).run()
+    assert_ok(at)
+    assert any("FI3-15-1" in m.value for m in at.markdown)
+    (button,) = [b for b in at.get("download_button") if "ws_pdf" in b.proto.id]
+    assert button.proto.label == "Download the worksheet (PDF)"
+    assert button.proto.deferred_file_id or button.proto.url  # made when tapped

@@ -321,6 +321,14 @@ EN: dict[str, str] = {
     "pz_hint_consider": "Think about playing the {card}.",
     "pz_hint_check_each": "Add each table card to yours: does any make {sum}?",
     "pz_hint_all_found": "You have found them all!",
+    "ws_title": "For teachers: a printable worksheet",
+    "ws_help": "Puzzles drawn as big cards, with the answer key on separate pages. The code "
+               "printed on both makes the same sheet again.",
+    "ws_count": "How many puzzles",
+    "ws_seed": "Sheet number",
+    "ws_paper": "Paper",
+    "ws_code": "Sheet code: **{code}**",
+    "ws_download": "Download the worksheet (PDF)",
     "daily_title": "The daily puzzle",
     "daily_not_yet": "The first daily puzzle comes out on {date}. Come back then — "
                      "meanwhile, try the puzzles!",
@@ -729,6 +737,14 @@ ES: dict[str, str] = {
     "pz_hint_consider": "Piensa en jugar el {card}.",
     "pz_hint_check_each": "Suma cada carta de la mesa a la tuya: ¿alguna hace {sum}?",
     "pz_hint_all_found": "¡Ya los has encontrado todos!",
+    "ws_title": "Para docentes: una ficha para imprimir",
+    "ws_help": "Acertijos dibujados con cartas grandes y las soluciones en hojas aparte. El "
+               "código impreso en ambas vuelve a generar la misma ficha.",
+    "ws_count": "Cuántos acertijos",
+    "ws_seed": "Número de ficha",
+    "ws_paper": "Papel",
+    "ws_code": "Código de la ficha: **{code}**",
+    "ws_download": "Descargar la ficha (PDF)",
     "daily_title": "El acertijo del día",
     "daily_not_yet": "El primer acertijo del día sale el {date}. ¡Vuelve entonces! "
                      "Mientras, prueba los acertijos.",

@@ -371,7 +371,7 @@ def _options(at, key: str) -> list:  # noqa: ANN001
     fixed = {"pz_mode": ["for-me", "captures", "hand", "fifteens", "best-move"],
              "pz_level": [1, 2, 3, 4, 5], "pz_sum": [10, 15, 20], "qf_sum": [10, 15, 20],
              "pr_sum": [10, 15, 20], "qf_mode": ["for-me", "1", "2", "3", "4", "5"],
-             "lang_picker": ["en", "es"]}
+             "lang_picker": ["en", "es"], "ws_paper": ["a4", "letter"]}
     if key in fixed:
         return fixed[key]
     slot, _, part = key.rpartition("_")

@@ -32,10 +32,12 @@ def test_placeholders_match(key: str) -> None:
 def _literal_keys() -> set[str]:
     found: set[str] = set()
     pattern = re.compile(r"""\bt\(\s*["']([a-z0-9_.]+)["']""")
+    # ui/charts.py: labels through tr("..."), readings as Chart(fig, "key", ...)
+    chart = re.compile(r"""(?:\btr\(\s*|Chart\(fig,\s*)["']([a-z0-9_.]+)["']""")
     flash = re.compile(r"""(?:flash|Outcome|StorageError)\([^)]*?["']([a-z_]+)["']""")
     for path in SOURCES:
         text = path.read_text(encoding="utf-8")
-        found |= set(pattern.findall(text))
+        found |= set(pattern.findall(text)) | set(chart.findall(text))
         found |= {k for k in flash.findall(text)
                   if k not in {"error", "warning", "success", "ok", "played", "escoba"}}
     return found
@@ -64,6 +66,7 @@ def _dynamic_keys() -> set[str]:
     keys |= {f"level_name_{lv}" for lv in MASTERY_LEVELS}
     keys |= {f"weekday_{i}" for i in range(7)}
     keys |= {f"ch_level_{lv}" for lv in ("mixed", "friends")}
+    keys |= {"ch_mistakes_reading", "ch_mistakes_reading_down"}  # chosen by the trend
     keys |= {f"pz_hint_{k}" for k in ("need", "starts_with", "group_uses", "count_on",
                                       "consider", "check_each", "all_found")}
     return keys

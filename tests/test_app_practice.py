@@ -440,3 +440,21 @@ def test_teachers_download_a_worksheet() -> None:
     (button,) = [b for b in at.get("download_button") if "ws_pdf" in b.proto.id]
     assert button.proto.label == "Download the worksheet (PDF)"
     assert button.proto.deferred_file_id or button.proto.url  # made when tapped
+
+
+def test_daily_progress_survives_a_restart() -> None:
+    at = create_profile(new_app())
+    pid = profile_id(at)
+    at.switch_page("app_pages/daily.py").run()
+    first = daily_set(TODAY).puzzles[0]
+    solve(at, "dy0", first, right_sets(first))
+    if not first.solutions:
+        at.button(key="dy0_done").click().run()
+    # A restart: caches gone, a new browser session on the same URL.
+    st.cache_resource.clear()
+    again = new_app(query={"p": str(pid)})
+    again.switch_page("app_pages/daily.py").run()
+    assert_ok(again)
+    assert any(s.value.startswith("Puzzle 2 of 5") for s in again.subheader)
+    assert {m.label: m.value for m in again.metric}["Stars today"] == "3 / 15"
+    assert len(store().attempts(pid)) == 1

@@ -17,6 +17,7 @@ active = current_profile()
 if active is not None:
     st.success(t("playing_as", name=f"{active.avatar} {active.nickname}"))
     st.page_link("app_pages/play.py", label=t("go_play"), icon="🃏")
+    st.page_link("app_pages/daily.py", label=t("go_daily"), icon="📅")
 
 profiles = storage().list_profiles()
 if profiles:

@@ -247,13 +247,13 @@ def legal_move_pairs(rules: Rules, hand: int, table: int) -> list[tuple[int, int
                 append((card, 0))
     # One tuple, replaced in one assignment: threads (the app serves each
     # session in its own) never see one state's key with another's moves.
-    _LAST_LEGAL[0] = (hand, table, capture_sum, forced, out, [None])
+    _LAST_LEGAL[0] = (hand, table, capture_sum, forced, out)
     return out
 
 
 # The last legal-move list computed, with its state: a bot asks for it and then
-# plays one of its moves, so the engine can accept that move by membership
-# instead of checking its arithmetic again. The set is built on first use.
+# plays one of its moves, so the engine can accept that move by membership in
+# that short list instead of checking its arithmetic again.
 _LAST_LEGAL: list = [None]
 
 
@@ -373,6 +373,7 @@ class Round:
 
     def __init__(self, rules: Rules, deck: Sequence[Card], dealer: int) -> None:
         self.rules = rules
+        self._forced = rules.capture_rule == "forced"
         n = rules.players
         if not (isinstance(dealer, int) and 0 <= dealer < n):
             raise DeckError(f"dealer must be a seat 0-{n - 1}, got {dealer!r}")
@@ -540,14 +541,10 @@ class Round:
         table = self._table
         last = _LAST_LEGAL[0]
         if last is not None and last[0] == self._hands[seat] and last[1] == table \
-                and last[2] == rules.capture_sum and not self._over \
-                and last[3] == (rules.capture_rule == "forced"):
-            # The move is checked against the legal list just generated for this state.
-            legal = last[5][0]
-            if legal is None:
-                legal = last[5][0] = frozenset(last[4])
-            if (card, take) in legal:
-                return self._apply(seat, card, take)
+                and last[2] == rules.capture_sum and last[3] == self._forced \
+                and not self._over and (card, take) in last[4]:
+            # The move is one of the legal moves just generated for this very state.
+            return self._apply(seat, card, take)
         self._check_can_play(card)
         if take:
             if take & ~table:

@@ -131,11 +131,10 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     from .record import record_summary, replay
 
     try:
-        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CliError(f"cannot read {args.file}: {getattr(exc, 'strerror', None) or exc}") \
-            from None
-    result = replay(text)
+        data = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
+    except OSError as exc:
+        raise CliError(f"cannot read {args.file}: {exc.strerror or exc}") from None
+    result = replay(data)  # bytes: replay says plainly if they are not UTF-8 JSON
     return emit(args, result.to_json(), record_summary(result))
 
 

@@ -107,11 +107,26 @@ class Replay:
 
 
 def load_record(text: str | bytes) -> dict[str, Any]:
-    """Parse record JSON text, with a clear error for what is not JSON."""
+    """Parse record JSON text, with a clear error for what is not a JSON record.
+
+    Bytes must be UTF-8. Every failure is a :class:`RecordError` whose message
+    a person can read: no decoder jargon, no traceback.
+    """
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise RecordError(f"not a game record: the file is not UTF-8 text "
+                              f"(byte {exc.start + 1} cannot be read)") from None
+    if not text.strip():
+        raise RecordError("not a game record: the file is empty")
     try:
         data = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise RecordError(f"not a JSON record: {exc}") from None
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"not a game record: this is not JSON (line {exc.lineno}, "
+                          f"column {exc.colno}: {exc.msg.lower()})") from None
+    except RecursionError:
+        raise RecordError("not a game record: the JSON is nested too deeply") from None
     if not isinstance(data, dict):
         raise RecordError("a record is a JSON object with format, rules and rounds")
     return data

@@ -298,3 +298,21 @@ def test_a_record_with_no_rounds_is_a_game_not_yet_dealt():
                      "rounds": []})
     assert result.to_json() == {"rounds": [], "totals": [0, 0, 0], "winner": None,
                                 "complete": False, "position": {"round": 0}}
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    (b"", "the file is empty"),
+    (b"   \n", "the file is empty"),
+    (b"hello", r"this is not JSON \(line 1, column 1: expecting value\)"),
+    (b'{"format": "escoba-record/1",\n "rounds": [}', r"not JSON \(line 2"),
+    ("café".encode("latin-1"), "not UTF-8 text"),
+    (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+])
+def test_files_that_are_not_records_get_a_sentence_a_person_can_read(data, message):
+    with pytest.raises(RecordError, match=message):
+        replay(data)
+
+
+def test_a_utf8_byte_order_mark_is_fine():
+    _, record = RECORDS[0]
+    assert replay(b"\xef\xbb\xbf" + json.dumps(record).encode()).complete

@@ -7,6 +7,7 @@ import json
 import streamlit as st
 
 from ui.board import safe_callback
+from ui.endgame import record_shareable
 from ui.gameplay import GameSession
 from ui.i18n import t
 from ui.layout import require_profile, show_flash
@@ -42,8 +43,14 @@ for row in rows:
                 st.button(t("continue_game"), key=f"continue_{row.id}", on_click=_continue,
                           args=(row.id,), use_container_width=True)
         with cols[1]:
-            st.download_button(t("download_record"),
-                               lambda row=row: json.dumps(storage().complete_record(row),
-                                                          ensure_ascii=False, indent=1),
-                               file_name=f"escoba-game-{row.id}.json", mime="application/json",
-                               key=f"download_{row.id}", use_container_width=True)
+            # A record holds every deal (the hidden hands too): never for a game
+            # still in play, unless every hand is face up anyway (mesa abierta).
+            if record_shareable(row.status, bool(row.rules.get("open_hand"))):
+                st.download_button(t("download_record"),
+                                   lambda row=row: json.dumps(storage().complete_record(row),
+                                                              ensure_ascii=False, indent=1),
+                                   file_name=f"escoba-game-{row.id}.json",
+                                   mime="application/json", key=f"download_{row.id}",
+                                   use_container_width=True)
+            else:
+                st.caption(t("download_after_game"))

@@ -498,3 +498,37 @@ def test_start_a_different_game_midway_and_come_back() -> None:
     store = Storage(sa.create_engine(f"sqlite:///{os.environ['ESCOBA_DB_PATH']}"),
                     migrate=False)
     assert store.get_game(first).status == "abandoned"
+
+
+def _hidden_marks(card: Card) -> list[str]:
+    """card_marks plus the card's code as a JSON string (how a record's deck holds it)."""
+    return [*card_marks(card), f'"{card}"', f'\\"{card}\\"']
+
+
+def test_a_game_in_play_never_offers_its_record() -> None:
+    """The record's deck holds every hidden hand: no download while the game goes on."""
+    at = start_game(create_profile(new_app()), ng_opponents=2)
+    rng = random.Random(21)
+    for _ in range(3):
+        g = game(at)
+        play(at, rng.choice(g.observation(g.to_move).legal_moves()))
+    g = game(at)
+    assert not g.round_over and not g.is_over
+    me = g.human_seats[0]
+    hidden = [c for s in range(g.rules.players) if s != me for c in g.round.hand(s)]
+    hidden += [Card(i) for i in g.round._stock]  # the stock: hidden too
+    for page in ("app_pages/play.py", "app_pages/games.py"):
+        at.switch_page(page).run()
+        assert_ok(at)
+        assert not at.get("download_button"), page
+        sent = everything_sent(at)
+        for card in hidden:
+            assert not any(mark in sent for mark in _hidden_marks(card)), (page, card)
+    assert any("when it is over" in c.value for c in at.caption)
+
+
+def test_an_open_hand_game_in_play_may_be_saved() -> None:
+    at = start_game(create_profile(new_app()), ng_open=True)
+    at.switch_page("app_pages/games.py").run()
+    assert_ok(at)
+    assert len(at.get("download_button")) == 1

@@ -212,6 +212,8 @@ EN: dict[str, str] = {
     "new_game_midway": "Start a different game",
     "back_to_game": "◀ Back to my game",
     "download_record": "⬇️ Save game",
+    "download_after_game": "The game can be saved to a file when it is over "
+                           "(it would show everyone's cards).",
     # my games
     "games_title": "My games",
     "no_games": "No games yet.",
@@ -631,6 +633,8 @@ ES: dict[str, str] = {
     "new_game_midway": "Empezar otra partida",
     "back_to_game": "◀ Volver a mi partida",
     "download_record": "⬇️ Guardar partida",
+    "download_after_game": "La partida se puede guardar en un archivo cuando termine "
+                           "(mostraría las cartas de todos).",
     "games_title": "Mis partidas",
     "no_games": "Todavía no hay partidas.",
     "game_line": "**Partida {id}** · {when} · {status} · {preset} · {players}",

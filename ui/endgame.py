@@ -14,7 +14,7 @@ from .score import show_round_score
 from .session import set_game, storage
 
 __all__ = ["show_round_end", "show_game_tools", "show_download", "record_bytes",
-           "open_new_game_form"]
+           "open_new_game_form", "record_shareable"]
 
 
 @safe_callback
@@ -36,6 +36,13 @@ def _new_game() -> None:
 def open_new_game_form() -> None:
     """The new-game form, keeping the game in play until a new one starts."""
     st.session_state["new_game_open"] = True
+
+
+def record_shareable(status: str, open_hand: bool) -> bool:
+    """Whether a game's record may reach the browser: its deck holds every hidden hand,
+    so only once the game can no longer be played on (finished, or left unfinished
+    for good), or when every hand is face up anyway (*mesa abierta*)."""
+    return status != "playing" or open_hand
 
 
 def record_bytes(game: GameSession) -> bytes:
@@ -116,6 +123,9 @@ def show_game_tools(game: GameSession) -> None:
 
 
 def show_download(game: GameSession) -> None:
+    if not record_shareable("finished" if game.is_over else "playing", game.rules.open_hand):
+        st.caption(t("download_after_game"))
+        return
     # Deferred: the record is built only when the button is tapped.
     st.download_button(t("download_record"), lambda: record_bytes(game),
                        file_name=f"escoba-game-{game.game_id or 'new'}.json",

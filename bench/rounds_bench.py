@@ -5,8 +5,9 @@
 Two loops over the same engine in the same process, each playing whole rounds
 with a uniformly random legal move at every turn from the player's Observation:
 
-- "engine loop": what `escoba simulate` runs (players answer in the inner
-  form, card index + take mask, and the engine checks every move);
+- "engine loop": `escoba.match.play_game`, exactly what `escoba simulate` runs
+  (players answer in the inner form, card index + take mask, and the engine
+  checks every move);
 - "friendly API": the same game through Move objects (`legal_moves()` and
   `play(Move)`), the way an app or a script would drive it.
 
@@ -24,23 +25,17 @@ import time
 
 from escoba import Game, Rules
 from escoba.bots import RandomPlayer
+from escoba.match import play_game
 
 
 def engine_loop(rules: Rules, rounds: int, seed: int) -> tuple[float, float]:
+    """Whole games through ``escoba.match.play_game``, exactly as ``escoba simulate``."""
     rng = random.Random(seed)
-    player = RandomPlayer()
+    players = [RandomPlayer(), RandomPlayer()]
     played = 0
     start, cpu = time.perf_counter(), time.process_time()
     while played < rounds:
-        game = Game(rules, rng=rng)
-        while not game.is_over and played < rounds:
-            round_ = game.start_round()
-            number = len(game.rounds)
-            while not round_.is_over:
-                seat = round_.to_move
-                obs = round_.observation(seat, round_number=number)
-                game.play_pair(*player.choose_pair(obs, rng))
-            played += 1
+        played += len(play_game(rules, players, rng).rounds)
     return played / (time.process_time() - cpu), played / (time.perf_counter() - start)
 
 

@@ -482,7 +482,7 @@ class Round:
     def dealer_took_initial_table(self) -> bool:
         return bool(self._history) and self._history[0].kind == "initial"
 
-    def observation(self, seat: int, *, scores: tuple[int, ...] = (),
+    def observation(self, seat: int, scores: tuple[int, ...] = (),
                     round_number: int = 1) -> Observation:
         """What ``seat`` may know now. Only this ever reaches a bot or the coach."""
         pending = self._renuncio
@@ -743,6 +743,7 @@ class Game:
         self.round_records: list[RoundRecord] = []
         self.totals: list[int] = [0] * rules.sides
         self.winner: int | None = None
+        self._scored: list[Round] = []  # rounds already added to the totals
 
     @property
     def round(self) -> Round | None:
@@ -773,6 +774,7 @@ class Game:
             raise ValueError("the game is over")
         if self.rounds and not self.rounds[-1].is_over:
             raise ValueError("the current round is not over")
+        self.round_finished()
         dealer = self._next_dealer
         abandoned = [tuple(d) for d in redealt]
         if deck is not None:
@@ -825,10 +827,20 @@ class Game:
     def claim_renuncio(self, claim: Renuncio) -> Play:
         return self._current().claim_renuncio(claim)
 
+    def round_finished(self) -> None:
+        """Add a round that was played on the :class:`Round` directly to the totals.
+
+        :meth:`play` does this by itself; callers that drive the current round
+        without the game (the simulation loop) call it once the round is over.
+        """
+        if self.rounds and self.rounds[-1].is_over and len(self._scored) < len(self.rounds):
+            self._after_play()
+
     def _after_play(self) -> None:
         round_ = self.rounds[-1]
-        if not round_.is_over:
+        if not round_.is_over or len(self._scored) == len(self.rounds):
             return
+        self._scored.append(round_)
         for side, points in enumerate(round_.score().totals):
             self.totals[side] += points
         reached = [s for s, t in enumerate(self.totals) if t >= self.rules.target]

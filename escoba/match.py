@@ -32,19 +32,23 @@ def play_game(rules: Rules, players: Sequence[Player], rng: random.Random,
         round_ = game.start_round()
         scores = tuple(game.totals)
         number = len(game.rounds)
-        while not round_.is_over:
-            seat = round_.to_move
-            obs = round_.observation(seat, scores=scores, round_number=number)
+        # The hot loop of every simulation: bound methods and direct state reads,
+        # and the game's scores brought up to date once, when the round ends.
+        observe, play_pair, play = round_.observation, round_.play_pair, round_.play
+        while not round_._over:
+            seat = round_._to_move
+            obs = observe(seat, scores, number)
             if renuncio and obs.renuncio_card is not None:
                 claim = players[seat].claim_renuncio(obs, rng)
                 if claim is not None:
-                    game.claim_renuncio(claim)
-                    obs = round_.observation(seat, scores=scores, round_number=number)
+                    round_.claim_renuncio(claim)
+                    obs = observe(seat, scores, number)
             choose_pair = fast[seat]
             if choose_pair is not None:
-                game.play_pair(*choose_pair(obs, rng))
+                play_pair(*choose_pair(obs, rng))
             else:
-                game.play(players[seat].choose(obs, rng))
+                play(players[seat].choose(obs, rng))
+        game.round_finished()
     return game
 
 

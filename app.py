@@ -11,8 +11,9 @@ import logging
 
 import streamlit as st
 
+from ui.errors import friendly_errors, show_error_flash
 from ui.i18n import start_run
-from ui.layout import friendly_errors, pages, sidebar
+from ui.layout import pages, sidebar
 
 logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
@@ -36,4 +37,5 @@ lang = start_run()
 page = st.navigation(pages(tuple(PAGES), lang))
 with friendly_errors():
     sidebar()
+    show_error_flash()
     page.run()

@@ -9,6 +9,7 @@ import streamlit as st
 from escoba import Deck
 from ui.board import event_text_plain
 from ui.cards import cards_row_html
+from ui.errors import safe_callback
 from ui.i18n import t
 from ui.replayer import RecordError, count_steps, parse_upload, position_at
 from ui.score import show_round_score
@@ -47,6 +48,7 @@ names = [clean_name(n) or t("player_n", n=i + 1)
          for i, n in enumerate(record.get("names") or [])]
 names += [t("player_n", n=i + 1) for i in range(len(names), 8)]
 
+@safe_callback
 def _move(delta: int, last: int) -> None:
     st.session_state["replay_step"] = max(0, min(last, st.session_state["replay_step"] + delta))
 

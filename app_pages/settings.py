@@ -6,6 +6,7 @@ import streamlit as st
 
 from escoba import Card, Deck
 from ui.cards import cards_row_html
+from ui.errors import safe_callback
 from ui.i18n import LANGUAGES, current_language, labels, t
 from ui.session import save_language, settings, update_setting
 
@@ -13,10 +14,12 @@ st.title(t("settings_title"))
 current = settings()
 
 
+@safe_callback
 def _changed(name: str) -> None:
     update_setting(name, st.session_state[f"set_{name}"])
 
 
+@safe_callback
 def _lang() -> None:
     save_language(st.session_state["set_lang"])
 

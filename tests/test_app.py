@@ -532,3 +532,49 @@ def test_an_open_hand_game_in_play_may_be_saved() -> None:
     at.switch_page("app_pages/games.py").run()
     assert_ok(at)
     assert len(at.get("download_button")) == 1
+
+
+@pytest.mark.parametrize("target", ["ui.board.events_html", "ui.play_view.show_board",
+                                    "ui.play_view.show_game_tools"])
+def test_an_error_inside_the_play_fragment_is_friendly(monkeypatch, caplog, target) -> None:
+    """A tap reruns only the board's fragment: its errors must be friendly too."""
+    at = start_game(create_profile(new_app()))
+
+    def boom(*_a, **_k):
+        raise RuntimeError("kaboom in the fragment")
+
+    module, name = target.rsplit(".", 1)
+    import importlib
+
+    monkeypatch.setattr(importlib.import_module(module), name, boom)
+    g = game(at)
+    with caplog.at_level(logging.ERROR):
+        at.pills(key="pick_hand").set_value(str(g.observation(g.to_move).hand[0])).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("Something went wrong" in e.value for e in at.error)
+    sent = everything_sent(at)
+    assert "kaboom" not in sent and "Traceback" not in sent and "Ask Google" not in sent
+    assert "kaboom in the fragment" in caplog.text  # logged for whoever runs the app
+
+
+def test_an_error_in_any_callback_is_friendly(monkeypatch) -> None:
+    at = create_profile(new_app())
+    at.switch_page("app_pages/settings.py").run()
+    def boom(*_a, **_k):
+        raise RuntimeError("kaboom in a callback")
+
+    monkeypatch.setattr(Storage, "update_settings", boom)  # under the toggle's callback
+    at.toggle(key="set_hints").set_value(False).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("Something went wrong" in e.value for e in at.error)
+    assert "kaboom" not in everything_sent(at)
+
+
+def test_streamlit_never_shows_error_details() -> None:
+    import tomllib
+
+    from tests.test_app_helpers import ROOT
+
+    config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
+    assert config["client"]["showErrorDetails"] == "none"
+    assert config["client"]["toolbarMode"] == "minimal"

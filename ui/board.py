@@ -13,10 +13,8 @@ drive it alike; the cards themselves are SVG drawn by :mod:`ui.cards`.
 from __future__ import annotations
 
 import contextlib
-import functools
 import html
 import logging
-from collections.abc import Callable
 from typing import Any
 
 import streamlit as st
@@ -26,6 +24,7 @@ from escoba.cards import cards_of
 
 from . import hints as hint_mod
 from .cards import backs_row_html, cards_row_html
+from .errors import safe_callback
 from .gameplay import GameSession
 from .i18n import t
 from .session import flash, settings
@@ -41,21 +40,6 @@ KEY_REVEAL = "revealed_seat"
 
 def deck_of() -> Deck:
     return Deck(settings().get("deck", "spanish"))
-
-
-def safe_callback(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Button callbacks run outside the page's error boundary: catch, log, be kind."""
-
-    @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return fn(*args, **kwargs)
-        except Exception:
-            log.exception("error in %s", fn.__name__)
-            flash("error", "error_friendly")
-            return None
-
-    return wrapper
 
 
 def _card_text(card: Card, deck: Deck) -> str:

@@ -107,6 +107,7 @@ def _review(game: GameSession) -> None:
         st.caption(t("review_more", count=len(mistakes) - 5))
 
 
+@safe_callback
 def _toggle(name: str) -> None:
     from .session import update_setting
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 import functools
 import html
 import logging
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import streamlit as st
 
+from .errors import friendly_errors, safe_callback
 from .i18n import LANGUAGES, current_language, t
 from .session import current_profile, pop_flash, save_language
 
@@ -48,16 +47,7 @@ def inject_style() -> None:
     st.html(_STYLE)
 
 
-@contextmanager
-def friendly_errors() -> Iterator[None]:
-    """No traceback ever reaches a child: log it, show a kind sentence instead."""
-    try:
-        yield
-    except Exception:
-        log.exception("unexpected error on a page")
-        st.error(t("error_friendly"), icon="🙈")
-
-
+@safe_callback
 def _on_language() -> None:
     save_language(st.session_state["lang_picker"])
 

@@ -27,6 +27,7 @@ def _preset_defaults(name: str) -> dict[str, Any]:
             "ng_initial": p.initial_fifteen, "ng_last_escoba": p.last_play_escoba}
 
 
+@safe_callback
 def _on_preset() -> None:
     st.session_state.update(_preset_defaults(st.session_state["ng_preset"]))
 

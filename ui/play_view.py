@@ -12,6 +12,7 @@ import streamlit as st
 
 from .board import show_board
 from .endgame import open_new_game_form, show_game_tools, show_round_end
+from .errors import friendly_fragment, show_error_flash
 from .i18n import start_run, t
 from .layout import show_flash
 from .session import current_game
@@ -19,13 +20,14 @@ from .session import current_game
 __all__ = ["game_view"]
 
 
-@st.fragment
+@friendly_fragment
 def game_view() -> None:
     """Everything of the current game: options, board, score table, review."""
     start_run()  # a fragment rerun does not pass through app.py
     game = current_game()
     if game is None or st.session_state.get("new_game_open"):
         st.rerun(scope="app")
+    show_error_flash()
     show_flash()
     show_game_tools(game)
     show_board(game)

@@ -21,6 +21,7 @@ from puzzles import CheckResult, DailySet, Puzzle, daily_set
 from puzzles.mastery import FactStats, fact_stats
 from puzzles.practice import answers_from_rows, attempt_answers, practice_candidates, quick_fact_key
 
+from .errors import safe_callback
 from .session import storage
 
 __all__ = ["now_utc", "child_timezone", "today", "attempt_row", "record_attempt",
@@ -132,6 +133,7 @@ def kept(key: str, default: Any) -> Any:
     return st.session_state.get(f"keep_{key}", default)
 
 
+@safe_callback
 def keep(key: str) -> None:
     """``on_change`` of a choice: remember its value for :func:`kept`."""
     st.session_state[f"keep_{key}"] = st.session_state.get(key)

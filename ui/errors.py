@@ -1,0 +1,91 @@
+"""The error boundary every piece of the app runs inside: no traceback reaches a child.
+
+Streamlit shows an exception with its own box (English, a traceback, links to
+search engines) whenever one escapes a page, a fragment or a widget callback.
+A fragment rerun (a tap on the Play board) and a callback run outside
+``app.py``'s boundary, so each of them wraps its body here:
+
+- :func:`friendly_errors` -- a ``with`` block (app.py around the page);
+- :func:`friendly` -- the same as a decorator (under ``@st.fragment``);
+- :func:`friendly_fragment` -- ``st.fragment`` whose body is :func:`friendly`;
+- :func:`safe_callback` -- for ``on_click``/``on_change``: the message waits for
+  the next run (a callback cannot draw), :func:`show_error_flash` shows it.
+
+Each logs the traceback and shows one kind, translated sentence.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import logging
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+import streamlit as st
+
+from .i18n import t
+
+__all__ = ["friendly_errors", "friendly", "friendly_fragment", "safe_callback",
+           "show_error_flash"]
+
+log = logging.getLogger("escoba.app")
+F = TypeVar("F", bound=Callable[..., Any])
+_ERROR_FLAG = "friendly_error_pending"
+
+
+def say_sorry() -> None:
+    st.error(t("error_friendly"), icon="🙈")
+
+
+@contextmanager
+def friendly_errors() -> Iterator[None]:
+    """No traceback ever reaches a child: log it, show a kind sentence instead.
+
+    ``st.rerun`` and ``st.stop`` are not errors (they are BaseExceptions) and pass.
+    """
+    try:
+        yield
+    except Exception:
+        log.exception("unexpected error on a page")
+        say_sorry()
+
+
+def friendly(fn: F) -> F:
+    """Run ``fn`` inside :func:`friendly_errors` (put it *under* ``@st.fragment``)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        with friendly_errors():
+            return fn(*args, **kwargs)
+        return None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def friendly_fragment(fn: F) -> F:
+    """``@st.fragment`` whose every run is inside the friendly boundary."""
+    return st.fragment(friendly(fn))  # type: ignore[return-value]
+
+
+def safe_callback(fn: F) -> F:
+    """Widget callbacks run outside every page's boundary: catch, log, be kind later."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except Exception:
+            log.exception("error in %s", fn.__name__)
+            with contextlib.suppress(Exception):  # no session: a unit test's direct call
+                st.session_state[_ERROR_FLAG] = True
+            return None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def show_error_flash() -> None:
+    """The friendly message of a callback that failed, once (app.py and the fragments)."""
+    if st.session_state.pop(_ERROR_FLAG, False):
+        say_sorry()

@@ -14,6 +14,7 @@ import streamlit as st
 from ui.errors import friendly_errors, show_error_flash
 from ui.i18n import start_run
 from ui.layout import pages, sidebar
+from ui.session import current_profile
 
 logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
@@ -33,6 +34,11 @@ PAGES = [
     ("app_pages/help.py", "nav_help", "❓"),
 ]
 
+with friendly_errors():
+    # The profile in the URL (?p=) carries its language: load it before the
+    # navigation's labels are built, or a refreshed page shows the browser's
+    # language in the sidebar until the first tap.
+    current_profile()
 lang = start_run()
 page = st.navigation(pages(tuple(PAGES), lang))
 with friendly_errors():

@@ -578,3 +578,28 @@ def test_streamlit_never_shows_error_details() -> None:
     config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
     assert config["client"]["showErrorDetails"] == "none"
     assert config["client"]["toolbarMode"] == "minimal"
+
+
+def test_a_refresh_builds_the_sidebar_in_the_profiles_language(monkeypatch) -> None:
+    """A Spanish profile in an English browser: ?p= on a fresh session (a refresh or
+    a link) names the pages in Spanish on the very first run."""
+    at = create_profile(new_app(locale="en-US"), "Leo")
+    at.segmented_control(key="lang_picker").set_value("es").run()
+    profile_id = at.query_params["p"]
+    profile_id = profile_id[0] if isinstance(profile_id, list) else profile_id
+    import ui.layout
+
+    built: list[str] = []
+    real = ui.layout.pages
+
+    def spy(spec, lang):  # noqa: ANN001, ANN202
+        built.append(lang)
+        return real(spec, lang)
+
+    monkeypatch.setattr(ui.layout, "pages", spy)
+    fresh = new_app(locale="en-US", query={"p": str(profile_id)})
+    assert_ok(fresh)
+    assert built == ["es"]
+    assert fresh.title[0].value == "¿Quién juega?"
+    fresh.switch_page("app_pages/help.py").run()
+    assert built[-1] == "es"

@@ -603,3 +603,35 @@ def test_a_refresh_builds_the_sidebar_in_the_profiles_language(monkeypatch) -> N
     assert fresh.title[0].value == "¿Quién juega?"
     fresh.switch_page("app_pages/help.py").run()
     assert built[-1] == "es"
+
+
+def test_pass_and_play_reviews_every_child_by_name(monkeypatch) -> None:
+    import ui.hints
+
+    asked: list[int] = []
+
+    def fake_review(record, seat):  # noqa: ANN001, ANN202 - the coach, one mistake each
+        asked.append(seat)
+        return [{"round": 1, "move_no": 1, "move": None, "best": None, "lost": 1.0,
+                 "mistakes": []}]
+
+    monkeypatch.setattr(ui.hints, "review", fake_review)
+    at = create_profile(new_app())
+    at.switch_page("app_pages/play.py").run()
+    at.segmented_control(key="ng_kind_1").set_value("human").run()
+    at.text_input(key="ng_name_1").input("Leo").run()
+    set_widget(at, "ng_target", 15)
+    at.run()
+    at.button(key="start_game").click().run()
+    rng = random.Random(8)
+    for _ in range(40):
+        play_round_by_clicking(at, rng)
+        if "new_game_after" in {b.key for b in at.button}:
+            break
+        at.button(key="next_round").click().run()
+        assert_ok(at)
+    assert game(at).is_over
+    titles = [m.value for m in at.markdown if m.value.startswith("### ")]
+    assert any("Ana play?" in v for v in titles), titles
+    assert any("Leo play?" in v for v in titles), titles
+    assert sorted(set(asked)) == [0, 1]

@@ -10,6 +10,7 @@ from . import hints as hint_mod
 from .board import safe_callback
 from .gameplay import GameSession
 from .i18n import t
+from .text import md_escape
 from .score import show_round_score
 from .session import set_game, storage
 
@@ -77,13 +78,26 @@ def show_round_end(game: GameSession) -> None:
 
 
 def _review(game: GameSession) -> None:
-    st.markdown(f"### {t('review_title')}")
-    cache_key = f"review_{game.game_id}"
+    """The coach's review of every child at the table, each under their nickname."""
+    humans = game.human_seats
+    for seat in humans:
+        if len(humans) == 1:
+            st.markdown(f"### {t('review_title')}")
+        else:
+            spec = game.seats[seat]
+            st.markdown("### " + md_escape(t("review_title_for",
+                                                 name=f"{spec.avatar} {spec.name}")))
+        _review_of(game, seat, owner=seat == humans[0])
+
+
+def _review_of(game: GameSession, seat: int, *, owner: bool) -> None:
+    cache_key = f"review_{game.game_id}_{seat}"
     if cache_key not in st.session_state:
-        items = hint_mod.review(game.record(), game.human_seats[0])
+        items = hint_mod.review(game.record(), seat)
         st.session_state[cache_key] = items
-        if items is not None and game.game_id is not None:
-            # Stored for the progress charts (issue 6): mistakes named per move.
+        if owner and items is not None and game.game_id is not None:
+            # Stored for the progress charts of the profile's child (issue 6):
+            # mistakes named per move.
             storage().save_review(game.game_id, [
                 {**i, "move": str(i["move"]), "best": str(i["best"])} for i in items])
     items = st.session_state[cache_key]

@@ -635,3 +635,29 @@ def test_pass_and_play_reviews_every_child_by_name(monkeypatch) -> None:
     assert any("Ana play?" in v for v in titles), titles
     assert any("Leo play?" in v for v in titles), titles
     assert sorted(set(asked)) == [0, 1]
+
+
+def test_pause_keeps_the_childs_own_hand_on_screen() -> None:
+    at = create_profile(new_app())
+    at.switch_page("app_pages/settings.py").run()
+    at.toggle(key="set_pause").set_value(True).run()
+    at.switch_page("app_pages/play.py").run()
+    set_widget(at, "ng_opponents", 2)
+    at.run()
+    at.button(key="start_game").click().run()
+    rng = random.Random(9)
+    g = game(at)
+    while not g.is_human_turn:
+        at.button(key="bot_step").click().run()
+    play(at, rng.choice(g.observation(g.to_move).legal_moves()))
+    assert "bot_step" in {b.key for b in at.button}
+    sent = everything_sent(at)
+    me = g.human_seats[0]
+    assert g.round.hand(me)
+    for card in g.round.hand(me):
+        assert card.name() in sent, card
+    for seat in range(g.rules.players):
+        if seat != me:
+            for card in g.round.hand(seat):
+                assert not any(m in sent for m in card_marks(card)), (seat, card)
+    assert "play_button" not in {b.key for b in at.button}  # not the child's turn yet

@@ -306,6 +306,10 @@ def viewer_seat(game: GameSession) -> tuple[int | None, bool]:
     to_move = game.to_move if not game.round_over else None
     seat = to_move if to_move in humans else None
     if seat is None:
+        if to_move is not None and st.session_state.get(KEY_REVEAL) in humans:
+            # A computer's turn (paused): the child who showed their cards last
+            # keeps seeing them, until the turn passes to another child.
+            return st.session_state[KEY_REVEAL], True
         return (humans[0] if game.rules.open_hand else None), game.rules.open_hand
     if game.rules.open_hand:
         return seat, True
@@ -341,7 +345,9 @@ def show_board(game: GameSession) -> None:
         parts.append(f"<p>{html.escape(t('table_empty'))}</p>")
     in_play = not game.round_over and game.seats[game.to_move].is_human and reveal
     chosen = _chosen_card(obs) if in_play else None
-    if in_play:
+    # The hand shows whenever its owner may see it: on their turn, and while
+    # waiting for the computer's (paused) turn.
+    if reveal and me is not None and not game.round_over:
         parts.append(f"<h3 style='margin:8px 0 0'>"
                      f"{html.escape(t('your_hand', name=game.seats[obs.seat].name))}</h3>"
                      + cards_row_html(obs.hand, deck, values,

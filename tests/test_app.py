@@ -661,3 +661,27 @@ def test_pause_keeps_the_childs_own_hand_on_screen() -> None:
             for card in g.round.hand(seat):
                 assert not any(m in sent for m in card_marks(card)), (seat, card)
     assert "play_button" not in {b.key for b in at.button}  # not the child's turn yet
+
+
+def test_what_just_happened_survives_a_refresh() -> None:
+    at = start_game(create_profile(new_app()), ng_opponents=2)
+    rng = random.Random(2)
+    for _ in range(2):
+        g = game(at)
+        play(at, rng.choice(g.observation(g.to_move).legal_moves()))
+    before = [e for e in game(at).recent]
+    assert len(before) >= 2  # the child's move and the computers' replies
+
+    def happened(app) -> str:  # noqa: ANN001
+        return next(h.value for h in app.get("html") if "What just happened" in h.value)
+
+    shown = happened(at)
+    profile_id = at.query_params["p"]
+    profile_id = profile_id[0] if isinstance(profile_id, list) else profile_id
+    st.cache_resource.clear()
+    again = new_app(query={"p": str(profile_id)})  # a refresh: a new session
+    again.switch_page("app_pages/play.py").run()
+    assert_ok(again)
+    assert game(again).recent == before
+    lines = re.findall(r"• [^<]+|🧹 [^<]+", shown)
+    assert lines and all(line in happened(again) for line in lines)

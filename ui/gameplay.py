@@ -155,7 +155,22 @@ class GameSession:
                       options=row.options)
         if game.round is None:
             session._start_round()
+        else:
+            session.recent = session.recent_from_history()
         return session
+
+    def recent_from_history(self) -> list[Play]:
+        """:attr:`recent` rebuilt from the round's public history (after a refresh or a
+        restart): from the last move a child made (or the round's start) to now."""
+        history = list(self.game.round.history) if self.game.round is not None else []
+        start = 0
+        for i in range(len(history) - 1, -1, -1):
+            event = history[i]
+            if (event.kind in ("play", "miscount") and 0 <= event.seat < len(self.seats)
+                    and self.seats[event.seat].is_human):
+                start = i
+                break
+        return history[start:]
 
     # -- reading ------------------------------------------------------------------
     @property

@@ -16,6 +16,7 @@ edge.
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -281,6 +282,7 @@ def initial_table_triggers(rules: Rules, table: Sequence[Card] | int) -> bool:
     return any(s for s in subset_masks_in_range(plain, rules.capture_sum, rules.capture_sum))
 
 
+_INDEX = operator.attrgetter("index")
 _new_play = tuple.__new__
 _new_observation = tuple.__new__
 
@@ -344,7 +346,8 @@ class Observation(NamedTuple):
         return self.stock_count == 0 and sum(self.hand_counts) == 1
 
     def legal_move_pairs(self) -> list[tuple[int, int]]:
-        if not self.is_my_turn:
+        """Legal plays in the inner form (card index, take mask); empty if not my turn."""
+        if self.to_move != self.seat or self.round_over:
             return []
         return legal_move_pairs(self.rules, self.hand_mask, self.table_mask)
 
@@ -371,17 +374,23 @@ class Round:
     and its table must be redealt (:meth:`Game.start_round` reshuffles).
     """
 
-    def __init__(self, rules: Rules, deck: Sequence[Card], dealer: int) -> None:
+    def __init__(self, rules: Rules, deck: Sequence[Card], dealer: int, *,
+                 _trusted_deck: bool = False) -> None:
         self.rules = rules
+        # Rule facts read on every move, looked up once.
         self._forced = rules.capture_rule == "forced"
+        self._renuncio_rule = rules.capture_rule == "renuncio"
+        self._last_play_escoba = rules.last_play_escoba
+        self._players = rules.players
         n = rules.players
         if not (isinstance(dealer, int) and 0 <= dealer < n):
             raise DeckError(f"dealer must be a seat 0-{n - 1}, got {dealer!r}")
         deck = tuple(deck)
-        _check_full_deck(rules, deck)
+        if not _trusted_deck:  # a deck the game shuffled itself is full by construction
+            _check_full_deck(rules, deck)
         self.deck: tuple[Card, ...] = deck
         self.dealer = dealer
-        self._stock: list[int] = [c.index for c in reversed(deck)]  # pop() = top card
+        self._stock: list[int] = list(map(_INDEX, reversed(deck)))  # pop() = top card
         self._hands: list[int] = [0] * n
         self._piles: list[int] = [0] * n
         self._escobas: list[int] = [0] * n
@@ -584,36 +593,33 @@ class Round:
         return self._apply(self._to_move, card, 0, miscount=chosen)
 
     def _apply(self, seat: int, card: int, take: int, miscount: int | None = None) -> Play:
-        rules = self.rules
         bit = 1 << card
         self._hands[seat] ^= bit
-        self._cards_in_hands -= 1
+        left = self._cards_in_hands = self._cards_in_hands - 1
         self._seen |= bit
-        table_before = self._table
-        last_card = self._cards_in_hands == 0 and not self._stock
+        table = self._table
         escoba = False
         if take:
-            table = table_before ^ take
+            table ^= take
             self._table = table
             self._piles[seat] |= take | bit
             self._last_capturer = seat
-            if not table and not (last_card and not rules.last_play_escoba) \
-                    and not ((take | bit) & JOKER_MASK):
+            if not table and not (take | bit) & JOKER_MASK \
+                    and (self._last_play_escoba or left or self._stock):
                 escoba = True
                 self._escobas[seat] += 1
             self._renuncio = None
         else:
-            self._table = table_before | bit
-            if rules.capture_rule == "renuncio" and has_capture(
-                    table_before, card, rules.capture_sum):
-                self._renuncio = (seat, card, table_before)
+            self._table = table | bit
+            if self._renuncio_rule and has_capture(table, card, self.rules.capture_sum):
+                self._renuncio = (seat, card, table)
             else:
                 self._renuncio = None
-        played = _new_play(Play, (seat, "miscount" if miscount is not None else "play", card,
+        played = _new_play(Play, (seat, "play" if miscount is None else "miscount", card,
                                   take, escoba, miscount))
         self._history.append(played)
-        self._to_move = (seat + 1) % rules.players
-        if not self._cards_in_hands:
+        self._to_move = (seat + 1) % self._players
+        if not left:
             if self._stock:
                 self._deal()
                 self._leftovers_to_table()
@@ -783,7 +789,7 @@ class Game:
             while True:
                 candidate = self.shuffled_deck()
                 try:
-                    round_ = Round(self.rules, candidate, dealer)
+                    round_ = Round(self.rules, candidate, dealer, _trusted_deck=True)
                     break
                 except DeckError:
                     abandoned.append(tuple(candidate))

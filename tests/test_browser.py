@@ -260,3 +260,54 @@ def test_child_solves_todays_first_daily_puzzle_and_sees_progress(server) -> Non
         _shot(page, "08-progress")
         context.close()
         browser.close()
+
+
+@pytest.mark.parametrize("size", [(1024, 768), (768, 1024)])
+def test_play_fits_a_tablet_screen(server, browser_type_launch_args, size) -> None:  # noqa: ANN001
+    """Table, own hand, both choosers and Play on one tablet screen, no scrolling
+    (2 players, hints off: the common case), a move and a reload later."""
+    from playwright.sync_api import sync_playwright
+
+    url, _db = server
+    width, height = size
+    name = f"Fit{width}"
+    with sync_playwright() as p:
+        browser = p.chromium.launch(**browser_type_launch_args)
+        context = browser.new_context(viewport={"width": width, "height": height},
+                                      locale="en-US", device_scale_factor=1)
+        page = context.new_page()
+        page.set_default_timeout(30_000)
+        page.goto(url)
+        page.get_by_role("textbox", name="Nickname").fill(name)
+        page.get_by_role("button", name="Create my profile").click()
+        page.get_by_text(f"Welcome, {name}").wait_for()
+        page.get_by_role("link", name="Go and play").first.click()
+        page.get_by_role("button", name="Start the game!").click()
+        page.get_by_text("1. Choose a card from your hand").wait_for()
+        _wait_idle(page)
+        page.locator(".st-key-tgl_hints label").first.click()  # hints off
+        _wait_idle(page)
+        # One move, so that "What just happened" is on the board too.
+        page.locator("[data-testid=stButtonGroup] button").first.click()
+        _wait_idle(page)
+        page.locator(".st-key-play_button button").click()
+        _wait_idle(page)
+        page.reload()
+        page.get_by_text("1. Choose a card from your hand").wait_for()
+        _wait_idle(page)
+        page.screenshot(path=str(_artifact(f"09-play-{width}x{height}.png")))
+        play = page.locator(".st-key-play_button button").bounding_box()
+        table = page.locator(".st-key-pick_table").bounding_box() or play
+        assert play is not None
+        assert play["y"] + play["height"] <= height, (size, play)
+        assert table["y"] >= 0
+        sidebar = page.locator("[data-testid=stSidebar][data-collapsed=false]")
+        if sidebar.count():
+            assert sidebar.bounding_box()["width"] <= 240
+        context.close()
+        browser.close()
+
+
+def _artifact(name: str) -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS / name

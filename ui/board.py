@@ -23,7 +23,7 @@ from escoba import Card, Deck, Observation, Play
 from escoba.cards import cards_of
 
 from . import hints as hint_mod
-from .cards import backs_row_html, cards_row_html
+from .cards import backs_row_html, card_img, cards_row_html
 from .errors import safe_callback
 from .gameplay import GameSession
 from .i18n import t
@@ -88,7 +88,11 @@ def _event_line(who: str, event: Play, deck: Deck) -> str:
 # The board is drawn in few, large elements: every Streamlit element costs on each
 # rerun, and the Play page must rerun fast after a move (docs/BENCHMARKS.md).
 _BOX = ('<div style="border:1px solid rgba(128,128,128,0.35);border-radius:12px;'
-        'padding:10px 14px;margin:4px 0">')
+        'padding:6px 12px;margin:2px 0;height:calc(100% - 4px);box-sizing:border-box">')
+#: Card widths on the Play page: table and hand, the cards of "what just happened".
+#: Small enough that table, hand, choosers and Play fit 1024 x 768 (a landscape tablet).
+CARD_W = 62
+EVENT_CARD_W = 26
 
 
 def events_html(game: GameSession) -> str:
@@ -104,7 +108,7 @@ def events_html(game: GameSession) -> str:
     batch = (len(game.game.rounds), len(game.game.round.history))
     fresh = st.session_state.get("events_seen") != batch
     st.session_state["events_seen"] = batch
-    parts = [_BOX, f"<b>{html.escape(t('what_happened'))}</b>"]
+    parts = [_BOX, f"<b style='font-size:0.9rem'>{html.escape(t('what_happened'))}</b>"]
     step = 0
     for event in events[-8:]:
         line = html.escape(event_text(game, event, deck))
@@ -112,27 +116,32 @@ def events_html(game: GameSession) -> str:
         if fresh and not game.seats[event.seat].is_human:
             delay = (f"animation:escoba-in 0.5s ease-out {0.2 + 1.1 * step:.1f}s both;")
             step += 1
-        parts.append(f'<div class="escoba-step" style="margin-top:6px;{delay}">'
-                     f'{"🧹 " if event.escoba else "• "}{line}')
+        # The line and its small cards in one flow (cards right after the words).
+        parts.append(f'<div class="escoba-step" style="margin-top:2px;font-size:0.95rem;'
+                     f'line-height:1.35;{delay}">{"🧹 " if event.escoba else "• "}{line} ')
         shown = ([event.card] if event.card is not None else []) + sorted(event.take)
         if shown:
-            parts.append(cards_row_html(shown, deck, values, width=44, names=False))
+            parts.append('<span style="display:inline-flex;gap:2px;vertical-align:middle">'
+                         + "".join(card_img(c, deck, values, False, EVENT_CARD_W, c.name(deck))
+                                   for c in shown) + "</span>")
         parts.append("</div>")
     parts.append("</div>")
     return "".join(parts)
 
 
-def _scoreboard(game: GameSession, obs: Observation) -> str:
+def _scoreboard(game: GameSession, obs: Observation, summary: str) -> str:
+    """One line: the round, the cards left to deal, each side's points (compact: the
+    table and the child's hand must fit a landscape tablet without scrolling)."""
     rules = game.rules
-    cells = [f"<div><b>{html.escape(t('round_n', n=len(game.game.rounds)))}</b><br>"
-             f"{html.escape(t('stock_left', n=obs.stock_count))}</div>"]
+    cells = [f"<span><b>{html.escape(t('round_n', n=len(game.game.rounds)))}</b> · "
+             f"{html.escape(t('stock_left', n=obs.stock_count))}</span>"]
     for side in range(rules.sides):
-        cells.append(f"<div><b>{html.escape(game.side_name(side))}</b><br>"
-                     f"<span style='font-size:1.4rem'>"
-                     f"{html.escape(t('points_n', n=game.game.totals[side]))}</span></div>")
-    cells.append(f"<div style='opacity:0.7'>{html.escape(t('target_is', n=rules.target))}</div>")
-    return ('<div style="display:flex;flex-wrap:wrap;gap:28px;align-items:flex-end">'
-            + "".join(cells) + "</div>")
+        cells.append(f"<span><b>{html.escape(game.side_name(side))}</b> "
+                     f"<span style='font-size:1.25rem;font-weight:700'>"
+                     f"{html.escape(t('points_n', n=game.game.totals[side]))}</span></span>")
+    cells.append(f"<span style='opacity:0.7;font-size:0.85rem'>{html.escape(summary)}</span>")
+    return ('<div style="display:flex;flex-wrap:wrap;column-gap:24px;row-gap:2px;'
+            'align-items:baseline">' + "".join(cells) + "</div>")
 
 
 def _opponents(game: GameSession, obs: Observation, me: int | None) -> str:
@@ -148,15 +157,16 @@ def _opponents(game: GameSession, obs: Observation, me: int | None) -> str:
                    escobas=obs.escobas[seat])
         if obs.open_hands is not None:
             cards = cards_row_html(list(cards_of(obs.open_hands[seat])), deck, values,
-                                   width=52, names=False)
+                                   width=44, names=False)
         else:
             # Only the number of cards exists here: the faces were never read.
-            cards = backs_row_html(obs.hand_counts[seat])
-        boxes.append(f'{_BOX}<b>{html.escape(seat_label(game, seat))}</b>{turn}<br>'
-                     f'<span style="opacity:0.75;font-size:0.9rem">{html.escape(status)}'
-                     f"</span>{cards}</div>")
-    return ('<div style="display:flex;flex-wrap:wrap;gap:10px">'
-            + "".join(f'<div style="flex:1 1 200px">{b}</div>' for b in boxes) + "</div>")
+            cards = backs_row_html(obs.hand_counts[seat], width=30)
+        boxes.append(f'{_BOX}<div style="display:flex;gap:10px;align-items:center;'
+                     f'justify-content:space-between"><div><b>'
+                     f'{html.escape(seat_label(game, seat))}</b>{turn}<br>'
+                     f'<span style="opacity:0.75;font-size:0.85rem">{html.escape(status)}'
+                     f"</span></div>{cards}</div></div>")
+    return "".join(f'<div style="flex:1 1 180px;min-width:0">{b}</div>' for b in boxes)
 
 
 def _hint_panel(obs: Observation, deck: Deck) -> None:
@@ -332,26 +342,38 @@ def show_board(game: GameSession) -> None:
     summary = t("rules_summary", preset=t("preset_" + rules.preset_name), target=rules.target,
                 sum=rules.capture_sum,
                 mode=t("open_hand") if rules.open_hand else t("closed_hand"))
-    parts = [f"<div style='opacity:0.7;font-size:0.9rem'>{html.escape(summary)}</div>",
-             _scoreboard(game, obs), _opponents(game, obs, me if reveal else None),
-             events_html(game),
-             f"<h3 style='margin:8px 0 0'>{html.escape(t('table_title'))}</h3>"
-             f"<div style='opacity:0.75'>"
-             f"{html.escape(t('table_total', total=sum(c.value for c in obs.table)))}</div>"]
+    # Opponents and "what just happened" side by side: one band, not two.
+    events = events_html(game)
+    band = _opponents(game, obs, me if reveal else None) + (
+        f'<div style="flex:2 1 260px;min-width:0">{events}</div>' if events else "")
+    parts = [_scoreboard(game, obs, summary),
+             f'<div style="display:flex;flex-wrap:wrap;gap:8px;align-items:stretch">{band}'
+             f"</div>"]
+    # The table and the child's hand side by side (one under the other when the
+    # screen is narrow): on a landscape tablet the choosers and Play fit below.
+    table = (f"<div style='margin:6px 0 0'><b style='font-size:1.15rem'>"
+             f"{html.escape(t('table_title'))}</b> <span style='opacity:0.75'>· "
+             f"{html.escape(t('table_total', total=sum(c.value for c in obs.table)))}"
+             f"</span></div>")
     if obs.table:
-        parts.append(cards_row_html(obs.table, deck, values, selected=[
-            Card.parse(k) for k in st.session_state.get(KEY_TABLE) or []]))
+        table += cards_row_html(obs.table, deck, values, width=CARD_W, names=False, gap=4,
+                                selected=[Card.parse(k)
+                                          for k in st.session_state.get(KEY_TABLE) or []])
     else:
-        parts.append(f"<p>{html.escape(t('table_empty'))}</p>")
+        table += f"<p>{html.escape(t('table_empty'))}</p>"
+    row = [f'<div style="flex:1 1 300px;min-width:0">{table}</div>']
     in_play = not game.round_over and game.seats[game.to_move].is_human and reveal
     chosen = _chosen_card(obs) if in_play else None
     # The hand shows whenever its owner may see it: on their turn, and while
     # waiting for the computer's (paused) turn.
     if reveal and me is not None and not game.round_over:
-        parts.append(f"<h3 style='margin:8px 0 0'>"
-                     f"{html.escape(t('your_hand', name=game.seats[obs.seat].name))}</h3>"
-                     + cards_row_html(obs.hand, deck, values,
-                                      selected=[chosen] if chosen else []))
+        row.append(f"<div style='flex:0 1 auto;min-width:0'>"
+                   f"<div style='margin:6px 0 0'><b style='font-size:1.15rem'>"
+                   f"{html.escape(t('your_hand', name=game.seats[obs.seat].name))}</b></div>"
+                   + cards_row_html(obs.hand, deck, values, width=CARD_W, names=False,
+                                    gap=4, selected=[chosen] if chosen else []) + "</div>")
+    parts.append('<div style="display:flex;flex-wrap:wrap;column-gap:28px;row-gap:0">'
+                 + "".join(row) + "</div>")
     st.html("".join(parts))
 
     if game.round_over:

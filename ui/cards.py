@@ -134,7 +134,7 @@ def card_img(card: Card, deck: Deck, show_value: bool, selected: bool, width: in
 
 def cards_row_html(cards: Iterable[Card], deck: Deck, show_value: bool, *,
                    selected: Iterable[Card] = (), width: int = 96,
-                   names: bool = True) -> str:
+                   names: bool = True, gap: int = 6) -> str:
     """A wrapping row of card faces with their names under them (for ``st.html``)."""
     chosen = set(selected)
     items = []
@@ -144,8 +144,8 @@ def cards_row_html(cards: Iterable[Card], deck: Deck, show_value: bool, *,
         caption = (f'<div style="font-size:0.85rem;text-align:center;max-width:{width + 8}px">'
                    f'{html.escape(name)}</div>') if names else ""
         items.append(f'<div style="display:flex;flex-direction:column;align-items:center;'
-                     f'margin:4px">{svg}{caption}</div>')
-    return ('<div style="display:flex;flex-wrap:wrap;gap:6px;align-items:flex-start">'
+                     f'margin:{min(4, gap)}px">{svg}{caption}</div>')
+    return (f'<div style="display:flex;flex-wrap:wrap;gap:{gap}px;align-items:flex-start">'
             + "".join(items) + "</div>")
 
 
@@ -154,4 +154,4 @@ def backs_row_html(count: int, width: int = 44) -> str:
     data = base64.b64encode(back_svg(width).encode("utf-8")).decode("ascii")
     back = (f'<img src="data:image/svg+xml;base64,{data}" width="{width}" '
             f'height="{int(width * 1.5)}" alt="card back"/>')
-    return ('<div style="display:flex;flex-wrap:wrap;gap:4px">' + back * count + "</div>")
+    return ('<div style="display:flex;flex-wrap:nowrap;gap:4px">' + back * count + "</div>")

@@ -27,6 +27,20 @@ div[data-testid="stButtonGroup"] button { min-height: 2.8rem; font-size: 1.05rem
 div[data-testid="stMarkdownContainer"] p { font-size: 1.05rem; }
 .st-key-qf_numbers button { min-width: 4.4rem; min-height: 4.4rem; }
 .st-key-qf_numbers button p { font-size: 1.8rem; font-weight: 700; }
+/* Less empty space above the page and a narrower sidebar: a landscape tablet
+   (1024 x 768) shows the table, the hand, the choosers and Play without scrolling. */
+[data-testid="stMainBlockContainer"] { padding-top: 3.3rem; padding-bottom: 2rem;
+  padding-left: 1.5rem; padding-right: 1.5rem; }
+section[data-testid="stSidebar"][data-collapsed="false"] { width: 230px !important;
+  min-width: 230px !important; }
+h1 { font-size: 2.1rem !important; padding-top: 0.2rem !important;
+     padding-bottom: 0.4rem !important; }
+@media (max-height: 820px) { h1 { font-size: 1.7rem !important; } }
+.st-key-play_board { gap: 0.45rem; }
+.st-key-play_board div[data-testid="stButtonGroup"] button { min-height: 2.5rem; }
+.st-key-play_board div[data-testid="stWidgetLabel"] { margin-bottom: 0; }
+.st-key-play_board div[data-testid="stWidgetLabel"] p { font-size: 1rem; }
+.st-key-game_tools { align-items: center; }
 @keyframes escoba-in { from { opacity: 0; transform: translateY(-8px); }
                        to { opacity: 1; transform: none; } }
 @media (prefers-reduced-motion: reduce) {

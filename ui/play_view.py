@@ -29,9 +29,15 @@ def game_view() -> None:
         st.rerun(scope="app")
     show_error_flash()
     show_flash()
-    show_game_tools(game)
-    show_board(game)
-    if game.round_over:
-        show_round_end(game)
-    else:
-        st.button(t("new_game_midway"), key="new_game_midway", on_click=open_new_game_form)
+    # One keyed container: its elements sit closer together (style in ui.layout),
+    # so table, hand, choosers and Play fit a landscape tablet's screen.
+    with st.container(key="play_board"):
+        show_board(game)
+        if game.round_over:
+            show_round_end(game)
+        # The hint switch and a new game are used now and then: below the move.
+        with st.container(horizontal=True, key="game_tools"):
+            show_game_tools(game)
+            if not game.round_over:
+                st.button(t("new_game_midway"), key="new_game_midway",
+                          on_click=open_new_game_form)

@@ -49,7 +49,7 @@ if day - timedelta(days=1) >= EPOCH:
     if yesterday is None:
         st.caption(t("daily_yesterday_none"))
     else:
-        st.caption(t("daily_yesterday", stars=yesterday.total,
+        st.caption(t("daily_yesterday", stars=yesterday.total, count=yesterday.total,
                      squares=share_text(yesterday.number, list(yesterday.stars))
                      .splitlines()[-1]))
 
@@ -71,7 +71,7 @@ replaying = False
 if just_answered:
     index = shown[1]
 elif completed:
-    st.success(t("daily_complete", stars=result.total), icon="🎉")
+    st.success(t("daily_complete", stars=result.total, count=result.total), icon="🎉")
     st.markdown(f"**{t('daily_share')}**")
     st.code(share_text(daily, list(stars)), language=None)
     st.caption(t("daily_share_help"))

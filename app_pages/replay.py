@@ -7,7 +7,7 @@ import json
 import streamlit as st
 
 from escoba import Deck
-from ui.board import event_text_plain
+from ui.board import event_text_plain, seat_status
 from ui.cards import cards_row_html
 from ui.errors import safe_callback
 from ui.i18n import t
@@ -70,7 +70,8 @@ step = int(st.session_state["replay_step"])
 pos = _position(text, step)
 game = pos.replay.game
 round_ = game.round
-st.markdown(t("replay_where", round=pos.round_no, move=pos.move_in_round, total=steps))
+st.markdown(t("replay_where", round=pos.round_no, move=pos.move_in_round, total=steps,
+                     count=steps))
 history = [e for e in round_.history if e.kind != "sweep" or round_.is_over]
 if history:
     st.info(event_text_plain(history[-1], names, deck))
@@ -78,9 +79,8 @@ st.markdown(f"**{t('table_title')}**")
 st.html(cards_row_html(round_.table, deck, values, width=64))
 for seat in range(game.rules.players):
     name = names[seat] if seat < len(names) else t("player_n", n=seat + 1)
-    st.markdown(f"**{name}** · " + t("seat_status", cards=len(round_.hand(seat)),
-                                      pile=len(round_.pile(seat)),
-                                      escobas=round_.escobas[seat]))
+    st.markdown(f"**{name}** · " + seat_status(len(round_.hand(seat)), len(round_.pile(seat)),
+                                                round_.escobas[seat]))
     st.html(cards_row_html(round_.hand(seat), deck, values, width=52, names=False))
 if round_.is_over:
     sides = [" + ".join(names[s] for s in game.rules.seats_of(side) if s < len(names))

@@ -86,7 +86,8 @@ def test_every_key_the_code_uses_exists() -> None:
 
 def test_every_coach_message_key_is_translated() -> None:
     coach = pytest.importorskip("escoba.coach")
-    missing = sorted(k for k in coach.MESSAGE_KEYS if f"coach.{k}" not in EN)
+    missing = sorted(k for k in coach.MESSAGE_KEYS
+                     if f"coach.{k}" not in EN and f"coach.{k}.other" not in EN)
     assert not missing
 
 
@@ -128,3 +129,36 @@ def test_plurals_zero_one_many(lang: str) -> None:
         assert (zero, one, many) == ("7: ninguna forma de capturar", "7: 1 forma de capturar",
                                      "7: 3 formas de capturar")
     assert "1 ways" not in t("must_capture", lang, count=1)
+
+
+# Words that must never follow a lone "1" (the "1 points" of a count string
+# without plural forms).
+_PLURAL_WORDS = re.compile(
+    r"(?<![\d.,])1 (points|puntos|pts|ptos|cards|cartas|escobas|stars|estrellas|ways|formas|"
+    r"things|cosas|moves|jugadas|games|partidas|capturadas|days|días|puzzles|"
+    r"retos|answers|respuestas|rounds|rondas|seconds|segundos)\b")
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_count_strings_use_plural_forms(lang: str) -> None:
+    """Every catalog string, every number in it 1: never "1 points", "1 escobas"."""
+    bases = {k.rsplit(".", 1)[0] if k.rsplit(".", 1)[-1] in ("zero", "one", "other") else k
+             for k in EN}
+    # Never a count of 1: a game's target (11 at least) and a mean (a decimal).
+    bases -= {"rules_summary", "target_is", "ch_points_reading"}
+    bad = []
+    for key in sorted(bases):
+        text = EN.get(key) or EN.get(f"{key}.other")
+        params = {name: 1 for name in placeholders(text)}
+        params.setdefault("count", 1)
+        out = t(key, lang, **params)
+        if _PLURAL_WORDS.search(out):
+            bad.append((key, out))
+    assert not bad
+
+
+def test_the_plural_form_follows_n_without_count() -> None:
+    assert t("points_n", "en", n=1) == "1 point"
+    assert t("points_n", "es", n=1) == "1 punto"
+    assert t("points_n", "es", n=0) == "0 puntos"
+    assert t("stock_left", "en", n=1) == "1 card to deal"

@@ -144,6 +144,12 @@ def _scoreboard(game: GameSession, obs: Observation, summary: str) -> str:
             'align-items:baseline">' + "".join(cells) + "</div>")
 
 
+def seat_status(cards: int, pile: int, escobas: int) -> str:
+    """"3 in hand · 1 captured · 1 escoba", each count with its plural form."""
+    return " · ".join((t("seat_cards", count=cards), t("seat_pile", count=pile),
+                       t("seat_escobas", count=escobas)))
+
+
 def _opponents(game: GameSession, obs: Observation, me: int | None) -> str:
     deck = deck_of()
     values = settings().get("show_values", True)
@@ -153,8 +159,7 @@ def _opponents(game: GameSession, obs: Observation, me: int | None) -> str:
             continue
         turn = " ⬅️" if obs.to_move == seat and not obs.round_over else ""
         pile = obs.pile_masks[seat].bit_count()
-        status = t("seat_status", cards=obs.hand_counts[seat], pile=pile,
-                   escobas=obs.escobas[seat])
+        status = seat_status(obs.hand_counts[seat], pile, obs.escobas[seat])
         if obs.open_hands is not None:
             cards = cards_row_html(list(cards_of(obs.open_hands[seat])), deck, values,
                                    width=44, names=False)
@@ -220,13 +225,16 @@ def coach_text(key: str, params: dict[str, Any]) -> str:
     shown = dict(params)
     if key == "captures" and shown.get("siete_de_oros"):
         key = "captures_siete"
+    for counter in ("cards", "best"):  # the plural form follows the number of cards
+        if isinstance(shown.get(counter), int) and "count" not in shown:
+            shown["count"] = shown[counter]
     if isinstance(shown.get("chance"), float):
         shown["chance"] = round(100 * shown["chance"])
     if isinstance(shown.get("card"), str):
         with contextlib.suppress(ValueError):
             shown["card"] = Card.parse(shown["card"]).name(deck_of())
     for candidate in (f"coach.{key}", key):
-        if candidate in CATALOGS["en"]:
+        if candidate in CATALOGS["en"] or f"{candidate}.other" in CATALOGS["en"]:
             return t(candidate, **shown)
     log.warning("untranslated coach key %s", key)
     return t("coach_generic")

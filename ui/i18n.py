@@ -107,14 +107,15 @@ def t(key: str, lang: str | None = None, /, **params: Any) -> str:
     """The text of ``key`` in the current (or given) language, with ``params`` filled in.
 
     A key with plural forms (``key.zero``, ``key.one``, ``key.other`` in the
-    catalog) is chosen by the ``count`` parameter. A key missing from a catalog
-    falls back to English and is logged (the catalog tests make sure this never
-    ships); a missing English key shows the key itself rather than failing in
+    catalog) is chosen by the ``count`` parameter (or ``n`` when there is no
+    ``count``). Every string with a number of things in it has these forms. A key
+    missing from a catalog falls back to English and is logged (the catalog tests
+    make sure this never ships); a missing English key shows the key itself rather than failing in
     front of a child.
     """
     lang = lang or current_language()
     if key not in CATALOGS[DEFAULT] and f"{key}.other" in CATALOGS[DEFAULT]:
-        form = plural_form(params.get("count"))
+        form = plural_form(params.get("count", params.get("n")))
         key = f"{key}.{form}" if f"{key}.{form}" in CATALOGS[DEFAULT] else f"{key}.other"
     text = CATALOGS.get(lang, {}).get(key)
     if text is None:

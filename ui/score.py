@@ -42,12 +42,13 @@ def score_frame(score: RoundScore, names: Sequence[str]) -> pd.DataFrame:
             continue
         row: dict[str, str] = {t("col_category"): t("cat_" + cat.category)}
         for side, name in enumerate(names):
-            row[name] = f"{_count(cat.counts[side])} → {cat.points[side]} {t('pts')}"
+            points = cat.points[side]
+            row[name] = f"{_count(cat.counts[side])} → {points} {t('pts', count=points)}"
         row[t("col_why")] = reason_text(cat, names)
         rows.append(row)
     total: dict[str, str] = {t("col_category"): t("cat_total")}
     for side, name in enumerate(names):
-        total[name] = f"{score.totals[side]} {t('pts')}"
+        total[name] = f"{score.totals[side]} {t('pts', count=score.totals[side])}"
     total[t("col_why")] = ""
     rows.append(total)
     return pd.DataFrame(rows).set_index(t("col_category"))

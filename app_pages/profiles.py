@@ -8,6 +8,8 @@ from ui.i18n import t
 from ui.layout import language_picker, show_flash
 from ui.profiles import AVATARS, create_profile_clicked, pick_profile_clicked
 from ui.session import current_profile, storage
+from ui.storage import NAME_MAX
+from ui.text import md_escape
 
 st.title(t("profiles_title"))
 language_picker()
@@ -15,7 +17,8 @@ show_flash()
 
 active = current_profile()
 if active is not None:
-    st.success(t("playing_as", name=f"{active.avatar} {active.nickname}"))
+    # Nicknames are plain text wherever they appear (labels here are Markdown).
+    st.success(t("playing_as", name=md_escape(f"{active.avatar} {active.nickname}")))
     st.page_link("app_pages/play.py", label=t("go_play"), icon="🃏")
     st.page_link("app_pages/daily.py", label=t("go_daily"), icon="📅")
 
@@ -25,14 +28,14 @@ if profiles:
     cols = st.columns(min(4, len(profiles)))
     for i, profile in enumerate(profiles):
         with cols[i % len(cols)]:
-            st.button(f"{profile.avatar} {profile.nickname}", key=f"profile_{profile.id}",
+            st.button(md_escape(f"{profile.avatar} {profile.nickname}"), key=f"profile_{profile.id}",
                       on_click=pick_profile_clicked, args=(profile.id,),
                       use_container_width=True,
                       type="primary" if active and active.id == profile.id else "secondary")
 
 st.subheader(t("new_profile"))
 with st.form("new_profile_form", clear_on_submit=True, border=True):
-    st.text_input(t("nickname"), key="new_nickname", max_chars=20,
+    st.text_input(t("nickname"), key="new_nickname", max_chars=NAME_MAX,
                   help=t("nickname_help"), placeholder=t("nickname_placeholder"))
     st.pills(t("avatar"), AVATARS, key="new_avatar", default=AVATARS[0])
     st.form_submit_button(t("create_profile"), type="primary", on_click=create_profile_clicked,

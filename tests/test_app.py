@@ -685,3 +685,30 @@ def test_what_just_happened_survives_a_refresh() -> None:
     assert game(again).recent == before
     lines = re.findall(r"• [^<]+|🧹 [^<]+", shown)
     assert lines and all(line in happened(again) for line in lines)
+
+
+def test_a_nickname_is_never_silently_changed() -> None:
+    at = new_app()
+    assert at.text_input(key="new_nickname").max_chars == 16
+    create_profile(at, "<b>x</b>")
+    assert any("Only letters, numbers" in w.value for w in at.warning)
+    store = Storage(sa.create_engine(f"sqlite:///{os.environ['ESCOBA_DB_PATH']}"),
+                    migrate=False)
+    assert store.list_profiles() == []  # refused, not stored as "bx/b"
+    for name in ("bea", "Ana", "Carl"):
+        create_profile(at, name)
+    assert [p.nickname for p in store.list_profiles()] == ["Ana", "bea", "Carl"]
+    labels = [b.label for b in at.button if (b.key or "").startswith("profile_")]
+    assert [label.split(" ", 1)[1] for label in labels] == ["Ana", "bea", "Carl"]
+
+
+def test_a_second_childs_name_is_refused_not_changed() -> None:
+    at = create_profile(new_app())
+    at.switch_page("app_pages/play.py").run()
+    at.segmented_control(key="ng_kind_1").set_value("human").run()
+    assert at.text_input(key="ng_name_1").max_chars == 16
+    at.text_input(key="ng_name_1").input("*Leo*").run()
+    at.button(key="start_game").click().run()
+    assert_ok(at)
+    assert any("Only letters, numbers" in w.value for w in at.warning)
+    assert "game_session" not in at.session_state

@@ -33,6 +33,9 @@ EN: dict[str, str] = {
     "create_profile": "Create my profile",
     "profile_created": "Welcome, {name}! Let's play.",
     "profile_empty": "Please type a nickname first.",
+    "nickname_chars": "Only letters, numbers, spaces and emoji in a nickname, please "
+                      "(no signs like brackets or stars).",
+    "nickname_long": "That nickname is a bit long: {max} letters at most, please.",
     "profile_taken": "The nickname {nickname} is already taken on this device. Try another one!",
     "playing_as": "Playing as {name}",
     "privacy_note": "We only keep a nickname and a picture, on this computer. "
@@ -482,6 +485,9 @@ ES: dict[str, str] = {
     "create_profile": "Crear mi perfil",
     "profile_created": "¡Hola, {name}! A jugar.",
     "profile_empty": "Escribe primero un apodo.",
+    "nickname_chars": "En el apodo solo letras, números, espacios y emojis, por favor "
+                      "(sin signos como corchetes o asteriscos).",
+    "nickname_long": "Ese apodo es un poco largo: {max} letras como mucho, por favor.",
     "profile_taken": "El apodo {nickname} ya existe en este aparato. ¡Prueba con otro!",
     "playing_as": "Juega: {name}",
     "privacy_note": "Solo guardamos un apodo y un dibujo, en este ordenador. "

@@ -13,7 +13,7 @@ from .board import safe_callback
 from .gameplay import GameSession, SeatSpec, bot_levels
 from .i18n import labels, t
 from .session import flash, new_seed, set_game, settings, storage
-from .storage import clean_name
+from .storage import NAME_MAX, clean_name, name_problem
 
 __all__ = ["show_new_game_form", "build_rules"]
 
@@ -73,6 +73,12 @@ def _start(profile: Any) -> None:
     except RulesError as exc:
         flash("warning", "rules_error", detail=str(exc))
         return
+    for i in range(1, rules.players):
+        if st.session_state.get(f"ng_kind_{i}", "bot") == "human":
+            problem = name_problem(st.session_state.get(f"ng_name_{i}") or "")
+            if problem is not None and problem[0] != "profile_empty":
+                flash("warning", problem[0], **problem[1])
+                return
     seats = _seats(profile, rules.players)
     game = GameSession.new(rules, seats, new_seed(), storage=storage(), profile_id=profile.id,
                            options={"deck": settings().get("deck")})
@@ -102,7 +108,7 @@ def show_new_game_form(profile: Any) -> None:
                                  default="bot", required=True,
                                  format_func=labels("kind_"))
             if st.session_state.get(f"ng_kind_{i}") == "human":
-                st.text_input(t("nickname"), key=f"ng_name_{i}", max_chars=20,
+                st.text_input(t("nickname"), key=f"ng_name_{i}", max_chars=NAME_MAX,
                               placeholder=t("player_n", n=i + 1))
             else:
                 st.selectbox(t("level"), levels, key=f"ng_level_{i}",

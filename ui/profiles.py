@@ -6,7 +6,7 @@ import streamlit as st
 
 from .board import safe_callback
 from .session import flash, set_profile, storage
-from .storage import StorageError
+from .storage import StorageError, name_problem
 
 __all__ = ["AVATARS", "create_profile_clicked", "pick_profile_clicked"]
 
@@ -18,6 +18,10 @@ AVATARS = ["🦊", "🐼", "🐸", "🦁", "🐙", "🦄", "🐢", "🐝", "🚀
 def create_profile_clicked() -> None:
     nickname = st.session_state.get("new_nickname", "") or ""
     avatar = st.session_state.get("new_avatar") or AVATARS[0]
+    problem = name_problem(nickname)
+    if problem is not None:
+        flash("warning", problem[0], **problem[1])
+        return
     try:
         profile = storage().create_profile(nickname, avatar)
     except StorageError as exc:

@@ -198,6 +198,26 @@ def _aware(value: datetime | None) -> datetime | None:
 _NAME_DROP = str.maketrans("", "", "[]()<>!*_`#|~\\{}")
 
 
+#: The longest nickname the app takes (it fits the sidebar and the profile buttons).
+NAME_MAX = 16
+
+
+def name_problem(text: str) -> tuple[str, dict[str, Any]] | None:
+    """Why a typed nickname cannot be taken *as typed* (catalog key, parameters), or None.
+
+    Nicknames are never changed behind the child's back: markup characters and
+    over-long names are refused with a message instead.
+    """
+    name = " ".join(str(text).split())
+    if not name:
+        return "profile_empty", {}
+    if name != name.translate(_NAME_DROP):
+        return "nickname_chars", {}
+    if len(name) > NAME_MAX:
+        return "nickname_long", {"max": NAME_MAX}
+    return None
+
+
 def clean_name(text: str, limit: int = 40) -> str:
     """A nickname as it may be stored and shown: no markup, single spaces, short."""
     return " ".join(str(text).translate(_NAME_DROP).split())[:limit]
@@ -388,7 +408,8 @@ class Storage:
 
     def list_profiles(self) -> list[Profile]:
         with self.engine.connect() as conn:
-            rows = conn.execute(sa.select(profiles).order_by(profiles.c.nickname)).all()
+            rows = conn.execute(sa.select(profiles).order_by(
+                sa.func.lower(profiles.c.nickname), profiles.c.id)).all()
         return [_profile(r) for r in rows]
 
     def get_profile(self, profile_id: int) -> Profile | None:

@@ -28,7 +28,8 @@ if profiles:
     cols = st.columns(min(4, len(profiles)))
     for i, profile in enumerate(profiles):
         with cols[i % len(cols)]:
-            st.button(md_escape(f"{profile.avatar} {profile.nickname}"), key=f"profile_{profile.id}",
+            st.button(md_escape(f"{profile.avatar} {profile.nickname}"),
+                      key=f"profile_{profile.id}",
                       on_click=pick_profile_clicked, args=(profile.id,),
                       use_container_width=True,
                       type="primary" if active and active.id == profile.id else "secondary")

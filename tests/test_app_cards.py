@@ -57,3 +57,18 @@ def test_images_carry_the_svg_and_the_name() -> None:
     assert 'alt="7 de oros"' in img
     row = cards_row_html([card, Card.parse("JK1")], Deck.FRENCH, True)
     assert "7 of diamonds" in row and "Joker 1" in row
+
+
+@pytest.mark.parametrize(("deck", "marks"), [
+    (Deck.SPANISH, ("o", "c", "e", "b")),
+    (Deck.FRENCH, ("♦", "♥", "♠", "♣")),
+    (Deck.ITALIAN, ("d", "c", "s", "b")),
+])
+def test_the_corner_shows_the_decks_own_suit_sign(deck: Deck, marks: tuple) -> None:
+    """No Spanish "o"/"e" on a French diamond or spade: each deck's own sign."""
+    for card in CARDS:
+        if card.is_joker:
+            continue
+        texts = [el.text for el in ET.fromstring(card_svg(card, deck)).iter(f"{SVG}text")]
+        corner = texts[1]  # after the rank label
+        assert corner == marks[card.suit], (deck, card, texts)

@@ -1,9 +1,10 @@
 """Cards drawn as SVG, generated in code: no image files, no downloads.
 
 Colour is never the only cue (children with colour-blindness play too): each
-suit has its own *shape* as well as an Okabe-Ito colour, and the suit letter
-is printed in the corner. With "show values" on, the capture value sits in a
-big round badge, so a Sota reads "8" at a glance.
+suit has its own *shape* as well as an Okabe-Ito colour, and the suit's sign
+is printed in the corner (its Spanish or Italian initial; ♦♥♠♣ on French
+cards). With "show values" on, the capture value sits in a big round badge,
+so a Sota reads "8" at a glance.
 
 Everything here is pure and cached: the same card in the same style is drawn
 once per process.
@@ -67,6 +68,28 @@ def _mark(card: Card, deck: Deck, cx: float, cy: float, r: float) -> str:
     return _shape(int(suit), cx, cy, r, SUIT_COLOURS[suit])
 
 
+def corner_mark(suit: int, deck: Deck) -> str:
+    """The small suit sign in the top-right corner, in the deck's own language:
+    ♦♥♠♣ on French cards, the suit's initial in Spanish (o c e b) or Italian (d c s b)."""
+    from escoba.cards import Suit
+
+    suit = Suit(suit)
+    if deck is Deck.FRENCH:
+        return _FRENCH_SYMBOLS[suit]
+    if deck is Deck.ITALIAN:
+        return suit.italian[0]
+    return suit.letter
+
+
+def _corner(suit: int, deck: Deck) -> str:
+    if deck is Deck.FRENCH:
+        return (f'<text x="{W - 10}" y="27" font-size="20" text-anchor="end" '
+                f'font-family="DejaVu Sans, sans-serif" fill="{_FRENCH_COLOURS[suit]}">'
+                f'{corner_mark(suit, deck)}</text>')
+    return (f'<text x="{W - 10}" y="24" font-size="14" text-anchor="end" '
+            f'font-family="sans-serif" fill="#666">{corner_mark(suit, deck)}</text>')
+
+
 def card_label(card: Card, deck: Deck) -> str:
     """The short text a child reads on the card's corner: "7", "Sota", "J", "Fante"."""
     return card.rank_name(deck)
@@ -98,8 +121,7 @@ def card_svg(card: Card, deck: Deck = Deck.SPANISH, show_value: bool = True,
         parts.append(f'<text x="10" y="{12 + size}" font-size="{size}" font-weight="bold" '
                      f'font-family="DejaVu Sans, sans-serif" fill="{colour}">'
                      f'{html.escape(label)}</text>')
-        parts.append(f'<text x="{W - 10}" y="24" font-size="14" text-anchor="end" '
-                     f'font-family="sans-serif" fill="#666">{suit.letter}</text>')
+        parts.append(_corner(suit, deck))
         parts.append(_mark(card, deck, 50, 78, 22))
     if show_value and not card.is_joker:
         parts.append(f'<circle cx="{W - 22}" cy="{H - 22}" r="17" fill="#1B3A57"/>'

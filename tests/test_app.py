@@ -712,3 +712,27 @@ def test_a_second_childs_name_is_refused_not_changed() -> None:
     assert_ok(at)
     assert any("Only letters, numbers" in w.value for w in at.warning)
     assert "game_session" not in at.session_state
+
+
+def test_renuncio_games_say_so_and_the_hint_points_at_the_claim_first() -> None:
+    at = create_profile(new_app())
+    at.switch_page("app_pages/play.py").run()
+    at.selectbox(key="ng_capture_rule").set_value("renuncio").run()
+    at.selectbox(key="ng_level_1").set_value("random").run()
+    at.button(key="start_game").click().run()
+    assert_ok(at)
+    assert any("¡renuncio! on" in h.value for h in at.get("html"))  # the rules line
+    rng = random.Random(5)
+    for _ in range(400):
+        g = game(at)
+        if g.round_over:
+            at.button(key="next_round").click().run()
+            continue
+        obs = g.observation(g.to_move)
+        if obs.renuncio_claims():
+            hint = next(h.value for h in at.get("html") if "Best move:" in h.value)
+            assert "call ¡renuncio! first" in hint
+            break
+        play(at, rng.choice(obs.legal_moves()))
+    else:
+        raise AssertionError("no claim came up")

@@ -182,9 +182,15 @@ def _hint_panel(obs: Observation, deck: Deck) -> None:
     lines += [f"<li>{esc(t('hint_card_captures', card=_card_text(c, deck), count=n))}</li>"
               for c, n in per_card.items()]
     lines.append("</ul>")
-    if obs.renuncio_claims():
+    claims = obs.renuncio_claims()
+    if claims:
         lines.append(f"<div>📣 {esc(t('hint_renuncio'))}</div>")
-    assessed = hint_mod.assess(obs)
+        # The claim comes first: it changes the table, so the best move is chosen after.
+        claim = max(claims, key=lambda c: (len(c.take), sorted(c.take)))
+        first = t("hint_best_renuncio", card=_card_text(claim.card, deck),
+                  cards=_cards_text(claim.take, deck))
+        lines.append(f"<div>⭐ <b>{esc(t('hint_best'))}</b> {esc(first)}</div>")
+    assessed = [] if claims else hint_mod.assess(obs)
     warnings: list[str] = []
     if assessed:
         best = assessed[0]
@@ -350,6 +356,8 @@ def show_board(game: GameSession) -> None:
     summary = t("rules_summary", preset=t("preset_" + rules.preset_name), target=rules.target,
                 sum=rules.capture_sum,
                 mode=t("open_hand") if rules.open_hand else t("closed_hand"))
+    if rules.capture_rule == "renuncio":
+        summary += " · " + t("rules_renuncio")
     # Opponents and "what just happened" side by side: one band, not two.
     events = events_html(game)
     band = _opponents(game, obs, me if reveal else None) + (

@@ -168,6 +168,9 @@ EN: dict[str, str] = {
     "reason_lay_low": "nothing captures; this is the least dangerous card.",
     "warn_sweep": "The table would add up to {total}: easy to sweep.",
     "hint_best": "Best move:",
+    "hint_best_renuncio": "call ¡renuncio! first: you take the {card} with {cards}. "
+                          "Then choose your move.",
+    "rules_renuncio": "¡renuncio! on",
     "hint_renuncio": "The last card put down could have captured: you can call ¡renuncio!",
     "coach.escoba.one": "it clears the table: ¡escoba! ({cards} card)",
     "coach.escoba.other": "it clears the table: ¡escoba! ({cards} cards)",
@@ -617,6 +620,9 @@ ES: dict[str, str] = {
     "reason_lay_low": "nada captura; es la carta menos peligrosa.",
     "warn_sweep": "La mesa sumaría {total}: fácil para hacer escoba.",
     "hint_best": "Mejor jugada:",
+    "hint_best_renuncio": "canta ¡renuncio! primero: te llevas {card} con {cards}. "
+                          "Luego elige tu jugada.",
+    "rules_renuncio": "con ¡renuncio!",
     "hint_renuncio": "La última carta que dejaron podía capturar: ¡puedes cantar renuncio!",
     "coach.escoba.one": "deja la mesa limpia: ¡escoba! ({cards} carta)",
     "coach.escoba.other": "deja la mesa limpia: ¡escoba! ({cards} cartas)",

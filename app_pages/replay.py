@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 
 import streamlit as st
 
@@ -15,6 +16,9 @@ from ui.replayer import RecordError, count_steps, parse_upload, position_at
 from ui.score import show_round_score
 from ui.session import settings
 from ui.storage import clean_name
+from ui.text import md_escape
+
+_MAX_MB = int(st.get_option("server.maxUploadSize"))
 
 st.title(t("replay_title"))
 st.caption(t("replay_intro"))
@@ -30,17 +34,33 @@ def _position(text: str, step: int):  # noqa: ANN202 - cached engine objects, ne
     return position_at(json.loads(text), step)
 
 
+# Streamlit's own drop-zone text cannot be translated (Streamlit 1.67): it is
+# hidden (ui.layout's style) and said here instead; only its button stays English.
 upload = st.file_uploader(t("replay_upload"), type=["json"], key="replay_file")
+st.caption(t("replay_upload_hint", mb=_MAX_MB))
 if upload is None:
     st.stop()
-try:
-    record = _parse(upload.getvalue())
-except RecordError as exc:
-    st.error(t("replay_bad", detail=str(exc)), icon="🚫")
+
+
+def _bad_file(exc: Exception) -> None:
+    """Any problem with the file: our sentence, the engine's precise detail (RecordError
+    names round and move) as plain text, never a raw Python message."""
+    if isinstance(exc, RecordError):
+        detail = md_escape(str(exc))
+    else:
+        logging.getLogger("escoba.app").warning("unreadable record: %r", exc)
+        detail = t("replay_bad_other")
+    st.error(t("replay_bad", detail=detail), icon="🚫")
     st.stop()
 
+
+try:
+    record = _parse(upload.getvalue())
+    steps = count_steps(record)
+except Exception as exc:  # noqa: BLE001 - a file from anywhere: every failure is "bad file"
+    _bad_file(exc)
+
 text = json.dumps(record, sort_keys=True)
-steps = count_steps(record)
 deck = Deck(settings().get("deck", "spanish"))
 values = bool(settings().get("show_values", True))
 # Names in a record are free text from anywhere: never markup here.
@@ -67,7 +87,10 @@ if steps:
     st.slider(t("replay_step"), 0, steps, key="replay_step")
 step = int(st.session_state["replay_step"])
 
-pos = _position(text, step)
+try:
+    pos = _position(text, step)
+except Exception as exc:  # noqa: BLE001
+    _bad_file(exc)
 game = pos.replay.game
 round_ = game.round
 st.markdown(t("replay_where", round=pos.round_no, move=pos.move_in_round, total=steps,

@@ -736,3 +736,25 @@ def test_renuncio_games_say_so_and_the_hint_points_at_the_claim_first() -> None:
         play(at, rng.choice(obs.legal_moves()))
     else:
         raise AssertionError("no claim came up")
+
+
+def test_replay_says_the_upload_in_the_childs_language() -> None:
+    at = new_app(locale="es-ES")
+    at.switch_page("app_pages/replay.py").run()
+    assert_ok(at)
+    assert at.file_uploader(key="replay_file").label == "Partida guardada"
+    assert any("Suelta aquí el archivo" in c.value and "2 MB" in c.value for c in at.caption)
+
+
+@pytest.mark.parametrize("content", [b"[" * 100_000 + b"]" * 100_000, b"\xff\xfe\x00",
+                                     b"not json", b'{"format": "escoba-record/1"}',
+                                     b'{"format": "escoba-record/1", "rounds": "x"}'])
+def test_any_bad_record_gets_the_friendly_message_in_spanish(content: bytes) -> None:
+    at = new_app(locale="es-ES")
+    at.switch_page("app_pages/replay.py").run()
+    at.file_uploader(key="replay_file").upload("bad.json", content, "application/json").run()
+    assert_ok(at)
+    assert any("No podemos leer este archivo como una partida" in e.value for e in at.error)
+    assert not any("Something went wrong" in e.value or "¡Uy!" in e.value for e in at.error)
+    for raw in ("Traceback", "JSONDecodeError", "RecursionError", "Expecting value"):
+        assert raw not in everything_sent(at)

@@ -254,7 +254,10 @@ EN: dict[str, str] = {
     "replay_title": "Replay a game",
     "replay_intro": "Open a saved game record (a .json file) and watch it move by move.",
     "replay_upload": "Game record",
+    "replay_upload_hint": "Drop the file here, or tap the button to choose it: a .json file "
+                          "from My games, {mb} MB at most.",
     "replay_bad": "We can't read this file as a game record. {detail}",
+    "replay_bad_other": "It is not a game saved by this app, or it is damaged.",
     "replay_step": "Move",
     "replay_prev": "◀ Back",
     "replay_next": "Next ▶",
@@ -703,7 +706,10 @@ ES: dict[str, str] = {
     "replay_title": "Repetir una partida",
     "replay_intro": "Abre una partida guardada (un archivo .json) y mírala jugada a jugada.",
     "replay_upload": "Partida guardada",
+    "replay_upload_hint": "Suelta aquí el archivo o toca el botón para elegirlo: un archivo "
+                          ".json de Mis partidas, de {mb} MB como mucho.",
     "replay_bad": "No podemos leer este archivo como una partida. {detail}",
+    "replay_bad_other": "No es una partida guardada con esta app, o está dañada.",
     "replay_step": "Jugada",
     "replay_prev": "◀ Atrás",
     "replay_next": "Siguiente ▶",

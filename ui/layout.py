@@ -41,6 +41,8 @@ h1 { font-size: 2.1rem !important; padding-top: 0.2rem !important;
 .st-key-play_board div[data-testid="stWidgetLabel"] { margin-bottom: 0; }
 .st-key-play_board div[data-testid="stWidgetLabel"] p { font-size: 1rem; }
 .st-key-game_tools { align-items: center; }
+/* Streamlit's drop-zone text is English only: the page says it in the child's language. */
+.st-key-replay_file [data-testid="stFileUploaderDropzoneInstructions"] { display: none; }
 @keyframes escoba-in { from { opacity: 0; transform: translateY(-8px); }
                        to { opacity: 1; transform: none; } }
 @media (prefers-reduced-motion: reduce) {

@@ -303,7 +303,7 @@ def test_play_fits_a_tablet_screen(server, browser_type_launch_args, size) -> No
         assert table["y"] >= 0
         sidebar = page.locator("[data-testid=stSidebar][data-collapsed=false]")
         if sidebar.count():
-            assert sidebar.bounding_box()["width"] <= 240
+            assert sidebar.bounding_box()["width"] <= 260
         context.close()
         browser.close()
 

@@ -311,3 +311,28 @@ def test_play_fits_a_tablet_screen(server, browser_type_launch_args, size) -> No
 def _artifact(name: str) -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS / name
+
+
+def test_a_direct_link_shows_the_sidebar_in_the_profiles_language(server, browser_type_launch_args) -> None:  # noqa: ANN001, E501
+    """A Spanish profile in an English browser, /help?p=<id> opened directly (a refresh
+    or a bookmark): the page names in the sidebar are Spanish from the first paint."""
+    from playwright.sync_api import sync_playwright
+
+    url, db = server
+    store = Storage(sa.create_engine(f"sqlite:///{db}"))  # the schema, if the app has not yet
+    profile = store.create_profile("Paco", "🦊", settings={"lang": "es"})
+    with sync_playwright() as p:
+        browser = p.chromium.launch(**browser_type_launch_args)
+        context = browser.new_context(viewport={"width": 1024, "height": 768},
+                                      locale="en-US", device_scale_factor=1)
+        page = context.new_page()
+        page.set_default_timeout(30_000)
+        page.goto(f"{url}/help?p={profile.id}")
+        _wait_idle(page)
+        nav = page.locator("[data-testid=stSidebarNav]")
+        nav.get_by_text("Cómo se juega").wait_for()
+        assert nav.get_by_text("How to play").count() == 0
+        assert nav.get_by_text("Jugar", exact=True).count() == 1
+        page.screenshot(path=str(_artifact("10-help-direct-es.png")))
+        context.close()
+        browser.close()

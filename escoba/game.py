@@ -26,12 +26,14 @@ from .cards import CARDS, JOKER_MASK, VALUE, Card, cards_of, format_cards, mask_
 from .rules import Rules
 from .scoring import RoundScore, score_round
 from .solver import (
+    _BYTE_SIGNATURE as _BYTE_SIG,
+)
+from .solver import (
     _NIBBLE_CHOOSE,
     _ROWS,
     capture_masks,
     has_capture,
     is_capture,
-    signature,
     solution_row,
     sort_key,
 )
@@ -223,9 +225,12 @@ def legal_move_pairs(rules: Rules, hand: int, table: int) -> list[tuple[int, int
             if not sets or not forced:
                 append((card, 0))
     else:
-        row = _ROWS.get(signature(table))
+        sig = (_BYTE_SIG[table & 255] | _BYTE_SIG[table >> 8 & 255] << 6  # signature(table),
+               | _BYTE_SIG[table >> 16 & 255] << 12 | _BYTE_SIG[table >> 24 & 255] << 18
+               | _BYTE_SIG[table >> 32 & 255] << 24)  # inlined: the hottest line of all
+        row = _ROWS.get(sig << 5 | capture_sum - 1)
         if row is None:
-            row = solution_row(signature(table))
+            row = solution_row(sig, capture_sum - 1)
         while m:
             low = m & -m
             card = low.bit_length() - 1

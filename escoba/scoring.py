@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from .cards import JOKER_MASK, OROS_MASK, SEVENS_MASK, SIETE_DE_OROS, SUIT_MASKS, VALUE
-from .rules import CATEGORIES, Rules
+from .rules import Rules
 
 __all__ = ["CategoryResult", "RoundScore", "score_round", "setenta_total", "SETENTA_VALUES"]
 

@@ -155,35 +155,41 @@ def value_solutions_cached(sig: int, target: int) -> list[tuple[int, tuple[tuple
 _ROWS: dict[int, tuple[tuple[tuple[int, ...], tuple], ...]] = {}
 
 
-def solution_row(sig: int) -> tuple[tuple[tuple[int, ...], tuple], ...]:
-    """Every target's solutions (1..19) for a table signature, from one enumeration."""
-    row = _ROWS.get(sig)
+def solution_row(sig: int, limit: int = 19) -> tuple[tuple[tuple[int, ...], tuple], ...]:
+    """Every target's solutions (1..``limit``) for a table signature, in one enumeration.
+
+    ``limit`` is the largest target wanted (``capture_sum - 1``: the played card
+    is worth at least 1); the row still has 20 cells, the ones above it empty.
+    """
+    key = sig << 5 | limit
+    row = _ROWS.get(key)
     if row is not None:
         return row
     if len(_ROWS) >= _CACHE_LIMIT // 20:
         _ROWS.clear()
-    counts = [0] + [sig >> (3 * (v - 1)) & 7 for v in range(1, 11)]
+    present = [(v, sig >> (3 * (v - 1)) & 7) for v in range(10, 0, -1)
+               if sig >> (3 * (v - 1)) & 7]
+    n = len(present)
     fulls: list[list[int]] = [[] for _ in range(20)]
     partials: list[list[tuple[int, tuple[tuple[int, int], ...]]]] = [[] for _ in range(20)]
 
-    def walk(value: int, total: int, full: int, partial: tuple[tuple[int, int], ...]) -> None:
-        if value == 0:
+    def walk(i: int, total: int, full: int, partial: tuple[tuple[int, int], ...]) -> None:
+        if i == n:
             if total:
                 (partials[total].append((full, partial)) if partial
                  else fulls[total].append(full))
             return
-        available = counts[value]
+        value, available = present[i]
         shift = 4 * (value - 1)
-        for k in range(min(available, (19 - total) // value) + 1):
-            if k == 0:
-                walk(value - 1, total, full, partial)
-            elif k == available:
-                walk(value - 1, total + k * value, full | 15 << shift, partial)
+        walk(i + 1, total, full, partial)  # none of this value
+        for k in range(1, min(available, (limit - total) // value) + 1):
+            if k == available:
+                walk(i + 1, total + k * value, full | 15 << shift, partial)
             else:
-                walk(value - 1, total + k * value, full, partial + ((shift, k),))
+                walk(i + 1, total + k * value, full, partial + ((shift, k),))
 
-    walk(10, 0, 0, ())
-    row = _ROWS[sig] = tuple((tuple(fulls[t]), tuple(partials[t])) for t in range(20))
+    walk(0, 0, 0, ())
+    row = _ROWS[key] = tuple((tuple(fulls[t]), tuple(partials[t])) for t in range(20))
     return row
 
 

@@ -12,6 +12,7 @@ from escoba.bots import RandomPlayer
 from escoba.cards import CARDS, mask_of
 from escoba.game import initial_table_triggers
 from escoba.match import play_game
+from escoba.rules import CATEGORIES
 from escoba.scoring import score_round, setenta_total
 
 # -- the deal ---------------------------------------------------------------------
@@ -368,6 +369,7 @@ def test_classic_scoring_categories():
     assert b[1] == {"cards": 0, "oros": 0, "siete_de_oros": 0, "sevens": 0, "setenta": 0,
                     "escobas": 1}
     assert score.totals == (6, 1)
+    assert tuple(c.category for c in score.categories) == CATEGORIES
     assert score.category("cards").counts == (8, 3)
     assert "side 0 wins" in score.category("cards").explain()
 

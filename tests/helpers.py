@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
 from escoba.cards import CARDS, Card, parse_cards
@@ -39,3 +40,20 @@ def stacked_deck(rules: Rules, hands: Sequence[str], table: str, rest: str = "",
 def stacked_round(rules: Rules, hands: Sequence[str], table: str, rest: str = "",
                   dealer: int = 0) -> Round:
     return Round(rules, stacked_deck(rules, hands, table, rest), dealer)
+
+
+def random_walk(round_: Round, rng: random.Random, steps: int) -> Round:
+    """Play up to ``steps`` random legal moves (claiming renuncios when offered)."""
+    from escoba.bots import RandomPlayer
+
+    walker = RandomPlayer()
+    for _ in range(steps):
+        if round_.is_over:
+            break
+        obs = round_.observation(round_.to_move)
+        claim = walker.claim_renuncio(obs, rng)
+        if claim is not None:
+            round_.claim_renuncio(claim)
+            obs = round_.observation(round_.to_move)
+        round_.play(walker.choose(obs, rng))
+    return round_

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from helpers import card, cards, stacked_deck, stacked_round
+from helpers import card, cards, random_walk, stacked_deck, stacked_round
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -18,7 +18,6 @@ from escoba.bots import (
     GentlePlayer,
     GreedyPlayer,
     Player,
-    RandomPlayer,
     greedy_weight,
     make_player,
 )
@@ -173,16 +172,7 @@ def test_decisions_never_change_when_hidden_cards_are_redealt(rules, seed, steps
     rng = random.Random(seed)
     dealer = rng.randrange(rules.players)
     round_ = Round(rules, dealable_deck(rules, rng, dealer), dealer)
-    walker = RandomPlayer()
-    for _ in range(steps):
-        if round_.is_over:
-            break
-        obs = round_.observation(round_.to_move)
-        claim = walker.claim_renuncio(obs, rng)
-        if claim is not None:
-            round_.claim_renuncio(claim)
-            obs = round_.observation(round_.to_move)
-        round_.play(walker.choose(obs, rng))
+    random_walk(round_, rng, steps)
     if round_.is_over:
         return
     seat = round_.to_move

@@ -7,7 +7,7 @@ import math
 import random
 
 import pytest
-from helpers import card, cards, stacked_deck, stacked_round
+from helpers import card, cards, random_walk, stacked_deck, stacked_round
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -40,16 +40,7 @@ def walk(rules: Rules, seed: int, steps: int) -> Round:
             break
         except ValueError:
             continue
-    walker = RandomPlayer()
-    for _ in range(steps):
-        if round_.is_over:
-            break
-        obs = round_.observation(round_.to_move)
-        claim = walker.claim_renuncio(obs, rng)
-        if claim is not None:
-            round_.claim_renuncio(claim)
-            obs = round_.observation(round_.to_move)
-        round_.play(walker.choose(obs, rng))
+    random_walk(round_, rng, steps)
     return round_
 
 

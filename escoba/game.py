@@ -22,7 +22,17 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from .cards import CARDS, JOKER_MASK, VALUE, Card, cards_of, format_cards, mask_of
+from .cards import (
+    CARDS,
+    JOKER_MASK,
+    VALUE,
+    Card,
+    cards_of,
+    format_cards,
+    indices_of,
+    mask_of,
+    value_sum,
+)
 from .rules import Rules
 from .scoring import RoundScore, score_round
 from .solver import (
@@ -36,6 +46,7 @@ from .solver import (
     is_capture,
     solution_row,
     sort_key,
+    subset_masks_in_range,
 )
 
 __all__ = [
@@ -68,22 +79,13 @@ def _names(mask: int) -> str:
 
 def _arithmetic(card: int, take: int, capture_sum: int) -> str:
     """ "3 + 4 + 7 = 14, not 15" (jokers shown as JK)."""
-    terms = [VALUE[i] if i < 40 else "JK" for i in _indices(take)]
+    terms = [VALUE[i] if i < 40 else "JK" for i in indices_of(take)]
     terms.append(VALUE[card] if card < 40 else "JK")
     plain = sum(t for t in terms if isinstance(t, int))
     if any(t == "JK" for t in terms):
         return (f"{' + '.join(map(str, terms))}: the other cards already make {plain}; "
                 f"no joker value 1-10 makes {capture_sum}")
     return f"{' + '.join(map(str, terms))} = {plain}, not {capture_sum}"
-
-
-def _indices(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,11 +281,8 @@ def initial_table_triggers(rules: Rules, table: Sequence[Card] | int) -> bool:
         return False
     plain = mask & ~JOKER_MASK
     if rules.initial_fifteen == "dealer_takes":
-        return not mask & JOKER_MASK and sum(VALUE[i] for i in _indices(plain)) \
-            == rules.capture_sum
+        return not mask & JOKER_MASK and value_sum(plain) == rules.capture_sum
     # redeal: the four cards total the capture sum or contain a subset that does
-    from .solver import subset_masks_in_range
-
     return any(s for s in subset_masks_in_range(plain, rules.capture_sum, rules.capture_sum))
 
 

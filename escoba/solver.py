@@ -20,7 +20,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .cards import CARDS, JOKER_MASK, VALUE, Card, CardError, mask_of
+from .cards import (
+    JOKER_MASK,
+    VALUE,
+    Card,
+    CardError,
+    cards_of,
+    indices_of,
+    mask_of,
+    value_sum,
+)
 
 __all__ = [
     "captures",
@@ -270,38 +279,18 @@ def is_capture(table: int, card: int, take: int, capture_sum: int = 15) -> bool:
     if not take or take & ~table or take >> card & 1:
         return False
     k = (take & JOKER_MASK).bit_count() + (1 if card >= 40 else 0)
-    total = VALUE[card]
-    m = take & ~JOKER_MASK
-    while m:
-        low = m & -m
-        total += VALUE[low.bit_length() - 1]
-        m ^= low
-    need = capture_sum - total
+    need = capture_sum - VALUE[card] - value_sum(take)  # jokers are worth 0 here
     return need == 0 if k == 0 else k <= need <= 10 * k
 
 
 def sort_key(mask: int) -> tuple[int, tuple[int, ...]]:
     """Display order of capture sets: fewer cards first, then by card."""
-    indices = []
-    m = mask
-    while m:
-        low = m & -m
-        indices.append(low.bit_length() - 1)
-        m ^= low
-    return (len(indices), tuple(indices))
+    indices = tuple(indices_of(mask))
+    return (len(indices), indices)
 
 
 def _as_sets(masks: Iterable[int]) -> list[frozenset[Card]]:
-    out = []
-    for mask in sorted(masks, key=sort_key):
-        cards = []
-        m = mask
-        while m:
-            low = m & -m
-            cards.append(CARDS[low.bit_length() - 1])
-            m ^= low
-        out.append(frozenset(cards))
-    return out
+    return [frozenset(cards_of(mask)) for mask in sorted(masks, key=sort_key)]
 
 
 def _table_mask(table: Iterable[Card]) -> int:

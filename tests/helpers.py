@@ -57,3 +57,48 @@ def random_walk(round_: Round, rng: random.Random, steps: int) -> Round:
             obs = round_.observation(round_.to_move)
         round_.play(walker.choose(obs, rng))
     return round_
+
+
+def dealable_deck(rules: Rules, rng: random.Random, dealer: int) -> list[Card]:
+    """A shuffled full deck that deals (shuffled again while ``redeal`` refuses it)."""
+    deck = list(CARDS[: rules.deck_size])
+    while True:
+        rng.shuffle(deck)
+        try:
+            Round(rules, deck, dealer)
+        except ValueError:
+            continue
+        return deck
+
+
+def deal_round(rules: Rules, rng: random.Random) -> Round:
+    """A freshly dealt round with a random dealer."""
+    dealer = rng.randrange(rules.players)
+    return Round(rules, dealable_deck(rules, rng, dealer), dealer)
+
+
+def any_rules(**fixed: object):
+    """Hypothesis: every preset with every option drawn; ``fixed`` pins some options."""
+    from hypothesis import strategies as st
+
+    options = {
+        "players": st.sampled_from([2, 3, 4]),
+        "teams": st.booleans(),
+        "hand_size": st.sampled_from([3, 3, 3, 7]),
+        "jokers": st.booleans(),
+        "capture_rule": st.sampled_from(["forced", "optional", "renuncio"]),
+        "capture_sum": st.sampled_from([10, 15, 15, 20]),
+        "miscount": st.sampled_from(["retry", "penalty"]),
+        "primera": st.booleans(),
+        "last_play_escoba": st.booleans(),
+        "initial_fifteen": st.sampled_from(["dealer_takes", "redeal", "ignore"]),
+        "open_hand": st.booleans(),
+    }
+    options.update({k: st.just(v) for k, v in fixed.items()})
+
+    def build(preset: str, **chosen: object) -> Rules:
+        chosen["teams"] = bool(chosen["teams"]) and chosen["players"] == 4
+        return Rules.preset(preset, **chosen)
+
+    return st.builds(build, st.sampled_from(["classic", "setenta", "relaxed", "escova"]),
+                     **options)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from helpers import card, cards, random_walk, stacked_deck, stacked_round
+from helpers import any_rules, card, cards, dealable_deck, random_walk, stacked_deck, stacked_round
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -21,40 +21,12 @@ from escoba.bots import (
     greedy_weight,
     make_player,
 )
-from escoba.cards import CARDS, mask_of
+from escoba.cards import mask_of
 from escoba.cli import main as cli_main
 
 LEVELS = ("random", "gentle", "greedy", "expert")
 
-rule_sets = st.builds(
-    lambda preset, players, teams, hand_size, jokers, capture_rule, capture_sum, primera,
-    last_play_escoba, initial, open_hand: Rules.preset(
-        preset, players=players, teams=teams and players == 4, hand_size=hand_size,
-        jokers=jokers, capture_rule=capture_rule, capture_sum=capture_sum, primera=primera,
-        last_play_escoba=last_play_escoba, initial_fifteen=initial, open_hand=open_hand),
-    preset=st.sampled_from(["classic", "setenta", "relaxed", "escova"]),
-    players=st.sampled_from([2, 3, 4]),
-    teams=st.booleans(),
-    hand_size=st.sampled_from([3, 3, 3, 7]),
-    jokers=st.booleans(),
-    capture_rule=st.sampled_from(["forced", "optional", "renuncio"]),
-    capture_sum=st.sampled_from([10, 15, 15, 20]),
-    primera=st.booleans(),
-    last_play_escoba=st.booleans(),
-    initial=st.sampled_from(["dealer_takes", "redeal", "ignore"]),
-    open_hand=st.booleans(),
-)
-
-
-def dealable_deck(rules: Rules, rng: random.Random, dealer: int) -> list:
-    deck = list(CARDS[: rules.deck_size])
-    while True:
-        rng.shuffle(deck)
-        try:
-            Round(rules, deck, dealer)
-        except ValueError:
-            continue
-        return deck
+rule_sets = any_rules(miscount="retry")
 
 
 class Checked:

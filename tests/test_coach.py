@@ -7,14 +7,14 @@ import math
 import random
 
 import pytest
-from helpers import card, cards, random_walk, stacked_deck, stacked_round
+from helpers import any_rules, card, cards, deal_round, random_walk, stacked_deck, stacked_round
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import escoba.coach as coach_module
 from escoba import Game, Move, Round, Rules
 from escoba.bots import RandomPlayer
-from escoba.cards import CARDS, VALUE, cards_of, mask_of
+from escoba.cards import VALUE, cards_of, mask_of
 from escoba.coach import (
     MESSAGE_KEYS,
     analyse,
@@ -32,16 +32,7 @@ EMPTY_TABLE = "1c 2c 4c 8c"
 def walk(rules: Rules, seed: int, steps: int) -> Round:
     """A round after ``steps`` random plays (renuncio claims included)."""
     rng = random.Random(seed)
-    deck = list(CARDS[: rules.deck_size])
-    while True:
-        rng.shuffle(deck)
-        try:
-            round_ = Round(rules, deck, rng.randrange(rules.players))
-            break
-        except ValueError:
-            continue
-    random_walk(round_, rng, steps)
-    return round_
+    return random_walk(deal_round(rules, rng), rng, steps)
 
 
 # -- probabilities against brute force ------------------------------------------------
@@ -324,22 +315,7 @@ def test_review_of_a_whole_simulated_game_is_consistent():
         review(record, 3)
 
 
-all_rules = st.builds(
-    lambda preset, players, teams, hand_size, jokers, capture_rule, capture_sum,
-    last_play_escoba, open_hand: Rules.preset(
-        preset, players=players, teams=teams and players == 4, hand_size=hand_size,
-        jokers=jokers, capture_rule=capture_rule, capture_sum=capture_sum,
-        last_play_escoba=last_play_escoba, open_hand=open_hand),
-    preset=st.sampled_from(["classic", "setenta", "relaxed", "escova"]),
-    players=st.sampled_from([2, 3, 4]),
-    teams=st.booleans(),
-    hand_size=st.sampled_from([3, 7]),
-    jokers=st.booleans(),
-    capture_rule=st.sampled_from(["forced", "optional", "renuncio"]),
-    capture_sum=st.sampled_from([10, 15, 20]),
-    last_play_escoba=st.booleans(),
-    open_hand=st.booleans(),
-)
+all_rules = any_rules(miscount="retry", primera=False, initial_fifteen="dealer_takes")
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -11,30 +11,14 @@ from __future__ import annotations
 
 import random
 
+from helpers import any_rules, deal_round
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from escoba import IllegalMoveError, Move, Round, Rules
 from escoba.cards import CARDS, cards_of, mask_of
 
-rule_sets = st.builds(
-    lambda preset, players, teams, hand_size, jokers, capture_rule, capture_sum, miscount,
-    primera, last_play_escoba, initial: Rules.preset(
-        preset, players=players, teams=teams and players == 4, hand_size=hand_size,
-        jokers=jokers, capture_rule=capture_rule, capture_sum=capture_sum, miscount=miscount,
-        primera=primera, last_play_escoba=last_play_escoba, initial_fifteen=initial),
-    preset=st.sampled_from(["classic", "setenta", "relaxed", "escova"]),
-    players=st.sampled_from([2, 3, 4]),
-    teams=st.booleans(),
-    hand_size=st.sampled_from([3, 3, 7]),
-    jokers=st.booleans(),
-    capture_rule=st.sampled_from(["forced", "optional", "renuncio"]),
-    capture_sum=st.sampled_from([10, 15, 15, 20]),
-    miscount=st.sampled_from(["retry", "penalty"]),
-    primera=st.booleans(),
-    last_play_escoba=st.booleans(),
-    initial=st.sampled_from(["dealer_takes", "redeal", "ignore"]),
-)
+rule_sets = any_rules()
 
 
 def snapshot(round_: Round) -> tuple:
@@ -55,16 +39,6 @@ def assert_cards_conserved(round_: Round) -> None:
     assert sum(m.bit_count() for m in places) == round_.rules.deck_size
 
 
-def deal(rules: Rules, rng: random.Random) -> Round:
-    while True:  # under "redeal" a table of 15 is shuffled again
-        deck = list(CARDS[: rules.deck_size])
-        rng.shuffle(deck)
-        try:
-            return Round(rules, deck, rng.randrange(rules.players))
-        except ValueError:
-            continue
-
-
 def random_candidate(round_: Round, rng: random.Random) -> Move:
     """A move that may or may not be legal: a card from the hand or not, any table cards."""
     hand = round_.hand(round_.to_move)
@@ -83,7 +57,7 @@ def random_candidate(round_: Round, rng: random.Random) -> Move:
 @given(rules=rule_sets, seed=st.integers(0, 2**32 - 1))
 def test_a_round_keeps_every_rule(rules: Rules, seed: int) -> None:
     rng = random.Random(seed)
-    round_ = deal(rules, rng)
+    round_ = deal_round(rules, rng)
     assert_cards_conserved(round_)
     while not round_.is_over:
         legal = round_.legal_moves()

@@ -121,9 +121,7 @@ def test_a_wrong_sum_is_answered_with_the_arithmetic() -> None:
 
 def test_penalty_keeps_the_card_on_the_table() -> None:
     at = create_profile(new_app())
-    at.switch_page("app_pages/play.py").run()
-    at.selectbox(key="ng_miscount").set_value("penalty").run()
-    at.button(key="start_game").click().run()
+    start_game(at, ng_miscount="penalty")
     card, wrong = _wrong_choice(at, random.Random(2))
     play(at, Move(card, frozenset([wrong])))
     assert any("stays on the table" in e.value for e in at.error)
@@ -168,13 +166,16 @@ def test_hints_on_and_off() -> None:
     assert shown()
 
 
-def test_pause_shows_computer_moves_one_at_a_time() -> None:
-    at = create_profile(new_app())
-    at.switch_page("app_pages/play.py").run()
+def pause_computer(at) -> None:  # noqa: ANN001
+    """Turn on "pause on the computer's turn" in Settings."""
     at.switch_page("app_pages/settings.py").run()
     at.toggle(key="set_pause").set_value(True).run()
-    at.switch_page("app_pages/play.py").run()
-    at.button(key="start_game").click().run()
+
+
+def test_pause_shows_computer_moves_one_at_a_time() -> None:
+    at = create_profile(new_app())
+    pause_computer(at)
+    start_game(at)
     rng = random.Random(3)
     g = game(at)
     if not g.is_human_turn:
@@ -190,10 +191,7 @@ def test_pause_shows_computer_moves_one_at_a_time() -> None:
 
 def test_renuncio_button() -> None:
     at = create_profile(new_app())
-    at.switch_page("app_pages/play.py").run()
-    at.selectbox(key="ng_capture_rule").set_value("renuncio").run()
-    at.selectbox(key="ng_level_1").set_value("random").run()
-    at.button(key="start_game").click().run()
+    start_game(at, ng_capture_rule="renuncio", ng_level_1="random")
     assert_ok(at)
     rng = random.Random(5)
     claimed = False
@@ -220,10 +218,7 @@ def test_renuncio_button() -> None:
 
 def test_pass_and_play_hides_each_hand_until_its_owner_asks() -> None:
     at = create_profile(new_app())
-    at.switch_page("app_pages/play.py").run()
-    at.segmented_control(key="ng_kind_1").set_value("human").run()
-    at.text_input(key="ng_name_1").input("Leo").run()
-    at.button(key="start_game").click().run()
+    start_game(at, ng_kind_1="human", ng_name_1="Leo")
     assert_ok(at)
     g = game(at)
     seat = g.to_move
@@ -403,12 +398,8 @@ def test_card_from_text_helper() -> None:
 ], ids=["sum10", "sum20-hand7", "jokers-setenta", "relaxed-primera", "escova"])
 def test_every_option_plays_a_round(choices: dict) -> None:
     at = create_profile(new_app())
-    at.switch_page("app_pages/play.py").run()
     # The "more rules" widgets exist even while their expander is folded.
-    for key, value in choices.items():
-        set_widget(at, key, value)
-        at.run()
-    at.button(key="start_game").click().run()
+    start_game(at, **choices)
     assert_ok(at)
     rules = game(at).rules
     assert rules.capture_sum == choices.get("ng_sum", 15)
@@ -639,12 +630,8 @@ def test_pass_and_play_reviews_every_child_by_name(monkeypatch) -> None:
 
 def test_pause_keeps_the_childs_own_hand_on_screen() -> None:
     at = create_profile(new_app())
-    at.switch_page("app_pages/settings.py").run()
-    at.toggle(key="set_pause").set_value(True).run()
-    at.switch_page("app_pages/play.py").run()
-    set_widget(at, "ng_opponents", 2)
-    at.run()
-    at.button(key="start_game").click().run()
+    pause_computer(at)
+    start_game(at, ng_opponents=2)
     rng = random.Random(9)
     g = game(at)
     while not g.is_human_turn:
@@ -716,10 +703,7 @@ def test_a_second_childs_name_is_refused_not_changed() -> None:
 
 def test_renuncio_games_say_so_and_the_hint_points_at_the_claim_first() -> None:
     at = create_profile(new_app())
-    at.switch_page("app_pages/play.py").run()
-    at.selectbox(key="ng_capture_rule").set_value("renuncio").run()
-    at.selectbox(key="ng_level_1").set_value("random").run()
-    at.button(key="start_game").click().run()
+    start_game(at, ng_capture_rule="renuncio", ng_level_1="random")
     assert_ok(at)
     assert any("¡renuncio! on" in h.value for h in at.get("html"))  # the rules line
     rng = random.Random(5)

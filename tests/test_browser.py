@@ -109,6 +109,14 @@ def page(server, browser_type_launch_args):  # noqa: ANN001, ANN201
         browser.close()
 
 
+def _new_profile(page, url: str, name: str) -> None:  # noqa: ANN001
+    """Open the app and make a profile, as a child does on the first page."""
+    page.goto(url)
+    page.get_by_role("textbox", name="Nickname").fill(name)
+    page.get_by_role("button", name="Create my profile").click()
+    page.get_by_text(f"Welcome, {name}").wait_for()
+
+
 def _shot(page, name: str) -> None:  # noqa: ANN001
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
@@ -142,10 +150,7 @@ def _wait_idle(page) -> None:  # noqa: ANN001
 
 def test_child_plays_with_hints_and_never_sees_opponent_cards(server, page) -> None:  # noqa: ANN001
     url, db = server
-    page.goto(url)
-    page.get_by_role("textbox", name="Nickname").fill("Ana")
-    page.get_by_role("button", name="Create my profile").click()
-    page.get_by_text("Welcome, Ana").wait_for()
+    _new_profile(page, url, "Ana")
     _shot(page, "01-profile")
 
     page.get_by_role("link", name="Go and play").first.click()
@@ -226,10 +231,7 @@ def test_child_solves_todays_first_daily_puzzle_and_sees_progress(server) -> Non
                                       locale="en-US", timezone_id=zone, device_scale_factor=1)
         page = context.new_page()
         page.set_default_timeout(30_000)
-        page.goto(url)
-        page.get_by_role("textbox", name="Nickname").fill("Bea")
-        page.get_by_role("button", name="Create my profile").click()
-        page.get_by_text("Welcome, Bea").wait_for()
+        _new_profile(page, url, "Bea")
         page.get_by_role("link", name="Daily puzzle").first.click()
         page.get_by_text("Puzzle 1 of 5").wait_for()
         _wait_idle(page)
@@ -277,10 +279,7 @@ def test_play_fits_a_tablet_screen(server, browser_type_launch_args, size) -> No
                                       locale="en-US", device_scale_factor=1)
         page = context.new_page()
         page.set_default_timeout(30_000)
-        page.goto(url)
-        page.get_by_role("textbox", name="Nickname").fill(name)
-        page.get_by_role("button", name="Create my profile").click()
-        page.get_by_text(f"Welcome, {name}").wait_for()
+        _new_profile(page, url, name)
         page.get_by_role("link", name="Go and play").first.click()
         page.get_by_role("button", name="Start the game!").click()
         page.get_by_text("1. Choose a card from your hand").wait_for()

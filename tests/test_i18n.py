@@ -56,8 +56,6 @@ def _dynamic_keys() -> set[str]:
     keys |= {f"setting_{s}{h}" for s in ("show_values", "hints", "pause") for h in ("", "_help")}
     keys |= {f"why_{w}" for w in ("most", "all_ten", "all_four", "holder")}
     keys |= {"profile_empty", "profile_taken"}
-    keys |= {"reason_escoba", "reason_siete", "reason_capture", "reason_safe", "reason_lay_low",
-             "warn_sweep"}
     # issue 6: practice pages and progress charts
     from puzzles import KINDS
     from puzzles.mastery import LEVELS as MASTERY_LEVELS

@@ -160,13 +160,6 @@ EN: dict[str, str] = {
                          "the next player can sweep it with about a {chance}% chance.",
     "warn_sweep_known": "If you {move}, the table adds up to {total}: "
                         "the next player can sweep it with the {cards}!",
-    "reason_escoba": "it sweeps the table: ¡escoba!",
-    "reason_siete": "it wins the siete de oros.",
-    "reason_capture.one": "it takes 1 card.",
-    "reason_capture.other": "it takes {count} cards.",
-    "reason_safe": "it leaves nothing easy to sweep.",
-    "reason_lay_low": "nothing captures; this is the least dangerous card.",
-    "warn_sweep": "The table would add up to {total}: easy to sweep.",
     "hint_best": "Best move:",
     "hint_best_renuncio": "call ¡renuncio! first: you take the {card} with {cards}. "
                           "Then choose your move.",
@@ -615,13 +608,6 @@ ES: dict[str, str] = {
                          "hacer escoba, con una probabilidad de un {chance} %.",
     "warn_sweep_known": "Si {move}, la mesa suma {total}: ¡el siguiente jugador puede "
                         "hacer escoba con {cards}!",
-    "reason_escoba": "deja la mesa limpia: ¡escoba!",
-    "reason_siete": "te llevas el siete de oros.",
-    "reason_capture.one": "te llevas 1 carta.",
-    "reason_capture.other": "te llevas {count} cartas.",
-    "reason_safe": "no deja nada fácil para hacer escoba.",
-    "reason_lay_low": "nada captura; es la carta menos peligrosa.",
-    "warn_sweep": "La mesa sumaría {total}: fácil para hacer escoba.",
     "hint_best": "Mejor jugada:",
     "hint_best_renuncio": "canta ¡renuncio! primero: te llevas {card} con {cards}. "
                           "Luego elige tu jugada.",

@@ -25,7 +25,7 @@ from escoba.cards import cards_of
 from . import hints as hint_mod
 from .cards import backs_row_html, card_img, cards_row_html
 from .errors import safe_callback
-from .gameplay import GameSession
+from .gameplay import GameSession, arithmetic
 from .i18n import t
 from .session import flash, settings
 
@@ -266,15 +266,13 @@ def play_label(obs: Observation, card: Card | None, take: list[Card]) -> str:
         return t("pick_a_card_first")
     if not take:
         return t("play_lay_label", card=card.value if not card.is_joker else "🃏")
-    terms = [str(c.value) if not c.is_joker else "🃏" for c in take] + [
-        str(card.value) if not card.is_joker else "🃏"]
-    total = sum(c.value for c in take) + card.value
+    expr, total, joker = arithmetic(card, take)
     need = obs.rules.capture_sum
-    if any(c.is_joker for c in [*take, card]):
-        return t("sum_joker", expr=" + ".join(terms), need=need)
+    if joker:
+        return t("sum_joker", expr=expr, need=need)
     if total == need:
-        return t("sum_ok", expr=" + ".join(terms), total=total)
-    return t("sum_not_yet", expr=" + ".join(terms), total=total, need=need)
+        return t("sum_ok", expr=expr, total=total)
+    return t("sum_not_yet", expr=expr, total=total, need=need)
 
 
 @safe_callback

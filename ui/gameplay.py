@@ -14,13 +14,13 @@ the uninterrupted one would have.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from escoba import Card, Game, IllegalMoveError, Move, Observation, Play, Renuncio, Rules
 from escoba.bots import PLAYER_LEVELS, make_player
-from escoba.cards import JOKER_MASK, VALUE, mask_of
+from escoba.cards import JOKER_MASK, VALUE, indices_of, mask_of, value_sum
 from escoba.record import replay
 from escoba.solver import capture_masks, has_capture, is_capture
 
@@ -71,8 +71,16 @@ class Outcome:
     play: Play | None = None
 
 
-def _value_terms(mask: int) -> list[str]:
-    return [str(VALUE[i]) if i < 40 else "🃏" for i in range(42) if mask >> i & 1]
+def arithmetic(card: Card, take: Iterable[Card]) -> tuple[str, int, bool]:
+    """The sum a child does: ("3 + 4 + 7", 14, False) — table cards, then the card played.
+
+    The total counts the plain cards; the flag says a joker (shown 🃏) is among them.
+    """
+    take_mask = mask_of(take)
+    terms = [str(VALUE[i]) if i < 40 else "🃏" for i in indices_of(take_mask)]
+    terms.append(str(card.value) if not card.is_joker else "🃏")
+    both = take_mask | card.bit
+    return " + ".join(terms), value_sum(both), bool(both & JOKER_MASK)
 
 
 def check_selection(obs: Observation, card: Card, take: Sequence[Card]) -> Outcome:
@@ -88,13 +96,8 @@ def check_selection(obs: Observation, card: Card, take: Sequence[Card]) -> Outco
         if take_mask & ~table:
             return Outcome(False, "not_on_table")
         if not is_capture(table, card.index, take_mask, rules.capture_sum):
-            both = take_mask | card.bit
-            plain = sum(VALUE[i] for i in range(40) if both >> i & 1)
-            expr = " + ".join(_value_terms(take_mask) + _value_terms(card.bit))
-            if both & JOKER_MASK:
-                return Outcome(False, "wrong_sum_joker",
-                               {"expr": expr, "total": plain, "need": rules.capture_sum})
-            return Outcome(False, "wrong_sum",
+            expr, plain, joker = arithmetic(card, take)
+            return Outcome(False, "wrong_sum_joker" if joker else "wrong_sum",
                            {"expr": expr, "total": plain, "need": rules.capture_sum})
         return Outcome(True, "ok")
     if rules.capture_rule == "forced" and has_capture(table, card.index, rules.capture_sum):

@@ -25,9 +25,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from escoba.cards import Card, CardError
+from escoba.cards import Card, CardError, format_cards
 
-from .model import Puzzle, Solution
+from .model import Puzzle, Solution, unique_facts
 
 __all__ = ["check", "hint", "Hint", "CheckResult", "WrongAnswer", "Malformed", "stars_for"]
 
@@ -104,11 +104,7 @@ class CheckResult:
     @property
     def facts(self) -> tuple[str, ...]:
         """Facts of the solutions found (what the child really added)."""
-        seen: dict[str, None] = {}
-        for s in self.found:
-            for f in s.facts:
-                seen.setdefault(f, None)
-        return tuple(seen)
+        return unique_facts(self.found)
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.puzzle_id, "solved": self.solved, "stars": self.stars,
@@ -270,7 +266,7 @@ def check(puzzle: Puzzle, answer: Any, hints: int = 0) -> CheckResult:
         take = tuple(sorted(cards))
         off_table = [c for c in take if c not in table]
         if off_table:
-            names = " ".join(map(str, off_table))
+            names = format_cards(off_table)
             verb = "is" if len(off_table) == 1 else "are"
             wrong.append(WrongAnswer(take, card, None, "not_on_table",
                                      f"{names} {verb} not on the table", {"cards": names}))

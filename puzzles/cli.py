@@ -11,6 +11,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from escoba.cards import format_cards
 from escoba.cli import CliError, emit
 
 from .daily import daily_set
@@ -44,7 +45,7 @@ def describe(puzzle: Puzzle) -> str:
         lines.append("  solutions: none")
     for sol in puzzle.solutions:
         values = [c.value for c in sol.take] + ([sol.card.value] if sol.card else [])
-        taken = " ".join(map(str, sol.take))
+        taken = format_cards(sol.take)
         if sol.card is None:
             lines.append(f"  {taken}   ({' + '.join(map(str, values))} = {sum(values)})")
         elif sol.take:

@@ -79,6 +79,11 @@ def addition_facts(addends: Iterable[int]) -> tuple[str, ...]:
     return tuple(out)
 
 
+def unique_facts(solutions: Iterable[Solution]) -> tuple[str, ...]:
+    """The facts of several solutions, each once, in the order first met."""
+    return tuple(dict.fromkeys(f for s in solutions for f in s.facts))
+
+
 def capture_facts(take: Iterable[Card], card: Card | None, capture_sum: int) -> tuple[str, ...]:
     """Facts of one solution: the running additions, then the complement to the sum.
 
@@ -225,17 +230,9 @@ class Puzzle:
         return puzzle_id(self.kind, self.level, self.capture_sum, self.seed)
 
     @property
-    def has_solution(self) -> bool:
-        return bool(self.solutions)
-
-    @property
     def facts(self) -> tuple[str, ...]:
         """Every fact exercised by the expected solutions, first occurrence order."""
-        seen: dict[str, None] = {}
-        for s in self.solutions:
-            for f in s.facts:
-                seen.setdefault(f, None)
-        return tuple(seen)
+        return unique_facts(self.solutions)
 
     def to_dict(self) -> dict[str, Any]:
         """The ``escoba puzzle --json`` document (JSON-ready)."""

@@ -18,7 +18,7 @@ import math
 import re
 from typing import TYPE_CHECKING
 
-from escoba.cards import Card
+from escoba.cards import Card, Suit, format_cards
 
 from .kinds import generate, normalise_seed
 from .model import KINDS, Puzzle, PuzzleError, check_kind_level_sum
@@ -38,7 +38,6 @@ _KIND_OF = {v: k for k, v in _ABBR.items()}
 PER_PAGE = {"captures": 5, "hand": 4, "fifteens": 5, "best-move": 4, "quick-facts": 8}
 #: Puzzles per answer-key page.
 KEY_PER_PAGE = 10
-_SUIT_NAMES = ("oros", "copas", "espadas", "bastos")
 _FIGURES = {8: "Sota", 9: "Caballo", 10: "Rey"}
 
 
@@ -121,7 +120,7 @@ def _draw_card(pdf: FPDF, card: Card, x: float, y: float, w: float, h: float,
     # small corner index: value and suit letter, as on real cards
     pdf.set_font("Helvetica", "B", max(7.0, w * 0.45))
     pdf.set_xy(x + 0.8, y + 0.8)
-    pdf.cell(w * 0.5, w * 0.22, f"{value}{'oceb'[suit]}")
+    pdf.cell(w * 0.5, w * 0.22, str(card))
     # the big value
     pdf.set_font("Helvetica", "B", w * 1.5)
     pdf.set_xy(x, y + h * 0.2)
@@ -130,7 +129,7 @@ def _draw_card(pdf: FPDF, card: Card, x: float, y: float, w: float, h: float,
     label = _FIGURES.get(value, "")
     pdf.set_font("Helvetica", "", max(5.5, w * 0.3))
     pdf.set_xy(x, y + h - w * 0.2 - 0.6)
-    pdf.cell(w, w * 0.2, label or _SUIT_NAMES[suit], align="C")
+    pdf.cell(w, w * 0.2, label or Suit(suit).spanish, align="C")
 
 
 def _draw_row(pdf: FPDF, cards: tuple[Card, ...], x: float, y: float, max_width: float,
@@ -171,7 +170,7 @@ def _answer_text(p: Puzzle) -> list[str]:
     for sol in p.solutions:
         values = [c.value for c in sol.take] + ([sol.card.value] if sol.card else [])
         sums = f"{' + '.join(map(str, values))} = {sum(values)}" if sol.take else "lay it down"
-        cards = " ".join(map(str, sol.take))
+        cards = format_cards(sol.take)
         if sol.card is not None:
             lines.append(f"{sol.card}: {cards or '-'}  ({sums})")
         else:
@@ -293,9 +292,9 @@ def _draw_key_entry(sheet: _Sheet, number: int, p: Puzzle, y: float, height: flo
     pdf.set_text_color(*_INK)
     pdf.set_font("Helvetica", "B", 10)
     pdf.set_xy(12, y)
-    shown = " ".join(map(str, p.table))
+    shown = format_cards(p.table)
     if p.hand:
-        shown += "   |   " + " ".join(map(str, p.hand))
+        shown += "   |   " + format_cards(p.hand)
     pdf.cell(sheet.width, 4.5, f"{number}.  {shown}" if p.kind != "quick-facts"
              else f"{number}.  {_instruction(p)}")
     lines = _answer_text(p)

@@ -206,19 +206,12 @@ def _add(slot: str, record: Recorder) -> None:
 
 
 @safe_callback
-def _none(slot: str, record: Recorder) -> None:
+def _finish_now(slot: str, record: Recorder, said_none: bool = False) -> None:
+    """ "I've found them all", or (``said_none``) "there is none"."""
     state = state_of(slot)
     if state is None or state.result is not None:
         return
-    state.said_none = True
-    _finish(state, record)
-
-
-@safe_callback
-def _done(slot: str, record: Recorder) -> None:
-    state = state_of(slot)
-    if state is None or state.result is not None:
-        return
+    state.said_none = state.said_none or said_none
     _finish(state, record)
 
 
@@ -285,10 +278,10 @@ def show_puzzle(slot: str, puzzle: Puzzle, record: Recorder) -> PuzzleState:
         st.button(t("pz_hint"), key=f"{slot}_hint", on_click=_hint, args=(slot,),
                   help=t("pz_hint_help"), use_container_width=True)
         if puzzle.kind == "captures":
-            st.button(t("pz_none"), key=f"{slot}_none", on_click=_none, args=(slot, record),
+            st.button(t("pz_none"), key=f"{slot}_none", on_click=_finish_now, args=(slot, record, True),
                       use_container_width=True)
         if puzzle.kind != "best-move":
-            st.button(t("pz_done"), key=f"{slot}_done", on_click=_done, args=(slot, record),
+            st.button(t("pz_done"), key=f"{slot}_done", on_click=_finish_now, args=(slot, record),
                       use_container_width=True)
     return state
 

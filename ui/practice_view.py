@@ -278,8 +278,8 @@ def show_puzzle(slot: str, puzzle: Puzzle, record: Recorder) -> PuzzleState:
         st.button(t("pz_hint"), key=f"{slot}_hint", on_click=_hint, args=(slot,),
                   help=t("pz_hint_help"), use_container_width=True)
         if puzzle.kind == "captures":
-            st.button(t("pz_none"), key=f"{slot}_none", on_click=_finish_now, args=(slot, record, True),
-                      use_container_width=True)
+            st.button(t("pz_none"), key=f"{slot}_none", on_click=_finish_now,
+                      args=(slot, record, True), use_container_width=True)
         if puzzle.kind != "best-move":
             st.button(t("pz_done"), key=f"{slot}_done", on_click=_finish_now, args=(slot, record),
                       use_container_width=True)

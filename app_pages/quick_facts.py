@@ -38,7 +38,7 @@ class QuickRound:
     index: int = 0
     shown_for: int = -1
     shown_at: float = 0.0
-    results: list[tuple[Puzzle, bool, int]] = field(default_factory=list)
+    results: list[tuple[Puzzle, bool]] = field(default_factory=list)
     feedback: tuple[str, str] | None = None
 
 
@@ -72,7 +72,7 @@ def _answer(value: int) -> None:
         rnd.feedback = ("error", t("qf_wrong", expr=expr, value=value,
                                    total=sum(puzzle.addends) + value, sum=puzzle.capture_sum,
                                    right=right))
-    rnd.results.append((puzzle, result.solved, value))
+    rnd.results.append((puzzle, result.solved))
     rnd.index += 1
 
 
@@ -102,12 +102,12 @@ if rnd.feedback is not None:
     (st.success if kind == "success" else st.error)(text)
 
 if rnd.index >= len(rnd.puzzles):
-    right = sum(1 for _, ok, _ in rnd.results if ok)
+    right = sum(1 for _, ok in rnd.results if ok)
     st.markdown(f"### {t('qf_round_done', right=right, total=len(rnd.results))}")
     st.markdown("\n".join(
         f"- {'✅' if ok else '🔁'} "
         f"{html.escape(_question(p).replace('?', str(p.solutions[0].value)))}"
-        for p, ok, _ in rnd.results))
+        for p, ok in rnd.results))
     st.button(t("qf_again"), key="qf_again", type="primary", on_click=_again,
               use_container_width=True)
     st.stop()

@@ -17,6 +17,7 @@ never leaves half a move behind.
 
 from __future__ import annotations
 
+import copy
 import json
 import logging
 from collections.abc import Callable, Iterator, Sequence
@@ -517,7 +518,7 @@ class Storage:
 
     def complete_record(self, row: GameRow) -> dict[str, Any]:
         """The game's record with every saved move (the moves table has the last word)."""
-        record = json.loads(json.dumps(row.record))  # a copy
+        record = copy.deepcopy(row.record)
         by_round: dict[int, list[dict[str, Any]]] = {}
         for round_no, _move_no, entry in self.move_entries(row.id):
             by_round.setdefault(round_no, []).append(entry)

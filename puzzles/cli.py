@@ -44,7 +44,7 @@ def describe(puzzle: Puzzle) -> str:
     if not puzzle.solutions:
         lines.append("  solutions: none")
     for sol in puzzle.solutions:
-        values = [c.value for c in sol.take] + ([sol.card.value] if sol.card else [])
+        values = sol.values
         taken = format_cards(sol.take)
         if sol.card is None:
             lines.append(f"  {taken}   ({' + '.join(map(str, values))} = {sum(values)})")

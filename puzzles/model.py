@@ -130,6 +130,11 @@ class Solution:
     value: int | None = None
     facts: tuple[str, ...] = ()
 
+    @property
+    def values(self) -> tuple[int, ...]:
+        """The numbers a child adds: the cards taken, then the card played."""
+        return tuple(c.value for c in self.take) + ((self.card.value,) if self.card else ())
+
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         if self.card is not None:

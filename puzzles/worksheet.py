@@ -168,7 +168,7 @@ def _answer_text(p: Puzzle) -> list[str]:
         return ["none: no capture"]
     lines = []
     for sol in p.solutions:
-        values = [c.value for c in sol.take] + ([sol.card.value] if sol.card else [])
+        values = sol.values
         sums = f"{' + '.join(map(str, values))} = {sum(values)}" if sol.take else "lay it down"
         cards = format_cards(sol.take)
         if sol.card is not None:

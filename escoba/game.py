@@ -753,7 +753,7 @@ class Game:
         self.round_records: list[RoundRecord] = []
         self.totals: list[int] = [0] * rules.sides
         self.winner: int | None = None
-        self._scored: list[Round] = []  # rounds already added to the totals
+        self._rounds_scored = 0  # how many rounds the totals include
 
     @property
     def round(self) -> Round | None:
@@ -821,7 +821,7 @@ class Game:
     def play(self, move: Move, seat: int | None = None) -> Play:
         """Play in the current round (as ``seat``, if given); scores it when it ends."""
         played = self._current().play(move, seat)
-        self._after_play()
+        self.round_finished()
         return played
 
     def play_pair(self, card: int, take: int) -> Play:
@@ -831,27 +831,23 @@ class Game:
             raise IllegalMoveError("no round in play: start the next round")
         played = round_.play_pair(card, take)
         if round_._over:
-            self._after_play()
+            self.round_finished()
         return played
 
     def claim_renuncio(self, claim: Renuncio) -> Play:
         return self._current().claim_renuncio(claim)
 
     def round_finished(self) -> None:
-        """Add a round that was played on the :class:`Round` directly to the totals.
+        """Add the round just ended to the totals and decide the winner (once per round).
 
-        :meth:`play` does this by itself; callers that drive the current round
-        without the game (the simulation loop) call it once the round is over.
+        :meth:`play` calls it; so does anyone who drives the current :class:`Round`
+        directly (the simulation loop) once that round is over.
         """
-        if self.rounds and self.rounds[-1].is_over and len(self._scored) < len(self.rounds):
-            self._after_play()
-
-    def _after_play(self) -> None:
-        round_ = self.rounds[-1]
-        if not round_.is_over or len(self._scored) == len(self.rounds):
+        if not self.rounds or not self.rounds[-1].is_over or self._rounds_scored == len(
+                self.rounds):
             return
-        self._scored.append(round_)
-        for side, points in enumerate(round_.score().totals):
+        self._rounds_scored = len(self.rounds)
+        for side, points in enumerate(self.rounds[-1].score().totals):
             self.totals[side] += points
         reached = [s for s, t in enumerate(self.totals) if t >= self.rules.target]
         if reached:

@@ -42,6 +42,14 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu",
                  "--no-first-run", "--disable-sync", "--disable-quic"]
 
 
+# Before daily #1 has begun in every time zone (12:00 UTC on its day reaches
+# UTC-12 at midnight), a child's "today" may have no daily yet: the app's clock
+# is then set to that noon, when it is the first day (or later) everywhere.
+_FIRST_DAY_EVERYWHERE = datetime.combine(EPOCH, datetime.min.time().replace(hour=12), UTC)
+_PINNED_NOW = (f"{EPOCH.isoformat()}T12:00:00Z"
+               if datetime.now(UTC) < _FIRST_DAY_EVERYWHERE else None)
+
+
 def _require_browser() -> None:
     if Path(CHROMIUM).exists():
         return
@@ -58,9 +66,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
     port = free_port()
     env = dict(os.environ, ESCOBA_DB_PATH=str(db))
     env.pop("ESCOBA_DATABASE_URL", None)
-    if datetime.now(UTC).date() < EPOCH:
-        # Before daily #1 there is no daily: the app's clock starts on its first day.
-        env["ESCOBA_NOW"] = f"{EPOCH.isoformat()}T12:00:00Z"
+    if _PINNED_NOW:
+        env["ESCOBA_NOW"] = _PINNED_NOW
     log = open(tmp_path_factory.getbasetemp() / "streamlit.log", "w")  # noqa: SIM115
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
@@ -218,8 +225,7 @@ def test_child_solves_todays_first_daily_puzzle_and_sees_progress(server) -> Non
 
     url, db = server
     zone = "America/Argentina/Buenos_Aires"
-    fixed = os.environ.get("ESCOBA_NOW") or (
-        f"{EPOCH.isoformat()}T12:00:00Z" if datetime.now(UTC).date() < EPOCH else None)
+    fixed = os.environ.get("ESCOBA_NOW") or _PINNED_NOW
     now = datetime.fromisoformat(fixed.replace("Z", "+00:00")) if fixed else datetime.now(UTC)
     today = now.astimezone(ZoneInfo(zone)).date()
     first = daily_set(today).puzzles[0]

@@ -9,8 +9,8 @@ import streamlit as st
 from puzzles import share_text
 from puzzles.daily import EPOCH
 from puzzles.practice import streaks
+from trainer.i18n import t
 from ui.board import safe_callback
-from ui.i18n import t
 from ui.layout import require_profile, show_flash
 from ui.practice import attempt_row, cached_daily, record_attempt, record_daily, today
 from ui.practice_view import reset, show_puzzle, stars_text, state_of

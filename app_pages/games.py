@@ -6,10 +6,10 @@ import json
 
 import streamlit as st
 
+from trainer.gameplay import GameSession
+from trainer.i18n import t
 from ui.board import safe_callback
 from ui.endgame import record_shareable
-from ui.gameplay import GameSession
-from ui.i18n import t
 from ui.layout import require_profile, show_flash
 from ui.session import set_game, storage
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import streamlit as st
 
 from escoba import Card, Deck
-from ui.cards import cards_row_html
-from ui.i18n import GLOSSARY, current_language, t
+from trainer.cards import cards_row_html
+from trainer.i18n import GLOSSARY, t
+from ui.i18n import current_language
 
 st.title(t("help_title"))
 st.markdown(t("help_body"))

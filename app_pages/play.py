@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui.i18n import t
+from trainer.i18n import t
 from ui.layout import require_profile, show_flash
 from ui.newgame import show_new_game_form
 from ui.play_view import game_view

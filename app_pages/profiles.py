@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui.i18n import t
+from trainer.i18n import t
+from trainer.storage import NAME_MAX
+from trainer.text import md_escape
 from ui.layout import language_picker, show_flash
 from ui.profiles import AVATARS, create_profile_clicked, pick_profile_clicked
 from ui.session import current_profile, storage
-from ui.storage import NAME_MAX
-from ui.text import md_escape
 
 st.title(t("profiles_title"))
 language_picker()

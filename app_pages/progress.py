@@ -8,8 +8,8 @@ import streamlit as st
 
 from puzzles import CAPTURE_SUMS
 from puzzles.practice import streaks
-from ui import charts
-from ui.i18n import t
+from trainer import charts
+from trainer.i18n import t
 from ui.layout import require_profile
 from ui.practice import attempts, keep, kept, mastery, today
 from ui.session import storage

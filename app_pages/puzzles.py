@@ -7,8 +7,9 @@ import streamlit as st
 from puzzles import CAPTURE_SUMS, LEVELS, generate
 from puzzles.practice import for_me_puzzle
 from puzzles.worksheet import worksheet_code, worksheet_pdf
+from trainer.i18n import t
 from ui.board import safe_callback
-from ui.i18n import labels, t
+from ui.i18n import labels
 from ui.layout import require_profile, show_flash
 from ui.practice import attempt_row, attempts, fact_text, keep, kept, mastery, record_attempt
 from ui.practice_view import show_puzzle

@@ -14,9 +14,9 @@ import streamlit as st
 
 from puzzles import CAPTURE_SUMS, LEVELS, Puzzle, check, generate
 from puzzles.practice import for_me_quick_facts
+from trainer.cards import cards_row_html
+from trainer.i18n import t
 from ui.board import deck_of, safe_callback
-from ui.cards import cards_row_html
-from ui.i18n import t
 from ui.layout import require_profile, show_flash
 from ui.practice import attempt_row, keep, kept, mastery, record_attempt
 from ui.session import new_seed, settings

@@ -8,15 +8,15 @@ import logging
 import streamlit as st
 
 from escoba import Deck
+from trainer.cards import cards_row_html
+from trainer.i18n import t
+from trainer.replayer import RecordError, count_steps, parse_upload, position_at
+from trainer.storage import clean_name
+from trainer.text import md_escape
 from ui.board import event_text_plain, seat_status
-from ui.cards import cards_row_html
 from ui.errors import safe_callback
-from ui.i18n import t
-from ui.replayer import RecordError, count_steps, parse_upload, position_at
 from ui.score import show_round_score
 from ui.session import settings
-from ui.storage import clean_name
-from ui.text import md_escape
 
 _MAX_MB = int(st.get_option("server.maxUploadSize"))
 

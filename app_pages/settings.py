@@ -5,9 +5,10 @@ from __future__ import annotations
 import streamlit as st
 
 from escoba import Card, Deck
-from ui.cards import cards_row_html
+from trainer.cards import cards_row_html
+from trainer.i18n import LANGUAGES, t
 from ui.errors import safe_callback
-from ui.i18n import LANGUAGES, current_language, labels, t
+from ui.i18n import current_language, labels
 from ui.session import save_language, settings, update_setting
 
 st.title(t("settings_title"))

@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 
 
 def _quiet() -> None:
-    for name in ("streamlit", "ui.storage"):
+    for name in ("streamlit", "trainer.storage"):
         logging.getLogger(name).setLevel(logging.ERROR)
 
 

@@ -36,18 +36,18 @@ sys.path.insert(0, str(ROOT))
 
 
 def _quiet() -> None:
-    for name in ("streamlit", "ui.storage"):
+    for name in ("streamlit", "trainer.storage"):
         logging.getLogger(name).setLevel(logging.ERROR)
 
 
 def fill(store, profile_id: int, days: int, games: int, now: datetime) -> int:  # noqa: ANN001
     """Write a plausible history; returns the number of attempts written."""
-    import ui.storage as S
+    import trainer.storage as S
     from escoba import Rules
     from puzzles import check, daily_set, generate
     from puzzles.practice import attempt_answers, quick_fact, quick_fact_key
     from tests.test_storage import play_to_end
-    from ui.gameplay import GameSession, SeatSpec
+    from trainer.gameplay import GameSession, SeatSpec
 
     rng = random.Random(3)
     count = 0
@@ -122,7 +122,7 @@ def main() -> None:
     from puzzles.mastery import fact_stats
     from puzzles.practice import answers_from_rows, for_me_puzzle, practice_candidates
     from tests.test_app_helpers import create_profile, new_app
-    from ui.storage import Storage
+    from trainer.storage import Storage
 
     _quiet()
     at = create_profile(new_app())

@@ -28,7 +28,7 @@ from tests.test_app_helpers import (
     set_widget,
     start_game,
 )
-from ui.storage import Storage
+from trainer.storage import Storage
 
 PAGES = ["app_pages/profiles.py", "app_pages/play.py", "app_pages/games.py",
          "app_pages/replay.py", "app_pages/settings.py", "app_pages/help.py"]
@@ -297,12 +297,12 @@ def test_settings_change_the_deck_and_are_saved() -> None:
 
 def test_errors_are_friendly_and_logged(monkeypatch) -> None:
     at = start_game(create_profile(new_app()))
-    import ui.gameplay
+    import trainer.gameplay
 
     def boom(*_a, **_k):
         raise RuntimeError("kaboom")
 
-    monkeypatch.setattr(ui.gameplay.GameSession, "play_human", boom)
+    monkeypatch.setattr(trainer.gameplay.GameSession, "play_human", boom)
     g = game(at)
     choose(at, g.observation(g.to_move).legal_moves()[0])
     at.button(key="play_button").click().run()
@@ -323,7 +323,7 @@ def _raw_options(at, key: str | None) -> list:
     if key and key.startswith("ng_kind_"):
         return ["bot", "human"]
     if key and key.startswith("ng_level_"):
-        from ui.gameplay import bot_levels
+        from trainer.gameplay import bot_levels
 
         return bot_levels()
     from escoba.rules import CAPTURE_RULES, INITIAL_FIFTEEN, MISCOUNT, PRESETS
@@ -443,8 +443,8 @@ def test_a_whole_game_ends_with_the_winner_and_the_review() -> None:
 def test_open_hand_hint_names_the_sweeping_card() -> None:
     """In mesa abierta, a risky move's warning says which card would sweep."""
     from escoba import Rules
-    from ui.gameplay import GameSession, SeatSpec
-    from ui.hints import assess
+    from trainer.gameplay import GameSession, SeatSpec
+    from trainer.hints import assess
 
     rules = Rules.preset("classic", open_hand=True)
     for seed in range(200):
@@ -597,7 +597,7 @@ def test_a_refresh_builds_the_sidebar_in_the_profiles_language(monkeypatch) -> N
 
 
 def test_pass_and_play_reviews_every_child_by_name(monkeypatch) -> None:
-    import ui.hints
+    import trainer.hints
 
     asked: list[int] = []
 
@@ -606,7 +606,7 @@ def test_pass_and_play_reviews_every_child_by_name(monkeypatch) -> None:
         return [{"round": 1, "move_no": 1, "move": None, "best": None, "lost": 1.0,
                  "mistakes": []}]
 
-    monkeypatch.setattr(ui.hints, "review", fake_review)
+    monkeypatch.setattr(trainer.hints, "review", fake_review)
     at = create_profile(new_app())
     at.switch_page("app_pages/play.py").run()
     at.segmented_control(key="ng_kind_1").set_value("human").run()

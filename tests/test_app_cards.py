@@ -10,7 +10,7 @@ import pytest
 
 from escoba import Card, Deck
 from escoba.cards import CARDS
-from ui.cards import back_svg, card_img, card_svg, cards_row_html
+from trainer.cards import back_svg, card_img, card_svg, cards_row_html
 
 SVG = "{http://www.w3.org/2000/svg}"
 

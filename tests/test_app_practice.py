@@ -19,8 +19,8 @@ from escoba import Card, Rules
 from puzzles import daily_set
 from puzzles.mastery import addition
 from tests.test_app_helpers import assert_ok, create_profile, everything_sent, new_app
-from ui.gameplay import GameSession, SeatSpec
-from ui.storage import Storage
+from trainer.gameplay import GameSession, SeatSpec
+from trainer.storage import Storage
 
 PAGES = ["app_pages/puzzles.py", "app_pages/daily.py", "app_pages/quick_facts.py",
          "app_pages/progress.py"]
@@ -352,7 +352,7 @@ def test_progress_speaks_spanish() -> None:
 
 def test_attempts_csv_is_the_childs_own(tmp_path) -> None:
     from tests.test_storage import _attempt
-    from ui.charts import attempts_csv
+    from trainer.charts import attempts_csv
 
     eng = sa.create_engine(f"sqlite:///{tmp_path / 'c.db'}")
     s = Storage(eng)

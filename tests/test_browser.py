@@ -31,7 +31,7 @@ from escoba.record import replay
 from puzzles import daily_set
 from puzzles.daily import EPOCH
 from tests.conftest import ROOT, free_port
-from ui.storage import Storage
+from trainer.storage import Storage
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -9,8 +9,8 @@ import pytest
 
 from escoba.bots import PLAYER_LEVELS
 from escoba.rules import CAPTURE_RULES, CATEGORIES, INITIAL_FIFTEEN, MISCOUNT, PRESETS
-from ui.catalog import CATALOGS, EN, ES, GLOSSARY
-from ui.i18n import LANGUAGES, language_from_locale, placeholders, t
+from trainer.catalog import CATALOGS, EN, ES, GLOSSARY
+from trainer.i18n import LANGUAGES, language_from_locale, placeholders, t
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = [ROOT / "app.py", *sorted((ROOT / "app_pages").glob("*.py")),

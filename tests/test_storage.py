@@ -9,8 +9,8 @@ import pytest
 import sqlalchemy as sa
 
 from escoba import Rules
-from ui.gameplay import GameSession, SeatSpec
-from ui.storage import SCHEMA_VERSION, Storage, StorageError, configure_sqlite
+from trainer.gameplay import GameSession, SeatSpec
+from trainer.storage import SCHEMA_VERSION, Storage, StorageError, configure_sqlite
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
@@ -158,7 +158,7 @@ def test_concurrent_writers_do_not_lose_moves(engine: sa.Engine) -> None:
 
 
 def test_nicknames_carry_no_markup(tmp_path) -> None:
-    from ui.storage import clean_name
+    from trainer.storage import clean_name
 
     assert clean_name("  Ana   María ") == "Ana María"
     assert not set("![]()") & set(clean_name("![x](http://evil.example/a.png)"))
@@ -243,7 +243,7 @@ def test_daily_result_fills_once_and_never_changes_after_completion(engine: sa.E
 
 
 def test_migration_2_upgrades_a_version_1_database(tmp_path) -> None:
-    from ui import storage as storage_mod
+    from trainer import storage as storage_mod
 
     eng = sa.create_engine(f"sqlite:///{tmp_path / 'v1.db'}")
     first = storage_mod.MIGRATIONS[:1]

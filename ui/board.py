@@ -7,7 +7,7 @@ with CSS). In open-hand mode (*mesa abierta*) the observation carries every
 hand and all are drawn face up.
 
 Choosing a move uses native widgets (pills) so AppTest and a tablet's finger
-drive it alike; the cards themselves are SVG drawn by :mod:`ui.cards`.
+drive it alike; the cards themselves are SVG drawn by :mod:`trainer.cards`.
 """
 
 from __future__ import annotations
@@ -21,12 +21,12 @@ import streamlit as st
 
 from escoba import Card, Deck, Observation, Play
 from escoba.cards import cards_of
+from trainer import hints as hint_mod
+from trainer.cards import backs_row_html, card_img, cards_row_html
+from trainer.gameplay import GameSession, arithmetic
+from trainer.i18n import t
 
-from . import hints as hint_mod
-from .cards import backs_row_html, card_img, cards_row_html
 from .errors import safe_callback
-from .gameplay import GameSession, arithmetic
-from .i18n import t
 from .session import flash, settings
 
 __all__ = ["show_board", "events_html", "safe_callback", "deck_of"]
@@ -226,7 +226,7 @@ def coach_text(key: str, params: dict[str, Any]) -> str:
     The coach speaks in keys with raw parameters; here a chance 0-1 becomes a
     percentage and a card code ("7o") the card's name in the chosen deck.
     """
-    from .catalog import CATALOGS
+    from trainer.catalog import CATALOGS
 
     shown = dict(params)
     if key == "captures" and shown.get("siete_de_oros"):

@@ -6,13 +6,14 @@ import json
 
 import streamlit as st
 
-from . import hints as hint_mod
+from trainer import hints as hint_mod
+from trainer.gameplay import GameSession
+from trainer.i18n import t
+from trainer.text import md_escape
+
 from .board import safe_callback
-from .gameplay import GameSession
-from .i18n import t
 from .score import show_round_score
 from .session import set_game, storage
-from .text import md_escape
 
 __all__ = ["show_round_end", "show_game_tools", "show_download", "record_bytes",
            "open_new_game_form", "record_shareable"]

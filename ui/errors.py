@@ -25,7 +25,8 @@ from typing import Any, TypeVar
 
 import streamlit as st
 
-from .i18n import t
+from trainer.i18n import t
+from ui.i18n import start_run
 
 __all__ = ["friendly_errors", "friendly", "friendly_fragment", "safe_callback",
            "show_error_flash"]
@@ -75,6 +76,7 @@ def safe_callback(fn: F) -> F:
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
+            start_run()  # callbacks run before app.py fixes this run's language
             return fn(*args, **kwargs)
         except Exception:
             log.exception("error in %s", fn.__name__)

@@ -8,8 +8,10 @@ import logging
 
 import streamlit as st
 
+from trainer.i18n import LANGUAGES, t
+from ui.i18n import current_language
+
 from .errors import friendly_errors, safe_callback
-from .i18n import LANGUAGES, current_language, t
 from .session import current_profile, pop_flash, save_language
 
 __all__ = ["friendly_errors", "sidebar", "show_flash", "require_profile", "inject_style",

@@ -8,12 +8,13 @@ import streamlit as st
 
 from escoba import PRESETS, Rules, RulesError
 from escoba.rules import CAPTURE_RULES, CAPTURE_SUMS, INITIAL_FIFTEEN, MISCOUNT
+from trainer.gameplay import GameSession, SeatSpec, bot_levels
+from trainer.i18n import t
+from trainer.storage import NAME_MAX, clean_name, name_problem
+from ui.i18n import labels
 
 from .board import safe_callback
-from .gameplay import GameSession, SeatSpec, bot_levels
-from .i18n import labels, t
 from .session import flash, new_seed, set_game, settings, storage
-from .storage import NAME_MAX, clean_name, name_problem
 
 __all__ = ["show_new_game_form", "build_rules"]
 

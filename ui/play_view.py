@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import streamlit as st
 
+from trainer.i18n import t
+from ui.i18n import start_run
+
 from .board import show_board
 from .endgame import open_new_game_form, show_game_tools, show_round_end
 from .errors import friendly_fragment, show_error_flash
-from .i18n import start_run, t
 from .layout import show_flash
 from .session import current_game
 

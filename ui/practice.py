@@ -1,7 +1,7 @@
 """Practice glue: the child's clock and date, recording attempts, mastery per profile.
 
 Pages call these and stay thin. Attempts go to the database at once (one
-transaction each, :meth:`ui.storage.Storage.record_attempt`); mastery is
+transaction each, :meth:`trainer.storage.Storage.record_attempt`); mastery is
 computed from the stored attempts (:mod:`puzzles.mastery`) and cached in
 session state until the next attempt of this session.
 """

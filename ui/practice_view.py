@@ -24,10 +24,10 @@ import streamlit as st
 
 from escoba import Card, Deck
 from puzzles import CheckResult, Puzzle, Solution, WrongAnswer, check, hint
+from trainer.cards import cards_row_html
+from trainer.i18n import t
 
 from .board import coach_text, deck_of, safe_callback
-from .cards import cards_row_html
-from .i18n import t
 from .session import settings
 
 __all__ = ["PuzzleState", "show_puzzle", "state_of", "reset", "wrong_text", "hint_text",

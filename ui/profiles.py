@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import streamlit as st
 
+from trainer.storage import StorageError, name_problem
+
 from .board import safe_callback
 from .session import flash, set_profile, storage
-from .storage import StorageError, name_problem
 
 __all__ = ["AVATARS", "create_profile_clicked", "pick_profile_clicked"]
 

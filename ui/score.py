@@ -9,8 +9,7 @@ import streamlit as st
 
 from escoba import RoundScore
 from escoba.scoring import CategoryResult
-
-from .i18n import t
+from trainer.i18n import t
 
 __all__ = ["score_frame", "show_round_score", "reason_text"]
 

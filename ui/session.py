@@ -16,9 +16,10 @@ from typing import Any
 
 import streamlit as st
 
-from .gameplay import GameSession
-from .i18n import LANGUAGES, current_language, set_language
-from .storage import Profile, Storage, configure_sqlite, sqlite_url
+from trainer.gameplay import GameSession
+from trainer.i18n import LANGUAGES
+from trainer.storage import Profile, Storage, configure_sqlite, sqlite_url
+from ui.i18n import current_language, set_language
 
 __all__ = ["storage", "database_url", "current_profile", "set_profile", "settings",
            "update_setting", "current_game", "set_game", "DEFAULT_SETTINGS", "flash",

@@ -134,7 +134,8 @@ EN: dict[str, str] = {
     # move messages
     "wrong_sum": "{expr} = {total} — you need {need}. Try again!",
     "wrong_sum_joker": "{expr}: even a joker can't make {need} here. Try again!",
-    # plural forms: t("must_capture", count=n) picks .zero / .one / .other (ui.i18n.plural_form)
+    # plural forms: t("must_capture", count=n) picks .zero / .one / .other
+    # (trainer.i18n.plural_form)
     "must_capture.zero": "Your card can capture here. Find the table cards that make the sum!",
     "must_capture.one": "Your card can capture here (one way to make the sum). "
                         "Find the table cards that make it!",

@@ -4,7 +4,7 @@ Each ``*_chart`` function takes stored rows (attempts, daily results, finished
 games) or mastery stats and returns a :class:`Chart`: the plotly figure and
 the one-line reading for a parent (a catalog key and its parameters), or
 ``None`` when there is nothing to draw yet (the page shows an empty state).
-Labels go through ``tr`` (the page passes :func:`ui.i18n.t`), so the charts
+Labels go through ``tr`` (the page passes :func:`trainer.i18n.t`), so the charts
 speak the child's language.
 """
 

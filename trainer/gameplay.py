@@ -1,6 +1,6 @@
 """A game as the app plays it: seats (children and computer players), moves, saving.
 
-Pure Python over the engine and :mod:`ui.storage`: no Streamlit here, so the
+Pure Python over the engine and :mod:`trainer.storage`: no Streamlit here, so the
 whole flow (a child's move, the computer's replies, the round's end, saving
 and resuming) is tested directly, and the pages stay thin.
 
@@ -147,7 +147,7 @@ class GameSession:
 
     @classmethod
     def resume(cls, row: Any, storage: Storage | None = None) -> GameSession:
-        """Rebuild a saved game (a :class:`ui.storage.GameRow`) by replaying its record."""
+        """Rebuild a saved game (a :class:`trainer.storage.GameRow`) by replaying its record."""
         record = storage.complete_record(row) if storage is not None else row.record
         result = replay(record)
         # The record's rules carry every option, open_hand included.

@@ -1,0 +1,68 @@
+"""The layers point one way: app_pages -> ui -> trainer -> puzzles -> escoba.
+
+``trainer/`` (the app's sessions, storage, charts' data, card pictures, the
+catalogs) must work without Streamlit, so that sessions are tested directly
+and a future front end can reuse them; the engine is checked in
+``test_engine_isolation.py``.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TRAINER = ROOT / "trainer"
+
+BLOCKER = r"""
+import sys, importlib.abc, pkgutil, importlib
+BLOCKED = {"streamlit", "app_pages", "ui"}
+class Block(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in BLOCKED:
+            raise ImportError(f"blocked: {name}")
+sys.meta_path.insert(0, Block())
+import trainer
+names = [m.name for m in pkgutil.walk_packages(trainer.__path__, "trainer.")]
+for name in names:
+    importlib.import_module(name)
+loaded = sorted({m.split(".")[0] for m in sys.modules} & BLOCKED)
+assert not loaded, loaded
+print("imported", len(names))
+"""
+
+
+def test_every_trainer_module_imports_with_streamlit_blocked():
+    done = subprocess.run([sys.executable, "-c", BLOCKER], capture_output=True, text=True,
+                          cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert "imported" in done.stdout
+
+
+def _imports(path: Path) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def test_trainer_never_imports_streamlit_or_the_widgets_even_lazily():
+    for path in TRAINER.rglob("*.py"):
+        bad = _imports(path) & {"streamlit", "ui", "app_pages"}
+        assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"
+
+
+def test_puzzles_never_import_the_app_layers():
+    for path in (ROOT / "puzzles").rglob("*.py"):
+        bad = _imports(path) & {"streamlit", "ui", "app_pages", "trainer"}
+        assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"
+
+
+def test_widgets_never_import_pages():
+    for path in (ROOT / "ui").rglob("*.py"):
+        assert "app_pages" not in _imports(path), path.name

@@ -55,10 +55,10 @@ st.html(cards_row_html(sample, Deck(current.get("deck", "spanish")),
 
 # -- for parents: rename, PIN, delete (issue 10) -----------------------------------------
 profile = current_profile()
+show_flash()  # what a parent's button did (after deleting, there is no profile section)
 if profile is not None:
     st.divider()
     st.subheader(t("parent_title"))
-    show_flash()
     if profile.protected:
         st.text_input(t("parent_pin_current"), key="parent_pin", type="password", max_chars=8,
                       help=t("parent_pin_current_help"))

@@ -15,6 +15,7 @@ from trainer.gameplay import GameSession, SeatSpec
 from trainer.storage import (
     SCHEMA_VERSION,
     GameChanged,
+    ProfileData,
     Storage,
     StorageError,
     configure_sqlite,
@@ -303,3 +304,83 @@ def test_two_tabs_answering_the_same_daily_at_once(engine: sa.Engine) -> None:
     result = store.daily_result(ana.id, "2026-12-05")
     assert result.stars == (2, 2, 2, 2, 2) and result.completed
     assert len(store.attempts(ana.id)) == 10
+
+
+# -- issue 10: two tabs on one game; a parent's PIN, rename, delete ---------------------------
+
+def _two_tabs(store: Storage) -> tuple[GameSession, GameSession]:
+    ana = store.create_profile("Ana", "🦊")
+    seats = [SeatSpec("human", "Ana"), SeatSpec("bot", "Bot", level="random")]
+    first = GameSession.new(Rules.preset("classic", target=5), seats, 11, storage=store,
+                            profile_id=ana.id)
+    first.run_bots()
+    return first, GameSession.resume(store.active_game(ana.id), store)
+
+
+def test_a_move_from_a_stale_session_is_refused_and_nothing_is_written(engine) -> None:
+    store = Storage(engine)
+    tab_a, tab_b = _two_tabs(store)
+    move = tab_a.observation(tab_a.to_move).legal_moves()[0]
+    assert tab_a.play_human_then_bots(move.card, move.take).ok
+    saved = store.move_entries(tab_a.game_id)
+    revision = store.game_state(tab_a.game_id)[1]
+    outcome = tab_b.play_human_then_bots(move.card, move.take)  # the same card, again
+    assert (outcome.ok, outcome.key, tab_b.conflict) == (False, "game_stale", "game_stale")
+    assert store.move_entries(tab_a.game_id) == saved
+    assert store.game_state(tab_a.game_id)[1] == revision
+    # A refused session plays nothing more until it is reloaded.
+    assert tab_b.bot_step() == [] and tab_b.claim_renuncio().key == "game_stale"
+    again = GameSession.resume(store.get_game(tab_a.game_id), store)
+    assert again.record() == tab_a.record() and again.revision == tab_a.revision
+
+
+def test_a_left_game_refuses_every_move_and_its_record_is_shareable_only_then(engine) -> None:
+    store = Storage(engine)
+    tab_a, _ = _two_tabs(store)
+    assert store.shareable_record(tab_a.game_id) is None  # in play: the hidden hands
+    store.create_game(store.get_game(tab_a.game_id).profile_id,  # another tab's new game
+                      rules={}, seats=[], seed=2, record={"rounds": []})
+    move = tab_a.observation(tab_a.to_move).legal_moves()[0]
+    saved = store.move_entries(tab_a.game_id)
+    assert tab_a.play_human_then_bots(move.card, move.take).key == "game_closed"
+    assert store.move_entries(tab_a.game_id) == saved
+    assert store.shareable_record(tab_a.game_id)["rounds"][0]["moves"] == [
+        e for _, _, e in saved]
+
+
+def test_a_pin_is_a_salted_slow_hash_and_a_wrong_one_changes_nothing(engine) -> None:
+    from trainer.storage.profiles import hash_pin, pin_matches
+
+    first, second = hash_pin("2468"), hash_pin("2468")
+    assert first != second and first.startswith("scrypt$") and "2468" not in first
+    assert pin_matches("2468", first) and not pin_matches("2469", first)
+    assert not pin_matches("2468", "garbage")
+    store = Storage(engine)
+    ana = store.create_profile("Ana", "🦊")
+    store.create_profile("Leo", "🐼")
+    with pytest.raises(StorageError) as short:
+        store.set_pin(ana.id, "12")
+    assert short.value.key == "pin_format"
+    store.set_pin(ana.id, "2468")
+    assert store.get_profile(ana.id).protected
+    with engine.connect() as conn:
+        stored = conn.execute(sa.text("SELECT pin_hash FROM profiles WHERE id = :i"),
+                              {"i": ana.id}).scalar()
+    assert "2468" not in stored
+    for action in (lambda pin: store.rename_profile(ana.id, "Anita", pin=pin),
+                   lambda pin: store.set_pin(ana.id, None, pin=pin),
+                   lambda pin: store.delete_profile(ana.id, pin=pin)):
+        for wrong in (None, "1357"):
+            with pytest.raises(StorageError) as refused:
+                action(wrong)
+            assert refused.value.key == "pin_wrong"
+    assert store.get_profile(ana.id).nickname == "Ana" and store.get_profile(ana.id).protected
+    with pytest.raises(StorageError) as taken:
+        store.rename_profile(ana.id, "LEO", pin="2468")
+    assert taken.value.key == "profile_taken"
+    assert store.rename_profile(ana.id, "Anita", pin="2468").nickname == "Anita"
+    store.record_attempt(ana.id, _attempt())
+    store.create_game(ana.id, rules={}, seats=[], seed=1, record={"rounds": []})
+    assert store.profile_data(ana.id) == ProfileData(games=1, attempts=1, dailies=0)
+    store.delete_profile(ana.id, pin="2468")
+    assert store.get_profile(ana.id) is None and store.attempts(ana.id) == []

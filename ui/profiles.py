@@ -91,25 +91,22 @@ def rename_clicked(profile_id: int) -> None:
 
 @safe_callback
 def pin_set_clicked(profile_id: int) -> None:
-    new_pin = st.session_state.pop("parent_pin_new", "") or ""
+    _change_pin(profile_id, st.session_state.pop("parent_pin_new", "") or "", "parent_pin_done")
+
+
+@safe_callback
+def pin_remove_clicked(profile_id: int) -> None:
+    _change_pin(profile_id, None, "parent_pin_removed")
+
+
+def _change_pin(profile_id: int, new_pin: str | None, done_key: str) -> None:
     try:
         storage().set_pin(profile_id, new_pin, pin=_parent_pin())
     except StorageError as exc:
         flash("error", exc.key, **exc.params)
         return
     _reload(profile_id)
-    flash("success", "parent_pin_done")
-
-
-@safe_callback
-def pin_remove_clicked(profile_id: int) -> None:
-    try:
-        storage().set_pin(profile_id, None, pin=_parent_pin())
-    except StorageError as exc:
-        flash("error", exc.key, **exc.params)
-        return
-    _reload(profile_id)
-    flash("success", "parent_pin_removed")
+    flash("success", done_key)
 
 
 @safe_callback

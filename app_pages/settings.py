@@ -79,7 +79,8 @@ if profile is not None:
     with st.expander(t("parent_delete"), icon="🗑️"):
         data = storage().profile_data(profile.id)
         name = md_escape(profile.nickname)
-        st.warning(t("parent_delete_what", name=name, games=data.games,
-                     attempts=data.attempts, dailies=data.dailies))
+        st.warning(t("parent_delete_what", name=name, games=t("parent_games", n=data.games),
+                     attempts=t("parent_attempts", n=data.attempts),
+                     dailies=t("parent_dailies", n=data.dailies)))
         st.button(t("parent_delete_confirm", name=name), key="parent_delete",
                   on_click=delete_clicked, args=(profile.id,), type="primary")

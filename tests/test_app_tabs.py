@@ -207,7 +207,7 @@ def test_rename_and_delete_ask_the_pin_and_a_wrong_one_changes_nothing() -> None
     assert store().get_profile(ana).nickname == "Anita"
     # Delete: the confirmation says what goes.
     warning = next(w.value for w in at.warning if "cannot be undone" in w.value)
-    assert "Anita" in warning and "1 games" in warning
+    assert "Anita" in warning and "1 game," in warning and "0 puzzle answers" in warning
     at.text_input(key="parent_pin").input("1111")
     at.button(key="parent_delete").click().run()
     assert "not right" in texts(at) and store().get_profile(ana) is not None

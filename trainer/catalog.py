@@ -62,9 +62,14 @@ EN: dict[str, str] = {
     "parent_pin_done": "The PIN is set. Choosing this profile on a new tab or device asks for it.",
     "parent_pin_removed": "The PIN is removed.",
     "parent_delete": "Delete this profile",
-    "parent_delete_what": "Deleting {name} removes the profile, its settings, {games} games, "
-                          "{attempts} puzzle answers and {dailies} daily results. "
-                          "This cannot be undone.",
+    "parent_delete_what": "Deleting {name} removes the profile, its settings, {games}, "
+                          "{attempts} and {dailies}. This cannot be undone.",
+    "parent_games.one": "1 game",
+    "parent_games.other": "{n} games",
+    "parent_attempts.one": "1 puzzle answer",
+    "parent_attempts.other": "{n} puzzle answers",
+    "parent_dailies.one": "1 daily result",
+    "parent_dailies.other": "{n} daily results",
     "parent_delete_confirm": "Yes, delete {name} and all of this",
     "parent_deleted": "{name} and everything saved for it were deleted.",
     "go_play": "Go and play",
@@ -546,9 +551,14 @@ ES: dict[str, str] = {
                        "se pedirá.",
     "parent_pin_removed": "El PIN se ha quitado.",
     "parent_delete": "Borrar este perfil",
-    "parent_delete_what": "Borrar a {name} elimina el perfil, sus ajustes, {games} partidas, "
-                          "{attempts} respuestas de problemas y {dailies} resultados del reto "
-                          "diario. No se puede deshacer.",
+    "parent_delete_what": "Borrar a {name} elimina el perfil, sus ajustes, {games}, "
+                          "{attempts} y {dailies}. No se puede deshacer.",
+    "parent_games.one": "1 partida",
+    "parent_games.other": "{n} partidas",
+    "parent_attempts.one": "1 respuesta de problemas",
+    "parent_attempts.other": "{n} respuestas de problemas",
+    "parent_dailies.one": "1 resultado del reto diario",
+    "parent_dailies.other": "{n} resultados del reto diario",
     "parent_delete_confirm": "Sí, borrar a {name} y todo esto",
     "parent_deleted": "{name} y todo lo guardado de ese perfil se han borrado.",
     "go_play": "Ir a jugar",

@@ -21,7 +21,7 @@ from typing import Any
 from escoba import Card, Game, IllegalMoveError, Move, Observation, Play, Renuncio, Rules
 from escoba.bots import PLAYER_LEVELS, make_player
 from escoba.cards import JOKER_MASK, VALUE, indices_of, mask_of, value_sum
-from escoba.record import game_to_record, replay
+from escoba.record import game_to_record, replay, round_moves
 from escoba.solver import capture_masks, has_capture, is_capture
 
 from .storage import GameChanged, RoundResult, Storage
@@ -130,8 +130,7 @@ class GameSession:
         self.conflict: str | None = None
         self._defer_save = False
         # What the database holds already: the moves per round, finished rounds' results.
-        self._saved_per_round = {n: len(r["moves"])
-                                 for n, r in enumerate(self.record()["rounds"], start=1)}
+        self._saved_per_round = {n: len(round_moves(r)) for n, r in enumerate(game.rounds, 1)}
         self._saved_results = sum(1 for r in game.rounds if r.is_over)
         self._record_rounds = len(game.rounds)
 
@@ -341,20 +340,23 @@ class GameSession:
         """Write new moves, finished rounds' points (and, when a round was dealt or the
         game ended, the record) in one transaction, at the revision this session holds.
 
-        The moves are the record's own entries (:meth:`record`): one serialisation.
+        The moves are the record's own entries (``escoba.record.round_moves``, which
+        :meth:`record` is made of): one serialisation of a game.
         When the database refuses (another tab moved first, or the game was left),
         :attr:`conflict` says why and nothing more is played or saved here.
         """
         if self.storage is None or self.game_id is None or self._defer_save \
                 or self.conflict is not None:
             return
+        # Only the current round, and the one before it when it was just dealt, can have
+        # new moves (rounds before them were saved when they ended): no walk over the
+        # whole game per move.
         rounds = self.game.rounds
-        record = self.record()
         new_moves: list[tuple[int, int, dict[str, Any]]] = []
-        for number, entry in enumerate(record["rounds"], start=1):
+        for number in range(max(1, len(rounds) - 1), len(rounds) + 1):
             saved = self._saved_per_round.get(number, 0)
             new_moves += [(number, m, move) for m, move in
-                          enumerate(entry["moves"][saved:], start=saved + 1)]
+                          enumerate(round_moves(rounds[number - 1], saved), start=saved + 1)]
         finished = sum(1 for r in rounds if r.is_over)
         new_results = [RoundResult(number, [dict(b) for b in rounds[number - 1].score().breakdown])
                        for number in range(self._saved_results + 1, finished + 1)]
@@ -365,7 +367,7 @@ class GameSession:
             return
         try:
             self.revision = self.storage.save_progress(
-                self.game_id, record if rewrite else None, revision=self.revision,
+                self.game_id, self.record() if rewrite else None, revision=self.revision,
                 new_moves=new_moves, new_results=new_results, winner=self.game.winner,
                 finished=self.is_over)
         except GameChanged as refused:

@@ -18,8 +18,8 @@ from .profiles import Profile, ProfileData, ProfileStore
 from .schema import StorageError, configure_sqlite, metadata, sqlite_url
 
 __all__ = ["Storage", "Profile", "ProfileData", "GameRow", "GameChanged", "MoveRow",
-           "RoundResult", "record_shareable", "DailyResult", "StorageError", "MIGRATIONS", "SCHEMA_VERSION",
-           "metadata", "sqlite_url", "configure_sqlite"]
+           "RoundResult", "record_shareable", "DailyResult", "StorageError", "MIGRATIONS",
+           "SCHEMA_VERSION", "metadata", "sqlite_url", "configure_sqlite"]
 
 
 class Storage(ProfileStore, GameStore, PracticeStore):

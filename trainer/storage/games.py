@@ -11,6 +11,7 @@ written.
 from __future__ import annotations
 
 import copy
+import functools
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -89,6 +90,20 @@ def _game(row: Any) -> GameRow:
     )
 
 
+@functools.cache
+def _claim(record: bool, finished: bool) -> sa.Update:
+    """The conditional update a save starts with (built once: a move is saved often)."""
+    values: dict[str, Any] = {"revision": sa.bindparam("new_revision"),
+                              "updated_at": sa.bindparam("stamp")}
+    if record:
+        values["record"] = sa.bindparam("record")
+    if finished:
+        values.update(status=sa.bindparam("status"), winner=sa.bindparam("winner"))
+    return games.update().where(
+        (games.c.id == sa.bindparam("game_id")) & (games.c.revision == sa.bindparam("revision"))
+        & (games.c.status == "playing")).values(**values)
+
+
 class GameStore(Database):
     """Games over the database."""
 
@@ -122,7 +137,8 @@ class GameStore(Database):
         only when a round is dealt or the game ends, not on every move.
         """
         stamp = now()
-        values: dict[str, Any] = {"revision": revision + 1, "updated_at": stamp}
+        values: dict[str, Any] = {"new_revision": revision + 1, "stamp": stamp,
+                                  "game_id": game_id, "revision": revision}
         if record is not None:
             values["record"] = json.dumps(record)
         if finished:
@@ -131,9 +147,7 @@ class GameStore(Database):
             with self.transaction() as conn:
                 # First, and conditional: the row lock (PostgreSQL) or the write lock
                 # (SQLite) makes a second tab's save wait, then find the revision moved.
-                claimed = conn.execute(games.update().where(
-                    (games.c.id == game_id) & (games.c.revision == revision)
-                    & (games.c.status == "playing")).values(**values)).rowcount
+                claimed = conn.execute(_claim(record is not None, finished), values).rowcount
                 if claimed != 1:
                     raise self._why_refused(conn, game_id)
                 if new_moves:

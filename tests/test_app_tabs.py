@@ -186,11 +186,17 @@ def test_a_pin_protected_profile_asks_its_pin_on_a_new_tab() -> None:
     other.text_input(key="pin_entry").input("2468")
     other.button(key="FormSubmitter:pin_form-Open").click().run()
     assert any("Playing as 🦊 Ana" in s.value for s in other.success)
-    # Tapping the profile on another device asks too.
+    # Tapping the profile on another device asks too; "Not me" puts the question away.
     third = new_app()
     third.button(key=f"profile_{ana}").click().run()
     assert any("Ana has a PIN" in m.value for m in third.markdown)
     assert "Playing as" not in texts(third)
+    third.button(key="pin_cancel").click().run()
+    assert not any("Ana has a PIN" in m.value for m in third.markdown)
+    fourth = new_app(query={"p": str(ana)})
+    fourth.button(key="pin_cancel").click().run()
+    assert not any("Ana has a PIN" in m.value for m in fourth.markdown)
+    assert "p" not in fourth.query_params
 
 
 def test_rename_and_delete_ask_the_pin_and_a_wrong_one_changes_nothing() -> None:

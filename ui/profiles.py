@@ -65,6 +65,9 @@ def pin_entered(profile_id: int) -> None:
 
 @safe_callback
 def pin_cancelled() -> None:
+    """Not that child: forget the link that asked the PIN, and the question."""
+    if current_profile() is None:
+        st.query_params.pop("p", None)
     ask_pin(None)
 
 

@@ -111,7 +111,9 @@ attempts = sa.Table(
     sa.Column("profile_id", sa.Integer, sa.ForeignKey("profiles.id", ondelete="CASCADE"),
               nullable=False, index=True),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-    sa.Column("day", sa.String(10), nullable=False),  # the child's local date, YYYY-MM-DD
+    # The child's local date, YYYY-MM-DD: created_at alone does not give it, as the
+    # browser's time zone is not kept.
+    sa.Column("day", sa.String(10), nullable=False),
     sa.Column("mode", sa.String(16), nullable=False),  # practice|for-me|daily|daily-replay|quick
     sa.Column("puzzle_id", sa.String(160), nullable=False),
     sa.Column("kind", sa.String(16), nullable=False),

@@ -8,6 +8,7 @@ import streamlit as st
 
 from trainer.gameplay import GameSession
 from trainer.i18n import t
+from trainer.text import md_escape
 from ui.board import safe_callback
 from ui.endgame import record_shareable
 from ui.layout import require_profile, show_flash
@@ -34,9 +35,9 @@ for row in rows:
     names = row.record.get("names") or []
     when = row.updated_at.strftime("%Y-%m-%d %H:%M")
     with st.container(border=True, key=f"game_box_{row.id}"):
+        preset = t("preset_" + row.rules.get("preset", "classic"))
         st.markdown(t("game_line", id=row.id, when=when, status=t("status_" + row.status),
-                      players=", ".join(names), preset=t("preset_" + row.rules.get("preset",
-                                                                                "classic"))))
+                      players=md_escape(", ".join(names)), preset=preset))
         cols = st.columns(2)
         with cols[0]:
             if row.status == "playing":

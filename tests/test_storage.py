@@ -158,7 +158,7 @@ def test_concurrent_writers_do_not_lose_moves(engine: sa.Engine) -> None:
 
 
 def test_nicknames_carry_no_markup(tmp_path) -> None:
-    from trainer.storage import clean_name
+    from trainer.names import clean_name
 
     assert clean_name("  Ana   María ") == "Ana María"
     assert not set("![]()") & set(clean_name("![x](http://evil.example/a.png)"))

@@ -36,6 +36,9 @@ EN: dict[str, str] = {
     "nickname_chars": "Only letters, numbers, spaces and emoji in a nickname, please "
                       "(no signs like brackets or stars).",
     "nickname_long": "That nickname is a bit long: {max} letters at most, please.",
+    "nickname_hidden": "That nickname has hidden or invisible characters. Please type it "
+                       "with letters you can see.",
+    "nickname_reserved": "{name} is a computer player's name. Please pick another nickname.",
     "profile_taken": "The nickname {nickname} is already taken on this device. Try another one!",
     "playing_as": "Playing as {name}",
     "privacy_note": "We only keep a nickname and a picture, on this computer. "
@@ -488,6 +491,10 @@ ES: dict[str, str] = {
     "nickname_chars": "En el apodo solo letras, números, espacios y emojis, por favor "
                       "(sin signos como corchetes o asteriscos).",
     "nickname_long": "Ese apodo es un poco largo: {max} letras como mucho, por favor.",
+    "nickname_hidden": "Ese apodo tiene caracteres ocultos o invisibles. Escríbelo con "
+                       "letras que se vean, por favor.",
+    "nickname_reserved": "{name} es el nombre de un jugador del ordenador. Elige otro apodo, "
+                         "por favor.",
     "profile_taken": "El apodo {nickname} ya existe en este aparato. ¡Prueba con otro!",
     "playing_as": "Juega: {name}",
     "privacy_note": "Solo guardamos un apodo y un dibujo, en este ordenador. "

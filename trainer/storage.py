@@ -29,6 +29,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
+from .names import clean_name, name_key
+
 __all__ = [
     "Storage",
     "Profile",
@@ -40,7 +42,6 @@ __all__ = [
     "metadata",
     "sqlite_url",
     "configure_sqlite",
-    "clean_name",
 ]
 
 log = logging.getLogger(__name__)
@@ -192,36 +193,6 @@ def _aware(value: datetime | None) -> datetime | None:
     if value is not None and value.tzinfo is None:
         return value.replace(tzinfo=UTC)
     return value
-
-
-# Markdown and HTML specials: a nickname is shown in markdown in places, and
-# "![](http://...)" there would make the browser fetch an outside image.
-_NAME_DROP = str.maketrans("", "", "[]()<>!*_`#|~\\{}")
-
-
-#: The longest nickname the app takes (it fits the sidebar and the profile buttons).
-NAME_MAX = 16
-
-
-def name_problem(text: str) -> tuple[str, dict[str, Any]] | None:
-    """Why a typed nickname cannot be taken *as typed* (catalog key, parameters), or None.
-
-    Nicknames are never changed behind the child's back: markup characters and
-    over-long names are refused with a message instead.
-    """
-    name = " ".join(str(text).split())
-    if not name:
-        return "profile_empty", {}
-    if name != name.translate(_NAME_DROP):
-        return "nickname_chars", {}
-    if len(name) > NAME_MAX:
-        return "nickname_long", {"max": NAME_MAX}
-    return None
-
-
-def clean_name(text: str, limit: int = 40) -> str:
-    """A nickname as it may be stored and shown: no markup, single spaces, short."""
-    return " ".join(str(text).translate(_NAME_DROP).split())[:limit]
 
 
 def sqlite_url(path: str) -> str:
@@ -395,10 +366,13 @@ class Storage:
         nickname = clean_name(nickname)
         if not nickname:
             raise StorageError("profile_empty")
+        key = name_key(nickname)
         with self.transaction() as conn:
-            taken = conn.execute(sa.select(profiles.c.id).where(
-                sa.func.lower(profiles.c.nickname) == nickname.lower())).first()
-            if taken is not None:
+            # Compared by the look-alike-folded key ("Lоla" with a Cyrillic о is "Lola"):
+            # a device holds a handful of profiles, so all of them are read.
+            taken = [n for (n,) in conn.execute(sa.select(profiles.c.nickname))
+                     if name_key(n) == key]
+            if taken:
                 raise StorageError("profile_taken", nickname=nickname)
             new_id = conn.execute(profiles.insert().values(
                 nickname=nickname, avatar=avatar[:16], settings=json.dumps(settings or {}),

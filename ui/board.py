@@ -25,6 +25,7 @@ from trainer import hints as hint_mod
 from trainer.cards import backs_row_html, card_img, cards_row_html
 from trainer.gameplay import GameSession, arithmetic
 from trainer.i18n import t
+from trainer.text import md_escape
 
 from .errors import safe_callback
 from .session import flash, settings
@@ -397,7 +398,7 @@ def show_board(game: GameSession) -> None:
     if not game.seats[to_move].is_human:
         name = seat_label(game, to_move)
         if settings().get("pause", False):
-            st.button(t("let_bot_play", name=name), key="bot_step", type="primary",
+            st.button(t("let_bot_play", name=md_escape(name)), key="bot_step", type="primary",
                       on_click=_on_bot_step, args=(game,), use_container_width=True)
         else:
             # Without the pause the computer plays at once (this is a safety net).
@@ -406,7 +407,7 @@ def show_board(game: GameSession) -> None:
         return
 
     if not reveal:
-        name = game.seats[to_move].name
+        name = md_escape(game.seats[to_move].name)
         st.info(t("pass_device", name=name), icon="🤝")
         st.button(t("show_my_cards", name=name), key=f"reveal_{to_move}", type="primary",
                   on_click=_on_reveal, args=(to_move,), use_container_width=True)

@@ -66,12 +66,13 @@ def show_round_end(game: GameSession) -> None:
     else:
         me = game.human_seats[0]
         mine = game.rules.side_of(me) == winner and len(game.human_seats) == 1
-        st.success(t("you_won") if mine else t("winner_is", name=names[winner]), icon="🏆")
+        st.success(t("you_won") if mine else t("winner_is", name=md_escape(names[winner])),
+                   icon="🏆")
         if mine and not st.session_state.get(f"balloons_{game.game_id}"):
             st.session_state[f"balloons_{game.game_id}"] = True
             st.balloons()
     totals = " · ".join(f"{names[s]}: {game.game.totals[s]}" for s in range(game.rules.sides))
-    st.markdown(f"**{t('final_totals')}** {totals}")
+    st.markdown(f"**{t('final_totals')}** {md_escape(totals)}")
     _review(game)
     show_download(game)
     st.button(t("new_game"), key="new_game_after", type="primary", on_click=_new_game,

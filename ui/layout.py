@@ -9,6 +9,7 @@ import logging
 import streamlit as st
 
 from trainer.i18n import LANGUAGES, t
+from trainer.text import md_escape
 from ui.i18n import current_language
 
 from .errors import friendly_errors, safe_callback
@@ -94,7 +95,9 @@ def show_flash() -> None:
     if message is None:
         return
     kind, key, params = message
-    text = t(key, **params)
+    # Parameters are data (a nickname, a sum), never markup: only the catalog's own
+    # words may carry Markdown.
+    text = t(key, **{k: md_escape(v) if isinstance(v, str) else v for k, v in params.items()})
     {"success": st.success, "warning": st.warning, "error": st.error}.get(kind, st.info)(text)
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from trainer.storage import StorageError, name_problem
+from trainer.names import name_problem
+from trainer.storage import StorageError
 
 from .board import safe_callback
 from .session import flash, set_profile, storage

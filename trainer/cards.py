@@ -20,7 +20,7 @@ from functools import lru_cache
 from escoba import Card, Deck
 
 __all__ = ["card_svg", "card_img", "back_svg", "cards_row_html", "backs_row_html",
-           "SUIT_COLOURS", "card_label"]
+           "SUIT_COLOURS", "card_label", "pick_label"]
 
 # Okabe-Ito palette: distinguishable with the common colour-vision deficiencies.
 SUIT_COLOURS = ("#C77C00", "#0072B2", "#444444", "#009E73")  # oros copas espadas bastos
@@ -93,6 +93,14 @@ def _corner(suit: int, deck: Deck) -> str:
 def card_label(card: Card, deck: Deck) -> str:
     """The short text a child reads on the card's corner: "7", "Sota", "J", "Fante"."""
     return card.rank_name(deck)
+
+
+def pick_label(code: str, deck: Deck, show_value: bool) -> str:
+    """A card's label in the choosers (pills): "7 de oros (7)", or its name alone when
+    values are hidden (and for a joker, which has none of its own)."""
+    card = Card.parse(code)
+    name = card.name(deck)
+    return f"{name} ({card.value})" if show_value and not card.is_joker else name
 
 
 @lru_cache(maxsize=2048)

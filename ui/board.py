@@ -22,7 +22,7 @@ import streamlit as st
 from escoba import Card, Deck, Observation, Play
 from escoba.cards import cards_of
 from trainer import hints as hint_mod
-from trainer.cards import backs_row_html, card_img, cards_row_html
+from trainer.cards import backs_row_html, card_img, cards_row_html, pick_label
 from trainer.gameplay import GameSession, arithmetic
 from trainer.i18n import t
 from trainer.text import md_escape
@@ -432,9 +432,7 @@ def _hand_and_controls(game: GameSession, obs: Observation, deck: Deck, values: 
         _hint_panel(obs, deck)
 
     def label(key: str) -> str:
-        card = Card.parse(key)
-        return f"{card.name(deck)} ({card.value})" if values and not card.is_joker \
-            else card.name(deck)
+        return pick_label(key, deck, values)
 
     table_keys = [str(c) for c in obs.table]
     current_take = [k for k in (st.session_state.get(KEY_TABLE) or []) if k in table_keys]

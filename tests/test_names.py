@@ -115,3 +115,22 @@ def test_a_nickname_is_shown_literally_in_the_welcome_and_my_games() -> None:
     assert any(ESCAPED in x for x in texts), texts
     # Nowhere on these pages is the name left for Markdown to read as maths or emoji.
     assert not any(MATHS in x for x in texts)
+
+
+@pytest.mark.usefixtures("_fresh")
+def test_replay_shows_a_records_names_literally() -> None:
+    import json
+
+    from tests.test_app_helpers import game
+
+    at = start_game(create_profile(new_app()))
+    record = game(at).record()
+    record["names"] = [MATHS, "Computer (random)"]
+    at.switch_page("app_pages/replay.py").run()
+    at.file_uploader(key="replay_file").upload(
+        "game.json", json.dumps(record).encode(), "application/json").run()
+    assert_ok(at)
+    texts = _markdown_texts(at)
+    assert any(r"Computer \(random\)" in x for x in texts), texts
+    assert not any("Computer random" in x for x in texts)
+    assert any(ESCAPED in x for x in texts) and not any(MATHS in x for x in texts)

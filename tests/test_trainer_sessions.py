@@ -140,3 +140,43 @@ def test_daily_flow_after_a_reload_starts_at_the_first_unanswered() -> None:
     flow = DailyFlow(date(2026, 12, 1))
     view = flow.view([3, 2, None, None, None], False, lambda i: False)
     assert (view.view, view.index) == ("puzzle", 2)
+
+
+def test_what_just_happened_is_the_history_since_the_childs_last_move(tmp_path) -> None:
+    """One function rebuilds "what just happened": after every action it equals what a
+    resumed game (a refresh, a restart) shows, and starts at the child's last move."""
+    import random
+
+    import sqlalchemy as sa
+
+    from escoba import Rules
+    from trainer.gameplay import GameSession, SeatSpec
+    from trainer.storage import Storage
+
+    store = Storage(sa.create_engine(f"sqlite:///{tmp_path / 'g.db'}"))
+    pid = store.create_profile("Ana", "🦊").id
+    rules = Rules.preset("classic", target=5, capture_rule="renuncio", players=3)
+    seats = [SeatSpec("human", "Ana"), SeatSpec("bot", "B", level="random"),
+             SeatSpec("bot", "C", level="greedy")]
+    session = GameSession.new(rules, seats, 4, storage=store, profile_id=pid)
+    rng = random.Random(3)
+    checked = 0
+    for _ in range(300):
+        if session.is_over:
+            break
+        if session.round_over:
+            session.next_round()
+            assert session.recent == list(session.round.history)  # the deal (initial take)
+            continue
+        if session.is_human_turn:
+            move = rng.choice(session.observation(session.to_move).legal_moves())
+            session.play_human_then_bots(move.card, move.take)
+            recent = session.recent
+            assert recent and recent[0].seat == 0 and recent[0].kind in ("play", "miscount")
+            assert all(e.seat != 0 or e.kind not in ("play", "miscount") for e in recent[1:])
+        else:
+            session.run_bots()
+        resumed = GameSession.resume(store.get_game(session.game_id), store)
+        assert resumed.recent == session.recent
+        checked += 1
+    assert checked > 20

@@ -89,15 +89,19 @@ def sidebar() -> None:
     st.sidebar.html(_STYLE + who)
 
 
+#: Message parameters that hold a name someone typed (a nickname, a player's name).
+_NAME_PARAMS = frozenset({"name", "nickname", "who", "players"})
+
+
 def show_flash() -> None:
     """The one-shot message left by a button callback."""
     message = pop_flash()
     if message is None:
         return
     kind, key, params = message
-    # Parameters are data (a nickname, a sum), never markup: only the catalog's own
-    # words may carry Markdown.
-    text = t(key, **{k: md_escape(v) if isinstance(v, str) else v for k, v in params.items()})
+    # A name is free text, never markup: only the catalog's own words carry Markdown.
+    text = t(key, **{k: md_escape(v) if k in _NAME_PARAMS and isinstance(v, str) else v
+                     for k, v in params.items()})
     {"success": st.success, "warning": st.warning, "error": st.error}.get(kind, st.info)(text)
 
 

@@ -25,9 +25,13 @@ if active is not None:
 profiles = storage().list_profiles()
 if profiles:
     st.subheader(t("pick_profile"))
-    cols = st.columns(min(4, len(profiles)))
+    # Row by row (not column by column): on a phone the columns stack, and the buttons
+    # must still read in alphabetical order.
+    per_row = min(4, len(profiles))
     for i, profile in enumerate(profiles):
-        with cols[i % len(cols)]:
+        if i % per_row == 0:
+            cols = st.columns(per_row)
+        with cols[i % per_row]:
             st.button(md_escape(f"{profile.avatar} {profile.nickname}"),
                       key=f"profile_{profile.id}",
                       on_click=pick_profile_clicked, args=(profile.id,),

@@ -604,8 +604,9 @@ def test_pass_and_play_reviews_every_child_by_name(monkeypatch) -> None:
 
     def fake_review(record, seat):  # noqa: ANN001, ANN202 - the coach, one mistake each
         asked.append(seat)
-        return [{"round": 1, "move_no": 1, "move": None, "best": None, "lost": 1.0,
-                 "mistakes": []}]
+        return trainer.hints.GameReview.from_stored([
+            {"round": 1, "move_no": 1, "move": None, "best": None, "lost": 1.0,
+             "mistakes": []}])
 
     monkeypatch.setattr(trainer.hints, "review", fake_review)
     at = create_profile(new_app())

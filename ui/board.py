@@ -30,7 +30,7 @@ from trainer.text import md_escape
 from .errors import safe_callback
 from .session import flash, settings
 
-__all__ = ["show_board", "events_html", "safe_callback", "deck_of"]
+__all__ = ["show_board", "events_html", "deck_of"]
 
 log = logging.getLogger(__name__)
 

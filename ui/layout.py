@@ -1,4 +1,4 @@
-"""Page furniture shared by every page: styles, the sidebar, the error boundary."""
+"""Page furniture shared by every page: styles, the sidebar, flashes, the profile guard."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from trainer.i18n import LANGUAGES, t
 from trainer.text import md_escape
 from ui.i18n import current_language
 
-from .errors import friendly_errors, safe_callback
+from .errors import safe_callback
 from .session import current_profile, pop_flash, save_language
 
-__all__ = ["friendly_errors", "sidebar", "show_flash", "require_profile", "inject_style",
+__all__ = ["sidebar", "show_flash", "require_profile",
            "pages", "language_picker"]
 
 log = logging.getLogger("escoba.app")
@@ -59,11 +59,6 @@ def pages(spec: tuple[tuple[str, str, str], ...], lang: str) -> list:
     """The ``st.Page`` objects, built once per language (they cost on every rerun)."""
     return [st.Page(path, title=t(key, lang), icon=icon, default=i == 0)
             for i, (path, key, icon) in enumerate(spec)]
-
-
-def inject_style() -> None:
-    """Kept for pages drawn without the sidebar; app.py styles through :func:`sidebar`."""
-    st.html(_STYLE)
 
 
 @safe_callback

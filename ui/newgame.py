@@ -13,7 +13,7 @@ from trainer.i18n import t
 from trainer.names import TYPED_MAX, clean_name, name_problem
 from ui.i18n import labels
 
-from .board import safe_callback
+from .errors import safe_callback
 from .session import flash, new_seed, set_game, settings, storage
 
 __all__ = ["show_new_game_form", "build_rules"]

@@ -7,7 +7,7 @@ import streamlit as st
 from trainer.names import name_problem
 from trainer.storage import StorageError
 
-from .board import safe_callback
+from .errors import safe_callback
 from .session import flash, set_profile, storage
 
 __all__ = ["AVATARS", "create_profile_clicked", "pick_profile_clicked"]

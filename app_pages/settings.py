@@ -1,4 +1,5 @@
-"""Settings: card deck, values on cards, hints, pausing on the computer's turn, language."""
+"""Settings: card deck, values on cards, hints and how they say chances, pausing on the
+computer's turn, language."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import streamlit as st
 
 from escoba import Card, Deck
 from trainer.cards import cards_row_html
+from trainer.hints import ODDS_STYLES
 from trainer.i18n import LANGUAGES, t
 from ui.errors import safe_callback
 from ui.i18n import current_language, labels
@@ -35,6 +37,11 @@ for name in ("show_values", "hints", "pause"):
     st.session_state[f"set_{name}"] = bool(current.get(name))
     st.toggle(t("setting_" + name), key=f"set_{name}", on_change=_changed, args=(name,),
               help=t("setting_" + name + "_help"))
+
+st.session_state["set_odds"] = current.get("odds", "words")
+st.segmented_control(t("setting_odds"), list(ODDS_STYLES), key="set_odds", required=True,
+                     format_func=labels("odds_style_"), on_change=_changed, args=("odds",),
+                     help=t("setting_odds_help"))
 
 st.markdown(f"**{t('preview')}**")
 sample = [Card.parse(c) for c in ("1o", "7o", "3c", "8e", "9b", "10c")]

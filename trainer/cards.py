@@ -164,17 +164,22 @@ def card_img(card: Card, deck: Deck, show_value: bool, selected: bool, width: in
 
 def cards_row_html(cards: Iterable[Card], deck: Deck, show_value: bool, *,
                    selected: Iterable[Card] = (), width: int = 96,
-                   names: bool = True, gap: int = 6) -> str:
-    """A wrapping row of card faces with their names under them (for ``st.html``)."""
-    chosen = set(selected)
+                   names: bool = True, gap: int = 6, lit: Iterable[Card] = ()) -> str:
+    """A wrapping row of card faces with their names under them (for ``st.html``).
+
+    ``selected`` cards are drawn chosen; ``lit`` cards glow (a hint pointing at them)."""
+    chosen, glowing = set(selected), set(lit)
     items = []
     for card in cards:
         name = card.name(deck)
         svg = card_img(card, deck, show_value, card in chosen, width, name)
         caption = (f'<div style="font-size:0.85rem;text-align:center;max-width:{width + 8}px">'
                    f'{html.escape(name)}</div>') if names else ""
+        glow = (";border-radius:10px;box-shadow:0 0 0 3px #F2C14E,0 0 12px 4px #F2C14E"
+                if card in glowing else "")
+        mark = ' data-lit="1"' if card in glowing else ""
         items.append(f'<div style="display:flex;flex-direction:column;align-items:center;'
-                     f'margin:{min(4, gap)}px">{svg}{caption}</div>')
+                     f'margin:{min(4, gap)}px{glow}"{mark}>{svg}{caption}</div>')
     return (f'<div style="display:flex;flex-wrap:wrap;gap:{gap}px;align-items:flex-start">'
             + "".join(items) + "</div>")
 

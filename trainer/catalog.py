@@ -160,11 +160,37 @@ EN: dict[str, str] = {
     "hint_card_captures.other": "{card}: {count} ways to capture",
     "hint_best_capture": "play the {card} and take {cards}",
     "hint_best_lay": "put the {card} down",
-    "warn_sweep_chance": "If you {move}, the table adds up to {total}: "
-                         "the next player can sweep it with about a {chance}% chance.",
     "warn_sweep_known": "If you {move}, the table adds up to {total}: "
                         "the next player can sweep it with the {cards}!",
     "hint_best": "Best move:",
+    "hint_nudge_capture": "Your {card} can make {sum} here!",
+    "hint_nudge_escoba": "Your {card} can sweep the whole table!",
+    "hint_nudge_lay": "No card makes {sum} this time: which one is safest to put down?",
+    "hint_nudge_hold": "Look carefully: here putting a card down may be better than capturing.",
+    "hint_lit": "Look at the lit cards: with your {card} they add up just right.",
+    "hint_lit_lay": "The lit card is the best one to put down.",
+    "hint_arith": "{expr} = {sum}: {move} ({why}).",
+    "hint_arith_plain": "{expr} = {sum}: {move}.",
+    "hint_move": "{move} ({why}).",
+    "hint_move_plain": "{move}.",
+    "hint_more": "💡 More help",
+    "warn_all_risky_smallest": "Every move leaves a chance to sweep; this one leaves the "
+                               "smallest ({odds}).",
+    "warn_all_risky_best": "Every move leaves a chance to sweep; this one is still the best "
+                           "({odds}).",
+    "warn_best_worth_it": "This move leaves a chance to sweep ({odds}), but what it wins is "
+                          "worth it.",
+    "warn_sweep_odds": "If you {move}, the table adds up to {total}: the next player could "
+                       "sweep it ({odds}).",
+    "odds_1": "a little risky",
+    "odds_2": "risky",
+    "odds_3": "very risky",
+    "odds_sure": "for sure",
+    "odds_percent": "about {chance}%",
+    "setting_odds": "Chances shown as",
+    "setting_odds_help": "Words and a meter for young children, numbers for older ones.",
+    "odds_style_words": "Words (risky ▮▮▯)",
+    "odds_style_numbers": "Numbers (26%)",
     "hint_best_renuncio": "call ¡renuncio! first: you take the {card} with {cards}. "
                           "Then choose your move.",
     "rules_renuncio": "¡renuncio! on",
@@ -619,11 +645,37 @@ ES: dict[str, str] = {
     "hint_card_captures.other": "{card}: {count} formas de capturar",
     "hint_best_capture": "juega {card} y llévate {cards}",
     "hint_best_lay": "deja {card} en la mesa",
-    "warn_sweep_chance": "Si {move}, la mesa suma {total}: el siguiente jugador puede "
-                         "hacer escoba, con una probabilidad de un {chance} %.",
     "warn_sweep_known": "Si {move}, la mesa suma {total}: ¡el siguiente jugador puede "
                         "hacer escoba con {cards}!",
     "hint_best": "Mejor jugada:",
+    "hint_nudge_capture": "¡Tu {card} puede sumar {sum} aquí!",
+    "hint_nudge_escoba": "¡Tu {card} puede barrer toda la mesa!",
+    "hint_nudge_lay": "Esta vez ninguna carta suma {sum}: ¿cuál es más segura para dejar?",
+    "hint_nudge_hold": "Mira bien: aquí dejar una carta puede ser mejor que capturar.",
+    "hint_lit": "Mira las cartas iluminadas: con tu {card} suman justo.",
+    "hint_lit_lay": "La carta iluminada es la mejor para dejar en la mesa.",
+    "hint_arith": "{expr} = {sum}: {move} ({why}).",
+    "hint_arith_plain": "{expr} = {sum}: {move}.",
+    "hint_move": "{move} ({why}).",
+    "hint_move_plain": "{move}.",
+    "hint_more": "💡 Más ayuda",
+    "warn_all_risky_smallest": "Cualquier jugada deja opción de hacer escoba; esta deja la "
+                               "menor ({odds}).",
+    "warn_all_risky_best": "Cualquier jugada deja opción de hacer escoba; esta sigue siendo "
+                           "la mejor ({odds}).",
+    "warn_best_worth_it": "Esta jugada deja opción de hacer escoba ({odds}), pero lo que "
+                          "ganas vale la pena.",
+    "warn_sweep_odds": "Si {move}, la mesa suma {total}: el siguiente jugador podría hacer "
+                       "escoba ({odds}).",
+    "odds_1": "un poco arriesgado",
+    "odds_2": "arriesgado",
+    "odds_3": "muy arriesgado",
+    "odds_sure": "seguro",
+    "odds_percent": "un {chance} % más o menos",
+    "setting_odds": "Probabilidades como",
+    "setting_odds_help": "Palabras y un medidor para los pequeños, números para los mayores.",
+    "odds_style_words": "Palabras (arriesgado ▮▮▯)",
+    "odds_style_numbers": "Números (26 %)",
     "hint_best_renuncio": "canta ¡renuncio! primero: te llevas {card} con {cards}. "
                           "Luego elige tu jugada.",
     "rules_renuncio": "con ¡renuncio!",

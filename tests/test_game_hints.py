@@ -126,3 +126,12 @@ def test_odds_in_numbers_is_a_setting_saved_in_the_profile() -> None:
     store = Storage(sa.create_engine(f"sqlite:///{os.environ['ESCOBA_DB_PATH']}"),
                     migrate=False)
     assert store.list_profiles()[0].settings["odds"] == "numbers"
+
+
+def test_the_coachs_why_is_said_in_words_not_as_a_table() -> None:
+    from ui.board import coach_text
+
+    said = coach_text("captures", {"cards": 2, "oros": 1, "sevens": 1, "siete_de_oros": False})
+    assert said == "it takes 2 cards, with an oro and a seven"
+    assert coach_text("captures", {"cards": 3, "oros": 0, "sevens": 0}) == "it takes 3 cards"
+    assert "oros:" not in coach_text("captures", {"cards": 1, "oros": 2, "sevens": 0})

@@ -201,8 +201,14 @@ EN: dict[str, str] = {
                                  "no escoba point",
     "coach.escoba_no_point.other": "it clears the table ({cards} cards), but this time it "
                                    "scores no escoba point",
-    "coach.captures.one": "it takes {cards} card (oros: {oros}, sevens: {sevens})",
-    "coach.captures.other": "it takes {cards} cards (oros: {oros}, sevens: {sevens})",
+    "coach.captures.one": "it takes {cards} card{extra}",
+    "coach.captures.other": "it takes {cards} cards{extra}",
+    "coach_extra_with": ", with {what}",
+    "coach_extra_and": "{first} and {second}",
+    "coach_extra_oros.one": "an oro",
+    "coach_extra_oros.other": "{count} oros",
+    "coach_extra_sevens.one": "a seven",
+    "coach_extra_sevens.other": "{count} sevens",
     "coach.captures_siete.one": "it takes {cards} card: the siete de oros!",
     "coach.captures_siete.other": "it takes {cards} cards, and one is the siete de oros!",
     "coach.lay_down_safe": "nothing to take; the table will add up to {total}, and no single "
@@ -686,8 +692,14 @@ ES: dict[str, str] = {
                                  "cuenta punto de escoba",
     "coach.escoba_no_point.other": "deja la mesa limpia ({cards} cartas), pero esta vez no "
                                    "cuenta punto de escoba",
-    "coach.captures.one": "te llevas {cards} carta (oros: {oros}, sietes: {sevens})",
-    "coach.captures.other": "te llevas {cards} cartas (oros: {oros}, sietes: {sevens})",
+    "coach.captures.one": "te llevas {cards} carta{extra}",
+    "coach.captures.other": "te llevas {cards} cartas{extra}",
+    "coach_extra_with": ", con {what}",
+    "coach_extra_and": "{first} y {second}",
+    "coach_extra_oros.one": "un oro",
+    "coach_extra_oros.other": "{count} oros",
+    "coach_extra_sevens.one": "un siete",
+    "coach_extra_sevens.other": "{count} sietes",
     "coach.captures_siete.one": "te llevas {cards} carta: ¡el siete de oros!",
     "coach.captures_siete.other": "te llevas {cards} cartas, ¡y una es el siete de oros!",
     "coach.lay_down_safe": "no hay nada que llevarse; la mesa sumará {total} y ninguna carta "

@@ -264,6 +264,13 @@ def coach_text(key: str, params: dict[str, Any]) -> str:
     shown = dict(params)
     if key == "captures" and shown.get("siete_de_oros"):
         key = "captures_siete"
+    elif key == "captures":
+        # "it takes 2 cards, with an oro and a seven", not "(oros: 1, sevens: 1)".
+        extras = [t(f"coach_extra_{name}", count=int(shown.get(name) or 0))
+                  for name in ("oros", "sevens") if int(shown.get(name) or 0) > 0]
+        what = t("coach_extra_and", first=extras[0], second=extras[1]) if len(extras) == 2 \
+            else (extras[0] if extras else "")
+        shown["extra"] = t("coach_extra_with", what=what) if what else ""
     for counter in ("cards", "best"):  # the plural form follows the number of cards
         if isinstance(shown.get(counter), int) and "count" not in shown:
             shown["count"] = shown[counter]

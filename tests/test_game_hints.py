@@ -3,10 +3,7 @@ odds in words or numbers, and never a verdict followed by its contradiction."""
 
 from __future__ import annotations
 
-import logging
-
 import pytest
-import streamlit as st
 
 from escoba import Rules
 from tests.helpers import card, stacked_round
@@ -69,20 +66,11 @@ def test_odds_have_words_and_a_meter_level() -> None:
     assert Odds(1.0, True).word_key == "odds_sure"
 
 
-@pytest.fixture
-def _fresh(db_path):
-    logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context").setLevel(
-        logging.ERROR)
-    st.cache_resource.clear()
-    yield
-    st.cache_resource.clear()
-
-
 def _hint_html(at) -> str:  # noqa: ANN001
     return next(h.value for h in at.get("html") if "Best move:" in h.value)
 
 
-@pytest.mark.usefixtures("_fresh")
+@pytest.mark.usefixtures("fresh_app")
 def test_the_board_hint_starts_with_a_nudge_and_more_help_adds_to_it() -> None:
     at = start_game(create_profile(new_app()))
     for _ in range(30):  # a position where the best move captures
@@ -110,7 +98,7 @@ def test_the_board_hint_starts_with_a_nudge_and_more_help_adds_to_it() -> None:
     assert "hint_more" not in {b.key for b in at.button}
 
 
-@pytest.mark.usefixtures("_fresh")
+@pytest.mark.usefixtures("fresh_app")
 def test_odds_in_numbers_is_a_setting_saved_in_the_profile() -> None:
     at = create_profile(new_app())
     at.switch_page("app_pages/settings.py").run()

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import logging
-
 import pytest
-import streamlit as st
 
 from tests.test_app_helpers import assert_ok, create_profile, new_app, start_game
 from trainer.names import NAME_MAX, clean_name, name_key, name_problem, shown_name
@@ -13,15 +10,6 @@ from trainer.storage import Storage, StorageError
 
 MATHS = "$y^2$ :fire:"
 ESCAPED = r"\$y^2\$ \:fire\:"
-
-
-@pytest.fixture
-def _fresh(db_path):
-    logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context").setLevel(
-        logging.ERROR)
-    st.cache_resource.clear()
-    yield
-    st.cache_resource.clear()
 
 
 def test_names_are_normalised_nfkc() -> None:
@@ -80,14 +68,14 @@ def _warnings(at) -> list[str]:  # noqa: ANN001
     return [w.value for w in at.warning]
 
 
-@pytest.mark.usefixtures("_fresh")
+@pytest.mark.usefixtures("fresh_app")
 def test_a_pasted_long_nickname_says_it_is_too_long() -> None:
     at = create_profile(new_app(), "Alexandra-Victoria Longname")
     assert any("a bit long" in w for w in _warnings(at)), _warnings(at)
     assert not any("type a nickname first" in w for w in _warnings(at))
 
 
-@pytest.mark.usefixtures("_fresh")
+@pytest.mark.usefixtures("fresh_app")
 def test_app_refuses_zero_width_look_alike_and_bot_names() -> None:
     at = create_profile(new_app(), "\u200b\u200b")
     assert any("hidden or invisible" in w for w in _warnings(at))
@@ -103,7 +91,7 @@ def _markdown_texts(at) -> list[str]:  # noqa: ANN001
             for e in getattr(at, kind)]
 
 
-@pytest.mark.usefixtures("_fresh")
+@pytest.mark.usefixtures("fresh_app")
 def test_a_nickname_is_shown_literally_in_the_welcome_and_my_games() -> None:
     at = create_profile(new_app(), MATHS)
     welcome = [s.value for s in at.success if "Welcome" in s.value]
@@ -117,7 +105,7 @@ def test_a_nickname_is_shown_literally_in_the_welcome_and_my_games() -> None:
     assert not any(MATHS in x for x in texts)
 
 
-@pytest.mark.usefixtures("_fresh")
+@pytest.mark.usefixtures("fresh_app")
 def test_replay_shows_a_records_names_literally() -> None:
     import json
 

@@ -3,12 +3,10 @@ round order, whole numbers, short dates, titles that fit a phone, games per prof
 
 from __future__ import annotations
 
-import logging
 import os
 
 import pytest
 import sqlalchemy as sa
-import streamlit as st
 
 from escoba import Rules
 from tests.test_app_helpers import assert_ok, create_profile, new_app
@@ -93,20 +91,11 @@ def test_dates_are_short_and_titles_fit_a_phone() -> None:
     assert "<br>" in long  # "Right answers and answer time per day" wraps
 
 
-@pytest.fixture
-def _fresh(db_path):
-    logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context").setLevel(
-        logging.ERROR)
-    st.cache_resource.clear()
-    yield
-    st.cache_resource.clear()
-
-
 def _store() -> Storage:
     return Storage(sa.create_engine(f"sqlite:///{os.environ['ESCOBA_DB_PATH']}"), migrate=False)
 
 
-@pytest.mark.usefixtures("_fresh")
+@pytest.mark.usefixtures("fresh_app")
 def test_games_are_numbered_per_profile() -> None:
     at = create_profile(new_app(), "Ana")
     store = _store()
@@ -124,7 +113,7 @@ def test_games_are_numbered_per_profile() -> None:
     assert [line.split("**")[1] for line in lines] == ["Game 2", "Game 1"], lines
 
 
-@pytest.mark.usefixtures("_fresh")
+@pytest.mark.usefixtures("fresh_app")
 def test_profile_buttons_read_alphabetically_row_by_row() -> None:
     at = new_app()
     names = ["Bea", "Ana", "Eva", "Dan", "Cid", "Fer"]
@@ -136,7 +125,7 @@ def test_profile_buttons_read_alphabetically_row_by_row() -> None:
     assert labels == sorted(names)
 
 
-@pytest.mark.usefixtures("_fresh")
+@pytest.mark.usefixtures("fresh_app")
 def test_for_me_starts_differently_for_each_new_child() -> None:
     firsts = []
     for name in ("Ana", "Leo", "Mia"):

@@ -134,3 +134,35 @@ def test_for_me_starts_differently_for_each_new_child() -> None:
         assert_ok(at)
         firsts.append(at.session_state["pz_current"][1].id)
     assert len(set(firsts)) == 3, firsts
+
+
+@pytest.mark.usefixtures("fresh_app")
+def test_the_end_of_game_review_is_in_round_order_with_the_progress_count(monkeypatch) -> None:
+    import trainer.hints
+    from tests.test_storage import play_to_end
+
+    monkeypatch.setattr(trainer.hints, "review",
+                        lambda record, seat: GameReview.from_stored(STORED))
+    at = create_profile(new_app(), "Ana")
+    store = _store()
+    ana = store.list_profiles()[0]
+    rules = Rules.preset("classic", target=5)
+    session = GameSession.new(rules, [SeatSpec("human", "Ana"),
+                                      SeatSpec("bot", "B", level="greedy")],
+                              3, storage=store, profile_id=ana.id)
+    play_to_end(session)
+    at.session_state["game_session"] = session
+    at.switch_page("app_pages/play.py").run()
+    assert_ok(at)
+    texts = [m.value for m in at.markdown]
+    assert any("The coach found 6 moves" in x for x in texts), texts
+    rounds = [int(x.split("Round ")[1].split(":")[0]) for x in texts if x.startswith("- Round")]
+    assert rounds == [1, 1, 2, 3, 4]  # the five costliest, in the order they were played
+    assert any("1 more" in c.value for c in at.caption)
+    # My progress counts the same six, as a whole number.
+    at.switch_page("app_pages/progress.py").run()
+    assert_ok(at)
+    frame = charts.games_frame(store.finished_games(ana.id))
+    assert list(frame["mistakes"]) == [6]
+    reading = [m.value for m in at.markdown if "Mistakes" in m.value]
+    assert reading and "6" in reading[0] and "6.0" not in reading[0]

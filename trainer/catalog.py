@@ -360,7 +360,8 @@ EN: dict[str, str] = {
     "pz_found": "Found! {what}",
     "pz_try_again": "{what}. Try another set!",
     "pz_hint": "💡 A hint (costs a star)",
-    "pz_hint_help": "Each hint takes one star away, but it's fine to ask!",
+    "pz_hint_help": "Each new hint takes one star away, but it's fine to ask! Each one tells "
+                    "a bit more; when there is nothing more to tell, asking is free.",
     "pz_none": "Nothing to take",
     "pz_done": "I've found them all ✔",
     "pz_solved": "Well done!",
@@ -848,7 +849,8 @@ ES: dict[str, str] = {
     "pz_found": "¡Encontrado! {what}",
     "pz_try_again": "{what}. ¡Prueba otro grupo!",
     "pz_hint": "💡 Una pista (cuesta una estrella)",
-    "pz_hint_help": "Cada pista quita una estrella, ¡pero pedirla está bien!",
+    "pz_hint_help": "Cada pista nueva quita una estrella, ¡pero pedirla está bien! Cada una "
+                    "cuenta un poco más; cuando no queda nada nuevo, pedirla es gratis.",
     "pz_none": "No hay nada que llevarse",
     "pz_done": "Ya los tengo todos ✔",
     "pz_solved": "¡Muy bien!",

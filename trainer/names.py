@@ -12,6 +12,7 @@ which, in the child's language (the keys are catalog keys).
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from typing import Any
@@ -74,12 +75,13 @@ def name_key(text: str) -> str:
     return plain.translate(_CONFUSABLES)
 
 
-def _bot_prefixes() -> set[str]:
+@functools.cache
+def _bot_prefixes() -> frozenset[str]:
     """The computer players' names in every language, without their number ("computer ")."""
     from .catalog import CATALOGS
 
-    return {name_key(catalog["bot_name"].split("{")[0]) for catalog in CATALOGS.values()
-            if "bot_name" in catalog}
+    return frozenset(name_key(catalog["bot_name"].split("{")[0])
+                     for catalog in CATALOGS.values() if "bot_name" in catalog)
 
 
 def is_reserved(text: str) -> bool:

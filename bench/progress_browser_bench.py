@@ -42,7 +42,8 @@ import time
 import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime, time as clock, timedelta
+from datetime import UTC, datetime, timedelta
+from datetime import time as clock
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -63,7 +64,8 @@ CHARTS = 9
 _PROGRESS_DRAWN = """({charts: n}) => {
   const ready = document.querySelector('.st-key-ch_csv');
   const plots = [...document.querySelectorAll('.js-plotly-plot')];
-  const drawn = plots.filter(p => p._fullLayout && p.querySelector('.cartesianlayer .trace, .heatmaplayer .hm'));
+  const drawn = plots.filter(
+    p => p._fullLayout && p.querySelector('.cartesianlayer .trace, .heatmaplayer .hm'));
   return ready && drawn.length >= n && performance.now();
 }"""
 _HELP_DRAWN = """({help}) => {

@@ -15,6 +15,8 @@ Chromium, driven by Playwright, measures with the page's own clock
 - progress (menu): on Help, a tap on "My progress" in the sidebar until the
   download button is there and every chart's SVG is drawn. Baseline: the tap
   back to Help until it is drawn (and no chart is left);
+- progress (menu, new answer): the same, just after an answer is written to the
+  database (as another tab would): the cached charts are stale and built again;
 - progress (URL): ``/progress?p=<id>`` typed in, from navigation start to the
   last chart drawn (a new session: nothing cached in it). Baseline:
   ``/help?p=<id>`` until drawn.
@@ -134,7 +136,7 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     from puzzles.daily import EPOCH
-    from trainer.storage import Storage
+    from trainer.storage import ATTEMPT_FIELDS, Storage
 
     _quiet()
     work = Path(tempfile.mkdtemp(prefix="progress-bench-"))
@@ -146,7 +148,8 @@ def main() -> None:
     start = time.perf_counter()
     count = fill(store, pid, args.days, args.games, now)
     fill_seconds = time.perf_counter() - start
-    store.engine.dispose()
+    last = store.attempts(pid, limit=1)[0]
+    answer = {k: v for k, v in last.items() if k in ATTEMPT_FIELDS}  # answered again
     bare = work / "bare.py"
     bare.write_text(BARE_PAGE)
     env = dict(os.environ, ESCOBA_DB_PATH=str(db), ESCOBA_NOW=now.isoformat())
@@ -154,7 +157,8 @@ def main() -> None:
 
     times: dict[str, list[float]] = {k: [] for k in (
         "first_fcp", "first_content", "bare_fcp", "bare_content",
-        "progress_menu", "help_menu", "progress_url", "help_url")}
+        "progress_menu", "progress_menu_new_answer", "help_menu", "progress_url",
+        "help_url")}
     with _serve(ROOT / "app.py", env, work / "app.log") as url, \
             _serve(bare, env, work / "bare.log") as bare_url, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -189,23 +193,30 @@ def main() -> None:
             end = page.wait_for_function(drawn, arg=marks, timeout=60_000).json_value()
             return end - page.evaluate("window.__tapped")
 
+        def new_answer() -> float:
+            """An answer written (as another tab would), then My progress from the menu:
+            its cached charts are stale and built again."""
+            store.record_attempt(pid, answer)
+            return by_menu("My progress", _PROGRESS_DRAWN)
+
         steps: list[tuple[str, Callable[[], float]]] = [
             ("help_url", lambda: by_url("/help", _HELP_DRAWN)),
             ("progress_menu", lambda: by_menu("My progress", _PROGRESS_DRAWN)),
+            ("help_menu", lambda: by_menu(HELP, _HELP_DRAWN)),
+            ("progress_menu_new_answer", new_answer),
             ("help_menu", lambda: by_menu(HELP, _HELP_DRAWN)),
             ("progress_url", lambda: by_url("/progress", _PROGRESS_DRAWN)),
         ]
         for run in range(args.runs + 1):
             first = cold(f"{url}/")
             baseline = cold(f"{bare_url}/")
-            results = {"first_fcp": first[0], "first_content": first[1],
-                       "bare_fcp": baseline[0], "bare_content": baseline[1]}
-            for name, step in steps:
-                results[name] = step()
+            results = [("first_fcp", first[0]), ("first_content", first[1]),
+                       ("bare_fcp", baseline[0]), ("bare_content", baseline[1])]
+            results += [(name, step()) for name, step in steps]
             if run:  # the first round warms the server's imports and the browser's cache
-                for name, value in results.items():
+                for name, value in results:
                     times[name].append(value)
-            print(f"run {run}: " + ", ".join(f"{k} {v:.0f}" for k, v in results.items()),
+            print(f"run {run}: " + ", ".join(f"{k} {v:.0f}" for k, v in results),
                   file=sys.stderr)
         context.close()
         browser.close()
@@ -219,6 +230,8 @@ def main() -> None:
         "minus_baseline_ms": {
             "first_content": medians["first_content"] - medians["bare_content"],
             "progress_menu": medians["progress_menu"] - medians["help_menu"],
+            "progress_menu_new_answer":
+                medians["progress_menu_new_answer"] - medians["help_menu"],
             "progress_url": medians["progress_url"] - medians["help_url"]},
         "load_average": [round(x, 2) for x in os.getloadavg()],
     }, indent=1))

@@ -37,13 +37,10 @@ import json
 import os
 import platform
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from datetime import time as clock
 from pathlib import Path
@@ -83,44 +80,6 @@ _FCP = """() => {
 }"""
 
 
-def _wait_health(url: str, proc: subprocess.Popen) -> None:
-    deadline = time.monotonic() + 90
-    while True:
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                if r.read() == b"ok":
-                    return
-        except OSError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            raise RuntimeError(f"streamlit did not start at {url}")
-        time.sleep(0.25)
-
-
-@contextmanager
-def _serve(script: Path, env: dict[str, str], log: Path) -> Iterator[str]:
-    """``streamlit run script`` on a free loopback port; yields its URL."""
-    from tests.conftest import free_port
-
-    port = free_port()
-    with open(log, "w") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", str(script), "--server.headless",
-             "true", "--server.address", "127.0.0.1", "--server.port", str(port),
-             "--browser.gatherUsageStats", "false"],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
-        url = f"http://127.0.0.1:{port}"
-        try:
-            _wait_health(url, proc)
-            yield url
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-
-
 def _median(values: list[float]) -> float:
     return round(statistics.median(values), 0)
 
@@ -136,6 +95,7 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     from puzzles.daily import EPOCH
+    from tests.conftest import streamlit_server
     from trainer.storage import ATTEMPT_FIELDS, Storage
 
     _quiet()
@@ -159,8 +119,9 @@ def main() -> None:
         "first_fcp", "first_content", "bare_fcp", "bare_content",
         "progress_menu", "progress_menu_new_answer", "help_menu", "progress_url",
         "help_url")}
-    with _serve(ROOT / "app.py", env, work / "app.log") as url, \
-            _serve(bare, env, work / "bare.log") as bare_url, sync_playwright() as pw:
+    with streamlit_server(ROOT / "app.py", env, work / "app.log", 90) as url, \
+            streamlit_server(bare, env, work / "bare.log", 90) as bare_url, \
+            sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
 
         def cold(address: str) -> tuple[float, float]:

@@ -26,6 +26,9 @@ __all__ = ["practice_charts", "games_charts", "mastery_chart"]
 
 Charts = dict[str, charts.Chart | None]
 
+# ``lang`` is in each cache key and nowhere else: the labels come from ``t``, which
+# speaks this run's language (ui.i18n.start_run), the same one the page passes.
+
 
 @st.cache_resource(max_entries=16, show_spinner=False)
 def practice_charts(version: DataVersion, lang: str, day: date) -> Charts:

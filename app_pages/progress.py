@@ -28,7 +28,7 @@ def show(chart: charts.Chart | None, key: str, empty: str) -> None:
 
 
 version = data_version(profile.id)
-counts = version[2]
+counts = version.data
 if not counts.attempts and not counts.finished_games:
     # A new child: one friendly sentence and where to start, not a page of empty charts.
     st.info(t("ch_empty_new"), icon="🌱")

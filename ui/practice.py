@@ -14,7 +14,7 @@ import functools
 import logging
 import os
 from datetime import UTC, date, datetime
-from typing import Any
+from typing import Any, NamedTuple
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import pandas as pd
@@ -118,14 +118,18 @@ def attempts(profile_id: int) -> list[dict[str, Any]]:
     return storage().attempts(profile_id)
 
 
-#: The key of a profile's cached results: the database, the profile, and its data's
-#: :class:`~trainer.storage.ProgressVersion` (one small query).
-DataVersion = tuple[str | None, int, ProgressVersion]
+class DataVersion(NamedTuple):
+    """The key of a profile's cached results: the database, the profile, and its data's
+    :class:`~trainer.storage.ProgressVersion` (one small query)."""
+
+    database: str | None
+    profile_id: int
+    data: ProgressVersion
 
 
 def data_version(profile_id: int) -> DataVersion:
     """What the profile's cached results are keyed by; changes with every new attempt."""
-    return database_url(), profile_id, storage().progress_version(profile_id)
+    return DataVersion(database_url(), profile_id, storage().progress_version(profile_id))
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -133,7 +137,7 @@ def history(version: DataVersion) -> tuple[pd.DataFrame, list[Answer]]:
     """The profile's attempts, read once: as a frame (the charts) and as answers (mastery).
     A frame and plain tuples copy out of the cache in milliseconds; the rows themselves
     (dicts of JSON) would take as long to copy as to read again."""
-    rows = storage().attempts(version[1])
+    rows = storage().attempts(version.profile_id)
     return attempts_frame(rows), answers_from_rows(rows)
 
 

@@ -34,7 +34,7 @@ Charts = dict[str, charts.Chart | None]
 def practice_charts(version: DataVersion, lang: str, day: date) -> Charts:
     """Practice (answers a day) and puzzles (solved, stars, the daily streak), by key."""
     frame = history(version)[0]
-    results = storage().daily_results(version[1])
+    results = storage().daily_results(version.profile_id)
     current, best = streaks([date.fromisoformat(r.day) for r in results if r.completed], day)
     return {"ch_daily": charts.daily_chart(frame, t),
             "ch_puzzles": charts.puzzles_chart(frame, t),
@@ -46,7 +46,7 @@ def practice_charts(version: DataVersion, lang: str, day: date) -> Charts:
 def games_charts(version: DataVersion, lang: str) -> Charts:
     """Finished games: won per opponent, escobas, points a round, the coach's mistakes;
     empty when there is no finished game."""
-    games = charts.games_frame(storage().finished_games(version[1]))
+    games = charts.games_frame(storage().finished_games(version.profile_id))
     if games.empty:
         return {}
     return {"ch_wins": charts.wins_chart(games, t),

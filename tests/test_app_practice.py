@@ -393,6 +393,45 @@ def test_progress_speaks_spanish() -> None:
     assert "todavía no" in json.dumps(heat, ensure_ascii=False)
 
 
+def test_progress_counts_every_new_answer_though_it_is_cached() -> None:
+    """My progress is built once per profile and data version, for every session: a new
+    answer in this tab, or an attempt written by another tab, is there at the next visit."""
+    from tests.test_storage import _attempt
+
+    def accuracy(at) -> list:  # noqa: ANN001
+        return [t for t in _spec(at, "ch_daily")["data"] if t["type"] == "bar"][0]["y"]
+
+    def answered(at) -> int:  # noqa: ANN001
+        return sum(s.answers for s in at.session_state["mastery_cache"][1].values())
+
+    at = create_profile(new_app())
+    at.switch_page("app_pages/quick_facts.py").run()
+    question = at.session_state["qf_round"].puzzles[0]
+    at.button(key=f"qf_n_{question.solutions[0].value}").click().run()
+    at.switch_page("app_pages/progress.py").run()
+    assert_ok(at)
+    first = answered(at)
+    assert accuracy(at) == [100] and first >= 1
+    assert any("Solve a puzzle and it shows up" in i.value for i in at.info)  # none yet
+    at.run()  # the same page again: drawn from the cache, the same figures
+    assert accuracy(at) == [100] and answered(at) == first
+
+    at.switch_page("app_pages/quick_facts.py").run()
+    rnd = at.session_state["qf_round"]
+    right = rnd.puzzles[rnd.index].solutions[0].value
+    at.button(key=f"qf_n_{right % 10 + 1}").click().run()  # a wrong number
+    at.switch_page("app_pages/progress.py").run()
+    assert accuracy(at) == [50] and answered(at) > first
+
+    # Another tab solves a puzzle: two sets found, nothing wrong.
+    store().record_attempt(profile_id(at), _attempt(day=TODAY, correct=True, found=2,
+                                                    wrong=0, missed=0, stars=3))
+    at.run()
+    assert_ok(at)
+    assert accuracy(at) == [75]                       # 3 right answers of 4
+    assert sum(sum(t["y"]) for t in _spec(at, "ch_puzzles")["data"]) == 1
+
+
 def test_attempts_csv_is_the_childs_own(tmp_path) -> None:
     from tests.test_storage import _attempt
     from trainer.charts import attempts_csv

@@ -141,6 +141,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 def _cmd_simulate(args: argparse.Namespace) -> int:
     from .bots import make_player
     from .match import simulate
+    from .record import game_to_record
 
     if args.games < 1:
         raise CliError("--games must be at least 1")
@@ -156,7 +157,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
     def save(index: int, game: Any) -> None:
         if record_dir is not None:
-            record = game.to_record([f"Computer ({p})" for p in args.players])
+            record = game_to_record(game, [f"Computer ({p})" for p in args.players])
             path = record_dir / f"game-{index + 1:0{width}d}.json"
             path.write_text(json.dumps(record) + "\n", "utf-8")
 

@@ -208,7 +208,7 @@ class GameSession:
         return " + ".join(self.seats[s].name for s in seats)
 
     def record(self) -> dict[str, Any]:
-        return self.game.to_record([s.name for s in self.seats])
+        return game_to_record(self.game, [s.name for s in self.seats])
 
     # -- actions ------------------------------------------------------------------
     def play_human(self, card: Card, take: Sequence[Card]) -> Outcome:

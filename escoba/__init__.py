@@ -6,7 +6,15 @@ Pure Python, standard library only. The main names::
 """
 
 from .cards import Card, Deck, Suit, format_cards, full_deck, parse_cards
-from .errors import CardError, Code, DeckError, EscobaError, IllegalMoveError, RecordError, RulesError
+from .errors import (
+    CardError,
+    Code,
+    DeckError,
+    EscobaError,
+    IllegalMoveError,
+    RecordError,
+    RulesError,
+)
 from .game import (
     Attempt,
     Game,

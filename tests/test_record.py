@@ -9,10 +9,10 @@ import re
 
 import pytest
 
+from commands import main
 from escoba import Game, Rules, game_to_record, replay
 from escoba.bots import RandomPlayer
 from escoba.cards import CARDS
-from escoba.cli import main
 from escoba.match import play_game
 from escoba.record import FORMAT, RecordError
 

@@ -14,19 +14,29 @@ the uninterrupted one would have.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from escoba import Card, Game, IllegalMoveError, Move, Observation, Play, Renuncio, Rules
+from escoba import (
+    Attempt,
+    Card,
+    Game,
+    IllegalMoveError,
+    Move,
+    Observation,
+    Play,
+    Renuncio,
+    Rules,
+    game_to_record,
+)
 from escoba.bots import PLAYER_LEVELS, make_player
-from escoba.cards import JOKER_MASK, VALUE, indices_of, mask_of, value_sum
 from escoba.record import replay
-from escoba.solver import capture_masks, has_capture, is_capture
 
 from .storage import Storage
+from .verdicts import move_message
 
-__all__ = ["SeatSpec", "Outcome", "GameSession", "check_selection", "bot_levels"]
+__all__ = ["SeatSpec", "Outcome", "GameSession", "bot_levels"]
 
 #: A game that has not ended after this many rounds is stopped (ties can repeat).
 MAX_ROUNDS = 60
@@ -69,41 +79,6 @@ class Outcome:
     key: str
     params: dict[str, Any] = field(default_factory=dict)
     play: Play | None = None
-
-
-def arithmetic(card: Card, take: Iterable[Card]) -> tuple[str, int, bool]:
-    """The sum a child does: ("3 + 4 + 7", 14, False) — table cards, then the card played.
-
-    The total counts the plain cards; the flag says a joker (shown 🃏) is among them.
-    """
-    take_mask = mask_of(take)
-    terms = [str(VALUE[i]) if i < 40 else "🃏" for i in indices_of(take_mask)]
-    terms.append(str(card.value) if not card.is_joker else "🃏")
-    both = take_mask | card.bit
-    return " + ".join(terms), value_sum(both), bool(both & JOKER_MASK)
-
-
-def check_selection(obs: Observation, card: Card, take: Sequence[Card]) -> Outcome:
-    """Judge a child's choice before it reaches the engine, with the arithmetic.
-
-    ``wrong_sum`` carries ``expr`` ("7 + 3 + 4"), ``total`` and ``need``;
-    ``must_capture`` says the card can capture (forced rule). ``ok`` otherwise.
-    """
-    rules = obs.rules
-    take_mask = mask_of(take)
-    table = obs.table_mask
-    if take_mask:
-        if take_mask & ~table:
-            return Outcome(False, "not_on_table")
-        if not is_capture(table, card.index, take_mask, rules.capture_sum):
-            expr, plain, joker = arithmetic(card, take)
-            return Outcome(False, "wrong_sum_joker" if joker else "wrong_sum",
-                           {"expr": expr, "total": plain, "need": rules.capture_sum})
-        return Outcome(True, "ok")
-    if rules.capture_rule == "forced" and has_capture(table, card.index, rules.capture_sum):
-        return Outcome(False, "must_capture", {"count": len(
-            capture_masks(table, card.index, rules.capture_sum))})
-    return Outcome(True, "ok")
 
 
 class GameSession:
@@ -211,21 +186,23 @@ class GameSession:
         return game_to_record(self.game, [s.name for s in self.seats])
 
     # -- actions ------------------------------------------------------------------
+    def check(self, card: Card, take: Sequence[Card]) -> IllegalMoveError | None:
+        """The engine's verdict on a child's choice, changing nothing (``None``: legal)."""
+        return self.game.check(Move(card, frozenset(take)), self.to_move)
+
     def play_human(self, card: Card, take: Sequence[Card]) -> Outcome:
-        """A child's move: judged, played (or penalised under ``miscount=penalty``), saved."""
+        """A child's move, judged by the engine (which also applies ``miscount=penalty``),
+        played and saved; a refusal says why in catalog terms."""
         if not self.is_human_turn:
             return Outcome(False, "not_your_turn")
-        obs = self.observation(self.to_move)
-        if card not in obs.hand:
-            return Outcome(False, "not_in_hand")
-        verdict = check_selection(obs, card, take)
-        if not verdict.ok:
-            if verdict.key.startswith("wrong_sum") and self.rules.miscount == "penalty":
-                played = self._play(Move(card, frozenset(), miscount=frozenset(take)))
-                return Outcome(False, "penalty", verdict.params, played)
-            return verdict
-        played = self._play(Move(card, frozenset(take)))
-        return Outcome(True, "escoba" if played.escoba else "played", {}, played)
+        attempt = self._attempt(Move(card, frozenset(take)), seat=self.to_move)
+        played = attempt.play
+        if attempt.verdict is None and played is not None:
+            return Outcome(True, "escoba" if played.escoba else "played", {}, played)
+        key, params = move_message(attempt.verdict)
+        if played is not None:  # the engine laid the card down: a miscount's penalty
+            return Outcome(False, "penalty", params, played)
+        return Outcome(False, key, params)
 
     def play_human_then_bots(self, card: Card, take: Sequence[Card]) -> Outcome:
         """A child's move and the computer's replies, saved in one transaction."""
@@ -299,18 +276,26 @@ class GameSession:
             self.recent.append(event)  # the dealer's initial take, if any
 
     def _play(self, move: Move, *, save: bool = True) -> Play:
-        if self.seats[self.to_move].is_human:
+        """A computer player's move: the engine raises if it is illegal (a bug)."""
+        played = self._attempt(move, save=save).play
+        assert played is not None  # Game.play raises on an illegal move
+        return played
+
+    def _attempt(self, move: Move, *, seat: int | None = None, save: bool = True) -> Attempt:
+        """Try ``move`` through the engine; keep what happened for the board and save it."""
+        human = self.seats[self.to_move].is_human
+        attempt = self.game.attempt(move, seat) if human else Attempt(self.game.play(move), None)
+        played = attempt.play
+        if played is None:
+            return attempt
+        if human:
             self.recent = []
-        try:
-            played = self.game.play(move)
-        except IllegalMoveError:
-            raise
         self.recent.append(played)
         if self.round_over and self.game.round.history[-1].kind == "sweep":
             self.recent.append(self.game.round.history[-1])
         if save:
             self.save()
-        return played
+        return attempt
 
     @staticmethod
     def _round_entries(number: int, round_: Any, skip: int = 0

@@ -77,7 +77,7 @@ def _reason_text(code: str, p: dict[str, Any], deck: Deck) -> str:
         elif name in ("seat", "to_move") and isinstance(value, int):
             params[name] = value + 1  # players are numbered from 1 on screen
         elif name == "max_bytes":
-            params["mb"] = round(value / 1_000_000, 1)
+            params["mb"] = value // 1_000_000
         else:
             params[name] = value
     if code == Code.RECORD_DEALER and p.get("expected") is not None:

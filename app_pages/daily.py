@@ -92,7 +92,7 @@ puzzle = daily.puzzles[index]
 st.subheader(t("daily_puzzle_n", n=index + 1, level=puzzle.level))
 
 
-def _record(p, res, seconds, answer) -> None:  # noqa: ANN001
+def _record(p, res, seconds, answer) -> None:
     if replaying:
         # Playing a finished day again never changes its result: an attempt only.
         record_attempt(profile.id, attempt_row(p, res, seconds, answer, "daily-replay"))

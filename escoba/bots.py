@@ -376,7 +376,8 @@ class _Search:
                                   last2)
 
     def apply(self, hands: list[int], table: int, stock: list[int], seat: int, card: int,
-              take: int, last: int | None):  # noqa: ANN201 - internal hot path
+              take: int, last: int | None
+              ) -> tuple[float, list[int], int, list[int], int | None, bool]:
         """Play; return (signed gain, hands, table, stock, last capturer, round over)."""
         bit = 1 << card
         hands = hands[:]

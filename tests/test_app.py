@@ -166,7 +166,7 @@ def test_hints_on_and_off() -> None:
     assert shown()
 
 
-def pause_computer(at) -> None:  # noqa: ANN001
+def pause_computer(at) -> None:
     """Turn on "pause on the computer's turn" in Settings."""
     at.switch_page("app_pages/settings.py").run()
     at.toggle(key="set_pause").set_value(True).run()
@@ -583,7 +583,7 @@ def test_a_refresh_builds_the_sidebar_in_the_profiles_language(monkeypatch) -> N
     built: list[str] = []
     real = ui.layout.pages
 
-    def spy(spec, lang):  # noqa: ANN001, ANN202
+    def spy(spec, lang):
         built.append(lang)
         return real(spec, lang)
 
@@ -601,7 +601,7 @@ def test_pass_and_play_reviews_every_child_by_name(monkeypatch) -> None:
 
     asked: list[int] = []
 
-    def fake_review(record, seat):  # noqa: ANN001, ANN202 - the coach, one mistake each
+    def fake_review(record, seat):  # the coach, one mistake each
         asked.append(seat)
         return [{"round": 1, "move_no": 1, "move": None, "best": None, "lost": 1.0,
                  "mistakes": []}]
@@ -659,7 +659,7 @@ def test_what_just_happened_survives_a_refresh() -> None:
     before = [e for e in game(at).recent]
     assert len(before) >= 2  # the child's move and the computers' replies
 
-    def happened(app) -> str:  # noqa: ANN001
+    def happened(app) -> str:
         return next(h.value for h in app.get("html") if "What just happened" in h.value)
 
     shown = happened(at)

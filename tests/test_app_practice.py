@@ -43,12 +43,12 @@ def store() -> Storage:
     return Storage(sa.create_engine(f"sqlite:///{os.environ['ESCOBA_DB_PATH']}"), migrate=False)
 
 
-def profile_id(at) -> int:  # noqa: ANN001
+def profile_id(at) -> int:
     raw = at.query_params["p"]
     return int(raw[0] if isinstance(raw, list) else raw)
 
 
-def solve(at, slot: str, puzzle, sets) -> None:  # noqa: ANN001
+def solve(at, slot: str, puzzle, sets) -> None:
     """Give each set with the pills and the add button, as a child would."""
     for card, take in sets:
         if puzzle.kind in ("hand", "best-move"):
@@ -58,11 +58,11 @@ def solve(at, slot: str, puzzle, sets) -> None:  # noqa: ANN001
         assert_ok(at)
 
 
-def right_sets(puzzle):  # noqa: ANN001, ANN201
+def right_sets(puzzle):
     return [(s.card, s.take) for s in puzzle.solutions]
 
 
-def texts(at) -> str:  # noqa: ANN001
+def texts(at) -> str:
     return "\n".join([e.value for e in (*at.success, *at.error, *at.info, *at.markdown,
                                         *at.caption)])
 
@@ -201,7 +201,7 @@ def test_daily_set_in_the_childs_time_zone_stars_streak_and_share() -> None:
     assert modes == ["daily"] * 5 + ["daily-replay"]
 
 
-def test_daily_yesterday_and_the_streak_continue(monkeypatch) -> None:  # noqa: ANN001
+def test_daily_yesterday_and_the_streak_continue(monkeypatch) -> None:
     at = create_profile(new_app())
     pid = profile_id(at)
     from tests.test_storage import _attempt
@@ -272,7 +272,7 @@ def _finished_game(pid: int) -> None:
         {"round": 1, "move_no": 5, "move": "2c", "best": "2c", "lost": 0.0, "mistakes": []}])
 
 
-def _spec(at, key: str) -> dict:  # noqa: ANN001
+def _spec(at, key: str) -> dict:
     (chart,) = [c for c in at.get("plotly_chart") if c.proto.id and key in c.proto.id]
     return json.loads(chart.proto.spec)
 
@@ -366,7 +366,7 @@ def test_attempts_csv_is_the_childs_own(tmp_path) -> None:
     assert addition(8, 7) == "7+8" and Card.parse("7o").value == 7
 
 
-def _options(at, key: str) -> list:  # noqa: ANN001
+def _options(at, key: str) -> list:
     """The values behind a pills/segmented widget of the practice pages."""
     fixed = {"pz_mode": ["for-me", "captures", "hand", "fifteens", "best-move"],
              "pz_level": [1, 2, 3, 4, 5], "pz_sum": [10, 15, 20], "qf_sum": [10, 15, 20],

@@ -28,7 +28,7 @@ from trainer.verdicts import record_error_text
 
 
 @pytest.fixture(autouse=True)
-def _fresh(db_path):  # noqa: ANN001
+def _fresh(db_path):
     """Each test gets its own database (``db_path``) and no cached storage."""
     logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context").setLevel(
         logging.ERROR)
@@ -38,7 +38,7 @@ def _fresh(db_path):  # noqa: ANN001
     st.cache_resource.clear()
 
 
-def _wrong_choice(at, rng: random.Random):  # noqa: ANN001, ANN202
+def _wrong_choice(at, rng: random.Random):
     """Play on until the child holds a card that, with one table card, misses 15."""
     for _ in range(60):
         g = game(at)

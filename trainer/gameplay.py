@@ -152,7 +152,7 @@ class GameSession:
 
     # -- reading ------------------------------------------------------------------
     @property
-    def round(self):  # noqa: ANN201 - escoba.Round
+    def round(self):  # escoba.Round
         return self.game.round
 
     @property

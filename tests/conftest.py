@@ -40,6 +40,25 @@ def db_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return path
 
 
+@pytest.fixture
+def fresh_app(db_path: Path) -> Iterator[None]:
+    """An app test's own database (``db_path``) and no cached storage or data.
+
+    App test modules use it for every test: ``pytestmark = pytest.mark.usefixtures(...)``.
+    """
+    import logging
+
+    import streamlit as st
+
+    # Clearing caches from the test thread makes Streamlit log a harmless warning.
+    logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context").setLevel(
+        logging.ERROR)
+    st.cache_resource.clear()
+    st.cache_data.clear()
+    yield
+    st.cache_resource.clear()
+
+
 def _start_cluster() -> tuple[str, callable]:
     """initdb + pg_ctl as the postgres user (root may not run a server); trust on loopback."""
     base = Path(tempfile.mkdtemp(prefix="escoba-pg-"))

@@ -27,6 +27,7 @@ from tests.test_app_helpers import (
     play_round_by_clicking,
     set_widget,
     start_game,
+    wrong_choice,
 )
 from trainer.storage import Storage
 
@@ -34,16 +35,7 @@ PAGES = ["app_pages/profiles.py", "app_pages/play.py", "app_pages/games.py",
          "app_pages/replay.py", "app_pages/settings.py", "app_pages/help.py"]
 
 
-@pytest.fixture(autouse=True)
-def _fresh(db_path):
-    """Each test gets its own database (``db_path``) and no cached storage."""
-    # Clearing caches from the test thread makes Streamlit log a harmless warning.
-    logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context").setLevel(
-        logging.ERROR)
-    st.cache_resource.clear()
-    st.cache_data.clear()
-    yield
-    st.cache_resource.clear()
+pytestmark = pytest.mark.usefixtures("fresh_app")
 
 
 @pytest.mark.parametrize("page", PAGES)
@@ -91,25 +83,9 @@ def test_whole_round_by_clicking_to_the_score_table() -> None:
     assert game(at).game.round is not None and len(game(at).game.rounds) == 2
 
 
-def _wrong_choice(at, rng: random.Random) -> tuple[Card, Card]:
-    """Play on until the child holds a card that, with one table card, misses 15."""
-    for _ in range(60):
-        g = game(at)
-        obs = g.observation(g.to_move)
-        for card in obs.hand:
-            wrong = [c for c in obs.table if c.value + card.value != 15
-                     and not c.is_joker and not card.is_joker]
-            if wrong:
-                return card, wrong[0]
-        play(at, rng.choice(obs.legal_moves()))
-        if game(at).round_over:
-            at.button(key="next_round").click().run()
-    raise AssertionError("no wrong choice found")
-
-
 def test_a_wrong_sum_is_answered_with_the_arithmetic() -> None:
     at = start_game(create_profile(new_app()), ng_open=False)
-    card, wrong = _wrong_choice(at, random.Random(1))
+    card, wrong = wrong_choice(at, random.Random(1))
     seat = game(at).to_move
     choose(at, Move(card, frozenset([wrong])))
     at.button(key="play_button").click().run()
@@ -122,7 +98,7 @@ def test_a_wrong_sum_is_answered_with_the_arithmetic() -> None:
 def test_penalty_keeps_the_card_on_the_table() -> None:
     at = create_profile(new_app())
     start_game(at, ng_miscount="penalty")
-    card, wrong = _wrong_choice(at, random.Random(2))
+    card, wrong = wrong_choice(at, random.Random(2))
     play(at, Move(card, frozenset([wrong])))
     assert any("stays on the table" in e.value for e in at.error)
     assert any(e.kind == "miscount" for e in game(at).round.history)

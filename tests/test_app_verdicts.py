@@ -5,11 +5,9 @@ Replay, and a file too big or not JSON said on the page, never only in a tooltip
 from __future__ import annotations
 
 import json
-import logging
 import random
 
 import pytest
-import streamlit as st
 
 from escoba import Game, Move, RecordError, Rules, game_to_record, replay
 from escoba.bots import RandomPlayer
@@ -22,41 +20,17 @@ from tests.test_app_helpers import (
     new_app,
     play,
     start_game,
+    wrong_choice,
 )
 from trainer.replayer import MAX_UPLOAD_BYTES, parse_upload
 from trainer.verdicts import record_error_text
 
-
-@pytest.fixture(autouse=True)
-def _fresh(db_path):
-    """Each test gets its own database (``db_path``) and no cached storage."""
-    logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context").setLevel(
-        logging.ERROR)
-    st.cache_resource.clear()
-    st.cache_data.clear()
-    yield
-    st.cache_resource.clear()
-
-
-def _wrong_choice(at, rng: random.Random):
-    """Play on until the child holds a card that, with one table card, misses 15."""
-    for _ in range(60):
-        g = game(at)
-        obs = g.observation(g.to_move)
-        for card in obs.hand:
-            wrong = [c for c in obs.table if c.value + card.value != 15
-                     and not c.is_joker and not card.is_joker]
-            if wrong:
-                return card, wrong[0]
-        play(at, rng.choice(obs.legal_moves()))
-        if game(at).round_over:
-            at.button(key="next_round").click().run()
-    raise AssertionError("no wrong choice found")
+pytestmark = pytest.mark.usefixtures("fresh_app")
 
 
 def test_a_wrong_sum_is_answered_in_spanish_from_the_engines_verdict() -> None:
     at = start_game(create_profile(new_app(locale="es-ES")), ng_open=False)
-    card, wrong = _wrong_choice(at, random.Random(1))
+    card, wrong = wrong_choice(at, random.Random(1))
     seat = game(at).to_move
     choose(at, Move(card, frozenset([wrong])))
     total = wrong.value + card.value
@@ -71,7 +45,7 @@ def test_a_wrong_sum_is_answered_in_spanish_from_the_engines_verdict() -> None:
 
 def test_a_penalty_is_said_in_spanish_and_the_card_stays_on_the_table() -> None:
     at = start_game(create_profile(new_app(locale="es-ES")), ng_miscount="penalty")
-    card, wrong = _wrong_choice(at, random.Random(2))
+    card, wrong = wrong_choice(at, random.Random(2))
     play(at, Move(card, frozenset([wrong])))
     assert any("Tu carta se queda en la mesa" in e.value for e in at.error)
     assert any(e.kind == "miscount" and e.card == card for e in game(at).round.history)

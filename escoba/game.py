@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import operator
 import random
-import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -277,7 +276,6 @@ def legal_move_pairs(rules: Rules, hand: int, table: int) -> list[tuple[int, int
                     append((card, t))
             if not (fulls or partials) or not forced:
                 append((card, 0))
-    _last_legal.moves = (hand, table, capture_sum, forced, out)
     return out
 
 
@@ -286,19 +284,29 @@ _NIBBLE_SUBSETS = NIBBLE_SUBSETS
 _ROWS_GET = SOLUTION_ROWS.get
 
 
-class _LastLegal(threading.local):
-    """The last legal-move list computed *in this thread*, with its state.
+class _LegalCache:
+    """One round's last legal-move list, with the hand and table it was computed for.
 
-    A bot asks for the legal moves and then plays one of them, so the engine
-    can accept that move by membership in that short list instead of checking
-    its arithmetic again. Each thread (the app serves each session in its
-    own) has its own: no state is shared between sessions.
+    A bot asks its observation for the legal moves and then plays one of them,
+    so the round can accept that move by membership in that short list instead
+    of checking its arithmetic again. Each :class:`Round` has its own (its
+    observations write to it): nothing is shared between rounds, sessions or
+    threads. It is no part of what a seat knows: every cache compares equal.
     """
 
-    moves: tuple[int, int, int, bool, list[tuple[int, int]]] | None = None
+    __slots__ = ("moves",)
 
+    def __init__(self) -> None:
+        self.moves: tuple[int, int, list[tuple[int, int]]] | None = None
 
-_last_legal = _LastLegal()
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _LegalCache)
+
+    def __hash__(self) -> int:
+        return 0
+
+    def __repr__(self) -> str:
+        return "<legal-move cache>"
 
 
 def _moves_from_pairs(pairs: Iterable[tuple[int, int]]) -> list[Move]:
@@ -354,6 +362,9 @@ class Observation(NamedTuple):
     scores: tuple[int, ...] = ()
     round_number: int = 1
     round_over: bool = False
+    #: The round's legal-move cache (internal: lets the round accept a move
+    #: chosen from :meth:`legal_move_pairs` without judging it again).
+    legal_cache: _LegalCache | None = None
 
     @property
     def hand(self) -> tuple[Card, ...]:
@@ -389,7 +400,12 @@ class Observation(NamedTuple):
         """Legal plays in the inner form (card index, take mask); empty if not my turn."""
         if self.to_move != self.seat or self.round_over:
             return []
-        return legal_move_pairs(self.rules, self.hand_mask, self.table_mask)
+        hand, table = self.hand_mask, self.table_mask
+        out = legal_move_pairs(self.rules, hand, table)
+        cache = self.legal_cache
+        if cache is not None:
+            cache.moves = (hand, table, out)
+        return out
 
     def legal_moves(self) -> list[Move]:
         """The moves this seat may make now (empty when it is not its turn)."""
@@ -441,6 +457,7 @@ class Round:
         self._last_capturer: int | None = None
         self._history: list[Play] = []
         self._renuncio: tuple[int, int] | None = None  # (card laid down, table before it)
+        self._legal_cache = _LegalCache()
         self._cards_in_hands = 0
         self._over = False
         self._score: RoundScore | None = None
@@ -548,6 +565,7 @@ class Round:
             tuple(self._escobas), self._last_capturer, self._seen, tuple(self._history),
             pending[0] if claim else None, pending[1] if claim else 0,
             tuple(hands) if self.rules.open_hand else None, scores, round_number, self._over,
+            self._legal_cache,
         ))
 
     # -- moves ------------------------------------------------------------------
@@ -555,7 +573,10 @@ class Round:
         """Legal plays as ``(card index, take mask)``: the fast path for simulations."""
         if self._over:
             return []
-        return legal_move_pairs(self.rules, self._hands[self._to_move], self._table)
+        hand, table = self._hands[self._to_move], self._table
+        out = legal_move_pairs(self.rules, hand, table)
+        self._legal_cache.moves = (hand, table, out)
+        return out
 
     def legal_moves(self) -> list[Move]:
         """Every move the rules allow the seat to move, and nothing else.
@@ -621,10 +642,9 @@ class Round:
 
     def play_pair(self, card: int, take: int) -> Play:
         """:meth:`play` on the inner form: card index and take mask."""
-        last = _last_legal.moves
+        last = self._legal_cache.moves
         if last is not None and last[0] == self._hands[self._to_move] \
-                and last[1] == self._table and last[2] == self.rules.capture_sum \
-                and last[3] == self._forced and not self._over and (card, take) in last[4]:
+                and last[1] == self._table and not self._over and (card, take) in last[2]:
             # The move is one of the legal moves just generated for this very state.
             return self._apply(self._to_move, card, take)
         verdict = self._check_pair(card, take)
@@ -785,6 +805,7 @@ class Round:
         other._piles = list(self._piles)
         other._escobas = list(self._escobas)
         other._history = list(self._history)
+        other._legal_cache = _LegalCache()
         return other
 
     # -- the end ------------------------------------------------------------------

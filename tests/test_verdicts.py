@@ -1,6 +1,6 @@
 """The engine explains its verdicts: every refusal carries a code and its parameters,
 ``check`` judges without changing anything, ``attempt`` applies the miscount rule,
-``deck_for`` scripts a deal, and the legal-move cache is each thread's own."""
+``deck_for`` scripts a deal, and the legal-move cache is each round's own."""
 
 from __future__ import annotations
 
@@ -289,7 +289,7 @@ def test_captures_refuse_other_things_with_a_type_error_that_says_what_to_use():
         captures(["3x"], "7o")
 
 
-# -- the legal-move cache is each thread's own -------------------------------------------
+# -- the legal-move cache is each round's own --------------------------------------------
 
 
 def test_many_threads_play_at_once_and_every_verdict_stays_right():
@@ -327,14 +327,14 @@ def test_many_threads_play_at_once_and_every_verdict_stays_right():
     assert errors == []
 
 
-def test_the_legal_move_cache_is_not_shared_between_threads():
-    from escoba import game as game_module
-
-    round_ = stacked_round(CLASSIC, ["7o 1c 2c", "9b 4e 6e"], "3o 5c 8e 10b")
-    round_.legal_move_pairs()
-    assert game_module._last_legal.moves is not None
-    seen: list[object] = []
-    other = threading.Thread(target=lambda: seen.append(game_module._last_legal.moves))
-    other.start()
-    other.join()
-    assert seen == [None]
+def test_each_round_has_its_own_legal_move_cache():
+    """No state shared between sessions: legal moves asked of one round (or of its
+    observation) are remembered by that round alone, and never change what a seat sees."""
+    first = stacked_round(CLASSIC, ["7o 1c 2c", "9b 4e 6e"], "3o 5c 8e 10b")
+    second = stacked_round(CLASSIC, ["7o 1c 2c", "9b 4e 6e"], "3o 5c 8e 10b")
+    before = second.observation(1)
+    first.observation(1).legal_move_pairs()
+    assert first._legal_cache.moves is not None
+    assert second._legal_cache.moves is None and first._legal_cache is not second._legal_cache
+    assert first.copy()._legal_cache.moves is None
+    assert first.observation(1) == before  # the cache is no part of what the seat knows

@@ -23,6 +23,7 @@ from .game import (
     Play,
     Renuncio,
     Round,
+    deck_for,
 )
 from .record import Replay, game_to_record, replay
 from .rules import CATEGORIES, PRESETS, Rules
@@ -35,7 +36,7 @@ __all__ = [
     "Card", "Deck", "Suit", "format_cards", "full_deck", "parse_cards",
     "CardError", "Code", "DeckError", "EscobaError", "IllegalMoveError", "RecordError",
     "RulesError",
-    "Attempt", "Game", "Move", "Observation", "Play", "Renuncio", "Round",
+    "Attempt", "Game", "Move", "Observation", "Play", "Renuncio", "Round", "deck_for",
     "Replay", "game_to_record", "replay",
     "CATEGORIES", "PRESETS", "Rules",
     "CategoryResult", "RoundScore", "score_round",

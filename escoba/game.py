@@ -902,6 +902,10 @@ def deck_for(rules: Rules, hands: Sequence[Sequence[Card | str]],
     return deck
 
 
+def _no_round() -> IllegalMoveError:
+    return IllegalMoveError("no round in play: start the next round", Code.NO_ROUND)
+
+
 @dataclass
 class RoundRecord:
     """What a game keeps of each round for its record: deal and moves."""
@@ -985,7 +989,7 @@ class Game:
     def _current(self) -> Round:
         round_ = self.round
         if round_ is None or round_.is_over:
-            raise IllegalMoveError("no round in play: start the next round", Code.NO_ROUND)
+            raise _no_round()
         return round_
 
     def legal_moves(self) -> list[Move]:
@@ -1008,12 +1012,16 @@ class Game:
         """:meth:`Round.check` in the current round (``no_round`` between rounds)."""
         round_ = self.round
         if round_ is None or round_.is_over:
-            return IllegalMoveError("no round in play: start the next round", Code.NO_ROUND)
+            return _no_round()
         return round_.check(move, seat)
 
     def attempt(self, move: Move, seat: int | None = None) -> Attempt:
-        """:meth:`Round.attempt` in the current round; scores it when it ends."""
-        attempt = self._current().attempt(move, seat)
+        """:meth:`Round.attempt` in the current round (``no_round`` between rounds);
+        scores the round when it ends."""
+        round_ = self.round
+        if round_ is None or round_.is_over:
+            return Attempt(None, _no_round())
+        attempt = round_.attempt(move, seat)
         self.round_finished()
         return attempt
 
@@ -1021,7 +1029,7 @@ class Game:
         """:meth:`play` on the inner form (card index, take mask)."""
         round_ = self.rounds[-1] if self.rounds else None
         if round_ is None or round_._over:
-            raise IllegalMoveError("no round in play: start the next round", Code.NO_ROUND)
+            raise _no_round()
         played = round_.play_pair(card, take)
         if round_._over:
             self.round_finished()

@@ -160,6 +160,7 @@ def test_attempt_under_retry_changes_nothing_and_under_penalty_lays_the_card_dow
 def test_game_check_and_attempt_between_rounds():
     game = Game(CLASSIC, seed=1)
     assert game.check(Move(card("7o"))).code == "no_round"
+    assert game.attempt(Move(card("7o"))).verdict.code == "no_round"
     round_ = game.start_round()
     move = round_.legal_moves()[0]
     assert game.check(move) is None

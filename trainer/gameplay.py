@@ -27,6 +27,7 @@ from escoba import (
     Observation,
     Play,
     Renuncio,
+    Round,
     Rules,
     game_to_record,
 )
@@ -152,7 +153,7 @@ class GameSession:
 
     # -- reading ------------------------------------------------------------------
     @property
-    def round(self):  # escoba.Round
+    def round(self) -> Round | None:
         return self.game.round
 
     @property

@@ -5,11 +5,17 @@ from __future__ import annotations
 import streamlit as st
 
 from trainer.i18n import t
-from trainer.storage import NAME_MAX
+from trainer.names import NAME_MAX
 from trainer.text import md_escape
 from ui.layout import language_picker, show_flash
-from ui.profiles import AVATARS, create_profile_clicked, pick_profile_clicked
-from ui.session import current_profile, storage
+from ui.profiles import (
+    AVATARS,
+    create_profile_clicked,
+    pick_profile_clicked,
+    pin_cancelled,
+    pin_entered,
+)
+from ui.session import current_profile, pin_asked, storage, url_names_another_profile
 
 st.title(t("profiles_title"))
 language_picker()
@@ -21,6 +27,19 @@ if active is not None:
     st.success(t("playing_as", name=md_escape(f"{active.avatar} {active.nickname}")))
     st.page_link("app_pages/play.py", label=t("go_play"), icon="🃏")
     st.page_link("app_pages/daily.py", label=t("go_daily"), icon="📅")
+elif url_names_another_profile():
+    st.info(t("profile_elsewhere"), icon="🙂")
+
+asked = pin_asked()
+locked = storage().get_profile(asked) if asked is not None else None
+if locked is not None:
+    with st.form("pin_form", border=True):
+        st.markdown(f"**{t('pin_title', name=md_escape(f'{locked.avatar} {locked.nickname}'))}**")
+        st.text_input(t("pin"), key="pin_entry", type="password", max_chars=8,
+                      help=t("pin_help"))
+        st.form_submit_button(t("pin_open"), type="primary", on_click=pin_entered,
+                              args=(locked.id,), use_container_width=True)
+    st.button(t("pin_cancel"), key="pin_cancel", on_click=pin_cancelled)
 
 profiles = storage().list_profiles()
 if profiles:
@@ -28,7 +47,8 @@ if profiles:
     cols = st.columns(min(4, len(profiles)))
     for i, profile in enumerate(profiles):
         with cols[i % len(cols)]:
-            st.button(md_escape(f"{profile.avatar} {profile.nickname}"),
+            st.button(md_escape(f"{profile.avatar} {profile.nickname}")
+                      + (" 🔒" if profile.protected else ""),
                       key=f"profile_{profile.id}",
                       on_click=pick_profile_clicked, args=(profile.id,),
                       use_container_width=True,

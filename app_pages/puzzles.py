@@ -39,7 +39,7 @@ def _next() -> None:
 def _make(mode: str, level: int, capture_sum: int):
     if mode == "for-me":
         history = attempts(profile.id)
-        number = sum(1 for a in history if a["mode"] == "for-me") \
+        number = sum(1 for a in history if a.mode == "for-me") \
             + st.session_state.get("pz_count", 0)
         return for_me_puzzle(mastery(profile.id, capture_sum), history, capture_sum, number)
     return generate(mode, level, new_seed(), capture_sum), []

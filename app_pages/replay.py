@@ -10,8 +10,8 @@ import streamlit as st
 from escoba import Deck
 from trainer.cards import cards_row_html
 from trainer.i18n import t
+from trainer.names import clean_name
 from trainer.replayer import MAX_UPLOAD_BYTES, RecordError, count_steps, parse_upload, position_at
-from trainer.storage import clean_name
 from trainer.text import md_escape
 from trainer.verdicts import record_error_text
 from ui.board import event_text_plain, seat_status

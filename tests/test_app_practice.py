@@ -90,10 +90,10 @@ def test_a_puzzle_solved_right_gets_three_stars_and_is_recorded() -> None:
     assert any(s.value.startswith("Found!") for s in at.success)
     assert any("⭐⭐⭐ Well done!" in h.value for h in at.subheader)
     (row,) = store().attempts(profile_id(at))
-    assert (row["puzzle_id"], row["correct"], row["stars"], row["hints"]) == (
+    assert (row.puzzle_id, row.correct, row.stars, row.hints) == (
         puzzle.id, True, 3, 0)
-    assert row["facts"] == list(puzzle.facts) and row["mode"] == "practice"
-    assert all(ok for _, ok, _ in row["answers"]) and row["seconds"] >= 0
+    assert row.facts == tuple(puzzle.facts) and row.mode == "practice"
+    assert all(ok for _, ok, _ in row.answers) and row.seconds >= 0
     # Another page and back: the choices and the puzzle (with its result) are kept.
     at.switch_page("app_pages/progress.py").run()
     at.switch_page("app_pages/puzzles.py").run()
@@ -128,8 +128,8 @@ def test_a_wrong_set_gets_its_arithmetic_and_a_hint_costs_a_star() -> None:
     assert_ok(at)
     assert any("Still to find" in m.value for m in at.markdown)
     (row,) = store().attempts(profile_id(at))
-    assert (row["correct"], row["hints"], row["stars"], row["wrong"]) == (False, 1, 1, 1)
-    assert [f"15-{card.value}", False, None] in row["answers"]
+    assert (row.correct, row.hints, row.stars, row.wrong) == (False, 1, 1, 1)
+    assert (f"15-{card.value}", False, None) in row.answers
 
 
 @pytest.mark.parametrize("capture_sum", [10, 20])
@@ -143,7 +143,7 @@ def test_other_capture_sums(capture_sum: int) -> None:
     solve(at, "pz", puzzle, right_sets(puzzle))
     if not puzzle.solutions:
         at.button(key="pz_done").click().run()
-    assert store().attempts(profile_id(at))[0]["capture_sum"] == capture_sum
+    assert store().attempts(profile_id(at))[0].capture_sum == capture_sum
 
 
 def test_for_me_picks_puzzles_for_the_weakest_facts() -> None:
@@ -165,7 +165,7 @@ def test_for_me_picks_puzzles_for_the_weakest_facts() -> None:
     solve(at, "pz", puzzle, right_sets(puzzle))
     if not puzzle.solutions:
         at.button(key="pz_done").click().run()
-    assert store().attempts(pid)[-1]["mode"] == "for-me"
+    assert store().attempts(pid)[-1].mode == "for-me"
 
 
 def test_daily_set_in_the_childs_time_zone_stars_streak_and_share() -> None:
@@ -197,7 +197,7 @@ def test_daily_set_in_the_childs_time_zone_stars_streak_and_share() -> None:
     at.button(key="dy0_hint" if False else "dyr0_done").click().run()
     assert_ok(at)
     assert store().daily_result(pid, TODAY) == result
-    modes = [r["mode"] for r in store().attempts(pid)]
+    modes = [r.mode for r in store().attempts(pid)]
     assert modes == ["daily"] * 5 + ["daily-replay"]
 
 
@@ -251,10 +251,10 @@ def test_quick_facts_round_by_tapping_numbers() -> None:
     sent = everything_sent(at)
     assert "seconds" not in sent and " s)" not in sent  # no time on screen
     rows = store().attempts(pid)
-    assert [r["correct"] for r in rows] == [True, True, False, True, True]
-    assert all(r["mode"] == "quick" and r["fact"] and r["fact_seconds"] is not None
+    assert [r.correct for r in rows] == [True, True, False, True, True]
+    assert all(r.mode == "quick" and r.fact and r.fact_seconds is not None
                for r in rows)
-    assert rows[0]["fact"] == f"15-{sum(rnd.puzzles[0].addends)}"
+    assert rows[0].fact == f"15-{sum(rnd.puzzles[0].addends)}"
     at.button(key="qf_again").click().run()
     assert at.session_state["qf_round"].index == 0
 
@@ -426,7 +426,7 @@ def test_best_move_puzzle_is_one_answer() -> None:
     assert any("⭐⭐⭐ Well done!" in h.value for h in at.subheader)
     assert any("Why:" in m.value for m in at.markdown)
     (row,) = store().attempts(profile_id(at))
-    assert (row["kind"], row["correct"], row["stars"]) == ("best-move", True, 3)
+    assert (row.kind, row.correct, row.stars) == ("best-move", True, 3)
 
 
 def test_teachers_download_a_worksheet() -> None:

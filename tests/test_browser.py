@@ -168,6 +168,11 @@ def test_child_plays_with_hints_and_never_sees_opponent_cards(server, page) -> N
     _wait_idle(page)
     assert page.get_by_text("Best move:").count() >= 1  # hints are on by default
     _shot(page, "03-board-hints")
+    # A second tab on the same profile stays open for the whole game (issue 10).
+    second = page.context.new_page()
+    second.goto(f"{url}/play?{page.url.split('?', 1)[1]}")
+    second.get_by_text("1. Choose a card from your hand").wait_for()
+    _wait_idle(second)
 
     for turn in range(3):
         game, record = _state(db)
@@ -211,6 +216,45 @@ def test_child_plays_with_hints_and_never_sees_opponent_cards(server, page) -> N
     for card in game.round.hand(1):
         assert f'data-card="{card}"' not in text
     _shot(page, "06-after-refresh")
+
+    # The second tab still shows the first position. Tapping a card there redraws
+    # the board from the database, and says why; no "Oops", nothing diverged.
+    game, _record = _state(db)
+    second.locator("[data-testid=stButtonGroup] button").first.click()
+    second.get_by_text("This game went on in another tab").wait_for()
+    _wait_idle(second)
+    assert not second.get_by_text("Oops").count()
+    text = _page_text(second)
+    for card in game.round.hand(0):
+        assert card.name(Deck.SPANISH) in text
+    _shot(second, "07-second-tab-redrawn")
+
+    # The second tab starts a different game: the first is left, and the first tab,
+    # on its next tap, is told so and shown the game in play now.
+    left_id = _game_in_play_id(db)
+    moves_left = len(Storage(sa.create_engine(f"sqlite:///{db}"), migrate=False)
+                     .move_entries(left_id))
+    second.get_by_role("button", name="Start a different game").click()
+    second.get_by_role("button", name="Start the game!").click()
+    second.get_by_text("1. Choose a card from your hand").wait_for()
+    _wait_idle(second)
+    assert _game_in_play_id(db) != left_id
+    page.locator("[data-testid=stButtonGroup] button").first.click()
+    page.get_by_text("That game was put aside").wait_for()
+    _wait_idle(page)
+    assert not page.get_by_text("Oops").count()
+    store = Storage(sa.create_engine(f"sqlite:///{db}"), migrate=False)
+    assert len(store.move_entries(left_id)) == moves_left
+    assert store.get_game(left_id).status == "abandoned"
+    _shot(page, "08-first-tab-told")
+    second.close()
+
+
+def _game_in_play_id(db: Path) -> int:
+    store = Storage(sa.create_engine(f"sqlite:///{db}"), migrate=False)
+    (row,) = [g for p in store.list_profiles() for g in store.list_games(p.id)
+              if g.status == "playing"]
+    return row.id
 
 
 def _pill(page, card: Card):

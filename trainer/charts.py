@@ -22,6 +22,9 @@ from plotly.subplots import make_subplots
 
 from escoba import Rules
 from puzzles.mastery import LEVELS, FactStats, addition, all_complements, summary_line
+from puzzles.practice import Attempt
+
+from .storage import GameRow, RoundResult
 
 __all__ = ["Chart", "attempts_frame", "attempts_csv", "daily_chart", "mastery_chart",
            "puzzles_chart", "stars_chart", "streak_chart", "games_frame", "wins_chart",
@@ -70,16 +73,17 @@ _COLUMNS = ["id", "created_at", "day", "mode", "puzzle_id", "kind", "level", "ca
             "fact_seconds", "daily_date", "facts"]
 
 
-def attempts_frame(rows: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
+def attempts_frame(rows: Sequence[Attempt]) -> pd.DataFrame:
     """One row per attempt (oldest first); ``facts`` joined with spaces."""
-    frame = pd.DataFrame([{k: r.get(k) for k in _COLUMNS} for r in rows], columns=_COLUMNS)
+    frame = pd.DataFrame([{k: getattr(r, k) for k in _COLUMNS} for r in rows],
+                         columns=_COLUMNS)
     if not frame.empty:
         frame["facts"] = frame["facts"].map(lambda f: " ".join(f or []))
         frame["correct"] = frame["correct"].astype(bool)
     return frame
 
 
-def attempts_csv(rows: Sequence[Mapping[str, Any]]) -> bytes:
+def attempts_csv(rows: Sequence[Attempt]) -> bytes:
     """The child's own attempts as CSV (UTF-8), for the download button."""
     buf = io.StringIO()
     attempts_frame(rows).to_csv(buf, index=False)
@@ -261,7 +265,7 @@ def streak_chart(results: Sequence[Any], today: date, current: int, best: int,
 
 # -- games -----------------------------------------------------------------------------
 
-def games_frame(games: Sequence[tuple[Any, Sequence[Mapping[str, Any]]]]) -> pd.DataFrame:
+def games_frame(games: Sequence[tuple[GameRow, Sequence[RoundResult]]]) -> pd.DataFrame:
     """One row per finished game: when, the opponents' level, won, escobas, points a round,
     and the mistakes named by the coach's review (``None`` when it has no review)."""
     rows = []
@@ -275,9 +279,8 @@ def games_frame(games: Sequence[tuple[Any, Sequence[Mapping[str, Any]]]]) -> pd.
             side = human
         levels = sorted({s.get("level") or "mixed" for s in seats if s.get("kind") == "bot"})
         level = levels[0] if len(levels) == 1 else ("mixed" if levels else "friends")
-        escobas = sum(int(r["escobas"][side]) for r in results if side < len(r["escobas"]))
-        points = [sum(int(v) for v in r["points"][side].values()) for r in results
-                  if side < len(r["points"])]
+        escobas = sum(r.escobas(side) for r in results)
+        points = [r.side_points(side) for r in results if side < len(r.points)]
         review = game.review
         mistakes = None
         if isinstance(review, list):

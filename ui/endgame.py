@@ -9,6 +9,7 @@ import streamlit as st
 from trainer import hints as hint_mod
 from trainer.gameplay import GameSession
 from trainer.i18n import t
+from trainer.storage import record_shareable
 from trainer.text import md_escape
 
 from .board import safe_callback
@@ -38,13 +39,6 @@ def _new_game() -> None:
 def open_new_game_form() -> None:
     """The new-game form, keeping the game in play until a new one starts."""
     st.session_state["new_game_open"] = True
-
-
-def record_shareable(status: str, open_hand: bool) -> bool:
-    """Whether a game's record may reach the browser: its deck holds every hidden hand,
-    so only once the game can no longer be played on (finished, or left unfinished
-    for good), or when every hand is face up anyway (*mesa abierta*)."""
-    return status != "playing" or open_hand
 
 
 def record_bytes(game: GameSession) -> bytes:

@@ -10,7 +10,7 @@ from escoba import PRESETS, Rules, RulesError
 from escoba.rules import CAPTURE_RULES, CAPTURE_SUMS, INITIAL_FIFTEEN, MISCOUNT
 from trainer.gameplay import GameSession, SeatSpec, bot_levels
 from trainer.i18n import t
-from trainer.storage import NAME_MAX, clean_name, name_problem
+from trainer.names import NAME_MAX, clean_name, name_problem
 from ui.i18n import labels
 
 from .board import safe_callback

@@ -19,7 +19,8 @@ import streamlit as st
 
 from puzzles import CheckResult, DailySet, Puzzle, daily_set
 from puzzles.mastery import FactStats, fact_stats
-from puzzles.practice import answers_from_rows, attempt_answers, practice_candidates, quick_fact_key
+from puzzles.practice import Attempt, answers_from_rows, practice_candidates
+from trainer.storage import DailyResult
 
 from .errors import safe_callback
 from .session import storage
@@ -74,41 +75,28 @@ def cached_daily(day: date) -> DailySet:
 
 
 def attempt_row(puzzle: Puzzle, result: CheckResult, seconds: float, answer: list[Any],
-                mode: str) -> dict[str, Any]:
-    """The stored form of one attempt (see ``attempts`` in ui/storage.py)."""
-    timed = seconds if puzzle.kind == "quick-facts" else None
-    row: dict[str, Any] = {
-        "day": today().isoformat(), "mode": mode, "puzzle_id": puzzle.id,
-        "kind": puzzle.kind, "level": puzzle.level, "capture_sum": puzzle.capture_sum,
-        "facts": list(puzzle.facts),
-        "answers": [list(a) for a in attempt_answers(puzzle, result, timed)],
-        "answer": [a if isinstance(a, str | int) else dict(a) for a in answer],
-        "correct": result.solved, "found": len(result.found),
-        "missed": len(result.missed) + int(result.missed_none), "wrong": len(result.wrong),
-        "seconds": float(seconds), "hints": result.hints, "stars": result.stars,
-    }
-    if puzzle.kind == "quick-facts":
-        row.update(fact=quick_fact_key(puzzle), fact_seconds=float(seconds))
-    return row
+                mode: str) -> Attempt:
+    """The attempt a child just made, dated where the child is."""
+    return Attempt.of(puzzle, result, seconds, answer, mode, today())
 
 
 def _changed() -> None:
     st.session_state.pop(_MASTERY, None)
 
 
-def record_attempt(profile_id: int, row: dict[str, Any]) -> None:
+def record_attempt(profile_id: int, row: Attempt) -> None:
     storage().record_attempt(profile_id, row)
     _changed()
 
 
-def record_daily(profile_id: int, daily: DailySet, index: int, row: dict[str, Any]) -> Any:
+def record_daily(profile_id: int, daily: DailySet, index: int, row: Attempt) -> DailyResult:
     result = storage().record_daily_answer(profile_id, daily.date.isoformat(), daily.number,
                                            index, row, slots=len(daily.puzzles))
     _changed()
     return result
 
 
-def attempts(profile_id: int) -> list[dict[str, Any]]:
+def attempts(profile_id: int) -> list[Attempt]:
     return storage().attempts(profile_id)
 
 

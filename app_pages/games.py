@@ -8,6 +8,7 @@ import streamlit as st
 
 from trainer.gameplay import GameSession
 from trainer.i18n import t
+from trainer.text import md_escape
 from ui.errors import safe_callback
 from ui.layout import require_profile, show_flash
 from ui.session import flash, set_game, storage
@@ -34,16 +35,19 @@ def _record_json(game_id: int) -> str:
 
 
 rows = storage().list_games(profile.id)
+# Newest first; numbered per profile, oldest = 1 (a child's second game is "Game 2").
+count = storage().count_games(profile.id)
 if not rows:
     st.info(t("no_games"))
     st.page_link("app_pages/play.py", label=t("go_play"), icon="🃏")
-for row in rows:
+for position, row in enumerate(rows):
     names = row.record.get("names") or []
     when = row.updated_at.strftime("%Y-%m-%d %H:%M")
     with st.container(border=True, key=f"game_box_{row.id}"):
-        st.markdown(t("game_line", id=row.id, when=when, status=t("status_" + row.status),
-                      players=", ".join(names), preset=t("preset_" + row.rules.get("preset",
-                                                                                "classic"))))
+        preset = t("preset_" + row.rules.get("preset", "classic"))
+        st.markdown(t("game_line", number=count - position, when=when,
+                      status=t("status_" + row.status), players=md_escape(", ".join(names)),
+                      preset=preset))
         cols = st.columns(2)
         with cols[0]:
             if row.status == "playing":

@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from trainer.i18n import t
-from trainer.names import NAME_MAX
+from trainer.names import TYPED_MAX
 from trainer.text import md_escape
 from ui.layout import language_picker, show_flash
 from ui.profiles import (
@@ -44,9 +44,13 @@ if locked is not None:
 profiles = storage().list_profiles()
 if profiles:
     st.subheader(t("pick_profile"))
-    cols = st.columns(min(4, len(profiles)))
+    # Row by row (not column by column): on a phone the columns stack, and the buttons
+    # must still read in alphabetical order.
+    per_row = min(4, len(profiles))
     for i, profile in enumerate(profiles):
-        with cols[i % len(cols)]:
+        if i % per_row == 0:
+            cols = st.columns(per_row)
+        with cols[i % per_row]:
             st.button(md_escape(f"{profile.avatar} {profile.nickname}")
                       + (" 🔒" if profile.protected else ""),
                       key=f"profile_{profile.id}",
@@ -56,7 +60,7 @@ if profiles:
 
 st.subheader(t("new_profile"))
 with st.form("new_profile_form", clear_on_submit=True, border=True):
-    st.text_input(t("nickname"), key="new_nickname", max_chars=NAME_MAX,
+    st.text_input(t("nickname"), key="new_nickname", max_chars=TYPED_MAX,
                   help=t("nickname_help"), placeholder=t("nickname_placeholder"))
     st.pills(t("avatar"), AVATARS, key="new_avatar", default=AVATARS[0])
     st.form_submit_button(t("create_profile"), type="primary", on_click=create_profile_clicked,

@@ -1,5 +1,6 @@
-"""Settings: card deck, values on cards, hints, pausing on the computer's turn, language;
-and for parents, the profile's nickname, PIN, and deleting it with all its data."""
+"""Settings: card deck, values on cards, hints and how they say chances, pausing on the
+computer's turn, language; and for parents, the profile's nickname, PIN, and deleting it
+with all its data."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ import streamlit as st
 
 from escoba import Card, Deck
 from trainer.cards import cards_row_html
+from trainer.hints import ODDS_STYLES
 from trainer.i18n import LANGUAGES, t
-from trainer.names import NAME_MAX
+from trainer.names import TYPED_MAX
 from trainer.text import md_escape
 from ui.errors import safe_callback
 from ui.i18n import current_language, labels
@@ -47,6 +49,11 @@ for name in ("show_values", "hints", "pause"):
     st.toggle(t("setting_" + name), key=f"set_{name}", on_change=_changed, args=(name,),
               help=t("setting_" + name + "_help"))
 
+st.session_state["set_odds"] = current.get("odds", "words")
+st.segmented_control(t("setting_odds"), list(ODDS_STYLES), key="set_odds", required=True,
+                     format_func=labels("odds_style_"), on_change=_changed, args=("odds",),
+                     help=t("setting_odds_help"))
+
 st.markdown(f"**{t('preview')}**")
 sample = [Card.parse(c) for c in ("1o", "7o", "3c", "8e", "9b", "10c")]
 st.html(cards_row_html(sample, Deck(current.get("deck", "spanish")),
@@ -63,7 +70,7 @@ if profile is not None:
         st.text_input(t("parent_pin_current"), key="parent_pin", type="password", max_chars=8,
                       help=t("parent_pin_current_help"))
     with st.container(horizontal=True, vertical_alignment="bottom"):
-        st.text_input(t("parent_rename"), key="parent_rename", max_chars=NAME_MAX,
+        st.text_input(t("parent_rename"), key="parent_rename", max_chars=TYPED_MAX,
                       placeholder=profile.nickname)
         st.button(t("parent_rename_button"), key="parent_rename_go", on_click=rename_clicked,
                   args=(profile.id,))

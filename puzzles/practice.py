@@ -317,17 +317,20 @@ def suggested_level(history: Sequence[tuple[int, int, bool]]) -> int:
 
 
 def for_me_puzzle(stats: Mapping[str, FactStats], history: Sequence[Attempt],
-                  capture_sum: int = 15, number: int = 0) -> tuple[Puzzle, list[str]]:
+                  capture_sum: int = 15, number: int = 0, *,
+                  prefix: str = "forme") -> tuple[Puzzle, list[str]]:
     """The next "for me" puzzle and the weak facts it was chosen for.
 
-    ``history`` are stored attempts, oldest first; kinds take turns (``number``),
-    each at :func:`suggested_level`.
+    ``history`` are stored attempts, oldest first; kinds take turns (``number``), each at
+    :func:`suggested_level`. ``prefix`` names the seeds searched (the app gives each
+    profile its own, so children do not all start with the same puzzles).
     """
     kind = FOR_ME_KINDS[number % len(FOR_ME_KINDS)]
     level = suggested_level([(r.level, r.stars, r.correct) for r in history
                              if r.kind == kind and r.capture_sum == capture_sum])
     targets = weakest_facts(stats, practice_candidates(capture_sum), count=3)
-    return puzzle_for(targets, kind, level, capture_sum, start=number * 40), targets
+    return puzzle_for(targets, kind, level, capture_sum, prefix=prefix,
+                      start=number * 40), targets
 
 
 def streaks(days: Iterable[date], today: date) -> tuple[int, int]:

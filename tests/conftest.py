@@ -13,10 +13,13 @@ import os
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 import time
+import urllib.request
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -31,6 +34,39 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+@contextmanager
+def streamlit_server(script: Path, env: dict[str, str], log: Path,
+                     timeout: float = 60) -> Iterator[str]:
+    """``streamlit run script`` headless on a free loopback port; yields its URL once it
+    answers its health check, stops it afterwards. Its output goes to ``log``."""
+    port = free_port()
+    with open(log, "w") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "streamlit", "run", str(script), "--server.headless",
+             "true", "--server.address", "127.0.0.1", "--server.port", str(port)],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+        url = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + timeout
+            while True:
+                try:
+                    with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                        if r.read() == b"ok":
+                            break
+                except OSError:
+                    pass
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"streamlit did not start; see {log}")
+                time.sleep(0.25)
+            yield url
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
 @pytest.fixture
 def db_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A fresh SQLite file for the app (``ESCOBA_DB_PATH``), and no stray URL."""
@@ -41,10 +77,10 @@ def db_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.fixture
-def fresh_app(db_path: Path) -> Iterator[None]:
-    """An app test's own database (``db_path``) and no cached storage or data.
-
-    App test modules use it for every test: ``pytestmark = pytest.mark.usefixtures(...)``.
+def fresh_app(db_path: Path) -> Iterator[Path]:
+    """For AppTest: a fresh database (``db_path``) and no storage or data cached from
+    another test. App test modules use it for every test:
+    ``pytestmark = pytest.mark.usefixtures("fresh_app")``.
     """
     import logging
 
@@ -55,7 +91,7 @@ def fresh_app(db_path: Path) -> Iterator[None]:
         logging.ERROR)
     st.cache_resource.clear()
     st.cache_data.clear()
-    yield
+    yield db_path
     st.cache_resource.clear()
 
 

@@ -13,10 +13,7 @@ from __future__ import annotations
 import base64
 import os
 import re
-import subprocess
-import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -30,7 +27,7 @@ from escoba.cards import cards_of
 from escoba.record import replay
 from puzzles import daily_set
 from puzzles.daily import EPOCH
-from tests.conftest import ROOT, free_port
+from tests.conftest import ROOT, streamlit_server
 from trainer.storage import Storage
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -63,37 +60,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
     """The app on a free loopback port with its own SQLite file; (url, db path)."""
     _require_browser()
     db = tmp_path_factory.mktemp("browser") / "escoba.db"
-    port = free_port()
     env = dict(os.environ, ESCOBA_DB_PATH=str(db))
     env.pop("ESCOBA_DATABASE_URL", None)
     if _PINNED_NOW:
         env["ESCOBA_NOW"] = _PINNED_NOW
-    log = open(tmp_path_factory.getbasetemp() / "streamlit.log", "w")  # noqa: SIM115
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-         "--server.address", "127.0.0.1", "--server.port", str(port)],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                    if r.read() == b"ok":
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("streamlit did not start; see streamlit.log")
-            time.sleep(0.25)
+    with streamlit_server(ROOT / "app.py", env,
+                          tmp_path_factory.getbasetemp() / "streamlit.log") as url:
         yield url, db
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
 
 
 @pytest.fixture(scope="module")

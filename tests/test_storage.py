@@ -240,6 +240,38 @@ def test_attempts_are_kept_per_profile_with_everything_asked(engine: sa.Engine) 
     assert again.attempts(ana.id) == [] and again.daily_results(ana.id) == []
 
 
+def test_progress_version_changes_with_everything_my_progress_shows(engine: sa.Engine) -> None:
+    """My progress is cached under this version: each write it draws from must change it,
+    and writes of another profile must not."""
+    store = Storage(engine)
+    ana, leo = store.create_profile("Ana", "🦊"), store.create_profile("Leo", "🐼")
+    seen = [store.progress_version(ana.id)]
+
+    def changed() -> bool:
+        seen.append(store.progress_version(ana.id))
+        return seen[-1] != seen[-2]
+
+    assert (seen[0].attempts, seen[0].last_attempt, seen[0].finished_games) == (0, None, 0)
+    store.record_attempt(ana.id, _attempt())
+    assert changed() and seen[-1].attempts == 1
+    store.record_daily_answer(ana.id, "2026-12-03", 3, 0, _attempt(stars=2))
+    assert changed() and seen[-1].attempts == 2
+    store.record_attempt(leo.id, _attempt())
+    assert not changed()
+    session = GameSession.new(Rules.preset("classic", target=1),
+                              [SeatSpec("human", "Ana"), SeatSpec("bot", "B", level="random")],
+                              5, storage=store, profile_id=ana.id)
+    play_to_end(session)
+    assert changed() and seen[-1].finished_games == 1
+    store.save_review(session.game_id, [{"round": 1, "mistakes": []}])
+    assert changed() and seen[-1].reviews == 1
+    store.save_review(session.game_id, [{"round": 1, "mistakes": [["missed_capture", {}]]}])
+    assert changed()
+    # A new profile under a deleted one's id (SQLite may reuse it) is told apart.
+    store.delete_profile(ana.id)
+    assert changed() and seen[-1].created_at is None
+
+
 def test_daily_result_fills_once_and_never_changes_after_completion(engine: sa.Engine) -> None:
     store = Storage(engine)
     ana = store.create_profile("Ana", "🦊")

@@ -44,7 +44,7 @@ MAX_ROUNDS = 60
 
 
 def bot_levels() -> list[str]:
-    """The computer player levels the engine offers now (more arrive with the coach)."""
+    """The computer player levels the engine offers, easiest first."""
     order = ["gentle", "random", "greedy", "expert"]
     return [lvl for lvl in order if lvl in PLAYER_LEVELS] + sorted(
         lvl for lvl in PLAYER_LEVELS if lvl not in order)
@@ -97,8 +97,6 @@ class GameSession:
         self.options = dict(options or {})
         self.players = {i: make_player(s.level) for i, s in enumerate(self.seats)
                         if not s.is_human}
-        #: Events since the last child's move, shown one at a time on the board.
-        self.recent: list[Play] = []
         #: The game's revision in the database this session extends (see save()).
         self.revision = revision
         #: Why this session no longer matches the database (``game_stale`` or
@@ -140,13 +138,14 @@ class GameSession:
                       options=row.options, revision=row.revision)
         if game.round is None:
             session._start_round()
-        else:
-            session.recent = session.recent_from_history()
         return session
 
-    def recent_from_history(self) -> list[Play]:
-        """:attr:`recent` rebuilt from the round's public history (after a refresh or a
-        restart): from the last move a child made (or the round's start) to now."""
+    @property
+    def recent(self) -> list[Play]:
+        """What just happened, shown one at a time on the board: the round's public
+        history from the last move a child made (or the round's start) to now. Rebuilt
+        from the history each time, so a move, a bot's reply, a renuncio, a refresh and a
+        restart all agree without anyone keeping a second list."""
         history = list(self.game.round.history) if self.game.round is not None else []
         start = 0
         for i in range(len(history) - 1, -1, -1):
@@ -245,7 +244,6 @@ class GameSession:
             return Outcome(False, "renuncio_nothing")
         claim = max(claims, key=lambda c: (len(c.take), sorted(c.take)))
         played = self.game.claim_renuncio(claim)
-        self.recent.append(played)
         self.save()
         if self.conflict is not None:
             return self._refused()
@@ -264,7 +262,6 @@ class GameSession:
             claim: Renuncio | None = player.claim_renuncio(obs, rng)
             if claim is not None:
                 events.append(self.game.claim_renuncio(claim))
-                self.recent.append(events[-1])
                 obs = self.observation(seat)
         events.append(self._play(player.choose(obs, rng), save=False))
         self.save()
@@ -282,7 +279,6 @@ class GameSession:
         """Deal the next round (after the score table)."""
         if self.conflict is not None or not self.round_over or self.is_over:
             return
-        self.recent = []
         self._start_round()
         self.save()
 
@@ -295,8 +291,6 @@ class GameSession:
     def _start_round(self) -> None:
         self.game.rng = self._rng("deal")
         self.game.start_round()
-        for event in self.game.round.history:
-            self.recent.append(event)  # the dealer's initial take, if any
 
     def _play(self, move: Move, *, save: bool = True) -> Play:
         """A computer player's move: the engine raises if it is illegal (a bug)."""
@@ -305,17 +299,12 @@ class GameSession:
         return played
 
     def _attempt(self, move: Move, *, seat: int | None = None, save: bool = True) -> Attempt:
-        """Try ``move`` through the engine; keep what happened for the board and save it."""
+        """Try ``move`` through the engine (a child's under the miscount rule, a computer
+        player's strictly) and save what was played."""
         human = self.seats[self.to_move].is_human
         attempt = self.game.attempt(move, seat) if human else Attempt(self.game.play(move), None)
-        played = attempt.play
-        if played is None:
+        if attempt.play is None:
             return attempt
-        if human:
-            self.recent = []
-        self.recent.append(played)
-        if self.round_over and self.game.round.history[-1].kind == "sweep":
-            self.recent.append(self.game.round.history[-1])
         if save:
             self.save()
         return attempt

@@ -43,6 +43,7 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "show_values": True,
     "hints": True,
     "pause": False,
+    "odds": "words",  # how hints say a chance: "words" (and a meter) or "numbers"
 }
 _PROFILE = "profile_id"
 _PROFILE_OBJ = "profile"

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from .games import GameChanged, GameRow, GameStore, MoveRow, RoundResult, record_shareable
 from .migrations import MIGRATIONS, SCHEMA_VERSION
-from .practice import DailyResult, PracticeStore
+from .practice import DailyResult, PracticeStore, ProgressVersion
 from .profiles import Profile, ProfileData, ProfileStore
 from .schema import StorageError, configure_sqlite, metadata, sqlite_url
 
 __all__ = ["Storage", "Profile", "ProfileData", "GameRow", "GameChanged", "MoveRow",
-           "RoundResult", "record_shareable", "DailyResult", "StorageError", "MIGRATIONS",
-           "SCHEMA_VERSION", "metadata", "sqlite_url", "configure_sqlite"]
+           "RoundResult", "record_shareable", "DailyResult", "ProgressVersion", "StorageError",
+           "MIGRATIONS", "SCHEMA_VERSION", "metadata", "sqlite_url", "configure_sqlite"]
 
 
 class Storage(ProfileStore, GameStore, PracticeStore):

@@ -201,6 +201,12 @@ class GameStore(Database):
                 .order_by(games.c.id.desc()).limit(1)).first()
         return _game(row) if row is not None else None
 
+    def count_games(self, profile_id: int) -> int:
+        """How many games this profile has (games are numbered per profile: "Game 2")."""
+        with self.engine.connect() as conn:
+            return int(conn.execute(sa.select(sa.func.count()).select_from(games)
+                                    .where(games.c.profile_id == profile_id)).scalar_one())
+
     def list_games(self, profile_id: int, limit: int = 50) -> list[GameRow]:
         with self.engine.connect() as conn:
             rows = conn.execute(sa.select(games).where(games.c.profile_id == profile_id)

@@ -6,13 +6,13 @@ import dataclasses
 import json
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 import sqlalchemy as sa
 
 from puzzles.practice import Attempt
 
-from .schema import Database, attempts, aware, daily_results, now
+from .schema import Database, attempts, aware, daily_results, games, now, profiles
 
 __all__ = ["DailyResult", "PracticeStore"]
 
@@ -63,6 +63,21 @@ def _attempt(row: Any) -> Attempt:
 def _daily(row: Any) -> DailyResult:
     return DailyResult(row.day, row.number, tuple(json.loads(row.stars)),
                        aware(row.completed_at))
+
+
+class ProgressVersion(NamedTuple):
+    """A profile's data in a few numbers: they change whenever an attempt (daily answers
+    included), a finished game or its review is written, so a cache keyed by them is never
+    stale. The profile's creation time tells apart a new profile that reuses the id of a
+    deleted one."""
+
+    created_at: datetime | None
+    attempts: int
+    last_attempt: int | None
+    finished_games: int
+    last_game: datetime | None
+    reviews: int
+    review_chars: int | None
 
 
 class PracticeStore(Database):
@@ -141,3 +156,19 @@ class PracticeStore(Database):
             rows = conn.execute(query).all()
         out = [_attempt(r) for r in rows]
         return out[::-1] if limit is not None else out
+
+    def progress_version(self, profile_id: int) -> ProgressVersion:
+        """What My progress is drawn from, in one cheap query (see :class:`ProgressVersion`)."""
+        mine = attempts.c.profile_id == profile_id
+        finished = (games.c.profile_id == profile_id) & (games.c.status == "finished")
+        parts = [
+            sa.select(profiles.c.created_at).where(profiles.c.id == profile_id),
+            sa.select(sa.func.count()).select_from(attempts).where(mine),
+            sa.select(sa.func.max(attempts.c.id)).where(mine),
+            sa.select(sa.func.count()).select_from(games).where(finished),
+            sa.select(sa.func.max(games.c.updated_at)).where(finished),
+            sa.select(sa.func.count(games.c.review)).where(finished),
+            sa.select(sa.func.sum(sa.func.length(games.c.review))).where(finished)]
+        query = sa.select(*(part.scalar_subquery() for part in parts))
+        with self.engine.connect() as conn:
+            return ProgressVersion(*conn.execute(query).one())

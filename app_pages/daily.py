@@ -96,7 +96,7 @@ puzzle = daily.puzzles[index]
 st.subheader(t("daily_puzzle_n", n=index + 1, level=puzzle.level))
 
 
-def _record(p, res, seconds, answer) -> None:  # noqa: ANN001
+def _record(p, res, seconds, answer) -> None:
     row = attempt_row(p, res, seconds, answer, view.mode)
     if view.mode == "daily":
         record_daily(profile.id, daily, index, row)

@@ -36,7 +36,7 @@ def _next() -> None:
     st.session_state["pz_count"] = st.session_state.get("pz_count", 0) + 1
 
 
-def _make(mode: str, level: int, capture_sum: int):  # noqa: ANN202
+def _make(mode: str, level: int, capture_sum: int):
     if mode == "for-me":
         history = attempts(profile.id)
         number = sum(1 for a in history if a.mode == "for-me") \
@@ -71,7 +71,7 @@ if targets:
 st.caption(t("pz_level_is", level=puzzle.level, kind=t("pz_mode_" + puzzle.kind)))
 
 
-def _record(p, result, seconds, answer) -> None:  # noqa: ANN001
+def _record(p, result, seconds, answer) -> None:
     record_attempt(profile.id, attempt_row(p, result, seconds, answer,
                                            "for-me" if mode == "for-me" else "practice"))
 

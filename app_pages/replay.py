@@ -11,14 +11,15 @@ from escoba import Deck
 from trainer.cards import cards_row_html
 from trainer.i18n import t
 from trainer.names import shown_name
-from trainer.replayer import RecordError, count_steps, parse_upload, position_at
+from trainer.replayer import MAX_UPLOAD_BYTES, RecordError, count_steps, parse_upload, position_at
 from trainer.text import md_escape
+from trainer.verdicts import record_error_text
 from ui.board import event_text_plain, seat_status
 from ui.errors import safe_callback
 from ui.score import show_round_score
 from ui.session import settings
 
-_MAX_MB = int(st.get_option("server.maxUploadSize"))
+_MAX_MB = MAX_UPLOAD_BYTES // 1_000_000
 
 st.title(t("replay_title"))
 st.caption(t("replay_intro"))
@@ -30,23 +31,28 @@ def _parse(data: bytes) -> dict:
 
 
 @st.cache_resource(show_spinner=False, max_entries=256)
-def _position(text: str, step: int):  # noqa: ANN202 - cached engine objects, never mutated
+def _position(text: str, step: int):  # cached engine objects, never mutated
     return position_at(json.loads(text), step)
 
 
 # Streamlit's own drop-zone text cannot be translated (Streamlit 1.67): it is
 # hidden (ui.layout's style) and said here instead; only its button stays English.
-upload = st.file_uploader(t("replay_upload"), type=["json"], key="replay_file")
+# Any file type is accepted: Streamlit would refuse another one with a red mark
+# whose reason shows only on hover (not on a tablet) and in English; the engine
+# says on the page, in the child's language, why it is not a game record.
+upload = st.file_uploader(t("replay_upload"), key="replay_file")
 st.caption(t("replay_upload_hint", mb=_MAX_MB))
 if upload is None:
     st.stop()
+deck = Deck(settings().get("deck", "spanish"))
 
 
 def _bad_file(exc: Exception) -> None:
-    """Any problem with the file: our sentence, the engine's precise detail (RecordError
-    names round and move) as plain text, never a raw Python message."""
+    """Any problem with the file: our sentence and the engine's reason (a RecordError's
+    code, with the round, the move and the move's own code) in the child's language,
+    as plain text on the page; never a raw Python message."""
     if isinstance(exc, RecordError):
-        detail = md_escape(str(exc))
+        detail = md_escape(record_error_text(exc, deck))
     else:
         logging.getLogger("escoba.app").warning("unreadable record: %r", exc)
         detail = t("replay_bad_other")
@@ -57,11 +63,10 @@ def _bad_file(exc: Exception) -> None:
 try:
     record = _parse(upload.getvalue())
     steps = count_steps(record)
-except Exception as exc:  # noqa: BLE001 - a file from anywhere: every failure is "bad file"
+except Exception as exc:  # a file from anywhere: every failure is "bad file"
     _bad_file(exc)
 
 text = json.dumps(record, sort_keys=True)
-deck = Deck(settings().get("deck", "spanish"))
 values = bool(settings().get("show_values", True))
 # Names in a record are free text from anywhere: never markup here.
 names = [shown_name(n) or t("player_n", n=i + 1)
@@ -89,7 +94,7 @@ step = int(st.session_state["replay_step"])
 
 try:
     pos = _position(text, step)
-except Exception as exc:  # noqa: BLE001
+except Exception as exc:
     _bad_file(exc)
 game = pos.replay.game
 round_ = game.round

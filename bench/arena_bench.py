@@ -24,10 +24,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from escoba import bots  # noqa: E402
-from escoba.arena import run_arena  # noqa: E402
-from escoba.coach import analyse  # noqa: E402
-from escoba.rules import Rules  # noqa: E402
+from escoba import bots
+from escoba.arena import run_arena
+from escoba.coach import analyse
+from escoba.rules import Rules
 
 LEVELS = ("expert", "greedy", "gentle", "random")
 
@@ -37,7 +37,7 @@ class CoachPlayer(bots.GreedyPlayer):
 
     name = "coach"
 
-    def choose_pair(self, observation, rng):  # noqa: ANN001, ANN201
+    def choose_pair(self, observation, rng):
         best = analyse(observation)[0].move
         return best.card.index, best.take_mask
 

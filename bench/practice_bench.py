@@ -40,7 +40,7 @@ def _quiet() -> None:
         logging.getLogger(name).setLevel(logging.ERROR)
 
 
-def fill(store, profile_id: int, days: int, games: int, now: datetime) -> int:  # noqa: ANN001
+def fill(store, profile_id: int, days: int, games: int, now: datetime) -> int:
     """Write a plausible history; returns the number of attempts written."""
     from escoba import Rules
     from puzzles import check, daily_set, generate
@@ -125,7 +125,7 @@ def main() -> None:
     _quiet()
     empty = AppTest.from_string("import streamlit as st\n", default_timeout=60).run()
 
-    def timed(action) -> float:  # noqa: ANN001
+    def timed(action) -> float:
         start = time.perf_counter()
         action()
         return time.perf_counter() - start

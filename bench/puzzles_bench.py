@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from puzzles import daily_set, generate  # noqa: E402
+from puzzles import daily_set, generate
 
 
 def timed(fn, *args, **kwargs) -> float:

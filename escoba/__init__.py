@@ -5,29 +5,40 @@ Pure Python, standard library only. The main names::
     from escoba import Card, Rules, Game, Round, Move, captures
 """
 
-from .cards import Card, CardError, Deck, Suit, format_cards, full_deck, parse_cards
-from .game import (
+from .cards import Card, Deck, Suit, format_cards, full_deck, parse_cards
+from .errors import (
+    CardError,
+    Code,
     DeckError,
-    Game,
+    EscobaError,
     IllegalMoveError,
+    RecordError,
+    RulesError,
+)
+from .game import (
+    Attempt,
+    Game,
     Move,
     Observation,
     Play,
     Renuncio,
     Round,
+    deck_for,
 )
-from .record import RecordError, Replay, game_to_record, replay
-from .rules import CATEGORIES, PRESETS, Rules, RulesError
+from .record import Replay, game_to_record, replay
+from .rules import CATEGORIES, PRESETS, Rules
 from .scoring import CategoryResult, RoundScore, score_round
 from .solver import captures, hand_captures, subsets_totalling
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "Card", "CardError", "Deck", "Suit", "format_cards", "full_deck", "parse_cards",
-    "DeckError", "Game", "IllegalMoveError", "Move", "Observation", "Play", "Renuncio", "Round",
-    "RecordError", "Replay", "game_to_record", "replay",
-    "CATEGORIES", "PRESETS", "Rules", "RulesError",
+    "Card", "Deck", "Suit", "format_cards", "full_deck", "parse_cards",
+    "CardError", "Code", "DeckError", "EscobaError", "IllegalMoveError", "RecordError",
+    "RulesError",
+    "Attempt", "Game", "Move", "Observation", "Play", "Renuncio", "Round", "deck_for",
+    "Replay", "game_to_record", "replay",
+    "CATEGORIES", "PRESETS", "Rules",
     "CategoryResult", "RoundScore", "score_round",
     "captures", "hand_captures", "subsets_totalling",
 ]

@@ -34,9 +34,9 @@ import random
 from typing import Protocol, runtime_checkable
 
 from .cards import CARDS, JOKER_MASK, OROS_MASK, SEVENS_MASK, SIETE_DE_OROS, VALUE, cards_of
-from .coach import ESCOBA_VALUE, card_values, mask_value
 from .game import Move, Observation, Renuncio
-from .solver import _exact, capture_masks, signature
+from .solver import capture_masks, exact_subsets, signature
+from .valuation import ESCOBA_VALUE, card_values, mask_value
 
 __all__ = ["Player", "RandomPlayer", "GentlePlayer", "GreedyPlayer", "ExpertPlayer",
            "make_player", "PLAYER_LEVELS", "GREEDY_WEIGHTS", "greedy_weight"]
@@ -308,7 +308,7 @@ class _Search:
         out = self.captures.get(key)
         if out is None:
             if card < 40 and not table & JOKER_MASK:
-                out = _exact(table, self.cs - VALUE[card], signature(table))
+                out = exact_subsets(table, self.cs - VALUE[card], signature(table))
             else:
                 out = capture_masks(table, card, self.cs)
             self.captures[key] = out
@@ -376,7 +376,8 @@ class _Search:
                                   last2)
 
     def apply(self, hands: list[int], table: int, stock: list[int], seat: int, card: int,
-              take: int, last: int | None):  # noqa: ANN201 - internal hot path
+              take: int, last: int | None
+              ) -> tuple[float, list[int], int, list[int], int | None, bool]:
         """Play; return (signed gain, hands, table, stock, last capturer, round over)."""
         bit = 1 << card
         hands = hands[:]

@@ -20,6 +20,8 @@ import enum
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from .errors import CardError, Code
+
 __all__ = [
     "Suit",
     "Card",
@@ -34,10 +36,6 @@ __all__ = [
     "JOKER2",
     "SIETE_DE_OROS",
 ]
-
-
-class CardError(ValueError):
-    """A card could not be read: the message says what was expected."""
 
 
 class Suit(enum.IntEnum):
@@ -105,14 +103,16 @@ class Card:
 
     def __post_init__(self) -> None:
         if not (isinstance(self.index, int) and 0 <= self.index < N_CARDS):
-            raise CardError(f"card index must be 0..{N_CARDS - 1}, got {self.index!r}")
+            raise CardError(f"card index must be 0..{N_CARDS - 1}, got {self.index!r}",
+                            Code.CARD_INDEX, index=repr(self.index))
 
     # -- construction -----------------------------------------------------
     @staticmethod
     def of(value: int, suit: Suit) -> Card:
         """The Spanish card of capture value ``value`` (1..10) in ``suit``."""
         if not (isinstance(value, int) and 1 <= value <= 10):
-            raise CardError(f"card value must be 1-10, got {value!r}")
+            raise CardError(f"card value must be 1-10, got {value!r}", Code.CARD_VALUE,
+                            value=repr(value))
         return CARDS[(value - 1) * 4 + Suit(suit)]
 
     @staticmethod
@@ -131,7 +131,7 @@ class Card:
         if card is None:
             raise CardError(
                 f"unknown card {text!r} (a card is a value 1-10 and a suit o/c/e/b, "
-                "e.g. 7o, or a joker JK1/JK2)"
+                "e.g. 7o, or a joker JK1/JK2)", Code.CARD_UNKNOWN, text=str(text)
             )
         return card
 
@@ -214,7 +214,7 @@ def parse_cards(text: str | Iterable[str]) -> list[Card]:
     if len(set(cards)) != len(cards):
         seen: set[Card] = set()
         dup = next(c for c in cards if c in seen or seen.add(c))  # type: ignore[func-returns-value]
-        raise CardError(f"card {dup} is given twice")
+        raise CardError(f"card {dup} is given twice", Code.CARD_TWICE, card=str(dup))
     return cards
 
 

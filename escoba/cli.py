@@ -5,15 +5,16 @@ one line ``error: ...`` on bad input; never a traceback.
 
 Commands live in small modules that each offer ``register(subparsers)``; a
 command's handler takes the parsed arguments and returns an exit code. The
-engine's commands are here; other packages add theirs through
-:data:`COMMAND_MODULES` (imported only when present, so the engine runs with
-the standard library alone).
+engine's commands are here (and ``arena`` in :mod:`escoba.cli_arena`), with
+the shared machinery (:func:`build_parser`, :func:`run`, :class:`CliError`,
+:func:`emit`); the one registry of every package's commands, and the
+``escoba`` entry point, is :mod:`commands`, above the engine and the puzzles,
+so that the engine imports nothing of ours.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import os
 import sys
@@ -26,10 +27,8 @@ from .cards import Card, parse_cards
 from .rules import CAPTURE_RULES, CATEGORIES, INITIAL_FIFTEEN, MISCOUNT, PRESETS, Rules
 from .solver import captures
 
-__all__ = ["main", "build_parser", "CliError", "emit"]
-
-#: Modules that add commands (``register(subparsers)``), besides this one's.
-COMMAND_MODULES: tuple[str, ...] = ("escoba.cli_arena", "puzzles.cli")
+__all__ = ["run", "build_parser", "register", "CliError", "emit", "rules_from_args",
+           "add_rules_args", "Registrar"]
 
 
 class CliError(ValueError):
@@ -87,7 +86,8 @@ def _option_value(raw: str) -> Any:
         return raw
 
 
-def _add_rules_args(p: argparse.ArgumentParser) -> None:
+def add_rules_args(p: argparse.ArgumentParser) -> None:
+    """``--rules``, ``--teams``, ``--capture-sum`` and ``--set``: see :func:`rules_from_args`."""
     p.add_argument("--rules", default="classic", metavar="PRESET",
                    help=f"preset: {', '.join(PRESETS)} (default classic)")
     p.add_argument("--teams", action="store_true", help="4 players as teams: seats 0+2 vs 1+3")
@@ -141,6 +141,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 def _cmd_simulate(args: argparse.Namespace) -> int:
     from .bots import make_player
     from .match import simulate
+    from .record import game_to_record
 
     if args.games < 1:
         raise CliError("--games must be at least 1")
@@ -156,7 +157,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
     def save(index: int, game: Any) -> None:
         if record_dir is not None:
-            record = game.to_record([f"Computer ({p})" for p in args.players])
+            record = game_to_record(game, [f"Computer ({p})" for p in args.players])
             path = record_dir / f"game-{index + 1:0{width}d}.json"
             path.write_text(json.dumps(record) + "\n", "utf-8")
 
@@ -194,7 +195,12 @@ def _cmd_rules(args: argparse.Namespace) -> int:
 Handler = Callable[[argparse.Namespace], int]
 
 
+#: What a package offers the command registry: ``register(subparsers)``.
+Registrar = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], None]
+
+
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add the engine's commands: ``captures``, ``replay``, ``simulate``, ``rules``."""
     p = sub.add_parser("captures", help="every capture of a card (or a hand) on a table",
                        description="List every set of table cards that a card captures.")
     p.add_argument("--table", nargs="*", required=True, metavar="CARD",
@@ -216,7 +222,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--players", nargs="+", default=["random", "random"], metavar="LEVEL",
                    help="one computer player per seat (2-4), e.g. random random")
-    _add_rules_args(p)
+    add_rules_args(p)
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--record-dir", metavar="DIR", help="write each game's record here")
     p.add_argument("--json", action="store_true")
@@ -227,24 +233,19 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(handler=_cmd_rules)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(registrars: Sequence[Registrar]) -> argparse.ArgumentParser:
+    """The ``escoba`` parser with the commands that ``registrars`` add."""
     parser = _Parser(prog="escoba", description=(
-        "Escoba de quince: captures, game records, simulations"
-        " (and, when installed, puzzles and worksheets)."))
+        "Escoba de quince: captures, game records, simulations, puzzles and worksheets."))
     parser.add_argument("--version", action="version", version=f"escoba {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    register(sub)
-    for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ImportError:
-            continue
-        module.register(sub)
+    for add_commands in registrars:
+        add_commands(sub)
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+def run(parser: argparse.ArgumentParser, argv: Sequence[str] | None = None) -> int:
+    """Parse ``argv`` and run its command: its exit code, or 2 with one line on bad input."""
     args = parser.parse_args(argv)
     handler: Handler | None = getattr(args, "handler", None)
     if handler is None:
@@ -265,7 +266,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         if os.environ.get("ESCOBA_DEBUG"):
             raise
         return 1
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

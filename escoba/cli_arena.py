@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .cli import CliError, _add_rules_args, emit, rules_from_args
+from .cli import CliError, add_rules_args, emit, rules_from_args
 
 __all__ = ["register"]
 
@@ -67,7 +67,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--players", type=int, choices=(2, 3, 4), default=None,
                    help="players at the table (default 2; 4 with --teams); seats "
                         "alternate between the two bots")
-    _add_rules_args(p)
+    add_rules_args(p)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--progress", action="store_true", help="report progress on stderr")
     p.add_argument("--json", action="store_true", help="machine-readable output")

@@ -29,24 +29,23 @@ from .cards import (
     Card,
     cards_of,
     format_cards,
-    indices_of,
     mask_of,
     value_sum,
 )
+from .errors import Code, DeckError, IllegalMoveError
 from .rules import Rules
 from .scoring import RoundScore, score_round
 from .solver import (
-    _BYTE_SIGNATURE as _BYTE_SIG,
-)
-from .solver import (
-    _NIBBLE_CHOOSE,
-    _ROWS,
+    NIBBLE_SUBSETS,
+    SIGNATURE_OF_BYTE,
+    SOLUTION_ROWS,
     capture_masks,
     has_capture,
     is_capture,
     solution_row,
     sort_key,
     subset_masks_in_range,
+    sum_terms,
 )
 
 __all__ = [
@@ -56,36 +55,42 @@ __all__ = [
     "Round",
     "Game",
     "Observation",
+    "Attempt",
     "IllegalMoveError",
     "DeckError",
     "initial_table_triggers",
     "legal_move_pairs",
+    "deck_for",
 ]
 
 _FULL_MASK = {False: (1 << 40) - 1, True: (1 << 42) - 1}
-
-
-class IllegalMoveError(ValueError):
-    """A move or claim the rules do not allow; the message says exactly why."""
-
-
-class DeckError(ValueError):
-    """A deck that cannot be dealt: not a full deck, or (under redeal) to be redealt."""
 
 
 def _names(mask: int) -> str:
     return format_cards(cards_of(mask))
 
 
-def _arithmetic(card: int, take: int, capture_sum: int) -> str:
-    """ "3 + 4 + 7 = 14, not 15" (jokers shown as JK)."""
-    terms = [VALUE[i] if i < 40 else "JK" for i in indices_of(take)]
-    terms.append(VALUE[card] if card < 40 else "JK")
-    plain = sum(t for t in terms if isinstance(t, int))
-    if any(t == "JK" for t in terms):
-        return (f"{' + '.join(map(str, terms))}: the other cards already make {plain}; "
-                f"no joker value 1-10 makes {capture_sum}")
-    return f"{' + '.join(map(str, terms))} = {plain}, not {capture_sum}"
+def _notations(mask: int) -> list[str]:
+    return [str(c) for c in cards_of(mask)]
+
+
+def _wrong_sum(card: int, take: int, capture_sum: int) -> IllegalMoveError:
+    """ "3 + 4 + 7 = 14, not 15" (jokers shown as JK), with its code and parameters."""
+    values, plain, jokers = sum_terms(card, take)
+    shown = " + ".join(map(str, values))
+    params = {"card": str(CARDS[card]), "cards": _notations(take), "values": values,
+              "total": plain, "need": capture_sum, "jokers": jokers}
+    if jokers:
+        return IllegalMoveError(f"{shown}: the other cards already make {plain}; "
+                                f"no joker value 1-10 makes {capture_sum}", Code.WRONG_SUM,
+                                **params)
+    return IllegalMoveError(f"{shown} = {plain}, not {capture_sum}", Code.WRONG_SUM, **params)
+
+
+def _not_on_table(missing: int) -> IllegalMoveError:
+    names = _names(missing)
+    return IllegalMoveError(f"{names} {'is' if ' ' not in names else 'are'} not on the table",
+                            Code.CARD_NOT_ON_TABLE, cards=_notations(missing))
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +118,16 @@ class Move:
     @property
     def take_mask(self) -> int:
         return mask_of(self.take)
+
+    def sum_terms(self) -> tuple[list[int | str], int, int]:
+        """The sum this move makes, as a child writes it: table cards, then the card played.
+
+        ``([3, 4, 7], 14, 0)``: the values (a joker is ``"JK"``), the total of
+        the plain cards and how many jokers (wild) there are. Under
+        ``miscount`` the cards chosen count as the take.
+        """
+        take = self.take if self.miscount is None else self.miscount
+        return sum_terms(self.card.index, mask_of(take))
 
     def __str__(self) -> str:
         if self.miscount is not None:
@@ -204,6 +219,14 @@ class Play(NamedTuple):
         return text + (" — escoba!" if self.escoba else "")
 
 
+class Attempt(NamedTuple):
+    """What :meth:`Round.attempt` did: the event played (``None``: nothing changed)
+    and the verdict on the move as chosen (``None``: it was legal)."""
+
+    play: Play | None
+    verdict: IllegalMoveError | None
+
+
 def legal_move_pairs(rules: Rules, hand: int, table: int) -> list[tuple[int, int]]:
     """Legal plays as ``(card index, take mask)`` pairs: the fast form of legal moves.
 
@@ -227,10 +250,10 @@ def legal_move_pairs(rules: Rules, hand: int, table: int) -> list[tuple[int, int
             if not sets or not forced:
                 append((card, 0))
     else:
-        sig = (_BYTE_SIG[table & 255] | _BYTE_SIG[table >> 8 & 255] << 6  # signature(table),
-               | _BYTE_SIG[table >> 16 & 255] << 12 | _BYTE_SIG[table >> 24 & 255] << 18
-               | _BYTE_SIG[table >> 32 & 255] << 24)  # inlined: the hottest line of all
-        row = _ROWS.get(sig << 5 | capture_sum - 1)
+        sig = (_SIG[table & 255] | _SIG[table >> 8 & 255] << 6  # signature(table),
+               | _SIG[table >> 16 & 255] << 12 | _SIG[table >> 24 & 255] << 18
+               | _SIG[table >> 32 & 255] << 24)  # inlined: the hottest line of all
+        row = _ROWS_GET(sig << 5 | capture_sum - 1)
         if row is None:
             row = solution_row(sig, capture_sum - 1)
         while m:
@@ -247,22 +270,43 @@ def legal_move_pairs(rules: Rules, hand: int, table: int) -> list[tuple[int, int
             for full, partial in partials:
                 masks = [table & full]
                 for shift, count in partial:
-                    options = _NIBBLE_CHOOSE[table >> shift & 15][count]
+                    options = _NIBBLE_SUBSETS[table >> shift & 15][count]
                     masks = [t | o << shift for t in masks for o in options]
                 for t in masks:
                     append((card, t))
             if not (fulls or partials) or not forced:
                 append((card, 0))
-    # One tuple, replaced in one assignment: threads (the app serves each
-    # session in its own) never see one state's key with another's moves.
-    _LAST_LEGAL[0] = (hand, table, capture_sum, forced, out)
     return out
 
 
-# The last legal-move list computed, with its state: a bot asks for it and then
-# plays one of its moves, so the engine can accept that move by membership in
-# that short list instead of checking its arithmetic again.
-_LAST_LEGAL: list = [None]
+_SIG = SIGNATURE_OF_BYTE
+_NIBBLE_SUBSETS = NIBBLE_SUBSETS
+_ROWS_GET = SOLUTION_ROWS.get
+
+
+class _LegalCache:
+    """One round's last legal-move list, with the hand and table it was computed for.
+
+    A bot asks its observation for the legal moves and then plays one of them,
+    so the round can accept that move by membership in that short list instead
+    of checking its arithmetic again. Each :class:`Round` has its own (its
+    observations write to it): nothing is shared between rounds, sessions or
+    threads. It is no part of what a seat knows: every cache compares equal.
+    """
+
+    __slots__ = ("moves",)
+
+    def __init__(self) -> None:
+        self.moves: tuple[int, int, list[tuple[int, int]]] | None = None
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _LegalCache)
+
+    def __hash__(self) -> int:
+        return 0
+
+    def __repr__(self) -> str:
+        return "<legal-move cache>"
 
 
 def _moves_from_pairs(pairs: Iterable[tuple[int, int]]) -> list[Move]:
@@ -318,6 +362,9 @@ class Observation(NamedTuple):
     scores: tuple[int, ...] = ()
     round_number: int = 1
     round_over: bool = False
+    #: The round's legal-move cache (internal: lets the round accept a move
+    #: chosen from :meth:`legal_move_pairs` without judging it again).
+    legal_cache: _LegalCache | None = None
 
     @property
     def hand(self) -> tuple[Card, ...]:
@@ -353,7 +400,12 @@ class Observation(NamedTuple):
         """Legal plays in the inner form (card index, take mask); empty if not my turn."""
         if self.to_move != self.seat or self.round_over:
             return []
-        return legal_move_pairs(self.rules, self.hand_mask, self.table_mask)
+        hand, table = self.hand_mask, self.table_mask
+        out = legal_move_pairs(self.rules, hand, table)
+        cache = self.legal_cache
+        if cache is not None:
+            cache.moves = (hand, table, out)
+        return out
 
     def legal_moves(self) -> list[Move]:
         """The moves this seat may make now (empty when it is not its turn)."""
@@ -388,7 +440,8 @@ class Round:
         self._players = rules.players
         n = rules.players
         if not (isinstance(dealer, int) and 0 <= dealer < n):
-            raise DeckError(f"dealer must be a seat 0-{n - 1}, got {dealer!r}")
+            raise DeckError(f"dealer must be a seat 0-{n - 1}, got {dealer!r}", Code.BAD_DEALER,
+                            dealer=repr(dealer), players=n)
         deck = tuple(deck)
         if not _trusted_deck:  # a deck the game shuffled itself is full by construction
             _check_full_deck(rules, deck)
@@ -403,7 +456,8 @@ class Round:
         self._to_move = (dealer + 1) % n
         self._last_capturer: int | None = None
         self._history: list[Play] = []
-        self._renuncio: tuple[int, int, int] | None = None  # (offender seat, card, table before)
+        self._renuncio: tuple[int, int] | None = None  # (card laid down, table before it)
+        self._legal_cache = _LegalCache()
         self._cards_in_hands = 0
         self._over = False
         self._score: RoundScore | None = None
@@ -416,7 +470,9 @@ class Round:
         if initial_table_triggers(rules, table):
             if rules.initial_fifteen == "redeal":
                 raise DeckError(f"the initial table {_names(table)} holds "
-                                f"{rules.capture_sum}: the deal must be redealt")
+                                f"{rules.capture_sum}: the deal must be redealt",
+                                Code.DECK_REDEAL, table=_notations(table),
+                                need=rules.capture_sum)
             self._piles[dealer] |= table
             self._table = 0
             self._last_capturer = dealer
@@ -507,8 +563,9 @@ class Round:
             self.rules, seat, self._to_move, self.dealer, hands[seat], self._table,
             tuple(self._piles), tuple(map(int.bit_count, hands)), len(self._stock),
             tuple(self._escobas), self._last_capturer, self._seen, tuple(self._history),
-            pending[1] if claim else None, pending[2] if claim else 0,
+            pending[0] if claim else None, pending[1] if claim else 0,
             tuple(hands) if self.rules.open_hand else None, scores, round_number, self._over,
+            self._legal_cache,
         ))
 
     # -- moves ------------------------------------------------------------------
@@ -516,7 +573,10 @@ class Round:
         """Legal plays as ``(card index, take mask)``: the fast path for simulations."""
         if self._over:
             return []
-        return legal_move_pairs(self.rules, self._hands[self._to_move], self._table)
+        hand, table = self._hands[self._to_move], self._table
+        out = legal_move_pairs(self.rules, hand, table)
+        self._legal_cache.moves = (hand, table, out)
+        return out
 
     def legal_moves(self) -> list[Move]:
         """Every move the rules allow the seat to move, and nothing else.
@@ -530,71 +590,119 @@ class Round:
         """Claims the seat to move may make before playing (renuncio rule only)."""
         return self.observation(self._to_move).renuncio_claims()
 
+    def check(self, move: Move, seat: int | None = None) -> IllegalMoveError | None:
+        """The verdict on ``move``, changing nothing: ``None`` if :meth:`play` accepts
+        it, else the :class:`IllegalMoveError` it would raise (its ``code`` and
+        ``params`` say why: ``wrong_sum``, ``capture_forced``, ``not_in_hand``...).
+
+        ``seat``, when given, is who is trying to play: anyone but the seat to
+        move is refused (``not_your_turn``).
+        """
+        if not isinstance(move, Move):
+            return IllegalMoveError(f"expected a Move, got {type(move).__name__}",
+                                    Code.NOT_A_MOVE, type=type(move).__name__)
+        if seat is not None and seat != self._to_move and not self._over:
+            return IllegalMoveError(f"not your turn: seat {seat} tried to play, "
+                                    f"but it is seat {self._to_move}'s turn",
+                                    Code.NOT_YOUR_TURN, seat=seat, to_move=self._to_move)
+        if move.miscount is not None:
+            return self._check_miscount(move.card.index, mask_of(move.take),
+                                        mask_of(move.miscount))
+        return self._check_pair(move.card.index, mask_of(move.take))
+
     def play(self, move: Move, seat: int | None = None) -> Play:
         """Play ``move`` for the seat to move; returns what happened.
 
-        ``seat``, when given, is who is trying to play: anyone but the seat to
-        move is refused ("not your turn"). Raises :class:`IllegalMoveError`
-        with the reason, changing nothing.
+        Raises the :class:`IllegalMoveError` of :meth:`check`, changing nothing.
         """
-        if not isinstance(move, Move):
-            raise IllegalMoveError(f"expected a Move, got {type(move).__name__}")
-        if seat is not None and seat != self._to_move and not self._over:
-            raise IllegalMoveError(f"not your turn: seat {seat} tried to play, "
-                                   f"but it is seat {self._to_move}'s turn")
-        take = mask_of(move.take)
-        if move.miscount is not None:
-            return self._play_miscount(move.card.index, take, mask_of(move.miscount))
-        return self.play_pair(move.card.index, take)
+        if isinstance(move, Move) and move.miscount is None \
+                and (seat is None or seat == self._to_move):
+            return self.play_pair(move.card.index, mask_of(move.take))  # its fast path
+        verdict = self.check(move, seat)
+        if verdict is not None:
+            raise verdict
+        miscount = None if move.miscount is None else mask_of(move.miscount)
+        return self._apply(self._to_move, move.card.index, mask_of(move.take), miscount)
+
+    def attempt(self, move: Move, seat: int | None = None) -> Attempt:
+        """A player's try at ``move``, judged by the table's miscount rule.
+
+        A legal move is played. A wrong sum (``wrong_sum``) under
+        ``miscount="penalty"`` is played as a miscount (RULES.md: the chosen
+        cards go back, the played card stays on the table); under ``"retry"``,
+        and for any other reason, nothing changes. Either way the verdict says why.
+        """
+        verdict = self.check(move, seat)
+        if verdict is None:
+            return Attempt(self.play(move), None)
+        if verdict.code == Code.WRONG_SUM and self.rules.miscount == "penalty" \
+                and move.miscount is None:
+            return Attempt(self.play(Move(move.card, frozenset(), miscount=move.take)), verdict)
+        return Attempt(None, verdict)
 
     def play_pair(self, card: int, take: int) -> Play:
         """:meth:`play` on the inner form: card index and take mask."""
-        seat = self._to_move
+        last = self._legal_cache.moves
+        if last is not None and last[0] == self._hands[self._to_move] \
+                and last[1] == self._table and not self._over and (card, take) in last[2]:
+            # The move is one of the legal moves just generated for this very state.
+            return self._apply(self._to_move, card, take)
+        verdict = self._check_pair(card, take)
+        if verdict is not None:
+            raise verdict
+        return self._apply(self._to_move, card, take)
+
+    def _check_pair(self, card: int, take: int) -> IllegalMoveError | None:
         rules = self.rules
         table = self._table
-        last = _LAST_LEGAL[0]
-        if last is not None and last[0] == self._hands[seat] and last[1] == table \
-                and last[2] == rules.capture_sum and last[3] == self._forced \
-                and not self._over and (card, take) in last[4]:
-            # The move is one of the legal moves just generated for this very state.
-            return self._apply(seat, card, take)
-        self._check_can_play(card)
+        verdict = self._check_can_play(card)
+        if verdict is not None:
+            return verdict
         if take:
             if take & ~table:
-                missing = _names(take & ~table)
-                raise IllegalMoveError(f"{missing} {'is' if ' ' not in missing else 'are'} "
-                                       "not on the table")
+                return _not_on_table(take & ~table)
             if not is_capture(table, card, take, rules.capture_sum):
-                raise IllegalMoveError(_arithmetic(card, take, rules.capture_sum))
-        elif rules.capture_rule == "forced" and has_capture(table, card, rules.capture_sum):
+                return _wrong_sum(card, take, rules.capture_sum)
+        elif self._forced and has_capture(table, card, rules.capture_sum):
             options = sorted(capture_masks(table, card, rules.capture_sum), key=sort_key)
             shown = " or ".join(_names(s) for s in options[:3])
-            raise IllegalMoveError(f"{CARDS[card]} can capture ({shown}): "
-                                   "a capture is forced")
-        return self._apply(seat, card, take)
+            return IllegalMoveError(f"{CARDS[card]} can capture ({shown}): a capture is forced",
+                                    Code.CAPTURE_FORCED, card=str(CARDS[card]),
+                                    captures=[_notations(s) for s in options],
+                                    count=len(options))
+        return None
 
-    def _check_can_play(self, card: int) -> None:
+    def _check_can_play(self, card: int) -> IllegalMoveError | None:
         if self._over:
-            raise IllegalMoveError("the round is over")
+            return IllegalMoveError("the round is over", Code.ROUND_OVER)
         if not self._hands[self._to_move] >> card & 1:
-            raise IllegalMoveError(f"{CARDS[card]} is not in the hand of seat {self._to_move}")
+            return IllegalMoveError(f"{CARDS[card]} is not in the hand of seat {self._to_move}",
+                                    Code.NOT_IN_HAND, card=str(CARDS[card]),
+                                    seat=self._to_move)
+        return None
 
-    def _play_miscount(self, card: int, take: int, chosen: int) -> Play:
+    def _check_miscount(self, card: int, take: int, chosen: int) -> IllegalMoveError | None:
         rules = self.rules
         if rules.miscount != "penalty":
-            raise IllegalMoveError("a miscount is refused under miscount=retry: "
-                                   "choose cards that make the sum")
-        self._check_can_play(card)
+            return IllegalMoveError("a miscount is refused under miscount=retry: "
+                                    "choose cards that make the sum", Code.MISCOUNT_NOT_ALLOWED)
+        verdict = self._check_can_play(card)
+        if verdict is not None:
+            return verdict
         if take:
-            raise IllegalMoveError("a miscount takes nothing")
+            return IllegalMoveError("a miscount takes nothing", Code.MISCOUNT_TAKES_NOTHING)
         if not chosen:
-            raise IllegalMoveError("a miscount names the table cards chosen")
+            return IllegalMoveError("a miscount names the table cards chosen",
+                                    Code.MISCOUNT_NAMES_CARDS)
         if chosen & ~self._table:
-            raise IllegalMoveError(f"{_names(chosen & ~self._table)} not on the table")
+            return IllegalMoveError(f"{_names(chosen & ~self._table)} not on the table",
+                                    Code.CARD_NOT_ON_TABLE,
+                                    cards=_notations(chosen & ~self._table))
         if is_capture(self._table, card, chosen, rules.capture_sum):
-            raise IllegalMoveError(f"{_names(chosen)} with {CARDS[card]} is a capture, "
-                                   "not a miscount")
-        return self._apply(self._to_move, card, 0, miscount=chosen)
+            return IllegalMoveError(f"{_names(chosen)} with {CARDS[card]} is a capture, "
+                                    "not a miscount", Code.MISCOUNT_IS_CAPTURE,
+                                    card=str(CARDS[card]), cards=_notations(chosen))
+        return None
 
     def _apply(self, seat: int, card: int, take: int, miscount: int | None = None) -> Play:
         bit = 1 << card
@@ -616,7 +724,7 @@ class Round:
         else:
             self._table = table | bit
             if self._renuncio_rule and has_capture(table, card, self.rules.capture_sum):
-                self._renuncio = (seat, card, table)
+                self._renuncio = (card, table)
             else:
                 self._renuncio = None
         played = _new_play(Play, (seat, "play" if miscount is None else "miscount", card,
@@ -641,34 +749,50 @@ class Round:
             self._table = 0
         self._score = score_round(self.rules, self._piles, self._escobas)
 
-    def claim_renuncio(self, claim: Renuncio) -> Play:
-        """The seat to move calls *¡renuncio!* before playing (renuncio rule only)."""
+    def check_claim(self, claim: Renuncio) -> IllegalMoveError | None:
+        """The verdict on a renuncio claim, changing nothing (``None``: it is valid)."""
         rules = self.rules
         if rules.capture_rule != "renuncio":
-            raise IllegalMoveError("renuncio claims need capture_rule=renuncio")
+            return IllegalMoveError("renuncio claims need capture_rule=renuncio",
+                                    Code.RENUNCIO_NOT_ALLOWED)
         if self._over:
-            raise IllegalMoveError("the round is over")
+            return IllegalMoveError("the round is over", Code.ROUND_OVER)
         pending = self._renuncio
-        card = claim.card.index
         if pending is None:
-            raise IllegalMoveError("there is nothing to claim: the last card played "
-                                   "was not laid down when it could capture")
-        offender, laid, table_before = pending
+            return IllegalMoveError("there is nothing to claim: the last card played "
+                                    "was not laid down when it could capture",
+                                    Code.RENUNCIO_NOTHING)
+        laid, table_before = pending
+        card = claim.card.index
         if card != laid:
-            raise IllegalMoveError(f"the card laid down was {CARDS[laid]}, not {claim.card}")
+            return IllegalMoveError(f"the card laid down was {CARDS[laid]}, not {claim.card}",
+                                    Code.RENUNCIO_WRONG_CARD, laid=str(CARDS[laid]),
+                                    card=str(claim.card))
         take = mask_of(claim.take)
         if not take or take & ~table_before:
-            raise IllegalMoveError(f"{CARDS[laid]} could not have taken "
-                                   f"{format_cards(sorted(claim.take)) or 'nothing'}")
+            return IllegalMoveError(f"{CARDS[laid]} could not have taken "
+                                    f"{format_cards(sorted(claim.take)) or 'nothing'}",
+                                    Code.RENUNCIO_CANNOT_TAKE, card=str(CARDS[laid]),
+                                    cards=[str(c) for c in sorted(claim.take)])
         if not is_capture(table_before, card, take, rules.capture_sum):
-            raise IllegalMoveError(_arithmetic(card, take, rules.capture_sum))
+            return _wrong_sum(card, take, rules.capture_sum)
+        return None
+
+    def claim_renuncio(self, claim: Renuncio) -> Play:
+        """The seat to move calls *¡renuncio!* before playing (renuncio rule only).
+
+        Raises the :class:`IllegalMoveError` of :meth:`check_claim`, changing nothing.
+        """
+        verdict = self.check_claim(claim)
+        if verdict is not None:
+            raise verdict
         seat = self._to_move
-        won = take | (1 << card)
+        won = mask_of(claim.take) | claim.card.bit
         self._table &= ~won
         self._piles[seat] |= won
         self._last_capturer = seat
         self._renuncio = None
-        played = Play(seat, "renuncio", card, take)
+        played = Play(seat, "renuncio", claim.card.index, mask_of(claim.take))
         self._history.append(played)
         return played
 
@@ -681,6 +805,7 @@ class Round:
         other._piles = list(self._piles)
         other._escobas = list(self._escobas)
         other._history = list(self._history)
+        other._legal_cache = _LegalCache()
         return other
 
     # -- the end ------------------------------------------------------------------
@@ -703,7 +828,9 @@ class Round:
 def _check_full_deck(rules: Rules, deck: Sequence[object]) -> None:
     size = rules.deck_size
     if not all(isinstance(c, Card) for c in deck):
-        raise DeckError("the deck must hold Card values")
+        wrong = next(c for c in deck if not isinstance(c, Card))
+        raise DeckError("the deck must hold Card values", Code.CARD_NOT_A_CARD,
+                        type=type(wrong).__name__)
     mask = mask_of(deck)  # type: ignore[arg-type]
     if len(deck) != size or mask != _FULL_MASK[rules.jokers]:
         counts: dict[Card, int] = {}
@@ -720,7 +847,63 @@ def _check_full_deck(rules: Rules, deck: Sequence[object]) -> None:
         if extra:
             why.append(f"{format_cards(extra)} not in this deck")
         raise DeckError(f"not a full deck of {size} cards ({len(deck)} cards"
-                        + (": " + "; ".join(why) if why else "") + ")")
+                        + (": " + "; ".join(why) if why else "") + ")", Code.DECK_NOT_FULL,
+                        size=size, count=len(deck), twice=twice,
+                        missing=[str(c) for c in missing], extra=[str(c) for c in extra])
+
+
+def deck_for(rules: Rules, hands: Sequence[Sequence[Card | str]],
+             table: Sequence[Card | str], dealer: int,
+             rest: Sequence[Card | str] | None = None) -> list[Card]:
+    """The deck, top card first, whose deal by ``dealer`` gives exactly these hands and table.
+
+    ``hands[seat]`` is each seat's first hand (``rules.hand_size`` cards),
+    ``table`` the four table cards, ``rest`` the stock after them, top first
+    (default: every other card, in deck order). Dealing (RULES.md, "Deal
+    order") gives each seat its whole hand in turn, starting left of the
+    dealer, then the table. Cards may be :class:`Card` values or notation.
+    The initial table's rule still applies when the deck is dealt: a table of
+    15 is the dealer's (or, under redeal, refused by :class:`Round`).
+
+    Raises :class:`DeckError` (``deal_wrong_count``, ``deal_cards_twice``,
+    ``deck_not_full``, ``bad_dealer``) for a deal no deck can give.
+    """
+    n = rules.players
+    if not (isinstance(dealer, int) and 0 <= dealer < n):
+        raise DeckError(f"dealer must be a seat 0-{n - 1}, got {dealer!r}", Code.BAD_DEALER,
+                        dealer=repr(dealer), players=n)
+    if len(hands) != n:
+        raise DeckError(f"{n} hands are needed, got {len(hands)}", Code.DEAL_WRONG_COUNT,
+                        where="hands", count=len(hands), expected=n)
+    as_cards = [[c if isinstance(c, Card) else Card.parse(c) for c in hand] for hand in hands]
+    for seat, hand in enumerate(as_cards):
+        if len(hand) != rules.hand_size:
+            raise DeckError(f"hand {seat} has {len(hand)} cards; a hand has {rules.hand_size}",
+                            Code.DEAL_WRONG_COUNT, where=f"hand {seat}", count=len(hand),
+                            expected=rules.hand_size)
+    on_table = [c if isinstance(c, Card) else Card.parse(c) for c in table]
+    if len(on_table) != 4:
+        raise DeckError(f"the table has {len(on_table)} cards; a deal puts 4 there",
+                        Code.DEAL_WRONG_COUNT, where="table", count=len(on_table), expected=4)
+    dealt = [c for k in range(n) for c in as_cards[(dealer + 1 + k) % n]] + on_table
+    counts: dict[Card, int] = {}
+    for c in dealt:
+        counts[c] = counts.get(c, 0) + 1
+    twice = sorted(c for c, k in counts.items() if k > 1)
+    if twice:
+        raise DeckError(f"{format_cards(twice)} dealt twice", Code.DEAL_CARDS_TWICE,
+                        cards=[str(c) for c in twice])
+    if rest is None:
+        stock = [c for c in CARDS[: rules.deck_size] if c not in counts]
+    else:
+        stock = [c if isinstance(c, Card) else Card.parse(c) for c in rest]
+    deck = dealt + stock
+    _check_full_deck(rules, deck)
+    return deck
+
+
+def _no_round() -> IllegalMoveError:
+    return IllegalMoveError("no round in play: start the next round", Code.NO_ROUND)
 
 
 @dataclass
@@ -747,7 +930,8 @@ class Game:
         if dealer is None:
             dealer = self.rng.randrange(rules.players)
         if not (isinstance(dealer, int) and 0 <= dealer < rules.players):
-            raise ValueError(f"dealer must be a seat 0-{rules.players - 1}")
+            raise DeckError(f"dealer must be a seat 0-{rules.players - 1}", Code.BAD_DEALER,
+                            dealer=repr(dealer), players=rules.players)
         self._next_dealer = dealer
         self.rounds: list[Round] = []
         self.round_records: list[RoundRecord] = []
@@ -805,7 +989,7 @@ class Game:
     def _current(self) -> Round:
         round_ = self.round
         if round_ is None or round_.is_over:
-            raise IllegalMoveError("no round in play: start the next round")
+            raise _no_round()
         return round_
 
     def legal_moves(self) -> list[Move]:
@@ -824,11 +1008,28 @@ class Game:
         self.round_finished()
         return played
 
+    def check(self, move: Move, seat: int | None = None) -> IllegalMoveError | None:
+        """:meth:`Round.check` in the current round (``no_round`` between rounds)."""
+        round_ = self.round
+        if round_ is None or round_.is_over:
+            return _no_round()
+        return round_.check(move, seat)
+
+    def attempt(self, move: Move, seat: int | None = None) -> Attempt:
+        """:meth:`Round.attempt` in the current round (``no_round`` between rounds);
+        scores the round when it ends."""
+        round_ = self.round
+        if round_ is None or round_.is_over:
+            return Attempt(None, _no_round())
+        attempt = round_.attempt(move, seat)
+        self.round_finished()
+        return attempt
+
     def play_pair(self, card: int, take: int) -> Play:
         """:meth:`play` on the inner form (card index, take mask)."""
         round_ = self.rounds[-1] if self.rounds else None
         if round_ is None or round_._over:
-            raise IllegalMoveError("no round in play: start the next round")
+            raise _no_round()
         played = round_.play_pair(card, take)
         if round_._over:
             self.round_finished()
@@ -858,9 +1059,3 @@ class Game:
 
     def round_scores(self) -> list[RoundScore]:
         return [r.score() for r in self.rounds if r.is_over]
-
-    def to_record(self, names: Sequence[str] | None = None) -> dict[str, object]:
-        """The game as an ``escoba-record/1`` document (a JSON-ready dict)."""
-        from .record import game_to_record
-
-        return game_to_record(self, names)

@@ -19,9 +19,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import CARDS, Card, CardError
-from .game import DeckError, Game, IllegalMoveError, Move, Renuncio, Round
-from .rules import Rules, RulesError
+from .cards import CARDS, Card
+from .errors import (
+    CardError,
+    Code,
+    DeckError,
+    EscobaError,
+    IllegalMoveError,
+    RecordError,
+    RulesError,
+)
+from .game import Game, Move, Renuncio, Round
+from .rules import Rules
 from .scoring import RoundScore
 
 __all__ = ["FORMAT", "RecordError", "Replay", "game_to_record", "round_moves", "replay",
@@ -30,8 +39,34 @@ __all__ = ["FORMAT", "RecordError", "Replay", "game_to_record", "round_moves", "
 FORMAT = "escoba-record/1"
 
 
-class RecordError(ValueError):
-    """A record that cannot be read or that breaks a rule; the message says where."""
+@dataclass(frozen=True)
+class _At:
+    """Where in a record an error is: a round, a move in it, or a part of it."""
+
+    round: int
+    move: int | None = None
+    part: str | None = None  # e.g. "redealt deck 2"
+
+    def __str__(self) -> str:
+        where = f"round {self.round}"
+        if self.move is not None:
+            where += f", move {self.move}"
+        if self.part is not None:
+            where += f", {self.part}"
+        return where
+
+    def error(self, message: str, code: Code = Code.RECORD_MALFORMED,
+              **params: Any) -> RecordError:
+        """``round 2, move 14: <message>``, with the round and move in ``params``."""
+        return RecordError(f"{self}: {message}", code, round=self.round, move=self.move,
+                           **params)
+
+    def malformed(self, detail: str) -> RecordError:
+        return self.error(detail, Code.RECORD_MALFORMED, detail=detail)
+
+    def because(self, exc: EscobaError, code: Code) -> RecordError:
+        """The engine's own error inside the record: its code becomes ``reason``."""
+        return self.error(str(exc), code, reason=str(exc.code), reason_params=exc.params)
 
 
 def round_moves(round_: Round, start: int = 0) -> list[dict[str, object]]:
@@ -129,18 +164,22 @@ def load_record(text: str | bytes) -> dict[str, Any]:
             text = text.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
             raise RecordError(f"not a game record: the file is not UTF-8 text "
-                              f"(byte {exc.start + 1} cannot be read)") from None
+                              f"(byte {exc.start + 1} cannot be read)", Code.RECORD_NOT_UTF8,
+                              byte=exc.start + 1) from None
     if not text.strip():
-        raise RecordError("not a game record: the file is empty")
+        raise RecordError("not a game record: the file is empty", Code.RECORD_EMPTY)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise RecordError(f"not a game record: this is not JSON (line {exc.lineno}, "
-                          f"column {exc.colno}: {exc.msg.lower()})") from None
+                          f"column {exc.colno}: {exc.msg.lower()})", Code.RECORD_NOT_JSON,
+                          line=exc.lineno, column=exc.colno) from None
     except RecursionError:
-        raise RecordError("not a game record: the JSON is nested too deeply") from None
+        raise RecordError("not a game record: the JSON is nested too deeply",
+                          Code.RECORD_TOO_DEEP) from None
     if not isinstance(data, dict):
-        raise RecordError("a record is a JSON object with format, rules and rounds")
+        raise RecordError("a record is a JSON object with format, rules and rounds",
+                          Code.RECORD_NOT_OBJECT)
     return data
 
 
@@ -149,134 +188,146 @@ _CLAIM_KEYS = frozenset({"seat", "renuncio"})
 _ROUND_KEYS = frozenset({"dealer", "deck", "moves", "redealt"})
 
 
-def _card(text: Any, where: str) -> Card:
+def _card(text: Any, where: _At) -> Card:
     """One card in the exact notation (a record is not typing: "5C" is refused)."""
     try:
         return Card.parse(text, strict=True)
     except CardError as exc:
-        raise RecordError(f"{where}: {exc}") from None
+        raise where.because(exc, Code.RECORD_MOVE) from None
 
 
-def _cards(value: Any, where: str, what: str, *, distinct: bool = True) -> list[Card]:
+def _cards(value: Any, where: _At, what: str, *, distinct: bool = True) -> list[Card]:
     if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
-        raise RecordError(f"{where}: {what} must be a list of cards such as [\"7o\", \"3c\"]")
+        raise where.malformed(f"{what} must be a list of cards such as [\"7o\", \"3c\"]")
     cards = [_card(c, where) for c in value]
     if distinct and len(set(cards)) != len(cards):
         twice = next(c for i, c in enumerate(cards) if c in cards[:i])
-        raise RecordError(f"{where}: {what} lists {twice} twice")
+        raise where.because(CardError(f"{what} lists {twice} twice", Code.CARD_TWICE,
+                                      card=str(twice)), Code.RECORD_MOVE)
     return cards
 
 
-def _unknown_keys(entry: Mapping[str, Any], allowed: frozenset[str], where: str) -> None:
+def _unknown_keys(entry: Mapping[str, Any], allowed: frozenset[str], where: _At) -> None:
     unknown = sorted(set(entry) - allowed)
     if unknown:
-        raise RecordError(f"{where}: unknown field {unknown[0]!r} (expected "
-                          f"{', '.join(sorted(allowed))})")
+        raise where.malformed(f"unknown field {unknown[0]!r} (expected "
+                              f"{', '.join(sorted(allowed))})")
 
 
 def replay(record: Mapping[str, Any] | str | bytes) -> Replay:
     """Replay a record through the rules, checking every move. Raises :class:`RecordError`."""
     data = load_record(record) if isinstance(record, (str, bytes)) else record
     if not isinstance(data, Mapping):
-        raise RecordError("a record is a JSON object with format, rules and rounds")
+        raise RecordError("a record is a JSON object with format, rules and rounds",
+                          Code.RECORD_NOT_OBJECT)
     if data.get("format") != FORMAT:
-        raise RecordError(f"format must be {FORMAT!r}, got {data.get('format')!r}")
+        raise RecordError(f"format must be {FORMAT!r}, got {data.get('format')!r}",
+                          Code.RECORD_FORMAT, expected=FORMAT, got=str(data.get("format")))
     try:
         rules = Rules.from_dict(data.get("rules", {}))
     except RulesError as exc:
-        raise RecordError(f"rules: {exc}") from None
+        raise RecordError(f"rules: {exc}", Code.RECORD_RULES, reason=str(exc.code),
+                          reason_params=exc.params) from None
     except TypeError:
-        raise RecordError("rules: must be an object such as {\"preset\": \"classic\"}") from None
+        detail = "rules: must be an object such as {\"preset\": \"classic\"}"
+        raise RecordError(detail, Code.RECORD_MALFORMED, detail=detail) from None
     names = data.get("names")
     if names is not None and (not isinstance(names, list)
                               or not all(isinstance(n, str) for n in names)):
-        raise RecordError("names must be a list of strings")
+        detail = "names must be a list of strings"
+        raise RecordError(detail, Code.RECORD_MALFORMED, detail=detail)
     rounds = data.get("rounds")
     if not isinstance(rounds, list):
-        raise RecordError("rounds must be a list")
+        raise RecordError("rounds must be a list", Code.RECORD_MALFORMED,
+                          detail="rounds must be a list")
 
     game: Game | None = None
     for r, entry in enumerate(rounds, start=1):
-        where = f"round {r}"
+        where = _At(r)
         if not isinstance(entry, Mapping):
-            raise RecordError(f"{where}: must be an object with dealer, deck and moves")
+            raise where.malformed("must be an object with dealer, deck and moves")
         dealer = entry.get("dealer")
         if not isinstance(dealer, int) or isinstance(dealer, bool) \
                 or not 0 <= dealer < rules.players:
-            raise RecordError(f"{where}: dealer must be a seat 0-{rules.players - 1}, "
-                              f"got {dealer!r}")
+            raise where.error(f"dealer must be a seat 0-{rules.players - 1}, got {dealer!r}",
+                              Code.RECORD_DEALER, expected=None, got=repr(dealer))
         if game is None:
             game = Game(rules, dealer=dealer)
         elif game.is_over:
-            raise RecordError(f"{where}: the game was already won after round {r - 1}")
+            raise where.error(f"the game was already won after round {r - 1}",
+                              Code.RECORD_GAME_WON)
         elif dealer != game.next_dealer:
-            raise RecordError(f"{where}: the deal passes to seat {game.next_dealer}, "
-                              f"not {dealer}")
+            raise where.error(f"the deal passes to seat {game.next_dealer}, not {dealer}",
+                              Code.RECORD_DEALER, expected=game.next_dealer, got=repr(dealer))
         _unknown_keys(entry, _ROUND_KEYS, where)
         deck = _cards(entry.get("deck"), where, "deck", distinct=False)  # DeckError names twins
         redealt = entry.get("redealt", [])
         if not isinstance(redealt, list):
-            raise RecordError(f"{where}: redealt must be a list of decks")
+            raise where.malformed("redealt must be a list of decks")
         if redealt and rules.initial_fifteen != "redeal":
-            raise RecordError(f"{where}: redealt decks need initial_fifteen=redeal")
+            raise where.malformed("redealt decks need initial_fifteen=redeal")
         abandoned = []
         for k, old in enumerate(redealt, start=1):
-            old_deck = _cards(old, f"{where}, redealt deck {k}", "a redealt deck",
-                              distinct=False)
+            at_old = _At(r, part=f"redealt deck {k}")
+            old_deck = _cards(old, at_old, "a redealt deck", distinct=False)
             try:
                 Round(rules, old_deck, dealer)
             except DeckError as exc:
-                if "redealt" not in str(exc):
-                    raise RecordError(f"{where}, redealt deck {k}: {exc}") from None
+                if exc.code != Code.DECK_REDEAL:
+                    raise at_old.because(exc, Code.RECORD_DECK) from None
             else:
-                raise RecordError(f"{where}, redealt deck {k}: its table holds no "
-                                  f"{rules.capture_sum}, so it was not to be redealt")
+                raise at_old.error(f"its table holds no {rules.capture_sum}, so it was not "
+                                   "to be redealt", Code.RECORD_REDEAL,
+                                   need=rules.capture_sum)
             abandoned.append(old_deck)
         try:
             round_ = game.start_round(deck, redealt=abandoned)
         except DeckError as exc:
-            raise RecordError(f"{where}: {exc}") from None
+            raise where.because(exc, Code.RECORD_DECK) from None
         moves = entry.get("moves")
         if not isinstance(moves, list):
-            raise RecordError(f"{where}: moves must be a list")
+            raise where.malformed("moves must be a list")
         for m, move in enumerate(moves, start=1):
-            _replay_move(game, round_, move, f"{where}, move {m}")
+            _replay_move(game, round_, move, _At(r, m))
         if not round_.is_over and r < len(rounds):
-            raise RecordError(f"{where}: the moves stop before the round is over, "
-                              "yet another round follows")
+            raise where.error("the moves stop before the round is over, "
+                              "yet another round follows", Code.RECORD_STOPS_EARLY)
     if game is None:  # nothing dealt yet: a game that stops before it starts
         game = Game(rules, dealer=0)
     return Replay(game, tuple(game.round_scores()), game.is_over,
                   tuple(names) if names is not None else None)
 
 
-def _replay_move(game: Game, round_: Round, entry: Any, where: str) -> None:
+def _replay_move(game: Game, round_: Round, entry: Any, where: _At) -> None:
     if not isinstance(entry, Mapping):
-        raise RecordError(f"{where}: a move is an object such as "
-                          "{\"seat\": 0, \"card\": \"7o\", \"take\": []}")
+        raise where.malformed("a move is an object such as "
+                              "{\"seat\": 0, \"card\": \"7o\", \"take\": []}")
     if round_.is_over:
-        raise RecordError(f"{where}: the round is already over")
+        raise where.because(IllegalMoveError("the round is already over", Code.ROUND_OVER),
+                            Code.RECORD_MOVE)
     seat = entry.get("seat")
     if not isinstance(seat, int) or isinstance(seat, bool) \
             or not 0 <= seat < game.rules.players:
-        raise RecordError(f"{where}: seat must be 0-{game.rules.players - 1}, got {seat!r}")
+        raise where.malformed(f"seat must be 0-{game.rules.players - 1}, got {seat!r}")
     if seat != round_.to_move:
-        raise RecordError(f"{where}: seat {seat} moved, but it is seat {round_.to_move}'s turn")
+        raise where.because(IllegalMoveError(
+            f"seat {seat} moved, but it is seat {round_.to_move}'s turn", Code.NOT_YOUR_TURN,
+            seat=seat, to_move=round_.to_move), Code.RECORD_MOVE)
     try:
         if "renuncio" in entry:
             _unknown_keys(entry, _CLAIM_KEYS, where)
             cards = _cards(entry["renuncio"], where, "renuncio")
             if len(cards) < 2:
-                raise RecordError(f"{where}: renuncio names the laid card and the set "
-                                  "it could have taken")
+                raise where.malformed("renuncio names the laid card and the set "
+                                      "it could have taken")
             game.claim_renuncio(Renuncio(cards[0], frozenset(cards[1:])))
             return
         _unknown_keys(entry, _MOVE_KEYS, where)
         if "card" not in entry or "take" not in entry:
-            raise RecordError(f"{where}: a move needs card and take")
+            raise where.malformed("a move needs card and take")
         card_text = entry["card"]
         if not isinstance(card_text, str):
-            raise RecordError(f"{where}: card must be a card such as \"7o\"")
+            raise where.malformed("card must be a card such as \"7o\"")
         card = _card(card_text, where)
         take = _cards(entry["take"], where, "take")
         miscount = None
@@ -284,7 +335,7 @@ def _replay_move(game: Game, round_: Round, entry: Any, where: str) -> None:
             miscount = frozenset(_cards(entry["miscount"], where, "miscount"))
         game.play(Move(card, frozenset(take), miscount))
     except (IllegalMoveError, CardError) as exc:
-        raise RecordError(f"{where}: {exc}") from None
+        raise where.because(exc, Code.RECORD_MOVE) from None
 
 
 def record_summary(result: Replay) -> str:

@@ -18,6 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from .errors import Code, RulesError
+
 __all__ = [
     "Rules",
     "RulesError",
@@ -39,10 +41,6 @@ MISCOUNT: tuple[str, ...] = ("retry", "penalty")
 CAPTURE_SUMS: tuple[int, ...] = (10, 15, 20)
 #: Scoring categories, in the order of every breakdown.
 CATEGORIES: tuple[str, ...] = ("cards", "oros", "siete_de_oros", "sevens", "setenta", "escobas")
-
-
-class RulesError(ValueError):
-    """Options that cannot be played together, or an unknown option."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +96,8 @@ class Rules:
     def preset(cls, name: str = "classic", **options: Any) -> Rules:
         """The preset ``name`` with ``options`` changed (e.g. ``players=4, teams=True``)."""
         if name not in PRESETS:
-            raise RulesError(f"unknown preset {name!r} (choose one of {', '.join(PRESETS)})")
+            raise RulesError(f"unknown preset {name!r} (choose one of {', '.join(PRESETS)})",
+                             Code.RULES_UNKNOWN_PRESET, preset=str(name), presets=list(PRESETS))
         p = PRESETS[name]
         base = {
             "preset_name": name,
@@ -110,8 +109,8 @@ class Rules:
         unknown = set(options) - set(OPTION_NAMES)
         if unknown:
             raise RulesError(
-                f"unknown option {sorted(unknown)[0]!r} (options: {', '.join(OPTION_NAMES)})"
-            )
+                f"unknown option {sorted(unknown)[0]!r} (options: {', '.join(OPTION_NAMES)})",
+                Code.RULES_UNKNOWN_OPTION, option=str(sorted(unknown)[0]))
         base.update(options)
         return cls(**base)
 
@@ -119,14 +118,16 @@ class Rules:
         """A copy with some options changed (validated again)."""
         unknown = set(changes) - {f.name for f in dataclasses.fields(self)}
         if unknown:
-            raise RulesError(f"unknown option {sorted(unknown)[0]!r}")
+            raise RulesError(f"unknown option {sorted(unknown)[0]!r}", Code.RULES_UNKNOWN_OPTION,
+                             option=str(sorted(unknown)[0]))
         return dataclasses.replace(self, **changes)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Rules:
         """Read ``{"preset": "classic", "players": 4, ...}`` (the record's ``rules``)."""
         if not isinstance(data, Mapping):
-            raise RulesError("rules must be an object such as {\"preset\": \"classic\"}")
+            raise RulesError("rules must be an object such as {\"preset\": \"classic\"}",
+                             Code.RULES_BAD_VALUE, option="rules", value=type(data).__name__)
         options = dict(data)
         name = options.pop("preset", "classic")
         return cls.preset(name, **options)
@@ -149,36 +150,39 @@ class Rules:
 
     # -- validation -------------------------------------------------------
     def _validate(self) -> None:
-        def check(ok: bool, message: str) -> None:
+        def check(ok: bool, message: str, option: str) -> None:
             if not ok:
-                raise RulesError(message)
+                raise RulesError(message, Code.RULES_BAD_VALUE, option=option,
+                                 value=repr(getattr(self, option, None)))
 
         check(self.preset_name in PRESETS,
-              f"unknown preset {self.preset_name!r} (choose one of {', '.join(PRESETS)})")
+              f"unknown preset {self.preset_name!r} (choose one of {', '.join(PRESETS)})",
+              "preset_name")
         for name in ("teams", "last_play_escoba", "primera", "jokers", "open_hand"):
-            check(isinstance(getattr(self, name), bool), f"{name} must be true or false")
+            check(isinstance(getattr(self, name), bool), f"{name} must be true or false", name)
         for name in ("players", "target", "hand_size", "capture_sum"):
             value = getattr(self, name)
             check(isinstance(value, int) and not isinstance(value, bool),
-                  f"{name} must be a whole number, got {value!r}")
-        check(2 <= self.players <= 4, f"players must be 2, 3 or 4, got {self.players}")
+                  f"{name} must be a whole number, got {value!r}", name)
+        check(2 <= self.players <= 4, f"players must be 2, 3 or 4, got {self.players}", "players")
         check(not self.teams or self.players == 4,
-              f"teams need 4 players (two partnerships), got {self.players}")
-        check(1 <= self.target <= 200, f"target must be 1-200 points, got {self.target}")
+              f"teams need 4 players (two partnerships), got {self.players}", "teams")
+        check(1 <= self.target <= 200, f"target must be 1-200 points, got {self.target}", "target")
         check(self.capture_rule in CAPTURE_RULES,
               f"capture_rule must be one of {', '.join(CAPTURE_RULES)}, "
-              f"got {self.capture_rule!r}")
+              f"got {self.capture_rule!r}", "capture_rule")
         check(self.initial_fifteen in INITIAL_FIFTEEN,
               f"initial_fifteen must be one of {', '.join(INITIAL_FIFTEEN)}, "
-              f"got {self.initial_fifteen!r}")
+              f"got {self.initial_fifteen!r}", "initial_fifteen")
         check(self.miscount in MISCOUNT,
-              f"miscount must be one of {', '.join(MISCOUNT)}, got {self.miscount!r}")
+              f"miscount must be one of {', '.join(MISCOUNT)}, got {self.miscount!r}", "miscount")
         check(self.capture_sum in CAPTURE_SUMS,
-              f"capture_sum must be 10, 15 or 20, got {self.capture_sum}")
-        check(1 <= self.hand_size <= 9, f"hand_size must be 1-9, got {self.hand_size}")
+              f"capture_sum must be 10, 15 or 20, got {self.capture_sum}", "capture_sum")
+        check(1 <= self.hand_size <= 9, f"hand_size must be 1-9, got {self.hand_size}",
+              "hand_size")
         check(self.players * self.hand_size + 4 <= 40,
               f"{self.players} hands of {self.hand_size} plus 4 table cards need "
-              f"{self.players * self.hand_size + 4} cards; the deck has 40")
+              f"{self.players * self.hand_size + 4} cards; the deck has 40", "hand_size")
 
     # -- derived facts ----------------------------------------------------
     @property

@@ -30,6 +30,7 @@ from .cards import (
     mask_of,
     value_sum,
 )
+from .errors import Code
 
 __all__ = [
     "captures",
@@ -40,6 +41,13 @@ __all__ = [
     "subset_masks_in_range",
     "is_capture",
     "sort_key",
+    "sum_terms",
+    "signature",
+    "exact_subsets",
+    "solution_row",
+    "SIGNATURE_OF_BYTE",
+    "NIBBLE_SUBSETS",
+    "SOLUTION_ROWS",
 ]
 
 
@@ -95,22 +103,31 @@ def subset_masks_in_range(mask: int, low: int, high: int) -> list[int]:
 # are computed once per (signature, target) and cached; turning them into
 # card masks for a given table is then one AND per solution in the common
 # case where a solution takes every card of each value it uses.
+#
+# The public tables below let the engine's hottest loop
+# (:func:`escoba.game.legal_move_pairs`) inline :func:`signature` and the
+# expansion of a solution row; treat them as read-only.
 
 _NIBBLE_COUNT = [bin(n).count("1") for n in range(16)]
-_BYTE_SIGNATURE = [_NIBBLE_COUNT[b & 15] | _NIBBLE_COUNT[b >> 4] << 3 for b in range(256)]
-#: _NIBBLE_CHOOSE[nibble][k]: the sub-nibbles of ``nibble`` holding exactly k cards.
-_NIBBLE_CHOOSE = [[[s for s in range(16) if s & ~n == 0 and _NIBBLE_COUNT[s] == k]
-                   for k in range(5)] for n in range(16)]
+#: SIGNATURE_OF_BYTE[b]: the signature of the two values whose nibbles make byte ``b``
+#: (6 bits); :func:`signature` ORs five of them, shifted by 6 per byte.
+SIGNATURE_OF_BYTE: list[int] = [_NIBBLE_COUNT[b & 15] | _NIBBLE_COUNT[b >> 4] << 3
+                                for b in range(256)]
+#: NIBBLE_SUBSETS[nibble][k]: the sub-nibbles of ``nibble`` holding exactly k cards
+#: (the ways to take k of the cards of one value present on a table).
+NIBBLE_SUBSETS: list[list[list[int]]] = [
+    [[s for s in range(16) if s & ~n == 0 and _NIBBLE_COUNT[s] == k] for k in range(5)]
+    for n in range(16)]
 _CACHE: dict[int, list[tuple[int, tuple[tuple[int, int], ...]]]] = {}
 _CACHE_LIMIT = 500_000
 
 
 def signature(table: int) -> int:
     """Per-value card counts of a (joker-free) mask, 3 bits per value."""
-    return (_BYTE_SIGNATURE[table & 255] | _BYTE_SIGNATURE[table >> 8 & 255] << 6
-            | _BYTE_SIGNATURE[table >> 16 & 255] << 12
-            | _BYTE_SIGNATURE[table >> 24 & 255] << 18
-            | _BYTE_SIGNATURE[table >> 32 & 255] << 24)
+    return (SIGNATURE_OF_BYTE[table & 255] | SIGNATURE_OF_BYTE[table >> 8 & 255] << 6
+            | SIGNATURE_OF_BYTE[table >> 16 & 255] << 12
+            | SIGNATURE_OF_BYTE[table >> 24 & 255] << 18
+            | SIGNATURE_OF_BYTE[table >> 32 & 255] << 24)
 
 
 def _value_solutions(sig: int, target: int) -> list[tuple[int, tuple[tuple[int, int], ...]]]:
@@ -147,21 +164,14 @@ def _value_solutions(sig: int, target: int) -> list[tuple[int, tuple[tuple[int, 
     return found
 
 
-def value_solutions_cached(sig: int, target: int) -> list[tuple[int, tuple[tuple[int, int], ...]]]:
-    """:func:`_value_solutions` through the cache (filling it on a miss)."""
-    key = sig << 5 | target
-    solutions = _CACHE.get(key)
-    if solutions is None:
-        if len(_CACHE) >= _CACHE_LIMIT:
-            _CACHE.clear()
-        solutions = _CACHE[key] = _value_solutions(sig, target)
-    return solutions
-
-
-#: Per signature, for targets 0..19: ``(full masks, partial solutions)``. Most
-#: solutions take every card of the values they use, so they are kept apart as
-#: plain value masks: the captures are then ``table & mask``.
-_ROWS: dict[int, tuple[tuple[tuple[int, ...], tuple], ...]] = {}
+#: The cache of :func:`solution_row`, keyed ``signature << 5 | limit``. A row has,
+#: for each target 0..19, ``(full masks, partial solutions)``. Most solutions
+#: take every card of the values they use, so they are kept apart as plain value
+#: masks: the captures are then ``table & mask``; a partial solution is
+#: ``(full mask, ((nibble shift, cards of that value to take), ...))``, expanded
+#: with :data:`NIBBLE_SUBSETS`. Read it with ``SOLUTION_ROWS.get(key)`` and call
+#: :func:`solution_row` on a miss.
+SOLUTION_ROWS: dict[int, tuple[tuple[tuple[int, ...], tuple], ...]] = {}
 
 
 def solution_row(sig: int, limit: int = 19) -> tuple[tuple[tuple[int, ...], tuple], ...]:
@@ -171,11 +181,11 @@ def solution_row(sig: int, limit: int = 19) -> tuple[tuple[tuple[int, ...], tupl
     is worth at least 1); the row still has 20 cells, the ones above it empty.
     """
     key = sig << 5 | limit
-    row = _ROWS.get(key)
+    row = SOLUTION_ROWS.get(key)
     if row is not None:
         return row
-    if len(_ROWS) >= _CACHE_LIMIT // 20:
-        _ROWS.clear()
+    if len(SOLUTION_ROWS) >= _CACHE_LIMIT // 20:
+        SOLUTION_ROWS.clear()
     present = [(v, sig >> (3 * (v - 1)) & 7) for v in range(10, 0, -1)
                if sig >> (3 * (v - 1)) & 7]
     n = len(present)
@@ -198,14 +208,16 @@ def solution_row(sig: int, limit: int = 19) -> tuple[tuple[tuple[int, ...], tupl
                 walk(i + 1, total + k * value, full, partial + ((shift, k),))
 
     walk(0, 0, 0, ())
-    row = _ROWS[key] = tuple((tuple(fulls[t]), tuple(partials[t])) for t in range(20))
+    row = SOLUTION_ROWS[key] = tuple((tuple(fulls[t]), tuple(partials[t])) for t in range(20))
     return row
 
 
-def _exact(table: int, target: int, sig: int = -1) -> list[int]:
-    """Non-empty subsets of the (joker-free) ``table`` summing exactly to ``target``.
+def exact_subsets(table: int, target: int, sig: int = -1) -> list[int]:
+    """Non-empty subsets (masks) of the joker-free ``table`` summing exactly to ``target``.
 
-    ``sig`` may pass ``signature(table)`` when the caller already has it.
+    ``sig`` may pass ``signature(table)`` when the caller already has it. This
+    is :func:`capture_masks` without the joker handling, for hot loops that
+    know the table holds no joker.
     """
     if target <= 0:
         return []
@@ -223,7 +235,7 @@ def _exact(table: int, target: int, sig: int = -1) -> list[int]:
             continue
         masks = [base]
         for shift, count in partial:
-            options = _NIBBLE_CHOOSE[table >> shift & 15][count]
+            options = NIBBLE_SUBSETS[table >> shift & 15][count]
             masks = [m | o << shift for m in masks for o in options]
         out.extend(masks)
     return out
@@ -252,7 +264,7 @@ def capture_masks(table: int, card: int, capture_sum: int = 15) -> list[int]:
     """Every set of table cards (as masks) that card index ``card`` captures."""
     table &= ~(1 << card)
     if card < 40 and not table & JOKER_MASK:
-        return _exact(table, capture_sum - VALUE[card])
+        return exact_subsets(table, capture_sum - VALUE[card])
     played_value = VALUE[card]
     played_jokers = 1 if card >= 40 else 0
     plain = table & ~JOKER_MASK
@@ -283,6 +295,18 @@ def is_capture(table: int, card: int, take: int, capture_sum: int = 15) -> bool:
     return need == 0 if k == 0 else k <= need <= 10 * k
 
 
+def sum_terms(card: int, take: int) -> tuple[list[int | str], int, int]:
+    """The sum of a capture as a child writes it: the table cards, then the card played.
+
+    Returns the values (a joker, wild, is ``"JK"``), the total of the plain
+    cards and how many jokers there are: ``([3, 4, 7], 14, 0)``.
+    """
+    values: list[int | str] = [VALUE[i] if i < 40 else "JK" for i in indices_of(take)]
+    values.append(VALUE[card] if card < 40 else "JK")
+    return values, value_sum((take | 1 << card) & ~JOKER_MASK), (
+        (take | 1 << card) & JOKER_MASK).bit_count()
+
+
 def sort_key(mask: int) -> tuple[int, tuple[int, ...]]:
     """Display order of capture sets: fewer cards first, then by card."""
     indices = tuple(indices_of(mask))
@@ -293,41 +317,63 @@ def _as_sets(masks: Iterable[int]) -> list[frozenset[Card]]:
     return [frozenset(cards_of(mask)) for mask in sorted(masks, key=sort_key)]
 
 
-def _table_mask(table: Iterable[Card]) -> int:
-    cards = list(table)
+def _card(card: Card) -> Card:
+    """``card`` itself, or (given notation such as ``"7o"``) the card it names."""
+    if isinstance(card, Card):
+        return card
+    if isinstance(card, str):
+        return Card.parse(card)
+    raise TypeError(f"expected a Card or card notation such as '7o', got "
+                    f"{type(card).__name__} {card!r} (build cards with Card.parse)")
+
+
+def _table_mask(table: Iterable[Card | str]) -> int:
+    if isinstance(table, str):
+        raise TypeError(f"expected a list of cards, got the string {table!r} "
+                        "(use parse_cards to read several cards from one string)")
+    cards = [_card(c) for c in table]
     mask = mask_of(cards)
     if mask.bit_count() != len(cards):
-        raise CardError("the table lists a card twice")
+        twice = next(c for i, c in enumerate(cards) if c in cards[:i])
+        raise CardError(f"the table lists {twice} twice", Code.CARD_TWICE, card=str(twice))
     return mask
 
 
-def captures(table: Iterable[Card], card: Card, capture_sum: int = 15) -> list[frozenset[Card]]:
+def captures(table: Iterable[Card | str], card: Card | str,
+             capture_sum: int = 15) -> list[frozenset[Card]]:
     """Every distinct set of ``table`` cards that ``card`` captures.
 
     Equal values of different suits make different captures (suits matter
-    for oros and the siete de oros). Sets come fewest cards first.
+    for oros and the siete de oros). Sets come fewest cards first. Cards may
+    be given as notation: ``captures(["3o", "5c"], "7o")``.
     """
     mask = _table_mask(table)
+    card = _card(card)
     if mask >> card.index & 1:
-        raise CardError(f"{card} cannot be both played and on the table")
+        raise CardError(f"{card} cannot be both played and on the table", Code.CARD_TWICE,
+                        card=str(card))
     return _as_sets(capture_masks(mask, card.index, capture_sum))
 
 
 def hand_captures(
-    table: Iterable[Card], hand: Iterable[Card], capture_sum: int = 15
+    table: Iterable[Card | str], hand: Iterable[Card | str], capture_sum: int = 15
 ) -> dict[Card, list[frozenset[Card]]]:
     """The captures of every card of a hand, keyed by card, in hand order."""
     mask = _table_mask(table)
     out: dict[Card, list[frozenset[Card]]] = {}
-    for card in hand:
+    if isinstance(hand, str):
+        raise TypeError(f"expected a list of cards, got the string {hand!r} "
+                        "(use parse_cards to read several cards from one string)")
+    for card in map(_card, hand):
         if mask >> card.index & 1:
-            raise CardError(f"{card} cannot be both in the hand and on the table")
+            raise CardError(f"{card} cannot be both in the hand and on the table",
+                            Code.CARD_TWICE, card=str(card))
         out[card] = _as_sets(capture_masks(mask, card.index, capture_sum))
     return out
 
 
 def subsets_totalling(
-    cards: Iterable[Card], total: int = 15, *, min_size: int = 1
+    cards: Iterable[Card | str], total: int = 15, *, min_size: int = 1
 ) -> list[frozenset[Card]]:
     """Every set of ``cards`` whose values add up to ``total`` (jokers wild).
 

@@ -1,4 +1,4 @@
-"""The ``puzzle``, ``daily`` and ``worksheet`` commands of ``escoba`` (registered by escoba.cli).
+"""The ``puzzle``, ``daily`` and ``worksheet`` commands (registered by :mod:`commands`).
 
 Bad arguments raise :class:`~puzzles.model.PuzzleError` (a ``ValueError``):
 ``escoba`` prints it as one line ``error: ...`` and exits with 2.

@@ -78,7 +78,10 @@ def db_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 @pytest.fixture
 def fresh_app(db_path: Path) -> Iterator[Path]:
-    """For AppTest: a fresh database (``db_path``) and no storage cached from another test."""
+    """For AppTest: a fresh database (``db_path``) and no storage or data cached from
+    another test. App test modules use it for every test:
+    ``pytestmark = pytest.mark.usefixtures("fresh_app")``.
+    """
     import logging
 
     import streamlit as st
@@ -87,6 +90,7 @@ def fresh_app(db_path: Path) -> Iterator[Path]:
     logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context").setLevel(
         logging.ERROR)
     st.cache_resource.clear()
+    st.cache_data.clear()
     yield db_path
     st.cache_resource.clear()
 

@@ -6,7 +6,7 @@ import random
 from collections.abc import Sequence
 
 from escoba.cards import CARDS, Card, parse_cards
-from escoba.game import Round
+from escoba.game import Round, deck_for
 from escoba.rules import Rules
 
 
@@ -26,15 +26,13 @@ def stacked_deck(rules: Rules, hands: Sequence[str], table: str, rest: str = "",
     puts these cards next in the stock, in order; all other cards follow in
     index order. Every hand must have ``hand_size`` cards.
     """
-    top: list[Card] = []
-    for h in hands:
-        top.extend(cards(h))
-    top.extend(cards(table))
-    top.extend(cards(rest))
-    used = set(top)
-    assert len(used) == len(top), "a card is stacked twice"
-    remaining = [c for c in CARDS[: rules.deck_size] if c not in used]
-    return top + remaining
+    n = rules.players
+    seat_hands: list[list[Card]] = [[] for _ in range(n)]
+    for k, hand in enumerate(hands):
+        seat_hands[(1 + k) % n] = cards(hand)
+    dealt = {c for h in seat_hands for c in h} | set(cards(table)) | set(cards(rest))
+    stock = cards(rest) + [c for c in CARDS[: rules.deck_size] if c not in dealt]
+    return deck_for(rules, seat_hands, cards(table), 0, stock)
 
 
 def stacked_round(rules: Rules, hands: Sequence[str], table: str, rest: str = "",

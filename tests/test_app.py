@@ -27,6 +27,7 @@ from tests.test_app_helpers import (
     play_round_by_clicking,
     set_widget,
     start_game,
+    wrong_choice,
 )
 from trainer.names import NAME_MAX, TYPED_MAX
 from trainer.storage import Storage
@@ -35,16 +36,7 @@ PAGES = ["app_pages/profiles.py", "app_pages/play.py", "app_pages/games.py",
          "app_pages/replay.py", "app_pages/settings.py", "app_pages/help.py"]
 
 
-@pytest.fixture(autouse=True)
-def _fresh(db_path):
-    """Each test gets its own database (``db_path``) and no cached storage."""
-    # Clearing caches from the test thread makes Streamlit log a harmless warning.
-    logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context").setLevel(
-        logging.ERROR)
-    st.cache_resource.clear()
-    st.cache_data.clear()
-    yield
-    st.cache_resource.clear()
+pytestmark = pytest.mark.usefixtures("fresh_app")
 
 
 @pytest.mark.parametrize("page", PAGES)
@@ -92,25 +84,9 @@ def test_whole_round_by_clicking_to_the_score_table() -> None:
     assert game(at).game.round is not None and len(game(at).game.rounds) == 2
 
 
-def _wrong_choice(at, rng: random.Random) -> tuple[Card, Card]:
-    """Play on until the child holds a card that, with one table card, misses 15."""
-    for _ in range(60):
-        g = game(at)
-        obs = g.observation(g.to_move)
-        for card in obs.hand:
-            wrong = [c for c in obs.table if c.value + card.value != 15
-                     and not c.is_joker and not card.is_joker]
-            if wrong:
-                return card, wrong[0]
-        play(at, rng.choice(obs.legal_moves()))
-        if game(at).round_over:
-            at.button(key="next_round").click().run()
-    raise AssertionError("no wrong choice found")
-
-
 def test_a_wrong_sum_is_answered_with_the_arithmetic() -> None:
     at = start_game(create_profile(new_app()), ng_open=False)
-    card, wrong = _wrong_choice(at, random.Random(1))
+    card, wrong = wrong_choice(at, random.Random(1))
     seat = game(at).to_move
     choose(at, Move(card, frozenset([wrong])))
     at.button(key="play_button").click().run()
@@ -123,7 +99,7 @@ def test_a_wrong_sum_is_answered_with_the_arithmetic() -> None:
 def test_penalty_keeps_the_card_on_the_table() -> None:
     at = create_profile(new_app())
     start_game(at, ng_miscount="penalty")
-    card, wrong = _wrong_choice(at, random.Random(2))
+    card, wrong = wrong_choice(at, random.Random(2))
     play(at, Move(card, frozenset([wrong])))
     assert any("stays on the table" in e.value for e in at.error)
     assert any(e.kind == "miscount" for e in game(at).round.history)
@@ -167,7 +143,7 @@ def test_hints_on_and_off() -> None:
     assert shown()
 
 
-def pause_computer(at) -> None:  # noqa: ANN001
+def pause_computer(at) -> None:
     """Turn on "pause on the computer's turn" in Settings."""
     at.switch_page("app_pages/settings.py").run()
     at.toggle(key="set_pause").set_value(True).run()
@@ -584,7 +560,7 @@ def test_a_refresh_builds_the_sidebar_in_the_profiles_language(monkeypatch) -> N
     built: list[str] = []
     real = ui.layout.pages
 
-    def spy(spec, lang):  # noqa: ANN001, ANN202
+    def spy(spec, lang):
         built.append(lang)
         return real(spec, lang)
 
@@ -602,7 +578,7 @@ def test_pass_and_play_reviews_every_child_by_name(monkeypatch) -> None:
 
     asked: list[int] = []
 
-    def fake_review(record, seat):  # noqa: ANN001, ANN202 - the coach, one mistake each
+    def fake_review(record, seat):  # the coach, one mistake each
         asked.append(seat)
         return trainer.hints.GameReview.from_stored([
             {"round": 1, "move_no": 1, "move": None, "best": None, "lost": 1.0,
@@ -661,7 +637,7 @@ def test_what_just_happened_survives_a_refresh() -> None:
     before = [e for e in game(at).recent]
     assert len(before) >= 2  # the child's move and the computers' replies
 
-    def happened(app) -> str:  # noqa: ANN001
+    def happened(app) -> str:
         return next(h.value for h in app.get("html") if "What just happened" in h.value)
 
     shown = happened(at)

@@ -124,3 +124,19 @@ def card_marks(card: Card) -> list[str]:
 
     return [f'data-card=\\"{card}\\"', f'data-card="{card}"',
             *{card.name(d) for d in Deck}]
+
+
+def wrong_choice(at: AppTest, rng: random.Random) -> tuple[Card, Card]:
+    """Play on until the child holds a card that, with one table card, misses 15."""
+    for _ in range(60):
+        g = game(at)
+        obs = g.observation(g.to_move)
+        for card in obs.hand:
+            wrong = [c for c in obs.table if c.value + card.value != 15
+                     and not c.is_joker and not card.is_joker]
+            if wrong:
+                return card, wrong[0]
+        play(at, rng.choice(obs.legal_moves()))
+        if game(at).round_over:
+            at.button(key="next_round").click().run()
+    raise AssertionError("no wrong choice found")

@@ -43,12 +43,12 @@ def store() -> Storage:
     return Storage(sa.create_engine(f"sqlite:///{os.environ['ESCOBA_DB_PATH']}"), migrate=False)
 
 
-def profile_id(at) -> int:  # noqa: ANN001
+def profile_id(at) -> int:
     raw = at.query_params["p"]
     return int(raw[0] if isinstance(raw, list) else raw)
 
 
-def solve(at, slot: str, puzzle, sets) -> None:  # noqa: ANN001
+def solve(at, slot: str, puzzle, sets) -> None:
     """Give each set with the pills and the add button, as a child would."""
     for card, take in sets:
         if puzzle.kind in ("hand", "best-move"):
@@ -58,11 +58,11 @@ def solve(at, slot: str, puzzle, sets) -> None:  # noqa: ANN001
         assert_ok(at)
 
 
-def right_sets(puzzle):  # noqa: ANN001, ANN201
+def right_sets(puzzle):
     return [(s.card, s.take) for s in puzzle.solutions]
 
 
-def texts(at) -> str:  # noqa: ANN001
+def texts(at) -> str:
     return "\n".join([e.value for e in (*at.success, *at.error, *at.info, *at.markdown,
                                         *at.caption)])
 
@@ -132,7 +132,7 @@ def test_a_wrong_set_gets_its_arithmetic_and_a_hint_costs_a_star() -> None:
     assert (f"15-{card.value}", False, None) in row.answers
 
 
-def _show_example(at):  # noqa: ANN001, ANN202
+def _show_example(at):
     """RULES.md example 1 on the Puzzles page: table 3, 5, Sota, Rey; play 7."""
     from escoba.cards import parse_cards
     from puzzles import from_cards
@@ -244,7 +244,7 @@ def test_daily_set_in_the_childs_time_zone_stars_streak_and_share() -> None:
     assert modes == ["daily"] * 5 + ["daily-replay"]
 
 
-def test_daily_yesterday_and_the_streak_continue(monkeypatch) -> None:  # noqa: ANN001
+def test_daily_yesterday_and_the_streak_continue(monkeypatch) -> None:
     at = create_profile(new_app())
     pid = profile_id(at)
     from tests.test_storage import _attempt
@@ -321,11 +321,11 @@ _SECTION_OF = {"ch_mastery": "facts", "ch_daily": "practice", "ch_puzzles": "puz
                "ch_escobas": "games", "ch_points": "games", "ch_mistakes": "games"}
 
 
-def _charts(at, key: str) -> list:  # noqa: ANN001
+def _charts(at, key: str) -> list:
     return [c for c in at.get("plotly_chart") if c.proto.id and key in c.proto.id]
 
 
-def _spec(at, key: str) -> dict:  # noqa: ANN001
+def _spec(at, key: str) -> dict:
     """A chart's plotly spec, opening the part of My progress that shows it."""
     if not _charts(at, key):
         at.segmented_control(key="pr_view").set_value(_SECTION_OF[key]).run()
@@ -419,10 +419,10 @@ def test_progress_counts_every_new_answer_though_it_is_cached() -> None:
     answer in this tab, or an attempt written by another tab, is there at the next visit."""
     from tests.test_storage import _attempt
 
-    def accuracy(at) -> list:  # noqa: ANN001
+    def accuracy(at) -> list:
         return [t for t in _spec(at, "ch_daily")["data"] if t["type"] == "bar"][0]["y"]
 
-    def answered(at) -> int:  # noqa: ANN001
+    def answered(at) -> int:
         return sum(s.answers for s in at.session_state["mastery_cache"][1].values())
 
     at = create_profile(new_app())
@@ -470,7 +470,7 @@ def test_attempts_csv_is_the_childs_own(tmp_path) -> None:
     assert addition(8, 7) == "7+8" and Card.parse("7o").value == 7
 
 
-def _options(at, key: str) -> list:  # noqa: ANN001
+def _options(at, key: str) -> list:
     """The values behind a pills/segmented widget of the practice pages."""
     fixed = {"pz_mode": ["for-me", "captures", "hand", "fifteens", "best-move"],
              "pz_level": [1, 2, 3, 4, 5], "pz_sum": [10, 15, 20], "qf_sum": [10, 15, 20],

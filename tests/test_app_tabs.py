@@ -10,7 +10,6 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from escoba import Move
-from tests.test_app import _fresh  # noqa: F401 - each test: its own database, no caches
 from tests.test_app_helpers import (
     assert_ok,
     choose,
@@ -21,6 +20,8 @@ from tests.test_app_helpers import (
     start_game,
 )
 from trainer.storage import Storage
+
+pytestmark = pytest.mark.usefixtures("fresh_app")  # each test: its own database, no caches
 
 
 def store() -> Storage:

@@ -7,8 +7,8 @@ import statistics
 
 import pytest
 
+from commands import main
 from escoba.arena import percentile, run_arena
-from escoba.cli import main
 from escoba.rules import Rules
 
 

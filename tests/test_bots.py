@@ -10,6 +10,7 @@ from helpers import any_rules, card, cards, dealable_deck, random_walk, stacked_
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from commands import main as cli_main
 from escoba import Move, Renuncio, Round, Rules
 from escoba.arena import play_round
 from escoba.bots import (
@@ -22,7 +23,6 @@ from escoba.bots import (
     make_player,
 )
 from escoba.cards import mask_of
-from escoba.cli import main as cli_main
 
 LEVELS = ("random", "gentle", "greedy", "expert")
 

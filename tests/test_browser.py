@@ -75,7 +75,7 @@ def browser_type_launch_args() -> dict:
 
 
 @pytest.fixture
-def page(server, browser_type_launch_args):  # noqa: ANN001, ANN201
+def page(server, browser_type_launch_args):
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
@@ -89,7 +89,7 @@ def page(server, browser_type_launch_args):  # noqa: ANN001, ANN201
         browser.close()
 
 
-def _new_profile(page, url: str, name: str) -> None:  # noqa: ANN001
+def _new_profile(page, url: str, name: str) -> None:
     """Open the app and make a profile, as a child does on the first page."""
     page.goto(url)
     page.get_by_role("textbox", name="Nickname").fill(name)
@@ -97,12 +97,12 @@ def _new_profile(page, url: str, name: str) -> None:  # noqa: ANN001
     page.get_by_text(f"Welcome, {name}").wait_for()
 
 
-def _shot(page, name: str) -> None:  # noqa: ANN001
+def _shot(page, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
-def _state(db: Path):  # noqa: ANN202
+def _state(db: Path):
     """The game in play, rebuilt from the database the app writes."""
     store = Storage(sa.create_engine(f"sqlite:///{db}"), migrate=False)
     rows = [g for p in store.list_profiles() for g in store.list_games(p.id)
@@ -112,7 +112,7 @@ def _state(db: Path):  # noqa: ANN202
     return replay(record).game, record
 
 
-def _page_text(page) -> str:  # noqa: ANN001
+def _page_text(page) -> str:
     """Everything in the page's DOM, with the SVG data URIs decoded."""
     html = page.content()
     decoded = [base64.b64decode(m).decode("utf-8", "replace")
@@ -120,7 +120,7 @@ def _page_text(page) -> str:  # noqa: ANN001
     return html + "\n".join(decoded)
 
 
-def _wait_idle(page) -> None:  # noqa: ANN001
+def _wait_idle(page) -> None:
     """Wait until Streamlit has finished the rerun (its status widget goes away)."""
     page.wait_for_timeout(300)
     page.wait_for_function(
@@ -128,7 +128,7 @@ def _wait_idle(page) -> None:  # noqa: ANN001
     page.wait_for_timeout(300)
 
 
-def test_child_plays_with_hints_and_never_sees_opponent_cards(server, page) -> None:  # noqa: ANN001
+def test_child_plays_with_hints_and_never_sees_opponent_cards(server, page) -> None:
     url, db = server
     _new_profile(page, url, "Ana")
     _shot(page, "01-profile")
@@ -230,14 +230,14 @@ def _game_in_play_id(db: Path) -> int:
     return row.id
 
 
-def _pill(page, card: Card):  # noqa: ANN001, ANN202
+def _pill(page, card: Card):
     """The pill (a radio or checkbox button in a button group) of ``card``."""
     label = f"{card.name(Deck.SPANISH)} ({card.value})"
     return page.locator("[data-testid=stButtonGroup] button").filter(
         has_text=re.compile("^" + re.escape(label) + "$"))
 
 
-def test_child_solves_todays_first_daily_puzzle_and_sees_progress(server) -> None:  # noqa: ANN001
+def test_child_solves_todays_first_daily_puzzle_and_sees_progress(server) -> None:
     from playwright.sync_api import sync_playwright
 
     url, db = server
@@ -288,7 +288,7 @@ def test_child_solves_todays_first_daily_puzzle_and_sees_progress(server) -> Non
 
 
 @pytest.mark.parametrize("size", [(1024, 768), (768, 1024)])
-def test_play_fits_a_tablet_screen(server, browser_type_launch_args, size) -> None:  # noqa: ANN001
+def test_play_fits_a_tablet_screen(server, browser_type_launch_args, size) -> None:
     """Table, own hand, both choosers and Play on one tablet screen, no scrolling
     (2 players, hints off: the common case), a move and a reload later."""
     from playwright.sync_api import sync_playwright
@@ -337,7 +337,7 @@ def _artifact(name: str) -> Path:
     return ARTIFACTS / name
 
 
-def test_a_direct_link_shows_the_sidebar_in_the_profiles_language(server, browser_type_launch_args) -> None:  # noqa: ANN001, E501
+def test_a_direct_link_shows_the_sidebar_in_the_profiles_language(server, browser_type_launch_args) -> None:  # noqa: E501
     """A Spanish profile in an English browser, /help?p=<id> opened directly (a refresh
     or a bookmark): the page names in the sidebar are Spanish from the first paint."""
     from playwright.sync_api import sync_playwright

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from escoba.cli import main
+from commands import main
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -54,7 +54,7 @@ def test_bad_input_is_one_line_and_exit_2(capsys, argv):
 
 
 def test_argparse_errors_are_one_line_too():
-    done = subprocess.run([sys.executable, "-m", "escoba", "simulate", "--games", "lots"],
+    done = subprocess.run([sys.executable, "-m", "commands", "simulate", "--games", "lots"],
                           capture_output=True, text=True)
     assert done.returncode == 2
     assert done.stderr.startswith("error: ") and len(done.stderr.strip().splitlines()) == 1
@@ -94,6 +94,6 @@ def test_rules_lists_presets_and_options(capsys):
 
 
 def test_console_script_and_module_both_run():
-    done = subprocess.run([sys.executable, "-m", "escoba", "--help"], capture_output=True,
+    done = subprocess.run([sys.executable, "-m", "commands", "--help"], capture_output=True,
                           text=True)
     assert done.returncode == 0 and "captures" in done.stdout

@@ -12,17 +12,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import escoba.coach as coach_module
-from escoba import Game, Move, Round, Rules
+from escoba import Game, Move, Round, Rules, game_to_record
 from escoba.bots import RandomPlayer
 from escoba.cards import VALUE, cards_of, mask_of
 from escoba.coach import (
     MESSAGE_KEYS,
     analyse,
-    card_values,
     chance_at_least_one,
     expected_best,
     review,
 )
+from escoba.valuation import card_values
 
 # The four table cards total 15: the dealer takes them and seat 0 leads onto
 # an empty table (RULES.md, initial table worth fifteen).
@@ -262,7 +262,7 @@ def record_of(rules: Rules, deck, dealer: int, moves: list[str]) -> dict:
     round_ = game.start_round(deck)
     for text in moves:
         round_.play(Move.parse(text))
-    return game.to_record()
+    return game_to_record(game)
 
 
 def test_review_names_the_planted_mistakes():
@@ -305,7 +305,7 @@ def test_review_of_a_whole_simulated_game_is_consistent():
     from escoba.match import play_game
 
     game = play_game(rules, [RandomPlayer()] * 3, random.Random(4))
-    record = game.to_record()
+    record = game_to_record(game)
     items = review(record, 2)
     plays = sum(1 for r in game.rounds for e in r.history if e.kind == "play" and e.seat == 2)
     assert len(items) == plays
@@ -349,7 +349,7 @@ def test_review_names_a_miscount():
     game = Game(rules, dealer=1)
     round_ = game.start_round(deck)
     round_.play(Move(card("8c"), miscount=frozenset(cards("3c 2o"))))  # 8 + 3 + 2 = 13
-    items = review(game.to_record(), 0)
+    items = review(game_to_record(game), 0)
     assert len(items) == 1
     assert items[0].mistake_keys[0] == "miscount"
     assert "misses_escoba" in items[0].mistake_keys

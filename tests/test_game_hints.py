@@ -13,12 +13,12 @@ from trainer.hints import Odds, game_hint
 RULES = Rules.preset("classic")
 
 
-def _obs(hands: list[str], table: str):  # noqa: ANN202
+def _obs(hands: list[str], table: str):
     round_ = stacked_round(RULES, hands, table)
     return round_.observation(round_.to_move)
 
 
-def _keys(hint) -> list[str]:  # noqa: ANN001
+def _keys(hint) -> list[str]:
     return [line.key for line in hint.lines]
 
 
@@ -66,7 +66,7 @@ def test_odds_have_words_and_a_meter_level() -> None:
     assert Odds(1.0, True).word_key == "odds_sure"
 
 
-def _hint_html(at) -> str:  # noqa: ANN001
+def _hint_html(at) -> str:
     return next(h.value for h in at.get("html") if "Best move:" in h.value)
 
 

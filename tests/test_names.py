@@ -64,7 +64,7 @@ def test_storage_refuses_a_look_alike_of_a_taken_nickname(tmp_path) -> None:
     assert err.value.key == "profile_taken"
 
 
-def _warnings(at) -> list[str]:  # noqa: ANN001
+def _warnings(at) -> list[str]:
     return [w.value for w in at.warning]
 
 
@@ -86,7 +86,7 @@ def test_app_refuses_zero_width_look_alike_and_bot_names() -> None:
     assert any("jugador del ordenador" in w for w in _warnings(at))
 
 
-def _markdown_texts(at) -> list[str]:  # noqa: ANN001
+def _markdown_texts(at) -> list[str]:
     return [e.value for kind in ("markdown", "success", "info", "warning", "caption")
             for e in getattr(at, kind)]
 

@@ -6,14 +6,14 @@ import json
 
 import pytest
 
-from escoba.cli import main
+from commands import main
 from puzzles import daily_set, generate
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
     try:
         code = main(list(argv))
-    except SystemExit as exc:  # argparse's own errors (already one line, see escoba.cli)
+    except SystemExit as exc:  # argparse's own errors (already one line, see escoba.cli.run)
         code = exc.code
     out, err = capsys.readouterr()
     return code, out, err
@@ -79,7 +79,7 @@ def test_help_does_not_load_fpdf():
     import subprocess
     import sys
 
-    probe = ("import sys; from escoba.cli import build_parser; build_parser(); "
+    probe = ("import sys; from commands import build_parser; build_parser(); "
              "print('fpdf' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                          check=True).stdout.strip()

@@ -9,10 +9,10 @@ import re
 
 import pytest
 
-from escoba import Game, Rules, replay
+from commands import main
+from escoba import Game, Rules, game_to_record, replay
 from escoba.bots import RandomPlayer
 from escoba.cards import CARDS
-from escoba.cli import main
 from escoba.match import play_game
 from escoba.record import FORMAT, RecordError
 
@@ -33,7 +33,7 @@ def simulated_records(count: int, seed: int = 1) -> list[tuple[Game, dict]]:
     for i in range(count):
         rules = CONFIGS[i % len(CONFIGS)]
         game = play_game(rules, [RandomPlayer() for _ in range(rules.players)], rng)
-        out.append((game, game.to_record([f"P{s}" for s in range(rules.players)])))
+        out.append((game, game_to_record(game, [f"P{s}" for s in range(rules.players)])))
     return out
 
 
@@ -50,7 +50,7 @@ def test_simulate_record_replay_gives_the_same_scores(index):
     assert list(result.totals) == list(game.totals)
     assert [s.breakdown for s in result.scores] == [s.breakdown for s in game.round_scores()]
     # Writing the replayed game gives the same record back.
-    assert result.game.to_record(record["names"]) == record
+    assert game_to_record(result.game, record["names"]) == record
 
 
 def test_the_record_has_the_shape_of_record_md():
@@ -100,7 +100,7 @@ def test_renuncio_and_miscount_entries_round_trip():
                     except ValueError:
                         pass
                 game.play(move)
-            record = game.to_record()
+            record = game_to_record(game)
             for m in record["rounds"][0]["moves"]:
                 kinds["renuncio"] += "renuncio" in m
                 kinds["miscount"] += "miscount" in m
@@ -273,7 +273,7 @@ def test_duplicate_cards_in_miscount_and_renuncio_lists_are_refused():
     rules = Rules.preset("classic", miscount="penalty", capture_rule="renuncio")
     game = Game(rules, dealer=0, seed=2)
     round_ = game.start_round()
-    record = game.to_record()
+    record = game_to_record(game)
     table = [str(c) for c in round_.table]
     hand = [str(c) for c in round_.hand(1)]
     move = {"seat": 1, "card": hand[0], "take": [], "miscount": [table[0], table[0]]}

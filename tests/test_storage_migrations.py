@@ -59,7 +59,7 @@ ROWS_AT: dict[int, list[tuple[str, dict[str, Any]]]] = {
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def make_engine(request: pytest.FixtureRequest, tmp_path):  # noqa: ANN201 - a factory
+def make_engine(request: pytest.FixtureRequest, tmp_path):  # a factory of engines
     engines: list[sa.Engine] = []
 
     def make(name: str) -> sa.Engine:

@@ -14,19 +14,30 @@ the uninterrupted one would have.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from escoba import Card, Game, Move, Observation, Play, Renuncio, Rules
+from escoba import (
+    Attempt,
+    Card,
+    Game,
+    IllegalMoveError,
+    Move,
+    Observation,
+    Play,
+    Renuncio,
+    Round,
+    Rules,
+    game_to_record,
+)
 from escoba.bots import PLAYER_LEVELS, make_player
-from escoba.cards import JOKER_MASK, VALUE, indices_of, mask_of, value_sum
-from escoba.record import game_to_record, replay, round_moves
-from escoba.solver import capture_masks, has_capture, is_capture
+from escoba.record import replay, round_moves
 
 from .storage import GameChanged, RoundResult, Storage
+from .verdicts import move_message
 
-__all__ = ["SeatSpec", "Outcome", "GameSession", "check_selection", "bot_levels"]
+__all__ = ["SeatSpec", "Outcome", "GameSession", "bot_levels"]
 
 #: A game that has not ended after this many rounds is stopped (ties can repeat).
 MAX_ROUNDS = 60
@@ -69,41 +80,6 @@ class Outcome:
     key: str
     params: dict[str, Any] = field(default_factory=dict)
     play: Play | None = None
-
-
-def arithmetic(card: Card, take: Iterable[Card]) -> tuple[str, int, bool]:
-    """The sum a child does: ("3 + 4 + 7", 14, False) — table cards, then the card played.
-
-    The total counts the plain cards; the flag says a joker (shown 🃏) is among them.
-    """
-    take_mask = mask_of(take)
-    terms = [str(VALUE[i]) if i < 40 else "🃏" for i in indices_of(take_mask)]
-    terms.append(str(card.value) if not card.is_joker else "🃏")
-    both = take_mask | card.bit
-    return " + ".join(terms), value_sum(both), bool(both & JOKER_MASK)
-
-
-def check_selection(obs: Observation, card: Card, take: Sequence[Card]) -> Outcome:
-    """Judge a child's choice before it reaches the engine, with the arithmetic.
-
-    ``wrong_sum`` carries ``expr`` ("7 + 3 + 4"), ``total`` and ``need``;
-    ``must_capture`` says the card can capture (forced rule). ``ok`` otherwise.
-    """
-    rules = obs.rules
-    take_mask = mask_of(take)
-    table = obs.table_mask
-    if take_mask:
-        if take_mask & ~table:
-            return Outcome(False, "not_on_table")
-        if not is_capture(table, card.index, take_mask, rules.capture_sum):
-            expr, plain, joker = arithmetic(card, take)
-            return Outcome(False, "wrong_sum_joker" if joker else "wrong_sum",
-                           {"expr": expr, "total": plain, "need": rules.capture_sum})
-        return Outcome(True, "ok")
-    if rules.capture_rule == "forced" and has_capture(table, card.index, rules.capture_sum):
-        return Outcome(False, "must_capture", {"count": len(
-            capture_masks(table, card.index, rules.capture_sum))})
-    return Outcome(True, "ok")
 
 
 class GameSession:
@@ -182,7 +158,7 @@ class GameSession:
 
     # -- reading ------------------------------------------------------------------
     @property
-    def round(self):  # noqa: ANN201 - escoba.Round
+    def round(self) -> Round | None:
         return self.game.round
 
     @property
@@ -218,27 +194,27 @@ class GameSession:
         return game_to_record(self.game, [s.name for s in self.seats])
 
     # -- actions ------------------------------------------------------------------
+    def check(self, card: Card, take: Sequence[Card]) -> IllegalMoveError | None:
+        """The engine's verdict on a child's choice, changing nothing (``None``: legal)."""
+        return self.game.check(Move(card, frozenset(take)), self.to_move)
+
     def play_human(self, card: Card, take: Sequence[Card]) -> Outcome:
-        """A child's move: judged, played (or penalised under ``miscount=penalty``), saved."""
+        """A child's move, judged by the engine (which also applies ``miscount=penalty``),
+        played and saved; a refusal says why in catalog terms."""
         if self.conflict is not None:
             return self._refused()
         if not self.is_human_turn:
             return Outcome(False, "not_your_turn")
-        obs = self.observation(self.to_move)
-        if card not in obs.hand:
-            return Outcome(False, "not_in_hand")
-        verdict = check_selection(obs, card, take)
-        if not verdict.ok:
-            if verdict.key.startswith("wrong_sum") and self.rules.miscount == "penalty":
-                played = self._play(Move(card, frozenset(), miscount=frozenset(take)))
-                if self.conflict is not None:
-                    return self._refused()
-                return Outcome(False, "penalty", verdict.params, played)
-            return verdict
-        played = self._play(Move(card, frozenset(take)))
+        attempt = self._attempt(Move(card, frozenset(take)), seat=self.to_move)
         if self.conflict is not None:
             return self._refused()
-        return Outcome(True, "escoba" if played.escoba else "played", {}, played)
+        played = attempt.play
+        if attempt.verdict is None and played is not None:
+            return Outcome(True, "escoba" if played.escoba else "played", {}, played)
+        key, params = move_message(attempt.verdict)
+        if played is not None:  # the engine laid the card down: a miscount's penalty
+            return Outcome(False, "penalty", params, played)
+        return Outcome(False, key, params)
 
     def play_human_then_bots(self, card: Card, take: Sequence[Card]) -> Outcome:
         """A child's move and the computer's replies, saved in one transaction."""
@@ -317,10 +293,21 @@ class GameSession:
         self.game.start_round()
 
     def _play(self, move: Move, *, save: bool = True) -> Play:
-        played = self.game.play(move)
+        """A computer player's move: the engine raises if it is illegal (a bug)."""
+        played = self._attempt(move, save=save).play
+        assert played is not None  # Game.play raises on an illegal move
+        return played
+
+    def _attempt(self, move: Move, *, seat: int | None = None, save: bool = True) -> Attempt:
+        """Try ``move`` through the engine (a child's under the miscount rule, a computer
+        player's strictly) and save what was played."""
+        human = self.seats[self.to_move].is_human
+        attempt = self.game.attempt(move, seat) if human else Attempt(self.game.play(move), None)
+        if attempt.play is None:
+            return attempt
         if save:
             self.save()
-        return played
+        return attempt
 
     def save(self) -> None:
         """Write new moves, finished rounds' points (and, when a round was dealt or the

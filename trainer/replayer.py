@@ -9,17 +9,22 @@ import copy
 from dataclasses import dataclass
 from typing import Any
 
+from escoba import Code
 from escoba.record import RecordError, Replay, load_record, replay
 
 __all__ = ["parse_upload", "count_steps", "position_at", "RecordError", "MAX_UPLOAD_BYTES"]
 
+#: The largest record we read (a long game is about 100 kB). Streamlit's own limit
+#: (server.maxUploadSize) is set higher, so that a bigger file reaches us and the
+#: page can say why it is refused, instead of Streamlit's hover-only red mark.
 MAX_UPLOAD_BYTES = 2_000_000
 
 
 def parse_upload(data: bytes) -> dict[str, Any]:
     """Read and fully check an uploaded record; :class:`RecordError` says what is wrong."""
     if len(data) > MAX_UPLOAD_BYTES:
-        raise RecordError("the file is too big to be a game record")
+        raise RecordError("the file is too big to be a game record", Code.RECORD_TOO_BIG,
+                          max_bytes=MAX_UPLOAD_BYTES)
     record = load_record(data)
     replay(record)  # every move checked: a corrupt record fails here, with round and move
     return record

@@ -19,13 +19,14 @@ from typing import Any
 
 import streamlit as st
 
-from escoba import Card, Deck, Observation, Play
+from escoba import Card, Deck, Move, Observation, Play
 from escoba.cards import cards_of
 from trainer import hints as hint_mod
 from trainer.cards import backs_row_html, card_img, cards_row_html, pick_label
-from trainer.gameplay import GameSession, arithmetic
+from trainer.gameplay import GameSession
 from trainer.i18n import t
 from trainer.text import md_escape
+from trainer.verdicts import sum_expression
 
 from .errors import safe_callback
 from .session import flash, settings
@@ -296,21 +297,23 @@ def move_text(move: Any, deck: Deck) -> str:
     return t("hint_best_lay", card=_card_text(move.card, deck))
 
 
-def play_label(obs: Observation, card: Card | None, take: list[Card]) -> str:
+def play_label(game: GameSession, card: Card | None, take: list[Card]) -> str:
     """The Play button's label, which carries the arithmetic of the move put together.
 
     One element instead of a message plus a button (fast reruns), and the sum
-    sits right where the child taps.
+    sits right where the child taps. The sum and whether it captures are the
+    engine's (:meth:`escoba.Move.sum_terms`, :meth:`GameSession.check`).
     """
     if card is None:
         return t("pick_a_card_first")
     if not take:
         return t("play_lay_label", card=card.value if not card.is_joker else "🃏")
-    expr, total, joker = arithmetic(card, take)
-    need = obs.rules.capture_sum
-    if joker:
+    values, total, jokers = Move(card, frozenset(take)).sum_terms()
+    expr = sum_expression(values)
+    need = game.rules.capture_sum
+    if jokers:
         return t("sum_joker", expr=expr, need=need)
-    if total == need:
+    if game.check(card, take) is None:
         return t("sum_ok", expr=expr, total=total)
     return t("sum_not_yet", expr=expr, total=total, need=need)
 
@@ -489,7 +492,7 @@ def _hand_and_controls(game: GameSession, obs: Observation, deck: Deck, values: 
                  format_func=label, key=KEY_TABLE)
     take = [Card.parse(k) for k in st.session_state.get(KEY_TABLE) or []]
 
-    verb = play_label(obs, chosen, take)
+    verb = play_label(game, chosen, take)
     # ¡Renuncio! appears when it can be called: the last card was laid down
     # although it could have captured (renuncio rule only).
     if not obs.renuncio_claims():

@@ -100,7 +100,7 @@ def show_flash() -> None:
     {"success": st.success, "warning": st.warning, "error": st.error}.get(kind, st.info)(text)
 
 
-def require_profile():  # noqa: ANN201 - Profile | None
+def require_profile():  # Profile | None
     """The active profile, or a friendly pointer to the profiles page (and stop)."""
     profile = current_profile()
     if profile is None:

@@ -1,0 +1,124 @@
+"""The app says the engine's verdicts in the child's language (AppTest, in Spanish):
+a wrong sum and a penalty at the table, a broken record's round, move and reason on
+Replay, and a file too big or not JSON said on the page, never only in a tooltip."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from escoba import Game, Move, RecordError, Rules, game_to_record, replay
+from escoba.bots import RandomPlayer
+from escoba.match import play_game
+from tests.test_app_helpers import (
+    assert_ok,
+    choose,
+    create_profile,
+    game,
+    new_app,
+    play,
+    start_game,
+    wrong_choice,
+)
+from trainer.replayer import MAX_UPLOAD_BYTES, parse_upload
+from trainer.verdicts import record_error_text
+
+pytestmark = pytest.mark.usefixtures("fresh_app")
+
+
+def test_a_wrong_sum_is_answered_in_spanish_from_the_engines_verdict() -> None:
+    at = start_game(create_profile(new_app(locale="es-ES")), ng_open=False)
+    card, wrong = wrong_choice(at, random.Random(1))
+    seat = game(at).to_move
+    choose(at, Move(card, frozenset([wrong])))
+    total = wrong.value + card.value
+    label = at.button(key="play_button").label
+    assert label == f"🧮 {wrong.value} + {card.value} = {total}, necesitas 15. ¿Lo intento?"
+    at.button(key="play_button").click().run()
+    assert_ok(at)
+    expected = f"{wrong.value} + {card.value} = {total}: necesitas 15. ¡Prueba otra vez!"
+    assert any(expected == e.value for e in at.error), [e.value for e in at.error]
+    assert game(at).to_move == seat  # retry: nothing changed, still the child's turn
+
+
+def test_a_penalty_is_said_in_spanish_and_the_card_stays_on_the_table() -> None:
+    at = start_game(create_profile(new_app(locale="es-ES")), ng_miscount="penalty")
+    card, wrong = wrong_choice(at, random.Random(2))
+    play(at, Move(card, frozenset([wrong])))
+    assert any("Tu carta se queda en la mesa" in e.value for e in at.error)
+    assert any(e.kind == "miscount" and e.card == card for e in game(at).round.history)
+
+
+def _record_broken_at_move_6(seed: int) -> tuple[dict, str]:
+    """A real game's record whose round 1, move 6 plays a card its seat does not hold."""
+    game_ = play_game(Rules.preset("classic"), [RandomPlayer(), RandomPlayer()],
+                      random.Random(seed))
+    record = game_to_record(game_)
+    moves = record["rounds"][0]["moves"]
+    cut = json.loads(json.dumps(record))
+    cut["rounds"] = [dict(cut["rounds"][0], moves=moves[:5])]
+    round_ = replay(cut).game.round
+    seat = round_.to_move
+    other = round_.stock[0]  # still in the stock: in nobody's hand
+    record["rounds"] = [dict(record["rounds"][0],
+                             moves=moves[:5] + [{"seat": seat, "card": str(other), "take": []}])]
+    return record, other.name()
+
+
+def test_a_records_own_error_is_said_in_spanish_with_round_and_move() -> None:
+    record, card_name = _record_broken_at_move_6(7)
+    with pytest.raises(RecordError) as raised:
+        replay(record)
+    assert raised.value.params["reason"] == "not_in_hand"
+    at = new_app(locale="es-ES")
+    at.switch_page("app_pages/replay.py").run()
+    at.file_uploader(key="replay_file").upload(
+        "partida.json", json.dumps(record).encode(), "application/json").run()
+    assert_ok(at)
+    shown = " ".join(e.value for e in at.error).replace("\\", "")  # markdown escapes
+    assert "No podemos leer este archivo como una partida." in shown
+    assert "Ronda 1, jugada 6: el jugador" in shown and f"no tiene el {card_name}" in shown
+    assert "round 1, move 6" not in shown and "is not in the hand" not in shown
+
+
+def test_a_wrong_sum_in_a_record_reads_as_arithmetic_in_spanish() -> None:
+    game_ = Game(Rules.preset("classic"), seed=3)
+    round_ = game_.start_round()
+    seat = round_.to_move
+    card, table_card = next((c, t) for c in round_.hand(seat) for t in round_.table
+                            if c.value + t.value != 15)
+    record = game_to_record(game_)
+    record["rounds"][0]["moves"] = [{"seat": seat, "card": str(card),
+                                     "take": [str(table_card)]}]
+    with pytest.raises(RecordError) as raised:
+        replay(record)
+    from trainer.i18n import use_language
+
+    use_language("es")
+    try:
+        text = record_error_text(raised.value)
+    finally:
+        use_language(None)
+    total = card.value + table_card.value
+    assert text == f"Ronda 1, jugada 1: {table_card.value} + {card.value} = {total}, no 15."
+
+
+@pytest.mark.parametrize(("name", "content", "reason"), [
+    ("grande.json", b" " * (MAX_UPLOAD_BYTES + 1), "El archivo es demasiado grande para ser "
+                                                   "una partida (2 MB como mucho)."),
+    ("foto.png", b"\x89PNG\r\n\x1a\n", "El archivo no es de texto, así que no es una partida."),
+    ("notas.txt", b"hola", "El archivo no es una partida: no se puede leer en la línea 1, "
+                           "columna 1."),
+])
+def test_a_file_that_is_no_record_says_why_on_the_page_in_spanish(
+        name: str, content: bytes, reason: str) -> None:
+    with pytest.raises(RecordError):
+        parse_upload(content)
+    at = new_app(locale="es-ES")
+    at.switch_page("app_pages/replay.py").run()
+    at.file_uploader(key="replay_file").upload(name, content, "application/octet-stream").run()
+    assert_ok(at)
+    shown = [e.value.replace("\\", "") for e in at.error]  # markdown escapes
+    assert any(reason in e and "No podemos leer" in e for e in shown), shown

@@ -1,0 +1,101 @@
+"""The engine's verdicts in the child's language.
+
+The engine is the only judge of a move (:meth:`escoba.Round.check`): its
+errors carry a ``code`` and ``params`` (see :mod:`escoba.errors`). This module
+turns them into catalog keys and parameters, and never judges anything itself:
+the sum shown is the one the engine reports.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from escoba import Card, Code, Deck, EscobaError, RecordError
+
+from .i18n import t
+
+__all__ = ["sum_expression", "move_message", "record_error_text", "MOVE_KEYS", "RECORD_KEYS"]
+
+#: A child's move refused during a game: engine code -> catalog key.
+MOVE_KEYS: dict[str, str] = {
+    Code.WRONG_SUM: "wrong_sum",
+    Code.CAPTURE_FORCED: "must_capture",
+    Code.CARD_NOT_ON_TABLE: "not_on_table",
+    Code.NOT_IN_HAND: "not_in_hand",
+    Code.NOT_YOUR_TURN: "not_your_turn",
+    Code.ROUND_OVER: "not_your_turn",
+    Code.NO_ROUND: "not_your_turn",
+}
+_OTHER_MOVE_KEY = "not_in_hand"  # no other refusal can come from the board's pickers
+
+#: Why a record cannot be replayed: engine code (the record's own, or the code of
+#: the move inside it) -> catalog key. Codes not listed read ``rec_malformed``.
+RECORD_KEYS: dict[str, str] = {code: f"rec_{code}" for code in (
+    Code.RECORD_TOO_BIG, Code.RECORD_NOT_UTF8, Code.RECORD_EMPTY, Code.RECORD_NOT_JSON,
+    Code.RECORD_TOO_DEEP, Code.RECORD_NOT_OBJECT, Code.RECORD_FORMAT, Code.RECORD_RULES,
+    Code.RECORD_DEALER, Code.RECORD_GAME_WON, Code.RECORD_STOPS_EARLY, Code.RECORD_REDEAL,
+    Code.RECORD_DECK, Code.WRONG_SUM, Code.CAPTURE_FORCED, Code.CARD_NOT_ON_TABLE,
+    Code.NOT_IN_HAND, Code.NOT_YOUR_TURN, Code.ROUND_OVER, Code.MISCOUNT_NOT_ALLOWED,
+    Code.MISCOUNT_IS_CAPTURE, Code.RENUNCIO_NOT_ALLOWED, Code.RENUNCIO_NOTHING,
+    Code.RENUNCIO_WRONG_CARD, Code.RENUNCIO_CANNOT_TAKE, Code.CARD_UNKNOWN, Code.CARD_TWICE)}
+
+
+def sum_expression(values: Sequence[int | str]) -> str:
+    """ "3 + 4 + 🃏": the engine's sum terms (a joker is ``"JK"``) as the board writes them."""
+    return " + ".join("🃏" if v == "JK" else str(v) for v in values)
+
+
+def move_message(verdict: EscobaError) -> tuple[str, dict[str, Any]]:
+    """The catalog key and parameters that tell a child why a move was refused."""
+    p = verdict.params
+    if verdict.code == Code.WRONG_SUM:
+        key = "wrong_sum_joker" if p["jokers"] else "wrong_sum"
+        return key, {"expr": sum_expression(p["values"]), "total": p["total"], "need": p["need"]}
+    if verdict.code == Code.CAPTURE_FORCED:
+        return "must_capture", {"count": p["count"]}
+    return MOVE_KEYS.get(verdict.code, _OTHER_MOVE_KEY), {}
+
+
+def _card_names(notations: Sequence[str], deck: Deck) -> str:
+    return ", ".join(Card.parse(n).name(deck) for n in notations)
+
+
+def _reason_text(code: str, p: dict[str, Any], deck: Deck) -> str:
+    """One record reason (a record code, or the code of the move inside the record)."""
+    key = RECORD_KEYS.get(code, "rec_record_malformed")
+    if code == Code.WRONG_SUM:
+        if p.get("jokers"):
+            key = "rec_wrong_sum_joker"
+        return t(key, expr=sum_expression(p["values"]), total=p["total"], need=p["need"])
+    params: dict[str, Any] = {}
+    for name, value in p.items():
+        if name in ("card", "laid") and isinstance(value, str):
+            params[name] = _card_names([value], deck)
+        elif name == "cards":
+            params[name] = _card_names(value, deck)
+        elif name in ("seat", "to_move") and isinstance(value, int):
+            params[name] = value + 1  # players are numbered from 1 on screen
+        elif name == "max_bytes":
+            params["mb"] = value // 1_000_000
+        else:
+            params[name] = value
+    if code == Code.RECORD_DEALER and p.get("expected") is not None:
+        params["expected"] = p["expected"] + 1
+    return t(key, **params)
+
+
+def record_error_text(error: RecordError, deck: Deck = Deck.SPANISH) -> str:
+    """Why a record cannot be replayed, in the child's language: "Round 1, move 6: …"."""
+    p = error.params
+    if error.code == Code.RECORD_MOVE:  # the move's own reason, e.g. wrong_sum
+        reason = _reason_text(p["reason"], p["reason_params"], deck)
+    elif error.code == Code.RECORD_RULES:
+        reason = t("rec_record_rules", option=p["reason_params"].get("option", "?"))
+    else:
+        reason = _reason_text(error.code, p, deck)
+    if p.get("move") is not None:
+        return t("rec_at_move", round=p["round"], move=p["move"], reason=reason)
+    if p.get("round") is not None:
+        return t("rec_at_round", round=p["round"], reason=reason)
+    return reason

@@ -24,7 +24,7 @@ bench: install
 	$(BIN)/python bench/rounds_bench.py
 
 lint: install
-	$(BIN)/ruff check $(wildcard escoba puzzles lessons trainer app_pages ui tests bench) app.py
+	$(BIN)/ruff check $(wildcard escoba puzzles lessons locales trainer app_pages ui tests bench) app.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

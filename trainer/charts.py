@@ -23,6 +23,8 @@ from plotly.subplots import make_subplots
 from escoba import Rules
 from puzzles.mastery import LEVELS, FactStats, addition, all_complements, summary_line
 
+from .i18n import format_day, format_number, format_percent
+
 __all__ = ["Chart", "attempts_frame", "attempts_csv", "daily_chart", "mastery_chart",
            "puzzles_chart", "stars_chart", "streak_chart", "games_frame", "wins_chart",
            "escobas_chart", "points_chart", "mistakes_chart", "LEVEL_COLOURS"]
@@ -117,17 +119,20 @@ def daily_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
     fig.update_yaxes(title_text="%", range=[0, 100], secondary_y=False)
     fig.update_yaxes(title_text=tr("ch_seconds"), rangemode="tozero", tickformat=".1f",
                      secondary_y=True)
+    _day_ticks(fig, per_day["day"])
     last = per_day.iloc[-1]
+    reading = {"day": format_day(last["day"]), "accuracy": format_percent(last["accuracy"] / 100),
+               "right": int(last["right"]), "count": int(last["tries"])}
     if pd.notna(last["median_seconds"]):
-        return Chart(fig, "ch_daily_reading", {"day": last["day"],
-                                               "accuracy": int(last["accuracy"]),
-                                               "right": int(last["right"]),
-                                               "count": int(last["tries"]),
-                                               "seconds": float(last["median_seconds"])})
-    return Chart(fig, "ch_daily_reading_untimed", {"day": last["day"],
-                                                   "accuracy": int(last["accuracy"]),
-                                                   "right": int(last["right"]),
-                                                   "count": int(last["tries"])})
+        return Chart(fig, "ch_daily_reading",
+                     {**reading, "seconds": format_number(float(last["median_seconds"]))})
+    return Chart(fig, "ch_daily_reading_untimed", reading)
+
+
+def _day_ticks(fig: go.Figure, days: Any) -> None:
+    """Days on a category axis written as the child's language writes them ("1. Dez.")."""
+    days = _list(days)
+    fig.update_xaxes(tickvals=days, ticktext=[format_day(d) for d in days])
 
 
 def mastery_chart(stats: Mapping[str, FactStats], capture_sum: int, tr: Tr) -> Chart:
@@ -215,6 +220,7 @@ def stars_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
                            marker_color="#E69F00"))
     fig.update_layout(title=tr("ch_stars_title"), **_LAYOUT)
     fig.update_xaxes(type="category")
+    _day_ticks(fig, per_day["day"])
     fig.update_yaxes(rangemode="tozero")
     return Chart(fig, "ch_stars_reading", {"stars": int(per_day["stars"].sum()),
                                            "count": int(len(per_day))})
@@ -254,6 +260,7 @@ def streak_chart(results: Sequence[Any], today: date, current: int, best: int,
                                colorbar={"title": {"text": "⭐"}}))
     fig.update_yaxes(autorange="reversed")
     fig.update_xaxes(type="category", title_text=tr("ch_week_of"))
+    _day_ticks(fig, x)
     fig.update_layout(title=tr("ch_streak_title"), **{**_LAYOUT, "height": 300})
     return Chart(fig, "ch_streak_reading", {"current": current, "best": best,
                                             "done": sum(1 for r in results if r.completed)})

@@ -24,7 +24,7 @@ from escoba.cards import cards_of
 from trainer import hints as hint_mod
 from trainer.cards import backs_row_html, card_img, cards_row_html
 from trainer.gameplay import GameSession, arithmetic
-from trainer.i18n import t
+from trainer.i18n import has_key, t
 
 from .errors import safe_callback
 from .session import flash, settings
@@ -226,8 +226,6 @@ def coach_text(key: str, params: dict[str, Any]) -> str:
     The coach speaks in keys with raw parameters; here a chance 0-1 becomes a
     percentage and a card code ("7o") the card's name in the chosen deck.
     """
-    from trainer.catalog import CATALOGS
-
     shown = dict(params)
     if key == "captures" and shown.get("siete_de_oros"):
         key = "captures_siete"
@@ -240,7 +238,7 @@ def coach_text(key: str, params: dict[str, Any]) -> str:
         with contextlib.suppress(ValueError):
             shown["card"] = Card.parse(shown["card"]).name(deck_of())
     for candidate in (f"coach.{key}", key):
-        if candidate in CATALOGS["en"] or f"{candidate}.other" in CATALOGS["en"]:
+        if has_key(candidate):
             return t(candidate, **shown)
     log.warning("untranslated coach key %s", key)
     return t("coach_generic")

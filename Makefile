@@ -3,7 +3,7 @@ VENV ?= .venv
 PYTHON ?= python3
 BIN = $(VENV)/bin
 
-.PHONY: install run test bench lint clean
+.PHONY: install run serve-network test bench lint clean
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,6 +15,12 @@ install: $(BIN)/.installed
 
 run: install
 	$(BIN)/streamlit run app.py
+
+# Tablets on the home or school network can open the app: every profile on this
+# computer becomes reachable from that network (protect profiles with a PIN).
+serve-network: install
+	$(BIN)/streamlit run app.py --server.address 0.0.0.0 \
+		--browser.serverAddress "$$(hostname -I | cut -d' ' -f1)"
 
 test: install
 	$(BIN)/python -m pytest

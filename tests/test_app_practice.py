@@ -174,7 +174,8 @@ def test_daily_set_in_the_childs_time_zone_stars_streak_and_share() -> None:
     at.switch_page("app_pages/daily.py").run()
     assert_ok(at)
     daily = daily_set(TODAY)
-    assert any(f"Daily #{daily.number} · {TODAY}" in m.value for m in at.markdown)
+    # The date as the child's language writes it (Babel): 2026-12-03 is "Thu, Dec 3".
+    assert any(f"Daily #{daily.number} · Thu, Dec 3" in m.value for m in at.markdown)
     for index, puzzle in enumerate(daily.puzzles):
         assert at.session_state["dy_showing"] == (date.fromisoformat(TODAY), index)
         sets = right_sets(puzzle)

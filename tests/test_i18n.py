@@ -3,8 +3,11 @@ no English left behind, CLDR plural forms, every used key present; Babel's forma
 
 from __future__ import annotations
 
+import io
 import logging
 import re
+import subprocess
+import sys
 import time
 from datetime import date
 from pathlib import Path
@@ -289,3 +292,144 @@ def test_catalogs_load_fast_enough_for_a_first_page() -> None:
     for lang in LANGUAGES:
         locales.catalog("messages", lang)
     assert time.perf_counter() - start < 1.5
+
+
+# -- worksheets and the share text ------------------------------------------------------
+
+def _pdf_text(data: bytes) -> str:
+    """All the PDF's text without spaces (pypdf spaces out CJK glyphs, or puts NULs
+    between them)."""
+    from pypdf import PdfReader
+
+    text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(data)).pages)
+    return "".join(text.replace("\x00", " ").split())
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("de", ["Escoba-Rätsel:Nehmen-Stufe2-Summe15", "SpieldieSieben", "Lösungen", "Seite1von",
+            "Datum:"]),
+    ("zh", ["扫桌谜题：收牌-第2级-凑15", "哪些桌牌和它加起来是15", "答案", "第1页，共", "姓名："]),
+])
+def test_a_worksheet_reads_back_in_its_language(lang: str, words: list[str]) -> None:
+    from puzzles.worksheet import worksheet_pdf, worksheet_puzzles
+
+    data = worksheet_pdf("captures", 2, count=6, seed=7, lang=lang)
+    text = _pdf_text(data)
+    first = worksheet_puzzles("captures", 2, 6, 7)[0]
+    words = [w.replace("Sieben", str(first.hand[0].value)) if lang == "de" else w
+             for w in words]
+    missing = [w for w in words if w not in text]
+    assert not missing, text[:400]
+    assert "Answer" not in text and "Play the" not in text
+    # The answer key is there, with the cards and the arithmetic.
+    assert f"{first.solutions[0].card}:" in text
+    # A CJK font embeds only the glyphs used: a sheet stays small.
+    assert len(data) < 120_000
+
+
+def test_a_chinese_worksheet_without_a_font_says_what_to_install(monkeypatch) -> None:
+    from puzzles import PuzzleError
+    from puzzles import worksheet
+
+    monkeypatch.delenv("ESCOBA_CJK_FONT", raising=False)
+    monkeypatch.setattr(worksheet, "CJK_FONTS", (("/nonexistent/font.ttc", 0),))
+    with pytest.raises(PuzzleError, match="fonts-noto-cjk"):
+        worksheet.worksheet_pdf("fifteens", 1, count=2, lang="zh")
+    # German and English need no extra font.
+    assert worksheet.worksheet_pdf("fifteens", 1, count=2, lang="de").startswith(b"%PDF-")
+
+
+def test_worksheet_cli_takes_a_language(tmp_path: Path) -> None:
+    out = tmp_path / "sheet.pdf"
+    run = subprocess.run([sys.executable, "-m", "escoba.cli", "worksheet", "--kind", "hand",
+                          "--level", "1", "--count", "3", "--lang", "zh", "-o", str(out)],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    assert "手牌" in _pdf_text(out.read_bytes())
+    bad = subprocess.run([sys.executable, "-m", "escoba.cli", "worksheet", "--kind", "hand",
+                          "--level", "1", "--lang", "xx", "-o", str(out)],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert bad.returncode == 2 and "no puzzles language 'xx'" in bad.stderr
+    assert "Traceback" not in bad.stderr
+
+
+def test_latin_script_worksheets_fit_the_pdf_core_font() -> None:
+    """Only Chinese gets an embedded font; other sheets print in Helvetica (latin-1)."""
+    from puzzles.worksheet import CJK_LANGUAGES
+
+    for lang in set(LANGUAGES) - CJK_LANGUAGES:
+        for key, strings in _messages(lang, "puzzles").items():
+            if not key.startswith("share_"):  # the share text is not printed
+                strings[0].encode("latin-1")
+
+
+def test_the_share_text_speaks_the_language() -> None:
+    from puzzles import daily_set, share_text
+
+    daily = daily_set("2026-12-03", 10)
+    stars = [3, 2, None, 1, 3]
+    assert share_text(daily, stars, "de").splitlines()[0] == (
+        f"Escoba-Tagesrätsel Nr. {daily.number} (Summe 10) ⭐ 9/15")
+    assert share_text(daily, stars, "zh").splitlines()[0] == (
+        f"扫桌每日谜题第{daily.number}期（凑10） ⭐ 9/15")
+    assert share_text(daily, stars).splitlines() == [
+        f"Escoba daily #{daily.number} (sum 10) ⭐ 9/15", "🟩🟨⬜🟧🟩"]
+
+
+# -- the app in German and Chinese (AppTest) --------------------------------------------
+
+APP_PAGES = ["app_pages/profiles.py", "app_pages/play.py", "app_pages/puzzles.py",
+             "app_pages/daily.py", "app_pages/quick_facts.py", "app_pages/progress.py",
+             "app_pages/games.py", "app_pages/replay.py", "app_pages/settings.py",
+             "app_pages/help.py"]
+
+
+@pytest.fixture
+def fresh_app(db_path, monkeypatch):  # noqa: ANN001, ANN201
+    import streamlit as st
+
+    logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context").setLevel(
+        logging.ERROR)
+    monkeypatch.setenv("ESCOBA_NOW", "2026-12-03T10:00:00Z")
+    st.cache_resource.clear()
+    yield
+    st.cache_resource.clear()
+
+
+def test_app_pages_match_the_router() -> None:
+    import ast
+
+    tree = ast.parse((ROOT / "app.py").read_text(encoding="utf-8"))
+    routed = [node.elts[0].value for node in ast.walk(tree)
+              if isinstance(node, ast.Tuple) and node.elts
+              and isinstance(node.elts[0], ast.Constant)
+              and str(node.elts[0].value).startswith("app_pages/")]
+    assert sorted(routed) == sorted(APP_PAGES)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("locale", "title", "play_button"), [
+    ("de-DE", "Wer spielt?", "Spiel starten!"),
+    ("zh-CN", "谁来玩？", "开始！"),
+])
+def test_every_page_in_german_and_chinese(fresh_app, caplog, locale: str, title: str,
+                                          play_button: str) -> None:
+    from tests.test_app_helpers import assert_ok, create_profile, new_app
+
+    lang = language_from_locale(locale)
+    with caplog.at_level(logging.WARNING):
+        at = new_app(locale=locale)
+        assert at.title[0].value == title
+        create_profile(at, "Mia")
+        for page in APP_PAGES:
+            at.switch_page(page).run()
+            assert_ok(at)
+            assert at.title, page
+        at.switch_page("app_pages/play.py").run()
+        assert at.button(key="start_game").label == play_button
+        at.button(key="start_game").click().run()
+        assert_ok(at)
+        board = " ".join(e.proto.body for e in at.get("html"))
+        assert t("table_title", lang) in board
+    missing = [r.getMessage() for r in caplog.records if "translation" in r.getMessage()]
+    assert not missing

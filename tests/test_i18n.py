@@ -328,8 +328,7 @@ def test_a_worksheet_reads_back_in_its_language(lang: str, words: list[str]) -> 
 
 
 def test_a_chinese_worksheet_without_a_font_says_what_to_install(monkeypatch) -> None:
-    from puzzles import PuzzleError
-    from puzzles import worksheet
+    from puzzles import PuzzleError, worksheet
 
     monkeypatch.delenv("ESCOBA_CJK_FONT", raising=False)
     monkeypatch.setattr(worksheet, "CJK_FONTS", (("/nonexistent/font.ttc", 0),))

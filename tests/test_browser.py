@@ -407,6 +407,7 @@ def test_play_and_a_puzzle_in_german_and_chinese_fit(server, browser_type_launch
         assert profile, page.url
         page.goto(f"{url}/puzzles?p={profile.group(1)}")
         page.get_by_text(t("puzzles_title", lang)).first.wait_for()
+        page.get_by_role("button", name=t("pz_hint", lang)).wait_for()  # the puzzle is drawn
         _wait_idle(page)
         page.screenshot(path=str(_artifact(f"12-puzzle-{lang}-{width}x{height}.png")),
                         full_page=True)

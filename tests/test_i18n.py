@@ -432,3 +432,33 @@ def test_every_page_in_german_and_chinese(fresh_app, caplog, locale: str, title:
         assert t("table_title", lang) in board
     missing = [r.getMessage() for r in caplog.records if "translation" in r.getMessage()]
     assert not missing
+
+
+def test_progress_charts_write_days_and_percentages_in_the_language() -> None:
+    from tests.test_storage import _attempt
+    from trainer import charts
+    from trainer.i18n import use_language
+
+    rows = [_attempt(day="2026-12-01"),
+            _attempt(day="2026-12-03", mode="quick", kind="quick-facts", puzzle_id="q",
+                     fact="15-8", fact_seconds=2.5, correct=True, found=1, wrong=0, missed=0,
+                     stars=None)]
+    frame = charts.attempts_frame(rows)
+    readings = {}
+    for lang in ("en", "de", "zh"):
+        use_language(lang)
+        try:
+            chart = charts.daily_chart(frame, t)
+            stars = charts.stars_chart(frame, t)
+        finally:
+            use_language(None)
+        axis = chart.figure.layout.xaxis
+        assert list(axis.tickvals) == ["2026-12-01", "2026-12-03"]  # data keeps ISO days
+        readings[lang] = (list(axis.ticktext), t(chart.key, lang, **chart.params))
+        assert list(stars.figure.layout.xaxis.ticktext) == [format_day("2026-12-01", lang)]
+    assert readings["en"] == (["Dec 1", "Dec 3"], "On Dec 3: 1 of 1 answer right; quick facts "
+                                                  "answered in 2.5 s (median).")
+    assert readings["de"] == (["1. Dez.", "3. Dez."], "Am 3. Dez.: 1 von 1 Antwort richtig; "
+                                                      "Blitzrechnen in 2,5 s (Median).")
+    assert readings["zh"][0] == ["12月1日", "12月3日"]
+    assert readings["zh"][1] == "12月3日：1题答对1题（100%）；口算用时2.5秒（中位数）。"

@@ -462,3 +462,14 @@ def test_progress_charts_write_days_and_percentages_in_the_language() -> None:
                                                       "Blitzrechnen in 2,5 s (Median).")
     assert readings["zh"][0] == ["12月1日", "12月3日"]
     assert readings["zh"][1] == "12月3日：1题答对1题（100%）；口算用时2.5秒（中位数）。"
+
+
+def test_the_catalogs_sit_below_every_layer() -> None:
+    """locales/ needs only Babel: puzzles (worksheets) translate without the app."""
+    code = ("import sys, locales, puzzles.worksheet, puzzles.daily\n"
+            "locales.translate('puzzles', 'zh', 'ws_answer_key')\n"
+            "ours = {'trainer', 'ui', 'app_pages', 'streamlit'}\n"
+            "print(sorted({m.split('.')[0] for m in sys.modules} & ours))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

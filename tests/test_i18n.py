@@ -98,7 +98,7 @@ SAME_AS_ENGLISH = {
     "es": {"play_title", "ch_escobas", "seat_escobas", "cat_escobas", "cat_setenta",
            "cat_siete_de_oros", "preset_setenta", "renuncio_button"},
     "de": {"play_title", "ch_escobas", "seat_escobas", "cat_escobas", "cat_setenta",
-           "cat_siete_de_oros", "renuncio_button", "kind_bot", "bot_name", "ws_code",
+           "cat_siete_de_oros", "renuncio_button", "kind_bot", "bot_name", "card_joker", "ws_code",
            "ws_kind_hand"},
     "zh": {"play_title", "renuncio_button"},
 }
@@ -473,3 +473,21 @@ def test_the_catalogs_sit_below_every_layer() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_french_cards_and_jokers_are_named_in_the_language() -> None:
+    """Spanish and Italian cards keep their names (game words); French ones and the
+    jokers are translated, so no English card name is left in another language."""
+    from escoba import Card, Deck
+    from trainer.i18n import card_name
+
+    seven, sota, joker = Card.parse("7o"), Card.parse("8c"), Card.parse("JK1")
+    names = {lang: (card_name(seven, Deck.FRENCH, lang), card_name(sota, Deck.FRENCH, lang),
+                    card_name(joker, Deck.SPANISH, lang)) for lang in LANGUAGES}
+    assert names == {"en": ("7 of diamonds", "J of hearts", "Joker 1"),
+                     "es": ("7 de diamantes", "J de corazones", "Comodín 1"),
+                     "de": ("Karo 7", "Herz J", "Joker 1"),
+                     "zh": ("方块7", "红心J", "王牌1")}
+    for lang in LANGUAGES:
+        assert card_name(sota, Deck.SPANISH, lang) == "Sota de copas"
+        assert card_name(sota, Deck.ITALIAN, lang) == sota.name(Deck.ITALIAN)

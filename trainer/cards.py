@@ -19,6 +19,8 @@ from functools import lru_cache
 
 from escoba import Card, Deck
 
+from .i18n import card_name
+
 __all__ = ["card_svg", "card_img", "back_svg", "cards_row_html", "backs_row_html",
            "SUIT_COLOURS", "card_label"]
 
@@ -161,7 +163,7 @@ def cards_row_html(cards: Iterable[Card], deck: Deck, show_value: bool, *,
     chosen = set(selected)
     items = []
     for card in cards:
-        name = card.name(deck)
+        name = card_name(card, deck)
         svg = card_img(card, deck, show_value, card in chosen, width, name)
         caption = (f'<div style="font-size:0.85rem;text-align:center;max-width:{width + 8}px">'
                    f'{html.escape(name)}</div>') if names else ""

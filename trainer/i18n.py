@@ -25,10 +25,11 @@ from babel.numbers import format_decimal
 from babel.numbers import format_percent as babel_percent
 
 import locales
+from escoba import Card, Deck
 
 __all__ = ["t", "has_key", "LANGUAGES", "DEFAULT", "language_from_locale", "use_language",
            "run_language", "GLOSSARY", "placeholders", "format_day", "format_number",
-           "format_percent"]
+           "format_percent", "card_name"]
 
 log = logging.getLogger(__name__)
 
@@ -90,6 +91,21 @@ def t(key: str, lang: str | None = None, /, **params: Any) -> str:
     :func:`locales.translate`'s.
     """
     return locales.translate(_DOMAIN, lang or run_language() or DEFAULT, key, **params)
+
+
+def card_name(card: Card, deck: Deck, lang: str | None = None, /) -> str:
+    """A card's name as the child reads it.
+
+    Spanish and Italian cards keep their own names ("Sota de copas", "Fante di
+    spade"): they are game words, like escoba. French cards are named in the
+    child's language ("Karo 7", "方块7"), and so are the jokers.
+    """
+    if card.is_joker:
+        return t("card_joker", lang, n=card.index - 39)
+    if deck is Deck.FRENCH and card.suit is not None:
+        return t("card_french", lang, rank=card.rank_name(deck),
+                 suit=t(f"suit_french_{card.suit.french}", lang))
+    return card.name(deck)
 
 
 def _babel_locale(lang: str | None) -> str:

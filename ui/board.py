@@ -24,9 +24,10 @@ from escoba.cards import cards_of
 from trainer import hints as hint_mod
 from trainer.cards import backs_row_html, card_img, cards_row_html
 from trainer.gameplay import GameSession, arithmetic
-from trainer.i18n import has_key, t
+from trainer.i18n import card_name, has_key, t
 
 from .errors import safe_callback
+from .i18n import current_language
 from .session import flash, settings
 
 __all__ = ["show_board", "events_html", "safe_callback", "deck_of"]
@@ -43,7 +44,7 @@ def deck_of() -> Deck:
 
 
 def _card_text(card: Card, deck: Deck) -> str:
-    return card.name(deck)
+    return card_name(card, deck)
 
 
 def _cards_text(cards: Any, deck: Deck) -> str:
@@ -122,7 +123,8 @@ def events_html(game: GameSession) -> str:
         shown = ([event.card] if event.card is not None else []) + sorted(event.take)
         if shown:
             parts.append('<span style="display:inline-flex;gap:2px;vertical-align:middle">'
-                         + "".join(card_img(c, deck, values, False, EVENT_CARD_W, c.name(deck))
+                         + "".join(card_img(c, deck, values, False, EVENT_CARD_W,
+                                            card_name(c, deck))
                                    for c in shown) + "</span>")
         parts.append("</div>")
     parts.append("</div>")
@@ -236,7 +238,7 @@ def coach_text(key: str, params: dict[str, Any]) -> str:
         shown["chance"] = round(100 * shown["chance"])
     if isinstance(shown.get("card"), str):
         with contextlib.suppress(ValueError):
-            shown["card"] = Card.parse(shown["card"]).name(deck_of())
+            shown["card"] = card_name(Card.parse(shown["card"]), deck_of())
     for candidate in (f"coach.{key}", key):
         if has_key(candidate):
             return t(candidate, **shown)
@@ -428,10 +430,12 @@ def _hand_and_controls(game: GameSession, obs: Observation, deck: Deck, values: 
     if settings().get("hints", True):
         _hint_panel(obs, deck)
 
+    lang = current_language()  # fixed now: AppTest formats options after the run
+
     def label(key: str) -> str:
         card = Card.parse(key)
-        return f"{card.name(deck)} ({card.value})" if values and not card.is_joker \
-            else card.name(deck)
+        name = card_name(card, deck, lang)
+        return f"{name} ({card.value})" if values and not card.is_joker else name
 
     table_keys = [str(c) for c in obs.table]
     current_take = [k for k in (st.session_state.get(KEY_TABLE) or []) if k in table_keys]

@@ -25,9 +25,10 @@ import streamlit as st
 from escoba import Card, Deck
 from puzzles import CheckResult, Puzzle, Solution, WrongAnswer, check, hint
 from trainer.cards import cards_row_html
-from trainer.i18n import t
+from trainer.i18n import card_name, t
 
 from .board import coach_text, deck_of, safe_callback
+from .i18n import current_language
 from .session import settings
 
 __all__ = ["PuzzleState", "show_puzzle", "state_of", "reset", "wrong_text", "hint_text",
@@ -70,7 +71,7 @@ def reset(slot: str, puzzle: Puzzle | None) -> PuzzleState | None:
 
 def _name(card: Card | str, deck: Deck) -> str:
     c = Card.parse(card) if isinstance(card, str) else card
-    return c.name(deck)
+    return card_name(c, deck)
 
 
 def _expr(values: list[int]) -> str:
@@ -140,9 +141,12 @@ def _intro(puzzle: Puzzle, deck: Deck) -> str:
 
 
 def _label(deck: Deck, values: bool) -> Callable[[str], str]:
+    lang = current_language()  # fixed now: AppTest formats options after the run
+
     def label(key: str) -> str:
         card = Card.parse(key)
-        return f"{card.name(deck)} ({card.value})" if values else card.name(deck)
+        name = card_name(card, deck, lang)
+        return f"{name} ({card.value})" if values else name
     return label
 
 

@@ -10,7 +10,8 @@ from puzzles import share_text
 from puzzles.daily import EPOCH
 from puzzles.practice import streaks
 from trainer.i18n import format_day, t
-from ui.board import safe_callback
+from trainer.practice_sessions import DailyFlow
+from ui.errors import safe_callback
 from ui.i18n import current_language
 from ui.layout import require_profile, show_flash
 from ui.practice import attempt_row, cached_daily, record_attempt, record_daily, today
@@ -55,24 +56,30 @@ if day - timedelta(days=1) >= EPOCH:
                                         current_language())
                      .splitlines()[-1]))
 
-REPLAY = "dy_replay"
+FLOW = "dy_flow"
+flow: DailyFlow | None = st.session_state.get(FLOW)
+if flow is None or flow.day != day:
+    flow = DailyFlow(day)
+    st.session_state[FLOW] = flow
 
 
 @safe_callback
 def _replay(index: int) -> None:
-    st.session_state[REPLAY] = index
+    st.session_state[FLOW].replay(index)
     reset(f"dyr{index}", None)  # a replay starts afresh
+
+
+@safe_callback
+def _next() -> None:
+    st.session_state[FLOW].next()
 
 
 # The puzzle just answered stays on screen (its stars, what was missed) until the
 # child asks for the next one, even when it completed the day.
-shown = st.session_state.get("dy_showing")
-just_answered = (shown is not None and shown[0] == day and stars[shown[1]] is not None
-                 and getattr(state_of(f"dy{shown[1]}"), "result", None) is not None)
-replaying = False
-if just_answered:
-    index = shown[1]
-elif completed:
+view = flow.view(stars, completed,
+                 lambda i: getattr(state_of(f"dy{i}"), "result", None) is not None)
+if view.view in ("summary", "replay"):
+    assert result is not None
     st.success(t("daily_complete", stars=result.total, count=result.total), icon="🎉")
     st.markdown(f"**{t('daily_share')}**")
     st.code(share_text(daily, list(stars), current_language()), language=None)
@@ -81,33 +88,26 @@ elif completed:
     with st.container(horizontal=True, key="dy_again"):
         for i in range(len(daily.puzzles)):
             st.button(str(i + 1), key=f"dy_again_{i}", on_click=_replay, args=(i,))
-    index = st.session_state.get(REPLAY)
-    if index is None:
+    if view.index is None:
         st.stop()
-    replaying = True
     st.caption(t("daily_replay_note"))
-else:
-    index = next(i for i, s in enumerate(stars) if s is None)
-    st.session_state["dy_showing"] = (day, index)
 
+index = view.index
+assert index is not None
 puzzle = daily.puzzles[index]
 st.subheader(t("daily_puzzle_n", n=index + 1, level=puzzle.level))
 
 
 def _record(p, res, seconds, answer) -> None:  # noqa: ANN001
-    if replaying:
-        # Playing a finished day again never changes its result: an attempt only.
-        record_attempt(profile.id, attempt_row(p, res, seconds, answer, "daily-replay"))
+    row = attempt_row(p, res, seconds, answer, view.mode)
+    if view.mode == "daily":
+        record_daily(profile.id, daily, index, row)
     else:
-        record_daily(profile.id, daily, index, attempt_row(p, res, seconds, answer, "daily"))
+        # Playing a finished day again never changes its result: an attempt only.
+        record_attempt(profile.id, row)
 
 
-@safe_callback
-def _next() -> None:
-    st.session_state.pop("dy_showing", None)
-
-
-state = show_puzzle(f"dyr{index}" if replaying else f"dy{index}", puzzle, _record)
-if state.result is not None and not replaying:
+state = show_puzzle(view.slot, puzzle, _record)
+if state.result is not None and view.mode == "daily":
     st.button(t("daily_next") if None in stars else t("daily_see_result"), key="dy_next",
               type="primary", on_click=_next, use_container_width=True)

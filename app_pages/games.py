@@ -8,10 +8,10 @@ import streamlit as st
 
 from trainer.gameplay import GameSession
 from trainer.i18n import t
-from ui.board import safe_callback
-from ui.endgame import record_shareable
+from trainer.text import md_escape
+from ui.errors import safe_callback
 from ui.layout import require_profile, show_flash
-from ui.session import set_game, storage
+from ui.session import flash, set_game, storage
 
 profile = require_profile()
 st.title(t("games_title"))
@@ -21,22 +21,33 @@ show_flash()
 @safe_callback
 def _continue(game_id: int) -> None:
     row = storage().get_game(game_id)
-    if row is not None:
-        set_game(GameSession.resume(row, storage()))
-        st.session_state["new_game_open"] = False
+    if row is None or row.status != "playing":
+        # Left for a new game in another tab after this list was drawn.
+        flash("warning", "game_closed_none")
+        return
+    set_game(GameSession.resume(row, storage()))
+    st.session_state["new_game_open"] = False
+
+
+def _record_json(game_id: int) -> str:
+    # Read when the button is pressed, and only if no round can be played any more.
+    return json.dumps(storage().shareable_record(game_id) or {}, ensure_ascii=False, indent=1)
 
 
 rows = storage().list_games(profile.id)
+# Newest first; numbered per profile, oldest = 1 (a child's second game is "Game 2").
+count = storage().count_games(profile.id)
 if not rows:
     st.info(t("no_games"))
     st.page_link("app_pages/play.py", label=t("go_play"), icon="🃏")
-for row in rows:
+for position, row in enumerate(rows):
     names = row.record.get("names") or []
     when = row.updated_at.strftime("%Y-%m-%d %H:%M")
     with st.container(border=True, key=f"game_box_{row.id}"):
-        st.markdown(t("game_line", id=row.id, when=when, status=t("status_" + row.status),
-                      players=", ".join(names), preset=t("preset_" + row.rules.get("preset",
-                                                                                "classic"))))
+        preset = t("preset_" + row.rules.get("preset", "classic"))
+        st.markdown(t("game_line", number=count - position, when=when,
+                      status=t("status_" + row.status), players=md_escape(", ".join(names)),
+                      preset=preset))
         cols = st.columns(2)
         with cols[0]:
             if row.status == "playing":
@@ -45,10 +56,9 @@ for row in rows:
         with cols[1]:
             # A record holds every deal (the hidden hands too): never for a game
             # still in play, unless every hand is face up anyway (mesa abierta).
-            if record_shareable(row.status, bool(row.rules.get("open_hand"))):
+            if row.record_shareable:
                 st.download_button(t("download_record"),
-                                   lambda row=row: json.dumps(storage().complete_record(row),
-                                                              ensure_ascii=False, indent=1),
+                                   lambda game_id=row.id: _record_json(game_id),
                                    file_name=f"escoba-game-{row.id}.json",
                                    mime="application/json", key=f"download_{row.id}",
                                    use_container_width=True)

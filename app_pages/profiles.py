@@ -5,11 +5,17 @@ from __future__ import annotations
 import streamlit as st
 
 from trainer.i18n import t
-from trainer.storage import NAME_MAX
+from trainer.names import TYPED_MAX
 from trainer.text import md_escape
 from ui.layout import language_picker, show_flash
-from ui.profiles import AVATARS, create_profile_clicked, pick_profile_clicked
-from ui.session import current_profile, storage
+from ui.profiles import (
+    AVATARS,
+    create_profile_clicked,
+    pick_profile_clicked,
+    pin_cancelled,
+    pin_entered,
+)
+from ui.session import current_profile, pin_asked, storage, url_names_another_profile
 
 st.title(t("profiles_title"))
 language_picker()
@@ -21,14 +27,32 @@ if active is not None:
     st.success(t("playing_as", name=md_escape(f"{active.avatar} {active.nickname}")))
     st.page_link("app_pages/play.py", label=t("go_play"), icon="🃏")
     st.page_link("app_pages/daily.py", label=t("go_daily"), icon="📅")
+elif url_names_another_profile():
+    st.info(t("profile_elsewhere"), icon="🙂")
+
+asked = pin_asked()
+locked = storage().get_profile(asked) if asked is not None else None
+if locked is not None:
+    with st.form("pin_form", border=True):
+        st.markdown(f"**{t('pin_title', name=md_escape(f'{locked.avatar} {locked.nickname}'))}**")
+        st.text_input(t("pin"), key="pin_entry", type="password", max_chars=8,
+                      help=t("pin_help"))
+        st.form_submit_button(t("pin_open"), type="primary", on_click=pin_entered,
+                              args=(locked.id,), use_container_width=True)
+    st.button(t("pin_cancel"), key="pin_cancel", on_click=pin_cancelled)
 
 profiles = storage().list_profiles()
 if profiles:
     st.subheader(t("pick_profile"))
-    cols = st.columns(min(4, len(profiles)))
+    # Row by row (not column by column): on a phone the columns stack, and the buttons
+    # must still read in alphabetical order.
+    per_row = min(4, len(profiles))
     for i, profile in enumerate(profiles):
-        with cols[i % len(cols)]:
-            st.button(md_escape(f"{profile.avatar} {profile.nickname}"),
+        if i % per_row == 0:
+            cols = st.columns(per_row)
+        with cols[i % per_row]:
+            st.button(md_escape(f"{profile.avatar} {profile.nickname}")
+                      + (" 🔒" if profile.protected else ""),
                       key=f"profile_{profile.id}",
                       on_click=pick_profile_clicked, args=(profile.id,),
                       use_container_width=True,
@@ -36,7 +60,7 @@ if profiles:
 
 st.subheader(t("new_profile"))
 with st.form("new_profile_form", clear_on_submit=True, border=True):
-    st.text_input(t("nickname"), key="new_nickname", max_chars=NAME_MAX,
+    st.text_input(t("nickname"), key="new_nickname", max_chars=TYPED_MAX,
                   help=t("nickname_help"), placeholder=t("nickname_placeholder"))
     st.pills(t("avatar"), AVATARS, key="new_avatar", default=AVATARS[0])
     st.form_submit_button(t("create_profile"), type="primary", on_click=create_profile_clicked,

@@ -8,7 +8,7 @@ from puzzles import CAPTURE_SUMS, LEVELS, generate
 from puzzles.practice import for_me_puzzle
 from puzzles.worksheet import worksheet_code, worksheet_pdf
 from trainer.i18n import t
-from ui.board import safe_callback
+from ui.errors import safe_callback
 from ui.i18n import current_language, labels
 from ui.layout import require_profile, show_flash
 from ui.practice import attempt_row, attempts, fact_text, keep, kept, mastery, record_attempt
@@ -39,9 +39,11 @@ def _next() -> None:
 def _make(mode: str, level: int, capture_sum: int):  # noqa: ANN202
     if mode == "for-me":
         history = attempts(profile.id)
-        number = sum(1 for a in history if a["mode"] == "for-me") \
+        number = sum(1 for a in history if a.mode == "for-me") \
             + st.session_state.get("pz_count", 0)
-        return for_me_puzzle(mastery(profile.id, capture_sum), history, capture_sum, number)
+        # Seeded by profile: two new children do not get the same first puzzles.
+        return for_me_puzzle(mastery(profile.id, capture_sum), history, capture_sum, number,
+                             prefix=f"forme-p{profile.id}")
     return generate(mode, level, new_seed(), capture_sum), []
 
 

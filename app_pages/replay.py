@@ -10,8 +10,8 @@ import streamlit as st
 from escoba import Deck
 from trainer.cards import cards_row_html
 from trainer.i18n import t
+from trainer.names import shown_name
 from trainer.replayer import RecordError, count_steps, parse_upload, position_at
-from trainer.storage import clean_name
 from trainer.text import md_escape
 from ui.board import event_text_plain, seat_status
 from ui.errors import safe_callback
@@ -64,7 +64,7 @@ text = json.dumps(record, sort_keys=True)
 deck = Deck(settings().get("deck", "spanish"))
 values = bool(settings().get("show_values", True))
 # Names in a record are free text from anywhere: never markup here.
-names = [clean_name(n) or t("player_n", n=i + 1)
+names = [shown_name(n) or t("player_n", n=i + 1)
          for i, n in enumerate(record.get("names") or [])]
 names += [t("player_n", n=i + 1) for i in range(len(names), 8)]
 
@@ -97,13 +97,13 @@ st.markdown(t("replay_where", round=pos.round_no, move=pos.move_in_round, total=
                      count=steps))
 history = [e for e in round_.history if e.kind != "sweep" or round_.is_over]
 if history:
-    st.info(event_text_plain(history[-1], names, deck))
+    st.info(md_escape(event_text_plain(history[-1], names, deck)))
 st.markdown(f"**{t('table_title')}**")
 st.html(cards_row_html(round_.table, deck, values, width=64))
 for seat in range(game.rules.players):
     name = names[seat] if seat < len(names) else t("player_n", n=seat + 1)
-    st.markdown(f"**{name}** · " + seat_status(len(round_.hand(seat)), len(round_.pile(seat)),
-                                                round_.escobas[seat]))
+    status = seat_status(len(round_.hand(seat)), len(round_.pile(seat)), round_.escobas[seat])
+    st.markdown(f"**{md_escape(name)}** · {status}")
     st.html(cards_row_html(round_.hand(seat), deck, values, width=52, names=False))
 if round_.is_over:
     sides = [" + ".join(names[s] for s in game.rules.seats_of(side) if s < len(names))

@@ -1,4 +1,6 @@
-"""Settings: card deck, values on cards, hints, pausing on the computer's turn, language."""
+"""Settings: card deck, values on cards, hints and how they say chances, pausing on the
+computer's turn, language; and for parents, the profile's nickname, PIN, and deleting it
+with all its data."""
 
 from __future__ import annotations
 
@@ -6,10 +8,21 @@ import streamlit as st
 
 from escoba import Card, Deck
 from trainer.cards import cards_row_html
+from trainer.hints import ODDS_STYLES
 from trainer.i18n import LANGUAGES, t
+from trainer.names import TYPED_MAX
+from trainer.text import md_escape
 from ui.errors import safe_callback
 from ui.i18n import current_language, labels
-from ui.session import save_language, settings, update_setting
+from ui.layout import show_flash
+from ui.profiles import (
+    PIN_DIGITS,
+    delete_clicked,
+    pin_remove_clicked,
+    pin_set_clicked,
+    rename_clicked,
+)
+from ui.session import current_profile, save_language, settings, storage, update_setting
 
 st.title(t("settings_title"))
 current = settings()
@@ -36,7 +49,45 @@ for name in ("show_values", "hints", "pause"):
     st.toggle(t("setting_" + name), key=f"set_{name}", on_change=_changed, args=(name,),
               help=t("setting_" + name + "_help"))
 
+st.session_state["set_odds"] = current.get("odds", "words")
+st.segmented_control(t("setting_odds"), list(ODDS_STYLES), key="set_odds", required=True,
+                     format_func=labels("odds_style_"), on_change=_changed, args=("odds",),
+                     help=t("setting_odds_help"))
+
 st.markdown(f"**{t('preview')}**")
 sample = [Card.parse(c) for c in ("1o", "7o", "3c", "8e", "9b", "10c")]
 st.html(cards_row_html(sample, Deck(current.get("deck", "spanish")),
                        bool(current.get("show_values"))))
+
+
+# -- for parents: rename, PIN, delete (issue 10) -----------------------------------------
+profile = current_profile()
+show_flash()  # what a parent's button did (after deleting, there is no profile section)
+if profile is not None:
+    st.divider()
+    st.subheader(t("parent_title"))
+    if profile.protected:
+        st.text_input(t("parent_pin_current"), key="parent_pin", type="password", max_chars=8,
+                      help=t("parent_pin_current_help"))
+    with st.container(horizontal=True, vertical_alignment="bottom"):
+        st.text_input(t("parent_rename"), key="parent_rename", max_chars=TYPED_MAX,
+                      placeholder=profile.nickname)
+        st.button(t("parent_rename_button"), key="parent_rename_go", on_click=rename_clicked,
+                  args=(profile.id,))
+    low, high = PIN_DIGITS
+    with st.container(horizontal=True, vertical_alignment="bottom"):
+        st.text_input(t("parent_pin_new", low=low, high=high), key="parent_pin_new",
+                      type="password", max_chars=high)
+        st.button(t("parent_pin_set"), key="parent_pin_set", on_click=pin_set_clicked,
+                  args=(profile.id,))
+        if profile.protected:
+            st.button(t("parent_pin_remove"), key="parent_pin_remove",
+                      on_click=pin_remove_clicked, args=(profile.id,))
+    with st.expander(t("parent_delete"), icon="🗑️"):
+        data = storage().profile_data(profile.id)
+        name = md_escape(profile.nickname)
+        st.warning(t("parent_delete_what", name=name, games=t("parent_games", n=data.games),
+                     attempts=t("parent_attempts", n=data.attempts),
+                     dailies=t("parent_dailies", n=data.dailies)))
+        st.button(t("parent_delete_confirm", name=name), key="parent_delete",
+                  on_click=delete_clicked, args=(profile.id,), type="primary")

@@ -42,12 +42,13 @@ def _quiet() -> None:
 
 def fill(store, profile_id: int, days: int, games: int, now: datetime) -> int:  # noqa: ANN001
     """Write a plausible history; returns the number of attempts written."""
-    import trainer.storage as S
     from escoba import Rules
     from puzzles import check, daily_set, generate
-    from puzzles.practice import attempt_answers, quick_fact, quick_fact_key
+    from puzzles.practice import Attempt, quick_fact
     from tests.test_storage import play_to_end
     from trainer.gameplay import GameSession, SeatSpec
+    from trainer.storage.practice import _attempt_values
+    from trainer.storage.schema import attempts
 
     rng = random.Random(3)
     count = 0
@@ -60,13 +61,8 @@ def fill(store, profile_id: int, days: int, games: int, now: datetime) -> int:  
             value = q.solutions[0].value if rng.random() < 0.8 else 1
             r = check(q, value)
             secs = round(rng.uniform(1, 6), 2)
-            rows.append(S._attempt_values(profile_id, {
-                "day": day, "mode": "quick", "puzzle_id": q.id, "kind": q.kind,
-                "level": q.level, "capture_sum": 15, "facts": list(q.facts),
-                "answers": [list(a) for a in attempt_answers(q, r, secs)], "answer": [value],
-                "correct": r.solved, "found": len(r.found), "missed": len(r.missed),
-                "wrong": len(r.wrong), "seconds": secs, "hints": 0, "stars": r.stars,
-                "fact": quick_fact_key(q), "fact_seconds": secs}, when + timedelta(minutes=i)))
+            rows.append(_attempt_values(profile_id, Attempt.of(
+                q, r, secs, [value], "quick", when.date()), when + timedelta(minutes=i)))
         for i in range(4):
             p = generate(rng.choice(["captures", "fifteens", "hand"]), rng.randint(1, 5),
                          f"bench-{d}-{i}")
@@ -74,24 +70,19 @@ def fill(store, profile_id: int, days: int, games: int, now: datetime) -> int:  
                      {"take": [str(c) for c in s.take]} for s in p.solutions
                      if rng.random() < 0.8]
             r = check(p, given or ["none"])
-            rows.append(S._attempt_values(profile_id, {
-                "day": day, "mode": "practice", "puzzle_id": p.id, "kind": p.kind,
-                "level": p.level, "capture_sum": 15, "facts": list(p.facts),
-                "answers": [list(a) for a in attempt_answers(p, r)], "answer": given,
-                "correct": r.solved, "found": len(r.found), "missed": len(r.missed),
-                "wrong": len(r.wrong), "seconds": 40.0, "hints": 0, "stars": r.stars},
-                when + timedelta(minutes=30 + i)))
+            rows.append(_attempt_values(profile_id, Attempt.of(
+                p, r, 40.0, given, "practice", when.date()), when + timedelta(minutes=30 + i)))
         if day >= "2026-12-01":
             daily = daily_set(day)
             for k, p in enumerate(daily.puzzles):
-                store.record_daily_answer(profile_id, day, daily.number, k, {
-                    "day": day, "mode": "daily", "puzzle_id": p.id, "kind": p.kind,
-                    "level": p.level, "capture_sum": 15, "facts": list(p.facts),
-                    "answers": [], "answer": [], "correct": True, "found": 1, "missed": 0,
-                    "wrong": 0, "seconds": 30.0, "hints": 0, "stars": rng.randint(1, 3)})
+                store.record_daily_answer(profile_id, day, daily.number, k, Attempt(
+                    day=day, mode="daily", puzzle_id=p.id, kind=p.kind, level=p.level,
+                    capture_sum=15, facts=p.facts, answers=(), answer=(), correct=True,
+                    found=1, missed=0, wrong=0, seconds=30.0, hints=0,
+                    stars=rng.randint(1, 3)))
                 count += 1
     with store.transaction() as conn:
-        conn.execute(S.attempts.insert(), rows)
+        conn.execute(attempts.insert(), rows)
     count += len(rows)
     for g in range(games):
         session = GameSession.new(Rules.preset("classic", target=5),

@@ -24,8 +24,8 @@ from .game import DeckError, Game, IllegalMoveError, Move, Renuncio, Round
 from .rules import Rules, RulesError
 from .scoring import RoundScore
 
-__all__ = ["FORMAT", "RecordError", "Replay", "game_to_record", "replay", "load_record",
-           "record_summary"]
+__all__ = ["FORMAT", "RecordError", "Replay", "game_to_record", "round_moves", "replay",
+           "load_record", "record_summary"]
 
 FORMAT = "escoba-record/1"
 
@@ -34,20 +34,32 @@ class RecordError(ValueError):
     """A record that cannot be read or that breaks a rule; the message says where."""
 
 
+def round_moves(round_: Round, start: int = 0) -> list[dict[str, object]]:
+    """The record's move entries of one round (plays, miscounts, renuncio claims), from
+    the ``start``-th on: what a game's record holds under ``rounds[i]["moves"]``."""
+    moves: list[dict[str, object]] = []
+    seen = 0
+    for event in round_.history:
+        if event.kind not in ("play", "miscount", "renuncio"):
+            continue
+        seen += 1
+        if seen <= start:  # saved already: not built again
+            continue
+        if event.kind == "renuncio":
+            moves.append(Renuncio(CARDS[event.card_index], event.take).to_dict(event.seat))
+        else:
+            move = event.move
+            assert move is not None
+            moves.append(move.to_dict(event.seat))
+    return moves
+
+
 def game_to_record(game: Game, names: Sequence[str] | None = None) -> dict[str, Any]:
     """The ``escoba-record/1`` document of ``game`` (finished or not)."""
     rounds = []
     for info, round_ in zip(game.round_records, game.rounds, strict=True):
-        moves: list[dict[str, object]] = []
-        for event in round_.history:
-            if event.kind in ("play", "miscount"):
-                move = event.move
-                assert move is not None
-                moves.append(move.to_dict(event.seat))
-            elif event.kind == "renuncio":
-                moves.append(Renuncio(CARDS[event.card_index], event.take).to_dict(event.seat))
         entry: dict[str, Any] = {"dealer": info.dealer, "deck": [str(c) for c in info.deck],
-                                 "moves": moves}
+                                 "moves": round_moves(round_)}
         if info.redealt:
             entry["redealt"] = [[str(c) for c in d] for d in info.redealt]
         rounds.append(entry)

@@ -351,7 +351,8 @@ class Hint:
     ``starts_with`` {card, first} (a missed set uses this table card),
     ``group_uses`` {card} (a missed group uses this card), ``count_on``
     {start, sum} (quick facts), ``consider`` {card} (best move), ``check_each``
-    {sum} (nothing to find: check every card), ``all_found`` {}.
+    {sum} (nothing to find: check every card), ``all_found`` {}, ``the_set`` {card, take}
+    (the strongest: the whole set, card codes).
     """
 
     key: str
@@ -360,7 +361,8 @@ class Hint:
 
 
 def hint(puzzle: Puzzle, answer: Any = None, strength: int = 1) -> Hint:
-    """A hint for the first solution ``answer`` has not found yet (``strength`` 1 or 2).
+    """A hint for the first solution ``answer`` has not found yet (``strength`` 1 to 3:
+    a nudge, a card of the set, then the whole set).
 
     Each hint given should be passed to :func:`check` as ``hints`` (it costs a star).
     """
@@ -375,6 +377,12 @@ def hint(puzzle: Puzzle, answer: Any = None, strength: int = 1) -> Hint:
     if not missed:
         return Hint("all_found", {}, "you have found them all")
     target = missed[0]
+    # The last step of every kind shows the whole set: a hint after a nudge adds something.
+    if strength >= (2 if puzzle.kind in ("best-move", "fifteens") else 3):
+        card = str(target.card) if target.card is not None else None
+        take = [str(c) for c in target.take]
+        return Hint("the_set", {"card": card, "take": take},
+                    f"{card or 'a group'}: {' '.join(take) or 'put down'}")
     if puzzle.kind == "best-move":
         return Hint("consider", {"card": str(target.card)},
                     f"think about playing {target.card}")

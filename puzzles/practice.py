@@ -28,7 +28,8 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import date, timedelta
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from escoba.cards import CARDS
@@ -47,12 +48,79 @@ from .mastery import (
 )
 from .model import Puzzle, Solution, addition_facts
 
-__all__ = ["attempt_answers", "answers_from_rows", "quick_fact", "quick_fact_for",
-           "quick_fact_key", "puzzle_for", "for_me_quick_facts", "for_me_puzzle",
+__all__ = ["Attempt", "FactAnswer", "attempt_answers", "answers_from_rows", "quick_fact",
+           "quick_fact_for", "quick_fact_key", "puzzle_for", "for_me_quick_facts", "for_me_puzzle",
            "practice_candidates", "suggested_level", "streaks", "FOR_ME_KINDS"]
 
 #: The kinds "for me" draws puzzles from (best-move exercises judgement, not facts).
 FOR_ME_KINDS: tuple[str, ...] = ("captures", "fifteens", "hand")
+
+
+#: One fact an attempt answered: ``(fact, correct, seconds or None)``.
+FactAnswer = tuple[str, bool, float | None]
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    """One puzzle or quick-fact attempt, as the app records it and storage keeps it.
+
+    Built by :meth:`of` from a puzzle and its :class:`~puzzles.checker.CheckResult`;
+    ``id`` and ``created_at`` are set by storage when it is read back.
+    """
+
+    day: str  # the child's local date, YYYY-MM-DD
+    mode: str  # practice | for-me | daily | daily-replay | quick
+    puzzle_id: str
+    kind: str
+    level: int
+    capture_sum: int
+    facts: tuple[str, ...]  # the puzzle's facts (what its solutions add)
+    answers: tuple[FactAnswer, ...]  # the facts this attempt answered (attempt_answers)
+    answer: tuple[Any, ...]  # what the child gave (JSON-ready)
+    correct: bool  # solved: nothing missed, nothing wrong
+    found: int
+    missed: int
+    wrong: int
+    seconds: float  # time taken
+    hints: int
+    stars: int
+    fact: str | None = None  # quick facts: the one fact asked ("15-8")
+    daily_date: str | None = None  # a daily puzzle's date
+    id: int | None = field(default=None, compare=False)
+    created_at: datetime | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        # Lists from JSON or a caller become tuples: an attempt is a value.
+        set_ = object.__setattr__
+        set_(self, "facts", tuple(str(f) for f in self.facts))
+        set_(self, "answers", tuple(_fact_answer(a) for a in self.answers))
+        set_(self, "answer", tuple(self.answer))
+        set_(self, "correct", bool(self.correct))
+
+    @property
+    def fact_seconds(self) -> float | None:
+        """A quick fact's response time: its whole time (one fact is asked)."""
+        return self.seconds if self.kind == "quick-facts" else None
+
+    @classmethod
+    def of(cls, puzzle: Puzzle, result: CheckResult, seconds: float, answer: Sequence[Any],
+           mode: str, day: date) -> Attempt:
+        """The attempt a child made at ``puzzle`` on ``day`` (their local date)."""
+        timed = seconds if puzzle.kind == "quick-facts" else None
+        return cls(
+            day=day.isoformat(), mode=mode, puzzle_id=puzzle.id, kind=puzzle.kind,
+            level=puzzle.level, capture_sum=puzzle.capture_sum, facts=puzzle.facts,
+            answers=tuple(attempt_answers(puzzle, result, timed)),
+            answer=tuple(a if isinstance(a, str | int) else dict(a) for a in answer),
+            correct=result.solved, found=len(result.found),
+            missed=len(result.missed) + int(result.missed_none), wrong=len(result.wrong),
+            seconds=float(seconds), hints=result.hints, stars=result.stars,
+            fact=quick_fact_key(puzzle) if puzzle.kind == "quick-facts" else None)
+
+
+def _fact_answer(item: Sequence[Any]) -> FactAnswer:
+    fact, correct, secs = (list(item) + [None, None, None])[:3]
+    return (str(fact), bool(correct), float(secs) if secs is not None else None)
 
 
 def quick_fact_key(puzzle: Puzzle) -> str:
@@ -112,16 +180,10 @@ def attempt_answers(puzzle: Puzzle, result: CheckResult,
     return [(f, c, s) for f, (c, s) in out.items()]
 
 
-def answers_from_rows(rows: Iterable[Mapping[str, Any]]) -> list[Answer]:
-    """Mastery answers from stored attempts (``answers`` and ``created_at`` of each row)."""
-    out = []
-    for row in rows:
-        when = row["created_at"]
-        for item in row.get("answers") or []:
-            fact, correct, secs = (list(item) + [None, None, None])[:3]
-            out.append(Answer(str(fact), bool(correct), when,
-                              float(secs) if secs is not None else None))
-    return out
+def answers_from_rows(rows: Iterable[Attempt]) -> list[Answer]:
+    """Mastery answers from stored attempts (their ``answers`` and ``created_at``)."""
+    return [Answer(fact, correct, row.created_at, secs)
+            for row in rows for fact, correct, secs in row.answers]
 
 
 # -- quick facts for a fact ----------------------------------------------------------------
@@ -254,19 +316,21 @@ def suggested_level(history: Sequence[tuple[int, int, bool]]) -> int:
     return level
 
 
-def for_me_puzzle(stats: Mapping[str, FactStats], history: Sequence[Mapping[str, Any]],
-                  capture_sum: int = 15, number: int = 0) -> tuple[Puzzle, list[str]]:
+def for_me_puzzle(stats: Mapping[str, FactStats], history: Sequence[Attempt],
+                  capture_sum: int = 15, number: int = 0, *,
+                  prefix: str = "forme") -> tuple[Puzzle, list[str]]:
     """The next "for me" puzzle and the weak facts it was chosen for.
 
-    ``history`` are stored attempts (``kind``, ``level``, ``stars``, ``correct``);
-    kinds take turns (``number``), each at :func:`suggested_level`.
+    ``history`` are stored attempts, oldest first; kinds take turns (``number``), each at
+    :func:`suggested_level`. ``prefix`` names the seeds searched (the app gives each
+    profile its own, so children do not all start with the same puzzles).
     """
     kind = FOR_ME_KINDS[number % len(FOR_ME_KINDS)]
-    level = suggested_level([(int(r["level"]), int(r["stars"]), bool(r["correct"]))
-                             for r in history if r.get("kind") == kind
-                             and int(r.get("capture_sum", capture_sum)) == capture_sum])
+    level = suggested_level([(r.level, r.stars, r.correct) for r in history
+                             if r.kind == kind and r.capture_sum == capture_sum])
     targets = weakest_facts(stats, practice_candidates(capture_sum), count=3)
-    return puzzle_for(targets, kind, level, capture_sum, start=number * 40), targets
+    return puzzle_for(targets, kind, level, capture_sum, prefix=prefix,
+                      start=number * 40), targets
 
 
 def streaks(days: Iterable[date], today: date) -> tuple[int, int]:

@@ -13,10 +13,13 @@ import os
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 import time
+import urllib.request
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -31,6 +34,39 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+@contextmanager
+def streamlit_server(script: Path, env: dict[str, str], log: Path,
+                     timeout: float = 60) -> Iterator[str]:
+    """``streamlit run script`` headless on a free loopback port; yields its URL once it
+    answers its health check, stops it afterwards. Its output goes to ``log``."""
+    port = free_port()
+    with open(log, "w") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "streamlit", "run", str(script), "--server.headless",
+             "true", "--server.address", "127.0.0.1", "--server.port", str(port)],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+        url = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + timeout
+            while True:
+                try:
+                    with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                        if r.read() == b"ok":
+                            break
+                except OSError:
+                    pass
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"streamlit did not start; see {log}")
+                time.sleep(0.25)
+            yield url
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
 @pytest.fixture
 def db_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A fresh SQLite file for the app (``ESCOBA_DB_PATH``), and no stray URL."""
@@ -38,6 +74,21 @@ def db_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("ESCOBA_DB_PATH", str(path))
     monkeypatch.delenv("ESCOBA_DATABASE_URL", raising=False)
     return path
+
+
+@pytest.fixture
+def fresh_app(db_path: Path) -> Iterator[Path]:
+    """For AppTest: a fresh database (``db_path``) and no storage cached from another test."""
+    import logging
+
+    import streamlit as st
+
+    # Clearing caches from the test thread makes Streamlit log a harmless warning.
+    logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context").setLevel(
+        logging.ERROR)
+    st.cache_resource.clear()
+    yield db_path
+    st.cache_resource.clear()
 
 
 def _start_cluster() -> tuple[str, callable]:

@@ -28,6 +28,7 @@ from tests.test_app_helpers import (
     set_widget,
     start_game,
 )
+from trainer.names import NAME_MAX, TYPED_MAX
 from trainer.storage import Storage
 
 PAGES = ["app_pages/profiles.py", "app_pages/play.py", "app_pages/games.py",
@@ -603,8 +604,9 @@ def test_pass_and_play_reviews_every_child_by_name(monkeypatch) -> None:
 
     def fake_review(record, seat):  # noqa: ANN001, ANN202 - the coach, one mistake each
         asked.append(seat)
-        return [{"round": 1, "move_no": 1, "move": None, "best": None, "lost": 1.0,
-                 "mistakes": []}]
+        return trainer.hints.GameReview.from_stored([
+            {"round": 1, "move_no": 1, "move": None, "best": None, "lost": 1.0,
+             "mistakes": []}])
 
     monkeypatch.setattr(trainer.hints, "review", fake_review)
     at = create_profile(new_app())
@@ -676,7 +678,9 @@ def test_what_just_happened_survives_a_refresh() -> None:
 
 def test_a_nickname_is_never_silently_changed() -> None:
     at = new_app()
-    assert at.text_input(key="new_nickname").max_chars == 16
+    # The box takes more than a nickname may hold, so a pasted long name is kept in it
+    # and refused with "too long" (tests/test_names.py), never cut or emptied.
+    assert at.text_input(key="new_nickname").max_chars == TYPED_MAX > NAME_MAX == 16
     create_profile(at, "<b>x</b>")
     assert any("Only letters, numbers" in w.value for w in at.warning)
     store = Storage(sa.create_engine(f"sqlite:///{os.environ['ESCOBA_DB_PATH']}"),
@@ -693,7 +697,7 @@ def test_a_second_childs_name_is_refused_not_changed() -> None:
     at = create_profile(new_app())
     at.switch_page("app_pages/play.py").run()
     at.segmented_control(key="ng_kind_1").set_value("human").run()
-    assert at.text_input(key="ng_name_1").max_chars == 16
+    assert at.text_input(key="ng_name_1").max_chars == TYPED_MAX > NAME_MAX == 16
     at.text_input(key="ng_name_1").input("*Leo*").run()
     at.button(key="start_game").click().run()
     assert_ok(at)

@@ -90,10 +90,10 @@ def test_a_puzzle_solved_right_gets_three_stars_and_is_recorded() -> None:
     assert any(s.value.startswith("Found!") for s in at.success)
     assert any("⭐⭐⭐ Well done!" in h.value for h in at.subheader)
     (row,) = store().attempts(profile_id(at))
-    assert (row["puzzle_id"], row["correct"], row["stars"], row["hints"]) == (
+    assert (row.puzzle_id, row.correct, row.stars, row.hints) == (
         puzzle.id, True, 3, 0)
-    assert row["facts"] == list(puzzle.facts) and row["mode"] == "practice"
-    assert all(ok for _, ok, _ in row["answers"]) and row["seconds"] >= 0
+    assert row.facts == tuple(puzzle.facts) and row.mode == "practice"
+    assert all(ok for _, ok, _ in row.answers) and row.seconds >= 0
     # Another page and back: the choices and the puzzle (with its result) are kept.
     at.switch_page("app_pages/progress.py").run()
     at.switch_page("app_pages/puzzles.py").run()
@@ -128,8 +128,50 @@ def test_a_wrong_set_gets_its_arithmetic_and_a_hint_costs_a_star() -> None:
     assert_ok(at)
     assert any("Still to find" in m.value for m in at.markdown)
     (row,) = store().attempts(profile_id(at))
-    assert (row["correct"], row["hints"], row["stars"], row["wrong"]) == (False, 1, 1, 1)
-    assert [f"15-{card.value}", False, None] in row["answers"]
+    assert (row.correct, row.hints, row.stars, row.wrong) == (False, 1, 1, 1)
+    assert (f"15-{card.value}", False, None) in row.answers
+
+
+def _show_example(at):  # noqa: ANN001, ANN202
+    """RULES.md example 1 on the Puzzles page: table 3, 5, Sota, Rey; play 7."""
+    from escoba.cards import parse_cards
+    from puzzles import from_cards
+
+    puzzle = from_cards("captures", parse_cards("3o 5c 8e 10b"), parse_cards("7o"))
+    at.switch_page("app_pages/puzzles.py").run()
+    at.session_state["pz_current"] = (("for-me", 1, 15), puzzle, [])
+    at.run()
+    assert_ok(at)
+    return puzzle
+
+
+def test_the_add_button_is_an_action_that_compares_with_the_puzzles_sum() -> None:
+    at = create_profile(new_app())
+    _show_example(at)
+    at.pills(key="pz_table").set_value(["3o", "10b"]).run()
+    assert at.button(key="pz_add").label == "➕ Add this set: 3 + 10 + 7 = 20, not 15"
+    at.pills(key="pz_table").set_value(["8e"]).run()
+    assert at.button(key="pz_add").label == "➕ Add this set: 8 + 7 = 15"
+    at = create_profile(new_app(locale="es-ES"), "Leo")
+    _show_example(at)
+    at.pills(key="pz_table").set_value(["3o", "10b"]).run()
+    assert at.button(key="pz_add").label == "➕ Añadir este grupo: 3 + 10 + 7 = 20, no 15"
+
+
+def test_each_puzzle_hint_adds_something_and_a_repeat_is_free() -> None:
+    at = create_profile(new_app())
+    _show_example(at)
+    for _ in range(4):
+        at.button(key="pz_hint").click().run()
+        assert_ok(at)
+    hints = [i.value for i in at.info if i.icon == "💡"]
+    assert len(hints) == 3 and len(set(hints)) == 3, hints
+    assert "needs 8 from the table" in hints[0]
+    assert "Here is one" in hints[2] and "Sota" in hints[2]
+    assert any("every hint" in i.value for i in at.info)
+    at.button(key="pz_done").click().run()
+    (row,) = store().attempts(profile_id(at))
+    assert row.hints == 3
 
 
 @pytest.mark.parametrize("capture_sum", [10, 20])
@@ -143,7 +185,7 @@ def test_other_capture_sums(capture_sum: int) -> None:
     solve(at, "pz", puzzle, right_sets(puzzle))
     if not puzzle.solutions:
         at.button(key="pz_done").click().run()
-    assert store().attempts(profile_id(at))[0]["capture_sum"] == capture_sum
+    assert store().attempts(profile_id(at))[0].capture_sum == capture_sum
 
 
 def test_for_me_picks_puzzles_for_the_weakest_facts() -> None:
@@ -165,7 +207,7 @@ def test_for_me_picks_puzzles_for_the_weakest_facts() -> None:
     solve(at, "pz", puzzle, right_sets(puzzle))
     if not puzzle.solutions:
         at.button(key="pz_done").click().run()
-    assert store().attempts(pid)[-1]["mode"] == "for-me"
+    assert store().attempts(pid)[-1].mode == "for-me"
 
 
 def test_daily_set_in_the_childs_time_zone_stars_streak_and_share() -> None:
@@ -177,7 +219,8 @@ def test_daily_set_in_the_childs_time_zone_stars_streak_and_share() -> None:
     # The date as the child's language writes it (Babel): 2026-12-03 is "Thu, Dec 3".
     assert any(f"Daily #{daily.number} · Thu, Dec 3" in m.value for m in at.markdown)
     for index, puzzle in enumerate(daily.puzzles):
-        assert at.session_state["dy_showing"] == (date.fromisoformat(TODAY), index)
+        flow = at.session_state["dy_flow"]
+        assert (flow.day, flow.showing) == (date.fromisoformat(TODAY), index)
         sets = right_sets(puzzle)
         if index == 1:
             sets = sets[:-1]  # puzzle 2: one group missed
@@ -198,7 +241,7 @@ def test_daily_set_in_the_childs_time_zone_stars_streak_and_share() -> None:
     at.button(key="dy0_hint" if False else "dyr0_done").click().run()
     assert_ok(at)
     assert store().daily_result(pid, TODAY) == result
-    modes = [r["mode"] for r in store().attempts(pid)]
+    modes = [r.mode for r in store().attempts(pid)]
     assert modes == ["daily"] * 5 + ["daily-replay"]
 
 
@@ -254,10 +297,10 @@ def test_quick_facts_round_by_tapping_numbers() -> None:
     sent = everything_sent(at)
     assert "seconds" not in sent and " s)" not in sent  # no time on screen
     rows = store().attempts(pid)
-    assert [r["correct"] for r in rows] == [True, True, False, True, True]
-    assert all(r["mode"] == "quick" and r["fact"] and r["fact_seconds"] is not None
+    assert [r.correct for r in rows] == [True, True, False, True, True]
+    assert all(r.mode == "quick" and r.fact and r.fact_seconds is not None
                for r in rows)
-    assert rows[0]["fact"] == f"15-{sum(rnd.puzzles[0].addends)}"
+    assert rows[0].fact == f"15-{sum(rnd.puzzles[0].addends)}"
     at.button(key="qf_again").click().run()
     assert at.session_state["qf_round"].index == 0
 
@@ -353,6 +396,45 @@ def test_progress_speaks_spanish() -> None:
     assert "todavía no" in json.dumps(heat, ensure_ascii=False)
 
 
+def test_progress_counts_every_new_answer_though_it_is_cached() -> None:
+    """My progress is built once per profile and data version, for every session: a new
+    answer in this tab, or an attempt written by another tab, is there at the next visit."""
+    from tests.test_storage import _attempt
+
+    def accuracy(at) -> list:  # noqa: ANN001
+        return [t for t in _spec(at, "ch_daily")["data"] if t["type"] == "bar"][0]["y"]
+
+    def answered(at) -> int:  # noqa: ANN001
+        return sum(s.answers for s in at.session_state["mastery_cache"][1].values())
+
+    at = create_profile(new_app())
+    at.switch_page("app_pages/quick_facts.py").run()
+    question = at.session_state["qf_round"].puzzles[0]
+    at.button(key=f"qf_n_{question.solutions[0].value}").click().run()
+    at.switch_page("app_pages/progress.py").run()
+    assert_ok(at)
+    first = answered(at)
+    assert accuracy(at) == [100] and first >= 1
+    assert any("Solve a puzzle and it shows up" in i.value for i in at.info)  # none yet
+    at.run()  # the same page again: drawn from the cache, the same figures
+    assert accuracy(at) == [100] and answered(at) == first
+
+    at.switch_page("app_pages/quick_facts.py").run()
+    rnd = at.session_state["qf_round"]
+    right = rnd.puzzles[rnd.index].solutions[0].value
+    at.button(key=f"qf_n_{right % 10 + 1}").click().run()  # a wrong number
+    at.switch_page("app_pages/progress.py").run()
+    assert accuracy(at) == [50] and answered(at) > first
+
+    # Another tab solves a puzzle: two sets found, nothing wrong.
+    store().record_attempt(profile_id(at), _attempt(day=TODAY, correct=True, found=2,
+                                                    wrong=0, missed=0, stars=3))
+    at.run()
+    assert_ok(at)
+    assert accuracy(at) == [75]                       # 3 right answers of 4
+    assert sum(sum(t["y"]) for t in _spec(at, "ch_puzzles")["data"]) == 1
+
+
 def test_attempts_csv_is_the_childs_own(tmp_path) -> None:
     from tests.test_storage import _attempt
     from trainer.charts import attempts_csv
@@ -423,13 +505,13 @@ def test_best_move_puzzle_is_one_answer() -> None:
     at.pills(key="pz_hand").set_value(str(best.card)).run()
     if best.take:
         at.pills(key="pz_table").set_value([str(c) for c in best.take]).run()
-    assert at.button(key="pz_add").label.endswith("Play this move") or not best.take
+    assert at.button(key="pz_add").label.startswith("Play this move") or not best.take
     at.button(key="pz_add").click().run()
     assert_ok(at)
     assert any("⭐⭐⭐ Well done!" in h.value for h in at.subheader)
     assert any("Why:" in m.value for m in at.markdown)
     (row,) = store().attempts(profile_id(at))
-    assert (row["kind"], row["correct"], row["stars"]) == ("best-move", True, 3)
+    assert (row.kind, row.correct, row.stars) == ("best-move", True, 3)
 
 
 def test_teachers_download_a_worksheet() -> None:

@@ -13,10 +13,7 @@ from __future__ import annotations
 import base64
 import os
 import re
-import subprocess
-import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -30,7 +27,7 @@ from escoba.cards import cards_of
 from escoba.record import replay
 from puzzles import daily_set
 from puzzles.daily import EPOCH
-from tests.conftest import ROOT, free_port
+from tests.conftest import ROOT, streamlit_server
 from trainer.i18n import format_day, t
 from trainer.storage import Storage
 
@@ -64,37 +61,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
     """The app on a free loopback port with its own SQLite file; (url, db path)."""
     _require_browser()
     db = tmp_path_factory.mktemp("browser") / "escoba.db"
-    port = free_port()
     env = dict(os.environ, ESCOBA_DB_PATH=str(db))
     env.pop("ESCOBA_DATABASE_URL", None)
     if _PINNED_NOW:
         env["ESCOBA_NOW"] = _PINNED_NOW
-    log = open(tmp_path_factory.getbasetemp() / "streamlit.log", "w")  # noqa: SIM115
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-         "--server.address", "127.0.0.1", "--server.port", str(port)],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                    if r.read() == b"ok":
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("streamlit did not start; see streamlit.log")
-            time.sleep(0.25)
+    with streamlit_server(ROOT / "app.py", env,
+                          tmp_path_factory.getbasetemp() / "streamlit.log") as url:
         yield url, db
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
 
 
 @pytest.fixture(scope="module")
@@ -169,6 +142,11 @@ def test_child_plays_with_hints_and_never_sees_opponent_cards(server, page) -> N
     _wait_idle(page)
     assert page.get_by_text("Best move:").count() >= 1  # hints are on by default
     _shot(page, "03-board-hints")
+    # A second tab on the same profile stays open for the whole game (issue 10).
+    second = page.context.new_page()
+    second.goto(f"{url}/play?{page.url.split('?', 1)[1]}")
+    second.get_by_text("1. Choose a card from your hand").wait_for()
+    _wait_idle(second)
 
     for turn in range(3):
         game, record = _state(db)
@@ -212,6 +190,45 @@ def test_child_plays_with_hints_and_never_sees_opponent_cards(server, page) -> N
     for card in game.round.hand(1):
         assert f'data-card="{card}"' not in text
     _shot(page, "06-after-refresh")
+
+    # The second tab still shows the first position. Tapping a card there redraws
+    # the board from the database, and says why; no "Oops", nothing diverged.
+    game, _record = _state(db)
+    second.locator("[data-testid=stButtonGroup] button").first.click()
+    second.get_by_text("This game went on in another tab").wait_for()
+    _wait_idle(second)
+    assert not second.get_by_text("Oops").count()
+    text = _page_text(second)
+    for card in game.round.hand(0):
+        assert card.name(Deck.SPANISH) in text
+    _shot(second, "07-second-tab-redrawn")
+
+    # The second tab starts a different game: the first is left, and the first tab,
+    # on its next tap, is told so and shown the game in play now.
+    left_id = _game_in_play_id(db)
+    moves_left = len(Storage(sa.create_engine(f"sqlite:///{db}"), migrate=False)
+                     .move_entries(left_id))
+    second.get_by_role("button", name="Start a different game").click()
+    second.get_by_role("button", name="Start the game!").click()
+    second.get_by_text("1. Choose a card from your hand").wait_for()
+    _wait_idle(second)
+    assert _game_in_play_id(db) != left_id
+    page.locator("[data-testid=stButtonGroup] button").first.click()
+    page.get_by_text("That game was put aside").wait_for()
+    _wait_idle(page)
+    assert not page.get_by_text("Oops").count()
+    store = Storage(sa.create_engine(f"sqlite:///{db}"), migrate=False)
+    assert len(store.move_entries(left_id)) == moves_left
+    assert store.get_game(left_id).status == "abandoned"
+    _shot(page, "08-first-tab-told")
+    second.close()
+
+
+def _game_in_play_id(db: Path) -> int:
+    store = Storage(sa.create_engine(f"sqlite:///{db}"), migrate=False)
+    (row,) = [g for p in store.list_profiles() for g in store.list_games(p.id)
+              if g.status == "playing"]
+    return row.id
 
 
 def _pill(page, card: Card):  # noqa: ANN001, ANN202

@@ -96,10 +96,11 @@ def test_placeholders_match(lang: str, domain: str) -> None:
 #: Spanish game words that stay Spanish in every language.
 SAME_AS_ENGLISH = {
     "es": {"play_title", "ch_escobas", "seat_escobas", "cat_escobas", "cat_setenta",
-           "cat_siete_de_oros", "preset_setenta", "renuncio_button"},
+           "cat_siete_de_oros", "preset_setenta", "renuncio_button", "pin",
+           "coach_extra_oros"},
     "de": {"play_title", "ch_escobas", "seat_escobas", "cat_escobas", "cat_setenta",
            "cat_siete_de_oros", "renuncio_button", "kind_bot", "bot_name", "card_joker", "ws_code",
-           "ws_kind_hand"},
+           "ws_kind_hand", "pin"},
     "zh": {"play_title", "renuncio_button"},
 }
 
@@ -441,7 +442,7 @@ def test_progress_charts_write_days_and_percentages_in_the_language() -> None:
 
     rows = [_attempt(day="2026-12-01"),
             _attempt(day="2026-12-03", mode="quick", kind="quick-facts", puzzle_id="q",
-                     fact="15-8", fact_seconds=2.5, correct=True, found=1, wrong=0, missed=0,
+                     fact="15-8", seconds=2.5, correct=True, found=1, wrong=0, missed=0,
                      stars=None)]
     frame = charts.attempts_frame(rows)
     readings = {}

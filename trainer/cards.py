@@ -22,7 +22,7 @@ from escoba import Card, Deck
 from .i18n import card_name
 
 __all__ = ["card_svg", "card_img", "back_svg", "cards_row_html", "backs_row_html",
-           "SUIT_COLOURS", "card_label"]
+           "SUIT_COLOURS", "card_label", "pick_label"]
 
 # Okabe-Ito palette: distinguishable with the common colour-vision deficiencies.
 SUIT_COLOURS = ("#C77C00", "#0072B2", "#444444", "#009E73")  # oros copas espadas bastos
@@ -97,6 +97,15 @@ def card_label(card: Card, deck: Deck) -> str:
     return card.rank_name(deck)
 
 
+def pick_label(code: str, deck: Deck, show_value: bool, lang: str | None = None) -> str:
+    """A card's label in the choosers (pills): "7 de oros (7)", or its name alone when
+    values are hidden (and for a joker, which has none of its own); French cards and
+    jokers are named in ``lang`` (see :func:`trainer.i18n.card_name`)."""
+    card = Card.parse(code)
+    name = card_name(card, deck, lang)
+    return f"{name} ({card.value})" if show_value and not card.is_joker else name
+
+
 @lru_cache(maxsize=2048)
 def card_svg(card: Card, deck: Deck = Deck.SPANISH, show_value: bool = True,
              selected: bool = False, width: int = 96, title: str = "") -> str:
@@ -158,17 +167,22 @@ def card_img(card: Card, deck: Deck, show_value: bool, selected: bool, width: in
 
 def cards_row_html(cards: Iterable[Card], deck: Deck, show_value: bool, *,
                    selected: Iterable[Card] = (), width: int = 96,
-                   names: bool = True, gap: int = 6) -> str:
-    """A wrapping row of card faces with their names under them (for ``st.html``)."""
-    chosen = set(selected)
+                   names: bool = True, gap: int = 6, lit: Iterable[Card] = ()) -> str:
+    """A wrapping row of card faces with their names under them (for ``st.html``).
+
+    ``selected`` cards are drawn chosen; ``lit`` cards glow (a hint pointing at them)."""
+    chosen, glowing = set(selected), set(lit)
     items = []
     for card in cards:
         name = card_name(card, deck)
         svg = card_img(card, deck, show_value, card in chosen, width, name)
         caption = (f'<div style="font-size:0.85rem;text-align:center;max-width:{width + 8}px">'
                    f'{html.escape(name)}</div>') if names else ""
+        glow = (";border-radius:10px;box-shadow:0 0 0 3px #F2C14E,0 0 12px 4px #F2C14E"
+                if card in glowing else "")
+        mark = ' data-lit="1"' if card in glowing else ""
         items.append(f'<div style="display:flex;flex-direction:column;align-items:center;'
-                     f'margin:{min(4, gap)}px">{svg}{caption}</div>')
+                     f'margin:{min(4, gap)}px{glow}"{mark}>{svg}{caption}</div>')
     return (f'<div style="display:flex;flex-wrap:wrap;gap:{gap}px;align-items:flex-start">'
             + "".join(items) + "</div>")
 

@@ -11,6 +11,7 @@ speak the child's language.
 from __future__ import annotations
 
 import io
+import textwrap
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
@@ -22,12 +23,15 @@ from plotly.subplots import make_subplots
 
 from escoba import Rules
 from puzzles.mastery import LEVELS, FactStats, addition, all_complements, summary_line
+from puzzles.practice import Attempt
 
-from .i18n import format_day, format_number, format_percent
+from .hints import GameReview
+from .i18n import format_number, format_percent
+from .storage import GameRow, RoundResult
 
 __all__ = ["Chart", "attempts_frame", "attempts_csv", "daily_chart", "mastery_chart",
            "puzzles_chart", "stars_chart", "streak_chart", "games_frame", "wins_chart",
-           "escobas_chart", "points_chart", "mistakes_chart", "LEVEL_COLOURS"]
+           "escobas_chart", "points_chart", "mistakes_chart", "LEVEL_COLOURS", "whole"]
 
 Tr = Callable[..., str]
 
@@ -37,7 +41,7 @@ LEVEL_COLOURS: dict[str, str] = {"new": "#E6E6E6", "attempted": "#E69F00",
                                  "fluent": "#009E73"}
 KIND_COLOURS: dict[str, str] = {"captures": "#0072B2", "hand": "#E69F00",
                                 "fifteens": "#009E73", "best-move": "#CC79A7"}
-_LAYOUT = {"margin": {"l": 40, "r": 20, "t": 40, "b": 40}, "height": 340,
+_LAYOUT = {"margin": {"l": 40, "r": 20, "t": 64, "b": 40}, "height": 350,
            "font": {"size": 14}, "legend": {"orientation": "h", "y": -0.2}}
 
 
@@ -72,16 +76,17 @@ _COLUMNS = ["id", "created_at", "day", "mode", "puzzle_id", "kind", "level", "ca
             "fact_seconds", "daily_date", "facts"]
 
 
-def attempts_frame(rows: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
+def attempts_frame(rows: Sequence[Attempt]) -> pd.DataFrame:
     """One row per attempt (oldest first); ``facts`` joined with spaces."""
-    frame = pd.DataFrame([{k: r.get(k) for k in _COLUMNS} for r in rows], columns=_COLUMNS)
+    frame = pd.DataFrame([{k: getattr(r, k) for k in _COLUMNS} for r in rows],
+                         columns=_COLUMNS)
     if not frame.empty:
         frame["facts"] = frame["facts"].map(lambda f: " ".join(f or []))
         frame["correct"] = frame["correct"].astype(bool)
     return frame
 
 
-def attempts_csv(rows: Sequence[Mapping[str, Any]]) -> bytes:
+def attempts_csv(rows: Sequence[Attempt]) -> bytes:
     """The child's own attempts as CSV (UTF-8), for the download button."""
     buf = io.StringIO()
     attempts_frame(rows).to_csv(buf, index=False)
@@ -114,25 +119,19 @@ def daily_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
     fig.add_trace(go.Scatter(x=_list(per_day["day"]), y=_list(per_day["median_seconds"]),
                              name=tr("ch_median_seconds"), mode="lines+markers",
                              marker_color="#D55E00", connectgaps=True), secondary_y=True)
-    fig.update_layout(title=tr("ch_daily_title"), **_LAYOUT)
-    fig.update_xaxes(type="category")
+    fig.update_layout(title=_title(tr("ch_daily_title")), **_LAYOUT)
+    _day_axis(fig, _list(per_day["day"]), tr)
     fig.update_yaxes(title_text="%", range=[0, 100], secondary_y=False)
     fig.update_yaxes(title_text=tr("ch_seconds"), rangemode="tozero", tickformat=".1f",
                      secondary_y=True)
-    _day_ticks(fig, per_day["day"])
     last = per_day.iloc[-1]
-    reading = {"day": format_day(last["day"]), "accuracy": format_percent(last["accuracy"] / 100),
+    reading = {"day": day_label(last["day"], tr),
+               "accuracy": format_percent(last["accuracy"] / 100),
                "right": int(last["right"]), "count": int(last["tries"])}
     if pd.notna(last["median_seconds"]):
         return Chart(fig, "ch_daily_reading",
                      {**reading, "seconds": format_number(float(last["median_seconds"]))})
     return Chart(fig, "ch_daily_reading_untimed", reading)
-
-
-def _day_ticks(fig: go.Figure, days: Any) -> None:
-    """Days on a category axis written as the child's language writes them ("1. Dez.")."""
-    days = _list(days)
-    fig.update_xaxes(tickvals=days, ticktext=[format_day(d) for d in days])
 
 
 def mastery_chart(stats: Mapping[str, FactStats], capture_sum: int, tr: Tr) -> Chart:
@@ -203,7 +202,7 @@ def puzzles_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
         counts = [int(part[part["level"] == lv]["solved"].sum()) for lv in range(1, 6)]
         fig.add_trace(go.Bar(x=[tr("level_n", n=lv) for lv in range(1, 6)], y=counts,
                              name=tr("pz_mode_" + kind), marker_color=KIND_COLOURS[kind]))
-    fig.update_layout(title=tr("ch_puzzles_title"), barmode="stack", **_LAYOUT)
+    fig.update_layout(title=_title(tr("ch_puzzles_title")), barmode="stack", **_LAYOUT)
     fig.update_yaxes(rangemode="tozero", range=None if len(solved) > 4 else [0, 5], dtick=1
                      if len(solved) < 12 else None)
     return Chart(fig, "ch_puzzles_reading", {"solved": int(len(solved)),
@@ -218,9 +217,8 @@ def stars_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
     per_day = puzzles.groupby("day")["stars"].sum().reset_index()
     fig = go.Figure(go.Bar(x=_list(per_day["day"]), y=_list(per_day["stars"]), name=tr("ch_stars"),
                            marker_color="#E69F00"))
-    fig.update_layout(title=tr("ch_stars_title"), **_LAYOUT)
-    fig.update_xaxes(type="category")
-    _day_ticks(fig, per_day["day"])
+    fig.update_layout(title=_title(tr("ch_stars_title")), **_LAYOUT)
+    _day_axis(fig, _list(per_day["day"]), tr)
     fig.update_yaxes(rangemode="tozero")
     return Chart(fig, "ch_stars_reading", {"stars": int(per_day["stars"].sum()),
                                            "count": int(len(per_day))})
@@ -259,16 +257,45 @@ def streak_chart(results: Sequence[Any], today: date, current: int, best: int,
                                colorscale=[[0, "#F2F2F2"], [0.05, "#CDEBDD"], [1, "#009E73"]],
                                colorbar={"title": {"text": "⭐"}}))
     fig.update_yaxes(autorange="reversed")
-    fig.update_xaxes(type="category", title_text=tr("ch_week_of"))
-    _day_ticks(fig, x)
-    fig.update_layout(title=tr("ch_streak_title"), **{**_LAYOUT, "height": 300})
+    _day_axis(fig, x, tr)
+    fig.update_xaxes(title_text=tr("ch_week_of"))
+    fig.update_layout(title=_title(tr("ch_streak_title")), **{**_LAYOUT, "height": 300})
     return Chart(fig, "ch_streak_reading", {"current": current, "best": best,
                                             "done": sum(1 for r in results if r.completed)})
 
 
+#: The widest chart title, in characters, that fits a phone held upright; longer titles
+#: wrap (Plotly does not wrap them itself: they were cut off).
+TITLE_WIDTH = 34
+
+
+def _title(text: str) -> str:
+    """A chart title wrapped onto lines that fit a phone (Plotly's line break is <br>)."""
+    return "<br>".join(textwrap.wrap(text, TITLE_WIDTH)) or text
+
+
+def day_label(day: str, tr: Tr) -> str:
+    """"2026-12-03" -> "Dec 3" ("3 dic"): short enough that a phone never cuts it to "2026-"."""
+    when = date.fromisoformat(str(day)[:10])
+    month = tr("ch_months").split()[when.month - 1]
+    return tr("ch_day_short", month=month, day=when.day)
+
+
+def _day_axis(fig: go.Figure, days: Sequence[str], tr: Tr) -> None:
+    """Dates on the x axis, kept as ISO values (the data) but labelled short."""
+    fig.update_xaxes(type="category", tickvals=list(days),
+                     ticktext=[day_label(d, tr) for d in days])
+
+
+def whole(value: Any, digits: int = 1) -> int | float:
+    """A number as a child reads it: 6, not 6.0 (and 2.5 stays 2.5)."""
+    rounded = round(float(value), digits)
+    return int(rounded) if rounded == int(rounded) else rounded
+
+
 # -- games -----------------------------------------------------------------------------
 
-def games_frame(games: Sequence[tuple[Any, Sequence[Mapping[str, Any]]]]) -> pd.DataFrame:
+def games_frame(games: Sequence[tuple[GameRow, Sequence[RoundResult]]]) -> pd.DataFrame:
     """One row per finished game: when, the opponents' level, won, escobas, points a round,
     and the mistakes named by the coach's review (``None`` when it has no review)."""
     rows = []
@@ -282,13 +309,10 @@ def games_frame(games: Sequence[tuple[Any, Sequence[Mapping[str, Any]]]]) -> pd.
             side = human
         levels = sorted({s.get("level") or "mixed" for s in seats if s.get("kind") == "bot"})
         level = levels[0] if len(levels) == 1 else ("mixed" if levels else "friends")
-        escobas = sum(int(r["escobas"][side]) for r in results if side < len(r["escobas"]))
-        points = [sum(int(v) for v in r["points"][side].values()) for r in results
-                  if side < len(r["points"])]
-        review = game.review
-        mistakes = None
-        if isinstance(review, list):
-            mistakes = sum(1 for item in review if item.get("mistakes"))
+        escobas = sum(r.escobas(side) for r in results)
+        points = [r.side_points(side) for r in results if side < len(r.points)]
+        review = GameReview.from_stored(game.review)
+        mistakes = review.mistake_count if review is not None else None
         rows.append({"game": game.id, "when": game.updated_at, "level": level,
                      "won": game.winner == side, "escobas": escobas, "rounds": len(results),
                      "points_per_round": round(sum(points) / len(points), 2) if points else 0.0,
@@ -311,7 +335,7 @@ def wins_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
         go.Bar(x=names, y=_list(table["won"]), name=tr("ch_won"), marker_color="#009E73"),
         go.Bar(x=names, y=_list(table["played"] - table["won"]), name=tr("ch_lost"),
                marker_color="#BBBBBB")])
-    fig.update_layout(title=tr("ch_wins_title"), barmode="stack", **_LAYOUT)
+    fig.update_layout(title=_title(tr("ch_wins_title")), barmode="stack", **_LAYOUT)
     fig.update_yaxes(rangemode="tozero", dtick=1 if table["played"].max() < 12 else None)
     return Chart(fig, "ch_wins_reading", {"won": int(table["won"].sum()),
                                           "count": int(table["played"].sum())})
@@ -327,7 +351,7 @@ def escobas_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
     fig = go.Figure(go.Bar(x=_game_axis(frame, tr), y=_list(frame["escobas"]),
                            name=tr("ch_escobas"),
                            marker_color="#0072B2"))
-    fig.update_layout(title=tr("ch_escobas_title"), **_LAYOUT)
+    fig.update_layout(title=_title(tr("ch_escobas_title")), **_LAYOUT)
     fig.update_yaxes(rangemode="tozero", dtick=1 if frame["escobas"].max() < 10 else None)
     return Chart(fig, "ch_escobas_reading", {"escobas": int(frame["escobas"].sum()),
                                              "count": int(len(frame))})
@@ -339,11 +363,10 @@ def points_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
     fig = go.Figure(go.Scatter(x=_game_axis(frame, tr), y=_list(frame["points_per_round"]),
                                mode="lines+markers", name=tr("ch_points"),
                                marker_color="#CC79A7"))
-    fig.update_layout(title=tr("ch_points_title"), **_LAYOUT)
+    fig.update_layout(title=_title(tr("ch_points_title")), **_LAYOUT)
     fig.update_yaxes(rangemode="tozero")
-    return Chart(fig, "ch_points_reading", {"last": float(frame["points_per_round"].iloc[-1]),
-                                            "mean": round(float(
-                                                frame["points_per_round"].mean()), 1)})
+    return Chart(fig, "ch_points_reading", {"last": whole(frame["points_per_round"].iloc[-1]),
+                                            "mean": whole(frame["points_per_round"].mean())})
 
 
 def mistakes_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
@@ -351,16 +374,16 @@ def mistakes_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
     reviewed = frame[frame["mistakes"].notna()] if not frame.empty else frame
     if reviewed.empty:
         return None
-    values = reviewed["mistakes"].astype(float)
+    values = reviewed["mistakes"].astype(int)
     trend = values.rolling(3, min_periods=1).mean().round(2)
     x = [tr("ch_game_n", n=int(i) + 1) for i in range(len(reviewed))]
     fig = go.Figure([
         go.Bar(x=x, y=_list(values), name=tr("ch_mistakes"), marker_color="#E69F00"),
         go.Scatter(x=x, y=_list(trend), name=tr("ch_trend"), mode="lines", line={"width": 4},
                    marker_color="#D55E00")])
-    fig.update_layout(title=tr("ch_mistakes_title"), **_LAYOUT)
-    first = round(float(values.head(3).mean()), 1)
-    last = round(float(values.tail(3).mean()), 1)
+    fig.update_layout(title=_title(tr("ch_mistakes_title")), **_LAYOUT)
+    first = whole(values.head(3).mean())
+    last = whole(values.tail(3).mean())
     key = "ch_mistakes_reading_down" if last < first else "ch_mistakes_reading"
     fig.update_yaxes(rangemode="tozero")
     return Chart(fig, key, {"first": first, "last": last, "count": int(len(reviewed))})

@@ -18,13 +18,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from escoba import Card, Game, IllegalMoveError, Move, Observation, Play, Renuncio, Rules
+from escoba import Card, Game, Move, Observation, Play, Renuncio, Rules
 from escoba.bots import PLAYER_LEVELS, make_player
 from escoba.cards import JOKER_MASK, VALUE, indices_of, mask_of, value_sum
-from escoba.record import replay
+from escoba.record import game_to_record, replay, round_moves
 from escoba.solver import capture_masks, has_capture, is_capture
 
-from .storage import Storage
+from .storage import GameChanged, RoundResult, Storage
 
 __all__ = ["SeatSpec", "Outcome", "GameSession", "check_selection", "bot_levels"]
 
@@ -33,7 +33,7 @@ MAX_ROUNDS = 60
 
 
 def bot_levels() -> list[str]:
-    """The computer player levels the engine offers now (more arrive with the coach)."""
+    """The computer player levels the engine offers, easiest first."""
     order = ["gentle", "random", "greedy", "expert"]
     return [lvl for lvl in order if lvl in PLAYER_LEVELS] + sorted(
         lvl for lvl in PLAYER_LEVELS if lvl not in order)
@@ -111,7 +111,7 @@ class GameSession:
 
     def __init__(self, rules: Rules, seats: Sequence[SeatSpec], seed: int, game: Game, *,
                  storage: Storage | None = None, game_id: int | None = None,
-                 options: dict[str, Any] | None = None) -> None:
+                 options: dict[str, Any] | None = None, revision: int = 0) -> None:
         self.rules = rules
         self.seats = list(seats)
         self.seed = seed
@@ -121,10 +121,14 @@ class GameSession:
         self.options = dict(options or {})
         self.players = {i: make_player(s.level) for i, s in enumerate(self.seats)
                         if not s.is_human}
-        #: Events since the last child's move, shown one at a time on the board.
-        self.recent: list[Play] = []
+        #: The game's revision in the database this session extends (see save()).
+        self.revision = revision
+        #: Why this session no longer matches the database (``game_stale`` or
+        #: ``game_closed``): set when a save was refused; the app then reloads.
+        self.conflict: str | None = None
         self._defer_save = False
-        self._saved_moves = self._count_moves()
+        # What the database holds already: the moves per round, finished rounds' results.
+        self._saved_per_round = {n: len(round_moves(r)) for n, r in enumerate(game.rounds, 1)}
         self._saved_results = sum(1 for r in game.rounds if r.is_over)
         self._record_rounds = len(game.rounds)
 
@@ -155,16 +159,17 @@ class GameSession:
         rules = game.rules
         seats = [SeatSpec.from_dict(s) for s in row.seats]
         session = cls(rules, seats, row.seed, game, storage=storage, game_id=row.id,
-                      options=row.options)
+                      options=row.options, revision=row.revision)
         if game.round is None:
             session._start_round()
-        else:
-            session.recent = session.recent_from_history()
         return session
 
-    def recent_from_history(self) -> list[Play]:
-        """:attr:`recent` rebuilt from the round's public history (after a refresh or a
-        restart): from the last move a child made (or the round's start) to now."""
+    @property
+    def recent(self) -> list[Play]:
+        """What just happened, shown one at a time on the board: the round's public
+        history from the last move a child made (or the round's start) to now. Rebuilt
+        from the history each time, so a move, a bot's reply, a renuncio, a refresh and a
+        restart all agree without anyone keeping a second list."""
         history = list(self.game.round.history) if self.game.round is not None else []
         start = 0
         for i in range(len(history) - 1, -1, -1):
@@ -208,11 +213,15 @@ class GameSession:
         return " + ".join(self.seats[s].name for s in seats)
 
     def record(self) -> dict[str, Any]:
-        return self.game.to_record([s.name for s in self.seats])
+        """The game so far as an ``escoba-record/1`` document: the one serialisation of a
+        game, which :meth:`save` writes from too."""
+        return game_to_record(self.game, [s.name for s in self.seats])
 
     # -- actions ------------------------------------------------------------------
     def play_human(self, card: Card, take: Sequence[Card]) -> Outcome:
         """A child's move: judged, played (or penalised under ``miscount=penalty``), saved."""
+        if self.conflict is not None:
+            return self._refused()
         if not self.is_human_turn:
             return Outcome(False, "not_your_turn")
         obs = self.observation(self.to_move)
@@ -222,9 +231,13 @@ class GameSession:
         if not verdict.ok:
             if verdict.key.startswith("wrong_sum") and self.rules.miscount == "penalty":
                 played = self._play(Move(card, frozenset(), miscount=frozenset(take)))
+                if self.conflict is not None:
+                    return self._refused()
                 return Outcome(False, "penalty", verdict.params, played)
             return verdict
         played = self._play(Move(card, frozenset(take)))
+        if self.conflict is not None:
+            return self._refused()
         return Outcome(True, "escoba" if played.escoba else "played", {}, played)
 
     def play_human_then_bots(self, card: Card, take: Sequence[Card]) -> Outcome:
@@ -236,11 +249,18 @@ class GameSession:
                 self.run_bots()
         finally:
             self._defer_save = False
+        if self.conflict is None:
             self.save()
-        return outcome
+        return self._refused() if self.conflict is not None else outcome
+
+    def _refused(self) -> Outcome:
+        """The outcome of an action the database refused (:attr:`conflict` says why)."""
+        return Outcome(False, self.conflict or "game_stale")
 
     def claim_renuncio(self) -> Outcome:
         """The child calls *¡renuncio!*: the best claim (most cards) is taken, if any."""
+        if self.conflict is not None:
+            return self._refused()
         if not self.is_human_turn:
             return Outcome(False, "not_your_turn")
         claims = self.observation(self.to_move).renuncio_claims()
@@ -248,13 +268,14 @@ class GameSession:
             return Outcome(False, "renuncio_nothing")
         claim = max(claims, key=lambda c: (len(c.take), sorted(c.take)))
         played = self.game.claim_renuncio(claim)
-        self.recent.append(played)
         self.save()
+        if self.conflict is not None:
+            return self._refused()
         return Outcome(True, "renuncio_ok", {"count": len(claim.take) + 1}, played)
 
     def bot_step(self) -> list[Play]:
         """One computer player's turn (a renuncio claim first, if it makes one)."""
-        if self.round_over or self.seats[self.to_move].is_human:
+        if self.conflict is not None or self.round_over or self.seats[self.to_move].is_human:
             return []
         seat = self.to_move
         player = self.players[seat]
@@ -265,7 +286,6 @@ class GameSession:
             claim: Renuncio | None = player.claim_renuncio(obs, rng)
             if claim is not None:
                 events.append(self.game.claim_renuncio(claim))
-                self.recent.append(events[-1])
                 obs = self.observation(seat)
         events.append(self._play(player.choose(obs, rng), save=False))
         self.save()
@@ -274,15 +294,15 @@ class GameSession:
     def run_bots(self) -> list[Play]:
         """Computer turns until a child is to move or the round ends."""
         events: list[Play] = []
-        while not self.round_over and not self.seats[self.to_move].is_human:
+        while (self.conflict is None and not self.round_over
+               and not self.seats[self.to_move].is_human):
             events.extend(self.bot_step())
         return events
 
     def next_round(self) -> None:
         """Deal the next round (after the score table)."""
-        if not self.round_over or self.is_over:
+        if self.conflict is not None or not self.round_over or self.is_over:
             return
-        self.recent = []
         self._start_round()
         self.save()
 
@@ -295,83 +315,51 @@ class GameSession:
     def _start_round(self) -> None:
         self.game.rng = self._rng("deal")
         self.game.start_round()
-        for event in self.game.round.history:
-            self.recent.append(event)  # the dealer's initial take, if any
 
     def _play(self, move: Move, *, save: bool = True) -> Play:
-        if self.seats[self.to_move].is_human:
-            self.recent = []
-        try:
-            played = self.game.play(move)
-        except IllegalMoveError:
-            raise
-        self.recent.append(played)
-        if self.round_over and self.game.round.history[-1].kind == "sweep":
-            self.recent.append(self.game.round.history[-1])
+        played = self.game.play(move)
         if save:
             self.save()
         return played
 
-    @staticmethod
-    def _round_entries(number: int, round_: Any, skip: int = 0
-                       ) -> list[tuple[int, int, dict[str, Any]]]:
-        """The record entries of one round's moves after the first ``skip``."""
-        out: list[tuple[int, int, dict[str, Any]]] = []
-        m = 0
-        for event in round_.history:
-            if event.kind not in ("play", "miscount", "renuncio"):
-                continue
-            m += 1
-            if m <= skip:
-                continue
-            if event.kind == "renuncio":
-                out.append((number, m, Renuncio(event.card, event.take).to_dict(event.seat)))
-            else:
-                out.append((number, m, event.move.to_dict(event.seat)))
-        return out
-
-    def _count_moves(self) -> int:
-        # Moves already in the database, per round (a resumed game has them all).
-        self._saved_per_round = {
-            n: len(self._round_entries(n, r)) for n, r in enumerate(self.game.rounds, 1)}
-        return sum(self._saved_per_round.values())
-
     def save(self) -> None:
-        """Write new moves, finished rounds' results (and, when a round was dealt or the
-        game ended, the record) in one transaction."""
-        if self.storage is None or self.game_id is None or self._defer_save:
+        """Write new moves, finished rounds' points (and, when a round was dealt or the
+        game ended, the record) in one transaction, at the revision this session holds.
+
+        The moves are the record's own entries (``escoba.record.round_moves``, which
+        :meth:`record` is made of): one serialisation of a game.
+        When the database refuses (another tab moved first, or the game was left),
+        :attr:`conflict` says why and nothing more is played or saved here.
+        """
+        if self.storage is None or self.game_id is None or self._defer_save \
+                or self.conflict is not None:
             return
-        # Only the current round can have new moves (rounds before it are over and
-        # were saved when they ended): no walk over the whole game per move.
+        # Only the current round, and the one before it when it was just dealt, can have
+        # new moves (rounds before them were saved when they ended): no walk over the
+        # whole game per move.
         rounds = self.game.rounds
         new_moves: list[tuple[int, int, dict[str, Any]]] = []
         for number in range(max(1, len(rounds) - 1), len(rounds) + 1):
-            new_moves += self._round_entries(number, rounds[number - 1],
-                                             self._saved_per_round.get(number, 0))
+            saved = self._saved_per_round.get(number, 0)
+            new_moves += [(number, m, move) for m, move in
+                          enumerate(round_moves(rounds[number - 1], saved), start=saved + 1)]
         finished = sum(1 for r in rounds if r.is_over)
-        new_results = []
-        if finished > self._saved_results:
-            totals = [0] * self.rules.sides
-            for number, r in enumerate(rounds, start=1):
-                if not r.is_over:
-                    continue
-                score = r.score()
-                totals = [t + p for t, p in zip(totals, score.totals, strict=True)]
-                if number > self._saved_results:
-                    new_results.append({"round_no": number,
-                                        "points": [dict(b) for b in score.breakdown],
-                                        "totals": list(totals),
-                                        "escobas": list(score.category("escobas").counts)})
+        new_results = [RoundResult(number, [dict(b) for b in rounds[number - 1].score().breakdown])
+                       for number in range(self._saved_results + 1, finished + 1)]
         # The whole record only when a round was dealt or the game ends; moves
         # alone otherwise (they are rows of their own): less to write per move.
         rewrite = len(rounds) != self._record_rounds or self.is_over
         if not new_moves and not new_results and not rewrite:
             return
-        self.storage.save_progress(self.game_id, self.record() if rewrite else None,
-                                   new_moves=new_moves, new_results=new_results,
-                                   winner=self.game.winner, finished=self.is_over)
+        try:
+            self.revision = self.storage.save_progress(
+                self.game_id, self.record() if rewrite else None, revision=self.revision,
+                new_moves=new_moves, new_results=new_results, winner=self.game.winner,
+                finished=self.is_over)
+        except GameChanged as refused:
+            self.conflict = refused.key
+            return
         for number, move_no, _entry in new_moves:
             self._saved_per_round[number] = move_no
-        self._saved_moves += len(new_moves)
         self._saved_results = finished
         self._record_rounds = len(rounds)

@@ -18,7 +18,9 @@ from typing import Any
 from escoba import Card, Move, Observation, coach
 from escoba.solver import capture_masks
 
-__all__ = ["Assessment", "SweepRisk", "assess", "captures_per_card", "review"]
+__all__ = ["Assessment", "SweepRisk", "assess", "captures_per_card", "review", "GameReview",
+           "ReviewedMove", "GameHint", "HintLine", "Odds", "game_hint", "HINT_STEPS",
+           "ODDS_STYLES"]
 
 log = logging.getLogger(__name__)
 
@@ -80,18 +82,224 @@ def assess(obs: Observation) -> list[Assessment]:
         return []
 
 
-def review(record: dict[str, Any], seat: int) -> list[dict[str, Any]] | None:
-    """The coach's post-game review for ``seat`` as plain dicts (``None`` if it failed)."""
+# -- graduated hints on the board ----------------------------------------------------------
+
+#: How many steps a hint on the board has: a nudge, the cards lit, the arithmetic and move.
+HINT_STEPS = 3
+#: How odds are said: in words with a meter (young children) or as numbers (older ones).
+ODDS_STYLES = ("words", "numbers")
+
+
+@dataclass(frozen=True)
+class HintLine:
+    """One line of a hint: ``kind`` (best, warn, info), a catalog key, its parameters
+    (cards, moves, a coach message ``why`` and ``odds`` as an :class:`Odds`)."""
+
+    kind: str
+    key: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Odds:
+    """A chance said for a child: a word key and a meter of 1-3 (or the percentage)."""
+
+    chance: float
+    known: bool
+
+    @property
+    def level(self) -> int:
+        """1 (a little risky), 2 (risky), 3 (very risky or certain)."""
+        if self.known or self.chance >= 0.5:
+            return 3
+        return 2 if self.chance >= 0.2 else 1
+
+    @property
+    def word_key(self) -> str:
+        return "odds_sure" if self.known else f"odds_{self.level}"
+
+    @property
+    def percent(self) -> int:
+        return round(100 * self.chance)
+
+
+@dataclass(frozen=True)
+class GameHint:
+    """What the hint panel shows at one step: its lines and the cards to light."""
+
+    step: int
+    lines: tuple[HintLine, ...]
+    lit: tuple[Card, ...] = ()
+
+    @property
+    def more(self) -> bool:
+        """Whether asking again would tell more."""
+        return self.step < HINT_STEPS and any(line.kind == "best" for line in self.lines)
+
+
+def _risky(a: Assessment) -> bool:
+    r = a.sweep_risk
+    return r is not None and (r.known or (r.chance or 0.0) > 0)
+
+
+def _odds(a: Assessment) -> Odds:
+    r = a.sweep_risk
+    assert r is not None
+    return Odds(float(r.chance or 0.0), bool(r.known and r.sweeping_cards))
+
+
+def _risk_line(a: Assessment, key: str) -> HintLine:
+    r = a.sweep_risk
+    assert r is not None
+    return HintLine("warn", key, {"move": a.move, "total": r.total, "odds": _odds(a),
+                                  "cards": tuple(r.sweeping_cards)})
+
+
+def game_hint(obs: Observation, step: int, picked: Card | None = None,
+              take: frozenset[Card] = frozenset()) -> GameHint:
+    """The hint for the seat to move at ``step`` (1: a nudge, 2: the cards lit, 3: the
+    arithmetic and the move, with why), and the sweep risks of the card the child is
+    looking at (``picked``, with the table cards ``take`` put together).
+
+    A verdict is never followed by its contradiction: the best move's own risk is said
+    as "every move leaves a chance to sweep; this one leaves the smallest" (or "worth
+    it" when a safer move exists but gives less), never as a warning against it.
+    """
+    step = max(1, min(HINT_STEPS, int(step)))
+    lines: list[HintLine] = []
+    claims = obs.renuncio_claims()
+    if claims:
+        # The claim comes first: it changes the table, so the best move is chosen after.
+        claim = max(claims, key=lambda c: (len(c.take), sorted(c.take)))
+        lines.append(HintLine("info", "hint_renuncio"))
+        lines.append(HintLine("best", "hint_best_renuncio",
+                              {"card": claim.card, "cards": tuple(sorted(claim.take))}))
+        return GameHint(HINT_STEPS, tuple(lines), (claim.card, *sorted(claim.take)))
+    assessed = assess(obs)
+    if not assessed:
+        return GameHint(step, ())
+    best = assessed[0]
+    card, cs = best.move.card, obs.rules.capture_sum
+    if best.move.take:
+        nudge = "hint_nudge_escoba" if best.escoba else "hint_nudge_capture"
+        lines.append(HintLine("best", nudge, {"card": card, "sum": cs}))
+    else:
+        can_capture = any(a.move.take for a in assessed)
+        lines.append(HintLine("best", "hint_nudge_hold" if can_capture else "hint_nudge_lay",
+                              {"sum": cs}))
+    lit: tuple[Card, ...] = ()
+    if step >= 2:
+        lit = (card, *sorted(best.move.take))
+        lines.append(HintLine("best", "hint_lit" if best.move.take else "hint_lit_lay",
+                              {"card": card}))
+    if step >= 3:
+        values = [c.value for c in sorted(best.move.take)] + [card.value]
+        # A risk is said once, by the risk line below, never as the best move's "why".
+        why = None if best.reason[0] == "leaves_sweep" else best.reason
+        params: dict[str, Any] = {"move": best.move}
+        if why is not None:
+            params["why"] = why
+        if best.move.take:
+            params.update(expr=" + ".join(map(str, values)), sum=cs)
+            lines.append(HintLine("best", "hint_arith" if why else "hint_arith_plain", params))
+        else:
+            lines.append(HintLine("best", "hint_move" if why else "hint_move_plain", params))
+    picked_best = picked == card and take == best.move.take
+    if _risky(best) and (step >= 3 or picked_best):
+        if all(_risky(a) for a in assessed):
+            smallest = min(_odds(a).chance for a in assessed)
+            key = "warn_all_risky_smallest" if _odds(best).chance <= smallest \
+                else "warn_all_risky_best"
+        else:
+            key = "warn_best_worth_it"
+        lines.append(_risk_line(best, key))
+    # Other moves of the card the child is looking at: the one put together first.
+    focus = picked if picked is not None else (card if step >= 3 else None)
+    others = [a for a in assessed if a.move.card == focus and a.move != best.move and _risky(a)]
+    others.sort(key=lambda a: a.move.take != take)
+    for a in others[:2]:
+        lines.append(_risk_line(a, "warn_sweep_known" if _odds(a).known else "warn_sweep_odds"))
+    return GameHint(step, tuple(lines), lit)
+
+
+@dataclass(frozen=True)
+class ReviewedMove:
+    """One move of the reviewed child: what was played, the coach's best, the value lost
+    and the mistakes named (message keys). Moves are :class:`~escoba.Move` in a fresh
+    review, ``None`` in one read back from storage (only counts are read back)."""
+
+    round: int
+    move_no: int
+    move: Move | None
+    best: Move | None
+    lost: float
+    mistakes: tuple[tuple[str, dict[str, Any]], ...] = ()
+
+    @property
+    def is_mistake(self) -> bool:
+        """A move the coach would have played otherwise: one definition for the review
+        at the end of the game and for My progress's "Mistakes"."""
+        return bool(self.mistakes) or self.lost > 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"round": self.round, "move_no": self.move_no, "move": _text(self.move),
+                "best": _text(self.best), "lost": self.lost,
+                "mistakes": [[k, dict(p)] for k, p in self.mistakes]}
+
+    @staticmethod
+    def from_dict(data: dict[str, Any]) -> ReviewedMove:
+        return ReviewedMove(int(data.get("round") or 0), int(data.get("move_no") or 0), None,
+                            None, float(data.get("lost") or 0.0),
+                            tuple((str(k), dict(p or {})) for k, p in data.get("mistakes") or ()))
+
+
+def _text(move: Move | None) -> str | None:
+    return None if move is None else str(move)
+
+
+@dataclass(frozen=True)
+class GameReview:
+    """The coach's review of one child's game, in the one shape the end of the game shows,
+    storage keeps (:meth:`to_stored`) and the progress charts count (:meth:`from_stored`)."""
+
+    moves: tuple[ReviewedMove, ...]
+
+    @property
+    def mistakes(self) -> list[ReviewedMove]:
+        """The moves to learn from, in the order they were played."""
+        return sorted((m for m in self.moves if m.is_mistake),
+                      key=lambda m: (m.round, m.move_no))
+
+    @property
+    def mistake_count(self) -> int:
+        return len(self.mistakes)
+
+    def biggest(self, limit: int) -> list[ReviewedMove]:
+        """The ``limit`` costliest mistakes (a long list discourages more than it teaches),
+        shown in the order they were played."""
+        chosen = sorted(self.mistakes, key=lambda m: -m.lost)[:limit]
+        return sorted(chosen, key=lambda m: (m.round, m.move_no))
+
+    def to_stored(self) -> list[dict[str, Any]]:
+        return [m.to_dict() for m in self.moves]
+
+    @staticmethod
+    def from_stored(data: Any) -> GameReview | None:
+        """A stored review (``None`` when the game has none or it is not a list)."""
+        if not isinstance(data, list):
+            return None
+        return GameReview(tuple(ReviewedMove.from_dict(d) for d in data if isinstance(d, dict)))
+
+
+def review(record: dict[str, Any], seat: int) -> GameReview | None:
+    """The coach's post-game review for ``seat`` (``None`` if it failed)."""
     try:
         items = coach.review(record, seat)
     except Exception:
         log.exception("coach.review failed")
         return None
-    out = []
-    for item in items:
-        out.append({
-            "round": item.round, "move_no": item.move_number,
-            "move": item.played, "best": item.best, "lost": float(item.value_lost),
-            "mistakes": [(str(k), dict(p or {})) for k, p in item.mistakes],
-        })
-    return out
+    return GameReview(tuple(
+        ReviewedMove(int(item.round), int(item.move_number), item.played, item.best,
+                     float(item.value_lost),
+                     tuple((str(k), dict(p or {})) for k, p in item.mistakes))
+        for item in items))

@@ -6,11 +6,20 @@ import re
 
 __all__ = ["md_escape"]
 
-# Everything Markdown (CommonMark, GitHub flavour) or Streamlit's extras could read
-# as markup: emphasis, links, headings, lists, tables, HTML, :emoji: and $math$.
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~:$&])")
+# What Markdown (CommonMark, GitHub flavour) or Streamlit's extras read as markup anywhere
+# in a line: emphasis, code, links and images, HTML, tables, strikethrough, :emoji: and
+# :directives[...], $math$, entities.
+_INLINE = re.compile(r"([\\`*_\[\]()<>!|~:$&])")
+# What is markup only at the start of a line: headings, lists, rules, numbered lists.
+_LINE_START = re.compile(r"^(\s*)(?:([#+\-=])|(\d+)([.)]))", re.MULTILINE)
+
+
+def _start(match: re.Match[str]) -> str:
+    lead, mark, digits, dot = match.groups()
+    return f"{lead}\\{mark}" if mark else f"{lead}{digits}\\{dot}"
 
 
 def md_escape(text: str) -> str:
-    """``text`` with a backslash before every Markdown-special character."""
-    return _MD_SPECIAL.sub(r"\\\1", str(text))
+    """``text`` shown literally in Markdown: a backslash before every character that
+    could be read as markup where it stands ("Ana + Leo" stays as it is)."""
+    return _LINE_START.sub(_start, _INLINE.sub(r"\\\1", str(text)))

@@ -22,15 +22,16 @@ import streamlit as st
 from escoba import Card, Deck, Observation, Play
 from escoba.cards import cards_of
 from trainer import hints as hint_mod
-from trainer.cards import backs_row_html, card_img, cards_row_html
+from trainer.cards import backs_row_html, card_img, cards_row_html, pick_label
 from trainer.gameplay import GameSession, arithmetic
 from trainer.i18n import card_name, has_key, t
+from trainer.text import md_escape
 
 from .errors import safe_callback
 from .i18n import current_language
 from .session import flash, settings
 
-__all__ = ["show_board", "events_html", "safe_callback", "deck_of"]
+__all__ = ["show_board", "events_html", "deck_of"]
 
 log = logging.getLogger(__name__)
 
@@ -176,50 +177,82 @@ def _opponents(game: GameSession, obs: Observation, me: int | None) -> str:
     return "".join(f'<div style="flex:1 1 180px;min-width:0">{b}</div>' for b in boxes)
 
 
-def _hint_panel(obs: Observation, deck: Deck) -> None:
-    """The overlay: captures per card, the coach's best move, sweep-risk warnings."""
+#: Session-state key of the hint panel's step: (position, step), reset on every new position.
+KEY_HINT_STEP = "hint_step"
+_METER = ("▮▯▯", "▮▮▯", "▮▮▮")
+
+
+def _position(game: GameSession) -> tuple[int | None, int, int]:
+    round_ = game.game.round
+    return game.game_id, len(game.game.rounds), len(round_.history) if round_ else 0
+
+
+def hint_step(game: GameSession) -> int:
+    """The hint's step for the position on the board (a new position starts at 1)."""
+    saved = st.session_state.get(KEY_HINT_STEP)
+    return saved[1] if saved and saved[0] == _position(game) else 1
+
+
+@safe_callback
+def _on_more_help(game: GameSession) -> None:
+    step = min(hint_mod.HINT_STEPS, hint_step(game) + 1)
+    st.session_state[KEY_HINT_STEP] = (_position(game), step)
+
+
+def odds_text(odds: hint_mod.Odds) -> str:
+    """A chance as the Settings ask: words and a meter (young children) or a percentage."""
+    if settings().get("odds", "words") == "numbers" and not odds.known:
+        return t("odds_percent", chance=odds.percent)
+    return f"{t(odds.word_key)} {_METER[odds.level - 1]}"
+
+
+def hint_line_text(line: hint_mod.HintLine, deck: Deck) -> str:
+    """One hint line in the child's words: cards by name, moves in words, the coach's why."""
+    shown: dict[str, Any] = {}
+    for name, value in line.params.items():
+        if isinstance(value, Card):
+            shown[name] = _card_text(value, deck)
+        elif name == "cards":
+            shown[name] = _cards_text(value, deck)
+        elif name == "move":
+            shown[name] = move_text(value, deck)
+        elif name == "why":
+            shown[name] = coach_text(*value)
+        elif isinstance(value, hint_mod.Odds):
+            shown[name] = odds_text(value)
+        else:
+            shown[name] = value
+    return t(line.key, **shown)
+
+
+def _hint_panel(game: GameSession, obs: Observation, deck: Deck) -> hint_mod.GameHint:
+    """The overlay, graduated as a tutor would: captures per card and a nudge first, then
+    the cards lit, then the arithmetic and the move; sweep risks in words or numbers."""
     per_card = hint_mod.captures_per_card(obs)
     esc = html.escape
+    picked = st.session_state.get(KEY_HAND)
+    take = frozenset(Card.parse(k) for k in st.session_state.get(KEY_TABLE) or [])
+    hint = hint_mod.game_hint(obs, hint_step(game), Card.parse(picked) if picked else None,
+                              take)
     lines = [f"<b>💡 {esc(t('hints_title'))}</b><ul style='margin:4px 0'>"]
     lines += [f"<li>{esc(t('hint_card_captures', card=_card_text(c, deck), count=n))}</li>"
               for c, n in per_card.items()]
     lines.append("</ul>")
-    claims = obs.renuncio_claims()
-    if claims:
-        lines.append(f"<div>📣 {esc(t('hint_renuncio'))}</div>")
-        # The claim comes first: it changes the table, so the best move is chosen after.
-        claim = max(claims, key=lambda c: (len(c.take), sorted(c.take)))
-        first = t("hint_best_renuncio", card=_card_text(claim.card, deck),
-                  cards=_cards_text(claim.take, deck))
-        lines.append(f"<div>⭐ <b>{esc(t('hint_best'))}</b> {esc(first)}</div>")
-    assessed = [] if claims else hint_mod.assess(obs)
-    warnings: list[str] = []
-    if assessed:
-        best = assessed[0]
-        lines.append(f"<div>⭐ <b>{esc(t('hint_best'))}</b> {esc(move_text(best.move, deck))}"
-                     f": {esc(coach_text(*best.reason))}</div>")
-        # Only the moves of the card the child is looking at (or the best move's
-        # card): a wall of warnings teaches nothing.
-        picked = st.session_state.get(KEY_HAND)
-        focus = Card.parse(picked) if picked else best.move.card
-        risky = [a for a in assessed if a.sweep_risk is not None and a.move.card == focus]
-        if picked:
-            # The move the child has put together comes first.
-            take = frozenset(Card.parse(k) for k in st.session_state.get(KEY_TABLE) or [])
-            risky.sort(key=lambda a: a.move.take != take)
-        for a in risky[:2]:
-            risk = a.sweep_risk
-            assert risk is not None
-            what = move_text(a.move, deck)
-            if risk.known and risk.sweeping_cards:
-                warnings.append(t("warn_sweep_known", move=what, total=risk.total,
-                                  cards=_cards_text(risk.sweeping_cards, deck)))
-            elif risk.chance:
-                warnings.append(t("warn_sweep_chance", move=what, total=risk.total,
-                                  chance=round(100 * risk.chance)))
+    best = [hint_line_text(line, deck) for line in hint.lines if line.kind == "best"]
+    for line in hint.lines:
+        if line.kind == "info":
+            lines.append(f"<div>📣 {esc(hint_line_text(line, deck))}</div>")
+    if best:
+        lines.append(f"<div data-testid='hint-best'>⭐ <b>{esc(t('hint_best'))}</b> "
+                     f"{esc(' '.join(best))}</div>")
     lines += [f'<div style="margin-top:6px;padding:6px 10px;border-radius:8px;'
-              f'background:rgba(255,190,0,0.18)">⚠️ {esc(w)}</div>' for w in warnings]
+              f'background:rgba(255,190,0,0.18)">⚠️ {esc(hint_line_text(line, deck))}</div>'
+              for line in hint.lines if line.kind == "warn"]
     st.html(_BOX + "".join(lines) + "</div>")
+    if hint.more:
+        st.button(t("hint_more"), key="hint_more", type="tertiary", on_click=_on_more_help,
+                  args=(game,))
+    return hint
 
 
 def coach_text(key: str, params: dict[str, Any]) -> str:
@@ -231,6 +264,13 @@ def coach_text(key: str, params: dict[str, Any]) -> str:
     shown = dict(params)
     if key == "captures" and shown.get("siete_de_oros"):
         key = "captures_siete"
+    elif key == "captures":
+        # "it takes 2 cards, with an oro and a seven", not "(oros: 1, sevens: 1)".
+        extras = [t(f"coach_extra_{name}", count=int(shown.get(name) or 0))
+                  for name in ("oros", "sevens") if int(shown.get(name) or 0) > 0]
+        what = t("coach_extra_and", first=extras[0], second=extras[1]) if len(extras) == 2 \
+            else (extras[0] if extras else "")
+        shown["extra"] = t("coach_extra_with", what=what) if what else ""
     for counter in ("cards", "best"):  # the plural form follows the number of cards
         if isinstance(shown.get(counter), int) and "count" not in shown:
             shown["count"] = shown[counter]
@@ -363,6 +403,11 @@ def show_board(game: GameSession) -> None:
     parts = [_scoreboard(game, obs, summary),
              f'<div style="display:flex;flex-wrap:wrap;gap:8px;align-items:stretch">{band}'
              f"</div>"]
+    in_play = not game.round_over and game.seats[game.to_move].is_human and reveal
+    chosen = _chosen_card(obs) if in_play else None
+    # From the hint's second step on, the cards of the move it points at glow.
+    lit = (hint_mod.game_hint(obs, hint_step(game)).lit
+           if in_play and settings().get("hints", True) and hint_step(game) >= 2 else ())
     # The table and the child's hand side by side (one under the other when the
     # screen is narrow): on a landscape tablet the choosers and Play fit below.
     table = (f"<div style='margin:6px 0 0'><b style='font-size:1.15rem'>"
@@ -372,12 +417,11 @@ def show_board(game: GameSession) -> None:
     if obs.table:
         table += cards_row_html(obs.table, deck, values, width=CARD_W, names=False, gap=4,
                                 selected=[Card.parse(k)
-                                          for k in st.session_state.get(KEY_TABLE) or []])
+                                          for k in st.session_state.get(KEY_TABLE) or []],
+                                lit=lit)
     else:
         table += f"<p>{html.escape(t('table_empty'))}</p>"
     row = [f'<div style="flex:1 1 300px;min-width:0">{table}</div>']
-    in_play = not game.round_over and game.seats[game.to_move].is_human and reveal
-    chosen = _chosen_card(obs) if in_play else None
     # The hand shows whenever its owner may see it: on their turn, and while
     # waiting for the computer's (paused) turn.
     if reveal and me is not None and not game.round_over:
@@ -385,7 +429,8 @@ def show_board(game: GameSession) -> None:
                    f"<div style='margin:6px 0 0'><b style='font-size:1.15rem'>"
                    f"{html.escape(t('your_hand', name=game.seats[obs.seat].name))}</b></div>"
                    + cards_row_html(obs.hand, deck, values, width=CARD_W, names=False,
-                                    gap=4, selected=[chosen] if chosen else []) + "</div>")
+                                    gap=4, selected=[chosen] if chosen else [], lit=lit)
+                   + "</div>")
     parts.append('<div style="display:flex;flex-wrap:wrap;column-gap:28px;row-gap:0">'
                  + "".join(row) + "</div>")
     st.html("".join(parts))
@@ -397,7 +442,7 @@ def show_board(game: GameSession) -> None:
     if not game.seats[to_move].is_human:
         name = seat_label(game, to_move)
         if settings().get("pause", False):
-            st.button(t("let_bot_play", name=name), key="bot_step", type="primary",
+            st.button(t("let_bot_play", name=md_escape(name)), key="bot_step", type="primary",
                       on_click=_on_bot_step, args=(game,), use_container_width=True)
         else:
             # Without the pause the computer plays at once (this is a safety net).
@@ -406,7 +451,7 @@ def show_board(game: GameSession) -> None:
         return
 
     if not reveal:
-        name = game.seats[to_move].name
+        name = md_escape(game.seats[to_move].name)
         st.info(t("pass_device", name=name), icon="🤝")
         st.button(t("show_my_cards", name=name), key=f"reveal_{to_move}", type="primary",
                   on_click=_on_reveal, args=(to_move,), use_container_width=True)
@@ -428,14 +473,12 @@ def _chosen_card(obs: Observation) -> Card | None:
 def _hand_and_controls(game: GameSession, obs: Observation, deck: Deck, values: bool,
                        chosen: Card | None) -> None:
     if settings().get("hints", True):
-        _hint_panel(obs, deck)
+        _hint_panel(game, obs, deck)
 
     lang = current_language()  # fixed now: AppTest formats options after the run
 
     def label(key: str) -> str:
-        card = Card.parse(key)
-        name = card_name(card, deck, lang)
-        return f"{name} ({card.value})" if values and not card.is_joker else name
+        return pick_label(key, deck, values, lang)
 
     table_keys = [str(c) for c in obs.table]
     current_take = [k for k in (st.session_state.get(KEY_TABLE) or []) if k in table_keys]

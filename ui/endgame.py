@@ -9,9 +9,10 @@ import streamlit as st
 from trainer import hints as hint_mod
 from trainer.gameplay import GameSession
 from trainer.i18n import t
+from trainer.storage import record_shareable
 from trainer.text import md_escape
 
-from .board import safe_callback
+from .errors import safe_callback
 from .score import show_round_score
 from .session import set_game, storage
 
@@ -40,13 +41,6 @@ def open_new_game_form() -> None:
     st.session_state["new_game_open"] = True
 
 
-def record_shareable(status: str, open_hand: bool) -> bool:
-    """Whether a game's record may reach the browser: its deck holds every hidden hand,
-    so only once the game can no longer be played on (finished, or left unfinished
-    for good), or when every hand is face up anyway (*mesa abierta*)."""
-    return status != "playing" or open_hand
-
-
 def record_bytes(game: GameSession) -> bytes:
     return json.dumps(game.record(), ensure_ascii=False, indent=1).encode("utf-8")
 
@@ -66,12 +60,13 @@ def show_round_end(game: GameSession) -> None:
     else:
         me = game.human_seats[0]
         mine = game.rules.side_of(me) == winner and len(game.human_seats) == 1
-        st.success(t("you_won") if mine else t("winner_is", name=names[winner]), icon="🏆")
+        st.success(t("you_won") if mine else t("winner_is", name=md_escape(names[winner])),
+                   icon="🏆")
         if mine and not st.session_state.get(f"balloons_{game.game_id}"):
             st.session_state[f"balloons_{game.game_id}"] = True
             st.balloons()
     totals = " · ".join(f"{names[s]}: {game.game.totals[s]}" for s in range(game.rules.sides))
-    st.markdown(f"**{t('final_totals')}** {totals}")
+    st.markdown(f"**{t('final_totals')}** {md_escape(totals)}")
     _review(game)
     show_download(game)
     st.button(t("new_game"), key="new_game_after", type="primary", on_click=_new_game,
@@ -91,35 +86,36 @@ def _review(game: GameSession) -> None:
         _review_of(game, seat, owner=seat == humans[0])
 
 
+#: The mistakes listed at the end of a game; the others are counted.
+REVIEW_SHOWN = 5
+
+
 def _review_of(game: GameSession, seat: int, *, owner: bool) -> None:
     cache_key = f"review_{game.game_id}_{seat}"
     if cache_key not in st.session_state:
-        items = hint_mod.review(game.record(), seat)
-        st.session_state[cache_key] = items
-        if owner and items is not None and game.game_id is not None:
-            # Stored for the progress charts of the profile's child (issue 6):
-            # mistakes named per move.
-            storage().save_review(game.game_id, [
-                {**i, "move": str(i["move"]), "best": str(i["best"])} for i in items])
-    items = st.session_state[cache_key]
-    if items is None:
+        review = hint_mod.review(game.record(), seat)
+        st.session_state[cache_key] = review
+        if owner and review is not None and game.game_id is not None:
+            # Stored for the progress charts of the profile's child: the same count.
+            storage().save_review(game.game_id, review.to_stored())
+    review: hint_mod.GameReview | None = st.session_state[cache_key]
+    if review is None:
         st.caption(t("review_unavailable"))
         return
     from .board import coach_text, deck_of, move_text
 
-    mistakes = [i for i in items if i["mistakes"] or i["lost"] > 0]
-    if not mistakes:
+    if not review.mistakes:
         st.success(t("review_perfect"))
         return
-    # The biggest mistakes first; a long list discourages more than it teaches.
-    mistakes.sort(key=lambda i: -i["lost"])
-    for item in mistakes[:5]:
-        named = "; ".join(coach_text(k, p) for k, p in item["mistakes"]) or t("review_better")
-        st.markdown("- " + t("review_item", round=item["round"] or "?",
-                             move=move_text(item["move"], deck_of()),
-                             best=move_text(item["best"], deck_of()), why=named))
-    if len(mistakes) > 5:
-        st.caption(t("review_more", count=len(mistakes) - 5))
+    count = review.mistake_count
+    st.markdown(t("review_count", count=count))
+    for item in review.biggest(REVIEW_SHOWN):
+        named = "; ".join(coach_text(k, p) for k, p in item.mistakes) or t("review_better")
+        st.markdown("- " + t("review_item", round=item.round or "?",
+                             move=move_text(item.move, deck_of()),
+                             best=move_text(item.best, deck_of()), why=named))
+    if count > REVIEW_SHOWN:
+        st.caption(t("review_more", count=count - REVIEW_SHOWN))
 
 
 @safe_callback

@@ -1,4 +1,4 @@
-"""Page furniture shared by every page: styles, the sidebar, the error boundary."""
+"""Page furniture shared by every page: styles, the sidebar, flashes, the profile guard."""
 
 from __future__ import annotations
 
@@ -9,12 +9,13 @@ import logging
 import streamlit as st
 
 from trainer.i18n import LANGUAGES, t
+from trainer.text import md_escape
 from ui.i18n import current_language
 
-from .errors import friendly_errors, safe_callback
+from .errors import safe_callback
 from .session import current_profile, pop_flash, save_language
 
-__all__ = ["friendly_errors", "sidebar", "show_flash", "require_profile", "inject_style",
+__all__ = ["sidebar", "show_flash", "require_profile",
            "pages", "language_picker"]
 
 log = logging.getLogger("escoba.app")
@@ -60,11 +61,6 @@ def pages(spec: tuple[tuple[str, str, str], ...], lang: str) -> list:
             for i, (path, key, icon) in enumerate(spec)]
 
 
-def inject_style() -> None:
-    """Kept for pages drawn without the sidebar; app.py styles through :func:`sidebar`."""
-    st.html(_STYLE)
-
-
 @safe_callback
 def _on_language() -> None:
     save_language(st.session_state["lang_picker"])
@@ -88,13 +84,19 @@ def sidebar() -> None:
     st.sidebar.html(_STYLE + who)
 
 
+#: Message parameters that hold a name someone typed (a nickname, a player's name).
+_NAME_PARAMS = frozenset({"name", "nickname", "who", "players"})
+
+
 def show_flash() -> None:
     """The one-shot message left by a button callback."""
     message = pop_flash()
     if message is None:
         return
     kind, key, params = message
-    text = t(key, **params)
+    # A name is free text, never markup: only the catalog's own words carry Markdown.
+    text = t(key, **{k: md_escape(v) if k in _NAME_PARAMS and isinstance(v, str) else v
+                     for k, v in params.items()})
     {"success": st.success, "warning": st.warning, "error": st.error}.get(kind, st.info)(text)
 
 

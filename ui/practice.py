@@ -2,8 +2,10 @@
 
 Pages call these and stay thin. Attempts go to the database at once (one
 transaction each, :meth:`trainer.storage.Storage.record_attempt`); mastery is
-computed from the stored attempts (:mod:`puzzles.mastery`) and cached in
-session state until the next attempt of this session.
+computed from the stored attempts (:mod:`puzzles.mastery`). What is computed from
+a profile's whole history is cached for every session, keyed by the profile's
+:func:`data_version`: a new attempt, in any tab, changes the key, so nothing stale
+is ever read, and a year of history is read once, not on every visit.
 """
 
 from __future__ import annotations
@@ -12,20 +14,24 @@ import functools
 import logging
 import os
 from datetime import UTC, date, datetime
-from typing import Any
+from typing import Any, NamedTuple
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+import pandas as pd
 import streamlit as st
 
 from puzzles import CheckResult, DailySet, Puzzle, daily_set
-from puzzles.mastery import FactStats, fact_stats
-from puzzles.practice import answers_from_rows, attempt_answers, practice_candidates, quick_fact_key
+from puzzles.mastery import Answer, FactStats, fact_stats
+from puzzles.practice import Attempt, answers_from_rows, practice_candidates
+from trainer.charts import attempts_frame
+from trainer.storage import DailyResult, ProgressVersion
 
 from .errors import safe_callback
-from .session import storage
+from .session import database_url, storage
 
 __all__ = ["now_utc", "child_timezone", "today", "attempt_row", "record_attempt",
-           "record_daily", "mastery", "attempts", "cached_daily", "fact_text", "kept", "keep"]
+           "record_daily", "mastery", "attempts", "data_version", "history", "fact_stats_of",
+           "cached_daily", "fact_text", "kept", "keep"]
 
 log = logging.getLogger(__name__)
 _MASTERY = "mastery_cache"
@@ -74,52 +80,65 @@ def cached_daily(day: date) -> DailySet:
 
 
 def attempt_row(puzzle: Puzzle, result: CheckResult, seconds: float, answer: list[Any],
-                mode: str) -> dict[str, Any]:
-    """The stored form of one attempt (see ``attempts`` in ui/storage.py)."""
-    timed = seconds if puzzle.kind == "quick-facts" else None
-    row: dict[str, Any] = {
-        "day": today().isoformat(), "mode": mode, "puzzle_id": puzzle.id,
-        "kind": puzzle.kind, "level": puzzle.level, "capture_sum": puzzle.capture_sum,
-        "facts": list(puzzle.facts),
-        "answers": [list(a) for a in attempt_answers(puzzle, result, timed)],
-        "answer": [a if isinstance(a, str | int) else dict(a) for a in answer],
-        "correct": result.solved, "found": len(result.found),
-        "missed": len(result.missed) + int(result.missed_none), "wrong": len(result.wrong),
-        "seconds": float(seconds), "hints": result.hints, "stars": result.stars,
-    }
-    if puzzle.kind == "quick-facts":
-        row.update(fact=quick_fact_key(puzzle), fact_seconds=float(seconds))
-    return row
+                mode: str) -> Attempt:
+    """The attempt a child just made, dated where the child is."""
+    return Attempt.of(puzzle, result, seconds, answer, mode, today())
 
 
-def _changed() -> None:
-    st.session_state.pop(_MASTERY, None)
-
-
-def record_attempt(profile_id: int, row: dict[str, Any]) -> None:
+def record_attempt(profile_id: int, row: Attempt) -> None:
     storage().record_attempt(profile_id, row)
-    _changed()
 
 
-def record_daily(profile_id: int, daily: DailySet, index: int, row: dict[str, Any]) -> Any:
+def record_daily(profile_id: int, daily: DailySet, index: int, row: Attempt) -> DailyResult:
     result = storage().record_daily_answer(profile_id, daily.date.isoformat(), daily.number,
                                            index, row, slots=len(daily.puzzles))
-    _changed()
     return result
 
 
-def attempts(profile_id: int) -> list[dict[str, Any]]:
+def attempts(profile_id: int) -> list[Attempt]:
     return storage().attempts(profile_id)
 
 
+class DataVersion(NamedTuple):
+    """The key of a profile's cached results: the database, the profile, and its data's
+    :class:`~trainer.storage.ProgressVersion` (one small query)."""
+
+    database: str | None
+    profile_id: int
+    data: ProgressVersion
+
+
+def data_version(profile_id: int) -> DataVersion:
+    """What the profile's cached results are keyed by; changes with every new attempt."""
+    return DataVersion(database_url(), profile_id, storage().progress_version(profile_id))
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def history(version: DataVersion) -> tuple[pd.DataFrame, list[Answer]]:
+    """The profile's attempts, read once: as a frame (the charts) and as answers (mastery).
+    A frame and plain tuples copy out of the cache in milliseconds; the rows themselves
+    (dicts of JSON) would take as long to copy as to read again."""
+    rows = storage().attempts(version.profile_id)
+    return attempts_frame(rows), answers_from_rows(rows)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def fact_stats_of(version: DataVersion, capture_sum: int) -> dict[str, FactStats]:
+    """Mastery of ``capture_sum``'s facts from the history of ``version``."""
+    return fact_stats(history(version)[1], practice_candidates(capture_sum))
+
+
 def mastery(profile_id: int, capture_sum: int = 15) -> dict[str, FactStats]:
-    """Per fact: level, Leitner box, accuracy, median time (cached until the next attempt)."""
+    """Per fact: level, Leitner box, accuracy, median time (cached until the next attempt).
+
+    The last result is kept in this session too (copying it out of the shared cache
+    is cheap, but not free), under the same key."""
+    key = (data_version(profile_id), capture_sum)
     cached = st.session_state.get(_MASTERY)
-    if cached is not None and cached[0] == (profile_id, capture_sum):
+    if cached is not None and cached[0] == key:
         return cached[1]
-    stats = fact_stats(answers_from_rows(storage().attempts(profile_id)),
-                       practice_candidates(capture_sum))
-    st.session_state[_MASTERY] = ((profile_id, capture_sum), stats)
+    stats = fact_stats_of(*key)
+    st.session_state[_MASTERY] = (key, stats)
     return stats
 
 

@@ -1,9 +1,9 @@
 """Solving one puzzle on screen: cards, native pills to pick them, feedback, hints, stars.
 
-Used by the Puzzles and Daily pages. A puzzle's state (the sets given so far,
-hints taken, when it was shown, the final check) lives in session state under
-a *slot* name, so two pages never mix their puzzles. The checking is
-:func:`puzzles.check`; this module only draws and translates.
+Used by the Puzzles and Daily pages. A puzzle's session
+(:class:`trainer.practice_sessions.PuzzleSession`: the sets given so far, hints taken,
+the final check) lives in session state under a *slot* name, so two pages never mix
+their puzzles. This module only draws and translates.
 
 The child builds one set at a time with pills (the card to play, then table
 cards), and each set gets feedback at once ("3 + 5 + 7 = 15 — found!" or
@@ -15,54 +15,41 @@ through the page's ``record`` callback (a database write in one transaction).
 from __future__ import annotations
 
 import html
-import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 import streamlit as st
 
 from escoba import Card, Deck
-from puzzles import CheckResult, Puzzle, Solution, WrongAnswer, check, hint
-from trainer.cards import cards_row_html
+from puzzles import CheckResult, Puzzle, Solution, WrongAnswer
+from trainer.cards import cards_row_html, pick_label
 from trainer.i18n import card_name, t
+from trainer.practice_sessions import Feedback, PuzzleSession
 
-from .board import coach_text, deck_of, safe_callback
+from .board import coach_text, deck_of
+from .errors import safe_callback
 from .i18n import current_language
 from .session import settings
 
-__all__ = ["PuzzleState", "show_puzzle", "state_of", "reset", "wrong_text", "hint_text",
+__all__ = ["show_puzzle", "state_of", "reset", "wrong_text", "hint_text", "feedback_text",
            "solution_text", "stars_text", "Recorder"]
 
 #: record(puzzle, result, seconds, answer) -> None, called once when a puzzle is checked.
 Recorder = Callable[[Puzzle, CheckResult, float, list[Any]], None]
 
 
-@dataclass
-class PuzzleState:
-    puzzle: Puzzle
-    started: float = field(default_factory=time.monotonic)
-    items: list[dict[str, Any]] = field(default_factory=list)  # {"card", "take"} given
-    feedback: list[tuple[str, str]] = field(default_factory=list)  # (kind, text), newest last
-    hints: int = 0
-    hint_lines: list[str] = field(default_factory=list)
-    said_none: bool = False
-    result: CheckResult | None = None
-    seconds: float = 0.0
-
-
-def state_of(slot: str) -> PuzzleState | None:
+def state_of(slot: str) -> PuzzleSession | None:
     return st.session_state.get(f"{slot}_state")
 
 
-def reset(slot: str, puzzle: Puzzle | None) -> PuzzleState | None:
+def reset(slot: str, puzzle: Puzzle | None) -> PuzzleSession | None:
     """Show ``puzzle`` in ``slot`` from the start (``None`` clears the slot)."""
     for suffix in ("_hand", "_table"):
         st.session_state.pop(slot + suffix, None)
     if puzzle is None:
         st.session_state.pop(f"{slot}_state", None)
         return None
-    state = PuzzleState(puzzle)
+    state = PuzzleSession(puzzle)
     st.session_state[f"{slot}_state"] = state
     return state
 
@@ -114,6 +101,8 @@ def wrong_text(wrong: WrongAnswer, deck: Deck) -> str:
 
 
 def hint_text(puzzle: Puzzle, h: Any, deck: Deck) -> str:
+    if h.key == "the_set":  # the strongest hint: the whole set, with its arithmetic
+        return t("pz_hint_the_set", what=solution_text(puzzle, dict(h.params), deck))
     p = dict(h.params)
     for k in ("card", "first"):
         if isinstance(p.get(k), str):
@@ -140,103 +129,78 @@ def _intro(puzzle: Puzzle, deck: Deck) -> str:
     return t("pz_intro_quick", sum=s)
 
 
-def _label(deck: Deck, values: bool) -> Callable[[str], str]:
-    lang = current_language()  # fixed now: AppTest formats options after the run
-
-    def label(key: str) -> str:
-        card = Card.parse(key)
-        name = card_name(card, deck, lang)
-        return f"{name} ({card.value})" if values else name
-    return label
-
-
-def _current(slot: str, puzzle: Puzzle) -> dict[str, Any]:
-    """The set being put together in the pills, as a checker item."""
-    take = list(st.session_state.get(f"{slot}_table") or [])
-    if puzzle.kind == "captures":
-        card = str(puzzle.hand[0])
-    elif puzzle.kind in ("hand", "best-move"):
-        card = st.session_state.get(f"{slot}_hand")
-    else:
-        card = None
-    return {"card": card, "take": take}
+def feedback_text(puzzle: Puzzle, said: Feedback, deck: Deck) -> str:
+    """One line of a :class:`PuzzleSession`'s feedback in the child's words."""
+    if said.key == "found":
+        return t("pz_found", what=solution_text(puzzle, said.params["solution"], deck))
+    if said.key == "wrong":
+        text = wrong_text(said.params["wrong"], deck)
+        return t("pz_try_again", what=text) if said.params["again"] else text
+    return t(said.key, **said.params)
 
 
-def _set_label(slot: str, puzzle: Puzzle) -> tuple[str, bool]:
-    """The add button's label, carrying the sum put together (like the Play page)."""
-    item = _current(slot, puzzle)
+def _picked(slot: str) -> tuple[str | None, list[str]]:
+    """The card and table cards chosen in the pills (card codes)."""
+    return st.session_state.get(f"{slot}_hand"), list(st.session_state.get(f"{slot}_table")
+                                                      or [])
+
+
+def _set_label(slot: str, state: PuzzleSession) -> tuple[str, bool]:
+    """The add button's label: an action, with the sum put together compared with the
+    puzzle's own capture sum ("Add this set: 3 + 10 + 7 = 20, not 15"), as on Play."""
+    puzzle = state.puzzle
+    card, take = _picked(slot)
+    item = state.item(card, take)
     if puzzle.kind in ("hand", "best-move") and not item["card"]:
         return t("pick_a_card_first"), False
-    values = sorted(Card.parse(c).value for c in item["take"])
-    if item["card"]:
-        values.append(Card.parse(item["card"]).value)
-    if puzzle.kind == "best-move" and not item["take"]:
+    if puzzle.kind == "best-move" and not take:
         return t("pz_play_move"), True
-    if not item["take"] or (puzzle.kind == "fifteens" and len(values) < 2):
+    total = state.set_sum(card, take)
+    if not take or (puzzle.kind == "fifteens" and len(total.values) < 2):
         return t("pz_pick_table"), False
-    total = sum(values)
     verb = t("pz_play_move") if puzzle.kind == "best-move" else t("pz_add_set")
-    return t("pz_set_label", expr=_expr(values), total=total, verb=verb), True
+    if total.right:
+        return t("pz_set_label", verb=verb, expr=total.expr, total=total.total), True
+    return t("pz_set_label_not", verb=verb, expr=total.expr, total=total.total,
+             need=total.need), True
+
+
+def _checked(state: PuzzleSession, record: Recorder) -> None:
+    """Record the attempt once the session has checked the whole answer."""
+    if state.result is not None:
+        record(state.puzzle, state.result, state.seconds, state.answer)
 
 
 @safe_callback
 def _add(slot: str, record: Recorder) -> None:
     state = state_of(slot)
-    if state is None or state.result is not None:
+    if state is None or state.done:
         return
-    puzzle, deck = state.puzzle, deck_of()
-    item = _current(slot, puzzle)
-    item = {k: v for k, v in item.items() if v}
-    if any(i == item for i in state.items):
-        state.feedback.append(("info", t("pz_already")))
-        return
-    state.items.append(item)
-    alone = check(puzzle, [item])
-    if alone.found:
-        state.feedback.append(("success", t("pz_found", what=solution_text(puzzle, alone.found[0],
-                                                                            deck))))
-    elif alone.wrong:
-        text = wrong_text(alone.wrong[0], deck)
-        # A best move is one answer: no "try another" once it is given.
-        state.feedback.append(("error", text if puzzle.kind == "best-move"
-                               else t("pz_try_again", what=text)))
+    state.add(*_picked(slot))
     st.session_state[f"{slot}_table"] = []
-    if puzzle.kind == "best-move":
-        _finish(state, record)
-        return
-    # Every set found: the puzzle is done at once (no extra tap needed).
-    if puzzle.solutions and len(check(puzzle, state.items).found) == len(puzzle.solutions):
-        _finish(state, record)
+    _checked(state, record)
 
 
 @safe_callback
 def _finish_now(slot: str, record: Recorder, said_none: bool = False) -> None:
     """ "I've found them all", or (``said_none``) "there is none"."""
     state = state_of(slot)
-    if state is None or state.result is not None:
+    if state is None or state.finish(said_none) is None:
         return
-    state.said_none = state.said_none or said_none
-    _finish(state, record)
+    _checked(state, record)
 
 
 @safe_callback
 def _hint(slot: str) -> None:
     state = state_of(slot)
-    if state is None or state.result is not None:
+    if state is None or state.done:
         return
-    h = hint(state.puzzle, state.items or None, strength=1 + min(state.hints, 1))
-    state.hints += 1
-    state.hint_lines.append(hint_text(state.puzzle, h, deck_of()))
+    if state.ask_hint() is None:
+        # Nothing new to tell: said once, and free.
+        state.feedback.append(Feedback("info", "pz_hint_nothing_new"))
 
 
-def _finish(state: PuzzleState, record: Recorder) -> None:
-    answer: list[Any] = list(state.items) + (["none"] if state.said_none else [])
-    state.result = check(state.puzzle, answer, hints=state.hints)
-    state.seconds = round(time.monotonic() - state.started, 2)
-    record(state.puzzle, state.result, state.seconds, answer)
-
-
-def show_puzzle(slot: str, puzzle: Puzzle, record: Recorder) -> PuzzleState:
+def show_puzzle(slot: str, puzzle: Puzzle, record: Recorder) -> PuzzleSession:
     """Draw ``puzzle`` in ``slot`` (a new puzzle starts a fresh state) and its controls."""
     state = state_of(slot)
     if state is None or state.puzzle.id != puzzle.id:
@@ -260,22 +224,27 @@ def show_puzzle(slot: str, puzzle: Puzzle, record: Recorder) -> PuzzleState:
         parts.append(cards_row_html(puzzle.hand, deck, values, selected=selected, width=84))
     st.html("".join(parts))
 
-    for kind, text in state.feedback[-3:]:
-        {"success": st.success, "error": st.error}.get(kind, st.info)(text)
-    for line in state.hint_lines:
-        st.info(line, icon="💡")
+    for said in state.feedback[-3:]:
+        {"success": st.success, "error": st.error}.get(said.kind, st.info)(
+            feedback_text(puzzle, said, deck))
+    for h in state.hints_given:
+        st.info(hint_text(puzzle, h, deck), icon="💡")
 
     if state.result is not None:
         show_result(state, deck)
         return state
 
-    label = _label(deck, values)
+    lang = current_language()  # fixed now: AppTest formats options after the run
+
+    def label(code: str) -> str:
+        return pick_label(code, deck, values, lang)
+
     if puzzle.kind in ("hand", "best-move"):
         st.pills(t("pick_hand_label"), [str(c) for c in puzzle.hand], selection_mode="single",
                  format_func=label, key=f"{slot}_hand")
     st.pills(t("pz_pick_table_label"), [str(c) for c in puzzle.table], selection_mode="multi",
              format_func=label, key=f"{slot}_table")
-    verb, ready = _set_label(slot, puzzle)
+    verb, ready = _set_label(slot, state)
     st.button(verb, key=f"{slot}_add", type="primary", on_click=_add, args=(slot, record),
               disabled=not ready, use_container_width=True)
     with st.container(horizontal=True, key=f"{slot}_tools"):
@@ -290,7 +259,7 @@ def show_puzzle(slot: str, puzzle: Puzzle, record: Recorder) -> PuzzleState:
     return state
 
 
-def show_result(state: PuzzleState, deck: Deck) -> None:
+def show_result(state: PuzzleSession, deck: Deck) -> None:
     """Stars, what was found, what was missed, and every wrong set with its arithmetic."""
     result = state.result
     assert result is not None

@@ -1,15 +1,20 @@
-"""Profile actions (callbacks for the profiles page)."""
+"""Profile actions (callbacks for the profiles and settings pages): choose one (with its
+PIN, when a parent set one), create one, and a parent's rename, PIN and delete."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from trainer.storage import StorageError, name_problem
+from trainer.names import name_problem
+from trainer.storage import StorageError
+from trainer.storage.profiles import PIN_DIGITS
 
-from .board import safe_callback
-from .session import flash, set_profile, storage
+from .errors import safe_callback
+from .session import ask_pin, current_profile, flash, set_profile, storage
 
-__all__ = ["AVATARS", "create_profile_clicked", "pick_profile_clicked"]
+__all__ = ["AVATARS", "PIN_DIGITS", "create_profile_clicked", "pick_profile_clicked",
+           "pin_entered", "pin_cancelled", "rename_clicked", "pin_set_clicked",
+           "pin_remove_clicked", "delete_clicked"]
 
 #: Avatars to choose from: animals and things, never a photo.
 AVATARS = ["🦊", "🐼", "🐸", "🦁", "🐙", "🦄", "🐢", "🐝", "🚀", "⚽", "🌈", "🍉"]
@@ -34,6 +39,95 @@ def create_profile_clicked() -> None:
 
 @safe_callback
 def pick_profile_clicked(profile_id: int) -> None:
+    """A profile tapped on "Who's playing?": chosen, or its PIN asked first."""
+    profile = storage().get_profile(profile_id)
+    if profile is None:
+        return
+    current = current_profile()
+    if profile.protected and (current is None or current.id != profile.id):
+        ask_pin(profile.id)
+    else:
+        set_profile(profile)
+
+
+@safe_callback
+def pin_entered(profile_id: int) -> None:
+    """The PIN typed for a protected profile: right opens it, wrong says so."""
+    pin = st.session_state.pop("pin_entry", "") or ""
+    profile = storage().get_profile(profile_id)
+    if profile is None:
+        ask_pin(None)
+    elif storage().check_pin(profile_id, pin):
+        set_profile(profile)
+    else:
+        flash("error", "pin_wrong")
+
+
+@safe_callback
+def pin_cancelled() -> None:
+    """Not that child: forget the link that asked the PIN, and the question."""
+    if current_profile() is None:
+        st.query_params.pop("p", None)
+    ask_pin(None)
+
+
+def _parent_pin() -> str | None:
+    return st.session_state.pop("parent_pin", None) or None
+
+
+@safe_callback
+def rename_clicked(profile_id: int) -> None:
+    nickname = st.session_state.get("parent_rename", "") or ""
+    problem = name_problem(nickname)
+    if problem is not None:
+        flash("warning", problem[0], **problem[1])
+        return
+    try:
+        profile = storage().rename_profile(profile_id, nickname, pin=_parent_pin())
+    except StorageError as exc:
+        flash("error" if exc.key == "pin_wrong" else "warning", exc.key, **exc.params)
+        return
+    set_profile(profile)
+    st.session_state.pop("parent_rename", None)
+    flash("success", "parent_renamed", name=profile.nickname)
+
+
+@safe_callback
+def pin_set_clicked(profile_id: int) -> None:
+    _change_pin(profile_id, st.session_state.pop("parent_pin_new", "") or "", "parent_pin_done")
+
+
+@safe_callback
+def pin_remove_clicked(profile_id: int) -> None:
+    _change_pin(profile_id, None, "parent_pin_removed")
+
+
+def _change_pin(profile_id: int, new_pin: str | None, done_key: str) -> None:
+    try:
+        storage().set_pin(profile_id, new_pin, pin=_parent_pin())
+    except StorageError as exc:
+        flash("error", exc.key, **exc.params)
+        return
+    _reload(profile_id)
+    flash("success", done_key)
+
+
+@safe_callback
+def delete_clicked(profile_id: int) -> None:
+    profile = storage().get_profile(profile_id)
+    if profile is None:
+        return
+    try:
+        storage().delete_profile(profile_id, pin=_parent_pin())
+    except StorageError as exc:
+        flash("error", exc.key, **exc.params)
+        return
+    set_profile(None)
+    st.session_state.pop("parent_delete_open", None)
+    flash("success", "parent_deleted", name=profile.nickname)
+
+
+def _reload(profile_id: int) -> None:
     profile = storage().get_profile(profile_id)
     if profile is not None:
         set_profile(profile)

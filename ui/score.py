@@ -10,6 +10,7 @@ import streamlit as st
 from escoba import RoundScore
 from escoba.scoring import CategoryResult
 from trainer.i18n import t
+from trainer.text import md_escape
 
 __all__ = ["score_frame", "show_round_score", "reason_text"]
 
@@ -55,4 +56,5 @@ def score_frame(score: RoundScore, names: Sequence[str]) -> pd.DataFrame:
 
 def show_round_score(score: RoundScore, names: Sequence[str], round_no: int) -> None:
     st.markdown(f"### {t('round_score_title', n=round_no)}")
-    st.table(score_frame(score, names))
+    # st.table reads Markdown in its cells and headers: the names are plain text.
+    st.table(score_frame(score, [md_escape(n) for n in names]))

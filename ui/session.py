@@ -2,7 +2,14 @@
 
 Pages call these helpers and stay thin. What must survive a refresh lives in
 the database (games, profiles) and in the URL (``?p=<profile id>``); session
-state only caches what the database already holds.
+state caches what the database holds, and remembers which profile was chosen
+in this browser session.
+
+The profile (issue 10, see docs/APP.md "Profiles on a shared device"): the one
+chosen in this session stays this session's; a ``?p=`` naming another profile
+does not switch to it but shows "Who's playing?". A fresh session (a refresh, a
+new tab) takes ``?p=``, unless that profile has a parent's PIN: then the PIN is
+asked first. A malformed ``?p=`` is ignored.
 """
 
 from __future__ import annotations
@@ -10,6 +17,7 @@ from __future__ import annotations
 import functools
 import logging
 import os
+import re
 import secrets as _secrets
 from pathlib import Path
 from typing import Any
@@ -18,12 +26,13 @@ import streamlit as st
 
 from trainer.gameplay import GameSession
 from trainer.i18n import LANGUAGES
-from trainer.storage import Profile, Storage, configure_sqlite, sqlite_url
+from trainer.storage import GameRow, Profile, Storage, configure_sqlite, sqlite_url
 from ui.i18n import current_language, set_language
 
 __all__ = ["storage", "database_url", "current_profile", "set_profile", "settings",
            "update_setting", "current_game", "set_game", "DEFAULT_SETTINGS", "flash",
-           "pop_flash", "new_seed"]
+           "pop_flash", "new_seed", "profile_id_param", "pin_asked", "ask_pin",
+           "url_names_another_profile"]
 
 log = logging.getLogger(__name__)
 
@@ -34,12 +43,17 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "show_values": True,
     "hints": True,
     "pause": False,
+    "odds": "words",  # how hints say a chance: "words" (and a meter) or "numbers"
 }
 _PROFILE = "profile_id"
 _PROFILE_OBJ = "profile"
 _GAME = "game_session"
 _SETTINGS = "settings"
 _FLASH = "flash"
+_PIN_ASKED = "pin_asked"
+# A profile id in the URL: plain ASCII digits, no sign, small enough for any database
+# integer (a 20-digit number overflowed SQLite's and showed "Oops" twice).
+_PROFILE_ID = re.compile(r"[0-9]{1,9}")
 
 
 def _secret_section() -> dict[str, Any]:
@@ -89,31 +103,64 @@ def storage() -> Storage:
 
 # -- profile ---------------------------------------------------------------------------
 
+def profile_id_param(raw: Any) -> int | None:
+    """The profile id a ``?p=`` names, or ``None`` when it is not a plain small number."""
+    text = str(raw) if raw is not None else ""
+    return int(text) if _PROFILE_ID.fullmatch(text) else None
+
+
 def current_profile() -> Profile | None:
-    """The profile playing in this browser tab (kept in the URL so a refresh keeps it)."""
-    profile_id = st.session_state.get(_PROFILE)
-    if profile_id is None:
-        raw = st.query_params.get("p")
-        if raw and str(raw).isdigit():
-            profile_id = int(raw)
-    if profile_id is None:
+    """The profile playing in this browser session (kept in the URL so a refresh keeps it).
+
+    ``None`` when nobody is chosen yet, when the URL names another profile than the one
+    chosen here, or when the URL's profile asks for its PIN first (:func:`pin_asked`).
+    """
+    url_id = profile_id_param(st.query_params.get("p"))
+    chosen = st.session_state.get(_PROFILE)
+    if chosen is not None:
+        if url_id is not None and url_id != chosen:
+            # Another child's data is never one edited URL away: choose on "Who's playing?".
+            return None
+        cached = st.session_state.get(_PROFILE_OBJ)
+        profile = cached if cached is not None and cached.id == chosen \
+            else storage().get_profile(int(chosen))
+        if profile is None:  # deleted (in another tab)
+            set_profile(None)
+            return None
+        st.session_state[_PROFILE_OBJ] = profile
+        if url_id != profile.id:
+            st.query_params["p"] = str(profile.id)
+        return profile
+    if url_id is None:
         return None
-    cached = st.session_state.get(_PROFILE_OBJ)
-    if cached is not None and cached.id == int(profile_id) \
-            and st.session_state.get(_PROFILE) == cached.id:
-        # Loaded already in this session: no database round trip on every rerun.
-        if st.query_params.get("p") != str(cached.id):
-            st.query_params["p"] = str(cached.id)
-        return cached
-    profile = storage().get_profile(int(profile_id))
+    profile = storage().get_profile(url_id)
     if profile is None:
-        st.session_state.pop(_PROFILE, None)
         return None
-    if st.session_state.get(_PROFILE) != profile.id:
-        _load_profile(profile)
-    st.session_state[_PROFILE_OBJ] = profile
-    st.query_params["p"] = str(profile.id)
+    if profile.protected:
+        ask_pin(profile.id)
+        return None
+    set_profile(profile)
     return profile
+
+
+def url_names_another_profile() -> bool:
+    """Whether ``?p=`` names a profile other than the one chosen in this session."""
+    url_id = profile_id_param(st.query_params.get("p"))
+    chosen = st.session_state.get(_PROFILE)
+    return chosen is not None and url_id is not None and url_id != chosen
+
+
+def pin_asked() -> int | None:
+    """The profile whose PIN "Who's playing?" asks for, if any."""
+    return st.session_state.get(_PIN_ASKED)
+
+
+def ask_pin(profile_id: int | None) -> None:
+    """Ask for this profile's PIN on "Who's playing?" (``None``: ask nothing)."""
+    if profile_id is None:
+        st.session_state.pop(_PIN_ASKED, None)
+    else:
+        st.session_state[_PIN_ASKED] = profile_id
 
 
 def _load_profile(profile: Profile) -> None:
@@ -128,12 +175,15 @@ def _load_profile(profile: Profile) -> None:
 
 
 def set_profile(profile: Profile | None) -> None:
+    """Choose the profile of this session (a PIN, if it has one, was checked already)."""
+    ask_pin(None)
     if profile is None:
         for key in (_PROFILE, _PROFILE_OBJ, _GAME, _SETTINGS):
             st.session_state.pop(key, None)
         st.query_params.pop("p", None)
         return
-    _load_profile(profile)
+    if st.session_state.get(_PROFILE) != profile.id:
+        _load_profile(profile)
     st.session_state[_PROFILE_OBJ] = profile
     st.query_params["p"] = str(profile.id)
 
@@ -169,16 +219,37 @@ def save_language(lang: str) -> None:
 # -- game ------------------------------------------------------------------------------
 
 def current_game() -> GameSession | None:
-    """The profile's game in play: from session state, else resumed from the database."""
+    """The profile's game in play: from session state, else resumed from the database.
+
+    A game kept in session state is checked against the database on every run (one
+    indexed read): if another tab moved on in it, it is redrawn from the database; if
+    it was left for a new game, the new one is shown. Either way the child is told why.
+    """
     game = st.session_state.get(_GAME)
     profile_id = st.session_state.get(_PROFILE)
     if game is not None:
-        return game
+        if game.storage is None or game.game_id is None:
+            return game
+        state = game.storage.game_state(game.game_id)
+        if game.conflict is None and state is not None and state[1] == game.revision:
+            return game
+        st.session_state.pop(_GAME, None)
+        if state is not None and state[0] != "abandoned":
+            flash("warning", "game_stale")
+            row = storage().get_game(game.game_id)
+            return _resumed(row) if row is not None else None
+        if profile_id is None:
+            return None
+        newer = current_game()
+        flash("warning", "game_closed" if newer is not None else "game_closed_none")
+        return newer
     if profile_id is None:
         return None
     row = storage().active_game(int(profile_id))
-    if row is None:
-        return None
+    return _resumed(row) if row is not None else None
+
+
+def _resumed(row: GameRow) -> GameSession | None:
     try:
         game = GameSession.resume(row, storage())
     except Exception:

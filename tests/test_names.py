@@ -1,0 +1,124 @@
+"""Nicknames: one module of rules (trainer.names), and names shown literally everywhere."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_app_helpers import assert_ok, create_profile, new_app, start_game
+from trainer.names import NAME_MAX, clean_name, name_key, name_problem, shown_name
+from trainer.storage import Storage, StorageError
+
+MATHS = "$y^2$ :fire:"
+ESCAPED = r"\$y^2\$ \:fire\:"
+
+
+def test_names_are_normalised_nfkc() -> None:
+    assert clean_name("Ａｎａ") == "Ana"  # full-width letters
+    assert name_problem("Ａｎａ") is None
+
+
+@pytest.mark.parametrize("name", ["\u200b\u200b", "\u200b", "Ana\u202eX", "\u2066Leo\u2069",
+                                  "Li\u0000a", "\u200fMia"])
+def test_invisible_and_bidi_characters_are_refused(name: str) -> None:
+    assert name_problem(name) == ("nickname_hidden", {})
+
+
+def test_emoji_sequences_are_not_hidden_characters() -> None:
+    assert name_problem("👨‍👩‍👧 Fam") is None
+    assert name_problem("❤️ Ana") is None
+
+
+def test_look_alike_names_share_one_key() -> None:
+    assert name_key("Lоla") == name_key("Lola") == name_key("LOLA")  # Cyrillic о
+    assert name_key("Αna") == name_key("Ana")  # Greek Alpha
+    assert name_key("Lola") != name_key("Lila")
+
+
+@pytest.mark.parametrize("name", ["Computer 1", "computer 2", "Ordenador 3", "COMPUTER",
+                                  "Cоmputer 1"])
+def test_the_computer_players_names_are_reserved(name: str) -> None:
+    assert name_problem(name)[0] == "nickname_reserved"
+
+
+def test_a_name_about_computers_is_not_reserved() -> None:
+    assert name_problem("Computadora") is None
+    assert name_problem("Compu") is None
+
+
+def test_a_long_name_is_too_long_not_empty() -> None:
+    assert name_problem("x" * (NAME_MAX + 4)) == ("nickname_long", {"max": NAME_MAX})
+
+
+def test_a_records_names_keep_their_punctuation() -> None:
+    assert shown_name("Computer (random)") == "Computer (random)"
+    assert shown_name("Ana\u200b\u202e") == "Ana"
+
+
+def test_storage_refuses_a_look_alike_of_a_taken_nickname(tmp_path) -> None:
+    import sqlalchemy as sa
+
+    store = Storage(sa.create_engine(f"sqlite:///{tmp_path / 'n.db'}"))
+    store.create_profile("Lola", "🦊")
+    with pytest.raises(StorageError) as err:
+        store.create_profile("Lоla", "🐼")  # Cyrillic о
+    assert err.value.key == "profile_taken"
+
+
+def _warnings(at) -> list[str]:  # noqa: ANN001
+    return [w.value for w in at.warning]
+
+
+@pytest.mark.usefixtures("fresh_app")
+def test_a_pasted_long_nickname_says_it_is_too_long() -> None:
+    at = create_profile(new_app(), "Alexandra-Victoria Longname")
+    assert any("a bit long" in w for w in _warnings(at)), _warnings(at)
+    assert not any("type a nickname first" in w for w in _warnings(at))
+
+
+@pytest.mark.usefixtures("fresh_app")
+def test_app_refuses_zero_width_look_alike_and_bot_names() -> None:
+    at = create_profile(new_app(), "\u200b\u200b")
+    assert any("hidden or invisible" in w for w in _warnings(at))
+    create_profile(at, "Lola")
+    create_profile(at, "Lоla")
+    assert any("already taken" in w for w in _warnings(at))
+    at = create_profile(new_app(locale="es-ES"), "Computer 1")
+    assert any("jugador del ordenador" in w for w in _warnings(at))
+
+
+def _markdown_texts(at) -> list[str]:  # noqa: ANN001
+    return [e.value for kind in ("markdown", "success", "info", "warning", "caption")
+            for e in getattr(at, kind)]
+
+
+@pytest.mark.usefixtures("fresh_app")
+def test_a_nickname_is_shown_literally_in_the_welcome_and_my_games() -> None:
+    at = create_profile(new_app(), MATHS)
+    welcome = [s.value for s in at.success if "Welcome" in s.value]
+    assert welcome and ESCAPED in welcome[0]
+    start_game(at)
+    at.switch_page("app_pages/games.py").run()
+    assert_ok(at)
+    texts = _markdown_texts(at)
+    assert any(ESCAPED in x for x in texts), texts
+    # Nowhere on these pages is the name left for Markdown to read as maths or emoji.
+    assert not any(MATHS in x for x in texts)
+
+
+@pytest.mark.usefixtures("fresh_app")
+def test_replay_shows_a_records_names_literally() -> None:
+    import json
+
+    from tests.test_app_helpers import game
+
+    at = start_game(create_profile(new_app()))
+    record = game(at).record()
+    record["names"] = [MATHS, "Computer (random)"]
+    at.switch_page("app_pages/replay.py").run()
+    at.file_uploader(key="replay_file").upload(
+        "game.json", json.dumps(record).encode(), "application/json").run()
+    assert_ok(at)
+    texts = _markdown_texts(at)
+    assert any(r"Computer \(random\)" in x for x in texts), texts
+    assert not any("Computer random" in x for x in texts)
+    assert any(ESCAPED in x for x in texts) and not any(MATHS in x for x in texts)

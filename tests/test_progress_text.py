@@ -1,0 +1,168 @@
+"""What My progress, My games and the end-of-game review say: one count of mistakes in
+round order, whole numbers, short dates, titles that fit a phone, games per profile."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+import sqlalchemy as sa
+
+from escoba import Rules
+from puzzles.practice import Attempt
+from tests.test_app_helpers import assert_ok, create_profile, new_app
+from trainer import charts
+from trainer.gameplay import GameSession, SeatSpec
+from trainer.hints import GameReview
+from trainer.i18n import t
+from trainer.storage import Storage
+
+#: A review as stored: rounds out of order by value lost, six moves to think about.
+STORED = [
+    {"round": 1, "move_no": 3, "move": "7o takes 8c", "best": "7o takes 3c 5e", "lost": 0.2,
+     "mistakes": [["missed_escoba", {}]]},
+    {"round": 2, "move_no": 1, "move": "1o down", "best": "1o takes 4c", "lost": 3.0,
+     "mistakes": []},
+    {"round": 1, "move_no": 5, "move": "2c down", "best": "2c down", "lost": 0.0,
+     "mistakes": []},
+    {"round": 3, "move_no": 2, "move": "5b down", "best": "5b takes 10o", "lost": 1.5,
+     "mistakes": [["left_sweep", {}]]},
+    {"round": 4, "move_no": 4, "move": "6e down", "best": "6e takes 9o", "lost": 0.9,
+     "mistakes": []},
+    {"round": 1, "move_no": 7, "move": "3o down", "best": "3o takes 1c 1b", "lost": 2.5,
+     "mistakes": []},
+    {"round": 2, "move_no": 6, "move": "4b down", "best": "4b takes 1e", "lost": 0.1,
+     "mistakes": []},
+]
+
+
+def en(key: str, **params: object) -> str:
+    return t(key, "en", **params)
+
+
+def test_review_mistakes_in_round_order_and_one_count() -> None:
+    review = GameReview.from_stored(STORED)
+    assert review.mistake_count == 6
+    assert [(m.round, m.move_no) for m in review.mistakes] == [
+        (1, 3), (1, 7), (2, 1), (2, 6), (3, 2), (4, 4)]
+    # The five costliest, still in the order they were played.
+    assert [(m.round, m.move_no) for m in review.biggest(5)] == [
+        (1, 3), (1, 7), (2, 1), (3, 2), (4, 4)]
+    assert GameReview.from_stored(review.to_stored()).mistake_count == 6
+    assert GameReview.from_stored(None) is None
+
+
+class _Game:
+    def __init__(self, game_id: int, review: object) -> None:
+        from datetime import UTC, datetime
+
+        self.id, self.review, self.winner = game_id, review, 0
+        self.updated_at = datetime(2026, 12, 3, tzinfo=UTC)
+        self.seats = [{"kind": "human"}, {"kind": "bot", "level": "greedy"}]
+        self.rules = {}
+
+
+def test_progress_counts_the_reviews_mistakes_as_whole_numbers() -> None:
+    frame = charts.games_frame([(_Game(1, STORED), [])])
+    assert list(frame["mistakes"]) == [6]
+    chart = charts.mistakes_chart(frame, en)
+    assert chart.params["last"] == 6 and isinstance(chart.params["last"], int)
+    reading = en(chart.key, **chart.params)
+    assert "6" in reading and "6.0" not in reading
+    assert list(chart.figure.data[0].y) == [6]
+    assert charts.whole(2.5) == 2.5 and charts.whole(6.0) == 6
+
+
+def test_dates_are_short_and_titles_fit_a_phone() -> None:
+    assert charts.day_label("2026-12-03", en) == "Dec 3"
+    assert charts.day_label("2026-12-03", lambda k, **p: t(k, "es", **p)) == "3 dic"
+    rows = [Attempt(id=i, day=f"2026-11-{10 + i}", mode="practice", puzzle_id="x",
+                    kind="captures", level=1, capture_sum=15, facts=(), answers=(), answer=(),
+                    correct=True, found=1, missed=0, wrong=0, seconds=3.0, hints=0, stars=3)
+            for i in range(5)]
+    frame = charts.attempts_frame(rows)
+    for chart in (charts.daily_chart(frame, en), charts.stars_chart(frame, en)):
+        axis = chart.figure.layout.xaxis
+        assert list(axis.tickvals) == [f"2026-11-{10 + i}" for i in range(5)]
+        assert list(axis.ticktext) == [f"Nov {10 + i}" for i in range(5)]
+        for line in chart.figure.layout.title.text.split("<br>"):
+            assert len(line) <= charts.TITLE_WIDTH
+    long = charts.daily_chart(frame, en).figure.layout.title.text
+    assert "<br>" in long  # "Right answers and answer time per day" wraps
+
+
+def _store() -> Storage:
+    return Storage(sa.create_engine(f"sqlite:///{os.environ['ESCOBA_DB_PATH']}"), migrate=False)
+
+
+@pytest.mark.usefixtures("fresh_app")
+def test_games_are_numbered_per_profile() -> None:
+    at = create_profile(new_app(), "Ana")
+    store = _store()
+    ana = store.list_profiles()[0]
+    leo = store.create_profile("Leo", "🐼")
+    rules = Rules.preset("classic")
+    seats = [SeatSpec("human", "X"), SeatSpec("bot", "B", level="random")]
+    for i in range(3):  # Leo's games come first: Ana's ids are 4 and 5
+        GameSession.new(rules, seats, i, storage=store, profile_id=leo.id)
+    for i in range(2):
+        GameSession.new(rules, seats, 10 + i, storage=store, profile_id=ana.id)
+    at.switch_page("app_pages/games.py").run()
+    assert_ok(at)
+    lines = [m.value for m in at.markdown if "**Game" in m.value]
+    assert [line.split("**")[1] for line in lines] == ["Game 2", "Game 1"], lines
+
+
+@pytest.mark.usefixtures("fresh_app")
+def test_profile_buttons_read_alphabetically_row_by_row() -> None:
+    at = new_app()
+    names = ["Bea", "Ana", "Eva", "Dan", "Cid", "Fer"]
+    for name in names:
+        create_profile(at, name)
+    labels = [b.label.split(" ", 1)[1] for b in at.button
+              if (b.key or "").startswith("profile_")]
+    # AppTest lists elements in page order: the order they stack in on a phone.
+    assert labels == sorted(names)
+
+
+@pytest.mark.usefixtures("fresh_app")
+def test_for_me_starts_differently_for_each_new_child() -> None:
+    firsts = []
+    for name in ("Ana", "Leo", "Mia"):
+        at = create_profile(new_app(), name)
+        at.switch_page("app_pages/puzzles.py").run()
+        assert_ok(at)
+        firsts.append(at.session_state["pz_current"][1].id)
+    assert len(set(firsts)) == 3, firsts
+
+
+@pytest.mark.usefixtures("fresh_app")
+def test_the_end_of_game_review_is_in_round_order_with_the_progress_count(monkeypatch) -> None:
+    import trainer.hints
+    from tests.test_storage import play_to_end
+
+    monkeypatch.setattr(trainer.hints, "review",
+                        lambda record, seat: GameReview.from_stored(STORED))
+    at = create_profile(new_app(), "Ana")
+    store = _store()
+    ana = store.list_profiles()[0]
+    rules = Rules.preset("classic", target=5)
+    session = GameSession.new(rules, [SeatSpec("human", "Ana"),
+                                      SeatSpec("bot", "B", level="greedy")],
+                              3, storage=store, profile_id=ana.id)
+    play_to_end(session)
+    at.session_state["game_session"] = session
+    at.switch_page("app_pages/play.py").run()
+    assert_ok(at)
+    texts = [m.value for m in at.markdown]
+    assert any("The coach found 6 moves" in x for x in texts), texts
+    rounds = [int(x.split("Round ")[1].split(":")[0]) for x in texts if x.startswith("- Round")]
+    assert rounds == [1, 1, 2, 3, 4]  # the five costliest, in the order they were played
+    assert any("1 more" in c.value for c in at.caption)
+    # My progress counts the same six, as a whole number.
+    at.switch_page("app_pages/progress.py").run()
+    assert_ok(at)
+    frame = charts.games_frame(store.finished_games(ana.id))
+    assert list(frame["mistakes"]) == [6]
+    reading = [m.value for m in at.markdown if "Mistakes" in m.value]
+    assert reading and "6" in reading[0] and "6.0" not in reading[0]

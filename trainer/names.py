@@ -1,0 +1,128 @@
+"""Nickname rules, in one place: what a name may be, and when two names are the same.
+
+A nickname is typed (or pasted) by a child and then shown everywhere: the sidebar,
+the board, My games, the review, the charts. So it is normalised once (NFKC: full-width
+and compatibility letters become plain ones), refused when it hides something
+(invisible, zero-width, right-to-left or other control characters), compared with
+others by a *confusable-folded* key (``Lоla`` with a Cyrillic ``о`` is ``Lola``), and the
+computer players' names ("Computer 1" in every language) stay theirs. A name is never
+changed behind the child's back: a name that breaks a rule gets a message that says
+which, in the child's language (the keys are catalog keys).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from typing import Any
+
+from .i18n import LANGUAGES, t
+
+__all__ = ["NAME_MAX", "TYPED_MAX", "normalise", "name_problem", "clean_name", "shown_name",
+           "name_key", "is_reserved"]
+
+#: The longest nickname the app takes (it fits the sidebar and the profile buttons).
+NAME_MAX = 16
+#: What the text box accepts: longer than NAME_MAX, so that a pasted long name is kept in
+#: the box and told "too long" instead of being cut to nothing by the browser.
+TYPED_MAX = 4 * NAME_MAX
+
+# Markdown and HTML specials: "![](http://...)" in a name shown as Markdown would make
+# the browser fetch an outside image. (Names are also escaped wherever they are shown.)
+_NAME_DROP = str.maketrans("", "", "[]()<>!*_`#|~\\{}")
+
+# Unicode categories a name may not hold: controls (Cc), format characters (Cf: zero-width
+# spaces and joiners, bidi marks and overrides), private use, unassigned, surrogates.
+# The emoji joiner (U+200D) and variation selectors are kept: family and flag emoji use them.
+_REFUSED_CATEGORIES = {"Cc", "Cf", "Co", "Cn", "Cs"}
+_EMOJI_GLUE = {"\u200d", "\ufe0e", "\ufe0f"}
+
+# Common look-alikes of Latin letters in Cyrillic and Greek (lower case, after casefold):
+# enough to stop "Lоla" beside "Lola" on one device, where every name is seen by others.
+_CONFUSABLES = str.maketrans({
+    # Cyrillic
+    "а": "a", "в": "b", "е": "e", "ё": "e", "з": "3", "і": "i", "ї": "i", "ј": "j",
+    "к": "k", "м": "m", "н": "h", "о": "o", "р": "p", "с": "c", "т": "t", "у": "y",
+    "х": "x", "ѕ": "s", "һ": "h", "ԁ": "d", "ԛ": "q", "ԝ": "w", "ɡ": "g", "ӏ": "l",
+    # Greek
+    "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v", "ο": "o",
+    "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ω": "w", "ζ": "z", "μ": "u",
+    # Digits and Latin letters that read alike in a short name
+    "0": "o", "1": "l", "|": "l",
+})
+
+# A number after a computer player's name, once folded (1 reads as l, 0 as o).
+_NUMBER = re.compile(r"^\s*[\dlo]*$")
+
+
+def normalise(text: str) -> str:
+    """``text`` as a nickname is stored: NFKC, single spaces, no spaces at the ends."""
+    return " ".join(unicodedata.normalize("NFKC", str(text)).split())
+
+
+def _hidden(name: str) -> bool:
+    return any(unicodedata.category(ch) in _REFUSED_CATEGORIES and ch not in _EMOJI_GLUE
+               for ch in name)
+
+
+def name_key(text: str) -> str:
+    """The key two names are compared by: case, accents and look-alike letters folded.
+
+    ``name_key("Lоla") == name_key("LOLA") == name_key("Lola")`` (a Cyrillic о in the first).
+    """
+    folded = unicodedata.normalize("NFKD", normalise(text).casefold())
+    plain = "".join(ch for ch in folded if not unicodedata.combining(ch))
+    plain = "".join(ch for ch in plain if ch not in _EMOJI_GLUE)
+    return plain.translate(_CONFUSABLES)
+
+
+@functools.cache
+def _bot_prefixes() -> frozenset[str]:
+    """The computer players' names in every language, without their number ("computer ")."""
+    # Without parameters t() gives the template ("Ordenador {n}"): its text before the number.
+    return frozenset(name_key(t("bot_name", lang).split("{")[0]) for lang in LANGUAGES)
+
+
+def is_reserved(text: str) -> bool:
+    """Whether ``text`` reads as a computer player's name ("Computer 1", "Ordenador 2")
+    in any language we speak: a child may not take one, or the board could not tell
+    who is who."""
+    key = name_key(text)
+    return any(key.startswith(prefix.strip()) and _NUMBER.match(key[len(prefix.strip()):])
+               for prefix in _bot_prefixes())
+
+
+def name_problem(text: str) -> tuple[str, dict[str, Any]] | None:
+    """Why a typed nickname cannot be taken *as typed* (catalog key, parameters), or None."""
+    raw = str(text)
+    if raw and _hidden(raw):
+        # Checked before the empty test: a name of zero-width spaces only is not "empty"
+        # to the child who pasted it; it is a name with hidden characters.
+        return "nickname_hidden", {}
+    name = normalise(raw)
+    if not name:
+        return "profile_empty", {}
+    if name != name.translate(_NAME_DROP):
+        return "nickname_chars", {}
+    if len(name) > NAME_MAX:
+        return "nickname_long", {"max": NAME_MAX}
+    if is_reserved(name):
+        return "nickname_reserved", {"name": name}
+    return None
+
+
+def shown_name(text: str, limit: int = 40) -> str:
+    """A name from elsewhere (a record's players) as it is shown: NFKC, no hidden
+    characters, single spaces, at most ``limit`` characters; punctuation kept
+    ("Computer (random)"), so every place that shows it escapes it."""
+    name = unicodedata.normalize("NFKC", str(text))
+    name = "".join(ch for ch in name
+                   if unicodedata.category(ch) not in _REFUSED_CATEGORIES or ch in _EMOJI_GLUE)
+    return " ".join(name.split())[:limit]
+
+
+def clean_name(text: str, limit: int = 40) -> str:
+    """A name as it may be stored and shown (a record's names too): NFKC, no markup,
+    no hidden characters, single spaces, at most ``limit`` characters."""
+    return shown_name(unicodedata.normalize("NFKC", str(text)).translate(_NAME_DROP), limit)

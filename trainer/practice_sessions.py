@@ -1,0 +1,262 @@
+"""The practice sessions without Streamlit: a puzzle, a quick-facts round, the daily's flow.
+
+Each is a plain class the pages keep in session state and draw; every decision
+(what a set adds up to, whether a hint adds something, which daily puzzle comes
+next) is made here and tested directly. Messages are catalog keys with their
+parameters (card codes, not names): the page words them in the child's language and
+the chosen deck.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from escoba import Card
+from puzzles import CheckResult, Puzzle, check, hint
+from puzzles.checker import Hint
+
+__all__ = ["Feedback", "PuzzleSession", "SetSum", "QuickRound", "DailyFlow", "DailyView",
+           "quick_question"]
+
+
+@dataclass(frozen=True)
+class Feedback:
+    """One line of feedback: ``kind`` (success, error, info), a catalog key, parameters."""
+
+    kind: str
+    key: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SetSum:
+    """The set being put together: its values, their total, the sum the puzzle asks for."""
+
+    values: tuple[int, ...]
+    total: int
+    need: int
+
+    @property
+    def right(self) -> bool:
+        return self.total == self.need
+
+    @property
+    def expr(self) -> str:
+        return " + ".join(str(v) for v in self.values)
+
+
+class PuzzleSession:
+    """One puzzle being solved: the sets given so far, hints, the final check.
+
+    The child builds one set at a time; each gets feedback at once. "I've found them
+    all" (or every set found) checks the whole answer. Hints are graduated (a nudge, a
+    card of the set, the whole set) and a hint that adds nothing new costs nothing.
+    """
+
+    def __init__(self, puzzle: Puzzle, *, clock: Callable[[], float] = time.monotonic) -> None:
+        self.puzzle = puzzle
+        self._clock = clock
+        self.started = clock()
+        self.items: list[dict[str, Any]] = []  # {"card", "take"} given, card codes
+        self.feedback: list[Feedback] = []  # newest last
+        self.hints_given: list[Hint] = []
+        self.said_none = False
+        self.result: CheckResult | None = None
+        self.seconds = 0.0
+
+    @property
+    def hints(self) -> int:
+        """Hints that cost a star (each one that told something new)."""
+        return len(self.hints_given)
+
+    @property
+    def done(self) -> bool:
+        return self.result is not None
+
+    def item(self, card: str | None, take: list[str]) -> dict[str, Any]:
+        """The set put together (card codes) as a checker item; the card of a captures
+        puzzle is always its one hand card."""
+        if self.puzzle.kind == "captures":
+            card = str(self.puzzle.hand[0])
+        elif self.puzzle.kind not in ("hand", "best-move"):
+            card = None
+        return {"card": card, "take": list(take)}
+
+    def set_sum(self, card: str | None, take: list[str]) -> SetSum:
+        """The arithmetic of the set put together: table cards, then the card played."""
+        item = self.item(card, take)
+        values = sorted(Card.parse(c).value for c in item["take"])
+        if item["card"]:
+            values.append(Card.parse(item["card"]).value)
+        return SetSum(tuple(values), sum(values), self.puzzle.capture_sum)
+
+    def add(self, card: str | None, take: list[str]) -> Feedback | None:
+        """Give one set; its feedback (also kept in :attr:`feedback`). ``None`` once done."""
+        if self.done:
+            return None
+        item = {k: v for k, v in self.item(card, take).items() if v}
+        if any(i == item for i in self.items):
+            return self._say(Feedback("info", "pz_already"))
+        self.items.append(item)
+        alone = check(self.puzzle, [item])
+        said: Feedback | None = None
+        if alone.found:
+            said = self._say(Feedback("success", "found", {"solution": alone.found[0]}))
+        elif alone.wrong:
+            # A best move is one answer: no "try another" once it is given.
+            said = self._say(Feedback("error", "wrong", {
+                "wrong": alone.wrong[0], "again": self.puzzle.kind != "best-move"}))
+        if self.puzzle.kind == "best-move" or (
+                self.puzzle.solutions
+                and len(check(self.puzzle, self.items).found) == len(self.puzzle.solutions)):
+            self.finish()  # every set found: done at once, no extra tap needed
+        return said
+
+    def ask_hint(self) -> Hint | None:
+        """The next hint: the weakest that says something not said yet (it costs a star),
+        or ``None`` when every hint has been given (that costs nothing)."""
+        if self.done:
+            return None
+        said = {(h.key, repr(sorted(h.params.items()))) for h in self.hints_given}
+        for strength in (1, 2, 3):
+            h = hint(self.puzzle, self.items or None, strength=strength)
+            if h.key == "all_found":
+                return None
+            if (h.key, repr(sorted(h.params.items()))) not in said:
+                self.hints_given.append(h)
+                return h
+        return None
+
+    def finish(self, said_none: bool = False) -> CheckResult | None:
+        """Check the whole answer ("I've found them all", or ``said_none``: "there is none")."""
+        if self.done:
+            return None
+        self.said_none = self.said_none or said_none
+        self.result = check(self.puzzle, self.answer, hints=self.hints)
+        self.seconds = round(self._clock() - self.started, 2)
+        return self.result
+
+    @property
+    def answer(self) -> list[Any]:
+        """The answer as stored with the attempt."""
+        return list(self.items) + (["none"] if self.said_none else [])
+
+    def _say(self, feedback: Feedback) -> Feedback:
+        self.feedback.append(feedback)
+        return feedback
+
+
+def quick_question(puzzle: Puzzle, answer: int | None = None) -> str:
+    """``"8 + ? = 15"`` (or, with the answer, ``"8 + 7 = 15"``)."""
+    blank = "?" if answer is None else str(answer)
+    return " + ".join(str(a) for a in puzzle.addends) + f" + {blank} = {puzzle.capture_sum}"
+
+
+class QuickRound:
+    """A short round of quick facts ("8 + ? = 15"), each answer timed privately."""
+
+    def __init__(self, mode: str, capture_sum: int, puzzles: list[Puzzle], *,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.mode = mode
+        self.capture_sum = capture_sum
+        self.puzzles = list(puzzles)
+        self.index = 0
+        self.results: list[tuple[Puzzle, bool]] = []
+        self.feedback: Feedback | None = None
+        self._clock = clock
+        self._shown_for = -1
+        self._shown_at = 0.0
+
+    @property
+    def done(self) -> bool:
+        return self.index >= len(self.puzzles)
+
+    @property
+    def current(self) -> Puzzle | None:
+        return None if self.done else self.puzzles[self.index]
+
+    @property
+    def right(self) -> int:
+        return sum(1 for _, ok in self.results if ok)
+
+    def shown(self) -> Puzzle | None:
+        """The current question is on screen: its clock starts (once per question)."""
+        if not self.done and self._shown_for != self.index:
+            self._shown_for, self._shown_at = self.index, self._clock()
+        return self.current
+
+    def answer(self, value: int) -> tuple[Puzzle, CheckResult, float] | None:
+        """The child tapped ``value``: (puzzle, result, seconds), or ``None`` when the
+        round is over. The feedback says the whole sum, right or wrong."""
+        puzzle = self.current
+        if puzzle is None:
+            return None
+        seconds = round(self._clock() - self._shown_at, 2) if self._shown_for == self.index \
+            else 0.0
+        result = check(puzzle, value)
+        expr = " + ".join(str(a) for a in puzzle.addends)
+        if result.solved:
+            self.feedback = Feedback("success", "qf_right",
+                                     {"expr": expr, "value": value, "sum": puzzle.capture_sum})
+        else:
+            self.feedback = Feedback("error", "qf_wrong", {
+                "expr": expr, "value": value, "total": sum(puzzle.addends) + value,
+                "sum": puzzle.capture_sum, "right": puzzle.solutions[0].value})
+        self.results.append((puzzle, result.solved))
+        self.index += 1
+        return puzzle, result, seconds
+
+
+@dataclass(frozen=True)
+class DailyView:
+    """What the Daily page shows: ``puzzle`` (to answer), ``answered`` (just answered:
+    its result stays until "next"), ``summary`` (the day is complete) or ``replay``
+    (complete, and a puzzle played again), with the puzzle's index."""
+
+    view: str
+    index: int | None = None
+
+    @property
+    def slot(self) -> str:
+        """The session-state slot of the puzzle (a replay starts afresh in its own)."""
+        return f"dyr{self.index}" if self.view == "replay" else f"dy{self.index}"
+
+    @property
+    def mode(self) -> str:
+        """How an attempt here is stored: a replay never changes the day's result."""
+        return "daily-replay" if self.view == "replay" else "daily"
+
+
+class DailyFlow:
+    """Today's five puzzles in order: the first unanswered one, the one just answered
+    (until the child asks for the next), then the summary with puzzles to play again."""
+
+    def __init__(self, day: date) -> None:
+        self.day = day
+        self.showing: int | None = None
+        self.replaying: int | None = None
+
+    def view(self, stars: list[int | None], completed: bool,
+             answered_here: Callable[[int], bool]) -> DailyView:
+        """The view for the day's ``stars`` (``None``: not answered yet); ``answered_here``
+        says whether a puzzle was checked in this session (its result is on screen)."""
+        if self.showing is not None and stars[self.showing] is not None \
+                and answered_here(self.showing):
+            return DailyView("answered", self.showing)
+        if completed or None not in stars:
+            if self.replaying is None:
+                return DailyView("summary")
+            return DailyView("replay", self.replaying)
+        self.showing = stars.index(None)
+        return DailyView("puzzle", self.showing)
+
+    def next(self) -> None:
+        """The child asked for the next puzzle (or the day's result)."""
+        self.showing = None
+
+    def replay(self, index: int) -> None:
+        self.replaying = index

@@ -1,0 +1,26 @@
+"""Saved progress through SQLAlchemy Core, one module per domain.
+
+- :mod:`.migrations` -- the database's history, each migration with its own tables;
+- :mod:`.schema` -- the tables as they are now, the connection, migrating on start;
+- :mod:`.profiles`, :mod:`.games`, :mod:`.practice` -- data access per domain.
+
+:class:`Storage` is all of them over one ``Engine``, tested without Streamlit
+against SQLite and PostgreSQL alike. The app gets its engine from
+``st.connection("escoba", type="sql")`` (see :func:`ui.session.storage`).
+"""
+
+from __future__ import annotations
+
+from .games import GameChanged, GameRow, GameStore, MoveRow, RoundResult, record_shareable
+from .migrations import MIGRATIONS, SCHEMA_VERSION
+from .practice import DailyResult, PracticeStore, ProgressVersion
+from .profiles import Profile, ProfileData, ProfileStore
+from .schema import StorageError, configure_sqlite, metadata, sqlite_url
+
+__all__ = ["Storage", "Profile", "ProfileData", "GameRow", "GameChanged", "MoveRow",
+           "RoundResult", "record_shareable", "DailyResult", "ProgressVersion", "StorageError",
+           "MIGRATIONS", "SCHEMA_VERSION", "metadata", "sqlite_url", "configure_sqlite"]
+
+
+class Storage(ProfileStore, GameStore, PracticeStore):
+    """Profiles, games and practice over one SQLAlchemy engine (SQLite or PostgreSQL)."""

@@ -1,0 +1,162 @@
+"""The database's history: numbered migrations, each with its own fixed table definitions.
+
+A migration is applied once, in its own transaction, and never edited after it has
+shipped: its tables are written out here as they were *then* (their own
+``MetaData``), not taken from :mod:`trainer.storage.schema` (the shape *now*).
+Adding a column later is a new migration; an old database upgrades through
+every migration it lacks. ``tests/test_storage_migrations.py`` builds a database
+stopped after each migration, fills it, and upgrades it to the latest.
+
+Column changes use plain ``ALTER TABLE ... ADD/DROP COLUMN``, which PostgreSQL
+and SQLite (3.35 and later) both accept, on columns outside any index or
+constraint.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+__all__ = ["Migration", "MIGRATIONS", "SCHEMA_VERSION"]
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: int
+    description: str
+    apply: Callable[[Connection], None]
+
+
+def _migration_1(conn: Connection) -> None:
+    """Profiles, games, moves and round results."""
+    v1 = sa.MetaData()
+    sa.Table(
+        "profiles", v1,
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("nickname", sa.String(40), nullable=False, unique=True),
+        sa.Column("avatar", sa.String(16), nullable=False),
+        sa.Column("settings", sa.Text, nullable=False, default="{}"),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    )
+    sa.Table(
+        "games", v1,
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("profile_id", sa.Integer, sa.ForeignKey("profiles.id", ondelete="CASCADE"),
+                  nullable=False, index=True),
+        sa.Column("status", sa.String(12), nullable=False),
+        sa.Column("rules", sa.Text, nullable=False),
+        sa.Column("seats", sa.Text, nullable=False),
+        sa.Column("options", sa.Text, nullable=False, default="{}"),
+        sa.Column("seed", sa.BigInteger, nullable=False),
+        sa.Column("record", sa.Text, nullable=False),
+        sa.Column("winner", sa.Integer, nullable=True),
+        sa.Column("review", sa.Text, nullable=True),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    )
+    sa.Table(
+        "moves", v1,
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id", ondelete="CASCADE"),
+                  nullable=False, index=True),
+        sa.Column("round_no", sa.Integer, nullable=False),
+        sa.Column("move_no", sa.Integer, nullable=False),
+        sa.Column("seat", sa.Integer, nullable=False),
+        sa.Column("kind", sa.String(12), nullable=False),
+        sa.Column("entry", sa.Text, nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.UniqueConstraint("game_id", "round_no", "move_no", name="uq_moves_position"),
+    )
+    sa.Table(
+        "results", v1,
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id", ondelete="CASCADE"),
+                  nullable=False),
+        sa.Column("round_no", sa.Integer, nullable=False),
+        sa.Column("points", sa.Text, nullable=False),
+        sa.Column("totals", sa.Text, nullable=False),
+        sa.Column("escobas", sa.Text, nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.UniqueConstraint("game_id", "round_no", name="uq_results_round"),
+    )
+    v1.create_all(conn, checkfirst=True)
+
+
+def _migration_2(conn: Connection) -> None:
+    """Puzzle and quick-fact attempts; daily results (issue 6)."""
+    v2 = sa.MetaData()
+    # Only for the foreign keys' sake: the table exists already (migration 1).
+    sa.Table("profiles", v2, sa.Column("id", sa.Integer, primary_key=True))
+    attempts = sa.Table(
+        "attempts", v2,
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("profile_id", sa.Integer, sa.ForeignKey("profiles.id", ondelete="CASCADE"),
+                  nullable=False, index=True),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("day", sa.String(10), nullable=False),
+        sa.Column("mode", sa.String(16), nullable=False),
+        sa.Column("puzzle_id", sa.String(160), nullable=False),
+        sa.Column("kind", sa.String(16), nullable=False),
+        sa.Column("level", sa.Integer, nullable=False),
+        sa.Column("capture_sum", sa.Integer, nullable=False),
+        sa.Column("facts", sa.Text, nullable=False),
+        sa.Column("answers", sa.Text, nullable=False),
+        sa.Column("answer", sa.Text, nullable=False),
+        sa.Column("correct", sa.Boolean, nullable=False),
+        sa.Column("found", sa.Integer, nullable=False),
+        sa.Column("missed", sa.Integer, nullable=False),
+        sa.Column("wrong", sa.Integer, nullable=False),
+        sa.Column("seconds", sa.Float, nullable=False),
+        sa.Column("hints", sa.Integer, nullable=False),
+        sa.Column("stars", sa.Integer, nullable=False),
+        sa.Column("fact", sa.String(16), nullable=True),
+        sa.Column("fact_seconds", sa.Float, nullable=True),
+        sa.Column("daily_date", sa.String(10), nullable=True),
+    )
+    daily_results = sa.Table(
+        "daily_results", v2,
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("profile_id", sa.Integer, sa.ForeignKey("profiles.id", ondelete="CASCADE"),
+                  nullable=False),
+        sa.Column("day", sa.String(10), nullable=False),
+        sa.Column("number", sa.Integer, nullable=False),
+        sa.Column("stars", sa.Text, nullable=False),
+        sa.Column("total", sa.Integer, nullable=False),
+        sa.Column("completed_at", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.UniqueConstraint("profile_id", "day", name="uq_daily_profile_day"),
+    )
+    for table in (attempts, daily_results):
+        table.create(conn, checkfirst=True)
+
+
+#: Columns migration 3 drops: each is computed from what is kept (issue 9).
+DERIVABLE_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("moves", "seat"),  # the move's entry names its seat
+    ("moves", "kind"),  # ... and whether it is a play, a miscount or a renuncio
+    ("results", "totals"),  # running sum of the rounds' points: the engine's Game.totals
+    ("results", "escobas"),  # the points' "escobas" category counts one point per escoba
+    ("daily_results", "total"),  # the sum of the day's stars
+    ("attempts", "fact_seconds"),  # a quick fact's time is the attempt's time
+)
+
+
+def _migration_3(conn: Connection) -> None:
+    """Derivable columns go (their data is kept in what remains); a profile may have a
+    PIN; a game counts its saves, so a stale tab's move is refused (issue 10)."""
+    for table, column in DERIVABLE_COLUMNS:
+        conn.exec_driver_sql(f"ALTER TABLE {table} DROP COLUMN {column}")
+    conn.exec_driver_sql("ALTER TABLE profiles ADD COLUMN pin_hash VARCHAR(200)")
+    conn.exec_driver_sql("ALTER TABLE games ADD COLUMN revision INTEGER NOT NULL DEFAULT 0")
+
+
+#: Append only; never edit one that has shipped.
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "profiles, games, moves, results", _migration_1),
+    Migration(2, "puzzle attempts, daily results", _migration_2),
+    Migration(3, "derivable columns dropped; profile PIN; game revision", _migration_3),
+)
+SCHEMA_VERSION = MIGRATIONS[-1].version

@@ -1,0 +1,174 @@
+"""Practice: every puzzle and quick-fact attempt, and each day's daily result."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, NamedTuple
+
+import sqlalchemy as sa
+
+from puzzles.practice import Attempt
+
+from .schema import Database, attempts, aware, daily_results, games, now, profiles
+
+__all__ = ["DailyResult", "PracticeStore"]
+
+_JSON_FIELDS = ("facts", "answers", "answer")
+# The attempt's fields that are columns: those storage sets (id, created_at) and
+# the ones computed from others (properties) are not among the dataclass fields.
+_STORED = tuple(f.name for f in dataclasses.fields(Attempt) if f.name not in ("id", "created_at"))
+
+
+@dataclass(frozen=True)
+class DailyResult:
+    """One child's daily on one date: stars per puzzle (``None``: not answered yet).
+
+    Each slot is written once, by the first answer to that puzzle; once all five
+    are answered the result is complete and never changes (playing the day
+    again is recorded as attempts only).
+    """
+
+    day: str
+    number: int
+    stars: tuple[int | None, ...]
+    completed_at: datetime | None
+
+    @property
+    def completed(self) -> bool:
+        return self.completed_at is not None
+
+    @property
+    def total(self) -> int:
+        return sum(s or 0 for s in self.stars)
+
+
+def _attempt_values(profile_id: int, attempt: Attempt, stamp: datetime) -> dict[str, Any]:
+    values = {name: getattr(attempt, name) for name in _STORED}
+    for name in _JSON_FIELDS:
+        values[name] = json.dumps(values[name], ensure_ascii=False)
+    values.update(profile_id=profile_id, created_at=stamp)
+    return values
+
+
+def _attempt(row: Any) -> Attempt:
+    values = {name: getattr(row, name) for name in _STORED}
+    for name in _JSON_FIELDS:
+        values[name] = json.loads(values[name])
+    return Attempt(**values, id=row.id, created_at=aware(row.created_at))
+
+
+def _daily(row: Any) -> DailyResult:
+    return DailyResult(row.day, row.number, tuple(json.loads(row.stars)),
+                       aware(row.completed_at))
+
+
+class ProgressVersion(NamedTuple):
+    """A profile's data in a few numbers: they change whenever an attempt (daily answers
+    included), a finished game or its review is written, so a cache keyed by them is never
+    stale. The profile's creation time tells apart a new profile that reuses the id of a
+    deleted one."""
+
+    created_at: datetime | None
+    attempts: int
+    last_attempt: int | None
+    finished_games: int
+    last_game: datetime | None
+    reviews: int
+    review_chars: int | None
+
+
+class PracticeStore(Database):
+    """Attempts and daily results over the database."""
+
+    def record_attempt(self, profile_id: int, attempt: Attempt) -> int:
+        """One puzzle or quick-fact attempt, in a transaction; its id."""
+        with self.transaction() as conn:
+            return int(conn.execute(attempts.insert().values(
+                **_attempt_values(profile_id, attempt, now()))).inserted_primary_key[0])
+
+    def record_daily_answer(self, profile_id: int, day: str, number: int, index: int,
+                            attempt: Attempt, slots: int = 5) -> DailyResult:
+        """A daily puzzle's attempt and, if that puzzle had no answer yet, its stars.
+
+        One transaction: the attempt and the day's result are written together.
+        The first answer to each puzzle fills its slot; when all ``slots`` are
+        filled the result is complete, and nothing changes it afterwards (the
+        update only touches a row that is not complete, and only an empty slot).
+        """
+        attempt = dataclasses.replace(attempt, daily_date=day)
+        try:
+            return self._record_daily_answer(profile_id, day, number, index, attempt, slots)
+        except sa.exc.IntegrityError:
+            # Two tabs created the day's row at the same moment: the row exists now.
+            return self._record_daily_answer(profile_id, day, number, index, attempt, slots)
+
+    def _record_daily_answer(self, profile_id: int, day: str, number: int, index: int,
+                             attempt: Attempt, slots: int) -> DailyResult:
+        stamp = now()
+        with self.transaction() as conn:
+            conn.execute(attempts.insert().values(**_attempt_values(profile_id, attempt, stamp)))
+            # Lock the day's row where the database can (PostgreSQL); SQLite
+            # serialises writers anyway.
+            query = sa.select(daily_results).where(
+                (daily_results.c.profile_id == profile_id) & (daily_results.c.day == day))
+            row = conn.execute(query.with_for_update()).first()
+            if row is None:
+                conn.execute(daily_results.insert().values(
+                    profile_id=profile_id, day=day, number=number,
+                    stars=json.dumps([None] * slots), created_at=stamp))
+                row = conn.execute(query).first()
+            stars = json.loads(row.stars)
+            if row.completed_at is None and stars[index] is None:
+                stars[index] = attempt.stars
+                done = all(s is not None for s in stars)
+                conn.execute(daily_results.update().where(
+                    (daily_results.c.id == row.id) & daily_results.c.completed_at.is_(None))
+                    .values(stars=json.dumps(stars), completed_at=stamp if done else None))
+                row = conn.execute(query).first()
+        return _daily(row)
+
+    def daily_result(self, profile_id: int, day: str) -> DailyResult | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(daily_results).where(
+                (daily_results.c.profile_id == profile_id) & (daily_results.c.day == day))
+            ).first()
+        return _daily(row) if row is not None else None
+
+    def daily_results(self, profile_id: int) -> list[DailyResult]:
+        """Every daily of the profile, oldest first."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(daily_results)
+                                .where(daily_results.c.profile_id == profile_id)
+                                .order_by(daily_results.c.day)).all()
+        return [_daily(r) for r in rows]
+
+    def attempts(self, profile_id: int, *, limit: int | None = None) -> list[Attempt]:
+        """The profile's attempts, oldest first (the newest ``limit`` if given)."""
+        query = sa.select(attempts).where(attempts.c.profile_id == profile_id)
+        if limit is not None:
+            query = query.order_by(attempts.c.id.desc()).limit(limit)
+        else:
+            query = query.order_by(attempts.c.id)
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+        out = [_attempt(r) for r in rows]
+        return out[::-1] if limit is not None else out
+
+    def progress_version(self, profile_id: int) -> ProgressVersion:
+        """What My progress is drawn from, in one cheap query (see :class:`ProgressVersion`)."""
+        mine = attempts.c.profile_id == profile_id
+        finished = (games.c.profile_id == profile_id) & (games.c.status == "finished")
+        parts = [
+            sa.select(profiles.c.created_at).where(profiles.c.id == profile_id),
+            sa.select(sa.func.count()).select_from(attempts).where(mine),
+            sa.select(sa.func.max(attempts.c.id)).where(mine),
+            sa.select(sa.func.count()).select_from(games).where(finished),
+            sa.select(sa.func.max(games.c.updated_at)).where(finished),
+            sa.select(sa.func.count(games.c.review)).where(finished),
+            sa.select(sa.func.sum(sa.func.length(games.c.review))).where(finished)]
+        query = sa.select(*(part.scalar_subquery() for part in parts))
+        with self.engine.connect() as conn:
+            return ProgressVersion(*conn.execute(query).one())

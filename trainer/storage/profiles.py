@@ -1,0 +1,194 @@
+"""Profiles: a nickname, an avatar, settings and an optional parent's PIN."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from ..names import clean_name, name_key
+from .schema import (
+    Database,
+    StorageError,
+    attempts,
+    aware,
+    daily_results,
+    games,
+    moves,
+    now,
+    profiles,
+    results,
+)
+
+__all__ = ["Profile", "ProfileData", "ProfileStore", "hash_pin", "pin_matches", "pin_problem"]
+
+#: A PIN is 4 to 8 digits: a parent's lock against a sibling, not a password.
+PIN_DIGITS = (4, 8)
+# scrypt's cost: about 50 ms a try here, so guessing 10,000 PINs takes minutes, not
+# milliseconds, while checking one stays instant for a person.
+_SCRYPT = {"n": 2**14, "r": 8, "p": 1}
+
+
+def pin_problem(pin: str) -> tuple[str, dict[str, Any]] | None:
+    """Why a typed PIN cannot be set (catalog key, parameters), or None."""
+    low, high = PIN_DIGITS
+    if not (pin.isascii() and pin.isdigit() and low <= len(pin) <= high):
+        return "pin_format", {"low": low, "high": high}
+    return None
+
+
+def hash_pin(pin: str) -> str:
+    """``scrypt$n$r$p$salt$hash`` of a PIN, with a fresh random salt."""
+    salt = secrets.token_bytes(16)
+    digest = hashlib.scrypt(pin.encode(), salt=salt, **_SCRYPT)
+    return "scrypt${n}${r}${p}$".format(**_SCRYPT) + f"{salt.hex()}${digest.hex()}"
+
+
+def pin_matches(pin: str, stored: str) -> bool:
+    """Whether ``pin`` is the one ``stored`` (by :func:`hash_pin`) was made from."""
+    try:
+        scheme, n, r, p, salt, digest = stored.split("$")
+        if scheme != "scrypt":
+            return False
+        again = hashlib.scrypt(pin.encode(), salt=bytes.fromhex(salt), n=int(n), r=int(r),
+                               p=int(p))
+    except ValueError:
+        return False
+    return hmac.compare_digest(again.hex(), digest)
+
+
+@dataclass(frozen=True)
+class Profile:
+    id: int
+    nickname: str
+    avatar: str
+    settings: dict[str, Any]
+    created_at: datetime
+    #: A parent set a PIN: choosing this profile, renaming or deleting it asks for it.
+    protected: bool = False
+
+
+@dataclass(frozen=True)
+class ProfileData:
+    """What is stored for a profile: what deleting it removes."""
+
+    games: int
+    attempts: int
+    dailies: int
+
+
+def _profile(row: Any) -> Profile:
+    return Profile(row.id, row.nickname, row.avatar, json.loads(row.settings or "{}"),
+                   aware(row.created_at), row.pin_hash is not None)  # type: ignore[arg-type]
+
+
+class ProfileStore(Database):
+    """Profiles over the database."""
+
+    def _name_free(self, conn: Connection, nickname: str, but: int | None = None) -> None:
+        # Compared by the folded key; a device holds a handful of profiles, so all are read.
+        key = name_key(nickname)
+        for profile_id, other in conn.execute(sa.select(profiles.c.id, profiles.c.nickname)):
+            if profile_id != but and name_key(other) == key:
+                raise StorageError("profile_taken", nickname=nickname)
+
+    def create_profile(self, nickname: str, avatar: str,
+                       settings: dict[str, Any] | None = None) -> Profile:
+        """A new profile; :class:`StorageError` ``profile_empty``/``profile_taken``."""
+        nickname = clean_name(nickname)
+        if not nickname:
+            raise StorageError("profile_empty")
+        with self.transaction() as conn:
+            self._name_free(conn, nickname)
+            new_id = conn.execute(profiles.insert().values(
+                nickname=nickname, avatar=avatar[:16], settings=json.dumps(settings or {}),
+                created_at=now())).inserted_primary_key[0]
+        profile = self.get_profile(int(new_id))
+        assert profile is not None
+        return profile
+
+    def list_profiles(self) -> list[Profile]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(profiles).order_by(
+                sa.func.lower(profiles.c.nickname), profiles.c.id)).all()
+        return [_profile(r) for r in rows]
+
+    def get_profile(self, profile_id: int) -> Profile | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(profiles).where(profiles.c.id == profile_id)).first()
+        return _profile(row) if row is not None else None
+
+    def update_settings(self, profile_id: int, settings: dict[str, Any]) -> None:
+        with self.transaction() as conn:
+            conn.execute(profiles.update().where(profiles.c.id == profile_id)
+                         .values(settings=json.dumps(settings)))
+
+    # -- a parent's controls: each asks the PIN when one is set ----------------------------
+    def check_pin(self, profile_id: int, pin: str | None) -> bool:
+        """Whether ``pin`` opens the profile (any PIN does when it has none)."""
+        with self.engine.connect() as conn:
+            stored = conn.execute(sa.select(profiles.c.pin_hash)
+                                  .where(profiles.c.id == profile_id)).scalar()
+        return stored is None or (pin is not None and pin_matches(pin, stored))
+
+    def _require_pin(self, profile_id: int, pin: str | None) -> None:
+        if not self.check_pin(profile_id, pin):
+            raise StorageError("pin_wrong")
+
+    def set_pin(self, profile_id: int, new_pin: str | None, *, pin: str | None = None) -> None:
+        """Set, change (``new_pin``) or remove (``None``) the PIN; ``pin`` is the current one.
+
+        :class:`StorageError` ``pin_wrong`` or ``pin_format``; nothing changes then.
+        """
+        self._require_pin(profile_id, pin)
+        if new_pin is not None and (problem := pin_problem(new_pin)) is not None:
+            raise StorageError(problem[0], **problem[1])
+        with self.transaction() as conn:
+            conn.execute(profiles.update().where(profiles.c.id == profile_id).values(
+                pin_hash=hash_pin(new_pin) if new_pin is not None else None))
+
+    def rename_profile(self, profile_id: int, nickname: str, *, pin: str | None = None
+                       ) -> Profile:
+        """A new nickname; :class:`StorageError` ``pin_wrong``, ``profile_empty`` or
+        ``profile_taken`` (nothing changes then)."""
+        self._require_pin(profile_id, pin)
+        nickname = clean_name(nickname)
+        if not nickname:
+            raise StorageError("profile_empty")
+        with self.transaction() as conn:
+            self._name_free(conn, nickname, but=profile_id)
+            conn.execute(profiles.update().where(profiles.c.id == profile_id)
+                         .values(nickname=nickname))
+        profile = self.get_profile(profile_id)
+        assert profile is not None
+        return profile
+
+    def profile_data(self, profile_id: int) -> ProfileData:
+        """How many games, attempts and daily results are stored for the profile."""
+        def count(table: sa.Table) -> Any:
+            return sa.select(sa.func.count()).select_from(table).where(
+                table.c.profile_id == profile_id).scalar_subquery()
+
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(count(games), count(attempts),
+                                         count(daily_results))).one()
+        return ProfileData(int(row[0]), int(row[1]), int(row[2]))
+
+    def delete_profile(self, profile_id: int, *, pin: str | None = None) -> None:
+        """Remove a profile and everything stored for it (``pin_wrong``: nothing goes)."""
+        self._require_pin(profile_id, pin)
+        with self.transaction() as conn:
+            game_ids = sa.select(games.c.id).where(games.c.profile_id == profile_id)
+            conn.execute(attempts.delete().where(attempts.c.profile_id == profile_id))
+            conn.execute(daily_results.delete().where(daily_results.c.profile_id == profile_id))
+            conn.execute(moves.delete().where(moves.c.game_id.in_(game_ids)))
+            conn.execute(results.delete().where(results.c.game_id.in_(game_ids)))
+            conn.execute(games.delete().where(games.c.profile_id == profile_id))
+            conn.execute(profiles.delete().where(profiles.c.id == profile_id))

@@ -1,0 +1,232 @@
+"""The tables as they are now, and the database they live in (connection, migrations).
+
+These definitions are what the data access modules query; they must equal what
+:mod:`trainer.storage.migrations` builds (a test compares every table's columns
+after migrating an empty database). Changing a table means a new migration there
+and the new shape here.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+from .migrations import MIGRATIONS
+
+__all__ = ["Database", "StorageError", "metadata", "schema_version", "profiles", "games",
+           "moves", "results", "attempts", "daily_results", "sqlite_url", "configure_sqlite",
+           "now", "aware"]
+
+log = logging.getLogger(__name__)
+
+
+class StorageError(ValueError):
+    """A write the storage refuses (e.g. a nickname already taken); message key in ``key``."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+
+metadata = sa.MetaData()
+
+schema_version = sa.Table(
+    "schema_version", metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("applied_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+profiles = sa.Table(
+    "profiles", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    # A nickname and an avatar, nothing else: no e-mail, no real name.
+    sa.Column("nickname", sa.String(40), nullable=False, unique=True),
+    sa.Column("avatar", sa.String(16), nullable=False),
+    sa.Column("settings", sa.Text, nullable=False, default="{}"),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    # A parent's optional PIN, as a salted scrypt hash (see profiles.hash_pin).
+    sa.Column("pin_hash", sa.String(200), nullable=True),
+)
+
+games = sa.Table(
+    "games", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("profile_id", sa.Integer, sa.ForeignKey("profiles.id", ondelete="CASCADE"),
+              nullable=False, index=True),
+    sa.Column("status", sa.String(12), nullable=False),  # playing | finished | abandoned
+    sa.Column("rules", sa.Text, nullable=False),  # Rules.to_dict(only_changes=True)
+    sa.Column("seats", sa.Text, nullable=False),  # [{"kind": "human"|"bot", ...}]
+    sa.Column("options", sa.Text, nullable=False, default="{}"),  # display options
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("record", sa.Text, nullable=False),  # the escoba-record/1 at the last deal
+    # The winning side: the record would say so only after replaying every move, and
+    # My progress counts wins over many games at once.
+    sa.Column("winner", sa.Integer, nullable=True),
+    sa.Column("review", sa.Text, nullable=True),  # post-game review (JSON), when finished
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    # How many times the game was saved: a save names the revision it extends, so a
+    # tab showing an older position cannot write over a newer one (optimistic
+    # concurrency). Not the number of moves: dealing a round is a save too.
+    sa.Column("revision", sa.Integer, nullable=False, default=0),
+)
+
+moves = sa.Table(
+    "moves", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id", ondelete="CASCADE"),
+              nullable=False, index=True),
+    sa.Column("round_no", sa.Integer, nullable=False),  # 1-based
+    sa.Column("move_no", sa.Integer, nullable=False),  # 1-based within the round
+    sa.Column("entry", sa.Text, nullable=False),  # the record's move entry (JSON)
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.UniqueConstraint("game_id", "round_no", "move_no", name="uq_moves_position"),
+)
+
+# A finished round's points per side and category. The record could give them by
+# replaying the game; they are kept so that My progress reads many games' rounds
+# in one query. Written in the transaction that saves the round's last move.
+results = sa.Table(
+    "results", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id", ondelete="CASCADE"),
+              nullable=False),
+    sa.Column("round_no", sa.Integer, nullable=False),
+    sa.Column("points", sa.Text, nullable=False),  # per side {category: points}
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.UniqueConstraint("game_id", "round_no", name="uq_results_round"),
+)
+
+attempts = sa.Table(
+    "attempts", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("profile_id", sa.Integer, sa.ForeignKey("profiles.id", ondelete="CASCADE"),
+              nullable=False, index=True),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    # The child's local date, YYYY-MM-DD: created_at alone does not give it, as the
+    # browser's time zone is not kept.
+    sa.Column("day", sa.String(10), nullable=False),
+    sa.Column("mode", sa.String(16), nullable=False),  # practice|for-me|daily|daily-replay|quick
+    sa.Column("puzzle_id", sa.String(160), nullable=False),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("level", sa.Integer, nullable=False),
+    sa.Column("capture_sum", sa.Integer, nullable=False),
+    sa.Column("facts", sa.Text, nullable=False),  # the puzzle's facts (expected solutions)
+    sa.Column("answers", sa.Text, nullable=False),  # [[fact, correct, seconds|null], ...]
+    sa.Column("answer", sa.Text, nullable=False),  # what the child gave (JSON)
+    # The verdict as it was given: re-grading the answer would need the puzzle
+    # regenerated and today's grader, which may judge differently than the child was told.
+    sa.Column("correct", sa.Boolean, nullable=False),  # solved: nothing missed, nothing wrong
+    sa.Column("found", sa.Integer, nullable=False),
+    sa.Column("missed", sa.Integer, nullable=False),
+    sa.Column("wrong", sa.Integer, nullable=False),
+    sa.Column("seconds", sa.Float, nullable=False),  # time taken
+    sa.Column("hints", sa.Integer, nullable=False),
+    sa.Column("stars", sa.Integer, nullable=False),
+    # Quick facts: the one fact asked. It is among ``facts`` (last, as the generators
+    # write them today), but which one was asked must not hang on that order.
+    sa.Column("fact", sa.String(16), nullable=True),
+    # A daily puzzle's date, which is not ``day`` when yesterday's daily is finished today.
+    sa.Column("daily_date", sa.String(10), nullable=True),
+)
+
+daily_results = sa.Table(
+    "daily_results", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("profile_id", sa.Integer, sa.ForeignKey("profiles.id", ondelete="CASCADE"),
+              nullable=False),
+    sa.Column("day", sa.String(10), nullable=False),  # the daily's date
+    sa.Column("number", sa.Integer, nullable=False),
+    sa.Column("stars", sa.Text, nullable=False),  # five slots: 1-3, or null (not answered)
+    # When the fifth slot was filled; None while the daily is incomplete.
+    sa.Column("completed_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.UniqueConstraint("profile_id", "day", name="uq_daily_profile_day"),
+)
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def aware(value: datetime | None) -> datetime | None:
+    """A datetime read back in UTC (SQLite hands back naive ones; all are stored in UTC)."""
+    if value is not None and value.tzinfo is None:
+        return value.replace(tzinfo=UTC)
+    return value
+
+
+def sqlite_url(path: str) -> str:
+    """The SQLAlchemy URL of a SQLite file."""
+    return f"sqlite:///{path}"
+
+
+def configure_sqlite(engine: Engine, busy_timeout_ms: int = 5000) -> None:
+    """WAL journal, a busy timeout and foreign keys on every new SQLite connection.
+
+    WAL lets the app read while another session writes; the busy timeout makes
+    a second writer wait instead of failing with "database is locked".
+    """
+    if engine.dialect.name != "sqlite":
+        return
+
+    @sa.event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+        cursor = dbapi_conn.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        # With WAL, NORMAL is durable against an app crash or restart (only a
+        # power cut can lose the last commits) and saves an fsync per move.
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.close()
+
+
+class Database:
+    """One SQLAlchemy engine (SQLite or PostgreSQL), migrated on start."""
+
+    def __init__(self, engine: Engine, *, migrate: bool = True) -> None:
+        self.engine = engine
+        if migrate:
+            self.migrate()
+
+    @contextmanager
+    def transaction(self) -> Iterator[Connection]:
+        """One transaction: committed at the end of the block, rolled back on error."""
+        with self.engine.begin() as conn:
+            yield conn
+
+    def schema_version(self) -> int:
+        """The migration number the database has reached (0 when empty)."""
+        with self.engine.connect() as conn:
+            if not sa.inspect(conn).has_table("schema_version"):
+                return 0
+            value = conn.execute(sa.select(sa.func.max(schema_version.c.version))).scalar()
+            return int(value or 0)
+
+    def migrate(self, upto: int | None = None) -> int:
+        """Apply the migrations the database lacks (up to ``upto``), one transaction each."""
+        with self.transaction() as conn:
+            schema_version.create(conn, checkfirst=True)
+        current = self.schema_version()
+        for migration in MIGRATIONS:
+            if migration.version <= current or (upto is not None and migration.version > upto):
+                continue
+            with self.transaction() as conn:
+                # Re-read inside the transaction: another process may have won the race.
+                done = conn.execute(sa.select(sa.func.max(schema_version.c.version))).scalar()
+                if (done or 0) >= migration.version:
+                    continue
+                migration.apply(conn)
+                conn.execute(schema_version.insert().values(version=migration.version,
+                                                            applied_at=now()))
+            log.info("schema migrated to %s (%s)", migration.version, migration.description)
+        return self.schema_version()

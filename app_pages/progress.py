@@ -38,31 +38,41 @@ if not counts.attempts and not counts.finished_games:
     st.stop()
 # Built once per profile, language, day and data version (see ui/progress.py).
 lang = current_language()
-practice = progress.practice_charts(version, lang, today())
 
-st.header(t("progress_practice"))
-show(practice["ch_daily"], "ch_daily", "ch_empty_daily")
+# One part at a time: the browser drawing nine plotly charts at once took seconds on a
+# tablet (docs/BENCHMARKS.md, "My progress in the browser"); a part is one to four.
+SECTIONS = ("facts", "practice", "puzzles", "games")
+section = st.segmented_control(t("progress_title"), SECTIONS, key="pr_view",
+                               format_func=lambda s: t(f"progress_{s}"),
+                               default=kept("pr_view", "facts"), required=True,
+                               label_visibility="collapsed",
+                               on_change=keep, args=("pr_view",)) or "facts"
 
-st.header(t("progress_facts"))
-capture_sum = int(st.segmented_control(t("capture_sum"), list(CAPTURE_SUMS), key="pr_sum",
-                                       default=kept("pr_sum", 15), required=True,
-                                       on_change=keep, args=("pr_sum",)) or 15)
+capture_sum = int(kept("pr_sum", 15))
+if section == "facts":
+    capture_sum = int(st.segmented_control(t("capture_sum"), list(CAPTURE_SUMS), key="pr_sum",
+                                           default=capture_sum, required=True,
+                                           on_change=keep, args=("pr_sum",)) or 15)
 mastery(profile.id, capture_sum)  # this session's mastery, as "for me" reads it
-show(progress.mastery_chart(version, lang, capture_sum) if counts.attempts else None,
-     "ch_mastery", "ch_empty_mastery")
 
-st.header(t("progress_puzzles"))
-show(practice["ch_puzzles"], "ch_puzzles", "ch_empty_puzzles")
-show(practice["ch_stars"], "ch_stars", "ch_empty_stars")
-show(practice["ch_streak"], "ch_streak", "ch_empty_streak")
-
-st.header(t("progress_games"))
-games = progress.games_charts(version, lang)
-show(games.get("ch_wins"), "ch_wins", "ch_empty_games")
-if games:
-    show(games["ch_escobas"], "ch_escobas", "ch_empty_games")
-    show(games["ch_points"], "ch_points", "ch_empty_games")
-    show(games["ch_mistakes"], "ch_mistakes", "ch_empty_review")
+if section == "facts":
+    show(progress.mastery_chart(version, lang, capture_sum) if counts.attempts else None,
+         "ch_mastery", "ch_empty_mastery")
+elif section == "practice":
+    practice = progress.practice_charts(version, lang, today())
+    show(practice["ch_daily"], "ch_daily", "ch_empty_daily")
+elif section == "puzzles":
+    practice = progress.practice_charts(version, lang, today())
+    show(practice["ch_puzzles"], "ch_puzzles", "ch_empty_puzzles")
+    show(practice["ch_stars"], "ch_stars", "ch_empty_stars")
+    show(practice["ch_streak"], "ch_streak", "ch_empty_streak")
+else:
+    games = progress.games_charts(version, lang)
+    show(games.get("ch_wins"), "ch_wins", "ch_empty_games")
+    if games:
+        show(games["ch_escobas"], "ch_escobas", "ch_empty_games")
+        show(games["ch_points"], "ch_points", "ch_empty_games")
+        show(games["ch_mistakes"], "ch_mistakes", "ch_empty_review")
 
 if counts.attempts:
     st.download_button(t("ch_download"), lambda: charts.attempts_csv(attempts(profile.id)),

@@ -33,6 +33,7 @@ Prints one JSON object (milliseconds); figures go to docs/BENCHMARKS.md
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import platform
@@ -57,9 +58,9 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu",
 HELP = "How to play"  # the Help page's title and menu entry in English
 BARE_PAGE = 'import streamlit as st\n\nst.title("Baseline")\n'
 
-# Every chart of a full My progress (daily, mastery, puzzles, stars, streak, wins,
-# escobas, points, mistakes).
-CHARTS = 9
+# The charts My progress draws when opened: its first part, the additions grid (the
+# page shows one part at a time; it drew all nine charts at once before).
+CHARTS = 1
 _PROGRESS_DRAWN = """({charts: n}) => {
   const ready = document.querySelector('.st-key-ch_csv');
   const plots = [...document.querySelectorAll('.js-plotly-plot')];
@@ -96,7 +97,7 @@ def main() -> None:
 
     from puzzles.daily import EPOCH
     from tests.conftest import streamlit_server
-    from trainer.storage import ATTEMPT_FIELDS, Storage
+    from trainer.storage import Storage
 
     _quiet()
     work = Path(tempfile.mkdtemp(prefix="progress-bench-"))
@@ -109,7 +110,7 @@ def main() -> None:
     count = fill(store, pid, args.days, args.games, now)
     fill_seconds = time.perf_counter() - start
     last = store.attempts(pid, limit=1)[0]
-    answer = {k: v for k, v in last.items() if k in ATTEMPT_FIELDS}  # answered again
+    answer = dataclasses.replace(last, id=None, created_at=None)  # answered again
     bare = work / "bare.py"
     bare.write_text(BARE_PAGE)
     env = dict(os.environ, ESCOBA_DB_PATH=str(db), ESCOBA_NOW=now.isoformat())

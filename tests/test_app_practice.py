@@ -318,8 +318,21 @@ def _finished_game(pid: int) -> None:
         {"round": 1, "move_no": 5, "move": "2c", "best": "2c", "lost": 0.0, "mistakes": []}])
 
 
+#: Which part of My progress shows each chart (the page draws one part at a time).
+_SECTION_OF = {"ch_mastery": "facts", "ch_daily": "practice", "ch_puzzles": "puzzles",
+               "ch_stars": "puzzles", "ch_streak": "puzzles", "ch_wins": "games",
+               "ch_escobas": "games", "ch_points": "games", "ch_mistakes": "games"}
+
+
+def _charts(at, key: str) -> list:  # noqa: ANN001
+    return [c for c in at.get("plotly_chart") if c.proto.id and key in c.proto.id]
+
+
 def _spec(at, key: str) -> dict:  # noqa: ANN001
-    (chart,) = [c for c in at.get("plotly_chart") if c.proto.id and key in c.proto.id]
+    """A chart's plotly spec, opening the part of My progress that shows it."""
+    if not _charts(at, key):
+        at.segmented_control(key="pr_view").set_value(_SECTION_OF[key]).run()
+    (chart,) = _charts(at, key)
     return json.loads(chart.proto.spec)
 
 
@@ -343,9 +356,17 @@ def test_progress_charts_carry_the_childs_data() -> None:
     _finished_game(pid)
     at.switch_page("app_pages/progress.py").run()
     assert_ok(at)
-    keys = {c.proto.id.split("-")[-1] for c in at.get("plotly_chart")}
-    charts = [c for c in at.get("plotly_chart")]
-    assert len(charts) == 9, keys
+    drawn = []
+    for section in ("facts", "practice", "puzzles", "games"):
+        at.segmented_control(key="pr_view").set_value(section).run()
+        assert_ok(at)
+        shown = [c.proto.id for c in at.get("plotly_chart")]
+        # one part at a time, and each chart in its own part
+        assert shown and all(_SECTION_OF[k] == section for k in _SECTION_OF
+                             if any(k in i for i in shown)), shown
+        drawn += shown
+    assert len(drawn) == 9, drawn
+    at.segmented_control(key="pr_view").set_value("facts").run()
 
     daily = _spec(at, "ch_daily")
     accuracy = [t for t in daily["data"] if t["type"] == "bar"][0]
@@ -415,6 +436,7 @@ def test_progress_counts_every_new_answer_though_it_is_cached() -> None:
     assert_ok(at)
     first = answered(at)
     assert accuracy(at) == [100] and first >= 1
+    at.segmented_control(key="pr_view").set_value("puzzles").run()
     assert any("Solve a puzzle and it shows up" in i.value for i in at.info)  # none yet
     at.run()  # the same page again: drawn from the cache, the same figures
     assert accuracy(at) == [100] and answered(at) == first
@@ -455,7 +477,8 @@ def _options(at, key: str) -> list:  # noqa: ANN001
     """The values behind a pills/segmented widget of the practice pages."""
     fixed = {"pz_mode": ["for-me", "captures", "hand", "fifteens", "best-move"],
              "pz_level": [1, 2, 3, 4, 5], "pz_sum": [10, 15, 20], "qf_sum": [10, 15, 20],
-             "pr_sum": [10, 15, 20], "qf_mode": ["for-me", "1", "2", "3", "4", "5"],
+             "pr_sum": [10, 15, 20], "pr_view": ["facts", "practice", "puzzles", "games"],
+             "qf_mode": ["for-me", "1", "2", "3", "4", "5"],
              "lang_picker": ["en", "es"], "ws_paper": ["a4", "letter"]}
     if key in fixed:
         return fixed[key]

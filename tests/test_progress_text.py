@@ -164,5 +164,6 @@ def test_the_end_of_game_review_is_in_round_order_with_the_progress_count(monkey
     assert_ok(at)
     frame = charts.games_frame(store.finished_games(ana.id))
     assert list(frame["mistakes"]) == [6]
+    at.segmented_control(key="pr_view").set_value("games").run()
     reading = [m.value for m in at.markdown if "Mistakes" in m.value]
     assert reading and "6" in reading[0] and "6.0" not in reading[0]

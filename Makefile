@@ -30,7 +30,7 @@ bench: install
 	$(BIN)/python bench/rounds_bench.py
 
 lint: install
-	$(BIN)/ruff check $(wildcard escoba commands puzzles lessons trainer app_pages ui tests bench) app.py
+	$(BIN)/ruff check $(wildcard escoba commands puzzles lessons locales trainer app_pages ui tests bench) app.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -9,9 +9,10 @@ import streamlit as st
 from puzzles import share_text
 from puzzles.daily import EPOCH
 from puzzles.practice import streaks
-from trainer.i18n import t
+from trainer.i18n import format_day, t
 from trainer.practice_sessions import DailyFlow
 from ui.errors import safe_callback
+from ui.i18n import current_language
 from ui.layout import require_profile, show_flash
 from ui.practice import attempt_row, cached_daily, record_attempt, record_daily, today
 from ui.practice_view import reset, show_puzzle, stars_text, state_of
@@ -23,7 +24,7 @@ show_flash()
 
 day = today()
 if day < EPOCH:
-    st.info(t("daily_not_yet", date=EPOCH.isoformat()), icon="📅")
+    st.info(t("daily_not_yet", date=format_day(EPOCH)), icon="📅")
     st.page_link("app_pages/puzzles.py", label=t("go_puzzles"), icon="🧩")
     st.stop()
 
@@ -31,7 +32,7 @@ daily = cached_daily(day)
 result = storage().daily_result(profile.id, day.isoformat())
 stars: list[int | None] = list(result.stars) if result else [None] * len(daily.puzzles)
 completed = bool(result and result.completed)
-st.markdown(t("daily_heading", number=daily.number, date=day.isoformat()))
+st.markdown(t("daily_heading", number=daily.number, date=format_day(day, weekday=True)))
 
 # Streak: days whose daily was completed (today's not played yet keeps yesterday's run).
 done_days = [date.fromisoformat(r.day) for r in storage().daily_results(profile.id)
@@ -51,7 +52,8 @@ if day - timedelta(days=1) >= EPOCH:
         st.caption(t("daily_yesterday_none"))
     else:
         st.caption(t("daily_yesterday", stars=yesterday.total, count=yesterday.total,
-                     squares=share_text(yesterday.number, list(yesterday.stars))
+                     squares=share_text(yesterday.number, list(yesterday.stars),
+                                        current_language())
                      .splitlines()[-1]))
 
 FLOW = "dy_flow"
@@ -80,7 +82,7 @@ if view.view in ("summary", "replay"):
     assert result is not None
     st.success(t("daily_complete", stars=result.total, count=result.total), icon="🎉")
     st.markdown(f"**{t('daily_share')}**")
-    st.code(share_text(daily, list(stars)), language=None)
+    st.code(share_text(daily, list(stars), current_language()), language=None)
     st.caption(t("daily_share_help"))
     st.markdown(f"**{t('daily_again')}**")
     with st.container(horizontal=True, key="dy_again"):

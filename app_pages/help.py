@@ -7,13 +7,11 @@ import streamlit as st
 from escoba import Card, Deck
 from trainer.cards import cards_row_html
 from trainer.i18n import GLOSSARY, t
-from ui.i18n import current_language
 
 st.title(t("help_title"))
 st.markdown(t("help_body"))
 st.markdown(f"**{t('help_example')}**")
 st.html(cards_row_html([Card.parse(c) for c in ("7o", "3c", "5e")], Deck.SPANISH, True))
 st.subheader(t("glossary_title"))
-lang = current_language()
-for word, meanings in GLOSSARY.items():
-    st.markdown(f"- **{word}** — {meanings.get(lang, meanings['en'])}")
+for word, key in GLOSSARY.items():
+    st.markdown(f"- **{word}** — {t(key)}")

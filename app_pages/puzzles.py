@@ -9,7 +9,7 @@ from puzzles.practice import for_me_puzzle
 from puzzles.worksheet import worksheet_code, worksheet_pdf
 from trainer.i18n import t
 from ui.errors import safe_callback
-from ui.i18n import labels
+from ui.i18n import current_language, labels
 from ui.layout import require_profile, show_flash
 from ui.practice import attempt_row, attempts, fact_text, keep, kept, mastery, record_attempt
 from ui.practice_view import show_puzzle
@@ -96,9 +96,10 @@ with st.expander(t("ws_title"), icon="🖨️"):
     ws_sum = int(st.session_state.get("pz_sum") or 15)
     code = worksheet_code(ws_kind, int(ws_level), int(ws_seed), ws_sum)
     st.markdown(t("ws_code", code=code))
-    # The PDF is made only when the button is tapped.
+    # The PDF is made only when the button is tapped, in the language of the page.
+    ws_lang = current_language()
     st.download_button(
         t("ws_download"),
         lambda: worksheet_pdf(ws_kind, int(ws_level), count=int(ws_count), seed=int(ws_seed),
-                              capture_sum=ws_sum, paper=ws_paper or "a4"),
+                              capture_sum=ws_sum, paper=ws_paper or "a4", lang=ws_lang),
         file_name=f"worksheet-{code}.pdf", mime="application/pdf", key="ws_pdf", icon="🖨️")

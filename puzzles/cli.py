@@ -74,7 +74,7 @@ def _cmd_worksheet(args: argparse.Namespace) -> int:
 
     code = worksheet_code(args.kind, args.level, args.seed, args.capture_sum)
     data = worksheet_pdf(args.kind, args.level, args.count, args.seed, args.capture_sum,
-                         args.paper)
+                         args.paper, lang=args.lang)
     out = Path(args.output or f"worksheet-{code}.pdf")
     try:
         out.write_bytes(data)
@@ -123,6 +123,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     _common(p)
     p.add_argument("--count", type=int, default=20, help="number of puzzles (default 20)")
     p.add_argument("--paper", choices=("a4", "letter"), default="a4")
+    p.add_argument("--lang", default="en", metavar="LANG",
+                   help="language of the sheet and its key: en, es, de or zh (default en)")
     p.add_argument("-o", "--output", metavar="FILE.pdf",
                    help="where to write it (default worksheet-CODE.pdf)")
     p.set_defaults(handler=_cmd_worksheet)

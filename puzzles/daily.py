@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from .i18n import translator
 from .kinds import generate
 from .model import Puzzle, PuzzleError
 
@@ -80,11 +81,11 @@ def daily_set(day: date | str, capture_sum: int = 15) -> DailySet:
     return DailySet(d, number, capture_sum, puzzles)
 
 
-def share_text(daily: DailySet | int, stars: Sequence[int | None]) -> str:
+def share_text(daily: DailySet | int, stars: Sequence[int | None], lang: str = "en") -> str:
     """A spoiler-free text to share: the number, the stars, one square per puzzle.
 
     ``stars`` holds each puzzle's stars (1-3) or ``None`` if not played. No
-    card appears, so sharing gives nothing away::
+    card appears, so sharing gives nothing away. The line is in ``lang``::
 
         Escoba daily #12 ⭐ 13/15
         🟩🟩🟨🟩🟧
@@ -98,8 +99,9 @@ def share_text(daily: DailySet | int, stars: Sequence[int | None]) -> str:
             raise PuzzleError(f"stars are 1, 2 or 3 (or None if not played), got {s!r}")
         squares.append(_SQUARES[s] if s is not None else "⬜")
     total = sum(s for s in stars if s is not None)
+    tr = translator(lang)
     sum_note = ""
     if isinstance(daily, DailySet) and daily.capture_sum != 15:
-        sum_note = f" (sum {daily.capture_sum})"
-    return (f"Escoba daily #{number}{sum_note} ⭐ {total}/{3 * len(DAILY_PLAN)}\n"
-            + "".join(squares))
+        sum_note = tr("share_sum", sum=daily.capture_sum)
+    return (tr("share_daily", number=number, sum_note=sum_note, stars=total,
+               most=3 * len(DAILY_PLAN)) + "\n" + "".join(squares))

@@ -8,6 +8,13 @@ and white too. A *seed code* such as ``CA2-15-7`` is printed on every page of
 the sheet and of the key: it names kind, level, capture sum and seed, so a
 key always matches its sheet and the same sheet can be printed again.
 
+The sheet speaks the language given by ``lang``: its texts are the
+``puzzles`` domain of the catalogs in ``locales/`` (the card names Sota,
+Caballo, Rey and the suits stay Spanish, as everywhere). Latin-script
+languages print in the PDF core font; Chinese needs a CJK font from the system
+(Debian's ``fonts-noto-cjk`` or ``fonts-wqy-microhei``, or ``ESCOBA_CJK_FONT``),
+and fpdf2 embeds only the glyphs the sheet uses.
+
 fpdf2 is imported inside :func:`worksheet_pdf` only: the rest of the package
 (and ``escoba --help``) does not load it.
 """
@@ -15,11 +22,14 @@ fpdf2 is imported inside :func:`worksheet_pdf` only: the rest of the package
 from __future__ import annotations
 
 import math
+import os
 import re
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from escoba.cards import Card, Suit, format_cards
 
+from .i18n import Tr, translator
 from .kinds import generate, normalise_seed
 from .model import KINDS, Puzzle, PuzzleError, check_kind_level_sum
 
@@ -27,7 +37,18 @@ if TYPE_CHECKING:  # pragma: no cover
     from fpdf import FPDF
 
 __all__ = ["PAPERS", "worksheet_code", "parse_worksheet_code", "worksheet_puzzles",
-           "page_counts", "worksheet_pdf", "MAX_COUNT"]
+           "page_counts", "worksheet_pdf", "MAX_COUNT", "CJK_FONTS", "cjk_font"]
+
+#: Languages written in Chinese characters: the PDF core fonts have none of them.
+CJK_LANGUAGES = frozenset({"zh"})
+#: Where a CJK font is looked for, in order (``ESCOBA_CJK_FONT`` first): (file, face in a
+#: collection). Noto's collection holds JP, KR, SC, TC, HK faces; face 2 is Simplified Chinese.
+CJK_FONTS: tuple[tuple[str, int], ...] = (
+    ("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc", 2),
+    ("/usr/share/fonts/noto-cjk/NotoSansCJK-Regular.ttc", 2),
+    ("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc", 0),
+)
+_TEXT_FONT = "Helvetica"
 
 PAPERS: tuple[str, ...] = ("a4", "letter")
 MAX_COUNT = 100
@@ -144,32 +165,32 @@ def _draw_row(pdf: FPDF, cards: tuple[Card, ...], x: float, y: float, max_width:
     return x + n * (w + gap)
 
 
-def _instruction(p: Puzzle) -> str:
+def _instruction(p: Puzzle, tr: Tr) -> str:
     s = p.capture_sum
     if p.kind == "captures":
-        return (f"Play the {p.hand[0].value}. Which table cards make {s} with it? "
-                "Write every set, or 'none'.")
+        return tr("ws_instruction_captures", value=p.hand[0].value, sum=s)
     if p.kind == "hand":
-        return f"Your hand is in yellow. For each card, find every set that makes {s} with it."
+        return tr("ws_instruction_hand", sum=s)
     if p.kind == "fifteens":
-        return f"Find every group of two or more cards that adds up to {s}."
+        return tr("ws_instruction_fifteens", sum=s)
     if p.kind == "best-move":
-        return "Your hand is in yellow. Which move is best? Write it and say why."
-    return f"What number is missing? {' + '.join(map(str, p.addends))} + ? = {s}"
+        return tr("ws_instruction_best")
+    return tr("ws_instruction_quick", addends=" + ".join(map(str, p.addends)), sum=s)
 
 
-def _answer_text(p: Puzzle) -> list[str]:
+def _answer_text(p: Puzzle, tr: Tr) -> list[str]:
     """The key's lines for one puzzle (cards and the arithmetic)."""
     s = p.capture_sum
     if p.kind == "quick-facts":
         v = p.solutions[0].value
         return [f"? = {v}     ({' + '.join(map(str, [*p.addends, v]))} = {s})"]
     if not p.solutions:
-        return ["none: no capture"]
+        return [tr("ws_key_none")]
     lines = []
     for sol in p.solutions:
         values = sol.values
-        sums = f"{' + '.join(map(str, values))} = {sum(values)}" if sol.take else "lay it down"
+        sums = (f"{' + '.join(map(str, values))} = {sum(values)}" if sol.take
+                else tr("ws_key_lay"))
         cards = format_cards(sol.take)
         if sol.card is not None:
             lines.append(f"{sol.card}: {cards or '-'}  ({sums})")
@@ -178,11 +199,30 @@ def _answer_text(p: Puzzle) -> list[str]:
     return lines
 
 
+def cjk_font() -> tuple[str, int] | None:
+    """The CJK font file to embed and its face number, or None if the system has none."""
+    chosen = os.environ.get("ESCOBA_CJK_FONT")
+    candidates = ((chosen, 0),) if chosen else CJK_FONTS
+    return next(((f, face) for f, face in candidates if Path(f).is_file()), None)
+
+
 class _Sheet:
-    def __init__(self, paper: str, code: str, title: str) -> None:
+    def __init__(self, paper: str, code: str, title: str, tr: Tr, lang: str) -> None:
         from fpdf import FPDF  # heavy: only loaded when a sheet is made
 
         self.pdf = FPDF(orientation="P", unit="mm", format="A4" if paper == "a4" else "Letter")
+        self.tr = tr
+        self.font = _TEXT_FONT
+        if lang in CJK_LANGUAGES:
+            found = cjk_font()
+            if found is None:
+                raise PuzzleError(
+                    "a worksheet in Chinese needs a Chinese font, and none is installed: "
+                    "install fonts-noto-cjk (apt-get install fonts-noto-cjk) or "
+                    "fonts-wqy-microhei, or set ESCOBA_CJK_FONT to a .ttf/.ttc file")
+            self.font = "cjk"
+            for style in ("", "B"):  # one weight: bold headings in the same face
+                self.pdf.add_font("cjk", style, found[0], collection_font_number=found[1])
         self.pdf.set_auto_page_break(False)
         self.pdf.set_margins(12, 12, 12)
         self.pdf.set_creator("escoba puzzles")
@@ -192,40 +232,40 @@ class _Sheet:
         self.width = self.pdf.w - 24
         self.bottom = self.pdf.h - 12
 
-    def page(self, heading: str, number: int, total: int) -> float:
+    def page(self, heading: str, number: int, total: int, answer_key: bool = False) -> float:
         pdf = self.pdf
         pdf.add_page()
         pdf.set_text_color(*_INK)
-        pdf.set_font("Helvetica", "B", 14)
+        pdf.set_font(self.font, "B", 14)
         pdf.set_xy(12, 10)
         pdf.cell(self.width * 0.65, 8, heading)
-        pdf.set_font("Helvetica", "", 10)
+        pdf.set_font(self.font, "", 10)
         pdf.set_xy(12 + self.width * 0.65, 10)
-        pdf.cell(self.width * 0.35, 8, f"Code {self.code}", align="R")
-        pdf.set_font("Helvetica", "", 9)
+        pdf.cell(self.width * 0.35, 8, self.tr("ws_code", code=self.code), align="R")
+        pdf.set_font(self.font, "", 9)
         pdf.set_xy(12, 18)
-        pdf.cell(self.width * 0.65, 5, self.title if "key" in heading.lower() else
-                 "Name: ______________________   Date: ____________")
+        pdf.cell(self.width * 0.65, 5, self.title if answer_key else self.tr("ws_name_date"))
         pdf.set_xy(12 + self.width * 0.65, 18)
-        pdf.cell(self.width * 0.35, 5, f"page {number} of {total}", align="R")
+        pdf.cell(self.width * 0.35, 5, self.tr("ws_page", number=number, total=total),
+                 align="R")
         pdf.set_draw_color(*_INK)
         pdf.set_line_width(0.3)
         pdf.line(12, 24, 12 + self.width, 24)
-        pdf.set_font("Helvetica", "", 8)
+        pdf.set_font(self.font, "", 8)
         pdf.set_xy(12, self.bottom - 2)
-        pdf.cell(self.width, 4, f"Escoba puzzles - code {self.code}", align="C")
+        pdf.cell(self.width, 4, self.tr("ws_footer", code=self.code), align="C")
         return 27.0
 
 
 def _draw_puzzle(sheet: _Sheet, number: int, p: Puzzle, y: float, height: float) -> None:
     pdf = sheet.pdf
     x0, width = 12.0, sheet.width
-    pdf.set_font("Helvetica", "B", 12)
+    pdf.set_font(sheet.font, "B", 12)
     pdf.set_xy(x0, y)
     pdf.cell(10, 6, f"{number}.")
-    pdf.set_font("Helvetica", "", 11)
+    pdf.set_font(sheet.font, "", 11)
     pdf.set_xy(x0 + 9, y)
-    pdf.cell(width - 9, 6, _instruction(p))
+    pdf.cell(width - 9, 6, _instruction(p, sheet.tr))
     top = y + 7.5
     card_w = 19.0 if p.kind != "quick-facts" else 15.0
     if p.kind == "quick-facts":
@@ -261,26 +301,28 @@ def _draw_puzzle(sheet: _Sheet, number: int, p: Puzzle, y: float, height: float)
 
 
 def worksheet_pdf(kind: str, level: int, count: int = 20, seed: int | str = 0,
-                  capture_sum: int = 15, paper: str = "a4") -> bytes:
-    """The worksheet as PDF bytes: puzzle pages, then answer-key pages.
+                  capture_sum: int = 15, paper: str = "a4", lang: str = "en") -> bytes:
+    """The worksheet as PDF bytes, in ``lang``: puzzle pages, then answer-key pages.
 
-    Raises :class:`~puzzles.model.PuzzleError` for bad arguments.
+    Raises :class:`~puzzles.model.PuzzleError` for bad arguments, and for a
+    Chinese sheet on a system without a Chinese font.
     """
     if paper not in PAPERS:
         raise PuzzleError(f"paper must be a4 or letter, got {paper!r}")
     puzzles = worksheet_puzzles(kind, level, count, seed, capture_sum)
     code = worksheet_code(kind, level, seed, capture_sum)
-    title = f"{kind.replace('-', ' ').title()} - level {level} - sum {capture_sum}"
-    sheet = _Sheet(paper, code, title)
+    tr = translator(lang)
+    title = tr("ws_title", kind=tr(f"ws_kind_{kind}"), level=level, sum=capture_sum)
+    sheet = _Sheet(paper, code, title, tr, lang)
     sheet_pages, key_pages = page_counts(kind, count)
     per = PER_PAGE[kind]
     for page in range(sheet_pages):
-        top = sheet.page(f"Escoba puzzles: {title}", page + 1, sheet_pages)
+        top = sheet.page(tr("ws_heading", title=title), page + 1, sheet_pages)
         block = (sheet.bottom - 4 - top) / per
         for j, p in enumerate(puzzles[page * per:(page + 1) * per]):
             _draw_puzzle(sheet, page * per + j + 1, p, top + j * block, block)
     for page in range(key_pages):
-        top = sheet.page("Answer key", page + 1, key_pages)
+        top = sheet.page(tr("ws_answer_key"), page + 1, key_pages, answer_key=True)
         block = (sheet.bottom - 4 - top) / KEY_PER_PAGE
         for j, p in enumerate(puzzles[page * KEY_PER_PAGE:(page + 1) * KEY_PER_PAGE]):
             _draw_key_entry(sheet, page * KEY_PER_PAGE + j + 1, p, top + j * block, block)
@@ -290,19 +332,19 @@ def worksheet_pdf(kind: str, level: int, count: int = 20, seed: int | str = 0,
 def _draw_key_entry(sheet: _Sheet, number: int, p: Puzzle, y: float, height: float) -> None:
     pdf = sheet.pdf
     pdf.set_text_color(*_INK)
-    pdf.set_font("Helvetica", "B", 10)
+    pdf.set_font(sheet.font, "B", 10)
     pdf.set_xy(12, y)
     shown = format_cards(p.table)
     if p.hand:
         shown += "   |   " + format_cards(p.hand)
     pdf.cell(sheet.width, 4.5, f"{number}.  {shown}" if p.kind != "quick-facts"
-             else f"{number}.  {_instruction(p)}")
-    lines = _answer_text(p)
+             else f"{number}.  {_instruction(p, sheet.tr)}")
+    lines = _answer_text(p, sheet.tr)
     columns = 3 if len(lines) > 4 else 2 if len(lines) > 2 else 1
     rows = math.ceil(len(lines) / columns)
     line_h = min(4.2, (height - 5.5) / max(rows, 1))
     size = min(9.0, line_h * 2.2)
-    pdf.set_font("Helvetica", "", size)
+    pdf.set_font(sheet.font, "", size)
     col_w = (sheet.width - 8) / columns
     for i, line in enumerate(lines):
         r, c = divmod(i, columns)

@@ -216,7 +216,8 @@ def test_daily_set_in_the_childs_time_zone_stars_streak_and_share() -> None:
     at.switch_page("app_pages/daily.py").run()
     assert_ok(at)
     daily = daily_set(TODAY)
-    assert any(f"Daily #{daily.number} · {TODAY}" in m.value for m in at.markdown)
+    # The date as the child's language writes it (Babel): 2026-12-03 is "Thu, Dec 3".
+    assert any(f"Daily #{daily.number} · Thu, Dec 3" in m.value for m in at.markdown)
     for index, puzzle in enumerate(daily.puzzles):
         flow = at.session_state["dy_flow"]
         assert (flow.day, flow.showing) == (date.fromisoformat(TODAY), index)
@@ -261,7 +262,8 @@ def test_daily_yesterday_and_the_streak_continue(monkeypatch) -> None:
     monkeypatch.setenv("ESCOBA_NOW", "2026-11-30T12:00:00Z")
     at.run()
     assert_ok(at)
-    assert any("first daily puzzle comes out on 2026-12-01" in i.value for i in at.info)
+    # 2026-12-01 as English writes it (Babel)
+    assert any("first daily puzzle comes out on Dec 1." in i.value for i in at.info)
 
 
 def test_the_date_falls_back_to_utc_without_a_time_zone() -> None:
@@ -269,7 +271,8 @@ def test_the_date_falls_back_to_utc_without_a_time_zone() -> None:
     at.context = {"locale": "en-US"}
     create_profile(at)
     at.switch_page("app_pages/daily.py").run()
-    assert any("2026-12-02" in m.value for m in at.markdown)  # 23:30 UTC is still the 2nd
+    # 23:30 UTC is still the 2nd (a Wednesday), as English writes it
+    assert any("Wed, Dec 2 ·" in m.value for m in at.markdown)
 
 
 def test_quick_facts_round_by_tapping_numbers() -> None:

@@ -28,6 +28,7 @@ from escoba.record import replay
 from puzzles import daily_set
 from puzzles.daily import EPOCH
 from tests.conftest import ROOT, streamlit_server
+from trainer.i18n import format_day, t
 from trainer.storage import Storage
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -258,7 +259,8 @@ def test_child_solves_todays_first_daily_puzzle_and_sees_progress(server) -> Non
         page.get_by_role("link", name="Daily puzzle").first.click()
         page.get_by_text("Puzzle 1 of 5").wait_for()
         _wait_idle(page)
-        assert page.get_by_text(f"{today.isoformat()}").count() >= 1  # the child's date
+        # the child's date, as English writes it (Babel): "Tue, Dec 1"
+        assert page.get_by_text(format_day(today, "en", weekday=True)).count() >= 1
         for solution in first.solutions:
             for card in sorted(solution.take):
                 _pill(page, card).click()
@@ -276,12 +278,19 @@ def test_child_solves_todays_first_daily_puzzle_and_sees_progress(server) -> Non
         assert result is not None and result.stars[0] == 3 and not result.completed
 
         page.get_by_role("link", name="My progress").first.click()
-        page.get_by_text("Stars earned: 3 in 1 day.").wait_for()
-        page.locator("[data-testid=stPlotlyChart] .main-svg").first.wait_for()
-        _wait_idle(page)
-        page.wait_for_timeout(800)  # plotly draws after the element appears
-        assert page.locator("[data-testid=stPlotlyChart]").count() >= 4
-        assert not page.get_by_text("Traceback").count()
+        # My progress shows one part at a time (addition facts first): the stars are in
+        # "Puzzles and the daily", the day's accuracy in "Practice".
+        charts = 0
+        for part, reading in (("Puzzles and the daily", "Stars earned: 3 in 1 day."),
+                              ("Practice", "right")):
+            page.locator(".st-key-pr_view button", has_text=part).click()
+            page.get_by_text(reading).first.wait_for()
+            page.locator("[data-testid=stPlotlyChart] .main-svg").first.wait_for()
+            _wait_idle(page)
+            page.wait_for_timeout(800)  # plotly draws after the element appears
+            charts += page.locator("[data-testid=stPlotlyChart]").count()
+            assert not page.get_by_text("Traceback").count()
+        assert charts >= 4
         _shot(page, "08-progress")
         context.close()
         browser.close()
@@ -358,5 +367,81 @@ def test_a_direct_link_shows_the_sidebar_in_the_profiles_language(server, browse
         assert nav.get_by_text("How to play").count() == 0
         assert nav.get_by_text("Jugar", exact=True).count() == 1
         page.screenshot(path=str(_artifact("10-help-direct-es.png")))
+        context.close()
+        browser.close()
+
+
+# Text cut short: an element whose text overflows its box while the box hides the rest
+# (ellipsis or overflow hidden). Buttons, labels, page links, captions, tabs, pills.
+_TRUNCATED_JS = """() => {
+  const sel = 'button, label, [data-testid=stSidebarNav] a, [data-testid=stCaptionContainer],'
+            + ' [data-testid=stWidgetLabel], [data-testid=stMarkdownContainer] p, h1, h2, h3';
+  const cut = [];
+  for (const el of document.querySelectorAll(sel)) {
+    const r = el.getBoundingClientRect();
+    // not shown: no box, or off screen (a phone's collapsed sidebar)
+    if (!r.width || !r.height || r.right <= 0 || r.left >= innerWidth) continue;
+    // words only: an emoji avatar in a round pill may overhang by a pixel by design
+    if (!/[\\p{L}\\d]/u.test(el.innerText)) continue;
+    for (const node of [el, ...el.querySelectorAll('*')]) {
+      const st = getComputedStyle(node);
+      const hides = st.textOverflow === 'ellipsis' || st.overflowX === 'hidden'
+                    || st.overflow === 'hidden';
+      if (hides && node.clientWidth > 0 && node.scrollWidth > node.clientWidth + 1
+          && node.innerText.trim()) {
+        cut.push(node.innerText.trim().slice(0, 60));
+        break;
+      }
+    }
+  }
+  return cut;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["de", "zh"])
+@pytest.mark.parametrize("size", [(1024, 768), (390, 844)], ids=["tablet", "phone"])
+def test_play_and_a_puzzle_in_german_and_chinese_fit(server, browser_type_launch_args, lang,
+                                                     size) -> None:  # noqa: ANN001
+    """The browser's language chooses German or Chinese; Play and a puzzle show whole
+    buttons and labels (German's long words, Chinese glyphs) on a tablet and a phone."""
+    from playwright.sync_api import sync_playwright
+
+    url, _db = server
+    width, height = size
+    name = f"{lang}{width}"
+    locale = {"de": "de-DE", "zh": "zh-CN"}[lang]
+    with sync_playwright() as p:
+        browser = p.chromium.launch(**browser_type_launch_args)
+        context = browser.new_context(viewport={"width": width, "height": height},
+                                      locale=locale, device_scale_factor=1)
+        page = context.new_page()
+        page.set_default_timeout(30_000)
+        page.goto(url)
+        page.get_by_role("textbox", name=t("nickname", lang)).wait_for()
+        _wait_idle(page)
+        page.screenshot(path=str(_artifact(f"11-first-page-{lang}-{width}x{height}.png")))
+        # the first page: its language picker (four languages) and the new-profile form
+        assert page.evaluate(_TRUNCATED_JS) == [], "text cut short on the first page"
+        page.get_by_role("textbox", name=t("nickname", lang)).fill(name)
+        page.get_by_role("button", name=t("create_profile", lang)).click()
+        page.get_by_text(t("profile_created", lang, name=name)).wait_for()
+        _wait_idle(page)
+        page.get_by_role("link", name=t("go_play", lang)).first.click()
+        page.get_by_role("button", name=t("start_game", lang)).click()
+        page.get_by_text(t("pick_hand_label", lang)).wait_for()
+        _wait_idle(page)
+        page.screenshot(path=str(_artifact(f"11-play-{lang}-{width}x{height}.png")),
+                        full_page=True)
+        assert page.evaluate(_TRUNCATED_JS) == [], "text cut short on Play"
+        profile = re.search(r"[?&]p=(\d+)", page.url)
+        assert profile, page.url
+        page.goto(f"{url}/puzzles?p={profile.group(1)}")
+        page.get_by_text(t("puzzles_title", lang)).first.wait_for()
+        page.get_by_role("button", name=t("pz_hint", lang)).wait_for()  # the puzzle is drawn
+        _wait_idle(page)
+        page.screenshot(path=str(_artifact(f"12-puzzle-{lang}-{width}x{height}.png")),
+                        full_page=True)
+        assert page.evaluate(_TRUNCATED_JS) == [], "text cut short on a puzzle"
+        assert not page.get_by_text("Traceback").count()
         context.close()
         browser.close()

@@ -1,32 +1,120 @@
-"""The catalogs: complete in English and Spanish, same placeholders, every used key present."""
+"""The catalogs (locales/*/LC_MESSAGES/*.po): every language complete, same placeholders,
+no English left behind, CLDR plural forms, every used key present; Babel's formatters."""
 
 from __future__ import annotations
 
+import io
+import logging
 import re
+import subprocess
+import sys
+import time
+from datetime import date
 from pathlib import Path
 
 import pytest
+from babel.messages.pofile import read_po
 
+import locales
 from escoba.bots import PLAYER_LEVELS
 from escoba.rules import CAPTURE_RULES, CATEGORIES, INITIAL_FIFTEEN, MISCOUNT, PRESETS
-from trainer.catalog import CATALOGS, EN, ES, GLOSSARY
-from trainer.i18n import LANGUAGES, language_from_locale, placeholders, t
+from trainer.i18n import (
+    GLOSSARY,
+    LANGUAGES,
+    format_day,
+    format_number,
+    format_percent,
+    has_key,
+    language_from_locale,
+    placeholders,
+    t,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = [ROOT / "app.py", *sorted((ROOT / "app_pages").glob("*.py")),
            *sorted((ROOT / "ui").glob("*.py"))]
+DOMAINS = ("messages", "puzzles")
+#: Numbers whose plural form every language must get right (CLDR: 21 is "other" in
+#: German and English, whatever a hand-written rule on the last digit would say).
+COUNTS = (0, 1, 2, 5, 21)
 
 
-def test_every_language_has_every_key() -> None:
-    assert set(CATALOGS) == set(LANGUAGES)
-    assert set(ES) - set(EN) == set(), "keys only in Spanish"
-    assert set(EN) - set(ES) == set(), "keys missing in Spanish"
+def _po(lang: str, domain: str = "messages"):
+    with locales.po_path(lang, domain).open("rb") as f:
+        return read_po(f, locale=lang)
 
 
-@pytest.mark.parametrize("key", sorted(EN))
-def test_placeholders_match(key: str) -> None:
-    assert placeholders(ES[key]) == placeholders(EN[key]), key
-    assert ES[key].strip(), key
+def _messages(lang: str, domain: str = "messages") -> dict[str, tuple[str, ...]]:
+    """id -> its strings (one, or one per plural form); fuzzy entries count as empty."""
+    out = {}
+    for m in _po(lang, domain):
+        if not m.id:
+            continue
+        key = m.id[0] if isinstance(m.id, tuple) else m.id
+        strings = m.string if isinstance(m.string, tuple) else (m.string,)
+        out[key] = tuple("" if m.fuzzy else s for s in strings)
+    return out
+
+
+EN = _messages("en")
+
+
+def _english_text(key: str) -> str:
+    return " ".join(EN[key])
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_every_language_has_every_key(domain: str) -> None:
+    assert locales.languages(domain) == sorted(LANGUAGES)
+    english = _messages("en", domain)
+    with (locales.ROOT / f"{domain}.pot").open("rb") as f:
+        template = {m.id[0] if isinstance(m.id, tuple) else m.id for m in read_po(f) if m.id}
+    assert template == set(english), "the .pot template and the English catalog differ"
+    for lang in LANGUAGES:
+        strings = _messages(lang, domain)
+        assert set(strings) == set(english), lang
+        assert not [k for k, v in strings.items() if not all(s.strip() for s in v)], lang
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_placeholders_match(lang: str, domain: str) -> None:
+    """Every form of every string has the English placeholders (a singular form may
+    say "1" in words instead of ``{count}``, as English does)."""
+    english = _messages("en", domain)
+    bad = []
+    for key, strings in _messages(lang, domain).items():
+        wanted = placeholders(english[key][-1])
+        allowed = wanted | set().union(*(placeholders(s) for s in english[key]))
+        if placeholders(strings[-1]) != wanted or any(
+                not placeholders(s) <= allowed for s in strings):
+            bad.append((key, strings))
+    assert not bad
+
+
+#: Strings that are rightly the same as the English: names, symbols, cognates and the
+#: Spanish game words that stay Spanish in every language.
+SAME_AS_ENGLISH = {
+    "es": {"play_title", "ch_escobas", "seat_escobas", "cat_escobas", "cat_setenta",
+           "cat_siete_de_oros", "preset_setenta", "renuncio_button", "pin",
+           "coach_extra_oros"},
+    "de": {"play_title", "ch_escobas", "seat_escobas", "cat_escobas", "cat_setenta",
+           "cat_siete_de_oros", "renuncio_button", "kind_bot", "bot_name", "card_joker", "ws_code",
+           "ws_kind_hand", "pin"},
+    "zh": {"play_title", "renuncio_button"},
+}
+
+
+@pytest.mark.parametrize("lang", sorted(set(LANGUAGES) - {"en"}))
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_no_english_left_in_a_translation(lang: str, domain: str) -> None:
+    english = _messages("en", domain)
+    untranslated = sorted(
+        key for key, strings in _messages(lang, domain).items()
+        if strings[-1] == english[key][-1]
+        and re.search(r"[A-Za-z]{3}", re.sub(r"{\w+}", "", strings[-1]))
+        and key not in SAME_AS_ENGLISH[lang])
+    assert not untranslated
 
 
 def _literal_keys() -> set[str]:
@@ -67,35 +155,35 @@ def _dynamic_keys() -> set[str]:
     keys |= {"ch_mistakes_reading", "ch_mistakes_reading_down"}  # chosen by the trend
     keys |= {f"pz_hint_{k}" for k in ("need", "starts_with", "group_uses", "count_on",
                                       "consider", "check_each", "all_found")}
+    keys |= set(GLOSSARY.values())
     return keys
-
-
-def _exists(key: str) -> bool:
-    """A key, or a key with plural forms (``key.one`` ... ``key.other``)."""
-    return key in EN or f"{key}.other" in EN
 
 
 def test_every_key_the_code_uses_exists() -> None:
     used = _literal_keys() | _dynamic_keys()
     # Literal prefixes such as t("level_" + level) are completed by _dynamic_keys.
-    missing = sorted(k for k in used if not _exists(k) and not k.endswith("_"))
+    missing = sorted(k for k in used if not has_key(k) and not k.endswith("_"))
     assert not missing
 
 
 def test_every_coach_message_key_is_translated() -> None:
     coach = pytest.importorskip("escoba.coach")
-    missing = sorted(k for k in coach.MESSAGE_KEYS
-                     if f"coach.{k}" not in EN and f"coach.{k}.other" not in EN)
+    missing = sorted(k for k in coach.MESSAGE_KEYS if not has_key(f"coach.{k}"))
     assert not missing
 
 
-def test_glossary_explains_domain_words_in_both_languages() -> None:
-    for word, meanings in GLOSSARY.items():
-        assert set(meanings) == set(LANGUAGES), word
+def test_glossary_explains_domain_words_in_every_language() -> None:
+    for lang in LANGUAGES:
+        strings = _messages(lang)
+        for word, key in GLOSSARY.items():
+            assert strings[key][0].strip(), (lang, word)
     # The words stay Spanish inside the English catalog too.
-    english = " ".join(EN.values())
+    english = " ".join(" ".join(v) for v in EN.values())
     for word in ("escoba", "oros", "Sota", "Caballo", "Rey", "siete de oros", "¡renuncio!"):
         assert word in english
+    # Each language explains them with the words its players use (the seeds).
+    assert "Münzen" in t("glossary.oros", "de") and "金币" in t("glossary.oros", "zh")
+    assert "Knappe" in t("glossary.sota", "de") and "扫桌" in t("glossary.escoba", "zh")
 
 
 def test_language_from_browser_locale() -> None:
@@ -104,29 +192,56 @@ def test_language_from_browser_locale() -> None:
     assert language_from_locale("en-GB") == "en"
     assert language_from_locale("fr-FR") == "en"
     assert language_from_locale(None) == "en"
+    assert language_from_locale("de-AT") == "de"
+    assert language_from_locale("zh-CN") == "zh"
+    assert language_from_locale("zh-Hans-CN") == "zh"
 
 
-def test_t_fills_parameters_and_falls_back() -> None:
+def test_t_fills_parameters_and_falls_back(caplog) -> None:
     assert t("round_n", "es", n=3) == "Ronda 3"
     assert t("round_n", "en", n=3) == "Round 3"
+    assert t("round_n", "de", n=3) == "Runde 3"
+    assert t("round_n", "zh", n=3) == "第3轮"
     assert t("no_such_key", "es") == "no_such_key"
+    with caplog.at_level(logging.WARNING):
+        assert t("round_n", "xx", n=3) == "Round 3"  # no catalog: English, logged
+    assert "missing translation xx:round_n" in caplog.text
 
 
 @pytest.mark.parametrize("lang", sorted(LANGUAGES))
 def test_plurals_zero_one_many(lang: str) -> None:
     """No "way(s)": every plural key has its forms, and t() picks them by count."""
-    assert not [k for k in CATALOGS[lang] if "(s)" in CATALOGS[lang][k]]
-    for key in {k.rsplit(".", 1)[0] for k in EN if k.endswith(".other")}:
-        assert f"{key}.one" in CATALOGS[lang], key
+    assert not [k for k, v in _messages(lang).items() if any("(s)" in s for s in v)]
     zero, one, many = (t("hint_card_captures", lang, card="7", count=n) for n in (0, 1, 3))
-    assert len({zero, one, many}) == 3
-    if lang == "en":
-        assert (zero, one, many) == ("7: no way to capture", "7: 1 way to capture",
-                                     "7: 3 ways to capture")
-    else:
-        assert (zero, one, many) == ("7: ninguna forma de capturar", "7: 1 forma de capturar",
-                                     "7: 3 formas de capturar")
+    expected = {
+        "en": ("7: no way to capture", "7: 1 way to capture", "7: 3 ways to capture"),
+        "es": ("7: ninguna forma de capturar", "7: 1 forma de capturar",
+               "7: 3 formas de capturar"),
+        "de": ("7: kann nichts nehmen", "7: 1 Möglichkeit zum Nehmen",
+               "7: 3 Möglichkeiten zum Nehmen"),
+        "zh": ("7：没有可收的牌", "7：有1种收法", "7：有3种收法"),
+    }
+    assert (zero, one, many) == expected[lang]
     assert "1 ways" not in t("must_capture", lang, count=1)
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_every_plural_renders_with_0_1_2_5_21(lang: str, caplog) -> None:
+    plural_keys = locales.catalog("messages", "en").plurals
+    with caplog.at_level(logging.WARNING):
+        for key in sorted(plural_keys):
+            names = set().union(*(placeholders(s) for s in EN[key])) | {"count"}
+            for n in COUNTS:
+                out = t(key, lang, **{name: n for name in names})
+                assert out.strip() and "{" not in out, (key, n, out)
+    assert not caplog.records
+    points = [t("points_n", lang, n=n) for n in COUNTS]
+    assert points == {
+        "en": ["0 points", "1 point", "2 points", "5 points", "21 points"],
+        "es": ["0 puntos", "1 punto", "2 puntos", "5 puntos", "21 puntos"],
+        "de": ["0 Punkte", "1 Punkt", "2 Punkte", "5 Punkte", "21 Punkte"],
+        "zh": ["0分", "1分", "2分", "5分", "21分"],
+    }[lang]
 
 
 # Words that must never follow a lone "1" (the "1 points" of a count string
@@ -134,19 +249,19 @@ def test_plurals_zero_one_many(lang: str) -> None:
 _PLURAL_WORDS = re.compile(
     r"(?<![\d.,])1 (points|puntos|pts|ptos|cards|cartas|escobas|stars|estrellas|ways|formas|"
     r"things|cosas|moves|jugadas|games|partidas|capturadas|days|días|puzzles|"
-    r"retos|answers|respuestas|rounds|rondas|seconds|segundos)\b")
+    r"retos|answers|respuestas|rounds|rondas|seconds|segundos|"
+    r"Punkte|Karten|Sterne|Möglichkeiten|Dinge|Züge|Spiele|Tage|Antworten|Runden|"
+    r"Sekunden)\b")
 
 
 @pytest.mark.parametrize("lang", sorted(LANGUAGES))
 def test_count_strings_use_plural_forms(lang: str) -> None:
     """Every catalog string, every number in it 1: never "1 points", "1 escobas"."""
-    bases = {k.rsplit(".", 1)[0] if k.rsplit(".", 1)[-1] in ("zero", "one", "other") else k
-             for k in EN}
     # Never a count of 1: a game's target (11 at least) and a mean (a decimal).
-    bases -= {"rules_summary", "target_is", "ch_points_reading"}
+    bases = set(EN) - {"rules_summary", "target_is", "ch_points_reading"}
     bad = []
     for key in sorted(bases):
-        text = EN.get(key) or EN.get(f"{key}.other")
+        text = " ".join(EN[key])
         params = {name: 1 for name in placeholders(text)}
         params.setdefault("count", 1)
         out = t(key, lang, **params)
@@ -160,3 +275,220 @@ def test_the_plural_form_follows_n_without_count() -> None:
     assert t("points_n", "es", n=1) == "1 punto"
     assert t("points_n", "es", n=0) == "0 puntos"
     assert t("stock_left", "en", n=1) == "1 card to deal"
+
+
+def test_dates_numbers_and_percentages_follow_the_language() -> None:
+    day = date(2026, 12, 1)
+    assert [format_day(day, lang) for lang in ("en", "es", "de", "zh")] == [
+        "Dec 1", "1 dic", "1. Dez.", "12月1日"]
+    assert format_day("2026-12-01", "de", weekday=True) == "Di., 1. Dez."
+    assert format_number(2.5, "de") == "2,5" and format_number(2.5, "en") == "2.5"
+    assert format_percent(0.75, "de") == "75\xa0%" and format_percent(0.75, "zh") == "75%"
+
+
+def test_catalogs_load_fast_enough_for_a_first_page() -> None:
+    """The .po files are read directly (no compile step): all four in well under a second."""
+    locales.catalog.cache_clear()
+    start = time.perf_counter()
+    for lang in LANGUAGES:
+        locales.catalog("messages", lang)
+    assert time.perf_counter() - start < 1.5
+
+
+# -- worksheets and the share text ------------------------------------------------------
+
+def _pdf_text(data: bytes) -> str:
+    """All the PDF's text without spaces (pypdf spaces out CJK glyphs, or puts NULs
+    between them)."""
+    from pypdf import PdfReader
+
+    text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(data)).pages)
+    return "".join(text.replace("\x00", " ").split())
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("de", ["Escoba-Rätsel:Nehmen-Stufe2-Summe15", "SpieldieSieben", "Lösungen", "Seite1von",
+            "Datum:"]),
+    ("zh", ["扫桌谜题：收牌-第2级-凑15", "哪些桌牌和它加起来是15", "答案", "第1页，共", "姓名："]),
+])
+def test_a_worksheet_reads_back_in_its_language(lang: str, words: list[str]) -> None:
+    from puzzles.worksheet import worksheet_pdf, worksheet_puzzles
+
+    data = worksheet_pdf("captures", 2, count=6, seed=7, lang=lang)
+    text = _pdf_text(data)
+    first = worksheet_puzzles("captures", 2, 6, 7)[0]
+    words = [w.replace("Sieben", str(first.hand[0].value)) if lang == "de" else w
+             for w in words]
+    missing = [w for w in words if w not in text]
+    assert not missing, text[:400]
+    assert "Answer" not in text and "Play the" not in text
+    # The answer key is there, with the cards and the arithmetic.
+    assert f"{first.solutions[0].card}:" in text
+    # A CJK font embeds only the glyphs used: a sheet stays small.
+    assert len(data) < 120_000
+
+
+def test_a_chinese_worksheet_without_a_font_says_what_to_install(monkeypatch) -> None:
+    from puzzles import PuzzleError, worksheet
+
+    monkeypatch.delenv("ESCOBA_CJK_FONT", raising=False)
+    monkeypatch.setattr(worksheet, "CJK_FONTS", (("/nonexistent/font.ttc", 0),))
+    with pytest.raises(PuzzleError, match="fonts-noto-cjk"):
+        worksheet.worksheet_pdf("fifteens", 1, count=2, lang="zh")
+    # German and English need no extra font.
+    assert worksheet.worksheet_pdf("fifteens", 1, count=2, lang="de").startswith(b"%PDF-")
+
+
+def test_worksheet_cli_takes_a_language(tmp_path: Path) -> None:
+    out = tmp_path / "sheet.pdf"
+    run = subprocess.run([sys.executable, "-m", "commands", "worksheet", "--kind", "hand",
+                          "--level", "1", "--count", "3", "--lang", "zh", "-o", str(out)],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    assert "手牌" in _pdf_text(out.read_bytes())
+    bad = subprocess.run([sys.executable, "-m", "commands", "worksheet", "--kind", "hand",
+                          "--level", "1", "--lang", "xx", "-o", str(out)],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert bad.returncode == 2 and "no puzzles language 'xx'" in bad.stderr
+    assert "Traceback" not in bad.stderr
+
+
+def test_latin_script_worksheets_fit_the_pdf_core_font() -> None:
+    """Only Chinese gets an embedded font; other sheets print in Helvetica (latin-1)."""
+    from puzzles.worksheet import CJK_LANGUAGES
+
+    for lang in set(LANGUAGES) - CJK_LANGUAGES:
+        for key, strings in _messages(lang, "puzzles").items():
+            if not key.startswith("share_"):  # the share text is not printed
+                strings[0].encode("latin-1")
+
+
+def test_the_share_text_speaks_the_language() -> None:
+    from puzzles import daily_set, share_text
+
+    daily = daily_set("2026-12-03", 10)
+    stars = [3, 2, None, 1, 3]
+    assert share_text(daily, stars, "de").splitlines()[0] == (
+        f"Escoba-Tagesrätsel Nr. {daily.number} (Summe 10) ⭐ 9/15")
+    assert share_text(daily, stars, "zh").splitlines()[0] == (
+        f"扫桌每日谜题第{daily.number}期（凑10） ⭐ 9/15")
+    assert share_text(daily, stars).splitlines() == [
+        f"Escoba daily #{daily.number} (sum 10) ⭐ 9/15", "🟩🟨⬜🟧🟩"]
+
+
+# -- the app in German and Chinese (AppTest) --------------------------------------------
+
+APP_PAGES = ["app_pages/profiles.py", "app_pages/play.py", "app_pages/puzzles.py",
+             "app_pages/daily.py", "app_pages/quick_facts.py", "app_pages/progress.py",
+             "app_pages/games.py", "app_pages/replay.py", "app_pages/settings.py",
+             "app_pages/help.py"]
+
+
+@pytest.fixture
+def fresh_app(db_path, monkeypatch):  # noqa: ANN001, ANN201
+    import streamlit as st
+
+    logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context").setLevel(
+        logging.ERROR)
+    monkeypatch.setenv("ESCOBA_NOW", "2026-12-03T10:00:00Z")
+    st.cache_resource.clear()
+    yield
+    st.cache_resource.clear()
+
+
+def test_app_pages_match_the_router() -> None:
+    import ast
+
+    tree = ast.parse((ROOT / "app.py").read_text(encoding="utf-8"))
+    routed = [node.elts[0].value for node in ast.walk(tree)
+              if isinstance(node, ast.Tuple) and node.elts
+              and isinstance(node.elts[0], ast.Constant)
+              and str(node.elts[0].value).startswith("app_pages/")]
+    assert sorted(routed) == sorted(APP_PAGES)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("locale", "title", "play_button"), [
+    ("de-DE", "Wer spielt?", "Spiel starten!"),
+    ("zh-CN", "谁来玩？", "开始！"),
+])
+def test_every_page_in_german_and_chinese(fresh_app, caplog, locale: str, title: str,
+                                          play_button: str) -> None:
+    from tests.test_app_helpers import assert_ok, create_profile, new_app
+
+    lang = language_from_locale(locale)
+    with caplog.at_level(logging.WARNING):
+        at = new_app(locale=locale)
+        assert at.title[0].value == title
+        create_profile(at, "Mia")
+        for page in APP_PAGES:
+            at.switch_page(page).run()
+            assert_ok(at)
+            assert at.title, page
+        at.switch_page("app_pages/play.py").run()
+        assert at.button(key="start_game").label == play_button
+        at.button(key="start_game").click().run()
+        assert_ok(at)
+        board = " ".join(e.proto.body for e in at.get("html"))
+        assert t("table_title", lang) in board
+    missing = [r.getMessage() for r in caplog.records if "translation" in r.getMessage()]
+    assert not missing
+
+
+def test_progress_charts_write_days_and_percentages_in_the_language() -> None:
+    from tests.test_storage import _attempt
+    from trainer import charts
+    from trainer.i18n import use_language
+
+    rows = [_attempt(day="2026-12-01"),
+            _attempt(day="2026-12-03", mode="quick", kind="quick-facts", puzzle_id="q",
+                     fact="15-8", seconds=2.5, correct=True, found=1, wrong=0, missed=0,
+                     stars=None)]
+    frame = charts.attempts_frame(rows)
+    readings = {}
+    for lang in ("en", "de", "zh"):
+        use_language(lang)
+        try:
+            chart = charts.daily_chart(frame, t)
+            stars = charts.stars_chart(frame, t)
+        finally:
+            use_language(None)
+        axis = chart.figure.layout.xaxis
+        assert list(axis.tickvals) == ["2026-12-01", "2026-12-03"]  # data keeps ISO days
+        readings[lang] = (list(axis.ticktext), t(chart.key, lang, **chart.params))
+        assert list(stars.figure.layout.xaxis.ticktext) == [format_day("2026-12-01", lang)]
+    assert readings["en"] == (["Dec 1", "Dec 3"], "On Dec 3: 1 of 1 answer right; quick facts "
+                                                  "answered in 2.5 s (median).")
+    assert readings["de"] == (["1. Dez.", "3. Dez."], "Am 3. Dez.: 1 von 1 Antwort richtig; "
+                                                      "Blitzrechnen in 2,5 s (Median).")
+    assert readings["zh"][0] == ["12月1日", "12月3日"]
+    assert readings["zh"][1] == "12月3日：1题答对1题（100%）；口算用时2.5秒（中位数）。"
+
+
+def test_the_catalogs_sit_below_every_layer() -> None:
+    """locales/ needs only Babel: puzzles (worksheets) translate without the app."""
+    code = ("import sys, locales, puzzles.worksheet, puzzles.daily\n"
+            "locales.translate('puzzles', 'zh', 'ws_answer_key')\n"
+            "ours = {'trainer', 'ui', 'app_pages', 'streamlit'}\n"
+            "print(sorted({m.split('.')[0] for m in sys.modules} & ours))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
+def test_french_cards_and_jokers_are_named_in_the_language() -> None:
+    """Spanish and Italian cards keep their names (game words); French ones and the
+    jokers are translated, so no English card name is left in another language."""
+    from escoba import Card, Deck
+    from trainer.i18n import card_name
+
+    seven, sota, joker = Card.parse("7o"), Card.parse("8c"), Card.parse("JK1")
+    names = {lang: (card_name(seven, Deck.FRENCH, lang), card_name(sota, Deck.FRENCH, lang),
+                    card_name(joker, Deck.SPANISH, lang)) for lang in LANGUAGES}
+    assert names == {"en": ("7 of diamonds", "J of hearts", "Joker 1"),
+                     "es": ("7 de diamantes", "J de corazones", "Comodín 1"),
+                     "de": ("Karo 7", "Herz J", "Joker 1"),
+                     "zh": ("方块7", "红心J", "王牌1")}
+    for lang in LANGUAGES:
+        assert card_name(sota, Deck.SPANISH, lang) == "Sota de copas"
+        assert card_name(sota, Deck.ITALIAN, lang) == sota.name(Deck.ITALIAN)

@@ -19,6 +19,8 @@ from functools import lru_cache
 
 from escoba import Card, Deck
 
+from .i18n import card_name
+
 __all__ = ["card_svg", "card_img", "back_svg", "cards_row_html", "backs_row_html",
            "SUIT_COLOURS", "card_label", "pick_label"]
 
@@ -95,11 +97,12 @@ def card_label(card: Card, deck: Deck) -> str:
     return card.rank_name(deck)
 
 
-def pick_label(code: str, deck: Deck, show_value: bool) -> str:
+def pick_label(code: str, deck: Deck, show_value: bool, lang: str | None = None) -> str:
     """A card's label in the choosers (pills): "7 de oros (7)", or its name alone when
-    values are hidden (and for a joker, which has none of its own)."""
+    values are hidden (and for a joker, which has none of its own); French cards and
+    jokers are named in ``lang`` (see :func:`trainer.i18n.card_name`)."""
     card = Card.parse(code)
-    name = card.name(deck)
+    name = card_name(card, deck, lang)
     return f"{name} ({card.value})" if show_value and not card.is_joker else name
 
 
@@ -171,7 +174,7 @@ def cards_row_html(cards: Iterable[Card], deck: Deck, show_value: bool, *,
     chosen, glowing = set(selected), set(lit)
     items = []
     for card in cards:
-        name = card.name(deck)
+        name = card_name(card, deck)
         svg = card_img(card, deck, show_value, card in chosen, width, name)
         caption = (f'<div style="font-size:0.85rem;text-align:center;max-width:{width + 8}px">'
                    f'{html.escape(name)}</div>') if names else ""

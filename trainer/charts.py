@@ -26,6 +26,7 @@ from puzzles.mastery import LEVELS, FactStats, addition, all_complements, summar
 from puzzles.practice import Attempt
 
 from .hints import GameReview
+from .i18n import format_number, format_percent
 from .storage import GameRow, RoundResult
 
 __all__ = ["Chart", "attempts_frame", "attempts_csv", "daily_chart", "mastery_chart",
@@ -124,16 +125,13 @@ def daily_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
     fig.update_yaxes(title_text=tr("ch_seconds"), rangemode="tozero", tickformat=".1f",
                      secondary_y=True)
     last = per_day.iloc[-1]
+    reading = {"day": day_label(last["day"], tr),
+               "accuracy": format_percent(last["accuracy"] / 100),
+               "right": int(last["right"]), "count": int(last["tries"])}
     if pd.notna(last["median_seconds"]):
-        return Chart(fig, "ch_daily_reading", {"day": last["day"],
-                                               "accuracy": int(last["accuracy"]),
-                                               "right": int(last["right"]),
-                                               "count": int(last["tries"]),
-                                               "seconds": float(last["median_seconds"])})
-    return Chart(fig, "ch_daily_reading_untimed", {"day": last["day"],
-                                                   "accuracy": int(last["accuracy"]),
-                                                   "right": int(last["right"]),
-                                                   "count": int(last["tries"])})
+        return Chart(fig, "ch_daily_reading",
+                     {**reading, "seconds": format_number(float(last["median_seconds"]))})
+    return Chart(fig, "ch_daily_reading_untimed", reading)
 
 
 def mastery_chart(stats: Mapping[str, FactStats], capture_sum: int, tr: Tr) -> Chart:

@@ -1,33 +1,57 @@
-"""One translation catalog for every visible string: ``t(key, **params)``.
+"""One translation function for every visible string: ``t(key, **params)``.
 
-The language is passed explicitly, or fixed for the running thread by
+The strings live in gettext catalogs under ``locales/`` (see :mod:`locales`),
+one per language, English included; the keys are the message ids. The
+language is passed explicitly, or fixed for the running thread by
 :func:`use_language` (the app does it once per run, see :mod:`ui.i18n`), else
 English. Domain words of the game (escoba, oros, Sota, ¡renuncio!) stay
-Spanish in every language; :data:`trainer.catalog.GLOSSARY` explains them.
+Spanish in every language; :data:`GLOSSARY` lists them and each catalog
+explains them (``glossary.<slug>``).
+
+Dates, numbers and percentages go through Babel's formatters in the same
+language (:func:`format_day`, :func:`format_number`, :func:`format_percent`).
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import string
 import threading
 from typing import Any
 
-from .catalog import CATALOGS, GLOSSARY
+from babel.dates import format_skeleton
+from babel.numbers import format_decimal
+from babel.numbers import format_percent as babel_percent
 
-__all__ = ["t", "plural_form", "LANGUAGES", "DEFAULT", "language_from_locale", "use_language",
-           "run_language", "GLOSSARY", "placeholders"]
+import locales
+from escoba import Card, Deck
+
+__all__ = ["t", "has_key", "LANGUAGES", "DEFAULT", "language_from_locale", "use_language",
+           "run_language", "GLOSSARY", "placeholders", "format_day", "format_number",
+           "format_percent", "card_name"]
 
 log = logging.getLogger(__name__)
 
 #: Language code -> its own name, as shown in the language picker.
-LANGUAGES: dict[str, str] = {"en": "English", "es": "Español"}
-DEFAULT = "en"
-_STATE_KEY = "lang"
+LANGUAGES: dict[str, str] = {"en": "English", "es": "Español", "de": "Deutsch",
+                             "zh": "中文"}
+DEFAULT = locales.DEFAULT
+_DOMAIN = "messages"
+
+#: The Spanish game words every language keeps, and the key that explains each one.
+GLOSSARY: dict[str, str] = {
+    "escoba": "glossary.escoba", "oros": "glossary.oros", "copas": "glossary.copas",
+    "espadas": "glossary.espadas", "bastos": "glossary.bastos", "As": "glossary.as",
+    "Sota": "glossary.sota", "Caballo": "glossary.caballo", "Rey": "glossary.rey",
+    "siete de oros": "glossary.siete_de_oros",
+    "setenta / primera": "glossary.setenta_primera", "¡renuncio!": "glossary.renuncio",
+    "mesa abierta": "glossary.mesa_abierta",
+}
 
 
 def language_from_locale(locale: str | None) -> str:
-    """``"es-AR"`` -> ``"es"``; anything we do not speak -> English."""
+    """``"es-AR"`` -> ``"es"``, ``"zh-CN"`` -> ``"zh"``; anything we do not speak -> English."""
     if not locale:
         return DEFAULT
     code = locale.replace("_", "-").split("-")[0].lower()
@@ -55,41 +79,51 @@ def placeholders(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name}
 
 
-def plural_form(count: Any) -> str:
-    """The catalog suffix for ``count``: ``zero``, ``one`` or ``other``.
-
-    English and Spanish share these forms (CLDR "one" and "other"; "zero" gets
-    its own wording, e.g. "no way to capture" rather than "0 ways").
-    """
-    try:
-        n = abs(int(count))
-    except (TypeError, ValueError):
-        return "other"
-    return "zero" if n == 0 else "one" if n == 1 else "other"
+def has_key(key: str) -> bool:
+    """Whether ``key`` (plain, or with plural forms) is a message of the app."""
+    return key in locales.catalog(_DOMAIN, DEFAULT).translated
 
 
 def t(key: str, lang: str | None = None, /, **params: Any) -> str:
     """The text of ``key`` in the current (or given) language, with ``params`` filled in.
 
-    A key with plural forms (``key.zero``, ``key.one``, ``key.other`` in the
-    catalog) is chosen by the ``count`` parameter (or ``n`` when there is no
-    ``count``). Every string with a number of things in it has these forms. A key
-    missing from a catalog falls back to English and is logged (the catalog tests
-    make sure this never ships); a missing English key shows the key itself rather than failing in
-    front of a child.
+    Plural forms, the ``key.zero`` wording and the fallback to English are
+    :func:`locales.translate`'s.
     """
-    lang = lang or run_language() or DEFAULT
-    if key not in CATALOGS[DEFAULT] and f"{key}.other" in CATALOGS[DEFAULT]:
-        form = plural_form(params.get("count", params.get("n")))
-        key = f"{key}.{form}" if f"{key}.{form}" in CATALOGS[DEFAULT] else f"{key}.other"
-    text = CATALOGS.get(lang, {}).get(key)
-    if text is None:
-        log.warning("missing translation %s:%s", lang, key)
-        text = CATALOGS[DEFAULT].get(key, key)
-    if not params:
-        return text
-    try:
-        return text.format(**params)
-    except (KeyError, IndexError, ValueError):
-        log.warning("bad parameters for %s:%s: %s", lang, key, sorted(params))
-        return text
+    return locales.translate(_DOMAIN, lang or run_language() or DEFAULT, key, **params)
+
+
+def card_name(card: Card, deck: Deck, lang: str | None = None, /) -> str:
+    """A card's name as the child reads it.
+
+    Spanish and Italian cards keep their own names ("Sota de copas", "Fante di
+    spade"): they are game words, like escoba. French cards are named in the
+    child's language ("Karo 7", "方块7"), and so are the jokers.
+    """
+    if card.is_joker:
+        return t("card_joker", lang, n=card.index - 39)
+    if deck is Deck.FRENCH and card.suit is not None:
+        return t("card_french", lang, rank=card.rank_name(deck),
+                 suit=t(f"suit_french_{card.suit.french}", lang))
+    return card.name(deck)
+
+
+def _babel_locale(lang: str | None) -> str:
+    return lang or run_language() or DEFAULT
+
+
+def format_day(day: dt.date | str, lang: str | None = None, /, weekday: bool = False) -> str:
+    """A day as the child's language writes it: "Dec 1", "1. Dez.", "12月1日"."""
+    if isinstance(day, str):
+        day = dt.date.fromisoformat(day)
+    return format_skeleton("MMMEd" if weekday else "MMMd", day, locale=_babel_locale(lang))
+
+
+def format_number(value: float, lang: str | None = None, /) -> str:
+    """A number with the language's decimal sign: 2.5, "2,5"."""
+    return format_decimal(value, locale=_babel_locale(lang))
+
+
+def format_percent(fraction: float, lang: str | None = None, /) -> str:
+    """A fraction 0-1 as a percentage in the language: "75%", "75 %"."""
+    return babel_percent(fraction, locale=_babel_locale(lang))

@@ -17,6 +17,8 @@ import re
 import unicodedata
 from typing import Any
 
+from .i18n import LANGUAGES, t
+
 __all__ = ["NAME_MAX", "TYPED_MAX", "normalise", "name_problem", "clean_name", "shown_name",
            "name_key", "is_reserved"]
 
@@ -78,10 +80,8 @@ def name_key(text: str) -> str:
 @functools.cache
 def _bot_prefixes() -> frozenset[str]:
     """The computer players' names in every language, without their number ("computer ")."""
-    from .catalog import CATALOGS
-
-    return frozenset(name_key(catalog["bot_name"].split("{")[0])
-                     for catalog in CATALOGS.values() if "bot_name" in catalog)
+    # Without parameters t() gives the template ("Ordenador {n}"): its text before the number.
+    return frozenset(name_key(t("bot_name", lang).split("{")[0]) for lang in LANGUAGES)
 
 
 def is_reserved(text: str) -> bool:

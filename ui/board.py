@@ -24,11 +24,12 @@ from escoba.cards import cards_of
 from trainer import hints as hint_mod
 from trainer.cards import backs_row_html, card_img, cards_row_html, pick_label
 from trainer.gameplay import GameSession
-from trainer.i18n import t
+from trainer.i18n import card_name, has_key, t
 from trainer.text import md_escape
 from trainer.verdicts import sum_expression
 
 from .errors import safe_callback
+from .i18n import current_language
 from .session import flash, settings
 
 __all__ = ["show_board", "events_html", "deck_of"]
@@ -45,7 +46,7 @@ def deck_of() -> Deck:
 
 
 def _card_text(card: Card, deck: Deck) -> str:
-    return card.name(deck)
+    return card_name(card, deck)
 
 
 def _cards_text(cards: Any, deck: Deck) -> str:
@@ -124,7 +125,8 @@ def events_html(game: GameSession) -> str:
         shown = ([event.card] if event.card is not None else []) + sorted(event.take)
         if shown:
             parts.append('<span style="display:inline-flex;gap:2px;vertical-align:middle">'
-                         + "".join(card_img(c, deck, values, False, EVENT_CARD_W, c.name(deck))
+                         + "".join(card_img(c, deck, values, False, EVENT_CARD_W,
+                                            card_name(c, deck))
                                    for c in shown) + "</span>")
         parts.append("</div>")
     parts.append("</div>")
@@ -260,8 +262,6 @@ def coach_text(key: str, params: dict[str, Any]) -> str:
     The coach speaks in keys with raw parameters; here a chance 0-1 becomes a
     percentage and a card code ("7o") the card's name in the chosen deck.
     """
-    from trainer.catalog import CATALOGS
-
     shown = dict(params)
     if key == "captures" and shown.get("siete_de_oros"):
         key = "captures_siete"
@@ -279,9 +279,9 @@ def coach_text(key: str, params: dict[str, Any]) -> str:
         shown["chance"] = round(100 * shown["chance"])
     if isinstance(shown.get("card"), str):
         with contextlib.suppress(ValueError):
-            shown["card"] = Card.parse(shown["card"]).name(deck_of())
+            shown["card"] = card_name(Card.parse(shown["card"]), deck_of())
     for candidate in (f"coach.{key}", key):
-        if candidate in CATALOGS["en"] or f"{candidate}.other" in CATALOGS["en"]:
+        if has_key(candidate):
             return t(candidate, **shown)
     log.warning("untranslated coach key %s", key)
     return t("coach_generic")
@@ -478,8 +478,10 @@ def _hand_and_controls(game: GameSession, obs: Observation, deck: Deck, values: 
     if settings().get("hints", True):
         _hint_panel(game, obs, deck)
 
+    lang = current_language()  # fixed now: AppTest formats options after the run
+
     def label(key: str) -> str:
-        return pick_label(key, deck, values)
+        return pick_label(key, deck, values, lang)
 
     table_keys = [str(c) for c in obs.table]
     current_take = [k for k in (st.session_state.get(KEY_TABLE) or []) if k in table_keys]

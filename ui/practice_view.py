@@ -23,11 +23,12 @@ import streamlit as st
 from escoba import Card, Deck
 from puzzles import CheckResult, Puzzle, Solution, WrongAnswer
 from trainer.cards import cards_row_html, pick_label
-from trainer.i18n import t
+from trainer.i18n import card_name, t
 from trainer.practice_sessions import Feedback, PuzzleSession
 
 from .board import coach_text, deck_of
 from .errors import safe_callback
+from .i18n import current_language
 from .session import settings
 
 __all__ = ["show_puzzle", "state_of", "reset", "wrong_text", "hint_text", "feedback_text",
@@ -57,7 +58,7 @@ def reset(slot: str, puzzle: Puzzle | None) -> PuzzleSession | None:
 
 def _name(card: Card | str, deck: Deck) -> str:
     c = Card.parse(card) if isinstance(card, str) else card
-    return c.name(deck)
+    return card_name(c, deck)
 
 
 def _expr(values: list[int]) -> str:
@@ -233,8 +234,10 @@ def show_puzzle(slot: str, puzzle: Puzzle, record: Recorder) -> PuzzleSession:
         show_result(state, deck)
         return state
 
+    lang = current_language()  # fixed now: AppTest formats options after the run
+
     def label(code: str) -> str:
-        return pick_label(code, deck, values)
+        return pick_label(code, deck, values, lang)
 
     if puzzle.kind in ("hand", "best-move"):
         st.pills(t("pick_hand_label"), [str(c) for c in puzzle.hand], selection_mode="single",

@@ -401,7 +401,7 @@ _TRUNCATED_JS = """() => {
 @pytest.mark.parametrize("lang", ["de", "zh"])
 @pytest.mark.parametrize("size", [(1024, 768), (390, 844)], ids=["tablet", "phone"])
 def test_play_and_a_puzzle_in_german_and_chinese_fit(server, browser_type_launch_args, lang,
-                                                     size) -> None:  # noqa: ANN001
+                                                     size) -> None:
     """The browser's language chooses German or Chinese; Play and a puzzle show whole
     buttons and labels (German's long words, Chinese glyphs) on a tablet and a phone."""
     from playwright.sync_api import sync_playwright

@@ -385,7 +385,7 @@ APP_PAGES = ["app_pages/profiles.py", "app_pages/play.py", "app_pages/puzzles.py
 
 
 @pytest.fixture
-def fresh_app(db_path, monkeypatch):  # noqa: ANN001, ANN201
+def fresh_app(db_path, monkeypatch):
     import streamlit as st
 
     logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context").setLevel(

@@ -193,7 +193,7 @@ def game_hint(obs: Observation, step: int, picked: Card | None = None,
         lines.append(HintLine("best", "hint_lit" if best.move.take else "hint_lit_lay",
                               {"card": card}))
     if step >= 3:
-        values = [c.value for c in sorted(best.move.take)] + [card.value]
+        values = best.move.sum_terms()[0]  # the engine writes the sum (a joker is wild)
         # A risk is said once, by the risk line below, never as the best move's "why".
         why = None if best.reason[0] == "leaves_sweep" else best.reason
         params: dict[str, Any] = {"move": best.move}

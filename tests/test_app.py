@@ -495,11 +495,13 @@ def test_a_game_in_play_never_offers_its_record() -> None:
     assert any("when it is over" in c.value for c in at.caption)
 
 
-def test_an_open_hand_game_in_play_may_be_saved() -> None:
+def test_an_open_hand_game_in_play_offers_no_record() -> None:
+    """Issue 10: never while a round can be played, whatever the game: in *mesa abierta*
+    the hands are face up, but the record's deck says which cards come next."""
     at = start_game(create_profile(new_app()), ng_open=True)
     at.switch_page("app_pages/games.py").run()
     assert_ok(at)
-    assert len(at.get("download_button")) == 1
+    assert len(at.get("download_button")) == 0
 
 
 @pytest.mark.parametrize("target", ["ui.board.events_html", "ui.play_view.show_board",

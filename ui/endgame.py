@@ -135,7 +135,7 @@ def show_game_tools(game: GameSession) -> None:
 
 
 def show_download(game: GameSession) -> None:
-    if not record_shareable("finished" if game.is_over else "playing", game.rules.open_hand):
+    if not record_shareable("finished" if game.is_over else "playing"):
         st.caption(t("download_after_game"))
         return
     # Deferred: the record is built only when the button is tapped.

@@ -44,11 +44,12 @@ class RoundResult:
         return int(self.points[side].get("escobas", 0)) if side < len(self.points) else 0
 
 
-def record_shareable(status: str, open_hand: bool) -> bool:
-    """Whether a game's record may reach a browser: its decks hold every hidden hand, so
+def record_shareable(status: str) -> bool:
+    """Whether a game's record may reach a browser: its decks hold every hidden card, so
     only once no round of it can be played (finished, or left: a left game refuses every
-    save, in every tab), or when every hand is face up anyway (*mesa abierta*)."""
-    return status != "playing" or open_hand
+    save, in every tab). Not even *mesa abierta*: its hands are face up, but the deck
+    still says which cards come next."""
+    return status != "playing"
 
 
 class GameChanged(StorageError):
@@ -75,7 +76,7 @@ class GameRow:
     @property
     def record_shareable(self) -> bool:
         """See :func:`record_shareable`."""
-        return record_shareable(self.status, bool(self.rules.get("open_hand")))
+        return record_shareable(self.status)
 
 
 def _game(row: Any) -> GameRow:

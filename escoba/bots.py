@@ -33,7 +33,7 @@ import abc
 import random
 from typing import Protocol, runtime_checkable
 
-from .cards import CARDS, JOKER_MASK, OROS_MASK, SEVENS_MASK, SIETE_DE_OROS, VALUE, cards_of
+from .cards import CARDS, JOKER_MASK, OROS_MASK, SEVENS_MASK, SIETE_INDEX, VALUE, cards_of
 from .game import Move, Observation, Renuncio
 from .solver import capture_masks, exact_subsets, signature
 from .valuation import ESCOBA_VALUE, card_values, mask_value
@@ -95,7 +95,6 @@ class RandomPlayer(_PairPlayer):
 
 #: The greedy player's documented value of what a capture wins.
 GREEDY_WEIGHTS = {"escoba": 10, "siete_de_oros": 5, "seven": 2, "oro": 1, "card": 1}
-_SIETE = SIETE_DE_OROS.index
 
 
 def greedy_weight(won: int, escoba: bool = False) -> int:
@@ -103,7 +102,7 @@ def greedy_weight(won: int, escoba: bool = False) -> int:
     w = GREEDY_WEIGHTS
     return (w["card"] * won.bit_count() + w["oro"] * (won & OROS_MASK).bit_count()
             + w["seven"] * (won & SEVENS_MASK).bit_count()
-            + (w["siete_de_oros"] if won >> _SIETE & 1 else 0)
+            + (w["siete_de_oros"] if won >> SIETE_INDEX & 1 else 0)
             + (w["escoba"] if escoba else 0))
 
 
@@ -194,7 +193,7 @@ class ExpertPlayer(_PairPlayer):
     """Card counting plus determinized search (perfect-information Monte Carlo).
 
     * **Card counting**: what each card is worth to either side comes from
-      the piles captured so far (:func:`escoba.coach.card_values`), and the
+      the piles captured so far (:func:`escoba.valuation.card_values`), and the
       hidden cards are exactly the observation's unseen cards.
     * **Determinization**: ``samples`` times, deal the unseen cards at random
       into the other players' hands (their known sizes) and the stock — a

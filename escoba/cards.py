@@ -35,6 +35,8 @@ __all__ = [
     "JOKER1",
     "JOKER2",
     "SIETE_DE_OROS",
+    "SIETE_INDEX",
+    "SIETE_BIT",
 ]
 
 
@@ -198,6 +200,9 @@ class Card:
 CARDS: tuple[Card, ...] = tuple(Card(i) for i in range(N_CARDS))
 JOKER1, JOKER2 = CARDS[40], CARDS[41]
 SIETE_DE_OROS = CARDS[24]
+#: The siete de oros as an index and as a mask bit (scoring, bots and coach test it often).
+SIETE_INDEX = SIETE_DE_OROS.index
+SIETE_BIT = 1 << SIETE_INDEX
 _EXACT = {_NOTATION[i]: CARDS[i] for i in range(N_CARDS)}
 _BY_NOTATION = {_NOTATION[i].lower(): CARDS[i] for i in range(N_CARDS)}
 # Generous reading of what people type: "01o", "7O" (upper case is folded above).

@@ -14,7 +14,7 @@ How a move is valued (``MoveAssessment.score``, in points of the round):
   effect on the chance of winning those categories, estimated from what both
   sides have already captured (card counting: a seven is worth a lot while
   the sevens are undecided, nothing once a side has three of them). See
-  :func:`card_values`.
+  :func:`escoba.valuation.card_values`.
 * ``risk`` — the expected value of the next opponent's best immediate reply
   on the table this move leaves: for every unseen card, the best capture it
   would make (an escoba counts 1), and the exact expectation of the best of
@@ -77,7 +77,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import CARDS, JOKER_MASK, OROS_MASK, SEVENS_MASK, SIETE_DE_OROS, VALUE, Card, cards_of
+from .cards import (
+    CARDS,
+    JOKER_MASK,
+    OROS_MASK,
+    SEVENS_MASK,
+    SIETE_BIT,
+    SIETE_INDEX,
+    VALUE,
+    Card,
+    cards_of,
+)
 from .game import Move, Observation, Round
 from .rules import Rules
 from .solver import capture_masks, is_capture, sort_key
@@ -102,9 +112,6 @@ MESSAGE_KEYS: frozenset[str] = frozenset({
     "misses_capture", "renuncio_risk", "miscount",
 })
 
-_SIETE = SIETE_DE_OROS.index
-_SIETE_BIT = 1 << _SIETE
-_FULL = {False: (1 << 40) - 1, True: (1 << 42) - 1}
 Message = tuple[str, dict[str, Any]]
 
 
@@ -330,7 +337,7 @@ def _analyse(obs: Observation, pairs: list[tuple[int, int]],
     most_taken: dict[int, int] = {}
     for c, t in pairs:
         most_taken[c] = max(most_taken.get(c, 0), t.bit_count())
-    siete_takable = table & _SIETE_BIT and any(t & _SIETE_BIT for _, t in pairs)
+    siete_takable = table & SIETE_BIT and any(t & SIETE_BIT for _, t in pairs)
     out: list[MoveAssessment] = []
     for card, take in assess:
         bit = 1 << card
@@ -359,7 +366,7 @@ def _analyse(obs: Observation, pairs: list[tuple[int, int]],
                 warnings.append(("leaves_sweep", {"total": risk_obj.total,
                                                   "cards": risk_obj.sweeping_cards,
                                                   "chance": round(risk_obj.chance, 2)}))
-            if not take and card != _SIETE:
+            if not take and card != SIETE_INDEX:
                 if bit & SEVENS_MASK:
                     p = _capture_chance(obs, table_after, card, deal_ends)
                     if p > 0:
@@ -370,7 +377,7 @@ def _analyse(obs: Observation, pairs: list[tuple[int, int]],
                     if p > 0:
                         warnings.append(("gives_oro", {"card": str(CARDS[card]),
                                                        "chance": round(p, 2)}))
-        if table_after & _SIETE_BIT and (siete_takable or card == _SIETE):
+        if table_after & SIETE_BIT and (siete_takable or card == SIETE_INDEX):
             warnings.append(("leaves_siete_de_oros", {}))
         if escoba_moves and not escoba:
             warnings.append(("misses_escoba", {}))
@@ -429,7 +436,7 @@ def _capture_reason(rules: Rules, table: int, take: int, card: int, last_card: b
         return (key, {"cards": won.bit_count()})
     return ("captures", {"cards": won.bit_count(), "oros": (won & OROS_MASK).bit_count(),
                          "sevens": (won & SEVENS_MASK).bit_count(),
-                         "siete_de_oros": bool(won & _SIETE_BIT)})
+                         "siete_de_oros": bool(won & SIETE_BIT)})
 
 
 # -- post-game review -------------------------------------------------------------

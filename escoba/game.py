@@ -695,9 +695,7 @@ class Round:
             return IllegalMoveError("a miscount names the table cards chosen",
                                     Code.MISCOUNT_NAMES_CARDS)
         if chosen & ~self._table:
-            return IllegalMoveError(f"{_names(chosen & ~self._table)} not on the table",
-                                    Code.CARD_NOT_ON_TABLE,
-                                    cards=_notations(chosen & ~self._table))
+            return _not_on_table(chosen & ~self._table)
         if is_capture(self._table, card, chosen, rules.capture_sum):
             return IllegalMoveError(f"{_names(chosen)} with {CARDS[card]} is a capture, "
                                     "not a miscount", Code.MISCOUNT_IS_CAPTURE,

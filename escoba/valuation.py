@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-from .cards import OROS_MASK, SEVENS_MASK, SIETE_DE_OROS, VALUE
+from .cards import JOKER_MASK, OROS_MASK, SEVENS_MASK, SIETE_BIT, SIETE_INDEX, SPANISH_MASK, VALUE
 from .game import Observation
 from .rules import Rules
 
@@ -22,9 +22,6 @@ __all__ = ["ESCOBA_VALUE", "card_values", "mask_value"]
 #: What an escoba is worth, in points of the round.
 ESCOBA_VALUE = 1.0
 
-_SIETE = SIETE_DE_OROS.index
-_SIETE_BIT = 1 << _SIETE
-_FULL = {False: (1 << 40) - 1, True: (1 << 42) - 1}
 
 
 def _phi(x: float) -> float:
@@ -64,7 +61,7 @@ def _card_values_cached(rules: Rules, pile_masks: tuple[int, ...],
     me = rules.side_of(seat)
     mine = side_piles[me]
     others = [side_piles[s] for s in range(sides) if s != me]
-    full = _FULL[rules.jokers]
+    full = SPANISH_MASK | (JOKER_MASK if rules.jokers else 0)
     taken = 0
     for p in side_piles:
         taken |= p
@@ -98,9 +95,9 @@ def _card_values_cached(rules: Rules, pile_masks: tuple[int, ...],
         if rules.scores_setenta and VALUE[c] in (6, 1):
             ours[c] += 0.06 if VALUE[c] == 6 else 0.03
             theirs[c] += 0.06 if VALUE[c] == 6 else 0.03
-    if not taken & _SIETE_BIT:
-        ours[_SIETE] += 1.0
-        theirs[_SIETE] += 1.0
+    if not taken & SIETE_BIT:
+        ours[SIETE_INDEX] += 1.0
+        theirs[SIETE_INDEX] += 1.0
     return tuple(ours), tuple(theirs)
 
 

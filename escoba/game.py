@@ -633,8 +633,10 @@ class Round:
         and for any other reason, nothing changes. Either way the verdict says why.
         """
         verdict = self.check(move, seat)
-        if verdict is None:
-            return Attempt(self.play(move), None)
+        if verdict is None:  # judged once: apply it without play()'s second check
+            miscount = None if move.miscount is None else mask_of(move.miscount)
+            return Attempt(self._apply(self._to_move, move.card.index, mask_of(move.take),
+                                       miscount), None)
         if verdict.code == Code.WRONG_SUM and self.rules.miscount == "penalty" \
                 and move.miscount is None:
             return Attempt(self.play(Move(move.card, frozenset(), miscount=move.take)), verdict)

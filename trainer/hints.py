@@ -18,6 +18,8 @@ from typing import Any
 from escoba import Card, Move, Observation, coach
 from escoba.solver import capture_masks
 
+from .verdicts import sum_expression
+
 __all__ = ["Assessment", "SweepRisk", "assess", "captures_per_card", "review", "GameReview",
            "ReviewedMove", "GameHint", "HintLine", "Odds", "game_hint", "HINT_STEPS",
            "ODDS_STYLES"]
@@ -200,7 +202,7 @@ def game_hint(obs: Observation, step: int, picked: Card | None = None,
         if why is not None:
             params["why"] = why
         if best.move.take:
-            params.update(expr=" + ".join(map(str, values)), sum=cs)
+            params.update(expr=sum_expression(values), sum=cs)
             lines.append(HintLine("best", "hint_arith" if why else "hint_arith_plain", params))
         else:
             lines.append(HintLine("best", "hint_move" if why else "hint_move_plain", params))

@@ -84,13 +84,18 @@ def has_key(key: str) -> bool:
     return key in locales.catalog(_DOMAIN, DEFAULT).translated
 
 
+def _language(lang: str | None) -> str:
+    """The language asked for, else this run's, else English."""
+    return lang or run_language() or DEFAULT
+
+
 def t(key: str, lang: str | None = None, /, **params: Any) -> str:
     """The text of ``key`` in the current (or given) language, with ``params`` filled in.
 
     Plural forms, the ``key.zero`` wording and the fallback to English are
     :func:`locales.translate`'s.
     """
-    return locales.translate(_DOMAIN, lang or run_language() or DEFAULT, key, **params)
+    return locales.translate(_DOMAIN, _language(lang), key, **params)
 
 
 def card_name(card: Card, deck: Deck, lang: str | None = None, /) -> str:
@@ -108,22 +113,18 @@ def card_name(card: Card, deck: Deck, lang: str | None = None, /) -> str:
     return card.name(deck)
 
 
-def _babel_locale(lang: str | None) -> str:
-    return lang or run_language() or DEFAULT
-
-
 def format_day(day: dt.date | str, lang: str | None = None, /, weekday: bool = False) -> str:
     """A day as the child's language writes it: "Dec 1", "1. Dez.", "12月1日"."""
     if isinstance(day, str):
         day = dt.date.fromisoformat(day)
-    return format_skeleton("MMMEd" if weekday else "MMMd", day, locale=_babel_locale(lang))
+    return format_skeleton("MMMEd" if weekday else "MMMd", day, locale=_language(lang))
 
 
 def format_number(value: float, lang: str | None = None, /) -> str:
     """A number with the language's decimal sign: 2.5, "2,5"."""
-    return format_decimal(value, locale=_babel_locale(lang))
+    return format_decimal(value, locale=_language(lang))
 
 
 def format_percent(fraction: float, lang: str | None = None, /) -> str:
     """A fraction 0-1 as a percentage in the language: "75%", "75 %"."""
-    return babel_percent(fraction, locale=_babel_locale(lang))
+    return babel_percent(fraction, locale=_language(lang))

@@ -46,12 +46,13 @@ from puzzles import Puzzle
 
 from . import hints as hint_mod
 from .cards import back_svg, card_svg
+from .gameplay import GameSession
 from .i18n import card_name, t
-from .words import event_line, hint_line_text, seat_status
+from .words import event_line, hint_line_text, seat_label, seat_status
 
 __all__ = ["BoardAction", "BoardRefusal", "read_action", "move_key", "card_faces",
-           "game_board", "puzzle_board", "game_position", "puzzle_position", "SeatView",
-           "ACTION_KINDS", "MAX_TAKE"]
+           "game_board", "session_board", "session_position", "puzzle_board",
+           "game_position", "puzzle_position", "SeatView", "ACTION_KINDS", "MAX_TAKE"]
 
 #: The actions a board can send: a move (``play``), a puzzle's set (``add``), ¡renuncio!.
 ACTION_KINDS = ("play", "add", "renuncio")
@@ -312,6 +313,51 @@ def game_board(*, obs: Observation, seats: Sequence[SeatView], game_id: int | No
         "events": events, "header": header_data,
         "texts": _texts(need), "buttons": buttons,
     }
+
+
+def session_board(game: GameSession, *, viewer: int | None, reveal: bool, deck: Deck,
+                  show_value: bool, hints_on: bool, hint_step: int,
+                  odds_style: str = "words") -> dict[str, Any]:
+    """The board of the app's game for the child at ``viewer`` (None: nobody's hand may be
+    shown, several children on one device before "show my cards"); ``reveal``: that child
+    may look at their hand. Hints light the best move's cards from ``hint_step`` 2 on."""
+    rules = game.rules
+    view_seat = viewer if viewer is not None else game.human_seats[0]
+    obs = game.observation(view_seat)
+    if not reveal:
+        # Never draw this seat's hand: an observation only for public facts.
+        obs = obs._replace(hand_mask=0)
+    summary = t("rules_summary", preset=t("preset_" + rules.preset_name), target=rules.target,
+                sum=rules.capture_sum,
+                mode=t("open_hand") if rules.open_hand else t("closed_hand"))
+    if rules.capture_rule == "renuncio":
+        summary += " · " + t("rules_renuncio")
+    round_over = game.round_over
+    in_play = not round_over and game.seats[game.to_move].is_human and reveal
+    lit = (hint_mod.game_hint(obs, hint_step).lit
+           if in_play and hints_on and hint_step >= 2 else ())
+    history = game.game.round.history if game.game.round is not None else ()
+    header = {"round": t("round_n", n=len(game.game.rounds)),
+              "stock": t("stock_left", n=obs.stock_count), "summary": summary,
+              "hand_title": t("your_hand", name=game.seats[obs.seat].name)}
+    seats = [SeatView(s, seat_label(game.seats[s]), s == viewer and reveal)
+             for s in range(rules.players)]
+    return game_board(
+        obs=obs, seats=seats, game_id=game.game_id, rounds=len(game.game.rounds),
+        history=history, recent_from=len(history) - len(game.recent),
+        to_move=game.to_move if not round_over else -1, totals=game.game.totals,
+        side_names=[game.side_name(s) for s in range(rules.sides)], header=header,
+        deck=deck, show_value=show_value, interactive=in_play,
+        show_hand=reveal and viewer is not None and not round_over, hints_on=hints_on,
+        hint_step=hint_step, odds_style=odds_style, lit=lit, human_seats=game.human_seats)
+
+
+def session_position(game: GameSession) -> str:
+    """The position :func:`session_board` draws (an action made on another one is stale)."""
+    round_ = game.game.round
+    return game_position(game.game_id, len(game.game.rounds),
+                         len(round_.history) if round_ is not None else 0,
+                         game.to_move if not game.round_over else -1)
 
 
 # -- a puzzle ----------------------------------------------------------------------------

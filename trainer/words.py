@@ -19,7 +19,7 @@ from escoba import Card, Deck, Move, Play
 from . import hints as hint_mod
 from .i18n import card_name, has_key, t
 
-__all__ = ["card_text", "cards_text", "seat_status", "event_line", "odds_text",
+__all__ = ["card_text", "cards_text", "seat_label", "seat_status", "event_line", "odds_text",
            "hint_line_text", "coach_text", "move_text"]
 
 log = logging.getLogger(__name__)
@@ -34,6 +34,14 @@ def card_text(card: Card, deck: Deck) -> str:
 def cards_text(cards: Iterable[Card], deck: Deck) -> str:
     """Cards by name, in order ("3 de copas, 5 de espadas"), or "nothing"."""
     return ", ".join(card_text(c, deck) for c in sorted(cards)) or t("nothing")
+
+
+def seat_label(spec: Any) -> str:
+    """A seat as the board names it: "🦊 Ana", or "🤖 Computer 1 (Gentle)" for a computer
+    player (``spec`` is a :class:`trainer.gameplay.SeatSpec`)."""
+    if spec.is_human:
+        return f"{spec.avatar} {spec.name}"
+    return f"{spec.avatar} {spec.name} ({t('level_' + spec.level)})"
 
 
 def seat_status(cards: int, pile: int, escobas: int) -> str:

@@ -28,10 +28,9 @@ from trainer import hints as hint_mod
 from trainer.board_view import (
     BoardAction,
     BoardRefusal,
-    SeatView,
-    game_board,
-    game_position,
     read_action,
+    session_board,
+    session_position,
 )
 from trainer.cards import pick_label
 from trainer.gameplay import GameSession
@@ -40,6 +39,7 @@ from trainer.text import md_escape
 from trainer.verdicts import sum_expression
 from trainer.words import card_text, event_line, hint_line_text, move_text, seat_status
 from trainer.words import coach_text as _coach_text
+from trainer.words import seat_label as words_seat_label
 
 from .board_component import board_loaded, show_board_component
 from .errors import safe_callback
@@ -68,10 +68,7 @@ def coach_text(key: str, params: dict[str, Any]) -> str:
 
 
 def seat_label(game: GameSession, seat: int) -> str:
-    spec = game.seats[seat]
-    if spec.is_human:
-        return f"{spec.avatar} {spec.name}"
-    return f"{spec.avatar} {spec.name} ({t('level_' + spec.level)})"
+    return words_seat_label(game.seats[seat])
 
 
 def event_text(game: GameSession, event: Play, deck: Deck) -> str:
@@ -96,12 +93,6 @@ KEY_HINT_STEP = "hint_step"
 def _position(game: GameSession) -> tuple[int | None, int, int]:
     round_ = game.game.round
     return game.game_id, len(game.game.rounds), len(round_.history) if round_ else 0
-
-
-def board_position(game: GameSession) -> str:
-    """The position the board is drawn for (an action made on another one is stale)."""
-    game_id, rounds, moves = _position(game)
-    return game_position(game_id, rounds, moves, game.to_move if not game.round_over else -1)
 
 
 def hint_step(game: GameSession) -> int:
@@ -199,7 +190,7 @@ def _claim_renuncio(game: GameSession) -> None:
 def handle_board_action(game: GameSession, raw: Any) -> BoardAction | BoardRefusal:
     """What the board sent, read for this position and passed to the engine: a malformed
     or forged selection is refused with a sentence, a stale one changes nothing."""
-    action = read_action(raw, board_position(game), kinds=("play", "renuncio"))
+    action = read_action(raw, session_position(game), kinds=("play", "renuncio"))
     if isinstance(action, BoardRefusal):
         if action.stale:
             log.info("a board action for an older position was ignored")
@@ -265,42 +256,12 @@ def viewer_seat(game: GameSession) -> tuple[int | None, bool]:
 
 
 def board_data(game: GameSession) -> dict[str, Any]:
-    """The board component's data for the current position (see trainer.board_view)."""
-    deck = deck_of()
-    values = bool(settings().get("show_values", True))
+    """The board component's data for the current position, as the Settings ask."""
     me, reveal = viewer_seat(game)
-    view_seat = me if me is not None else game.human_seats[0]
-    obs = game.observation(view_seat)
-    if not reveal:
-        # Never draw this seat's hand: use an observation only for public facts.
-        obs = obs._replace(hand_mask=0)
-    rules = game.rules
-    summary = t("rules_summary", preset=t("preset_" + rules.preset_name), target=rules.target,
-                sum=rules.capture_sum,
-                mode=t("open_hand") if rules.open_hand else t("closed_hand"))
-    if rules.capture_rule == "renuncio":
-        summary += " · " + t("rules_renuncio")
-    in_play = not game.round_over and game.seats[game.to_move].is_human and reveal
-    hints_on = bool(settings().get("hints", True))
-    # From the hint's second step on, the cards of the move it points at glow.
-    lit = (hint_mod.game_hint(obs, hint_step(game)).lit
-           if in_play and hints_on and hint_step(game) >= 2 else ())
-    show_hand = reveal and me is not None and not game.round_over
-    history = game.game.round.history if game.game.round is not None else ()
-    recent = game.recent
-    header = {"round": t("round_n", n=len(game.game.rounds)),
-              "stock": t("stock_left", n=obs.stock_count), "summary": summary,
-              "hand_title": t("your_hand", name=game.seats[obs.seat].name)}
-    seats = [SeatView(s, seat_label(game, s), s == me and reveal)
-             for s in range(rules.players)]
-    return game_board(
-        obs=obs, seats=seats, game_id=game.game_id, rounds=len(game.game.rounds),
-        history=history, recent_from=len(history) - len(recent),
-        to_move=game.to_move if not game.round_over else -1,
-        totals=game.game.totals, side_names=[game.side_name(s) for s in range(rules.sides)],
-        header=header, deck=deck, show_value=values, interactive=in_play,
-        show_hand=show_hand, hints_on=hints_on, hint_step=hint_step(game),
-        odds_style=_odds_style(), lit=lit, human_seats=game.human_seats)
+    return session_board(game, viewer=me, reveal=reveal, deck=deck_of(),
+                         show_value=bool(settings().get("show_values", True)),
+                         hints_on=bool(settings().get("hints", True)),
+                         hint_step=hint_step(game), odds_style=_odds_style())
 
 
 def show_board(game: GameSession) -> None:

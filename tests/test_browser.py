@@ -507,24 +507,53 @@ def _context(p, launch_args: dict, size: tuple[int, int], **kw):
     return browser, context, page
 
 
+# Counts the board's flying cards and celebrations as they are added, and the latest
+# moment any of their animations ends (the Web Animations API's own timing, not a clock).
+_WATCH_MOTION_JS = """() => {
+  const host = document.querySelector('[data-testid=stBidiComponentIsolated]');
+  window.__motion = {ghosts: 0, cheers: 0, maxEnd: 0};
+  new MutationObserver((changes) => {
+    for (const change of changes) for (const node of change.addedNodes) {
+      if (!node.classList) continue;
+      const kind = node.classList.contains('eb-ghost') ? 'ghosts'
+                 : node.classList.contains('eb-cheer') ? 'cheers' : null;
+      if (!kind) continue;
+      window.__motion[kind] += 1;
+      for (const a of node.getAnimations()) {
+        window.__motion.maxEnd = Math.max(window.__motion.maxEnd,
+                                          a.effect.getComputedTiming().endTime);
+      }
+    }
+  }).observe(host.shadowRoot, {childList: true, subtree: true});
+}"""
+
+
 @pytest.mark.parametrize("size", [(1024, 768), (390, 844)], ids=["tablet", "phone"])
 def test_a_whole_round_played_by_tapping_the_cards(server, browser_type_launch_args,
                                                    size) -> None:
     """A child plays a whole round with one finger: tap a hand card, tap table cards (the
     sum shows at once, ✓ when it makes 15), tap Play; the computer answers; until the
-    round's score table. A nickname with markup characters stays text on the board."""
+    round's score table. A nickname with markup characters stays text on the board.
+
+    Captured cards fly to the pile, every movement over within a second; the phone
+    asks for reduced motion (the system setting), and nothing moves there."""
     from playwright.sync_api import sync_playwright
 
     url, db = server
     width, height = size
+    phone = width < 600
     nickname = f'Zoé & "{width}"'
     with sync_playwright() as p:
-        browser, context, page = _context(p, browser_type_launch_args, size)
+        browser, context, page = _context(p, browser_type_launch_args, size,
+                                          reduced_motion="reduce" if phone else "no-preference")
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
         _new_profile(page, url, nickname)
         page.get_by_role("link", name="Go and play").first.click()
         page.get_by_role("button", name="Start the game!").click()
         _hand(page).first.wait_for()
         _wait_idle(page)
+        page.evaluate(_WATCH_MOTION_JS)
         # Escaped, not interpreted: the name is text in the board's heading.
         assert page.locator(".eb-hand .eb-title").inner_text() == f"{nickname}'s cards"
         taps = moves = 0
@@ -562,6 +591,12 @@ def test_a_whole_round_played_by_tapping_the_cards(server, browser_type_launch_a
                         full_page=True)
         assert moves >= 10 and taps >= moves * 2
         assert not page.get_by_text("Traceback").count()
+        assert not errors, errors
+        motion = page.evaluate("() => window.__motion")
+        if phone:
+            assert motion["ghosts"] == motion["cheers"] == 0, motion
+        else:
+            assert motion["ghosts"] > 0 and 0 < motion["maxEnd"] < 1000, motion
         context.close()
         browser.close()
 

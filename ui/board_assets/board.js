@@ -11,6 +11,8 @@
 // long as the position (data.position) is the same.
 
 const STATE = new WeakMap();
+// Every movement of one redraw is over within this many milliseconds.
+const MOTION_MS = 980;
 const REDUCED = () => window.matchMedia &&
   window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
@@ -122,7 +124,8 @@ function render(root, data, st) {
   }
   if (data.intro) parts.push(`<p class="eb-intro">${esc(data.intro)}</p>`);
   const fresh = st.fresh;
-  const step = fresh.size ? Math.min(300, 800 / fresh.size) : 0;
+  // New lines of "what just happened" appear one after the other (each fades in 0.35 s).
+  const step = fresh.size ? Math.min(300, (MOTION_MS - 380) / fresh.size) : 0;
   if (data.seats.length || data.events.length) {
     parts.push(`<div class="eb-band">${data.seats.map((s) => seatBox(data, s)).join("")}${eventsBox(data, fresh, step)}</div>`);
   }
@@ -273,7 +276,7 @@ function ghost(root, data, id, from, to, delay, duration, fade) {
   setTimeout(() => g.remove(), delay + duration + 200);
 }
 
-function cheer(root, text, delay) {
+function cheer(root, text, delay, duration) {
   const c = document.createElement("div");
   c.className = "eb-cheer";
   c.textContent = text;
@@ -284,8 +287,8 @@ function cheer(root, text, delay) {
     { transform: "translate(-50%,-50%) scale(1.15)", opacity: 1, offset: 0.3 },
     { transform: "translate(-50%,-50%) scale(1)", opacity: 1, offset: 0.75 },
     { transform: "translate(-50%,-50%) scale(1)", opacity: 0 },
-  ], { duration: 850, delay, fill: "both" }).onfinish = () => c.remove();
-  setTimeout(() => c.remove(), delay + 1100);
+  ], { duration, delay, fill: "both" }).onfinish = () => c.remove();
+  setTimeout(() => c.remove(), delay + duration + 200);
 }
 
 // Captured cards fly to the capturer's pile, a laid card to its place on the table,
@@ -294,7 +297,7 @@ function animate(root, data, before, st) {
   if (!st.fresh.size || REDUCED() || !before) return;
   const after = rectsOf(root);
   const events = data.events.filter((e) => st.fresh.has(e.id));
-  const per = Math.min(450, 900 / events.length);
+  const per = Math.min(450, (MOTION_MS - 80) / events.length);
   const tableArea = root.querySelector(".eb-table .eb-cards");
   const base = root.getBoundingClientRect();
   const areaRect = tableArea ? tableArea.getBoundingClientRect() : base;
@@ -326,7 +329,11 @@ function animate(root, data, before, st) {
         ghost(root, data, id, origin(id), pile, delay, duration, true);
       }
     }
-    if (ev.escoba) cheer(root, data.texts.escoba, delay + duration * 0.5);
+    if (ev.escoba) {
+      // The celebration ends with the rest, inside the second.
+      const start = Math.min(delay + duration * 0.5, MOTION_MS - 300);
+      cheer(root, data.texts.escoba, start, Math.min(700, MOTION_MS - start));
+    }
   });
 }
 

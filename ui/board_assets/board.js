@@ -236,7 +236,8 @@ function update(root, data, st) {
   warn.hidden = !w;
   warn.textContent = w ? "⚠️ " + w : "";
   const b = data.buttons;
-  play.textContent = st.hand && !s.take.length && sel.lay && b.lay ? b.lay : b.play;
+  const laying = st.hand && !s.take.length && sel.lay && b.lay && legal !== false;
+  play.textContent = laying ? b.lay : b.play;
   play.disabled = !ready || st.busy;
   play.setAttribute("aria-busy", st.busy ? "true" : "false");
 }

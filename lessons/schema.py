@@ -53,7 +53,8 @@ QUESTIONS: dict[str, tuple[str, ...]] = {
 #: A stage has this many levels, the last one its check.
 MIN_LEVELS, MAX_LEVELS = 5, 8
 #: Parameter names that hold cards (notation in the file, :class:`Card` once read): the
-#: page names them in the child's deck. ``rank`` is named by its rank only ("Sota", "J").
+#: page names them in the child's deck. ``rank`` (and ``*_rank``) is named by its rank
+#: only ("Sota", "J", "Fante").
 CARD_PARAMS: frozenset[str] = frozenset({"card", "cards", "rank", "with"})
 
 _KEY = re.compile(r"^[a-z0-9_]+(\.[a-z0-9_]+)+$")  # a catalog key: "goal.tap_value"
@@ -63,7 +64,7 @@ _HINT_ORDER = {h: i for i, h in enumerate(HINTS)}
 
 def is_card_param(name: str) -> bool:
     """Whether a goal or feedback parameter holds cards (see :data:`CARD_PARAMS`)."""
-    return name in CARD_PARAMS or name.endswith(("_card", "_cards"))
+    return name in CARD_PARAMS or name.endswith(("_card", "_cards", "_rank"))
 
 
 class LessonError(ValueError):
@@ -200,6 +201,7 @@ class Stage:
     rules: Rules
     levels: tuple[Level, ...]
     source: str = ""
+    intro_params: Mapping[str, Any] = field(default_factory=dict)
 
     def level(self, key: str) -> Level:
         for level in self.levels:
@@ -312,8 +314,8 @@ class _Reader:
                 out[param] = item
             else:
                 raise self.fail(f"a parameter is a whole number, or cards when its name says "
-                                f"so ({', '.join(sorted(CARD_PARAMS))}, *_card, *_cards); "
-                                f"got {item!r}", where)
+                                f"so ({', '.join(sorted(CARD_PARAMS))}, *_card, *_cards, "
+                                f"*_rank); got {item!r}", where)
         return out
 
     def rules(self, value: Any, name: str, base: Rules | None = None) -> Rules:
@@ -337,7 +339,7 @@ def _changes(rules: Rules) -> dict[str, Any]:
     return out
 
 
-_STAGE_FIELDS = {"key", "title", "intro", "rules", "levels"}
+_STAGE_FIELDS = {"key", "title", "intro", "intro_params", "rules", "levels"}
 _LEVEL_FIELDS = {"key", "goal", "goal_params", "hints", "target", "check", "rules", "deal",
                  "position", "before", "game", "steps", "action", "expect", "reply", "other",
                  "consequence", "glow", "choices"}
@@ -515,6 +517,9 @@ def _level(r: _Reader, data: Any, index: int, stage_rules: Rules) -> Level:
     r.where = f"level {index} '{key}'"
     r.only(data, _LEVEL_FIELDS)
     rules = r.rules(data["rules"], "rules", stage_rules) if "rules" in data else stage_rules
+    if rules.players != 2 or rules.miscount != "retry":
+        raise r.fail("a lesson is one child against one computer player, and a wrong sum is "
+                     "tried again (players = 2, miscount = retry)", "rules")
     hints = data.get("hints")
     if hints not in HINTS:
         raise r.fail(f"must be one of {', '.join(HINTS)}, got {hints!r}", "hints")
@@ -554,8 +559,6 @@ def _level(r: _Reader, data: Any, index: int, stage_rules: Rules) -> Level:
                         r.integer(spec.get("target", rules.target), "game.target", 1, 200))
         if len(steps) != 1 or steps[0].action != "game":
             raise r.fail("a game level has the one action game", "action")
-        if rules.players != 2:
-            raise r.fail("a lesson game is one child against one computer player", "rules")
     else:
         if any(s.action == "game" for s in steps):
             raise r.fail("the action game needs a game table", "game")
@@ -589,7 +592,11 @@ def parse_stage(text: str, source: str, order: int = 0) -> Stage:
     key = r.slug(r.need(data, "key"), "key")
     title = r.key(r.need(data, "title"), "title")
     intro = r.key(r.need(data, "intro"), "intro")
+    intro_params = r.params(data.get("intro_params", {}), "intro_params")
     rules = r.rules(data.get("rules", {}), "rules")
+    if rules.players != 2 or rules.miscount != "retry":
+        raise r.fail("a lesson is one child against one computer player, and a wrong sum is "
+                     "tried again (players = 2, miscount = retry)", "rules")
     raw_levels = r.need(data, "levels")
     if not isinstance(raw_levels, list) or not MIN_LEVELS <= len(raw_levels) <= MAX_LEVELS:
         count = len(raw_levels) if isinstance(raw_levels, list) else 0
@@ -605,7 +612,7 @@ def parse_stage(text: str, source: str, order: int = 0) -> Stage:
         raise r.fail("the last level, and only it, is the stage's check (check = true)",
                      "levels")
     _check_fading(r, levels)
-    return Stage(key, order, title, intro, rules, levels, source)
+    return Stage(key, order, title, intro, rules, levels, source, intro_params)
 
 
 def _check_fading(r: _Reader, levels: Sequence[Level]) -> None:

@@ -253,7 +253,9 @@ def _then(play: Play) -> Message:
 
 def _worded(name: str, value: Any, deck: Deck, lang: str | None) -> Any:
     if isinstance(value, Card):
-        return value.rank_name(deck) if name == "rank" else card_name(value, deck, lang)
+        if name == "rank" or name.endswith("_rank"):
+            return value.rank_name(deck)
+        return card_name(value, deck, lang)
     if isinstance(value, (tuple, list, frozenset)) and all(isinstance(v, Card) for v in value):
         return ", ".join(card_name(v, deck, lang) for v in sorted(value))
     return value
@@ -261,7 +263,7 @@ def _worded(name: str, value: Any, deck: Deck, lang: str | None) -> Any:
 
 def say(message: Message, lang: str | None = None, deck: Deck = Deck.SPANISH) -> str:
     """A message in the child's language, its cards named in the child's deck
-    (``rank`` by its rank only: "Sota", "J", "Fante")."""
+    (``rank`` and ``*_rank`` by the rank only: "Sota", "J", "Fante")."""
     params = {name: _worded(name, value, deck, lang) for name, value in message.params.items()}
     return t(message.key, lang, domain=message.domain, **params)
 
@@ -413,6 +415,8 @@ class LessonRunner:
         rules = level.rules
         n = rules.players
         goal_params = {"sum": rules.capture_sum, **step.goal_params, **self._answer_context()}
+        if level.game is not None:
+            goal_params["target"] = level.game.target
         if obs is not None:
             hand, table = obs.hand, obs.table
             counts = tuple(obs.hand_counts[(CHILD + k) % n] for k in range(1, n))
@@ -425,7 +429,8 @@ class LessonRunner:
             to_move, stock, your_turn = CHILD, 0, False
         return LessonView(
             stage=self.stage.key, stage_title=Message(self.stage.title),
-            stage_intro=Message(self.stage.intro), level=level.key, level_index=level.index,
+            stage_intro=Message(self.stage.intro, dict(self.stage.intro_params)),
+            level=level.key, level_index=level.index,
             level_count=len(self.stage.levels), step_index=min(s.step, len(level.steps) - 1) + 1,
             step_count=len(level.steps), status=s.status, action=step.action,
             goal=Message(step.goal, goal_params), seat=CHILD, to_move=to_move,
@@ -518,12 +523,19 @@ class LessonRunner:
         return self._wrong(Message(key, {"given": number}))
 
     def claim_renuncio(self) -> Outcome:
-        """The child calls ¡renuncio!: the best claim the engine offers (most cards)."""
+        """The child calls ¡renuncio!: the best claim the engine offers (most cards).
+
+        Only a level under the renuncio rule has the button (:attr:`LessonView.renuncio_rule`);
+        elsewhere the engine's ``renuncio_not_allowed`` is said and no play is counted."""
         s = self._s
         if s.status != "playing" or s.round is None:
             return self._not_now()
-        s.plays += 1
         round_ = s.round
+        if self.level.rules.capture_rule != "renuncio":  # no button to press: not a try
+            verdict = round_.check_claim(Renuncio(CARDS[0], frozenset()))
+            assert verdict is not None  # renuncio_not_allowed
+            return Outcome(False, self._with_sum(verdict_feedback(verdict)), counted=False)
+        s.plays += 1
         claims = round_.observation(CHILD).renuncio_claims()
         if not claims:
             laid = next((e.card for e in reversed(round_.history) if e.card is not None),
@@ -719,7 +731,12 @@ class LessonRunner:
             return (claim.card, *sorted(claim.take))
         return step.glow
 
+    def _with_sum(self, message: Message) -> Message:
+        """Every lesson text may say the sum being made (15, or 10 in stage 12)."""
+        return message._replace(params={"sum": self.level.rules.capture_sum, **message.params})
+
     def _wrong(self, feedback: Message) -> Outcome:
+        feedback = self._with_sum(feedback)
         self._s.feedback = feedback
         return Outcome(False, feedback)
 
@@ -752,7 +769,8 @@ class LessonRunner:
         s.events = tuple(events)
         s.status = "consequence"
         s.glow = ()
-        s.consequence = _then(events[-1]) if len(events) > 1 else None
+        s.consequence = self._with_sum(_then(events[-1])) if len(events) > 1 else None
+        why = self._with_sum(why)
         s.feedback = why
         return Outcome(False, why, events=tuple(events), consequence=s.consequence)
 

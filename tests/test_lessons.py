@@ -43,6 +43,7 @@ from trainer.lessons import (
     say,
     stage_summaries,
     stars_for,
+    suggest_lessons,
 )
 from trainer.storage import Storage, configure_sqlite
 
@@ -208,7 +209,7 @@ def _play_game(runner: LessonRunner, caplog: pytest.LogCaptureFixture) -> Outcom
 def test_every_level_plays_through(stage: Stage, level: Level,
                                    caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.WARNING)
-    runner = LessonRunner(STAGES)
+    runner = LessonRunner(STAGES, auto_advance=False)
     view = runner.start(stage.key, level.key)
     _render(view.stage_title, caplog)
     _render(view.stage_intro, caplog)
@@ -395,7 +396,7 @@ def test_stars_follow_lichess() -> None:
 
 
 def _runner_at(stage: str, level: str, **kwargs) -> LessonRunner:
-    runner = LessonRunner(STAGES, **kwargs)
+    runner = LessonRunner(STAGES, **{"auto_advance": False, **kwargs})
     runner.start(stage, level)
     return runner
 
@@ -432,8 +433,23 @@ def test_the_next_level_starts_by_advancing_and_the_stage_ends_with_its_card() -
     assert runner.advance().stage == "one_card"
 
 
+def test_a_level_done_goes_on_by_itself() -> None:
+    runner = LessonRunner(STAGES)  # auto_advance: the page draws the next level at once
+    runner.start("escoba", "which")
+    done = runner.play(Card.parse("5o"), [Card.parse(c) for c in ("2o", "3c", "5e")])
+    assert done.ok and done.result.level == "which" and done.events[0].escoba
+    assert done.feedback == Message("fb.escoba")
+    view = runner.view()
+    assert (view.level, view.status, view.plays) == ("count", "playing", 0)
+    runner.start("escoba", "check")
+    runner.play(Card.parse("10o"), (Card.parse("2e"), Card.parse("3b")))
+    last = runner.play(Card.parse("9b"), (Card.parse("6c"),))
+    assert last.result.stars == 3 and runner.view().status == "stage_done"
+    assert runner.view().next_stage == "sweep_risk"
+
+
 def test_hints_fade_from_the_whole_answer_to_nothing() -> None:
-    runner = LessonRunner(STAGES)
+    runner = LessonRunner(STAGES, auto_advance=False)
     glows = {}
     for level in ("rey", "play_seven", "caballo", "sota"):
         view = runner.start("one_card", level)
@@ -493,7 +509,7 @@ def test_the_view_shows_counts_of_the_opponents_hand_only() -> None:
 
 
 def test_capture_sum_ten_stage_says_ten() -> None:
-    runner = LessonRunner(STAGES)
+    runner = LessonRunner(STAGES, auto_advance=False)
     view = runner.start("ten")
     assert view.capture_sum == 10 and view.goal.params["sum"] == 10
     assert "10" in say(view.goal, "en")
@@ -587,6 +603,10 @@ def test_a_level_done_is_saved_at_once_and_the_map_sums_it(engine: sa.Engine) ->
     assert next_lesson(store.lesson_results(mia.id), STAGES) == ("values",
                                                                 STAGES[0].levels[2].key)
     assert next_lesson({}, STAGES) == ("values", "sota")
+    first_six = {(s.key, k): object() for s in STAGES[:6] for k in s.level_keys}
+    assert suggest_lessons({}, STAGES) and suggest_lessons(dict(list(first_six.items())[1:]),
+                                                           STAGES)
+    assert not suggest_lessons(first_six, STAGES)
 
 
 def test_a_result_of_a_level_that_no_longer_exists_is_not_counted() -> None:

@@ -54,6 +54,7 @@ from .verdicts import sum_expression
 
 __all__ = ["Message", "Outcome", "LevelResult", "LessonView", "LessonRunner", "StageSummary",
            "stars_for", "verdict_feedback", "say", "stage_summaries", "next_lesson",
+           "suggest_lessons",
            "FEEDBACK_KEYS", "DOMAIN", "STATUSES", "LessonRecorder"]
 
 #: The catalog domain of lesson texts (``locales/<lang>/LC_MESSAGES/lessons.po``).
@@ -310,6 +311,18 @@ def stage_summaries(results: Mapping[tuple[str, str], _Best],
     return out
 
 
+def suggest_lessons(results: Mapping[tuple[str, str], Any],
+                    stages: Sequence[Stage] | None = None, through: str = "escoba") -> bool:
+    """Whether Play should still suggest the lessons: until every level of the stages up
+    to ``through`` (stage 6, the escoba) is done. A suggestion only: nothing is locked."""
+    for stage in stages if stages is not None else load_stages():
+        if any((stage.key, key) not in results for key in stage.level_keys):
+            return True
+        if stage.key == through:
+            return False
+    return False
+
+
 def next_lesson(results: Mapping[tuple[str, str], Any],
                 stages: Sequence[Stage] | None = None) -> tuple[str, str] | None:
     """The first level not done yet, in path order (a suggestion: nothing is locked)."""
@@ -344,15 +357,21 @@ class LessonRunner:
     """One child's lessons: start a stage (or a level of it), act, go on.
 
     ``storage`` and ``profile_id``, when given, receive each finished level at once
-    (:meth:`trainer.storage.Storage.record_lesson`: one transaction, best kept).
+    (:meth:`trainer.storage.Storage.record_lesson`: one transaction, best kept). A
+    finished level leads to the next by itself (``auto_advance``), and the last level
+    of a stage to its completion card (``stage_done``).
     """
 
     def __init__(self, stages: Sequence[Stage] | None = None, *,
                  storage: LessonRecorder | None = None, profile_id: int | None = None,
-                 player_name: str = "🙂") -> None:
+                 player_name: str = "🙂", auto_advance: bool = True) -> None:
         self.stages: tuple[Stage, ...] = tuple(stages if stages is not None else load_stages())
         if not self.stages:
             raise ValueError("no lesson stages")
+        #: Go on to the next level by itself the moment one is done (the finishing
+        #: :class:`Outcome` carries its stars and what was played). ``False`` holds the
+        #: finished level (``level_done``) until :meth:`advance`.
+        self.auto_advance = auto_advance
         self.storage = storage
         self.profile_id = profile_id
         self.player_name = player_name
@@ -625,7 +644,8 @@ class LessonRunner:
         if expect.question != "points" or round_ is None or not round_.is_over:
             return {}
         counts = round_.score().category(expect.args["category"]).counts
-        return {"mine": counts[0], "theirs": counts[1]}
+        return {"mine": "—" if counts[0] is None else counts[0],
+                "theirs": "—" if counts[1] is None else counts[1]}
 
     # -- inside ---------------------------------------------------------------------------
     def _begin_level(self) -> None:
@@ -753,7 +773,12 @@ class LessonRunner:
         if s.step < len(self.level.steps):
             s.glow = self._glow()
             return Outcome(True, praise, events=events)
-        return Outcome(True, praise, events=events, result=self._finish())
+        return self._done(Outcome(True, praise, events=events, result=self._finish()))
+
+    def _done(self, outcome: Outcome) -> Outcome:
+        if self.auto_advance:
+            self.advance()
+        return outcome
 
     def _consequence(self, move: Move, why: Message) -> Outcome:
         """Play the child's legal but wrong move, then the computer's reply to it (the
@@ -810,7 +835,8 @@ class LessonRunner:
         s.events = events
         s.feedback = None
         if game.is_over:
-            return Outcome(True, None, events=events, comment=comment, result=self._finish())
+            return self._done(Outcome(True, None, events=events, comment=comment,
+                                      result=self._finish()))
         if game.round_over:
             s.status = "round_over"
         return Outcome(True, None, events=events, comment=comment)

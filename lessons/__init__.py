@@ -36,7 +36,8 @@ from .schema import (
     parse_stage,
 )
 
-__all__ = ["LESSONS_DIR", "load_stages", "stage_files", "stage", "LessonError", "Stage", "Level",
+__all__ = ["LESSONS_DIR", "load_stages", "read_stages", "stage_files", "stage", "LessonError",
+           "Stage", "Level",
            "Step", "Expect", "Deal", "Position", "GameSpec", "ACTIONS", "HINTS", "QUESTIONS",
            "MIN_LEVELS", "MAX_LEVELS", "CARD_PARAMS", "is_card_param", "parse_stage",
            "load_file"]

@@ -23,6 +23,7 @@ from typing import Any
 
 from escoba import Card, EscobaError, Move, Round, Rules, deck_for
 from escoba.bots import PLAYER_LEVELS
+from escoba.cards import CARDS
 from escoba.game import initial_table_triggers
 from escoba.rules import CATEGORIES
 
@@ -423,8 +424,6 @@ def _position(r: _Reader, data: Any, rules: Rules) -> Position:
 
 
 def _deck(rules: Rules) -> list[Card]:
-    from escoba.cards import CARDS
-
     return list(CARDS[: rules.deck_size])
 
 

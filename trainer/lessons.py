@@ -5,7 +5,8 @@ more steps; in each the child taps a card, plays a card, answers a number, calls
 ¡renuncio! or plays a whole game. :class:`LessonRunner` holds where the child is:
 the page draws :meth:`LessonRunner.view` and hands the child's action to
 :meth:`~LessonRunner.tap`, :meth:`~LessonRunner.play`, :meth:`~LessonRunner.answer`
-or :meth:`~LessonRunner.claim_renuncio`; each answers with an :class:`Outcome`.
+or :meth:`~LessonRunner.claim_renuncio`; each answers with an :class:`Outcome`. A
+finished level leads to the next by itself; a stage ends on its completion card.
 
 The engine is the only judge. A move is checked with :meth:`escoba.Round.check`
 and played with :meth:`escoba.Round.attempt`; a refusal's code and parameters

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import json
 import random
 import re
 from pathlib import Path
@@ -98,6 +99,41 @@ def play_round_by_clicking(at: AppTest, rng: random.Random, max_moves: int = 200
     raise AssertionError("the round did not end")
 
 
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in (*_strings(k), *_strings(v))]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+def board_data(at: AppTest, key: str | None = None) -> dict[str, Any] | None:
+    """The data the tappable board (a browser component) was sent in the last run:
+    AppTest runs no JavaScript, so tests read what the component would draw."""
+    found: list[dict[str, Any]] = []
+
+    def walk(node: Any) -> None:
+        proto = getattr(node, "proto", None)
+        if getattr(proto, "component_name", "") == "escoba_board" and (
+                key is None or str(getattr(proto, "id", "")).endswith(f"-{key}")):
+            found.append(json.loads(proto.json))
+        for child in getattr(node, "children", {}).values():
+            walk(child)
+
+    walk(at._tree)
+    return found[-1] if found else None
+
+
+def board_text(at: AppTest) -> str:
+    """Every string of the board's data and of the page's HTML elements (what the child
+    reads on the board, in any language)."""
+    data = board_data(at)
+    return " ".join([*(e.proto.body for e in at.get("html")),
+                     *(_strings(data) if data else [])])
+
+
 _DATA_URI = re.compile(r"data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)")
 
 
@@ -109,6 +145,10 @@ def everything_sent(at: AppTest) -> str:
         proto = getattr(node, "proto", None)
         if proto is not None:
             parts.append(str(proto))
+            if getattr(proto, "component_name", "") and getattr(proto, "json", ""):
+                # A component's data, as the browser gets it, and every string in it.
+                parts.append(proto.json)
+                parts.extend(_strings(json.loads(proto.json)))
         for child in getattr(node, "children", {}).values():
             walk(child)
 

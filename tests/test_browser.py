@@ -103,22 +103,74 @@ def _shot(page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
-def _state(db: Path):
-    """The game in play, rebuilt from the database the app writes."""
+def _state(db: Path, nickname: str | None = None):
+    """The game in play (of ``nickname``'s profile, else the first found), rebuilt from
+    the database the app writes."""
     store = Storage(sa.create_engine(f"sqlite:///{db}"), migrate=False)
     rows = [g for p in store.list_profiles() for g in store.list_games(p.id)
-            if g.status == "playing"]
+            if g.status == "playing" and nickname in (None, p.nickname)]
     assert rows, "no game in play"
     record = store.complete_record(rows[0])
     return replay(record).game, record
 
 
+_SHADOWS_JS = """() => [...document.querySelectorAll('[data-testid=stBidiComponentIsolated]')]
+  .map((host) => host.shadowRoot ? host.shadowRoot.innerHTML : '').join('\\n')"""
+
+
 def _page_text(page) -> str:
-    """Everything in the page's DOM, with the SVG data URIs decoded."""
-    html = page.content()
+    """Everything in the page's DOM (the board's shadow DOM included), with the SVG data
+    URIs decoded."""
+    html = page.content() + page.evaluate(_SHADOWS_JS)
     decoded = [base64.b64decode(m).decode("utf-8", "replace")
                for m in re.findall(r"data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)", html)]
     return html + "\n".join(decoded)
+
+
+class _Frames:
+    """Every websocket message the server sent this page (what reached the browser, drawn
+    or not): a hidden card must not be in any of them."""
+
+    def __init__(self, page) -> None:
+        self.received: list[str] = []
+        page.on("websocket", lambda ws: ws.on("framereceived", self._add))
+
+    def _add(self, payload) -> None:
+        data = payload if isinstance(payload, bytes) else str(payload).encode()
+        self.received.append(data.decode("utf-8", "replace"))
+
+    def text(self) -> str:
+        return "\n".join(self.received)
+
+
+def _hand(page):
+    return page.locator('.eb-card[data-group="hand"]')
+
+
+def _tap(page, card: Card):
+    """The board's button of ``card`` (a tap on it picks or unpicks it, in the browser)."""
+    return page.locator(f'.eb-card[data-id="{card}"]')
+
+
+def _tap_move(page, card: Card | None, take) -> None:
+    """Tap a move's cards as a child does, checking each shows picked at once."""
+    if card is not None:
+        _tap(page, card).click()
+        assert _tap(page, card).get_attribute("aria-pressed") == "true"
+    for c in sorted(take):
+        _tap(page, c).click()
+        assert _tap(page, c).get_attribute("aria-pressed") == "true"
+
+
+def _moves_saved(db: Path, nickname: str | None = None) -> int:
+    return sum(len(r["moves"]) for r in _state(db, nickname)[1]["rounds"])
+
+
+def _wait_saved(db: Path, before: int, nickname: str | None = None) -> None:
+    deadline = time.monotonic() + 30
+    while _moves_saved(db, nickname) <= before:
+        assert time.monotonic() < deadline, "the move was not saved"
+        time.sleep(0.1)
 
 
 def _wait_idle(page) -> None:
@@ -131,6 +183,7 @@ def _wait_idle(page) -> None:
 
 def test_child_plays_with_hints_and_never_sees_opponent_cards(server, page) -> None:
     url, db = server
+    frames = _Frames(page)
     _new_profile(page, url, "Ana")
     _shot(page, "01-profile")
 
@@ -138,14 +191,16 @@ def test_child_plays_with_hints_and_never_sees_opponent_cards(server, page) -> N
     page.get_by_role("button", name="Start the game!").wait_for()
     _shot(page, "02-new-game")
     page.get_by_role("button", name="Start the game!").click()
-    page.get_by_text("1. Choose a card from your hand").wait_for()
+    _hand(page).first.wait_for()
     _wait_idle(page)
     assert page.get_by_text("Best move:").count() >= 1  # hints are on by default
+    # The board drew, so the text choosers (the fallback) are gone.
+    assert page.get_by_text("Cards don't respond to taps?").count() == 0
     _shot(page, "03-board-hints")
     # A second tab on the same profile stays open for the whole game (issue 10).
     second = page.context.new_page()
     second.goto(f"{url}/play?{page.url.split('?', 1)[1]}")
-    second.get_by_text("1. Choose a card from your hand").wait_for()
+    _hand(second).first.wait_for()
     _wait_idle(second)
 
     for turn in range(3):
@@ -155,24 +210,21 @@ def test_child_plays_with_hints_and_never_sees_opponent_cards(server, page) -> N
         if round_.is_over:
             break
         assert round_.to_move == me, "the computer should have played already"
-        text = _page_text(page)
+        text = _page_text(page) + frames.text()
         for seat in range(1, game.rules.players):
             for card in cards_of(round_.hand_mask(seat)):
-                for mark in (f'data-card="{card}"', *{card.name(d) for d in Deck}):
-                    assert mark not in text, f"opponent card {card} is in the page"
+                for mark in (f'data-card=\\"{card}\\"', f'data-card="{card}"',
+                             *{card.name(d) for d in Deck}):
+                    assert mark not in text, f"opponent card {card} reached the browser"
         move = round_.legal_moves()[0]
-        before = sum(len(r["moves"]) for r in record["rounds"])
-        _pill(page, move.card).click()
-        _wait_idle(page)
-        for c in sorted(move.take):
-            _pill(page, c).click()
-            _wait_idle(page)
+        before = _moves_saved(db)
+        _tap_move(page, move.card, move.take)
+        readout = page.locator(".eb-readout").inner_text()
+        if move.take:
+            assert readout.endswith("= 15 ✓"), readout
         _shot(page, f"04-turn{turn}-chosen")
-        page.locator(".st-key-play_button button").click()
-        deadline = time.monotonic() + 30
-        while sum(len(r["moves"]) for r in _state(db)[1]["rounds"]) <= before:
-            assert time.monotonic() < deadline, "the move was not saved"
-            time.sleep(0.2)
+        page.locator(".eb-play").click()
+        _wait_saved(db, before)
         _wait_idle(page)
         page.get_by_text("What just happened").wait_for()
         _shot(page, f"05-turn{turn}-played")
@@ -182,7 +234,7 @@ def test_child_plays_with_hints_and_never_sees_opponent_cards(server, page) -> N
     # the database; the child's cards are back, the opponent's still absent.
     game, _record = _state(db)
     page.reload()
-    page.get_by_text("1. Choose a card from your hand").wait_for()
+    _hand(page).first.wait_for()
     _wait_idle(page)
     text = _page_text(page)
     for card in game.round.hand(0):
@@ -191,10 +243,11 @@ def test_child_plays_with_hints_and_never_sees_opponent_cards(server, page) -> N
         assert f'data-card="{card}"' not in text
     _shot(page, "06-after-refresh")
 
-    # The second tab still shows the first position. Tapping a card there redraws
+    # The second tab still shows the first position. A move played there redraws
     # the board from the database, and says why; no "Oops", nothing diverged.
     game, _record = _state(db)
-    second.locator("[data-testid=stButtonGroup] button").first.click()
+    _hand(second).first.click()
+    second.locator(".eb-play").click()
     second.get_by_text("This game went on in another tab").wait_for()
     _wait_idle(second)
     assert not second.get_by_text("Oops").count()
@@ -204,16 +257,17 @@ def test_child_plays_with_hints_and_never_sees_opponent_cards(server, page) -> N
     _shot(second, "07-second-tab-redrawn")
 
     # The second tab starts a different game: the first is left, and the first tab,
-    # on its next tap, is told so and shown the game in play now.
+    # on its next move, is told so and shown the game in play now.
     left_id = _game_in_play_id(db)
     moves_left = len(Storage(sa.create_engine(f"sqlite:///{db}"), migrate=False)
                      .move_entries(left_id))
     second.get_by_role("button", name="Start a different game").click()
     second.get_by_role("button", name="Start the game!").click()
-    second.get_by_text("1. Choose a card from your hand").wait_for()
+    _hand(second).first.wait_for()
     _wait_idle(second)
     assert _game_in_play_id(db) != left_id
-    page.locator("[data-testid=stButtonGroup] button").first.click()
+    _hand(page).first.click()
+    page.locator(".eb-play").click()
     page.get_by_text("That game was put aside").wait_for()
     _wait_idle(page)
     assert not page.get_by_text("Oops").count()
@@ -229,13 +283,6 @@ def _game_in_play_id(db: Path) -> int:
     (row,) = [g for p in store.list_profiles() for g in store.list_games(p.id)
               if g.status == "playing"]
     return row.id
-
-
-def _pill(page, card: Card):
-    """The pill (a radio or checkbox button in a button group) of ``card``."""
-    label = f"{card.name(Deck.SPANISH)} ({card.value})"
-    return page.locator("[data-testid=stButtonGroup] button").filter(
-        has_text=re.compile("^" + re.escape(label) + "$"))
 
 
 def test_child_solves_todays_first_daily_puzzle_and_sees_progress(server) -> None:
@@ -262,10 +309,10 @@ def test_child_solves_todays_first_daily_puzzle_and_sees_progress(server) -> Non
         # the child's date, as English writes it (Babel): "Tue, Dec 1"
         assert page.get_by_text(format_day(today, "en", weekday=True)).count() >= 1
         for solution in first.solutions:
-            for card in sorted(solution.take):
-                _pill(page, card).click()
-                _wait_idle(page)
-            page.locator(".st-key-dy0_add button").click()
+            page.locator(".eb-card").first.wait_for()
+            _tap_move(page, solution.card if first.kind != "captures" else None,
+                      solution.take)
+            page.locator(".eb-play").click()
             _wait_idle(page)
         if not first.solutions:
             page.locator(".st-key-dy0_none button").click()
@@ -314,26 +361,24 @@ def test_play_fits_a_tablet_screen(server, browser_type_launch_args, size) -> No
         _new_profile(page, url, name)
         page.get_by_role("link", name="Go and play").first.click()
         page.get_by_role("button", name="Start the game!").click()
-        page.get_by_text("1. Choose a card from your hand").wait_for()
+        _hand(page).first.wait_for()
         _wait_idle(page)
         page.locator(".st-key-tgl_hints label").first.click()  # hints off
         _wait_idle(page)
         # One move, so that "What just happened" is on the board too.
-        page.locator("[data-testid=stButtonGroup] button").first.click()
-        _wait_idle(page)
-        page.locator(".st-key-play_button button").click()
+        _hand(page).first.click()
+        page.locator(".eb-play").click()
         _wait_idle(page)
         page.reload()
-        page.get_by_text("1. Choose a card from your hand").wait_for()
+        _hand(page).first.wait_for()
         _wait_idle(page)
+        page.wait_for_timeout(1000)  # the computer's move has flown to its pile
         page.screenshot(path=str(_artifact(f"09-play-{width}x{height}.png")))
-        play = page.locator(".st-key-play_button button").bounding_box()
-        # No table chooser when the table is empty (an initial 15 taken, a sweep).
-        chooser = page.locator(".st-key-pick_table")
-        table = chooser.bounding_box() if chooser.count() else play
-        assert play is not None
+        play = page.locator(".eb-play").bounding_box()
+        cards = page.locator(".eb-card").first.bounding_box()
+        assert play is not None and cards is not None
         assert play["y"] + play["height"] <= height, (size, play)
-        assert table["y"] >= 0
+        assert cards["y"] >= 0
         sidebar = page.locator("[data-testid=stSidebar][data-collapsed=false]")
         if sidebar.count():
             assert sidebar.bounding_box()["width"] <= 260
@@ -377,7 +422,11 @@ _TRUNCATED_JS = """() => {
   const sel = 'button, label, [data-testid=stSidebarNav] a, [data-testid=stCaptionContainer],'
             + ' [data-testid=stWidgetLabel], [data-testid=stMarkdownContainer] p, h1, h2, h3';
   const cut = [];
-  for (const el of document.querySelectorAll(sel)) {
+  const hosts = document.querySelectorAll('[data-testid=stBidiComponentIsolated]');
+  const roots = [document, ...[...hosts].map((host) => host.shadowRoot).filter(Boolean)];
+  const all = roots.flatMap(
+    (root) => [...root.querySelectorAll(sel + ', .eb-readout, .eb-title')]);
+  for (const el of all) {
     const r = el.getBoundingClientRect();
     // not shown: no box, or off screen (a phone's collapsed sidebar)
     if (!r.width || !r.height || r.right <= 0 || r.left >= innerWidth) continue;
@@ -428,8 +477,9 @@ def test_play_and_a_puzzle_in_german_and_chinese_fit(server, browser_type_launch
         _wait_idle(page)
         page.get_by_role("link", name=t("go_play", lang)).first.click()
         page.get_by_role("button", name=t("start_game", lang)).click()
-        page.get_by_text(t("pick_hand_label", lang)).wait_for()
+        _hand(page).first.wait_for()
         _wait_idle(page)
+        page.wait_for_timeout(1000)  # the computer's first move has landed
         page.screenshot(path=str(_artifact(f"11-play-{lang}-{width}x{height}.png")),
                         full_page=True)
         assert page.evaluate(_TRUNCATED_JS) == [], "text cut short on Play"
@@ -437,7 +487,8 @@ def test_play_and_a_puzzle_in_german_and_chinese_fit(server, browser_type_launch
         assert profile, page.url
         page.goto(f"{url}/puzzles?p={profile.group(1)}")
         page.get_by_text(t("puzzles_title", lang)).first.wait_for()
-        page.get_by_role("button", name=t("pz_hint", lang)).wait_for()  # the puzzle is drawn
+        page.get_by_role("button", name=t("pz_hint", lang)).wait_for()
+        page.locator(".eb-card").first.wait_for()  # the puzzle is drawn
         _wait_idle(page)
         page.screenshot(path=str(_artifact(f"12-puzzle-{lang}-{width}x{height}.png")),
                         full_page=True)
@@ -445,3 +496,226 @@ def test_play_and_a_puzzle_in_german_and_chinese_fit(server, browser_type_launch
         assert not page.get_by_text("Traceback").count()
         context.close()
         browser.close()
+
+
+def _context(p, launch_args: dict, size: tuple[int, int], **kw):
+    browser = p.chromium.launch(**launch_args)
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]},
+                                  locale="en-US", device_scale_factor=1, **kw)
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    return browser, context, page
+
+
+# Counts the board's flying cards and celebrations as they are added, and the latest
+# moment any of their animations ends (the Web Animations API's own timing, not a clock).
+_WATCH_MOTION_JS = """() => {
+  const host = document.querySelector('[data-testid=stBidiComponentIsolated]');
+  window.__motion = {ghosts: 0, cheers: 0, maxEnd: 0};
+  new MutationObserver((changes) => {
+    for (const change of changes) for (const node of change.addedNodes) {
+      if (!node.classList) continue;
+      const kind = node.classList.contains('eb-ghost') ? 'ghosts'
+                 : node.classList.contains('eb-cheer') ? 'cheers' : null;
+      if (!kind) continue;
+      window.__motion[kind] += 1;
+      for (const a of node.getAnimations()) {
+        window.__motion.maxEnd = Math.max(window.__motion.maxEnd,
+                                          a.effect.getComputedTiming().endTime);
+      }
+    }
+  }).observe(host.shadowRoot, {childList: true, subtree: true});
+}"""
+
+
+@pytest.mark.parametrize("size", [(1024, 768), (390, 844)], ids=["tablet", "phone"])
+def test_a_whole_round_played_by_tapping_the_cards(server, browser_type_launch_args,
+                                                   size) -> None:
+    """A child plays a whole round with one finger: tap a hand card, tap table cards (the
+    sum shows at once, ✓ when it makes 15), tap Play; the computer answers; until the
+    round's score table. A nickname with markup characters stays text on the board.
+
+    Captured cards fly to the pile, every movement over within a second; the phone
+    asks for reduced motion (the system setting), and nothing moves there."""
+    from playwright.sync_api import sync_playwright
+
+    url, db = server
+    width, height = size
+    phone = width < 600
+    nickname = f'Zoé & "{width}"'
+    with sync_playwright() as p:
+        browser, context, page = _context(p, browser_type_launch_args, size,
+                                          reduced_motion="reduce" if phone else "no-preference")
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        _new_profile(page, url, nickname)
+        page.get_by_role("link", name="Go and play").first.click()
+        page.get_by_role("button", name="Start the game!").click()
+        _hand(page).first.wait_for()
+        _wait_idle(page)
+        page.evaluate(_WATCH_MOTION_JS)
+        # Escaped, not interpreted: the name is text in the board's heading.
+        assert page.locator(".eb-hand .eb-title").inner_text() == f"{nickname}'s cards"
+        taps = moves = 0
+        for _ in range(40):
+            if page.get_by_role("button", name="Next round").count() or \
+                    page.get_by_role("button", name="Start a new game").count():
+                break
+            game, _record = _state(db, nickname)
+            if game.round.is_over:
+                break
+            legal = game.round.legal_moves()
+            # A capture when there is one (taps the table too), else a card laid down.
+            move = max(legal, key=lambda m: len(m.take))
+            before = _moves_saved(db, nickname)
+            _tap_move(page, move.card, move.take)
+            taps += 1 + len(move.take)
+            readout = page.locator(".eb-readout").inner_text()
+            if move.take and not any(c.is_joker for c in (move.card, *move.take)):
+                assert readout.endswith("= 15 ✓"), readout
+            if moves == 2:
+                page.screenshot(path=str(_artifact(f"13-tap-chosen-{width}x{height}.png")))
+            page.locator(".eb-play").click()
+            taps += 1
+            moves += 1
+            _wait_saved(db, before, nickname)
+            _wait_idle(page)
+            if moves == 2:
+                page.wait_for_timeout(1000)  # movement over: the board at rest
+                page.screenshot(path=str(_artifact(f"13-tap-played-{width}x{height}.png")))
+        game, _record = _state(db, nickname)
+        assert game.rounds[0].is_over, "the round did not end by tapping"
+        page.get_by_text("Round 1").first.wait_for()
+        _wait_idle(page)
+        page.screenshot(path=str(_artifact(f"13-tap-round-over-{width}x{height}.png")),
+                        full_page=True)
+        assert moves >= 10 and taps >= moves * 2
+        assert not page.get_by_text("Traceback").count()
+        assert not errors, errors
+        motion = page.evaluate("() => window.__motion")
+        if phone:
+            assert motion["ghosts"] == motion["cheers"] == 0, motion
+        else:
+            assert motion["ghosts"] > 0 and 0 < motion["maxEnd"] < 1000, motion
+        context.close()
+        browser.close()
+
+
+def test_a_move_played_with_the_keyboard_only(server, browser_type_launch_args) -> None:
+    """Arrows move between cards of a row, Space picks, Tab goes from the table to the
+    hand to Play, Enter plays. Focus is visible (an outline) on the focused card."""
+    from playwright.sync_api import sync_playwright
+
+    url, db = server
+    with sync_playwright() as p:
+        browser, context, page = _context(p, browser_type_launch_args, (1024, 768))
+        nickname = "Keys"
+        _new_profile(page, url, nickname)
+        page.get_by_role("link", name="Go and play").first.click()
+        page.get_by_role("button", name="Start the game!").click()
+        _hand(page).first.wait_for()
+        _wait_idle(page)
+        game, _record = _state(db, nickname)
+        round_ = game.round
+        captures = [m for m in round_.legal_moves() if m.take]
+        move = captures[0] if captures else round_.legal_moves()[0]
+        table, hand = list(round_.table), list(round_.hand(0))
+        before = _moves_saved(db, nickname)
+        keyboard = page.keyboard
+        # Into the board: the first card of its first row (the table, or the hand).
+        first = page.locator(".eb-card:not(.eb-still)").first
+        first.focus()
+        at = 0
+        if table:
+            for card in sorted(move.take, key=table.index):
+                for _ in range(table.index(card) - at):
+                    keyboard.press("ArrowRight")
+                at = table.index(card)
+                keyboard.press("Space")
+                assert _tap(page, card).get_attribute("aria-pressed") == "true"
+            outline = page.evaluate("""() => {
+                const root = document.querySelector(
+                    '[data-testid=stBidiComponentIsolated]').shadowRoot;
+                const el = root.activeElement;
+                return el && getComputedStyle(el).outlineStyle; }""")
+            assert outline not in (None, "none"), outline
+            keyboard.press("Tab")  # to the hand's row
+        for _ in range(hand.index(move.card)):
+            keyboard.press("ArrowRight")
+        keyboard.press("Space")
+        assert _tap(page, move.card).get_attribute("aria-pressed") == "true"
+        keyboard.press("Tab")  # to Play
+        keyboard.press("Enter")
+        _wait_saved(db, before, nickname)
+        _wait_idle(page)
+        played = _state(db, nickname)[0].rounds[0].history
+        mine = [e for e in played if e.seat == 0 and e.kind == "play"]
+        assert mine and mine[0].card == move.card and mine[0].take == frozenset(move.take)
+        page.screenshot(path=str(_artifact("14-keyboard-move.png")))
+        context.close()
+        browser.close()
+
+
+@pytest.mark.parametrize("size", [(1024, 768), (390, 844)], ids=["tablet", "phone"])
+def test_a_puzzle_solved_by_tapping_the_cards(server, browser_type_launch_args, size) -> None:
+    """Puzzles use the same board: tap the cards of each set, the sum builds, Add."""
+    from playwright.sync_api import sync_playwright
+
+    url, db = server
+    width, height = size
+    with sync_playwright() as p:
+        browser, context, page = _context(p, browser_type_launch_args, size)
+        _new_profile(page, url, f"Puz{width}")
+        profile = re.search(r"[?&]p=(\d+)", page.url)
+        assert profile, page.url
+        page.goto(f"{url}/puzzles?p={profile.group(1)}")  # a phone's menu is folded away
+        page.locator(".eb-card").first.wait_for()
+        _wait_idle(page)
+        # Tap sets as a child tries them: subsets of the table until the readout ticks.
+        added, given = 0, set()
+        for _ in range(6):
+            if page.get_by_text("Well done!").count() or page.get_by_text(
+                    "Not quite").count():
+                break
+            solution = _a_ticked_set(page, given)
+            if solution is None:
+                break
+            given.add(tuple(solution))
+            page.locator(".eb-play").click()
+            _wait_idle(page)
+            added += 1
+            if added == 1:
+                page.screenshot(path=str(_artifact(f"15-puzzle-set-{width}x{height}.png")),
+                                full_page=True)
+        assert added >= 1
+        assert page.get_by_text("found").count() or page.get_by_text("Well done!").count()
+        context.close()
+        browser.close()
+
+
+def _a_ticked_set(page, given: set[tuple]) -> list[str] | None:
+    """Tap table cards (and a hand card where the puzzle has a hand to pick from) until
+    the readout says ✓; None if no set makes it (the taps are undone)."""
+    from itertools import combinations
+
+    table = [c.get_attribute("data-id") for c in
+             page.locator('.eb-card[data-group="table"]:not(.eb-still)').all()]
+    hand = [c.get_attribute("data-id") for c in
+            page.locator('.eb-card[data-group="hand"]:not(.eb-still)').all()]
+    for card in hand or [None]:
+        for size in range(1, len(table) + 1):
+            for subset in combinations(table, size):
+                if (*([card] if card else []), *subset) in given:
+                    continue
+                if card is not None:
+                    page.locator(f'.eb-card[data-id="{card}"]').click()
+                for code in subset:
+                    page.locator(f'.eb-card[data-id="{code}"]').click()
+                if page.locator(".eb-readout").inner_text().endswith("✓") and \
+                        page.locator(".eb-play").is_enabled():
+                    return [*([card] if card else []), *subset]
+                for code in subset:  # untap
+                    page.locator(f'.eb-card[data-id="{code}"]').click()
+                if card is not None:
+                    page.locator(f'.eb-card[data-id="{card}"]').click()
+    return None

@@ -96,11 +96,12 @@ def test_placeholders_match(lang: str, domain: str) -> None:
 SAME_AS_ENGLISH = {
     "es": {"play_title", "ch_escobas", "seat_escobas", "cat_escobas", "cat_setenta",
            "cat_siete_de_oros", "preset_setenta", "renuncio_button", "pin",
-           "coach_extra_oros", "renuncio.title", "ui.renuncio"},
+           "coach_extra_oros", "board_escoba_cheer", "renuncio.title", "ui.renuncio"},
     "de": {"play_title", "ch_escobas", "seat_escobas", "cat_escobas", "cat_setenta",
            "cat_siete_de_oros", "renuncio_button", "kind_bot", "bot_name", "card_joker", "ws_code",
-           "ws_kind_hand", "pin", "renuncio.title", "ui.renuncio"},
-    "zh": {"play_title", "renuncio_button", "renuncio.title", "ui.renuncio"},
+           "ws_kind_hand", "pin", "board_escoba_cheer", "renuncio.title", "ui.renuncio"},
+    "zh": {"play_title", "renuncio_button", "board_escoba_cheer", "renuncio.title",
+           "ui.renuncio"},
 }
 
 
@@ -416,7 +417,7 @@ def test_app_pages_match_the_router() -> None:
 ])
 def test_every_page_in_german_and_chinese(fresh_app, caplog, locale: str, title: str,
                                           play_button: str) -> None:
-    from tests.test_app_helpers import assert_ok, create_profile, new_app
+    from tests.test_app_helpers import assert_ok, board_text, create_profile, new_app
 
     lang = language_from_locale(locale)
     with caplog.at_level(logging.WARNING):
@@ -431,8 +432,8 @@ def test_every_page_in_german_and_chinese(fresh_app, caplog, locale: str, title:
         assert at.button(key="start_game").label == play_button
         at.button(key="start_game").click().run()
         assert_ok(at)
-        board = " ".join(e.proto.body for e in at.get("html"))
-        assert t("table_title", lang) in board
+        board = board_text(at)
+        assert t("table_title", lang) in board and t("board_play", lang) in board
     missing = [r.getMessage() for r in caplog.records if "translation" in r.getMessage()]
     assert not missing
 

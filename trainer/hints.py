@@ -22,7 +22,7 @@ from .verdicts import sum_expression
 
 __all__ = ["Assessment", "SweepRisk", "assess", "captures_per_card", "review", "GameReview",
            "ReviewedMove", "GameHint", "HintLine", "Odds", "game_hint", "HINT_STEPS",
-           "ODDS_STYLES"]
+           "ODDS_STYLES", "sweep_warning"]
 
 log = logging.getLogger(__name__)
 
@@ -155,6 +155,14 @@ def _risk_line(a: Assessment, key: str) -> HintLine:
     assert r is not None
     return HintLine("warn", key, {"move": a.move, "total": r.total, "odds": _odds(a),
                                   "cards": tuple(r.sweeping_cards)})
+
+
+def sweep_warning(a: Assessment) -> HintLine | None:
+    """The warning a child sees on the board when they put ``a``'s move together: the
+    table it leaves can be swept by one card (known in open hand, else a chance)."""
+    if not _risky(a):
+        return None
+    return _risk_line(a, "warn_sweep_known" if _odds(a).known else "warn_sweep_odds")
 
 
 def game_hint(obs: Observation, step: int, picked: Card | None = None,

@@ -1,12 +1,13 @@
-"""Solving one puzzle on screen: cards, native pills to pick them, feedback, hints, stars.
+"""Solving one puzzle on screen: the tappable board, feedback, hints, stars.
 
 Used by the Puzzles and Daily pages. A puzzle's session
 (:class:`trainer.practice_sessions.PuzzleSession`: the sets given so far, hints taken,
 the final check) lives in session state under a *slot* name, so two pages never mix
 their puzzles. This module only draws and translates.
 
-The child builds one set at a time with pills (the card to play, then table
-cards), and each set gets feedback at once ("3 + 5 + 7 = 15 — found!" or
+The child builds one set at a time by tapping the cards on the board (the card
+to play, then table cards; the sum builds as they tap), and each set gets
+feedback at once ("3 + 5 + 7 = 15 — found!" or
 "3 + 5 + 8 = 16, not 15"). "I've found them all" checks the whole answer:
 what was missed is shown, the stars are given and the attempt is recorded
 through the page's ``record`` callback (a database write in one transaction).
@@ -14,7 +15,6 @@ through the page's ``record`` callback (a database write in one transaction).
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable
 from typing import Any
 
@@ -22,11 +22,13 @@ import streamlit as st
 
 from escoba import Card, Deck
 from puzzles import CheckResult, Puzzle, Solution, WrongAnswer
-from trainer.cards import cards_row_html, pick_label
+from trainer.board_view import BoardRefusal, puzzle_board, puzzle_position, read_action
+from trainer.cards import pick_label
 from trainer.i18n import card_name, t
 from trainer.practice_sessions import Feedback, PuzzleSession
 
 from .board import coach_text, deck_of
+from .board_component import board_loaded, show_board_component
 from .errors import safe_callback
 from .i18n import current_language
 from .session import settings
@@ -200,29 +202,47 @@ def _hint(slot: str) -> None:
         state.feedback.append(Feedback("info", "pz_hint_nothing_new"))
 
 
+def _lit(state: PuzzleSession) -> list[Card]:
+    """The cards the latest hint names: they glow on the board."""
+    if not state.hints_given:
+        return []
+    p = state.hints_given[-1].params
+    codes = [p.get("card"), p.get("first"), *(p.get("take") or [])]
+    return [Card.parse(c) for c in codes if isinstance(c, str)]
+
+
+def _on_board_add(slot: str, record: Recorder, raw: Any) -> None:
+    """A set sent by the board: read for this puzzle's position, then checked."""
+    state = state_of(slot)
+    if state is None or state.done:
+        return
+    action = read_action(raw, puzzle_position(state.puzzle, len(state.items)), kinds=("add",))
+    if isinstance(action, BoardRefusal):
+        if not action.stale:
+            state.feedback.append(Feedback("error", action.key))
+        return
+    state.add(str(action.card) if action.card is not None else None,
+              [str(c) for c in action.take])
+    _checked(state, record)
+
+
 def show_puzzle(slot: str, puzzle: Puzzle, record: Recorder) -> PuzzleSession:
-    """Draw ``puzzle`` in ``slot`` (a new puzzle starts a fresh state) and its controls."""
+    """Draw ``puzzle`` in ``slot`` (a new puzzle starts a fresh state) and its controls:
+    the cards are tapped on the board (:mod:`ui.board_component`) to form each set."""
     state = state_of(slot)
     if state is None or state.puzzle.id != puzzle.id:
         state = reset(slot, puzzle)
         assert state is not None
     deck, values = deck_of(), bool(settings().get("show_values", True))
-    esc = html.escape
-    parts = [f"<p style='font-size:1.2rem;margin:0 0 6px'><b>{esc(_intro(puzzle, deck))}</b>"
-             f"</p>"]
-    picked_table = [Card.parse(k) for k in st.session_state.get(f"{slot}_table") or []]
-    if puzzle.table:
-        parts.append(f"<div style='opacity:0.75'>{esc(t('table_title'))}</div>")
-        parts.append(cards_row_html(puzzle.table, deck, values, selected=picked_table,
-                                    width=84))
-    if puzzle.hand:
-        title = t("pz_your_card") if puzzle.kind == "captures" else t("pz_your_hand")
-        picked = st.session_state.get(f"{slot}_hand")
-        selected = [puzzle.hand[0]] if puzzle.kind == "captures" else (
-            [Card.parse(picked)] if picked else [])
-        parts.append(f"<div style='opacity:0.75;margin-top:6px'>{esc(title)}</div>")
-        parts.append(cards_row_html(puzzle.hand, deck, values, selected=selected, width=84))
-    st.html("".join(parts))
+    title = t("pz_your_card") if puzzle.kind == "captures" else t("pz_your_hand")
+    data = puzzle_board(puzzle, sets_given=len(state.items), deck=deck, show_value=values,
+                        intro=_intro(puzzle, deck), hand_title=title,
+                        add_label=t("pz_add_set"), play_label=t("pz_play_move"),
+                        lit=_lit(state), done=state.done)
+    if puzzle.kind == "best-move":
+        data["buttons"]["play"] = t("pz_play_move")
+    show_board_component(data, key=f"{slot}_board",
+                         on_action=lambda raw: _on_board_add(slot, record, raw))
 
     for said in state.feedback[-3:]:
         {"success": st.success, "error": st.error}.get(said.kind, st.info)(
@@ -234,6 +254,25 @@ def show_puzzle(slot: str, puzzle: Puzzle, record: Recorder) -> PuzzleSession:
         show_result(state, deck)
         return state
 
+    if not board_loaded():
+        with st.expander(t("board_fallback_title"), expanded=False):
+            _fallback_controls(slot, state, record, deck, values)
+    with st.container(horizontal=True, key=f"{slot}_tools"):
+        st.button(t("pz_hint"), key=f"{slot}_hint", on_click=_hint, args=(slot,),
+                  help=t("pz_hint_help"), use_container_width=True)
+        if puzzle.kind == "captures":
+            st.button(t("pz_none"), key=f"{slot}_none", on_click=_finish_now,
+                      args=(slot, record, True), use_container_width=True)
+        if puzzle.kind != "best-move":
+            st.button(t("pz_done"), key=f"{slot}_done", on_click=_finish_now, args=(slot, record),
+                      use_container_width=True)
+    return state
+
+
+def _fallback_controls(slot: str, state: PuzzleSession, record: Recorder, deck: Deck,
+                       values: bool) -> None:
+    """Text choosers and Add, for a browser where the board cannot load (and AppTest)."""
+    puzzle = state.puzzle
     lang = current_language()  # fixed now: AppTest formats options after the run
 
     def label(code: str) -> str:
@@ -247,16 +286,6 @@ def show_puzzle(slot: str, puzzle: Puzzle, record: Recorder) -> PuzzleSession:
     verb, ready = _set_label(slot, state)
     st.button(verb, key=f"{slot}_add", type="primary", on_click=_add, args=(slot, record),
               disabled=not ready, use_container_width=True)
-    with st.container(horizontal=True, key=f"{slot}_tools"):
-        st.button(t("pz_hint"), key=f"{slot}_hint", on_click=_hint, args=(slot,),
-                  help=t("pz_hint_help"), use_container_width=True)
-        if puzzle.kind == "captures":
-            st.button(t("pz_none"), key=f"{slot}_none", on_click=_finish_now,
-                      args=(slot, record, True), use_container_width=True)
-        if puzzle.kind != "best-move":
-            st.button(t("pz_done"), key=f"{slot}_done", on_click=_finish_now, args=(slot, record),
-                      use_container_width=True)
-    return state
 
 
 def show_result(state: PuzzleSession, deck: Deck) -> None:

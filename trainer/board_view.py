@@ -1,0 +1,406 @@
+"""What the tappable board draws, and what it may send back: no Streamlit here.
+
+The board (``ui/board_component.py`` over ``ui/board_assets/``) is a browser
+component: the child taps cards, the selection and its running arithmetic
+show at once without a server round trip, and Play sends one action. This
+module builds the component's *data* (a JSON-safe dict) and reads its
+*actions*, so both are tested directly:
+
+- **Only what the player may see.** A game's board is built from one seat's
+  :class:`~escoba.game.Observation`: opponents' hands are counts (faces only
+  in open-hand games, where the observation carries them), and the viewer's
+  own hand only when that child may look. Hidden cards are absent from the
+  data, not hidden by CSS.
+- **The engine stays the only judge.** The board's ✓ comes from the engine's
+  list of legal moves (``moves``), sent with each position; a move the child
+  plays is judged again by the engine on the server. An action from the
+  browser is validated here (:func:`read_action`): a malformed or forged
+  selection is refused with a catalog key, a stale one (an older position)
+  is ignored, and a well-formed one goes to the engine, which explains any
+  refusal in its own codes.
+- **Text comes translated.** Names, accessible names and the readout's
+  templates are in the child's language; the component only fills in
+  ``{expr}``, ``{total}``, ``{more}``, ``{need}`` and ``{card}``.
+
+A payload has this shape (``kind`` is ``game``, ``puzzle`` or ``lesson``)::
+
+    {"kind", "position", "need", "faces": {id: {"svg", "name", "aria", "value"}},
+     "table": [id], "hand": [id], "select": {"hand": "single"|"fixed"|"none",
+     "table": "multi"|"none", "fixed": id|None, "min_values": int, "lay": bool},
+     "moves": {move_key: {"warn": str|None}} | None, "hints": {...},
+     "seats": [...], "me": {...} | None, "events": [...], "header": {...} | None,
+     "texts": {...}, "buttons": {...}, "game_key": str, "ready": bool}
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from escoba import Card, Deck, Observation
+from escoba.cards import cards_of
+from puzzles import Puzzle
+
+from . import hints as hint_mod
+from .cards import back_svg, card_svg
+from .gameplay import GameSession
+from .i18n import card_name, t
+from .words import event_line, hint_line_text, seat_label, seat_status
+
+__all__ = ["BoardAction", "BoardRefusal", "read_action", "move_key", "card_faces",
+           "game_board", "session_board", "session_position", "puzzle_board",
+           "game_position", "puzzle_position", "SeatView", "ACTION_KINDS", "MAX_TAKE"]
+
+#: The actions a board can send: a move (``play``), a puzzle's set (``add``), ¡renuncio!.
+ACTION_KINDS = ("play", "add", "renuncio")
+#: A selection never holds more table cards than a deck has cards.
+MAX_TAKE = 42
+#: A card code as the board sends it ("7o", "10b", "J1"): short ASCII, checked again by
+#: Card.parse.
+_CODE = re.compile(r"[0-9A-Za-z]{1,3}")
+_POSITION = re.compile(r"[0-9A-Za-z:._-]{1,80}")
+#: Card widths the board is drawn at (CSS pixels, height 1.5x); CSS scales them on phones.
+CARD_W = 72
+
+
+@dataclass(frozen=True)
+class BoardAction:
+    """A well-formed action from the board, for the current position: the engine (or the
+    puzzle's checker) judges it next."""
+
+    kind: str
+    card: Card | None = None
+    take: tuple[Card, ...] = ()
+
+
+@dataclass(frozen=True)
+class BoardRefusal:
+    """An action refused before it reached the engine: ``key`` is a catalog key.
+
+    ``stale`` actions come from a board drawn for an older position (a second tab, a
+    double tap): they change nothing and say so quietly.
+    """
+
+    key: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def stale(self) -> bool:
+        return self.key == "board_stale"
+
+
+def move_key(card: Card | str, take: Iterable[Card | str]) -> str:
+    """The board's name of a move: ``"7o|3c.5e"`` (table cards in card order)."""
+    cards = sorted(c if isinstance(c, Card) else Card.parse(c) for c in take)
+    return f"{card}|" + ".".join(str(c) for c in cards)
+
+
+def _card(code: Any) -> Card | None:
+    if not isinstance(code, str) or not _CODE.fullmatch(code):
+        return None
+    try:
+        return Card.parse(code)
+    except ValueError:
+        return None
+
+
+def read_action(raw: Any, position: str, *, kinds: Sequence[str] = ACTION_KINDS
+                ) -> BoardAction | BoardRefusal:
+    """The action the browser sent, checked for shape and position (not for the rules).
+
+    ``raw`` is whatever arrived (anything: it came over the network). A selection
+    naming no real card, a card twice, a kind this board does not offer, or too many
+    cards is refused (``board_bad_selection``); an action for another position is
+    ``board_stale``. Whether the cards are in the hand or on the table, and whether
+    they make the sum, is the engine's to say.
+    """
+    bad = BoardRefusal("board_bad_selection")
+    if not isinstance(raw, Mapping):
+        return bad
+    sent_position = raw.get("position")
+    if not isinstance(sent_position, str) or not _POSITION.fullmatch(sent_position):
+        return bad
+    kind = raw.get("kind")
+    if kind not in kinds:
+        return bad
+    if sent_position != position:
+        return BoardRefusal("board_stale")
+    if kind == "renuncio":
+        return BoardAction("renuncio")
+    card_code = raw.get("card")
+    card = None if card_code is None else _card(card_code)
+    if card_code is not None and card is None:
+        return bad
+    take_raw = raw.get("take", [])
+    if not isinstance(take_raw, list) or len(take_raw) > MAX_TAKE:
+        return bad
+    take = [_card(code) for code in take_raw]
+    if any(c is None for c in take):
+        return bad
+    chosen = [c for c in take if c is not None]
+    if len(set(chosen)) != len(chosen) or (card is not None and card in chosen):
+        return bad
+    if kind == "play" and card is None:
+        return bad
+    return BoardAction(kind, card, tuple(sorted(chosen)))
+
+
+# -- faces -------------------------------------------------------------------------------
+
+def _aria(card: Card, deck: Deck, show_value: bool) -> str:
+    """The accessible name a screen reader says: "Caballo de copas, 9"."""
+    name = card_name(card, deck)
+    if card.is_joker or not show_value:
+        return name
+    return t("board_card_aria", name=name, value=card.value)
+
+
+def card_faces(cards: Iterable[Card], deck: Deck, show_value: bool) -> dict[str, dict[str, Any]]:
+    """Each card's picture, name and accessible name, once per card (deduplicated)."""
+    faces: dict[str, dict[str, Any]] = {}
+    for card in cards:
+        code = str(card)
+        if code in faces:
+            continue
+        name = card_name(card, deck)
+        faces[code] = {"svg": card_svg(card, deck, show_value, False, CARD_W, name),
+                       "name": name, "aria": _aria(card, deck, show_value),
+                       "value": None if card.is_joker else card.value}
+    return faces
+
+
+def _texts(need: int) -> dict[str, str]:
+    """The readout's templates; the component fills in the placeholders."""
+    keep = {"expr": "{expr}", "total": "{total}", "more": "{more}", "over": "{over}",
+            "need": need, "card": "{card}", "count": "{count}"}
+    return {
+        "pick_card": t("board_pick_card"),
+        "pick_table": t("board_pick_table", need=need),
+        "need_more": t("board_need_more", **keep),
+        "made": t("board_made", **keep),
+        "made_check": t("board_made_check", **keep),
+        "too_much": t("board_too_much", **keep),
+        "joker": t("board_joker", **keep),
+        "lay": t("board_lay", **keep),
+        "table_label": t("table_title"),
+        "suggested": t("board_suggested"),
+        "escoba": t("board_escoba_cheer"),
+        "what_happened": t("what_happened"),
+        "table_empty": t("table_empty"),
+    }
+
+
+# -- a game ------------------------------------------------------------------------------
+
+def game_position(game_id: int | None, rounds: int, moves: int, to_move: int) -> str:
+    """The position a game's board is drawn for: an action from another is stale."""
+    return f"g{game_id or 0}:{rounds}:{moves}:{to_move}"
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """A seat as the board shows it (names already worded by the page)."""
+
+    seat: int
+    label: str
+    is_viewer: bool
+
+
+def _risk_meter(obs: Observation, need: int) -> dict[str, Any]:
+    """The table's total on a meter with the 5-14 band (for 15) where one card sweeps."""
+    total = sum(c.value for c in obs.table if not c.is_joker)
+    low, high = max(0, need - 10), need - 1
+    if not obs.table:
+        band, text = "empty", t("board_meter_empty")
+    elif low <= total <= high:
+        band, text = "risk", t("board_meter_risk", total=total, low=low, high=high)
+    else:
+        band, text = "safe", t("board_meter_safe", total=total, low=low, high=high)
+    return {"total": total, "low": low, "high": high, "max": 2 * need, "band": band,
+            "text": text}
+
+
+def game_board(*, obs: Observation, seats: Sequence[SeatView], game_id: int | None,
+               rounds: int, history: Sequence[Any], recent_from: int, to_move: int,
+               totals: Sequence[int], side_names: Sequence[str], header: Mapping[str, str],
+               deck: Deck, show_value: bool, interactive: bool, show_hand: bool,
+               hints_on: bool, hint_step: int, odds_style: str, lit: Iterable[Card] = (),
+               human_seats: Iterable[int] = (), ready: bool = False) -> dict[str, Any]:
+    """The data of a game's board for the seat of ``obs`` (see the module's docstring).
+
+    ``show_hand`` is False when the viewer may not look (several children on one
+    device, before "show my cards"): then ``obs`` must already have no hand, and no
+    hand card is in the data. ``interactive``: the viewer is to move and may play.
+    """
+    need = obs.rules.capture_sum
+    hand = list(obs.hand) if show_hand else []
+    open_hands = obs.open_hands
+    visible: list[Card] = list(obs.table) + hand
+    seat_rows = []
+    for view in seats:
+        if view.is_viewer:
+            continue
+        faces = list(cards_of(open_hands[view.seat])) if open_hands is not None else []
+        visible += faces
+        seat_rows.append({
+            "seat": view.seat, "name": view.label,
+            "status": seat_status(obs.hand_counts[view.seat],
+                                  obs.pile_masks[view.seat].bit_count(),
+                                  obs.escobas[view.seat]),
+            "count": obs.hand_counts[view.seat], "cards": [str(c) for c in faces],
+            "pile": obs.pile_masks[view.seat].bit_count(), "turn": to_move == view.seat})
+    humans = set(human_seats)
+    events = []
+    labels = {v.seat: v.label for v in seats}
+    for index in range(recent_from, len(history)):
+        event = history[index]
+        if index - recent_from >= 8 and len(history) - index > 8:
+            continue  # the last eight are enough for "what just happened"
+        shown = ([event.card] if event.card is not None else []) + sorted(event.take)
+        visible += shown
+        events.append({"id": rounds * 1000 + index, "seat": event.seat,
+                       "line": event_line(labels.get(event.seat, "?"), event, deck),
+                       "card": str(event.card) if event.card is not None else None,
+                       "take": [str(c) for c in sorted(event.take)],
+                       "kind": event.kind, "escoba": bool(event.escoba),
+                       "computer": event.seat not in humans})
+    events = events[-8:]
+    me = next((v for v in seats if v.is_viewer), None)
+    moves = None
+    hints: dict[str, Any] = {"badges": {}, "lit": [], "meter": None}
+    claims = obs.renuncio_claims() if interactive else []
+    if interactive:
+        assessed = hint_mod.assess(obs)
+        moves = {}
+        for a in assessed:
+            line = hint_mod.sweep_warning(a) if hints_on else None
+            warn = hint_line_text(line, deck, odds_style) if line is not None else None
+            moves[move_key(a.move.card, a.move.take)] = {"warn": warn}
+        if hints_on:
+            per_card = hint_mod.captures_per_card(obs)
+            hints["badges"] = {str(c): {"count": n, "text": t("hint_card_captures",
+                                                              card=card_name(c, deck),
+                                                              count=n)}
+                               for c, n in per_card.items()}
+            hints["lit"] = [str(c) for c in lit]
+            hints["meter"] = _risk_meter(obs, need)
+    header_data = dict(header)
+    header_data["sides"] = [{"name": n, "points": t("points_n", n=p)}
+                            for n, p in zip(side_names, totals, strict=True)]
+    position = game_position(game_id, rounds, len(history), to_move)
+    buttons = {"play": t("board_play"), "lay": t("board_lay_button"),
+               "renuncio": t("renuncio_button") if claims else None}
+    return {
+        "kind": "game", "position": position, "need": need,
+        "game_key": f"g{game_id or 0}", "ready": ready,
+        "faces": card_faces(visible, deck, show_value),
+        "back": back_svg(60),
+        "table": [str(c) for c in obs.table], "hand": [str(c) for c in hand],
+        "select": {"hand": "single" if interactive else "none",
+                   "table": "multi" if interactive else "none", "fixed": None,
+                   "min_values": 1, "lay": True},
+        "interactive": interactive, "moves": moves, "hints": hints,
+        "seats": seat_rows,
+        "me": None if me is None else {
+            "seat": me.seat, "name": me.label,
+            "pile": obs.pile_masks[me.seat].bit_count(),
+            "status": seat_status(len(hand) if show_hand else obs.hand_counts[me.seat],
+                                  obs.pile_masks[me.seat].bit_count(), obs.escobas[me.seat])},
+        "hand_title": header.get("hand_title", ""),
+        "events": events, "header": header_data,
+        "texts": _texts(need), "buttons": buttons,
+    }
+
+
+def session_board(game: GameSession, *, viewer: int | None, reveal: bool, deck: Deck,
+                  show_value: bool, hints_on: bool, hint_step: int,
+                  odds_style: str = "words") -> dict[str, Any]:
+    """The board of the app's game for the child at ``viewer`` (None: nobody's hand may be
+    shown, several children on one device before "show my cards"); ``reveal``: that child
+    may look at their hand. Hints light the best move's cards from ``hint_step`` 2 on."""
+    rules = game.rules
+    view_seat = viewer if viewer is not None else game.human_seats[0]
+    obs = game.observation(view_seat)
+    if not reveal:
+        # Never draw this seat's hand: an observation only for public facts.
+        obs = obs._replace(hand_mask=0)
+    summary = t("rules_summary", preset=t("preset_" + rules.preset_name), target=rules.target,
+                sum=rules.capture_sum,
+                mode=t("open_hand") if rules.open_hand else t("closed_hand"))
+    if rules.capture_rule == "renuncio":
+        summary += " · " + t("rules_renuncio")
+    round_over = game.round_over
+    in_play = not round_over and game.seats[game.to_move].is_human and reveal
+    lit = (hint_mod.game_hint(obs, hint_step).lit
+           if in_play and hints_on and hint_step >= 2 else ())
+    history = game.game.round.history if game.game.round is not None else ()
+    header = {"round": t("round_n", n=len(game.game.rounds)),
+              "stock": t("stock_left", n=obs.stock_count), "summary": summary,
+              "hand_title": t("your_hand", name=game.seats[obs.seat].name)}
+    seats = [SeatView(s, seat_label(game.seats[s]), s == viewer and reveal)
+             for s in range(rules.players)]
+    return game_board(
+        obs=obs, seats=seats, game_id=game.game_id, rounds=len(game.game.rounds),
+        history=history, recent_from=len(history) - len(game.recent),
+        to_move=game.to_move if not round_over else -1, totals=game.game.totals,
+        side_names=[game.side_name(s) for s in range(rules.sides)], header=header,
+        deck=deck, show_value=show_value, interactive=in_play,
+        show_hand=reveal and viewer is not None and not round_over, hints_on=hints_on,
+        hint_step=hint_step, odds_style=odds_style, lit=lit, human_seats=game.human_seats)
+
+
+def session_position(game: GameSession) -> str:
+    """The position :func:`session_board` draws (an action made on another one is stale)."""
+    round_ = game.game.round
+    return game_position(game.game_id, len(game.game.rounds),
+                         len(round_.history) if round_ is not None else 0,
+                         game.to_move if not game.round_over else -1)
+
+
+# -- a puzzle ----------------------------------------------------------------------------
+
+def _puzzle_key(puzzle: Puzzle) -> str:
+    return f"p{zlib.crc32(puzzle.id.encode('utf-8')):x}"
+
+
+def puzzle_position(puzzle: Puzzle, sets_given: int) -> str:
+    """A puzzle's board position: a new set given (or a new puzzle) draws a new one."""
+    return f"{_puzzle_key(puzzle)}:{sets_given}"
+
+
+def puzzle_board(puzzle: Puzzle, *, sets_given: int, deck: Deck, show_value: bool,
+                 intro: str, hand_title: str, add_label: str, play_label: str,
+                 lit: Iterable[Card] = (), done: bool = False,
+                 ready: bool = False) -> dict[str, Any]:
+    """The data of a "find all the 15s" board: tap cards to form each set, then Add.
+
+    The puzzle's kind says what may be picked: a captures puzzle's one card is
+    fixed (shown picked), a hand puzzle picks one hand card, a fifteens puzzle only
+    table cards (two at least). The set's ✓ is arithmetic only: whether it is one
+    of the puzzle's answers is the checker's to say once it is added.
+    """
+    need = puzzle.capture_sum
+    kind = puzzle.kind
+    hand_mode = {"captures": "fixed", "hand": "single", "best-move": "single"}.get(kind, "none")
+    fixed = str(puzzle.hand[0]) if kind == "captures" and puzzle.hand else None
+    return {
+        "kind": "puzzle", "position": puzzle_position(puzzle, sets_given), "need": need,
+        "game_key": _puzzle_key(puzzle), "ready": ready,
+        "faces": card_faces(list(puzzle.table) + list(puzzle.hand), deck, show_value),
+        "back": None,
+        "table": [str(c) for c in puzzle.table], "hand": [str(c) for c in puzzle.hand],
+        "select": {"hand": "none" if done else hand_mode,
+                   "table": "none" if done else "multi", "fixed": fixed,
+                   "min_values": 2 if kind in ("fifteens", "quick") else 1,
+                   "lay": kind == "best-move"},
+        "interactive": not done, "moves": None,
+        "hints": {"badges": {}, "lit": [str(c) for c in lit], "meter": None},
+        "seats": [], "me": None, "events": [], "header": None,
+        "intro": intro, "hand_title": hand_title,
+        "texts": _texts(need),
+        "buttons": {"play": add_label, "lay": play_label, "renuncio": None,
+                    "action": "add"},
+    }

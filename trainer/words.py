@@ -1,0 +1,135 @@
+"""The board's sentences in the child's language: events, moves, hints, the coach's why.
+
+Pure functions over the engine's values and the catalogs (no Streamlit): the
+Play page, the tappable board (:mod:`trainer.board_view`), the replay page and
+the game review all word things the same way. Cards are named in the deck the
+child chose (``deck``); how a chance is said follows the Settings (``odds``:
+``"words"`` with a meter for young children, or ``"numbers"``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Iterable
+from typing import Any
+
+from escoba import Card, Deck, Move, Play
+
+from . import hints as hint_mod
+from .i18n import card_name, has_key, t
+
+__all__ = ["card_text", "cards_text", "seat_label", "seat_status", "event_line", "odds_text",
+           "hint_line_text", "coach_text", "move_text"]
+
+log = logging.getLogger(__name__)
+
+_METER = ("▮▯▯", "▮▮▯", "▮▮▮")
+
+
+def card_text(card: Card, deck: Deck) -> str:
+    return card_name(card, deck)
+
+
+def cards_text(cards: Iterable[Card], deck: Deck) -> str:
+    """Cards by name, in order ("3 de copas, 5 de espadas"), or "nothing"."""
+    return ", ".join(card_text(c, deck) for c in sorted(cards)) or t("nothing")
+
+
+def seat_label(spec: Any) -> str:
+    """A seat as the board names it: "🦊 Ana", or "🤖 Computer 1 (Gentle)" for a computer
+    player (``spec`` is a :class:`trainer.gameplay.SeatSpec`)."""
+    if spec.is_human:
+        return f"{spec.avatar} {spec.name}"
+    return f"{spec.avatar} {spec.name} ({t('level_' + spec.level)})"
+
+
+def seat_status(cards: int, pile: int, escobas: int) -> str:
+    """"3 in hand · 1 captured · 1 escoba", each count with its plural form."""
+    return " · ".join((t("seat_cards", count=cards), t("seat_pile", count=pile),
+                       t("seat_escobas", count=escobas)))
+
+
+def event_line(who: str, event: Play, deck: Deck) -> str:
+    """One line a child can follow: who did what, and what was captured."""
+    if event.kind == "initial":
+        return t("event_initial", who=who, cards=cards_text(event.take, deck))
+    if event.kind == "sweep":
+        return t("event_sweep", who=who, cards=cards_text(event.take, deck))
+    if event.kind == "renuncio":
+        return t("event_renuncio", who=who, card=card_text(event.card, deck),
+                 cards=cards_text(event.take, deck))
+    if event.kind == "miscount":
+        return t("event_miscount", who=who, card=card_text(event.card, deck))
+    if event.take:
+        key = "event_escoba" if event.escoba else "event_capture"
+        return t(key, who=who, card=card_text(event.card, deck),
+                 cards=cards_text(event.take, deck))
+    return t("event_laid", who=who, card=card_text(event.card, deck))
+
+
+def odds_text(odds: hint_mod.Odds, style: str = "words") -> str:
+    """A chance as the Settings ask: words and a meter (young children) or a percentage."""
+    if style == "numbers" and not odds.known:
+        return t("odds_percent", chance=odds.percent)
+    return f"{t(odds.word_key)} {_METER[odds.level - 1]}"
+
+
+def move_text(move: Move | None, deck: Deck) -> str:
+    """A move in words: "play the 7 de oros and take ..." / "put the ... down"."""
+    if move is None:
+        return ""
+    if move.take:
+        return t("hint_best_capture", card=card_text(move.card, deck),
+                 cards=cards_text(move.take, deck))
+    return t("hint_best_lay", card=card_text(move.card, deck))
+
+
+def coach_text(key: str, params: dict[str, Any], deck: Deck) -> str:
+    """A coach message key through our catalog (unknown keys get a general line).
+
+    The coach speaks in keys with raw parameters; here a chance 0-1 becomes a
+    percentage and a card code ("7o") the card's name in the chosen deck.
+    """
+    shown = dict(params)
+    if key == "captures" and shown.get("siete_de_oros"):
+        key = "captures_siete"
+    elif key == "captures":
+        # "it takes 2 cards, with an oro and a seven", not "(oros: 1, sevens: 1)".
+        extras = [t(f"coach_extra_{name}", count=int(shown.get(name) or 0))
+                  for name in ("oros", "sevens") if int(shown.get(name) or 0) > 0]
+        what = t("coach_extra_and", first=extras[0], second=extras[1]) if len(extras) == 2 \
+            else (extras[0] if extras else "")
+        shown["extra"] = t("coach_extra_with", what=what) if what else ""
+    for counter in ("cards", "best"):  # the plural form follows the number of cards
+        if isinstance(shown.get(counter), int) and "count" not in shown:
+            shown["count"] = shown[counter]
+    if isinstance(shown.get("chance"), float):
+        shown["chance"] = round(100 * shown["chance"])
+    if isinstance(shown.get("card"), str):
+        with contextlib.suppress(ValueError):
+            shown["card"] = card_name(Card.parse(shown["card"]), deck)
+    for candidate in (f"coach.{key}", key):
+        if has_key(candidate):
+            return t(candidate, **shown)
+    log.warning("untranslated coach key %s", key)
+    return t("coach_generic")
+
+
+def hint_line_text(line: hint_mod.HintLine, deck: Deck, odds_style: str = "words") -> str:
+    """One hint line in the child's words: cards by name, moves in words, the coach's why."""
+    shown: dict[str, Any] = {}
+    for name, value in line.params.items():
+        if isinstance(value, Card):
+            shown[name] = card_text(value, deck)
+        elif name == "cards":
+            shown[name] = cards_text(value, deck)
+        elif name == "move":
+            shown[name] = move_text(value, deck)
+        elif name == "why":
+            shown[name] = coach_text(*value, deck)
+        elif isinstance(value, hint_mod.Odds):
+            shown[name] = odds_text(value, odds_style)
+        else:
+            shown[name] = value
+    return t(line.key, **shown)

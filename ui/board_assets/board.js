@@ -1,0 +1,443 @@
+// The tappable Escoba board (st.components.v2): the child's hand, the table, the other
+// players, "what just happened", the running sum and the Play button.
+//
+// Python sends everything this draws (trainer/board_view.py builds it: only what the
+// player may see, every text translated); this file keeps the selection, shows it at
+// once (no server round trip), and sends one action when Play is tapped. The engine on
+// the server judges that action; the ✓ here comes from its list of legal moves.
+//
+// Streamlit calls the default export on every run of the page with the new data, on
+// the same parent element: the render is idempotent and the selection survives as
+// long as the position (data.position) is the same.
+
+const STATE = new WeakMap();
+// Every movement of one redraw is over within this many milliseconds.
+const MOTION_MS = 980;
+const REDUCED = () => window.matchMedia &&
+  window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+function esc(text) {
+  return String(text ?? "").replace(/[&<>"']/g, (c) => ({
+    "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;",
+  })[c]);
+}
+
+function fill(template, params) {
+  return String(template ?? "").replace(/\{(\w+)\}/g, (m, k) =>
+    Object.prototype.hasOwnProperty.call(params, k) ? String(params[k]) : m);
+}
+
+// An SVG string drawn by our own Python (trainer/cards.py: names escaped there), shown
+// as decoration: the button around it carries the accessible name.
+function face(data, id) {
+  const f = data.faces[id];
+  if (!f) return "";
+  return f.svg.replace("<svg ", '<svg aria-hidden="true" focusable="false" ');
+}
+
+function moveKey(card, take, order) {
+  const sorted = [...take].sort((a, b) => order[a] - order[b]);
+  return `${card}|${sorted.join(".")}`;
+}
+
+// ---------------------------------------------------------------- drawing ----------
+
+function cardButton(data, id, group, opts) {
+  const f = data.faces[id] || { aria: id, name: id };
+  const badge = opts.badge;
+  let label = f.aria;
+  if (badge) label += ". " + badge.text;
+  if (opts.lit) label += ". " + data.texts.suggested;
+  const classes = ["eb-card"];
+  if (opts.lit) classes.push("eb-lit");
+  if (!opts.enabled) classes.push("eb-still");
+  return `<button type="button" class="${classes.join(" ")}" data-id="${esc(id)}"
+    data-group="${group}" aria-pressed="false" aria-label="${esc(label)}"
+    ${opts.enabled ? "" : 'aria-disabled="true"'} tabindex="-1">${face(data, id)}
+    ${opts.lit ? '<span class="eb-star" aria-hidden="true">★</span>' : ""}
+    ${badge && badge.count ? `<span class="eb-ways" aria-hidden="true">${esc(badge.count)}</span>` : ""}
+    <span class="eb-tick" aria-hidden="true">✓</span></button>`;
+}
+
+// A captured pile: a small face-down stack with its count (the status line says it in
+// words for screen readers); captured cards fly here.
+function pileBadge(data, seat, count) {
+  const back = (data.back || "").replace("<svg ", '<svg aria-hidden="true" ');
+  return `<span class="eb-pile" data-pile="${seat}" aria-hidden="true"><span class="eb-pileback">${back}</span>${esc(count)}</span>`;
+}
+
+function seatBox(data, seat) {
+  let cards;
+  if (seat.cards && seat.cards.length) {
+    cards = `<div class="eb-open">${seat.cards.map((id) =>
+      `<span class="eb-mini" role="img" aria-label="${esc(data.faces[id]?.aria || id)}">${face(data, id)}</span>`).join("")}</div>`;
+  } else {
+    const back = data.back || "";
+    cards = `<div class="eb-backs" role="img" aria-label="${esc(seat.status)}">${
+      Array.from({ length: seat.count }, () =>
+        `<span class="eb-back" aria-hidden="true">${back.replace("<svg ", '<svg aria-hidden="true" ')}</span>`).join("")}</div>`;
+  }
+  return `<div class="eb-box eb-seat" data-seat="${seat.seat}">
+    <div><b>${esc(seat.name)}</b>${seat.turn ? ' <span aria-hidden="true">⬅️</span>' : ""}<br>
+    <span class="eb-dim">${esc(seat.status)}</span></div>
+    ${cards}${pileBadge(data, seat.seat, seat.pile)}</div>`;
+}
+
+function eventsBox(data, fresh, step) {
+  if (!data.events.length) return "";
+  let n = 0;
+  const lines = data.events.map((ev) => {
+    const isFresh = fresh.has(ev.id);
+    const delay = isFresh ? ` style="animation-delay:${(n++ * step) / 1000}s"` : "";
+    const cards = [ev.card, ...ev.take].filter(Boolean).map((id) =>
+      `<span class="eb-tiny" aria-hidden="true">${face(data, id)}</span>`).join("");
+    return `<li class="eb-event${isFresh ? " eb-fresh" : ""}"${delay}>
+      <span aria-hidden="true">${ev.escoba ? "🧹" : "•"}</span> ${esc(ev.line)}
+      <span class="eb-evcards">${cards}</span></li>`;
+  }).join("");
+  return `<div class="eb-box eb-events"><b class="eb-small">${esc(data.texts.what_happened)}</b>
+    <ul>${lines}</ul></div>`;
+}
+
+function meterBox(meter) {
+  if (!meter || meter.band === "empty") return "";
+  const pct = (v) => Math.max(0, Math.min(100, (100 * v) / meter.max));
+  const marker = meter.band === "empty" ? "" :
+    `<span class="eb-marker" style="left:${pct(meter.total)}%"></span>`;
+  return `<div class="eb-meter eb-${meter.band}">
+    <div class="eb-bar" aria-hidden="true"><span class="eb-zone"
+      style="left:${pct(meter.low)}%;width:${pct(meter.high + 1) - pct(meter.low)}%"></span>${marker}</div>
+    <div class="eb-metertext">${meter.band === "risk" ? "⚠️ " : ""}${esc(meter.text)}</div></div>`;
+}
+
+function render(root, data, st) {
+  const sel = data.select;
+  const hints = data.hints || {};
+  const lit = new Set(hints.lit || []);
+  const badges = hints.badges || {};
+  const parts = [];
+  if (data.header) {
+    const h = data.header;
+    parts.push(`<div class="eb-header"><span><b>${esc(h.round)}</b> · ${esc(h.stock)}</span>${
+      h.sides.map((s) => `<span><b>${esc(s.name)}</b> <span class="eb-points">${esc(s.points)}</span></span>`).join("")
+    }<span class="eb-dim eb-small">${esc(h.summary)}</span></div>`);
+  }
+  if (data.intro) parts.push(`<p class="eb-intro">${esc(data.intro)}</p>`);
+  const fresh = st.fresh;
+  // New lines of "what just happened" appear one after the other (each fades in 0.35 s).
+  const step = fresh.size ? Math.min(300, (MOTION_MS - 380) / fresh.size) : 0;
+  if (data.seats.length || data.events.length) {
+    parts.push(`<div class="eb-band">${data.seats.map((s) => seatBox(data, s)).join("")}${eventsBox(data, fresh, step)}</div>`);
+  }
+  const table = data.table.length ?
+    data.table.map((id) => cardButton(data, id, "table", {
+      enabled: sel.table === "multi", lit: lit.has(id) })).join("") :
+    `<p class="eb-dim">${esc(data.texts.table_empty)}</p>`;
+  const tableTitle = data.table_title || data.texts.table_label;
+  let main = `<section class="eb-area eb-table" aria-label="${esc(tableTitle)}">
+      <h3 class="eb-title">${esc(tableTitle)}</h3>
+      <div class="eb-cards" role="group" aria-label="${esc(tableTitle)}">${table}</div>
+      ${meterBox(hints.meter)}</section>`;
+  if (data.hand.length) {
+    const title = data.hand_title || "";
+    const hand = data.hand.map((id) => cardButton(data, id, "hand", {
+      enabled: sel.hand === "single", lit: lit.has(id), badge: badges[id] })).join("");
+    main += `<section class="eb-area eb-hand" aria-label="${esc(title)}">
+      <h3 class="eb-title">${esc(title)}</h3>
+      <div class="eb-cards" role="group" aria-label="${esc(title)}">${hand}</div>
+      ${data.me ? `<div class="eb-dim eb-small eb-mine">${esc(data.me.status)}
+        ${pileBadge(data, data.me.seat, data.me.pile)}</div>` : ""}
+      </section>`;
+  } else if (data.me) {
+    main += pileBadge(data, data.me.seat, data.me.pile);
+  }
+  parts.push(`<div class="eb-main">${main}</div>`);
+  if (data.interactive) {
+    const b = data.buttons;
+    parts.push(`<div class="eb-controls">
+      <p class="eb-readout" role="status" aria-live="polite"></p>
+      <p class="eb-warn" role="status" aria-live="polite" hidden></p>
+      <div class="eb-buttons"><button type="button" class="eb-play" data-action="${esc(b.action || "play")}">${esc(b.play)}</button>
+      ${b.renuncio ? `<button type="button" class="eb-renuncio" data-action="renuncio">${esc(b.renuncio)}</button>` : ""}
+      </div></div>`);
+  }
+  root.innerHTML = parts.join("");
+  // One tab stop per group of cards (arrow keys move inside it).
+  for (const group of ["hand", "table"]) {
+    const first = root.querySelector(`.eb-card[data-group="${group}"]:not(.eb-still)`);
+    if (first) first.tabIndex = 0;
+  }
+}
+
+// ------------------------------------------------------------- selection ----------
+
+function termsOf(data, st) {
+  const order = Object.fromEntries(data.table.map((id, i) => [id, i]));
+  const take = [...st.take].sort((a, b) => order[a] - order[b]);
+  const ids = st.hand ? [...take, st.hand] : take;
+  const values = ids.map((id) => data.faces[id]?.value ?? null);
+  const plain = values.filter((v) => v !== null);
+  return {
+    take, ids, order, jokers: values.length - plain.length,
+    total: plain.reduce((a, b) => a + b, 0),
+    expr: values.map((v) => (v === null ? "🃏" : String(v))).join(" + "),
+  };
+}
+
+function update(root, data, st) {
+  for (const btn of root.querySelectorAll(".eb-card")) {
+    const id = btn.dataset.id;
+    const on = btn.dataset.group === "hand" ? st.hand === id : st.take.has(id);
+    btn.setAttribute("aria-pressed", on ? "true" : "false");
+  }
+  const readout = root.querySelector(".eb-readout");
+  const play = root.querySelector(".eb-play");
+  if (!readout || !play) return;
+  const T = data.texts;
+  const sel = data.select;
+  const need = data.need;
+  const s = termsOf(data, st);
+  const name = st.hand ? data.faces[st.hand]?.name || st.hand : "";
+  const key = st.hand ? moveKey(st.hand, s.take, s.order) : null;
+  const legal = data.moves ? (key !== null && key in data.moves) : null;
+  let text;
+  let ready;
+  if (sel.hand === "single" && !st.hand) {
+    text = s.take.length ? fill(T.need_more, { expr: s.expr, total: s.total,
+      more: Math.max(0, need - s.total) }) + " " + T.pick_card : T.pick_card;
+    ready = false;
+  } else if (!s.ids.length) {
+    text = T.pick_table;
+    ready = false;
+  } else if (st.hand && !s.take.length && sel.lay) {
+    text = data.kind === "game" && legal === false ?
+      fill(T.need_more, { expr: s.expr, total: s.total, more: Math.max(0, need - s.total) }) :
+      fill(T.lay, { card: name });
+    ready = true;
+  } else if (s.jokers) {
+    text = fill(T.joker, { expr: s.expr });
+    ready = true;
+  } else if (s.total < need) {
+    text = fill(T.need_more, { expr: s.expr, total: s.total, more: need - s.total });
+    ready = s.take.length > 0;
+  } else if (s.total === need) {
+    text = fill(legal === false ? T.made : T.made_check, { expr: s.expr, total: s.total });
+    ready = true;
+  } else {
+    text = fill(T.too_much, { expr: s.expr, total: s.total, over: s.total - need });
+    ready = s.take.length > 0;
+  }
+  if (s.ids.length < sel.min_values && s.take.length) ready = false;
+  if (data.kind === "game") ready = !!st.hand;  // the engine judges every other case
+  readout.textContent = text;
+  readout.classList.toggle("eb-ok", s.total === need && !s.jokers && legal !== false);
+  const warn = root.querySelector(".eb-warn");
+  const w = legal && data.moves[key] ? data.moves[key].warn : null;
+  warn.hidden = !w;
+  warn.textContent = w ? "⚠️ " + w : "";
+  const b = data.buttons;
+  play.textContent = st.hand && !s.take.length && sel.lay && b.lay ? b.lay : b.play;
+  play.disabled = !ready || st.busy;
+  play.setAttribute("aria-busy", st.busy ? "true" : "false");
+}
+
+// ------------------------------------------------------------- movement ----------
+
+function rectsOf(root) {
+  const base = root.getBoundingClientRect();
+  const at = (el) => {
+    const r = el.getBoundingClientRect();
+    return { x: r.left - base.left, y: r.top - base.top, w: r.width, h: r.height };
+  };
+  const cards = {};
+  for (const el of root.querySelectorAll(".eb-card")) cards[el.dataset.id] = at(el);
+  const seats = {};
+  for (const el of root.querySelectorAll(".eb-seat")) seats[el.dataset.seat] = at(el);
+  return { cards, seats };
+}
+
+function ghost(root, data, id, from, to, delay, duration, fade) {
+  const g = document.createElement("div");
+  g.className = "eb-ghost";
+  g.innerHTML = face(data, id);
+  g.style.left = `${from.x}px`;
+  g.style.top = `${from.y}px`;
+  g.style.width = `${from.w}px`;
+  g.style.height = `${from.h}px`;
+  root.appendChild(g);
+  const dx = to.x + to.w / 2 - (from.x + from.w / 2);
+  const dy = to.y + to.h / 2 - (from.y + from.h / 2);
+  const scale = Math.max(0.3, Math.min(1.2, to.w / from.w));
+  const anim = g.animate([
+    { transform: "translate(0,0) scale(1)", opacity: 1 },
+    { transform: `translate(${dx}px,${dy}px) scale(${scale})`, opacity: fade ? 0.2 : 1 },
+  ], { duration, delay, easing: "cubic-bezier(.3,.7,.4,1)", fill: "both" });
+  anim.onfinish = () => g.remove();
+  setTimeout(() => g.remove(), delay + duration + 200);
+}
+
+function cheer(root, text, delay, duration) {
+  const c = document.createElement("div");
+  c.className = "eb-cheer";
+  c.textContent = text;
+  c.setAttribute("aria-hidden", "true");
+  root.appendChild(c);
+  c.animate([
+    { transform: "translate(-50%,-50%) scale(0.4)", opacity: 0 },
+    { transform: "translate(-50%,-50%) scale(1.15)", opacity: 1, offset: 0.3 },
+    { transform: "translate(-50%,-50%) scale(1)", opacity: 1, offset: 0.75 },
+    { transform: "translate(-50%,-50%) scale(1)", opacity: 0 },
+  ], { duration, delay, fill: "both" }).onfinish = () => c.remove();
+  setTimeout(() => c.remove(), delay + duration + 200);
+}
+
+// Captured cards fly to the capturer's pile, a laid card to its place on the table,
+// one event after the other; everything is over in under a second.
+function animate(root, data, before, st) {
+  if (!st.fresh.size || REDUCED() || !before) return;
+  const after = rectsOf(root);
+  const events = data.events.filter((e) => st.fresh.has(e.id));
+  const per = Math.min(450, (MOTION_MS - 80) / events.length);
+  const tableArea = root.querySelector(".eb-table .eb-cards");
+  const base = root.getBoundingClientRect();
+  const areaRect = tableArea ? tableArea.getBoundingClientRect() : base;
+  const tableCentre = { x: areaRect.left - base.left + areaRect.width / 2 - 30,
+    y: areaRect.top - base.top + 10, w: 60, h: 90 };
+  events.forEach((ev, k) => {
+    const delay = k * per;
+    const duration = per * 0.9;
+    const pileEl = root.querySelector(`[data-pile="${ev.seat}"]`);
+    const pile = pileEl ? (() => {
+      const r = pileEl.getBoundingClientRect();
+      return { x: r.left - base.left, y: r.top - base.top, w: r.width, h: r.height };
+    })() : tableCentre;
+    const seatFrom = after.seats[ev.seat] || before.seats[ev.seat];
+    const origin = (id) => before.cards[id] ||
+      (seatFrom ? { x: seatFrom.x + seatFrom.w / 2 - 30, y: seatFrom.y, w: 60, h: 90 } : tableCentre);
+    if (ev.card && !ev.take.length) {
+      const target = after.cards[ev.card];
+      if (target) {
+        const el = root.querySelector(`.eb-card[data-id="${ev.card}"]`);
+        if (el) {
+          el.style.opacity = "0";
+          setTimeout(() => { el.style.opacity = ""; }, delay + duration);
+        }
+        ghost(root, data, ev.card, origin(ev.card), target, delay, duration, false);
+      }
+    } else if (ev.take.length) {
+      for (const id of [ev.card, ...ev.take].filter(Boolean)) {
+        ghost(root, data, id, origin(id), pile, delay, duration, true);
+      }
+    }
+    if (ev.escoba) {
+      // The celebration ends with the rest, inside the second.
+      const start = Math.min(delay + duration * 0.5, MOTION_MS - 300);
+      cheer(root, data.texts.escoba, start, Math.min(700, MOTION_MS - start));
+    }
+  });
+}
+
+// ------------------------------------------------------------- the component ----------
+
+function bind(root, st) {
+  root.addEventListener("click", (e) => {
+    const data = st.data;
+    if (!data) return;
+    const card = e.target.closest(".eb-card");
+    if (card) {
+      if (card.classList.contains("eb-still")) return;
+      const id = card.dataset.id;
+      if (card.dataset.group === "hand") st.hand = st.hand === id ? null : id;
+      else if (st.take.has(id)) st.take.delete(id);
+      else st.take.add(id);
+      st.lastTap = performance.now();
+      update(root, data, st);
+      root.dataset.tapped = String(st.lastTap);
+      return;
+    }
+    const action = e.target.closest("button[data-action]");
+    if (!action || action.disabled || st.busy) return;
+    const kind = action.dataset.action;
+    const payload = kind === "renuncio" ? { kind, position: data.position } :
+      { kind, position: data.position, card: st.hand, take: termsOf(data, st).take };
+    st.busy = true;
+    update(root, data, st);
+    st.sentAt = performance.now();
+    root.dataset.sentAt = String(st.sentAt);
+    st.setTrigger("action", payload);
+    // The server always answers with a new run; should it not, the button comes back.
+    clearTimeout(st.busyTimer);
+    st.busyTimer = setTimeout(() => { st.busy = false; update(root, st.data, st); }, 6000);
+  });
+  root.addEventListener("keydown", (e) => {
+    const card = e.target.closest(".eb-card");
+    if (!card) return;
+    const keys = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1, Home: "first", End: "last" };
+    if (!(e.key in keys)) return;
+    const group = [...root.querySelectorAll(`.eb-card[data-group="${card.dataset.group}"]:not(.eb-still)`)];
+    const i = group.indexOf(card);
+    if (i < 0) return;
+    const k = keys[e.key];
+    const next = k === "first" ? 0 : k === "last" ? group.length - 1 :
+      (i + k + group.length) % group.length;
+    e.preventDefault();
+    group.forEach((el, j) => { el.tabIndex = j === next ? 0 : -1; });
+    group[next].focus();
+  });
+}
+
+export default function (component) {
+  const { data, parentElement, setTriggerValue, setStateValue } = component;
+  let root = parentElement.querySelector(".eb-root");
+  if (!root) {
+    root = document.createElement("div");
+    root.className = "eb-root";
+    parentElement.appendChild(root);
+  }
+  if (!data) return;
+  let st = STATE.get(root);
+  const mounted = !!st;
+  if (!st) {
+    st = { position: null, hand: null, take: new Set(), busy: false, seen: -1, fresh: new Set() };
+    STATE.set(root, st);
+    bind(root, st);
+  }
+  st.setTrigger = setTriggerValue;
+  const before = mounted ? rectsOf(root) : null;
+  // Keep the keyboard's place across a redraw: the same card, or the hand after Play.
+  const active = parentElement.activeElement || document.activeElement;
+  const hadFocus = !!active && root.contains(active);
+  const focusedId = hadFocus ? active.dataset?.id || null : null;
+  const newPosition = data.position !== st.position;
+  if (newPosition) {
+    st.position = data.position;
+    st.hand = data.select.fixed || null;
+    st.take = new Set();
+  } else if (data.select.fixed) {
+    st.hand = data.select.fixed;
+  }
+  st.busy = false;
+  clearTimeout(st.busyTimer);
+  // Only events that arrive while this board is on screen move; a reload shows them still.
+  const ids = data.events.map((e) => e.id);
+  st.fresh = new Set(mounted && data.game_key === st.gameKey ? ids.filter((id) => id > st.seen) : []);
+  st.seen = ids.length ? Math.max(...ids) : -1;
+  st.gameKey = data.game_key;
+  st.data = data;
+  render(root, data, st);
+  update(root, data, st);
+  if (hadFocus) {
+    const again = (focusedId &&
+      root.querySelector(`.eb-card[data-id="${CSS.escape(focusedId)}"]:not(.eb-still)`)) ||
+      root.querySelector('.eb-card[tabindex="0"]') || root.querySelector(".eb-play");
+    if (again) again.focus();
+  }
+  animate(root, data, before, st);
+  root.dataset.position = data.position;
+  root.dataset.renderedAt = String(performance.now());
+  performance.mark("escoba-board-rendered");
+  if (!data.ready && !st.readySent) {
+    st.readySent = true;
+    setStateValue("ready", true);
+  }
+}

@@ -174,6 +174,9 @@ class LessonView:
     feedback: Message | None = None
     consequence: Message | None = None
     result: LevelResult | None = None
+    #: Changes whenever what the board shows changes (a level, a step, a try, a move):
+    #: the board's action names the position it was drawn for, so a stale one is ignored.
+    position: str = ""
     observation: Observation | None = None
     game: GameSession | None = None
     next_stage: str | None = None
@@ -461,9 +464,16 @@ class LessonRunner:
             counting="mistakes" if level.is_game else "plays", choices=step.choices,
             renuncio_rule=rules.capture_rule == "renuncio", capture_sum=rules.capture_sum,
             check=level.check, events=s.events, feedback=s.feedback, consequence=s.consequence,
-            result=s.result, observation=obs, game=s.game,
+            result=s.result, position=self._position(obs), observation=obs, game=s.game,
             next_stage=self.next_stage() if s.status == "stage_done" else None,
             stage_results=tuple(s.stage_results))
+
+    def _position(self, obs: Observation | None) -> str:
+        s = self._s
+        moves = len(obs.history) if obs is not None else 0
+        rounds = obs.round_number if obs is not None else 0
+        return (f"l:{self.stage.key}:{self.level.key}:{s.step}:{s.status}:{s.plays}:"
+                f"{rounds}:{moves}")
 
     def _observation(self) -> Observation | None:
         s = self._s

@@ -506,7 +506,7 @@ def test_an_open_hand_game_in_play_offers_no_record() -> None:
     assert len(at.get("download_button")) == 0
 
 
-@pytest.mark.parametrize("target", ["ui.board.game_board", "ui.play_view.show_board",
+@pytest.mark.parametrize("target", ["ui.board.session_board", "ui.play_view.show_board",
                                     "ui.play_view.show_game_tools"])
 def test_an_error_inside_the_play_fragment_is_friendly(monkeypatch, caplog, target) -> None:
     """A tap reruns only the board's fragment: its errors must be friendly too."""

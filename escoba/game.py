@@ -432,35 +432,12 @@ class Round:
 
     def __init__(self, rules: Rules, deck: Sequence[Card], dealer: int, *,
                  _trusted_deck: bool = False) -> None:
-        self.rules = rules
-        # Rule facts read on every move, looked up once.
-        self._forced = rules.capture_rule == "forced"
-        self._renuncio_rule = rules.capture_rule == "renuncio"
-        self._last_play_escoba = rules.last_play_escoba
-        self._players = rules.players
-        n = rules.players
-        if not (isinstance(dealer, int) and 0 <= dealer < n):
-            raise DeckError(f"dealer must be a seat 0-{n - 1}, got {dealer!r}", Code.BAD_DEALER,
-                            dealer=repr(dealer), players=n)
+        self._start(rules, dealer)
         deck = tuple(deck)
         if not _trusted_deck:  # a deck the game shuffled itself is full by construction
             _check_full_deck(rules, deck)
         self.deck: tuple[Card, ...] = deck
-        self.dealer = dealer
-        self._stock: list[int] = list(map(_INDEX, reversed(deck)))  # pop() = top card
-        self._hands: list[int] = [0] * n
-        self._piles: list[int] = [0] * n
-        self._escobas: list[int] = [0] * n
-        self._table = 0
-        self._seen = 0
-        self._to_move = (dealer + 1) % n
-        self._last_capturer: int | None = None
-        self._history: list[Play] = []
-        self._renuncio: tuple[int, int] | None = None  # (card laid down, table before it)
-        self._legal_cache = _LegalCache()
-        self._cards_in_hands = 0
-        self._over = False
-        self._score: RoundScore | None = None
+        self._stock = list(map(_INDEX, reversed(deck)))  # pop() = top card
         self._deal()
         table = 0
         for _ in range(4):
@@ -478,6 +455,145 @@ class Round:
             self._last_capturer = dealer
             self._history.append(Play(dealer, "initial", -1, table))
         self._leftovers_to_table()
+
+    def _start(self, rules: Rules, dealer: int) -> None:
+        """The state of a round before any card is placed (shared by both constructors)."""
+        self.rules = rules
+        # Rule facts read on every move, looked up once.
+        self._forced = rules.capture_rule == "forced"
+        self._renuncio_rule = rules.capture_rule == "renuncio"
+        self._last_play_escoba = rules.last_play_escoba
+        self._players = rules.players
+        n = rules.players
+        if not (isinstance(dealer, int) and 0 <= dealer < n):
+            raise DeckError(f"dealer must be a seat 0-{n - 1}, got {dealer!r}", Code.BAD_DEALER,
+                            dealer=repr(dealer), players=n)
+        self.deck = ()
+        self.dealer = dealer
+        self._stock: list[int] = []
+        self._hands: list[int] = [0] * n
+        self._piles: list[int] = [0] * n
+        self._escobas: list[int] = [0] * n
+        self._table = 0
+        self._seen = 0
+        self._to_move = (dealer + 1) % n
+        self._last_capturer: int | None = None
+        self._history: list[Play] = []
+        self._renuncio: tuple[int, int] | None = None  # (card laid down, table before it)
+        self._legal_cache = _LegalCache()
+        self._cards_in_hands = 0
+        self._over = False
+        self._score: RoundScore | None = None
+
+    @classmethod
+    def from_position(cls, rules: Rules, hands: Sequence[Sequence[Card | str]],
+                      table: Sequence[Card | str], *, to_move: int = 0,
+                      stock: Sequence[Card | str] | None = None,
+                      piles: Sequence[Sequence[Card | str]] | None = None,
+                      escobas: Sequence[int] | None = None,
+                      last_capturer: int | None = None) -> Round:
+        """A round already under way: these hands, table, stock (top first) and piles.
+
+        For lessons and worked examples that need a position no fresh deal gives (a
+        table of one card, a hand of one, the last card of a round). Every card of
+        the deck must be in exactly one place; ``stock`` defaults to every card not
+        placed elsewhere, in deck order. Nothing happened before: no history, no
+        renuncio pending, no initial-table rule (that rule is about a deal's table).
+
+        ``to_move`` plays next. The hands must be as a deal in play leaves them:
+        going round the table from the seat to move, the seats still to play in
+        this turn round hold one card more than those who already played (so
+        ``[["10o"], ["4c", "6b"]]`` with seat 0 to move is refused: seat 1 would
+        have played less). The dealer is the seat before the first of them to have
+        played (before ``to_move`` when all hold the same). When every hand is
+        empty, the stock is dealt at once, or with no stock left the round ends
+        and is scored, the table going to ``last_capturer``. Such a round has no
+        deck (``deck == ()``), so it is never written to a record.
+
+        Raises :class:`DeckError` (``deal_wrong_count``, ``deal_cards_twice``,
+        ``deck_not_full``, ``bad_dealer``) and :class:`~escoba.errors.CardError`
+        for a position that cannot be.
+        """
+        n = rules.players
+        round_ = object.__new__(cls)
+        if not (isinstance(to_move, int) and 0 <= to_move < n):
+            # The dealer is found from the seat to move: a bad seat is a bad dealer.
+            raise DeckError(f"to_move must be a seat 0-{n - 1}, got {to_move!r}",
+                            Code.BAD_DEALER, dealer=repr(to_move), players=n)
+
+        def parsed(cards: Sequence[Card | str]) -> list[Card]:
+            return [c if isinstance(c, Card) else Card.parse(c) for c in cards]
+
+        def each_seat(groups: Sequence[Sequence[Card | str]], where: str) -> list[list[Card]]:
+            if len(groups) != n:
+                raise DeckError(f"{n} {where} are needed, got {len(groups)}",
+                                Code.DEAL_WRONG_COUNT, where=where, count=len(groups),
+                                expected=n)
+            return [parsed(g) for g in groups]
+
+        in_hands = each_seat(hands, "hands")
+        for seat, hand in enumerate(in_hands):
+            if len(hand) > rules.hand_size:
+                raise DeckError(f"hand {seat} has {len(hand)} cards; a hand holds at most "
+                                f"{rules.hand_size}", Code.DEAL_WRONG_COUNT,
+                                where=f"hand {seat}", count=len(hand),
+                                expected=rules.hand_size)
+        # As a deal in play leaves them: from the seat to move round the table, the
+        # seats still to play this turn round hold h cards, those who played h - 1.
+        order = [(to_move + k) % n for k in range(n)]
+        first = len(in_hands[to_move])
+        for seat in order[1:]:
+            size, before = len(in_hands[seat]), len(in_hands[(seat - 1) % n])
+            if not first - 1 <= size <= before:
+                raise DeckError(f"hand {seat} has {size} cards: with {first} in the hand of "
+                                f"seat {to_move} to move, a deal in play leaves "
+                                f"{max(first - 1, 0)}-{first}", Code.DEAL_WRONG_COUNT,
+                                where=f"hand {seat}", count=size, expected=first)
+        # The dealer sits before the seat that played first in this turn round.
+        starter = next((s for s in order if len(in_hands[s]) < first), to_move)
+        in_piles = each_seat(piles, "piles") if piles is not None else [[] for _ in range(n)]
+        on_table = parsed(table)
+        placed = [c for group in (*in_hands, on_table, *in_piles) for c in group]
+        counts: dict[Card, int] = {}
+        for c in placed:
+            counts[c] = counts.get(c, 0) + 1
+        twice = sorted(c for c, k in counts.items() if k > 1)
+        if twice:
+            raise DeckError(f"{format_cards(twice)} placed twice", Code.DEAL_CARDS_TWICE,
+                            cards=[str(c) for c in twice])
+        if stock is None:
+            in_stock = [c for c in CARDS[: rules.deck_size] if c not in counts]
+        else:
+            in_stock = parsed(stock)
+        _check_full_deck(rules, placed + in_stock)
+        scored = list(escobas) if escobas is not None else [0] * n
+        if len(scored) != n or not all(isinstance(e, int) and e >= 0 for e in scored):
+            raise DeckError(f"escobas must be {n} counts, got {scored!r}",
+                            Code.DEAL_WRONG_COUNT, where="escobas", count=len(scored),
+                            expected=n)
+        if last_capturer is not None and not (
+                isinstance(last_capturer, int) and 0 <= last_capturer < n):
+            raise DeckError(f"last_capturer must be a seat 0-{n - 1}, got {last_capturer!r}",
+                            Code.BAD_DEALER, dealer=repr(last_capturer), players=n)
+        round_._start(rules, (starter - 1) % n)
+        round_._to_move = to_move
+        round_._hands = [mask_of(h) for h in in_hands]
+        round_._piles = [mask_of(p) for p in in_piles]
+        round_._table = mask_of(on_table)
+        round_._stock = [c.index for c in reversed(in_stock)]  # pop() = top card
+        round_._escobas = scored
+        round_._last_capturer = last_capturer
+        round_._seen = round_._table
+        for pile in round_._piles:
+            round_._seen |= pile
+        round_._cards_in_hands = sum(len(h) for h in in_hands)
+        if not round_._cards_in_hands:
+            if round_._stock:
+                round_._deal()
+                round_._leftovers_to_table()
+            else:
+                round_._finish()
+        return round_
 
     # -- dealing ------------------------------------------------------------
     def _deal(self) -> None:

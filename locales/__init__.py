@@ -1,7 +1,8 @@
 """The translation catalogs: gettext ``.po`` files, one directory per language.
 
 ``locales/<lang>/LC_MESSAGES/<domain>.po`` holds one language of one domain:
-``messages`` (the app) and ``puzzles`` (the printed worksheets). Message ids
+``messages`` (the app), ``puzzles`` (the printed worksheets) and ``lessons``
+(the lesson path's titles, goals and feedback). Message ids
 are short keys (``wrong_sum``), not English sentences, so that code never
 changes when a wording does; English is a catalog like the others.
 ``<domain>.pot`` beside the language directories is the template Babel's

@@ -453,3 +453,89 @@ def test_the_deal_passes_to_the_next_seat():
         while not round_.is_over:
             game.play(round_.legal_moves()[0])
     assert dealers[:4] == [2, 0, 1, 2][: len(dealers[:4])]
+
+
+# -- a position under way (Round.from_position; lessons need tables no deal gives) -------
+
+
+def test_a_position_has_the_hands_table_and_stock_given():
+    rules = Rules.preset("classic")
+    round_ = Round.from_position(rules, [["10o"], ["4c"]], ["2o", "3c"])
+    assert (round_.to_move, round_.dealer, round_.deck) == (0, 1, ())
+    assert round_.hand(0) == tuple(cards("10o")) and round_.table == tuple(cards("2o 3c"))
+    # Every other card is the stock, in deck order; nothing happened before.
+    assert len(round_.stock) == 36 and round_.stock[0] == card("1o")
+    assert round_.history == () and round_.pile_masks == (0, 0)
+    obs = round_.observation(0)
+    assert obs.hand_counts == (1, 1) and obs.stock_count == 36 and obs.is_my_turn
+    played = round_.play(Move(card("10o"), frozenset(cards("2o 3c"))))
+    assert played.escoba and round_.escobas == (1, 0) and round_.to_move == 1
+
+
+def test_a_position_refuses_a_card_placed_twice_or_missing():
+    rules = Rules.preset("classic")
+    with pytest.raises(DeckError) as twice:
+        Round.from_position(rules, [["10o"], ["10o"]], ["2o"])
+    assert twice.value.code == "deal_cards_twice" and twice.value.params["cards"] == ["10o"]
+    with pytest.raises(DeckError) as short:
+        Round.from_position(rules, [["10o"], ["4c"]], ["2o"], stock=["5c"])
+    assert short.value.code == "deck_not_full" and "1o" in short.value.params["missing"]
+    with pytest.raises(DeckError) as big:
+        Round.from_position(rules, [["1o", "2o", "3o", "4o"], []], [])
+    assert big.value.code == "deal_wrong_count" and big.value.params["where"] == "hand 0"
+    # Seat 1 holding more than the seat to move: no deal in play leaves that.
+    with pytest.raises(DeckError) as order:
+        Round.from_position(rules, [["10o"], ["4c", "6b"]], ["2o"])
+    assert order.value.code == "deal_wrong_count" and order.value.params["where"] == "hand 1"
+    with pytest.raises(DeckError) as seat:
+        Round.from_position(rules, [["1o"], []], [], to_move=2)
+    assert seat.value.code == "bad_dealer"
+    with pytest.raises(DeckError):
+        Round.from_position(rules, [["1o"], []], [], escobas=[1])
+
+
+def test_a_position_finds_its_dealer_from_who_has_played():
+    rules = Rules.preset("classic", players=3)
+    # Seat 2 to move with two cards; seats 0 and 1 played already: seat 0 began.
+    round_ = Round.from_position(rules, [["1o"], ["2o"], ["3o", "4o"]], ["5c"], to_move=2)
+    assert (round_.dealer, round_.to_move) == (2, 2)
+    even = Round.from_position(rules, [["1o"], ["2o"], ["3o"]], ["5c"], to_move=1)
+    assert even.dealer == 0
+
+
+def test_a_position_with_empty_hands_deals_or_ends_and_is_scored():
+    rules = Rules.preset("classic")
+    dealt = Round.from_position(rules, [[], []], ["5o"], to_move=1,
+                                stock=[c for c in CARDS[:40] if c != card("5o")])
+    assert len(dealt.hand(1)) == 3 and len(dealt.hand(0)) == 3 and dealt.to_move == 1
+    rest = [c for c in CARDS[:40] if c not in cards("5o 7o")]
+    over = Round.from_position(rules, [[], []], ["5o"], stock=[],
+                               piles=[[card("7o"), *rest[:19]], rest[19:]], escobas=[1, 0],
+                               last_capturer=1)
+    assert over.is_over and over.table == ()
+    # The table went to the last capturer: 20 cards each, a tie; the siete and an escoba.
+    score = over.score()
+    assert score.category("cards").counts == (20, 20)
+    assert score.category("siete_de_oros").winner == 0 and score.category("escobas").points == (
+        1, 0)
+    assert score.totals == tuple(sum(b.values()) for b in score.breakdown)
+
+
+def test_a_position_keeps_every_card_through_a_random_round():
+    rules = Rules.preset("classic")
+    rng = random.Random(12)
+    for _ in range(20):
+        deck = list(CARDS[:40])
+        rng.shuffle(deck)
+        size = rng.randint(1, 3)
+        hands = [deck[0:size - rng.randint(0, 1)], deck[3:3 + size]]
+        table = deck[6:6 + rng.randint(0, 5)]
+        piles = [deck[11:15], deck[15:18]]
+        round_ = Round.from_position(rules, hands, table, piles=piles, to_move=1)
+        for _ in range(60):
+            if round_.is_over:
+                break
+            round_.play(RandomPlayer().choose(round_.observation(round_.to_move), rng))
+        assert round_.is_over and round_.cards_accounted() == mask_of(CARDS[:40])
+        assert sum(p.bit_count() for p in round_.pile_masks) == 40 or \
+            round_.last_capturer is None

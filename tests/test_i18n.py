@@ -32,7 +32,7 @@ from trainer.i18n import (
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = [ROOT / "app.py", *sorted((ROOT / "app_pages").glob("*.py")),
            *sorted((ROOT / "ui").glob("*.py"))]
-DOMAINS = ("messages", "puzzles")
+DOMAINS = ("messages", "puzzles", "lessons")
 #: Numbers whose plural form every language must get right (CLDR: 21 is "other" in
 #: German and English, whatever a hand-written rule on the last digit would say).
 COUNTS = (0, 1, 2, 5, 21)
@@ -96,11 +96,12 @@ def test_placeholders_match(lang: str, domain: str) -> None:
 SAME_AS_ENGLISH = {
     "es": {"play_title", "ch_escobas", "seat_escobas", "cat_escobas", "cat_setenta",
            "cat_siete_de_oros", "preset_setenta", "renuncio_button", "pin",
-           "coach_extra_oros", "board_escoba_cheer"},
+           "coach_extra_oros", "board_escoba_cheer", "renuncio.title", "ui.renuncio"},
     "de": {"play_title", "ch_escobas", "seat_escobas", "cat_escobas", "cat_setenta",
            "cat_siete_de_oros", "renuncio_button", "kind_bot", "bot_name", "card_joker", "ws_code",
-           "ws_kind_hand", "pin", "board_escoba_cheer"},
-    "zh": {"play_title", "renuncio_button", "board_escoba_cheer"},
+           "ws_kind_hand", "pin", "board_escoba_cheer", "renuncio.title", "ui.renuncio"},
+    "zh": {"play_title", "renuncio_button", "board_escoba_cheer", "renuncio.title",
+           "ui.renuncio"},
 }
 
 
@@ -226,13 +227,14 @@ def test_plurals_zero_one_many(lang: str) -> None:
 
 @pytest.mark.parametrize("lang", sorted(LANGUAGES))
 def test_every_plural_renders_with_0_1_2_5_21(lang: str, caplog) -> None:
-    plural_keys = locales.catalog("messages", "en").plurals
     with caplog.at_level(logging.WARNING):
-        for key in sorted(plural_keys):
-            names = set().union(*(placeholders(s) for s in EN[key])) | {"count"}
-            for n in COUNTS:
-                out = t(key, lang, **{name: n for name in names})
-                assert out.strip() and "{" not in out, (key, n, out)
+        for domain in ("messages", "lessons"):
+            english = _messages("en", domain)
+            for key in sorted(locales.catalog(domain, "en").plurals):
+                names = set().union(*(placeholders(s) for s in english[key])) | {"count"}
+                for n in COUNTS:
+                    out = t(key, lang, domain=domain, **{name: n for name in names})
+                    assert out.strip() and "{" not in out, (key, n, out)
     assert not caplog.records
     points = [t("points_n", lang, n=n) for n in COUNTS]
     assert points == {
@@ -254,19 +256,30 @@ _PLURAL_WORDS = re.compile(
 
 
 @pytest.mark.parametrize("lang", sorted(LANGUAGES))
-def test_count_strings_use_plural_forms(lang: str) -> None:
+@pytest.mark.parametrize("domain", ["messages", "lessons"])
+def test_count_strings_use_plural_forms(lang: str, domain: str) -> None:
     """Every catalog string, every number in it 1: never "1 points", "1 escobas"."""
+    english = _messages("en", domain)
     # Never a count of 1: a game's target (11 at least) and a mean (a decimal).
-    bases = set(EN) - {"rules_summary", "target_is", "ch_points_reading"}
+    bases = set(english) - {"rules_summary", "target_is", "ch_points_reading"}
     bad = []
     for key in sorted(bases):
-        text = " ".join(EN[key])
+        text = " ".join(english[key])
         params = {name: 1 for name in placeholders(text)}
         params.setdefault("count", 1)
-        out = t(key, lang, **params)
+        out = t(key, lang, domain=domain, **params)
         if _PLURAL_WORDS.search(out):
             bad.append((key, out))
     assert not bad
+
+
+def test_t_reads_the_lessons_domain() -> None:
+    """One way to another catalog: ``domain=``; a lesson key is not a message of the app."""
+    assert t("goal.tap_value", "es", domain="lessons", value=8) == (
+        "Te toca: toca la carta que vale 8.")
+    assert t("ui.stars_n", "de", domain="lessons", n=1) == "1 Stern"
+    assert t("ui.stars_n", "de", domain="lessons", n=3) == "3 Sterne"
+    assert has_key("goal.tap_value", "lessons") and not has_key("goal.tap_value")
 
 
 def test_the_plural_form_follows_n_without_count() -> None:

@@ -66,3 +66,14 @@ def test_puzzles_never_import_the_app_layers():
 def test_widgets_never_import_pages():
     for path in (ROOT / "ui").rglob("*.py"):
         assert "app_pages" not in _imports(path), path.name
+
+
+def test_lessons_import_only_the_engine_and_the_standard_library():
+    """lessons/ is data and its schema: the runner (trainer.lessons) and the page sit above."""
+    ours = {"escoba", "lessons", "puzzles", "trainer", "ui", "app_pages", "commands", "locales"}
+    for path in (ROOT / "lessons").rglob("*.py"):
+        names = _imports(path)
+        assert not names & {"streamlit", "ui", "app_pages", "trainer", "puzzles"}, path.name
+        assert names & ours <= {"escoba"}, f"{path.name} imports {sorted(names & ours)}"
+        third_party = names - ours - set(sys.stdlib_module_names) - {"__future__"}
+        assert not third_party, f"{path.name} imports {sorted(third_party)}"

@@ -55,6 +55,10 @@ ROWS_AT: dict[int, list[tuple[str, dict[str, Any]]]] = {
                    "options": "{}", "seed": 8, "record": '{"rounds": []}', "winner": None,
                    "review": None, "created_at": WHEN, "updated_at": WHEN, "revision": 4}),
     ],
+    4: [
+        ("lesson_results", {"profile_id": 1, "stage": "escoba", "level": "two_cards",
+                            "stars": 2, "plays": 3, "created_at": WHEN, "updated_at": WHEN}),
+    ],
 }
 
 
@@ -77,12 +81,17 @@ def make_engine(request: pytest.FixtureRequest, tmp_path):  # a factory of engin
 
 
 def _fill(engine: sa.Engine, upto: int) -> None:
-    with engine.begin() as conn:
-        for version in range(1, upto + 1):
+    """Migrate one version at a time up to ``upto``, writing each version's rows in the
+    columns it had then (a later migration may drop some of them)."""
+    store = Storage(engine, migrate=False)
+    for version in range(1, upto + 1):
+        assert store.migrate(upto=version) == version
+        with engine.begin() as conn:
             for name, values in ROWS_AT[version]:
                 table = sa.Table(name, sa.MetaData(), autoload_with=conn)
                 conn.execute(table.insert().values(**values))
-        if engine.dialect.name == "postgresql":  # explicit ids: move the sequences on
+    if engine.dialect.name == "postgresql":  # explicit ids: move the sequences on
+        with engine.begin() as conn:
             for name in ("profiles", "games"):
                 conn.execute(sa.text(f"SELECT setval('{name}_id_seq', 100)"))
 
@@ -95,8 +104,8 @@ def test_rows_for_every_version_are_written_down() -> None:
 def test_a_database_stopped_after_each_migration_upgrades_and_keeps_its_rows(
         make_engine, stop: int) -> None:
     engine = make_engine(f"v{stop}")
-    assert Storage(engine, migrate=False).migrate(upto=stop) == stop
     _fill(engine, stop)
+    assert Storage(engine, migrate=False).schema_version() == stop
     store = Storage(engine)  # the app starting on the old database
     assert store.schema_version() == SCHEMA_VERSION
     ana = store.get_profile(1)
@@ -116,10 +125,17 @@ def test_a_database_stopped_after_each_migration_upgrades_and_keeps_its_rows(
             "15-8", 2.5, (("15-8", True, 2.5),))
         daily = store.daily_result(1, "2026-11-01")
         assert daily.total == 11 and daily.completed and daily.stars == (3, 2, 1, 3, 2)
+    if stop >= 4:
+        best = store.lesson_results(1)[("escoba", "two_cards")]
+        assert (best.stars, best.plays, best.updated_at) == (2, 3, WHEN)
     # The upgraded database takes new rows as a new one does.
-    leo = store.create_profile("Leo", "🐼")
-    game_id = store.create_game(leo.id, rules={}, seats=[], seed=1, record={"rounds": []})
+    if stop >= 3:  # Leo came with migration 3's rows: his game and PIN column read back
+        leo = store.get_profile(2)
+        assert (leo.nickname, leo.protected, store.get_game(2).revision) == ("Leo", False, 4)
+    mia = store.create_profile("Mia", "🐸")
+    game_id = store.create_game(mia.id, rules={}, seats=[], seed=1, record={"rounds": []})
     assert store.save_progress(game_id, None, revision=0, new_moves=[(1, 1, ENTRIES[0])]) == 1
+    assert store.record_lesson(mia.id, "escoba", "two_cards", 3, 2).stars == 3
 
 
 def test_the_tables_the_code_queries_are_the_ones_the_migrations_build(make_engine) -> None:

@@ -79,9 +79,9 @@ def placeholders(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name}
 
 
-def has_key(key: str) -> bool:
-    """Whether ``key`` (plain, or with plural forms) is a message of the app."""
-    return key in locales.catalog(_DOMAIN, DEFAULT).translated
+def has_key(key: str, domain: str = _DOMAIN) -> bool:
+    """Whether ``key`` (plain, or with plural forms) is a message of the app (of ``domain``)."""
+    return key in locales.catalog(domain, DEFAULT).translated
 
 
 def _language(lang: str | None) -> str:
@@ -89,13 +89,16 @@ def _language(lang: str | None) -> str:
     return lang or run_language() or DEFAULT
 
 
-def t(key: str, lang: str | None = None, /, **params: Any) -> str:
+def t(key: str, lang: str | None = None, /, *, domain: str = _DOMAIN, **params: Any) -> str:
     """The text of ``key`` in the current (or given) language, with ``params`` filled in.
 
-    Plural forms, the ``key.zero`` wording and the fallback to English are
-    :func:`locales.translate`'s.
+    ``domain`` names the catalog: ``messages`` (the app, the default) or ``lessons``
+    (the lesson path's titles, goals and feedback: ``t("goal.tap_value", domain="lessons",
+    value=8)``; :func:`trainer.lessons.say` words a lesson's message with its cards).
+    No catalog has a ``{domain}`` placeholder, so the name is free. Plural forms, the
+    ``key.zero`` wording and the fallback to English are :func:`locales.translate`'s.
     """
-    return locales.translate(_DOMAIN, _language(lang), key, **params)
+    return locales.translate(domain, _language(lang), key, **params)
 
 
 def card_name(card: Card, deck: Deck, lang: str | None = None, /) -> str:

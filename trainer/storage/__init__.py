@@ -2,7 +2,8 @@
 
 - :mod:`.migrations` -- the database's history, each migration with its own tables;
 - :mod:`.schema` -- the tables as they are now, the connection, migrating on start;
-- :mod:`.profiles`, :mod:`.games`, :mod:`.practice` -- data access per domain.
+- :mod:`.profiles`, :mod:`.games`, :mod:`.practice`, :mod:`.lessons` -- data access
+  per domain.
 
 :class:`Storage` is all of them over one ``Engine``, tested without Streamlit
 against SQLite and PostgreSQL alike. The app gets its engine from
@@ -12,15 +13,17 @@ against SQLite and PostgreSQL alike. The app gets its engine from
 from __future__ import annotations
 
 from .games import GameChanged, GameRow, GameStore, MoveRow, RoundResult, record_shareable
+from .lessons import LessonBest, LessonStore
 from .migrations import MIGRATIONS, SCHEMA_VERSION
 from .practice import DailyResult, PracticeStore, ProgressVersion
 from .profiles import Profile, ProfileData, ProfileStore
 from .schema import StorageError, configure_sqlite, metadata, sqlite_url
 
-__all__ = ["Storage", "Profile", "ProfileData", "GameRow", "GameChanged", "MoveRow",
+__all__ = ["Storage", "Profile", "ProfileData", "GameRow", "GameChanged", "MoveRow", "LessonBest",
            "RoundResult", "record_shareable", "DailyResult", "ProgressVersion", "StorageError",
            "MIGRATIONS", "SCHEMA_VERSION", "metadata", "sqlite_url", "configure_sqlite"]
 
 
-class Storage(ProfileStore, GameStore, PracticeStore):
-    """Profiles, games and practice over one SQLAlchemy engine (SQLite or PostgreSQL)."""
+class Storage(ProfileStore, GameStore, PracticeStore, LessonStore):
+    """Profiles, games, practice and lessons over one SQLAlchemy engine (SQLite or
+    PostgreSQL)."""

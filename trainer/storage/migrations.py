@@ -153,10 +153,32 @@ def _migration_3(conn: Connection) -> None:
     conn.exec_driver_sql("ALTER TABLE games ADD COLUMN revision INTEGER NOT NULL DEFAULT 0")
 
 
+def _migration_4(conn: Connection) -> None:
+    """Lesson results: each profile's best stars and plays per lesson level (issue 12)."""
+    v4 = sa.MetaData()
+    # Only for the foreign key's sake: the table exists already (migration 1).
+    sa.Table("profiles", v4, sa.Column("id", sa.Integer, primary_key=True))
+    lesson_results = sa.Table(
+        "lesson_results", v4,
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("profile_id", sa.Integer, sa.ForeignKey("profiles.id", ondelete="CASCADE"),
+                  nullable=False),
+        sa.Column("stage", sa.String(40), nullable=False),
+        sa.Column("level", sa.String(40), nullable=False),
+        sa.Column("stars", sa.Integer, nullable=False),
+        sa.Column("plays", sa.Integer, nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+        sa.UniqueConstraint("profile_id", "stage", "level", name="uq_lesson_results_level"),
+    )
+    lesson_results.create(conn, checkfirst=True)
+
+
 #: Append only; never edit one that has shipped.
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "profiles, games, moves, results", _migration_1),
     Migration(2, "puzzle attempts, daily results", _migration_2),
     Migration(3, "derivable columns dropped; profile PIN; game revision", _migration_3),
+    Migration(4, "lesson results", _migration_4),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version

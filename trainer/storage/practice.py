@@ -12,7 +12,7 @@ import sqlalchemy as sa
 
 from puzzles.practice import Attempt
 
-from .schema import Database, attempts, aware, daily_results, games, now, profiles
+from .schema import Database, attempts, aware, daily_results, games, lesson_results, now, profiles
 
 __all__ = ["DailyResult", "PracticeStore"]
 
@@ -67,9 +67,9 @@ def _daily(row: Any) -> DailyResult:
 
 class ProgressVersion(NamedTuple):
     """A profile's data in a few numbers: they change whenever an attempt (daily answers
-    included), a finished game or its review is written, so a cache keyed by them is never
-    stale. The profile's creation time tells apart a new profile that reuses the id of a
-    deleted one."""
+    included), a finished game or its review, or a lesson level's result is written, so a
+    cache keyed by them is never stale. The profile's creation time tells apart a new
+    profile that reuses the id of a deleted one."""
 
     created_at: datetime | None
     attempts: int
@@ -78,6 +78,8 @@ class ProgressVersion(NamedTuple):
     last_game: datetime | None
     reviews: int
     review_chars: int | None
+    lessons: int = 0  # lesson levels done
+    last_lesson: datetime | None = None  # when a lesson level was last done
 
 
 class PracticeStore(Database):
@@ -161,6 +163,7 @@ class PracticeStore(Database):
         """What My progress is drawn from, in one cheap query (see :class:`ProgressVersion`)."""
         mine = attempts.c.profile_id == profile_id
         finished = (games.c.profile_id == profile_id) & (games.c.status == "finished")
+        lessons = lesson_results.c.profile_id == profile_id
         parts = [
             sa.select(profiles.c.created_at).where(profiles.c.id == profile_id),
             sa.select(sa.func.count()).select_from(attempts).where(mine),
@@ -168,7 +171,9 @@ class PracticeStore(Database):
             sa.select(sa.func.count()).select_from(games).where(finished),
             sa.select(sa.func.max(games.c.updated_at)).where(finished),
             sa.select(sa.func.count(games.c.review)).where(finished),
-            sa.select(sa.func.sum(sa.func.length(games.c.review))).where(finished)]
+            sa.select(sa.func.sum(sa.func.length(games.c.review))).where(finished),
+            sa.select(sa.func.count()).select_from(lesson_results).where(lessons),
+            sa.select(sa.func.max(lesson_results.c.updated_at)).where(lessons)]
         query = sa.select(*(part.scalar_subquery() for part in parts))
         with self.engine.connect() as conn:
             return ProgressVersion(*conn.execute(query).one())

@@ -21,6 +21,7 @@ from .schema import (
     aware,
     daily_results,
     games,
+    lesson_results,
     moves,
     now,
     profiles,
@@ -82,6 +83,7 @@ class ProfileData:
     games: int
     attempts: int
     dailies: int
+    lessons: int = 0  # lesson levels done
 
 
 def _profile(row: Any) -> Profile:
@@ -177,9 +179,9 @@ class ProfileStore(Database):
                 table.c.profile_id == profile_id).scalar_subquery()
 
         with self.engine.connect() as conn:
-            row = conn.execute(sa.select(count(games), count(attempts),
-                                         count(daily_results))).one()
-        return ProfileData(int(row[0]), int(row[1]), int(row[2]))
+            row = conn.execute(sa.select(count(games), count(attempts), count(daily_results),
+                                         count(lesson_results))).one()
+        return ProfileData(int(row[0]), int(row[1]), int(row[2]), int(row[3]))
 
     def delete_profile(self, profile_id: int, *, pin: str | None = None) -> None:
         """Remove a profile and everything stored for it (``pin_wrong``: nothing goes)."""
@@ -188,6 +190,8 @@ class ProfileStore(Database):
             game_ids = sa.select(games.c.id).where(games.c.profile_id == profile_id)
             conn.execute(attempts.delete().where(attempts.c.profile_id == profile_id))
             conn.execute(daily_results.delete().where(daily_results.c.profile_id == profile_id))
+            conn.execute(lesson_results.delete().where(
+                lesson_results.c.profile_id == profile_id))
             conn.execute(moves.delete().where(moves.c.game_id.in_(game_ids)))
             conn.execute(results.delete().where(results.c.game_id.in_(game_ids)))
             conn.execute(games.delete().where(games.c.profile_id == profile_id))

@@ -20,7 +20,8 @@ from sqlalchemy.engine import Connection, Engine
 from .migrations import MIGRATIONS
 
 __all__ = ["Database", "StorageError", "metadata", "schema_version", "profiles", "games",
-           "moves", "results", "attempts", "daily_results", "sqlite_url", "configure_sqlite",
+           "moves", "results", "attempts", "daily_results", "lesson_results", "sqlite_url",
+           "configure_sqlite",
            "now", "aware"]
 
 log = logging.getLogger(__name__)
@@ -150,6 +151,23 @@ daily_results = sa.Table(
     sa.Column("completed_at", sa.DateTime(timezone=True), nullable=True),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.UniqueConstraint("profile_id", "day", name="uq_daily_profile_day"),
+)
+
+# A profile's best at each lesson level (lessons/*.toml): written the moment the level
+# is done, in one transaction; replaying never lowers it. Levels are named by their
+# keys, not their numbers, so a stage can gain a level without moving the stars.
+lesson_results = sa.Table(
+    "lesson_results", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("profile_id", sa.Integer, sa.ForeignKey("profiles.id", ondelete="CASCADE"),
+              nullable=False),
+    sa.Column("stage", sa.String(40), nullable=False),  # the stage's key
+    sa.Column("level", sa.String(40), nullable=False),  # the level's key in its stage
+    sa.Column("stars", sa.Integer, nullable=False),  # best stars, 1-3
+    sa.Column("plays", sa.Integer, nullable=False),  # fewest plays (tries) in a finished go
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),  # first done
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),  # last done
+    sa.UniqueConstraint("profile_id", "stage", "level", name="uq_lesson_results_level"),
 )
 
 

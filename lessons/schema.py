@@ -1,0 +1,643 @@
+"""What a lesson file may say, checked field by field when it is read.
+
+A stage is one TOML file (``lessons/NN-key.toml``); docs/LESSONS.md shows the
+format with an annotated level. Reading a file checks its shape (every field
+known, of the right type, text as catalog keys only) and asks the engine about
+everything the engine can judge at once: the rules, each scripted deal
+(:func:`escoba.game.deck_for`) or position (:meth:`escoba.Round.from_position`),
+the scripted moves before a level starts, the card and move notation. A
+mistake raises :class:`LessonError` naming the file, the level and the field.
+
+Whether each level can be played through as its goal says is checked by
+playing it (``tests/test_lessons.py``, one test per level).
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from escoba import Card, EscobaError, Move, Round, Rules, deck_for
+from escoba.bots import PLAYER_LEVELS
+from escoba.cards import CARDS
+from escoba.game import initial_table_triggers
+from escoba.rules import CATEGORIES
+
+__all__ = ["LessonError", "Stage", "Level", "Step", "Expect", "Deal", "Position", "GameSpec",
+           "ACTIONS", "HINTS", "QUESTIONS", "MIN_LEVELS", "MAX_LEVELS", "CARD_PARAMS",
+           "parse_stage", "is_card_param"]
+
+#: What a child does in a step: tap one card; play a card (taking table cards or
+#: not); answer with a number; call ¡renuncio!; play a whole game.
+ACTIONS: tuple[str, ...] = ("tap_card", "play", "answer", "renuncio", "game")
+#: How much the board lights up, fading over a stage: the whole answer, its first
+#: card, nothing.
+HINTS: tuple[str, ...] = ("full", "some", "none")
+#: Numbers a child can be asked for, each worked out by the engine (see
+#: ``trainer.lessons``): a card's value or setenta value, the table's total, how
+#: many hand cards can capture, escobas, a category's count or points, a round's
+#: points.
+QUESTIONS: dict[str, tuple[str, ...]] = {
+    "card_value": ("card",),
+    "setenta_value": ("card",),
+    "table_total": (),
+    "capturing_cards": (),
+    "escobas": ("seat",),
+    "count": ("category", "seat"),
+    "points": ("category", "seat"),
+    "round_points": ("seat",),
+}
+#: A stage has this many levels, the last one its check.
+MIN_LEVELS, MAX_LEVELS = 5, 8
+#: Parameter names that hold cards (notation in the file, :class:`Card` once read): the
+#: page names them in the child's deck. ``rank`` (and ``*_rank``) is named by its rank
+#: only ("Sota", "J", "Fante").
+CARD_PARAMS: frozenset[str] = frozenset({"card", "cards", "rank", "with"})
+
+_KEY = re.compile(r"^[a-z0-9_]+(\.[a-z0-9_]+)+$")  # a catalog key: "goal.tap_value"
+_SLUG = re.compile(r"^[a-z0-9_]+$")
+_HINT_ORDER = {h: i for i, h in enumerate(HINTS)}
+
+
+def is_card_param(name: str) -> bool:
+    """Whether a goal or feedback parameter holds cards (see :data:`CARD_PARAMS`)."""
+    return name in CARD_PARAMS or name.endswith(("_card", "_cards", "_rank"))
+
+
+class LessonError(ValueError):
+    """A lesson file that cannot be used: ``str()`` names the file, the level and the field."""
+
+    def __init__(self, source: str, where: str, message: str) -> None:
+        self.source = source
+        self.where = where
+        self.message = message
+        super().__init__(f"{source}: {where}: {message}" if where else f"{source}: {message}")
+
+
+@dataclass(frozen=True)
+class Deal:
+    """A real first deal: each seat's hand, the four table cards, the dealer."""
+
+    dealer: int
+    hands: tuple[tuple[Card, ...], ...]
+    table: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class Position:
+    """A round under way (:meth:`escoba.Round.from_position`)."""
+
+    to_move: int
+    hands: tuple[tuple[Card, ...], ...]
+    table: tuple[Card, ...]
+    stock: tuple[Card, ...] | None
+    piles: tuple[tuple[Card, ...], ...] | None
+    escobas: tuple[int, ...] | None
+    last_capturer: int | None
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """A whole game against a computer player of ``opponent`` level, to ``target`` points."""
+
+    opponent: str
+    seed: int
+    target: int
+
+
+@dataclass(frozen=True)
+class Expect:
+    """The right action of a step.
+
+    * ``tap_card``: one of ``value`` (a card worth it, ``among`` the hand, the table
+      or both), ``with_card`` (a table card that captures alone with this hand card,
+      as the engine judges), ``cards`` (these cards);
+    * ``play``: ``moves`` — listed moves, ``"any"`` legal move or ``"captures"``
+      (any legal capture);
+    * ``answer``: ``question`` and its ``args`` (see :data:`QUESTIONS`);
+    * ``renuncio`` and ``game``: nothing more.
+    """
+
+    value: int | None = None
+    among: str = "hand"
+    with_card: Card | None = None
+    cards: tuple[Card, ...] = ()
+    moves: tuple[Move, ...] | str = ()
+    question: str | None = None
+    args: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One thing the child does, and what follows a right try.
+
+    ``goal`` says whose turn it is and what to do (a catalog key and parameters).
+    ``reply`` are the opponent's scripted moves after the right action. ``other``
+    is the feedback key for a legal move that is not the goal's; with
+    ``consequence`` that move is played and the computer answers it (the sweep
+    the child allowed), and the level starts again. ``glow`` (answer steps) are
+    the cards the question is about; ``choices`` the numbers offered.
+    """
+
+    action: str
+    expect: Expect
+    goal: str
+    goal_params: Mapping[str, Any]
+    reply: tuple[Move, ...] = ()
+    other: str | None = None
+    consequence: bool = False
+    glow: tuple[Card, ...] = ()
+    choices: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Level:
+    """One small level: a position, its steps, a target number of plays, its hints."""
+
+    key: str
+    index: int  # 1-based within the stage
+    rules: Rules
+    hints: str
+    target: int
+    steps: tuple[Step, ...]
+    check: bool = False
+    deal: Deal | None = None
+    position: Position | None = None
+    before: tuple[Move, ...] = ()
+    game: GameSpec | None = None
+
+    @property
+    def is_game(self) -> bool:
+        return self.game is not None
+
+    def start_round(self) -> Round:
+        """The level's round, with its scripted opening moves played (engine-checked)."""
+        if self.deal is not None:
+            deck = deck_for(self.rules, self.deal.hands, self.deal.table, self.deal.dealer)
+            round_ = Round(self.rules, deck, self.deal.dealer)
+        elif self.position is not None:
+            p = self.position
+            round_ = Round.from_position(self.rules, p.hands, p.table, to_move=p.to_move,
+                                         stock=p.stock, piles=p.piles, escobas=p.escobas,
+                                         last_capturer=p.last_capturer)
+        else:
+            raise ValueError(f"level {self.key} is a whole game: it has no scripted round")
+        for move in self.before:
+            round_.play(move)
+        return round_
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One stage of the lesson path: a title, an intro and its levels, the last a check."""
+
+    key: str
+    order: int
+    title: str
+    intro: str
+    rules: Rules
+    levels: tuple[Level, ...]
+    source: str = ""
+    intro_params: Mapping[str, Any] = field(default_factory=dict)
+
+    def level(self, key: str) -> Level:
+        for level in self.levels:
+            if level.key == key:
+                return level
+        raise KeyError(key)
+
+    @property
+    def level_keys(self) -> tuple[str, ...]:
+        return tuple(level.key for level in self.levels)
+
+    def text_keys(self) -> set[str]:
+        """Every catalog key this stage's data names (the runner adds the feedback keys)."""
+        keys = {self.title, self.intro}
+        for level in self.levels:
+            for step in level.steps:
+                keys.add(step.goal)
+                if step.other:
+                    keys.add(step.other)
+        return keys
+
+
+# -- reading --------------------------------------------------------------------------
+
+
+class _Reader:
+    """Checks one file's fields, remembering where it is for the error message."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.where = ""
+
+    def fail(self, message: str, field_name: str | None = None) -> LessonError:
+        where = self.where
+        if field_name:
+            where = f"{where}, {field_name}" if where else field_name
+        return LessonError(self.source, where, message)
+
+    def table(self, data: Any, name: str) -> dict[str, Any]:
+        if not isinstance(data, dict):
+            raise self.fail(f"must be a table, got {type(data).__name__}", name)
+        return data
+
+    def only(self, data: Mapping[str, Any], allowed: set[str], name: str = "") -> None:
+        unknown = sorted(set(data) - allowed)
+        if unknown:
+            raise self.fail(f"unknown field {unknown[0]!r} (fields: {', '.join(sorted(allowed))})",
+                            name or None)
+
+    def need(self, data: Mapping[str, Any], name: str) -> Any:
+        if name not in data:
+            raise self.fail("is missing", name)
+        return data[name]
+
+    def integer(self, value: Any, name: str, low: int, high: int) -> int:
+        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+            raise self.fail(f"must be a whole number {low}-{high}, got {value!r}", name)
+        return value
+
+    def key(self, value: Any, name: str) -> str:
+        """A catalog key: text itself never appears in a lesson file."""
+        if not isinstance(value, str) or not _KEY.match(value):
+            raise self.fail(f"must be a catalog key such as 'goal.tap_value' (no text in the "
+                            f"data: every word is in locales/*/LC_MESSAGES/lessons.po), "
+                            f"got {value!r}", name)
+        return value
+
+    def slug(self, value: Any, name: str) -> str:
+        if not isinstance(value, str) or not _SLUG.match(value):
+            raise self.fail(f"must be lower-case letters, digits and _, got {value!r}", name)
+        return value
+
+    def card(self, value: Any, name: str) -> Card:
+        if not isinstance(value, str):
+            raise self.fail(f"must be a card such as '7o', got {value!r}", name)
+        try:
+            return Card.parse(value, strict=True)
+        except EscobaError as exc:
+            raise self.fail(str(exc), name) from None
+
+    def cards(self, value: Any, name: str) -> tuple[Card, ...]:
+        if not isinstance(value, list):
+            raise self.fail(f"must be a list of cards such as ['7o', '8c'], got {value!r}", name)
+        return tuple(self.card(v, f"{name}[{i}]") for i, v in enumerate(value))
+
+    def move(self, value: Any, name: str) -> Move:
+        if not isinstance(value, str):
+            raise self.fail(f"must be a move such as '7o 3c 5e' (the card played, then the "
+                            f"cards taken), got {value!r}", name)
+        parts = value.split()
+        cards = [self.card(p, name) for p in parts]
+        if not cards:
+            raise self.fail("must name the card played", name)
+        return Move(cards[0], frozenset(cards[1:]))
+
+    def moves(self, value: Any, name: str) -> tuple[Move, ...]:
+        values = value if isinstance(value, list) else [value]
+        return tuple(self.move(v, f"{name}[{i}]" if isinstance(value, list) else name)
+                     for i, v in enumerate(values))
+
+    def params(self, value: Any, name: str) -> dict[str, Any]:
+        data = self.table(value, name)
+        out: dict[str, Any] = {}
+        for param, item in data.items():
+            where = f"{name}.{param}"
+            if is_card_param(param):
+                out[param] = self.cards(item, where) if isinstance(item, list) \
+                    else self.card(item, where)
+            elif isinstance(item, int) and not isinstance(item, bool):
+                out[param] = item
+            else:
+                raise self.fail(f"a parameter is a whole number, or cards when its name says "
+                                f"so ({', '.join(sorted(CARD_PARAMS))}, *_card, *_cards, "
+                                f"*_rank); got {item!r}", where)
+        return out
+
+    def rules(self, value: Any, name: str, base: Rules | None = None) -> Rules:
+        data = dict(self.table(value, name))
+        try:
+            if base is None:
+                return Rules.preset(data.pop("preset", "classic"), **data)
+            if "preset" in data:
+                preset = data.pop("preset")
+                return Rules.preset(preset, **{**_changes(base), **data})
+            return base.replace(**data)
+        except EscobaError as exc:
+            raise self.fail(str(exc), name) from None
+        except TypeError as exc:
+            raise self.fail(str(exc), name) from None
+
+
+def _changes(rules: Rules) -> dict[str, Any]:
+    out = rules.to_dict(only_changes=True)
+    out.pop("preset")
+    return out
+
+
+_STAGE_FIELDS = {"key", "title", "intro", "intro_params", "rules", "levels"}
+_LEVEL_FIELDS = {"key", "goal", "goal_params", "hints", "target", "check", "rules", "deal",
+                 "position", "before", "game", "steps", "action", "expect", "reply", "other",
+                 "consequence", "glow", "choices"}
+_STEP_FIELDS = {"action", "expect", "goal", "goal_params", "reply", "other", "consequence",
+                "glow", "choices"}
+_EXPECT_FIELDS = {
+    "tap_card": {"value", "among", "with", "cards"},
+    "play": {"moves"},
+    "answer": {"question", *{a for args in QUESTIONS.values() for a in args}},
+    "renuncio": set(),
+    "game": set(),
+}
+
+
+def _deal(r: _Reader, data: Any, rules: Rules) -> Deal:
+    data = r.table(data, "deal")
+    r.only(data, {"dealer", "hands", "table"}, "deal")
+    dealer = r.integer(data.get("dealer"), "deal.dealer", 0, rules.players - 1)
+    hands = r.need(data, "hands")
+    if not isinstance(hands, list):
+        raise r.fail("must be a list of hands, one per seat", "deal.hands")
+    deal = Deal(dealer, tuple(r.cards(h, f"deal.hands[{i}]") for i, h in enumerate(hands)),
+                r.cards(r.need(data, "table"), "deal.table"))
+    try:
+        deck_for(rules, deal.hands, deal.table, deal.dealer)
+    except EscobaError as exc:
+        raise r.fail(str(exc), "deal") from None
+    if initial_table_triggers(rules, deal.table):
+        raise r.fail(f"the table totals {rules.capture_sum}: under "
+                     f"initial_fifteen={rules.initial_fifteen} it would not stay on the table",
+                     "deal.table")
+    return deal
+
+
+def _position(r: _Reader, data: Any, rules: Rules) -> Position:
+    data = r.table(data, "position")
+    r.only(data, {"to_move", "hands", "table", "stock", "piles", "escobas", "last_capturer"},
+           "position")
+    n = rules.players
+    hands = r.need(data, "hands")
+    if not isinstance(hands, list):
+        raise r.fail("must be a list of hands, one per seat", "position.hands")
+    hand_cards = tuple(r.cards(h, f"position.hands[{i}]") for i, h in enumerate(hands))
+    table = r.cards(data.get("table", []), "position.table")
+    stock = r.cards(data["stock"], "position.stock") if "stock" in data else None
+    piles = None
+    if "piles" in data:
+        raw = data["piles"]
+        if not isinstance(raw, list):
+            raise r.fail("must be a list of piles, one per seat", "position.piles")
+        rest = [i for i, p in enumerate(raw) if p == "rest"]
+        if len(rest) > 1:
+            raise r.fail("only one pile can be 'rest'", "position.piles")
+        listed = [() if p == "rest" else r.cards(p, f"position.piles[{i}]")
+                  for i, p in enumerate(raw)]
+        if rest:
+            # "rest": every card no other place holds (the stock is then empty unless given).
+            placed = {c for group in (*hand_cards, table, *listed, stock or ()) for c in group}
+            listed[rest[0]] = tuple(c for c in _deck(rules) if c not in placed)
+            if stock is None:
+                stock = ()
+        piles = tuple(listed)
+    escobas = None
+    if "escobas" in data:
+        raw = data["escobas"]
+        if not isinstance(raw, list):
+            raise r.fail("must be a list of counts, one per seat", "position.escobas")
+        escobas = tuple(r.integer(e, f"position.escobas[{i}]", 0, 20) for i, e in enumerate(raw))
+    last = data.get("last_capturer")
+    position = Position(
+        r.integer(data.get("to_move", 0), "position.to_move", 0, n - 1), hand_cards, table,
+        stock, piles, escobas,
+        None if last is None else r.integer(last, "position.last_capturer", 0, n - 1))
+    try:
+        Round.from_position(rules, position.hands, position.table, to_move=position.to_move,
+                            stock=position.stock, piles=position.piles,
+                            escobas=position.escobas, last_capturer=position.last_capturer)
+    except EscobaError as exc:
+        raise r.fail(str(exc), "position") from None
+    return position
+
+
+def _deck(rules: Rules) -> list[Card]:
+    return list(CARDS[: rules.deck_size])
+
+
+def _expect(r: _Reader, action: str, data: Any, name: str) -> Expect:
+    data = r.table(data if data is not None else {}, name)
+    r.only(data, _EXPECT_FIELDS[action], name)
+    if action == "tap_card":
+        given = [k for k in ("value", "with", "cards") if k in data]
+        if len(given) != 1:
+            raise r.fail("a tap_card step names one of value, with, cards", name)
+        among = data.get("among", "hand")
+        if among not in ("hand", "table", "both"):
+            raise r.fail(f"must be hand, table or both, got {among!r}", f"{name}.among")
+        if "value" in data:
+            return Expect(value=r.integer(data["value"], f"{name}.value", 1, 10), among=among)
+        if "with" in data:
+            return Expect(with_card=r.card(data["with"], f"{name}.with"), among="table")
+        return Expect(cards=r.cards(data["cards"], f"{name}.cards"), among=among)
+    if action == "play":
+        moves = r.need(data, "moves") if data else None
+        if moves is None:
+            raise r.fail("is missing", f"{name}.moves")
+        if moves in ("any", "captures"):
+            return Expect(moves=moves)
+        found = r.moves(moves, f"{name}.moves")
+        if not found:
+            raise r.fail("lists no move", f"{name}.moves")
+        return Expect(moves=found)
+    if action == "answer":
+        question = r.need(data, "question") if "question" in data else None
+        if question not in QUESTIONS:
+            raise r.fail(f"must be one of {', '.join(QUESTIONS)}, got {question!r}",
+                         f"{name}.question")
+        args: dict[str, Any] = {}
+        for arg in QUESTIONS[question]:
+            if arg not in data:
+                raise r.fail(f"the question {question} needs {arg}", f"{name}.{arg}")
+        extra = sorted(set(data) - {"question", *QUESTIONS[question]})
+        if extra:
+            raise r.fail(f"the question {question} takes no {extra[0]}", f"{name}.{extra[0]}")
+        for arg in QUESTIONS[question]:
+            value = data[arg]
+            if arg == "card":
+                args[arg] = r.card(value, f"{name}.card")
+            elif arg == "seat":
+                args[arg] = r.integer(value, f"{name}.seat", 0, 3)
+            elif value not in CATEGORIES:
+                raise r.fail(f"must be one of {', '.join(CATEGORIES)}, got {value!r}",
+                             f"{name}.{arg}")
+            else:
+                args[arg] = value
+        return Expect(question=question, args=args)
+    return Expect()
+
+
+def _step(r: _Reader, data: Mapping[str, Any], goal: str | None, goal_params: Mapping[str, Any],
+          name: str) -> Step:
+    action = data.get("action")
+    if action not in ACTIONS:
+        raise r.fail(f"must be one of {', '.join(ACTIONS)}, got {action!r}", f"{name}action")
+    expect = _expect(r, action, data.get("expect"), f"{name}expect")
+    step_goal = r.key(data["goal"], f"{name}goal") if "goal" in data else goal
+    if step_goal is None:
+        raise r.fail("is missing (on the level or the step)", f"{name}goal")
+    params = r.params(data["goal_params"], f"{name}goal_params") if "goal_params" in data \
+        else dict(goal_params)
+    reply = r.moves(data["reply"], f"{name}reply") if "reply" in data else ()
+    other = r.key(data["other"], f"{name}other") if "other" in data else None
+    consequence = data.get("consequence", False)
+    if not isinstance(consequence, bool):
+        raise r.fail("must be true or false", f"{name}consequence")
+    if consequence and action != "play":
+        raise r.fail("only a play step has a consequence", f"{name}consequence")
+    glow = r.cards(data["glow"], f"{name}glow") if "glow" in data else ()
+    choices: tuple[int, ...] = ()
+    if "choices" in data:
+        if action != "answer" or not isinstance(data["choices"], list):
+            raise r.fail("an answer step may list the numbers offered", f"{name}choices")
+        choices = tuple(r.integer(c, f"{name}choices[{i}]", 0, 999)
+                        for i, c in enumerate(data["choices"]))
+        if len(set(choices)) != len(choices) or len(choices) < 2:
+            raise r.fail("offers at least two different numbers", f"{name}choices")
+    return Step(action, expect, step_goal, params, reply, other, consequence, glow, choices)
+
+
+def _level(r: _Reader, data: Any, index: int, stage_rules: Rules) -> Level:
+    r.where = f"level {index}"
+    data = r.table(data, "")
+    key = r.slug(r.need(data, "key"), "key")
+    r.where = f"level {index} '{key}'"
+    r.only(data, _LEVEL_FIELDS)
+    rules = r.rules(data["rules"], "rules", stage_rules) if "rules" in data else stage_rules
+    if rules.players != 2 or rules.miscount != "retry":
+        raise r.fail("a lesson is one child against one computer player, and a wrong sum is "
+                     "tried again (players = 2, miscount = retry)", "rules")
+    hints = data.get("hints")
+    if hints not in HINTS:
+        raise r.fail(f"must be one of {', '.join(HINTS)}, got {hints!r}", "hints")
+    check = data.get("check", False)
+    if not isinstance(check, bool):
+        raise r.fail("must be true or false", "check")
+    where = [k for k in ("deal", "position", "game") if k in data]
+    if len(where) != 1:
+        raise r.fail("a level has one of deal, position, game", None)
+    goal = r.key(data["goal"], "goal") if "goal" in data else None
+    goal_params = r.params(data.get("goal_params", {}), "goal_params")
+    if "steps" in data:
+        if "action" in data or "expect" in data:
+            raise r.fail("a level has either steps or one action with its expect", "steps")
+        raw_steps = data["steps"]
+        if not isinstance(raw_steps, list) or not raw_steps:
+            raise r.fail("must be a list of steps", "steps")
+        steps = []
+        for i, raw in enumerate(raw_steps):
+            raw = r.table(raw, f"steps[{i}]")
+            r.only(raw, _STEP_FIELDS, f"steps[{i}]")
+            steps.append(_step(r, raw, goal, goal_params, f"steps[{i}]."))
+    else:
+        one = {k: v for k, v in data.items() if k in _STEP_FIELDS and k not in (
+            "goal", "goal_params")}
+        steps = [_step(r, one, goal, goal_params, "")]
+    game = None
+    deal = position = None
+    if "game" in data:
+        spec = r.table(data["game"], "game")
+        r.only(spec, {"opponent", "seed", "target"}, "game")
+        opponent = spec.get("opponent", "gentle")
+        if opponent not in PLAYER_LEVELS:
+            raise r.fail(f"must be one of {', '.join(PLAYER_LEVELS)}, got {opponent!r}",
+                         "game.opponent")
+        game = GameSpec(opponent, r.integer(spec.get("seed", 1), "game.seed", 0, 2**31),
+                        r.integer(spec.get("target", rules.target), "game.target", 1, 200))
+        if len(steps) != 1 or steps[0].action != "game":
+            raise r.fail("a game level has the one action game", "action")
+    else:
+        if any(s.action == "game" for s in steps):
+            raise r.fail("the action game needs a game table", "game")
+        if "deal" in data:
+            deal = _deal(r, data["deal"], rules)
+        else:
+            position = _position(r, data["position"], rules)
+    before = r.moves(data["before"], "before") if "before" in data else ()
+    default_target = len(steps) if game is None else 0
+    target = r.integer(data.get("target", default_target), "target", 0, 500)
+    if game is None and target < len(steps):
+        raise r.fail(f"is {target}, fewer plays than the level's {len(steps)} steps", "target")
+    level = Level(key, index, rules, hints, target, tuple(steps), check, deal, position, before,
+                  game)
+    if game is None:
+        try:
+            level.start_round()
+        except EscobaError as exc:
+            raise r.fail(f"a scripted move is refused: {exc}", "before") from None
+    return level
+
+
+def parse_stage(text: str, source: str, order: int = 0) -> Stage:
+    """One stage from the text of its TOML file (``source`` names it in errors)."""
+    r = _Reader(source)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise r.fail(f"not valid TOML: {exc}") from None
+    r.only(data, _STAGE_FIELDS)
+    key = r.slug(r.need(data, "key"), "key")
+    title = r.key(r.need(data, "title"), "title")
+    intro = r.key(r.need(data, "intro"), "intro")
+    intro_params = r.params(data.get("intro_params", {}), "intro_params")
+    rules = r.rules(data.get("rules", {}), "rules")
+    if rules.players != 2 or rules.miscount != "retry":
+        raise r.fail("a lesson is one child against one computer player, and a wrong sum is "
+                     "tried again (players = 2, miscount = retry)", "rules")
+    raw_levels = r.need(data, "levels")
+    if not isinstance(raw_levels, list) or not MIN_LEVELS <= len(raw_levels) <= MAX_LEVELS:
+        count = len(raw_levels) if isinstance(raw_levels, list) else 0
+        raise r.fail(f"a stage has {MIN_LEVELS}-{MAX_LEVELS} levels, got {count}", "levels")
+    levels = tuple(_level(r, raw, i, rules) for i, raw in enumerate(raw_levels, start=1))
+    r.where = ""
+    keys = [lv.key for lv in levels]
+    twice = sorted({k for k in keys if keys.count(k) > 1})
+    if twice:
+        raise r.fail(f"level key {twice[0]!r} is used twice", "levels")
+    checks = [lv.index for lv in levels if lv.check]
+    if checks != [len(levels)]:
+        raise r.fail("the last level, and only it, is the stage's check (check = true)",
+                     "levels")
+    _check_fading(r, levels)
+    return Stage(key, order, title, intro, rules, levels, source, intro_params)
+
+
+def _check_fading(r: _Reader, levels: Sequence[Level]) -> None:
+    """Hints fade over a stage (full, then some, then none) and the check has none; a
+    whole game keeps the game's own hints and is left out."""
+    scripted = [lv for lv in levels if not lv.is_game]
+    for before, after in zip(scripted, scripted[1:], strict=False):
+        if _HINT_ORDER[after.hints] < _HINT_ORDER[before.hints]:
+            r.where = f"level {after.index} '{after.key}'"
+            raise r.fail(f"hints come back ({before.hints} then {after.hints}): they fade "
+                         f"over a stage", "hints")
+    last = levels[-1]
+    if not last.is_game and last.hints != "none":
+        r.where = f"level {last.index} '{last.key}'"
+        raise r.fail("the check level has no hints (hints = 'none')", "hints")
+
+
+def load_file(path: Path, order: int = 0) -> Stage:
+    """One stage file."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise LessonError(str(path), "", f"not UTF-8 text: {exc}") from None
+    return parse_stage(text, _shown(path), order)
+
+
+def _shown(path: Path) -> str:
+    parts = path.parts
+    return "/".join(parts[-2:]) if len(parts) >= 2 else str(path)

@@ -1,0 +1,618 @@
+"""The lesson path (issue 12): every level of every stage file played through, the schema's
+errors, the runner's stars, retries and hints, and the lesson results in storage.
+
+The generated tests (one per level of every ``lessons/*.toml``) load and validate the
+file, then play the level with the engine: every scripted move legal, the goal's action
+the only right one, every wrong action answered with feedback in every language, the
+level finishable with three stars at its target. A new level is tested the moment its
+file is saved.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+import locales
+from escoba import Card, Move
+from lessons import (
+    ACTIONS,
+    HINTS,
+    LESSONS_DIR,
+    MAX_LEVELS,
+    MIN_LEVELS,
+    LessonError,
+    Level,
+    Stage,
+    load_stages,
+    parse_stage,
+    read_stages,
+)
+from trainer.i18n import LANGUAGES, placeholders
+from trainer.lessons import (
+    FEEDBACK_KEYS,
+    LessonRunner,
+    Message,
+    Outcome,
+    next_lesson,
+    say,
+    stage_summaries,
+    stars_for,
+    suggest_lessons,
+)
+from trainer.storage import Storage, configure_sqlite
+
+STAGES = load_stages()
+LEVELS = [(stage, level) for stage in STAGES for level in stage.levels]
+LEVEL_IDS = [f"{stage.key}-{level.index}-{level.key}" for stage, level in LEVELS]
+ENGLISH = locales.catalog("lessons", "en")
+
+
+# -- the path as a whole -----------------------------------------------------------------
+
+
+def test_the_path_has_the_twelve_stages_of_the_issue_in_order() -> None:
+    assert [s.key for s in STAGES][:12] == [
+        "values", "one_card", "two_three", "lay_down", "choose", "escoba", "sweep_risk",
+        "counting", "setenta", "renuncio", "first_game", "ten"]
+    assert [s.order for s in STAGES] == list(range(1, len(STAGES) + 1))
+    for stage in STAGES:
+        assert MIN_LEVELS <= len(stage.levels) <= MAX_LEVELS, stage.key
+        assert stage.levels[-1].check and not any(lv.check for lv in stage.levels[:-1])
+    # Stage 12 makes 10, for the youngest; stage 10 plays under the renuncio rule.
+    assert {lv.rules.capture_sum for lv in STAGES[11].levels} == {10}
+    assert {lv.rules.capture_rule for lv in STAGES[9].levels} == {"renuncio"}
+    # Each kind of action is used somewhere, and stage 11 ends with a whole game.
+    used = {step.action for _, level in LEVELS for step in level.steps}
+    assert used == set(ACTIONS)
+    assert STAGES[10].levels[-1].is_game and STAGES[10].levels[-1].game.opponent == "gentle"
+
+
+def test_hints_fade_over_every_stage() -> None:
+    for stage in STAGES:
+        scripted = [HINTS.index(lv.hints) for lv in stage.levels if not lv.is_game]
+        assert scripted == sorted(scripted), stage.key
+        assert scripted[0] == HINTS.index("full") and scripted[-1] == HINTS.index("none")
+
+
+def _text_keys() -> set[str]:
+    keys = set(FEEDBACK_KEYS)
+    for stage in STAGES:
+        keys |= stage.text_keys()
+    return keys
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_every_text_key_of_the_lessons_is_in_every_catalog(lang: str) -> None:
+    catalog = locales.catalog("lessons", lang)
+    missing = sorted(k for k in _text_keys() if k not in catalog.translated)
+    assert not missing
+
+
+# -- one test per level -------------------------------------------------------------------
+
+
+def _render(message: Message | None, caplog: pytest.LogCaptureFixture) -> None:
+    """A message reads in every language: its key exists, every placeholder is filled."""
+    assert message is not None
+    english = " ".join(ENGLISH.text(message.key, n) or "" for n in (1, 2))
+    assert english.strip(), f"no English for {message.key}"
+    caplog.clear()
+    for lang in LANGUAGES:
+        text = say(message, lang)
+        assert text and "{" not in text and text != message.key, (lang, message, text)
+    problems = [r.getMessage() for r in caplog.records
+                if "translation" in r.getMessage() or "parameters" in r.getMessage()]
+    assert not problems, (message, problems)
+    if message.domain == "lessons":
+        wanted = placeholders(english)
+        assert wanted <= set(message.params), (message.key, wanted - set(message.params))
+
+
+def _right_actions(runner: LessonRunner) -> list[tuple[str, object]]:
+    """Every right action of the current step, as the engine and the step say."""
+    step, round_ = runner.step, runner.round
+    assert round_ is not None
+    expect = step.expect
+    if step.action == "tap_card":
+        if expect.with_card is not None:
+            return [("tap", c) for c in round_.table
+                    if round_.check(Move(expect.with_card, frozenset({c}))) is None]
+        if expect.value is not None:
+            area = {"hand": round_.hand(0), "table": round_.table,
+                    "both": round_.hand(0) + round_.table}[expect.among]
+            return [("tap", c) for c in area if c.value == expect.value]
+        return [("tap", c) for c in expect.cards]
+    if step.action == "play":
+        moves = round_.legal_moves()
+        if expect.moves == "captures":
+            moves = [m for m in moves if m.take]
+        elif expect.moves != "any":
+            moves = [m for m in moves if m in expect.moves]
+        return [("play", m) for m in moves]
+    if step.action == "answer":
+        return [("answer", runner.expected_answer())]
+    return [("renuncio", None)]
+
+
+def _candidates(runner: LessonRunner) -> Iterator[tuple[str, object]]:
+    """Actions a child could try at this step: every card tapped, every hand card with
+    every set of up to four table cards, numbers around the answer, a renuncio call."""
+    round_ = runner.round
+    assert round_ is not None
+    view = runner.view()
+    for card in view.hand + view.table:
+        yield "tap", card
+    for card in view.hand:
+        for size in range(0, min(4, len(view.table)) + 1):
+            for take in itertools.combinations(view.table, size):
+                yield "play", Move(card, frozenset(take))
+    if runner.step.action == "answer":
+        right = runner.expected_answer()
+        for n in {*view.choices, right - 1, right + 1, 0}:
+            if n >= 0:
+                yield "answer", n
+    yield "renuncio", None
+
+
+def _act(runner: LessonRunner, action: str, what: object) -> Outcome:
+    if action == "tap":
+        return runner.tap(what)  # type: ignore[arg-type]
+    if action == "play":
+        assert isinstance(what, Move)
+        return runner.play(what.card, what.take)
+    if action == "answer":
+        return runner.answer(what)  # type: ignore[arg-type]
+    return runner.claim_renuncio()
+
+
+def _replay(runner: LessonRunner, stage: Stage, level: Level, path: list[tuple[str, object]]):
+    runner.start(stage.key, level.key)
+    for action, what in path:
+        assert _act(runner, action, what).ok
+
+
+def _play_game(runner: LessonRunner, caplog: pytest.LogCaptureFixture) -> Outcome:
+    """A whole-game level played to its end: a wrong try first, then legal moves."""
+    view = runner.view()
+    assert view.action == "game" and view.game is not None and view.counting == "mistakes"
+    obs = view.observation
+    illegal = next(Move(c, frozenset({t})) for c in obs.hand for t in obs.table
+                   if Move(c, frozenset({t})) not in obs.legal_moves())
+    wrong = runner.play(illegal.card, illegal.take)
+    assert not wrong.ok and wrong.counted
+    _render(wrong.feedback, caplog)
+    assert runner.tap(obs.hand[0]).counted is False
+    outcome = wrong
+    for _ in range(400):
+        view = runner.view()
+        if view.status == "level_done":
+            return outcome
+        if view.status == "round_over":
+            runner.next_round()
+            continue
+        assert view.your_turn
+        move = view.observation.legal_moves()[0]
+        outcome = runner.play(move.card, move.take)
+        assert outcome.ok, outcome
+        if outcome.comment is not None:
+            _render(outcome.comment, caplog)
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize(("stage", "level"), LEVELS, ids=LEVEL_IDS)
+def test_every_level_plays_through(stage: Stage, level: Level,
+                                   caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.WARNING)
+    runner = LessonRunner(STAGES, auto_advance=False)
+    view = runner.start(stage.key, level.key)
+    _render(view.stage_title, caplog)
+    _render(view.stage_intro, caplog)
+    if level.is_game:
+        outcome = _play_game(runner, caplog)
+        assert outcome.result is not None and outcome.result.stars == 2  # one mistake
+        return
+    path: list[tuple[str, object]] = []
+    for index, step in enumerate(level.steps):
+        _replay(runner, stage, level, path)
+        view = runner.view()
+        assert (view.step_index, view.action, view.status) == (index + 1, step.action, "playing")
+        _render(view.goal, caplog)
+        round_ = runner.round
+        if step.action in ("tap_card", "play", "renuncio"):
+            assert view.your_turn, "a step to act on is the child's turn"
+        if step.action != "renuncio":
+            assert not round_.observation(0).renuncio_claims(), "an unasked renuncio"
+        rights = _right_actions(runner)
+        assert rights, "the step has a right action"
+        kinds = {"tap_card": "tap", "play": "play", "answer": "answer", "renuncio": "renuncio"}
+        legal_others = False
+        for action, what in _candidates(runner):
+            _replay(runner, stage, level, path)
+            outcome = _act(runner, action, what)
+            if (action, what) in rights:
+                assert outcome.ok
+                continue
+            assert not outcome.ok, (action, what)
+            # A play or a renuncio call is a try in either kind of step (the child chose
+            # between them); any other action the step does not take counts nothing.
+            tries = {kinds[step.action]}
+            if step.action in ("play", "renuncio"):
+                tries |= {"play", "renuncio"} if view.renuncio_rule else {"play"}
+            if action not in tries:
+                assert not outcome.counted, (action, outcome)
+                continue
+            assert outcome.counted
+            _render(outcome.feedback, caplog)
+            if action == "play" and round_.check(what) is None:
+                legal_others = True
+                if step.consequence:
+                    assert runner.status == "consequence" and outcome.events
+                    if outcome.consequence is not None:
+                        _render(outcome.consequence, caplog)
+                    assert runner.retry().status == "playing"
+        if step.action == "play" and legal_others:
+            assert step.other, "a legal move that is not the goal's needs its own feedback"
+        path.append(rights[0])
+    _replay(runner, stage, level, path[:-1])
+    outcome = _act(runner, *path[-1])
+    assert outcome.ok and outcome.result is not None
+    assert outcome.result.stars == 3 and outcome.result.plays == len(level.steps)
+    assert runner.status == "level_done"
+    _render(outcome.feedback, caplog)
+    for event in outcome.events:  # the child's move and the scripted replies: all played
+        assert event.seat in (0, 1)
+
+
+# -- the schema's errors -------------------------------------------------------------------
+
+DEAL = """
+[levels.deal]
+dealer = 1
+hands = [["8c", "3e", "5b"], ["1b", "2b", "4b"]]
+table = ["7o", "6c", "9e", "10b"]
+"""
+GOOD = """
+key = "demo"
+title = "demo.title"
+intro = "demo.intro"
+
+[[levels]]
+key = "one"
+goal = "goal.tap_value"
+goal_params = { value = 8 }
+hints = "full"
+action = "tap_card"
+expect = { value = 8 }
+""" + DEAL + "".join(f"""
+[[levels]]
+key = "l{i}"
+goal = "goal.tap_value"
+goal_params = {{ value = 8 }}
+hints = "none"
+action = "tap_card"
+expect = {{ value = 8 }}
+{"check = true" if i == 5 else ""}
+""" + DEAL for i in range(2, 6))
+
+
+def test_a_good_file_reads() -> None:
+    stage = parse_stage(GOOD, "99-demo.toml")
+    assert stage.key == "demo" and len(stage.levels) == 5 and stage.levels[-1].check
+    assert stage.levels[0].steps[0].goal_params == {"value": 8}
+
+
+@pytest.mark.parametrize(("change", "where", "says"), [
+    (('goal = "goal.tap_value"', 'goal = "Tap the card worth 8"'), "level 1 'one', goal",
+     "catalog key"),
+    (('hints = "full"', 'hints = "lots"'), "level 1 'one', hints", "full, some, none"),
+    (('expect = { value = 8 }\n\n[levels.deal]', 'expect = { value = 11 }\n\n[levels.deal]'),
+     "level 1 'one', expect.value", "1-10"),
+    (('"8c", "3e"', '"8x", "3e"'), "level 1 'one', deal.hands[0][0]", "unknown card '8x'"),
+    (('"8c", "3e", "5b"], ["1b"', '"8c", "3e", "1b"], ["1b"'), "level 1 'one', deal",
+     "1b dealt twice"),
+    (('table = ["7o", "6c", "9e", "10b"]\n\n[[levels]]\nkey = "l2"',
+      'table = ["7o", "6c", "1e", "1c"]\n\n[[levels]]\nkey = "l2"'),
+     "level 1 'one', deal.table", "totals 15"),
+    (('key = "one"', 'key = "l2"'), "levels", "used twice"),
+    (('action = "tap_card"', 'action = "jump"'), "level 1 'one', action", "tap_card, play"),
+    (('hints = "full"', 'hints = "full"\nreply = "7x"'), "level 1 'one', reply",
+     "unknown card '7x'"),
+    (('hints = "full"', 'hints = "full"\nbefore = ["1b"]'), "level 1 'one', before",
+     "1b is not in the hand of seat 0"),
+    (('hints = "full"', 'hints = "full"\ncolour = "red"'), "level 1 'one'",
+     "unknown field 'colour'"),
+    (('intro = "demo.intro"', 'intro = "demo.intro"\nrules = { capture_sum = 12 }'),
+     "rules", "capture_sum must be 10, 15 or 20"),
+    (('goal_params = { value = 8 }\nhints = "full"',
+      'goal_params = { value = "eight" }\nhints = "full"'),
+     "level 1 'one', goal_params.value", "whole number"),
+    (('check = true', ''), "levels", "the last level, and only it"),
+])
+def test_a_broken_file_says_which_file_level_and_field(change: tuple[str, str], where: str,
+                                                       says: str) -> None:
+    old, new = change
+    assert old in GOOD, old
+    with pytest.raises(LessonError) as broken:
+        parse_stage(GOOD.replace(old, new, 1), "99-demo.toml")
+    error = broken.value
+    assert error.source == "99-demo.toml" and error.where == where, str(error)
+    assert says in error.message, str(error)
+    assert str(error).startswith(f"99-demo.toml: {where}: ")
+
+
+def test_a_file_that_is_not_toml_or_has_too_few_levels_is_refused() -> None:
+    with pytest.raises(LessonError, match=r"^x.toml: not valid TOML"):
+        parse_stage("key = ", "x.toml")
+    few = GOOD.split("[[levels]]")
+    with pytest.raises(LessonError, match="a stage has 5-8 levels, got 3"):
+        parse_stage("[[levels]]".join(few[:4]), "x.toml")
+
+
+def test_hints_that_come_back_are_refused() -> None:
+    text = GOOD.replace('hints = "none"', 'hints = "full"', 2).replace(
+        'key = "l2"\ngoal = "goal.tap_value"\ngoal_params = { value = 8 }\nhints = "full"',
+        'key = "l2"\ngoal = "goal.tap_value"\ngoal_params = { value = 8 }\nhints = "none"')
+    with pytest.raises(LessonError, match=r"level 3 'l3', hints: hints come back"):
+        parse_stage(text, "99-demo.toml")
+
+
+def test_a_directory_of_stages_checks_names_and_keys(tmp_path: Path) -> None:
+    (tmp_path / "01-demo.toml").write_text(GOOD, encoding="utf-8")
+    assert [s.key for s in read_stages(tmp_path)] == ["demo"]
+    (tmp_path / "02-other.toml").write_text(GOOD, encoding="utf-8")
+    with pytest.raises(LessonError, match=r"02-other.toml: key: is 'demo'"):
+        read_stages(tmp_path)
+    (tmp_path / "02-other.toml").unlink()
+    (tmp_path / "stage.toml").write_text(GOOD, encoding="utf-8")
+    with pytest.raises(LessonError, match="named NN-key.toml"):
+        read_stages(tmp_path)
+
+
+def test_the_shipped_files_are_the_ones_loaded() -> None:
+    names = sorted(p.name for p in LESSONS_DIR.glob("*.toml"))
+    assert names == [f"{s.order:02d}-{s.key}.toml" for s in STAGES]
+
+
+def test_no_english_in_the_data() -> None:
+    """Only keys and card notation: no sentence can hide in a lesson file."""
+    for stage in STAGES:
+        for key in stage.text_keys():
+            assert " " not in key and key == key.lower()
+
+
+# -- the runner -------------------------------------------------------------------------------
+
+
+def test_stars_follow_lichess() -> None:
+    assert [stars_for(p, 1) for p in (1, 2, 3, 9)] == [3, 2, 1, 1]
+    assert [stars_for(p, 8) for p in (6, 8, 10, 11)] == [3, 3, 2, 1]
+    assert stars_for(0, 0) == 3 and stars_for(1, 0) == 2 and stars_for(2, 0) == 1
+
+
+def _runner_at(stage: str, level: str, **kwargs) -> LessonRunner:
+    runner = LessonRunner(STAGES, **{"auto_advance": False, **kwargs})
+    runner.start(stage, level)
+    return runner
+
+
+def test_a_wrong_sum_is_explained_by_the_engine_and_costs_a_star() -> None:
+    runner = _runner_at("one_card", "seven")
+    view = runner.view()
+    assert view.action == "tap_card" and view.goal == Message(
+        "goal.tap_with", {"sum": 15, "card": Card.parse("7o")})
+    wrong = runner.tap(Card.parse("2b"))
+    assert not wrong.ok and wrong.feedback == Message(
+        "fb.wrong_sum_more", {"expr": "2 + 7", "total": 9, "sum": 15, "more": 6})
+    assert say(wrong.feedback, "en") == "2 + 7 = 9: you need 6 more to make 15."
+    assert say(wrong.feedback, "es").startswith("2 + 7 = 9")
+    assert runner.view().plays == 1 and runner.view().feedback == wrong.feedback
+    assert runner.view().position != view.position  # a try redraws the board
+    right = runner.tap(Card.parse("8c"))
+    assert right.ok and right.result.stars == 2 and right.result.plays == 2
+
+
+def test_the_next_level_starts_by_advancing_and_the_stage_ends_with_its_card() -> None:
+    runner = _runner_at("values", "sota")
+    assert runner.tap(Card.parse("8c")).result.stars == 3
+    assert runner.view().status == "level_done"
+    assert runner.tap(Card.parse("8c")).counted is False  # a finished level takes nothing
+    view = runner.advance()
+    assert (view.level_index, view.status, view.plays) == (2, "playing", 0)
+    stage = runner.stage
+    runner.start("values", stage.levels[-1].key)
+    for step in stage.levels[-1].steps:
+        assert runner.answer(step.expect.args["card"].value).ok
+    done = runner.advance()
+    assert done.status == "stage_done" and done.next_stage == "one_card"
+    assert [r.level for r in done.stage_results] == ["sota", stage.levels[-1].key]
+    assert runner.advance().stage == "one_card"
+
+
+def test_a_level_done_goes_on_by_itself() -> None:
+    runner = LessonRunner(STAGES)  # auto_advance: the page draws the next level at once
+    runner.start("escoba", "which")
+    done = runner.play(Card.parse("5o"), [Card.parse(c) for c in ("2o", "3c", "5e")])
+    assert done.ok and done.result.level == "which" and done.events[0].escoba
+    assert done.feedback == Message("fb.escoba")
+    view = runner.view()
+    assert (view.level, view.status, view.plays) == ("count", "playing", 0)
+    runner.start("escoba", "check")
+    runner.play(Card.parse("10o"), (Card.parse("2e"), Card.parse("3b")))
+    last = runner.play(Card.parse("9b"), (Card.parse("6c"),))
+    assert last.result.stars == 3 and runner.view().status == "stage_done"
+    assert runner.view().next_stage == "sweep_risk"
+
+
+def test_hints_fade_from_the_whole_answer_to_nothing() -> None:
+    runner = LessonRunner(STAGES, auto_advance=False)
+    glows = {}
+    for level in ("rey", "play_seven", "caballo", "sota"):
+        view = runner.start("one_card", level)
+        glows[view.hints] = view.glow
+    assert glows["full"] == (Card.parse("7o"), Card.parse("8c"))
+    assert glows["some"] and len(glows["some"]) == 1
+    assert glows["none"] == ()
+
+
+def test_a_sweep_left_open_is_shown_then_the_level_starts_again() -> None:
+    runner = _runner_at("sweep_risk", "lay_safe")
+    start = runner.view()
+    risky = next(c for c in start.hand if c != Card.parse("7b"))
+    wrong = runner.play(risky)
+    assert not wrong.ok and wrong.feedback.key == "fb.leaves_sweep"
+    assert wrong.consequence is not None and wrong.consequence.key == "fb.then_escoba"
+    assert wrong.events[0].card == risky and wrong.events[-1].escoba
+    assert runner.view().status == "consequence" and runner.view().table == ()
+    assert runner.play(Card.parse("7b")).counted is False  # waits for retry
+    again = runner.retry()
+    assert again.status == "playing" and again.table == start.table and again.plays == 1
+    done = runner.play(Card.parse("7b"))
+    assert done.ok and done.result.stars == 2
+    assert runner.restart().plays == 0
+
+
+def test_renuncio_is_called_and_a_false_call_is_refused_by_the_engine() -> None:
+    runner = _runner_at("renuncio", "spot")
+    view = runner.start("renuncio", "spot")
+    assert view.renuncio_rule and view.events and view.events[0].seat == 1
+    played = runner.play(view.hand[0])
+    assert not played.ok and played.feedback == Message("fb.renuncio_first", {"sum": 15})
+    claim = runner.claim_renuncio()
+    assert claim.ok and claim.events[0].kind == "renuncio"
+    nothing = _runner_at("renuncio", "no_miss").claim_renuncio()
+    assert not nothing.ok and nothing.feedback == Message("fb.renuncio_nothing", {"sum": 15})
+    assert nothing.counted  # the button is there: a call is a try
+    elsewhere = _runner_at("one_card", "seven").claim_renuncio()
+    assert elsewhere.feedback.key == "fb.renuncio_not_allowed" and not elsewhere.counted
+
+
+def test_an_answer_says_more_or_less() -> None:
+    runner = _runner_at("counting", "oros")
+    right = runner.expected_answer()
+    less, more = runner.answer(right + 2), runner.answer(right - 1)
+    assert less.feedback == Message("fb.answer_less", {"sum": 15, "given": right + 2})
+    assert more.feedback == Message("fb.answer_more", {"sum": 15, "given": right - 1})
+    assert say(more.feedback, "de") == f"Nicht {right - 1}: Es ist mehr. Zähl noch mal!"
+    assert runner.answer(right).ok
+
+
+def test_the_view_shows_counts_of_the_opponents_hand_only() -> None:
+    view = _runner_at("one_card", "seven").view()
+    assert view.opponent_counts == (3,) and len(view.hand) == 3
+    assert view.observation.seat == 0 and view.game is None
+    assert not hasattr(view, "opponent_hand")
+
+
+def test_capture_sum_ten_stage_says_ten() -> None:
+    runner = LessonRunner(STAGES, auto_advance=False)
+    view = runner.start("ten")
+    assert view.capture_sum == 10 and view.goal.params["sum"] == 10
+    assert "10" in say(view.goal, "en")
+
+
+def test_every_feedback_key_reads_in_every_language() -> None:
+    for key in FEEDBACK_KEYS:
+        english = ENGLISH.text(key, 2)
+        assert english is not None, key
+        params = {name: Card.parse("7o") if name in ("card", "best_card") else
+                  (Card.parse("8c"),) if name in ("cards", "best_cards") else 3
+                  for name in placeholders(english) | {"count"}}
+        for lang in LANGUAGES:
+            assert "{" not in say(Message(key, params), lang)
+
+
+def test_cards_are_named_in_the_childs_deck() -> None:
+    from escoba import Deck
+
+    goal = _runner_at("values", "sota").view().goal
+    assert say(goal, "en") == "Your turn: tap the Sota. It is worth 8."
+    assert say(goal, "en", Deck.FRENCH) == "Your turn: tap the J. It is worth 8."
+    assert say(goal, "de", Deck.ITALIAN) == (
+        "Du bist dran: Tippe auf Fante. Diese Karte ist 8 wert.")
+    intro = _runner_at("values", "sota").view().stage_intro
+    assert say(intro, "es", Deck.FRENCH) == (
+        "Cada carta vale su número. J vale 8, Q vale 9 y K vale 10.")
+    wrong = _runner_at("values", "sota").tap(Card.parse("3e"))
+    assert say(wrong.feedback, "en", Deck.FRENCH) == (
+        "That is the 3 of spades: it is worth 3. Find the card worth 8.")
+
+
+# -- the map and storage ------------------------------------------------------------------------
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[sa.Engine]:
+    if request.param == "sqlite":
+        eng = sa.create_engine(f"sqlite:///{tmp_path / 'lessons.db'}")
+        configure_sqlite(eng)
+    else:
+        eng = sa.create_engine(request.getfixturevalue("postgres_url"))
+    yield eng
+    eng.dispose()
+
+
+def test_the_best_is_never_lowered_and_survives_a_restart(engine: sa.Engine) -> None:
+    store = Storage(engine)
+    ana, leo = store.create_profile("Ana", "🦊"), store.create_profile("Leo", "🐼")
+    first = store.record_lesson(ana.id, "escoba", "two", 2, 4)
+    assert (first.stars, first.plays) == (2, 4)
+    worse = store.record_lesson(ana.id, "escoba", "two", 1, 9)
+    assert (worse.stars, worse.plays) == (2, 4) and worse.updated_at >= first.updated_at
+    better = store.record_lesson(ana.id, "escoba", "two", 3, 6)
+    assert (better.stars, better.plays, better.created_at) == (3, 4, first.created_at)
+    assert store.record_lesson(ana.id, "escoba", "two", 2, 2).plays == 2
+    store.record_lesson(leo.id, "escoba", "two", 1, 7)
+    again = Storage(engine)  # the app restarted on the same database
+    results = again.lesson_results(ana.id)
+    assert list(results) == [("escoba", "two")]
+    assert (results[("escoba", "two")].stars, results[("escoba", "two")].plays) == (3, 2)
+    assert again.lesson_results(leo.id)[("escoba", "two")].stars == 1
+    with pytest.raises(ValueError):
+        store.record_lesson(ana.id, "escoba", "two", 0, 1)
+    assert again.profile_data(ana.id).lessons == 1
+    version = again.progress_version(ana.id)
+    again.record_lesson(ana.id, "escoba", "one", 3, 1)
+    assert again.progress_version(ana.id) != version
+    again.delete_profile(ana.id)
+    assert again.lesson_results(ana.id) == {}
+    assert again.lesson_results(leo.id)
+
+
+def test_a_level_done_is_saved_at_once_and_the_map_sums_it(engine: sa.Engine) -> None:
+    store = Storage(engine)
+    mia = store.create_profile("Mia", "🐸")
+    runner = _runner_at("values", "sota", storage=store, profile_id=mia.id)
+    runner.tap(Card.parse("3e"))
+    done = runner.tap(Card.parse("8c"))
+    assert (done.result.stars, done.result.best_stars, done.result.best_plays) == (2, 2, 2)
+    assert store.lesson_results(mia.id)[("values", "sota")].stars == 2  # already written
+    runner.restart()
+    assert runner.tap(Card.parse("8c")).result.best_stars == 3
+    runner.start("values", "caballo")
+    runner.tap(Card.parse("9o"))
+    summaries = stage_summaries(store.lesson_results(mia.id), STAGES)
+    values = summaries["values"]
+    assert (values.done, values.total, values.stars, values.state) == (
+        2, len(STAGES[0].levels), 6, "started")
+    assert summaries["one_card"].state == "new"
+    assert next_lesson(store.lesson_results(mia.id), STAGES) == ("values",
+                                                                STAGES[0].levels[2].key)
+    assert next_lesson({}, STAGES) == ("values", "sota")
+    first_six = {(s.key, k): object() for s in STAGES[:6] for k in s.level_keys}
+    assert suggest_lessons({}, STAGES) and suggest_lessons(dict(list(first_six.items())[1:]),
+                                                           STAGES)
+    assert not suggest_lessons(first_six, STAGES)
+
+
+def test_a_result_of_a_level_that_no_longer_exists_is_not_counted() -> None:
+    class Best:
+        stars = 3
+
+    summaries = stage_summaries({("values", "gone"): Best(), ("values", "sota"): Best()}, STAGES)
+    assert (summaries["values"].done, summaries["values"].stars) == (1, 3)

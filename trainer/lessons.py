@@ -1,0 +1,868 @@
+"""The lesson runner: one child going through the lesson path, level by level (no Streamlit).
+
+A level (``lessons/*.toml``, see :mod:`lessons`) is a scripted position and one or
+more steps; in each the child taps a card, plays a card, answers a number, calls
+¡renuncio! or plays a whole game. :class:`LessonRunner` holds where the child is:
+the page draws :meth:`LessonRunner.view` and hands the child's action to
+:meth:`~LessonRunner.tap`, :meth:`~LessonRunner.play`, :meth:`~LessonRunner.answer`
+or :meth:`~LessonRunner.claim_renuncio`; each answers with an :class:`Outcome`. A
+finished level leads to the next by itself; a stage ends on its completion card.
+
+The engine is the only judge. A move is checked with :meth:`escoba.Round.check`
+and played with :meth:`escoba.Round.attempt`; a refusal's code and parameters
+become the feedback ("7 + 5 = 12: you need 3 more"). What a question's answer is
+comes from the engine too (a card's value, the table's total, the round's score).
+The runner only compares: is this the move the goal asks for, is this the number.
+
+Stars (as lichess's Learn): finishing a level always earns at least one; three
+for the target number of plays (every try counts, right or wrong); two for a
+little more. Retries are unlimited; the best score is kept in storage the moment
+a level is done, and never lowered.
+
+Texts are :class:`Message` values (a catalog key, parameters with :class:`Card`
+values, a domain); :func:`say` words them in the child's language and deck.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple, Protocol
+
+from escoba import (
+    Card,
+    Code,
+    Deck,
+    EscobaError,
+    Move,
+    Observation,
+    Play,
+    Renuncio,
+    Round,
+    Suit,
+)
+from escoba.bots import make_player
+from escoba.cards import CARDS, value_sum
+from escoba.scoring import SETENTA_VALUES
+from lessons import LessonError, Level, Stage, Step, load_stages
+
+from .gameplay import GameSession, SeatSpec
+from .hints import assess, game_hint
+from .i18n import card_name, t
+from .verdicts import sum_expression
+
+__all__ = ["Message", "Outcome", "LevelResult", "LessonView", "LessonRunner", "StageSummary",
+           "stars_for", "verdict_feedback", "say", "stage_summaries", "next_lesson",
+           "suggest_lessons",
+           "FEEDBACK_KEYS", "DOMAIN", "STATUSES", "LessonRecorder"]
+
+#: The catalog domain of lesson texts (``locales/<lang>/LC_MESSAGES/lessons.po``).
+DOMAIN = "lessons"
+#: ``playing`` a step; ``consequence``: a wrong move was played and answered, the page
+#: shows it until :meth:`LessonRunner.retry`; ``round_over`` (a game level between
+#: rounds, :meth:`LessonRunner.next_round`); ``level_done`` (:meth:`LessonRunner.advance`
+#: goes on); ``stage_done``: the completion card.
+STATUSES: tuple[str, ...] = ("playing", "consequence", "round_over", "level_done", "stage_done")
+#: The seat the child plays in every level.
+CHILD = 0
+
+#: Every feedback key the runner itself can give (the levels add their ``other`` keys).
+FEEDBACK_KEYS: frozenset[str] = frozenset({
+    "fb.wrong_sum_more", "fb.wrong_sum_over", "fb.wrong_sum_joker", "fb.capture_forced",
+    "fb.card_not_on_table", "fb.not_in_hand", "fb.not_your_turn", "fb.not_allowed",
+    "fb.renuncio_nothing", "fb.renuncio_not_allowed", "fb.renuncio_wrong_card",
+    "fb.renuncio_cannot_take", "fb.renuncio_first", "fb.tap_value", "fb.tap_in_hand",
+    "fb.tap_on_table", "fb.tap_other", "fb.answer_more", "fb.answer_less", "fb.other_move",
+    "fb.not_now", "fb.then_escoba", "fb.then_takes", "fb.then_lays", "fb.coach_best",
+    "fb.coach_better_take", "fb.coach_better_lay", "fb.right", "fb.escoba",
+})
+
+
+class Message(NamedTuple):
+    """A text to show: a catalog key, its parameters (cards as :class:`Card`), its domain."""
+
+    key: str
+    params: Mapping[str, Any] = {}
+    domain: str = DOMAIN
+
+
+@dataclass(frozen=True)
+class LevelResult:
+    """A finished level: its stars and plays, and the best ever stored (when saved)."""
+
+    stage: str
+    level: str
+    stars: int
+    plays: int
+    target: int
+    best_stars: int | None = None
+    best_plays: int | None = None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one action of the child did.
+
+    ``ok``: it was the right action (the level goes on, or is done). ``feedback``:
+    why not, or praise. ``counted``: it counted as a play (an action the step does
+    not take, such as a tap while a number is asked, does not). ``events``: what was
+    played, the child's move first, then the computer's scripted replies.
+    ``consequence``: what the computer did with a wrong move (the level then waits
+    for :meth:`LessonRunner.retry`). ``comment``: the coach on a move in a whole game.
+    ``result``: the level's stars when this action finished it.
+    """
+
+    ok: bool
+    feedback: Message | None = None
+    counted: bool = True
+    events: tuple[Play, ...] = ()
+    consequence: Message | None = None
+    comment: Message | None = None
+    result: LevelResult | None = None
+
+    @property
+    def done(self) -> bool:
+        """Whether this action finished the level."""
+        return self.result is not None
+
+
+@dataclass(frozen=True)
+class LessonView:
+    """Everything the page draws for the current level, and nothing it must work out.
+
+    Cards are :class:`Card` values; the opponent's hand is a count only. ``glow``
+    are the cards to light up, already faded for the level's ``hints``. ``plays``
+    against ``target`` are tries (``counting == "plays"``), or in a whole game the
+    wrong tries against those allowed for three stars (``"mistakes"``).
+    ``observation`` is the child's seat's :class:`~escoba.Observation` (``None`` on
+    the completion card); ``game`` the :class:`~trainer.gameplay.GameSession` of a
+    whole-game level, for the page's game board.
+    """
+
+    stage: str
+    stage_title: Message
+    stage_intro: Message
+    level: str
+    level_index: int  # 1-based
+    level_count: int
+    step_index: int  # 1-based
+    step_count: int
+    status: str
+    action: str
+    goal: Message
+    seat: int
+    to_move: int
+    your_turn: bool
+    hand: tuple[Card, ...]
+    table: tuple[Card, ...]
+    opponent_counts: tuple[int, ...]
+    stock_count: int
+    piles: tuple[tuple[Card, ...], ...]
+    escobas: tuple[int, ...]
+    glow: tuple[Card, ...]
+    hints: str
+    plays: int
+    target: int
+    counting: str
+    choices: tuple[int, ...]
+    renuncio_rule: bool
+    capture_sum: int
+    check: bool
+    events: tuple[Play, ...] = ()
+    feedback: Message | None = None
+    consequence: Message | None = None
+    result: LevelResult | None = None
+    #: Changes whenever what the board shows changes (a level, a step, a try, a move):
+    #: the board's action names the position it was drawn for, so a stale one is ignored.
+    position: str = ""
+    observation: Observation | None = None
+    game: GameSession | None = None
+    next_stage: str | None = None
+    stage_results: tuple[LevelResult, ...] = ()
+
+
+class LessonRecorder(Protocol):
+    """Where finished levels go (:class:`trainer.storage.Storage` is one)."""
+
+    def record_lesson(self, profile_id: int, stage: str, level: str, stars: int,
+                      plays: int) -> Any: ...
+
+
+def stars_for(plays: int, target: int) -> int:
+    """Lichess's rule: 3 stars within the target, 2 a little over it, else 1 (never 0)."""
+    if plays <= target:
+        return 3
+    if plays <= target + max(1, math.ceil(target / 4)):
+        return 2
+    return 1
+
+
+# -- the engine's verdicts as lesson feedback ------------------------------------------
+
+
+def _cards(notations: Iterable[str]) -> tuple[Card, ...]:
+    return tuple(Card.parse(n) for n in notations)
+
+
+def verdict_feedback(verdict: EscobaError) -> Message:
+    """The feedback for a refused move or claim, from the engine's code and parameters.
+
+    The sum is the engine's (its terms, total and the sum needed); the runner only
+    says how far it is from the sum ("you need 3 more", "2 too many").
+    """
+    p = verdict.params
+    code = verdict.code
+    if code == Code.WRONG_SUM:
+        expr = sum_expression(p["values"])
+        if p["jokers"]:
+            return Message("fb.wrong_sum_joker", {"expr": expr, "sum": p["need"]})
+        if p["total"] < p["need"]:
+            return Message("fb.wrong_sum_more", {"expr": expr, "total": p["total"],
+                                                 "sum": p["need"], "more": p["need"] - p["total"]})
+        return Message("fb.wrong_sum_over", {"expr": expr, "total": p["total"], "sum": p["need"],
+                                             "over": p["total"] - p["need"]})
+    if code == Code.CAPTURE_FORCED:
+        return Message("fb.capture_forced", {"card": Card.parse(p["card"]), "count": p["count"]})
+    if code == Code.CARD_NOT_ON_TABLE:
+        cards = _cards(p["cards"])
+        return Message("fb.card_not_on_table", {"cards": cards, "count": len(cards)})
+    if code == Code.NOT_IN_HAND:
+        return Message("fb.not_in_hand", {"card": Card.parse(p["card"])})
+    if code in (Code.NOT_YOUR_TURN, Code.ROUND_OVER, Code.NO_ROUND):
+        return Message("fb.not_your_turn")
+    if code == Code.RENUNCIO_NOTHING:
+        return Message("fb.renuncio_nothing")
+    if code == Code.RENUNCIO_NOT_ALLOWED:
+        return Message("fb.renuncio_not_allowed")
+    if code == Code.RENUNCIO_WRONG_CARD:
+        return Message("fb.renuncio_wrong_card", {"card": Card.parse(p["laid"])})
+    if code == Code.RENUNCIO_CANNOT_TAKE:
+        return Message("fb.renuncio_cannot_take", {"card": Card.parse(p["card"])})
+    return Message("fb.not_allowed")
+
+
+def _then(play: Play) -> Message:
+    """What the computer did, as the consequence of a wrong move."""
+    card = play.card
+    if play.take_mask:
+        key = "fb.then_escoba" if play.escoba else "fb.then_takes"
+        return Message(key, {"card": card, "cards": tuple(sorted(play.take)),
+                             "count": len(play.take) + 1})
+    return Message("fb.then_lays", {"card": card})
+
+
+# -- words ---------------------------------------------------------------------------
+
+
+def _worded(name: str, value: Any, deck: Deck, lang: str | None) -> Any:
+    if isinstance(value, Card):
+        if name == "rank" or name.endswith("_rank"):
+            return value.rank_name(deck)
+        return card_name(value, deck, lang)
+    if isinstance(value, (tuple, list, frozenset)) and all(isinstance(v, Card) for v in value):
+        return ", ".join(card_name(v, deck, lang) for v in sorted(value))
+    return value
+
+
+def say(message: Message, lang: str | None = None, deck: Deck = Deck.SPANISH) -> str:
+    """A message in the child's language, its cards named in the child's deck
+    (``rank`` and ``*_rank`` by the rank only: "Sota", "J", "Fante")."""
+    params = {name: _worded(name, value, deck, lang) for name, value in message.params.items()}
+    return t(message.key, lang, domain=message.domain, **params)
+
+
+# -- the map -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StageSummary:
+    """One stage on the lesson map: "3 / 6 levels, 14 stars"."""
+
+    stage: str
+    done: int
+    total: int
+    stars: int
+
+    @property
+    def max_stars(self) -> int:
+        return 3 * self.total
+
+    @property
+    def state(self) -> str:
+        """``new`` (no level done), ``started`` or ``done`` (every level)."""
+        if not self.done:
+            return "new"
+        return "done" if self.done >= self.total else "started"
+
+
+class _Best(Protocol):
+    stars: int
+
+
+def stage_summaries(results: Mapping[tuple[str, str], _Best],
+                    stages: Sequence[Stage] | None = None) -> dict[str, StageSummary]:
+    """Each stage's summary from a profile's best results (``Storage.lesson_results``).
+
+    Only the stage's current levels count: a result of a level since removed is ignored.
+    """
+    out: dict[str, StageSummary] = {}
+    for stage in stages if stages is not None else load_stages():
+        best = [results[(stage.key, k)] for k in stage.level_keys if (stage.key, k) in results]
+        out[stage.key] = StageSummary(stage.key, len(best), len(stage.levels),
+                                      sum(b.stars for b in best))
+    return out
+
+
+def suggest_lessons(results: Mapping[tuple[str, str], Any],
+                    stages: Sequence[Stage] | None = None, through: str = "escoba") -> bool:
+    """Whether Play should still suggest the lessons: until every level of the stages up
+    to ``through`` (stage 6, the escoba) is done. A suggestion only: nothing is locked."""
+    for stage in stages if stages is not None else load_stages():
+        if any((stage.key, key) not in results for key in stage.level_keys):
+            return True
+        if stage.key == through:
+            return False
+    return False
+
+
+def next_lesson(results: Mapping[tuple[str, str], Any],
+                stages: Sequence[Stage] | None = None) -> tuple[str, str] | None:
+    """The first level not done yet, in path order (a suggestion: nothing is locked)."""
+    for stage in stages if stages is not None else load_stages():
+        for key in stage.level_keys:
+            if (stage.key, key) not in results:
+                return stage.key, key
+    return None
+
+
+# -- the runner ---------------------------------------------------------------------------
+
+
+@dataclass
+class _State:
+    """Where the child is inside the current level."""
+
+    round: Round | None = None
+    step: int = 0
+    plays: int = 0
+    status: str = "playing"
+    events: tuple[Play, ...] = ()
+    feedback: Message | None = None
+    consequence: Message | None = None
+    result: LevelResult | None = None
+    game: GameSession | None = None
+    glow: tuple[Card, ...] = ()
+    stage_results: list[LevelResult] = field(default_factory=list)
+
+
+class LessonRunner:
+    """One child's lessons: start a stage (or a level of it), act, go on.
+
+    ``storage`` and ``profile_id``, when given, receive each finished level at once
+    (:meth:`trainer.storage.Storage.record_lesson`: one transaction, best kept). A
+    finished level leads to the next by itself (``auto_advance``), and the last level
+    of a stage to its completion card (``stage_done``).
+    """
+
+    def __init__(self, stages: Sequence[Stage] | None = None, *,
+                 storage: LessonRecorder | None = None, profile_id: int | None = None,
+                 player_name: str = "🙂", auto_advance: bool = True) -> None:
+        self.stages: tuple[Stage, ...] = tuple(stages if stages is not None else load_stages())
+        if not self.stages:
+            raise ValueError("no lesson stages")
+        #: Go on to the next level by itself the moment one is done (the finishing
+        #: :class:`Outcome` carries its stars and what was played). ``False`` holds the
+        #: finished level (``level_done``) until :meth:`advance`.
+        self.auto_advance = auto_advance
+        self.storage = storage
+        self.profile_id = profile_id
+        self.player_name = player_name
+        self.stage: Stage = self.stages[0]
+        self.level: Level = self.stage.levels[0]
+        self._s = _State()
+        self._begin_level()
+
+    # -- where the child is ----------------------------------------------------------
+    def start(self, stage: str, level: str | int | None = None) -> LessonView:
+        """Open ``stage`` at ``level`` (its key or 1-based number; default the first).
+        Every stage and level is open: the path suggests, it never locks."""
+        found = next((s for s in self.stages if s.key == stage), None)
+        if found is None:
+            raise KeyError(f"no lesson stage {stage!r}")
+        if level is None:
+            chosen = found.levels[0]
+        elif isinstance(level, int):
+            if not 1 <= level <= len(found.levels):
+                raise KeyError(f"stage {stage!r} has levels 1-{len(found.levels)}")
+            chosen = found.levels[level - 1]
+        else:
+            chosen = found.level(level)
+        if found is not self.stage:
+            self._s.stage_results = []
+        self.stage, self.level = found, chosen
+        self._begin_level()
+        return self.view()
+
+    @property
+    def step(self) -> Step:
+        return self.level.steps[min(self._s.step, len(self.level.steps) - 1)]
+
+    @property
+    def status(self) -> str:
+        return self._s.status
+
+    @property
+    def plays(self) -> int:
+        return self._s.plays
+
+    @property
+    def round(self) -> Round | None:
+        """The level's round (``None`` in a whole-game level: see :attr:`game`)."""
+        return self._s.round
+
+    @property
+    def game(self) -> GameSession | None:
+        return self._s.game
+
+    def next_stage(self) -> str | None:
+        """The stage after this one in the path, if any."""
+        index = self.stages.index(self.stage)
+        return self.stages[index + 1].key if index + 1 < len(self.stages) else None
+
+    # -- what the page draws ----------------------------------------------------------
+    def view(self) -> LessonView:
+        s, level, step = self._s, self.level, self.step
+        obs = self._observation()
+        rules = level.rules
+        n = rules.players
+        goal_params = {"sum": rules.capture_sum, **step.goal_params, **self._answer_context()}
+        if level.game is not None:
+            goal_params["target"] = level.game.target
+        if obs is not None:
+            hand, table = obs.hand, obs.table
+            counts = tuple(obs.hand_counts[(CHILD + k) % n] for k in range(1, n))
+            piles, escobas = obs.piles, obs.escobas
+            to_move, stock = obs.to_move, obs.stock_count
+            your_turn = obs.is_my_turn
+        else:
+            hand = table = ()
+            counts, piles, escobas = (0,) * (n - 1), ((),) * n, (0,) * n
+            to_move, stock, your_turn = CHILD, 0, False
+        return LessonView(
+            stage=self.stage.key, stage_title=Message(self.stage.title),
+            stage_intro=Message(self.stage.intro, dict(self.stage.intro_params)),
+            level=level.key, level_index=level.index,
+            level_count=len(self.stage.levels), step_index=min(s.step, len(level.steps) - 1) + 1,
+            step_count=len(level.steps), status=s.status, action=step.action,
+            goal=Message(step.goal, goal_params), seat=CHILD, to_move=to_move,
+            your_turn=your_turn, hand=hand, table=table, opponent_counts=counts,
+            stock_count=stock, piles=piles, escobas=escobas,
+            glow=self._game_glow(obs) if level.is_game else s.glow, hints=level.hints,
+            plays=s.plays, target=level.target,
+            counting="mistakes" if level.is_game else "plays", choices=step.choices,
+            renuncio_rule=rules.capture_rule == "renuncio", capture_sum=rules.capture_sum,
+            check=level.check, events=s.events, feedback=s.feedback, consequence=s.consequence,
+            result=s.result, position=self._position(obs), observation=obs, game=s.game,
+            next_stage=self.next_stage() if s.status == "stage_done" else None,
+            stage_results=tuple(s.stage_results))
+
+    def _position(self, obs: Observation | None) -> str:
+        s = self._s
+        moves = len(obs.history) if obs is not None else 0
+        rounds = obs.round_number if obs is not None else 0
+        return (f"l:{self.stage.key}:{self.level.key}:{s.step}:{s.status}:{s.plays}:"
+                f"{rounds}:{moves}")
+
+    def _observation(self) -> Observation | None:
+        s = self._s
+        if s.game is not None:
+            return s.game.observation(CHILD)
+        return s.round.observation(CHILD) if s.round is not None else None
+
+    def _game_glow(self, obs: Observation | None) -> tuple[Card, ...]:
+        """In a whole game with hints on: the coach's best move lit, as the Play board's
+        hint does at its second step."""
+        if obs is None or self.level.hints == "none" or not obs.is_my_turn \
+                or self._s.status != "playing":
+            return ()
+        lit = game_hint(obs, 2).lit
+        return tuple(lit) if self.level.hints == "full" else tuple(lit[:1])
+
+    # -- the child's actions ---------------------------------------------------------
+    def tap(self, card: Card) -> Outcome:
+        """The child taps ``card`` (a ``tap_card`` step)."""
+        if not self._accepts("tap_card"):
+            return self._not_now()
+        self._s.plays += 1
+        step, round_ = self.step, self._round()
+        expect = step.expect
+        if expect.with_card is not None:
+            verdict = round_.check(Move(expect.with_card, frozenset({card})), CHILD)
+            if verdict is not None:
+                return self._wrong(verdict_feedback(verdict))
+            return self._right()
+        if expect.value is not None:
+            area = self._area(expect.among)
+            if card not in area:
+                where = "fb.tap_in_hand" if expect.among == "hand" else "fb.tap_on_table"
+                return self._wrong(Message(where, {"card": card}))
+            if card.value != expect.value:
+                return self._wrong(Message("fb.tap_value", {"card": card, "value": card.value,
+                                                            "want": expect.value}))
+            return self._right()
+        if card in expect.cards:
+            return self._right()
+        return self._wrong(Message(step.other or "fb.tap_other", {"card": card}))
+
+    def play(self, card: Card, take: Iterable[Card] = ()) -> Outcome:
+        """The child plays ``card`` taking the table cards ``take`` (none: lays it down)."""
+        move = Move(card, frozenset(take))
+        if self._s.status == "playing" and self.step.action == "game":
+            return self._game_play(move)
+        if self._s.status == "playing" and self.step.action == "renuncio":
+            self._s.plays += 1
+            return self._wrong(Message("fb.renuncio_first"))
+        if not self._accepts("play"):
+            return self._not_now()
+        self._s.plays += 1
+        round_ = self._round()
+        verdict = round_.check(move, CHILD)
+        if verdict is not None:
+            return self._wrong(verdict_feedback(verdict))
+        if self._expected(move):
+            attempt = round_.attempt(move, CHILD)
+            assert attempt.play is not None  # judged legal just above
+            return self._right((attempt.play,))
+        step = self.step
+        why = Message(step.other or "fb.other_move", self._move_facts(move))
+        if not step.consequence:
+            return self._wrong(why)
+        return self._consequence(move, why)
+
+    def answer(self, number: int) -> Outcome:
+        """The child answers a number (an ``answer`` step)."""
+        if not self._accepts("answer"):
+            return self._not_now()
+        self._s.plays += 1
+        right = self.expected_answer()
+        if number == right:
+            return self._right()
+        key = "fb.answer_more" if right > number else "fb.answer_less"
+        return self._wrong(Message(key, {"given": number}))
+
+    def claim_renuncio(self) -> Outcome:
+        """The child calls ¡renuncio!: the best claim the engine offers (most cards).
+
+        Only a level under the renuncio rule has the button (:attr:`LessonView.renuncio_rule`);
+        elsewhere the engine's ``renuncio_not_allowed`` is said and no play is counted."""
+        s = self._s
+        if s.status != "playing" or s.round is None:
+            return self._not_now()
+        round_ = s.round
+        if self.level.rules.capture_rule != "renuncio":  # no button to press: not a try
+            verdict = round_.check_claim(Renuncio(CARDS[0], frozenset()))
+            assert verdict is not None  # renuncio_not_allowed
+            return Outcome(False, self._with_sum(verdict_feedback(verdict)), counted=False)
+        s.plays += 1
+        claims = round_.observation(CHILD).renuncio_claims()
+        if not claims:
+            laid = next((e.card for e in reversed(round_.history) if e.card is not None),
+                        CARDS[0])
+            verdict = round_.check_claim(Renuncio(laid, frozenset()))
+            return self._wrong(verdict_feedback(verdict) if verdict is not None
+                               else Message("fb.renuncio_nothing"))
+        if self.step.action != "renuncio":  # a level never offers a claim it does not ask
+            return self._wrong(Message("fb.not_now"))
+        claim = max(claims, key=lambda c: (len(c.take), sorted(c.take)))
+        return self._right((round_.claim_renuncio(claim),))
+
+    # -- going on ---------------------------------------------------------------------
+    def retry(self) -> LessonView:
+        """After a consequence: the level's position again; the plays so far still count."""
+        plays = self._s.plays
+        self._begin_level()
+        self._s.plays = plays
+        return self.view()
+
+    def restart(self) -> LessonView:
+        """The level from the start, plays back to 0 (a fresh go for three stars)."""
+        self._begin_level()
+        return self.view()
+
+    def advance(self) -> LessonView:
+        """After a level is done: the next level of the stage, or the completion card
+        (``stage_done``); from the completion card, the next stage."""
+        s = self._s
+        if s.status == "stage_done":
+            following = self.next_stage()
+            return self.start(following) if following is not None else self.view()
+        if s.status != "level_done":
+            return self.view()
+        if self.level.index < len(self.stage.levels):
+            self.level = self.stage.levels[self.level.index]
+            self._begin_level()
+        else:
+            s.status = "stage_done"
+        return self.view()
+
+    def next_round(self) -> LessonView:
+        """In a whole-game level, deal the next round after the score table."""
+        s = self._s
+        if s.game is not None and s.status == "round_over":
+            s.game.next_round()
+            s.game.run_bots()
+            s.status = "playing"
+        return self.view()
+
+    # -- answers worked out by the engine ---------------------------------------------
+    def expected_answer(self) -> int:
+        """The number an ``answer`` step asks for, from the engine."""
+        step, round_ = self.step, self._round()
+        question, args = step.expect.question, step.expect.args
+        if question == "card_value":
+            return args["card"].value
+        if question == "setenta_value":
+            return SETENTA_VALUES[args["card"].value]
+        if question == "table_total":
+            return value_sum(round_.table_mask)
+        if question == "capturing_cards":
+            return len({m.card for m in round_.legal_moves() if m.take})
+        if question == "escobas":
+            return round_.escobas[args["seat"]]
+        score = round_.score() if round_.is_over else None
+        if score is None:
+            raise LessonError(self.stage.source, f"level {self.level.key}",
+                              f"the question {question} needs the round over")
+        side = self.level.rules.side_of(args["seat"])
+        if question == "round_points":
+            return score.totals[side]
+        result = score.category(args["category"])
+        if question == "points":
+            return result.points[side]
+        count = result.counts[side]
+        if count is None:
+            raise LessonError(self.stage.source, f"level {self.level.key}",
+                              f"seat {args['seat']} has no {args['category']} count")
+        return int(count)
+
+    def _answer_context(self) -> dict[str, Any]:
+        """For a question about a category's points: both sides' counts, as the goal says
+        them ("you have 6 oros, the computer 4")."""
+        expect = self.step.expect
+        round_ = self._s.round
+        if expect.question != "points" or round_ is None or not round_.is_over:
+            return {}
+        counts = round_.score().category(expect.args["category"]).counts
+        return {"mine": "—" if counts[0] is None else counts[0],
+                "theirs": "—" if counts[1] is None else counts[1]}
+
+    # -- inside ---------------------------------------------------------------------------
+    def _begin_level(self) -> None:
+        keep = self._s.stage_results
+        self._s = _State(stage_results=keep)
+        level = self.level
+        if level.is_game:
+            spec = level.game
+            assert spec is not None
+            rules = level.rules.replace(target=spec.target)
+            seats = [SeatSpec("human", self.player_name),
+                     SeatSpec("bot", spec.opponent, "🤖", spec.opponent)]
+            game = GameSession.new(rules, seats, spec.seed)
+            game.run_bots()
+            self._s.game = game
+            return
+        round_ = level.start_round()
+        self._s.round = round_
+        self._s.events = round_.history  # the scripted opening moves, to show
+        self._s.glow = self._glow()
+
+    def _round(self) -> Round:
+        round_ = self._s.round
+        assert round_ is not None
+        return round_
+
+    def _accepts(self, action: str) -> bool:
+        return self._s.status == "playing" and self.step.action == action \
+            and self._s.round is not None
+
+    def _not_now(self) -> Outcome:
+        return Outcome(False, Message("fb.not_now"), counted=False)
+
+    def _area(self, among: str) -> tuple[Card, ...]:
+        round_ = self._round()
+        if among == "hand":
+            return round_.hand(CHILD)
+        if among == "table":
+            return round_.table
+        return round_.hand(CHILD) + round_.table
+
+    def _expected(self, move: Move) -> bool:
+        """Whether a legal move is the one the step asks for."""
+        moves = self.step.expect.moves
+        if moves == "any":
+            return True
+        if moves == "captures":
+            return bool(move.take)
+        return move in moves
+
+    def _right_moves(self) -> list[Move]:
+        """The legal moves the step accepts, in the engine's order."""
+        return [m for m in self._round().legal_moves() if self._expected(m)]
+
+    def _move_facts(self, move: Move) -> dict[str, Any]:
+        """What a legal move does, for the level's feedback: the cards it wins, the table
+        it leaves; and the same of the move the step asks for (``best_…``). Played on
+        copies of the round: the engine says what happens."""
+        facts = self._facts_of(move)
+        right = self._right_moves()
+        if right:
+            facts.update({f"best_{k}": v for k, v in self._facts_of(right[0]).items()})
+        return facts
+
+    def _facts_of(self, move: Move) -> dict[str, Any]:
+        trial = self._round().copy()
+        played = trial.play(move, CHILD)
+        won = tuple(sorted(played.take | {move.card})) if played.take_mask else ()
+        values, total, _jokers = move.sum_terms()
+        return {"card": move.card, "cards": tuple(sorted(move.take)), "count": len(won),
+                "oros": sum(1 for c in won if c.suit is Suit.OROS),
+                "sevens": sum(1 for c in won if c.value == 7),
+                "left": value_sum(trial.table_mask), "expr": sum_expression(values),
+                "total": total}
+
+    def _glow(self) -> tuple[Card, ...]:
+        """The cards to light for this step, faded by the level's hints."""
+        hints = self.level.hints
+        if hints == "none":
+            return ()
+        answer = self._answer_cards()
+        return answer if hints == "full" else answer[:1]
+
+    def _answer_cards(self) -> tuple[Card, ...]:
+        step, round_ = self.step, self._round()
+        expect = step.expect
+        if step.action == "tap_card":
+            if expect.with_card is not None:
+                right = [c for c in round_.table
+                         if round_.check(Move(expect.with_card, frozenset({c})), CHILD) is None]
+                return (expect.with_card, *right)
+            if expect.value is not None:
+                return tuple(c for c in self._area(expect.among) if c.value == expect.value)
+            return expect.cards
+        if step.action == "play":
+            right = self._right_moves()
+            return (right[0].card, *sorted(right[0].take)) if right else ()
+        if step.action == "renuncio":
+            claims = round_.observation(CHILD).renuncio_claims()
+            if not claims:
+                return ()
+            claim = max(claims, key=lambda c: (len(c.take), sorted(c.take)))
+            return (claim.card, *sorted(claim.take))
+        return step.glow
+
+    def _with_sum(self, message: Message) -> Message:
+        """Every lesson text may say the sum being made (15, or 10 in stage 12)."""
+        return message._replace(params={"sum": self.level.rules.capture_sum, **message.params})
+
+    def _wrong(self, feedback: Message) -> Outcome:
+        feedback = self._with_sum(feedback)
+        self._s.feedback = feedback
+        return Outcome(False, feedback)
+
+    def _right(self, events: tuple[Play, ...] = ()) -> Outcome:
+        s, step = self._s, self.step
+        round_ = self._round()
+        for move in step.reply:
+            events += (round_.play(move),)
+        s.events = events
+        s.feedback = None
+        praise = Message("fb.escoba" if any(e.escoba and e.seat == CHILD for e in events)
+                         else "fb.right")
+        s.step += 1
+        if s.step < len(self.level.steps):
+            s.glow = self._glow()
+            return Outcome(True, praise, events=events)
+        return self._done(Outcome(True, praise, events=events, result=self._finish()))
+
+    def _done(self, outcome: Outcome) -> Outcome:
+        if self.auto_advance:
+            self.advance()
+        return outcome
+
+    def _consequence(self, move: Move, why: Message) -> Outcome:
+        """Play the child's legal but wrong move, then the computer's reply to it (the
+        engine's greedy player: it takes the escoba the child allowed)."""
+        s = self._s
+        round_ = self._round()
+        attempt = round_.attempt(move, CHILD)
+        assert attempt.play is not None
+        events = [attempt.play]
+        player, rng = make_player("greedy"), random.Random(0)
+        while not round_.is_over and round_.to_move != CHILD:
+            events.append(round_.play(player.choose(round_.observation(round_.to_move), rng)))
+        s.events = tuple(events)
+        s.status = "consequence"
+        s.glow = ()
+        s.consequence = self._with_sum(_then(events[-1])) if len(events) > 1 else None
+        why = self._with_sum(why)
+        s.feedback = why
+        return Outcome(False, why, events=tuple(events), consequence=s.consequence)
+
+    def _finish(self) -> LevelResult:
+        s, level = self._s, self.level
+        stars = stars_for(s.plays, level.target)
+        result = LevelResult(self.stage.key, level.key, stars, s.plays, level.target)
+        if self.storage is not None and self.profile_id is not None:
+            best = self.storage.record_lesson(self.profile_id, self.stage.key, level.key, stars,
+                                              s.plays)
+            result = LevelResult(self.stage.key, level.key, stars, s.plays, level.target,
+                                 best.stars, best.plays)
+        s.result = result
+        s.status = "level_done"
+        s.glow = ()
+        s.stage_results = [r for r in s.stage_results if r.level != level.key] + [result]
+        return result
+
+    # -- a whole game -------------------------------------------------------------------
+    def _game_play(self, move: Move) -> Outcome:
+        """A move in a whole-game level: the engine judges it; a refusal is a mistake;
+        the coach says how the move compares with its best; the computer replies."""
+        s = self._s
+        game = s.game
+        assert game is not None
+        if not game.is_human_turn:
+            return self._not_now()
+        verdict = game.check(move.card, sorted(move.take))
+        if verdict is not None:
+            s.plays += 1  # a mistake: in a game, stars count the wrong tries
+            return self._wrong(verdict_feedback(verdict))
+        comment = self._coach_comment(game.observation(CHILD), move)
+        before = len(game.round.history) if game.round is not None else 0
+        outcome = game.play_human_then_bots(move.card, sorted(move.take))
+        assert outcome.ok or outcome.play is not None, outcome
+        events = tuple(game.round.history[before:]) if game.round is not None else ()
+        s.events = events
+        s.feedback = None
+        if game.is_over:
+            return self._done(Outcome(True, None, events=events, comment=comment,
+                                      result=self._finish()))
+        if game.round_over:
+            s.status = "round_over"
+        return Outcome(True, None, events=events, comment=comment)
+
+    @staticmethod
+    def _coach_comment(obs: Observation, move: Move) -> Message | None:
+        """The coach on the child's move: its best move too, or what it would have played."""
+        judged = assess(obs)
+        if not judged:
+            return None
+        best = judged[0]
+        if best.move == move or next((a.score for a in judged if a.move == move),
+                                     None) == best.score:
+            return Message("fb.coach_best")
+        if best.move.take:
+            return Message("fb.coach_better_take", {"card": best.move.card,
+                                                    "cards": tuple(sorted(best.move.take))})
+        return Message("fb.coach_better_lay", {"card": best.move.card})

@@ -1,0 +1,85 @@
+"""Lesson results: each profile's best stars and plays at every lesson level (issue 12)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from .schema import Database, aware, lesson_results, now
+
+__all__ = ["LessonBest", "LessonStore"]
+
+
+@dataclass(frozen=True)
+class LessonBest:
+    """A profile's best at one level: most stars, fewest plays (each its own best), and
+    when the level was first and last done."""
+
+    stage: str
+    level: str
+    stars: int
+    plays: int
+    created_at: datetime
+    updated_at: datetime
+
+
+def _best(row: Any) -> LessonBest:
+    return LessonBest(row.stage, row.level, row.stars, row.plays,
+                      aware(row.created_at), aware(row.updated_at))  # type: ignore[arg-type]
+
+
+class LessonStore(Database):
+    """Lesson results over the database."""
+
+    def record_lesson(self, profile_id: int, stage: str, level: str, stars: int,
+                      plays: int) -> LessonBest:
+        """A level just done: kept at once, in one transaction; the best is never lowered.
+
+        The stars kept are the most ever earned and the plays the fewest, each
+        compared inside the UPDATE itself, so two tabs finishing the same level at
+        the same moment cannot write a lower score over a higher one.
+        """
+        if not (isinstance(stars, int) and 1 <= stars <= 3):
+            raise ValueError(f"stars are 1-3, got {stars!r}")
+        if not (isinstance(plays, int) and plays >= 0):
+            raise ValueError(f"plays are a count, got {plays!r}")
+        try:
+            return self._record_lesson(profile_id, stage, level, stars, plays)
+        except sa.exc.IntegrityError:
+            # Two tabs created the level's row at the same moment: the row exists now.
+            return self._record_lesson(profile_id, stage, level, stars, plays)
+
+    def _record_lesson(self, profile_id: int, stage: str, level: str, stars: int,
+                       plays: int) -> LessonBest:
+        stamp = now()
+        mine = ((lesson_results.c.profile_id == profile_id) & (lesson_results.c.stage == stage)
+                & (lesson_results.c.level == level))
+        with self.transaction() as conn:
+            found = conn.execute(sa.select(lesson_results.c.id).where(mine)).first()
+            if found is None:
+                conn.execute(lesson_results.insert().values(
+                    profile_id=profile_id, stage=stage, level=level, stars=stars, plays=plays,
+                    created_at=stamp, updated_at=stamp))
+            else:
+                column = lesson_results.c
+                conn.execute(lesson_results.update().where(column.id == found.id).values(
+                    stars=sa.case((column.stars < stars, stars), else_=column.stars),
+                    plays=sa.case((column.plays > plays, plays), else_=column.plays),
+                    updated_at=stamp))
+            return _best(conn.execute(sa.select(lesson_results).where(mine)).one())
+
+    def lesson_results(self, profile_id: int) -> dict[tuple[str, str], LessonBest]:
+        """The profile's best per ``(stage, level)``: the lesson map and My progress."""
+        with self.engine.connect() as conn:
+            return _results(conn, profile_id)
+
+
+def _results(conn: Connection, profile_id: int) -> dict[tuple[str, str], LessonBest]:
+    rows = conn.execute(sa.select(lesson_results)
+                        .where(lesson_results.c.profile_id == profile_id)
+                        .order_by(lesson_results.c.stage, lesson_results.c.level)).all()
+    return {(r.stage, r.level): _best(r) for r in rows}

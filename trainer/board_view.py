@@ -54,8 +54,9 @@ __all__ = ["BoardAction", "BoardRefusal", "read_action", "move_key", "card_faces
            "game_board", "session_board", "session_position", "puzzle_board",
            "game_position", "puzzle_position", "SeatView", "ACTION_KINDS", "MAX_TAKE"]
 
-#: The actions a board can send: a move (``play``), a puzzle's set (``add``), ¡renuncio!.
-ACTION_KINDS = ("play", "add", "renuncio")
+#: The actions a board can send: a move (``play``), a puzzle's set (``add``), ¡renuncio!,
+#: and a lesson's single tap on a card (``tap``: "tap the card worth 8").
+ACTION_KINDS = ("play", "add", "renuncio", "tap")
 #: A selection never holds more table cards than a deck has cards.
 MAX_TAKE = 42
 #: A card code as the board sends it ("7o", "10b", "J1"): short ASCII, checked again by
@@ -143,7 +144,9 @@ def read_action(raw: Any, position: str, *, kinds: Sequence[str] = ACTION_KINDS
     chosen = [c for c in take if c is not None]
     if len(set(chosen)) != len(chosen) or (card is not None and card in chosen):
         return bad
-    if kind == "play" and card is None:
+    if kind in ("play", "tap") and card is None:
+        return bad
+    if kind == "tap" and chosen:
         return bad
     return BoardAction(kind, card, tuple(sorted(chosen)))
 
@@ -225,7 +228,8 @@ def _risk_meter(obs: Observation, need: int) -> dict[str, Any]:
 
 def game_board(*, obs: Observation, seats: Sequence[SeatView], game_id: int | None,
                rounds: int, history: Sequence[Any], recent_from: int, to_move: int,
-               totals: Sequence[int], side_names: Sequence[str], header: Mapping[str, str],
+               totals: Sequence[int], side_names: Sequence[str],
+               header: Mapping[str, str] | None,
                deck: Deck, show_value: bool, interactive: bool, show_hand: bool,
                hints_on: bool, hint_step: int, odds_style: str, lit: Iterable[Card] = (),
                human_seats: Iterable[int] = (), ready: bool = False) -> dict[str, Any]:
@@ -287,9 +291,11 @@ def game_board(*, obs: Observation, seats: Sequence[SeatView], game_id: int | No
                                for c, n in per_card.items()}
             hints["lit"] = [str(c) for c in lit]
             hints["meter"] = _risk_meter(obs, need)
-    header_data = dict(header)
-    header_data["sides"] = [{"name": n, "points": t("points_n", n=p)}
-                            for n, p in zip(side_names, totals, strict=True)]
+    header_data: dict[str, Any] | None = None
+    if header is not None:
+        header_data = dict(header)
+        header_data["sides"] = [{"name": n, "points": t("points_n", n=p)}
+                                for n, p in zip(side_names, totals, strict=True)]
     position = game_position(game_id, rounds, len(history), to_move)
     buttons = {"play": t("board_play"), "lay": t("board_lay_button"),
                "renuncio": t("renuncio_button") if claims else None}
@@ -309,7 +315,7 @@ def game_board(*, obs: Observation, seats: Sequence[SeatView], game_id: int | No
             "pile": obs.pile_masks[me.seat].bit_count(),
             "status": seat_status(len(hand) if show_hand else obs.hand_counts[me.seat],
                                   obs.pile_masks[me.seat].bit_count(), obs.escobas[me.seat])},
-        "hand_title": header.get("hand_title", ""),
+        "hand_title": (header or {}).get("hand_title", ""),
         "events": events, "header": header_data,
         "texts": _texts(need), "buttons": buttons,
     }
@@ -358,6 +364,49 @@ def session_position(game: GameSession) -> str:
     return game_position(game.game_id, len(game.game.rounds),
                          len(round_.history) if round_ is not None else 0,
                          game.to_move if not game.round_over else -1)
+
+
+# -- a lesson ----------------------------------------------------------------------------
+
+def lesson_board(view: Any, *, child: str, computer: str, deck: Deck, show_value: bool,
+                 hand_title: str) -> dict[str, Any] | None:
+    """The board of a lesson's level (a :class:`trainer.lessons.LessonView`), or None on a
+    completion card. The same board as a game's: the level's glowing cards are its hint
+    (faded by the runner), a ``tap_card`` step sends the tapped card at once, a whole-game
+    level is the game's own board. Its position is the runner's: a stale action (a tap
+    on a level already left) is ignored."""
+    if view.game is not None:
+        data = session_board(view.game, viewer=view.seat, reveal=True, deck=deck,
+                             show_value=show_value, hints_on=view.hints != "none",
+                             hint_step=2 if view.hints == "full" else 1)
+        interactive = view.status == "playing" and view.your_turn
+    elif view.observation is not None:
+        obs = view.observation
+        interactive = view.status == "playing" and view.your_turn and view.action != "answer"
+        seats = [SeatView(view.seat, child, True)] + [
+            SeatView(s, computer, False) for s in range(obs.rules.players) if s != view.seat]
+        data = game_board(
+            obs=obs, seats=seats, game_id=None, rounds=1, history=list(view.events),
+            recent_from=0, to_move=view.to_move, totals=(), side_names=(), header=None,
+            deck=deck, show_value=show_value, interactive=interactive, show_hand=True,
+            hints_on=False, hint_step=1, odds_style="words", human_seats=(view.seat,))
+        data["hand_title"] = hand_title
+    else:
+        return None
+    data["kind"] = "lesson"
+    data["position"] = view.position
+    data["game_key"] = f"l:{view.stage}:{view.level}"
+    data["interactive"] = interactive
+    data["hints"]["lit"] = [str(c) for c in view.glow]
+    if view.action == "tap_card":
+        # Any card may be tapped: one in the wrong place is answered ("that one is on the
+        # table: tap one in your hand"), which teaches more than a dead card.
+        data["select"] = {"hand": "none", "table": "none", "fixed": None, "min_values": 1,
+                          "lay": False, "tap": "both" if interactive else None}
+    elif not interactive:
+        data["select"] = {"hand": "none", "table": "none", "fixed": None, "min_values": 1,
+                          "lay": False}
+    return data
 
 
 # -- a puzzle ----------------------------------------------------------------------------

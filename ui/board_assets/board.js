@@ -129,9 +129,10 @@ function render(root, data, st) {
   if (data.seats.length || data.events.length) {
     parts.push(`<div class="eb-band">${data.seats.map((s) => seatBox(data, s)).join("")}${eventsBox(data, fresh, step)}</div>`);
   }
+  const taps = (group) => sel.tap === group || sel.tap === "both";
   const table = data.table.length ?
     data.table.map((id) => cardButton(data, id, "table", {
-      enabled: sel.table === "multi", lit: lit.has(id) })).join("") :
+      enabled: sel.table === "multi" || taps("table"), lit: lit.has(id) })).join("") :
     `<p class="eb-dim">${esc(data.texts.table_empty)}</p>`;
   const tableTitle = data.table_title || data.texts.table_label;
   let main = `<section class="eb-area eb-table" aria-label="${esc(tableTitle)}">
@@ -141,7 +142,8 @@ function render(root, data, st) {
   if (data.hand.length) {
     const title = data.hand_title || "";
     const hand = data.hand.map((id) => cardButton(data, id, "hand", {
-      enabled: sel.hand === "single", lit: lit.has(id), badge: badges[id] })).join("");
+      enabled: sel.hand === "single" || taps("hand"), lit: lit.has(id),
+      badge: badges[id] })).join("");
     main += `<section class="eb-area eb-hand" aria-label="${esc(title)}">
       <h3 class="eb-title">${esc(title)}</h3>
       <div class="eb-cards" role="group" aria-label="${esc(title)}">${hand}</div>
@@ -152,7 +154,7 @@ function render(root, data, st) {
     main += pileBadge(data, data.me.seat, data.me.pile);
   }
   parts.push(`<div class="eb-main">${main}</div>`);
-  if (data.interactive) {
+  if (data.interactive && !sel.tap) {
     const b = data.buttons;
     parts.push(`<div class="eb-controls">
       <p class="eb-readout" role="status" aria-live="polite"></p>
@@ -348,6 +350,16 @@ function bind(root, st) {
     if (card) {
       if (card.classList.contains("eb-still")) return;
       const id = card.dataset.id;
+      if (data.select.tap) {
+        // A lesson's "tap the card worth 8": the tap itself is the answer.
+        if (st.busy) return;
+        st.busy = true;
+        card.setAttribute("aria-pressed", "true");
+        st.sentAt = performance.now();
+        root.dataset.sentAt = String(st.sentAt);
+        st.setTrigger("action", { kind: "tap", position: data.position, card: id, take: [] });
+        return;
+      }
       if (card.dataset.group === "hand") st.hand = st.hand === id ? null : id;
       else if (st.take.has(id)) st.take.delete(id);
       else st.take.add(id);

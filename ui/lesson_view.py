@@ -1,0 +1,252 @@
+"""Lessons on screen: the map of stages and one level played on the tappable board.
+
+The lesson itself is a :class:`trainer.lessons.LessonRunner` kept in session state
+(one per profile); it judges every action through the engine, keeps the stars in
+the database the moment a level is done, and goes on to the next level by itself.
+This module only draws it: the goal right above the cards, the board
+(:mod:`ui.board_component`, the same as Play's and the puzzles'), what the child's
+try did and why, "Try again" after the computer showed the consequence, the
+numbers to answer with, the completion card with its stars, and the map.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from lessons import load_stages
+from trainer.board_view import BoardRefusal, lesson_board, read_action
+from trainer.i18n import t
+from trainer.lessons import LessonRunner, LessonView, Message, Outcome, say, stage_summaries
+from trainer.lessons import next_lesson as first_not_done
+
+from .board import deck_of
+from .board_component import show_board_component
+from .errors import safe_callback
+from .i18n import current_language
+from .session import settings, storage
+
+__all__ = ["show_lessons", "runner_of", "KEY_RUNNER"]
+
+KEY_RUNNER = "lesson_runner"
+#: What the last action did, worded again on every run (the language may change):
+#: (kind, message) pairs, newest last.
+KEY_SAID = "lesson_said"
+KEY_MAP = "lesson_map"
+
+
+def _lt(key: str, **params: Any) -> str:
+    return t(key, domain="lessons", **params)
+
+
+def _say(message: Message | None) -> str:
+    return say(message, current_language(), deck_of()) if message is not None else ""
+
+
+def runner_of(profile: Any) -> LessonRunner:
+    """This profile's lesson runner in this session (a new one for another profile)."""
+    runner = st.session_state.get(KEY_RUNNER)
+    if runner is None or getattr(runner, "profile_id", None) != profile.id:
+        runner = LessonRunner(storage=storage(), profile_id=profile.id,
+                              player_name=profile.nickname)
+        st.session_state[KEY_RUNNER] = runner
+        st.session_state[KEY_MAP] = True
+    return runner
+
+
+def _said(*lines: tuple[str, Message | None]) -> None:
+    st.session_state[KEY_SAID] = [(kind, m) for kind, m in lines if m is not None]
+
+
+def _after(outcome: Outcome) -> None:
+    """Keep what the action said: praise, why not, the coach, a level's stars."""
+    lines: list[tuple[str, Message | None]] = []
+    if outcome.result is not None:
+        lines.append(("stars", Message("ui.level_stars", {"stars": outcome.result.stars})))
+    lines.append(("success" if outcome.ok else ("info" if not outcome.counted else "error"),
+                  outcome.feedback))
+    lines.append(("info", outcome.comment))
+    _said(*lines)
+
+
+# -- actions (callbacks) -----------------------------------------------------------------
+
+def _on_board(profile: Any, raw: Any) -> None:
+    runner = runner_of(profile)
+    view = runner.view()
+    action = read_action(raw, view.position, kinds=("play", "renuncio", "tap"))
+    if isinstance(action, BoardRefusal):
+        if not action.stale:
+            _said(("error", Message(action.key, {}, "messages")))
+        return
+    if action.kind == "tap":
+        assert action.card is not None
+        _after(runner.tap(action.card))
+    elif action.kind == "renuncio":
+        _after(runner.claim_renuncio())
+    else:
+        assert action.card is not None
+        _after(runner.play(action.card, action.take))
+
+
+@safe_callback
+def _on_answer(profile: Any, number: int) -> None:
+    _after(runner_of(profile).answer(number))
+
+
+@safe_callback
+def _on_retry(profile: Any) -> None:
+    runner_of(profile).retry()
+    _said()
+
+
+@safe_callback
+def _on_restart(profile: Any) -> None:
+    runner_of(profile).restart()
+    _said()
+
+
+@safe_callback
+def _on_next_round(profile: Any) -> None:
+    runner_of(profile).next_round()
+    _said()
+
+
+@safe_callback
+def _on_advance(profile: Any) -> None:
+    runner_of(profile).advance()
+    _said()
+
+
+@safe_callback
+def _on_start(profile: Any, stage: str, level: str | None = None) -> None:
+    runner_of(profile).start(stage, level)
+    st.session_state[KEY_MAP] = False
+    _said()
+
+
+@safe_callback
+def _on_map() -> None:
+    st.session_state[KEY_MAP] = True
+    _said()
+
+
+# -- drawing -----------------------------------------------------------------------------
+
+def _stars(n: int, of: int = 3) -> str:
+    return "⭐" * n + "☆" * max(0, of - n)
+
+
+def show_map(profile: Any) -> None:
+    """Every stage: its title, how far the child got, its stars; all open (suggested,
+    never locked). "New to Escoba? Start here" leads to the first level not done."""
+    results = storage().lesson_results(profile.id)
+    summaries = stage_summaries(results)
+    stages = load_stages()
+    upcoming = first_not_done(results)
+    if upcoming is not None:
+        title = _lt(next(s.title for s in stages if s.key == upcoming[0]))
+        label = _lt("ui.start_here") if not results else _lt("ui.next_lesson", title=title)
+        st.button(label, key="lesson_next", type="primary", use_container_width=True,
+                  on_click=_on_start, args=(profile, *upcoming), icon="👉")
+    columns = st.columns(3)
+    for number, stage in enumerate(stages, 1):
+        summary = summaries[stage.key]
+        with columns[(number - 1) % 3].container(border=True, key=f"lesson_card_{stage.key}"):
+            st.markdown(f"**{number}. {_lt(stage.title)}**")
+            st.caption(f"{_lt('ui.state_' + summary.state)} · "
+                       f"{_lt('ui.stage_progress', done=summary.done, total=summary.total)}")
+            st.markdown(f"⭐ {summary.stars} / {summary.max_stars}")
+            st.button(_lt("ui.open_stage"), key=f"lesson_open_{stage.key}",
+                      on_click=_on_start, args=(profile, stage.key),
+                      use_container_width=True)
+
+
+def _show_said() -> None:
+    for kind, message in st.session_state.get(KEY_SAID, []):
+        text = _say(message)
+        if kind == "stars":
+            st.success(f"{_stars(int(message.params.get('stars', 0)))} "
+                       f"{_lt('ui.level_done')}", icon="🎉")
+        elif kind == "success":
+            st.success(text, icon="✅")
+        elif kind == "error":
+            st.error(text, icon="🤔")
+        else:
+            st.info(text, icon="💬")
+
+
+def _board_data(view: LessonView, profile: Any) -> dict[str, Any] | None:
+    deck = deck_of()
+    data = lesson_board(view, child=f"{profile.avatar} {profile.nickname}",
+                        computer=f"🤖 {t('bot_name', n=1)}", deck=deck,
+                        show_value=bool(settings().get("show_values", True)),
+                        hand_title=t("your_hand", name=profile.nickname))
+    if data is not None:
+        data["intro"] = _say(view.goal)  # the goal, right above the cards
+    return data
+
+
+def show_level(profile: Any, view: LessonView) -> None:
+    """One level: where the child is, the goal on the board, what happened, what next."""
+    head = _lt(view.stage_title.key, **dict(view.stage_title.params))
+    level = _lt("ui.level_n", n=view.level_index, count=view.level_count)
+    if view.check:
+        level += f" · {_lt('ui.check')}"
+    count_key = "ui.mistakes" if view.counting == "mistakes" else "ui.plays"
+    st.subheader(head, anchor=False)
+    st.caption(f"{level} · {_lt(count_key, plays=view.plays, target=view.target)}")
+    _show_said()
+    data = _board_data(view, profile)
+    if data is not None:
+        show_board_component(data, key="lesson_board",
+                             on_action=lambda raw: _on_board(profile, raw))
+    if view.status == "consequence":
+        if view.consequence is not None:
+            st.warning(_say(view.consequence), icon="👀")
+        st.button(_lt("ui.try_again"), key="lesson_retry", type="primary",
+                  on_click=_on_retry, args=(profile,), use_container_width=True)
+    elif view.status == "round_over":
+        st.button(_lt("ui.next_round"), key="lesson_next_round", type="primary",
+                  on_click=_on_next_round, args=(profile,), use_container_width=True)
+    elif view.status == "playing" and view.action == "answer" and view.choices:
+        st.markdown(f"**{_lt('ui.your_answer')}**")
+        with st.container(horizontal=True, key="lesson_answers"):
+            for number in view.choices:
+                st.button(str(number), key=f"lesson_answer_{number}",
+                          on_click=_on_answer, args=(profile, number))
+    with st.container(horizontal=True, key="lesson_tools"):
+        st.button(_lt("ui.restart"), key="lesson_restart", on_click=_on_restart,
+                  args=(profile,))
+        st.button(_lt("ui.map"), key="lesson_map_button", on_click=_on_map)
+
+
+def show_completion(profile: Any, view: LessonView) -> None:
+    """The stage's completion card: each level's stars, and Next."""
+    head = _lt(view.stage_title.key, **dict(view.stage_title.params))
+    total = sum(r.stars for r in view.stage_results)
+    with st.container(border=True, key="lesson_done_card"):
+        st.subheader(f"🏆 {_lt('ui.stage_done')} — {head}", anchor=False)
+        st.markdown(f"### {_stars(total, 3 * len(view.stage_results))}")
+        st.caption(_lt("ui.stars_n", n=total, count=total))
+    if view.next_stage is not None:
+        title = next(s.title for s in load_stages() if s.key == view.next_stage)
+        st.button(_lt("ui.next_lesson", title=_lt(title)), key="lesson_advance",
+                  type="primary", on_click=_on_advance, args=(profile,),
+                  use_container_width=True)
+    st.button(_lt("ui.map"), key="lesson_map_button", on_click=_on_map)
+
+
+def show_lessons(profile: Any) -> None:
+    """The Lessons page: the map, or the lesson in progress."""
+    runner = runner_of(profile)
+    if st.session_state.get(KEY_MAP, True) or runner.view() is None:
+        show_map(profile)
+        return
+    view = runner.view()
+    if view.status == "stage_done":
+        _show_said()
+        show_completion(profile, view)
+    else:
+        show_level(profile, view)

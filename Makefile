@@ -25,9 +25,15 @@ serve-network: install
 test: install
 	$(BIN)/python -m pytest
 
+# The board in Chromium (bench/board_browser_bench.py, about 75 s) runs when the
+# browser is there (ESCOBA_CHROMIUM, default /usr/bin/chromium).
+CHROMIUM ?= $(or $(ESCOBA_CHROMIUM),/usr/bin/chromium)
+
 bench: install
 	$(BIN)/python bench/solver_bench.py
 	$(BIN)/python bench/rounds_bench.py
+	@if [ -x "$(CHROMIUM)" ]; then $(BIN)/python bench/board_browser_bench.py; \
+	else echo "bench/board_browser_bench.py skipped: no browser at $(CHROMIUM)"; fi
 
 lint: install
 	$(BIN)/ruff check $(wildcard escoba commands puzzles lessons locales trainer app_pages ui tests bench) app.py

@@ -29,8 +29,12 @@ def game_view() -> None:
     game = current_game()
     if game is None or st.session_state.get("new_game_open"):
         st.rerun(scope="app")
-    show_error_flash()
-    show_flash()
+    # The messages sit in a container that is always there, empty or not: an element
+    # appearing or going above the board would move it in the page's tree, and
+    # Streamlit would draw a new board (the child's picked cards and its flights lost).
+    with st.container(key="play_messages"):
+        show_error_flash()
+        show_flash()
     # One keyed container: its elements sit closer together (style in ui.layout),
     # so table, hand, choosers and Play fit a landscape tablet's screen.
     with st.container(key="play_board"):

@@ -35,6 +35,22 @@ function face(data, id) {
   return f.svg.replace("<svg ", '<svg aria-hidden="true" focusable="false" ');
 }
 
+// A card button's picture: the same SVG as an <img> (decorative: the button's aria-label
+// names the card). Drawn inline, its letters and numbers ("3", "c", "3") would be the
+// button's visible text, which its name ("3 de copas, 3") does not contain (WCAG 2.5.3,
+// axe's label-content-name-mismatch). One data: URL per face, made once.
+const FACE_URLS = new Map();
+function faceImage(data, id) {
+  const f = data.faces[id];
+  if (!f) return "";
+  let url = FACE_URLS.get(f.svg);
+  if (!url) {
+    url = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(f.svg);
+    FACE_URLS.set(f.svg, url);
+  }
+  return `<img class="eb-face" alt="" draggable="false" src="${url}">`;
+}
+
 function moveKey(card, take, order) {
   const sorted = [...take].sort((a, b) => order[a] - order[b]);
   return `${card}|${sorted.join(".")}`;
@@ -53,7 +69,7 @@ function cardButton(data, id, group, opts) {
   if (!opts.enabled) classes.push("eb-still");
   return `<button type="button" class="${classes.join(" ")}" data-id="${esc(id)}"
     data-group="${group}" aria-pressed="false" aria-label="${esc(label)}"
-    ${opts.enabled ? "" : 'aria-disabled="true"'} tabindex="-1">${face(data, id)}
+    ${opts.enabled ? "" : 'aria-disabled="true"'} tabindex="-1">${faceImage(data, id)}
     ${opts.lit ? '<span class="eb-star" aria-hidden="true">★</span>' : ""}
     ${badge && badge.count ? `<span class="eb-ways" aria-hidden="true">${esc(badge.count)}</span>` : ""}
     <span class="eb-tick" aria-hidden="true">✓</span></button>`;
@@ -136,7 +152,7 @@ function render(root, data, st) {
     `<p class="eb-dim">${esc(data.texts.table_empty)}</p>`;
   const tableTitle = data.table_title || data.texts.table_label;
   let main = `<section class="eb-area eb-table" aria-label="${esc(tableTitle)}">
-      <h3 class="eb-title">${esc(tableTitle)}</h3>
+      <h2 class="eb-title">${esc(tableTitle)}</h2>
       <div class="eb-cards" role="group" aria-label="${esc(tableTitle)}">${table}</div>
       ${meterBox(hints.meter)}</section>`;
   if (data.hand.length) {
@@ -145,7 +161,7 @@ function render(root, data, st) {
       enabled: sel.hand === "single" || taps("hand"), lit: lit.has(id),
       badge: badges[id] })).join("");
     main += `<section class="eb-area eb-hand" aria-label="${esc(title)}">
-      <h3 class="eb-title">${esc(title)}</h3>
+      <h2 class="eb-title">${esc(title)}</h2>
       <div class="eb-cards" role="group" aria-label="${esc(title)}">${hand}</div>
       ${data.me ? `<div class="eb-dim eb-small eb-mine">${esc(data.me.status)}
         ${pileBadge(data, data.me.seat, data.me.pile)}</div>` : ""}

@@ -23,6 +23,7 @@ st.set_page_config(page_title="Escoba", page_icon="🧹", layout="wide")
 #: (module, catalog key of its title, icon). The first is the default page.
 PAGES = [
     ("app_pages/profiles.py", "nav_profiles", "🙂"),
+    ("app_pages/lessons.py", "nav_lessons", "🎓"),
     ("app_pages/play.py", "nav_play", "🃏"),
     ("app_pages/puzzles.py", "nav_puzzles", "🧩"),
     ("app_pages/daily.py", "nav_daily", "📅"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from trainer.i18n import t
+from trainer.lessons import suggest_lessons
 from trainer.names import TYPED_MAX
 from trainer.text import md_escape
 from ui.layout import language_picker, show_flash
@@ -25,6 +26,10 @@ active = current_profile()
 if active is not None:
     # Nicknames are plain text wherever they appear (labels here are Markdown).
     st.success(t("playing_as", name=md_escape(f"{active.avatar} {active.nickname}")))
+    if suggest_lessons(storage().lesson_results(active.id)):
+        # A child who has never played starts with the lessons (nothing is locked).
+        st.page_link("app_pages/lessons.py", label=t("ui.start_here", domain="lessons"),
+                     icon="🎓")
     st.page_link("app_pages/play.py", label=t("go_play"), icon="🃏")
     st.page_link("app_pages/daily.py", label=t("go_daily"), icon="📅")
 elif url_names_another_profile():

@@ -29,9 +29,10 @@ def show(chart: charts.Chart | None, key: str, empty: str) -> None:
 
 version = data_version(profile.id)
 counts = version.data
-if not counts.attempts and not counts.finished_games:
+if not counts.attempts and not counts.finished_games and not counts.lessons:
     # A new child: one friendly sentence and where to start, not a page of empty charts.
     st.info(t("ch_empty_new"), icon="🌱")
+    st.page_link("app_pages/lessons.py", label=t("nav_lessons"), icon="🎓")
     st.page_link("app_pages/puzzles.py", label=t("nav_puzzles"), icon="🧩")
     st.page_link("app_pages/daily.py", label=t("nav_daily"), icon="📅")
     st.page_link("app_pages/quick_facts.py", label=t("nav_quick_facts"), icon="⚡")
@@ -41,7 +42,7 @@ lang = current_language()
 
 # One part at a time: the browser drawing nine plotly charts at once took seconds on a
 # tablet (docs/BENCHMARKS.md, "My progress in the browser"); a part is one to four.
-SECTIONS = ("facts", "practice", "puzzles", "games")
+SECTIONS = ("facts", "practice", "puzzles", "games", "lessons")
 section = st.segmented_control(t("progress_title"), SECTIONS, key="pr_view",
                                format_func=lambda s: t(f"progress_{s}"),
                                default=kept("pr_view", "facts"), required=True,
@@ -66,6 +67,8 @@ elif section == "puzzles":
     show(practice["ch_puzzles"], "ch_puzzles", "ch_empty_puzzles")
     show(practice["ch_stars"], "ch_stars", "ch_empty_stars")
     show(practice["ch_streak"], "ch_streak", "ch_empty_streak")
+elif section == "lessons":
+    progress.show_lessons_table(profile.id)
 else:
     games = progress.games_charts(version, lang)
     show(games.get("ch_wins"), "ch_wins", "ch_empty_games")

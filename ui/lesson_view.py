@@ -15,14 +15,16 @@ from typing import Any
 
 import streamlit as st
 
+from escoba import Card
 from lessons import load_stages
 from trainer.board_view import BoardRefusal, lesson_board, read_action
+from trainer.cards import pick_label
 from trainer.i18n import t
 from trainer.lessons import LessonRunner, LessonView, Message, Outcome, say, stage_summaries
 from trainer.lessons import next_lesson as first_not_done
 
 from .board import deck_of
-from .board_component import show_board_component
+from .board_component import board_loaded, show_board_component
 from .errors import safe_callback
 from .i18n import current_language
 from .session import settings, storage
@@ -63,7 +65,7 @@ def _after(outcome: Outcome) -> None:
     """Keep what the action said: praise, why not, the coach, a level's stars."""
     lines: list[tuple[str, Message | None]] = []
     if outcome.result is not None:
-        lines.append(("stars", Message("ui.level_stars", {"stars": outcome.result.stars})))
+        lines.append(("stars", Message("ui.level_done", {"stars": outcome.result.stars})))
     lines.append(("success" if outcome.ok else ("info" if not outcome.counted else "error"),
                   outcome.feedback))
     lines.append(("info", outcome.comment))
@@ -197,11 +199,17 @@ def show_level(profile: Any, view: LessonView) -> None:
     count_key = "ui.mistakes" if view.counting == "mistakes" else "ui.plays"
     st.subheader(head, anchor=False)
     st.caption(f"{level} · {_lt(count_key, plays=view.plays, target=view.target)}")
-    _show_said()
+    # Always there (empty or not): the board below keeps its place in the page, so it
+    # is not mounted anew, and the child's picked cards stay, when a message goes.
+    with st.container(key="lesson_messages"):
+        _show_said()
     data = _board_data(view, profile)
     if data is not None:
         show_board_component(data, key="lesson_board",
                              on_action=lambda raw: _on_board(profile, raw))
+        if data["interactive"] and not board_loaded():
+            with st.expander(t("board_fallback_title"), expanded=False):
+                _fallback(profile, view)
     if view.status == "consequence":
         if view.consequence is not None:
             st.warning(_say(view.consequence), icon="👀")
@@ -220,6 +228,55 @@ def show_level(profile: Any, view: LessonView) -> None:
         st.button(_lt("ui.restart"), key="lesson_restart", on_click=_on_restart,
                   args=(profile,))
         st.button(_lt("ui.map"), key="lesson_map_button", on_click=_on_map)
+
+
+@safe_callback
+def _on_fallback_tap(profile: Any) -> None:
+    code = st.session_state.pop("lesson_tap", None)
+    if code:
+        _after(runner_of(profile).tap(Card.parse(code)))
+
+
+@safe_callback
+def _on_fallback_play(profile: Any) -> None:
+    hand = st.session_state.get("lesson_hand")
+    if not hand:
+        return
+    take = [Card.parse(c) for c in st.session_state.get("lesson_table") or []]
+    st.session_state["lesson_hand"], st.session_state["lesson_table"] = None, []
+    _after(runner_of(profile).play(Card.parse(hand), take))
+
+
+@safe_callback
+def _on_fallback_renuncio(profile: Any) -> None:
+    _after(runner_of(profile).claim_renuncio())
+
+
+def _fallback(profile: Any, view: LessonView) -> None:
+    """Text choosers for a browser where the board cannot load (and AppTest)."""
+    deck, values, lang = deck_of(), bool(settings().get("show_values", True)), \
+        current_language()
+
+    def label(code: str) -> str:
+        return pick_label(code, deck, values, lang)
+
+    hand, table = [str(c) for c in view.hand], [str(c) for c in view.table]
+    if view.action == "tap_card":
+        st.pills(t("pick_hand_label"), hand + table, selection_mode="single",
+                 format_func=label, key="lesson_tap", on_change=_on_fallback_tap,
+                 args=(profile,))
+        return
+    st.pills(t("pick_hand_label"), hand, selection_mode="single", format_func=label,
+             key="lesson_hand")
+    if table:
+        st.pills(t("pick_table_label"), table, selection_mode="multi", format_func=label,
+                 key="lesson_table")
+    with st.container(horizontal=True, key="lesson_fallback_buttons"):
+        st.button(t("board_play"), key="lesson_play", type="primary",
+                  on_click=_on_fallback_play, args=(profile,))
+        if view.renuncio_rule:
+            st.button(t("renuncio_button"), key="lesson_renuncio",
+                      on_click=_on_fallback_renuncio, args=(profile,))
 
 
 def show_completion(profile: Any, view: LessonView) -> None:

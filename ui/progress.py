@@ -59,3 +59,27 @@ def games_charts(version: DataVersion, lang: str) -> Charts:
 def mastery_chart(version: DataVersion, lang: str, capture_sum: int) -> charts.Chart:
     """The grid of additions and the strip of complements of ``capture_sum``."""
     return charts.mastery_chart(fact_stats_of(version, capture_sum), capture_sum, t)
+
+
+def show_lessons_table(profile_id: int) -> None:
+    """Each lesson stage: levels done and stars (the same numbers as the lesson map)."""
+    import pandas as pd
+
+    from lessons import load_stages
+    from trainer.lessons import stage_summaries
+
+    from .session import storage
+
+    summaries = stage_summaries(storage().lesson_results(profile_id))
+    if not any(s.done for s in summaries.values()):
+        st.info(t("ch_empty_lessons"), icon="🌱")
+        st.page_link("app_pages/lessons.py", label=t("nav_lessons"), icon="🎓")
+        return
+    rows = [{t("lp_stage"): f"{n}. {t(stage.title, domain='lessons')}",
+             t("lp_levels"): f"{summaries[stage.key].done} / {summaries[stage.key].total}",
+             t("lp_stars"): f"⭐ {summaries[stage.key].stars} / {summaries[stage.key].max_stars}"}
+            for n, stage in enumerate(load_stages(), 1)]
+    done = sum(s.done for s in summaries.values())
+    stars = sum(s.stars for s in summaries.values())
+    st.markdown(f"**{t('lp_reading', levels=done, stars=stars)}**")
+    st.dataframe(pd.DataFrame(rows), hide_index=True, use_container_width=True)

@@ -1,0 +1,133 @@
+"""The Lessons page with AppTest: stages 1, 2 and 6 walked end to end, a wrong try and
+its feedback, the stars kept and the map after a reload (a new session).
+
+AppTest runs no JavaScript, so it plays through the board's fallback choosers (the
+same runner, the same engine); tests/test_browser.py taps the real board.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from escoba import Move
+from tests.test_app_helpers import assert_ok, board_data, create_profile, new_app
+from tests.test_lessons import _candidates, _right_actions
+from trainer.lessons import LessonRunner
+
+PAGE = "app_pages/lessons.py"
+
+
+def _runner(at: AppTest) -> LessonRunner:
+    return at.session_state["lesson_runner"]
+
+
+def _do(at: AppTest, action: str, what: object) -> None:
+    """One action, through the page's widgets as a child without the board would."""
+    if action == "tap":
+        at.pills(key="lesson_tap").set_value(str(what)).run()
+    elif action == "play":
+        assert isinstance(what, Move)
+        at.pills(key="lesson_hand").set_value(str(what.card)).run()
+        if what.take:
+            at.pills(key="lesson_table").set_value([str(c) for c in what.take]).run()
+        at.button(key="lesson_play").click().run()
+    elif action == "answer":
+        at.button(key=f"lesson_answer_{what}").click().run()
+    else:
+        at.button(key="lesson_renuncio").click().run()
+    assert_ok(at)
+
+
+def _messages(at: AppTest) -> str:
+    return " ".join(e.value for e in (*at.error, *at.info, *at.success, *at.warning))
+
+
+def _walk(at: AppTest, stage: str) -> None:
+    """Open ``stage`` on the map and play it to its completion card: on its first level,
+    a wrong try first (it must be answered, and it costs a play)."""
+    at.button(key=f"lesson_open_{stage}").click().run()
+    assert_ok(at)
+    runner = _runner(at)
+    wrong_done = False
+    for _ in range(80):
+        view = runner.view()
+        if view.status == "stage_done":
+            break
+        assert view.stage == stage
+        if view.status == "consequence":
+            assert any(w.value for w in at.warning)  # what the computer did with it
+            at.button(key="lesson_retry").click().run()
+            continue
+        if view.status == "round_over":
+            at.button(key="lesson_next_round").click().run()
+            continue
+        data = board_data(at, "lesson_board")
+        assert data is not None and data["intro"]  # the goal is said above the cards
+        right = _right_actions(runner)
+        if not wrong_done and view.action in ("tap_card", "play"):
+            kind = "tap" if view.action == "tap_card" else "play"
+            wrong = next(c for c in _candidates(runner) if c[0] == kind and c not in right)
+            plays, level = view.plays, view.level
+            _do(at, *wrong)
+            after = runner.view()
+            assert after.level == level and after.plays == plays + 1
+            assert _messages(at), "a wrong try must be answered"
+            wrong_done = True
+            continue
+        _do(at, *right[0])
+    assert runner.view().status == "stage_done", stage
+    assert any("Stage done" in h.value for h in at.subheader)
+    assert wrong_done
+
+
+def test_stages_1_2_and_6_walked_with_a_wrong_try_and_the_map_after_a_reload(
+        fresh_app) -> None:
+    at = create_profile(new_app(), "Nico")
+    at.switch_page(PAGE).run()
+    assert_ok(at)
+    assert at.button(key="lesson_next").label == "New to Escoba? Start here!"
+    for stage in ("values", "one_card", "escoba"):
+        if stage != "values":
+            at.button(key="lesson_map_button").click().run()
+        _walk(at, stage)
+    store = _runner(at).storage
+    profile_id = int(at.session_state["profile_id"])
+    kept = store.lesson_results(profile_id)
+    assert {s for s, _level in kept} == {"values", "one_card", "escoba"}
+    assert all(1 <= best.stars <= 3 for best in kept.values())
+
+    # A reload is a new session: the stars come from the database.
+    st.cache_resource.clear()
+    again = new_app(query={"p": str(profile_id)})
+    again.switch_page(PAGE).run()
+    assert_ok(again)
+    shown = " ".join(m.value for m in again.markdown) + " ".join(c.value for c in again.caption)
+    for stage, total in (("values", 7), ("one_card", 7), ("escoba", 6)):
+        stars = sum(b.stars for (s, _l), b in kept.items() if s == stage)
+        assert f"⭐ {stars} / {3 * total}" in shown
+    assert shown.count("Done") >= 3
+    # The suggestion moves on to the first stage not done (the third, two and three).
+    assert again.button(key="lesson_next").label.startswith("Next lesson")
+
+
+def test_a_new_child_is_offered_the_lessons_and_progress_shows_their_stars(fresh_app) -> None:
+    at = create_profile(new_app(), "Lia")
+    links = [link.label for link in at.get("page_link")]
+    assert "New to Escoba? Start here!" in links  # first, before "Go and play"
+    assert links.index("New to Escoba? Start here!") < len(links) - 1
+    at.switch_page("app_pages/play.py").run()
+    assert any("The lessons teach" in i.value for i in at.info)  # suggested, not locked
+    assert at.button(key="start_game")
+    at.switch_page(PAGE).run()
+    _walk(at, "values")
+    at.switch_page("app_pages/progress.py").run()
+    assert_ok(at)
+    at.segmented_control(key="pr_view").set_value("lessons").run()
+    assert_ok(at)
+    stars = sum(b.stars for (s, _l), b in _runner(at).storage.lesson_results(
+        int(at.session_state["profile_id"])).items())
+    reading = " ".join(m.value for m in at.markdown)
+    assert f"levels done: 7 · stars: {stars}" in reading
+    table = at.dataframe[0].value
+    assert table.iloc[0].tolist()[1:] == ["7 / 7", f"⭐ {stars} / 21"]

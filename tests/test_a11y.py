@@ -141,12 +141,23 @@ def _a_puzzle(page: Any, url: str, profile_id: int) -> None:
     _wait_idle(page)
 
 
-#: The pages axe checks. A lesson page (issue 12) joins here:
-#: ``PageSetup("lesson", _a_lesson)``, where ``_a_lesson`` opens a lesson stage with
-#: its cards on the board.
+def _a_lesson(page: Any, url: str, profile_id: int) -> None:
+    """Lessons: stage 3's first level ("make 15 with two and three cards"), its goal and
+    glowing hint on the board, a hand card picked, Play below."""
+    page.goto(f"{url}/lessons?p={profile_id}")
+    page.locator(".st-key-lesson_open_two_three button").click()
+    page.locator('.eb-card[data-group="hand"]:not(.eb-still)').first.wait_for()
+    _wait_idle(page)
+    page.locator('.eb-card[data-group="hand"]').first.click()
+    page.locator('.eb-card[aria-pressed="true"]').first.wait_for()
+    page.wait_for_timeout(300)
+
+
+#: The pages axe checks: Play, Puzzles and a lesson, each with the board on it.
 A11Y_PAGES = [
     PageSetup("play", _play_with_cards_picked),
     PageSetup("puzzles", _a_puzzle),
+    PageSetup("lesson", _a_lesson),
 ]
 
 

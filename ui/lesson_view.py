@@ -166,13 +166,18 @@ def show_map(profile: Any) -> None:
 
 
 def _show_said() -> None:
-    for kind, message in st.session_state.get(KEY_SAID, []):
+    """What the last action did: one line (a level's stars with its praise, or why not)."""
+    said = st.session_state.get(KEY_SAID, [])
+    stars = next((m for kind, m in said if kind == "stars"), None)
+    for kind, message in said:
         text = _say(message)
         if kind == "stars":
+            praise = next((_say(m) for k, m in said if k == "success"), "")
             st.success(f"{_stars(int(message.params.get('stars', 0)))} "
-                       f"{_lt('ui.level_done')}", icon="🎉")
+                       f"{_lt('ui.level_done')} {praise}".strip(), icon="🎉")
         elif kind == "success":
-            st.success(text, icon="✅")
+            if stars is None:
+                st.success(text, icon="✅")
         elif kind == "error":
             st.error(text, icon="🤔")
         else:
@@ -199,6 +204,8 @@ def show_level(profile: Any, view: LessonView) -> None:
     count_key = "ui.mistakes" if view.counting == "mistakes" else "ui.plays"
     st.subheader(head, anchor=False)
     st.caption(f"{level} · {_lt(count_key, plays=view.plays, target=view.target)}")
+    if view.level_index == 1 and view.plays == 0 and view.step_index == 1:
+        st.info(_say(view.stage_intro), icon="🎓")  # what this stage is about
     # Always there (empty or not): the board below keeps its place in the page, so it
     # is not mounted anew, and the child's picked cards stay, when a message goes.
     with st.container(key="lesson_messages"):
@@ -280,13 +287,16 @@ def _fallback(profile: Any, view: LessonView) -> None:
 
 
 def show_completion(profile: Any, view: LessonView) -> None:
-    """The stage's completion card: each level's stars, and Next."""
+    """The stage's completion card: each level's stars, the total, and Next."""
     head = _lt(view.stage_title.key, **dict(view.stage_title.params))
-    total = sum(r.stars for r in view.stage_results)
+    results = view.stage_results
+    total = sum(r.stars for r in results)
     with st.container(border=True, key="lesson_done_card"):
         st.subheader(f"🏆 {_lt('ui.stage_done')} — {head}", anchor=False)
-        st.markdown(f"### {_stars(total, 3 * len(view.stage_results))}")
-        st.caption(_lt("ui.stars_n", n=total, count=total))
+        lines = [f"{_lt('ui.level_n', n=n, count=len(results))}: {_stars(r.stars)}"
+                 for n, r in enumerate(results, 1)]
+        st.markdown("  \n".join(lines))
+        st.markdown(f"**{_lt('ui.stars_n', n=total, count=total)} / {3 * len(results)}**")
     if view.next_stage is not None:
         title = next(s.title for s in load_stages() if s.key == view.next_stage)
         st.button(_lt("ui.next_lesson", title=_lt(title)), key="lesson_advance",
@@ -303,7 +313,6 @@ def show_lessons(profile: Any) -> None:
         return
     view = runner.view()
     if view.status == "stage_done":
-        _show_said()
         show_completion(profile, view)
     else:
         show_level(profile, view)

@@ -37,7 +37,7 @@ function face(data, id) {
 
 // A card button's picture: the same SVG as an <img> (decorative: the button's aria-label
 // names the card). Drawn inline, its letters and numbers ("3", "c", "3") would be the
-// button's visible text, which its name ("3 de copas, 3") does not contain (WCAG 2.5.3,
+// button's visible text, which its name ("<card name>, <value>") does not contain (WCAG 2.5.3,
 // axe's label-content-name-mismatch). One data: URL per face, made once.
 const FACE_URLS = new Map();
 function faceImage(data, id) {

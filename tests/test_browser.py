@@ -625,6 +625,9 @@ def test_a_move_played_with_the_keyboard_only(server, browser_type_launch_args) 
         # Into the board: the first card of its first row (the table, or the hand).
         first = page.locator(".eb-card:not(.eb-still)").first
         first.focus()
+        # End, then Home: the keyboard moves the focus (back to the row's first card).
+        keyboard.press("End")
+        keyboard.press("Home")
         at = 0
         if table:
             for card in sorted(move.take, key=table.index):
@@ -640,6 +643,12 @@ def test_a_move_played_with_the_keyboard_only(server, browser_type_launch_args) 
                 return el && getComputedStyle(el).outlineStyle; }""")
             assert outline not in (None, "none"), outline
             keyboard.press("Tab")  # to the hand's row
+        outline = page.evaluate("""() => {
+            const root = document.querySelector(
+                '[data-testid=stBidiComponentIsolated]').shadowRoot;
+            const el = root.activeElement;
+            return el && el.dataset.group + ':' + getComputedStyle(el).outlineStyle; }""")
+        assert outline in ("hand:dashed", "hand:solid"), outline  # focus is seen, in the hand
         for _ in range(hand.index(move.card)):
             keyboard.press("ArrowRight")
         keyboard.press("Space")

@@ -302,7 +302,7 @@ class TeacherAuth:
 
     def check(self, name: str, password: str) -> Teacher:
         """The teacher whose password this is; ``auth.wrong`` (the same for an unknown
-        name, and as slow) or ``auth.locked`` with the minutes left."""
+        name, and as slow) or ``auth.locked`` with the minutes left (``count``)."""
         at = self.clock()
         verdict = self.storage.check_teacher(normalise(name), password, at=at,
                                              max_failures=self.max_failures,
@@ -310,7 +310,7 @@ class TeacherAuth:
         if verdict.teacher is not None:
             return verdict.teacher
         if verdict.locked_until is not None:
-            raise ClassroomError("auth.locked", minutes=_minutes(verdict.locked_until - at))
+            raise ClassroomError("auth.locked", count=_minutes(verdict.locked_until - at))
         raise ClassroomError("auth.wrong")
 
     def sign_in(self, name: str, password: str) -> TeacherSession:
@@ -748,8 +748,8 @@ class PupilSignIn:
                 for m in self.storage.members(card.id)]
 
     def sign_in(self, card: ClassCard, profile_id: int, pin: str) -> int:
-        """The profile id to play as; ``signin.pin_wrong`` (with ``left`` tries before a
-        wait), ``signin.pin_locked`` (``minutes``), ``pupil.not_in_class`` (a pupil of
+        """The profile id to play as; ``signin.pin_wrong`` (``count``: tries left before a
+        wait), ``signin.pin_locked`` (``count``: minutes), ``pupil.not_in_class`` (a pupil of
         another class, or no pupil), ``signin.class_archived``."""
         info = self.storage.get_class(card.id)
         if info is None or info.code != card.code:
@@ -767,8 +767,8 @@ class PupilSignIn:
             return profile_id
         if verdict.locked_until is not None:
             raise ClassroomError("signin.pin_locked",
-                                 minutes=_minutes(verdict.locked_until - at))
-        raise ClassroomError("signin.pin_wrong", left=self.max_failures - verdict.failures)
+                                 count=_minutes(verdict.locked_until - at))
+        raise ClassroomError("signin.pin_wrong", count=self.max_failures - verdict.failures)
 
 
 def pupil_tasks(storage: Storage, profile_id: int, today: date) -> list[PupilTask]:

@@ -328,7 +328,7 @@ def check_assignment(kind: str, spec: Mapping[str, Any], capture_sum: int) -> di
     - ``weakest``: ``{"count", "capture_sum"}`` (1-20 facts per pupil).
     """
     if kind not in ASSIGNMENT_KINDS:
-        raise ClassroomError("task.kind_unknown", kind=kind)
+        raise ClassroomError("task.kind_unknown", name=kind)
     total = int(spec.get("capture_sum", capture_sum))
     if total not in (10, 15, 20):
         raise ClassroomError("class.capture_sum")

@@ -154,8 +154,8 @@ NICK_ANIMALS: tuple[str, ...] = ("fox", "owl", "bear", "rabbit", "lion", "whale"
                                  "turtle", "eagle", "dolphin", "penguin", "mouse", "cat",
                                  "dog", "duck", "bee")
 
-# Letters and digits nobody mixes up when copying from the board: no 0/O, 1/I/L, 2/Z, 5/S,
-# 8/B. Three letters and three digits: about two million codes.
+# Letters and digits nobody mixes up when copying from the board: no O/0, I/L/1, Z/2, S, B/8,
+# G. Three letters and three digits: about 1.3 million codes.
 CODE_LETTERS = "ACDEFHJKMNPRTUVWXY"
 CODE_DIGITS = "345679"
 CODE_LENGTH = 6
@@ -210,16 +210,22 @@ def password_problem(password: str, name: str = "") -> tuple[str, dict[str, Any]
         return "auth.password_short", {"min": PASSWORD_MIN}
     if len(password) > PASSWORD_MAX:
         return "auth.password_long", {"max": PASSWORD_MAX}
-    folded = name_key(password)
+    folded = _fold(password)
     if len(set(folded)) < 4:
         return "auth.password_repeats", {}
     letters = "".join(ch for ch in folded if ch.isalpha())
     if letters in _COMMON or folded.strip() in _COMMON:
         return "auth.password_common", {}
-    own = name_key(name).replace(" ", "")
-    if len(own) >= 3 and own in folded.replace(" ", ""):
+    words = [w for w in _fold(name).split() if len(w) >= 3]
+    if any(w in folded for w in words):
         return "auth.password_name", {}
     return None
+
+
+def _fold(text: str) -> str:
+    """Case and accents folded: "Díaz" -> "diaz"."""
+    decomposed = unicodedata.normalize("NFKD", str(text).casefold())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
 _NAME_KEYS = {"nickname_hidden": "name.hidden", "profile_empty": "name.empty",

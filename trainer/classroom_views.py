@@ -12,8 +12,9 @@ asks; a puzzle's answer has no time of its own.
 12 seconds) looks at the fact's last three tries: ``fast`` when at least two of them
 were right within the limit (the fact is *fluent*); ``wrong`` when more of them were
 wrong than right; ``slow`` otherwise (mostly right, not yet twice in time); ``unseen``
-without a try. A puzzle's answer is a try that is never in time, so fluency needs
-quick facts.
+without a try. A puzzle's *right* answer has no time of its own, so it is left out of
+the last three (it neither makes a fact fluent nor undoes it; a fact only ever answered
+right in puzzles is ``slow``); a *wrong* answer counts wherever it was given.
 
 **An attempt counts toward an assignment** when it was recorded at or after the
 assignment's creation and matches it: a *puzzles* assignment counts attempts of its
@@ -115,7 +116,7 @@ def fact_cell(tries: Sequence[FactTry], limit: float) -> str:
     """The cell of one fact from its tries in time order (see the module doc)."""
     if not tries:
         return "unseen"
-    last = tries[-LAST_TRIES:]
+    last = [t for t in tries if t.seconds is not None or not t.correct][-LAST_TRIES:]
     in_time = sum(1 for t in last if t.correct and t.seconds is not None and t.seconds <= limit)
     right = sum(1 for t in last if t.correct)
     if in_time >= FLUENT_IN:

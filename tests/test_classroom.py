@@ -163,7 +163,9 @@ def test_a_password_is_stored_as_a_salted_scrypt_hash_never_in_clear(store: Stor
     assert auth.sign_in("ms diaz", PASSWORD).teacher.id == session.teacher.id  # name folded
 
 
-def test_wrong_password_then_lockout_per_account_then_the_lock_ends(store: Storage) -> None:
+def test_wrong_password_then_lockout_per_account_then_the_lock_ends(
+        store: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(storage_classroom, "PASSWORD_COST", {"n": 2**8, "r": 8, "p": 1})
     clock = Clock()
     auth = TeacherAuth(store, clock=clock)
     auth.create_account("Ms Díaz", PASSWORD)
@@ -373,6 +375,16 @@ def test_sign_in_by_code_picture_and_pin_with_a_lock_per_pupil(store: Storage) -
         with pytest.raises(ClassroomError, match="signin.code_unknown"):
             door.find_class(code)
     assert door.find_class(other.code).id == other.id
+    # A pupil's profile reached by "Who's playing?" or ?p=: the same PIN, the same limit.
+    assert door.sign_in_profile(mia.profile_id, mia.pin) == mia.profile_id
+    assert store.managed_profile_ids() == {lola.profile_id, leo.profile_id, mia.profile_id}
+    for _ in range(5):
+        with pytest.raises(ClassroomError, match="signin.pin_"):
+            door.sign_in_profile(leo.profile_id, wrong if leo.pin != wrong else "9998")
+    with pytest.raises(ClassroomError, match="signin.pin_locked"):
+        door.sign_in(card, leo.profile_id, leo.pin)
+    with pytest.raises(ClassroomError, match="pupil.not_in_class"):
+        door.sign_in_profile(home.id, "1234")
 
 
 def test_a_new_pin_or_a_new_code_replaces_the_old_one(store: Storage) -> None:

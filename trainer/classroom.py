@@ -776,6 +776,18 @@ class PupilSignIn:
                                  count=_minutes(verdict.locked_until - at))
         raise ClassroomError("signin.pin_wrong", count=self.max_failures - verdict.failures)
 
+    def sign_in_profile(self, profile_id: int, pin: str) -> int:
+        """The same check for a pupil's profile reached another way ("Who's playing?", a
+        ``?p=`` in the URL): rate-limited like the class sign-in, so a pupil's PIN cannot
+        be guessed through the profile's own PIN prompt. ``pupil.not_in_class`` for a
+        profile that is no pupil (check its parent's PIN as before)."""
+        member = self.storage.membership(profile_id)
+        if member is None:
+            raise ClassroomError("pupil.not_in_class")
+        info = self.storage.get_class(member.class_id)
+        assert info is not None
+        return self.sign_in(ClassCard(info.id, info.name, info.code), profile_id, pin)
+
 
 def pupil_tasks(storage: Storage, profile_id: int, today: date) -> list[PupilTask]:
     """A pupil's assignments, to show first: open and overdue ones by due date (none

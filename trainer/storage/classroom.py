@@ -413,6 +413,12 @@ class ClassroomStore(Database):
                                ).first()
         return _member(row) if row is not None else None
 
+    def managed_profile_ids(self) -> set[int]:
+        """The profiles that are pupils of a class (a device's "Who's playing?" may leave
+        them out: they sign in through their class)."""
+        with self.engine.connect() as conn:
+            return set(conn.execute(sa.select(class_members.c.profile_id)).scalars())
+
     def set_member_pin(self, class_id: int, profile_id: int, pin: str) -> None:
         """The teacher's new PIN for a pupil (its lock and count of wrong PINs cleared)."""
         digest = hash_secret(pin, PIN_COST)

@@ -71,8 +71,10 @@ elif section == "lessons":
     progress.show_lessons_table(profile.id)
 else:
     games = progress.games_charts(version, lang)
+    if games.get("ch_chances") is not None:
+        show(games["ch_chances"], "ch_chances", "ch_empty_games")  # found in games
     show(games.get("ch_wins"), "ch_wins", "ch_empty_games")
-    if games:
+    if games.get("ch_wins") is not None:
         show(games["ch_escobas"], "ch_escobas", "ch_empty_games")
         show(games["ch_points"], "ch_points", "ch_empty_games")
         show(games["ch_mistakes"], "ch_mistakes", "ch_empty_review")

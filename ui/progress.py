@@ -19,7 +19,7 @@ from puzzles.practice import streaks
 from trainer import charts
 from trainer.i18n import t
 
-from .practice import DataVersion, fact_stats_of, history
+from .practice import DataVersion, fact_stats_of, game_turns, history
 from .session import storage
 
 __all__ = ["practice_charts", "games_charts", "mastery_chart"]
@@ -47,9 +47,10 @@ def games_charts(version: DataVersion, lang: str) -> Charts:
     """Finished games: won per opponent, escobas, points a round, the coach's mistakes;
     empty when there is no finished game."""
     games = charts.games_frame(storage().finished_games(version.profile_id))
+    chances = charts.chances_chart(game_turns(version), t)
     if games.empty:
-        return {}
-    return {"ch_wins": charts.wins_chart(games, t),
+        return {"ch_chances": chances} if chances is not None else {}
+    return {"ch_chances": chances, "ch_wins": charts.wins_chart(games, t),
             "ch_escobas": charts.escobas_chart(games, t),
             "ch_points": charts.points_chart(games, t),
             "ch_mistakes": charts.mistakes_chart(games, t)}

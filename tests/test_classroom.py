@@ -51,7 +51,7 @@ from trainer.classroom_views import (
 )
 from trainer.i18n import LANGUAGES, has_key, t
 from trainer.storage import Storage, configure_sqlite
-from trainer.storage.practice import _attempt_values
+from trainer.storage.practice import attempt_values
 from trainer.storage.schema import attempts, class_members, lesson_results, profiles, teachers
 
 TODAY = date(2026, 12, 1)
@@ -119,7 +119,7 @@ def class_with(room: Classroom, names: str, class_name: str = "3B"):
 def put(store: Storage, profile_id: int, attempt: Attempt, when: datetime) -> None:
     """An attempt recorded at a chosen moment (record_attempt stamps 'now')."""
     with store.transaction() as conn:
-        conn.execute(attempts.insert().values(**_attempt_values(profile_id, attempt, when)))
+        conn.execute(attempts.insert().values(**attempt_values(profile_id, attempt, when)))
 
 
 def quick(addend: int, value: int, seconds: float, when: datetime) -> Attempt:
@@ -490,6 +490,14 @@ def test_dashboard_numbers_on_crafted_data(sq: Storage) -> None:
     old = t0 - timedelta(days=10)
     for i in range(6):
         put(sq, ana, quick(6, 1, 5.0, old), old + timedelta(minutes=i))
+    # Ana's game: two turns that captured with a 7 (15 - 7), quickly: evidence for the grid,
+    # not practice (docs/GAME-EVIDENCE.md).
+    for i in range(2):
+        turn = Attempt(day="2026-12-01", mode="game", puzzle_id="game-1", kind="game-turn",
+                       level=0, capture_sum=15, facts=("8+7", "15-7"),
+                       answers=(("15-7", True, 1.5),), answer=(), correct=True, found=1,
+                       missed=0, wrong=0, seconds=1.5, hints=0, stars=0)
+        put(sq, ana, turn, t0 + timedelta(minutes=30 + i))
     snap = room.snapshot(info.id)
     rows = {r.nickname: r for r in room.dashboard(snap, TODAY)}
     row = rows["Lola"]
@@ -510,6 +518,8 @@ def test_dashboard_numbers_on_crafted_data(sq: Storage) -> None:
     assert "Captures, level 2" in say(leo_row.help[1].key, leo_row.help[1].params, "en")
     ana_row = rows["Ana"]
     assert (ana_row.week_accuracy, ana_row.accuracy, ana_row.needs_help) == (None, 0.0, False)
+    assert (ana_row.puzzles, ana_row.quick_facts, ana_row.game_turns) == (0, 6, 2)
+    assert ana_row.fluent_complements == 1 and ana_row.last_active == t0 + timedelta(minutes=31)
     # The grid: Lola's 15-8 is fast at 6 s and 12 s, slow at 3 s; her 15-9 wrong.
     grid = room.fact_grid(snap)
     assert len(grid.facts) == 55 + 6 and grid.limit == info.fluency_seconds == 6

@@ -358,14 +358,14 @@ def dashboard_csv(rows: Sequence[PupilRow], lang: str = "en") -> bytes:
     tr = _tr(lang)
     header = [tr(f"csv.{k}") for k in (
         "nickname", "real_name", "last_active", "lesson_stars", "lesson_levels", "puzzles",
-        "quick_facts", "accuracy", "week_accuracy", "median_seconds", "fluent_additions",
-        "fluent_complements", "assignments_done", "needs_help")]
+        "quick_facts", "game_turns", "accuracy", "week_accuracy", "median_seconds",
+        "fluent_additions", "fluent_complements", "assignments_done", "needs_help")]
     out = []
     for row in rows:
         reasons = "; ".join(say(r.key, r.params, lang) for r in row.help)
         out.append([row.nickname, row.real_name, row.last_active,
                     f"{row.lesson_stars}/{row.lesson_stars_max}", row.lesson_levels,
-                    row.puzzles, row.quick_facts,
+                    row.puzzles, row.quick_facts, row.game_turns,
                     round(100 * row.accuracy) if row.accuracy is not None else None,
                     round(100 * row.week_accuracy) if row.week_accuracy is not None else None,
                     row.median_seconds, f"{row.fluent_additions}/55",

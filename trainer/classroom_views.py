@@ -44,6 +44,7 @@ from puzzles.mastery import all_additions, all_complements, fact_stats, normalis
 from puzzles.model import PuzzleError, check_kind_level_sum
 from puzzles.practice import Attempt, answers_from_rows, practice_candidates, quick_fact_for
 
+from .evidence import TURN_KIND
 from .lessons import stage_summaries
 from .storage import AssignmentRow, ClassInfo, ClassSnapshot, LessonBest
 
@@ -234,9 +235,9 @@ class PupilRow:
     lesson_stars: int
     lesson_stars_max: int
     lesson_levels: int  # levels done
-    puzzles: int  # puzzle attempts (every kind but quick facts)
+    puzzles: int  # puzzle attempts (every kind but quick facts and game turns)
     quick_facts: int  # quick-fact attempts
-    accuracy: float | None  # attempts solved / attempts, 0-1
+    accuracy: float | None  # practice attempts (puzzles, quick facts) solved / made, 0-1
     week_accuracy: float | None  # the same over the last 7 days
     median_seconds: float | None  # of right quick facts
     fluent_additions: int  # of 55
@@ -245,6 +246,7 @@ class PupilRow:
     assignments_done: int
     assignments: int
     help: tuple[HelpReason, ...] = ()
+    game_turns: int = 0  # turns of games that asked a fact (docs/GAME-EVIDENCE.md)
 
     @property
     def needs_help(self) -> bool:
@@ -253,6 +255,12 @@ class PupilRow:
 
 def _median(values: list[float]) -> float | None:
     return round(statistics.median(values), 2) if values else None
+
+
+def _practice(attempts: Sequence[Attempt]) -> list[Attempt]:
+    """Puzzles and quick facts: what accuracy and "needs help" are about (a game's turns
+    feed the fact grid, but a game is not a test)."""
+    return [a for a in attempts if a.kind != TURN_KIND]
 
 
 def _help(attempts: Sequence[Attempt], today: date) -> tuple[HelpReason, ...]:
@@ -286,12 +294,13 @@ def dashboard(snapshot: ClassSnapshot, today: date, grid: FactGrid | None = None
     rows = []
     for member in snapshot.members:
         pid = member.profile_id
-        mine = snapshot.attempts.get(pid, [])
+        everything = snapshot.attempts.get(pid, [])
+        mine = _practice(everything)
         lessons = snapshot.lessons.get(pid, {})
         summaries = stage_summaries(lessons, stages).values()
         week_since = (today - timedelta(days=6)).isoformat()
         week = [a for a in mine if week_since <= a.day <= today.isoformat()]
-        times = [a for a in [a.created_at for a in mine[-1:]]
+        times = [a for a in [a.created_at for a in everything[-1:]]
                  + [b.updated_at for b in lessons.values()]
                  + [snapshot.last_game.get(pid)] if a is not None]
         grid_row = grid.row(pid)
@@ -313,7 +322,8 @@ def dashboard(snapshot: ClassSnapshot, today: date, grid: FactGrid | None = None
             complements=len(grid.complements),
             assignments_done=sum(1 for p in progress if p.pupils[pid].complete),
             assignments=len(progress),
-            help=_help(mine, today)))
+            help=_help(mine, today),
+            game_turns=len(everything) - len(mine)))
     return rows
 
 

@@ -32,7 +32,7 @@ from trainer.i18n import (
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = [ROOT / "app.py", *sorted((ROOT / "app_pages").glob("*.py")),
            *sorted((ROOT / "ui").glob("*.py"))]
-DOMAINS = ("messages", "puzzles", "lessons")
+DOMAINS = ("messages", "puzzles", "lessons", "classroom")
 #: Numbers whose plural form every language must get right (CLDR: 21 is "other" in
 #: German and English, whatever a hand-written rule on the last digit would say).
 COUNTS = (0, 1, 2, 5, 21)
@@ -230,7 +230,7 @@ def test_plurals_zero_one_many(lang: str) -> None:
 @pytest.mark.parametrize("lang", sorted(LANGUAGES))
 def test_every_plural_renders_with_0_1_2_5_21(lang: str, caplog) -> None:
     with caplog.at_level(logging.WARNING):
-        for domain in ("messages", "lessons"):
+        for domain in ("messages", "lessons", "classroom"):
             english = _messages("en", domain)
             for key in sorted(locales.catalog(domain, "en").plurals):
                 names = set().union(*(placeholders(s) for s in english[key])) | {"count"}
@@ -258,7 +258,7 @@ _PLURAL_WORDS = re.compile(
 
 
 @pytest.mark.parametrize("lang", sorted(LANGUAGES))
-@pytest.mark.parametrize("domain", ["messages", "lessons"])
+@pytest.mark.parametrize("domain", ["messages", "lessons", "classroom"])
 def test_count_strings_use_plural_forms(lang: str, domain: str) -> None:
     """Every catalog string, every number in it 1: never "1 points", "1 escobas"."""
     english = _messages("en", domain)

@@ -366,8 +366,9 @@ def test_a_pupil_signs_in_with_the_class_code_and_finds_assignments_first() -> N
     db = store()
     (room, info), ids = _class(db, "Ms Díaz", "3B", "Ana\nLeo", ["4821", "7395"])
     (_, other), others = _class(db, "Mr Roe", "4A", "Zoe", ["5102"])
-    room.create_assignment(info.id, "puzzles",
-                           {"kind": "captures", "level": 1, "count": 2})
+    puzzles = room.create_assignment(info.id, "puzzles",
+                                     {"kind": "captures", "level": 1, "count": 2})
+    lesson = room.create_assignment(info.id, "lesson", {"stage": "one_card"})
     at = new_app()
     at.switch_page(MY_CLASS).run()
     assert_ok(at)
@@ -396,9 +397,10 @@ def test_a_pupil_signs_in_with_the_class_code_and_finds_assignments_first() -> N
     assert at.session_state["profile_id"] == ids["Ana"]
     assert "Hi" in shown(at) and "Your tasks" in shown(at)
     # The assignment first, done right here.
-    (task,) = [b for b in at.button if b.key.startswith("mc_do_")]
+    assert {b.key for b in at.button if b.key.startswith("mc_do_")} == {
+        f"mc_do_{puzzles.id}", f"mc_do_{lesson.id}"}
     assert md_escape("2 puzzles: Captures, level 1 (sum 15)") in shown(at)
-    click(at, task.key)
+    click(at, f"mc_do_{puzzles.id}")
     for _ in range(2):
         puzzle = at.session_state["mc_current"][1]
         if puzzle.solutions:
@@ -409,8 +411,16 @@ def test_a_pupil_signs_in_with_the_class_code_and_finds_assignments_first() -> N
             click(at, "mc_none")
         click(at, "mc_next")
     assert "Task done! Well played." in shown(at)
-    progress = room.assignments(room.snapshot(info.id), TODAY.date())[0]
+    progress = {p.assignment.id: p for p in room.assignments(room.snapshot(info.id),
+                                                              TODAY.date())}[puzzles.id]
     assert progress.pupils[ids["Ana"]].complete and not progress.pupils[ids["Leo"]].complete
+    # A lesson opens on the Lessons page, at the assigned stage.
+    click(at, "mc_back")
+    assert "mc_do_" + str(puzzles.id) not in {b.key for b in at.button}  # done: no button
+    click(at, f"mc_do_{lesson.id}")
+    assert at.title[0].value == "Learn to play"
+    assert at.session_state["lesson_runner"].view().stage == "one_card"
+    assert at.session_state["lesson_map"] is False  # the level, not the map
 
     # A pupil's session reaches no teacher page: only the sign-in.
     at.switch_page(TEACHER).run()
@@ -458,6 +468,32 @@ def test_another_pupils_url_asks_their_pin_with_the_same_limit() -> None:
     at.text_input(key="pin_entry").input(login.pin)
     submit(at, "pin_form")
     assert at.session_state["profile_id"] == ids["Leo"]
+
+
+def test_a_co_teacher_runs_the_class_but_only_its_owner_deletes_it() -> None:
+    db = store()
+    (_, info), _ids = _class(db, "Ms Díaz", "3B", "Ana", ["4821"])
+    TeacherAuth(db).create_account("Mr Roe", PASSWORD)
+    at = new_app()
+    at.switch_page(TEACHER).run()
+    at.text_input(key="tc_name").input("Ms Díaz")
+    at.text_input(key="tc_password").input(PASSWORD)
+    submit(at, "tc_sign_in_form")
+    click(at, f"tc_open_{info.id}")
+    part(at, "settings")
+    at.text_input(key="tc_co_name").input("mr roe")
+    click(at, "tc_co_add")
+    assert "Mr Roe now teaches this class too." in shown(at)
+    click(at, "tc_sign_out")
+    at.text_input(key="tc_name").input("Mr Roe")
+    at.text_input(key="tc_password").input(PASSWORD)
+    submit(at, "tc_sign_in_form")
+    click(at, f"tc_open_{info.id}")  # his too now
+    part(at, "settings")
+    assert "Only the teacher who made the class can do this." in shown(at)
+    assert not [b for b in at.button if b.key in ("tc_delete", "tc_co_add")]
+    part(at, "dashboard")
+    assert len(frame(at, "needs help")) == 1
 
 
 def test_wrong_codes_are_counted_and_refused_after_ten() -> None:

@@ -79,7 +79,7 @@ from .i18n import current_language
 from .practice import child_timezone, today
 from .session import storage
 
-__all__ = ["show_teacher_page", "PARTS", "CELL_MARKS", "grid_html"]
+__all__ = ["show_teacher_page", "PARTS", "CELL_MARKS", "grid_html", "legend_html"]
 
 KEY_CLASS = "tc_class"
 KEY_PART = "tc_part"
@@ -840,6 +840,45 @@ def _on_delete(class_id: int) -> None:
     class_flash("success", "settings.deleted", name=info.name if info is not None else "")
 
 
+@class_action
+def _on_co_teacher(class_id: int) -> None:
+    name = st.session_state.get("tc_co_name", "") or ""
+    info = _room().add_co_teacher(class_id, name)
+    st.session_state["tc_co_name"] = ""
+    added = storage().teacher_named(name)
+    if added is not None and added.id in info.co_teachers:
+        class_flash("success", "settings.co_added", name=added.name)
+
+
+@class_action
+def _on_co_remove(class_id: int, teacher_id: int, name: str) -> None:
+    _room().remove_co_teacher(class_id, teacher_id)
+    class_flash("success", "settings.co_removed", name=name)
+
+
+def _co_teachers(room: Classroom, info: ClassInfo) -> None:
+    """Co-teachers see and run the class; only its owner adds or removes them."""
+    owner = info.teacher_id == room.teacher.id
+    with st.container(border=True):
+        st.markdown(f"**{ct('settings.co_teachers')}**")
+        st.caption(ct("settings.co_help"))
+        others = [x for x in (storage().get_teacher(tid) for tid in info.co_teachers)
+                  if x is not None]
+        if not others:
+            st.caption(ct("settings.co_none"))
+        for other in others:
+            with st.container(horizontal=True, vertical_alignment="center"):
+                st.markdown(md_escape(other.name))
+                if owner:
+                    st.button(ct("settings.co_remove"), key=f"tc_co_remove_{other.id}",
+                              on_click=_on_co_remove, args=(info.id, other.id, other.name))
+        if owner and not info.archived:
+            with st.container(horizontal=True, vertical_alignment="bottom"):
+                st.text_input(ct("settings.co_add"), key="tc_co_name", max_chars=40)
+                st.button(ct("settings.co_add_button"), key="tc_co_add",
+                          on_click=_on_co_teacher, args=(info.id,))
+
+
 def _settings(room: Classroom, snap: ClassSnapshot) -> None:
     info = snap.info
     if not info.archived:
@@ -865,6 +904,7 @@ def _settings(room: Classroom, snap: ClassSnapshot) -> None:
     else:
         st.button(ct("settings.restore"), key="tc_restore", on_click=_on_archive,
                   args=(info.id, False), icon="♻️", type="primary")
+    _co_teachers(room, info)
     with st.expander(ct("settings.delete"), icon="🗑️"):
         try:
             summary = room.deletion_summary(info.id)

@@ -329,10 +329,15 @@ def test_the_teacher_area_locks_after_a_while_and_signs_out(media) -> None:
 def sign_in_pupil(at: AppTest, code: str, profile_id: int, pin: str) -> AppTest:
     at.text_input(key="mc_code").input(code.lower())
     submit(at, "mc_code_form")
+    sign_in_pupil_pad(at, profile_id, pin)
+    return at
+
+
+def sign_in_pupil_pad(at: AppTest, profile_id: int, pin: str) -> None:
+    """Tap the picture, then the PIN's digits on the pad."""
     click(at, f"mc_pupil_{profile_id}")
     for digit in pin:
         click(at, f"mc_d_{digit}")
-    return at
 
 
 def answer_round(at: AppTest, right: bool) -> None:
@@ -548,3 +553,42 @@ def test_names_are_shown_as_text_everywhere(media) -> None:
     (button,) = [b for b in pupil.button if b.key.startswith("mc_pupil_")]
     assert button.label.endswith(md_escape(nickname))
     assert "Ruíz" not in shown(pupil) and "Ruíz" not in str(pupil.session_state)
+
+
+@pytest.mark.parametrize(("locale", "words"), [
+    ("de-DE", ("Für Lehrkräfte", "Klassencode", "Ein Feld ist sicher", "Tippe auf dein Bild",
+               "Deine Aufgaben")),
+    ("zh-CN", ("教师专区", "班级代码", "格子就是熟练", "点你的图片", "你的作业")),
+])
+def test_every_part_speaks_the_language(caplog, media, locale: str,
+                                        words: tuple[str, ...]) -> None:
+    """Each part of both pages in German and Chinese: every word found, with its
+    parameters (a missing word or parameter is logged by the catalogs)."""
+    db = store()
+    (room, info), ids = _class(db, "Ms Díaz", "3B", "Ana\nLeo", ["4821", "7395"])
+    db.record_attempt(ids["Ana"], fact_quick("15-7", False, 3.0, TODAY))
+    room.create_assignment(info.id, "weakest", {"count": 3})
+    with caplog.at_level("WARNING", logger="locales"):
+        at = new_app(locale=locale)
+        at.switch_page(TEACHER).run()
+        at.text_input(key="tc_name").input("Ms Díaz")
+        at.text_input(key="tc_password").input(PASSWORD)
+        submit(at, "tc_sign_in_form")
+        click(at, f"tc_open_{info.id}")
+        seen = shown(at)
+        for name in ("grid", "pupils", "assignments", "print", "export", "settings",
+                     "dashboard"):
+            part(at, name)
+            seen += shown(at)
+        at.selectbox(key="tc_dash_pupil").set_value(ids["Ana"]).run()
+        assert_ok(at)
+        pupil = new_app(locale=locale)
+        pupil.switch_page(MY_CLASS).run()
+        pupil.text_input(key="mc_code").input(info.code)
+        submit(pupil, "mc_code_form")
+        seen += shown(pupil)
+        sign_in_pupil_pad(pupil, ids["Leo"], "7395")
+        seen += shown(pupil)
+    assert [word for word in words if word not in seen] == []
+    assert [r.getMessage() for r in caplog.records if r.name == "locales"] == []
+

@@ -27,14 +27,14 @@ from trainer.text import md_escape
 from .errors import safe_callback
 from .i18n import current_language
 
-__all__ = ["TEACHER", "ct", "ct_text", "class_flash", "show_class_flash", "class_action",
-           "teacher_session", "end_teacher_session", "TEACHER_KEYS"]
+__all__ = ["TEACHER", "ct", "ct_text", "class_labels", "class_flash", "show_class_flash",
+           "class_action", "teacher_session", "end_teacher_session", "TEACHER_KEYS"]
 
 #: The teacher's session in this browser session (a TeacherSession, nothing else).
 TEACHER = "teacher"
 _FLASH = "class_flash"
 #: Message parameters that hold a name someone typed: escaped before Markdown.
-_NAME_PARAMS = frozenset({"name", "suggestion", "nickname", "text", "teacher"})
+_NAME_PARAMS = frozenset({"name", "suggestion", "nickname"})
 #: Session keys of the teacher area that must go when the teacher signs out (the class
 #: open, PINs just made, the cached snapshot).
 TEACHER_KEYS = ("tc_class", "tc_added", "tc_new_pins", "tc_snap", "tc_part", "tc_pupil_pin")
@@ -52,6 +52,14 @@ def ct(key: str, **params: Any) -> str:
     safe = {k: md_escape(v) if k in _NAME_PARAMS and isinstance(v, str) else v
             for k, v in params.items()}
     return say(key, safe, current_language())
+
+
+def class_labels(prefix: str, **params: Any) -> Callable[[Any], str]:
+    """A widget's ``format_func``: ``value -> say(prefix + value)``, the language fixed
+    when the widget is drawn (AppTest formats the options again after the run, where the
+    session's language is not known; see :func:`ui.i18n.labels`)."""
+    lang = current_language()
+    return lambda value: say(f"{prefix}{value}", params, lang)
 
 
 def class_flash(kind: str, key: str, **params: Any) -> None:

@@ -69,6 +69,7 @@ from .classroom import (
     TEACHER,
     class_action,
     class_flash,
+    class_labels,
     ct,
     ct_text,
     end_teacher_session,
@@ -186,27 +187,27 @@ def _sign_in() -> None:
     st.caption(ct("page.teacher_intro"))
     st.session_state.setdefault("tc_auth_mode", "sign_in")
     mode = st.segmented_control(ct("auth.mode"), ("sign_in", "create"), key="tc_auth_mode",
-                                format_func=lambda m: ct_text(f"auth.mode_{m}"),
+                                format_func=class_labels("auth.mode_"),
                                 required=True, label_visibility="collapsed")
     if mode == "create":
         with st.form("tc_create_form", border=True):
-            st.text_input(ct("auth.name"), key="tc_new_name", max_chars=40,
+            st.text_input(ct("auth.name"), key="tc_new_name", max_chars=TYPED_MAX,
                           help=ct("auth.name_help"), autocomplete="username")
             st.text_input(ct("auth.password"), key="tc_new_password", type="password",
-                          max_chars=PASSWORD_MAX,
+                          max_chars=2 * PASSWORD_MAX,
                           help=ct("auth.password_help", min=PASSWORD_MIN),
                           autocomplete="new-password")
             st.text_input(ct("auth.password_again"), key="tc_new_password2",
-                          type="password", max_chars=PASSWORD_MAX,
+                          type="password", max_chars=2 * PASSWORD_MAX,
                           autocomplete="new-password")
             st.form_submit_button(ct("auth.create"), type="primary",
                                   on_click=_on_create_account, width="stretch")
     else:
         with st.form("tc_sign_in_form", border=True):
-            st.text_input(ct("auth.name"), key="tc_name", max_chars=40,
+            st.text_input(ct("auth.name"), key="tc_name", max_chars=TYPED_MAX,
                           autocomplete="username")
             st.text_input(ct("auth.password"), key="tc_password", type="password",
-                          max_chars=PASSWORD_MAX, autocomplete="current-password")
+                          max_chars=2 * PASSWORD_MAX, autocomplete="current-password")
             st.form_submit_button(ct("auth.sign_in"), type="primary", on_click=_on_sign_in,
                                   width="stretch")
     st.caption(ct("auth.pupils_elsewhere"))
@@ -219,7 +220,7 @@ def _unlock() -> None:
     with st.form("tc_unlock_form", border=True):
         st.markdown(ct("auth.signed_in_as", name=session.teacher.name))
         st.text_input(ct("auth.password"), key="tc_unlock_password", type="password",
-                      max_chars=PASSWORD_MAX, autocomplete="current-password")
+                      max_chars=2 * PASSWORD_MAX, autocomplete="current-password")
         st.form_submit_button(ct("auth.unlock"), type="primary", on_click=_on_unlock,
                               width="stretch")
     st.button(ct("auth.sign_out"), key="tc_sign_out_locked", on_click=_on_sign_out)
@@ -281,7 +282,7 @@ def _classes(room: Classroom) -> None:
                       placeholder=ct_text("classes.name_placeholder"))
         st.segmented_control(ct("classes.fluency"), FLUENCY_LIMITS, key="tc_class_fluency",
                              default=6, required=True, help=ct("classes.fluency_help"),
-                             format_func=lambda s: ct_text(f"fluency.{s}"))
+                             format_func=class_labels("fluency."))
         st.segmented_control(t("capture_sum"), CAPTURE_SUMS, key="tc_class_sum", default=15,
                              required=True)
         st.form_submit_button(ct("classes.create"), type="primary", on_click=_on_create_class,
@@ -302,7 +303,7 @@ def _class_view(room: Classroom, class_id: int) -> None:
         st.warning(ct("class.archived_note"), icon="🗄️")
     st.session_state.setdefault(KEY_PART, "dashboard")
     part = st.segmented_control(ct("part.label"), PARTS, key=KEY_PART, required=True,
-                                format_func=lambda p: ct_text(f"part.{p}"),
+                                format_func=class_labels("part."),
                                 label_visibility="collapsed") or "dashboard"
     day = today()
     if part == "dashboard":
@@ -455,11 +456,10 @@ def _grid(room: Classroom, snap: ClassSnapshot, memo: dict[Any, Any]) -> None:
     with st.container(horizontal=True):
         limit = st.segmented_control(ct("grid.limit"), FLUENCY_LIMITS, key="tc_grid_limit",
                                      default=info.fluency_seconds, required=True,
-                                     format_func=lambda s: ct_text(f"fluency.{s}"))
+                                     format_func=class_labels("fluency."))
         which = st.segmented_control(ct("grid.facts"), ("all", "complements", "additions"),
                                      key="tc_grid_facts", default="all", required=True,
-                                     format_func=lambda w: ct_text(f"grid.facts_{w}",
-                                                                   sum=info.capture_sum))
+                                     format_func=class_labels("grid.facts_", sum=info.capture_sum))
     limit = int(limit or info.fluency_seconds)
     grid: FactGrid = _memo(memo, ("grid", limit), lambda: room.fact_grid(snap, limit))
     facts = {"complements": grid.complements, "additions": grid.additions}.get(
@@ -626,7 +626,7 @@ def _pupils(room: Classroom, snap: ClassSnapshot) -> None:
                   args=(info.id, chosen), icon="🔑")
     with st.container(horizontal=True, vertical_alignment="bottom"):
         st.text_input(ct("pupils.real_name"), key=f"tc_real_name_{chosen}",
-                      value=member.real_name or "", max_chars=REAL_NAME_MAX)
+                      value=member.real_name or "", max_chars=2 * REAL_NAME_MAX)
         st.button(ct("pupils.real_name_save"), key="tc_real_name_save",
                   on_click=_on_real_name, args=(info.id, chosen))
     with st.expander(ct("pupils.remove"), icon="🗑️"):
@@ -666,7 +666,7 @@ def _new_assignment(info: ClassInfo) -> None:
     st.session_state.setdefault("tc_as_type", "puzzles")
     kind = st.segmented_control(ct("assign.type"), ASSIGNMENT_KINDS, key="tc_as_type",
                                 required=True,
-                                format_func=lambda k: ct_text(f"task_kind.{k}")) or "puzzles"
+                                format_func=class_labels("task_kind.")) or "puzzles"
     capture_sum = info.capture_sum
     if kind != "lesson":
         st.session_state.setdefault("tc_as_sum", info.capture_sum)
@@ -874,7 +874,7 @@ def _co_teachers(room: Classroom, info: ClassInfo) -> None:
                               on_click=_on_co_remove, args=(info.id, other.id, other.name))
         if owner and not info.archived:
             with st.container(horizontal=True, vertical_alignment="bottom"):
-                st.text_input(ct("settings.co_add"), key="tc_co_name", max_chars=40)
+                st.text_input(ct("settings.co_add"), key="tc_co_name", max_chars=TYPED_MAX)
                 st.button(ct("settings.co_add_button"), key="tc_co_add",
                           on_click=_on_co_teacher, args=(info.id,))
 
@@ -887,7 +887,7 @@ def _settings(room: Classroom, snap: ClassSnapshot) -> None:
                           max_chars=TYPED_MAX * 3)
             st.segmented_control(ct("classes.fluency"), FLUENCY_LIMITS, key="tc_set_fluency",
                                  default=info.fluency_seconds, required=True,
-                                 format_func=lambda s: ct_text(f"fluency.{s}"))
+                                 format_func=class_labels("fluency."))
             st.segmented_control(t("capture_sum"), CAPTURE_SUMS, key="tc_set_sum",
                                  default=info.capture_sum, required=True)
             st.form_submit_button(ct("settings.save"), type="primary",

@@ -162,6 +162,19 @@ def _tap_move(page, card: Card | None, take) -> None:
         assert _tap(page, c).get_attribute("aria-pressed") == "true"
 
 
+def _wait_board_at(page, game) -> None:
+    """Until the board in the browser shows the position the database holds (a tap on
+    the board of the position before would be undone when the new one arrives)."""
+    round_ = game.round
+    suffix = f":{len(game.rounds)}:{len(round_.history)}:{round_.to_move}"
+    page.wait_for_function(
+        """(suffix) => {
+          const host = document.querySelector('[data-testid=stBidiComponentIsolated]');
+          const root = host && host.shadowRoot && host.shadowRoot.querySelector('.eb-root');
+          return !!root && (root.dataset.position || '').endsWith(suffix);
+        }""", arg=suffix, timeout=30_000)
+
+
 def _moves_saved(db: Path, nickname: str | None = None) -> int:
     return sum(len(r["moves"]) for r in _state(db, nickname)[1]["rounds"])
 
@@ -218,6 +231,7 @@ def test_child_plays_with_hints_and_never_sees_opponent_cards(server, page) -> N
                     assert mark not in text, f"opponent card {card} reached the browser"
         move = round_.legal_moves()[0]
         before = _moves_saved(db)
+        _wait_board_at(page, game)
         _tap_move(page, move.card, move.take)
         readout = page.locator(".eb-readout").inner_text()
         if move.take:
@@ -568,6 +582,7 @@ def test_a_whole_round_played_by_tapping_the_cards(server, browser_type_launch_a
             # A capture when there is one (taps the table too), else a card laid down.
             move = max(legal, key=lambda m: len(m.take))
             before = _moves_saved(db, nickname)
+            _wait_board_at(page, game)
             _tap_move(page, move.card, move.take)
             taps += 1 + len(move.take)
             readout = page.locator(".eb-readout").inner_text()

@@ -55,6 +55,7 @@ import multiprocessing
 import os
 import platform
 import random
+import re
 import statistics
 import subprocess
 import sys
@@ -67,6 +68,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date
+from html import unescape as html_unescape
 from pathlib import Path
 from typing import Any
 
@@ -486,6 +488,9 @@ class PupilLog:
     unconfirmed: Counter = field(default_factory=Counter)  # taps whose screen never came
     errors: list[str] = field(default_factory=list)
     sign_in_seconds: float | None = None
+    answer_taps: int = 0  # taps that record an attempt, whether their screen came or not
+    run_ms: list[tuple[str, float]] = field(default_factory=list)  # a wire tap's whole run
+    client: str = "browser"
 
     @property
     def answers(self) -> int:
@@ -532,42 +537,28 @@ class Tablet:
                 await self.tap("qf_again", "qf", page.locator(".st-key-qf_again button"))
                 return
             question = await page.get_by_test_id("qf-question").text_content()
-            right = _quick_answer(question or "")
-            value = right if self.rng.random() < 0.85 else self.rng.choice(
-                [n for n in range(1, 11) if n != right])
+            value = quick_choice(question or "", self.rng)
+            self.log.answer_taps += 1
             await self.tap("qf_answer", "qf", page.locator(f".st-key-qf_n_{value} button"))
             self.log.quick_answers += 1
 
     async def puzzle(self) -> None:
         """One "for me" puzzle, solved set by set on the board, then Next puzzle."""
-        from escoba import Card
-        from puzzles import from_cards
-
         page = self.page
         await self.pause()
         board = await page.evaluate(_BOARD_CARDS)
         if board is None or not board["interactive"]:
             raise RuntimeError(f"no board to play on: {board}")
-        hand = [c["id"] for c in board["hand"]]
-        fixed = len(hand) == 1 and board["hand"][0]["still"]
-        kind = "fifteens" if not hand else "captures" if fixed else "hand"
-        puzzle = from_cards(kind, [Card.parse(c["id"]) for c in board["table"]],
-                            [Card.parse(c) for c in hand], CAPTURE_SUM)
-        sets = [(None if fixed or s.card is None else str(s.card), [str(c) for c in s.take])
-                for s in puzzle.solutions]
-        self.rng.shuffle(sets)
-        if sets and self.rng.random() < 0.15:  # a wrong set first: feedback, try again
-            wrong = _a_wrong_set(board, puzzle, fixed, self.rng)
-            if wrong is not None:
-                sets.insert(0, wrong)
-        if len(sets) > 1 and self.rng.random() < 0.1:  # one set missed: "found them all"
-            sets.pop()
+        fixed = len(board["hand"]) == 1 and board["hand"][0]["still"]
+        plan = plan_puzzle([c["id"] for c in board["table"]], [c["id"] for c in board["hand"]],
+                           fixed, self.rng)
         finished = False
-        for number, (card, take) in enumerate(sets):
+        for number, (card, take) in enumerate(plan.sets):
             if number:
                 await self.pause()
-            for code in ([card] if card else []) + take:
+            for code in ([card] if card and not fixed else []) + take:
                 await page.locator(f'.eb-card[data-id="{code}"]').click()
+            self.log.answer_taps += number == len(plan.sets) - 1 and plan.completes
             await self.tap("pz_add", "board", page.locator(".eb-play"))
             self.log.sets_added += 1
             await asyncio.wait_for(page.evaluate("() => window.__cl.idle()"), SCREEN_TIMEOUT)
@@ -576,82 +567,407 @@ class Tablet:
                 break
         if not finished:
             await self.pause()
-            button = ".st-key-pz_none button" if kind == "captures" and not puzzle.solutions \
-                else ".st-key-pz_done button"
-            await self.tap("pz_finish", "result", page.locator(button))
+            self.log.answer_taps += 1
+            await self.tap("pz_finish", "result", page.locator(f".st-key-{plan.finish} button"))
         self.log.puzzles_done += 1
         await self.pause()
         await self.tap("pz_next", "board", page.locator(".st-key-pz_next button"))
 
     async def play(self, deadline: float, start_with_puzzles: bool) -> None:
         """Quick facts and puzzles in turn until ``deadline`` (``time.monotonic``)."""
-        on_puzzles = start_with_puzzles
-        while time.monotonic() < deadline:
-            if on_puzzles:
-                await self.open_page("puzzles")
-                for _ in range(2):
-                    if time.monotonic() >= deadline:
-                        break
-                    await self.puzzle()
-            else:
-                await self.open_page("quick_facts")
-                await self.quick_round()
-            on_puzzles = not on_puzzles
+        await play_in_turns(self, deadline, start_with_puzzles)
 
 
-def _quick_answer(question: str) -> int:
+async def play_in_turns(tablet: Any, deadline: float, start_with_puzzles: bool) -> None:
+    """A child's session: a round of quick facts, two puzzles, and again, until the bell."""
+    on_puzzles = start_with_puzzles
+    while time.monotonic() < deadline:
+        if on_puzzles:
+            await tablet.open_page("puzzles")
+            for _ in range(2):
+                if time.monotonic() >= deadline:
+                    break
+                await tablet.puzzle()
+        else:
+            await tablet.open_page("quick_facts")
+            await tablet.quick_round()
+        on_puzzles = not on_puzzles
+
+
+# -- what a child answers ---------------------------------------------------------------
+
+def quick_answer(question: str) -> int:
     """The missing number of ``"3 + 5 + ? = 15"``."""
     left, total = question.split("=")
     return int(total) - sum(int(p) for p in left.replace("?", "0").split("+"))
 
 
-def _a_wrong_set(board: dict[str, Any], puzzle: Any, fixed: bool,
+def quick_choice(question: str, rng: random.Random) -> int:
+    """The number a child taps: right about 85 % of the time."""
+    right = quick_answer(question)
+    return right if rng.random() < 0.85 else rng.choice([n for n in range(1, 11) if n != right])
+
+
+@dataclass(frozen=True)
+class PuzzlePlan:
+    """The sets a child will add, in order ((hand card or None, table cards)); whether the
+    last one completes the puzzle (every set found: the app then checks it at once), and
+    the button that ends it otherwise ("pz_done", or "pz_none" for a captures puzzle with
+    nothing to take)."""
+
+    kind: str
+    sets: list[tuple[str | None, list[str]]]
+    completes: bool
+    finish: str
+
+
+def plan_puzzle(table: list[str], hand: list[str], fixed: bool,
+                rng: random.Random) -> PuzzlePlan:
+    """A child's way through a "for me" puzzle on these cards (the engine finds the sets):
+    every set, in any order; sometimes a wrong set first (15 %), sometimes one set
+    missed and "I've found them all" (10 %)."""
+    from escoba import Card
+    from puzzles import from_cards
+
+    kind = "fifteens" if not hand else "captures" if fixed else "hand"
+    puzzle = from_cards(kind, [Card.parse(c) for c in table], [Card.parse(c) for c in hand],
+                        CAPTURE_SUM)
+    sets: list[tuple[str | None, list[str]]] = [
+        (hand[0] if fixed else None if s.card is None else str(s.card),
+         [str(c) for c in s.take]) for s in puzzle.solutions]
+    rng.shuffle(sets)
+    completes = bool(sets)
+    if len(sets) > 1 and rng.random() < 0.1:
+        sets.pop()
+        completes = False
+    if sets and rng.random() < 0.15:
+        wrong = _a_wrong_set(table, hand, fixed, rng)
+        if wrong is not None:
+            sets.insert(0, wrong)
+    finish = "pz_none" if kind == "captures" and not puzzle.solutions else "pz_done"
+    return PuzzlePlan(kind, sets, completes, finish)
+
+
+def _a_wrong_set(table: list[str], hand: list[str], fixed: bool,
                  rng: random.Random) -> tuple[str | None, list[str]] | None:
-    """Two table cards (with the hand card where one is picked) that do not make the sum."""
+    """Two table cards (with the hand card where there is one) that do not make the sum."""
     from escoba import Card
 
-    table = [c["id"] for c in board["table"]]
-    hands = [None] if fixed or not board["hand"] else [c["id"] for c in board["hand"]]
-    card = rng.choice(hands)
-    extra = Card.parse(board["hand"][0]["id"]).value if fixed else \
-        Card.parse(card).value if card else 0
+    card = rng.choice(hand) if hand else None
+    extra = Card.parse(card).value if card else 0
     pairs = [(a, b) for i, a in enumerate(table) for b in table[i + 1:]
-             if Card.parse(a).value + Card.parse(b).value + extra != puzzle.capture_sum]
+             if Card.parse(a).value + Card.parse(b).value + extra != CAPTURE_SUM]
     return (card, list(rng.choice(pairs))) if pairs else None
+
+
+# -- a tablet that speaks Streamlit's own protocol ------------------------------------
+
+_HTML_QUESTION = re.compile(r"data-testid='qf-question'>([^<]*)<")
+#: Messages the browser keeps and the server then sends by reference (Streamlit's
+#: ``global.minCachedMessageSize``): the board's script, for one.
+_CACHED_SIZE = 10_000
+
+
+class WireTablet:
+    """One pupil's tablet without a browser: Streamlit's WebSocket protocol, spoken as
+    the browser speaks it (a rerun with the tapped widget's value, the page, the query
+    string; the board's ``ready`` state and its Add as the component sends them; large
+    elements cached and asked by reference). No page is drawn: a tap's time runs until
+    the message carrying its screen has arrived (the next question, the board at its
+    next position, the result, the new page), the run's until its ``script_finished``.
+    On a 2-core machine 30 Chromium pages need more CPU than the server (see
+    docs/BENCHMARKS.md): these tablets leave the CPU to the server."""
+
+    def __init__(self, url: str, pupil: Pupil, rng: random.Random,
+                 think: tuple[float, float], log: PupilLog) -> None:
+        self.url, self.pupil, self.rng, self.think, self.log = url, pupil, rng, think, log
+        self.ws: Any = None
+        self.pages: dict[str, str] = {}
+        self.page_hash = ""
+        self.query = ""
+        self.widgets: dict[str, str] = {}  # key -> widget id, of the last run
+        self.elements: list[Any] = []  # the last run's elements
+        self.cache: dict[str, bytes] = {}
+        self.board_ready: set[str] = set()
+        self.board_shown = 0.0
+        self.sent_states: dict[str, Any] = {}
+
+    async def connect(self) -> None:
+        import websockets
+
+        if self.ws is not None:
+            await self.ws.close()
+        self.ws = await websockets.connect(
+            self.url.replace("http", "ws", 1) + "/_stcore/stream", subprotocols=["streamlit"],
+            origin=self.url, max_size=None, ping_interval=None)
+        self.board_ready.clear()
+        self.sent_states.clear()
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+
+    async def rerun(self, *, page: str | None = None, page_name: str = "",
+                    widgets: list[Any] = (), kind: str | None = None,
+                    screen: Any = None) -> None:
+        """Send one rerun and read its messages to the end of the run. ``screen``: a test
+        on each new element; the first that passes is the tap's screen (timed as
+        ``kind``)."""
+        from streamlit.proto.BackMsg_pb2 import BackMsg
+
+        msg = BackMsg()
+        state = msg.rerun_script
+        state.query_string = self.query
+        if page is not None:
+            self.page_hash = page
+        state.page_script_hash = self.page_hash
+        state.page_name = page_name
+        for widget in (*self.sent_states.values(), *widgets):
+            state.widget_states.widgets.append(widget)
+        state.cached_message_hashes.extend(self.cache)
+        info = state.context_info
+        info.timezone, info.timezone_offset, info.locale = "UTC", 0, "en-US"
+        info.url, info.is_embedded, info.color_scheme = self.url, False, "light"
+        began = time.monotonic()
+        await self.ws.send(msg.SerializeToString())
+        seen: float | None = None
+        self.elements = []
+        self.widgets = {}
+        while True:
+            raw = await asyncio.wait_for(self.ws.recv(), SCREEN_TIMEOUT)
+            element = self._read(raw)
+            if element is _FINISHED:
+                break
+            if element is not None:
+                self.elements.append(element)
+                if seen is None and screen is not None and screen(element):
+                    seen = time.monotonic()
+        if kind is not None:
+            if seen is None:
+                self.log.unconfirmed[kind] += 1
+                raise RuntimeError(f"{kind}: its screen did not come")
+            self.log.samples.append((kind, (seen - began) * 1000, seen))
+            self.log.run_ms.append((kind, (time.monotonic() - began) * 1000))
+
+    def _read(self, raw: bytes) -> Any:
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        msg = ForwardMsg()
+        msg.ParseFromString(raw)
+        if msg.WhichOneof("type") == "ref_hash":
+            cached = ForwardMsg()
+            cached.ParseFromString(self.cache[msg.ref_hash])
+            msg = cached
+        elif len(raw) >= _CACHED_SIZE and msg.hash:
+            self.cache[msg.hash] = raw
+        kind = msg.WhichOneof("type")
+        if kind == "script_finished":
+            return _FINISHED
+        if kind == "navigation":
+            self.pages = {p.url_pathname: p.page_script_hash for p in msg.navigation.app_pages}
+        elif kind == "page_info_changed":
+            self.query = msg.page_info_changed.query_string
+        elif kind == "delta" and msg.delta.WhichOneof("type") == "new_element":
+            element = msg.delta.new_element
+            inner = getattr(element, element.WhichOneof("type") or "empty", None)
+            widget_id = getattr(inner, "id", "")
+            if widget_id.startswith("$$ID-"):
+                self.widgets[widget_id.split("-", 2)[2]] = widget_id
+            return element
+        return None
+
+    # -- what the screens hold -----------------------------------------------------
+    def _question(self) -> str | None:
+        for element in self.elements:
+            if element.WhichOneof("type") == "html":
+                found = _HTML_QUESTION.search(element.html.body)
+                if found:
+                    return html_unescape(found.group(1))
+        return None
+
+    def _board(self) -> dict[str, Any] | None:
+        for element in self.elements:
+            if element.WhichOneof("type") == "bidi_component" and \
+                    element.bidi_component.id.endswith("-pz_board"):
+                return {"id": element.bidi_component.id,
+                        **json.loads(element.bidi_component.json)}
+        return None
+
+    @staticmethod
+    def _is_question(element: Any) -> bool:
+        return element.WhichOneof("type") == "html" and "qf-question" in element.html.body
+
+    @staticmethod
+    def _is_button(key: str) -> Any:
+        return lambda e: e.WhichOneof("type") == "button" and e.button.id.endswith("-" + key)
+
+    def _is_board(self, before: str | None) -> Any:
+        def check(element: Any) -> bool:
+            if element.WhichOneof("type") != "bidi_component":
+                return False
+            return json.loads(element.bidi_component.json).get("position") != before
+        return check
+
+    def _trigger(self, key: str) -> Any:
+        from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+        return WidgetState(id=self.widgets[key], trigger_value=True)
+
+    async def pause(self) -> None:
+        await asyncio.sleep(self.rng.uniform(*self.think))
+
+    # -- a child's taps -------------------------------------------------------------
+    async def sign_in(self) -> None:
+        """The app's PIN flow, as :func:`sign_in` does it in the browser."""
+        from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+        await self.connect()
+        self.query = f"p={self.pupil.profile_id}"
+        await self.rerun(page_name="quick_facts")
+        await self.rerun(page=self.pages[""])  # "Choose a player"
+        pin = WidgetState(id=self.widgets["pin_entry"], string_value=self.pupil.pin)
+        submit = next(v for k, v in self.widgets.items() if k.startswith("FormSubmitter:pin_form"))
+        await self.rerun(widgets=[pin, WidgetState(id=submit, trigger_value=True)])
+        if not any(e.WhichOneof("type") == "alert" and e.alert.body.startswith("Playing as")
+                   for e in self.elements):
+            raise RuntimeError("the PIN did not open the profile")
+
+    async def open_page(self, name: str) -> None:
+        if name == "quick_facts":
+            await self.rerun(page=self.pages[name], kind="nav_qf", screen=lambda e: (
+                self._is_question(e) or self._is_button("qf_again")(e)))
+            return
+        await self.rerun(page=self.pages[name], kind="nav_pz", screen=self._is_board(None))
+        await self._board_ready()
+
+    async def _board_ready(self) -> None:
+        """The board tells the server it has drawn (once per board, as the browser's)."""
+        from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+        board = self._board()
+        self.board_shown = time.monotonic()
+        if board is None or board["id"] in self.board_ready:
+            return
+        self.board_ready.add(board["id"])
+        self.sent_states[board["id"]] = WidgetState(id=board["id"], json_value='{"ready":true}')
+        await self.rerun()
+
+    async def quick_round(self) -> None:
+        while True:
+            await self.pause()
+            if "qf_again" in self.widgets:
+                await self.rerun(widgets=[self._trigger("qf_again")], kind="qf_again",
+                                 screen=self._is_question)
+                return
+            question = self._question()
+            if question is None:
+                raise RuntimeError("no question on the quick facts page")
+            value = quick_choice(question, self.rng)
+            self.log.answer_taps += 1
+            await self.rerun(widgets=[self._trigger(f"qf_n_{value}")], kind="qf_answer",
+                             screen=lambda e: self._is_question(e)
+                             or self._is_button("qf_again")(e))
+            self.log.quick_answers += 1
+
+    async def puzzle(self) -> None:
+        from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+        await self.pause()
+        board = self._board()
+        if board is None or not board.get("interactive"):
+            raise RuntimeError("no board to play on")
+        fixed = board["select"].get("fixed")
+        plan = plan_puzzle(board["table"], board["hand"], bool(fixed), self.rng)
+        finished = False
+        for number, (card, take) in enumerate(plan.sets):
+            if number:
+                await self.pause()
+                board = self._board()
+            action = {"kind": "add", "position": board["position"], "card": card,
+                      "take": take, "think_ms": round((time.monotonic() - self.board_shown)
+                                                      * 1000)}
+            events = WidgetState(id=f"$$STREAMLIT_INTERNAL_KEY_{board['id']}__events",
+                                 json_trigger_value=json.dumps([{"event": "action",
+                                                                 "value": action}]))
+            self.log.answer_taps += number == len(plan.sets) - 1 and plan.completes
+            await self.rerun(widgets=[events], kind="pz_add",
+                             screen=self._is_board(board["position"]))
+            self.board_shown = time.monotonic()
+            self.log.sets_added += 1
+            if "pz_next" in self.widgets:
+                finished = True
+                break
+        if not finished:
+            await self.pause()
+            self.log.answer_taps += 1
+            await self.rerun(widgets=[self._trigger(plan.finish)], kind="pz_finish",
+                             screen=self._is_button("pz_next"))
+        self.log.puzzles_done += 1
+        await self.pause()
+        before = self._board()
+        await self.rerun(widgets=[self._trigger("pz_next")], kind="pz_next",
+                         screen=self._is_board(before["position"] if before else None))
+        await self._board_ready()
+
+    async def play(self, deadline: float, start_with_puzzles: bool) -> None:
+        await play_in_turns(self, deadline, start_with_puzzles)
+
+
+_FINISHED = object()
 
 
 # -- the whole class -----------------------------------------------------------------
 
+def browser_indices(pupils: int, in_browser: int) -> set[int]:
+    """Which pupils sit at a real browser: spread over the class (and so over both
+    starting activities)."""
+    in_browser = max(0, min(pupils, in_browser))
+    return {round(i * pupils / in_browser) for i in range(in_browser)} if in_browser else set()
+
+
 async def _run_pupils(url: str, setup: ClassSetup, seconds: float, think: tuple[float, float],
-                      browsers: int, seed: int, meter: CpuMeter,
+                      in_browser: int, browsers: int, seed: int, meter: CpuMeter,
                       started: asyncio.Event | None = None) -> dict[str, Any]:
     from playwright.async_api import async_playwright
 
     logs = [PupilLog(p) for p in setup.pupils]
+    chosen = browser_indices(len(logs), in_browser)
+    for index in chosen:
+        logs[index].client = "browser"
+    for index in set(range(len(logs))) - chosen:
+        logs[index].client = "wire"
     window: dict[str, Any] = {}
     async with async_playwright() as pw:
         engines = [await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-                   for _ in range(browsers)]
+                   for _ in range(browsers if chosen else 0)]
         signed_in = 0
         all_in = asyncio.Event()
 
         async def pupil(index: int, log: PupilLog) -> None:
             nonlocal signed_in
-            browser = engines[index % len(engines)]
-            context = await browser.new_context(viewport=VIEWPORT, locale="en-US")
-            page = await context.new_page()
-            page.set_default_timeout(SCREEN_TIMEOUT * 1000)
             rng = random.Random(f"{seed}-{index}")
-            tablet = Tablet(page, url, log.pupil, rng, think, log)
+            context = None
+            if log.client == "browser":
+                context = await engines[index % len(engines)].new_context(
+                    viewport=VIEWPORT, locale="en-US")
+                page = await context.new_page()
+                page.set_default_timeout(SCREEN_TIMEOUT * 1000)
+                tablet: Any = Tablet(page, url, log.pupil, rng, think, log)
+
+                async def enter() -> None:
+                    await sign_in(page, url, log.pupil)
+                    await page.evaluate(_PROBE)
+            else:
+                tablet = WireTablet(url, log.pupil, rng, think, log)
+                enter = tablet.sign_in
             began = time.monotonic()
             for _ in range(2):
                 try:
-                    await sign_in(page, url, log.pupil)
+                    await enter()
                     log.sign_in_seconds = time.monotonic() - began
                     break
                 except Exception as err:  # counted and reported
                     log.errors.append(f"sign-in: {type(err).__name__}: {err}".splitlines()[0])
-            await page.evaluate(_PROBE)
             signed_in += 1
             if signed_in == len(logs):
                 window["start"] = time.monotonic()
@@ -669,9 +985,11 @@ async def _run_pupils(url: str, setup: ClassSetup, seconds: float, think: tuple[
                     restarts -= 1
                     log.errors.append(f"{type(err).__name__}: {err}".splitlines()[0][:300])
                     with contextlib.suppress(Exception):
-                        await sign_in(page, url, log.pupil)
-                        await page.evaluate(_PROBE)
-            await context.close()
+                        await enter()
+            if context is not None:
+                await context.close()
+            else:
+                await tablet.close()
 
         await asyncio.gather(*(pupil(i, log) for i, log in enumerate(logs)))
         window["end"] = time.monotonic()
@@ -697,9 +1015,11 @@ ANSWER_TAPS = ("qf_answer", "pz_add", "pz_finish")
 
 def run_class(database_url: str, env: dict[str, str], *, pupils: int = 30,
               seconds: float = 180, think: tuple[float, float] = (1.0, 3.0),
-              browsers: int = 1, dashboard_every: float = 2.0, seed: int = 13,
-              work: Path | None = None, profile_to: Path | None = None) -> dict[str, Any]:
-    """The whole load test on one database (the server started here with ``env``)."""
+              in_browser: int = 3, browsers: int = 1, dashboard_every: float = 2.0,
+              seed: int = 13, work: Path | None = None,
+              profile_to: Path | None = None) -> dict[str, Any]:
+    """The whole load test on one database (the server started here with ``env``):
+    ``pupils`` pupils, ``in_browser`` of them in Chromium, the others over the wire."""
     work = work or Path(tempfile.mkdtemp(prefix="classload-"))
     setup = make_class(database_url, pupils)
     ctx = multiprocessing.get_context("spawn")
@@ -718,8 +1038,8 @@ def run_class(database_url: str, env: dict[str, str], *, pupils: int = 30,
                 meter.dashboard_pid = dashboard.pid
 
             task = asyncio.create_task(teacher())
-            result = await _run_pupils(url, setup, seconds, think, browsers, seed, meter,
-                                       started)
+            result = await _run_pupils(url, setup, seconds, think, in_browser, browsers, seed,
+                                       meter, started)
             await task
             return result
 
@@ -730,56 +1050,82 @@ def run_class(database_url: str, env: dict[str, str], *, pupils: int = 30,
         cpu = meter.stop()
         time.sleep(1.0)  # the last writes are committed before the count
         counted = attempts_per_pupil(database_url, [p.profile_id for p in setup.pupils])
+    report = summarise(result, counted, teacher, cpu, seconds)
+    report.update({"pupils": pupils, "in_browser": len(browser_indices(pupils, in_browser)),
+                   "seconds": seconds, "think_seconds": list(think), "browsers": browsers,
+                   "dashboard_every_seconds": dashboard_every,
+                   "database": "postgresql" if database_url.startswith("postgresql")
+                   else "sqlite", "python": platform.python_version(),
+                   "cores": os.cpu_count(), "server_log": str(work / "streamlit.log")})
+    return report
+
+
+def summarise(result: dict[str, Any], counted: dict[int, Counter], teacher: dict[str, Any],
+              cpu: dict[str, Any], seconds: float) -> dict[str, Any]:
+    """Figures of a run: latencies by client and tap, throughput, CPU, the dashboard, and
+    the attempts counted against the answers."""
     logs: list[PupilLog] = result["logs"]
-    window = (result["start"], result["start"] + seconds)
-    steady = [(k, ms) for log in logs for k, ms, at in log.samples
-              if window[0] <= at <= window[1]]
-    by_kind: dict[str, list[float]] = defaultdict(list)
-    for kind, ms in steady:
-        by_kind[kind].append(ms)
-    answers = [ms for kind, ms in steady if kind in ANSWER_TAPS]
-    server_taps = [ms for _, ms in steady]
+    start, end = result["start"], result["start"] + seconds
+    latency: dict[str, Any] = {}
+    server_taps = answers = 0
+    for client in ("browser", "wire"):
+        steady = [(k, ms) for log in logs if log.client == client
+                  for k, ms, at in log.samples if start <= at <= end]
+        if not steady:
+            continue
+        by_kind: dict[str, list[float]] = defaultdict(list)
+        for kind, ms in steady:
+            by_kind[kind].append(ms)
+        taps = [ms for kind, ms in steady if kind in ANSWER_TAPS]
+        latency[client] = {"answers": _summary(taps),
+                           "every_server_tap": _summary([ms for _, ms in steady]),
+                           **{k: _summary(v) for k, v in sorted(by_kind.items())}}
+        if client == "wire":
+            latency["wire_whole_run"] = _summary([ms for log in logs for _, ms in log.run_ms])
+        server_taps += len(steady)
+        answers += len(taps)
     per_pupil = []
     for log in logs:
         rows = counted[log.pupil.profile_id]
-        quick, puzzles = rows.get("quick-facts", 0), sum(rows.values()) - rows.get(
-            "quick-facts", 0)
+        quick = rows.get("quick-facts", 0)
         per_pupil.append({
-            "profile_id": log.pupil.profile_id, "answers": log.answers,
+            "profile_id": log.pupil.profile_id, "client": log.client,
+            "answers": log.answers, "answer_taps": log.answer_taps,
             "quick_answers": log.quick_answers, "puzzles_done": log.puzzles_done,
-            "rows": quick + puzzles, "quick_rows": quick, "puzzle_rows": puzzles,
+            "rows": sum(rows.values()), "quick_rows": quick,
+            "puzzle_rows": sum(rows.values()) - quick,
             "unconfirmed": sum(log.unconfirmed.values()), "errors": log.errors,
-            "screens": len(log.samples), "sign_in_s": round(log.sign_in_seconds or -1, 2)})
-    lost = sum(max(0, p["answers"] - p["rows"]) for p in per_pupil)
-    extra = sum(max(0, p["rows"] - p["answers"]) for p in per_pupil)
-    measured = result["end"] - result["start"]
+            "screens": len(log.samples),
+            "sign_in_s": None if log.sign_in_seconds is None else round(log.sign_in_seconds, 2)})
+    measured = result["end"] - start
     dash = teacher["samples"]
     server_cpu = cpu["cpu_seconds"].get("server", 0.0)
     return {
-        "database": "postgresql" if database_url.startswith("postgresql") else "sqlite",
-        "pupils": pupils, "seconds": seconds, "think_seconds": list(think),
-        "browsers": browsers, "dashboard_every_seconds": dashboard_every,
-        "sign_in_seconds": _summary([p["sign_in_s"] * 1000 for p in per_pupil
-                                     if p["sign_in_s"] >= 0]),
-        "tap_to_screen_ms": {"answers": _summary(answers), "every_server_tap": _summary(
-            server_taps), **{k: _summary(v) for k, v in sorted(by_kind.items())}},
-        "answers_per_second": round(len(answers) / seconds, 2),
-        "server_taps_per_second": round(len(server_taps) / seconds, 2),
-        "server_cpu_ms_per_tap": round(server_cpu * 1000 / max(1, len(server_taps)), 1),
+        "sign_in_ms": {c: _summary([p["sign_in_s"] * 1000 for p in per_pupil
+                                    if p["client"] == c and p["sign_in_s"] is not None])
+                       for c in ("browser", "wire")},
+        "tap_to_screen_ms": latency,
+        "answers_per_second": round(answers / seconds, 2),
+        "server_taps_per_second": round(server_taps / seconds, 2),
+        "server_cpu_ms_per_tap": round(server_cpu * 1000 / max(1, server_taps), 1),
         "attempts_per_minute": round(sum(p["rows"] for p in per_pupil) / measured * 60, 1),
         "dashboard_ms": {k: _summary([s[k] for s in dash])
                          for k in ("total", "snapshot", "dashboard", "fact_grid", "cpu")},
         "dashboard_refreshes": len(dash),
         "dashboard_attempts_read": [dash[0]["attempts"], dash[-1]["attempts"]] if dash else [],
+        "dashboard_cpu_seconds": round(teacher["cpu_seconds"], 1),
         "cpu": cpu,
         "answers_given": sum(p["answers"] for p in per_pupil),
+        "answer_taps": sum(p["answer_taps"] for p in per_pupil),
         "attempt_rows": sum(p["rows"] for p in per_pupil),
-        "lost": lost, "extra": extra,
+        # Lost: fewer rows than answers whose screen came; doubled: more rows than taps
+        # that record one (a tap whose screen never came may or may not have recorded).
+        "lost": sum(max(0, p["answers"] - p["rows"]) for p in per_pupil),
+        "doubled": sum(max(0, p["rows"] - p["answer_taps"]) for p in per_pupil),
         "unconfirmed_taps": sum(p["unconfirmed"] for p in per_pupil),
         "errors": sum(len(p["errors"]) for p in per_pupil),
         "clients_without_screens": sum(1 for p in per_pupil if p["screens"] == 0),
         "per_pupil": per_pupil,
-        "python": platform.python_version(), "cores": os.cpu_count(),
     }
 
 
@@ -807,6 +1153,8 @@ def main() -> None:
     parser.add_argument("--pupils", type=int, default=30)
     parser.add_argument("--seconds", type=float, default=180, help="time the class plays")
     parser.add_argument("--think", default="1,3", help="a child's pause between taps: min,max s")
+    parser.add_argument("--in-browser", type=int, default=3,
+                        help="pupils in Chromium (tap-to-paint); the others over the wire")
     parser.add_argument("--browsers", type=int, default=1, help="Chromium processes")
     parser.add_argument("--dashboard-every", type=float, default=2.0,
                         help="seconds between two refreshes of the teacher's dashboard")
@@ -822,12 +1170,13 @@ def main() -> None:
     for database in args.database.split(","):
         began = time.perf_counter()
         report = run_on(database.strip(), pupils=args.pupils, seconds=args.seconds,
-                        think=think, browsers=args.browsers,
+                        think=think, in_browser=args.in_browser, browsers=args.browsers,
                         dashboard_every=args.dashboard_every, seed=args.seed,
                         profile_to=args.profile)
         report["bench_seconds"] = round(time.perf_counter() - began)
         if not args.per_pupil:
             report["per_pupil"] = {
+                "client": [p["client"][0] for p in report["per_pupil"]],
                 "answers": [p["answers"] for p in report["per_pupil"]],
                 "rows": [p["rows"] for p in report["per_pupil"]],
                 "errors": [e for p in report["per_pupil"] for e in p["errors"]]}

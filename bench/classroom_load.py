@@ -197,6 +197,7 @@ class ClassSetup:
     database_url: str
     class_id: int
     pupils: tuple[Pupil, ...]
+    warm_up_profile: int  # not in the class: it opens the pages once before the bell
     teacher: tuple[str, str] = TEACHER
 
 
@@ -225,8 +226,9 @@ def make_class(database_url: str, pupils: int) -> ClassSetup:
         assert not added.refused and len(added.added) == pupils, added.refused
         room.create_assignment(info.id, "weakest", {"count": 5, "capture_sum": CAPTURE_SUM},
                                due=date.today())
+        warm = store.create_profile("Warm up", "🙂")
         return ClassSetup(database_url, info.id, tuple(
-            Pupil(p.profile_id, p.nickname, str(p.pin)) for p in added.added))
+            Pupil(p.profile_id, p.nickname, str(p.pin)) for p in added.added), warm.id)
     finally:
         store.engine.dispose()
 
@@ -916,6 +918,19 @@ class WireTablet:
 _FINISHED = object()
 
 
+async def warm_up(url: str, profile_id: int) -> None:
+    """Open Quick facts and Puzzles once (a profile without a PIN, not in the class): the
+    server's first imports and caches are not a pupil's wait."""
+    visitor = Pupil(profile_id, "Warm up", "")
+    tablet = WireTablet(url, visitor, random.Random(0), (0, 0), PupilLog(visitor))
+    await tablet.connect()
+    tablet.query = f"p={profile_id}"
+    await tablet.rerun(page_name="quick_facts")
+    await tablet.open_page("puzzles")
+    await tablet.open_page("quick_facts")
+    await tablet.close()
+
+
 # -- the whole class -----------------------------------------------------------------
 
 def browser_indices(pupils: int, in_browser: int) -> set[int]:
@@ -1030,6 +1045,7 @@ def run_class(database_url: str, env: dict[str, str], *, pupils: int = 30,
                                 args=(database_url, setup.class_id, dashboard_every, stop, out))
 
         async def drive() -> dict[str, Any]:
+            await warm_up(url, setup.warm_up_profile)
             started = asyncio.Event()
 
             async def teacher() -> None:

@@ -386,7 +386,8 @@ class CpuMeter:
 
 @contextlib.contextmanager
 def serve(env: dict[str, str], log: Path, timeout: float = 120,
-          profile_to: Path | None = None) -> Iterator[tuple[str, subprocess.Popen]]:
+          profile_to: Path | None = None,
+          options: tuple[str, ...] = ()) -> Iterator[tuple[str, subprocess.Popen]]:
     """``streamlit run app.py`` headless on a free loopback port: (url, process).
     ``profile_to``: run it under :mod:`bench.profiled_streamlit` (cProfile of every
     thread, written there when the server stops)."""
@@ -400,7 +401,7 @@ def serve(env: dict[str, str], log: Path, timeout: float = 120,
     with open(log, "w") as out:
         proc = subprocess.Popen(
             [*command, "run", str(ROOT / "app.py"), "--server.headless", "true",
-             "--server.address", "127.0.0.1", "--server.port", str(port)],
+             "--server.address", "127.0.0.1", "--server.port", str(port), *options],
             cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
         url = f"http://127.0.0.1:{port}"
         try:
@@ -506,6 +507,7 @@ class Tablet:
                  think: tuple[float, float], log: PupilLog) -> None:
         self.page, self.url, self.pupil, self.rng, self.think = page, url, pupil, rng, think
         self.log = log
+        self.deadline = math.inf
 
     async def pause(self) -> None:
         """A child's think time, then the app's run over (no tap interrupts a run)."""
@@ -533,7 +535,7 @@ class Tablet:
     async def quick_round(self) -> None:
         """One round of quick facts: 5 questions (or what is left of the round)."""
         page = self.page
-        while True:
+        while time.monotonic() < self.deadline:
             await self.pause()
             if await page.locator(".st-key-qf_again button").count():
                 await self.tap("qf_again", "qf", page.locator(".st-key-qf_again button"))
@@ -581,7 +583,9 @@ class Tablet:
 
 
 async def play_in_turns(tablet: Any, deadline: float, start_with_puzzles: bool) -> None:
-    """A child's session: a round of quick facts, two puzzles, and again, until the bell."""
+    """A child's session: a round of quick facts, two puzzles, and again, until the bell
+    (a puzzle begun is finished; a round of quick facts stops at the next question)."""
+    tablet.deadline = deadline
     on_puzzles = start_with_puzzles
     while time.monotonic() < deadline:
         if on_puzzles:
@@ -693,6 +697,7 @@ class WireTablet:
         self.board_ready: set[str] = set()
         self.board_shown = 0.0
         self.sent_states: dict[str, Any] = {}
+        self.deadline = math.inf
 
     async def connect(self) -> None:
         import websockets
@@ -855,7 +860,7 @@ class WireTablet:
         await self.rerun()
 
     async def quick_round(self) -> None:
-        while True:
+        while time.monotonic() < self.deadline:
             await self.pause()
             if "qf_again" in self.widgets:
                 await self.rerun(widgets=[self._trigger("qf_again")], kind="qf_again",
@@ -1031,15 +1036,16 @@ ANSWER_TAPS = ("qf_answer", "pz_add", "pz_finish")
 def run_class(database_url: str, env: dict[str, str], *, pupils: int = 30,
               seconds: float = 180, think: tuple[float, float] = (1.0, 3.0),
               in_browser: int = 3, browsers: int = 1, dashboard_every: float = 2.0,
-              seed: int = 13, work: Path | None = None,
-              profile_to: Path | None = None) -> dict[str, Any]:
+              seed: int = 13, work: Path | None = None, profile_to: Path | None = None,
+              server_options: tuple[str, ...] = ()) -> dict[str, Any]:
     """The whole load test on one database (the server started here with ``env``):
     ``pupils`` pupils, ``in_browser`` of them in Chromium, the others over the wire."""
     work = work or Path(tempfile.mkdtemp(prefix="classload-"))
     setup = make_class(database_url, pupils)
     ctx = multiprocessing.get_context("spawn")
     stop, out = ctx.Event(), ctx.Queue()
-    with serve(env, work / "streamlit.log", profile_to=profile_to) as (url, server):
+    with serve(env, work / "streamlit.log", profile_to=profile_to,
+               options=server_options) as (url, server):
         meter = CpuMeter(server.pid)
         dashboard = ctx.Process(target=_dashboard_loop, daemon=True,
                                 args=(database_url, setup.class_id, dashboard_every, stop, out))
@@ -1070,6 +1076,7 @@ def run_class(database_url: str, env: dict[str, str], *, pupils: int = 30,
     report.update({"pupils": pupils, "in_browser": len(browser_indices(pupils, in_browser)),
                    "seconds": seconds, "think_seconds": list(think), "browsers": browsers,
                    "dashboard_every_seconds": dashboard_every,
+                   "server_options": list(server_options),
                    "database": "postgresql" if database_url.startswith("postgresql")
                    else "sqlite", "python": platform.python_version(),
                    "cores": os.cpu_count(), "server_log": str(work / "streamlit.log")})
@@ -1085,8 +1092,9 @@ def summarise(result: dict[str, Any], counted: dict[int, Counter], teacher: dict
     latency: dict[str, Any] = {}
     server_taps = answers = 0
     for client in ("browser", "wire"):
+        # Taps begun between the bell and the end (their screens may come later).
         steady = [(k, ms) for log in logs if log.client == client
-                  for k, ms, at in log.samples if start <= at <= end]
+                  for k, ms, at in log.samples if start <= at - ms / 1000 <= end]
         if not steady:
             continue
         by_kind: dict[str, list[float]] = defaultdict(list)
@@ -1178,6 +1186,8 @@ def main() -> None:
     parser.add_argument("--profile", type=Path, default=None,
                         help="run the server under cProfile; stats written to this file")
     parser.add_argument("--per-pupil", action="store_true", help="print each pupil's counts")
+    parser.add_argument("--server-option", action="append", default=[], metavar="OPTION=VALUE",
+                        help="a `streamlit run` option, e.g. runner.postScriptGC=false")
     args = parser.parse_args()
     think = tuple(float(x) for x in args.think.split(","))
     from bench.practice_bench import _quiet
@@ -1188,7 +1198,9 @@ def main() -> None:
         report = run_on(database.strip(), pupils=args.pupils, seconds=args.seconds,
                         think=think, in_browser=args.in_browser, browsers=args.browsers,
                         dashboard_every=args.dashboard_every, seed=args.seed,
-                        profile_to=args.profile)
+                        profile_to=args.profile, server_options=tuple(
+                            part for option in args.server_option
+                            for part in (f"--{option.split('=', 1)[0]}", option.split("=", 1)[1])))
         report["bench_seconds"] = round(time.perf_counter() - began)
         if not args.per_pupil:
             report["per_pupil"] = {

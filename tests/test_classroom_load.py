@@ -22,7 +22,7 @@ import pytest
 from tests.conftest import ROOT
 
 CHROMIUM = os.environ.get("ESCOBA_CHROMIUM", "/usr/bin/chromium")
-PUPILS = 30
+PUPILS = 12
 SECONDS = 20
 IN_BROWSER = 2
 

@@ -83,6 +83,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu",
                  "--disable-renderer-backgrounding", "--disable-background-timer-throttling",
                  "--disable-backgrounding-occluded-windows"]
 VIEWPORT = {"width": 1024, "height": 768}  # a landscape tablet
+TEACHER_VIEWPORT = {"width": 1366, "height": 900}  # the teacher's laptop
 TEACHER = ("Ms Load", "chalk and thirty tablets")
 CAPTURE_SUM = 15
 #: A screen that has not come after this long is a failure (counted, not waited for).
@@ -138,6 +139,9 @@ _PROBE = """() => {
     result: (b) => !!cl.live('.st-key-pz_next button'),
     nav_qf: (b) => cl.title() !== b.title && cl.qfDrawn(),
     nav_pz: (b) => cl.title() !== b.title && drawnAfterTap(cl.board()),
+    tc_dashboard: (b) => !!cl.live('[data-testid=stDataFrame]')
+      && !cl.live('[data-testid=fact-grid]'),
+    tc_grid: (b) => !!cl.live('[data-testid=fact-grid]'),
   };
   cl.arm = (kind) => {
     const before = cl.snap();
@@ -600,6 +604,54 @@ async def play_in_turns(tablet: Any, deadline: float, start_with_puzzles: bool) 
         on_puzzles = not on_puzzles
 
 
+TEACHER_PAGE = ROOT / "app_pages" / "teacher.py"
+
+
+class TeacherTablet:
+    """The teacher's own browser context on the app's "For teachers" page: signs in with
+    the name and password the class was made with, opens the class, and then, every
+    ``period`` seconds, looks at the fact grid and back at the dashboard (each a rerun
+    that reads the class's data again when a pupil has answered meanwhile), timed from
+    the tap to the grid or the dashboard's table drawn."""
+
+    def __init__(self, page: Any, url: str, setup: ClassSetup, period: float,
+                 log: PupilLog) -> None:
+        self.page, self.url, self.setup, self.period, self.log = page, url, setup, period, log
+
+    async def sign_in(self) -> None:
+        page = self.page
+        name, password = self.setup.teacher
+        await page.goto(f"{self.url}/teacher")
+        await page.locator(".st-key-tc_name input").fill(name)
+        await page.locator(".st-key-tc_password input").fill(password)
+        await page.locator("[data-testid=stFormSubmitButton] button").first.click()
+        await page.evaluate(_PROBE)
+        opener = page.locator(f".st-key-tc_open_{self.setup.class_id} button")
+        await opener.wait_for()
+        await asyncio.wait_for(page.evaluate("() => window.__cl.idle()"), SCREEN_TIMEOUT)
+        await self.tap("tc_open", "tc_dashboard", opener)
+
+    async def tap(self, kind: str, check: str, target: Any) -> None:
+        await self.page.evaluate("(k) => window.__cl.arm(k)", check)
+        await target.click(timeout=SCREEN_TIMEOUT * 1000)
+        try:
+            done = await asyncio.wait_for(self.page.evaluate("() => window.__cl.wait()"),
+                                          SCREEN_TIMEOUT)
+        except TimeoutError:
+            self.log.unconfirmed[kind] += 1
+            raise
+        self.log.samples.append((kind, done["painted"] - done["click"], time.monotonic()))
+        await asyncio.wait_for(self.page.evaluate("() => window.__cl.idle()"), SCREEN_TIMEOUT)
+
+    async def watch(self, deadline: float) -> None:
+        parts = self.page.locator(".st-key-tc_part button")
+        while time.monotonic() < deadline:
+            await asyncio.sleep(self.period / 2)
+            await self.tap("tc_grid", "tc_grid", parts.nth(1))
+            await asyncio.sleep(self.period / 2)
+            await self.tap("tc_dashboard", "tc_dashboard", parts.nth(0))
+
+
 # -- what a child answers ---------------------------------------------------------------
 
 def quick_answer(question: str) -> int:
@@ -947,7 +999,8 @@ def browser_indices(pupils: int, in_browser: int) -> set[int]:
 
 async def _run_pupils(url: str, setup: ClassSetup, seconds: float, think: tuple[float, float],
                       in_browser: int, browsers: int, seed: int, meter: CpuMeter,
-                      started: asyncio.Event | None = None) -> dict[str, Any]:
+                      started: asyncio.Event | None = None,
+                      teacher_every: float = 0.0) -> dict[str, Any]:
     from playwright.async_api import async_playwright
 
     logs = [PupilLog(p) for p in setup.pupils]
@@ -1011,8 +1064,31 @@ async def _run_pupils(url: str, setup: ClassSetup, seconds: float, think: tuple[
             else:
                 await tablet.close()
 
-        await asyncio.gather(*(pupil(i, log) for i, log in enumerate(logs)))
+        async def teacher(log: PupilLog) -> None:
+            browser = engines[0] if engines else await pw.chromium.launch(
+                executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            if not engines:
+                engines.append(browser)
+            context = await browser.new_context(viewport=TEACHER_VIEWPORT, locale="en-US")
+            page = await context.new_page()
+            page.set_default_timeout(SCREEN_TIMEOUT * 1000)
+            desk = TeacherTablet(page, url, setup, teacher_every, log)
+            await all_in.wait()
+            try:
+                await desk.sign_in()
+                log.sign_in_seconds = 0.0
+                await desk.watch(window["start"] + seconds)
+            except Exception as err:  # counted and reported
+                log.errors.append(f"teacher: {type(err).__name__}: {err}".splitlines()[0])
+            await context.close()
+
+        teacher_log = PupilLog(Pupil(0, "teacher", ""), client="teacher")
+        jobs = [pupil(i, log) for i, log in enumerate(logs)]
+        if teacher_every and TEACHER_PAGE.exists():
+            jobs.append(teacher(teacher_log))
+        await asyncio.gather(*jobs)
         window["end"] = time.monotonic()
+        window["teacher"] = teacher_log
         for browser in engines:
             await browser.close()
     return {"logs": logs, **window}
@@ -1037,7 +1113,8 @@ def run_class(database_url: str, env: dict[str, str], *, pupils: int = 30,
               seconds: float = 180, think: tuple[float, float] = (1.0, 3.0),
               in_browser: int = 3, browsers: int = 1, dashboard_every: float = 2.0,
               seed: int = 13, work: Path | None = None, profile_to: Path | None = None,
-              server_options: tuple[str, ...] = ()) -> dict[str, Any]:
+              server_options: tuple[str, ...] = (),
+              teacher_every: float = 10.0) -> dict[str, Any]:
     """The whole load test on one database (the server started here with ``env``):
     ``pupils`` pupils, ``in_browser`` of them in Chromium, the others over the wire."""
     work = work or Path(tempfile.mkdtemp(prefix="classload-"))
@@ -1061,7 +1138,7 @@ def run_class(database_url: str, env: dict[str, str], *, pupils: int = 30,
 
             task = asyncio.create_task(teacher())
             result = await _run_pupils(url, setup, seconds, think, in_browser, browsers, seed,
-                                       meter, started)
+                                       meter, started, teacher_every)
             await task
             return result
 
@@ -1073,10 +1150,17 @@ def run_class(database_url: str, env: dict[str, str], *, pupils: int = 30,
         time.sleep(1.0)  # the last writes are committed before the count
         counted = attempts_per_pupil(database_url, [p.profile_id for p in setup.pupils])
     report = summarise(result, counted, teacher, cpu, seconds)
+    desk: PupilLog | None = result.get("teacher")
+    report["teacher_page_ms"] = None if desk is None or not desk.samples else {
+        kind: _summary([ms for k, ms, _ in desk.samples if k == kind])
+        for kind in ("tc_open", "tc_dashboard", "tc_grid")}
+    report["teacher_page_errors"] = [] if desk is None else desk.errors
+    report["teacher_page"] = TEACHER_PAGE.exists() and bool(teacher_every)
     report.update({"pupils": pupils, "in_browser": len(browser_indices(pupils, in_browser)),
                    "seconds": seconds, "think_seconds": list(think), "browsers": browsers,
                    "dashboard_every_seconds": dashboard_every,
                    "server_options": list(server_options),
+                   "teacher_page_every_seconds": teacher_every,
                    "database": "postgresql" if database_url.startswith("postgresql")
                    else "sqlite", "python": platform.python_version(),
                    "cores": os.cpu_count(), "server_log": str(work / "streamlit.log")})
@@ -1182,6 +1266,9 @@ def main() -> None:
     parser.add_argument("--browsers", type=int, default=1, help="Chromium processes")
     parser.add_argument("--dashboard-every", type=float, default=2.0,
                         help="seconds between two refreshes of the teacher's dashboard")
+    parser.add_argument("--teacher-every", type=float, default=10.0,
+                        help="seconds between two looks of the teacher's page in the browser "
+                        "(grid, then dashboard); 0: no teacher page")
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--profile", type=Path, default=None,
                         help="run the server under cProfile; stats written to this file")
@@ -1198,6 +1285,7 @@ def main() -> None:
         report = run_on(database.strip(), pupils=args.pupils, seconds=args.seconds,
                         think=think, in_browser=args.in_browser, browsers=args.browsers,
                         dashboard_every=args.dashboard_every, seed=args.seed,
+                        teacher_every=args.teacher_every,
                         profile_to=args.profile, server_options=tuple(
                             part for option in args.server_option
                             for part in (f"--{option.split('=', 1)[0]}", option.split("=", 1)[1])))

@@ -200,6 +200,7 @@ class Pupil:
 class ClassSetup:
     database_url: str
     class_id: int
+    code: str  # the class code on the board ("KDM472")
     pupils: tuple[Pupil, ...]
     warm_up_profile: int  # not in the class: it opens the pages once before the bell
     teacher: tuple[str, str] = TEACHER
@@ -231,7 +232,7 @@ def make_class(database_url: str, pupils: int) -> ClassSetup:
         room.create_assignment(info.id, "weakest", {"count": 5, "capture_sum": CAPTURE_SUM},
                                due=date.today())
         warm = store.create_profile("Warm up", "🙂")
-        return ClassSetup(database_url, info.id, tuple(
+        return ClassSetup(database_url, info.id, info.code, tuple(
             Pupil(p.profile_id, p.nickname, str(p.pin)) for p in added.added), warm.id)
     finally:
         store.engine.dispose()
@@ -468,19 +469,34 @@ def postgres_database() -> Iterator[str]:
 
 # -- one pupil on one tablet ----------------------------------------------------------
 
-async def sign_in(page: Any, url: str, pupil: Pupil) -> None:
-    """Open the app as this pupil and type the PIN: the app's PIN flow of issue 10.
+SIGN_INS = ("my_class", "pin")
 
-    A link (``/quick_facts?p=<id>``) to a protected profile opens nothing by itself: the
-    page asks who is playing, "Choose a player" shows the PIN form, the PIN opens the
-    profile. The one place to change when the class's own sign-in ("My class": the
-    class code, the pupil's picture, a PIN pad) is in the app.
+
+async def sign_in(page: Any, url: str, pupil: Pupil, code: str, how: str = "my_class") -> None:
+    """The pupil signs in on this tablet; ``how``:
+
+    - ``my_class`` (the classroom's way): "My class", the class code from the board, the
+      pupil's picture, then the PIN on the number pad (the fourth digit signs in);
+    - ``pin``: a link to the pupil's profile (``/quick_facts?p=<id>``) opens nothing by
+      itself: the page asks who is playing, "Choose a player" shows the PIN form, the
+      PIN opens the profile (issue 10's flow, the same rate limit).
     """
-    await page.goto(f"{url}/quick_facts?p={pupil.profile_id}")
-    await page.get_by_role("link", name="Choose a player").click()
-    await page.locator(".st-key-pin_entry input").fill(pupil.pin)
-    await page.get_by_role("button", name="Open", exact=True).click()
-    await page.get_by_text("Playing as").first.wait_for()
+    if how == "pin":
+        await page.goto(f"{url}/quick_facts?p={pupil.profile_id}")
+        await page.get_by_role("link", name="Choose a player").click()
+        await page.locator(".st-key-pin_entry input").fill(pupil.pin)
+        await page.get_by_role("button", name="Open", exact=True).click()
+        await page.get_by_text("Playing as").first.wait_for()
+        return
+    await page.goto(f"{url}/my_class")
+    await page.locator(".st-key-mc_code input").fill(code)
+    await page.locator("[data-testid=stFormSubmitButton] button").first.click()
+    await page.locator(f".st-key-mc_pupil_{pupil.profile_id} button").click()
+    await page.evaluate(_PROBE)
+    for digit in pupil.pin:  # a child's finger: each digit once the last one is shown
+        await asyncio.wait_for(page.evaluate("() => window.__cl.idle()"), SCREEN_TIMEOUT)
+        await page.locator(f".st-key-mc_d_{digit} button").click()
+    await page.locator(".st-key-mc_switch button").wait_for()
 
 
 @dataclass
@@ -822,8 +838,9 @@ class WireTablet:
         kind = msg.WhichOneof("type")
         if kind == "script_finished":
             return _FINISHED
-        if kind == "navigation":
+        if kind == "navigation":  # the pages, and the one this run shows (sent back next)
             self.pages = {p.url_pathname: p.page_script_hash for p in msg.navigation.app_pages}
+            self.page_hash = msg.navigation.page_script_hash or self.page_hash
         elif kind == "page_info_changed":
             self.query = msg.page_info_changed.query_string
         elif kind == "delta" and msg.delta.WhichOneof("type") == "new_element":
@@ -876,20 +893,36 @@ class WireTablet:
         await asyncio.sleep(self.rng.uniform(*self.think))
 
     # -- a child's taps -------------------------------------------------------------
-    async def sign_in(self) -> None:
-        """The app's PIN flow, as :func:`sign_in` does it in the browser."""
+    async def sign_in(self, code: str, how: str = "my_class") -> None:
+        """As :func:`sign_in` does it in the browser, a rerun for each tap."""
         from streamlit.proto.WidgetStates_pb2 import WidgetState
 
         await self.connect()
-        self.query = f"p={self.pupil.profile_id}"
-        await self.rerun(page_name="quick_facts")
-        await self.rerun(page=self.pages[""])  # "Choose a player"
-        pin = WidgetState(id=self.widgets["pin_entry"], string_value=self.pupil.pin)
-        submit = next(v for k, v in self.widgets.items() if k.startswith("FormSubmitter:pin_form"))
-        await self.rerun(widgets=[pin, WidgetState(id=submit, trigger_value=True)])
-        if not any(e.WhichOneof("type") == "alert" and e.alert.body.startswith("Playing as")
-                   for e in self.elements):
-            raise RuntimeError("the PIN did not open the profile")
+        if how == "pin":
+            self.query = f"p={self.pupil.profile_id}"
+            await self.rerun(page_name="quick_facts")
+            await self.rerun(page=self.pages[""])  # "Choose a player"
+            pin = WidgetState(id=self.widgets["pin_entry"], string_value=self.pupil.pin)
+            await self.rerun(widgets=[pin, self._submit("pin_form")])
+            if not any(e.WhichOneof("type") == "alert"
+                       and e.alert.body.startswith("Playing as") for e in self.elements):
+                raise RuntimeError("the PIN did not open the profile")
+            return
+        self.query = ""
+        await self.rerun(page_name="my_class")
+        typed = WidgetState(id=self.widgets["mc_code"], string_value=code)
+        await self.rerun(widgets=[typed, self._submit("mc_code_form")])
+        await self.rerun(widgets=[self._trigger(f"mc_pupil_{self.pupil.profile_id}")])
+        for digit in self.pupil.pin:
+            await self.rerun(widgets=[self._trigger(f"mc_d_{digit}")])
+        if "mc_switch" not in self.widgets:
+            raise RuntimeError("the PIN pad did not sign the pupil in")
+
+    def _submit(self, form: str) -> Any:
+        from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+        widget = next(v for k, v in self.widgets.items() if k.startswith(f"FormSubmitter:{form}-"))
+        return WidgetState(id=widget, trigger_value=True)
 
     async def open_page(self, name: str) -> None:
         if name == "quick_facts":
@@ -1000,7 +1033,7 @@ def browser_indices(pupils: int, in_browser: int) -> set[int]:
 async def _run_pupils(url: str, setup: ClassSetup, seconds: float, think: tuple[float, float],
                       in_browser: int, browsers: int, seed: int, meter: CpuMeter,
                       started: asyncio.Event | None = None,
-                      teacher_every: float = 0.0) -> dict[str, Any]:
+                      teacher_every: float = 0.0, how: str = "my_class") -> dict[str, Any]:
     from playwright.async_api import async_playwright
 
     logs = [PupilLog(p) for p in setup.pupils]
@@ -1028,11 +1061,13 @@ async def _run_pupils(url: str, setup: ClassSetup, seconds: float, think: tuple[
                 tablet: Any = Tablet(page, url, log.pupil, rng, think, log)
 
                 async def enter() -> None:
-                    await sign_in(page, url, log.pupil)
+                    await sign_in(page, url, log.pupil, setup.code, how)
                     await page.evaluate(_PROBE)
             else:
                 tablet = WireTablet(url, log.pupil, rng, think, log)
-                enter = tablet.sign_in
+
+                async def enter() -> None:
+                    await tablet.sign_in(setup.code, how)
             began = time.monotonic()
             for _ in range(2):
                 try:
@@ -1114,7 +1149,7 @@ def run_class(database_url: str, env: dict[str, str], *, pupils: int = 30,
               in_browser: int = 3, browsers: int = 1, dashboard_every: float = 2.0,
               seed: int = 13, work: Path | None = None, profile_to: Path | None = None,
               server_options: tuple[str, ...] = (),
-              teacher_every: float = 10.0) -> dict[str, Any]:
+              teacher_every: float = 10.0, sign_in_by: str = "my_class") -> dict[str, Any]:
     """The whole load test on one database (the server started here with ``env``):
     ``pupils`` pupils, ``in_browser`` of them in Chromium, the others over the wire."""
     work = work or Path(tempfile.mkdtemp(prefix="classload-"))
@@ -1138,7 +1173,7 @@ def run_class(database_url: str, env: dict[str, str], *, pupils: int = 30,
 
             task = asyncio.create_task(teacher())
             result = await _run_pupils(url, setup, seconds, think, in_browser, browsers, seed,
-                                       meter, started, teacher_every)
+                                       meter, started, teacher_every, sign_in_by)
             await task
             return result
 
@@ -1160,7 +1195,7 @@ def run_class(database_url: str, env: dict[str, str], *, pupils: int = 30,
                    "seconds": seconds, "think_seconds": list(think), "browsers": browsers,
                    "dashboard_every_seconds": dashboard_every,
                    "server_options": list(server_options),
-                   "teacher_page_every_seconds": teacher_every,
+                   "teacher_page_every_seconds": teacher_every, "sign_in_by": sign_in_by,
                    "database": "postgresql" if database_url.startswith("postgresql")
                    else "sqlite", "python": platform.python_version(),
                    "cores": os.cpu_count(), "server_log": str(work / "streamlit.log")})
@@ -1269,6 +1304,8 @@ def main() -> None:
     parser.add_argument("--teacher-every", type=float, default=10.0,
                         help="seconds between two looks of the teacher's page in the browser "
                         "(grid, then dashboard); 0: no teacher page")
+    parser.add_argument("--sign-in", choices=SIGN_INS, default="my_class",
+                        help="my_class: code, picture, PIN pad; pin: ?p=<id> and the PIN form")
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--profile", type=Path, default=None,
                         help="run the server under cProfile; stats written to this file")
@@ -1285,7 +1322,7 @@ def main() -> None:
         report = run_on(database.strip(), pupils=args.pupils, seconds=args.seconds,
                         think=think, in_browser=args.in_browser, browsers=args.browsers,
                         dashboard_every=args.dashboard_every, seed=args.seed,
-                        teacher_every=args.teacher_every,
+                        teacher_every=args.teacher_every, sign_in_by=args.sign_in,
                         profile_to=args.profile, server_options=tuple(
                             part for option in args.server_option
                             for part in (f"--{option.split('=', 1)[0]}", option.split("=", 1)[1])))

@@ -4,44 +4,52 @@
 file (``ESCOBA_DB_PATH``) or a new PostgreSQL database (``ESCOBA_DATABASE_URL``: on
 ``ESCOBA_TEST_POSTGRES_URL``'s server when set, as ``.ci/run`` does, else on a
 throwaway PostgreSQL 15 cluster started here). The class is made through the core
-API, as the teacher's pages will: :class:`trainer.classroom.TeacherAuth` makes a
+API, as the teacher's pages do: :class:`trainer.classroom.TeacherAuth` makes a
 teacher, :class:`~trainer.classroom.Classroom` a class, 30 pupils with their PINs
 (``generate_pupils``) and one assignment (each pupil's weakest facts).
 
-Then every pupil is a Playwright browser context (a tablet of its own: cookies,
-session, page) in one headless Chromium (Debian's, ``--browsers N`` spreads the
-contexts over N Chromium processes). Each signs in (:func:`sign_in`: the app's PIN
-flow), waits for the whole class to be in, and plays until the time is up, taking
-turns: a round of quick facts (5 questions, about 85 % answered right), then two
-"for me" puzzles solved on the board by tapping the cards of each set and Add
-(sometimes a wrong set first, sometimes "I've found them all" with one set
-missing), then quick facts again, moving between the pages by the sidebar as a
-child does. A child thinks between taps: ``--think`` seconds (uniform, default 1-3).
+Every pupil is a tablet of its own (its own session, cookies, page):
 
-Measured with the page's own clock (``performance.now()``), as in
-``bench/board_browser_bench.py``: every tap that asks the server something, from
-the tap's ``click`` event to the first painted frame that shows the answer (a
-quick fact: the next question, or the round's end, no longer stale; Add: the board
-drawn again at its next position; "I've found them all": the result; Next puzzle:
-the new board; a menu entry: the new page). Meanwhile:
+- ``--in-browser`` of them (default 3) are Playwright browser contexts in one headless
+  Chromium (Debian's; ``--browsers N`` spreads them over N Chromium processes), tapping
+  as a child does; their times are the page's own clock (``performance.now()``, as in
+  ``bench/board_browser_bench.py``): from the tap's ``click`` event to the first
+  painted frame that shows the answer (a quick fact: the next question, or the round's
+  end, no longer stale; Add: the board drawn again at its next position; "I've found
+  them all": the result; Next puzzle: the new board; a menu entry: the new page);
+- the others are :class:`WireTablet`: Streamlit's own WebSocket protocol, spoken as the
+  browser speaks it, without drawing anything (a tap's time runs until the message
+  carrying its screen has arrived). 30 Chromium pages need more CPU than this 2-core
+  machine has beside the server (measured: docs/BENCHMARKS.md), so most tablets are
+  wire tablets and a few real browsers measure what a child sees under that load.
 
-- the teacher's dashboard, in a process of its own against the same database:
-  ``Classroom.snapshot`` + ``dashboard`` + ``fact_grid`` every ``--dashboard-every``
-  seconds, each timed (there is no teacher page in the app yet, so no browser
-  context loads one: the figures are the core's calls a page would make);
-- the CPU time of the server process, of the Chromium processes, of this driver
-  and of the dashboard process, the whole machine's busy share and its load
-  average, sampled every second from /proc;
-- at the end, the ``attempts`` rows of each pupil, counted in the database,
-  against the answers that pupil gave (a quick fact whose next screen came, a
-  puzzle whose result was shown): none may be missing, none doubled.
+Each tablet signs in (:func:`sign_in`, ``--sign-in``: "My class" by default: the class
+code, the pupil's picture, the PIN pad; or ``pin``: ``?p=<id>`` and the PIN form),
+waits for the whole class to be in, then plays until the time is up: a round of quick
+facts (5 questions, about 85 % answered right), two "for me" puzzles solved on the
+board set by set (sometimes a wrong set first, sometimes "I've found them all" with one
+set missed), quick facts again..., moving between the pages by the sidebar. A child
+thinks ``--think`` seconds between taps (uniform, default 1-3). Meanwhile:
+
+- the teacher's dashboard in a process of its own against the same database:
+  ``Classroom.snapshot`` + ``dashboard`` + ``fact_grid`` every ``--dashboard-every`` s,
+  each timed; and the teacher's own page ("For teachers", when the app has it) in a
+  browser context: signed in, the class opened, then the fact grid and the dashboard in
+  turn every ``--teacher-every`` s, timed from the tap to the grid or the table drawn;
+- the CPU time of the server process, of the browsers, of this driver and of the
+  dashboard process, the whole machine's busy share and its load average, from /proc;
+- at the end, the ``attempts`` rows of each pupil, counted in the database, against
+  the answers that pupil gave (a quick fact whose next screen came, a puzzle whose
+  result was shown): none may be missing, none doubled.
 
     .venv/bin/python bench/classroom_load.py --database sqlite,postgres --pupils 30 \\
         --seconds 180
 
-Prints one JSON object per database (milliseconds unless named otherwise); the
-figures go to docs/BENCHMARKS.md ("A class of 30 (issue 13)").
-``tests/test_classroom_load.py`` runs a short version and checks the counts only.
+``--server-option runner.postScriptGC=false`` (repeatable) passes options to
+``streamlit run``; ``--profile OUT.prof`` runs the server under cProfile
+(bench/profiled_streamlit.py). Prints one JSON object per database (milliseconds
+unless named otherwise); the figures are in docs/BENCHMARKS.md ("A class of 30 (issue
+13)"). ``tests/test_classroom_load.py`` runs a short version and checks the counts.
 """
 
 from __future__ import annotations

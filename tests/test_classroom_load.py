@@ -2,9 +2,11 @@
 
 The short version of ``bench/classroom_load.py``: ``streamlit run app.py`` on a fresh
 SQLite file, and on a fresh PostgreSQL database; a teacher, a class and its pupils
-made through the core API; pupils signing in with their PINs and answering quick facts
-and puzzles together for a few seconds (two of them in Chromium, tapping the board,
-the others over Streamlit's own protocol), while the teacher's dashboard refreshes.
+made through the core API; pupils signing in on "My class" (the class code, their
+picture, their PIN) and answering quick facts and puzzles together for a few seconds
+(two of them in Chromium, tapping the board, the others over Streamlit's own
+protocol), while the teacher's dashboard refreshes, in the core and on the teacher's
+own page in a browser.
 Then every pupil's ``attempts`` rows are counted against the answers that pupil gave.
 No timing is asserted: the figures are the benchmark's (docs/BENCHMARKS.md).
 
@@ -48,7 +50,7 @@ def _class_plays(database_url: str, env: dict[str, str], work: Path) -> None:
 
     report = run_class(database_url, env, pupils=PUPILS, seconds=SECONDS,
                        in_browser=IN_BROWSER, think=(0.5, 1.5), dashboard_every=2.0,
-                       work=work)
+                       teacher_every=6.0, work=work)
     pupils = report["per_pupil"]
     problems = {p["profile_id"]: p["errors"] for p in pupils if p["errors"]}
     assert not problems, problems
@@ -65,6 +67,10 @@ def _class_plays(database_url: str, env: dict[str, str], work: Path) -> None:
     # The teacher's dashboard was refreshed while they played, and saw their answers.
     assert report["dashboard_refreshes"] >= 3
     assert report["dashboard_attempts_read"][-1] > 0
+    assert report["teacher_page"], "the app has a teacher's page: the test looks at it"
+    assert report["teacher_page_errors"] == []
+    assert {k: v["n"] > 0 for k, v in report["teacher_page_ms"].items()} == {
+        "tc_open": True, "tc_dashboard": True, "tc_grid": True}
     # No pupil was shown the error page (the server logs every error a page shows).
     log = Path(report["server_log"]).read_text(encoding="utf-8")
     assert "unexpected error on a page" not in log, log[-3000:]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import functools
 import html
 import logging
@@ -61,10 +62,17 @@ h1 { font-size: 2.1rem !important; padding-top: 0.2rem !important;
 
 
 @functools.lru_cache(maxsize=8)
+def _built_pages(spec: tuple[tuple[str, str, str], ...], lang: str) -> tuple:
+    return tuple(st.Page(path, title=t(key, lang), icon=icon, default=i == 0)
+                 for i, (path, key, icon) in enumerate(spec))
+
+
 def pages(spec: tuple[tuple[str, str, str], ...], lang: str) -> list:
-    """The ``st.Page`` objects, built once per language (they cost on every rerun)."""
-    return [st.Page(path, title=t(key, lang), icon=icon, default=i == 0)
-            for i, (path, key, icon) in enumerate(spec)]
+    """The ``st.Page`` objects, built once per language (they cost on every rerun), and
+    copied for each run: ``st.navigation`` marks the page it returns as the one this run
+    may run and ``page.run()`` takes the mark away, so sessions must not share them (two
+    pupils opening one page at the same moment: the second was shown the error page)."""
+    return [copy.copy(page) for page in _built_pages(spec, lang)]
 
 
 @safe_callback

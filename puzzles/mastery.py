@@ -34,6 +34,7 @@ Pure Python: the app shapes these into pandas frames and plotly charts.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -89,6 +90,13 @@ def normalise(fact: str) -> str | None:
     """
     if not isinstance(fact, str):
         return None
+    return _normalise_text(fact)
+
+
+@functools.lru_cache(maxsize=4096)
+def _normalise_text(fact: str) -> str | None:
+    # Cached: a year of answers names a few hundred distinct keys, and mastery reads
+    # every answer's key each time it is computed.
     m = _ADDITION.match(fact)
     if m:
         a, b = int(m.group(1)), int(m.group(2))

@@ -42,7 +42,7 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import datetime, timedelta
 from functools import lru_cache
 from pathlib import Path
 
@@ -50,13 +50,11 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from escoba.cards import Card  # noqa: E402
 from puzzles import Puzzle, check  # noqa: E402
 from puzzles import practice as app_practice  # noqa: E402
 from puzzles.mastery import (  # noqa: E402
     Answer,
     FactStats,
-    addition,
     all_additions,
     all_complements,
     fact_stats,
@@ -65,6 +63,7 @@ from puzzles.mastery import (  # noqa: E402
 from puzzles.practice import (  # noqa: E402
     FOR_ME_KINDS,
     Attempt,
+    answers_from_rows,
     for_me_puzzle,
     for_me_quick_facts,
     practice_candidates,
@@ -107,6 +106,7 @@ class LearnerParams:
     rt_sigma: float = 0.3           # lognormal spread of a retrieval's time
     half_life_new: float = 2.0      # days: a fact never retrieved before
     half_life_growth: float = 1.0   # each retrieval a day or more after the last: x2
+    half_life_max: float = 365.0    # days: a fact retrieved often stays (a year at most)
     prior_retrievals: float = 8.0   # past retrievals of a fact known for sure (p0 = 1)
     child_prior_sd: float = 0.7     # spread of children's prior knowledge (logit)
     child_learn_sd: float = 0.3     # spread of children's learning rate (log)
@@ -174,9 +174,9 @@ class Learner:
         for fact in TRACKED:
             p0 = _logistic(prior_logit(fact) + self.prior_shift)
             past = params.prior_retrievals * p0 * p0
-            self.memory[fact] = FactMemory(
-                p=p0, half_life=params.half_life_new * (1 + params.half_life_growth) ** past,
-                retrievals=past, last=0.0)
+            half_life = params.half_life_new * (1 + params.half_life_growth) ** past
+            self.memory[fact] = FactMemory(p=p0, half_life=min(params.half_life_max, half_life),
+                                           retrievals=past, last=0.0)
 
     # knowing and timing ------------------------------------------------------------------
 
@@ -219,7 +219,8 @@ class Learner:
             now = self.knowing(key, t)
             if retrieved:
                 spacing = min(1.0, max(0.0, t - m.last_retrieved))
-                m.half_life *= 1.0 + p.half_life_growth * spacing
+                m.half_life = min(p.half_life_max,
+                                  m.half_life * (1.0 + p.half_life_growth * spacing))
                 m.retrievals += 1
                 m.last_retrieved = t
             learn = min(1.0, rate * self.learn_factor)
@@ -299,12 +300,11 @@ class Mastery:
 
     def record(self, attempt: Attempt) -> None:
         self.rows.append(attempt)
-        for fact, correct, secs in attempt.answers:
-            key = normalise(fact)
+        for answer in answers_from_rows([attempt]):
+            key = normalise(answer.fact)
             if key is None:
                 continue
-            self.by_fact.setdefault(key, []).append(
-                Answer(fact, correct, attempt.created_at, secs))
+            self.by_fact.setdefault(key, []).append(answer)
             self._dirty.add(key)
 
     @property
@@ -774,8 +774,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(f"simulated in {time.perf_counter() - start:.1f} s")
     if not args.no_plot:
         how = save_png(figure(runs, summary), args.plot)
-        print(f"curves: {args.plot.relative_to(ROOT) if args.plot.is_relative_to(ROOT) else args.plot}"
-              f" ({how})")
+        shown = args.plot.relative_to(ROOT) if args.plot.is_relative_to(ROOT) else args.plot
+        print(f"curves: {shown} ({how})")
 
 
 if __name__ == "__main__":

@@ -20,8 +20,9 @@ two of the three answers are right within 6 seconds, XtraMath's default fluency
 threshold and its "2 of the last 3" rule. We also report the app's own stricter bar
 (``fluent`` in :mod:`puzzles.mastery`: the last three timed answers right within 3 s).
 
-    .venv/bin/python bench/learning_sim.py                 # 40 children per arm, 60 days
-    .venv/bin/python bench/learning_sim.py --children 8 --days 30 --no-plot
+    .venv/bin/python bench/learning_sim.py                 # 40 children per arm, 40 days
+    .venv/bin/python bench/learning_sim.py --days 60       # long enough for the app's bar
+    .venv/bin/python bench/learning_sim.py --children 8 --days 20 --no-plot
 
 Prints both arms' days to 80 % fluent (median and IQR), the line
 ``adaptive: N% fewer days to 80% fluent`` and writes docs/learning-sim.png (the curves;
@@ -77,6 +78,7 @@ COMPLEMENTS: tuple[str, ...] = tuple(all_complements(CAPTURE_SUM))
 TRACKED: tuple[str, ...] = ADDITIONS + COMPLEMENTS
 GOAL_SHARE = 0.8
 START = datetime(2027, 1, 4, 17, 0)  # a Monday, 5 pm: when the simulated children practise
+CHECK_AT = 0.2  # the evening check, in days after the session starts (about 9:45 pm)
 DOCS = ROOT / "docs"
 
 
@@ -571,19 +573,27 @@ def memoised_generate() -> Iterator[None]:
         app_practice.generate = original
 
 
-def simulate_child(arm: str, child: int, days: int = 60, seed: int = 1, minutes: float = 10.0,
-                   quick_share: float = 0.5, params: LearnerParams | None = None) -> ChildRun:
-    """One child practising ``days`` days in ``arm``. The child (prior knowledge, speed of
-    learning and counting) depends on ``seed`` and ``child`` only, the same in both arms."""
+def new_child(arm: str, child: int, seed: int = 1, params: LearnerParams | None = None
+              ) -> tuple[Learner, Practice, random.Random]:
+    """A simulated child, the arm it practises in, and the random stream of its evening
+    checks. The child itself (prior knowledge, speed of learning and of counting)
+    depends only on ``seed`` and ``child``: the same child practises in both arms."""
     params = params or LearnerParams()
     learner = Learner(params, random.Random(f"{seed}:child:{child}"))
     practice = ARMS[arm](learner, random.Random(f"{seed}:{arm}:{child}"), params)
-    probe_rng = random.Random(f"{seed}:check:{arm}:{child}")
+    return learner, practice, random.Random(f"{seed}:check:{arm}:{child}")
+
+
+def simulate_child(arm: str, child: int, days: int = 40, seed: int = 1, minutes: float = 10.0,
+                   quick_share: float = 0.5, params: LearnerParams | None = None) -> ChildRun:
+    """One child practising ``minutes`` a day for ``days`` days in ``arm``, checked every
+    evening (and once before the first day)."""
+    learner, practice, probe_rng = new_child(arm, child, seed, params)
     checks = [evening_check(learner, 0.0, probe_rng)]
     with memoised_generate():
         for day in range(days):
             practice.day(day, minutes, quick_share)
-            checks.append(evening_check(learner, day + 0.2, probe_rng))
+            checks.append(evening_check(learner, day + CHECK_AT, probe_rng))
     return ChildRun(arm, child, tuple(checks))
 
 
@@ -591,7 +601,7 @@ def _simulate(job: tuple) -> ChildRun:
     return simulate_child(*job)
 
 
-def run(children: int = 40, days: int = 60, seed: int = 1, workers: int = 2,
+def run(children: int = 40, days: int = 40, seed: int = 1, workers: int = 2,
         minutes: float = 10.0, quick_share: float = 0.5,
         params: LearnerParams | None = None) -> list[ChildRun]:
     """Every child in both arms (in ``workers`` processes; the result does not depend on
@@ -676,49 +686,74 @@ def report(summary: Summary) -> str:
 
 
 def curves(runs: Sequence[ChildRun]) -> dict[str, dict[str, list[float]]]:
-    """Mean share of facts fluent per day and the share of children at 80 %, per arm."""
+    """Per arm and day: the mean share of additions and of complements fluent (XtraMath's
+    bar and the app's), and the share of children with 80 % of both fluent."""
     out: dict[str, dict[str, list[float]]] = {}
     for arm in ARMS:
         mine = [r for r in runs if r.arm == arm]
         n_days = len(mine[0].checks)
         reach = [r.days_to() for r in mine]
+        reach_app = [r.days_to(app_bar=True) for r in mine]
+
+        def mean(attr: str, total: int, day: int, mine=mine) -> float:
+            return statistics.fmean(getattr(r.checks[day], attr) / total for r in mine)
+
         out[arm] = {
-            "additions": [statistics.fmean(r.checks[d].additions / len(ADDITIONS)
-                                           for r in mine) for d in range(n_days)],
-            "complements": [statistics.fmean(r.checks[d].complements / len(COMPLEMENTS)
-                                             for r in mine) for d in range(n_days)],
+            "additions": [mean("additions", len(ADDITIONS), d) for d in range(n_days)],
+            "complements": [mean("complements", len(COMPLEMENTS), d) for d in range(n_days)],
+            "additions_app": [mean("additions_app", len(ADDITIONS), d) for d in range(n_days)],
+            "complements_app": [mean("complements_app", len(COMPLEMENTS), d)
+                                for d in range(n_days)],
             "reached": [sum(1 for v in reach if v is not None and v <= d) / len(mine)
                         for d in range(n_days)],
+            "reached_app": [sum(1 for v in reach_app if v is not None and v <= d) / len(mine)
+                            for d in range(n_days)],
         }
     return out
 
 
 def figure(runs: Sequence[ChildRun], summary: Summary):
-    """The curves as a plotly figure: facts fluent per day, children at 80 % per day."""
+    """The curves as a plotly figure: facts fluent per day at XtraMath's bar and at the
+    app's, and the children who have 80 % of both fluent."""
     import plotly.graph_objects as go
     from plotly.subplots import make_subplots
 
     data = curves(runs)
-    colours = {"adaptive": "#1f77b4", "random": "#d62728"}
-    fig = make_subplots(rows=1, cols=2, subplot_titles=(
-        "Facts fluent (mean of the children)", "Children with 80% of both fluent"))
+    colours = {"adaptive": "#0072B2", "random": "#D55E00"}   # Okabe-Ito
+    fig = make_subplots(rows=1, cols=3, horizontal_spacing=0.07, subplot_titles=(
+        "Facts fluent: right within 6 s, 2 of 3", "Facts fluent at the app's bar: 3 s, 3 of 3",
+        "Children with 80% of both fluent"))
+    reachable = sum(1 for f in ADDITIONS if sum(map(int, f.split("+"))) <= CAPTURE_SUM)
     for arm, series in data.items():
         days = list(range(len(series["additions"])))
-        fig.add_trace(go.Scatter(x=days, y=series["additions"], name=f"{arm}: additions",
-                                 line={"color": colours[arm]}), 1, 1)
-        fig.add_trace(go.Scatter(x=days, y=series["complements"],
-                                 name=f"{arm}: complements to 15",
-                                 line={"color": colours[arm], "dash": "dot"}), 1, 1)
-        fig.add_trace(go.Scatter(x=days, y=series["reached"], name=f"{arm}: children at 80%",
-                                 line={"color": colours[arm], "width": 3}), 1, 2)
-    fig.add_hline(y=GOAL_SHARE, line={"color": "grey", "dash": "dash"}, row=1, col=1)
+        colour = colours[arm]
+        for col, suffix in ((1, ""), (2, "_app")):
+            fig.add_trace(go.Scatter(x=days, y=series["additions" + suffix],
+                                     name=f"{arm}: additions", legendgroup=arm + "a",
+                                     showlegend=col == 1, line={"color": colour}), 1, col)
+            fig.add_trace(go.Scatter(x=days, y=series["complements" + suffix],
+                                     name=f"{arm}: complements to 15", legendgroup=arm + "c",
+                                     showlegend=col == 1,
+                                     line={"color": colour, "dash": "dot"}), 1, col)
+        fig.add_trace(go.Scatter(x=days, y=series["reached"], name=f"{arm}: children, 6 s bar",
+                                 line={"color": colour, "width": 3}), 1, 3)
+        fig.add_trace(go.Scatter(x=days, y=series["reached_app"],
+                                 name=f"{arm}: children, app's bar",
+                                 line={"color": colour, "width": 2, "dash": "dash"}), 1, 3)
+    for col in (1, 2):
+        fig.add_hline(y=GOAL_SHARE, line={"color": "grey", "dash": "dash"}, row=1, col=col)
+        fig.add_hline(y=reachable / len(ADDITIONS), line={"color": "grey", "dash": "dot"},
+                      row=1, col=col)
+    fig.add_annotation(x=0.99, xref="x domain", y=reachable / len(ADDITIONS), yref="y",
+                       text=f"{reachable} of 55 can be asked at 15", showarrow=False,
+                       yshift=9, xanchor="right", font={"size": 11, "color": "grey"})
     saving = ("" if summary.saving is None
-              else f" — adaptive: {round(100 * summary.saving)}% fewer days")
+              else f" — adaptive: {round(100 * summary.saving)}% fewer days to 80% fluent")
     fig.update_layout(
         title=f"Does “for me” teach faster? {summary.children} simulated children per arm, "
               f"10 minutes a day{saving}",
-        width=1200, height=520, template="plotly_white",
-        legend={"orientation": "h", "y": -0.18})
+        width=1500, height=560, template="plotly_white",
+        legend={"orientation": "h", "y": -0.2})
     fig.update_xaxes(title_text="days of practice")
     fig.update_yaxes(range=[0, 1.02], tickformat=".0%")
     return fig
@@ -741,7 +776,7 @@ def save_png(fig, path: Path, chromium: str = "/usr/bin/chromium") -> str:
         html = Path(tmp) / "figure.html"
         fig.write_html(html, include_plotlyjs=True, full_html=True,
                        config={"staticPlot": True})
-        width, height = int(fig.layout.width or 1200), int(fig.layout.height or 520)
+        width, height = int(fig.layout.width or 1500), int(fig.layout.height or 560)
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=chromium,
                                          args=["--headless", "--no-sandbox"])
@@ -756,7 +791,7 @@ def save_png(fig, path: Path, chromium: str = "/usr/bin/chromium") -> str:
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--children", type=int, default=40, help="children per arm")
-    parser.add_argument("--days", type=int, default=60)
+    parser.add_argument("--days", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--minutes", type=float, default=10.0, help="practice per day")

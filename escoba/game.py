@@ -29,6 +29,7 @@ from .cards import (
     Card,
     cards_of,
     format_cards,
+    indices_of,
     mask_of,
     value_sum,
 )
@@ -36,13 +37,14 @@ from .errors import Code, DeckError, IllegalMoveError
 from .rules import Rules
 from .scoring import RoundScore, score_round
 from .solver import (
+    CELL_ROWS,
     NIBBLE_SUBSETS,
-    SIGNATURE_OF_BYTE,
-    SOLUTION_ROWS,
+    NO_SOLUTIONS,
     capture_masks,
     has_capture,
     is_capture,
-    solution_row,
+    new_cell_row,
+    solution_cell,
     sort_key,
     subset_masks_in_range,
     sum_terms,
@@ -232,14 +234,16 @@ def legal_move_pairs(rules: Rules, hand: int, table: int) -> list[tuple[int, int
 
     Under ``forced`` a card that captures has only its captures; otherwise
     laying it down (take mask 0) is legal too. This is the engine's hottest
-    loop, so the solver's cached lookup is inlined here.
+    loop, so the solver's cached lookup is inlined here: the table's value
+    counts (:func:`~escoba.solver.value_counts`), their row of solution cells,
+    and each hand card's cell (see :mod:`escoba.solver`).
     """
     capture_sum = rules.capture_sum
     forced = rules.capture_rule == "forced"
     out: list[tuple[int, int]] = []
     append = out.append
-    m = hand
     if (hand | table) & JOKER_MASK:
+        m = hand
         while m:
             low = m & -m
             card = low.bit_length() - 1
@@ -249,39 +253,57 @@ def legal_move_pairs(rules: Rules, hand: int, table: int) -> list[tuple[int, int
                 append((card, s))
             if not sets or not forced:
                 append((card, 0))
-    else:
-        sig = (_SIG[table & 255] | _SIG[table >> 8 & 255] << 6  # signature(table),
-               | _SIG[table >> 16 & 255] << 12 | _SIG[table >> 24 & 255] << 18
-               | _SIG[table >> 32 & 255] << 24)  # inlined: the hottest line of all
-        row = _ROWS_GET(sig << 5 | capture_sum - 1)
-        if row is None:
-            row = solution_row(sig, capture_sum - 1)
-        while m:
-            low = m & -m
-            card = low.bit_length() - 1
-            m ^= low
-            target = capture_sum - VALUE[card]
-            if target <= 0:
-                append((card, 0))
-                continue
-            fulls, partials = row[target]
-            for full in fulls:
-                append((card, table & full))
-            for full, partial in partials:
-                masks = [table & full]
-                for shift, count in partial:
-                    options = _NIBBLE_SUBSETS[table >> shift & 15][count]
-                    masks = [t | o << shift for t in masks for o in options]
-                for t in masks:
-                    append((card, t))
-            if not (fulls or partials) or not forced:
-                append((card, 0))
+        return out
+    cards = _HAND_CARDS_GET(hand)
+    if cards is None:
+        cards = _hand_cards(hand)
+    pairs = table - (table >> 1 & _COUNT_M1)  # value_counts(table), inlined:
+    counts = (pairs & _COUNT_M2) + (pairs >> 2 & _COUNT_M2)  # the hottest lines of all
+    row = _CELL_ROWS_GET(counts)
+    if row is None:
+        row = new_cell_row(counts)
+    for card in cards:
+        target = capture_sum - VALUE[card]
+        if target <= 0:
+            append((card, 0))
+            continue
+        cell = row[target]
+        if cell is None:
+            cell = row[target] = solution_cell(counts, target)
+        if cell is _NO_SOLUTIONS:
+            append((card, 0))
+            continue
+        fulls, partials = cell
+        for full in fulls:
+            append((card, table & full))
+        for full, partial in partials:
+            masks = [table & full]
+            for shift, count in partial:
+                options = _NIBBLE_SUBSETS[table >> shift & 15][count]
+                masks = [t | o << shift for t in masks for o in options]
+            for t in masks:
+                append((card, t))
+        if not forced:
+            append((card, 0))
     return out
 
 
-_SIG = SIGNATURE_OF_BYTE
 _NIBBLE_SUBSETS = NIBBLE_SUBSETS
-_ROWS_GET = SOLUTION_ROWS.get
+_CELL_ROWS_GET = CELL_ROWS.get
+_NO_SOLUTIONS = NO_SOLUTIONS
+_COUNT_M1 = 0x5555555555  # value_counts' masks (escoba.solver)
+_COUNT_M2 = 0x3333333333
+#: The card indices of each hand met, ascending (a hand is asked for its cards at
+#: every move; there are only about ten thousand three-card hands).
+_HAND_CARDS: dict[int, tuple[int, ...]] = {}
+_HAND_CARDS_GET = _HAND_CARDS.get
+
+
+def _hand_cards(hand: int) -> tuple[int, ...]:
+    if len(_HAND_CARDS) >= 200_000:
+        _HAND_CARDS.clear()
+    cards = _HAND_CARDS[hand] = tuple(indices_of(hand))
+    return cards
 
 
 class _LegalCache:

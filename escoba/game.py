@@ -29,7 +29,6 @@ from .cards import (
     Card,
     cards_of,
     format_cards,
-    indices_of,
     mask_of,
     value_sum,
 )
@@ -262,11 +261,9 @@ def legal_move_pairs(rules: Rules, hand: int, table: int) -> list[tuple[int, int
     row = _CELL_ROWS_GET(counts)
     if row is None:
         row = new_cell_row(counts)
+    targets = _TARGETS[capture_sum]
     for card in cards:
-        target = capture_sum - VALUE[card]
-        if target <= 0:
-            append((card, 0))
-            continue
+        target = targets[card]
         cell = row[target]
         if cell is None:
             cell = row[target] = solution_cell(counts, target)
@@ -276,19 +273,23 @@ def legal_move_pairs(rules: Rules, hand: int, table: int) -> list[tuple[int, int
         fulls, partials = cell
         for full in fulls:
             append((card, table & full))
-        for full, partial in partials:
-            masks = [table & full]
-            for shift, count in partial:
-                options = _NIBBLE_SUBSETS[table >> shift & 15][count]
-                masks = [t | o << shift for t in masks for o in options]
-            for t in masks:
-                append((card, t))
+        if partials:
+            for full, partial in partials:
+                masks = [table & full]
+                for shift, count in partial:
+                    options = _NIBBLE_SUBSETS[table >> shift & 15][count]
+                    masks = [t | o << shift for t in masks for o in options]
+                for t in masks:
+                    append((card, t))
         if not forced:
             append((card, 0))
     return out
 
 
 _NIBBLE_SUBSETS = NIBBLE_SUBSETS
+#: _TARGETS[capture_sum][card]: what the table must add to that Spanish card, 0 when
+#: the card makes the sum alone or more (row cell 0 is always NO_SOLUTIONS).
+_TARGETS = {cs: tuple(max(cs - VALUE[i], 0) for i in range(40)) for cs in range(1, 33)}
 _CELL_ROWS_GET = CELL_ROWS.get
 _NO_SOLUTIONS = NO_SOLUTIONS
 _COUNT_M1 = 0x5555555555  # value_counts' masks (escoba.solver)
@@ -299,10 +300,18 @@ _HAND_CARDS: dict[int, tuple[int, ...]] = {}
 _HAND_CARDS_GET = _HAND_CARDS.get
 
 
+#: _BYTE_CARDS[k][b]: the card indices of the bits of byte value ``b`` at byte ``k`` of a mask.
+_BYTE_CARDS = [[tuple(8 * k + i for i in range(8) if b >> i & 1) for b in range(256)]
+               for k in range(6)]
+
+
 def _hand_cards(hand: int) -> tuple[int, ...]:
     if len(_HAND_CARDS) >= 200_000:
         _HAND_CARDS.clear()
-    cards = _HAND_CARDS[hand] = tuple(indices_of(hand))
+    b0, b1, b2, b3, b4, b5 = _BYTE_CARDS
+    cards = _HAND_CARDS[hand] = (b0[hand & 255] + b1[hand >> 8 & 255] + b2[hand >> 16 & 255]
+                                 + b3[hand >> 24 & 255] + b4[hand >> 32 & 255]
+                                 + b5[hand >> 40 & 255])
     return cards
 
 

@@ -294,6 +294,7 @@ def new_cell_row(counts: int) -> list[tuple[tuple[int, ...], tuple] | None]:
     if len(CELL_ROWS) >= _CELL_ROWS_LIMIT:
         CELL_ROWS.clear()
     row: list[tuple[tuple[int, ...], tuple] | None] = [None] * 20
+    row[0] = NO_SOLUTIONS  # a card worth the sum or more captures nothing
     CELL_ROWS[counts] = row
     return row
 

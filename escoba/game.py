@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import operator
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -36,13 +36,14 @@ from .errors import Code, DeckError, IllegalMoveError
 from .rules import Rules
 from .scoring import RoundScore, score_round
 from .solver import (
+    CELL_ROWS,
     NIBBLE_SUBSETS,
-    SIGNATURE_OF_BYTE,
-    SOLUTION_ROWS,
+    NO_SOLUTIONS,
     capture_masks,
     has_capture,
     is_capture,
-    solution_row,
+    new_cell_row,
+    solution_cell,
     sort_key,
     subset_masks_in_range,
     sum_terms,
@@ -232,14 +233,16 @@ def legal_move_pairs(rules: Rules, hand: int, table: int) -> list[tuple[int, int
 
     Under ``forced`` a card that captures has only its captures; otherwise
     laying it down (take mask 0) is legal too. This is the engine's hottest
-    loop, so the solver's cached lookup is inlined here.
+    loop, so the solver's cached lookup is inlined here: the table's value
+    counts (:func:`~escoba.solver.value_counts`), their row of solution cells,
+    and each hand card's cell (see :mod:`escoba.solver`).
     """
     capture_sum = rules.capture_sum
     forced = rules.capture_rule == "forced"
     out: list[tuple[int, int]] = []
     append = out.append
-    m = hand
     if (hand | table) & JOKER_MASK:
+        m = hand
         while m:
             low = m & -m
             card = low.bit_length() - 1
@@ -249,24 +252,28 @@ def legal_move_pairs(rules: Rules, hand: int, table: int) -> list[tuple[int, int
                 append((card, s))
             if not sets or not forced:
                 append((card, 0))
-    else:
-        sig = (_SIG[table & 255] | _SIG[table >> 8 & 255] << 6  # signature(table),
-               | _SIG[table >> 16 & 255] << 12 | _SIG[table >> 24 & 255] << 18
-               | _SIG[table >> 32 & 255] << 24)  # inlined: the hottest line of all
-        row = _ROWS_GET(sig << 5 | capture_sum - 1)
-        if row is None:
-            row = solution_row(sig, capture_sum - 1)
-        while m:
-            low = m & -m
-            card = low.bit_length() - 1
-            m ^= low
-            target = capture_sum - VALUE[card]
-            if target <= 0:
-                append((card, 0))
-                continue
-            fulls, partials = row[target]
-            for full in fulls:
-                append((card, table & full))
+        return out
+    cards = _HAND_CARDS_GET(hand)
+    if cards is None:
+        cards = _hand_cards(hand)
+    pairs = table - (table >> 1 & _COUNT_M1)  # value_counts(table), inlined:
+    counts = (pairs & _COUNT_M2) + (pairs >> 2 & _COUNT_M2)  # the hottest lines of all
+    row = _CELL_ROWS_GET(counts)
+    if row is None:
+        row = new_cell_row(counts)
+    targets = _TARGETS[capture_sum]
+    for card in cards:
+        target = targets[card]
+        cell = row[target]
+        if cell is None:
+            cell = row[target] = solution_cell(counts, target)
+        if cell is _NO_SOLUTIONS:
+            append((card, 0))
+            continue
+        fulls, partials = cell
+        for full in fulls:
+            append((card, table & full))
+        if partials:
             for full, partial in partials:
                 masks = [table & full]
                 for shift, count in partial:
@@ -274,14 +281,38 @@ def legal_move_pairs(rules: Rules, hand: int, table: int) -> list[tuple[int, int
                     masks = [t | o << shift for t in masks for o in options]
                 for t in masks:
                     append((card, t))
-            if not (fulls or partials) or not forced:
-                append((card, 0))
+        if not forced:
+            append((card, 0))
     return out
 
 
-_SIG = SIGNATURE_OF_BYTE
 _NIBBLE_SUBSETS = NIBBLE_SUBSETS
-_ROWS_GET = SOLUTION_ROWS.get
+#: _TARGETS[capture_sum][card]: what the table must add to that Spanish card, 0 when
+#: the card makes the sum alone or more (row cell 0 is always NO_SOLUTIONS).
+_TARGETS = {cs: tuple(max(cs - VALUE[i], 0) for i in range(40)) for cs in range(1, 33)}
+_CELL_ROWS_GET = CELL_ROWS.get
+_NO_SOLUTIONS = NO_SOLUTIONS
+_COUNT_M1 = 0x5555555555  # value_counts' masks (escoba.solver)
+_COUNT_M2 = 0x3333333333
+#: The card indices of each hand met, ascending (a hand is asked for its cards at
+#: every move; there are only about ten thousand three-card hands).
+_HAND_CARDS: dict[int, tuple[int, ...]] = {}
+_HAND_CARDS_GET = _HAND_CARDS.get
+
+
+#: _BYTE_CARDS[k][b]: the card indices of the bits of byte value ``b`` at byte ``k`` of a mask.
+_BYTE_CARDS = [[tuple(8 * k + i for i in range(8) if b >> i & 1) for b in range(256)]
+               for k in range(6)]
+
+
+def _hand_cards(hand: int) -> tuple[int, ...]:
+    if len(_HAND_CARDS) >= 200_000:
+        _HAND_CARDS.clear()
+    b0, b1, b2, b3, b4, b5 = _BYTE_CARDS
+    cards = _HAND_CARDS[hand] = (b0[hand & 255] + b1[hand >> 8 & 255] + b2[hand >> 16 & 255]
+                                 + b3[hand >> 24 & 255] + b4[hand >> 32 & 255]
+                                 + b5[hand >> 40 & 255])
+    return cards
 
 
 class _LegalCache:
@@ -297,7 +328,9 @@ class _LegalCache:
     __slots__ = ("moves",)
 
     def __init__(self) -> None:
-        self.moves: tuple[int, int, list[tuple[int, int]]] | None = None
+        #: ``(hand, table, rules, pairs)``: the legal pairs of that hand on that table
+        #: under those rules, kept as a tuple of their own (the caller's list may change).
+        self.moves: tuple[int, int, Rules, tuple[tuple[int, int], ...]] | None = None
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, _LegalCache)
@@ -331,6 +364,8 @@ def initial_table_triggers(rules: Rules, table: Sequence[Card] | int) -> bool:
 
 
 _INDEX = operator.attrgetter("index")
+#: _BIT[i] is ``1 << i``: one lookup instead of building the int.
+_BIT: tuple[int, ...] = tuple(1 << i for i in range(64))
 _new_play = tuple.__new__
 _new_observation = tuple.__new__
 
@@ -404,7 +439,7 @@ class Observation(NamedTuple):
         out = legal_move_pairs(self.rules, hand, table)
         cache = self.legal_cache
         if cache is not None:
-            cache.moves = (hand, table, out)
+            cache.moves = (hand, table, self.rules, tuple(out))
         return out
 
     def legal_moves(self) -> list[Move]:
@@ -436,25 +471,38 @@ class Round:
         deck = tuple(deck)
         if not _trusted_deck:  # a deck the game shuffled itself is full by construction
             _check_full_deck(rules, deck)
+        self._deal_deck(deck, list(map(_INDEX, reversed(deck))))
+
+    @classmethod
+    def _shuffled(cls, rules: Rules, order: list[int], dealer: int) -> Round:
+        """A round dealt from the game's own shuffle, given as card indices (top first)."""
+        round_ = cls.__new__(cls)
+        round_._start(rules, dealer)
+        round_._deal_deck(_deck_of(order), order[::-1])  # pop() = top card
+        return round_
+
+    def _deal_deck(self, deck: tuple[Card, ...], stock: list[int]) -> None:
+        """Deal ``deck`` (``stock``: its card indices, bottom first) and lay the table."""
+        rules = self.rules
         self.deck: tuple[Card, ...] = deck
-        self._stock = list(map(_INDEX, reversed(deck)))  # pop() = top card
+        self._stock = stock
         self._deal()
-        table = 0
-        for _ in range(4):
-            table |= 1 << self._stock.pop()
+        table = _BIT[stock.pop()] | _BIT[stock.pop()] | _BIT[stock.pop()] | _BIT[stock.pop()]
         self._table = table
         self._seen = table
-        if initial_table_triggers(rules, table):
+        if rules.initial_fifteen != "ignore" and initial_table_triggers(rules, table):
             if rules.initial_fifteen == "redeal":
                 raise DeckError(f"the initial table {_names(table)} holds "
                                 f"{rules.capture_sum}: the deal must be redealt",
                                 Code.DECK_REDEAL, table=_notations(table),
                                 need=rules.capture_sum)
+            dealer = self.dealer
             self._piles[dealer] |= table
             self._table = 0
             self._last_capturer = dealer
             self._history.append(Play(dealer, "initial", -1, table))
-        self._leftovers_to_table()
+        if len(stock) < self._players:
+            self._leftovers_to_table()
 
     def _start(self, rules: Rules, dealer: int) -> None:
         """The state of a round before any card is placed (shared by both constructors)."""
@@ -597,15 +645,18 @@ class Round:
 
     # -- dealing ------------------------------------------------------------
     def _deal(self) -> None:
-        n = self.rules.players
-        per = min(self.rules.hand_size, len(self._stock) // n)
+        n = self._players
         stock = self._stock
-        for k in range(n):
-            seat = (self.dealer + 1 + k) % n
+        pop = stock.pop  # pop() = top card
+        per = min(self.rules.hand_size, len(stock) // n)
+        hands = self._hands
+        seat = self.dealer
+        for _ in range(n):
+            seat = seat + 1 if seat + 1 < n else 0
             hand = 0
             for _ in range(per):
-                hand |= 1 << stock.pop()
-            self._hands[seat] = hand
+                hand |= _BIT[pop()]
+            hands[seat] = hand
         self._cards_in_hands = per * n
 
     def _leftovers_to_table(self) -> None:
@@ -691,7 +742,7 @@ class Round:
             return []
         hand, table = self._hands[self._to_move], self._table
         out = legal_move_pairs(self.rules, hand, table)
-        self._legal_cache.moves = (hand, table, out)
+        self._legal_cache.moves = (hand, table, self.rules, tuple(out))
         return out
 
     def legal_moves(self) -> list[Move]:
@@ -760,11 +811,20 @@ class Round:
 
     def play_pair(self, card: int, take: int) -> Play:
         """:meth:`play` on the inner form: card index and take mask."""
+        return self._play_chosen((card, take))
+
+    def _play_chosen(self, pair: tuple[int, int]) -> Play:
+        """:meth:`play_pair` given the pair itself (as a player returned it).
+
+        A pair among the legal moves just generated for this very state (this
+        hand, this table, these rules) is legal; any other is judged in full.
+        """
         last = self._legal_cache.moves
-        if last is not None and last[0] == self._hands[self._to_move] \
-                and last[1] == self._table and not self._over and (card, take) in last[2]:
-            # The move is one of the legal moves just generated for this very state.
-            return self._apply(self._to_move, card, take)
+        if last is not None and pair in last[3] and last[1] == self._table \
+                and last[0] == self._hands[self._to_move] and last[2] is self.rules \
+                and not self._over:
+            return self._apply(self._to_move, pair[0], pair[1])
+        card, take = pair
         verdict = self._check_pair(card, take)
         if verdict is not None:
             raise verdict
@@ -1018,6 +1078,43 @@ def deck_for(rules: Rules, hands: Sequence[Sequence[Card | str]],
     return deck
 
 
+#: For each deck size, the steps of a Fisher-Yates shuffle as ``random.shuffle`` takes
+#: them: position i from the last down to 1, swapped with a draw below i + 1 made
+#: from ``getrandbits`` of that many bits, redrawn while too big.
+_SHUFFLE_STEPS = {size: tuple((i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
+                  for size in (40, 42)}
+
+
+def _shuffle(order: list[int], getrandbits: Callable[[int], int]) -> None:
+    """``random.Random.shuffle(order)`` without a method call per card: the same draws."""
+    for i, n, bits in _SHUFFLE_STEPS[len(order)]:
+        j = getrandbits(bits)
+        while j >= n:
+            j = getrandbits(bits)
+        order[i], order[j] = order[j], order[i]
+
+
+def _shuffle_matches_random() -> bool:
+    """Whether :func:`_shuffle` gives ``random.shuffle``'s order on this Python."""
+    for seed in range(8):
+        for size in (40, 42):
+            ours, theirs = list(range(size)), list(range(size))
+            _shuffle(ours, random.Random(seed).getrandbits)
+            random.Random(seed).shuffle(theirs)
+            if ours != theirs:
+                return False
+    return True
+
+
+_SAME_SHUFFLE = _shuffle_matches_random()
+
+
+def _deck_of(order: Sequence[int]) -> tuple[Card, ...]:
+    """The deck (top card first) of a shuffle given as card indices."""
+    return operator.itemgetter(*order)(CARDS) if len(order) > 1 else tuple(
+        CARDS[i] for i in order)
+
+
 def _no_round() -> IllegalMoveError:
     return IllegalMoveError("no round in play: start the next round", Code.NO_ROUND)
 
@@ -1069,9 +1166,22 @@ class Game:
         return self._next_dealer
 
     def shuffled_deck(self) -> list[Card]:
-        deck = list(CARDS[: self.rules.deck_size])
-        self.rng.shuffle(deck)
-        return deck
+        """A fresh deck in index order, shuffled by the game's ``rng`` (top card first)."""
+        return list(_deck_of(self._shuffled_order()))
+
+    def _shuffled_order(self) -> list[int]:
+        """:meth:`shuffled_deck` as card indices: ``rng.shuffle`` of ``range(deck_size)``.
+
+        For a plain :class:`random.Random` the shuffle is done here with the very
+        same draws (checked against ``random.shuffle`` when this module is loaded).
+        """
+        order = list(range(self.rules.deck_size))
+        rng = self.rng
+        if type(rng) is random.Random and _SAME_SHUFFLE:
+            _shuffle(order, rng.getrandbits)
+        else:
+            rng.shuffle(order)
+        return order
 
     def start_round(self, deck: Sequence[Card] | None = None,
                     redealt: Sequence[Sequence[Card]] = ()) -> Round:
@@ -1091,12 +1201,12 @@ class Game:
             round_ = Round(self.rules, deck, dealer)
         else:
             while True:
-                candidate = self.shuffled_deck()
+                order = self._shuffled_order()
                 try:
-                    round_ = Round(self.rules, candidate, dealer, _trusted_deck=True)
+                    round_ = Round._shuffled(self.rules, order, dealer)
                     break
                 except DeckError:
-                    abandoned.append(tuple(candidate))
+                    abandoned.append(_deck_of(order))
         self.rounds.append(round_)
         self.round_records.append(RoundRecord(dealer, round_.deck, abandoned))
         self._next_dealer = (dealer + 1) % self.rules.players

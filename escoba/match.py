@@ -28,13 +28,19 @@ def play_game(rules: Rules, players: Sequence[Player], rng: random.Random,
     game = Game(rules, dealer=dealer, rng=rng)
     renuncio = rules.capture_rule == "renuncio"
     fast = [getattr(p, "choose_pair", None) for p in players]
+    simple = not renuncio and None not in fast
     while not game.is_over and len(game.rounds) < MAX_ROUNDS:
         round_ = game.start_round()
         scores = tuple(game.totals)
         number = len(game.rounds)
         # The hot loop of every simulation: bound methods and direct state reads,
-        # and the game's scores brought up to date once, when the round ends.
-        observe, play_pair, play = round_.observation, round_.play_pair, round_.play
+        # and the game's scores brought up to date once, when the round ends. The
+        # engine checks every move (``_play_chosen`` is ``play_pair`` given the pair).
+        observe, play_chosen, play = round_.observation, round_._play_chosen, round_.play
+        if simple:  # every player answers in the inner form; no renuncio to claim
+            while not round_._over:
+                seat = round_._to_move
+                play_chosen(fast[seat](observe(seat, scores, number), rng))  # type: ignore[misc]
         while not round_._over:
             seat = round_._to_move
             obs = observe(seat, scores, number)
@@ -45,7 +51,7 @@ def play_game(rules: Rules, players: Sequence[Player], rng: random.Random,
                     obs = observe(seat, scores, number)
             choose_pair = fast[seat]
             if choose_pair is not None:
-                play_pair(*choose_pair(obs, rng))
+                play_chosen(choose_pair(obs, rng))
             else:
                 play(players[seat].choose(obs, rng))
         game.round_finished()

@@ -19,6 +19,7 @@ __all__ = ["CategoryResult", "RoundScore", "score_round", "setenta_total", "SETE
 
 #: Setenta (primera) value of each capture value 1..10 (index 0 unused).
 SETENTA_VALUES: tuple[int, ...] = (0, 16, 12, 13, 14, 15, 18, 21, 10, 10, 10)
+_SIETE_INDEX = SIETE_DE_OROS.index
 
 
 def setenta_total(pile: int) -> int | None:
@@ -91,25 +92,31 @@ class RoundScore:
 
     @property
     def totals(self) -> tuple[int, ...]:
-        return tuple(sum(c.points[side] for c in self.categories) for side in range(self.sides))
+        return tuple(map(sum, zip(*[c.points for c in self.categories], strict=True)))
 
     def category(self, name: str) -> CategoryResult:
         return next(c for c in self.categories if c.category == name)
 
 
-def _most(category: str, counts: Sequence[int | None], points_for_win: int = 1,
+_new_result = tuple.__new__  # CategoryResult without its Python-level __new__
+
+
+def _most(category: str, counts: tuple[int | None, ...], points_for_win: int = 1,
           reason: str = "most") -> CategoryResult:
-    valid = [c for c in counts if c is not None]
     sides = len(counts)
-    if not valid:
-        return CategoryResult(category, tuple(counts), (0,) * sides, None, "nobody")
-    best = max(valid)
-    leaders = [i for i, c in enumerate(counts) if c == best]
-    if len(leaders) > 1:
-        return CategoryResult(category, tuple(counts), (0,) * sides, None, "tie")
+    if None in counts:
+        valid = [c for c in counts if c is not None]
+        if not valid:
+            return _new_result(CategoryResult, (category, counts, (0,) * sides, None, "nobody"))
+        best = max(valid)
+    else:
+        best = max(counts)  # type: ignore[type-var]
+    if counts.count(best) > 1:
+        return _new_result(CategoryResult, (category, counts, (0,) * sides, None, "tie"))
+    leader = counts.index(best)
     points = [0] * sides
-    points[leaders[0]] = points_for_win
-    return CategoryResult(category, tuple(counts), tuple(points), leaders[0], reason)
+    points[leader] = points_for_win
+    return _new_result(CategoryResult, (category, counts, tuple(points), leader, reason))
 
 
 def score_round(rules: Rules, piles: Sequence[int], escobas: Sequence[int]) -> RoundScore:
@@ -118,51 +125,63 @@ def score_round(rules: Rules, piles: Sequence[int], escobas: Sequence[int]) -> R
     Seats are pooled into sides here (teams share their piles).
     """
     sides = rules.sides
-    side_piles = [0] * sides
-    side_escobas = [0] * sides
-    for seat, pile in enumerate(piles):
-        side_piles[rules.side_of(seat)] |= pile
-        side_escobas[rules.side_of(seat)] += escobas[seat]
+    if rules.teams:
+        side_piles = [0] * sides
+        side_escobas = [0] * sides
+        for seat, pile in enumerate(piles):
+            side_piles[rules.side_of(seat)] |= pile
+            side_escobas[rules.side_of(seat)] += escobas[seat]
+    else:
+        side_piles, side_escobas = list(piles), list(escobas)
     zero = (0,) * sides
-    results: list[CategoryResult] = []
+    cards: list[int] = []
+    oros_list: list[int] = []
+    siete_list: list[int] = []
+    sevens_list: list[int] = []
+    for pile in side_piles:  # one pass: every count of every side
+        cards.append(pile.bit_count())
+        oros_list.append((pile & OROS_MASK).bit_count())
+        siete_list.append(pile >> _SIETE_INDEX & 1)
+        sevens_list.append((pile & SEVENS_MASK).bit_count())
+    results: list[CategoryResult] = [_most("cards", tuple(cards))]
 
-    results.append(_most("cards", [p.bit_count() for p in side_piles]))
-
-    oros = [(p & OROS_MASK).bit_count() for p in side_piles]
+    oros = tuple(oros_list)
     oros_result = _most("oros", oros)
     if oros_result.winner is not None and oros[oros_result.winner] == 10 \
             and rules.all_oros_points == 2:
         oros_result = _most("oros", oros, 2, "all_ten")
     results.append(oros_result)
 
-    siete = [1 if p >> SIETE_DE_OROS.index & 1 else 0 for p in side_piles]
+    siete = tuple(siete_list)
     holder = siete.index(1) if 1 in siete else None
-    results.append(CategoryResult(
-        "siete_de_oros", tuple(siete),
-        tuple(1 if i == holder else 0 for i in range(sides)), holder,
-        "holder" if holder is not None else "nobody"))
+    results.append(_new_result(CategoryResult, (
+        "siete_de_oros", siete,
+        tuple([1 if i == holder else 0 for i in range(sides)]), holder,
+        "holder" if holder is not None else "nobody")))
 
-    sevens = [(p & SEVENS_MASK).bit_count() for p in side_piles]
+    sevens = tuple(sevens_list)
     if rules.scores_most_sevens or rules.scores_all_sevens_bonus:
         full = [i for i, n in enumerate(sevens) if n == 4]
         most = _most("sevens", sevens) if rules.scores_most_sevens else None
         if full and rules.scores_all_sevens_bonus:
             points = [0] * sides
             points[full[0]] = 2 if rules.scores_most_sevens else 1
-            results.append(CategoryResult("sevens", tuple(sevens), tuple(points), full[0],
+            results.append(CategoryResult("sevens", sevens, tuple(points), full[0],
                                           "all_four"))
         elif most is not None:
             results.append(most)
         else:
-            results.append(CategoryResult("sevens", tuple(sevens), zero, None, "nobody"))
+            results.append(CategoryResult("sevens", sevens, zero, None, "nobody"))
     else:
-        results.append(CategoryResult("sevens", tuple(sevens), zero, None, "not_played"))
+        results.append(CategoryResult("sevens", sevens, zero, None, "not_played"))
 
     if rules.scores_setenta:
-        results.append(_most("setenta", [setenta_total(p & ~JOKER_MASK) for p in side_piles]))
+        results.append(_most("setenta", tuple([setenta_total(p & ~JOKER_MASK)
+                                               for p in side_piles])))
     else:
         results.append(CategoryResult("setenta", (None,) * sides, zero, None, "not_played"))
 
-    results.append(CategoryResult("escobas", tuple(side_escobas), tuple(side_escobas), None,
-                                  "count"))
+    escoba_counts = tuple(side_escobas)
+    results.append(_new_result(CategoryResult, ("escobas", escoba_counts, escoba_counts,
+                                                 None, "count")))
     return RoundScore(tuple(results))  # in CATEGORIES order (a test checks)

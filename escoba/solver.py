@@ -48,6 +48,12 @@ __all__ = [
     "SIGNATURE_OF_BYTE",
     "NIBBLE_SUBSETS",
     "SOLUTION_ROWS",
+    "value_counts",
+    "counts_from_signature",
+    "solution_cell",
+    "new_cell_row",
+    "CELL_ROWS",
+    "NO_SOLUTIONS",
 ]
 
 
@@ -164,21 +170,147 @@ def _value_solutions(sig: int, target: int) -> list[tuple[int, tuple[tuple[int, 
     return found
 
 
-#: The cache of :func:`solution_row`, keyed ``signature << 5 | limit``. A row has,
-#: for each target 0..19, ``(full masks, partial solutions)``. Most solutions
-#: take every card of the values they use, so they are kept apart as plain value
-#: masks: the captures are then ``table & mask``; a partial solution is
-#: ``(full mask, ((nibble shift, cards of that value to take), ...))``, expanded
-#: with :data:`NIBBLE_SUBSETS`. Read it with ``SOLUTION_ROWS.get(key)`` and call
-#: :func:`solution_row` on a miss.
+# -- solution cells: the legal-move generator's cache (issue 17) -------------------
+#
+# The hot loop keys its cache by the table's *value counts*: the number of cards
+# of each value kept in that value's own nibble (0-4), which two SWAR steps
+# compute from the mask (:func:`value_counts`, fewer integer operations than
+# :func:`signature`). For each counts it keeps a *row* of twenty cells, filled
+# only for the targets asked (a card of value v asks ``capture_sum - v``), since
+# a table met for the first time is usually asked for two or three targets only.
+# A cell is ``(full masks, partial solutions)``, as in :func:`solution_row`.
+#
+# The solutions themselves come from a memoised recursion on the highest value
+# present (:func:`_merged_solutions`): the solutions of the lower values are
+# shared by every table that has them, so a new table costs a few lookups.
+
+_COUNT_M1 = 0x5555555555  # the low bit of each 2-bit pair of 40 bits
+_COUNT_M2 = 0x3333333333  # the low 2 bits of each nibble of 40 bits
+#: _LOWER[t]: the nibbles of the values a target ``t`` can use (values 1..min(t, 10)).
+_LOWER = [(1 << 4 * min(t, 10)) - 1 for t in range(20)]
+_MERGED: dict[int, tuple[tuple[int, tuple[tuple[int, int], ...]], ...]] = {}
+_MERGED_LIMIT = 400_000
+_CELLS: dict[int, tuple[tuple[int, ...], tuple]] = {}
+_ONLY_EMPTY: tuple[tuple[int, tuple[tuple[int, int], ...]], ...] = ((0, ()),)
+#: A cell with no solution.
+NO_SOLUTIONS: tuple[tuple[int, ...], tuple] = ((), ())
+#: CELL_ROWS[counts]: the row of twenty cells of a table's value counts, ``None``
+#: where not computed yet. The hot loop reads it with ``CELL_ROWS.get(counts)``,
+#: then :func:`new_cell_row` on a miss and :func:`solution_cell` for a ``None`` cell.
+CELL_ROWS: dict[int, list[tuple[tuple[int, ...], tuple] | None]] = {}
+_CELL_ROWS_LIMIT = 100_000
+
+
+def value_counts(table: int) -> int:
+    """Cards of each value in a joker-free mask, each count in its value's nibble.
+
+    ``value_counts(mask_of(parse_cards("3o 3c 5e")))`` is ``0x10200`` (two threes,
+    one five). Two SWAR steps: each 2-bit pair, then each nibble, holds its count.
+    """
+    pairs = table - (table >> 1 & _COUNT_M1)
+    return (pairs & _COUNT_M2) + (pairs >> 2 & _COUNT_M2)
+
+
+def counts_from_signature(sig: int) -> int:
+    """The value counts (4 bits a value) of a :func:`signature` (3 bits a value)."""
+    counts = 0
+    for v in range(10):
+        counts |= (sig >> 3 * v & 7) << 4 * v
+    return counts
+
+
+def _merged_solutions(counts: int, target: int
+                      ) -> tuple[tuple[int, tuple[tuple[int, int], ...]], ...]:
+    """Every way to make ``target`` from ``counts``, as ``(full, partial)`` pairs.
+
+    In the order of :func:`solution_row`: by how many cards of the highest value
+    they take (fewest first), then of the next value, and so on. A value taken
+    whole adds its nibble to ``full``; taken in part, ``(shift, count)`` to
+    ``partial`` (highest value first). The target 0 has one way, the empty one.
+    """
+    if target <= 0:
+        return _ONLY_EMPTY if target == 0 else ()
+    counts &= _LOWER[target]  # values above the target cannot be used
+    if not counts:
+        return ()
+    key = counts << 5 | target
+    found = _MERGED.get(key)
+    if found is not None:
+        return found
+    top = (counts.bit_length() + 3) >> 2  # the highest value present
+    shift = 4 * (top - 1)
+    available = counts >> shift
+    lower = counts & ((1 << shift) - 1)
+    out: list[tuple[int, tuple[tuple[int, int], ...]]] = []
+    for k in range(min(available, target // top) + 1):
+        rest = _merged_solutions(lower, target - k * top)
+        if not rest:
+            continue
+        if k == 0:
+            out.extend(rest)
+        elif k == available:
+            whole = 15 << shift
+            out.extend([(full | whole, partial) for full, partial in rest])
+        else:
+            part = ((shift, k),)
+            out.extend([(full, part + partial) for full, partial in rest])
+    if len(_MERGED) >= _MERGED_LIMIT:
+        _MERGED.clear()
+    found = _MERGED[key] = tuple(out)
+    return found
+
+
+def solution_cell(counts: int, target: int) -> tuple[tuple[int, ...], tuple]:
+    """``(full masks, partial solutions)`` making ``target`` (1..19) from ``counts``.
+
+    Full masks are the solutions that take every card of the values they use
+    (the captures are ``table & mask``); partial ones are ``(full mask,
+    ((nibble shift, cards of that value to take), ...))``, expanded with
+    :data:`NIBBLE_SUBSETS`. Each part in :func:`solution_row`'s order. Cached by
+    the counts of the values the target can use, so tables that differ only in
+    cards too big for it share the cell.
+    """
+    if target <= 0:
+        return NO_SOLUTIONS
+    key = (counts & _LOWER[target]) << 5 | target
+    cell = _CELLS.get(key)
+    if cell is not None:
+        return cell
+    merged = _merged_solutions(counts, target)
+    if not merged:
+        cell = NO_SOLUTIONS
+    else:
+        fulls = tuple([full for full, partial in merged if not partial])
+        cell = (fulls, () if len(fulls) == len(merged)
+                else tuple([solution for solution in merged if solution[1]]))
+    if len(_CELLS) >= _MERGED_LIMIT:
+        _CELLS.clear()
+    _CELLS[key] = cell
+    return cell
+
+
+def new_cell_row(counts: int) -> list[tuple[tuple[int, ...], tuple] | None]:
+    """A fresh row of :data:`CELL_ROWS` for ``counts`` (no cell computed yet)."""
+    if len(CELL_ROWS) >= _CELL_ROWS_LIMIT:
+        CELL_ROWS.clear()
+    row: list[tuple[tuple[int, ...], tuple] | None] = [None] * 20
+    row[0] = NO_SOLUTIONS  # a card worth the sum or more captures nothing
+    CELL_ROWS[counts] = row
+    return row
+
+
+#: The cache of :func:`solution_row`, keyed ``signature << 5 | limit``.
 SOLUTION_ROWS: dict[int, tuple[tuple[tuple[int, ...], tuple], ...]] = {}
 
 
 def solution_row(sig: int, limit: int = 19) -> tuple[tuple[tuple[int, ...], tuple], ...]:
-    """Every target's solutions (1..``limit``) for a table signature, in one enumeration.
+    """Every target's solutions (1..``limit``) for a table signature.
 
     ``limit`` is the largest target wanted (``capture_sum - 1``: the played card
     is worth at least 1); the row still has 20 cells, the ones above it empty.
+    Each cell is :func:`solution_cell`'s ``(full masks, partial solutions)``,
+    in the order of a search that decides, from the highest value down, how
+    many cards of each value to take (fewest first).
     """
     key = sig << 5 | limit
     row = SOLUTION_ROWS.get(key)
@@ -186,29 +318,9 @@ def solution_row(sig: int, limit: int = 19) -> tuple[tuple[tuple[int, ...], tupl
         return row
     if len(SOLUTION_ROWS) >= _CACHE_LIMIT // 20:
         SOLUTION_ROWS.clear()
-    present = [(v, sig >> (3 * (v - 1)) & 7) for v in range(10, 0, -1)
-               if sig >> (3 * (v - 1)) & 7]
-    n = len(present)
-    fulls: list[list[int]] = [[] for _ in range(20)]
-    partials: list[list[tuple[int, tuple[tuple[int, int], ...]]]] = [[] for _ in range(20)]
-
-    def walk(i: int, total: int, full: int, partial: tuple[tuple[int, int], ...]) -> None:
-        if i == n:
-            if total:
-                (partials[total].append((full, partial)) if partial
-                 else fulls[total].append(full))
-            return
-        value, available = present[i]
-        shift = 4 * (value - 1)
-        walk(i + 1, total, full, partial)  # none of this value
-        for k in range(1, min(available, (limit - total) // value) + 1):
-            if k == available:
-                walk(i + 1, total + k * value, full | 15 << shift, partial)
-            else:
-                walk(i + 1, total + k * value, full, partial + ((shift, k),))
-
-    walk(0, 0, 0, ())
-    row = SOLUTION_ROWS[key] = tuple((tuple(fulls[t]), tuple(partials[t])) for t in range(20))
+    counts = counts_from_signature(sig)
+    row = SOLUTION_ROWS[key] = tuple(solution_cell(counts, t) if t <= limit else NO_SOLUTIONS
+                                     for t in range(20))
     return row
 
 

@@ -124,3 +124,48 @@ def test_capture_masks_never_include_the_played_card():
     for index in range(40):
         for s in capture_masks(table, index, 15):
             assert not s >> index & 1
+
+
+# -- the legal-move generator's cache: solution cells (issue 17) ---------------------
+
+
+def brute_cell(counts: list[int], target: int) -> tuple[tuple[int, ...], tuple]:
+    """The cell of ``target`` by brute force: every count vector, highest value first,
+    fewest cards first (the order the legal moves come in), split full / partial."""
+    fulls: list[int] = []
+    partials: list[tuple[int, tuple[tuple[int, int], ...]]] = []
+    values = range(10, 0, -1)
+    for ks in itertools.product(*(range(counts[v - 1] + 1) for v in values)):
+        taken = list(zip(ks, values, strict=True))
+        if sum(k * v for k, v in taken) != target:
+            continue
+        full = sum(15 << 4 * (v - 1) for k, v in taken if k and k == counts[v - 1])
+        partial = tuple((4 * (v - 1), k) for k, v in taken if k and k < counts[v - 1])
+        (partials.append((full, partial)) if partial else fulls.append(full))
+    return tuple(fulls), tuple(partials)
+
+
+@settings(max_examples=300, deadline=None)
+@given(counts=st.lists(st.sampled_from([0, 0, 0, 1, 1, 2, 3, 4]), min_size=10, max_size=10),
+       limit=st.sampled_from([9, 14, 19]))
+def test_solution_cells_and_rows_equal_brute_force(counts, limit):
+    from escoba.solver import solution_cell, solution_row, value_counts
+
+    sig = sum(c << 3 * (v - 1) for v, c in enumerate(counts, start=1))
+    table = sum(((1 << c) - 1) << 4 * (v - 1) for v, c in enumerate(counts, start=1))
+    nibbles = value_counts(table)
+    assert nibbles == sum(c << 4 * (v - 1) for v, c in enumerate(counts, start=1))
+    row = solution_row(sig, limit)
+    for target in range(20):
+        expected = brute_cell(counts, target) if 0 < target <= limit else ((), ())
+        assert row[target] == expected
+        if 0 < target <= limit:
+            assert solution_cell(nibbles, target) == expected
+
+
+def test_value_counts_count_each_value_of_a_table():
+    from escoba.solver import value_counts
+
+    assert value_counts(mask_of(cards("3o 3c 5e"))) == 0x10200
+    assert value_counts(mask_of(CARDS[:40])) == 0x4444444444
+    assert value_counts(0) == 0

@@ -129,6 +129,7 @@ def _teacher_sets_up(page, url: str) -> tuple[str, str]:
     page.locator("[class*='st-key-tc_assignment_']").first.wait_for()
     _wait_idle(page)
     card = page.locator("[class*='st-key-tc_assignment_']")
+    card.get_by_text("0 of 2 pupils done").wait_for()
     assert card.count() == 1
     assert FACT in card.inner_text() and "0 of 2 pupils done" in card.inner_text()
     page.screenshot(path=str(_artifact("17-classroom-teacher-assignment.png")),
@@ -145,6 +146,8 @@ def _pupil_does_it(page, url: str, code: str, pin: str) -> None:
     page.get_by_text("Tap your picture").wait_for()
     _wait_idle(page)
     pictures = page.locator(".st-key-mc_pictures button")
+    for nickname in ("Lola", "Teo"):  # the subheader can come before the buttons
+        pictures.filter(has_text=nickname).wait_for()
     assert pictures.count() == 2
     assert "Lola" in _main_text(page) and "Teo" in _main_text(page)
     pictures.filter(has_text="Lola").click()
@@ -156,6 +159,7 @@ def _pupil_does_it(page, url: str, code: str, pin: str) -> None:
     page.get_by_text("Your tasks").wait_for()
     _wait_idle(page)
     tasks = page.locator("[class*='st-key-mc_task_']")
+    tasks.get_by_role("button", name="Do it").wait_for()
     assert tasks.count() == 1 and FACT in tasks.inner_text()
     page.screenshot(path=str(_artifact("17-classroom-pupil-tasks.png")), full_page=True)
 
@@ -204,7 +208,8 @@ def test_a_class_an_assignment_and_a_pupil_doing_it(server, browser_type_launch_
         _button(teacher, "tc_part", "Assignments").click()
         _wait_idle(teacher)
         card = teacher.locator("[class*='st-key-tc_assignment_']")
-        assert "1 of 2 pupils done" in card.inner_text()
+        card.get_by_text("1 of 2 pupils done").wait_for()
+        assert card.count() == 1
         card.get_by_text("Each pupil").click()
         _wait_idle(teacher)
         assert _row_of(teacher, "Lola", "Status") == "Done"

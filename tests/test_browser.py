@@ -492,6 +492,8 @@ def test_play_and_a_puzzle_in_german_and_chinese_fit(server, browser_type_launch
         page.get_by_role("link", name=t("go_play", lang)).first.click()
         page.get_by_role("button", name=t("start_game", lang)).click()
         _hand(page).first.wait_for()
+        # The board said it drew: the fallback choosers (offered until then) are gone.
+        page.get_by_text(t("board_fallback_title", lang)).wait_for(state="detached")
         _wait_idle(page)
         page.wait_for_timeout(1000)  # the computer's first move has landed
         page.screenshot(path=str(_artifact(f"11-play-{lang}-{width}x{height}.png")),
@@ -503,6 +505,7 @@ def test_play_and_a_puzzle_in_german_and_chinese_fit(server, browser_type_launch
         page.get_by_text(t("puzzles_title", lang)).first.wait_for()
         page.get_by_role("button", name=t("pz_hint", lang)).wait_for()
         page.locator(".eb-card").first.wait_for()  # the puzzle is drawn
+        page.get_by_text(t("board_fallback_title", lang)).wait_for(state="detached")
         _wait_idle(page)
         page.screenshot(path=str(_artifact(f"12-puzzle-{lang}-{width}x{height}.png")),
                         full_page=True)

@@ -782,7 +782,8 @@ class WireTablet:
             await self.ws.close()
         self.ws = await websockets.connect(
             self.url.replace("http", "ws", 1) + "/_stcore/stream", subprotocols=["streamlit"],
-            origin=self.url, max_size=None, ping_interval=None)
+            origin=self.url, max_size=None, ping_interval=None,
+            open_timeout=SCREEN_TIMEOUT)  # a browser waits as long for a busy server
         self.board_ready.clear()
         self.sent_states.clear()
 

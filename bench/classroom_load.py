@@ -341,6 +341,7 @@ class CpuMeter:
         self.server_pid = server_pid
         self.dashboard_pid: int | None = None
         self.loads: list[float] = []
+        self.rss_mb: list[float] = []  # the server's resident memory, every second
         self._seen: dict[int, float] = {}
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
@@ -364,9 +365,18 @@ class CpuMeter:
                 totals["browsers"] += seconds
         return totals
 
+    def _rss(self) -> None:
+        try:
+            for line in Path(f"/proc/{self.server_pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    self.rss_mb.append(int(line.split()[1]) / 1024)
+        except OSError:
+            pass
+
     def _run(self) -> None:
         while not self._stop.wait(1.0):
             self.loads.append(os.getloadavg()[0])
+            self._rss()
             self._groups()
 
     def start(self) -> None:
@@ -389,6 +399,9 @@ class CpuMeter:
             "cores_busy": {k: round(v / wall, 2) for k, v in used.items()},
             "machine_busy_share": round((busy - self._machine0[0])
                                         / max(1e-9, total - self._machine0[1]), 2),
+            "server_rss_mb": {"start": round(self.rss_mb[0]) if self.rss_mb else None,
+                              "max": round(max(self.rss_mb)) if self.rss_mb else None,
+                              "end": round(self.rss_mb[-1]) if self.rss_mb else None},
             "load_average_1min": {"start": round(self.loads[0], 2),
                                   "max": round(max(self.loads), 2),
                                   "mean": round(statistics.fmean(self.loads), 2)},
@@ -782,7 +795,8 @@ class WireTablet:
             await self.ws.close()
         self.ws = await websockets.connect(
             self.url.replace("http", "ws", 1) + "/_stcore/stream", subprotocols=["streamlit"],
-            origin=self.url, max_size=None, ping_interval=None)
+            origin=self.url, max_size=None, ping_interval=None,
+            open_timeout=SCREEN_TIMEOUT)  # a browser waits as long for a busy server
         self.board_ready.clear()
         self.sent_states.clear()
 

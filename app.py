@@ -43,7 +43,9 @@ with friendly_errors():
     # language in the sidebar until the first tap.
     current_profile()
 lang = start_run()
-page = st.navigation(pages(tuple(PAGES), lang))
+# Every page in the menu, always: past twelve pages Streamlit folds the last ones away
+# behind "View more", and "How to play" would be one of them.
+page = st.navigation(pages(tuple(PAGES), lang), expanded=True)
 with friendly_errors():
     sidebar()
     show_error_flash()

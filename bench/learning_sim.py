@@ -298,19 +298,21 @@ class Mastery:
         self.by_fact: dict[str, list[Answer]] = {}
         self._stats: dict[str, FactStats] = fact_stats([], practice_candidates(capture_sum))
         self._dirty: set[str] = set()
+        self._pending: list[Attempt] = []   # recorded, not yet read (random practice never reads)
         self.rows: list[Attempt] = []
 
     def record(self, attempt: Attempt) -> None:
         self.rows.append(attempt)
-        for answer in answers_from_rows([attempt]):
-            key = normalise(answer.fact)
-            if key is None:
-                continue
-            self.by_fact.setdefault(key, []).append(answer)
-            self._dirty.add(key)
+        self._pending.append(attempt)
 
     @property
     def stats(self) -> dict[str, FactStats]:
+        for answer in answers_from_rows(self._pending):
+            key = normalise(answer.fact)
+            if key is not None:
+                self.by_fact.setdefault(key, []).append(answer)
+                self._dirty.add(key)
+        self._pending.clear()
         for key in self._dirty:
             self._stats[key] = fact_stats(self.by_fact[key])[key]
         self._dirty.clear()

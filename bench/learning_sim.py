@@ -298,19 +298,21 @@ class Mastery:
         self.by_fact: dict[str, list[Answer]] = {}
         self._stats: dict[str, FactStats] = fact_stats([], practice_candidates(capture_sum))
         self._dirty: set[str] = set()
+        self._pending: list[Attempt] = []   # recorded, not yet read (random practice never reads)
         self.rows: list[Attempt] = []
 
     def record(self, attempt: Attempt) -> None:
         self.rows.append(attempt)
-        for answer in answers_from_rows([attempt]):
-            key = normalise(answer.fact)
-            if key is None:
-                continue
-            self.by_fact.setdefault(key, []).append(answer)
-            self._dirty.add(key)
+        self._pending.append(attempt)
 
     @property
     def stats(self) -> dict[str, FactStats]:
+        for answer in answers_from_rows(self._pending):
+            key = normalise(answer.fact)
+            if key is not None:
+                self.by_fact.setdefault(key, []).append(answer)
+                self._dirty.add(key)
+        self._pending.clear()
         for key in self._dirty:
             self._stats[key] = fact_stats(self.by_fact[key])[key]
         self._dirty.clear()
@@ -638,37 +640,43 @@ def _fmt(x: float, horizon: int) -> str:
 
 @dataclass(frozen=True)
 class Summary:
+    """Per arm and measure: quartiles, children who got there, mean days (a child not
+    there counted as one day past the end); the saving on the medians."""
+
     rows: dict[str, dict[str, tuple[float, float, float]]]
     reached: dict[str, dict[str, int]]
     saving: float | None
     children: int
     days: int
+    means: dict[str, dict[str, float]] = field(default_factory=dict)
 
 
 def summarise(runs: Sequence[ChildRun], days: int) -> Summary:
     rows: dict[str, dict[str, tuple[float, float, float]]] = {}
     reached: dict[str, dict[str, int]] = {}
+    means: dict[str, dict[str, float]] = {}
     for arm in ARMS:
         mine = [r for r in runs if r.arm == arm]
-        rows[arm], reached[arm] = {}, {}
+        rows[arm], reached[arm], means[arm] = {}, {}, {}
         for which, app_bar in (("additions", False), ("complements", False), ("both", False),
                                ("both_app", True)):
             values = [r.days_to(GOAL_SHARE, "both" if which == "both_app" else which,
                                 app_bar) for r in mine]
             rows[arm][which] = quantiles(values)
             reached[arm][which] = sum(v is not None for v in values)
+            means[arm][which] = statistics.fmean(days + 1 if v is None else v for v in values)
     a, r = rows["adaptive"]["both"][1], rows["random"]["both"][1]
     saving = None
     if not (math.isinf(a) or math.isinf(r)) and r > 0:
         saving = 1.0 - a / r
     children = len([r for r in runs if r.arm == "adaptive"])
-    return Summary(rows, reached, saving, children, days)
+    return Summary(rows, reached, saving, children, days, means)
 
 
 def report(summary: Summary) -> str:
     lines = [f"{summary.children} simulated children per arm, {summary.days} days of "
              f"10 minutes; fluent: right within 6 s in 2 of 3 tries (XtraMath)",
-             "days to 80% fluent: median [IQR]  (reached within the days simulated)"]
+             "days to 80% fluent: median [IQR]  (reached within the days simulated)  mean"]
     labels = {"additions": "55 additions", "complements": "complements to 15",
               "both": "both", "both_app": "both, app's bar (3 s, 3 of 3)"}
     for arm in ARMS:
@@ -677,7 +685,7 @@ def report(summary: Summary) -> str:
             n = summary.reached[arm][which]
             lines.append(f"{arm:9} {label:31} {_fmt(med, summary.days):>5} "
                          f"[{_fmt(lo, summary.days)}-{_fmt(hi, summary.days)}]  "
-                         f"({n}/{summary.children})")
+                         f"({n}/{summary.children})  {summary.means[arm][which]:.1f}")
     if summary.saving is None:
         lines.append("adaptive: saving unknown (a median is beyond the days simulated)")
     else:

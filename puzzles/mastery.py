@@ -198,7 +198,7 @@ def leitner_box(answers: Sequence[Answer]) -> int:
     was counted) or wrong in a puzzle; a wrong quick fact sends the fact back to 1."""
     box = 1
     for answer in answers:
-        pace = answer.pace
+        pace = answer.seconds if answer.seconds is not None else answer.step_seconds
         if answer.correct and (pace is None or pace <= FLUENT_SECONDS):
             box = min(BOXES, box + 1)
         elif answer.correct or pace is None:

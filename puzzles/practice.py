@@ -222,12 +222,14 @@ def quick_fact(addends: Sequence[int], capture_sum: int = 15) -> Puzzle:
                   stats=quick_stats(values, capture_sum), addends=values)
 
 
+@functools.lru_cache(maxsize=1024)
 def quick_fact_for(fact: str, capture_sum: int = 15) -> Puzzle | None:
     """A quick fact that exercises ``fact`` with this capture sum, or ``None`` if none can.
 
     ``"15-8"`` -> ``8 + ? = 15``; ``"7+8"`` (a pair making the sum) -> ``7 + ? = 15``;
     ``"3+5"`` -> ``3 + 5 + ? = 15``; ``"1+1"`` -> ``1 + 1 + 3 + ? = 15`` (a third
-    addend brings the total within ten of the sum).
+    addend brings the total within ten of the sum). Cached: every "for me" round asks
+    it of every candidate fact, and a puzzle is an immutable value.
     """
     key = normalise(fact)
     if key is None:

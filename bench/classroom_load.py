@@ -184,6 +184,14 @@ _PROBE = """() => {
   });
 }"""
 
+# The PIN pad's dots: as many drawn filled as digits typed (from the current run).
+_DOTS = """(typed) => {
+  const dots = document.querySelector('[data-testid=mc-pin-dots]');
+  const box = dots && dots.closest('[data-testid=stElementContainer]');
+  return !!dots && !(box && box.getAttribute('data-stale') === 'true')
+    && (dots.textContent.match(/●/g) || []).length === typed;
+}"""
+
 _BOARD_CARDS = """() => {
   const r = window.__cl.board();
   if (!r) return null;
@@ -513,10 +521,12 @@ async def sign_in(page: Any, url: str, pupil: Pupil, code: str, how: str = "my_c
     await page.locator(".st-key-mc_code input").fill(code)
     await page.locator("[data-testid=stFormSubmitButton] button").first.click()
     await page.locator(f".st-key-mc_pupil_{pupil.profile_id} button").click()
-    await page.evaluate(_PROBE)
-    for digit in pupil.pin:  # a child's finger: each digit once the last one is shown
-        await asyncio.wait_for(page.evaluate("() => window.__cl.idle()"), SCREEN_TIMEOUT)
+    for typed, digit in enumerate(pupil.pin[:-1], start=1):
+        # A child's finger: the next digit once this one's dot is drawn (a tap during
+        # the previous tap's run could be taken with it as one).
         await page.locator(f".st-key-mc_d_{digit} button").click()
+        await page.wait_for_function(_DOTS, arg=typed, polling=50)
+    await page.locator(f".st-key-mc_d_{pupil.pin[-1]} button").click()
     await page.locator(".st-key-mc_switch button").wait_for()
 
 

@@ -15,7 +15,7 @@ from datetime import timedelta
 import pytest
 import sqlalchemy as sa
 
-from escoba import Card, Deck, Move, Rules
+from escoba import Deck, Move, Rules
 from escoba.record import replay
 from trainer.storage import NewSeat, Storage, TableChanged, configure_sqlite
 from trainer.tables import (
@@ -240,12 +240,13 @@ def test_two_devices_at_one_move_number_exactly_one_wins(make_store) -> None:
         outcomes: list = [None] * len(devices)
         barrier = threading.Barrier(len(devices))
 
-        def tap(i: int) -> None:
+        def tap(i: int, device: TableSeat, move: Move, barrier: threading.Barrier,
+                outcomes: list) -> None:
             barrier.wait()
-            outcomes[i] = devices[i].play(moves[i].card, list(moves[i].take),
-                                          devices[i].revision)
+            outcomes[i] = device.play(move.card, list(move.take), device.revision)
 
-        threads = [threading.Thread(target=tap, args=(i,)) for i in range(len(devices))]
+        threads = [threading.Thread(target=tap, args=(i, d, m, barrier, outcomes))
+                   for i, (d, m) in enumerate(zip(devices, moves, strict=True))]
         for th in threads:
             th.start()
         for th in threads:

@@ -477,6 +477,7 @@ class TableSeat:
         outcome = game.play_human_then_bots(card, take)
         if game.conflict is not None:
             return self._moved_first()
+        self._wrote()
         return outcome
 
     def claim_renuncio(self, seen: int | None) -> Outcome:
@@ -486,7 +487,10 @@ class TableSeat:
         if not self.my_turn:
             return Outcome(False, "not_your_turn")
         outcome = game.claim_renuncio()
-        return self._moved_first() if game.conflict is not None else outcome
+        if game.conflict is not None:
+            return self._moved_first()
+        self._wrote()
+        return outcome
 
     def next_round(self, seen: int | None) -> Outcome:
         """Deal the next round after the score table (any child at the table may; the
@@ -503,7 +507,10 @@ class TableSeat:
         finally:
             game._defer_save = False
         game.save()
-        return self._moved_first() if game.conflict is not None else Outcome(True, "next_round")
+        if game.conflict is not None:
+            return self._moved_first()
+        self._wrote()
+        return Outcome(True, "next_round")
 
     def hand_to_computer(self, seat: int, level: str, at: datetime | None = None
                          ) -> TableRefusal | None:
@@ -533,6 +540,14 @@ class TableSeat:
         return None
 
     # -- internals --------------------------------------------------------------------
+    def _wrote(self) -> None:
+        """This device's own save: the pulse it expects now, so that its poll does not
+        take its own move for a friend's (anything else that changed still differs)."""
+        game = self.game
+        if self.pulse is not None and game is not None:
+            self.pulse = TablePulse(self.pulse.version, self.pulse.status, game.revision,
+                                    "finished" if game.is_over else "playing")
+
     def _moved_first(self) -> Outcome:
         self.refresh()
         return Outcome(False, "table_moved_first")

@@ -138,8 +138,9 @@ class TableStore(Database):
                     code=code, opener_id=opener_id, class_id=class_id, game_id=None,
                     status="waiting", settings=json.dumps(settings), version=0,
                     created_at=stamp, updated_at=stamp)).inserted_primary_key[0]
-                conn.execute(table_seats.insert(),
-                             [_seat_values(table_id, s, stamp) for s in seats])
+                if seats:
+                    conn.execute(table_seats.insert(),
+                                 [_seat_values(table_id, s, stamp) for s in seats])
         except sa.exc.IntegrityError as exc:
             raise TableChanged("table_code_taken") from exc
         table = self.get_table(int(table_id))

@@ -1,0 +1,137 @@
+"""Play a friend (issue 16) through AppTest: two sessions (two devices) on one database
+open and join a table and play a whole game against each other; a bad code, a forged
+link and a stale tap are answered in words, never a traceback."""
+
+from __future__ import annotations
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from escoba import Move
+from tests.test_app_helpers import assert_ok, create_profile, new_app
+from trainer.i18n import t
+
+pytestmark = pytest.mark.usefixtures("fresh_app")
+
+PAGE = "app_pages/tables.py"
+
+
+def _device(name: str, query: dict[str, str] | None = None) -> AppTest:
+    at = new_app()
+    create_profile(at, name)
+    if query:
+        at.query_params.update(query)
+    at.switch_page(PAGE).run()
+    assert_ok(at)
+    return at
+
+
+def _seat(at: AppTest):
+    return at.session_state["table_seat"] if "table_seat" in at.session_state else None
+
+
+def _texts(at: AppTest) -> str:
+    return "\n".join(e.value for kind in ("warning", "error", "info", "success")
+                     for e in getattr(at, kind))
+
+
+def _open_table(at: AppTest) -> str:
+    at.segmented_control(key="tb_target").set_value(1).run()
+    at.selectbox(key="tb_preset").set_value("relaxed").run()
+    at.button(key="tb_open_button").click().run()
+    assert_ok(at)
+    seat = _seat(at)
+    assert seat is not None and seat.waiting
+    # The code is shown big, and the device's link is in its URL.
+    assert at.query_params["table"] in (seat.code, [seat.code])
+    return seat.code
+
+
+def _best_move(at: AppTest) -> Move:
+    seat = _seat(at)
+    obs = seat.game.observation(seat.seat)
+    return sorted(obs.legal_moves(),
+                  key=lambda m: (-len(m.take), str(m.card), sorted(map(str, m.take))))[0]
+
+
+def _play(at: AppTest, move: Move) -> None:
+    at.pills(key="tb_hand").set_value(str(move.card)).run()
+    if move.take:
+        at.pills(key="tb_take").set_value([str(c) for c in move.take]).run()
+    at.button(key="tb_play").click().run()
+    assert_ok(at)
+
+
+def test_two_devices_play_a_whole_game_against_each_other() -> None:
+    ana = _device("Ana")
+    code = _open_table(ana)
+    leo = _device("Leo")
+    # A code that names no table: a clear sentence, and Leo stays in the lobby.
+    leo.text_input(key="tb_code").input("ZZZZZ").run()
+    leo.button(key="tb_join_button").click().run()
+    assert_ok(leo)
+    assert t("table_code_unknown", code="ZZZZZ") in _texts(leo) and _seat(leo) is None
+    leo.text_input(key="tb_code").input(code.lower()).run()
+    leo.button(key="tb_join_button").click().run()
+    assert_ok(leo)
+    assert _seat(leo) is not None and not _seat(leo).waiting
+    ana.run()  # Ana's poll: Leo came, the game began
+    assert_ok(ana)
+    assert not _seat(ana).waiting
+    moves = 0
+    for _ in range(300):
+        a, b = _seat(ana), _seat(leo)
+        assert a.revision == b.revision  # each device draws the database's position
+        if a.game.is_over:
+            break
+        if a.game.round_over:
+            ana.button(key="tb_next_round").click().run()
+            assert_ok(ana)
+            leo.run()
+            continue
+        mover, other = (ana, leo) if a.my_turn else (leo, ana)
+        assert t("table_your_turn") in _texts(mover)
+        _play(mover, _best_move(mover))
+        moves += 1
+        other.run()  # the other device's poll sees the move
+        assert_ok(other)
+    assert _seat(ana).game.is_over and _seat(leo).game.is_over and moves > 10
+    # The end on each device: the coach's review of each child, this device's first.
+    for at, me in ((ana, 0), (leo, 1)):
+        seats = _seat(at).game.seats
+        reviews = [m.value for m in at.markdown if m.value.startswith("### ")]
+        expected = [t("review_title_for", name=f"{seats[s].avatar} {seats[s].name}")
+                    for s in (me, 1 - me)]
+        assert [r[4:] for r in reviews[-2:]] == expected
+
+
+def test_a_stale_tap_is_refused_kindly_and_redrawn() -> None:
+    ana = _device("Ana")
+    _open_table(ana)
+    ana.selectbox(key="tb_fill_level").set_value("gentle").run()
+    ana.button(key="tb_start_now").click().run()
+    assert_ok(ana)
+    seat = _seat(ana)
+    assert seat.my_turn
+    # The same seat's link on a second tab (or the same tablet after a reload).
+    tab = _device("Ana 2", query={"table": seat.code, "seat": seat.token})
+    assert _seat(tab).revision == seat.revision
+    move = _best_move(tab)
+    tab.pills(key="tb_hand").set_value(str(move.card)).run()
+    _play(ana, _best_move(ana))  # the first tab plays first
+    tab.button(key="tb_play").click().run()
+    assert_ok(tab)
+    assert t("table_moved_first") in _texts(tab)
+    assert _seat(tab).revision == _seat(ana).revision
+
+
+@pytest.mark.parametrize("query", [
+    {"table": "ZZZZZ", "seat": "A" * 22},
+    {"table": "<b>x</b>", "seat": "'; drop table games; --"},
+    {"table": "K7MPX"},
+    {"seat": "x" * 300},
+])
+def test_a_bad_link_says_so_and_shows_the_lobby(query: dict[str, str]) -> None:
+    at = _device("Ana", query=query)
+    assert t("table_bad_link") in _texts(at)
+    assert _seat(at) is None and at.button(key="tb_join_button")

@@ -27,7 +27,7 @@ def _device(name: str, query: dict[str, str] | None = None) -> AppTest:
 
 
 def _seat(at: AppTest):
-    return at.session_state["table_seat"] if "table_seat" in at.session_state else None
+    return at.session_state["table_seat"] if "table_seat" in at.session_state else None  # noqa: SIM401
 
 
 def _texts(at: AppTest) -> str:
@@ -135,3 +135,37 @@ def test_a_bad_link_says_so_and_shows_the_lobby(query: dict[str, str]) -> None:
     at = _device("Ana", query=query)
     assert t("table_bad_link") in _texts(at)
     assert _seat(at) is None and at.button(key="tb_join_button")
+
+
+def test_a_friend_who_left_is_shown_and_the_computer_takes_the_seat() -> None:
+    from datetime import timedelta
+
+    from trainer.storage.schema import table_seats
+
+    ana = _device("Ana")
+    code = _open_table(ana)
+    leo = _device("Leo")
+    leo.text_input(key="tb_code").input(code).run()
+    leo.button(key="tb_join_button").click().run()
+    ana.run()
+    seat = _seat(ana)
+    store = seat.storage
+    leo_row = next(s for s in store.table_seats(seat.table.id) if s.seat == 1)
+    # Leo's tablet went to sleep two minutes ago.
+    with store.engine.begin() as conn:
+        conn.execute(table_seats.update().where(table_seats.c.id == leo_row.id)
+                     .values(last_seen=leo_row.last_seen - timedelta(minutes=2)))
+    ana.run()
+    assert_ok(ana)
+    assert t("table_left", name=f"{leo_row.avatar} Leo") in _texts(ana)
+    ana.selectbox(key="tb_hand_level_1").set_value("greedy").run()
+    ana.button(key="tb_hand_over_1").click().run()
+    assert_ok(ana)
+    game = _seat(ana).game
+    assert (game.seats[1].kind, game.seats[1].level) == ("bot", "greedy")
+    assert t("table_left", name=f"{leo_row.avatar} Leo") not in _texts(ana)
+    # Leo's tablet wakes up: its link says the computer plays for him now.
+    leo.run()
+    assert_ok(leo)
+    assert t("table_seat_handed", name="Leo") in _texts(leo)
+    assert _seat(leo) is None

@@ -71,7 +71,7 @@ def _wait_position(page, suffix: str, timeout: float = 30_000) -> None:
         }""", arg=suffix, timeout=timeout, polling=20)
 
 
-def test_two_children_play_a_whole_game_on_two_devices(server, browser_type_launch_args) -> None:  # noqa: F811, E501
+def test_two_children_play_a_whole_game_on_two_devices(server, browser_type_launch_args) -> None:  # noqa: F811
     from playwright.sync_api import sync_playwright
 
     url, db = server
@@ -83,11 +83,7 @@ def test_two_children_play_a_whole_game_on_two_devices(server, browser_type_laun
             page.on("pageerror", lambda error: errors.append(str(error)))
         _new_profile(ana, url, "Ana")
         ana.get_by_role("link", name="Play a friend").first.click()
-        try:
-            ana.get_by_text("Quick: first to score").first.click(timeout=20_000)
-        except Exception:
-            ana.screenshot(path=str(_artifact("20-debug.png")), full_page=True)
-            raise
+        ana.get_by_text("Quick: first to score").first.click()
         _wait_idle(ana)
         ana.get_by_role("button", name="Open the table").click()
         code = ana.get_by_test_id("table-code").inner_text().replace(" ", "")

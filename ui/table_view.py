@@ -450,6 +450,8 @@ def table_page(profile: Any) -> None:
             _lobby(profile)
             return
     seat.touch()
+    # A whole run is rare (a change, a reload): who is here is read afresh each time.
+    st.session_state.pop("table_presence_read", None)
     st.session_state[KEY_PRESENCE] = _presence_signature(seat)
     _poller()
     if seat.table is not None and seat.table.status == "closed":

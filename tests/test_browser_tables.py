@@ -16,11 +16,14 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
+from escoba import Deck
 from escoba.record import replay
 from tests.test_browser import (  # noqa: F401 (fixtures)
     _artifact,
     _context,
+    _Frames,
     _new_profile,
+    _page_text,
     _tap_move,
     _wait_idle,
     browser_type_launch_args,
@@ -79,6 +82,7 @@ def test_two_children_play_a_whole_game_on_two_devices(server, browser_type_laun
         browser_a, context_a, ana = _context(p, browser_type_launch_args, (1024, 768))
         browser_b, context_b, leo = _context(p, browser_type_launch_args, (1024, 768))
         errors: list[str] = []
+        frames = {0: _Frames(ana), 1: _Frames(leo)}
         for page in (ana, leo):
             page.on("pageerror", lambda error: errors.append(str(error)))
         _new_profile(ana, url, "Ana")
@@ -97,6 +101,8 @@ def test_two_children_play_a_whole_game_on_two_devices(server, browser_type_laun
         leo.get_by_text("There is no table ZZZZZ").wait_for()
         leo.get_by_role("textbox", name="Table code").fill(code.lower())
         leo.get_by_role("button", name="Join").first.click()
+        for page in (leo, ana):  # the game began: a board on both tablets
+            page.locator("[data-testid=stBidiComponentIsolated]").first.wait_for()
 
         devices = {0: ana, 1: leo}
         delays: list[float] = []
@@ -118,6 +124,15 @@ def test_two_children_play_a_whole_game_on_two_devices(server, browser_type_laun
             mover, other = devices[seat], devices[1 - seat]
             for page in devices.values():
                 _wait_position(page, _suffix(game))
+            if moves < 4:
+                # Nothing of the friend's hand ever reached this browser: not in the page
+                # (the board's shadow DOM included), not in any websocket message so far.
+                for me, page in devices.items():
+                    text = _page_text(page) + frames[me].text()
+                    for card in game.round.hand(1 - me):
+                        for mark in (f'data-id=\\"{card}\\"', f'data-id="{card}"', f'"{card}"',
+                                     *{card.name(d) for d in Deck}):
+                            assert mark not in text, f"{card} of the friend reached seat {me}"
             move = max(game.round.legal_moves(),
                        key=lambda m: (len(m.take), -m.card.value))
             before = _moves(game)

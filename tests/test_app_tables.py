@@ -169,3 +169,24 @@ def test_a_friend_who_left_is_shown_and_the_computer_takes_the_seat() -> None:
     assert_ok(leo)
     assert t("table_seat_handed", name="Leo") in _texts(leo)
     assert _seat(leo) is None
+
+
+def test_any_rules_and_a_computer_seat_are_agreed_when_the_table_opens() -> None:
+    ana = _device("Ana")
+    ana.segmented_control(key="tb_players").set_value(4).run()
+    ana.toggle(key="tb_teams").set_value(True).run()
+    ana.segmented_control(key="tb_kind_3").set_value("bot").run()
+    ana.selectbox(key="tb_level_3").set_value("expert").run()
+    ana.selectbox(key="tb_preset").set_value("escova").run()
+    ana.segmented_control(key="tb_sum").set_value(10).run()
+    ana.toggle(key="tb_open").set_value(True).run()
+    ana.toggle(key="tb_hints").set_value(False).run()
+    ana.button(key="tb_open_button").click().run()
+    assert_ok(ana)
+    seat = _seat(ana)
+    rules = seat.rules
+    assert (rules.preset_name, rules.players, rules.teams, rules.capture_sum,
+            rules.open_hand) == ("escova", 4, True, 10, True)
+    assert not seat.hints
+    assert [(p.kind, p.level) for p in seat.presence()] == [
+        ("human", ""), ("empty", ""), ("empty", ""), ("bot", "expert")]

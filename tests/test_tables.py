@@ -14,6 +14,8 @@ from datetime import timedelta
 
 import pytest
 import sqlalchemy as sa
+from hypothesis import given
+from hypothesis import strategies as st
 
 from escoba import Deck, Move, Rules
 from escoba.record import replay
@@ -92,6 +94,22 @@ def test_codes_are_easy_to_read_aloud_and_typing_slips_are_forgiven() -> None:
     assert normalise_table_code("ＫＸＭＰ７") == "KXMP7"  # full-width, as a tablet may type
     for bad in ("", "K7M", "K7MPXX", "K0MPX", "<script>", None, 12345):
         assert normalise_table_code(bad) is None
+
+
+@given(code=st.text(CODE_ALPHABET, min_size=CODE_LENGTH, max_size=CODE_LENGTH),
+       cuts=st.lists(st.sampled_from([" ", "-", "  ", "\t"]), max_size=CODE_LENGTH),
+       lower=st.lists(st.booleans(), min_size=CODE_LENGTH, max_size=CODE_LENGTH))
+def test_a_code_as_a_child_types_it_reads_back(code: str, cuts: list[str],
+                                                 lower: list[bool]) -> None:
+    typed = "".join((ch.lower() if low else ch) + (cuts[i] if i < len(cuts) else "")
+                    for i, (ch, low) in enumerate(zip(code, lower, strict=True)))
+    assert normalise_table_code(typed) == code
+
+
+@given(st.text(max_size=40))
+def test_any_text_is_a_valid_code_or_none(typed: str) -> None:
+    code = normalise_table_code(typed)
+    assert code is None or (len(code) == CODE_LENGTH and set(code) <= set(CODE_ALPHABET))
 
 
 def test_a_code_in_use_is_drawn_again(make_store) -> None:

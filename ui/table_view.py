@@ -21,6 +21,7 @@ from typing import Any
 import streamlit as st
 
 from escoba import PRESETS, RulesError
+from escoba.rules import CAPTURE_RULES, CAPTURE_SUMS, INITIAL_FIFTEEN, MISCOUNT
 from trainer.board_view import BoardRefusal, read_action
 from trainer.cards import pick_label
 from trainer.gameplay import bot_levels
@@ -121,9 +122,13 @@ def _on_open(profile: Any) -> None:
             "ng_target": int(state.get("tb_target") or 15),
             "ng_open": bool(state.get("tb_open"))}
     preset = PRESETS[form["ng_preset"]]
-    form.update(ng_capture_rule=preset.capture_rule, ng_initial=preset.initial_fifteen,
-                ng_last_escoba=preset.last_play_escoba, ng_primera=False, ng_hand7=False,
-                ng_jokers=False, ng_sum=15, ng_miscount="retry")
+    # The "more rules" of the new-game form, under its own keys (the preset's values
+    # until the child changes them).
+    more = {"capture_rule": preset.capture_rule, "initial": preset.initial_fifteen,
+            "last_escoba": preset.last_play_escoba, "primera": False, "hand7": False,
+            "jokers": False, "sum": 15, "miscount": "retry"}
+    form.update({f"ng_{name}": state.get(f"tb_{name}", default)
+                 for name, default in more.items()})
     try:
         rules = build_rules(form)
     except RulesError as exc:
@@ -158,15 +163,48 @@ def _open_form(profile: Any) -> None:
                 if state.get(f"tb_kind_{i}") == "bot":
                     st.selectbox(t("level"), bot_levels(), key=f"tb_level_{i}",
                                  format_func=labels("level_"))
-        st.selectbox(t("preset"), list(PRESETS), key="tb_preset", format_func=labels("preset_"))
+        st.selectbox(t("preset"), list(PRESETS), key="tb_preset", format_func=labels("preset_"),
+                     on_change=_on_table_preset)
         lang = current_language()
         st.segmented_control(t("target"), TARGETS, key="tb_target", required=True,
                              format_func=lambda v: t("table_target_quick", lang) if v == 1
                              else str(v))
         st.toggle(t("table_hints"), key="tb_hints")
         st.toggle(t("open_hand"), key="tb_open", help=t("open_hand_help"))
+        _more_rules()
         st.button(t("table_open_button"), key="tb_open_button", type="primary",
                   on_click=_on_open, args=(profile,), use_container_width=True)
+
+
+@safe_callback
+def _on_table_preset() -> None:
+    preset = PRESETS[st.session_state["tb_preset"]]
+    st.session_state.update(tb_capture_rule=preset.capture_rule,
+                            tb_initial=preset.initial_fifteen,
+                            tb_last_escoba=preset.last_play_escoba)
+
+
+def _more_rules() -> None:
+    """Every other option of the rules (the new-game form's "more rules")."""
+    preset = PRESETS[st.session_state.get("tb_preset", "relaxed")]
+    for key, value in {"tb_capture_rule": preset.capture_rule, "tb_initial":
+                       preset.initial_fifteen, "tb_last_escoba": preset.last_play_escoba,
+                       "tb_sum": 15, "tb_miscount": "retry", "tb_primera": False,
+                       "tb_hand7": False, "tb_jokers": False}.items():
+        st.session_state.setdefault(key, value)
+    with st.expander(t("more_rules")):
+        st.segmented_control(t("capture_sum"), list(CAPTURE_SUMS), key="tb_sum",
+                             required=True, help=t("capture_sum_help"))
+        st.selectbox(t("capture_rule"), list(CAPTURE_RULES), key="tb_capture_rule",
+                     format_func=labels("capture_rule_"))
+        st.selectbox(t("miscount"), list(MISCOUNT), key="tb_miscount",
+                     format_func=labels("miscount_"))
+        st.selectbox(t("initial_fifteen"), list(INITIAL_FIFTEEN), key="tb_initial",
+                     format_func=labels("initial_"))
+        st.toggle(t("last_escoba"), key="tb_last_escoba")
+        st.toggle(t("primera"), key="tb_primera", help=t("primera_help"))
+        st.toggle(t("hand7"), key="tb_hand7")
+        st.toggle(t("jokers"), key="tb_jokers", help=t("jokers_help"))
 
 
 def _lobby(profile: Any) -> None:

@@ -190,3 +190,18 @@ def test_any_rules_and_a_computer_seat_are_agreed_when_the_table_opens() -> None
     assert not seat.hints
     assert [(p.kind, p.level) for p in seat.presence()] == [
         ("human", ""), ("empty", ""), ("empty", ""), ("bot", "expert")]
+
+
+def test_a_table_game_is_not_continued_as_pass_and_play_on_my_games() -> None:
+    ana = _device("Ana")
+    _open_table(ana)
+    ana.button(key="tb_start_now").click().run()
+    seat = _seat(ana)
+    ana.switch_page("app_pages/games.py").run()
+    assert_ok(ana)
+    assert not [b for b in ana.button if b.key == f"continue_{seat.game.game_id}"]
+    assert t("table_game_elsewhere", code=seat.code) in "\n".join(c.value for c in ana.caption)
+    # Nor on Play: the table's game is not the profile's game in play there.
+    ana.switch_page("app_pages/play.py").run()
+    assert_ok(ana)
+    assert ana.button(key="start_game")

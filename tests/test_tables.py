@@ -421,8 +421,11 @@ def test_two_children_handing_the_same_seat_over_at_once(make_store) -> None:
         th.start()
     for th in threads:
         th.join(30)
-    assert sorted(map(repr, results)) == sorted(
-        [repr(None), repr(TableRefusal("table_moved_first"))]) or results.count(None) == 1
+    # One hands the seat over; the other finds it moved on (or, if it read the table
+    # after, no longer a child's seat to hand over).
+    assert results.count(None) == 1, results
+    (refused,) = [r for r in results if r is not None]
+    assert refused.key in ("table_moved_first", "table_not_away")
     seats = store.table_seats(a.table.id, history=True)
     assert [(s.seat, s.kind) for s in seats if s.seat == 1] == [(1, "human"), (1, "bot")]
 

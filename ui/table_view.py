@@ -434,6 +434,12 @@ def _game_end(seat: TableSeat) -> None:
         st.success(t("winner_is", name=md_escape(names[winner])), icon="🏆")
     totals = " · ".join(f"{names[s]}: {game.game.totals[s]}" for s in range(game.rules.sides))
     st.markdown(f"**{t('final_totals')}** {md_escape(totals)}")
+    # Who played which moves, when a seat changed hands (table_seats says it for every move).
+    history = seat.storage.table_seats(seat.table.id, history=True)
+    for row in history:
+        if row.kind == "bot" and (row.from_round, row.from_move) > (1, 1):
+            st.caption(t("table_handed_note", name=md_escape(row.name), round=row.from_round,
+                         move=row.from_move, level=t("level_" + row.level)))
     # The coach's review of every child at the table, this device's child first.
     humans = sorted(game.human_seats, key=lambda s: s != seat.seat)
     for number in humans:

@@ -169,6 +169,21 @@ def test_a_friend_who_left_is_shown_and_the_computer_takes_the_seat() -> None:
     assert_ok(leo)
     assert t("table_seat_handed", name="Leo") in _texts(leo)
     assert _seat(leo) is None
+    # Ana plays on against the computer to the end, which says who played Leo's moves.
+    for _ in range(300):
+        seat = _seat(ana)
+        if seat.game.is_over:
+            break
+        if seat.game.round_over:
+            ana.button(key="tb_next_round").click().run()
+        else:
+            _play(ana, _best_move(ana))
+    assert _seat(ana).game.is_over
+    handed = next(s for s in store.table_seats(seat.table.id, history=True)
+                  if s.seat == 1 and s.kind == "bot")
+    note = t("table_handed_note", name="Leo", round=handed.from_round, move=handed.from_move,
+             level=t("level_greedy"))
+    assert note in "\n".join(c.value for c in ana.caption)
 
 
 def test_any_rules_and_a_computer_seat_are_agreed_when_the_table_opens() -> None:

@@ -437,7 +437,8 @@ def _game_end(seat: TableSeat) -> None:
     # Who played which moves, when a seat changed hands (table_seats says it for every move).
     history = seat.storage.table_seats(seat.table.id, history=True)
     for row in history:
-        if row.kind == "bot" and (row.from_round, row.from_move) > (1, 1):
+        took_over = any(h.seat == row.seat and h.is_human and h.id < row.id for h in history)
+        if row.kind == "bot" and took_over:
             st.caption(t("table_handed_note", name=md_escape(row.name), round=row.from_round,
                          move=row.from_move, level=t("level_" + row.level)))
     # The coach's review of every child at the table, this device's child first.

@@ -296,7 +296,8 @@ class TableSeat:
 
     @property
     def timeout(self) -> int:
-        return int(self.table.settings.get("timeout", DEFAULT_TIMEOUT)) if self.table else 60
+        settings = self.table.settings if self.table is not None else {}
+        return int(settings.get("timeout", DEFAULT_TIMEOUT))
 
     @property
     def waiting(self) -> bool:
@@ -348,12 +349,13 @@ class TableSeat:
                                         False))
                 continue
             gone = (at - row.last_seen).total_seconds() if row.last_seen else 0.0
-            human_other = row.is_human and row.id != (self.me.id if self.me else None)
+            mine = self.me is not None and row.id == self.me.id
+            other_child = row.is_human and not mine  # never "you left" to oneself
             playing = self.game is not None and not self.game.is_over
             out.append(SeatPresence(
-                i, row.name, row.avatar, row.kind, row.level, row.id == self.me.id
-                if self.me else False, human_other and gone > AWAY_SECONDS,
-                human_other and playing and gone > self.timeout))
+                i, row.name, row.avatar, row.kind, row.level, mine,
+                away=other_child and gone > AWAY_SECONDS,
+                can_hand_over=other_child and playing and gone > self.timeout))
         return out
 
     def board(self, *, deck: Deck, show_value: bool, hint_step: int = 1,

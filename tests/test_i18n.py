@@ -410,7 +410,7 @@ def test_the_share_text_speaks_the_language() -> None:
 # -- the app in German and Chinese (AppTest) --------------------------------------------
 
 APP_PAGES = ["app_pages/profiles.py", "app_pages/my_class.py", "app_pages/lessons.py",
-             "app_pages/play.py", "app_pages/puzzles.py",
+             "app_pages/play.py", "app_pages/tables.py", "app_pages/puzzles.py",
              "app_pages/daily.py", "app_pages/quick_facts.py", "app_pages/progress.py",
              "app_pages/games.py", "app_pages/replay.py", "app_pages/settings.py",
              "app_pages/help.py", "app_pages/teacher.py"]

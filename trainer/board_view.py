@@ -351,7 +351,10 @@ def session_board(game: GameSession, *, viewer: int | None, reveal: bool, deck: 
     if rules.capture_rule == "renuncio":
         summary += " · " + t("rules_renuncio")
     round_over = game.round_over
-    in_play = not round_over and game.seats[game.to_move].is_human and reveal
+    # Only the viewer's own turn is played on this board (a table between devices
+    # draws every seat's board while one of them is to move).
+    in_play = (not round_over and game.seats[game.to_move].is_human and reveal
+               and (viewer is None or game.to_move == viewer))
     lit = (hint_mod.game_hint(obs, hint_step).lit
            if in_play and hints_on and hint_step >= 2 else ())
     history = game.game.round.history if game.game.round is not None else ()

@@ -21,7 +21,17 @@ from typing import Any
 import sqlalchemy as sa
 
 from .practice import attempt_values
-from .schema import Database, StorageError, attempts, aware, games, moves, now, results
+from .schema import (
+    Database,
+    StorageError,
+    attempts,
+    aware,
+    game_tables,
+    games,
+    moves,
+    now,
+    results,
+)
 
 __all__ = ["GameRow", "GameChanged", "GameStore", "MoveRow", "RoundResult", "record_shareable"]
 
@@ -92,6 +102,12 @@ def _game(row: Any) -> GameRow:
     )
 
 
+def _not_at_a_table() -> sa.ColumnElement[bool]:
+    """Games of this device only: a table's game (docs/TABLES.md) is played from the
+    "Play a friend" page, never resumed on Play nor abandoned by a new game there."""
+    return ~sa.exists().where(game_tables.c.game_id == games.c.id)
+
+
 @functools.cache
 def _claim(record: bool, finished: bool) -> sa.Update:
     """The conditional update a save starts with (built once: a move is saved often)."""
@@ -116,7 +132,8 @@ class GameStore(Database):
         stamp = now()
         with self.transaction() as conn:
             conn.execute(games.update().where(
-                (games.c.profile_id == profile_id) & (games.c.status == "playing"))
+                (games.c.profile_id == profile_id) & (games.c.status == "playing")
+                & _not_at_a_table())
                 .values(status="abandoned", updated_at=stamp, revision=games.c.revision + 1))
             new_id = conn.execute(games.insert().values(
                 profile_id=profile_id, status="playing", rules=json.dumps(rules),
@@ -208,7 +225,8 @@ class GameStore(Database):
         """The profile's game in play, if any (the newest)."""
         with self.engine.connect() as conn:
             row = conn.execute(sa.select(games).where(
-                (games.c.profile_id == profile_id) & (games.c.status == "playing"))
+                (games.c.profile_id == profile_id) & (games.c.status == "playing")
+                & _not_at_a_table())
                 .order_by(games.c.id.desc()).limit(1)).first()
         return _game(row) if row is not None else None
 

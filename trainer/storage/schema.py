@@ -21,7 +21,8 @@ from .migrations import MIGRATIONS
 
 __all__ = ["Database", "StorageError", "metadata", "schema_version", "profiles", "games",
            "moves", "results", "attempts", "daily_results", "lesson_results", "teachers",
-           "classes", "class_teachers", "class_members", "assignments", "sqlite_url",
+           "classes", "class_teachers", "class_members", "assignments", "game_tables",
+           "table_seats", "sqlite_url",
            "configure_sqlite",
            "now", "aware"]
 
@@ -239,6 +240,54 @@ assignments = sa.Table(
     sa.Column("spec", sa.Text, nullable=False),  # its parameters (JSON), per kind
     sa.Column("due", sa.String(10), nullable=True),  # YYYY-MM-DD, the pupils' local date
     # Attempts count toward the assignment from this moment on (docs/CLASSROOM.md).
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+# A table between devices (issue 16, docs/TABLES.md): the code friends type, the game
+# it plays once every seat is taken, and the settings agreed when it was opened.
+game_tables = sa.Table(
+    "game_tables", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("code", sa.String(8), nullable=False, unique=True),  # "K7MPX": read aloud
+    sa.Column("opener_id", sa.Integer, sa.ForeignKey("profiles.id", ondelete="CASCADE"),
+              nullable=False, index=True),
+    # The opener's class: classmates see the table among their class's open tables.
+    sa.Column("class_id", sa.Integer, sa.ForeignKey("classes.id", ondelete="SET NULL"),
+              nullable=True, index=True),
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id", ondelete="CASCADE"),
+              nullable=True, unique=True),  # None while waiting for friends
+    sa.Column("status", sa.String(12), nullable=False),  # waiting | playing | closed
+    # {"rules": ..., "plan": [{"kind", "level"}], "hints": bool, "timeout": seconds}
+    sa.Column("settings", sa.Text, nullable=False),
+    # Bumped by whatever changes who sits where (a join, a start, a seat handed to the
+    # computer): with the game's revision, what every device polls (one small read).
+    sa.Column("version", sa.Integer, nullable=False, default=0),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+# Who sat at a seat from which move on: one row per occupant. The row without
+# ``left_at`` is the seat's occupant now; together they say who played every move.
+table_seats = sa.Table(
+    "table_seats", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("table_id", sa.Integer, sa.ForeignKey("game_tables.id", ondelete="CASCADE"),
+              nullable=False, index=True),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("kind", sa.String(8), nullable=False),  # human | bot
+    sa.Column("profile_id", sa.Integer, sa.ForeignKey("profiles.id", ondelete="SET NULL"),
+              nullable=True),
+    sa.Column("name", sa.String(40), nullable=False),
+    sa.Column("avatar", sa.String(16), nullable=False),
+    sa.Column("level", sa.String(16), nullable=False),  # a computer's level, else ""
+    # SHA-256 of the secret in the device's URL that makes it this seat (docs/TABLES.md).
+    sa.Column("token_hash", sa.String(64), nullable=True, unique=True),
+    # The first move this occupant played (round, move within the round; 1, 1 from the
+    # start): the record's moves from here on, until the next occupant's, are theirs.
+    sa.Column("from_round", sa.Integer, nullable=False),
+    sa.Column("from_move", sa.Integer, nullable=False),
+    sa.Column("last_seen", sa.DateTime(timezone=True), nullable=True),  # the device's touch
+    sa.Column("left_at", sa.DateTime(timezone=True), nullable=True),  # handed over
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
 )
 

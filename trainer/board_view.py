@@ -345,7 +345,8 @@ def session_board(game: GameSession, *, viewer: int | None, reveal: bool, deck: 
     if not reveal:
         # Never draw this seat's hand: an observation only for public facts.
         obs = obs._replace(hand_mask=0)
-    summary = t("rules_summary", preset=t("preset_" + rules.preset_name), target=rules.target,
+    summary = t("rules_summary", preset=t("preset_" + rules.preset_name),
+                points=t("points_n", n=rules.target),
                 sum=rules.capture_sum,
                 mode=t("open_hand") if rules.open_hand else t("closed_hand"))
     if rules.capture_rule == "renuncio":

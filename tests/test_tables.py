@@ -438,3 +438,39 @@ def test_storage_refuses_a_change_of_a_table_read_before_another(make_store) -> 
     store.seat_child(table, NewSeat(1, "human", "Leo", "🐼"))
     with pytest.raises(TableChanged):
         store.seat_child(table, NewSeat(2, "human", "Mia", "🐸"))  # read before Leo came
+
+
+# -- every turn is evidence, for the child who played it (issue 15) -----------------------
+
+def test_each_childs_turns_are_evidence_for_their_own_facts(make_store) -> None:
+    from trainer.evidence import TURN_KIND, TurnContext
+
+    a, b, (ana, leo) = _two_children(make_store, Rules.preset("relaxed", target=1))
+    # A device's move at a position it no longer shows: refused before anything is
+    # written, its evidence too.
+    mover = a if a.my_turn else b
+    move = _a_legal_move(mover)
+    refused = mover.play(move.card, sorted(move.take), mover.revision - 1,
+                         TurnContext(day="2026-12-01", seconds=2.0, helped=False))
+    assert refused.key == "table_moved_first"
+    assert [x for who in (ana, leo) for x in a.storage.attempts(who.id)] == []
+    turns = {0: 0, 1: 0}
+    for _ in range(12):
+        for device in (a, b):
+            device.refresh()
+        if a.game.is_over or a.game.round_over:
+            break
+        mover = a if a.my_turn else b
+        move = _a_legal_move(mover)
+        captures = [m for m in mover.game.observation(mover.seat).legal_moves() if m.take]
+        turns[mover.seat] += bool(captures)
+        outcome = mover.play(move.card, sorted(move.take), mover.revision,
+                             TurnContext(day="2026-12-01", seconds=4.0, helped=False))
+        assert outcome.ok, outcome
+    store = a.storage
+    mine = {who.id: [x for x in store.attempts(who.id) if x.kind == TURN_KIND]
+            for who in (ana, leo)}
+    # One attempt row per turn that asked something, under the child who played it.
+    assert len(mine[ana.id]) == turns[0] and len(mine[leo.id]) == turns[1]
+    assert turns[0] + turns[1] > 0
+    assert all(f"game-{a.game.game_id}-" in x.puzzle_id for rows in mine.values() for x in rows)

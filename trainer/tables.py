@@ -49,6 +49,7 @@ from escoba.record import round_moves
 
 from . import hints as hint_mod
 from .board_view import session_board, session_position
+from .evidence import TurnContext
 from .gameplay import GameSession, Outcome, SeatSpec, bot_levels
 from .i18n import t
 from .storage import (
@@ -323,12 +324,21 @@ class TableSeat:
         if table.game_id is not None:
             row = self.storage.get_game(table.game_id)
             if row is not None:
-                self.game = GameSession.resume(row, self.storage)
-                self.game.profile_id = None  # a table's turns are no child's evidence (yet)
+                self.game = self._resume(row)
                 self._run_due_bots()
         if self.table.status == "waiting":
             self.start_if_full()
         return None
+
+    def _resume(self, row: Any) -> GameSession:
+        """The game as this device plays it: its turns are evidence for the facts of
+        this seat's child (trainer.evidence), never the opener's."""
+        game = GameSession.resume(row, self.storage)
+        game.profile_id = None
+        me = self.me
+        if me is not None and me.kind == "human" and me.profile_id is not None:
+            game.evidence_owner = (me.seat, me.profile_id)
+        return game
 
     def changed(self) -> bool:
         """Whether the table moved on since this device last read it (one small read:
@@ -466,17 +476,19 @@ class TableSeat:
         self.refresh()
         return None
 
-    def play(self, card: Card, take: Sequence[Card], seen: int | None) -> Outcome:
+    def play(self, card: Card, take: Sequence[Card], seen: int | None,
+             context: TurnContext | None = None) -> Outcome:
         """This child's move at the position drawn at revision ``seen``: accepted only if
         the database is still there, saved with the computer players' replies in one
         transaction; ``table_moved_first`` when another device moved first (the device
-        then redraws)."""
+        then redraws). With a ``context`` the turn is evidence for this child's facts,
+        saved with the move (trainer.evidence)."""
         game = self.game
         if game is None or seen is None or seen != game.revision:
             return self._moved_first()
         if not self.my_turn:
             return Outcome(False, "not_your_turn")
-        outcome = game.play_human_then_bots(card, take)
+        outcome = game.play_human_then_bots(card, take, context)
         if game.conflict is not None:
             return self._moved_first()
         self._wrote()
@@ -572,8 +584,7 @@ class TableSeat:
         if game.conflict is not None:
             row = self.storage.get_game(game.game_id) if game.game_id is not None else None
             if row is not None:
-                self.game = GameSession.resume(row, self.storage)
-                self.game.profile_id = None
+                self.game = self._resume(row)
         self.pulse = self.storage.table_pulse(self.table.id) if self.table else None
 
     def review(self, seat: int) -> hint_mod.GameReview | None:

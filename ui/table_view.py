@@ -24,6 +24,7 @@ from escoba import PRESETS, RulesError
 from escoba.rules import CAPTURE_RULES, CAPTURE_SUMS, INITIAL_FIFTEEN, MISCOUNT
 from trainer.board_view import BoardRefusal, read_action
 from trainer.cards import pick_label
+from trainer.evidence import TurnContext
 from trainer.gameplay import bot_levels
 from trainer.i18n import t
 from trainer.tables import SeatPresence, TableRefusal, Tables, TableSeat, TableTicket
@@ -36,6 +37,7 @@ from .endgame import show_review_of
 from .errors import friendly, safe_callback, show_error_flash
 from .layout import show_flash
 from .newgame import build_rules
+from .practice import today
 from .score import show_round_score
 from .session import flash, settings, storage
 
@@ -297,8 +299,11 @@ def _flash_outcome(key: str, params: dict[str, Any]) -> None:
         flash("error", key, **params)
 
 
-def _play(seat: TableSeat, card: Any, take: list) -> None:
-    outcome = seat.play(card, take, seat.revision)
+def _play(seat: TableSeat, card: Any, take: list, seconds: float | None = None) -> None:
+    """The child's move; the turn is evidence for their facts (helped when the table
+    draws hints on the cards: they are always on screen there)."""
+    turn = TurnContext(day=today().isoformat(), seconds=seconds, helped=seat.hints)
+    outcome = seat.play(card, take, seat.revision, turn)
     _flash_outcome(outcome.key, outcome.params)
     if outcome.play is not None:
         st.session_state.pop("tb_hand", None)
@@ -320,7 +325,7 @@ def _on_board_action(seat: TableSeat, raw: Any) -> None:
         flash("success" if outcome.ok else "warning", outcome.key, **outcome.params)
         return
     assert action.card is not None
-    _play(seat, action.card, list(action.take))
+    _play(seat, action.card, list(action.take), action.seconds)
 
 
 @safe_callback

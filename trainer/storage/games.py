@@ -146,11 +146,13 @@ class GameStore(Database):
                       new_moves: Sequence[MoveRow] = (),
                       new_results: Sequence[RoundResult] = (),
                       winner: int | None = None, finished: bool = False,
-                      evidence: Sequence[Any] = ()) -> int:
+                      evidence: Sequence[Any] = (),
+                      evidence_profile: int | None = None) -> int:
         """Moves, the record they extend and any round results, in one transaction.
 
         ``evidence``: the child's turns as attempts (:mod:`trainer.evidence`), written in
-        the same transaction as the moves they belong to, for the game's profile.
+        the same transaction as the moves they belong to, for ``evidence_profile`` (a
+        table's child at their own seat) or else the game's profile.
 
         ``revision`` is the game's revision this save extends; the new revision is
         returned. :class:`GameChanged` when the game is no longer in play or another
@@ -183,8 +185,9 @@ class GameStore(Database):
                         game_id=game_id, round_no=result.round_no,
                         points=json.dumps(result.points), created_at=stamp))
                 if evidence:
-                    owner = conn.execute(sa.select(games.c.profile_id)
-                                         .where(games.c.id == game_id)).scalar_one()
+                    owner = evidence_profile if evidence_profile is not None else \
+                        conn.execute(sa.select(games.c.profile_id)
+                                     .where(games.c.id == game_id)).scalar_one()
                     conn.execute(attempts.insert(), [attempt_values(owner, item, stamp)
                                                      for item in evidence])
         except sa.exc.IntegrityError as exc:

@@ -55,7 +55,7 @@ from tests.test_browser import (
     _wait_board_at,
     _wait_idle,
 )
-from trainer.storage import Storage
+from trainer.storage import SCHEMA_VERSION, Storage
 
 pytestmark = [pytest.mark.browser, pytest.mark.postgres, pytest.mark.slow]
 
@@ -239,3 +239,43 @@ def test_without_nginx_ci_fails_and_a_laptop_skips(monkeypatch: pytest.MonkeyPat
         with pytest.raises(pytest.fail.Exception):
             _require_nginx()
         monkeypatch.delenv(name)
+
+
+def _first_page(engine: sa.Engine, outcomes: list[str]) -> None:
+    """What a replica does on its first page: the storage, migrated if need be."""
+    try:
+        outcomes.append(f"schema {Storage(engine).schema_version()}")
+    except Exception as err:  # what that first page would show: "Oops"
+        outcomes.append(f"{type(err).__name__}: {err}".splitlines()[0])
+
+
+def test_replicas_starting_together_on_an_empty_database_all_migrate_it(
+        postgres_server: str) -> None:
+    """Every replica migrates the database on its first page: three at once on an empty
+    PostgreSQL database all start (one migrates, the others wait for it), each time."""
+    import threading
+    import uuid
+
+    admin = sa.create_engine(postgres_server, isolation_level="AUTOCOMMIT")
+    names = [f"escoba_race_{uuid.uuid4().hex[:8]}" for _ in range(3)]
+    try:
+        for name in names:
+            with admin.connect() as conn:
+                conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+            url = sa.engine.make_url(postgres_server).set(database=name)
+            outcomes: list[str] = []
+            engines = [sa.create_engine(url) for _ in range(3)]
+            threads = [threading.Thread(target=_first_page, args=(e, outcomes))
+                       for e in engines]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            for engine in engines:
+                engine.dispose()
+            assert outcomes == [f"schema {SCHEMA_VERSION}"] * 3, outcomes
+    finally:
+        with admin.connect() as conn:
+            for name in names:
+                conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()

@@ -132,14 +132,14 @@ def wait_healthy(url: str, proc: subprocess.Popen, log: Path, timeout: float = 1
 
 
 def start_streamlit(port: int, env: Mapping[str, str], log: Path,
-                    options: Sequence[str] = (),
-                    command: Sequence[str] | None = None) -> subprocess.Popen:
-    """``streamlit run app.py`` headless on ``127.0.0.1:port``, output to ``log``
-    (``command``: another launcher than ``python -m streamlit``)."""
+                    options: Sequence[str] = (), command: Sequence[str] | None = None,
+                    script: Path = ROOT / "app.py") -> subprocess.Popen:
+    """``streamlit run app.py`` (or ``script``) headless on ``127.0.0.1:port``, output
+    to ``log`` (``command``: another launcher than ``python -m streamlit``)."""
     launcher = list(command or [sys.executable, "-m", "streamlit"])
     with open(log, "w") as out:
         return subprocess.Popen(
-            [*launcher, "run", str(ROOT / "app.py"), "--server.headless", "true",
+            [*launcher, "run", str(script), "--server.headless", "true",
              "--server.address", "127.0.0.1", "--server.port", str(port), *options],
             cwd=ROOT, env=dict(env), stdout=out, stderr=subprocess.STDOUT)
 

@@ -204,7 +204,13 @@ def test_a_killed_replicas_child_reloads_onto_the_other_and_loses_nothing(
     play_a_move(cluster, ben)  # Ben, on r2, plays on without noticing
     assert served_by(ben.page) == "r2"
 
-    # Ana reloads: the proxy cannot reach r1, r2 answers and the browser is re-pinned.
+    # Ana's page reconnects by itself (Streamlit's health check, then a new websocket):
+    # the proxy cannot reach r1, r2 answers and re-pins the browser there.
+    deadline = time.monotonic() + 60
+    while pinned_replica(ana.page.context, cluster.url) != "r2":
+        assert time.monotonic() < deadline, "Ana's page was not re-pinned to r2"
+        ana.page.wait_for_timeout(250)
+    # Then she reloads (a new session anyway): r2 again, and the game where it was.
     response = ana.page.reload()
     assert response.headers[REPLICA_HEADER.lower()] == "r2"
     assert pinned_replica(ana.page.context, cluster.url) == "r2"

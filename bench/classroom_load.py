@@ -70,7 +70,6 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.request
 import uuid
 from collections import Counter, defaultdict
 from collections.abc import Iterator
@@ -425,38 +424,18 @@ def serve(env: dict[str, str], log: Path, timeout: float = 120,
     """``streamlit run app.py`` headless on a free loopback port: (url, process).
     ``profile_to``: run it under :mod:`bench.profiled_streamlit` (cProfile of every
     thread, written there when the server stops)."""
-    from tests.conftest import free_port
+    from deploy.replicas import free_port, start_streamlit, stop, wait_healthy
 
     port = free_port()
-    command = [sys.executable, "-m", "streamlit"]
-    if profile_to is not None:
-        command = [sys.executable, str(ROOT / "bench" / "profiled_streamlit.py"),
-                   str(profile_to)]
-    with open(log, "w") as out:
-        proc = subprocess.Popen(
-            [*command, "run", str(ROOT / "app.py"), "--server.headless", "true",
-             "--server.address", "127.0.0.1", "--server.port", str(port), *options],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
-        url = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + timeout
-            while True:
-                try:
-                    with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                        if r.read() == b"ok":
-                            break
-                except OSError:
-                    pass
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"streamlit did not start; see {log}")
-                time.sleep(0.25)
-            yield url, proc
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+    command = None if profile_to is None else [
+        sys.executable, str(ROOT / "bench" / "profiled_streamlit.py"), str(profile_to)]
+    proc = start_streamlit(port, env, log, options, command)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_healthy(url, proc, log, timeout)
+        yield url, proc
+    finally:
+        stop(proc, wait=30)
 
 
 @contextlib.contextmanager

@@ -329,6 +329,17 @@ def configure_sqlite(engine: Engine, busy_timeout_ms: int = 5000) -> None:
         cursor.close()
 
 
+#: PostgreSQL advisory lock key of migrations ("escb"); held to the end of a transaction.
+_MIGRATION_LOCK = 0x65736362
+
+
+def _one_migrator_at_a_time(conn: Connection) -> None:
+    """Wait for any other process's migration transaction (PostgreSQL: checking for a
+    table and creating it are not atomic; SQLite lets one writer in at a time anyway)."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
+
+
 class Database:
     """One SQLAlchemy engine (SQLite or PostgreSQL), migrated on start."""
 
@@ -352,14 +363,20 @@ class Database:
             return int(value or 0)
 
     def migrate(self, upto: int | None = None) -> int:
-        """Apply the migrations the database lacks (up to ``upto``), one transaction each."""
+        """Apply the migrations the database lacks (up to ``upto``), one transaction each.
+
+        Several app processes on one PostgreSQL database (replicas, docs/DEPLOY.md) may
+        start at once: each transaction first takes the same advisory lock, so one
+        process migrates and the others wait, then find the work done."""
         with self.transaction() as conn:
+            _one_migrator_at_a_time(conn)
             schema_version.create(conn, checkfirst=True)
         current = self.schema_version()
         for migration in MIGRATIONS:
             if migration.version <= current or (upto is not None and migration.version > upto):
                 continue
             with self.transaction() as conn:
+                _one_migrator_at_a_time(conn)
                 # Re-read inside the transaction: another process may have won the race.
                 done = conn.execute(sa.select(sa.func.max(schema_version.c.version))).scalar()
                 if (done or 0) >= migration.version:

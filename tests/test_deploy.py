@@ -9,8 +9,12 @@ without noticing; the first reloads through the proxy, lands on the surviving re
 (the proxy re-pins the browser there) and goes on where the game was. The database
 holds every move each child made, in order, and the game replays from it.
 
-The fixtures are meant for more tests of the same kind (two children at one table
-between two replicas, once the table game is there): ``replicas_behind_nginx`` yields
+Then two children at one table (docs/TABLES.md), each on a replica of their own,
+play a whole game against each other through the proxy; the opener's replica is
+killed mid-game, she reloads onto the other and the game goes on to its end; the
+record holds exactly the moves tapped, in order.
+
+The fixtures: ``replicas_behind_nginx`` yields
 a :class:`deploy.replicas.Replicas` (its ``url``, ``kill(name)``, ``answered_by``),
 ``browser`` one headless Chromium, :func:`pinned_page` a child's context on one
 replica, :func:`served_by` which replica a page's requests reach now.
@@ -50,11 +54,13 @@ from tests.test_browser import (
     CHROMIUM,
     CHROMIUM_ARGS,
     _hand,
+    _new_profile,
     _require_browser,
     _tap_move,
     _wait_board_at,
     _wait_idle,
 )
+from tests.test_browser_tables import play_table, read_table_game, recorded_moves
 from trainer.storage import SCHEMA_VERSION, Storage
 
 pytestmark = [pytest.mark.browser, pytest.mark.postgres, pytest.mark.slow]
@@ -232,6 +238,58 @@ def test_a_killed_replicas_child_reloads_onto_the_other_and_loses_nothing(
         _wait_board_at(child.page, game)  # and the board shows that position
     for child in (ana, ben):
         child.page.context.close()
+
+
+def _wait_repinned(page: Any, cluster: Replicas, replica: str) -> None:
+    """A page whose replica died reconnects by itself (Streamlit's health check, then a
+    new websocket): the proxy cannot reach the dead one, another answers and re-pins."""
+    deadline = time.monotonic() + 60
+    while pinned_replica(page.context, cluster.url) != replica:
+        assert time.monotonic() < deadline, f"the page was not re-pinned to {replica}"
+        page.wait_for_timeout(250)
+
+
+def test_two_children_at_one_table_on_two_replicas_and_a_crash_mid_game(
+        replicas_behind_nginx: Replicas, browser: Any) -> None:
+    cluster = replicas_behind_nginx
+    ana = pinned_page(browser, cluster, "r1")
+    leo = pinned_page(browser, cluster, "r2")
+    _new_profile(ana, cluster.url, "Ana")
+    _new_profile(leo, cluster.url, "Leo")
+    assert (served_by(ana), served_by(leo)) == ("r1", "r2")
+    # Ana opens a table on r1 ("first to score": one round), Leo joins it from r2.
+    ana.get_by_role("link", name="Play a friend").first.click()
+    ana.get_by_text("Quick: first to score").first.click()
+    _wait_idle(ana)
+    ana.get_by_role("button", name="Open the table").click()
+    code = ana.get_by_test_id("table-code").inner_text().replace(" ", "")
+    leo.get_by_role("link", name="Play a friend").first.click()
+    leo.get_by_role("textbox", name="Table code").fill(code)
+    leo.get_by_role("button", name="Join").first.click()
+    for page in (ana, leo):
+        page.locator("[data-testid=stBidiComponentIsolated]").first.wait_for()
+    devices = {0: ana, 1: leo}
+    made: list[dict[str, Any]] = []
+    play_table(devices, cluster.database_url, made, until=8)
+    assert recorded_moves(cluster.database_url) == made and len(made) == 8
+
+    cluster.kill("r1")  # mid-game: Ana's session state dies with it
+    _wait_repinned(ana, cluster, "r2")
+    response = ana.reload()  # her link names her seat: the game, where it was
+    assert response.headers[REPLICA_HEADER.lower()] == "r2"
+    assert served_by(ana) == "r2" and served_by(leo) == "r2"
+    assert not ana.get_by_text("Oops").count()
+    play_table(devices, cluster.database_url, made)
+
+    # The whole game is in the database: exactly the moves tapped, in order, by whom.
+    game, row = read_table_game(cluster.database_url)
+    assert row.status == "finished" and game.is_over
+    assert recorded_moves(cluster.database_url) == made and len(made) > 8
+    assert {m["seat"] for m in made} == {0, 1}
+    for page in (ana, leo):  # and each child's review at the end, on each device
+        for name in ("Ana", "Leo"):
+            page.get_by_text("How did ").filter(has_text=name).first.wait_for()
+        page.context.close()
 
 
 def test_without_nginx_ci_fails_and_a_laptop_skips(monkeypatch: pytest.MonkeyPatch) -> None:

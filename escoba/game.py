@@ -521,7 +521,9 @@ class Round:
         self._stock: list[int] = []
         self._hands: list[int] = [0] * n
         self._piles: list[int] = [0] * n
-        self._escobas: list[int] = [0] * n
+        self._escobas: tuple[int, ...] = (0,) * n  # a tuple: observations share it
+        self._open_hand = rules.open_hand
+        self._count_rows: tuple[tuple[int, ...], ...] = ((0,) * n,)
         self._table = 0
         self._seen = 0
         self._to_move = (dealer + 1) % n
@@ -629,12 +631,14 @@ class Round:
         round_._piles = [mask_of(p) for p in in_piles]
         round_._table = mask_of(on_table)
         round_._stock = [c.index for c in reversed(in_stock)]  # pop() = top card
-        round_._escobas = scored
+        round_._escobas = tuple(scored)
         round_._last_capturer = last_capturer
         round_._seen = round_._table
         for pile in round_._piles:
             round_._seen |= pile
         round_._cards_in_hands = sum(len(h) for h in in_hands)
+        # The hands as a deal of ``first`` cards each, begun at ``starter``, leaves them.
+        round_._count_rows = _count_rows(n, starter, first)
         if not round_._cards_in_hands:
             if round_._stock:
                 round_._deal()
@@ -658,6 +662,7 @@ class Round:
                 hand |= _BIT[pop()]
             hands[seat] = hand
         self._cards_in_hands = per * n
+        self._count_rows = _count_rows(n, seat + 1 if seat + 1 < n else 0, per)
 
     def _leftovers_to_table(self) -> None:
         # RULES.md: a deal leaving fewer cards than players puts them on the table.
@@ -699,7 +704,7 @@ class Round:
 
     @property
     def escobas(self) -> tuple[int, ...]:
-        return tuple(self._escobas)
+        return self._escobas
 
     @property
     def stock(self) -> tuple[Card, ...]:
@@ -728,10 +733,10 @@ class Round:
         # Built with tuple.__new__ in field order: this runs before every move.
         return _new_observation(Observation, (
             self.rules, seat, self._to_move, self.dealer, hands[seat], self._table,
-            tuple(self._piles), tuple(map(int.bit_count, hands)), len(self._stock),
-            tuple(self._escobas), self._last_capturer, self._seen, tuple(self._history),
+            tuple(self._piles), self._count_rows[self._cards_in_hands], len(self._stock),
+            self._escobas, self._last_capturer, self._seen, tuple(self._history),
             pending[0] if claim else None, pending[1] if claim else 0,
-            tuple(hands) if self.rules.open_hand else None, scores, round_number, self._over,
+            tuple(hands) if self._open_hand else None, scores, round_number, self._over,
             self._legal_cache,
         ))
 
@@ -895,7 +900,9 @@ class Round:
             if not table and not (take | bit) & JOKER_MASK \
                     and (self._last_play_escoba or left or self._stock):
                 escoba = True
-                self._escobas[seat] += 1
+                escobas = list(self._escobas)
+                escobas[seat] += 1
+                self._escobas = tuple(escobas)
             self._renuncio = None
         else:
             self._table = table | bit
@@ -979,7 +986,6 @@ class Round:
         other._stock = list(self._stock)
         other._hands = list(self._hands)
         other._piles = list(self._piles)
-        other._escobas = list(self._escobas)
         other._history = list(self._history)
         other._legal_cache = _LegalCache()
         return other
@@ -1113,6 +1119,26 @@ def _deck_of(order: Sequence[int]) -> tuple[Card, ...]:
     """The deck (top card first) of a shuffle given as card indices."""
     return operator.itemgetter(*order)(CARDS) if len(order) > 1 else tuple(
         CARDS[i] for i in order)
+
+
+_COUNT_ROWS: dict[tuple[int, int, int], tuple[tuple[int, ...], ...]] = {}
+
+
+def _count_rows(players: int, first: int, per: int) -> tuple[tuple[int, ...], ...]:
+    """Every seat's number of cards in hand during a deal of ``per`` cards each that
+    ``first`` begins, indexed by the cards still in hands (each seat plays in turn)."""
+    key = (players, first, per)
+    rows = _COUNT_ROWS.get(key)
+    if rows is None:
+        counts = [per] * players
+        sequence = [tuple(counts)]
+        seat = first
+        for _ in range(players * per):
+            counts[seat] -= 1
+            sequence.append(tuple(counts))
+            seat = (seat + 1) % players
+        rows = _COUNT_ROWS[key] = tuple(reversed(sequence))
+    return rows
 
 
 def _no_round() -> IllegalMoveError:

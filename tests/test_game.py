@@ -533,9 +533,11 @@ def test_a_position_keeps_every_card_through_a_random_round():
         piles = [deck[11:15], deck[15:18]]
         round_ = Round.from_position(rules, hands, table, piles=piles, to_move=1)
         for _ in range(60):
+            seen = round_.observation(round_.to_move)
+            assert seen.hand_counts == tuple(round_.hand_mask(s).bit_count() for s in (0, 1))
             if round_.is_over:
                 break
-            round_.play(RandomPlayer().choose(round_.observation(round_.to_move), rng))
+            round_.play(RandomPlayer().choose(seen, rng))
         assert round_.is_over and round_.cards_accounted() == mask_of(CARDS[:40])
         assert sum(p.bit_count() for p in round_.pile_masks) == 40 or \
             round_.last_capturer is None

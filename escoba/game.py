@@ -37,6 +37,7 @@ from .rules import Rules
 from .scoring import RoundScore, score_round
 from .solver import (
     CELL_ROWS,
+    COUNTS_OF_BYTE,
     NIBBLE_SUBSETS,
     NO_SOLUTIONS,
     capture_masks,
@@ -234,14 +235,14 @@ def legal_move_pairs(rules: Rules, hand: int, table: int) -> list[tuple[int, int
     Under ``forced`` a card that captures has only its captures; otherwise
     laying it down (take mask 0) is legal too. This is the engine's hottest
     loop, so the solver's cached lookup is inlined here: the table's value
-    counts (:func:`~escoba.solver.value_counts`), their row of solution cells,
+    counts (:func:`~escoba.solver.counts_key`), their row of solution cells,
     and each hand card's cell (see :mod:`escoba.solver`).
     """
     capture_sum = rules.capture_sum
     forced = rules.capture_rule == "forced"
     out: list[tuple[int, int]] = []
     append = out.append
-    if (hand | table) & JOKER_MASK:
+    if rules.jokers and (hand | table) & JOKER_MASK:
         m = hand
         while m:
             low = m & -m
@@ -256,17 +257,16 @@ def legal_move_pairs(rules: Rules, hand: int, table: int) -> list[tuple[int, int
     cards = _HAND_CARDS_GET(hand)
     if cards is None:
         cards = _hand_cards(hand)
-    pairs = table - (table >> 1 & _COUNT_M1)  # value_counts(table), inlined:
-    counts = (pairs & _COUNT_M2) + (pairs >> 2 & _COUNT_M2)  # the hottest lines of all
-    row = _CELL_ROWS_GET(counts)
+    key = table.to_bytes(5, "little").translate(_COUNTS_OF_BYTE)  # counts_key(table)
+    row = _CELL_ROWS_GET(key)
     if row is None:
-        row = new_cell_row(counts)
+        row = new_cell_row(key)
     targets = _TARGETS[capture_sum]
     for card in cards:
         target = targets[card]
         cell = row[target]
         if cell is None:
-            cell = row[target] = solution_cell(counts, target)
+            cell = row[target] = solution_cell(row[20], target)
         if cell is _NO_SOLUTIONS:
             append((card, 0))
             continue
@@ -292,8 +292,7 @@ _NIBBLE_SUBSETS = NIBBLE_SUBSETS
 _TARGETS = {cs: tuple(max(cs - VALUE[i], 0) for i in range(40)) for cs in range(1, 33)}
 _CELL_ROWS_GET = CELL_ROWS.get
 _NO_SOLUTIONS = NO_SOLUTIONS
-_COUNT_M1 = 0x5555555555  # value_counts' masks (escoba.solver)
-_COUNT_M2 = 0x3333333333
+_COUNTS_OF_BYTE = COUNTS_OF_BYTE
 #: The card indices of each hand met, ascending (a hand is asked for its cards at
 #: every move; there are only about ten thousand three-card hands).
 _HAND_CARDS: dict[int, tuple[int, ...]] = {}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import random
 from pathlib import Path
 
 import pytest
@@ -169,7 +170,7 @@ def test_value_counts_count_each_value_of_a_table():
     assert value_counts(mask_of(cards("3o 3c 5e"))) == 0x10200
     assert value_counts(mask_of(CARDS[:40])) == 0x4444444444
     assert value_counts(0) == 0
-    rng = __import__("random").Random(5)
+    rng = random.Random(5)
     for _ in range(500):
         table = mask_of(rng.sample(CARDS[:40], rng.randint(0, 12)))
         assert counts_key(table) == value_counts(table).to_bytes(5, "little")

@@ -275,10 +275,16 @@ def legal_move_pairs(rules: Rules, hand: int, table: int) -> list[tuple[int, int
             append((card, table & full))
         if partials:
             for full, partial in partials:
-                masks = [table & full]
+                base = table & full
+                if len(partial) == 1:  # some of the cards of one value: the usual case
+                    shift, count = partial[0]
+                    for part in _SUBSETS_AT[shift][table >> shift & 15][count]:
+                        append((card, base | part))
+                    continue
+                masks = [base]
                 for shift, count in partial:
-                    options = _NIBBLE_SUBSETS[table >> shift & 15][count]
-                    masks = [t | o << shift for t in masks for o in options]
+                    options = _SUBSETS_AT[shift][table >> shift & 15][count]
+                    masks = [t | o for t in masks for o in options]
                 for t in masks:
                     append((card, t))
         if not forced:
@@ -286,7 +292,9 @@ def legal_move_pairs(rules: Rules, hand: int, table: int) -> list[tuple[int, int
     return out
 
 
-_NIBBLE_SUBSETS = NIBBLE_SUBSETS
+#: _SUBSETS_AT[shift][nibble][k]: NIBBLE_SUBSETS[nibble][k], each shifted into place.
+_SUBSETS_AT = [[[tuple(o << shift for o in by_count) for by_count in NIBBLE_SUBSETS[nibble]]
+                for nibble in range(16)] if shift % 4 == 0 else None for shift in range(40)]
 #: _TARGETS[capture_sum][card]: what the table must add to that Spanish card, 0 when
 #: the card makes the sum alone or more (row cell 0 is always NO_SOLUTIONS).
 _TARGETS = {cs: tuple(max(cs - VALUE[i], 0) for i in range(40)) for cs in range(1, 33)}
@@ -363,6 +371,8 @@ def initial_table_triggers(rules: Rules, table: Sequence[Card] | int) -> bool:
 
 
 _INDEX = operator.attrgetter("index")
+#: _NEXT_SEAT[players][seat]: who plays after ``seat``.
+_NEXT_SEAT = {n: tuple((s + 1) % n for s in range(n)) for n in range(1, 9)}
 #: _BIT[i] is ``1 << i``: one lookup instead of building the int.
 _BIT: tuple[int, ...] = tuple(1 << i for i in range(64))
 _new_play = tuple.__new__
@@ -526,6 +536,7 @@ class Round:
         self._table = 0
         self._seen = 0
         self._to_move = (dealer + 1) % n
+        self._next_seat = _NEXT_SEAT[n]
         self._last_capturer: int | None = None
         self._history: list[Play] = []
         self._renuncio: tuple[int, int] | None = None  # (card laid down, table before it)
@@ -825,10 +836,13 @@ class Round:
 
         A pair among the legal moves just generated for this very state (this
         hand, this table, these rules) is legal; any other is judged in full.
+        The masks are compared by identity: the cache holds the very int objects
+        this round handed out, and an equal value held in another object only
+        costs the full judgement, never a wrong verdict.
         """
         last = self._legal_cache.moves
-        if last is not None and pair in last[3] and last[1] == self._table \
-                and last[0] == self._hands[self._to_move] and last[2] is self.rules \
+        if last is not None and pair in last[3] and last[1] is self._table \
+                and last[0] is self._hands[self._to_move] and last[2] is self.rules \
                 and not self._over:
             return self._apply(self._to_move, pair[0], pair[1])
         card, take = pair
@@ -888,7 +902,7 @@ class Round:
         return None
 
     def _apply(self, seat: int, card: int, take: int, miscount: int | None = None) -> Play:
-        bit = 1 << card
+        bit = _BIT[card]
         self._hands[seat] ^= bit
         left = self._cards_in_hands = self._cards_in_hands - 1
         self._seen |= bit
@@ -915,7 +929,7 @@ class Round:
         played = _new_play(Play, (seat, "play" if miscount is None else "miscount", card,
                                   take, escoba, miscount))
         self._history.append(played)
-        self._to_move = (seat + 1) % self._players
+        self._to_move = self._next_seat[seat]
         if not left:
             if self._stock:
                 self._deal()

@@ -23,6 +23,7 @@ st.set_page_config(page_title="Escoba", page_icon="🧹", layout="wide")
 #: (module, catalog key of its title, icon). The first is the default page.
 PAGES = [
     ("app_pages/profiles.py", "nav_profiles", "🙂"),
+    ("app_pages/my_class.py", "nav_my_class", "🏫"),
     ("app_pages/lessons.py", "nav_lessons", "🎓"),
     ("app_pages/play.py", "nav_play", "🃏"),
     ("app_pages/puzzles.py", "nav_puzzles", "🧩"),
@@ -33,6 +34,7 @@ PAGES = [
     ("app_pages/replay.py", "nav_replay", "⏯️"),
     ("app_pages/settings.py", "nav_settings", "⚙️"),
     ("app_pages/help.py", "nav_help", "❓"),
+    ("app_pages/teacher.py", "nav_teacher", "🧑‍🏫"),
 ]
 
 with friendly_errors():
@@ -41,7 +43,9 @@ with friendly_errors():
     # language in the sidebar until the first tap.
     current_profile()
 lang = start_run()
-page = st.navigation(pages(tuple(PAGES), lang))
+# Every page in the menu, always: past twelve pages Streamlit folds the last ones away
+# behind "View more", and "How to play" would be one of them.
+page = st.navigation(pages(tuple(PAGES), lang), expanded=True)
 with friendly_errors():
     sidebar()
     show_error_flash()

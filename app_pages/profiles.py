@@ -46,7 +46,11 @@ if locked is not None:
                               args=(locked.id,), use_container_width=True)
     st.button(t("pin_cancel"), key="pin_cancel", on_click=pin_cancelled)
 
-profiles = storage().list_profiles()
+# Pupils of a class sign in on "My class" (their picture and PIN), not here.
+managed = storage().managed_profile_ids()
+profiles = [p for p in storage().list_profiles() if p.id not in managed]
+if managed:
+    st.page_link("app_pages/my_class.py", label=t("go_my_class"), icon="🏫")
 if profiles:
     st.subheader(t("pick_profile"))
     # Row by row (not column by column): on a phone the columns stack, and the buttons

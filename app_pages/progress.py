@@ -15,18 +15,6 @@ from ui.practice import attempts, data_version, keep, kept, mastery, today
 profile = require_profile()
 st.title(t("progress_title"))
 
-_CONFIG = {"displayModeBar": False, "responsive": True}
-
-
-def show(chart: charts.Chart | None, key: str, empty: str) -> None:
-    """A chart with its one-line reading, or a friendly empty state."""
-    if chart is None:
-        st.info(t(empty), icon="🌱")
-        return
-    st.markdown(f"**{t(chart.key, **chart.params)}**")
-    st.plotly_chart(chart.figure, key=key, config=_CONFIG)
-
-
 version = data_version(profile.id)
 counts = version.data
 if not counts.attempts and not counts.finished_games and not counts.lessons:
@@ -40,10 +28,7 @@ if not counts.attempts and not counts.finished_games and not counts.lessons:
 # Built once per profile, language, day and data version (see ui/progress.py).
 lang = current_language()
 
-# One part at a time: the browser drawing nine plotly charts at once took seconds on a
-# tablet (docs/BENCHMARKS.md, "My progress in the browser"); a part is one to four.
-SECTIONS = ("facts", "practice", "puzzles", "games", "lessons")
-section = st.segmented_control(t("progress_title"), SECTIONS, key="pr_view",
+section = st.segmented_control(t("progress_title"), progress.SECTIONS, key="pr_view",
                                format_func=lambda s: t(f"progress_{s}"),
                                default=kept("pr_view", "facts"), required=True,
                                label_visibility="collapsed",
@@ -56,26 +41,7 @@ if section == "facts":
                                            on_change=keep, args=("pr_sum",)) or 15)
 mastery(profile.id, capture_sum)  # this session's mastery, as "for me" reads it
 
-if section == "facts":
-    show(progress.mastery_chart(version, lang, capture_sum) if counts.attempts else None,
-         "ch_mastery", "ch_empty_mastery")
-elif section == "practice":
-    practice = progress.practice_charts(version, lang, today())
-    show(practice["ch_daily"], "ch_daily", "ch_empty_daily")
-elif section == "puzzles":
-    practice = progress.practice_charts(version, lang, today())
-    show(practice["ch_puzzles"], "ch_puzzles", "ch_empty_puzzles")
-    show(practice["ch_stars"], "ch_stars", "ch_empty_stars")
-    show(practice["ch_streak"], "ch_streak", "ch_empty_streak")
-elif section == "lessons":
-    progress.show_lessons_table(profile.id)
-else:
-    games = progress.games_charts(version, lang)
-    show(games.get("ch_wins"), "ch_wins", "ch_empty_games")
-    if games:
-        show(games["ch_escobas"], "ch_escobas", "ch_empty_games")
-        show(games["ch_points"], "ch_points", "ch_empty_games")
-        show(games["ch_mistakes"], "ch_mistakes", "ch_empty_review")
+progress.show_part(profile.id, section, lang, today(), capture_sum)
 
 if counts.attempts:
     st.download_button(t("ch_download"), lambda: charts.attempts_csv(attempts(profile.id)),

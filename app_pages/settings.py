@@ -63,7 +63,11 @@ st.html(cards_row_html(sample, Deck(current.get("deck", "spanish")),
 # -- for parents: rename, PIN, delete (issue 10) -----------------------------------------
 profile = current_profile()
 show_flash()  # what a parent's button did (after deleting, there is no profile section)
-if profile is not None:
+if profile is not None and storage().membership(profile.id) is not None:
+    # A pupil's profile is managed by the teacher (name, PIN, deleting it).
+    st.divider()
+    st.info(t("pupil_managed"), icon="🏫")
+elif profile is not None:
     st.divider()
     st.subheader(t("parent_title"))
     if profile.protected:

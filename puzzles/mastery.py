@@ -24,16 +24,25 @@ Levels, in the style of Khan Academy, from a fact's answers in time order
                 which time one fact exactly) were correct within 3 seconds,
                 the usual fluency bar for addition facts.
 
-Spaced practice is Leitner's: every fact sits in a box 1-5; a correct answer
-moves it up one box, a miss sends it back to box 1 (:func:`leitner_box`).
-:func:`weakest_facts` orders facts for "for me" practice: lowest box first,
-then the least accurate, then the least recently practised.
+Spaced practice is Leitner's: every fact sits in a box 1-5 (:func:`leitner_box`).
+A right answer moves it up one box when it shows the fact is known by heart: a
+quick fact answered within the fluency time (for a step of a longer quick fact,
+the question's time per step), or a set found in a puzzle (untimed). A right
+answer slower than that was most likely counted, not remembered: the fact moves
+down one box. A wrong quick fact sends the fact back to box 1; a set missed or
+wrong in a puzzle moves it down one box only (overlooking a set on the table is
+not an arithmetic error). Each box has its review interval (:data:`REVIEW_DAYS`:
+box 1 every session, then 1, 2, 4 and 8 days). :func:`weakest_facts` orders
+facts for "for me": facts in box 1 (least recently practised first), then new
+facts, then the facts due for review (lowest box first), and only then facts not
+yet due. docs/LEARNING.md measures what this buys on simulated children.
 
 Pure Python: the app shapes these into pandas frames and plotly charts.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -42,6 +51,7 @@ from datetime import datetime
 __all__ = [
     "LEVELS",
     "FLUENT_SECONDS",
+    "REVIEW_DAYS",
     "Answer",
     "FactStats",
     "addition",
@@ -62,6 +72,8 @@ RECENT = 10          # answers that count towards accuracy
 PROFICIENT_RUN = 3   # correct answers in a row for proficient (and timed ones for fluent)
 FAMILIAR_ACCURACY = 0.7
 BOXES = 5
+#: Days between reviews of a fact in box 1, 2, ... 5 (Leitner's expanding intervals).
+REVIEW_DAYS: tuple[int, ...] = (0, 1, 2, 4, 8)
 
 _ADDITION = re.compile(r"^\s*(\d+)\s*\+\s*(\d+)\s*$")
 _COMPLEMENT = re.compile(r"^\s*(\d+)\s*-\s*(\d+)\s*$")
@@ -89,6 +101,13 @@ def normalise(fact: str) -> str | None:
     """
     if not isinstance(fact, str):
         return None
+    return _normalise_text(fact)
+
+
+@functools.lru_cache(maxsize=4096)
+def _normalise_text(fact: str) -> str | None:
+    # Cached: a year of answers names a few hundred distinct keys, and mastery reads
+    # every answer's key each time it is computed.
     m = _ADDITION.match(fact)
     if m:
         a, b = int(m.group(1)), int(m.group(2))
@@ -122,12 +141,22 @@ class Answer:
 
     ``seconds`` is set only when the answer timed this one fact (quick facts);
     a puzzle's time covers many facts and does not count towards fluency.
+    ``step_seconds`` is set for a step of a longer quick fact (the ``3 + 5`` of
+    ``3 + 5 + ? = 15``): the question's time per step. It is no fluency evidence
+    (which step was slow?), but it is how :func:`leitner_box` tells a step worked out
+    quickly from one counted.
     """
 
     fact: str
     correct: bool
     when: datetime
     seconds: float | None = None
+    step_seconds: float | None = None
+
+    @property
+    def pace(self) -> float | None:
+        """The time this answer took for the fact (its own, else its question's per step)."""
+        return self.seconds if self.seconds is not None else self.step_seconds
 
 
 @dataclass(frozen=True)
@@ -164,10 +193,18 @@ def fact_level(answers: Sequence[Answer]) -> str:
 
 
 def leitner_box(answers: Sequence[Answer]) -> int:
-    """The Leitner box 1-5 after these answers: up one when right, back to 1 when wrong."""
+    """The Leitner box 1-5 after these answers (see the module doc): up one when right
+    within the fluency time (or untimed: a puzzle), down one when right but slower (it
+    was counted) or wrong in a puzzle; a wrong quick fact sends the fact back to 1."""
     box = 1
     for answer in answers:
-        box = min(BOXES, box + 1) if answer.correct else 1
+        pace = answer.seconds if answer.seconds is not None else answer.step_seconds
+        if answer.correct and (pace is None or pace <= FLUENT_SECONDS):
+            box = min(BOXES, box + 1)
+        elif answer.correct or pace is None:
+            box = max(1, box - 1)
+        else:
+            box = 1
     return box
 
 
@@ -210,27 +247,37 @@ def fact_stats(answers: Iterable[Answer], facts: Iterable[str] = ()) -> dict[str
 
 
 def weakest_facts(stats: Mapping[str, FactStats], candidates: Iterable[str],
-                  count: int = 5) -> list[str]:
+                  count: int = 5, now: datetime | None = None) -> list[str]:
     """The ``count`` facts among ``candidates`` that most need practice now.
 
-    Lowest Leitner box first; among equals, facts answered before rank by
-    accuracy (lowest first) and then by how long ago they were seen (oldest
-    first); facts never answered come after the practised ones of box 1, so
-    "for me" mixes repair with a steady trickle of new facts. New facts keep
-    the order of ``candidates`` (so the caller decides which come first).
+    First the facts in box 1 (answered, not yet known: least recently practised first,
+    so a round interleaves them rather than repeating the same ones); then facts never
+    answered, in the order of ``candidates`` (the caller decides which come first);
+    then facts due for review (:data:`REVIEW_DAYS` after they were last seen: lowest
+    box first, then the longest overdue); last, facts not due yet (lowest box, least
+    recently seen). ``now`` defaults to the latest answer in ``stats``.
     """
     order: dict[str, int] = {}
     for c in candidates:
         f = normalise(c)
         if f is not None:
             order.setdefault(f, len(order))
+    if now is None:
+        seen = [s.last_seen for s in stats.values() if s.last_seen is not None]
+        now = max(seen) if seen else None
 
     def key(fact: str) -> tuple:
         s = stats.get(fact)
-        if s is None or s.answers == 0:
-            return (1, 1, order[fact], fact)
-        seen = s.last_seen.timestamp() if s.last_seen else 0.0
-        return (s.box, 0, s.accuracy if s.accuracy is not None else 0.0, seen, fact)
+        if s is None or s.answers == 0 or s.last_seen is None:
+            return (1, 0, float(order[fact]), fact)
+        seen = s.last_seen.timestamp()
+        if s.box == 1:
+            return (0, 0, seen, fact)
+        days = (now.date() - s.last_seen.date()).days if now is not None else 0
+        overdue = days - REVIEW_DAYS[s.box - 1]
+        if overdue >= 0:
+            return (2, s.box, -overdue, fact)
+        return (3, s.box, seen, fact)
 
     return sorted(order, key=key)[:count]
 

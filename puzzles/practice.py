@@ -50,7 +50,7 @@ from .model import Puzzle, Solution, addition_facts
 
 __all__ = ["Attempt", "FactAnswer", "attempt_answers", "answers_from_rows", "quick_fact",
            "quick_fact_for", "quick_fact_key", "puzzle_for", "for_me_quick_facts", "for_me_puzzle",
-           "practice_candidates", "suggested_level", "streaks", "FOR_ME_KINDS"]
+           "practice_candidates", "puzzle_candidates", "suggested_level", "streaks", "FOR_ME_KINDS"]
 
 #: The kinds "for me" draws puzzles from (best-move exercises judgement, not facts).
 FOR_ME_KINDS: tuple[str, ...] = ("captures", "fifteens", "hand")
@@ -181,9 +181,19 @@ def attempt_answers(puzzle: Puzzle, result: CheckResult,
 
 
 def answers_from_rows(rows: Iterable[Attempt]) -> list[Answer]:
-    """Mastery answers from stored attempts (their ``answers`` and ``created_at``)."""
-    return [Answer(fact, correct, row.created_at, secs)
-            for row in rows for fact, correct, secs in row.answers]
+    """Mastery answers from stored attempts (their ``answers`` and ``created_at``).
+
+    The untimed steps of a quick fact with several addends (``3+5`` in
+    ``3 + 5 + ? = 15``) carry the question's time per step (``step_seconds``)."""
+    out = []
+    for row in rows:
+        steps = 0
+        if row.kind == "quick-facts":
+            steps = max(1, sum(1 for f in row.facts if "+" in f))
+        for fact, correct, secs in row.answers:
+            per_step = row.seconds / steps if steps and secs is None else None
+            out.append(Answer(fact, correct, row.created_at, secs, per_step))
+    return out
 
 
 # -- quick facts for a fact ----------------------------------------------------------------
@@ -212,12 +222,14 @@ def quick_fact(addends: Sequence[int], capture_sum: int = 15) -> Puzzle:
                   stats=quick_stats(values, capture_sum), addends=values)
 
 
+@functools.lru_cache(maxsize=1024)
 def quick_fact_for(fact: str, capture_sum: int = 15) -> Puzzle | None:
     """A quick fact that exercises ``fact`` with this capture sum, or ``None`` if none can.
 
     ``"15-8"`` -> ``8 + ? = 15``; ``"7+8"`` (a pair making the sum) -> ``7 + ? = 15``;
     ``"3+5"`` -> ``3 + 5 + ? = 15``; ``"1+1"`` -> ``1 + 1 + 3 + ? = 15`` (a third
-    addend brings the total within ten of the sum).
+    addend brings the total within ten of the sum). Cached: every "for me" round asks
+    it of every candidate fact, and a puzzle is an immutable value.
     """
     key = normalise(fact)
     if key is None:
@@ -253,6 +265,14 @@ def _candidates(capture_sum: int) -> tuple[str, ...]:
         return (quick.level if quick is not None else 9, a + b)
 
     return tuple(all_complements(capture_sum)) + tuple(sorted(all_additions(), key=order))
+
+
+def puzzle_candidates(capture_sum: int = 15) -> list[str]:
+    """The facts a puzzle of this capture sum can exercise: every complement, and the
+    additions whose sum is at most the capture sum (8 + 9 never happens on the way to
+    15: a "for me" puzzle aimed at it would be aimed at nothing)."""
+    return [f for f in practice_candidates(capture_sum)
+            if "-" in f or sum(map(int, f.split("+"))) <= capture_sum]
 
 
 def for_me_quick_facts(stats: Mapping[str, FactStats], capture_sum: int = 15,
@@ -328,7 +348,7 @@ def for_me_puzzle(stats: Mapping[str, FactStats], history: Sequence[Attempt],
     kind = FOR_ME_KINDS[number % len(FOR_ME_KINDS)]
     level = suggested_level([(r.level, r.stars, r.correct) for r in history
                              if r.kind == kind and r.capture_sum == capture_sum])
-    targets = weakest_facts(stats, practice_candidates(capture_sum), count=3)
+    targets = weakest_facts(stats, puzzle_candidates(capture_sum), count=3)
     return puzzle_for(targets, kind, level, capture_sum, prefix=prefix,
                       start=number * 40), targets
 

@@ -24,6 +24,8 @@ from __future__ import annotations
 import math
 import os
 import re
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -37,7 +39,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from fpdf import FPDF
 
 __all__ = ["PAPERS", "worksheet_code", "parse_worksheet_code", "worksheet_puzzles",
-           "page_counts", "worksheet_pdf", "MAX_COUNT", "CJK_FONTS", "cjk_font"]
+           "page_counts", "worksheet_pdf", "MAX_COUNT", "CJK_FONTS", "cjk_font",
+           "UNICODE_FONTS", "unicode_font", "SheetSpec", "sheets_pdf", "use_fonts",
+           "latin1_text"]
 
 #: Languages written in Chinese characters: the PDF core fonts have none of them.
 CJK_LANGUAGES = frozenset({"zh"})
@@ -47,6 +51,13 @@ CJK_FONTS: tuple[tuple[str, int], ...] = (
     ("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc", 2),
     ("/usr/share/fonts/noto-cjk/NotoSansCJK-Regular.ttc", 2),
     ("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc", 0),
+)
+#: A font with every Latin, Greek and Cyrillic letter (``ESCOBA_TEXT_FONT`` first), for a
+#: sheet whose title holds a name the PDF core font cannot write ("Łukasz", "Дима").
+UNICODE_FONTS: tuple[str, ...] = (
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf",
 )
 _TEXT_FONT = "Helvetica"
 
@@ -206,23 +217,69 @@ def cjk_font() -> tuple[str, int] | None:
     return next(((f, face) for f, face in candidates if Path(f).is_file()), None)
 
 
+def unicode_font() -> str | None:
+    """A Unicode text font file to embed, or None if the system has none."""
+    chosen = os.environ.get("ESCOBA_TEXT_FONT")
+    candidates = (chosen,) if chosen else UNICODE_FONTS
+    return next((f for f in candidates if f and Path(f).is_file()), None)
+
+
+def _latin1(text: str) -> bool:
+    try:
+        text.encode("latin-1")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def use_fonts(pdf: FPDF, lang: str, texts: Sequence[str] = ()) -> tuple[str, bool]:
+    """Register the fonts a document in ``lang`` showing ``texts`` needs: the family to
+    write in, and whether it is the core font (then only Latin-1 can be written:
+    :func:`latin1_text`). Chinese: a CJK font, with a Unicode one for other scripts;
+    other languages: the core font, or a Unicode font (and a CJK fallback) when a text
+    needs one. A Chinese document without a CJK font raises :class:`PuzzleError`.
+    """
+    if lang in CJK_LANGUAGES:
+        found = cjk_font()
+        if found is None:
+            raise PuzzleError(
+                "a worksheet in Chinese needs a Chinese font, and none is installed: "
+                "install fonts-noto-cjk (apt-get install fonts-noto-cjk) or "
+                "fonts-wqy-microhei, or set ESCOBA_CJK_FONT to a .ttf/.ttc file")
+        for style in ("", "B"):  # one weight: bold headings in the same face
+            pdf.add_font("cjk", style, found[0], collection_font_number=found[1])
+        text_font = unicode_font()
+        if text_font is not None:  # a Russian or Polish name in a Chinese class's sheets
+            pdf.add_font("text", "", text_font)
+            pdf.set_fallback_fonts(["text"], exact_match=False)
+        return "cjk", False
+    if all(_latin1(x) for x in texts):
+        return _TEXT_FONT, True
+    found_text = unicode_font()
+    if found_text is None:
+        return _TEXT_FONT, True
+    for style in ("", "B"):
+        pdf.add_font("text", style, found_text)
+    found_cjk = cjk_font()
+    if found_cjk is not None:  # a Chinese name in a Spanish class's sheets
+        pdf.add_font("cjk", "", found_cjk[0], collection_font_number=found_cjk[1])
+        pdf.set_fallback_fonts(["cjk"], exact_match=False)
+    return "text", False
+
+
+def latin1_text(value: str) -> str:
+    """``value`` as the core font can write it: other characters become "?"."""
+    return value.encode("latin-1", "replace").decode("latin-1")
+
+
 class _Sheet:
-    def __init__(self, paper: str, code: str, title: str, tr: Tr, lang: str) -> None:
+    def __init__(self, paper: str, code: str, title: str, tr: Tr, lang: str,
+                 texts: Sequence[str] = ()) -> None:
         from fpdf import FPDF  # heavy: only loaded when a sheet is made
 
         self.pdf = FPDF(orientation="P", unit="mm", format="A4" if paper == "a4" else "Letter")
         self.tr = tr
-        self.font = _TEXT_FONT
-        if lang in CJK_LANGUAGES:
-            found = cjk_font()
-            if found is None:
-                raise PuzzleError(
-                    "a worksheet in Chinese needs a Chinese font, and none is installed: "
-                    "install fonts-noto-cjk (apt-get install fonts-noto-cjk) or "
-                    "fonts-wqy-microhei, or set ESCOBA_CJK_FONT to a .ttf/.ttc file")
-            self.font = "cjk"
-            for style in ("", "B"):  # one weight: bold headings in the same face
-                self.pdf.add_font("cjk", style, found[0], collection_font_number=found[1])
+        self.font, self.plain = use_fonts(self.pdf, lang, texts)
         self.pdf.set_auto_page_break(False)
         self.pdf.set_margins(12, 12, 12)
         self.pdf.set_creator("escoba puzzles")
@@ -232,8 +289,13 @@ class _Sheet:
         self.width = self.pdf.w - 24
         self.bottom = self.pdf.h - 12
 
+    def text(self, value: str) -> str:
+        """``value`` as this sheet's fonts can write it."""
+        return latin1_text(value) if self.plain else value
+
     def page(self, heading: str, number: int, total: int, answer_key: bool = False) -> float:
         pdf = self.pdf
+        heading = self.text(heading)
         pdf.add_page()
         pdf.set_text_color(*_INK)
         pdf.set_font(self.font, "B", 14)
@@ -241,10 +303,11 @@ class _Sheet:
         pdf.cell(self.width * 0.65, 8, heading)
         pdf.set_font(self.font, "", 10)
         pdf.set_xy(12 + self.width * 0.65, 10)
-        pdf.cell(self.width * 0.35, 8, self.tr("ws_code", code=self.code), align="R")
+        pdf.cell(self.width * 0.35, 8, self.text(self.tr("ws_code", code=self.code)), align="R")
         pdf.set_font(self.font, "", 9)
         pdf.set_xy(12, 18)
-        pdf.cell(self.width * 0.65, 5, self.title if answer_key else self.tr("ws_name_date"))
+        pdf.cell(self.width * 0.65, 5,
+                 self.text(self.title) if answer_key else self.tr("ws_name_date"))
         pdf.set_xy(12 + self.width * 0.65, 18)
         pdf.cell(self.width * 0.35, 5, self.tr("ws_page", number=number, total=total),
                  align="R")
@@ -253,7 +316,7 @@ class _Sheet:
         pdf.line(12, 24, 12 + self.width, 24)
         pdf.set_font(self.font, "", 8)
         pdf.set_xy(12, self.bottom - 2)
-        pdf.cell(self.width, 4, self.tr("ws_footer", code=self.code), align="C")
+        pdf.cell(self.width, 4, self.text(self.tr("ws_footer", code=self.code)), align="C")
         return 27.0
 
 
@@ -313,11 +376,41 @@ def worksheet_pdf(kind: str, level: int, count: int = 20, seed: int | str = 0,
     code = worksheet_code(kind, level, seed, capture_sum)
     tr = translator(lang)
     title = tr("ws_title", kind=tr(f"ws_kind_{kind}"), level=level, sum=capture_sum)
-    sheet = _Sheet(paper, code, title, tr, lang)
-    sheet_pages, key_pages = page_counts(kind, count)
-    per = PER_PAGE[kind]
+    return sheets_pdf([SheetSpec(tuple(puzzles), code, title)], paper, lang)
+
+
+@dataclass(frozen=True)
+class SheetSpec:
+    """One sheet of a bundle: its puzzles (one kind), the code printed on every page of
+    it and its key, its title ("Lola: facts to practise")."""
+
+    puzzles: tuple[Puzzle, ...]
+    code: str
+    title: str
+
+
+def sheets_pdf(sheets: Sequence[SheetSpec], paper: str = "a4", lang: str = "en") -> bytes:
+    """Several sheets in one PDF (a class's, one per pupil), each followed by its answer
+    key; titles may hold any name (a Unicode font is embedded when one is needed)."""
+    if paper not in PAPERS:
+        raise PuzzleError(f"paper must be a4 or letter, got {paper!r}")
+    if not sheets or any(not s.puzzles for s in sheets):
+        raise PuzzleError("a sheet needs puzzles")
+    tr = translator(lang)
+    sheet = _Sheet(paper, sheets[0].code, sheets[0].title, tr, lang,
+                   [x for s in sheets for x in (s.code, s.title)])
+    for spec in sheets:
+        sheet.code, sheet.title = spec.code, spec.title
+        _write_sheet(sheet, spec.puzzles, tr)
+    return bytes(sheet.pdf.output())
+
+
+def _write_sheet(sheet: _Sheet, puzzles: Sequence[Puzzle], tr: Tr) -> None:
+    per = min(PER_PAGE[p.kind] for p in puzzles)
+    sheet_pages = math.ceil(len(puzzles) / per)
+    key_pages = math.ceil(len(puzzles) / KEY_PER_PAGE)
     for page in range(sheet_pages):
-        top = sheet.page(tr("ws_heading", title=title), page + 1, sheet_pages)
+        top = sheet.page(tr("ws_heading", title=sheet.title), page + 1, sheet_pages)
         block = (sheet.bottom - 4 - top) / per
         for j, p in enumerate(puzzles[page * per:(page + 1) * per]):
             _draw_puzzle(sheet, page * per + j + 1, p, top + j * block, block)
@@ -326,7 +419,6 @@ def worksheet_pdf(kind: str, level: int, count: int = 20, seed: int | str = 0,
         block = (sheet.bottom - 4 - top) / KEY_PER_PAGE
         for j, p in enumerate(puzzles[page * KEY_PER_PAGE:(page + 1) * KEY_PER_PAGE]):
             _draw_key_entry(sheet, page * KEY_PER_PAGE + j + 1, p, top + j * block, block)
-    return bytes(sheet.pdf.output())
 
 
 def _draw_key_entry(sheet: _Sheet, number: int, p: Puzzle, y: float, height: float) -> None:

@@ -23,8 +23,14 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# Hypothesis checks behaviour, not speed: no per-example deadline (a shared 2-core CI
+# machine made a 200 ms deadline fail a correct test). Speed lives in bench/.
+hypothesis_settings.register_profile("escoba", deadline=None)
+hypothesis_settings.load_profile("escoba")
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
 
 

@@ -162,6 +162,19 @@ def _tap_move(page, card: Card | None, take) -> None:
         assert _tap(page, c).get_attribute("aria-pressed") == "true"
 
 
+def _wait_board_at(page, game) -> None:
+    """Until the board in the browser shows the position the database holds (a tap on
+    the board of the position before would be undone when the new one arrives)."""
+    round_ = game.round
+    suffix = f":{len(game.rounds)}:{len(round_.history)}:{round_.to_move}"
+    page.wait_for_function(
+        """(suffix) => {
+          const host = document.querySelector('[data-testid=stBidiComponentIsolated]');
+          const root = host && host.shadowRoot && host.shadowRoot.querySelector('.eb-root');
+          return !!root && (root.dataset.position || '').endsWith(suffix);
+        }""", arg=suffix, timeout=30_000)
+
+
 def _moves_saved(db: Path, nickname: str | None = None) -> int:
     return sum(len(r["moves"]) for r in _state(db, nickname)[1]["rounds"])
 
@@ -218,6 +231,7 @@ def test_child_plays_with_hints_and_never_sees_opponent_cards(server, page) -> N
                     assert mark not in text, f"opponent card {card} reached the browser"
         move = round_.legal_moves()[0]
         before = _moves_saved(db)
+        _wait_board_at(page, game)
         _tap_move(page, move.card, move.take)
         readout = page.locator(".eb-readout").inner_text()
         if move.take:
@@ -478,6 +492,8 @@ def test_play_and_a_puzzle_in_german_and_chinese_fit(server, browser_type_launch
         page.get_by_role("link", name=t("go_play", lang)).first.click()
         page.get_by_role("button", name=t("start_game", lang)).click()
         _hand(page).first.wait_for()
+        # The board said it drew: the fallback choosers (offered until then) are gone.
+        page.get_by_text(t("board_fallback_title", lang)).wait_for(state="detached")
         _wait_idle(page)
         page.wait_for_timeout(1000)  # the computer's first move has landed
         page.screenshot(path=str(_artifact(f"11-play-{lang}-{width}x{height}.png")),
@@ -489,6 +505,7 @@ def test_play_and_a_puzzle_in_german_and_chinese_fit(server, browser_type_launch
         page.get_by_text(t("puzzles_title", lang)).first.wait_for()
         page.get_by_role("button", name=t("pz_hint", lang)).wait_for()
         page.locator(".eb-card").first.wait_for()  # the puzzle is drawn
+        page.get_by_text(t("board_fallback_title", lang)).wait_for(state="detached")
         _wait_idle(page)
         page.screenshot(path=str(_artifact(f"12-puzzle-{lang}-{width}x{height}.png")),
                         full_page=True)
@@ -568,6 +585,7 @@ def test_a_whole_round_played_by_tapping_the_cards(server, browser_type_launch_a
             # A capture when there is one (taps the table too), else a card laid down.
             move = max(legal, key=lambda m: len(m.take))
             before = _moves_saved(db, nickname)
+            _wait_board_at(page, game)
             _tap_move(page, move.card, move.take)
             taps += 1 + len(move.take)
             readout = page.locator(".eb-readout").inner_text()
@@ -625,6 +643,9 @@ def test_a_move_played_with_the_keyboard_only(server, browser_type_launch_args) 
         # Into the board: the first card of its first row (the table, or the hand).
         first = page.locator(".eb-card:not(.eb-still)").first
         first.focus()
+        # End, then Home: the keyboard moves the focus (back to the row's first card).
+        keyboard.press("End")
+        keyboard.press("Home")
         at = 0
         if table:
             for card in sorted(move.take, key=table.index):
@@ -640,6 +661,12 @@ def test_a_move_played_with_the_keyboard_only(server, browser_type_launch_args) 
                 return el && getComputedStyle(el).outlineStyle; }""")
             assert outline not in (None, "none"), outline
             keyboard.press("Tab")  # to the hand's row
+        outline = page.evaluate("""() => {
+            const root = document.querySelector(
+                '[data-testid=stBidiComponentIsolated]').shadowRoot;
+            const el = root.activeElement;
+            return el && el.dataset.group + ':' + getComputedStyle(el).outlineStyle; }""")
+        assert outline in ("hand:dashed", "hand:solid"), outline  # focus is seen, in the hand
         for _ in range(hand.index(move.card)):
             keyboard.press("ArrowRight")
         keyboard.press("Space")

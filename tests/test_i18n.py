@@ -32,7 +32,7 @@ from trainer.i18n import (
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = [ROOT / "app.py", *sorted((ROOT / "app_pages").glob("*.py")),
            *sorted((ROOT / "ui").glob("*.py"))]
-DOMAINS = ("messages", "puzzles", "lessons")
+DOMAINS = ("messages", "puzzles", "lessons", "classroom")
 #: Numbers whose plural form every language must get right (CLDR: 21 is "other" in
 #: German and English, whatever a hand-written rule on the last digit would say).
 COUNTS = (0, 1, 2, 5, 21)
@@ -159,13 +159,39 @@ def _dynamic_keys() -> set[str]:
     return keys
 
 
+def _classroom_keys() -> set[str]:
+    """Keys the classroom's pages say through ``ct``/``ct_text`` (ui/classroom.py), a
+    ``class_flash`` or ``t(..., domain="classroom")``, and the families they build."""
+    found: set[str] = set()
+    said = re.compile(r"""\bct(?:_text)?\(\s*["']([a-z0-9_.\-]+)["']""")
+    flashed = re.compile(r"""class_flash\(\s*["'][a-z]+["'],\s*["']([a-z0-9_.\-]+)["']""")
+    words = re.compile(r"""\bwords\(\s*["']([a-z0-9_.\-]+)["']""")
+    for path in SOURCES:
+        text = path.read_text(encoding="utf-8")
+        found |= set(said.findall(text)) | set(flashed.findall(text)) | set(words.findall(text))
+    from puzzles import KINDS
+    from trainer.classroom_views import ASSIGNMENT_KINDS, CELL_STATES, FLUENCY_LIMITS
+    from ui.teacher_view import PARTS
+
+    found |= {f"part.{p}" for p in PARTS} | {f"cell.{c}" for c in CELL_STATES}
+    found |= {f"fluency.{s}" for s in FLUENCY_LIMITS} | {f"task_kind.{k}" for k in ASSIGNMENT_KINDS}
+    found |= {f"kind.{k}" for k in (*KINDS, "game-turn")}
+    found |= {f"grid.facts_{w}" for w in ("all", "complements", "additions")}
+    found |= {f"auth.mode_{m}" for m in ("sign_in", "create")}
+    return found
+
+
 def test_every_key_the_code_uses_exists() -> None:
     used = _literal_keys() | _dynamic_keys()
     # Literal prefixes such as t("level_" + level) are completed by _dynamic_keys.
-    # t(key, domain="lessons") reads the lessons' catalog (its own tests check its keys).
+    # t(key, domain="lessons") reads the lessons' catalog (its own tests check its keys);
+    # so does domain="classroom".
     missing = sorted(k for k in used if not has_key(k) and not has_key(k, "lessons")
-                     and not k.endswith("_"))
+                     and not has_key(k, "classroom") and not k.endswith("_"))
     assert not missing
+    classroom = _classroom_keys()
+    assert {"page.teacher_title", "mc.hello_pin", "grid.cell_title"} <= classroom
+    assert not sorted(k for k in classroom if not has_key(k, "classroom"))
 
 
 def test_every_coach_message_key_is_translated() -> None:
@@ -230,7 +256,7 @@ def test_plurals_zero_one_many(lang: str) -> None:
 @pytest.mark.parametrize("lang", sorted(LANGUAGES))
 def test_every_plural_renders_with_0_1_2_5_21(lang: str, caplog) -> None:
     with caplog.at_level(logging.WARNING):
-        for domain in ("messages", "lessons"):
+        for domain in ("messages", "lessons", "classroom"):
             english = _messages("en", domain)
             for key in sorted(locales.catalog(domain, "en").plurals):
                 names = set().union(*(placeholders(s) for s in english[key])) | {"count"}
@@ -258,7 +284,7 @@ _PLURAL_WORDS = re.compile(
 
 
 @pytest.mark.parametrize("lang", sorted(LANGUAGES))
-@pytest.mark.parametrize("domain", ["messages", "lessons"])
+@pytest.mark.parametrize("domain", ["messages", "lessons", "classroom"])
 def test_count_strings_use_plural_forms(lang: str, domain: str) -> None:
     """Every catalog string, every number in it 1: never "1 points", "1 escobas"."""
     english = _messages("en", domain)
@@ -383,10 +409,11 @@ def test_the_share_text_speaks_the_language() -> None:
 
 # -- the app in German and Chinese (AppTest) --------------------------------------------
 
-APP_PAGES = ["app_pages/profiles.py", "app_pages/lessons.py", "app_pages/play.py", "app_pages/puzzles.py",
+APP_PAGES = ["app_pages/profiles.py", "app_pages/my_class.py", "app_pages/lessons.py",
+             "app_pages/play.py", "app_pages/puzzles.py",
              "app_pages/daily.py", "app_pages/quick_facts.py", "app_pages/progress.py",
              "app_pages/games.py", "app_pages/replay.py", "app_pages/settings.py",
-             "app_pages/help.py"]
+             "app_pages/help.py", "app_pages/teacher.py"]
 
 
 @pytest.fixture

@@ -67,10 +67,27 @@ def test_fluent_needs_three_fast_timed_answers():
 
 def test_leitner_box_moves_up_and_a_miss_sends_back_to_one():
     assert leitner_box([]) == 1
-    assert leitner_box(answers("3+5", "11")) == 3
+    assert leitner_box(answers("3+5", "11")) == 3            # sets found in puzzles
     assert leitner_box(answers("3+5", "11111111")) == 5
-    assert leitner_box(answers("3+5", "11110")) == 1
-    assert leitner_box(answers("3+5", "111101")) == 2
+    assert leitner_box(answers("3+5", "11110", seconds=2.0)) == 1   # a wrong quick fact
+    assert leitner_box(answers("3+5", "111101", seconds=2.0)) == 2
+    # a set missed in a puzzle is weak evidence: one box down, not back to 1
+    assert leitner_box(answers("3+5", "11110")) == 4
+    assert leitner_box(answers("3+5", "0000")) == 1
+
+
+def test_leitner_box_moves_up_only_on_quick_answers():
+    fast, slow = answers("3+5", "111", seconds=2.5), answers("3+5", "1", 7.0, start=5)
+    assert leitner_box(fast) == 4
+    # right but slow: counted, not remembered; one box down
+    assert leitner_box(fast + slow) == 3
+    assert leitner_box(answers("3+5", "111", seconds=7.0)) == 1
+    # a step of a longer quick fact: the question's time per step decides
+    step = [Answer("3+5", True, T0 + timedelta(minutes=i), None, pace)
+            for i, pace in enumerate([2.0, 2.4, 5.5])]
+    assert leitner_box(step[:2]) == 3
+    assert leitner_box(step) == 2
+    assert step[2].pace == 5.5 and fast[0].pace == 2.5 and answers("3+5", "1")[0].pace is None
 
 
 def test_stats_merge_orderings_and_ignore_outside_facts():
@@ -85,14 +102,34 @@ def test_stats_merge_orderings_and_ignore_outside_facts():
 
 
 def test_for_me_targets_the_weakest_facts():
-    history = (answers("3+5", "11111") + answers("6+9", "110", start=10)
-               + answers("7+8", "0", start=20) + answers("2+4", "111", start=30))
+    history = (answers("3+5", "11111") + answers("6+9", "110", seconds=2.0, start=10)
+               + answers("7+8", "0", seconds=2.0, start=20) + answers("2+4", "111", start=30))
     stats = fact_stats(history)
     picked = weakest_facts(stats, ["3+5", "6+9", "7+8", "2+4", "1+1"], count=3)
-    # 6+9 and 7+8 are back in box 1 (missed last); 7+8 is less accurate.
-    assert picked[:2] == ["7+8", "6+9"]
+    # 6+9 and 7+8 are back in box 1 (a quick fact missed), least recently practised first
+    assert picked[:2] == ["6+9", "7+8"]
     assert picked[2] == "1+1"               # then a new fact, before well-known ones
     assert "3+5" not in picked
+
+
+def test_for_me_reviews_facts_when_their_box_is_due():
+    history = (answers("3+5", "11111") + answers("2+4", "11", start=10)
+               + answers("6+9", "1", start=20))            # boxes 5, 3 and 2, same morning
+    stats = fact_stats(history)
+    facts = ["3+5", "2+4", "6+9"]
+    assert [stats[f].box for f in facts] == [5, 3, 2]
+    same_day = weakest_facts(stats, facts, count=3)
+    assert same_day == ["6+9", "2+4", "3+5"]               # nothing due: lowest box first
+    # box 2 comes back after a day, box 3 after two, box 5 after eight
+    day = timedelta(days=1)
+    assert weakest_facts(stats, facts, count=1, now=T0 + day) == ["6+9"]
+    assert weakest_facts(stats, facts + ["1+1"], count=2, now=T0 + 2 * day) \
+        == ["1+1", "6+9"]                                  # new before reviews
+    eight = weakest_facts(stats, facts, count=3, now=T0 + 8 * day)
+    assert eight == ["6+9", "2+4", "3+5"]                  # all due: lowest box first
+    # within a box, the longest overdue first
+    more = fact_stats(answers("2+4", "11") + answers("4+4", "11", start=60 * 24 * 3))
+    assert weakest_facts(more, ["4+4", "2+4"], count=2, now=T0 + 9 * day) == ["2+4", "4+4"]
 
 
 def test_summary_line_for_parents():

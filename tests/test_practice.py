@@ -3,6 +3,7 @@ for the weakest facts, levels that follow the child, streaks."""
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import date, datetime, timedelta
 
 import pytest
@@ -11,10 +12,13 @@ from escoba import Card
 from puzzles import check, from_cards, generate
 from puzzles.mastery import Answer, all_additions, fact_stats, normalise, weakest_facts
 from puzzles.practice import (
+    Attempt,
+    answers_from_rows,
     attempt_answers,
     for_me_puzzle,
     for_me_quick_facts,
     practice_candidates,
+    puzzle_candidates,
     puzzle_for,
     quick_fact,
     quick_fact_for,
@@ -118,6 +122,35 @@ def test_for_me_puzzles_exercise_the_weakest_facts_more_than_chance():
         chance += "15-7" in {normalise(f) for f in plain.facts}
     assert hits == 6                      # every "for me" puzzle makes the child find 15 - 7
     assert hits > chance
+
+
+def test_for_me_puzzles_never_aim_at_facts_past_the_capture_sum():
+    assert len(puzzle_candidates(15)) == len(practice_candidates(15)) - 9
+    assert "8+9" not in puzzle_candidates(15) and "7+8" in puzzle_candidates(15)
+    assert "8+9" in puzzle_candidates(20)
+    # every fact a sum-15 puzzle can exercise is known: the new 8 + 9 is not a target
+    answers = []
+    for i, f in enumerate(puzzle_candidates(15)):
+        answers += history(f, "1111", start=5 * i)
+    stats = fact_stats(answers, practice_candidates(15))
+    assert weakest_facts(stats, practice_candidates(15), count=1) == ["6+10"]  # still new
+    _, targets = for_me_puzzle(stats, [], 15, number=0)
+    assert not {"6+10", "8+9", "9+9", "10+10"} & set(targets)
+
+
+def test_steps_of_a_longer_quick_fact_carry_the_time_per_step():
+    day = date(2026, 12, 1)
+    two = quick_fact([3, 5])                      # 3 + 5 + ? = 15: two steps
+    rows = [Attempt.of(two, check(two, 7), 5.0, [7], "quick", day),
+            Attempt.of(quick_fact([8]), check(quick_fact([8]), 7), 2.0, [7], "quick", day)]
+    rows = [dataclasses.replace(r, created_at=T0) for r in rows]
+    got = {(a.fact, a.seconds, a.step_seconds) for a in answers_from_rows(rows)}
+    assert ("3+5", None, 2.5) in got              # untimed step: 5 s for 2 steps
+    assert ("15-8", 5.0, None) in got and ("15-8", 2.0, None) in got
+    p = from_cards("captures", cards("3o 5c 8e"), cards("7o"))
+    puzzle_row = Attempt.of(p, check(p, "8e"), 40.0, ["8e"], "practice", day)
+    assert all(a.seconds is None and a.step_seconds is None
+               for a in answers_from_rows([puzzle_row]))
 
 
 def test_puzzle_for_prefers_more_and_earlier_targets():

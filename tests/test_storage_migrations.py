@@ -15,7 +15,14 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from trainer.storage import MIGRATIONS, SCHEMA_VERSION, Storage, configure_sqlite, metadata
+from trainer.storage import (
+    MIGRATIONS,
+    SCHEMA_VERSION,
+    NewMember,
+    Storage,
+    configure_sqlite,
+    metadata,
+)
 from trainer.storage.migrations import DERIVABLE_COLUMNS
 
 WHEN = datetime(2026, 11, 1, 10, 0, tzinfo=UTC)
@@ -59,6 +66,19 @@ ROWS_AT: dict[int, list[tuple[str, dict[str, Any]]]] = {
         ("lesson_results", {"profile_id": 1, "stage": "escoba", "level": "two_cards",
                             "stars": 2, "plays": 3, "created_at": WHEN, "updated_at": WHEN}),
     ],
+    5: [
+        ("teachers", {"id": 1, "name": "Ms Díaz", "name_key": "ms diaz",
+                      "password_hash": "scrypt$16384$8$1$00$00", "created_at": WHEN,
+                      "failed_attempts": 0, "locked_until": None}),
+        ("classes", {"id": 1, "teacher_id": 1, "name": "3B", "code": "KDM472",
+                     "fluency_seconds": 6, "capture_sum": 15, "archived_at": None,
+                     "created_at": WHEN}),
+        ("class_members", {"class_id": 1, "profile_id": 1, "real_name": "Ana García",
+                           "failed_attempts": 0, "locked_until": None, "created_at": WHEN}),
+        ("assignments", {"class_id": 1, "kind": "weakest",
+                         "spec": '{"capture_sum": 15, "count": 5}', "due": "2026-11-08",
+                         "created_at": WHEN}),
+    ],
 }
 
 
@@ -92,7 +112,9 @@ def _fill(engine: sa.Engine, upto: int) -> None:
                 conn.execute(table.insert().values(**values))
     if engine.dialect.name == "postgresql":  # explicit ids: move the sequences on
         with engine.begin() as conn:
-            for name in ("profiles", "games"):
+            for name in ("profiles", "games", "teachers", "classes"):
+                if not sa.inspect(conn).has_table(name):
+                    continue
                 conn.execute(sa.text(f"SELECT setval('{name}_id_seq', 100)"))
 
 
@@ -136,6 +158,14 @@ def test_a_database_stopped_after_each_migration_upgrades_and_keeps_its_rows(
     game_id = store.create_game(mia.id, rules={}, seats=[], seed=1, record={"rounds": []})
     assert store.save_progress(game_id, None, revision=0, new_moves=[(1, 1, ENTRIES[0])]) == 1
     assert store.record_lesson(mia.id, "escoba", "two_cards", 3, 2).stars == 3
+    # ... and classroom rows (migration 5): a teacher, a class, a pupil, an assignment.
+    teacher = store.create_teacher("Mr Roe", "a long passphrase")
+    room = store.create_class(teacher.id, "4A", "PRT396", fluency_seconds=6, capture_sum=15)
+    (pupil,) = store.add_members(room.id, [NewMember("Leo 2", "🌙", "4821", "Leo Ruiz")])
+    store.create_assignment(room.id, "lesson", {"stage": "values"}, None)
+    snap = store.class_snapshot(room.id)
+    assert [m.nickname for m in snap.members] == ["Leo 2"] and len(snap.assignments) == 1
+    assert store.check_pin(pupil.profile_id, "4821")
 
 
 def test_the_tables_the_code_queries_are_the_ones_the_migrations_build(make_engine) -> None:

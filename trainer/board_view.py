@@ -75,6 +75,9 @@ class BoardAction:
     kind: str
     card: Card | None = None
     take: tuple[Card, ...] = ()
+    #: How long the board of this position was on screen before the action (the
+    #: browser's own clock; None when it did not say or said nonsense).
+    seconds: float | None = None
 
 
 @dataclass(frozen=True)
@@ -148,7 +151,16 @@ def read_action(raw: Any, position: str, *, kinds: Sequence[str] = ACTION_KINDS
         return bad
     if kind == "tap" and chosen:
         return bad
-    return BoardAction(kind, card, tuple(sorted(chosen)))
+    return BoardAction(kind, card, tuple(sorted(chosen)), _seconds(raw.get("think_ms")))
+
+
+def _seconds(think_ms: Any) -> float | None:
+    """A time the browser reported, in seconds, if it is a plausible one (under an hour)."""
+    if isinstance(think_ms, bool) or not isinstance(think_ms, int | float):
+        return None
+    if not 0 <= think_ms <= 3_600_000:  # also refuses NaN
+        return None
+    return round(float(think_ms) / 1000, 3)
 
 
 # -- faces -------------------------------------------------------------------------------

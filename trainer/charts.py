@@ -387,3 +387,32 @@ def mistakes_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
     key = "ch_mistakes_reading_down" if last < first else "ch_mistakes_reading"
     fig.update_yaxes(rangemode="tozero")
     return Chart(fig, key, {"first": first, "last": last, "count": int(len(reviewed))})
+
+
+def chances_chart(turns: pd.DataFrame, tr: Tr) -> Chart | None:
+    """Found in games: per game, the turns with a capture on the table where the child
+    took one (found) or laid a card down instead (missed), and the share found."""
+    if turns.empty:
+        return None
+    frame = turns.assign(game=turns["puzzle_id"].str.split("-").str[:2].str.join("-"))
+    per_game = (frame.groupby("game", sort=False)[["found", "missed"]].sum()
+                .reset_index())
+    per_game = per_game[(per_game["found"] + per_game["missed"]) > 0]
+    if per_game.empty:
+        return None
+    share = (100 * per_game["found"] / (per_game["found"] + per_game["missed"])).round(0)
+    x = [tr("ch_game_n", n=i + 1) for i in range(len(per_game))]
+    fig = go.Figure([
+        go.Bar(x=x, y=_list(per_game["found"]), name=tr("ch_chances_found"),
+               marker_color="#009E73"),
+        go.Bar(x=x, y=_list(per_game["missed"]), name=tr("ch_chances_missed"),
+               marker_color="#E69F00"),
+        go.Scatter(x=x, y=_list(share), name=tr("ch_chances_share"), mode="lines+markers",
+                   yaxis="y2", marker_color="#0072B2", line={"width": 3})])
+    fig.update_layout(title=_title(tr("ch_chances_title")), barmode="stack", **_LAYOUT,
+                      yaxis2={"overlaying": "y", "side": "right", "range": [0, 105],
+                              "ticksuffix": "%", "showgrid": False})
+    fig.update_yaxes(rangemode="tozero", selector={"anchor": "x"})
+    return Chart(fig, "ch_chances_reading", {"first": int(share.iloc[0]),
+                                             "last": int(share.iloc[-1]),
+                                             "count": int(len(per_game))})

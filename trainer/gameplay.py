@@ -34,6 +34,7 @@ from escoba import (
 from escoba.bots import PLAYER_LEVELS, make_player
 from escoba.record import replay, round_moves
 
+from .evidence import TurnContext, turn_evidence
 from .storage import GameChanged, RoundResult, Storage
 from .verdicts import move_message
 
@@ -87,8 +88,15 @@ class GameSession:
 
     def __init__(self, rules: Rules, seats: Sequence[SeatSpec], seed: int, game: Game, *,
                  storage: Storage | None = None, game_id: int | None = None,
-                 options: dict[str, Any] | None = None, revision: int = 0) -> None:
+                 options: dict[str, Any] | None = None, revision: int = 0,
+                 profile_id: int | None = None) -> None:
         self.rules = rules
+        #: The profile whose game this is: the child at the first human seat, whose
+        #: turns are evidence for their facts (trainer.evidence).
+        self.profile_id = profile_id
+        #: Evidence of the child's turns not saved yet: written with the move they
+        #: belong to, in the same transaction.
+        self._evidence: list[Any] = []
         self.seats = list(seats)
         self.seed = seed
         self.game = game
@@ -116,7 +124,8 @@ class GameSession:
         if len(seats) != rules.players:
             raise ValueError(f"{rules.players} seats needed, got {len(seats)}")
         game = Game(rules, rng=random.Random(seed))
-        session = cls(rules, seats, seed, game, storage=storage, options=options)
+        session = cls(rules, seats, seed, game, storage=storage, options=options,
+                      profile_id=profile_id)
         session._start_round()
         if storage is not None and profile_id is not None:
             session.game_id = storage.create_game(
@@ -135,7 +144,7 @@ class GameSession:
         rules = game.rules
         seats = [SeatSpec.from_dict(s) for s in row.seats]
         session = cls(rules, seats, row.seed, game, storage=storage, game_id=row.id,
-                      options=row.options, revision=row.revision)
+                      options=row.options, revision=row.revision, profile_id=row.profile_id)
         if game.round is None:
             session._start_round()
         return session
@@ -198,14 +207,33 @@ class GameSession:
         """The engine's verdict on a child's choice, changing nothing (``None``: legal)."""
         return self.game.check(Move(card, frozenset(take)), self.to_move)
 
-    def play_human(self, card: Card, take: Sequence[Card]) -> Outcome:
+    def play_human(self, card: Card, take: Sequence[Card],
+                   context: TurnContext | None = None) -> Outcome:
         """A child's move, judged by the engine (which also applies ``miscount=penalty``),
-        played and saved; a refusal says why in catalog terms."""
+        played and saved; a refusal says why in catalog terms. With a ``context`` (the
+        app's turns), the turn's evidence for the child's facts is saved too: with the
+        move, in its transaction, or alone when the engine refused the move."""
         if self.conflict is not None:
             return self._refused()
         if not self.is_human_turn:
             return Outcome(False, "not_your_turn")
-        attempt = self._attempt(Move(card, frozenset(take)), seat=self.to_move)
+        seat = self.to_move
+        move = Move(card, frozenset(take))
+        before = self.observation(seat) if context is not None else None
+        evidence = None
+        if before is not None and seat == self._evidence_seat:
+            # Judged first without changing anything: the evidence of a refused try too.
+            verdict = self.game.check(move, seat)
+            round_ = self.game.round
+            evidence = turn_evidence(before, move, verdict, context,
+                                     game_id=self.game_id, round_no=len(self.game.rounds),
+                                     move_no=len(round_.history) + 1 if round_ else 0)
+            if evidence is not None and verdict is not None:
+                self._save_evidence_alone(evidence)
+                evidence = None
+        if evidence is not None:
+            self._evidence.append(evidence)
+        attempt = self._attempt(move, seat=seat)
         if self.conflict is not None:
             return self._refused()
         played = attempt.play
@@ -216,11 +244,12 @@ class GameSession:
             return Outcome(False, "penalty", params, played)
         return Outcome(False, key, params)
 
-    def play_human_then_bots(self, card: Card, take: Sequence[Card]) -> Outcome:
+    def play_human_then_bots(self, card: Card, take: Sequence[Card],
+                             context: TurnContext | None = None) -> Outcome:
         """A child's move and the computer's replies, saved in one transaction."""
         self._defer_save = True
         try:
-            outcome = self.play_human(card, take)
+            outcome = self.play_human(card, take, context)
             if outcome.play is not None:
                 self.run_bots()
         finally:
@@ -228,6 +257,17 @@ class GameSession:
         if self.conflict is None:
             self.save()
         return self._refused() if self.conflict is not None else outcome
+
+    @property
+    def _evidence_seat(self) -> int | None:
+        """The seat whose turns are the profile's evidence: the first child's."""
+        humans = self.human_seats
+        return humans[0] if humans and self.profile_id is not None else None
+
+    def _save_evidence_alone(self, evidence: Any) -> None:
+        """A refused try's evidence (no move to save it with): its own transaction."""
+        if self.storage is not None and self.profile_id is not None:
+            self.storage.record_attempt(self.profile_id, evidence)
 
     def _refused(self) -> Outcome:
         """The outcome of an action the database refused (:attr:`conflict` says why)."""
@@ -342,10 +382,12 @@ class GameSession:
             self.revision = self.storage.save_progress(
                 self.game_id, self.record() if rewrite else None, revision=self.revision,
                 new_moves=new_moves, new_results=new_results, winner=self.game.winner,
-                finished=self.is_over)
+                finished=self.is_over, evidence=self._evidence)
         except GameChanged as refused:
             self.conflict = refused.key
+            self._evidence.clear()  # a move not saved: its evidence is not either
             return
+        self._evidence.clear()
         for number, move_no, _entry in new_moves:
             self._saved_per_round[number] = move_no
         self._saved_results = finished

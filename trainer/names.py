@@ -20,7 +20,7 @@ from typing import Any
 from .i18n import LANGUAGES, t
 
 __all__ = ["NAME_MAX", "TYPED_MAX", "normalise", "name_problem", "clean_name", "shown_name",
-           "name_key", "is_reserved"]
+           "name_key", "is_reserved", "label_problem"]
 
 #: The longest nickname the app takes (it fits the sidebar and the profile buttons).
 NAME_MAX = 16
@@ -109,6 +109,23 @@ def name_problem(text: str) -> tuple[str, dict[str, Any]] | None:
         return "nickname_long", {"max": NAME_MAX}
     if is_reserved(name):
         return "nickname_reserved", {"name": name}
+    return None
+
+
+def label_problem(text: str, limit: int) -> tuple[str, dict[str, Any]] | None:
+    """Why a grown-up's typed name (a teacher's, a class's, a pupil's real name) cannot be
+    taken as typed, or None: the nickname rules without the nickname's length and the
+    computer players' names (catalog keys as :func:`name_problem`'s)."""
+    raw = str(text)
+    if raw and _hidden(raw):
+        return "nickname_hidden", {}
+    name = normalise(raw)
+    if not name:
+        return "profile_empty", {}
+    if name != name.translate(_NAME_DROP):
+        return "nickname_chars", {}
+    if len(name) > limit:
+        return "nickname_long", {"max": limit}
     return None
 
 

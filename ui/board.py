@@ -33,6 +33,7 @@ from trainer.board_view import (
     session_position,
 )
 from trainer.cards import pick_label
+from trainer.evidence import TurnContext
 from trainer.gameplay import GameSession
 from trainer.i18n import t
 from trainer.text import md_escape
@@ -44,6 +45,7 @@ from trainer.words import seat_label as words_seat_label
 from .board_component import board_loaded, show_board_component
 from .errors import safe_callback
 from .i18n import current_language
+from .practice import today
 from .session import flash, settings
 
 __all__ = ["show_board", "deck_of", "seat_label", "event_text", "event_text_plain",
@@ -163,12 +165,21 @@ def play_label(game: GameSession, card: Card | None, take: list[Card]) -> str:
     return t("sum_not_yet", expr=expr, total=total, need=need)
 
 
-def _play_move(game: GameSession, card: Card, take: list[Card]) -> None:
+def _turn(game: GameSession, seconds: float | None) -> TurnContext:
+    """What the page knows of the child's turn (trainer.evidence): the day, the time the
+    board was on screen, and whether hints were there to help."""
+    helped = bool(settings().get("hints", True)) or hint_step(game) > 1
+    return TurnContext(day=today().isoformat(), seconds=seconds, helped=helped)
+
+
+def _play_move(game: GameSession, card: Card, take: list[Card],
+               seconds: float | None = None) -> None:
     """A child's move (from the board or the fallback choosers): the engine judges it,
     the computer replies unless the Settings pause it, and the outcome is said."""
     pause = settings().get("pause", False)
-    outcome = (game.play_human(card, take) if pause
-               else game.play_human_then_bots(card, take))
+    turn = _turn(game, seconds)
+    outcome = (game.play_human(card, take, turn) if pause
+               else game.play_human_then_bots(card, take, turn))
     if outcome.key == "penalty":
         flash("error", "penalty", **outcome.params)
     elif not outcome.ok:
@@ -203,7 +214,7 @@ def handle_board_action(game: GameSession, raw: Any) -> BoardAction | BoardRefus
         _claim_renuncio(game)
     else:
         assert action.card is not None
-        _play_move(game, action.card, list(action.take))
+        _play_move(game, action.card, list(action.take), action.seconds)
     return action
 
 

@@ -8,7 +8,7 @@ import streamlit as st
 
 from trainer import hints as hint_mod
 from trainer.gameplay import GameSession
-from trainer.i18n import t
+from trainer.i18n import card_name, t
 from trainer.storage import record_shareable
 from trainer.text import md_escape
 
@@ -104,6 +104,8 @@ def _review_of(game: GameSession, seat: int, *, owner: bool) -> None:
         return
     from .board import coach_text, deck_of, move_text
 
+    if owner:
+        _show_missed_chances(game)
     if not review.mistakes:
         st.success(t("review_perfect"))
         return
@@ -116,6 +118,28 @@ def _review_of(game: GameSession, seat: int, *, owner: bool) -> None:
                              best=move_text(item.best, deck_of()), why=named))
     if count > REVIEW_SHOWN:
         st.caption(t("review_more", count=count - REVIEW_SHOWN))
+
+
+def _show_missed_chances(game: GameSession) -> None:
+    """The captures the child did not see, with their arithmetic (from the game's
+    evidence, trainer.evidence): "8 + 7 = 15: your 7 de oros could take the Sota"."""
+    if game.game_id is None or game.profile_id is None:
+        return
+    from trainer.evidence import missed_chances
+    from trainer.verdicts import sum_expression
+
+    from .board import deck_of
+
+    missed = missed_chances(storage().attempts(game.profile_id), game.game_id)
+    if not missed:
+        return
+    deck = deck_of()
+    st.markdown(t("review_missed_title", count=len(missed)))
+    for move in missed[:REVIEW_SHOWN]:
+        values, total, _jokers = move.sum_terms()
+        st.markdown("- " + t("review_missed_item", expr=sum_expression(values), total=total,
+                             card=card_name(move.card, deck),
+                             cards=", ".join(card_name(c, deck) for c in sorted(move.take))))
 
 
 @safe_callback

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import functools
 import html
 import logging
@@ -28,8 +29,14 @@ div[data-testid="stButton"] button, div[data-testid="stDownloadButton"] button {
   min-height: 3rem; font-size: 1.1rem; }
 div[data-testid="stButtonGroup"] button { min-height: 2.8rem; font-size: 1.05rem; }
 div[data-testid="stMarkdownContainer"] p { font-size: 1.05rem; }
-.st-key-qf_numbers button { min-width: 4.4rem; min-height: 4.4rem; }
-.st-key-qf_numbers button p { font-size: 1.8rem; font-weight: 700; }
+.st-key-qf_numbers button, .st-key-mc_numbers button { min-width: 4.4rem; min-height: 4.4rem; }
+.st-key-qf_numbers button p, .st-key-mc_numbers button p { font-size: 1.8rem; font-weight: 700; }
+/* My class on a tablet: pictures and the PIN's number pad as big as a child's finger. */
+.st-key-mc_pictures button { min-height: 5.5rem; }
+.st-key-mc_pictures button p { font-size: 1.5rem; font-weight: 600; }
+.st-key-mc_pad { max-width: 24rem; }
+.st-key-mc_pad button { min-height: 4.6rem; }
+.st-key-mc_pad button p { font-size: 2rem; font-weight: 700; }
 /* Less empty space above the page and a narrower sidebar: a landscape tablet
    (1024 x 768) shows the table, the hand, the choosers and Play without scrolling. */
 [data-testid="stMainBlockContainer"] { padding-top: 3.3rem; padding-bottom: 2rem;
@@ -55,10 +62,17 @@ h1 { font-size: 2.1rem !important; padding-top: 0.2rem !important;
 
 
 @functools.lru_cache(maxsize=8)
+def _built_pages(spec: tuple[tuple[str, str, str], ...], lang: str) -> tuple:
+    return tuple(st.Page(path, title=t(key, lang), icon=icon, default=i == 0)
+                 for i, (path, key, icon) in enumerate(spec))
+
+
 def pages(spec: tuple[tuple[str, str, str], ...], lang: str) -> list:
-    """The ``st.Page`` objects, built once per language (they cost on every rerun)."""
-    return [st.Page(path, title=t(key, lang), icon=icon, default=i == 0)
-            for i, (path, key, icon) in enumerate(spec)]
+    """The ``st.Page`` objects, built once per language (they cost on every rerun), and
+    copied for each run: ``st.navigation`` marks the page it returns as the one this run
+    may run and ``page.run()`` takes the mark away, so sessions must not share them (two
+    pupils opening one page at the same moment: the second was shown the error page)."""
+    return [copy.copy(page) for page in _built_pages(spec, lang)]
 
 
 @safe_callback

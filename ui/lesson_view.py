@@ -29,7 +29,7 @@ from .errors import safe_callback
 from .i18n import current_language
 from .session import settings, storage
 
-__all__ = ["show_lessons", "runner_of", "KEY_RUNNER"]
+__all__ = ["show_lessons", "runner_of", "open_stage", "KEY_RUNNER"]
 
 KEY_RUNNER = "lesson_runner"
 #: What the last action did, worded again on every run (the language may change):
@@ -121,11 +121,17 @@ def _on_advance(profile: Any) -> None:
     _said()
 
 
-@safe_callback
-def _on_start(profile: Any, stage: str, level: str | None = None) -> None:
+def open_stage(profile: Any, stage: str, level: str | None = None) -> None:
+    """Start ``stage`` (at ``level``, else where the runner starts it) so that the Lessons
+    page opens on it: the map's buttons, and a pupil's lesson assignment (My class)."""
     runner_of(profile).start(stage, level)
     st.session_state[KEY_MAP] = False
     _said()
+
+
+@safe_callback
+def _on_start(profile: Any, stage: str, level: str | None = None) -> None:
+    open_stage(profile, stage, level)
 
 
 @safe_callback

@@ -24,6 +24,7 @@ from puzzles import CheckResult, DailySet, Puzzle, daily_set
 from puzzles.mastery import Answer, FactStats, fact_stats
 from puzzles.practice import Attempt, answers_from_rows, practice_candidates
 from trainer.charts import attempts_frame
+from trainer.evidence import game_answers, is_game_turn
 from trainer.storage import DailyResult, ProgressVersion
 
 from .errors import safe_callback
@@ -119,7 +120,16 @@ def history(version: DataVersion) -> tuple[pd.DataFrame, list[Answer]]:
     A frame and plain tuples copy out of the cache in milliseconds; the rows themselves
     (dicts of JSON) would take as long to copy as to read again."""
     rows = storage().attempts(version.profile_id)
-    return attempts_frame(rows), answers_from_rows(rows)
+    # Game turns feed the facts (weighted as their own source) but not the practice charts.
+    practice = [r for r in rows if not is_game_turn(r)]
+    return attempts_frame(practice), answers_from_rows(practice) + game_answers(rows)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def game_turns(version: DataVersion) -> pd.DataFrame:
+    """The profile's game turns that were evidence, one row each (the chances chart)."""
+    return attempts_frame([r for r in storage().attempts(version.profile_id)
+                           if is_game_turn(r)])
 
 
 @st.cache_data(max_entries=32, show_spinner=False)

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import streamlit as st
 
+from trainer.classroom import ClassroomError, PupilSignIn
 from trainer.names import name_problem
 from trainer.storage import StorageError
 from trainer.storage.profiles import PIN_DIGITS
 
+from .classroom import end_teacher_session
 from .errors import safe_callback
 from .session import ask_pin, current_profile, flash, set_profile, storage
 
@@ -52,11 +54,24 @@ def pick_profile_clicked(profile_id: int) -> None:
 
 @safe_callback
 def pin_entered(profile_id: int) -> None:
-    """The PIN typed for a protected profile: right opens it, wrong says so."""
+    """The PIN typed for a protected profile: right opens it, wrong says so.
+
+    A pupil's PIN (a profile in a class) is checked by the classroom's door, which
+    counts wrong PINs per pupil and makes a guesser wait (docs/CLASSROOM.md), the same
+    as on "My class": a URL's ``?p=`` is no way around that limit. A pupil who signs in
+    ends a teacher's session of this browser session."""
     pin = st.session_state.pop("pin_entry", "") or ""
     profile = storage().get_profile(profile_id)
     if profile is None:
         ask_pin(None)
+    elif storage().membership(profile_id) is not None:
+        try:
+            PupilSignIn(storage()).sign_in_profile(profile_id, pin)
+        except ClassroomError as err:
+            flash("error", err.key, domain="classroom", **err.params)
+            return
+        end_teacher_session()
+        set_profile(profile)
     elif storage().check_pin(profile_id, pin):
         set_profile(profile)
     else:
@@ -75,8 +90,20 @@ def _parent_pin() -> str | None:
     return st.session_state.pop("parent_pin", None) or None
 
 
+def _managed(profile_id: int) -> bool:
+    """A pupil's profile is its teacher's to rename, protect or delete (Settings hides
+    the parent's controls; this refuses them should a stale page still send one)."""
+    if storage().membership(profile_id) is None:
+        return False
+    st.session_state.pop("parent_pin", None)
+    flash("warning", "pupil_managed")
+    return True
+
+
 @safe_callback
 def rename_clicked(profile_id: int) -> None:
+    if _managed(profile_id):
+        return
     nickname = st.session_state.get("parent_rename", "") or ""
     problem = name_problem(nickname)
     if problem is not None:
@@ -103,6 +130,8 @@ def pin_remove_clicked(profile_id: int) -> None:
 
 
 def _change_pin(profile_id: int, new_pin: str | None, done_key: str) -> None:
+    if _managed(profile_id):
+        return
     try:
         storage().set_pin(profile_id, new_pin, pin=_parent_pin())
     except StorageError as exc:
@@ -115,7 +144,7 @@ def _change_pin(profile_id: int, new_pin: str | None, done_key: str) -> None:
 @safe_callback
 def delete_clicked(profile_id: int) -> None:
     profile = storage().get_profile(profile_id)
-    if profile is None:
+    if profile is None or _managed(profile_id):
         return
     try:
         storage().delete_profile(profile_id, pin=_parent_pin())

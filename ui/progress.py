@@ -19,10 +19,11 @@ from puzzles.practice import streaks
 from trainer import charts
 from trainer.i18n import t
 
-from .practice import DataVersion, fact_stats_of, history
+from .practice import DataVersion, data_version, fact_stats_of, game_turns, history
 from .session import storage
 
-__all__ = ["practice_charts", "games_charts", "mastery_chart"]
+__all__ = ["practice_charts", "games_charts", "mastery_chart", "show_chart", "show_part",
+           "SECTIONS", "show_lessons_table"]
 
 Charts = dict[str, charts.Chart | None]
 
@@ -47,9 +48,10 @@ def games_charts(version: DataVersion, lang: str) -> Charts:
     """Finished games: won per opponent, escobas, points a round, the coach's mistakes;
     empty when there is no finished game."""
     games = charts.games_frame(storage().finished_games(version.profile_id))
+    chances = charts.chances_chart(game_turns(version), t)
     if games.empty:
-        return {}
-    return {"ch_wins": charts.wins_chart(games, t),
+        return {"ch_chances": chances} if chances is not None else {}
+    return {"ch_chances": chances, "ch_wins": charts.wins_chart(games, t),
             "ch_escobas": charts.escobas_chart(games, t),
             "ch_points": charts.points_chart(games, t),
             "ch_mistakes": charts.mistakes_chart(games, t)}
@@ -61,7 +63,54 @@ def mastery_chart(version: DataVersion, lang: str, capture_sum: int) -> charts.C
     return charts.mastery_chart(fact_stats_of(version, capture_sum), capture_sum, t)
 
 
-def show_lessons_table(profile_id: int) -> None:
+#: My progress's parts, one at a time: the browser drawing nine plotly charts at once took
+#: seconds on a tablet (docs/BENCHMARKS.md, "My progress in the browser"); a part is one
+#: to four.
+SECTIONS = ("facts", "practice", "puzzles", "games", "lessons")
+_CONFIG = {"displayModeBar": False, "responsive": True}
+
+
+def show_chart(chart: charts.Chart | None, key: str, empty: str) -> None:
+    """A chart with its one-line reading, or a friendly empty state."""
+    if chart is None:
+        st.info(t(empty), icon="🌱")
+        return
+    st.markdown(f"**{t(chart.key, **chart.params)}**")
+    st.plotly_chart(chart.figure, key=key, config=_CONFIG)
+
+
+def show_part(profile_id: int, section: str, lang: str, day: date, capture_sum: int,
+              prefix: str = "", links: bool = True) -> None:
+    """One part of a profile's My progress, read only: the child's own page, and a
+    teacher's look at a pupil (``prefix`` keeps the charts' keys apart; ``links=False``
+    leaves out the child's links to the pages)."""
+    version = data_version(profile_id)
+    counts = version.data
+    if section == "facts":
+        show_chart(mastery_chart(version, lang, capture_sum) if counts.attempts else None,
+                   f"{prefix}ch_mastery", "ch_empty_mastery")
+    elif section == "practice":
+        practice = practice_charts(version, lang, day)
+        show_chart(practice["ch_daily"], f"{prefix}ch_daily", "ch_empty_daily")
+    elif section == "puzzles":
+        practice = practice_charts(version, lang, day)
+        show_chart(practice["ch_puzzles"], f"{prefix}ch_puzzles", "ch_empty_puzzles")
+        show_chart(practice["ch_stars"], f"{prefix}ch_stars", "ch_empty_stars")
+        show_chart(practice["ch_streak"], f"{prefix}ch_streak", "ch_empty_streak")
+    elif section == "lessons":
+        show_lessons_table(profile_id, links=links)
+    else:
+        games = games_charts(version, lang)
+        if games.get("ch_chances") is not None:  # found in games
+            show_chart(games["ch_chances"], f"{prefix}ch_chances", "ch_empty_games")
+        show_chart(games.get("ch_wins"), f"{prefix}ch_wins", "ch_empty_games")
+        if games.get("ch_wins") is not None:
+            show_chart(games["ch_escobas"], f"{prefix}ch_escobas", "ch_empty_games")
+            show_chart(games["ch_points"], f"{prefix}ch_points", "ch_empty_games")
+            show_chart(games["ch_mistakes"], f"{prefix}ch_mistakes", "ch_empty_review")
+
+
+def show_lessons_table(profile_id: int, links: bool = True) -> None:
     """Each lesson stage: levels done and stars (the same numbers as the lesson map)."""
     import pandas as pd
 
@@ -73,7 +122,8 @@ def show_lessons_table(profile_id: int) -> None:
     summaries = stage_summaries(storage().lesson_results(profile_id))
     if not any(s.done for s in summaries.values()):
         st.info(t("ch_empty_lessons"), icon="🌱")
-        st.page_link("app_pages/lessons.py", label=t("nav_lessons"), icon="🎓")
+        if links:
+            st.page_link("app_pages/lessons.py", label=t("nav_lessons"), icon="🎓")
         return
     rows = [{t("lp_stage"): f"{n}. {t(stage.title, domain='lessons')}",
              t("lp_levels"): f"{summaries[stage.key].done} / {summaries[stage.key].total}",

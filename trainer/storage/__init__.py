@@ -2,8 +2,8 @@
 
 - :mod:`.migrations` -- the database's history, each migration with its own tables;
 - :mod:`.schema` -- the tables as they are now, the connection, migrating on start;
-- :mod:`.profiles`, :mod:`.games`, :mod:`.practice`, :mod:`.lessons` -- data access
-  per domain.
+- :mod:`.profiles`, :mod:`.games`, :mod:`.practice`, :mod:`.lessons`, :mod:`.classroom`
+  -- data access per domain (:mod:`.hashing`: the slow salted hash of PINs and passwords).
 
 :class:`Storage` is all of them over one ``Engine``, tested without Streamlit
 against SQLite and PostgreSQL alike. The app gets its engine from
@@ -12,6 +12,19 @@ against SQLite and PostgreSQL alike. The app gets its engine from
 
 from __future__ import annotations
 
+from .classroom import (
+    AssignmentRow,
+    ClassDeletion,
+    ClassInfo,
+    ClassroomStore,
+    ClassSnapshot,
+    ClassVersion,
+    Member,
+    NewMember,
+    PinCheck,
+    Teacher,
+    TeacherCheck,
+)
 from .games import GameChanged, GameRow, GameStore, MoveRow, RoundResult, record_shareable
 from .lessons import LessonBest, LessonStore
 from .migrations import MIGRATIONS, SCHEMA_VERSION
@@ -21,9 +34,11 @@ from .schema import StorageError, configure_sqlite, metadata, sqlite_url
 
 __all__ = ["Storage", "Profile", "ProfileData", "GameRow", "GameChanged", "MoveRow", "LessonBest",
            "RoundResult", "record_shareable", "DailyResult", "ProgressVersion", "StorageError",
-           "MIGRATIONS", "SCHEMA_VERSION", "metadata", "sqlite_url", "configure_sqlite"]
+           "MIGRATIONS", "SCHEMA_VERSION", "metadata", "sqlite_url", "configure_sqlite",
+           "Teacher", "TeacherCheck", "ClassInfo", "Member", "NewMember", "PinCheck",
+           "AssignmentRow", "ClassSnapshot", "ClassDeletion", "ClassVersion"]
 
 
-class Storage(ProfileStore, GameStore, PracticeStore, LessonStore):
-    """Profiles, games, practice and lessons over one SQLAlchemy engine (SQLite or
-    PostgreSQL)."""
+class Storage(ProfileStore, GameStore, PracticeStore, LessonStore, ClassroomStore):
+    """Profiles, games, practice, lessons and the classroom over one SQLAlchemy engine
+    (SQLite or PostgreSQL)."""

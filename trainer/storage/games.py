@@ -20,7 +20,8 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from .schema import Database, StorageError, aware, games, moves, now, results
+from .practice import attempt_values
+from .schema import Database, StorageError, attempts, aware, games, moves, now, results
 
 __all__ = ["GameRow", "GameChanged", "GameStore", "MoveRow", "RoundResult", "record_shareable"]
 
@@ -127,8 +128,12 @@ class GameStore(Database):
     def save_progress(self, game_id: int, record: dict[str, Any] | None, *, revision: int,
                       new_moves: Sequence[MoveRow] = (),
                       new_results: Sequence[RoundResult] = (),
-                      winner: int | None = None, finished: bool = False) -> int:
+                      winner: int | None = None, finished: bool = False,
+                      evidence: Sequence[Any] = ()) -> int:
         """Moves, the record they extend and any round results, in one transaction.
+
+        ``evidence``: the child's turns as attempts (:mod:`trainer.evidence`), written in
+        the same transaction as the moves they belong to, for the game's profile.
 
         ``revision`` is the game's revision this save extends; the new revision is
         returned. :class:`GameChanged` when the game is no longer in play or another
@@ -160,6 +165,11 @@ class GameStore(Database):
                     conn.execute(results.insert().values(
                         game_id=game_id, round_no=result.round_no,
                         points=json.dumps(result.points), created_at=stamp))
+                if evidence:
+                    owner = conn.execute(sa.select(games.c.profile_id)
+                                         .where(games.c.id == game_id)).scalar_one()
+                    conn.execute(attempts.insert(), [attempt_values(owner, item, stamp)
+                                                     for item in evidence])
         except sa.exc.IntegrityError as exc:
             # A move at a place another save has taken: the revision check stops this
             # first, so only a caller counting its own moves wrongly gets here.

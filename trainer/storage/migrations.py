@@ -174,11 +174,76 @@ def _migration_4(conn: Connection) -> None:
     lesson_results.create(conn, checkfirst=True)
 
 
+def _migration_5(conn: Connection) -> None:
+    """The classroom: teachers, classes (and their co-teachers), class members and
+    assignments (issue 13). A profile still holds only a nickname, a picture, settings
+    and its PIN; what makes it a pupil is a row of ``class_members``."""
+    v5 = sa.MetaData()
+    # Only for the foreign keys' sake: the table exists already (migration 1).
+    sa.Table("profiles", v5, sa.Column("id", sa.Integer, primary_key=True))
+    sa.Table(
+        "teachers", v5,
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("name", sa.String(40), nullable=False),
+        sa.Column("name_key", sa.String(160), nullable=False, unique=True),
+        sa.Column("password_hash", sa.String(200), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("failed_attempts", sa.Integer, nullable=False, default=0),
+        sa.Column("locked_until", sa.DateTime(timezone=True), nullable=True),
+    )
+    sa.Table(
+        "classes", v5,
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("teacher_id", sa.Integer, sa.ForeignKey("teachers.id", ondelete="CASCADE"),
+                  nullable=False, index=True),
+        sa.Column("name", sa.String(40), nullable=False),
+        sa.Column("code", sa.String(12), nullable=False, unique=True),
+        sa.Column("fluency_seconds", sa.Integer, nullable=False, default=6),
+        sa.Column("capture_sum", sa.Integer, nullable=False, default=15),
+        sa.Column("archived_at", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    )
+    sa.Table(
+        "class_teachers", v5,
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("class_id", sa.Integer, sa.ForeignKey("classes.id", ondelete="CASCADE"),
+                  nullable=False),
+        sa.Column("teacher_id", sa.Integer, sa.ForeignKey("teachers.id", ondelete="CASCADE"),
+                  nullable=False, index=True),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.UniqueConstraint("class_id", "teacher_id", name="uq_class_teachers"),
+    )
+    sa.Table(
+        "class_members", v5,
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("class_id", sa.Integer, sa.ForeignKey("classes.id", ondelete="CASCADE"),
+                  nullable=False, index=True),
+        sa.Column("profile_id", sa.Integer, sa.ForeignKey("profiles.id", ondelete="CASCADE"),
+                  nullable=False, unique=True),
+        sa.Column("real_name", sa.String(80), nullable=True),
+        sa.Column("failed_attempts", sa.Integer, nullable=False, default=0),
+        sa.Column("locked_until", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    )
+    sa.Table(
+        "assignments", v5,
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("class_id", sa.Integer, sa.ForeignKey("classes.id", ondelete="CASCADE"),
+                  nullable=False, index=True),
+        sa.Column("kind", sa.String(16), nullable=False),
+        sa.Column("spec", sa.Text, nullable=False),
+        sa.Column("due", sa.String(10), nullable=True),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    )
+    v5.create_all(conn, checkfirst=True)
+
+
 #: Append only; never edit one that has shipped.
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "profiles, games, moves, results", _migration_1),
     Migration(2, "puzzle attempts, daily results", _migration_2),
     Migration(3, "derivable columns dropped; profile PIN; game revision", _migration_3),
     Migration(4, "lesson results", _migration_4),
+    Migration(5, "classroom: teachers, classes, members, assignments", _migration_5),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version

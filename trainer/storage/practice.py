@@ -45,7 +45,7 @@ class DailyResult:
         return sum(s or 0 for s in self.stars)
 
 
-def _attempt_values(profile_id: int, attempt: Attempt, stamp: datetime) -> dict[str, Any]:
+def attempt_values(profile_id: int, attempt: Attempt, stamp: datetime) -> dict[str, Any]:
     values = {name: getattr(attempt, name) for name in _STORED}
     for name in _JSON_FIELDS:
         values[name] = json.dumps(values[name], ensure_ascii=False)
@@ -89,7 +89,7 @@ class PracticeStore(Database):
         """One puzzle or quick-fact attempt, in a transaction; its id."""
         with self.transaction() as conn:
             return int(conn.execute(attempts.insert().values(
-                **_attempt_values(profile_id, attempt, now()))).inserted_primary_key[0])
+                **attempt_values(profile_id, attempt, now()))).inserted_primary_key[0])
 
     def record_daily_answer(self, profile_id: int, day: str, number: int, index: int,
                             attempt: Attempt, slots: int = 5) -> DailyResult:
@@ -111,7 +111,7 @@ class PracticeStore(Database):
                              attempt: Attempt, slots: int) -> DailyResult:
         stamp = now()
         with self.transaction() as conn:
-            conn.execute(attempts.insert().values(**_attempt_values(profile_id, attempt, stamp)))
+            conn.execute(attempts.insert().values(**attempt_values(profile_id, attempt, stamp)))
             # Lock the day's row where the database can (PostgreSQL); SQLite
             # serialises writers anyway.
             query = sa.select(daily_results).where(

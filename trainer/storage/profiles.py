@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
-import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -14,11 +12,13 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from ..names import clean_name, name_key
+from .hashing import PIN_COST, hash_secret, secret_matches
 from .schema import (
     Database,
     StorageError,
     attempts,
     aware,
+    class_members,
     daily_results,
     games,
     lesson_results,
@@ -28,13 +28,11 @@ from .schema import (
     results,
 )
 
-__all__ = ["Profile", "ProfileData", "ProfileStore", "hash_pin", "pin_matches", "pin_problem"]
+__all__ = ["Profile", "ProfileData", "ProfileStore", "hash_pin", "pin_matches", "pin_problem",
+           "delete_profiles"]
 
 #: A PIN is 4 to 8 digits: a parent's lock against a sibling, not a password.
 PIN_DIGITS = (4, 8)
-# scrypt's cost: about 50 ms a try here, so guessing 10,000 PINs takes minutes, not
-# milliseconds, while checking one stays instant for a person.
-_SCRYPT = {"n": 2**14, "r": 8, "p": 1}
 
 
 def pin_problem(pin: str) -> tuple[str, dict[str, Any]] | None:
@@ -46,23 +44,13 @@ def pin_problem(pin: str) -> tuple[str, dict[str, Any]] | None:
 
 
 def hash_pin(pin: str) -> str:
-    """``scrypt$n$r$p$salt$hash`` of a PIN, with a fresh random salt."""
-    salt = secrets.token_bytes(16)
-    digest = hashlib.scrypt(pin.encode(), salt=salt, **_SCRYPT)
-    return "scrypt${n}${r}${p}$".format(**_SCRYPT) + f"{salt.hex()}${digest.hex()}"
+    """``scrypt$n$r$p$salt$hash`` of a PIN, with a fresh random salt (about 50 ms)."""
+    return hash_secret(pin, PIN_COST)
 
 
 def pin_matches(pin: str, stored: str) -> bool:
     """Whether ``pin`` is the one ``stored`` (by :func:`hash_pin`) was made from."""
-    try:
-        scheme, n, r, p, salt, digest = stored.split("$")
-        if scheme != "scrypt":
-            return False
-        again = hashlib.scrypt(pin.encode(), salt=bytes.fromhex(salt), n=int(n), r=int(r),
-                               p=int(p))
-    except ValueError:
-        return False
-    return hmac.compare_digest(again.hex(), digest)
+    return secret_matches(pin, stored)
 
 
 @dataclass(frozen=True)
@@ -187,12 +175,21 @@ class ProfileStore(Database):
         """Remove a profile and everything stored for it (``pin_wrong``: nothing goes)."""
         self._require_pin(profile_id, pin)
         with self.transaction() as conn:
-            game_ids = sa.select(games.c.id).where(games.c.profile_id == profile_id)
-            conn.execute(attempts.delete().where(attempts.c.profile_id == profile_id))
-            conn.execute(daily_results.delete().where(daily_results.c.profile_id == profile_id))
-            conn.execute(lesson_results.delete().where(
-                lesson_results.c.profile_id == profile_id))
-            conn.execute(moves.delete().where(moves.c.game_id.in_(game_ids)))
-            conn.execute(results.delete().where(results.c.game_id.in_(game_ids)))
-            conn.execute(games.delete().where(games.c.profile_id == profile_id))
-            conn.execute(profiles.delete().where(profiles.c.id == profile_id))
+            delete_profiles(conn, [profile_id])
+
+
+def delete_profiles(conn: Connection, profile_ids: Sequence[int]) -> None:
+    """Remove these profiles and everything stored for them, inside the caller's
+    transaction (deleting a profile, or a class with its pupils)."""
+    ids = list(profile_ids)
+    if not ids:
+        return
+    game_ids = sa.select(games.c.id).where(games.c.profile_id.in_(ids))
+    conn.execute(attempts.delete().where(attempts.c.profile_id.in_(ids)))
+    conn.execute(daily_results.delete().where(daily_results.c.profile_id.in_(ids)))
+    conn.execute(lesson_results.delete().where(lesson_results.c.profile_id.in_(ids)))
+    conn.execute(moves.delete().where(moves.c.game_id.in_(game_ids)))
+    conn.execute(results.delete().where(results.c.game_id.in_(game_ids)))
+    conn.execute(games.delete().where(games.c.profile_id.in_(ids)))
+    conn.execute(class_members.delete().where(class_members.c.profile_id.in_(ids)))
+    conn.execute(profiles.delete().where(profiles.c.id.in_(ids)))

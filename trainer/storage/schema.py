@@ -20,7 +20,8 @@ from sqlalchemy.engine import Connection, Engine
 from .migrations import MIGRATIONS
 
 __all__ = ["Database", "StorageError", "metadata", "schema_version", "profiles", "games",
-           "moves", "results", "attempts", "daily_results", "lesson_results", "sqlite_url",
+           "moves", "results", "attempts", "daily_results", "lesson_results", "teachers",
+           "classes", "class_teachers", "class_members", "assignments", "sqlite_url",
            "configure_sqlite",
            "now", "aware"]
 
@@ -168,6 +169,77 @@ lesson_results = sa.Table(
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),  # first done
     sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),  # last done
     sa.UniqueConstraint("profile_id", "stage", "level", name="uq_lesson_results_level"),
+)
+
+# -- the classroom (issue 13, docs/CLASSROOM.md) -------------------------------------------
+
+teachers = sa.Table(
+    "teachers", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("name", sa.String(40), nullable=False),  # as typed (cleaned), shown
+    # The folded name (trainer.names.name_key): "Ms Díaz" and "ms diaz" are one account.
+    sa.Column("name_key", sa.String(160), nullable=False, unique=True),
+    # scrypt$n$r$p$salt$hash (storage.hashing): never read outside the storage package.
+    sa.Column("password_hash", sa.String(200), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    # Wrong passwords in a row, and the lock they earned (rate limiting per account).
+    sa.Column("failed_attempts", sa.Integer, nullable=False, default=0),
+    sa.Column("locked_until", sa.DateTime(timezone=True), nullable=True),
+)
+
+classes = sa.Table(
+    "classes", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("teacher_id", sa.Integer, sa.ForeignKey("teachers.id", ondelete="CASCADE"),
+              nullable=False, index=True),  # the owner: only they delete the class
+    sa.Column("name", sa.String(40), nullable=False),
+    # What pupils type on a shared tablet ("KDM-472", stored without the dash); regenerable.
+    sa.Column("code", sa.String(12), nullable=False, unique=True),
+    # The fluency time limit of the fact grid (3, 6 or 12 s) and the class's capture sum.
+    sa.Column("fluency_seconds", sa.Integer, nullable=False, default=6),
+    sa.Column("capture_sum", sa.Integer, nullable=False, default=15),
+    sa.Column("archived_at", sa.DateTime(timezone=True), nullable=True),  # read-only when set
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+# Co-teachers: they see and run the class as its owner does, but cannot delete it.
+class_teachers = sa.Table(
+    "class_teachers", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("class_id", sa.Integer, sa.ForeignKey("classes.id", ondelete="CASCADE"),
+              nullable=False),
+    sa.Column("teacher_id", sa.Integer, sa.ForeignKey("teachers.id", ondelete="CASCADE"),
+              nullable=False, index=True),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.UniqueConstraint("class_id", "teacher_id", name="uq_class_teachers"),
+)
+
+# A pupil: a profile managed by a class. The pupil's PIN is the profile's own pin_hash
+# (so every way to a profile, ?p= included, asks for it); the teacher sets it.
+class_members = sa.Table(
+    "class_members", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("class_id", sa.Integer, sa.ForeignKey("classes.id", ondelete="CASCADE"),
+              nullable=False, index=True),
+    sa.Column("profile_id", sa.Integer, sa.ForeignKey("profiles.id", ondelete="CASCADE"),
+              nullable=False, unique=True),  # a profile is in one class at most
+    sa.Column("real_name", sa.String(80), nullable=True),  # the class's teachers only
+    # Wrong PINs in a row at the class sign-in, and the lock they earned.
+    sa.Column("failed_attempts", sa.Integer, nullable=False, default=0),
+    sa.Column("locked_until", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+assignments = sa.Table(
+    "assignments", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("class_id", sa.Integer, sa.ForeignKey("classes.id", ondelete="CASCADE"),
+              nullable=False, index=True),
+    sa.Column("kind", sa.String(16), nullable=False),  # lesson | puzzles | facts | weakest
+    sa.Column("spec", sa.Text, nullable=False),  # its parameters (JSON), per kind
+    sa.Column("due", sa.String(10), nullable=True),  # YYYY-MM-DD, the pupils' local date
+    # Attempts count toward the assignment from this moment on (docs/CLASSROOM.md).
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
 )
 
 

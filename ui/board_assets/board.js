@@ -37,7 +37,7 @@ function face(data, id) {
 
 // A card button's picture: the same SVG as an <img> (decorative: the button's aria-label
 // names the card). Drawn inline, its letters and numbers ("3", "c", "3") would be the
-// button's visible text, which its name ("3 de copas, 3") does not contain (WCAG 2.5.3,
+// button's visible text, which its name ("<card name>, <value>") does not contain (WCAG 2.5.3,
 // axe's label-content-name-mismatch). One data: URL per face, made once.
 const FACE_URLS = new Map();
 function faceImage(data, id) {
@@ -387,8 +387,11 @@ function bind(root, st) {
     const action = e.target.closest("button[data-action]");
     if (!action || action.disabled || st.busy) return;
     const kind = action.dataset.action;
+    // How long this position's board was on screen: the turn's time (a fact's fluency).
+    const thinkMs = Math.round(performance.now() - st.shownAt);
     const payload = kind === "renuncio" ? { kind, position: data.position } :
-      { kind, position: data.position, card: st.hand, take: termsOf(data, st).take };
+      { kind, position: data.position, card: st.hand, take: termsOf(data, st).take,
+        think_ms: thinkMs };
     st.busy = true;
     update(root, data, st);
     st.sentAt = performance.now();
@@ -440,6 +443,7 @@ export default function (component) {
   const newPosition = data.position !== st.position;
   if (newPosition) {
     st.position = data.position;
+    st.shownAt = performance.now();
     st.hand = data.select.fixed || null;
     st.take = new Set();
   } else if (data.select.fixed) {

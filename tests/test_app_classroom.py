@@ -1,0 +1,594 @@
+"""The classroom's pages with AppTest (issue 13): a teacher's whole year on "For teachers"
+(account, class, pupils from a pasted list with a refused line, the dashboard with data,
+the fact grid, an assignment and its completion once the pupil did it, CSV, PDFs,
+archive, delete) and a pupil on "My class" (the code, the picture, a wrong PIN, the right
+one, assignments first), with what a pupil must never reach: the teacher's pages,
+another pupil's profile by ``?p=``, another class's pupils.
+
+Downloads are read back as the browser would get them: the bytes a download button
+holds (or makes when tapped) are taken from the test run's media file manager.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import os
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from pypdf import PdfReader
+from streamlit.runtime.media_file_manager import MediaFileManager
+from streamlit.testing.v1 import AppTest
+from streamlit.testing.v1 import app_test as app_test_module
+
+import trainer.storage.classroom as storage_classroom
+from tests.test_app_helpers import assert_ok, create_profile, new_app
+from tests.test_classroom import fact_quick
+from trainer.classroom import Classroom, ClassroomError, TeacherAuth, format_code, new_pin
+from trainer.storage import Storage, configure_sqlite
+from trainer.text import md_escape
+
+pytestmark = pytest.mark.usefixtures("fresh_app")
+
+TEACHER = "app_pages/teacher.py"
+MY_CLASS = "app_pages/my_class.py"
+PROFILES = "app_pages/profiles.py"
+PASSWORD = "seven oros on the table"
+NOW = "2026-12-02T10:00:00Z"
+TODAY = datetime(2026, 12, 2, 10, tzinfo=UTC)
+
+
+@pytest.fixture(autouse=True)
+def _setup(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fixed date, and cheap hashes: the parameters are stored with each hash, so
+    checking works the same; a class of pupils is made in milliseconds."""
+    monkeypatch.setenv("ESCOBA_NOW", NOW)
+    monkeypatch.setattr(storage_classroom, "PIN_COST", {"n": 2**8, "r": 8, "p": 1})
+    monkeypatch.setattr(storage_classroom, "PASSWORD_COST", {"n": 2**8, "r": 8, "p": 1})
+
+
+@pytest.fixture(autouse=True)
+def media(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[MediaFileManager]]:
+    """Every media file manager AppTest makes (one a run): where downloads live."""
+    managers: list[MediaFileManager] = []
+
+    class Recording(MediaFileManager):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            managers.append(self)
+
+    monkeypatch.setattr(app_test_module, "MediaFileManager", Recording)
+    yield managers
+
+
+def store() -> Storage:
+    """The app's database, from the test's side (migrated if the app has not yet been)."""
+    engine = sa.create_engine(f"sqlite:///{os.environ['ESCOBA_DB_PATH']}")
+    configure_sqlite(engine)
+    return Storage(engine)
+
+
+def download(at: AppTest, media: list[MediaFileManager], key: str) -> bytes:
+    """The bytes of the download button ``key``: made now if the page defers them (as the
+    server does when the button is tapped), else the file the page stored."""
+    (button,) = [b for b in at.get("download_button") if str(b.proto.id).endswith(f"-{key}")]
+    proto = button.proto
+    for manager in reversed(media):
+        if proto.deferred_file_id:
+            entry = manager._deferred_callables.get(proto.deferred_file_id)
+            if entry is not None:
+                data = entry["callable"]()
+                return data.encode("utf-8") if isinstance(data, str) else bytes(data)
+        elif proto.url:
+            try:
+                return manager._storage.get_file(proto.url.rsplit("/", 1)[-1]).content
+            except Exception:
+                continue
+    raise AssertionError(f"no data for {key}")
+
+
+def pdf_text(data: bytes) -> str:
+    assert data.startswith(b"%PDF-")
+    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
+
+
+def submit(at: AppTest, form: str) -> AppTest:
+    (button,) = [b for b in at.button if b.key and b.key.startswith(f"FormSubmitter:{form}")]
+    button.click().run()
+    assert_ok(at)
+    return at
+
+
+def click(at: AppTest, key: str) -> AppTest:
+    at.button(key=key).click().run()
+    assert_ok(at)
+    return at
+
+
+def shown(at: Any) -> str:
+    """Every text the page (or a part of it: ``at.main``) shows: messages, Markdown,
+    captions, titles, HTML."""
+    parts = [e.value for e in (*at.title, *at.subheader, *at.markdown, *at.caption,
+                               *at.success, *at.info, *at.warning, *at.error)]
+    parts += [h.proto.body for h in at.get("html")]
+    return "\n".join(str(p) for p in parts)
+
+
+def frame(at: AppTest, column: str):
+    """The one table on the page with this column."""
+    (table,) = [d.value for d in at.dataframe if column in d.value.columns]
+    return table
+
+
+def sign_up(name: str = "Ms Díaz") -> AppTest:
+    at = new_app()
+    at.switch_page(TEACHER).run()
+    assert_ok(at)
+    at.segmented_control(key="tc_auth_mode").set_value("create").run()
+    at.text_input(key="tc_new_name").input(name)
+    at.text_input(key="tc_new_password").input(PASSWORD)
+    at.text_input(key="tc_new_password2").input(PASSWORD)
+    return submit(at, "tc_create_form")
+
+
+def part(at: AppTest, name: str) -> AppTest:
+    at.segmented_control(key="tc_part").set_value(name).run()
+    assert_ok(at)
+    return at
+
+
+def pupil_ids(at: AppTest) -> dict[str, Any]:
+    """The pupils just added (with their PINs), by nickname."""
+    return {p.nickname: p for p in at.session_state["tc_added"][1].added}
+
+
+# -- the teacher -----------------------------------------------------------------------------
+
+def test_a_teachers_year_from_the_account_to_deleting_the_class(media) -> None:
+    at = new_app()
+    at.switch_page(TEACHER).run()
+    assert_ok(at)
+    # Nothing but the sign-in, and a password field that never echoes.
+    assert at.title[0].value == "For teachers"
+    assert not [b for b in at.button if b.key and b.key.startswith("tc_open")]
+    at.segmented_control(key="tc_auth_mode").set_value("create").run()
+    assert at.text_input(key="tc_new_password").proto.type == 1  # PASSWORD
+    at.text_input(key="tc_new_name").input("Ms Díaz")
+    at.text_input(key="tc_new_password").input(PASSWORD)
+    at.text_input(key="tc_new_password2").input(PASSWORD + "!")
+    submit(at, "tc_create_form")
+    assert "The two passwords are not the same." in shown(at)
+    assert "teacher" not in at.session_state
+    at = sign_up()
+    assert "Welcome, Ms Díaz!" in shown(at)
+    session = at.session_state["teacher"]
+    assert type(session).__name__ == "TeacherSession"
+    # The password is kept nowhere in the session.
+    assert not [k for k in at.session_state if PASSWORD in repr(at.session_state[k])]
+
+    # A class: its code on the board, then straight to its pupils.
+    at.text_input(key="tc_class_name").input("3B Díaz")
+    at.segmented_control(key="tc_class_fluency").set_value(6)
+    submit(at, "tc_new_class_form")
+    info = store().classes_of(session.teacher.id)[0]
+    assert (info.name, info.fluency_seconds, info.capture_sum) == ("3B Díaz", 6, 15)
+    assert f"Class code: {format_code(info.code)}" in shown(at)
+    assert at.segmented_control(key="tc_part").value == "pupils"
+
+    # Pupils from a pasted list; a refused line is shown as typed, never as markup.
+    at.text_area(key="tc_paste").input("Ana\nLeo; Leonardo Ruíz\n<b>Bold</b>\nAna")
+    submit(at, "tc_add_form")
+    assert "2 pupils added." in shown(at)
+    assert "2 lines were not added:" in shown(at)
+    refused = frame(at, "As pasted")
+    assert list(refused.iloc[:, 1]) == ["<b>Bold</b>", "Ana"]
+    assert "Names cannot use signs" in refused.iloc[0, 2]
+    assert "<b>Bold</b>" not in shown(at)  # never drawn as HTML
+    pupils = pupil_ids(at)
+    assert set(pupils) == {"Ana", "Leo"} and all(len(p.pin) == 4 for p in pupils.values())
+    cards = pdf_text(download(at, media, "tc_cards_added"))
+    assert "Ana" in cards and " ".join(pupils["Ana"].pin) in cards
+    assert format_code(info.code) in cards
+    click(at, "tc_added_done")  # the PINs are forgotten
+    assert "tc_added" not in at.session_state
+    assert not [b for b in at.get("download_button") if "tc_cards_added" in b.proto.id]
+
+    # Data: Ana misses quick facts this week (needs help); Leo is fast on 7 + 8.
+    db = store()
+    ana, leo = pupils["Ana"].profile_id, pupils["Leo"].profile_id
+    for i in range(6):
+        db.record_attempt(ana, fact_quick("15-7", i == 0, 4.0, TODAY))
+    for _ in range(3):
+        db.record_attempt(leo, fact_quick("15-8", True, 2.0, TODAY))
+    part(at, "dashboard")
+    table = frame(at, "needs help")
+    assert len(table) == 2
+    rows = {r["nickname"]: r for r in table.to_dict("records")}
+    ana_row = next(r for k, r in rows.items() if "Ana" in k)
+    leo_row = next(r for k, r in rows.items() if "Leo" in k)
+    assert ana_row["needs help"] == "⚠️ Only 17% right this week (6 answers)"
+    assert leo_row["needs help"] == "" and leo_row["real name"] == "Leonardo Ruíz"
+    assert leo_row["fluent complements"] == "1 / 6"
+    assert "2 pupils · 1 needs help" in shown(at)
+    # A pupil's own My progress charts, read-only, for the teacher.
+    at.selectbox(key="tc_dash_pupil").set_value(leo).run()
+    assert_ok(at)
+    assert "Progress of" in shown(at)
+    assert [c for c in at.get("plotly_chart") if "tc_ch_mastery" in c.proto.id]
+
+    # The fact grid: coloured and marked cells, a legend, a cell's history.
+    part(at, "grid")
+    grid = next(h.proto.body for h in at.get("html") if "fact-grid'" in h.proto.body)
+    leo_line = next(line for line in grid.split("<tr>") if "Leo" in line)
+    ana_line = next(line for line in grid.split("<tr>") if "Ana" in line)
+    assert "fg-fast" in leo_line and "fg-wrong" in ana_line
+    assert "✓" in leo_line and "✗" in ana_line
+    assert "Fluent: right and in time" in shown(at)  # the legend says it in words
+    at.selectbox(key="tc_cell_pupil").set_value(ana).run()
+    at.selectbox(key="tc_cell_fact").set_value("15-7").run()
+    assert_ok(at)
+    history = frame(at, "When")
+    assert len(history) == 6 and list(history.iloc[:, 1]).count("✗ wrong") == 5
+
+    # An assignment: Leo does it on his tablet, the teacher sees it done.
+    part(at, "assignments")
+    at.segmented_control(key="tc_as_type").set_value("facts").run()
+    at.multiselect(key="tc_as_facts").set_value(["15-6", "3+5"])
+    submit(at, "tc_assign_form")
+    assert "Assigned: Quick facts: 6 + ? = 15, 3 + 5" in shown(at)
+    assert "0 of 2 pupils done" in shown(at)
+    pupil = new_app()
+    pupil.switch_page(MY_CLASS).run()
+    sign_in_pupil(pupil, info.code, leo, pupils["Leo"].pin)
+    (task,) = [b for b in pupil.button if b.key and b.key.startswith("mc_do_")]
+    click(pupil, task.key)
+    answer_round(pupil, right=True)
+    assert "Task done! Well played." in shown(pupil)
+    at.run()
+    assert "1 of 2 pupils done" in shown(at)
+
+    # Export: UTF-8 with a BOM, accents intact, one row per answer.
+    part(at, "export")
+    raw = download(at, media, "tc_attempts_csv")
+    assert raw.startswith(b"\xef\xbb\xbf")
+    lines = list(csv.reader(io.StringIO(raw.decode("utf-8-sig"))))
+    assert lines[0][:2] == ["nickname", "real name"]
+    assert len(lines) == 1 + 6 + 3 + 2 and lines[-1][:2] == ["Leo", "Leonardo Ruíz"]
+    dash = download(at, media, "tc_dashboard_csv").decode("utf-8-sig")
+    assert "Leonardo Ruíz" in dash and "Only 17% right this week" in dash
+
+    # Print: the class's worksheet, each pupil's, the class list, new cards for all.
+    part(at, "print")
+    worksheet = pdf_text(download(at, media, "tc_ws_pdf"))
+    assert "Answer key" in worksheet and "3B Díaz" not in worksheet
+    sheets = pdf_text(download(at, media, "tc_pupil_ws_pdf"))
+    assert "Ana" in sheets and "Leo" in sheets
+    assert "Leonardo Ruíz" in pdf_text(download(at, media, "tc_list_pdf"))
+    click(at, "tc_all_pins")  # not ticked: nothing changes
+    assert "Tick the box first" in shown(at)
+    at.checkbox(key="tc_all_pins_sure").check().run()
+    click(at, "tc_all_pins")
+    new_pins = {p.nickname: p.pin for p in at.session_state["tc_new_pins"][1]}
+    assert " ".join(new_pins["Ana"]) in pdf_text(download(at, media, "tc_cards_all"))
+    from trainer.classroom import PupilSignIn
+    door = PupilSignIn(db)
+    card = door.find_class(info.code)
+    assert door.sign_in(card, ana, new_pins["Ana"]) == ana
+
+    # Archive (read-only, its code signs nobody in), restore, then delete for good.
+    part(at, "settings")
+    click(at, "tc_archive")
+    assert "The class is archived." in shown(at)
+    with pytest.raises(ClassroomError, match="signin.class_archived"):
+        door.find_class(info.code)
+    assert "tc_paste" not in [t.key for t in at.text_area]
+    click(at, "tc_restore")
+    assert "The class is back." in shown(at)
+    assert "Deleting 3B Díaz removes for good: 2 pupils with their profiles" in shown(at)
+    at.text_input(key="tc_delete_name").input("3B")
+    click(at, "tc_delete")
+    assert "Type the class's name exactly" in shown(at)
+    assert db.get_class(info.id) is not None
+    at.text_input(key="tc_delete_name").input("3b díaz")
+    click(at, "tc_delete")
+    assert "The class 3B Díaz was deleted" in shown(at)
+    assert db.get_class(info.id) is None and db.get_profile(ana) is None
+    assert "No class yet" in shown(at)
+
+
+def test_the_teacher_area_locks_after_a_while_and_signs_out(media) -> None:
+    at = sign_up("Mr Roe")
+    session = at.session_state["teacher"]
+    session.last_active -= timedelta(minutes=16)
+    at.run()
+    assert "locked itself" in shown(at)
+    assert not [t for t in at.text_input if t.key == "tc_class_name"]
+    at.text_input(key="tc_unlock_password").input("not my password")
+    submit(at, "tc_unlock_form")
+    assert "Wrong name or password." in shown(at)
+    at.text_input(key="tc_unlock_password").input(PASSWORD)
+    submit(at, "tc_unlock_form")
+    assert [t for t in at.text_input if t.key == "tc_class_name"]
+    click(at, "tc_sign_out")
+    assert "teacher" not in at.session_state
+    assert "You are signed out." in shown(at)
+    # Signing in again: by name and password.
+    at.text_input(key="tc_name").input("mr roe")
+    at.text_input(key="tc_password").input(PASSWORD)
+    submit(at, "tc_sign_in_form")
+    assert "Signed in as" in shown(at)
+
+
+# -- the pupil -------------------------------------------------------------------------------
+
+def sign_in_pupil(at: AppTest, code: str, profile_id: int, pin: str) -> AppTest:
+    at.text_input(key="mc_code").input(code.lower())
+    submit(at, "mc_code_form")
+    sign_in_pupil_pad(at, profile_id, pin)
+    return at
+
+
+def sign_in_pupil_pad(at: AppTest, profile_id: int, pin: str) -> None:
+    """Tap the picture, then the PIN's digits on the pad."""
+    click(at, f"mc_pupil_{profile_id}")
+    for digit in pin:
+        click(at, f"mc_d_{digit}")
+
+
+def answer_round(at: AppTest, right: bool) -> None:
+    """Answer every quick fact of the round on screen (rightly or not)."""
+    for _ in range(25):
+        kept = at.session_state["mc_round"]
+        rnd = kept[1]
+        puzzle = rnd.current
+        if puzzle is None:
+            return
+        value = puzzle.solutions[0].value
+        click(at, f"mc_n_{value if right else value % 10 + 1}")
+    raise AssertionError("the round did not end")
+
+
+def _class(db: Storage, teacher: str, name: str, nicknames: str,
+           pins: list[str]) -> tuple[Any, dict[str, int]]:
+    auth = TeacherAuth(db)
+    try:
+        session = auth.create_account(teacher, PASSWORD)
+    except ClassroomError:
+        session = auth.sign_in(teacher, PASSWORD)
+    made = iter(pins)
+    room = Classroom(db, session, pin_maker=lambda: next(made, None) or new_pin())
+    info = room.create_class(name)
+    added = room.add_pupils(info.id, nicknames)
+    return (room, info), {p.nickname: p.profile_id for p in added.added}
+
+
+def test_a_pupil_signs_in_with_the_class_code_and_finds_assignments_first() -> None:
+    db = store()
+    (room, info), ids = _class(db, "Ms Díaz", "3B", "Ana\nLeo", ["4821", "7395"])
+    (_, other), others = _class(db, "Mr Roe", "4A", "Zoe", ["5102"])
+    puzzles = room.create_assignment(info.id, "puzzles",
+                                     {"kind": "captures", "level": 1, "count": 2})
+    lesson = room.create_assignment(info.id, "lesson", {"stage": "one_card"})
+    at = new_app()
+    at.switch_page(MY_CLASS).run()
+    assert_ok(at)
+    at.text_input(key="mc_code").input("ZZZ-999")
+    submit(at, "mc_code_form")
+    assert "We don't know that class code" in shown(at)
+    # Another class's code shows that class's pictures only, and nothing else of it.
+    at.text_input(key="mc_code").input(format_code(other.code))
+    submit(at, "mc_code_form")
+    assert {b.key for b in at.button if b.key.startswith("mc_pupil_")} == {
+        f"mc_pupil_{others['Zoe']}"}
+    click(at, "mc_other_class")
+    at.text_input(key="mc_code").input(info.code.lower())
+    submit(at, "mc_code_form")
+    assert {b.key for b in at.button if b.key.startswith("mc_pupil_")} == {
+        f"mc_pupil_{ids['Ana']}", f"mc_pupil_{ids['Leo']}"}
+    assert "3B" in shown(at)
+    click(at, f"mc_pupil_{ids['Ana']}")
+    assert "Hello" in shown(at) and "Ana" in shown(at)
+    for digit in "1111":
+        click(at, f"mc_d_{digit}")
+    assert "That PIN is not right. 4 tries left before a short wait." in shown(at)
+    assert at.session_state.get("profile_id") is None
+    for digit in "4821":
+        click(at, f"mc_d_{digit}")
+    assert at.session_state["profile_id"] == ids["Ana"]
+    assert "Hi" in shown(at) and "Your tasks" in shown(at)
+    # The assignment first, done right here.
+    assert {b.key for b in at.button if b.key.startswith("mc_do_")} == {
+        f"mc_do_{puzzles.id}", f"mc_do_{lesson.id}"}
+    assert md_escape("2 puzzles: Captures, level 1 (sum 15)") in shown(at)
+    click(at, f"mc_do_{puzzles.id}")
+    for _ in range(2):
+        puzzle = at.session_state["mc_current"][1]
+        if puzzle.solutions:
+            for sol in puzzle.solutions:
+                at.pills(key="mc_table").set_value([str(c) for c in sol.take]).run()
+                click(at, "mc_add")
+        else:
+            click(at, "mc_none")
+        click(at, "mc_next")
+    assert "Task done! Well played." in shown(at)
+    progress = {p.assignment.id: p for p in room.assignments(room.snapshot(info.id),
+                                                              TODAY.date())}[puzzles.id]
+    assert progress.pupils[ids["Ana"]].complete and not progress.pupils[ids["Leo"]].complete
+    # A lesson opens on the Lessons page, at the assigned stage.
+    click(at, "mc_back")
+    assert "mc_do_" + str(puzzles.id) not in {b.key for b in at.button}  # done: no button
+    click(at, f"mc_do_{lesson.id}")
+    assert at.title[0].value == "Learn to play"
+    assert at.session_state["lesson_runner"].view().stage == "one_card"
+    assert at.session_state["lesson_map"] is False  # the level, not the map
+
+    # A pupil's session reaches no teacher page: only the sign-in.
+    at.switch_page(TEACHER).run()
+    assert_ok(at)
+    page = shown(at.main)
+    assert "3B" not in page and "Ana" not in page and "Leo" not in page
+    assert [t.key for t in at.text_input] == ["tc_name", "tc_password"]
+    assert not at.dataframe and not at.get("download_button")
+    # Settings: their teacher looks after the profile.
+    at.switch_page("app_pages/settings.py").run()
+    assert "Your teacher looks after this profile" in shown(at)
+    assert not [t for t in at.text_input if t.key == "parent_rename"]
+    # "Not you? Switch" for the next child: the pictures again.
+    at.switch_page(MY_CLASS).run()
+    click(at, "mc_switch")
+    assert at.session_state.get("profile_id") is None
+    assert f"mc_pupil_{ids['Leo']}" in {b.key for b in at.button}
+
+
+def test_another_pupils_url_asks_their_pin_with_the_same_limit() -> None:
+    db = store()
+    (room, info), ids = _class(db, "Ms Díaz", "3B", "Ana\nLeo", ["4821", "7395"])
+    # A home profile is still listed; pupils are not, "My class" is offered instead.
+    at = create_profile(new_app(), "Mia")
+    labels = [b.label for b in at.button if b.key and b.key.startswith("profile_")]
+    assert any("Mia" in label for label in labels) and not any("Leo" in x for x in labels)
+    assert "In a class? Sign in on My class" in [p.label for p in at.get("page_link")]
+    # Ana's tablet, Leo's link: his PIN is asked, and wrong ones count for him.
+    at = new_app(query={"p": str(ids["Leo"])})
+    assert at.session_state.get("profile_id") is None
+    assert at.session_state["pin_asked"] == ids["Leo"]
+    for left in (4, 3, 2, 1):
+        at.text_input(key="pin_entry").input("0000")
+        submit(at, "pin_form")
+        assert f"{left} tr" in shown(at)
+    at.text_input(key="pin_entry").input("0000")
+    submit(at, "pin_form")
+    assert "Too many wrong PINs" in shown(at)
+    at.text_input(key="pin_entry").input("7395")  # right, but Leo waits now
+    submit(at, "pin_form")
+    assert at.session_state.get("profile_id") is None
+    assert "Too many wrong PINs" in shown(at)
+    # The teacher's new PIN lifts the lock (and the old one is gone).
+    login = room.regenerate_pin(info.id, ids["Leo"])
+    at.text_input(key="pin_entry").input(login.pin)
+    submit(at, "pin_form")
+    assert at.session_state["profile_id"] == ids["Leo"]
+
+
+def test_a_co_teacher_runs_the_class_but_only_its_owner_deletes_it() -> None:
+    db = store()
+    (_, info), _ids = _class(db, "Ms Díaz", "3B", "Ana", ["4821"])
+    TeacherAuth(db).create_account("Mr Roe", PASSWORD)
+    at = new_app()
+    at.switch_page(TEACHER).run()
+    at.text_input(key="tc_name").input("Ms Díaz")
+    at.text_input(key="tc_password").input(PASSWORD)
+    submit(at, "tc_sign_in_form")
+    click(at, f"tc_open_{info.id}")
+    part(at, "settings")
+    at.text_input(key="tc_co_name").input("mr roe")
+    click(at, "tc_co_add")
+    assert "Mr Roe now teaches this class too." in shown(at)
+    click(at, "tc_sign_out")
+    at.text_input(key="tc_name").input("Mr Roe")
+    at.text_input(key="tc_password").input(PASSWORD)
+    submit(at, "tc_sign_in_form")
+    click(at, f"tc_open_{info.id}")  # his too now
+    part(at, "settings")
+    assert "Only the teacher who made the class can do this." in shown(at)
+    assert not [b for b in at.button if b.key in ("tc_delete", "tc_co_add")]
+    part(at, "dashboard")
+    assert len(frame(at, "needs help")) == 1
+
+
+def test_wrong_codes_are_counted_and_refused_after_ten() -> None:
+    at = new_app()
+    at.switch_page(MY_CLASS).run()
+    for _ in range(10):
+        at.text_input(key="mc_code").input("AAA-333")
+        submit(at, "mc_code_form")
+    assert "Ask your teacher for the class code" in shown(at)
+    assert not [t for t in at.text_input if t.key == "mc_code"]
+
+
+def test_a_teacher_on_a_tablet_is_signed_out_when_a_pupil_signs_in() -> None:
+    db = store()
+    (_, info), ids = _class(db, "Ms Díaz", "3B", "Ana", ["4821"])
+    at = sign_up("Mr Roe")
+    assert "teacher" in at.session_state
+    at.switch_page(MY_CLASS).run()
+    sign_in_pupil(at, info.code, ids["Ana"], "4821")
+    assert at.session_state["profile_id"] == ids["Ana"]
+    assert "teacher" not in at.session_state
+    at.switch_page(TEACHER).run()
+    assert [t.key for t in at.text_input] == ["tc_name", "tc_password"]
+
+
+def test_names_are_shown_as_text_everywhere(media) -> None:
+    """Markup signs are refused in names (docs/CLASSROOM.md); what is left that Markdown
+    or HTML would read ($, &) is shown literally wherever a name appears."""
+    db = store()
+    nickname, class_name, real = "A&B $x$", "3$B$ &lt;i&gt;", "Ruíz &amp; Co"
+    (room, info), ids = _class(db, "Ms Díaz", class_name, f"{nickname}\t{real}", ["4821"])
+    db.record_attempt(ids[nickname], fact_quick("15-7", False, 3.0, TODAY))
+    at = new_app()
+    at.switch_page(TEACHER).run()
+    at.text_input(key="tc_name").input("Ms Díaz")
+    at.text_input(key="tc_password").input(PASSWORD)
+    submit(at, "tc_sign_in_form")
+    click(at, f"tc_open_{info.id}")
+    assert [s.value for s in at.subheader] == [md_escape(class_name)]
+    part(at, "grid")
+    grid = next(h.proto.body for h in at.get("html") if "fact-grid'" in h.proto.body)
+    assert html.escape(nickname) in grid and "A&B" not in grid
+    part(at, "pupils")
+    table = frame(at, "PIN locked")
+    assert list(table.iloc[:, 2]) == [nickname] and list(table.iloc[:, 3]) == [real]
+    # The pupil's side: Markdown-escaped names, and never a real name.
+    pupil = new_app()
+    pupil.switch_page(MY_CLASS).run()
+    pupil.text_input(key="mc_code").input(info.code)
+    submit(pupil, "mc_code_form")
+    assert f"### {md_escape(class_name)}" in [m.value for m in pupil.markdown]
+    (button,) = [b for b in pupil.button if b.key.startswith("mc_pupil_")]
+    assert button.label.endswith(md_escape(nickname))
+    assert "Ruíz" not in shown(pupil) and "Ruíz" not in str(pupil.session_state)
+
+
+@pytest.mark.parametrize(("locale", "words"), [
+    ("de-DE", ("Für Lehrkräfte", "Klassencode", "Ein Feld ist sicher", "Tippe auf dein Bild",
+               "Deine Aufgaben")),
+    ("zh-CN", ("教师专区", "班级代码", "格子就是熟练", "点你的图片", "你的作业")),
+])
+def test_every_part_speaks_the_language(caplog, media, locale: str,
+                                        words: tuple[str, ...]) -> None:
+    """Each part of both pages in German and Chinese: every word found, with its
+    parameters (a missing word or parameter is logged by the catalogs)."""
+    db = store()
+    (room, info), ids = _class(db, "Ms Díaz", "3B", "Ana\nLeo", ["4821", "7395"])
+    db.record_attempt(ids["Ana"], fact_quick("15-7", False, 3.0, TODAY))
+    room.create_assignment(info.id, "weakest", {"count": 3})
+    with caplog.at_level("WARNING", logger="locales"):
+        at = new_app(locale=locale)
+        at.switch_page(TEACHER).run()
+        at.text_input(key="tc_name").input("Ms Díaz")
+        at.text_input(key="tc_password").input(PASSWORD)
+        submit(at, "tc_sign_in_form")
+        click(at, f"tc_open_{info.id}")
+        seen = shown(at)
+        for name in ("grid", "pupils", "assignments", "print", "export", "settings",
+                     "dashboard"):
+            part(at, name)
+            seen += shown(at)
+        at.selectbox(key="tc_dash_pupil").set_value(ids["Ana"]).run()
+        assert_ok(at)
+        pupil = new_app(locale=locale)
+        pupil.switch_page(MY_CLASS).run()
+        pupil.text_input(key="mc_code").input(info.code)
+        submit(pupil, "mc_code_form")
+        seen += shown(pupil)
+        sign_in_pupil_pad(pupil, ids["Leo"], "7395")
+        seen += shown(pupil)
+    assert [word for word in words if word not in seen] == []
+    assert [r.getMessage() for r in caplog.records if r.name == "locales"] == []
+

@@ -1,0 +1,239 @@
+"""The classroom in the real browser (issue 13): a teacher makes a class and an
+assignment on one browser context, a pupil signs in on another and does it by tapping,
+and the teacher's pages then show it done.
+
+- context A, the teacher on a 1024 × 768 tablet: a new account, a class, two pupils
+  pasted ("Lola", "Teo"), Lola's PIN read from the table shown right after adding and the
+  class code from the class's page, a quick-facts assignment on one fact;
+- context B, the pupil on a 390 × 844 phone: My class, the code, Lola's picture, her PIN
+  on the number pad, her assignment first, the fact answered by tapping a number;
+- back in A: the assignment says "1 of 2 pupils done" and the dashboard's row of Lola
+  "1 / 1" (Teo's "0 / 1");
+- B on "For teachers" (the pupil's own link, her profile in the URL): the sign-in form
+  and nothing else of the class.
+
+Screenshots: test-artifacts/17-classroom-*.png.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.test_browser import (  # noqa: F401 (fixtures)
+    _artifact,
+    _context,
+    _wait_idle,
+    browser_type_launch_args,
+    server,
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+PASSWORD = "seven oros on the table"
+CLASS_NAME = "4A Robles"
+FACT = "8 + ? = 15"  # the complement 15-8, as the teacher's list and the pupil read it
+
+# Each st.dataframe is a canvas; its grid keeps an accessible table of the cells drawn
+# (the rows and columns in view), read here row by row: [row index, cell texts].
+_TABLES_JS = """() => [...document.querySelectorAll('[data-testid=stDataFrame]')].map(
+  (frame) => [...frame.querySelectorAll('table tr')].map((row) => [
+    row.getAttribute('aria-rowindex'),
+    [...row.querySelectorAll('th, td')].map((cell) => cell.textContent.trim())]))"""
+
+_SCROLL_JS = """(where) => document.querySelectorAll('[data-testid=stDataFrame]')
+  .forEach((frame) => frame.querySelectorAll('.dvn-scroller').forEach((scroller) => {
+    scroller.scrollLeft = where === 'end' ? scroller.scrollWidth : 0; }))"""
+
+
+def _tables(page) -> list[list[list]]:
+    return page.evaluate(_TABLES_JS)
+
+
+def _row_of(page, name: str, column: str) -> str:
+    """The cell of ``column`` in the row of ``name`` (any table). The grid draws only the
+    columns in view, and the dashboard is wider than a tablet: the row is found with the
+    table scrolled to its start, the column then at its start or its end."""
+    page.locator("[data-testid=stDataFrame] table tr").first.wait_for(state="attached")
+    for _ in range(60):
+        page.evaluate(_SCROLL_JS, "start")
+        page.wait_for_timeout(300)
+        rows = [(t, index) for t, table in enumerate(_tables(page))
+                for index, cells in table[1:] if any(name in c for c in cells)]
+        if rows:
+            table_at, row_index = rows[0]
+            for where in ("start", "end"):
+                page.evaluate(_SCROLL_JS, where)
+                page.wait_for_timeout(300)
+                table = _tables(page)[table_at]
+                head = table[0][1]
+                if column in head:
+                    cells = next(c for i, c in table[1:] if i == row_index)
+                    page.evaluate(_SCROLL_JS, "start")
+                    return cells[head.index(column)]
+        page.wait_for_timeout(500)
+    raise AssertionError(f"no {column!r} for {name!r} in {_tables(page)!r}")
+
+
+def _button(page, key: str, text: str | None = None):
+    locator = page.locator(f".st-key-{key} button")
+    return locator.filter(has_text=text) if text else locator
+
+
+def _main_text(page) -> str:
+    return page.locator("[data-testid=stMain]").inner_text()
+
+
+def _teacher_sets_up(page, url: str) -> tuple[str, str]:
+    """Account, class, pupils, assignment; (Lola's PIN, the class code)."""
+    page.goto(f"{url}/teacher")
+    page.get_by_role("heading", name="For teachers").wait_for()
+    _wait_idle(page)
+    _button(page, "tc_auth_mode", "New teacher account").click()
+    _wait_idle(page)
+    page.locator(".st-key-tc_new_name input").fill("Ms Robles")
+    page.locator(".st-key-tc_new_password input").fill(PASSWORD)
+    page.locator(".st-key-tc_new_password2 input").fill(PASSWORD)
+    page.get_by_role("button", name="Create the account").click()
+    page.get_by_text("Welcome, Ms Robles!").wait_for()
+    _wait_idle(page)
+
+    page.locator(".st-key-tc_class_name input").fill(CLASS_NAME)
+    page.get_by_role("button", name="Create the class").click()
+    page.locator("[data-testid=tc-code]").wait_for()
+    _wait_idle(page)
+    match = re.search(r"Class code: ([A-Z0-9]{3}-[A-Z0-9]{3})",
+                      page.locator("[data-testid=tc-code]").inner_text())
+    assert match, page.locator("[data-testid=tc-code]").inner_text()
+    code = match.group(1)
+
+    page.locator(".st-key-tc_paste textarea").fill("Lola\nTeo")
+    page.get_by_role("button", name="Add these pupils").click()
+    page.get_by_text("2 pupils added.").wait_for()
+    _wait_idle(page)
+    pin = _row_of(page, "Lola", "My PIN")
+    assert re.fullmatch(r"\d{4}", pin), pin
+    page.screenshot(path=str(_artifact("17-classroom-teacher-pupils.png")), full_page=True)
+    _button(page, "tc_added_done").click()
+    _wait_idle(page)
+
+    _button(page, "tc_part", "Assignments").click()
+    _wait_idle(page)
+    _button(page, "tc_as_type", "Quick facts on chosen facts").click()
+    _wait_idle(page)
+    page.locator(".st-key-tc_as_facts input").click()
+    page.get_by_role("option", name=FACT, exact=True).click()
+    page.keyboard.press("Escape")
+    page.get_by_role("button", name="Assign it").click()
+    page.locator("[class*='st-key-tc_assignment_']").first.wait_for()
+    _wait_idle(page)
+    card = page.locator("[class*='st-key-tc_assignment_']")
+    card.get_by_text("0 of 2 pupils done").wait_for()
+    assert card.count() == 1
+    assert FACT in card.inner_text() and "0 of 2 pupils done" in card.inner_text()
+    page.screenshot(path=str(_artifact("17-classroom-teacher-assignment.png")),
+                    full_page=True)
+    return pin, code
+
+
+def _pupil_does_it(page, url: str, code: str, pin: str) -> None:
+    page.goto(f"{url}/my_class")
+    page.get_by_role("heading", name="My class").wait_for()
+    _wait_idle(page)
+    page.locator(".st-key-mc_code input").fill(code)
+    page.get_by_role("button", name="Find my class").click()
+    page.get_by_text("Tap your picture").wait_for()
+    _wait_idle(page)
+    pictures = page.locator(".st-key-mc_pictures button")
+    for nickname in ("Lola", "Teo"):  # the subheader can come before the buttons
+        pictures.filter(has_text=nickname).wait_for()
+    assert pictures.count() == 2
+    assert "Lola" in _main_text(page) and "Teo" in _main_text(page)
+    pictures.filter(has_text="Lola").click()
+    page.get_by_text("Type your PIN.").wait_for()
+    _wait_idle(page)
+    for digit in pin:
+        _button(page, f"mc_d_{digit}").click()
+        _wait_idle(page)
+    page.get_by_text("Your tasks").wait_for()
+    _wait_idle(page)
+    tasks = page.locator("[class*='st-key-mc_task_']")
+    tasks.get_by_role("button", name="Do it").wait_for()
+    assert tasks.count() == 1 and FACT in tasks.inner_text()
+    page.screenshot(path=str(_artifact("17-classroom-pupil-tasks.png")), full_page=True)
+
+    page.locator("[class*='st-key-mc_do_'] button").click()
+    question = page.locator("[data-testid=mc-question]")
+    question.wait_for()
+    _wait_idle(page)
+    # "8 + ? = 15": the missing number, as a child works it out from the question.
+    *addends, total = (int(n) for n in re.findall(r"\d+", question.inner_text()))
+    answer = total - sum(addends)
+    assert question.inner_text() == FACT and answer == 7
+    _button(page, f"mc_n_{answer}").click()
+    page.get_by_text("Task done! Well played.").wait_for()
+    _wait_idle(page)
+    page.screenshot(path=str(_artifact("17-classroom-pupil-done.png")), full_page=True)
+
+
+def test_a_class_an_assignment_and_a_pupil_doing_it(server, browser_type_launch_args) -> None:  # noqa: F811
+    from playwright.sync_api import sync_playwright
+
+    url, _db = server
+    with sync_playwright() as p:
+        browser, teacher_context, teacher = _context(p, browser_type_launch_args, (1024, 768))
+        pupil_context = browser.new_context(viewport={"width": 390, "height": 844},
+                                            locale="en-US", device_scale_factor=1,
+                                            is_mobile=True, has_touch=True)
+        pupil = pupil_context.new_page()
+        pupil.set_default_timeout(30_000)
+        errors: list[str] = []
+        for page in (teacher, pupil):
+            page.on("pageerror", lambda error: errors.append(str(error)))
+
+        pin, code = _teacher_sets_up(teacher, url)
+        _pupil_does_it(pupil, url, code, pin)
+
+        # The teacher's pages, drawn again: the assignment done by one of two, and the
+        # dashboard's row of each pupil.
+        _button(teacher, "tc_part", "Dashboard").click()
+        _wait_idle(teacher)
+        assert _row_of(teacher, "Lola", "quick facts") == "1"
+        assert _row_of(teacher, "Teo", "quick facts") == "0"
+        assert _row_of(teacher, "Lola", "assignments done") == "1 / 1"
+        assert _row_of(teacher, "Teo", "assignments done") == "0 / 1"
+        teacher.screenshot(path=str(_artifact("17-classroom-teacher-dashboard.png")),
+                           full_page=True)
+        _button(teacher, "tc_part", "Assignments").click()
+        _wait_idle(teacher)
+        card = teacher.locator("[class*='st-key-tc_assignment_']")
+        card.get_by_text("1 of 2 pupils done").wait_for()
+        assert card.count() == 1
+        card.get_by_text("Each pupil").click()
+        _wait_idle(teacher)
+        assert _row_of(teacher, "Lola", "Status") == "Done"
+        assert _row_of(teacher, "Teo", "Status") == "To do"
+        teacher.screenshot(path=str(_artifact("17-classroom-teacher-done.png")),
+                           full_page=True)
+
+        # The pupil's context on "For teachers": the sign-in and nothing of the class.
+        pupil.goto(pupil.url.replace("/my_class", "/teacher"))
+        pupil.get_by_role("heading", name="For teachers").wait_for()
+        _wait_idle(pupil)
+        assert "?p=" in pupil.url  # still Lola's profile in this browser
+        assert _button(pupil, "tc_auth_mode").count() == 2
+        seen = _main_text(pupil)
+        for secret in (CLASS_NAME, code, "Lola", "Teo", "Ms Robles", FACT):
+            assert secret not in seen, secret
+        assert not pupil.locator("[class*='st-key-tc_open_']").count()
+        assert not pupil.locator("[data-testid=stDataFrame]").count()
+        pupil.screenshot(path=str(_artifact("17-classroom-pupil-teacher-page.png")),
+                         full_page=True)
+
+        assert not errors, errors
+        for page in (teacher, pupil):
+            assert not page.get_by_text("Traceback").count()
+        pupil_context.close()
+        teacher_context.close()
+        browser.close()

@@ -1,0 +1,831 @@
+"""The classroom core (issue 13), without Streamlit: teachers' accounts and sessions, classes
+and pupils, the pupil's sign-in on a shared tablet, the dashboard, the fact grid,
+assignments, print and export, archive and delete. Storage-level tests run on SQLite and
+on a real PostgreSQL server (``postgres`` marker), like tests/test_storage.py."""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import io
+import re
+from datetime import UTC, date, datetime, timedelta
+
+import pytest
+import sqlalchemy as sa
+from pypdf import PdfReader
+
+import trainer.storage.classroom as storage_classroom
+from lessons import load_stages
+from puzzles import check, generate
+from puzzles.practice import Attempt, quick_fact, quick_fact_for
+from puzzles.worksheet import unicode_font
+from trainer import classroom_print as cp
+from trainer.classroom import (
+    DOMAIN,
+    MAX_PUPILS,
+    NICK_ANIMALS,
+    PICTURES,
+    Classroom,
+    ClassroomError,
+    PupilSignIn,
+    TeacherAuth,
+    describe,
+    fact_label,
+    format_code,
+    new_class_code,
+    new_pin,
+    normalise_code,
+    password_problem,
+    pupil_tasks,
+    say,
+)
+from trainer.classroom_views import (
+    ASSIGNMENT_KINDS,
+    CELL_STATES,
+    FLUENCY_LIMITS,
+    TASK_STATUSES,
+    FactTry,
+    fact_cell,
+    task_puzzles,
+)
+from trainer.i18n import LANGUAGES, has_key, t
+from trainer.storage import Storage, configure_sqlite
+from trainer.storage.practice import attempt_values
+from trainer.storage.schema import attempts, class_members, lesson_results, profiles, teachers
+
+TODAY = date(2026, 12, 1)
+NOON = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+PASSWORD = "seven oros on the table"
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self, start: datetime = NOON) -> None:
+        self.now = start
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **delta: float) -> None:
+        self.now += timedelta(**delta)
+
+
+@pytest.fixture(autouse=True)
+def cheap_pins(monkeypatch: pytest.MonkeyPatch) -> None:
+    """PINs hashed with a small scrypt cost here (the parameters are stored with each hash,
+    so checking works the same): a class of 30 is made in milliseconds, not seconds."""
+    monkeypatch.setattr(storage_classroom, "PIN_COST", {"n": 2**8, "r": 8, "p": 1})
+
+
+def _engine(kind: str, request: pytest.FixtureRequest, tmp_path) -> sa.Engine:
+    if kind == "sqlite":
+        eng = sa.create_engine(f"sqlite:///{tmp_path / 'class.db'}")
+        configure_sqlite(eng)
+        return eng
+    return sa.create_engine(request.getfixturevalue("postgres_url"))
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def store(request: pytest.FixtureRequest, tmp_path) -> Storage:
+    """Storage on SQLite and on PostgreSQL."""
+    eng = _engine(request.param, request, tmp_path)
+    yield Storage(eng)
+    eng.dispose()
+
+
+@pytest.fixture
+def sq(request: pytest.FixtureRequest, tmp_path) -> Storage:
+    """Storage on SQLite only (the pure computations above storage)."""
+    eng = _engine("sqlite", request, tmp_path)
+    yield Storage(eng)
+    eng.dispose()
+
+
+def teacher(store: Storage, name: str = "Ms Díaz", clock: Clock | None = None,
+            **kwargs) -> Classroom:
+    auth = TeacherAuth(store, clock=clock or Clock(), **kwargs)
+    return Classroom(store, auth.create_account(name, PASSWORD))
+
+
+def class_with(room: Classroom, names: str, class_name: str = "3B"):
+    info = room.create_class(class_name)
+    added = room.add_pupils(info.id, names)
+    assert not added.refused, added.refused
+    return info, {p.nickname: p for p in added.added}
+
+
+def put(store: Storage, profile_id: int, attempt: Attempt, when: datetime) -> None:
+    """An attempt recorded at a chosen moment (record_attempt stamps 'now')."""
+    with store.transaction() as conn:
+        conn.execute(attempts.insert().values(**attempt_values(profile_id, attempt, when)))
+
+
+def quick(addend: int, value: int, seconds: float, when: datetime) -> Attempt:
+    puzzle = quick_fact([addend])
+    return Attempt.of(puzzle, check(puzzle, value), seconds, [value], "quick", when.date())
+
+
+def fact_quick(fact: str, right: bool, seconds: float, when: datetime) -> Attempt:
+    puzzle = quick_fact_for(fact)
+    value = puzzle.solutions[0].value if right else puzzle.solutions[0].value % 10 + 1
+    return Attempt.of(puzzle, check(puzzle, value), seconds, [value], "quick", when.date())
+
+
+def captures(level: int, solved: bool, when: datetime, seed: str = "c1") -> Attempt:
+    puzzle = generate("captures", level, seed)
+    answer = [{"card": str(s.card), "take": [str(c) for c in s.take]}
+              for s in puzzle.solutions] if solved else []
+    return Attempt.of(puzzle, check(puzzle, answer), 20.0, answer, "practice", when.date())
+
+
+def pdf_text(data: bytes) -> str:
+    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
+
+
+# -- teachers ---------------------------------------------------------------------------
+
+def test_a_password_is_stored_as_a_salted_scrypt_hash_never_in_clear(store: Storage) -> None:
+    auth = TeacherAuth(store, clock=Clock())
+    session = auth.create_account("Ms Díaz", PASSWORD)
+    assert not any("hash" in f.name for f in dataclasses.fields(session.teacher))
+    with store.engine.connect() as conn:
+        row = conn.execute(sa.select(teachers)).one()
+    stored = " ".join(str(v) for v in row)
+    assert PASSWORD not in stored and PASSWORD.encode().hex() not in stored
+    scheme, n, r, p, salt, digest = row.password_hash.split("$")
+    assert (scheme, int(n), len(salt), len(digest)) == ("scrypt", 2**15, 32, 128)
+    auth.create_account("Mr Roe", PASSWORD)  # the same password, another salt
+    with store.engine.connect() as conn:
+        hashes = conn.execute(sa.select(teachers.c.password_hash)).scalars().all()
+    assert len(set(hashes)) == 2
+    assert auth.sign_in("ms diaz", PASSWORD).teacher.id == session.teacher.id  # name folded
+
+
+def test_wrong_password_then_lockout_per_account_then_the_lock_ends(
+        store: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(storage_classroom, "PASSWORD_COST", {"n": 2**8, "r": 8, "p": 1})
+    clock = Clock()
+    auth = TeacherAuth(store, clock=clock)
+    auth.create_account("Ms Díaz", PASSWORD)
+    auth.create_account("Mr Roe", PASSWORD)
+    for _ in range(4):
+        with pytest.raises(ClassroomError) as err:
+            auth.sign_in("Ms Díaz", "not the password")
+        assert err.value.key == "auth.wrong"
+    with pytest.raises(ClassroomError) as err:
+        auth.sign_in("Ms Díaz", "still not it")  # the fifth: locked now
+    assert (err.value.key, err.value.params) == ("auth.locked", {"count": 5})
+    with pytest.raises(ClassroomError) as err:
+        auth.sign_in("Ms Díaz", PASSWORD)  # the right one is not even tried
+    assert err.value.key == "auth.locked"
+    assert auth.sign_in("Mr Roe", PASSWORD).teacher.name == "Mr Roe"  # per account
+    clock.advance(minutes=4)
+    with pytest.raises(ClassroomError) as err:
+        auth.sign_in("Ms Díaz", PASSWORD)
+    assert err.value.params == {"count": 1}
+    clock.advance(minutes=1, seconds=1)
+    assert auth.sign_in("Ms Díaz", PASSWORD).teacher.name == "Ms Díaz"
+    # A right password clears the count: four more wrong ones do not lock.
+    for _ in range(4):
+        with pytest.raises(ClassroomError, match="auth.wrong"):
+            auth.sign_in("Ms Díaz", "nope nope nope")
+    assert auth.sign_in("Ms Díaz", PASSWORD)
+
+
+def test_an_unknown_name_reads_as_a_wrong_password(sq: Storage) -> None:
+    auth = TeacherAuth(sq, clock=Clock())
+    with pytest.raises(ClassroomError) as err:
+        auth.sign_in("Nobody", PASSWORD)
+    assert err.value.key == "auth.wrong"
+
+
+@pytest.mark.parametrize(("password", "key"), [
+    ("short", "auth.password_short"), ("x" * 201, "auth.password_long"),
+    ("aaaaaaaaaaaa", "auth.password_repeats"), ("Password2024!", "auth.password_common"),
+    ("qwertyuiop", "auth.password_common"), ("diaz loves escoba", "auth.password_name"),
+])
+def test_passphrase_policy(password: str, key: str) -> None:
+    assert password_problem(password, "Ms Díaz")[0] == key
+    assert password_problem("seven oros on the table", "Ms Díaz") is None
+
+
+def test_account_names_are_checked_and_unique_when_folded(sq: Storage) -> None:
+    auth = TeacherAuth(sq, clock=Clock())
+    auth.create_account("Ms Díaz", PASSWORD)
+    for name, key in (("MS DIAZ", "auth.teacher_taken"), ("<b>x</b>", "name.chars"),
+                      ("Ms\u202eDíaz", "name.hidden"), ("  ", "name.empty")):
+        with pytest.raises(ClassroomError) as err:
+            auth.create_account(name, PASSWORD)
+        assert err.value.key == key
+
+
+def test_the_teacher_area_locks_after_inactivity_and_opens_with_the_password(
+        sq: Storage) -> None:
+    clock = Clock()
+    auth = TeacherAuth(sq, clock=clock, idle_minutes=15)
+    room = Classroom(sq, auth.create_account("Ms Díaz", PASSWORD))
+    info = room.create_class("3B")
+    clock.advance(minutes=14)
+    assert room.classes() == [info]  # used: the clock starts again
+    clock.advance(minutes=14)
+    room.snapshot(info.id)
+    clock.advance(minutes=15, seconds=1)
+    assert room.session.locked
+    for call in (room.classes, lambda: room.snapshot(info.id),
+                 lambda: room.add_pupils(info.id, "Lola")):
+        with pytest.raises(ClassroomError) as err:
+            call()
+        assert err.value.key == "auth.session_locked"
+    with pytest.raises(ClassroomError, match="auth.wrong"):
+        room.session.unlock(auth, "wrong wrong wrong")
+    assert room.session.locked
+    room.session.unlock(auth, PASSWORD)
+    assert room.classes() == [info]
+    room.session.sign_out()
+    with pytest.raises(ClassroomError, match="auth.session_locked"):
+        room.session.unlock(auth, PASSWORD)
+
+
+# -- classes and pupils -----------------------------------------------------------------
+
+def test_class_codes_are_short_unambiguous_unique_and_regenerable(store: Storage) -> None:
+    codes = iter(["KDM472", "KDM472", "PRT396"])  # the second class draws a taken code first
+    room = Classroom(store, TeacherAuth(store, clock=Clock()).create_account("Ms Díaz", PASSWORD),
+                     code_maker=lambda: next(codes))
+    first, second = room.create_class("3B"), room.create_class("3C")
+    assert (first.code, second.code) == ("KDM472", "PRT396")
+    assert format_code(first.code) == "KDM-472"
+    for typed in ("kdm-472", " KDM 472 ", "ＫＤＭ４７２"):
+        assert normalise_code(typed) == "KDM472"
+    drawn = {new_class_code() for _ in range(300)}
+    assert len(drawn) > 290 and all(re.fullmatch(r"[A-Z]{3}[3-9]{3}", c) for c in drawn)
+    assert not any(ch in c for c in drawn for ch in "0128OILSBZG")
+
+
+def test_a_pasted_list_adds_pupils_and_refuses_lines_with_their_reasons(store: Storage) -> None:
+    store.create_profile("Nico", "🐼")  # a profile of the device: its nickname is taken
+    room = teacher(store)
+    info = room.create_class("3B")
+    pasted = "\n".join([
+        "Lola\tDolores García",  # a tab: two spreadsheet columns
+        "",
+        "Leo; Leonardo Ruiz",
+        "<script>alert(1)</script>",
+        "**bold**",
+        "L\u043ela",  # "Lola" with a Cyrillic o: the same name to the eye
+        "x" * 200,
+        "Ana\u202e",  # a right-to-left override
+        "nico",
+        "Computer 1",
+        "Ana; <b>Ana</b>",
+        "Zoë",
+    ])
+    result = room.add_pupils(info.id, pasted)
+    assert [(p.nickname, p.real_name) for p in result.added] == [
+        ("Lola", "Dolores García"), ("Leo", "Leonardo Ruiz"), ("Zoë", None)]
+    assert [(r.line, r.key) for r in result.refused] == [
+        (4, "name.chars"), (5, "name.chars"), (6, "name.twice"), (7, "name.long"),
+        (8, "name.hidden"), (9, "name.taken"), (10, "name.reserved"), (11, "name.real_chars")]
+    refused = {r.line: r for r in result.refused}
+    assert refused[6].params == {"name": "Lоla", "line": 1}
+    assert refused[9].params == {"name": "nico", "suggestion": "nico 2"}
+    assert refused[4].text == "<script>alert(1)</script>"  # shown back as typed, as text
+    # Each pupil: a picture (all different while there are pictures left) and a PIN.
+    assert len({p.avatar for p in result.added}) == 3
+    assert all(re.fullmatch(r"\d{4}", p.pin) for p in result.added)
+    members = store.members(info.id)
+    assert [m.nickname for m in members] == ["Leo", "Lola", "Zoë"]
+    lola = next(m for m in members if m.nickname == "Lola")
+    # The profile holds nickname, picture, settings and the PIN's hash; the PIN opens it.
+    profile = store.get_profile(lola.profile_id)
+    assert profile.protected and profile.settings == {}
+    pin = next(p.pin for p in result.added if p.nickname == "Lola")
+    assert store.check_pin(lola.profile_id, pin) and not store.check_pin(lola.profile_id, "0000")
+    with store.engine.connect() as conn:
+        assert conn.execute(sa.select(profiles.c.pin_hash).where(
+            profiles.c.id == lola.profile_id)).scalar().startswith("scrypt$")
+    assert room.add_pupils(info.id, "Lola").refused[0].key == "name.taken"
+
+
+def test_friendly_nicknames_are_generated_in_the_teachers_language(sq: Storage) -> None:
+    room = teacher(sq)
+    info = room.create_class("3B")
+    result = room.generate_pupils(info.id, 20, "es")
+    names = [p.nickname for p in result.added]
+    animals = {t(f"nick.{a}", "es", domain=DOMAIN) for a in NICK_ANIMALS}
+    assert len(set(names)) == 20
+    assert all(re.fullmatch(r"(.+) (\d+)", n).group(1) in animals for n in names)
+    # 20 pupils, 16 pictures: every picture is used before any is used twice.
+    assert {p.avatar for p in result.added} == {p.emoji for p in PICTURES}
+    assert len(sq.members(info.id)) == 20
+    with pytest.raises(ClassroomError, match="class.full"):
+        room.generate_pupils(info.id, MAX_PUPILS - 19, "es")
+
+
+def test_class_names_are_text_too(sq: Storage) -> None:
+    room = teacher(sq)
+    for name, key in (("**3B**", "name.chars"), ("3B\u200f", "name.hidden"),
+                      ("x" * 41, "name.long")):
+        with pytest.raises(ClassroomError) as err:
+            room.create_class(name)
+        assert err.value.key == key
+    with pytest.raises(ClassroomError, match="class.fluency"):
+        room.create_class("3B", fluency_seconds=5)
+
+
+# -- a pupil on a shared tablet ---------------------------------------------------------
+
+def test_sign_in_by_code_picture_and_pin_with_a_lock_per_pupil(store: Storage) -> None:
+    clock = Clock()
+    room = teacher(store)
+    info, pupils = class_with(room, "Lola\tDolores García\nLeo")
+    other, theirs = class_with(room, "Mia", "4A")
+    door = PupilSignIn(store, clock=clock)
+    card = door.find_class(format_code(info.code).lower())
+    assert (card.id, card.name) == (info.id, "3B")
+    shown = door.pupils(card)
+    assert [p.nickname for p in shown] == ["Leo", "Lola"]
+    assert not any("García" in str(p) for p in shown)  # no real name reaches a pupil
+    lola, leo = pupils["Lola"], pupils["Leo"]
+    assert door.sign_in(card, lola.profile_id, lola.pin) == lola.profile_id
+    wrong = "0" * 4 if lola.pin != "0000" else "9999"
+    for left in (4, 3, 2, 1):
+        with pytest.raises(ClassroomError) as err:
+            door.sign_in(card, lola.profile_id, wrong)
+        assert (err.value.key, err.value.params) == ("signin.pin_wrong", {"count": left})
+    with pytest.raises(ClassroomError) as err:
+        door.sign_in(card, lola.profile_id, wrong)
+    assert (err.value.key, err.value.params) == ("signin.pin_locked", {"count": 5})
+    with pytest.raises(ClassroomError, match="signin.pin_locked"):
+        door.sign_in(card, lola.profile_id, lola.pin)
+    assert door.sign_in(card, leo.profile_id, leo.pin) == leo.profile_id  # per pupil
+    clock.advance(minutes=5, seconds=1)
+    assert door.sign_in(card, lola.profile_id, lola.pin) == lola.profile_id
+    # Another class's pupil through this class's code, or a profile of no class: refused,
+    # even with the right PIN.
+    mia = theirs["Mia"]
+    with pytest.raises(ClassroomError, match="pupil.not_in_class"):
+        door.sign_in(card, mia.profile_id, mia.pin)
+    home = store.create_profile("Sibling", "🐸")
+    with pytest.raises(ClassroomError, match="pupil.not_in_class"):
+        door.sign_in(card, home.id, "1234")
+    for code in ("ZZZ-999", "", "x" * 50, "KDM-47"):
+        with pytest.raises(ClassroomError, match="signin.code_unknown"):
+            door.find_class(code)
+    assert door.find_class(other.code).id == other.id
+    # A pupil's profile reached by "Who's playing?" or ?p=: the same PIN, the same limit.
+    assert door.sign_in_profile(mia.profile_id, mia.pin) == mia.profile_id
+    assert store.managed_profile_ids() == {lola.profile_id, leo.profile_id, mia.profile_id}
+    for _ in range(5):
+        with pytest.raises(ClassroomError, match="signin.pin_"):
+            door.sign_in_profile(leo.profile_id, wrong if leo.pin != wrong else "9998")
+    with pytest.raises(ClassroomError, match="signin.pin_locked"):
+        door.sign_in(card, leo.profile_id, leo.pin)
+    with pytest.raises(ClassroomError, match="pupil.not_in_class"):
+        door.sign_in_profile(home.id, "1234")
+
+
+def test_a_new_pin_or_a_new_code_replaces_the_old_one(store: Storage) -> None:
+    room = teacher(store)
+    info, pupils = class_with(room, "Lola\nLeo")
+    door = PupilSignIn(store, clock=Clock())
+    card = door.find_class(info.code)
+    lola = pupils["Lola"]
+    fresh = room.regenerate_pin(info.id, lola.profile_id)
+    assert fresh.nickname == "Lola" and re.fullmatch(r"\d{4}", fresh.pin)
+    if fresh.pin != lola.pin:
+        with pytest.raises(ClassroomError, match="signin.pin_wrong"):
+            door.sign_in(card, lola.profile_id, lola.pin)
+    assert door.sign_in(card, lola.profile_id, fresh.pin) == lola.profile_id
+    again = room.regenerate_all_pins(info.id)
+    assert {p.nickname for p in again} == {"Lola", "Leo"}
+    for p in again:
+        assert door.sign_in(card, p.profile_id, p.pin) == p.profile_id
+    renewed = room.regenerate_code(info.id)
+    assert renewed.code != info.code
+    with pytest.raises(ClassroomError, match="signin.code_unknown"):
+        door.find_class(info.code)
+    with pytest.raises(ClassroomError, match="signin.code_unknown"):  # a tablet's old card
+        door.sign_in(card, lola.profile_id, again[1].pin)
+    assert door.find_class(renewed.code).id == info.id
+    assert {new_pin() for _ in range(200)}.isdisjoint({"1234", "0000", "1111"})
+
+
+def test_a_teacher_sees_only_their_classes_and_a_co_teacher_cannot_delete(
+        store: Storage) -> None:
+    diaz = teacher(store)
+    roe = teacher(store, "Mr Roe")
+    info, pupils = class_with(diaz, "Lola")
+    lola = pupils["Lola"]
+    for call in (lambda: roe.snapshot(info.id), lambda: roe.add_pupils(info.id, "Max"),
+                 lambda: roe.pupils(info.id), lambda: roe.regenerate_pin(info.id, lola.profile_id),
+                 lambda: roe.deletion_summary(info.id), lambda: roe.archive(info.id),
+                 lambda: roe.create_assignment(info.id, "weakest", {"count": 3})):
+        with pytest.raises(ClassroomError) as err:
+            call()
+        assert err.value.key == "class.not_yours"
+    snap = diaz.snapshot(info.id)
+    with pytest.raises(ClassroomError, match="class.not_yours"):
+        roe.dashboard(snap, TODAY)  # a snapshot passed along does not open it either
+    assert roe.classes() == []
+    diaz.add_co_teacher(info.id, "mr roe")
+    assert [c.id for c in roe.classes()] == [info.id]
+    assert [m.nickname for m in roe.pupils(info.id)] == ["Lola"]
+    with pytest.raises(ClassroomError, match="class.owner_only"):
+        roe.delete_class(info.id, "3B")
+    other, theirs = class_with(roe, "Mia", "5C")
+    with pytest.raises(ClassroomError, match="pupil.not_in_class"):
+        diaz.regenerate_pin(info.id, theirs["Mia"].profile_id)
+    with pytest.raises(ClassroomError, match="pupil.not_in_class"):
+        diaz.pupil_profile(snap, theirs["Mia"].profile_id)
+    assert diaz.pupil_profile(snap, lola.profile_id).real_name is None
+
+
+# -- the dashboard and the fact grid ----------------------------------------------------
+
+def _tries(*spec: tuple[bool, float | None]) -> list[FactTry]:
+    return [FactTry(NOON + timedelta(minutes=i), ok, secs, "quick-facts", "2026-12-01")
+            for i, (ok, secs) in enumerate(spec)]
+
+
+@pytest.mark.parametrize(("tries", "limit", "state"), [
+    ((), 6, "unseen"),
+    (((True, 2.0),), 6, "slow"),  # right once: not yet twice in time
+    (((True, 2.0), (True, 5.0)), 6, "fast"),
+    (((True, 2.0), (True, 5.0)), 3, "slow"),  # the teacher's stricter limit
+    (((True, 11.0), (True, 9.0), (False, 1.0)), 12, "fast"),  # 2 of the last 3
+    (((True, 1.0), (True, 1.0), (False, 1.0), (False, 1.0)), 6, "wrong"),  # last 3 only
+    (((False, 1.0), (True, 1.0)), 6, "slow"),
+    (((False, 1.0),), 6, "wrong"),
+    (((True, None), (True, None), (True, None)), 12, "slow"),  # puzzles: no time
+    (((True, 1.0), (True, 1.0), (True, None)), 3, "fast"),
+    (((True, 1.0), (True, None), (True, None)), 3, "slow"),
+    (((True, 1.0), (True, 1.0), (True, None), (True, None), (True, None)), 3, "fast"),
+    (((True, 1.0), (True, 1.0), (False, None), (False, None)), 6, "wrong"),
+])
+def test_a_cell_follows_the_two_of_the_last_three_rule(tries, limit, state) -> None:
+    assert fact_cell(_tries(*tries), limit) == state
+
+
+def test_dashboard_numbers_on_crafted_data(sq: Storage) -> None:
+    room = teacher(sq)
+    info, pupils = class_with(room, "Lola\nLeo\nAna")
+    lola, leo, ana = (pupils[n].profile_id for n in ("Lola", "Leo", "Ana"))
+    t0 = NOON - timedelta(hours=3)
+    # Lola: 8 + ? = 15 right three times (2 s, 4 s, 8 s), 9 + ? = 15 wrong, a puzzle solved.
+    for i, secs in enumerate((2.0, 4.0, 8.0)):
+        put(sq, lola, quick(8, 7, secs, t0), t0 + timedelta(minutes=i))
+    put(sq, lola, quick(9, 5, 3.0, t0), t0 + timedelta(minutes=5))
+    put(sq, lola, captures(1, True, t0), t0 + timedelta(minutes=6))
+    stage_keys = load_stages()[0].level_keys
+    sq.record_lesson(lola, "values", stage_keys[0], 3, 1)
+    sq.record_lesson(lola, "values", stage_keys[1], 2, 4)
+    # Leo: this week 2 right of 6; his last five captures at level 2: four missed.
+    put(sq, leo, quick(8, 7, 2.0, t0), t0)
+    for i, solved in enumerate((True, False, False, False, False)):
+        put(sq, leo, captures(2, solved, t0, f"s{i}"), t0 + timedelta(minutes=i + 1))
+    # Ana: six wrong answers, ten days ago: not this week.
+    old = t0 - timedelta(days=10)
+    for i in range(6):
+        put(sq, ana, quick(6, 1, 5.0, old), old + timedelta(minutes=i))
+    # Ana's game: two turns that captured with a 7 (15 - 7), quickly: evidence for the grid,
+    # not practice (docs/GAME-EVIDENCE.md).
+    for i in range(2):
+        turn = Attempt(day="2026-12-01", mode="game", puzzle_id="game-1", kind="game-turn",
+                       level=0, capture_sum=15, facts=("8+7", "15-7"),
+                       answers=(("15-7", True, 1.5),), answer=(), correct=True, found=1,
+                       missed=0, wrong=0, seconds=1.5, hints=0, stars=0)
+        put(sq, ana, turn, t0 + timedelta(minutes=30 + i))
+    snap = room.snapshot(info.id)
+    rows = {r.nickname: r for r in room.dashboard(snap, TODAY)}
+    row = rows["Lola"]
+    assert (row.quick_facts, row.puzzles, row.accuracy, row.median_seconds) == (4, 1, 0.8, 4.0)
+    assert (row.fluent_complements, row.complements) == (1, 6)  # 15-8 (2 of 3 within 6 s)
+    assert row.fluent_additions == 1  # 7+8, timed by the same answers
+    assert (row.lesson_stars, row.lesson_levels) == (5, 2)
+    assert row.lesson_stars_max == 3 * sum(len(s.levels) for s in
+                                           load_stages())
+    assert row.last_active >= t0 + timedelta(minutes=6)
+    assert not row.needs_help
+    leo_row = rows["Leo"]
+    assert leo_row.week_accuracy == pytest.approx(2 / 6)
+    assert [(h.key, h.params) for h in leo_row.help] == [
+        ("help.accuracy_week", {"percent": 33, "count": 6}),
+        ("help.stuck_level", {"kind": "captures", "level": 2, "sum": 15, "misses": 4,
+                              "tries": 5})]
+    assert "Captures, level 2" in say(leo_row.help[1].key, leo_row.help[1].params, "en")
+    ana_row = rows["Ana"]
+    assert (ana_row.week_accuracy, ana_row.accuracy, ana_row.needs_help) == (None, 0.0, False)
+    assert (ana_row.puzzles, ana_row.quick_facts, ana_row.game_turns) == (0, 6, 2)
+    assert ana_row.fluent_complements == 1 and ana_row.last_active == t0 + timedelta(minutes=31)
+    # The grid: Lola's 15-8 is fast at 6 s and 12 s, slow at 3 s; her 15-9 wrong.
+    grid = room.fact_grid(snap)
+    assert len(grid.facts) == 55 + 6 and grid.limit == info.fluency_seconds == 6
+    cells = grid.row(lola).cells
+    assert (cells["15-8"].state, cells["7+8"].state, cells["15-9"].state,
+            cells["1+1"].state) == ("fast", "fast", "wrong", "unseen")
+    assert room.fact_grid(snap, 3).row(lola).cells["15-8"].state == "slow"
+    assert room.fact_grid(snap, 12).row(lola).cells["15-8"].state == "fast"
+    history = room.cell_history(snap, lola, "8+7")
+    assert [(h.correct, h.seconds) for h in history][:3] == [(True, 2.0), (True, 4.0),
+                                                             (True, 8.0)]
+    # The puzzle's right answer (no time) is in the history, not in the cell's rule.
+    assert [(h.kind, h.seconds) for h in history[3:]] in ([], [("captures", None)])
+    assert room.cell_history(snap, 999, "15-8") == []
+    # The teacher's time limit of the class is the grid's.
+    room.update_class(info.id, fluency_seconds=3)
+    assert room.fact_grid(room.snapshot(info.id)).row(lola).cells["15-8"].state == "slow"
+
+
+def test_every_view_of_a_class_takes_the_same_few_queries_whatever_its_size(
+        store: Storage) -> None:
+    room = teacher(store)
+    counts = []
+    for size in (3, 30):
+        info = room.create_class(f"Class {size}")
+        added = room.generate_pupils(info.id, size, "en").added
+        room.create_assignment(info.id, "weakest", {"count": 3})
+        room.create_assignment(info.id, "puzzles", {"kind": "captures", "level": 1, "count": 2})
+        for p in added:
+            put(store, p.profile_id, quick(8, 7, 2.0, NOON), NOON)
+            put(store, p.profile_id, captures(1, True, NOON), NOON)
+            store.record_lesson(p.profile_id, "values", load_stages()[0].level_keys[0], 3, 1)
+        statements: list[str] = []
+
+        def count(conn, cursor, statement, *args, seen: list[str] = statements) -> None:
+            seen.append(statement)
+
+        sa.event.listen(store.engine, "before_cursor_execute", count)
+        try:
+            snap = room.snapshot(info.id)
+            rows = room.dashboard(snap, TODAY)
+            room.fact_grid(snap)
+            room.assignments(snap, TODAY)
+        finally:
+            sa.event.remove(store.engine, "before_cursor_execute", count)
+        assert len(rows) == size and all(r.quick_facts == 1 for r in rows)
+        counts.append(len(statements))
+    assert counts[0] == counts[1] <= 3
+
+
+# -- assignments ------------------------------------------------------------------------
+
+def _at(assignment, **delta: float) -> datetime:
+    return assignment.created_at + timedelta(**delta)
+
+
+def test_puzzle_assignment_counts_matching_attempts_after_it_was_made(sq: Storage) -> None:
+    room = teacher(sq)
+    info, pupils = class_with(room, "Lola\nLeo")
+    lola, leo = pupils["Lola"].profile_id, pupils["Leo"].profile_id
+    task = room.create_assignment(info.id, "puzzles",
+                                  {"kind": "captures", "level": 1, "count": 2},
+                                  due=TODAY)
+    put(sq, lola, captures(1, True, NOON), _at(task, seconds=-5))  # before: not counted
+    put(sq, lola, captures(2, True, NOON), _at(task, seconds=5))  # another level
+    put(sq, lola, quick(8, 7, 2.0, NOON), _at(task, seconds=6))  # another kind
+    put(sq, lola, captures(1, False, NOON), _at(task, seconds=10))
+    snap = room.snapshot(info.id)
+    (progress,) = room.assignments(snap, TODAY)
+    mine = progress.pupils[lola]
+    assert (mine.done, mine.total, mine.right, mine.status) == (1, 2, 0, "open")
+    assert len(task_puzzles(mine)) == 1  # one puzzle still to do, the assignment's own seed
+    tomorrow = _at(task, days=1)
+    put(sq, lola, captures(1, True, tomorrow), tomorrow)
+    progress = room.assignments(room.snapshot(info.id), TODAY + timedelta(days=1))[0]
+    mine = progress.pupils[lola]
+    assert (mine.done, mine.right, mine.complete, mine.status) == (2, 1, True, "late")
+    assert progress.pupils[leo].status == "overdue" and progress.completed == 1
+    assert task_puzzles(mine) == []
+    rows = {r.nickname: r for r in room.dashboard(room.snapshot(info.id), TODAY)}
+    assert (rows["Lola"].assignments_done, rows["Lola"].assignments) == (1, 1)
+
+
+def test_facts_weakest_and_lesson_assignments(sq: Storage) -> None:
+    room = teacher(sq)
+    info, pupils = class_with(room, "Lola")
+    lola = pupils["Lola"].profile_id
+    # Before the assignments: 15-9 answered wrong twice, 15-8 right: 15-9 is weakest.
+    put(sq, lola, quick(9, 5, 3.0, NOON), NOON - timedelta(days=1))
+    put(sq, lola, quick(9, 4, 3.0, NOON), NOON - timedelta(days=1, minutes=-1))
+    put(sq, lola, quick(8, 7, 3.0, NOON), NOON - timedelta(days=1, minutes=-2))
+    facts = room.create_assignment(info.id, "facts", {"facts": ["4+2", "3+5", "15-8"]})
+    room.create_assignment(info.id, "weakest", {"count": 3})
+    lesson = room.create_assignment(info.id, "lesson", {"stage": "values"})
+    assert facts.spec == {"facts": ["2+4", "3+5", "15-8"], "capture_sum": 15}
+    assert describe(facts, "en") == "Quick facts: 2 + 4, 3 + 5, 8 + ? = 15"
+    tasks = {task.assignment.kind: task for task in pupil_tasks(sq, lola, TODAY)}
+    weak = tasks["weakest"]
+    assert weak.facts == ("15-9", "6+9", "15-5"), weak.facts  # wrong twice each; then new
+    assert [p.id for p in task_puzzles(weak)][0] == quick_fact_for("15-9").id
+    # After: 3 + 5 + ? = 15 right exercises 3+5 and 15-8 (and 7+8); 2+4 still open.
+    put(sq, lola, fact_quick("3+5", True, 2.0, NOON), _at(lesson, seconds=1))
+    put(sq, lola, fact_quick("15-9", False, 2.0, NOON), _at(lesson, seconds=2))
+    tasks = {task.assignment.kind: task for task in pupil_tasks(sq, lola, TODAY)}
+    chosen = tasks["facts"]
+    assert (chosen.done, chosen.total, chosen.facts_left) == (2, 3, ("2+4",))
+    assert task_puzzles(chosen)[0].id == quick_fact_for("2+4").id  # the one left comes first
+    assert tasks["weakest"].facts == weak.facts  # chosen before: they do not move
+    assert (tasks["weakest"].done, tasks["weakest"].right) == (2, 0)  # 9 + ? = 15 wrong again
+    stage = load_stages()[0]
+    for key in stage.level_keys:
+        sq.record_lesson(lola, "values", key, 2, 3)
+    tasks = {task.assignment.kind: task for task in pupil_tasks(sq, lola, TODAY)}
+    assert tasks["lesson"].complete and tasks["lesson"].stars == 2 * len(stage.levels)
+    assert task_puzzles(tasks["lesson"]) == []
+    order = [task.assignment.kind for task in pupil_tasks(sq, lola, TODAY)]
+    assert order[-1] == "lesson"  # done ones after the open ones
+    assert pupil_tasks(sq, sq.create_profile("Home", "🐸").id, TODAY) == []
+
+
+@pytest.mark.parametrize(("kind", "spec", "key"), [
+    ("homework", {}, "task.kind_unknown"),
+    ("lesson", {"stage": "nope"}, "task.stage_unknown"),
+    ("puzzles", {"kind": "captures", "level": 9, "count": 3}, "task.puzzles_bad"),
+    ("puzzles", {"kind": "quick-facts", "level": 1, "count": 3}, "task.puzzles_bad"),
+    ("puzzles", {"kind": "captures", "level": 1, "count": 0}, "task.count"),
+    ("facts", {"facts": ["12+3"]}, "task.fact_unknown"),
+    ("facts", {"facts": ["9+9"]}, "task.fact_not_askable"),
+    ("facts", {"facts": []}, "task.no_facts"),
+    ("weakest", {"count": 21}, "task.count"),
+])
+def test_assignments_are_checked(sq: Storage, kind: str, spec: dict, key: str) -> None:
+    room = teacher(sq)
+    info = room.create_class("3B")
+    with pytest.raises(ClassroomError) as err:
+        room.create_assignment(info.id, kind, spec)
+    assert err.value.key == key
+    assert say(err.value.key, err.value.params, "de").strip()
+
+
+# -- print and export -------------------------------------------------------------------
+
+def test_csv_exports_are_utf8_with_a_bom_and_keep_accents(sq: Storage) -> None:
+    room = teacher(sq)
+    info, pupils = class_with(room, "Lola\tDolores García\nRatón 7\n=1+2;@Ana-Sofía")
+    put(sq, pupils["Lola"].profile_id, quick(8, 7, 2.0, NOON), NOON)
+    snap = room.snapshot(info.id)
+    data = cp.attempts_csv(snap, "es")
+    assert data.startswith(b"\xef\xbb\xbf")
+    rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
+    assert rows[0][:2] == ["apodo", "nombre real"] and len(rows) == 2
+    assert rows[1][:2] == ["Lola", "Dolores García"] and rows[1][5] == "quick-facts"
+    table = cp.dashboard_csv(room.dashboard(snap, TODAY), "de")
+    assert table.startswith("\ufeff".encode())
+    text = table.decode("utf-8-sig")
+    lines = list(csv.reader(io.StringIO(text)))
+    assert lines[0][0] == "Spitzname" and len(lines) == 4
+    names = {line[0]: line for line in lines[1:]}
+    assert "Ratón 7" in names and names["Lola"][1] == "Dolores García"
+    assert names["'=1+2"][1] == "'@Ana-Sofía"  # a spreadsheet never runs a name as a formula
+
+
+def test_login_cards_and_class_list_pdfs(sq: Storage) -> None:
+    room = teacher(sq)
+    info, pupils = class_with(room, "\n".join(f"Kid {i}" for i in range(1, 10))
+                              + "\nLola\tDolores García")
+    cards = cp.login_cards_pdf(info, list(pupils.values()), "en")
+    reader = PdfReader(io.BytesIO(cards))
+    assert len(reader.pages) == 2  # 10 cards, 8 a page
+    text = pdf_text(cards)
+    assert text.count(f"Class code: {format_code(info.code)}") == 10
+    for pupil in pupils.values():
+        assert pupil.nickname in text and " ".join(pupil.pin) in text
+    assert "sun" in text and "Dolores" not in text  # real names stay off the cards
+    later = dataclasses.replace(pupils["Lola"], pin=None)  # a PIN not known any more
+    assert "_ _ _ _" in pdf_text(cp.login_cards_pdf(info, [later], "es"))
+    listing = pdf_text(cp.class_list_pdf(info, room.pupils(info.id), "es"))
+    assert "Dolores García" in listing and "Kid 9" in listing and "10 alumnos" in listing
+    assert format_code(info.code) in listing
+
+
+@pytest.mark.skipif(unicode_font() is None, reason="no Unicode font on this system")
+def test_a_name_outside_latin1_prints_as_typed(sq: Storage) -> None:
+    room = teacher(sq)
+    info, pupils = class_with(room, "Łukasz\nДима")
+    text = pdf_text(cp.login_cards_pdf(info, list(pupils.values()), "de"))
+    assert "Łukasz" in text and "Дима" in text
+
+
+def test_worksheets_for_the_class_and_one_per_pupil_from_their_weak_facts(
+        sq: Storage) -> None:
+    room = teacher(sq)
+    info, pupils = class_with(room, "Lola\nLeo")
+    lola = pupils["Lola"].profile_id
+    put(sq, lola, quick(9, 5, 3.0, NOON), NOON)  # 15-9 wrong: first on her sheet
+    snap = room.snapshot(info.id)
+    grid = room.fact_grid(snap)
+    sheets = cp.pupil_worksheets_pdf(snap, grid, "en", count=6)
+    reader = PdfReader(io.BytesIO(sheets))
+    assert len(reader.pages) == 4  # each pupil: a page of 6 quick facts and its key
+    first = reader.pages[0].extract_text()
+    assert "Leo: facts to practise" in first or "Lola: facts to practise" in first
+    lola_page = next(p.extract_text() for p in reader.pages if "Lola:" in p.extract_text())
+    assert "9 + ? = 15" in lola_page or "9  +  ?  =  15" in lola_page \
+        or "+  ?  =  15" in lola_page
+    assert "Answer key" in pdf_text(sheets)
+    only = cp.pupil_worksheets_pdf(snap, grid, "en", count=3, only=[lola])
+    assert "Leo:" not in pdf_text(only)
+    whole = cp.class_worksheet_pdf(info, "captures", 1, count=5, lang="en")
+    assert "Answer key" in pdf_text(whole)
+
+
+# -- archive and delete -----------------------------------------------------------------
+
+def test_an_archived_class_is_read_only_and_can_be_restored(store: Storage) -> None:
+    room = teacher(store)
+    info, pupils = class_with(room, "Lola")
+    lola = pupils["Lola"]
+    room.archive(info.id)
+    assert room.classes() == [] and [c.id for c in room.classes(archived=True)] == [info.id]
+    for call in (lambda: room.add_pupils(info.id, "Leo"),
+                 lambda: room.regenerate_pin(info.id, lola.profile_id),
+                 lambda: room.create_assignment(info.id, "weakest", {"count": 3}),
+                 lambda: room.update_class(info.id, name="3C"),
+                 lambda: room.regenerate_code(info.id),
+                 lambda: room.remove_pupil(info.id, lola.profile_id)):
+        with pytest.raises(ClassroomError) as err:
+            call()
+        assert err.value.key == "class.archived"
+    assert [r.nickname for r in room.dashboard(room.snapshot(info.id), TODAY)] == ["Lola"]
+    door = PupilSignIn(store, clock=Clock())
+    with pytest.raises(ClassroomError, match="signin.class_archived"):
+        door.find_class(info.code)
+    room.restore(info.id)
+    assert door.find_class(info.code).id == info.id
+    assert room.add_pupils(info.id, "Leo").added[0].nickname == "Leo"
+
+
+def test_deleting_a_class_removes_its_pupils_and_all_their_data(store: Storage) -> None:
+    room = teacher(store)
+    info, pupils = class_with(room, "Lola\nLeo")
+    other, theirs = class_with(room, "Mia", "4A")
+    home = store.create_profile("Sibling", "🐸")
+    stage = load_stages()[0]
+    for profile_id in (pupils["Lola"].profile_id, theirs["Mia"].profile_id, home.id):
+        put(store, profile_id, quick(8, 7, 2.0, NOON), NOON)
+        store.record_lesson(profile_id, "values", stage.level_keys[0], 3, 1)
+        store.create_game(profile_id, rules={}, seats=[], seed=1, record={"rounds": []})
+    store.record_daily_answer(pupils["Leo"].profile_id, "2026-12-01", 1, 0,
+                              quick(8, 7, 2.0, NOON))
+    room.create_assignment(info.id, "weakest", {"count": 3})
+    summary = room.deletion_summary(info.id)
+    assert dataclasses.astuple(summary) == (2, 1, 2, 1, 1, 1)
+    with pytest.raises(ClassroomError, match="class.confirm_name"):
+        room.delete_class(info.id, "3C")
+    assert room.delete_class(info.id, " 3b ") == summary
+    gone = [pupils["Lola"].profile_id, pupils["Leo"].profile_id]
+    assert all(store.get_profile(pid) is None for pid in gone)
+    with store.engine.connect() as conn:
+        for table in (attempts, lesson_results):
+            left = conn.execute(sa.select(table.c.profile_id)).scalars().all()
+            assert not set(left) & set(gone) and len(left) == 2
+        assert conn.execute(sa.select(sa.func.count()).select_from(class_members)).scalar() == 1
+    assert store.get_class(info.id) is None and store.get_class(other.id) is not None
+    assert store.profile_data(theirs["Mia"].profile_id).attempts == 1
+    assert store.profile_data(home.id).games == 1
+    # One pupil alone: removed with their data; a deleted profile leaves its class too.
+    room.remove_pupil(other.id, theirs["Mia"].profile_id)
+    assert store.members(other.id) == []
+    (again,) = room.add_pupils(other.id, "Max").added
+    store.delete_profile(again.profile_id, pin=again.pin)
+    assert store.members(other.id) == [] and store.membership(again.profile_id) is None
+
+
+# -- words ------------------------------------------------------------------------------
+
+def test_every_classroom_key_is_in_the_catalog() -> None:
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent / "trainer"
+    source = "".join((root / f).read_text(encoding="utf-8") for f in (
+        "classroom.py", "classroom_views.py", "classroom_print.py"))
+    literal = set(re.findall(
+        r'"((?:auth|name|class|pupil|signin|task|help|card|list|ws|csv)\.[a-z_]+)"', source))
+    literal -= {"name.real_"}
+    dynamic = {f"pic.{p.key}" for p in PICTURES} | {f"nick.{a}" for a in NICK_ANIMALS}
+    dynamic |= {f"kind.{k}" for k in ("captures", "hand", "fifteens", "best-move",
+                                      "quick-facts")}
+    dynamic |= {f"task.{k}" for k in ASSIGNMENT_KINDS} | {f"task_kind.{k}" for k in
+                                                          ASSIGNMENT_KINDS}
+    dynamic |= {f"status.{s}" for s in TASK_STATUSES} | {f"cell.{c}" for c in CELL_STATES}
+    dynamic |= {f"fluency.{s}" for s in FLUENCY_LIMITS}
+    dynamic |= {f"name.real_{k}" for k in ("hidden", "empty", "chars", "long")}
+    dynamic |= {f"csv.{k}" for k in re.findall(r'"([a-z_]+)"', source.split(
+        'tr(f"csv.{k}") for k in (')[1].split(")]")[0])}
+    missing = sorted(k for k in literal | dynamic if not has_key(k, DOMAIN))
+    assert not missing
+    assert len(dynamic) > 60
+
+
+def test_messages_read_well_in_every_language() -> None:
+    for lang in LANGUAGES:
+        assert "5" in say("signin.pin_locked", {"count": 5}, lang)
+        assert fact_label("15-8") in say("task.fact_not_askable", {"fact": "15-8", "sum": 15},
+                                         lang)
+    assert say("signin.pin_wrong", {"count": 1}, "en") == (
+        "That PIN is not right. 1 try left before a short wait.")
+    assert say("task.puzzles", {"kind": "fifteens", "level": 2, "count": 10,
+                                "capture_sum": 15}, "es") == "10 retos: Quinces, nivel 2 (suma 15)"

@@ -1,0 +1,804 @@
+"""The classroom without Streamlit: teachers, their classes, pupils on shared tablets.
+
+Three doors, each a plain class a page keeps in session state (docs/CLASSROOM.md has
+the order of calls for the teacher's pages and the pupil's):
+
+- :class:`TeacherAuth` makes an account (a name and a passphrase) and signs a teacher
+  in, rate-limited per account (5 wrong passwords lock it for 5 minutes); it answers
+  with a :class:`TeacherSession`, which locks itself after some minutes without use
+  (the clock is injectable).
+- :class:`Classroom` is everything a signed-in teacher does with their classes: make
+  one (with a short code for the board), add pupils from a pasted list or generated
+  nicknames (each with a picture and a 4-digit PIN shown once), new PINs, archive,
+  restore, delete with a summary, assignments, the views (dashboard, fact grid,
+  assignments' progress: :mod:`trainer.classroom_views`), print and export
+  (:mod:`trainer.classroom_print`). Every call checks the session is unlocked and that
+  the class is the teacher's (owner or co-teacher); an archived class is read-only.
+- :class:`PupilSignIn` is a pupil on a shared tablet: the class code, then the class's
+  pictures and nicknames (never real names), then the PIN (rate-limited per pupil); it
+  answers with the profile id the app then plays as. :func:`pupil_tasks` lists a
+  pupil's assignments, open ones first.
+
+Refusals are :class:`ClassroomError` with a key of the ``classroom`` catalog.
+"""
+
+from __future__ import annotations
+
+import secrets
+import unicodedata
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
+
+from lessons import load_stages
+
+from .classroom_views import (
+    DEFAULT_FLUENCY,
+    FLUENCY_LIMITS,
+    AssignmentProgress,
+    ClassroomError,
+    FactGrid,
+    FactTry,
+    PupilRow,
+    PupilTask,
+    assignments_progress,
+    cell_history,
+    check_assignment,
+    dashboard,
+    fact_grid,
+    pupil_task,
+)
+from .i18n import t
+from .names import label_problem, name_key, name_problem, normalise
+from .storage import (
+    AssignmentRow,
+    ClassDeletion,
+    ClassInfo,
+    ClassSnapshot,
+    Member,
+    NewMember,
+    Storage,
+    StorageError,
+    Teacher,
+)
+
+__all__ = ["ClassroomError", "DOMAIN", "Picture", "PICTURES", "picture_of", "MAX_PUPILS",
+           "PASSWORD_MIN", "PASSWORD_MAX", "CLASS_NAME_MAX", "REAL_NAME_MAX",
+           "new_class_code", "format_code", "normalise_code", "new_pin", "password_problem",
+           "TeacherAuth", "TeacherSession", "Classroom", "PupilLogin", "Refusal",
+           "AddedPupils", "PupilSignIn", "PupilCard", "ClassCard", "pupil_tasks",
+           "Clock", "utc_now", "say", "describe", "fact_label"]
+
+#: The catalog domain of the classroom's words (locales/<lang>/LC_MESSAGES/classroom.po).
+DOMAIN = "classroom"
+#: lichess's limit: a class is a class, not a school.
+MAX_PUPILS = 100
+PASSWORD_MIN = 10
+PASSWORD_MAX = 200
+TEACHER_NAME_MAX = 40
+CLASS_NAME_MAX = 40
+REAL_NAME_MAX = 60
+#: Wrong passwords (per teacher) or PINs (per pupil) in a row before a lock, and its length.
+MAX_FAILURES = 5
+LOCK_MINUTES = 5
+#: The teacher area locks after this many minutes without a call.
+IDLE_MINUTES = 15
+
+Clock = Callable[[], datetime]
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+# -- words -----------------------------------------------------------------------------
+
+def fact_label(fact: str) -> str:
+    """A fact as a child reads it: ``3+5`` -> ``3 + 5``, ``15-8`` -> ``8 + ? = 15``."""
+    if "-" in fact:
+        total, value = fact.split("-")
+        return f"{value} + ? = {total}"
+    return fact.replace("+", " + ")
+
+
+def say(key: str, params: Mapping[str, Any] | None = None, lang: str | None = None) -> str:
+    """A ``classroom`` message in ``lang`` (a refusal, a needs-help reason, a status),
+    its parameters worded: a puzzle ``kind`` by its name, a lesson ``stage`` by its
+    title, ``facts`` as a child reads them."""
+    values = dict(params or {})
+    if "kind" in values:
+        values["kind"] = t(f"kind.{values['kind']}", lang, domain=DOMAIN)
+    if "stage" in values:
+        stage = next((s for s in load_stages() if s.key == values["stage"]), None)
+        values["stage"] = t(stage.title, lang, domain="lessons") if stage else values["stage"]
+    if "facts" in values and not isinstance(values["facts"], str):
+        values["facts"] = ", ".join(fact_label(f) for f in values["facts"])
+    if "fact" in values:
+        values["fact"] = fact_label(str(values["fact"]))
+    return t(key, lang, domain=DOMAIN, **values)
+
+
+def describe(assignment: AssignmentRow, lang: str | None = None) -> str:
+    """An assignment in a line: "Puzzles: Captures, level 2, 10 puzzles (sum 15)"."""
+    return say(f"task.{assignment.kind}", assignment.spec, lang)
+
+
+# -- pictures, codes, PINs --------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Picture:
+    """A pupil's picture: the emoji the app shows, its word (``pic.<key>``), and a colour
+    for the drawing on the printed login card (:mod:`trainer.classroom_print`)."""
+
+    key: str
+    emoji: str
+    colour: tuple[int, int, int]
+
+
+#: Things a child names at a glance and the login card can draw with a few shapes.
+PICTURES: tuple[Picture, ...] = (
+    Picture("sun", "☀️", (240, 180, 20)), Picture("moon", "🌙", (90, 110, 200)),
+    Picture("star", "⭐", (240, 200, 40)), Picture("heart", "❤️", (220, 40, 60)),
+    Picture("tree", "🌳", (40, 140, 60)), Picture("flower", "🌸", (230, 110, 170)),
+    Picture("fish", "🐟", (40, 130, 210)), Picture("house", "🏠", (200, 90, 50)),
+    Picture("boat", "⛵", (30, 90, 160)), Picture("kite", "🪁", (150, 60, 190)),
+    Picture("apple", "🍎", (210, 40, 40)), Picture("rocket", "🚀", (120, 120, 130)),
+    Picture("umbrella", "☂️", (120, 50, 170)), Picture("cloud", "☁️", (110, 160, 220)),
+    Picture("snowflake", "❄️", (60, 170, 220)), Picture("balloon", "🎈", (230, 60, 60)),
+)
+_BY_EMOJI = {p.emoji: p for p in PICTURES}
+
+#: Friendly nicknames: an animal (``nick.<key>``, in the teacher's language) and a number.
+NICK_ANIMALS: tuple[str, ...] = ("fox", "owl", "bear", "rabbit", "lion", "whale", "frog",
+                                 "turtle", "eagle", "dolphin", "penguin", "mouse", "cat",
+                                 "dog", "duck", "bee")
+
+# Letters and digits nobody mixes up when copying from the board: no O/0, I/L/1, Z/2, S, B/8,
+# G. Three letters and three digits: about 1.3 million codes.
+CODE_LETTERS = "ACDEFHJKMNPRTUVWXY"
+CODE_DIGITS = "345679"
+CODE_LENGTH = 6
+_OBVIOUS_PINS = frozenset({"0000", "1111", "2222", "3333", "4444", "5555", "6666", "7777",
+                           "8888", "9999", "1234", "4321", "0123", "2580", "1212", "1122"})
+# Passphrases nobody should use (checked letters only, folded: "Password2024!" is here).
+_COMMON = frozenset({"password", "passwort", "contrasena", "qwerty", "qwertyuiop", "qwertz",
+                     "letmein", "iloveyou", "welcome", "admin", "teacher", "profesor",
+                     "profesora", "lehrer", "lehrerin", "escoba", "abc", "abcdef", "abcdefg",
+                     "abcdefghij", "monkey", "dragon", "football", "futbol", "princess",
+                     "sunshine", "school", "escuela", "schule", "class", "clase", "klasse"})
+
+
+def picture_of(avatar: str) -> Picture | None:
+    """The picture a pupil's avatar shows, if it is one of :data:`PICTURES`."""
+    return _BY_EMOJI.get(avatar)
+
+
+def new_class_code() -> str:
+    """A fresh class code, stored as ``KDM472`` (shown ``KDM-472``)."""
+    return ("".join(secrets.choice(CODE_LETTERS) for _ in range(3))
+            + "".join(secrets.choice(CODE_DIGITS) for _ in range(3)))
+
+
+def format_code(code: str) -> str:
+    """``KDM472`` -> ``KDM-472``: how a code is shown and printed."""
+    return f"{code[:3]}-{code[3:]}" if len(code) == CODE_LENGTH else code
+
+
+def normalise_code(typed: str) -> str:
+    """A code as typed (``kdm 472``, ``KDM-472``, full-width letters) as stored."""
+    text = unicodedata.normalize("NFKC", str(typed)).upper()
+    return "".join(ch for ch in text if ch.isascii() and ch.isalnum())[:CODE_LENGTH + 6]
+
+
+def new_pin() -> str:
+    """A random 4-digit PIN that is not one of the obvious ones (1234, 0000, ...)."""
+    while True:
+        pin = f"{secrets.randbelow(10000):04d}"
+        if pin not in _OBVIOUS_PINS:
+            return pin
+
+
+def password_problem(password: str, name: str = "") -> tuple[str, dict[str, Any]] | None:
+    """Why a passphrase is refused (``classroom`` key, parameters), or None.
+
+    Long rather than clever (NIST SP 800-63B): at least 10 characters, any characters,
+    not the name, not a common password with digits or signs added, not one character
+    repeated.
+    """
+    if len(password) < PASSWORD_MIN:
+        return "auth.password_short", {"min": PASSWORD_MIN}
+    if len(password) > PASSWORD_MAX:
+        return "auth.password_long", {"max": PASSWORD_MAX}
+    folded = _fold(password)
+    if len(set(folded)) < 4:
+        return "auth.password_repeats", {}
+    letters = "".join(ch for ch in folded if ch.isalpha())
+    if letters in _COMMON or folded.strip() in _COMMON:
+        return "auth.password_common", {}
+    words = [w for w in _fold(name).split() if len(w) >= 3]
+    if any(w in folded for w in words):
+        return "auth.password_name", {}
+    return None
+
+
+def _fold(text: str) -> str:
+    """Case and accents folded: "Díaz" -> "diaz"."""
+    decomposed = unicodedata.normalize("NFKD", str(text).casefold())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+_NAME_KEYS = {"nickname_hidden": "name.hidden", "profile_empty": "name.empty",
+              "nickname_chars": "name.chars", "nickname_long": "name.long",
+              "nickname_reserved": "name.reserved"}
+
+
+def _name_error(problem: tuple[str, dict[str, Any]]) -> tuple[str, dict[str, Any]]:
+    key, params = problem
+    return _NAME_KEYS.get(key, key), params
+
+
+# -- teachers ---------------------------------------------------------------------------
+
+class TeacherSession:
+    """A signed-in teacher in one browser session. It locks itself after
+    ``idle_minutes`` without a call (:meth:`touch`), and stays locked until the password
+    is typed again (:meth:`unlock`) or the teacher signs out."""
+
+    def __init__(self, teacher: Teacher, *, idle_minutes: float = IDLE_MINUTES,
+                 clock: Clock = utc_now) -> None:
+        self.teacher = teacher
+        self.idle = timedelta(minutes=idle_minutes)
+        self._clock = clock
+        self.last_active = clock()
+        self._locked = False
+        self.signed_out = False
+
+    @property
+    def locked(self) -> bool:
+        if not self._locked and self._clock() - self.last_active > self.idle:
+            self._locked = True
+        return self._locked or self.signed_out
+
+    def touch(self) -> None:
+        """A call in the teacher area: ``auth.session_locked`` if the session is locked,
+        else the inactivity clock starts again."""
+        if self.locked:
+            raise ClassroomError("auth.session_locked")
+        self.last_active = self._clock()
+
+    def unlock(self, auth: TeacherAuth, password: str) -> None:
+        """Type the password again after the inactivity lock (rate-limited as a sign-in)."""
+        if self.signed_out:
+            raise ClassroomError("auth.session_locked")
+        auth.check(self.teacher.name, password)
+        self._locked = False
+        self.last_active = self._clock()
+
+    def sign_out(self) -> None:
+        self.signed_out = True
+
+
+class TeacherAuth:
+    """Teacher accounts: make one, sign in (rate-limited per account)."""
+
+    def __init__(self, storage: Storage, *, clock: Clock = utc_now,
+                 max_failures: int = MAX_FAILURES, lock_minutes: float = LOCK_MINUTES,
+                 idle_minutes: float = IDLE_MINUTES) -> None:
+        self.storage = storage
+        self.clock = clock
+        self.max_failures = max_failures
+        self.lock_for = timedelta(minutes=lock_minutes)
+        self.idle_minutes = idle_minutes
+
+    def create_account(self, name: str, password: str) -> TeacherSession:
+        """A new account, signed in. ``name.*`` (the name), ``auth.password_*`` (the
+        passphrase) or ``auth.teacher_taken``."""
+        if (problem := label_problem(name, TEACHER_NAME_MAX)) is not None:
+            key, params = _name_error(problem)
+            raise ClassroomError(key, **params)
+        name = normalise(name)
+        if (problem := password_problem(password, name)) is not None:
+            raise ClassroomError(problem[0], **problem[1])
+        try:
+            teacher = self.storage.create_teacher(name, password)
+        except StorageError as err:
+            raise ClassroomError("auth.teacher_taken", name=name) from err
+        return TeacherSession(teacher, idle_minutes=self.idle_minutes, clock=self.clock)
+
+    def check(self, name: str, password: str) -> Teacher:
+        """The teacher whose password this is; ``auth.wrong`` (the same for an unknown
+        name, and as slow) or ``auth.locked`` with the minutes left (``count``)."""
+        at = self.clock()
+        verdict = self.storage.check_teacher(normalise(name), password, at=at,
+                                             max_failures=self.max_failures,
+                                             lock_for=self.lock_for)
+        if verdict.teacher is not None:
+            return verdict.teacher
+        if verdict.locked_until is not None:
+            raise ClassroomError("auth.locked", count=_minutes(verdict.locked_until - at))
+        raise ClassroomError("auth.wrong")
+
+    def sign_in(self, name: str, password: str) -> TeacherSession:
+        return TeacherSession(self.check(name, password), idle_minutes=self.idle_minutes,
+                              clock=self.clock)
+
+    def change_password(self, session: TeacherSession, old: str, new: str) -> None:
+        session.touch()
+        self.check(session.teacher.name, old)
+        if (problem := password_problem(new, session.teacher.name)) is not None:
+            raise ClassroomError(problem[0], **problem[1])
+        self.storage.set_teacher_password(session.teacher.id, new)
+
+
+def _minutes(left: timedelta) -> int:
+    return max(1, -(-int(left.total_seconds()) // 60))
+
+
+# -- a teacher's classes ----------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PupilLogin:
+    """What a login card prints: the PIN is here once, when it is made, and never again."""
+
+    profile_id: int
+    nickname: str
+    avatar: str
+    pin: str | None = None
+    real_name: str | None = None
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A line of a pasted list that was not added: its number (1-based), the text as
+    pasted (show it as text, never as markup), a ``classroom`` key and its parameters."""
+
+    line: int
+    text: str
+    key: str
+    params: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class AddedPupils:
+    added: tuple[PupilLogin, ...]
+    refused: tuple[Refusal, ...]
+
+
+class Classroom:
+    """What a signed-in teacher does with their classes (see the module doc)."""
+
+    def __init__(self, storage: Storage, session: TeacherSession, *,
+                 code_maker: Callable[[], str] = new_class_code,
+                 pin_maker: Callable[[], str] = new_pin) -> None:
+        self.storage = storage
+        self.session = session
+        self._code = code_maker
+        self._pin = pin_maker
+
+    @property
+    def teacher(self) -> Teacher:
+        return self.session.teacher
+
+    # -- access ---------------------------------------------------------------------
+    def _class(self, class_id: int, *, write: bool = False, owner: bool = False) -> ClassInfo:
+        self.session.touch()
+        info = self.storage.get_class(class_id)
+        self._allowed(info, write=write, owner=owner)
+        assert info is not None
+        return info
+
+    def _allowed(self, info: ClassInfo | None, *, write: bool = False,
+                 owner: bool = False) -> None:
+        me = self.teacher.id
+        if info is None or (info.teacher_id != me and me not in info.co_teachers):
+            raise ClassroomError("class.not_yours")
+        if owner and info.teacher_id != me:
+            raise ClassroomError("class.owner_only")
+        if write and info.archived:
+            raise ClassroomError("class.archived")
+
+    def classes(self, *, archived: bool = False) -> list[ClassInfo]:
+        """The teacher's classes (owned or co-taught): current ones, or the archived."""
+        self.session.touch()
+        return [c for c in self.storage.classes_of(self.teacher.id) if c.archived == archived]
+
+    # -- classes --------------------------------------------------------------------
+    def create_class(self, name: str, *, fluency_seconds: int = DEFAULT_FLUENCY,
+                     capture_sum: int = 15) -> ClassInfo:
+        self.session.touch()
+        name = _class_name(name)
+        _check_settings(fluency_seconds, capture_sum)
+        for _ in range(20):
+            try:
+                return self.storage.create_class(self.teacher.id, name, self._code(),
+                                                 fluency_seconds=fluency_seconds,
+                                                 capture_sum=capture_sum)
+            except StorageError:
+                continue  # the code was another class's: draw again
+        raise ClassroomError("class.no_code")
+
+    def update_class(self, class_id: int, *, name: str | None = None,
+                     fluency_seconds: int | None = None,
+                     capture_sum: int | None = None) -> ClassInfo:
+        info = self._class(class_id, write=True)
+        values: dict[str, Any] = {}
+        if name is not None:
+            values["name"] = _class_name(name)
+        _check_settings(fluency_seconds if fluency_seconds is not None else info.fluency_seconds,
+                        capture_sum if capture_sum is not None else info.capture_sum)
+        if fluency_seconds is not None:
+            values["fluency_seconds"] = fluency_seconds
+        if capture_sum is not None:
+            values["capture_sum"] = capture_sum
+        return self.storage.update_class(class_id, **values) if values else info
+
+    def regenerate_code(self, class_id: int) -> ClassInfo:
+        """A new class code (the old one stops working at once)."""
+        self._class(class_id, write=True)
+        for _ in range(20):
+            try:
+                return self.storage.update_class(class_id, code=self._code())
+            except StorageError:
+                continue
+        raise ClassroomError("class.no_code")
+
+    def archive(self, class_id: int) -> ClassInfo:
+        """End of year: the class becomes read-only and its pupils cannot sign in by it."""
+        self._class(class_id, write=True)
+        return self.storage.update_class(class_id, archived_at=utc_now())
+
+    def restore(self, class_id: int) -> ClassInfo:
+        info = self._class(class_id)
+        if not info.archived:
+            return info
+        return self.storage.update_class(class_id, archived_at=None)
+
+    def deletion_summary(self, class_id: int) -> ClassDeletion:
+        """What deleting the class removes, to say before the button that does it."""
+        self._class(class_id, owner=True)
+        return self.storage.class_deletion(class_id)
+
+    def delete_class(self, class_id: int, confirm_name: str) -> ClassDeletion:
+        """Delete the class and all its pupils' data, for good: ``confirm_name`` is the
+        class's name as the teacher typed it under the summary (``class.confirm_name``
+        if it differs). Allowed for an archived class too; only its owner may."""
+        info = self._class(class_id, owner=True)
+        if name_key(confirm_name) != name_key(info.name):
+            raise ClassroomError("class.confirm_name")
+        summary = self.storage.class_deletion(class_id)
+        self.storage.delete_class(class_id)
+        return summary
+
+    def add_co_teacher(self, class_id: int, teacher_name: str) -> ClassInfo:
+        self._class(class_id, write=True, owner=True)
+        other = self.storage.teacher_named(teacher_name)
+        if other is None:
+            raise ClassroomError("class.no_teacher", name=normalise(teacher_name))
+        if other.id != self.teacher.id:
+            self.storage.add_co_teacher(class_id, other.id)
+        info = self.storage.get_class(class_id)
+        assert info is not None
+        return info
+
+    def remove_co_teacher(self, class_id: int, teacher_id: int) -> None:
+        self._class(class_id, owner=True)
+        self.storage.remove_co_teacher(class_id, teacher_id)
+
+    # -- pupils ---------------------------------------------------------------------
+    def pupils(self, class_id: int) -> list[Member]:
+        """The class's pupils with their real names (the teacher's view)."""
+        self._class(class_id)
+        return self.storage.members(class_id)
+
+    def add_pupils(self, class_id: int, pasted: str) -> AddedPupils:
+        """Pupils from a pasted list, one per line: ``nickname``, or ``nickname`` and the
+        real name separated by a tab (two spreadsheet columns) or ``;``. Each nickname
+        follows the nickname rules and is the database's only once; a line that breaks a
+        rule is refused with its reason, the others are added (in one transaction), each
+        with a picture and a PIN."""
+        info = self._class(class_id, write=True)
+        members = self.storage.members(class_id)
+        taken = self.storage.profile_name_keys()
+        room = MAX_PUPILS - len(members)
+        wanted: list[tuple[str, str | None]] = []
+        refused: list[Refusal] = []
+        seen: dict[str, int] = {}
+        for number, line in enumerate(str(pasted).splitlines(), start=1):
+            if not line.strip():
+                continue
+            parts = line.split("\t") if "\t" in line else line.split(";")
+            raw, real = parts[0], ";".join(parts[1:]).strip() or None
+            problem = name_problem(raw)
+            nickname = normalise(raw)
+            if problem is None and real is not None:
+                problem = label_problem(real, REAL_NAME_MAX)
+                if problem is not None:
+                    key, params = _name_error(problem)
+                    refused.append(Refusal(number, line, "name.real_" + key.split(".")[1],
+                                           params))
+                    continue
+            if problem is not None:
+                refused.append(Refusal(number, line, *_name_error(problem)))
+                continue
+            key = name_key(nickname)
+            if key in seen:
+                refused.append(Refusal(number, line, "name.twice",
+                                       {"name": nickname, "line": seen[key]}))
+                continue
+            seen[key] = number
+            if key in taken:
+                refused.append(Refusal(number, line, "name.taken",
+                                       {"name": nickname, "suggestion": _free(nickname, taken)}))
+                continue
+            if len(wanted) >= room:
+                refused.append(Refusal(number, line, "class.full", {"max": MAX_PUPILS}))
+                continue
+            wanted.append((nickname, normalise(real) if real else None))
+        return AddedPupils(self._add(info, members, wanted), tuple(refused))
+
+    def generate_pupils(self, class_id: int, count: int, lang: str = "en") -> AddedPupils:
+        """``count`` pupils with friendly nicknames ("Fox 27", "Zorro 27") in ``lang``."""
+        info = self._class(class_id, write=True)
+        members = self.storage.members(class_id)
+        if not 1 <= count <= MAX_PUPILS - len(members):
+            raise ClassroomError("class.full", max=MAX_PUPILS)
+        taken = self.storage.profile_name_keys()
+        wanted: list[tuple[str, str | None]] = []
+        rng = secrets.SystemRandom()
+        animals = list(NICK_ANIMALS)
+        rng.shuffle(animals)
+        tries = 0
+        while len(wanted) < count:
+            tries += 1
+            animal = t(f"nick.{animals[len(wanted) % len(animals)]}", lang, domain=DOMAIN)
+            name = t("nick.pattern", lang, domain=DOMAIN, animal=animal,
+                     number=rng.randint(2, 99 if tries < 500 else 999))
+            if name_problem(name) is None and name_key(name) not in taken:
+                taken.add(name_key(name))
+                wanted.append((name, None))
+        return AddedPupils(self._add(info, members, wanted), ())
+
+    def _add(self, info: ClassInfo, members: Sequence[Member],
+             wanted: Sequence[tuple[str, str | None]]) -> tuple[PupilLogin, ...]:
+        if not wanted:
+            return ()
+        used = {p.emoji: 0 for p in PICTURES}
+        for m in members:
+            if m.avatar in used:
+                used[m.avatar] += 1
+        new = []
+        for nickname, real in wanted:
+            emoji = min(used, key=lambda e: used[e])  # the least used picture, in order
+            used[emoji] += 1
+            new.append(NewMember(nickname, emoji, self._pin(), real))
+        try:
+            added = self.storage.add_members(info.id, new)
+        except StorageError as err:  # a nickname taken in another tab meanwhile
+            raise ClassroomError("name.taken", name=err.params.get("nickname", ""),
+                                 suggestion="") from err
+        return tuple(PupilLogin(m.profile_id, m.nickname, m.avatar, n.pin, m.real_name)
+                     for m, n in zip(added, new, strict=True))
+
+    def regenerate_pin(self, class_id: int, profile_id: int) -> PupilLogin:
+        """A new PIN for one pupil (the old one stops working; a lock is lifted)."""
+        self._class(class_id, write=True)
+        member = self._member(class_id, profile_id)
+        pin = self._pin()
+        self.storage.set_member_pin(class_id, profile_id, pin)
+        return PupilLogin(profile_id, member.nickname, member.avatar, pin, member.real_name)
+
+    def regenerate_all_pins(self, class_id: int) -> tuple[PupilLogin, ...]:
+        """New PINs for the whole class (to print every login card again)."""
+        self._class(class_id, write=True)
+        members = self.storage.members(class_id)
+        pins = {m.profile_id: self._pin() for m in members}
+        self.storage.set_member_pins(class_id, pins)
+        return tuple(PupilLogin(m.profile_id, m.nickname, m.avatar, pins[m.profile_id],
+                                m.real_name) for m in members)
+
+    def set_real_name(self, class_id: int, profile_id: int, real_name: str | None) -> None:
+        self._class(class_id, write=True)
+        self._member(class_id, profile_id)
+        if real_name is not None and real_name.strip():
+            if (problem := label_problem(real_name, REAL_NAME_MAX)) is not None:
+                key, params = _name_error(problem)
+                raise ClassroomError("name.real_" + key.split(".")[1], **params)
+            real_name = normalise(real_name)
+        else:
+            real_name = None
+        self.storage.set_real_name(class_id, profile_id, real_name)
+
+    def remove_pupil(self, class_id: int, profile_id: int) -> None:
+        """Delete one pupil with all their data."""
+        self._class(class_id, write=True)
+        self._member(class_id, profile_id)
+        self.storage.remove_member(class_id, profile_id)
+
+    def _member(self, class_id: int, profile_id: int) -> Member:
+        member = self.storage.membership(profile_id)
+        if member is None or member.class_id != class_id:
+            raise ClassroomError("pupil.not_in_class")
+        return member
+
+    # -- the views ------------------------------------------------------------------
+    def snapshot(self, class_id: int) -> ClassSnapshot:
+        """The class's data for the views below: three queries, whatever its size. A
+        page reads it once per run (or caches it by :meth:`version`)."""
+        self.session.touch()
+        snap = self.storage.class_snapshot(class_id)
+        self._allowed(snap.info if snap is not None else None)
+        assert snap is not None
+        return snap
+
+    def version(self, class_id: int) -> tuple[Any, ...]:
+        """A cache key of the class's data (changes with every answer, pupil, result)."""
+        self._class(class_id)
+        return tuple(self.storage.class_version(class_id))
+
+    def dashboard(self, snapshot: ClassSnapshot, today: date) -> list[PupilRow]:
+        self._seen(snapshot)
+        return dashboard(snapshot, today)
+
+    def fact_grid(self, snapshot: ClassSnapshot, limit: int | None = None) -> FactGrid:
+        self._seen(snapshot)
+        if limit is not None and limit not in FLUENCY_LIMITS:
+            raise ClassroomError("class.fluency", choices="/".join(map(str, FLUENCY_LIMITS)))
+        return fact_grid(snapshot, limit)
+
+    def cell_history(self, snapshot: ClassSnapshot, profile_id: int,
+                     fact: str) -> list[FactTry]:
+        self._seen(snapshot)
+        return cell_history(snapshot, profile_id, fact)
+
+    def assignments(self, snapshot: ClassSnapshot, today: date) -> list[AssignmentProgress]:
+        self._seen(snapshot)
+        return assignments_progress(snapshot, today)
+
+    def pupil_profile(self, snapshot: ClassSnapshot, profile_id: int) -> Member:
+        """The pupil whose My progress charts the teacher opens (``pupil.not_in_class``
+        for any other profile): the page then reads ``storage.attempts(profile_id)``."""
+        self._seen(snapshot)
+        member = snapshot.member(profile_id)
+        if member is None:
+            raise ClassroomError("pupil.not_in_class")
+        return member
+
+    def _seen(self, snapshot: ClassSnapshot) -> None:
+        self.session.touch()
+        self._allowed(snapshot.info)
+
+    # -- assignments ----------------------------------------------------------------
+    def create_assignment(self, class_id: int, kind: str, spec: dict[str, Any],
+                          due: date | None = None) -> AssignmentRow:
+        """A lesson stage, puzzles, chosen facts or each pupil's weakest facts
+        (:func:`trainer.classroom_views.check_assignment` says the parameters)."""
+        info = self._class(class_id, write=True)
+        checked = check_assignment(kind, spec, info.capture_sum)
+        return self.storage.create_assignment(class_id, kind, checked,
+                                              due.isoformat() if due is not None else None)
+
+    def delete_assignment(self, class_id: int, assignment_id: int) -> None:
+        self._class(class_id, write=True)
+        self.storage.delete_assignment(class_id, assignment_id)
+
+
+def _class_name(name: str) -> str:
+    if (problem := label_problem(name, CLASS_NAME_MAX)) is not None:
+        key, params = _name_error(problem)
+        raise ClassroomError(key, **params)
+    return normalise(name)
+
+
+def _check_settings(fluency_seconds: int, capture_sum: int) -> None:
+    if fluency_seconds not in FLUENCY_LIMITS:
+        raise ClassroomError("class.fluency", choices="/".join(map(str, FLUENCY_LIMITS)))
+    if capture_sum not in (10, 15, 20):
+        raise ClassroomError("class.capture_sum")
+
+
+def _free(nickname: str, taken: set[str]) -> str:
+    """A free nickname close to a taken one: "Ana 2", "Ana 3", ... (within the length)."""
+    for n in range(2, 1000):
+        candidate = f"{nickname[:12]} {n}"
+        if name_key(candidate) not in taken and name_problem(candidate) is None:
+            return candidate
+    return ""
+
+
+# -- pupils on a shared tablet ----------------------------------------------------------
+
+@dataclass(frozen=True)
+class ClassCard:
+    """A class as a pupil's tablet knows it once its code was typed."""
+
+    id: int
+    name: str
+    code: str
+
+
+@dataclass(frozen=True)
+class PupilCard:
+    """A pupil as the sign-in shows them to the class: picture and nickname only."""
+
+    profile_id: int
+    nickname: str
+    avatar: str
+
+
+class PupilSignIn:
+    """A pupil signs in on a shared tablet: the class code (once per device), a tap on
+    their picture, their PIN. Wrong PINs are counted per pupil (5 in a row: 5 minutes'
+    wait), whichever tablet they come from."""
+
+    def __init__(self, storage: Storage, *, clock: Clock = utc_now,
+                 max_failures: int = MAX_FAILURES, lock_minutes: float = LOCK_MINUTES) -> None:
+        self.storage = storage
+        self.clock = clock
+        self.max_failures = max_failures
+        self.lock_for = timedelta(minutes=lock_minutes)
+
+    def find_class(self, typed_code: str) -> ClassCard:
+        """The class of a typed code; ``signin.code_unknown`` or ``signin.class_archived``."""
+        code = normalise_code(typed_code)
+        info = self.storage.class_by_code(code) if len(code) == CODE_LENGTH else None
+        if info is None:
+            raise ClassroomError("signin.code_unknown")
+        if info.archived:
+            raise ClassroomError("signin.class_archived")
+        return ClassCard(info.id, info.name, info.code)
+
+    def pupils(self, card: ClassCard) -> list[PupilCard]:
+        """The pictures and nicknames to tap (no real name ever reaches a pupil's page)."""
+        return [PupilCard(m.profile_id, m.nickname, m.avatar)
+                for m in self.storage.members(card.id)]
+
+    def sign_in(self, card: ClassCard, profile_id: int, pin: str) -> int:
+        """The profile id to play as; ``signin.pin_wrong`` (``count``: tries left before a
+        wait), ``signin.pin_locked`` (``count``: minutes), ``pupil.not_in_class`` (a pupil of
+        another class, or no pupil), ``signin.class_archived``."""
+        info = self.storage.get_class(card.id)
+        if info is None or info.code != card.code:
+            raise ClassroomError("signin.code_unknown")  # a new code was made meanwhile
+        if info.archived:
+            raise ClassroomError("signin.class_archived")
+        at = self.clock()
+        try:
+            verdict = self.storage.check_member_pin(card.id, profile_id, str(pin), at=at,
+                                                    max_failures=self.max_failures,
+                                                    lock_for=self.lock_for)
+        except StorageError as err:
+            raise ClassroomError("pupil.not_in_class") from err
+        if verdict.ok:
+            return profile_id
+        if verdict.locked_until is not None:
+            raise ClassroomError("signin.pin_locked",
+                                 count=_minutes(verdict.locked_until - at))
+        raise ClassroomError("signin.pin_wrong", count=self.max_failures - verdict.failures)
+
+    def sign_in_profile(self, profile_id: int, pin: str) -> int:
+        """The same check for a pupil's profile reached another way ("Who's playing?", a
+        ``?p=`` in the URL): rate-limited like the class sign-in, so a pupil's PIN cannot
+        be guessed through the profile's own PIN prompt. ``pupil.not_in_class`` for a
+        profile that is no pupil (check its parent's PIN as before)."""
+        member = self.storage.membership(profile_id)
+        if member is None:
+            raise ClassroomError("pupil.not_in_class")
+        info = self.storage.get_class(member.class_id)
+        assert info is not None
+        return self.sign_in(ClassCard(info.id, info.name, info.code), profile_id, pin)
+
+
+def pupil_tasks(storage: Storage, profile_id: int, today: date) -> list[PupilTask]:
+    """A pupil's assignments, to show first: open and overdue ones by due date (none
+    last), then the done ones. Empty for a profile in no class or in an archived one."""
+    member = storage.membership(profile_id)
+    if member is None:
+        return []
+    snap = storage.class_snapshot(member.class_id, only=profile_id)
+    if snap is None or snap.info.archived:
+        return []
+    tasks = [pupil_task(a, snap.attempts.get(profile_id, []),
+                        snap.lessons.get(profile_id, {}), today) for a in snap.assignments]
+    return sorted(tasks, key=lambda task: (task.complete, task.assignment.due or "9999-99-99",
+                                           task.assignment.id))

@@ -1,0 +1,508 @@
+"""What a teacher sees of a class, computed from one :class:`~trainer.storage.ClassSnapshot`.
+
+Pure functions, no database and no Streamlit: the dashboard's rows, the class's fact
+grid, each assignment's completion and results per pupil, and what a pupil has to do.
+docs/CLASSROOM.md states the rules; in short:
+
+**A try** at a fact is one entry of an attempt's ``answers`` (``[fact, right,
+seconds]``, :func:`puzzles.practice.attempt_answers`): a quick fact times the fact it
+asks; a puzzle's answer has no time of its own.
+
+**A cell of the fact grid** (the XtraMath rule, with the class's time limit of 3, 6 or
+12 seconds) looks at the fact's last three tries: ``fast`` when at least two of them
+were right within the limit (the fact is *fluent*); ``wrong`` when more of them were
+wrong than right; ``slow`` otherwise (mostly right, not yet twice in time); ``unseen``
+without a try. A puzzle's *right* answer has no time of its own, so it is left out of
+the last three (it neither makes a fact fluent nor undoes it; a fact only ever answered
+right in puzzles is ``slow``); a *wrong* answer counts wherever it was given.
+
+**An attempt counts toward an assignment** when it was recorded at or after the
+assignment's creation and matches it: a *puzzles* assignment counts attempts of its
+kind, level and capture sum (done when ``count`` of them are recorded, solved or not);
+a *facts* assignment counts quick-fact attempts with its capture sum whose puzzle
+exercises a chosen fact (done when every chosen fact has one); a *weakest* assignment
+is a facts assignment on each pupil's own weakest facts, chosen by the mastery model
+(:func:`puzzles.mastery.weakest_facts`) from the pupil's answers *before* the
+assignment was made, so they do not move while the pupil works on them. A *lesson*
+assignment is done when every level of its stage has a result, whenever it was earned
+(lesson results keep each level's best, not each play). Late: completed on a day (the
+pupil's local date) after the due date; overdue: not complete and the due date passed.
+"""
+
+from __future__ import annotations
+
+import functools
+import statistics
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from lessons import load_stages
+from puzzles import Puzzle, generate
+from puzzles.mastery import all_additions, all_complements, fact_stats, normalise, weakest_facts
+from puzzles.model import PuzzleError, check_kind_level_sum
+from puzzles.practice import Attempt, answers_from_rows, practice_candidates, quick_fact_for
+
+from .evidence import TURN_KIND
+from .lessons import stage_summaries
+from .storage import AssignmentRow, ClassInfo, ClassSnapshot, LessonBest
+
+__all__ = ["ClassroomError", "FLUENCY_LIMITS", "DEFAULT_FLUENCY", "CELL_STATES",
+           "ASSIGNMENT_KINDS", "TASK_STATUSES", "FactTry", "Cell", "GridRow", "FactGrid",
+           "HelpReason", "PupilRow", "PupilTask", "AssignmentProgress", "fact_tries",
+           "fact_cell", "grid_facts", "fact_grid", "cell_history", "dashboard", "weak_facts",
+           "check_assignment", "pupil_task", "assignments_progress", "task_puzzles",
+           "askable_facts", "HELP_ACCURACY", "HELP_MIN_TRIES", "STUCK_WINDOW", "STUCK_MISSES"]
+
+
+class ClassroomError(ValueError):
+    """Something the classroom refuses; ``key`` is a message of the ``classroom`` catalog
+    (``t(err.key, domain="classroom", **err.params)``)."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+
+#: The fluency time limits a teacher chooses from (seconds): strong, usual, youngest.
+FLUENCY_LIMITS: tuple[int, ...] = (3, 6, 12)
+DEFAULT_FLUENCY = 6
+CELL_STATES: tuple[str, ...] = ("unseen", "wrong", "slow", "fast")
+ASSIGNMENT_KINDS: tuple[str, ...] = ("lesson", "puzzles", "facts", "weakest")
+#: ``done``, ``late`` (done after the due date), ``open``, ``overdue``.
+TASK_STATUSES: tuple[str, ...] = ("done", "late", "open", "overdue")
+#: "Needs help": under 70 % right this week (7 days up to today), with at least 5 attempts.
+HELP_ACCURACY = 0.7
+HELP_MIN_TRIES = 5
+#: "Stuck": of the last 5 attempts at the kind, level and sum of the latest puzzle, 4 missed.
+STUCK_WINDOW = 5
+STUCK_MISSES = 4
+LAST_TRIES = 3
+FLUENT_IN = 2
+MAX_PUZZLES = 50
+MAX_FACTS = 20
+
+
+# -- the fact grid ---------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class FactTry:
+    """One answer that exercised a fact: when, right or not, its time if it was timed."""
+
+    when: datetime
+    correct: bool
+    seconds: float | None
+    kind: str
+    day: str
+    attempt_id: int | None = None
+
+
+def fact_tries(attempts: Iterable[Attempt]) -> dict[str, list[FactTry]]:
+    """Every fact's tries (canonical keys, :func:`puzzles.mastery.normalise`), in order."""
+    out: dict[str, list[FactTry]] = {}
+    for attempt in attempts:
+        for fact, correct, seconds in attempt.answers:
+            key = normalise(fact)
+            if key is not None and attempt.created_at is not None:
+                out.setdefault(key, []).append(FactTry(attempt.created_at, correct, seconds,
+                                                       attempt.kind, attempt.day, attempt.id))
+    for tries in out.values():
+        tries.sort(key=lambda t: t.when)
+    return out
+
+
+def fact_cell(tries: Sequence[FactTry], limit: float) -> str:
+    """The cell of one fact from its tries in time order (see the module doc)."""
+    if not tries:
+        return "unseen"
+    last = [t for t in tries if t.seconds is not None or not t.correct][-LAST_TRIES:]
+    in_time = sum(1 for t in last if t.correct and t.seconds is not None and t.seconds <= limit)
+    right = sum(1 for t in last if t.correct)
+    if in_time >= FLUENT_IN:
+        return "fast"
+    if len(last) - right > right:
+        return "wrong"
+    return "slow"
+
+
+@dataclass(frozen=True)
+class Cell:
+    state: str  # one of CELL_STATES
+    tries: int
+    right: int
+    last: datetime | None
+
+
+@dataclass(frozen=True)
+class GridRow:
+    profile_id: int
+    nickname: str
+    avatar: str
+    cells: dict[str, Cell]
+
+    def count(self, state: str, facts: Iterable[str]) -> int:
+        return sum(1 for f in facts if self.cells[f].state == state)
+
+
+@dataclass(frozen=True)
+class FactGrid:
+    """Pupils × facts: the 55 additions, then the complements to the class's sum."""
+
+    facts: tuple[str, ...]
+    limit: int
+    capture_sum: int
+    rows: tuple[GridRow, ...]
+
+    @property
+    def additions(self) -> tuple[str, ...]:
+        return tuple(f for f in self.facts if "+" in f)
+
+    @property
+    def complements(self) -> tuple[str, ...]:
+        return tuple(f for f in self.facts if "-" in f)
+
+    def row(self, profile_id: int) -> GridRow | None:
+        return next((r for r in self.rows if r.profile_id == profile_id), None)
+
+
+def grid_facts(capture_sum: int) -> tuple[str, ...]:
+    return tuple(all_additions()) + tuple(all_complements(capture_sum))
+
+
+def fact_grid(snapshot: ClassSnapshot, limit: int | None = None) -> FactGrid:
+    """The class's fact grid with the class's time limit (or ``limit``)."""
+    info = snapshot.info
+    limit = limit if limit is not None else info.fluency_seconds
+    facts = grid_facts(info.capture_sum)
+    rows = []
+    for member in snapshot.members:
+        tries = fact_tries(snapshot.attempts.get(member.profile_id, ()))
+        cells = {}
+        for fact in facts:
+            mine = tries.get(fact, [])
+            cells[fact] = Cell(fact_cell(mine, limit), len(mine), sum(t.correct for t in mine),
+                               mine[-1].when if mine else None)
+        rows.append(GridRow(member.profile_id, member.nickname, member.avatar, cells))
+    return FactGrid(facts, limit, info.capture_sum, tuple(rows))
+
+
+def cell_history(snapshot: ClassSnapshot, profile_id: int, fact: str) -> list[FactTry]:
+    """A cell's history: every try of the pupil at the fact, oldest first (empty for a
+    profile that is not a pupil of this class)."""
+    key = normalise(fact)
+    if key is None or snapshot.member(profile_id) is None:
+        return []
+    return fact_tries(snapshot.attempts.get(profile_id, ())).get(key, [])
+
+
+def weak_facts(row: GridRow, count: int, capture_sum: int) -> list[str]:
+    """A pupil's facts to practise on paper: the grid's wrong cells, then the slow ones
+    (each in the order new facts are taught, complements first), then untried ones."""
+    order = [f for f in askable_facts(capture_sum) if f in row.cells]
+    by_state = {s: [f for f in order if row.cells[f].state == s]
+                for s in ("wrong", "slow", "unseen")}
+    return (by_state["wrong"] + by_state["slow"] + by_state["unseen"])[:count]
+
+
+@functools.cache
+def askable_facts(capture_sum: int) -> tuple[str, ...]:
+    """The facts a quick fact with this sum can ask, in the order new facts are taught."""
+    return tuple(f for f in practice_candidates(capture_sum)
+                 if quick_fact_for(f, capture_sum) is not None)
+
+
+# -- the dashboard ---------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class HelpReason:
+    """Why a pupil needs help: a ``classroom`` catalog key and its parameters."""
+
+    key: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class PupilRow:
+    """One pupil on the dashboard."""
+
+    profile_id: int
+    nickname: str
+    avatar: str
+    real_name: str | None
+    last_active: datetime | None
+    lesson_stars: int
+    lesson_stars_max: int
+    lesson_levels: int  # levels done
+    puzzles: int  # puzzle attempts (every kind but quick facts and game turns)
+    quick_facts: int  # quick-fact attempts
+    accuracy: float | None  # practice attempts (puzzles, quick facts) solved / made, 0-1
+    week_accuracy: float | None  # the same over the last 7 days
+    median_seconds: float | None  # of right quick facts
+    fluent_additions: int  # of 55
+    fluent_complements: int
+    complements: int  # complements to the class's sum (6 for 15)
+    assignments_done: int
+    assignments: int
+    help: tuple[HelpReason, ...] = ()
+    game_turns: int = 0  # turns of games that asked a fact (docs/GAME-EVIDENCE.md)
+
+    @property
+    def needs_help(self) -> bool:
+        return bool(self.help)
+
+
+def _median(values: list[float]) -> float | None:
+    return round(statistics.median(values), 2) if values else None
+
+
+def _practice(attempts: Sequence[Attempt]) -> list[Attempt]:
+    """Puzzles and quick facts: what accuracy and "needs help" are about (a game's turns
+    feed the fact grid, but a game is not a test)."""
+    return [a for a in attempts if a.kind != TURN_KIND]
+
+
+def _help(attempts: Sequence[Attempt], today: date) -> tuple[HelpReason, ...]:
+    reasons = []
+    since = (today - timedelta(days=6)).isoformat()
+    week = [a for a in attempts if since <= a.day <= today.isoformat()]
+    if len(week) >= HELP_MIN_TRIES:
+        share = sum(a.correct for a in week) / len(week)
+        if share < HELP_ACCURACY:
+            reasons.append(HelpReason("help.accuracy_week", {
+                "percent": round(100 * share), "count": len(week)}))
+    puzzles = [a for a in attempts if a.kind != "quick-facts"]
+    if puzzles:
+        latest = puzzles[-1]
+        same = [a for a in puzzles if (a.kind, a.level, a.capture_sum)
+                == (latest.kind, latest.level, latest.capture_sum)][-STUCK_WINDOW:]
+        misses = sum(1 for a in same if not a.correct)
+        if len(same) >= STUCK_WINDOW and misses >= STUCK_MISSES:
+            reasons.append(HelpReason("help.stuck_level", {
+                "kind": latest.kind, "level": latest.level, "sum": latest.capture_sum,
+                "misses": misses, "tries": len(same)}))
+    return tuple(reasons)
+
+
+def dashboard(snapshot: ClassSnapshot, today: date, grid: FactGrid | None = None,
+              progress: Sequence[AssignmentProgress] | None = None) -> list[PupilRow]:
+    """The dashboard's rows, one per pupil, by nickname."""
+    grid = grid if grid is not None else fact_grid(snapshot)
+    progress = progress if progress is not None else assignments_progress(snapshot, today)
+    stages = load_stages()
+    rows = []
+    for member in snapshot.members:
+        pid = member.profile_id
+        everything = snapshot.attempts.get(pid, [])
+        mine = _practice(everything)
+        lessons = snapshot.lessons.get(pid, {})
+        summaries = stage_summaries(lessons, stages).values()
+        week_since = (today - timedelta(days=6)).isoformat()
+        week = [a for a in mine if week_since <= a.day <= today.isoformat()]
+        times = [a for a in [a.created_at for a in everything[-1:]]
+                 + [b.updated_at for b in lessons.values()]
+                 + [snapshot.last_game.get(pid)] if a is not None]
+        grid_row = grid.row(pid)
+        assert grid_row is not None
+        rows.append(PupilRow(
+            profile_id=pid, nickname=member.nickname, avatar=member.avatar,
+            real_name=member.real_name, last_active=max(times) if times else None,
+            lesson_stars=sum(s.stars for s in summaries),
+            lesson_stars_max=sum(s.max_stars for s in summaries),
+            lesson_levels=sum(s.done for s in summaries),
+            puzzles=sum(1 for a in mine if a.kind != "quick-facts"),
+            quick_facts=sum(1 for a in mine if a.kind == "quick-facts"),
+            accuracy=sum(a.correct for a in mine) / len(mine) if mine else None,
+            week_accuracy=sum(a.correct for a in week) / len(week) if week else None,
+            median_seconds=_median([a.seconds for a in mine
+                                    if a.kind == "quick-facts" and a.correct]),
+            fluent_additions=grid_row.count("fast", grid.additions),
+            fluent_complements=grid_row.count("fast", grid.complements),
+            complements=len(grid.complements),
+            assignments_done=sum(1 for p in progress if p.pupils[pid].complete),
+            assignments=len(progress),
+            help=_help(mine, today),
+            game_turns=len(everything) - len(mine)))
+    return rows
+
+
+# -- assignments -----------------------------------------------------------------------
+
+def check_assignment(kind: str, spec: Mapping[str, Any], capture_sum: int) -> dict[str, Any]:
+    """An assignment's parameters, checked and in their stored shape, or
+    :class:`ClassroomError` saying what is wrong (``task.*`` keys).
+
+    - ``lesson``: ``{"stage": key}``;
+    - ``puzzles``: ``{"kind", "level", "count", "capture_sum"}`` (count 1-50);
+    - ``facts``: ``{"facts": [...], "capture_sum"}`` (1-20 facts a quick fact can ask);
+    - ``weakest``: ``{"count", "capture_sum"}`` (1-20 facts per pupil).
+    """
+    if kind not in ASSIGNMENT_KINDS:
+        raise ClassroomError("task.kind_unknown", name=kind)
+    total = int(spec.get("capture_sum", capture_sum))
+    if total not in (10, 15, 20):
+        raise ClassroomError("class.capture_sum")
+    if kind == "lesson":
+        stage = str(spec.get("stage", ""))
+        if stage not in {s.key for s in load_stages()}:
+            raise ClassroomError("task.stage_unknown", stage=stage)
+        return {"stage": stage}
+    if kind == "puzzles":
+        count = _count(spec.get("count"), MAX_PUZZLES)
+        try:
+            puzzle_kind, level = str(spec.get("kind")), int(spec.get("level", 0))
+            check_kind_level_sum(puzzle_kind, level, total)
+        except (PuzzleError, TypeError, ValueError):
+            raise ClassroomError("task.puzzles_bad") from None
+        if puzzle_kind == "quick-facts":
+            raise ClassroomError("task.puzzles_bad")
+        return {"kind": puzzle_kind, "level": level, "count": count, "capture_sum": total}
+    if kind == "facts":
+        facts: list[str] = []
+        for raw in spec.get("facts") or ():
+            fact = normalise(str(raw))
+            if fact is None:
+                raise ClassroomError("task.fact_unknown", fact=str(raw))
+            if quick_fact_for(fact, total) is None:
+                raise ClassroomError("task.fact_not_askable", fact=fact, sum=total)
+            if fact not in facts:
+                facts.append(fact)
+        if not facts:
+            raise ClassroomError("task.no_facts")
+        if len(facts) > MAX_FACTS:
+            raise ClassroomError("task.count", low=1, high=MAX_FACTS)
+        return {"facts": facts, "capture_sum": total}
+    return {"count": _count(spec.get("count"), MAX_FACTS), "capture_sum": total}
+
+
+def _count(value: Any, high: int) -> int:
+    try:
+        count = int(value)
+    except (TypeError, ValueError):
+        raise ClassroomError("task.count", low=1, high=high) from None
+    if isinstance(value, bool) or not 1 <= count <= high:
+        raise ClassroomError("task.count", low=1, high=high)
+    return count
+
+
+@dataclass(frozen=True)
+class PupilTask:
+    """One assignment as one pupil stands with it."""
+
+    assignment: AssignmentRow
+    done: int  # puzzles recorded / facts answered / lesson levels done
+    total: int
+    tried: int  # attempts that counted (lesson: levels done)
+    right: int | None  # puzzles solved / facts whose latest try was right
+    stars: int | None  # puzzles' or the lesson's stars
+    status: str  # one of TASK_STATUSES
+    completed_day: str | None
+    facts: tuple[str, ...] = ()  # facts and weakest: the pupil's facts to answer
+    facts_left: tuple[str, ...] = ()
+
+    @property
+    def complete(self) -> bool:
+        return self.done >= self.total
+
+
+@dataclass(frozen=True)
+class AssignmentProgress:
+    assignment: AssignmentRow
+    pupils: dict[int, PupilTask]
+
+    @property
+    def completed(self) -> int:
+        return sum(1 for p in self.pupils.values() if p.complete)
+
+
+def _assigned_facts(assignment: AssignmentRow, attempts: Sequence[Attempt]) -> tuple[str, ...]:
+    spec = assignment.spec
+    if assignment.kind == "facts":
+        return tuple(spec["facts"])
+    total = spec["capture_sum"]
+    before = [a for a in attempts
+              if a.created_at is not None and a.created_at < assignment.created_at]
+    usable = askable_facts(total)
+    stats = fact_stats(answers_from_rows(before), usable)
+    return tuple(weakest_facts(stats, usable, count=spec["count"]))
+
+
+def _status(complete: bool, completed_day: str | None, due: str | None, today: date) -> str:
+    if complete:
+        return "late" if due is not None and completed_day is not None \
+            and completed_day > due else "done"
+    return "overdue" if due is not None and today.isoformat() > due else "open"
+
+
+def pupil_task(assignment: AssignmentRow, attempts: Sequence[Attempt],
+               lessons: Mapping[tuple[str, str], LessonBest], today: date) -> PupilTask:
+    """Where one pupil stands with one assignment (see the module doc for what counts)."""
+    spec, kind = assignment.spec, assignment.kind
+    if kind == "lesson":
+        stage = next((s for s in load_stages() if s.key == spec["stage"]), None)
+        keys = stage.level_keys if stage is not None else ()
+        best = [lessons[(spec["stage"], k)] for k in keys if (spec["stage"], k) in lessons]
+        complete = bool(keys) and len(best) == len(keys)
+        day = max(b.created_at for b in best).date().isoformat() if complete else None
+        return PupilTask(assignment, len(best), len(keys), len(best), None,
+                         sum(b.stars for b in best),
+                         _status(complete, day, assignment.due, today), day)
+    after = [a for a in attempts
+             if a.created_at is not None and a.created_at >= assignment.created_at]
+    if kind == "puzzles":
+        counted = [a for a in after if (a.kind, a.level, a.capture_sum)
+                   == (spec["kind"], spec["level"], spec["capture_sum"])]
+        total = spec["count"]
+        complete = len(counted) >= total
+        day = counted[total - 1].day if complete else None
+        return PupilTask(assignment, min(len(counted), total), total, len(counted),
+                         sum(a.correct for a in counted), sum(a.stars for a in counted),
+                         _status(complete, day, assignment.due, today), day)
+    facts = _assigned_facts(assignment, attempts)
+    latest: dict[str, Attempt] = {}
+    first_day: dict[str, str] = {}
+    tried = set()
+    for a in after:
+        if a.kind != "quick-facts" or a.capture_sum != spec["capture_sum"]:
+            continue
+        exercised = {normalise(f) for f in a.facts}
+        for fact in facts:
+            if fact in exercised:
+                latest[fact] = a
+                first_day.setdefault(fact, a.day)
+                tried.add(a.id)
+    complete = bool(facts) and len(latest) == len(facts)
+    day = max(first_day.values()) if complete else None
+    return PupilTask(assignment, len(latest), len(facts), len(tried),
+                     sum(1 for a in latest.values() if a.correct), None,
+                     _status(complete, day, assignment.due, today), day, facts,
+                     tuple(f for f in facts if f not in latest))
+
+
+def assignments_progress(snapshot: ClassSnapshot, today: date) -> list[AssignmentProgress]:
+    """Every assignment of the class with each pupil's :class:`PupilTask`, newest first."""
+    out = []
+    for assignment in sorted(snapshot.assignments, key=lambda a: a.id, reverse=True):
+        out.append(AssignmentProgress(assignment, {
+            m.profile_id: pupil_task(assignment, snapshot.attempts.get(m.profile_id, []),
+                                     snapshot.lessons.get(m.profile_id, {}), today)
+            for m in snapshot.members}))
+    return out
+
+
+def task_puzzles(task: PupilTask, info: ClassInfo | None = None) -> list[Puzzle]:
+    """What the pupil plays next for a task: the puzzles still to do (the assignment's own
+    seeds, the same for every pupil), or a quick fact for each fact not answered yet (then
+    the answered ones again, for practice). A lesson is played on the lessons page
+    (``task.assignment.spec["stage"]``): no puzzles."""
+    assignment, spec = task.assignment, task.assignment.spec
+    if assignment.kind == "lesson":
+        return []
+    if assignment.kind == "puzzles":
+        return [generate(spec["kind"], spec["level"], f"class-{assignment.id}-{i}",
+                         spec["capture_sum"])
+                for i in range(min(task.done, spec["count"]), spec["count"])]
+    order = list(task.facts_left) + [f for f in task.facts if f not in task.facts_left]
+    puzzles = [quick_fact_for(f, spec["capture_sum"]) for f in order]
+    return [p for p in puzzles if p is not None]

@@ -1,0 +1,617 @@
+"""The classroom's storage: teachers, classes, their pupils and assignments (issue 13).
+
+A pupil is an ordinary profile (a nickname, a picture, settings, a PIN) plus a row of
+``class_members`` naming its class and, for the teachers only, a real name. The
+pupil's PIN is the profile's own ``pin_hash``: every way to the profile (the class
+sign-in, "Who's playing?", a ``?p=`` in the URL) asks for the same PIN, set by the
+teacher. Passwords and PINs go in as typed and only "yes" or "no" comes out: no
+hash leaves this package.
+
+Wrong passwords and wrong PINs are counted in the row they try to open, in the same
+UPDATE that reads them, so two tabs guessing at once cannot slip past the limit.
+
+A class's data for the teacher's views is read by :meth:`ClassroomStore.class_snapshot`
+in three queries whatever the class's size (the class with its assignments; the
+pupils with their lesson results and last game; the pupils' attempts).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from puzzles.practice import Attempt
+
+from ..names import name_key
+from .hashing import PASSWORD_COST, PIN_COST, hash_secret, secret_matches, waste_time
+from .lessons import LessonBest
+from .practice import _attempt
+from .profiles import delete_profiles
+from .schema import (
+    Database,
+    StorageError,
+    assignments,
+    attempts,
+    aware,
+    class_members,
+    class_teachers,
+    classes,
+    daily_results,
+    games,
+    lesson_results,
+    now,
+    profiles,
+    teachers,
+)
+
+__all__ = ["Teacher", "TeacherCheck", "ClassInfo", "Member", "NewMember", "PinCheck",
+           "AssignmentRow", "ClassSnapshot", "ClassDeletion", "ClassVersion", "ClassroomStore"]
+
+
+@dataclass(frozen=True)
+class Teacher:
+    """A teacher's account as the app may see it: no password hash here."""
+
+    id: int
+    name: str
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class TeacherCheck:
+    """A sign-in's verdict: the teacher when the password was right; ``locked_until``
+    when the account is locked (then the password was not even tried);
+    ``failures`` wrong passwords in a row so far."""
+
+    teacher: Teacher | None
+    locked_until: datetime | None = None
+    failures: int = 0
+
+
+@dataclass(frozen=True)
+class PinCheck:
+    """A pupil's PIN check: right or not, the lock if any, wrong PINs in a row."""
+
+    ok: bool
+    locked_until: datetime | None = None
+    failures: int = 0
+
+
+@dataclass(frozen=True)
+class ClassInfo:
+    id: int
+    teacher_id: int  # the owner
+    name: str
+    code: str  # as stored: "KDM472" (shown "KDM-472")
+    fluency_seconds: int
+    capture_sum: int
+    archived_at: datetime | None
+    created_at: datetime
+    co_teachers: tuple[int, ...] = ()
+
+    @property
+    def archived(self) -> bool:
+        return self.archived_at is not None
+
+
+@dataclass(frozen=True)
+class Member:
+    """A pupil of a class: the profile's nickname and picture; the real name is for the
+    class's teachers only (the pupils' own views never carry it)."""
+
+    profile_id: int
+    class_id: int
+    nickname: str
+    avatar: str
+    real_name: str | None
+    created_at: datetime
+    locked_until: datetime | None = None
+
+
+@dataclass(frozen=True)
+class NewMember:
+    """A pupil to add: nickname (already checked), picture, real name, PIN (as typed)."""
+
+    nickname: str
+    avatar: str
+    pin: str
+    real_name: str | None = None
+
+
+@dataclass(frozen=True)
+class AssignmentRow:
+    id: int
+    class_id: int
+    kind: str  # lesson | puzzles | facts | weakest
+    spec: dict[str, Any]
+    due: str | None  # YYYY-MM-DD
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class ClassDeletion:
+    """What deleting a class removes: said to the teacher before the button that does it."""
+
+    pupils: int
+    games: int
+    attempts: int
+    dailies: int
+    lessons: int
+    assignments: int
+
+
+class ClassVersion(tuple):
+    """The class's data in a few numbers (pupils, attempts, lesson results, assignments,
+    games): it changes whenever anything a teacher's view shows does, so a cache keyed
+    by it is never stale."""
+
+
+@dataclass(frozen=True)
+class ClassSnapshot:
+    """Everything the teacher's views of one class are computed from."""
+
+    info: ClassInfo
+    members: tuple[Member, ...]
+    assignments: tuple[AssignmentRow, ...]
+    attempts: dict[int, list[Attempt]] = field(default_factory=dict)  # oldest first
+    lessons: dict[int, dict[tuple[str, str], LessonBest]] = field(default_factory=dict)
+    last_game: dict[int, datetime] = field(default_factory=dict)
+
+    def member(self, profile_id: int) -> Member | None:
+        return next((m for m in self.members if m.profile_id == profile_id), None)
+
+
+def _teacher(row: Any) -> Teacher:
+    return Teacher(row.id, row.name, aware(row.created_at))  # type: ignore[arg-type]
+
+
+def _class(row: Any, co: Sequence[int] = ()) -> ClassInfo:
+    return ClassInfo(row.id, row.teacher_id, row.name, row.code, row.fluency_seconds,
+                     row.capture_sum, aware(row.archived_at),
+                     aware(row.created_at), tuple(sorted(co)))  # type: ignore[arg-type]
+
+
+def _assignment(row: Any) -> AssignmentRow:
+    return AssignmentRow(row.id, row.class_id, row.kind, json.loads(row.spec), row.due,
+                         aware(row.created_at))  # type: ignore[arg-type]
+
+
+def _count_failure(conn: Connection, table: sa.Table, row_id: int, at: datetime,
+                   max_failures: int, lock_for: timedelta) -> tuple[int, datetime | None]:
+    """One more wrong secret for a row; it locks at ``max_failures`` (and the count starts
+    again once the lock is over). Returns (failures, locked until)."""
+    column = table.c
+    conn.execute(table.update().where(column.id == row_id).values(
+        failed_attempts=column.failed_attempts + 1,
+        locked_until=sa.case((column.failed_attempts + 1 >= max_failures, at + lock_for),
+                             else_=column.locked_until)))
+    row = conn.execute(sa.select(column.failed_attempts, column.locked_until)
+                       .where(column.id == row_id)).one()
+    failures, until = int(row.failed_attempts), aware(row.locked_until)
+    if failures >= max_failures:
+        conn.execute(table.update().where(column.id == row_id).values(failed_attempts=0))
+    return failures, until
+
+
+class ClassroomStore(Database):
+    """Teachers, classes, pupils and assignments over the database."""
+
+    # -- teachers ---------------------------------------------------------------------
+    def create_teacher(self, name: str, password: str) -> Teacher:
+        """A new account (the password hashed here); ``teacher_taken`` if the name, folded,
+        has one already."""
+        key = name_key(name)
+        digest = hash_secret(password, PASSWORD_COST)
+        try:
+            with self.transaction() as conn:
+                if conn.execute(sa.select(teachers.c.id).where(teachers.c.name_key == key)
+                                ).first() is not None:
+                    raise StorageError("teacher_taken", name=name)
+                new_id = conn.execute(teachers.insert().values(
+                    name=name, name_key=key, password_hash=digest, created_at=now(),
+                    failed_attempts=0)).inserted_primary_key[0]
+        except sa.exc.IntegrityError:  # the same name at the same moment in another tab
+            raise StorageError("teacher_taken", name=name) from None
+        teacher = self.get_teacher(int(new_id))
+        assert teacher is not None
+        return teacher
+
+    def get_teacher(self, teacher_id: int) -> Teacher | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(teachers.c.id, teachers.c.name, teachers.c.created_at)
+                               .where(teachers.c.id == teacher_id)).first()
+        return _teacher(row) if row is not None else None
+
+    def teacher_named(self, name: str) -> Teacher | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(teachers.c.id, teachers.c.name, teachers.c.created_at)
+                               .where(teachers.c.name_key == name_key(name))).first()
+        return _teacher(row) if row is not None else None
+
+    def check_teacher(self, name: str, password: str, *, at: datetime, max_failures: int,
+                      lock_for: timedelta) -> TeacherCheck:
+        """Whether ``password`` opens the account ``name``, rate-limited per account: a
+        locked account is not tried; ``max_failures`` wrong passwords in a row lock it
+        for ``lock_for``; a right one clears the count."""
+        with self.transaction() as conn:
+            row = conn.execute(sa.select(teachers).where(teachers.c.name_key == name_key(name))
+                               .with_for_update()).first()
+            if row is None:
+                waste_time(PASSWORD_COST)
+                return TeacherCheck(None)
+            until = aware(row.locked_until)
+            if until is not None and until > at:
+                return TeacherCheck(None, until, int(row.failed_attempts))
+            if secret_matches(password, row.password_hash):
+                conn.execute(teachers.update().where(teachers.c.id == row.id).values(
+                    failed_attempts=0, locked_until=None))
+                return TeacherCheck(_teacher(row))
+            failures, until = _count_failure(conn, teachers, row.id, at, max_failures, lock_for)
+            return TeacherCheck(None, until if until is not None and until > at else None,
+                                failures)
+
+    def set_teacher_password(self, teacher_id: int, password: str) -> None:
+        with self.transaction() as conn:
+            conn.execute(teachers.update().where(teachers.c.id == teacher_id).values(
+                password_hash=hash_secret(password, PASSWORD_COST), failed_attempts=0,
+                locked_until=None))
+
+    # -- classes ----------------------------------------------------------------------
+    def create_class(self, teacher_id: int, name: str, code: str, *, fluency_seconds: int,
+                     capture_sum: int) -> ClassInfo:
+        """A new class; ``class_code_taken`` if another class has the code (draw another)."""
+        try:
+            with self.transaction() as conn:
+                if conn.execute(sa.select(classes.c.id).where(classes.c.code == code)
+                                ).first() is not None:
+                    raise StorageError("class_code_taken", code=code)
+                new_id = conn.execute(classes.insert().values(
+                    teacher_id=teacher_id, name=name, code=code,
+                    fluency_seconds=fluency_seconds, capture_sum=capture_sum,
+                    created_at=now())).inserted_primary_key[0]
+        except sa.exc.IntegrityError:
+            raise StorageError("class_code_taken", code=code) from None
+        info = self.get_class(int(new_id))
+        assert info is not None
+        return info
+
+    def get_class(self, class_id: int) -> ClassInfo | None:
+        with self.engine.connect() as conn:
+            return _read_class(conn, classes.c.id == class_id)
+
+    def class_by_code(self, code: str) -> ClassInfo | None:
+        with self.engine.connect() as conn:
+            return _read_class(conn, classes.c.code == code)
+
+    def classes_of(self, teacher_id: int) -> list[ClassInfo]:
+        """The classes a teacher owns or co-teaches, by name."""
+        co = sa.select(class_teachers.c.class_id).where(class_teachers.c.teacher_id == teacher_id)
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(classes).where(
+                (classes.c.teacher_id == teacher_id) | classes.c.id.in_(co))
+                .order_by(sa.func.lower(classes.c.name), classes.c.id)).all()
+            ids = [r.id for r in rows]
+            co_rows = conn.execute(sa.select(class_teachers.c.class_id,
+                                             class_teachers.c.teacher_id)
+                                   .where(class_teachers.c.class_id.in_(ids))).all() if ids else []
+        by_class: dict[int, list[int]] = {}
+        for class_id, other in co_rows:
+            by_class.setdefault(class_id, []).append(other)
+        return [_class(r, by_class.get(r.id, ())) for r in rows]
+
+    def update_class(self, class_id: int, **values: Any) -> ClassInfo:
+        """Change ``name``, ``code``, ``fluency_seconds``, ``capture_sum`` or
+        ``archived_at``; ``class_code_taken`` if the new code is another class's."""
+        allowed = {"name", "code", "fluency_seconds", "capture_sum", "archived_at"}
+        if not values or set(values) - allowed:
+            raise ValueError(f"a class has {sorted(allowed)}, not {sorted(set(values) - allowed)}")
+        try:
+            with self.transaction() as conn:
+                if "code" in values and conn.execute(sa.select(classes.c.id).where(
+                        (classes.c.code == values["code"]) & (classes.c.id != class_id))
+                ).first() is not None:
+                    raise StorageError("class_code_taken", code=values["code"])
+                conn.execute(classes.update().where(classes.c.id == class_id).values(**values))
+        except sa.exc.IntegrityError:
+            raise StorageError("class_code_taken", code=values.get("code")) from None
+        info = self.get_class(class_id)
+        assert info is not None
+        return info
+
+    def add_co_teacher(self, class_id: int, teacher_id: int) -> None:
+        with self.transaction() as conn:
+            if conn.execute(sa.select(class_teachers.c.id).where(
+                    (class_teachers.c.class_id == class_id)
+                    & (class_teachers.c.teacher_id == teacher_id))).first() is None:
+                conn.execute(class_teachers.insert().values(
+                    class_id=class_id, teacher_id=teacher_id, created_at=now()))
+
+    def remove_co_teacher(self, class_id: int, teacher_id: int) -> None:
+        with self.transaction() as conn:
+            conn.execute(class_teachers.delete().where(
+                (class_teachers.c.class_id == class_id)
+                & (class_teachers.c.teacher_id == teacher_id)))
+
+    def class_deletion(self, class_id: int) -> ClassDeletion:
+        """How much deleting the class removes (its pupils with all their data)."""
+        pupils = sa.select(class_members.c.profile_id).where(class_members.c.class_id == class_id)
+
+        def count(table: sa.Table) -> Any:
+            return sa.select(sa.func.count()).select_from(table).where(
+                table.c.profile_id.in_(pupils)).scalar_subquery()
+
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(
+                sa.select(sa.func.count()).select_from(class_members)
+                .where(class_members.c.class_id == class_id).scalar_subquery(),
+                count(games), count(attempts), count(daily_results), count(lesson_results),
+                sa.select(sa.func.count()).select_from(assignments)
+                .where(assignments.c.class_id == class_id).scalar_subquery())).one()
+        return ClassDeletion(*(int(v) for v in row))
+
+    def delete_class(self, class_id: int) -> None:
+        """Remove the class, its assignments and co-teachers, and its pupils' profiles with
+        everything stored for them, in one transaction."""
+        with self.transaction() as conn:
+            pupils = list(conn.execute(sa.select(class_members.c.profile_id)
+                                       .where(class_members.c.class_id == class_id)).scalars())
+            delete_profiles(conn, pupils)
+            conn.execute(assignments.delete().where(assignments.c.class_id == class_id))
+            conn.execute(class_teachers.delete().where(class_teachers.c.class_id == class_id))
+            conn.execute(classes.delete().where(classes.c.id == class_id))
+
+    # -- pupils -----------------------------------------------------------------------
+    def profile_name_keys(self) -> set[str]:
+        """The folded nicknames of every profile (a nickname is the database's only once)."""
+        with self.engine.connect() as conn:
+            return {name_key(n) for n in conn.execute(sa.select(profiles.c.nickname)).scalars()}
+
+    def add_members(self, class_id: int, pupils: Sequence[NewMember]) -> list[Member]:
+        """New profiles, each a pupil of the class with its PIN, in one transaction: all are
+        added or none (``profile_taken`` names a nickname another profile has by now)."""
+        stamp = now()
+        digests = [hash_secret(p.pin, PIN_COST) for p in pupils]  # slow: outside the transaction
+        try:
+            with self.transaction() as conn:
+                taken = {name_key(n) for n in conn.execute(sa.select(profiles.c.nickname))
+                         .scalars()}
+                ids = []
+                for pupil, digest in zip(pupils, digests, strict=True):
+                    key = name_key(pupil.nickname)
+                    if key in taken:
+                        raise StorageError("profile_taken", nickname=pupil.nickname)
+                    taken.add(key)
+                    profile_id = conn.execute(profiles.insert().values(
+                        nickname=pupil.nickname, avatar=pupil.avatar[:16], settings="{}",
+                        created_at=stamp, pin_hash=digest)).inserted_primary_key[0]
+                    conn.execute(class_members.insert().values(
+                        class_id=class_id, profile_id=profile_id, real_name=pupil.real_name,
+                        failed_attempts=0, created_at=stamp))
+                    ids.append(int(profile_id))
+        except sa.exc.IntegrityError:
+            raise StorageError("profile_taken", nickname="") from None
+        found = {m.profile_id: m for m in self.members(class_id)}
+        return [found[i] for i in ids]
+
+    def members(self, class_id: int) -> list[Member]:
+        """The class's pupils by nickname."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(_members_query().where(class_members.c.class_id == class_id)
+                                .order_by(sa.func.lower(profiles.c.nickname))).all()
+        return [_member(r) for r in rows]
+
+    def membership(self, profile_id: int) -> Member | None:
+        """The profile's place in a class, if it is a pupil (then its teacher manages it)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(_members_query().where(class_members.c.profile_id == profile_id)
+                               ).first()
+        return _member(row) if row is not None else None
+
+    def managed_profile_ids(self) -> set[int]:
+        """The profiles that are pupils of a class (a device's "Who's playing?" may leave
+        them out: they sign in through their class)."""
+        with self.engine.connect() as conn:
+            return set(conn.execute(sa.select(class_members.c.profile_id)).scalars())
+
+    def set_member_pin(self, class_id: int, profile_id: int, pin: str) -> None:
+        """The teacher's new PIN for a pupil (its lock and count of wrong PINs cleared)."""
+        digest = hash_secret(pin, PIN_COST)
+        with self.transaction() as conn:
+            if not _is_member(conn, class_id, profile_id):
+                raise StorageError("not_in_class")
+            conn.execute(profiles.update().where(profiles.c.id == profile_id)
+                         .values(pin_hash=digest))
+            conn.execute(class_members.update().where(class_members.c.profile_id == profile_id)
+                         .values(failed_attempts=0, locked_until=None))
+
+    def set_member_pins(self, class_id: int, pins: dict[int, str]) -> None:
+        """New PINs for several pupils at once, in one transaction."""
+        digests = {pid: hash_secret(pin, PIN_COST) for pid, pin in pins.items()}
+        with self.transaction() as conn:
+            for profile_id, digest in digests.items():
+                if not _is_member(conn, class_id, profile_id):
+                    raise StorageError("not_in_class")
+                conn.execute(profiles.update().where(profiles.c.id == profile_id)
+                             .values(pin_hash=digest))
+                conn.execute(class_members.update()
+                             .where(class_members.c.profile_id == profile_id)
+                             .values(failed_attempts=0, locked_until=None))
+
+    def check_member_pin(self, class_id: int, profile_id: int, pin: str, *, at: datetime,
+                         max_failures: int, lock_for: timedelta) -> PinCheck:
+        """A pupil's PIN at the class sign-in, rate-limited per pupil (as teachers').
+
+        ``not_in_class`` when the profile is not a pupil of this class (a code of another
+        class, an edited request): nothing is tried then.
+        """
+        with self.transaction() as conn:
+            row = conn.execute(
+                sa.select(class_members.c.id, class_members.c.failed_attempts,
+                          class_members.c.locked_until, profiles.c.pin_hash)
+                .join(profiles, profiles.c.id == class_members.c.profile_id)
+                .where((class_members.c.class_id == class_id)
+                       & (class_members.c.profile_id == profile_id))
+                .with_for_update()).first()
+            if row is None:
+                raise StorageError("not_in_class")
+            until = aware(row.locked_until)
+            if until is not None and until > at:
+                return PinCheck(False, until, int(row.failed_attempts))
+            if row.pin_hash is not None and secret_matches(pin, row.pin_hash):
+                conn.execute(class_members.update().where(class_members.c.id == row.id)
+                             .values(failed_attempts=0, locked_until=None))
+                return PinCheck(True)
+            failures, until = _count_failure(conn, class_members, row.id, at, max_failures,
+                                             lock_for)
+            return PinCheck(False, until if until is not None and until > at else None,
+                            failures)
+
+    def set_real_name(self, class_id: int, profile_id: int, real_name: str | None) -> None:
+        with self.transaction() as conn:
+            conn.execute(class_members.update().where(
+                (class_members.c.class_id == class_id)
+                & (class_members.c.profile_id == profile_id)).values(real_name=real_name))
+
+    def remove_member(self, class_id: int, profile_id: int) -> None:
+        """Delete a pupil: the profile and everything stored for it (a managed account has
+        no life outside its class)."""
+        with self.transaction() as conn:
+            if not _is_member(conn, class_id, profile_id):
+                raise StorageError("not_in_class")
+            delete_profiles(conn, [profile_id])
+
+    # -- assignments ------------------------------------------------------------------
+    def create_assignment(self, class_id: int, kind: str, spec: dict[str, Any],
+                          due: str | None) -> AssignmentRow:
+        with self.transaction() as conn:
+            new_id = conn.execute(assignments.insert().values(
+                class_id=class_id, kind=kind, spec=json.dumps(spec, sort_keys=True), due=due,
+                created_at=now())).inserted_primary_key[0]
+            row = conn.execute(sa.select(assignments).where(assignments.c.id == new_id)).one()
+        return _assignment(row)
+
+    def assignments(self, class_id: int) -> list[AssignmentRow]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(assignments).where(assignments.c.class_id == class_id)
+                                .order_by(assignments.c.id)).all()
+        return [_assignment(r) for r in rows]
+
+    def delete_assignment(self, class_id: int, assignment_id: int) -> None:
+        with self.transaction() as conn:
+            conn.execute(assignments.delete().where(
+                (assignments.c.id == assignment_id) & (assignments.c.class_id == class_id)))
+
+    # -- what the teacher's views read ------------------------------------------------
+    def class_snapshot(self, class_id: int, *, only: int | None = None) -> ClassSnapshot | None:
+        """The class, its assignments, its pupils with their lesson results and last game,
+        and their attempts: three queries, whatever the number of pupils. ``only`` reads
+        one pupil's data (the pupil's own list of assignments)."""
+        with self.engine.connect() as conn:
+            # 1. the class with its assignments and co-teachers (few rows: a class has few)
+            rows = conn.execute(
+                sa.select(classes, assignments.c.id.label("a_id"),
+                          assignments.c.kind.label("a_kind"), assignments.c.spec.label("a_spec"),
+                          assignments.c.due.label("a_due"),
+                          assignments.c.created_at.label("a_created"),
+                          class_teachers.c.teacher_id.label("co_id"))
+                .outerjoin(assignments, assignments.c.class_id == classes.c.id)
+                .outerjoin(class_teachers, class_teachers.c.class_id == classes.c.id)
+                .where(classes.c.id == class_id).order_by(assignments.c.id)).all()
+            if not rows:
+                return None
+            info = _class(rows[0], {r.co_id for r in rows if r.co_id is not None})
+            tasks = tuple({r.a_id: AssignmentRow(r.a_id, class_id, r.a_kind,
+                                                 json.loads(r.a_spec), r.a_due,
+                                                 aware(r.a_created))  # type: ignore[arg-type]
+                           for r in rows if r.a_id is not None}.values())
+            # 2. the pupils, each with its lesson results (one row per level) and last game
+            mine = class_members.c.class_id == class_id
+            if only is not None:
+                mine = mine & (class_members.c.profile_id == only)
+            last_game = sa.select(sa.func.max(games.c.updated_at)).where(
+                games.c.profile_id == class_members.c.profile_id).scalar_subquery()
+            member_rows = conn.execute(
+                _members_query(last_game.label("last_game"),
+                               lesson_results.c.stage, lesson_results.c.level,
+                               lesson_results.c.stars, lesson_results.c.plays,
+                               lesson_results.c.created_at.label("l_created"),
+                               lesson_results.c.updated_at.label("l_updated"))
+                .outerjoin(lesson_results, lesson_results.c.profile_id == profiles.c.id)
+                .where(mine).order_by(sa.func.lower(profiles.c.nickname), profiles.c.id)).all()
+            members: dict[int, Member] = {}
+            lessons: dict[int, dict[tuple[str, str], LessonBest]] = {}
+            last: dict[int, datetime] = {}
+            for r in member_rows:
+                members.setdefault(r.profile_id, _member(r))
+                lessons.setdefault(r.profile_id, {})
+                if r.last_game is not None:
+                    last[r.profile_id] = aware(r.last_game)  # type: ignore[assignment]
+                if r.stage is not None:
+                    lessons[r.profile_id][(r.stage, r.level)] = LessonBest(
+                        r.stage, r.level, r.stars, r.plays, aware(r.l_created),
+                        aware(r.l_updated))  # type: ignore[arg-type]
+            # 3. the pupils' attempts, oldest first
+            pupils = sa.select(class_members.c.profile_id).where(mine)
+            attempt_rows = conn.execute(sa.select(attempts).where(
+                attempts.c.profile_id.in_(pupils)).order_by(attempts.c.id)).all()
+        by_pupil: dict[int, list[Attempt]] = {pid: [] for pid in members}
+        for r in attempt_rows:
+            by_pupil.setdefault(r.profile_id, []).append(_attempt(r))
+        return ClassSnapshot(info, tuple(members.values()), tasks, by_pupil, lessons, last)
+
+    def class_version(self, class_id: int) -> ClassVersion:
+        """See :class:`ClassVersion`: one cheap query."""
+        pupils = sa.select(class_members.c.profile_id).where(class_members.c.class_id == class_id)
+        mine = attempts.c.profile_id.in_(pupils)
+        lessons = lesson_results.c.profile_id.in_(pupils)
+        parts = [
+            sa.select(sa.func.count()).select_from(class_members)
+            .where(class_members.c.class_id == class_id),
+            sa.select(sa.func.max(class_members.c.id)).where(class_members.c.class_id == class_id),
+            sa.select(sa.func.count()).select_from(attempts).where(mine),
+            sa.select(sa.func.max(attempts.c.id)).where(mine),
+            sa.select(sa.func.count()).select_from(lesson_results).where(lessons),
+            sa.select(sa.func.max(lesson_results.c.updated_at)).where(lessons),
+            sa.select(sa.func.max(games.c.updated_at)).where(games.c.profile_id.in_(pupils)),
+            sa.select(sa.func.count()).select_from(assignments)
+            .where(assignments.c.class_id == class_id),
+            sa.select(sa.func.max(assignments.c.id)).where(assignments.c.class_id == class_id),
+        ]
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(*(p.scalar_subquery() for p in parts))).one()
+        return ClassVersion(tuple(row))
+
+
+def _read_class(conn: Connection, where: Any) -> ClassInfo | None:
+    row = conn.execute(sa.select(classes).where(where)).first()
+    if row is None:
+        return None
+    co = conn.execute(sa.select(class_teachers.c.teacher_id)
+                      .where(class_teachers.c.class_id == row.id)).scalars().all()
+    return _class(row, co)
+
+
+def _members_query(*extra: Any) -> sa.Select:
+    return (sa.select(class_members.c.profile_id, class_members.c.class_id,
+                      class_members.c.real_name, class_members.c.created_at,
+                      class_members.c.locked_until, profiles.c.nickname, profiles.c.avatar,
+                      *extra)
+            .join(profiles, profiles.c.id == class_members.c.profile_id))
+
+
+def _member(row: Any) -> Member:
+    return Member(row.profile_id, row.class_id, row.nickname, row.avatar, row.real_name,
+                  aware(row.created_at), aware(row.locked_until))  # type: ignore[arg-type]
+
+
+def _is_member(conn: Connection, class_id: int, profile_id: int) -> bool:
+    return conn.execute(sa.select(class_members.c.id).where(
+        (class_members.c.class_id == class_id)
+        & (class_members.c.profile_id == profile_id))).first() is not None
+

@@ -1,0 +1,372 @@
+"""My class: a pupil signs in on a shared tablet and finds their assignments first.
+
+The order of docs/CLASSROOM.md: the class code, typed once per device (kept in this
+browser session; failed codes are counted here and refused after
+:data:`MAX_CODE_TRIES`, since the core limits PINs, not codes); the class's pictures
+and nicknames (never real names) as big buttons; the PIN on a number pad of big
+buttons (wrong PINs are counted per pupil by the core); then the pupil plays as
+themselves (:func:`ui.session.set_profile`), assignments first, each done right here
+(puzzles on the board, quick facts on the number buttons, a lesson on the Lessons
+page), then the rest of the app as always. "Not you? Switch" goes back to the
+pictures for the next child.
+
+A pupil signing in ends any teacher's session of this browser session
+(:func:`ui.classroom.end_teacher_session`).
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import streamlit as st
+
+from lessons import load_stages
+from puzzles import Puzzle
+from trainer.cards import cards_row_html
+from trainer.classroom import ClassCard, ClassroomError, PupilSignIn, describe, pupil_tasks
+from trainer.classroom_views import PupilTask, task_puzzles
+from trainer.i18n import format_day, t
+from trainer.practice_sessions import QuickRound, quick_question
+from trainer.storage import Profile
+from trainer.text import md_escape
+
+from .board import deck_of
+from .classroom import class_action, ct, ct_text, end_teacher_session, show_class_flash
+from .i18n import current_language
+from .lesson_view import open_stage
+from .practice import attempt_row, record_attempt, today
+from .practice_view import show_puzzle
+from .session import current_profile, set_profile, settings, storage
+
+__all__ = ["show_my_class", "MAX_CODE_TRIES", "KEY_CARD", "KEY_FAILS"]
+
+KEY_CARD = "mc_card"  # the ClassCard of this device's class
+KEY_FAILS = "mc_code_failures"  # class codes not found in this browser session
+KEY_PICKED = "mc_picked"  # the picture tapped: whose PIN is asked
+KEY_PIN = "mc_pin"  # the digits typed so far
+KEY_TASK = "mc_task"  # the assignment being done
+KEY_CURRENT = "mc_current"  # (assignment id, puzzle on screen)
+KEY_ROUND = "mc_round"  # (assignment id, QuickRound)
+_TASK_KEYS = (KEY_TASK, KEY_CURRENT, KEY_ROUND)
+#: A class code is 6 signs of about 1.3 million: a tablet may miss a few, not guess.
+MAX_CODE_TRIES = 10
+PIN_LENGTH = 4
+ROUND = 5
+
+
+def _door() -> PupilSignIn:
+    return PupilSignIn(storage())
+
+
+def _forget(*keys: str) -> None:
+    for key in keys:
+        st.session_state.pop(key, None)
+
+
+# -- signing in ------------------------------------------------------------------------------
+
+@class_action
+def _on_code() -> None:
+    failures = int(st.session_state.get(KEY_FAILS, 0))
+    typed = st.session_state.pop("mc_code", "") or ""
+    if failures >= MAX_CODE_TRIES:
+        return
+    try:
+        card = _door().find_class(typed)
+    except ClassroomError as err:
+        if err.key == "signin.code_unknown":  # a guess; an archived class's code is not
+            st.session_state[KEY_FAILS] = failures + 1
+        raise
+    st.session_state[KEY_CARD] = card
+    _forget(KEY_PICKED, KEY_PIN)
+
+
+@class_action
+def _on_other_class() -> None:
+    _forget(KEY_CARD, KEY_PICKED, KEY_PIN)
+
+
+@class_action
+def _on_pick(profile_id: int) -> None:
+    st.session_state[KEY_PICKED] = profile_id
+    st.session_state[KEY_PIN] = ""
+
+
+@class_action
+def _on_not_me() -> None:
+    _forget(KEY_PICKED, KEY_PIN)
+
+
+@class_action
+def _on_digit(digit: str) -> None:
+    pin = (st.session_state.get(KEY_PIN, "") + digit)[:PIN_LENGTH]
+    st.session_state[KEY_PIN] = pin
+    if len(pin) == PIN_LENGTH:
+        _sign_in(pin)
+
+
+@class_action
+def _on_delete_digit() -> None:
+    st.session_state[KEY_PIN] = st.session_state.get(KEY_PIN, "")[:-1]
+
+
+def _sign_in(pin: str) -> None:
+    """The fourth digit: the core checks the PIN (rate-limited per pupil)."""
+    st.session_state[KEY_PIN] = ""
+    card: ClassCard | None = st.session_state.get(KEY_CARD)
+    picked = st.session_state.get(KEY_PICKED)
+    if card is None or picked is None:
+        return
+    try:
+        profile_id = _door().sign_in(card, int(picked), pin)
+    except ClassroomError as err:
+        if err.key in ("signin.code_unknown", "signin.class_archived"):
+            _forget(KEY_CARD, KEY_PICKED)  # a new code, or the class closed meanwhile
+        raise
+    profile = storage().get_profile(profile_id)
+    if profile is None:
+        return
+    end_teacher_session()
+    set_profile(profile)
+    _forget(KEY_PICKED, *_TASK_KEYS)
+
+
+@class_action
+def _on_switch() -> None:
+    """"Not you? Switch": nobody plays; the class's pictures again."""
+    set_profile(None)
+    _forget(KEY_PICKED, KEY_PIN, *_TASK_KEYS)
+
+
+def _code_form() -> None:
+    if int(st.session_state.get(KEY_FAILS, 0)) >= MAX_CODE_TRIES:
+        st.warning(ct("mc.too_many"), icon="✋")
+        return
+    with st.form("mc_code_form", border=True):
+        st.text_input(ct("mc.code"), key="mc_code", max_chars=12, placeholder="KDM-472",
+                      help=ct("mc.code_help"))
+        st.form_submit_button(ct("mc.code_go"), type="primary", on_click=_on_code,
+                              width="stretch")
+
+
+def _pictures(card: ClassCard) -> None:
+    pupils = _door().pupils(card)
+    if not pupils:
+        st.info(ct("mc.no_pupils"), icon="🌱")
+        return
+    st.subheader(ct("mc.tap_picture"), anchor=False)
+    per_row = 3
+    with st.container(key="mc_pictures"):
+        for i, pupil in enumerate(pupils):
+            if i % per_row == 0:
+                cols = st.columns(per_row)
+            with cols[i % per_row]:
+                # A nickname is text, never markup (a button's label is Markdown).
+                st.button(md_escape(f"{pupil.avatar} {pupil.nickname}"),
+                          key=f"mc_pupil_{pupil.profile_id}", on_click=_on_pick,
+                          args=(pupil.profile_id,), width="stretch")
+
+
+def _pin_pad(card: ClassCard, profile_id: int) -> None:
+    pupil = next((p for p in _door().pupils(card) if p.profile_id == profile_id), None)
+    if pupil is None:
+        _forget(KEY_PICKED, KEY_PIN)
+        st.rerun()
+    typed = len(st.session_state.get(KEY_PIN, ""))
+    st.subheader(ct("mc.hello_pin", name=f"{pupil.avatar} {pupil.nickname}"), anchor=False)
+    dots = " ".join("●" if i < typed else "○" for i in range(PIN_LENGTH))
+    st.html(f"<div data-testid='mc-pin-dots' style='font-size:2.6rem;letter-spacing:0.3em'>"
+            f"{dots}</div>")
+    with st.container(key="mc_pad"):
+        for row in (("1", "2", "3"), ("4", "5", "6"), ("7", "8", "9")):
+            cols = st.columns(3)
+            for col, digit in zip(cols, row, strict=True):
+                col.button(digit, key=f"mc_d_{digit}", on_click=_on_digit, args=(digit,),
+                           width="stretch")
+        cols = st.columns(3)
+        cols[0].button("⌫", key="mc_del", on_click=_on_delete_digit,
+                       help=ct_text("mc.delete_digit"), width="stretch")
+        cols[1].button("0", key="mc_d_0", on_click=_on_digit, args=("0",),
+                       width="stretch")
+    st.button(ct("mc.not_me"), key="mc_not_me", on_click=_on_not_me, icon="↩️")
+
+
+# -- the pupil's tasks -------------------------------------------------------------------------
+
+@class_action
+def _on_task(assignment_id: int | None) -> None:
+    _forget(*_TASK_KEYS)
+    if assignment_id is not None:
+        st.session_state[KEY_TASK] = assignment_id
+
+
+@class_action
+def _on_next_puzzle() -> None:
+    _forget(KEY_CURRENT)
+
+
+@class_action
+def _on_answer(profile_id: int, value: int) -> None:
+    kept = st.session_state.get(KEY_ROUND)
+    answered = kept[1].answer(value) if kept is not None else None
+    if answered is not None:
+        puzzle, result, seconds = answered
+        record_attempt(profile_id, attempt_row(puzzle, result, seconds, [value], "quick"))
+
+
+@class_action
+def _on_round_again() -> None:
+    _forget(KEY_ROUND)
+
+
+def _lesson_level(profile: Profile, stage_key: str) -> str | None:
+    """The stage's first level without a result (where the assignment goes on)."""
+    stage = next((s for s in load_stages() if s.key == stage_key), None)
+    if stage is None:
+        return None
+    done = {level for (s, level) in storage().lesson_results(profile.id) if s == stage_key}
+    return next((k for k in stage.level_keys if k not in done), None)
+
+
+def _task_card(profile: Profile, task: PupilTask) -> None:
+    a = task.assignment
+    lang = current_language()
+    with st.container(border=True, key=f"mc_task_{a.id}"):
+        mark = "✅" if task.complete else ("⏰" if task.status == "overdue" else "📌")
+        st.markdown(f"{mark} **{md_escape(describe(a, lang))}**")
+        words = [ct_text(f"status.{task.status}")]
+        if a.due:
+            words.append(ct_text("task.due", date=format_day(a.due, lang)))
+        words.append(ct_text("mc.task_progress", done=task.done, count=task.total))
+        st.progress(min(1.0, task.done / task.total) if task.total else 0.0,
+                    text=md_escape(" · ".join(words)))
+        if a.kind == "lesson":
+            if st.button(ct("mc.open_lesson"), key=f"mc_do_{a.id}", type="primary",
+                         icon="🎓", width="stretch"):
+                open_stage(profile, a.spec["stage"], _lesson_level(profile, a.spec["stage"]))
+                st.switch_page("app_pages/lessons.py")
+        elif not task.complete or a.kind != "puzzles":
+            st.button(ct("mc.again") if task.complete else ct("mc.do_it"),
+                      key=f"mc_do_{a.id}", on_click=_on_task, args=(a.id,),
+                      type="secondary" if task.complete else "primary", icon="▶️",
+                      width="stretch")
+
+
+def _task_puzzles(profile: Profile, task: PupilTask) -> None:
+    a = task.assignment
+    current = st.session_state.get(KEY_CURRENT)
+    if current is None or current[0] != a.id:
+        puzzles = task_puzzles(task)
+        if not puzzles:
+            st.success(ct("mc.task_done"), icon="🎉")
+            return
+        current = (a.id, puzzles[0])
+        st.session_state[KEY_CURRENT] = current
+    puzzle: Puzzle = current[1]
+
+    def record(p: Puzzle, result: Any, seconds: float, answer: list[Any]) -> None:
+        record_attempt(profile.id, attempt_row(p, result, seconds, answer, "practice"))
+
+    state = show_puzzle("mc", puzzle, record)
+    if state.result is not None:
+        st.button(ct("mc.next"), key="mc_next", type="primary", on_click=_on_next_puzzle,
+                  width="stretch")
+
+
+def _task_facts(profile: Profile, task: PupilTask) -> None:
+    a = task.assignment
+    kept = st.session_state.get(KEY_ROUND)
+    if kept is None or kept[0] != a.id:
+        puzzles = task_puzzles(task)
+        left = len(task.facts_left)
+        kept = (a.id, QuickRound("task", int(a.spec["capture_sum"]),
+                                 puzzles[:left] if left else puzzles[:ROUND]))
+        st.session_state[KEY_ROUND] = kept
+    rnd: QuickRound = kept[1]
+    if rnd.feedback is not None:
+        said = rnd.feedback
+        (st.success if said.kind == "success" else st.error)(t(said.key, **said.params))
+    puzzle = rnd.shown()
+    if puzzle is None:
+        st.markdown(f"### {t('qf_round_done', right=rnd.right, total=len(rnd.results))}")
+        if task.complete:
+            st.success(ct("mc.task_done"), icon="🎉")
+        st.button(ct("mc.again"), key="mc_round_again", on_click=_on_round_again)
+        return
+    st.caption(t("qf_progress", n=rnd.index + 1, total=len(rnd.puzzles)))
+    st.html(cards_row_html(puzzle.table, deck_of(), bool(settings().get("show_values", True)),
+                           width=72, names=False)
+            + "<div style='font-size:3rem;font-weight:700;margin:8px 0' "
+              f"data-testid='mc-question'>{html.escape(quick_question(puzzle))}</div>")
+    with st.container(horizontal=True, key="mc_numbers"):
+        for n in range(1, 11):
+            st.button(str(n), key=f"mc_n_{n}", on_click=_on_answer, args=(profile.id, n))
+
+
+def _run_task(profile: Profile, task: PupilTask) -> None:
+    a = task.assignment
+    st.button(ct("mc.back"), key="mc_back", on_click=_on_task, args=(None,), icon="⬅️")
+    st.markdown(f"**{md_escape(describe(a, current_language()))}**")
+    st.progress(min(1.0, task.done / task.total) if task.total else 0.0,
+                text=ct_text("mc.task_progress", done=task.done, count=task.total))
+    if a.kind == "puzzles":
+        _task_puzzles(profile, task)
+    else:
+        _task_facts(profile, task)
+
+
+def _everything_else() -> None:
+    st.markdown(f"**{ct('mc.everything')}**")
+    with st.container(horizontal=True):
+        for page, key, icon in (("lessons", "nav_lessons", "🎓"), ("play", "nav_play", "🃏"),
+                                ("puzzles", "nav_puzzles", "🧩"), ("daily", "nav_daily", "📅"),
+                                ("quick_facts", "nav_quick_facts", "⚡"),
+                                ("progress", "nav_progress", "📈")):
+            st.page_link(f"app_pages/{page}.py", label=t(key), icon=icon)
+
+
+def _signed_in(profile: Profile) -> None:
+    st.success(ct("mc.welcome", name=f"{profile.avatar} {profile.nickname}"), icon="👋")
+    st.button(ct("mc.switch"), key="mc_switch", on_click=_on_switch, icon="🔁")
+    tasks = pupil_tasks(storage(), profile.id, today())
+    chosen = st.session_state.get(KEY_TASK)
+    task = next((x for x in tasks if x.assignment.id == chosen), None)
+    if task is not None:
+        _run_task(profile, task)
+        return
+    st.subheader(ct("mc.tasks"), anchor=False)
+    if not tasks:
+        st.info(ct("mc.no_tasks"), icon="🌈")
+    for item in tasks:
+        _task_card(profile, item)
+    _everything_else()
+
+
+def show_my_class() -> None:
+    """The whole "My class" page (see the module doc)."""
+    st.title(ct("page.my_class_title"))
+    show_class_flash()
+    profile = current_profile()
+    member = storage().membership(profile.id) if profile is not None else None
+    card: ClassCard | None = st.session_state.get(KEY_CARD)
+    if member is not None and profile is not None:
+        if card is None:
+            info = storage().get_class(member.class_id)
+            if info is not None and not info.archived:  # "Switch" shows their class
+                st.session_state[KEY_CARD] = ClassCard(info.id, info.name, info.code)
+        _signed_in(profile)
+        return
+    if card is None:
+        st.caption(ct("mc.intro"))
+        _code_form()
+        return
+    with st.container(horizontal=True, vertical_alignment="center"):
+        st.markdown(f"### {md_escape(card.name)}")
+        st.button(ct("mc.other_class"), key="mc_other_class", on_click=_on_other_class)
+    picked = st.session_state.get(KEY_PICKED)
+    if picked is not None:
+        _pin_pad(card, int(picked))
+    else:
+        _pictures(card)
+

@@ -541,6 +541,9 @@ class Round:
         self._seen = 0
         self._to_move = (dealer + 1) % n
         self._next_seat = _NEXT_SEAT[n]
+        #: The seats in the order a deal serves them, from the dealer's left.
+        self._deal_order = tuple((dealer + 1 + k) % n for k in range(n))
+        self._dealt_per = -1  # the hand size _count_rows was last built for
         self._last_capturer: int | None = None
         self._history: list[Play] = []
         self._renuncio: tuple[int, int] | None = None  # (card laid down, table before it)
@@ -668,18 +671,19 @@ class Round:
         pop = stock.pop  # pop() = top card
         per = min(self.rules.hand_size, len(stock) // n)
         hands = self._hands
-        seat = self.dealer
-        for _ in range(n):
-            seat = seat + 1 if seat + 1 < n else 0
-            if per == 3:  # the usual hand, unrolled
+        if per == 3:  # the usual hand, unrolled
+            for seat in self._deal_order:
                 hands[seat] = _BIT[pop()] | _BIT[pop()] | _BIT[pop()]
-                continue
-            hand = 0
-            for _ in range(per):
-                hand |= _BIT[pop()]
-            hands[seat] = hand
+        else:
+            for seat in self._deal_order:
+                hand = 0
+                for _ in range(per):
+                    hand |= _BIT[pop()]
+                hands[seat] = hand
         self._cards_in_hands = per * n
-        self._count_rows = _count_rows(n, seat + 1 if seat + 1 < n else 0, per)
+        if per != self._dealt_per:  # the same table for every deal of a round's size
+            self._dealt_per = per
+            self._count_rows = _count_rows(n, self._deal_order[0], per)
 
     def _leftovers_to_table(self) -> None:
         # RULES.md: a deal leaving fewer cards than players puts them on the table.
@@ -937,7 +941,8 @@ class Round:
         if not left:
             if self._stock:
                 self._deal()
-                self._leftovers_to_table()
+                if len(self._stock) < self._players:
+                    self._leftovers_to_table()
             else:
                 self._finish()
         return played

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .cards import JOKER_MASK, OROS_MASK, SEVENS_MASK, SIETE_DE_OROS, SUIT_MASKS, VALUE
+from .cards import JOKER_MASK, OROS_MASK, SEVENS_MASK, SIETE_DE_OROS, SUIT_MASKS
 from .rules import Rules
 
 __all__ = ["CategoryResult", "RoundScore", "score_round", "setenta_total", "SETENTA_VALUES"]
@@ -22,20 +22,25 @@ SETENTA_VALUES: tuple[int, ...] = (0, 16, 12, 13, 14, 15, 18, 21, 10, 10, 10)
 _SIETE_INDEX = SIETE_DE_OROS.index
 
 
+#: Every card of suit oros, as the sparse mask a suit's cards make once shifted down.
+_SUIT_SPREAD = SUIT_MASKS[0]
+#: _BEST_OF_SUIT[cards of one suit shifted down to oros]: their best setenta value
+#: (0: no card). 1,024 entries, so a pile's total is four lookups.
+_BEST_OF_SUIT: dict[int, int] = {
+    sum(1 << 4 * (v - 1) for v in values): max((SETENTA_VALUES[v] for v in values), default=0)
+    for values in (tuple(v for v in range(1, 11) if chosen >> (v - 1) & 1)
+                   for chosen in range(1024))}
+
+
 def setenta_total(pile: int) -> int | None:
     """Best card of each suit by setenta value, added; ``None`` if a suit is missing."""
-    total = 0
-    for suit_mask in SUIT_MASKS:
-        cards = pile & suit_mask
-        if not cards:
-            return None
-        best = 0
-        while cards:
-            low = cards & -cards
-            best = max(best, SETENTA_VALUES[VALUE[low.bit_length() - 1]])
-            cards ^= low
-        total += best
-    return total
+    best = _BEST_OF_SUIT
+    spread = _SUIT_SPREAD
+    oros, copas = best[pile & spread], best[pile >> 1 & spread]
+    espadas, bastos = best[pile >> 2 & spread], best[pile >> 3 & spread]
+    if oros and copas and espadas and bastos:
+        return oros + copas + espadas + bastos
+    return None
 
 
 class CategoryResult(NamedTuple):
@@ -92,6 +97,13 @@ class RoundScore:
 
     @property
     def totals(self) -> tuple[int, ...]:
+        if len(self.categories[0].points) == 2:  # the usual table: no zip of six tuples
+            first = second = 0
+            for category in self.categories:
+                a, b = category.points
+                first += a
+                second += b
+            return (first, second)
         return tuple(map(sum, zip(*[c.points for c in self.categories], strict=True)))
 
     def category(self, name: str) -> CategoryResult:

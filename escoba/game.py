@@ -446,13 +446,15 @@ class Observation(NamedTuple):
 
     def legal_move_pairs(self) -> list[tuple[int, int]]:
         """Legal plays in the inner form (card index, take mask); empty if not my turn."""
-        if self.to_move != self.seat or self.round_over:
+        # One unpacking of every field costs less than seven attribute reads (each a
+        # descriptor call on a named tuple), and this runs before every move.
+        (rules, seat, to_move, _, hand, table, _, _, _, _, _, _, _, _, _, _, _, _,
+         round_over, cache) = self
+        if to_move != seat or round_over:
             return []
-        hand, table = self.hand_mask, self.table_mask
-        out = legal_move_pairs(self.rules, hand, table)
-        cache = self.legal_cache
+        out = legal_move_pairs(rules, hand, table)
         if cache is not None:
-            cache.moves = (hand, table, self.rules, tuple(out))
+            cache.moves = (hand, table, rules, tuple(out))
         return out
 
     def legal_moves(self) -> list[Move]:

@@ -36,7 +36,7 @@ bench: install
 	else echo "bench/board_browser_bench.py skipped: no browser at $(CHROMIUM)"; fi
 
 lint: install
-	$(BIN)/ruff check $(wildcard escoba commands puzzles lessons locales trainer app_pages ui tests bench) app.py
+	$(BIN)/ruff check $(wildcard escoba commands puzzles lessons locales trainer app_pages ui tests bench deploy) app.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -26,6 +26,7 @@ PAGES = [
     ("app_pages/my_class.py", "nav_my_class", "🏫"),
     ("app_pages/lessons.py", "nav_lessons", "🎓"),
     ("app_pages/play.py", "nav_play", "🃏"),
+    ("app_pages/tables.py", "nav_tables", "🤝"),
     ("app_pages/puzzles.py", "nav_puzzles", "🧩"),
     ("app_pages/daily.py", "nav_daily", "📅"),
     ("app_pages/quick_facts.py", "nav_quick_facts", "⚡"),

@@ -25,6 +25,11 @@ def _continue(game_id: int) -> None:
         # Left for a new game in another tab after this list was drawn.
         flash("warning", "game_closed_none")
         return
+    if storage().table_of_game(game_id) is not None:
+        # A table's game is played seat by seat on each child's own device: resumed
+        # here it would be pass and play, with every hand on this one.
+        flash("warning", "table_game_elsewhere", code=row.options.get("table", ""))
+        return
     set_game(GameSession.resume(row, storage()))
     st.session_state["new_game_open"] = False
 
@@ -50,7 +55,10 @@ for position, row in enumerate(rows):
                       preset=preset))
         cols = st.columns(2)
         with cols[0]:
-            if row.status == "playing":
+            if row.status == "playing" and row.options.get("table"):
+                st.caption(t("table_game_elsewhere", code=row.options["table"]))
+                st.page_link("app_pages/tables.py", label=t("nav_tables"), icon="🤝")
+            elif row.status == "playing":
                 st.button(t("continue_game"), key=f"continue_{row.id}", on_click=_continue,
                           args=(row.id,), use_container_width=True)
         with cols[1]:

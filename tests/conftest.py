@@ -13,10 +13,8 @@ import os
 import shutil
 import socket
 import subprocess
-import sys
 import tempfile
 import time
-import urllib.request
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -45,32 +43,16 @@ def streamlit_server(script: Path, env: dict[str, str], log: Path,
                      timeout: float = 60) -> Iterator[str]:
     """``streamlit run script`` headless on a free loopback port; yields its URL once it
     answers its health check, stops it afterwards. Its output goes to ``log``."""
+    from deploy.replicas import start_streamlit, stop, wait_healthy
+
     port = free_port()
-    with open(log, "w") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", str(script), "--server.headless",
-             "true", "--server.address", "127.0.0.1", "--server.port", str(port)],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
-        url = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + timeout
-            while True:
-                try:
-                    with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                        if r.read() == b"ok":
-                            break
-                except OSError:
-                    pass
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"streamlit did not start; see {log}")
-                time.sleep(0.25)
-            yield url
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+    proc = start_streamlit(port, env, log, script=script)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_healthy(url, proc, log, timeout)
+        yield url
+    finally:
+        stop(proc, wait=10)
 
 
 @pytest.fixture

@@ -79,6 +79,17 @@ ROWS_AT: dict[int, list[tuple[str, dict[str, Any]]]] = {
                          "spec": '{"capture_sum": 15, "count": 5}', "due": "2026-11-08",
                          "created_at": WHEN}),
     ],
+    6: [
+        ("game_tables", {"id": 1, "code": "K7MPX", "opener_id": 1, "class_id": 1,
+                         "game_id": 1, "status": "playing",
+                         "settings": '{"rules": {"preset": "classic", "players": 2}, '
+                                     '"plan": [{"kind": "human"}, {"kind": "human"}]}',
+                         "version": 2, "created_at": WHEN, "updated_at": WHEN}),
+        ("table_seats", {"table_id": 1, "seat": 0, "kind": "human", "profile_id": 1,
+                         "name": "Ana", "avatar": "🦊", "level": "", "token_hash": "ab" * 32,
+                         "from_round": 1, "from_move": 1, "last_seen": WHEN, "left_at": None,
+                         "created_at": WHEN}),
+    ],
 }
 
 
@@ -112,7 +123,7 @@ def _fill(engine: sa.Engine, upto: int) -> None:
                 conn.execute(table.insert().values(**values))
     if engine.dialect.name == "postgresql":  # explicit ids: move the sequences on
         with engine.begin() as conn:
-            for name in ("profiles", "games", "teachers", "classes"):
+            for name in ("profiles", "games", "teachers", "classes", "game_tables"):
                 if not sa.inspect(conn).has_table(name):
                     continue
                 conn.execute(sa.text(f"SELECT setval('{name}_id_seq', 100)"))
@@ -166,6 +177,12 @@ def test_a_database_stopped_after_each_migration_upgrades_and_keeps_its_rows(
     snap = store.class_snapshot(room.id)
     assert [m.nickname for m in snap.members] == ["Leo 2"] and len(snap.assignments) == 1
     assert store.check_pin(pupil.profile_id, "4821")
+    # ... and a table between devices (migration 6), its game left out of Mia's Play page.
+    table = store.create_table("QRS23", mia.id, settings={"plan": []}, seats=[])
+    store.start_table(table, profile_id=mia.id, rules={}, seats=[], seed=2,
+                      record={"rounds": []}, options={})
+    assert store.table_by_code("QRS23").status == "playing"
+    assert store.active_game(mia.id).id == game_id
 
 
 def test_the_tables_the_code_queries_are_the_ones_the_migrations_build(make_engine) -> None:

@@ -345,13 +345,17 @@ def session_board(game: GameSession, *, viewer: int | None, reveal: bool, deck: 
     if not reveal:
         # Never draw this seat's hand: an observation only for public facts.
         obs = obs._replace(hand_mask=0)
-    summary = t("rules_summary", preset=t("preset_" + rules.preset_name), target=rules.target,
+    summary = t("rules_summary", preset=t("preset_" + rules.preset_name),
+                points=t("points_n", n=rules.target),
                 sum=rules.capture_sum,
                 mode=t("open_hand") if rules.open_hand else t("closed_hand"))
     if rules.capture_rule == "renuncio":
         summary += " · " + t("rules_renuncio")
     round_over = game.round_over
-    in_play = not round_over and game.seats[game.to_move].is_human and reveal
+    # Only the viewer's own turn is played on this board (a table between devices
+    # draws every seat's board while one of them is to move).
+    in_play = (not round_over and game.seats[game.to_move].is_human and reveal
+               and (viewer is None or game.to_move == viewer))
     lit = (hint_mod.game_hint(obs, hint_step).lit
            if in_play and hints_on and hint_step >= 2 else ())
     history = game.game.round.history if game.game.round is not None else ()

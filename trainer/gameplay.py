@@ -97,6 +97,9 @@ class GameSession:
         #: Evidence of the child's turns not saved yet: written with the move they
         #: belong to, in the same transaction.
         self._evidence: list[Any] = []
+        #: At a table (trainer.tables) each device's child is the profile of its own seat:
+        #: ``(seat, profile id)`` whose turns are evidence, instead of the first child's.
+        self.evidence_owner: tuple[int, int] | None = None
         self.seats = list(seats)
         self.seed = seed
         self.game = game
@@ -260,14 +263,23 @@ class GameSession:
 
     @property
     def _evidence_seat(self) -> int | None:
-        """The seat whose turns are the profile's evidence: the first child's."""
+        """The seat whose turns are the profile's evidence: the first child's (at a table,
+        this device's own seat)."""
+        if self.evidence_owner is not None:
+            return self.evidence_owner[0]
         humans = self.human_seats
         return humans[0] if humans and self.profile_id is not None else None
 
+    @property
+    def _evidence_profile(self) -> int | None:
+        """Whose facts the evidence is for."""
+        return self.evidence_owner[1] if self.evidence_owner is not None else self.profile_id
+
     def _save_evidence_alone(self, evidence: Any) -> None:
         """A refused try's evidence (no move to save it with): its own transaction."""
-        if self.storage is not None and self.profile_id is not None:
-            self.storage.record_attempt(self.profile_id, evidence)
+        owner = self._evidence_profile
+        if self.storage is not None and owner is not None:
+            self.storage.record_attempt(owner, evidence)
 
     def _refused(self) -> Outcome:
         """The outcome of an action the database refused (:attr:`conflict` says why)."""
@@ -382,7 +394,8 @@ class GameSession:
             self.revision = self.storage.save_progress(
                 self.game_id, self.record() if rewrite else None, revision=self.revision,
                 new_moves=new_moves, new_results=new_results, winner=self.game.winner,
-                finished=self.is_over, evidence=self._evidence)
+                finished=self.is_over, evidence=self._evidence,
+                evidence_profile=self._evidence_profile if self._evidence else None)
         except GameChanged as refused:
             self.conflict = refused.key
             self._evidence.clear()  # a move not saved: its evidence is not either

@@ -16,7 +16,7 @@ from .errors import safe_callback
 from .score import show_round_score
 from .session import set_game, storage
 
-__all__ = ["show_round_end", "show_game_tools", "show_download", "record_bytes",
+__all__ = ["show_round_end", "show_game_tools", "show_download", "record_bytes", "show_review_of",
            "open_new_game_form", "record_shareable"]
 
 
@@ -83,14 +83,14 @@ def _review(game: GameSession) -> None:
             spec = game.seats[seat]
             st.markdown("### " + md_escape(t("review_title_for",
                                                  name=f"{spec.avatar} {spec.name}")))
-        _review_of(game, seat, owner=seat == humans[0])
+        show_review_of(game, seat, owner=seat == humans[0])
 
 
 #: The mistakes listed at the end of a game; the others are counted.
 REVIEW_SHOWN = 5
 
 
-def _review_of(game: GameSession, seat: int, *, owner: bool) -> None:
+def show_review_of(game: GameSession, seat: int, *, owner: bool) -> None:
     cache_key = f"review_{game.game_id}_{seat}"
     if cache_key not in st.session_state:
         review = hint_mod.review(game.record(), seat)

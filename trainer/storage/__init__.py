@@ -2,7 +2,8 @@
 
 - :mod:`.migrations` -- the database's history, each migration with its own tables;
 - :mod:`.schema` -- the tables as they are now, the connection, migrating on start;
-- :mod:`.profiles`, :mod:`.games`, :mod:`.practice`, :mod:`.lessons`, :mod:`.classroom`
+- :mod:`.profiles`, :mod:`.games`, :mod:`.practice`, :mod:`.lessons`, :mod:`.classroom`,
+  :mod:`.tables`
   -- data access per domain (:mod:`.hashing`: the slow salted hash of PINs and passwords).
 
 :class:`Storage` is all of them over one ``Engine``, tested without Streamlit
@@ -31,14 +32,16 @@ from .migrations import MIGRATIONS, SCHEMA_VERSION
 from .practice import DailyResult, PracticeStore, ProgressVersion
 from .profiles import Profile, ProfileData, ProfileStore
 from .schema import StorageError, configure_sqlite, metadata, sqlite_url
+from .tables import NewSeat, SeatRow, TableChanged, TablePulse, TableRow, TableStore
 
 __all__ = ["Storage", "Profile", "ProfileData", "GameRow", "GameChanged", "MoveRow", "LessonBest",
            "RoundResult", "record_shareable", "DailyResult", "ProgressVersion", "StorageError",
            "MIGRATIONS", "SCHEMA_VERSION", "metadata", "sqlite_url", "configure_sqlite",
            "Teacher", "TeacherCheck", "ClassInfo", "Member", "NewMember", "PinCheck",
-           "AssignmentRow", "ClassSnapshot", "ClassDeletion", "ClassVersion"]
+           "AssignmentRow", "ClassSnapshot", "ClassDeletion", "ClassVersion",
+           "TableRow", "SeatRow", "NewSeat", "TableChanged", "TablePulse"]
 
 
-class Storage(ProfileStore, GameStore, PracticeStore, LessonStore, ClassroomStore):
-    """Profiles, games, practice, lessons and the classroom over one SQLAlchemy engine
-    (SQLite or PostgreSQL)."""
+class Storage(ProfileStore, GameStore, PracticeStore, LessonStore, ClassroomStore, TableStore):
+    """Profiles, games, practice, lessons, the classroom and tables between devices over
+    one SQLAlchemy engine (SQLite or PostgreSQL)."""

@@ -21,7 +21,17 @@ from typing import Any
 import sqlalchemy as sa
 
 from .practice import attempt_values
-from .schema import Database, StorageError, attempts, aware, games, moves, now, results
+from .schema import (
+    Database,
+    StorageError,
+    attempts,
+    aware,
+    game_tables,
+    games,
+    moves,
+    now,
+    results,
+)
 
 __all__ = ["GameRow", "GameChanged", "GameStore", "MoveRow", "RoundResult", "record_shareable"]
 
@@ -92,6 +102,12 @@ def _game(row: Any) -> GameRow:
     )
 
 
+def _not_at_a_table() -> sa.ColumnElement[bool]:
+    """Games of this device only: a table's game (docs/TABLES.md) is played from the
+    "Play a friend" page, never resumed on Play nor abandoned by a new game there."""
+    return ~sa.exists().where(game_tables.c.game_id == games.c.id)
+
+
 @functools.cache
 def _claim(record: bool, finished: bool) -> sa.Update:
     """The conditional update a save starts with (built once: a move is saved often)."""
@@ -116,7 +132,8 @@ class GameStore(Database):
         stamp = now()
         with self.transaction() as conn:
             conn.execute(games.update().where(
-                (games.c.profile_id == profile_id) & (games.c.status == "playing"))
+                (games.c.profile_id == profile_id) & (games.c.status == "playing")
+                & _not_at_a_table())
                 .values(status="abandoned", updated_at=stamp, revision=games.c.revision + 1))
             new_id = conn.execute(games.insert().values(
                 profile_id=profile_id, status="playing", rules=json.dumps(rules),
@@ -129,11 +146,13 @@ class GameStore(Database):
                       new_moves: Sequence[MoveRow] = (),
                       new_results: Sequence[RoundResult] = (),
                       winner: int | None = None, finished: bool = False,
-                      evidence: Sequence[Any] = ()) -> int:
+                      evidence: Sequence[Any] = (),
+                      evidence_profile: int | None = None) -> int:
         """Moves, the record they extend and any round results, in one transaction.
 
         ``evidence``: the child's turns as attempts (:mod:`trainer.evidence`), written in
-        the same transaction as the moves they belong to, for the game's profile.
+        the same transaction as the moves they belong to, for ``evidence_profile`` (a
+        table's child at their own seat) or else the game's profile.
 
         ``revision`` is the game's revision this save extends; the new revision is
         returned. :class:`GameChanged` when the game is no longer in play or another
@@ -166,8 +185,9 @@ class GameStore(Database):
                         game_id=game_id, round_no=result.round_no,
                         points=json.dumps(result.points), created_at=stamp))
                 if evidence:
-                    owner = conn.execute(sa.select(games.c.profile_id)
-                                         .where(games.c.id == game_id)).scalar_one()
+                    owner = evidence_profile if evidence_profile is not None else \
+                        conn.execute(sa.select(games.c.profile_id)
+                                     .where(games.c.id == game_id)).scalar_one()
                     conn.execute(attempts.insert(), [attempt_values(owner, item, stamp)
                                                      for item in evidence])
         except sa.exc.IntegrityError as exc:
@@ -208,7 +228,8 @@ class GameStore(Database):
         """The profile's game in play, if any (the newest)."""
         with self.engine.connect() as conn:
             row = conn.execute(sa.select(games).where(
-                (games.c.profile_id == profile_id) & (games.c.status == "playing"))
+                (games.c.profile_id == profile_id) & (games.c.status == "playing")
+                & _not_at_a_table())
                 .order_by(games.c.id.desc()).limit(1)).first()
         return _game(row) if row is not None else None
 

@@ -238,6 +238,53 @@ def _migration_5(conn: Connection) -> None:
     v5.create_all(conn, checkfirst=True)
 
 
+def _migration_6(conn: Connection) -> None:
+    """Tables between devices (issue 16): a table (its code, its game, its settings) and
+    who sat at each seat when (a child's profile and device, or a computer level)."""
+    v6 = sa.MetaData()
+    # Only for the foreign keys' sake: these tables exist already (migrations 1 and 5).
+    sa.Table("profiles", v6, sa.Column("id", sa.Integer, primary_key=True))
+    sa.Table("games", v6, sa.Column("id", sa.Integer, primary_key=True))
+    sa.Table("classes", v6, sa.Column("id", sa.Integer, primary_key=True))
+    game_tables = sa.Table(
+        "game_tables", v6,
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("code", sa.String(8), nullable=False, unique=True),
+        sa.Column("opener_id", sa.Integer, sa.ForeignKey("profiles.id", ondelete="CASCADE"),
+                  nullable=False, index=True),
+        sa.Column("class_id", sa.Integer, sa.ForeignKey("classes.id", ondelete="SET NULL"),
+                  nullable=True, index=True),
+        sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id", ondelete="CASCADE"),
+                  nullable=True, unique=True),
+        sa.Column("status", sa.String(12), nullable=False),
+        sa.Column("settings", sa.Text, nullable=False),
+        sa.Column("version", sa.Integer, nullable=False, default=0),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    )
+    table_seats = sa.Table(
+        "table_seats", v6,
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("table_id", sa.Integer, sa.ForeignKey("game_tables.id", ondelete="CASCADE"),
+                  nullable=False, index=True),
+        sa.Column("seat", sa.Integer, nullable=False),
+        sa.Column("kind", sa.String(8), nullable=False),
+        sa.Column("profile_id", sa.Integer, sa.ForeignKey("profiles.id", ondelete="SET NULL"),
+                  nullable=True),
+        sa.Column("name", sa.String(40), nullable=False),
+        sa.Column("avatar", sa.String(16), nullable=False),
+        sa.Column("level", sa.String(16), nullable=False),
+        sa.Column("token_hash", sa.String(64), nullable=True, unique=True),
+        sa.Column("from_round", sa.Integer, nullable=False),
+        sa.Column("from_move", sa.Integer, nullable=False),
+        sa.Column("last_seen", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("left_at", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    )
+    for table in (game_tables, table_seats):
+        table.create(conn, checkfirst=True)
+
+
 #: Append only; never edit one that has shipped.
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "profiles, games, moves, results", _migration_1),
@@ -245,5 +292,6 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(3, "derivable columns dropped; profile PIN; game revision", _migration_3),
     Migration(4, "lesson results", _migration_4),
     Migration(5, "classroom: teachers, classes, members, assignments", _migration_5),
+    Migration(6, "tables between devices: tables and their seats", _migration_6),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version

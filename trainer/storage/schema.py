@@ -21,7 +21,8 @@ from .migrations import MIGRATIONS
 
 __all__ = ["Database", "StorageError", "metadata", "schema_version", "profiles", "games",
            "moves", "results", "attempts", "daily_results", "lesson_results", "teachers",
-           "classes", "class_teachers", "class_members", "assignments", "sqlite_url",
+           "classes", "class_teachers", "class_members", "assignments", "game_tables",
+           "table_seats", "sqlite_url",
            "configure_sqlite",
            "now", "aware"]
 
@@ -242,6 +243,54 @@ assignments = sa.Table(
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
 )
 
+# A table between devices (issue 16, docs/TABLES.md): the code friends type, the game
+# it plays once every seat is taken, and the settings agreed when it was opened.
+game_tables = sa.Table(
+    "game_tables", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("code", sa.String(8), nullable=False, unique=True),  # "K7MPX": read aloud
+    sa.Column("opener_id", sa.Integer, sa.ForeignKey("profiles.id", ondelete="CASCADE"),
+              nullable=False, index=True),
+    # The opener's class: classmates see the table among their class's open tables.
+    sa.Column("class_id", sa.Integer, sa.ForeignKey("classes.id", ondelete="SET NULL"),
+              nullable=True, index=True),
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id", ondelete="CASCADE"),
+              nullable=True, unique=True),  # None while waiting for friends
+    sa.Column("status", sa.String(12), nullable=False),  # waiting | playing | closed
+    # {"rules": ..., "plan": [{"kind", "level"}], "hints": bool, "timeout": seconds}
+    sa.Column("settings", sa.Text, nullable=False),
+    # Bumped by whatever changes who sits where (a join, a start, a seat handed to the
+    # computer): with the game's revision, what every device polls (one small read).
+    sa.Column("version", sa.Integer, nullable=False, default=0),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+# Who sat at a seat from which move on: one row per occupant. The row without
+# ``left_at`` is the seat's occupant now; together they say who played every move.
+table_seats = sa.Table(
+    "table_seats", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("table_id", sa.Integer, sa.ForeignKey("game_tables.id", ondelete="CASCADE"),
+              nullable=False, index=True),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("kind", sa.String(8), nullable=False),  # human | bot
+    sa.Column("profile_id", sa.Integer, sa.ForeignKey("profiles.id", ondelete="SET NULL"),
+              nullable=True),
+    sa.Column("name", sa.String(40), nullable=False),
+    sa.Column("avatar", sa.String(16), nullable=False),
+    sa.Column("level", sa.String(16), nullable=False),  # a computer's level, else ""
+    # SHA-256 of the secret in the device's URL that makes it this seat (docs/TABLES.md).
+    sa.Column("token_hash", sa.String(64), nullable=True, unique=True),
+    # The first move this occupant played (round, move within the round; 1, 1 from the
+    # start): the record's moves from here on, until the next occupant's, are theirs.
+    sa.Column("from_round", sa.Integer, nullable=False),
+    sa.Column("from_move", sa.Integer, nullable=False),
+    sa.Column("last_seen", sa.DateTime(timezone=True), nullable=True),  # the device's touch
+    sa.Column("left_at", sa.DateTime(timezone=True), nullable=True),  # handed over
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+
 
 def now() -> datetime:
     return datetime.now(UTC)
@@ -280,6 +329,17 @@ def configure_sqlite(engine: Engine, busy_timeout_ms: int = 5000) -> None:
         cursor.close()
 
 
+#: PostgreSQL advisory lock key of migrations ("escb"); held to the end of a transaction.
+_MIGRATION_LOCK = 0x65736362
+
+
+def _one_migrator_at_a_time(conn: Connection) -> None:
+    """Wait for any other process's migration transaction (PostgreSQL: checking for a
+    table and creating it are not atomic; SQLite lets one writer in at a time anyway)."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
+
+
 class Database:
     """One SQLAlchemy engine (SQLite or PostgreSQL), migrated on start."""
 
@@ -303,14 +363,20 @@ class Database:
             return int(value or 0)
 
     def migrate(self, upto: int | None = None) -> int:
-        """Apply the migrations the database lacks (up to ``upto``), one transaction each."""
+        """Apply the migrations the database lacks (up to ``upto``), one transaction each.
+
+        Several app processes on one PostgreSQL database (replicas, docs/DEPLOY.md) may
+        start at once: each transaction first takes the same advisory lock, so one
+        process migrates and the others wait, then find the work done."""
         with self.transaction() as conn:
+            _one_migrator_at_a_time(conn)
             schema_version.create(conn, checkfirst=True)
         current = self.schema_version()
         for migration in MIGRATIONS:
             if migration.version <= current or (upto is not None and migration.version > upto):
                 continue
             with self.transaction() as conn:
+                _one_migrator_at_a_time(conn)
                 # Re-read inside the transaction: another process may have won the race.
                 done = conn.execute(sa.select(sa.func.max(schema_version.c.version))).scalar()
                 if (done or 0) >= migration.version:

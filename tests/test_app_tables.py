@@ -1,0 +1,222 @@
+"""Play a friend (issue 16) through AppTest: two sessions (two devices) on one database
+open and join a table and play a whole game against each other; a bad code, a forged
+link and a stale tap are answered in words, never a traceback."""
+
+from __future__ import annotations
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from escoba import Move
+from tests.test_app_helpers import assert_ok, create_profile, new_app
+from trainer.i18n import t
+
+pytestmark = pytest.mark.usefixtures("fresh_app")
+
+PAGE = "app_pages/tables.py"
+
+
+def _device(name: str, query: dict[str, str] | None = None) -> AppTest:
+    at = new_app()
+    create_profile(at, name)
+    if query:
+        at.query_params.update(query)
+    at.switch_page(PAGE).run()
+    assert_ok(at)
+    return at
+
+
+def _seat(at: AppTest):
+    return at.session_state["table_seat"] if "table_seat" in at.session_state else None  # noqa: SIM401
+
+
+def _texts(at: AppTest) -> str:
+    return "\n".join(e.value for kind in ("warning", "error", "info", "success")
+                     for e in getattr(at, kind))
+
+
+def _open_table(at: AppTest) -> str:
+    at.segmented_control(key="tb_target").set_value(1).run()
+    at.selectbox(key="tb_preset").set_value("relaxed").run()
+    at.button(key="tb_open_button").click().run()
+    assert_ok(at)
+    seat = _seat(at)
+    assert seat is not None and seat.waiting
+    # The code is shown big, and the device's link is in its URL.
+    assert at.query_params["table"] in (seat.code, [seat.code])
+    return seat.code
+
+
+def _best_move(at: AppTest) -> Move:
+    seat = _seat(at)
+    obs = seat.game.observation(seat.seat)
+    return sorted(obs.legal_moves(),
+                  key=lambda m: (-len(m.take), str(m.card), sorted(map(str, m.take))))[0]
+
+
+def _play(at: AppTest, move: Move) -> None:
+    at.pills(key="tb_hand").set_value(str(move.card)).run()
+    if move.take:
+        at.pills(key="tb_take").set_value([str(c) for c in move.take]).run()
+    at.button(key="tb_play").click().run()
+    assert_ok(at)
+
+
+def test_two_devices_play_a_whole_game_against_each_other() -> None:
+    ana = _device("Ana")
+    code = _open_table(ana)
+    leo = _device("Leo")
+    # A code that names no table: a clear sentence, and Leo stays in the lobby.
+    leo.text_input(key="tb_code").input("ZZZZZ").run()
+    leo.button(key="tb_join_button").click().run()
+    assert_ok(leo)
+    assert t("table_code_unknown", code="ZZZZZ") in _texts(leo) and _seat(leo) is None
+    leo.text_input(key="tb_code").input(code.lower()).run()
+    leo.button(key="tb_join_button").click().run()
+    assert_ok(leo)
+    assert _seat(leo) is not None and not _seat(leo).waiting
+    ana.run()  # Ana's poll: Leo came, the game began
+    assert_ok(ana)
+    assert not _seat(ana).waiting
+    moves = 0
+    for _ in range(300):
+        a, b = _seat(ana), _seat(leo)
+        assert a.revision == b.revision  # each device draws the database's position
+        if a.game.is_over:
+            break
+        if a.game.round_over:
+            ana.button(key="tb_next_round").click().run()
+            assert_ok(ana)
+            leo.run()
+            continue
+        mover, other = (ana, leo) if a.my_turn else (leo, ana)
+        assert t("table_your_turn") in _texts(mover)
+        _play(mover, _best_move(mover))
+        moves += 1
+        other.run()  # the other device's poll sees the move
+        assert_ok(other)
+    assert _seat(ana).game.is_over and _seat(leo).game.is_over and moves > 10
+    # The end on each device: the coach's review of each child, this device's first.
+    for at, me in ((ana, 0), (leo, 1)):
+        seats = _seat(at).game.seats
+        reviews = [m.value for m in at.markdown if m.value.startswith("### ")]
+        expected = [t("review_title_for", name=f"{seats[s].avatar} {seats[s].name}")
+                    for s in (me, 1 - me)]
+        assert [r[4:] for r in reviews[-2:]] == expected
+
+
+def test_a_stale_tap_is_refused_kindly_and_redrawn() -> None:
+    ana = _device("Ana")
+    _open_table(ana)
+    ana.selectbox(key="tb_fill_level").set_value("gentle").run()
+    ana.button(key="tb_start_now").click().run()
+    assert_ok(ana)
+    seat = _seat(ana)
+    assert seat.my_turn
+    # The same seat's link on a second tab (or the same tablet after a reload).
+    tab = _device("Ana 2", query={"table": seat.code, "seat": seat.token})
+    assert _seat(tab).revision == seat.revision
+    move = _best_move(tab)
+    tab.pills(key="tb_hand").set_value(str(move.card)).run()
+    _play(ana, _best_move(ana))  # the first tab plays first
+    tab.button(key="tb_play").click().run()
+    assert_ok(tab)
+    assert t("table_moved_first") in _texts(tab)
+    assert _seat(tab).revision == _seat(ana).revision
+
+
+@pytest.mark.parametrize("query", [
+    {"table": "ZZZZZ", "seat": "A" * 22},
+    {"table": "<b>x</b>", "seat": "'; drop table games; --"},
+    {"table": "K7MPX"},
+    {"seat": "x" * 300},
+])
+def test_a_bad_link_says_so_and_shows_the_lobby(query: dict[str, str]) -> None:
+    at = _device("Ana", query=query)
+    assert t("table_bad_link") in _texts(at)
+    assert _seat(at) is None and at.button(key="tb_join_button")
+
+
+def test_a_friend_who_left_is_shown_and_the_computer_takes_the_seat() -> None:
+    from datetime import timedelta
+
+    from trainer.storage.schema import table_seats
+
+    ana = _device("Ana")
+    code = _open_table(ana)
+    leo = _device("Leo")
+    leo.text_input(key="tb_code").input(code).run()
+    leo.button(key="tb_join_button").click().run()
+    ana.run()
+    seat = _seat(ana)
+    store = seat.storage
+    leo_row = next(s for s in store.table_seats(seat.table.id) if s.seat == 1)
+    # Leo's tablet went to sleep two minutes ago.
+    with store.engine.begin() as conn:
+        conn.execute(table_seats.update().where(table_seats.c.id == leo_row.id)
+                     .values(last_seen=leo_row.last_seen - timedelta(minutes=2)))
+    ana.run()
+    assert_ok(ana)
+    assert t("table_left", name=f"{leo_row.avatar} Leo") in _texts(ana)
+    ana.selectbox(key="tb_hand_level_1").set_value("greedy").run()
+    ana.button(key="tb_hand_over_1").click().run()
+    assert_ok(ana)
+    game = _seat(ana).game
+    assert (game.seats[1].kind, game.seats[1].level) == ("bot", "greedy")
+    assert t("table_left", name=f"{leo_row.avatar} Leo") not in _texts(ana)
+    # Leo's tablet wakes up: its link says the computer plays for him now.
+    leo.run()
+    assert_ok(leo)
+    assert t("table_seat_handed", name="Leo") in _texts(leo)
+    assert _seat(leo) is None
+    # Ana plays on against the computer to the end, which says who played Leo's moves.
+    for _ in range(300):
+        seat = _seat(ana)
+        if seat.game.is_over:
+            break
+        if seat.game.round_over:
+            ana.button(key="tb_next_round").click().run()
+        else:
+            _play(ana, _best_move(ana))
+    assert _seat(ana).game.is_over
+    handed = next(s for s in store.table_seats(seat.table.id, history=True)
+                  if s.seat == 1 and s.kind == "bot")
+    note = t("table_handed_note", name="Leo", round=handed.from_round, move=handed.from_move,
+             level=t("level_greedy"))
+    assert note in "\n".join(c.value for c in ana.caption)
+
+
+def test_any_rules_and_a_computer_seat_are_agreed_when_the_table_opens() -> None:
+    ana = _device("Ana")
+    ana.segmented_control(key="tb_players").set_value(4).run()
+    ana.toggle(key="tb_teams").set_value(True).run()
+    ana.segmented_control(key="tb_kind_3").set_value("bot").run()
+    ana.selectbox(key="tb_level_3").set_value("expert").run()
+    ana.selectbox(key="tb_preset").set_value("escova").run()
+    ana.segmented_control(key="tb_sum").set_value(10).run()
+    ana.toggle(key="tb_open").set_value(True).run()
+    ana.toggle(key="tb_hints").set_value(False).run()
+    ana.button(key="tb_open_button").click().run()
+    assert_ok(ana)
+    seat = _seat(ana)
+    rules = seat.rules
+    assert (rules.preset_name, rules.players, rules.teams, rules.capture_sum,
+            rules.open_hand) == ("escova", 4, True, 10, True)
+    assert not seat.hints
+    assert [(p.kind, p.level) for p in seat.presence()] == [
+        ("human", ""), ("empty", ""), ("empty", ""), ("bot", "expert")]
+
+
+def test_a_table_game_is_not_continued_as_pass_and_play_on_my_games() -> None:
+    ana = _device("Ana")
+    _open_table(ana)
+    ana.button(key="tb_start_now").click().run()
+    seat = _seat(ana)
+    ana.switch_page("app_pages/games.py").run()
+    assert_ok(ana)
+    assert not [b for b in ana.button if b.key == f"continue_{seat.game.game_id}"]
+    assert t("table_game_elsewhere", code=seat.code) in "\n".join(c.value for c in ana.caption)
+    # Nor on Play: the table's game is not the profile's game in play there.
+    ana.switch_page("app_pages/play.py").run()
+    assert_ok(ana)
+    assert ana.button(key="start_game")

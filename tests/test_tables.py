@@ -1,0 +1,476 @@
+"""Tables between devices (issue 16): opening, joining, playing from several devices at
+once against one database, presence and seats handed to the computer, the record.
+
+Each "device" is its own :class:`trainer.tables.TableSeat` over its own
+:class:`Storage` (its own engine, as another app process would have): nothing is shared
+but the database. Runs on SQLite and on a real PostgreSQL server.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from datetime import timedelta
+
+import pytest
+import sqlalchemy as sa
+from hypothesis import given
+from hypothesis import strategies as st
+
+from escoba import Deck, Move, Rules
+from escoba.record import replay
+from trainer.storage import NewSeat, Storage, TableChanged, configure_sqlite
+from trainer.tables import (
+    CODE_ALPHABET,
+    CODE_LENGTH,
+    TableRefusal,
+    Tables,
+    TableSeat,
+    TableTicket,
+    hash_token,
+    new_table_code,
+    normalise_table_code,
+)
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def make_store(request: pytest.FixtureRequest, tmp_path):
+    """A factory of Storages on ONE database, each with its own engine (a device served
+    by another app process)."""
+    engines: list[sa.Engine] = []
+    url = (f"sqlite:///{tmp_path / 'tables.db'}" if request.param == "sqlite"
+           else request.getfixturevalue("postgres_url"))
+
+    def make() -> Storage:
+        engine = sa.create_engine(url)
+        configure_sqlite(engine)
+        engines.append(engine)
+        return Storage(engine)
+
+    yield make
+    for engine in engines:
+        engine.dispose()
+
+
+def _profiles(store: Storage, *names: str):
+    return [store.create_profile(n, "🦊") for n in names]
+
+
+def _seat(store: Storage, ticket: TableTicket) -> TableSeat:
+    seat = Tables(store).seat_from_link(ticket.code, ticket.token)
+    assert isinstance(seat, TableSeat), seat
+    return seat
+
+
+def _two_children(make_store, rules: Rules | None = None, **kw):
+    store_a, store_b = make_store(), make_store()
+    ana, leo = _profiles(store_a, "Ana", "Leo")
+    rules = rules or Rules.preset("relaxed", target=1)
+    ticket_a = Tables(store_a).open_table(ana, rules, **kw)
+    ticket_b = Tables(store_b).join(ticket_a.code.lower(), leo)
+    assert isinstance(ticket_b, TableTicket)
+    return _seat(store_a, ticket_a), _seat(store_b, ticket_b), (ana, leo)
+
+
+def _a_legal_move(seat: TableSeat) -> Move:
+    obs = seat.game.observation(seat.seat)
+    return sorted(obs.legal_moves(),
+                  key=lambda m: (-len(m.take), str(m.card), sorted(map(str, m.take))))[0]
+
+
+def _play_on(seat: TableSeat):
+    move = _a_legal_move(seat)
+    return seat.play(move.card, list(move.take), seat.revision)
+
+
+# -- codes -------------------------------------------------------------------------------
+
+def test_codes_are_easy_to_read_aloud_and_typing_slips_are_forgiven() -> None:
+    for _ in range(200):
+        code = new_table_code()
+        assert len(code) == CODE_LENGTH and set(code) <= set(CODE_ALPHABET)
+    assert not set("0O1IL") & set(CODE_ALPHABET)
+    assert normalise_table_code(" k7m-px ") == "K7MPX"
+    assert normalise_table_code("ＫＸＭＰ７") == "KXMP7"  # full-width, as a tablet may type
+    for bad in ("", "K7M", "K7MPXX", "K0MPX", "<script>", None, 12345):
+        assert normalise_table_code(bad) is None
+
+
+@given(code=st.text(CODE_ALPHABET, min_size=CODE_LENGTH, max_size=CODE_LENGTH),
+       cuts=st.lists(st.sampled_from([" ", "-", "  ", "\t"]), max_size=CODE_LENGTH),
+       lower=st.lists(st.booleans(), min_size=CODE_LENGTH, max_size=CODE_LENGTH))
+def test_a_code_as_a_child_types_it_reads_back(code: str, cuts: list[str],
+                                                 lower: list[bool]) -> None:
+    typed = "".join((ch.lower() if low else ch) + (cuts[i] if i < len(cuts) else "")
+                    for i, (ch, low) in enumerate(zip(code, lower, strict=True)))
+    assert normalise_table_code(typed) == code
+
+
+@given(st.text(max_size=40))
+def test_any_text_is_a_valid_code_or_none(typed: str) -> None:
+    code = normalise_table_code(typed)
+    assert code is None or (len(code) == CODE_LENGTH and set(code) <= set(CODE_ALPHABET))
+
+
+def test_a_code_in_use_is_drawn_again(make_store) -> None:
+    store = make_store()
+    (ana,) = _profiles(store, "Ana")
+    codes = iter(["AAAAA", "AAAAA", "BBBBB"])
+    tables = Tables(store, code=lambda: next(codes))
+    first = tables.open_table(ana, Rules.preset("classic"))
+    second = tables.open_table(ana, Rules.preset("classic"))
+    assert (first.code, second.code) == ("AAAAA", "BBBBB")
+
+
+# -- joining -----------------------------------------------------------------------------
+
+def test_a_friend_joins_with_the_code_and_the_game_begins(make_store) -> None:
+    a, b, (ana, leo) = _two_children(make_store)
+    assert a.table.status == b.table.status == "playing"
+    assert [(p.name, p.kind) for p in a.presence()] == [("Ana", "human"), ("Leo", "human")]
+    assert (a.seat, b.seat) == (0, 1) and a.game.game_id == b.game.game_id
+    # The table's game is not the opener's game in play on the Play page, and a new
+    # game there does not abandon it.
+    store = a.storage
+    assert store.active_game(ana.id) is None
+    store.create_game(ana.id, rules={}, seats=[], seed=1, record={"rounds": []})
+    assert store.get_game(a.game.game_id).status == "playing"
+
+
+def test_bad_codes_and_full_tables_change_nothing(make_store) -> None:
+    store = make_store()
+    ana, leo, mia = _profiles(store, "Ana", "Leo", "Mia")
+    tables = Tables(store)
+    ticket = tables.open_table(ana, Rules.preset("classic"))
+    before = store.table_by_code(ticket.code)
+    assert tables.join("ZZZZZ", leo) == TableRefusal("table_code_unknown", {"code": "ZZZZZ"})
+    assert tables.join("hello!", leo) == TableRefusal("table_code_bad")
+    assert store.table_by_code(ticket.code) == before
+    assert isinstance(tables.join(ticket.code, leo), TableTicket)
+    assert tables.join(ticket.code, mia) == TableRefusal("table_started")
+
+
+def test_computer_seats_and_teams(make_store) -> None:
+    store = make_store()
+    ana, leo = _profiles(store, "Ana", "Leo")
+    tables = Tables(store)
+    rules = Rules.preset("classic", players=4, teams=True)
+    ticket = tables.open_table(ana, rules, bots={1: "gentle", 3: "greedy"})
+    seat = _seat(store, ticket)
+    assert seat.waiting
+    assert [p.kind for p in seat.presence()] == ["human", "bot", "empty", "bot"]
+    joined = tables.join(ticket.code, leo)
+    assert isinstance(joined, TableTicket) and joined.seat == 2  # Ana's partner
+    seat.refresh()
+    assert not seat.waiting and seat.game.rules.side_of(2) == seat.game.rules.side_of(0)
+    # Computers play at once: the game waits for a child.
+    assert seat.game.seats[seat.game.to_move].is_human
+
+
+def test_the_opener_may_start_with_computers_and_closing_stops_joining(make_store) -> None:
+    store = make_store()
+    ana, leo = _profiles(store, "Ana", "Leo")
+    tables = Tables(store)
+    seat = _seat(store, tables.open_table(ana, Rules.preset("classic", players=3)))
+    assert seat.start_with_computers("gentle") is None
+    assert [p.kind for p in seat.presence()] == ["human", "bot", "bot"]
+    other = _seat(store, tables.open_table(ana, Rules.preset("classic")))
+    assert other.close() is None
+    assert tables.join(other.code, leo) == TableRefusal("table_closed")
+
+
+def test_class_mates_see_their_class_open_tables(make_store) -> None:
+    store = make_store()
+    teacher = store.create_teacher("Ms Díaz", "a long passphrase")
+    room = store.create_class(teacher.id, "3B", "KDM472", fluency_seconds=6, capture_sum=15)
+    (ana,) = _profiles(store, "Ana")
+    tables = Tables(store)
+    ticket = tables.open_table(ana, Rules.preset("classic"), class_id=room.id)
+    tables.open_table(ana, Rules.preset("classic"))  # not a class's table
+    ((table, seats),) = tables.open_tables(room.id)
+    assert table.code == ticket.code and [s.name for s in seats] == ["Ana"]
+
+
+# -- a device's link ---------------------------------------------------------------------
+
+def test_a_forged_or_foreign_link_names_no_seat(make_store) -> None:
+    a, b, _ = _two_children(make_store)
+    tables = Tables(a.storage)
+    for code, token in [("ZZZZZ", "x" * 22), (a.code, "forged-token-000000000"),
+                        (a.code, "'; drop table games; --"), (None, None), (a.code, 7),
+                        ("K" * 500, "y" * 22)]:
+        assert tables.seat_from_link(code, token) == TableRefusal("table_bad_link")
+    # Another table's code with this seat's token: no seat either.
+    store = a.storage
+    (mia,) = _profiles(store, "Mia")
+    other = tables.open_table(mia, Rules.preset("classic"))
+    assert store.seat_by_token(hash_token(other.token)) is not None
+    assert tables.seat_from_link(a.code, other.token) == TableRefusal("table_bad_link")
+
+
+def test_a_device_that_reloads_continues_exactly_where_the_game_is(make_store) -> None:
+    a, b, _ = _two_children(make_store)
+    mover = a if a.my_turn else b
+    assert _play_on(mover).ok
+    # The other device, as a fresh process would (a new Storage: nothing in memory).
+    again = _seat(make_store(), TableTicket(b.code, b.token, b.seat))
+    a.refresh()
+    assert again.revision == a.revision
+    assert again.game.record() == a.game.record()
+
+
+# -- moves -------------------------------------------------------------------------------
+
+def test_a_move_from_the_device_not_to_move_is_refused(make_store) -> None:
+    a, b, _ = _two_children(make_store)
+    waiting = b if a.my_turn else a
+    card = waiting.game.observation(waiting.seat).hand[0]
+    revision = waiting.revision
+    assert waiting.play(card, [], revision).key == "not_your_turn"
+    assert waiting.storage.get_game(waiting.game.game_id).revision == revision
+
+
+def test_a_stale_move_number_is_refused_kindly_and_the_device_redraws(make_store) -> None:
+    a, b, _ = _two_children(make_store)
+    mover = a if a.my_turn else b
+    other = b if mover is a else a
+    seen = mover.revision
+    assert _play_on(mover).ok
+    other.refresh()
+    if other.my_turn:
+        move = _a_legal_move(other)
+        # A tap on the board drawn at the old revision: refused, nothing written.
+        outcome = other.play(move.card, list(move.take), seen)
+        assert (outcome.ok, outcome.key) == (False, "table_moved_first")
+        assert other.revision == mover.revision
+
+
+def test_two_devices_at_one_move_number_exactly_one_wins(make_store) -> None:
+    """Two devices of the SAME seat (a child's two tabs, or a link copied) tap a move at
+    once from real threads, each through its own engine: exactly one is saved."""
+    store_a = make_store()
+    (ana,) = _profiles(store_a, "Ana")
+    ticket = Tables(store_a).open_table(ana, Rules.preset("relaxed"), bots={1: "gentle"})
+    for _round in range(3):
+        devices = [_seat(make_store(), ticket) for _ in range(4)]
+        assert len({d.revision for d in devices}) == 1 and devices[0].my_turn
+        moves = [_a_legal_move(d) for d in devices]
+        outcomes: list = [None] * len(devices)
+        barrier = threading.Barrier(len(devices))
+
+        def tap(i: int, device: TableSeat, move: Move, barrier: threading.Barrier,
+                outcomes: list) -> None:
+            barrier.wait()
+            outcomes[i] = device.play(move.card, list(move.take), device.revision)
+
+        threads = [threading.Thread(target=tap, args=(i, d, m, barrier, outcomes))
+                   for i, (d, m) in enumerate(zip(devices, moves, strict=True))]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join(30)
+        assert sum(o.ok for o in outcomes) == 1, outcomes
+        assert {o.key for o in outcomes if not o.ok} == {"table_moved_first"}
+        # Every device now draws the same position, the database's.
+        for d in devices:
+            d.refresh()
+        assert len({d.revision for d in devices}) == 1
+        saved = devices[0].storage.move_entries(devices[0].game.game_id)
+        positions = [(r, m) for r, m, _ in saved]
+        assert len(positions) == len(set(positions))
+        if not devices[0].my_turn:
+            break
+
+
+def test_two_children_play_a_whole_game_and_each_saw_the_record(make_store) -> None:
+    a, b, (ana, leo) = _two_children(make_store, Rules.preset("relaxed", target=1))
+    seen: dict[int, list] = {0: [], 1: []}
+    deck = Deck.SPANISH
+
+    def look(device: TableSeat) -> None:
+        game = device.game
+        if game.round is None:
+            return
+        obs = game.observation(device.seat)
+        seen[device.seat].append((len(game.game.rounds), len(game.round.history),
+                                  sorted(map(str, obs.table)), sorted(map(str, obs.hand))))
+        data = device.board(deck=deck, show_value=True)
+        other = 1 - device.seat
+        hidden = set(map(str, game.game.round.hand(other))) if not game.rules.open_hand else set()
+        shown = set(data["faces"]) | set(data["hand"]) | set(data["table"])
+        shown |= {c for s in data["seats"] for c in s["cards"]}
+        assert not hidden & shown, "another seat's card reached this device's board"
+        assert not hidden & set(data["hand"])
+
+    for _ in range(400):
+        for device in (a, b):
+            device.refresh()
+            look(device)
+        if a.game.is_over:
+            break
+        if a.game.round_over:
+            assert a.next_round(a.revision).ok
+            continue
+        mover = a if a.my_turn else b
+        assert _play_on(mover).ok
+    assert a.game.is_over and b.game.is_over
+    # The record replays to the positions each device was shown.
+    record = a.storage.shareable_record(a.game.game_id)
+    assert record is not None
+    assert replay(record).game.is_over
+    _assert_positions_replay(record, seen)
+    who = a.move_players()
+    assert who and {m.profile_id for m in who} == {ana.id, leo.id}
+    assert all(m.kind == "human" for m in who)
+    review = a.review(0)
+    assert review is not None and b.review(1) is not None
+
+
+def _assert_positions_replay(record: dict, seen: dict[int, list]) -> None:
+    """Every (round, move) position a device drew is the record's position there:
+    same table, same hand for that seat."""
+    from escoba.record import replay as replay_record
+
+    positions: dict[tuple[int, int, int], tuple[list, list]] = {}
+    # Walk each round again, move by move, through the engine.
+    for number in range(1, len(record["rounds"]) + 1):
+        partial = json.loads(json.dumps(record))
+        partial["rounds"] = partial["rounds"][:number]
+        moves = record["rounds"][number - 1]["moves"]
+        for upto in range(len(moves) + 1):
+            partial["rounds"][-1]["moves"] = moves[:upto]
+            game = replay_record(partial).game
+            round_ = game.rounds[-1]
+            for seat in (0, 1):
+                positions[(number, len(round_.history), seat)] = (
+                    sorted(map(str, round_.table)), sorted(map(str, round_.hand(seat))))
+    for seat, views in seen.items():
+        for rounds, history, table, hand in views:
+            assert positions[(rounds, history, seat)] == (table, hand)
+
+
+# -- presence and leaving ----------------------------------------------------------------
+
+def test_a_child_who_left_is_seen_and_their_seat_goes_to_the_computer(make_store) -> None:
+    a, b, (ana, leo) = _two_children(make_store, timeout=60)
+    if a.my_turn:  # Ana moves so that Leo has moves in the record before leaving
+        assert _play_on(a).ok
+        b.refresh()
+    assert _play_on(b).ok
+    a.refresh()
+    a.touch(force=True)
+    now = a.tables.clock()
+    leo_now = next(p for p in a.presence(now) if p.seat == 1)
+    assert not leo_now.away and not leo_now.can_hand_over
+    assert a.hand_to_computer(1, "gentle", at=now) == TableRefusal("table_not_away")
+    later = now + timedelta(seconds=30)
+    leo_later = next(p for p in a.presence(later) if p.seat == 1)
+    assert leo_later.away and not leo_later.can_hand_over
+    gone = now + timedelta(seconds=61)
+    assert next(p for p in a.presence(gone) if p.seat == 1).can_hand_over
+    assert not next(p for p in a.presence(gone) if p.seat == 0).away  # never oneself
+    assert a.hand_to_computer(1, "nonsense", at=gone) == TableRefusal("table_bad_level")
+    assert a.hand_to_computer(1, "gentle", at=gone) is None
+    assert a.game.seats[1].kind == "bot" and a.game.seats[1].level == "gentle"
+    # Leo's old link now says his seat went to the computer.
+    assert b.refresh() == TableRefusal("table_seat_handed", {"name": "Leo"})
+    # Ana finishes the game against the computer.
+    for _ in range(400):
+        a.refresh()
+        if a.game.is_over:
+            break
+        if a.game.round_over:
+            assert a.next_round(a.revision).ok
+        else:
+            assert _play_on(a).ok
+    assert a.game.is_over
+    who = a.move_players()
+    leo_moves = [m for m in who if m.seat == 1 and m.kind == "human"]
+    bot_moves = [m for m in who if m.seat == 1 and m.kind == "bot"]
+    assert leo_moves and bot_moves
+    assert all(m.profile_id == leo.id for m in leo_moves)
+    assert all(m.level == "gentle" and m.profile_id is None for m in bot_moves)
+    assert max((m.round_no, m.move_no) for m in leo_moves) < min(
+        (m.round_no, m.move_no) for m in bot_moves)
+
+
+def test_two_children_handing_the_same_seat_over_at_once(make_store) -> None:
+    store = make_store()
+    ana, leo, mia = _profiles(store, "Ana", "Leo", "Mia")
+    tables = Tables(store)
+    ticket = tables.open_table(ana, Rules.preset("classic", players=3), timeout=60)
+    tables.join(ticket.code, leo)
+    mia_ticket = tables.join(ticket.code, mia)
+    a, m = _seat(make_store(), ticket), _seat(make_store(), mia_ticket)
+    gone = a.tables.clock() + timedelta(seconds=120)
+    for device in (a, m):  # both still here at that time
+        device.touch(force=True)
+    with a.storage.engine.begin() as conn:  # ... as if their clocks said so
+        from trainer.storage.schema import table_seats
+        conn.execute(table_seats.update().where(table_seats.c.seat != 1)
+                     .values(last_seen=gone))
+    results = [None, None]
+    barrier = threading.Barrier(2)
+
+    def hand(i, device) -> None:
+        barrier.wait()
+        results[i] = device.hand_to_computer(1, "greedy", at=gone)
+
+    threads = [threading.Thread(target=hand, args=(i, d)) for i, d in enumerate((a, m))]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(30)
+    # One hands the seat over; the other finds it moved on (or, if it read the table
+    # after, no longer a child's seat to hand over).
+    assert results.count(None) == 1, results
+    (refused,) = [r for r in results if r is not None]
+    assert refused.key in ("table_moved_first", "table_not_away")
+    seats = store.table_seats(a.table.id, history=True)
+    assert [(s.seat, s.kind) for s in seats if s.seat == 1] == [(1, "human"), (1, "bot")]
+
+
+def test_storage_refuses_a_change_of_a_table_read_before_another(make_store) -> None:
+    store = make_store()
+    (ana,) = _profiles(store, "Ana")
+    ticket = Tables(store).open_table(ana, Rules.preset("classic", players=3))
+    table = store.table_by_code(ticket.code)
+    store.seat_child(table, NewSeat(1, "human", "Leo", "🐼"))
+    with pytest.raises(TableChanged):
+        store.seat_child(table, NewSeat(2, "human", "Mia", "🐸"))  # read before Leo came
+
+
+# -- every turn is evidence, for the child who played it (issue 15) -----------------------
+
+def test_each_childs_turns_are_evidence_for_their_own_facts(make_store) -> None:
+    from trainer.evidence import TURN_KIND, TurnContext
+
+    a, b, (ana, leo) = _two_children(make_store, Rules.preset("relaxed", target=1))
+    # A device's move at a position it no longer shows: refused before anything is
+    # written, its evidence too.
+    mover = a if a.my_turn else b
+    move = _a_legal_move(mover)
+    refused = mover.play(move.card, sorted(move.take), mover.revision - 1,
+                         TurnContext(day="2026-12-01", seconds=2.0, helped=False))
+    assert refused.key == "table_moved_first"
+    assert [x for who in (ana, leo) for x in a.storage.attempts(who.id)] == []
+    turns = {0: 0, 1: 0}
+    for _ in range(12):
+        for device in (a, b):
+            device.refresh()
+        if a.game.is_over or a.game.round_over:
+            break
+        mover = a if a.my_turn else b
+        move = _a_legal_move(mover)
+        captures = [m for m in mover.game.observation(mover.seat).legal_moves() if m.take]
+        turns[mover.seat] += bool(captures)
+        outcome = mover.play(move.card, sorted(move.take), mover.revision,
+                             TurnContext(day="2026-12-01", seconds=4.0, helped=False))
+        assert outcome.ok, outcome
+    store = a.storage
+    mine = {who.id: [x for x in store.attempts(who.id) if x.kind == TURN_KIND]
+            for who in (ana, leo)}
+    # One attempt row per turn that asked something, under the child who played it.
+    assert len(mine[ana.id]) == turns[0] and len(mine[leo.id]) == turns[1]
+    assert turns[0] + turns[1] > 0
+    assert all(f"game-{a.game.game_id}-" in x.puzzle_id for rows in mine.values() for x in rows)

@@ -1,0 +1,516 @@
+"""Play a friend on another tablet: open or join a table, the waiting room, the game.
+
+Over :mod:`trainer.tables` (no rules here). What this device keeps in session state
+is only its :class:`~trainer.tables.TableSeat` (a cache of the database's table, for
+drawing) and the seat's link is also in the URL (``?table=K7MPX&seat=<secret>``): a
+reload, a sleeping tablet or another app process reads the table again from the
+database, where everything shared lives.
+
+Other devices' moves arrive by polling (docs/TABLES.md): a small fragment runs every
+:data:`POLL_SECONDS`, reads the table's version and the game's revision (one small
+query) and reruns the page only when they changed. The board itself is a fragment
+too: this child's taps redraw only the board.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+from typing import Any
+
+import streamlit as st
+
+from escoba import PRESETS, RulesError
+from escoba.rules import CAPTURE_RULES, CAPTURE_SUMS, INITIAL_FIFTEEN, MISCOUNT
+from trainer.board_view import BoardRefusal, read_action
+from trainer.cards import pick_label
+from trainer.evidence import TurnContext
+from trainer.gameplay import bot_levels
+from trainer.i18n import t
+from trainer.tables import SeatPresence, TableRefusal, Tables, TableSeat, TableTicket
+from trainer.text import md_escape
+from ui.i18n import current_language, labels, start_run
+
+from .board import deck_of
+from .board_component import board_loaded, show_board_component
+from .endgame import show_review_of
+from .errors import friendly, safe_callback, show_error_flash
+from .layout import show_flash
+from .newgame import build_rules
+from .practice import today
+from .score import show_round_score
+from .session import flash, settings, storage
+
+__all__ = ["table_page", "POLL_SECONDS"]
+
+log = logging.getLogger("escoba.app")
+
+#: How often a device asks the database whether the table moved on (docs/TABLES.md).
+POLL_SECONDS = 0.5
+#: Session-state keys: this device's seat, and what the poller last saw of presence.
+KEY_SEAT = "table_seat"
+KEY_PRESENCE = "table_presence"
+KEY_BOARD = "table_board"
+#: Target scores a table offers: 1 is "first to score wins", a game of one or two rounds.
+TARGETS = [1, 15, 21, 31]
+TABLE_URL_KEYS = ("table", "seat")
+
+
+def _tables() -> Tables:
+    return Tables(storage())
+
+
+# -- this device's seat ----------------------------------------------------------------
+
+def _set_seat(seat: TableSeat | None) -> None:
+    """Remember the seat in session state and in the URL (a reload keeps it)."""
+    if seat is None:
+        st.session_state.pop(KEY_SEAT, None)
+        for key in TABLE_URL_KEYS:
+            st.query_params.pop(key, None)
+        return
+    st.session_state[KEY_SEAT] = seat
+    st.query_params["table"] = seat.code
+    st.query_params["seat"] = seat.token
+
+
+def current_seat() -> TableSeat | None:
+    """This device's seat: from session state, else from the URL's link (a bad link:
+    a clear message and the lobby, nothing else changes)."""
+    seat: TableSeat | None = st.session_state.get(KEY_SEAT)
+    params = st.query_params
+    code, token = params.get("table"), params.get("seat")
+    if seat is not None and (code is None or (code == seat.code and token == seat.token)):
+        if code is None:
+            _set_seat(seat)  # back on the page from another one: the link again
+        return seat
+    if code is None and token is None:
+        return None
+    found = _tables().seat_from_link(code, token)
+    if isinstance(found, TableRefusal):
+        st.error(t(found.key, **{k: md_escape(str(v)) for k, v in (found.params or {}).items()}),
+                 icon="🔗")
+        _set_seat(None)
+        return None
+    _set_seat(found)
+    return found
+
+
+def _ticket_seat(ticket: TableTicket) -> None:
+    found = _tables().seat_from_link(ticket.code, ticket.token)
+    if isinstance(found, TableSeat):
+        _set_seat(found)
+
+
+# -- the lobby: open or join -------------------------------------------------------------
+
+@safe_callback
+def _on_join(profile: Any, code: str | None = None) -> None:
+    typed = code if code is not None else st.session_state.get("tb_code", "")
+    ticket = _tables().join(typed, profile)
+    if isinstance(ticket, TableRefusal):
+        flash("error", ticket.key, **(ticket.params or {}))
+        return
+    st.session_state["tb_code"] = ""
+    _ticket_seat(ticket)
+
+
+@safe_callback
+def _on_open(profile: Any) -> None:
+    state = st.session_state
+    players = int(state.get("tb_players") or 2)
+    form = {"ng_preset": state.get("tb_preset", "relaxed"), "ng_opponents": players - 1,
+            "ng_teams": bool(state.get("tb_teams")) and players == 4,
+            "ng_target": int(state.get("tb_target") or 15),
+            "ng_open": bool(state.get("tb_open"))}
+    preset = PRESETS[form["ng_preset"]]
+    # The "more rules" of the new-game form, under its own keys (the preset's values
+    # until the child changes them).
+    more = {"capture_rule": preset.capture_rule, "initial": preset.initial_fifteen,
+            "last_escoba": preset.last_play_escoba, "primera": False, "hand7": False,
+            "jokers": False, "sum": 15, "miscount": "retry"}
+    form.update({f"ng_{name}": state.get(f"tb_{name}", default)
+                 for name, default in more.items()})
+    try:
+        rules = build_rules(form)
+    except RulesError as exc:
+        flash("warning", "rules_error", detail=str(exc))
+        return
+    bots = {i: state.get(f"tb_level_{i}") or bot_levels()[0] for i in range(1, players)
+            if state.get(f"tb_kind_{i}", "human") == "bot"}
+    class_id = storage().class_of(profile.id)
+    ticket = _tables().open_table(profile, rules, bots=bots, hints=bool(state.get("tb_hints")),
+                                  class_id=class_id, deck=str(settings().get("deck")))
+    _ticket_seat(ticket)
+
+
+def _open_form(profile: Any) -> None:
+    state = st.session_state
+    for key, value in {"tb_players": 2, "tb_preset": "relaxed", "tb_target": 15,
+                       "tb_hints": True, "tb_open": False, "tb_teams": False}.items():
+        state.setdefault(key, value)
+    with st.container(border=True, key="tb_open_box"):
+        st.subheader(t("table_open_title"))
+        st.segmented_control(t("table_seats"), [2, 3, 4], key="tb_players", required=True)
+        players = int(state.get("tb_players") or 2)
+        if players == 4:
+            st.toggle(t("teams"), key="tb_teams", help=t("teams_help"))
+        cols = st.columns(players - 1)
+        for i in range(1, players):
+            with cols[i - 1]:
+                st.markdown(f"**{t('seat_n', n=i + 1)}**")
+                st.segmented_control(t("who_plays"), ["human", "bot"], key=f"tb_kind_{i}",
+                                     default="human", required=True,
+                                     format_func=labels("table_kind_"))
+                if state.get(f"tb_kind_{i}") == "bot":
+                    st.selectbox(t("level"), bot_levels(), key=f"tb_level_{i}",
+                                 format_func=labels("level_"))
+        st.selectbox(t("preset"), list(PRESETS), key="tb_preset", format_func=labels("preset_"),
+                     on_change=_on_table_preset)
+        lang = current_language()
+        st.segmented_control(t("target"), TARGETS, key="tb_target", required=True,
+                             format_func=lambda v: t("table_target_quick", lang) if v == 1
+                             else str(v))
+        st.toggle(t("table_hints"), key="tb_hints")
+        st.toggle(t("open_hand"), key="tb_open", help=t("open_hand_help"))
+        _more_rules()
+        st.button(t("table_open_button"), key="tb_open_button", type="primary",
+                  on_click=_on_open, args=(profile,), use_container_width=True)
+
+
+@safe_callback
+def _on_table_preset() -> None:
+    preset = PRESETS[st.session_state["tb_preset"]]
+    st.session_state.update(tb_capture_rule=preset.capture_rule,
+                            tb_initial=preset.initial_fifteen,
+                            tb_last_escoba=preset.last_play_escoba)
+
+
+def _more_rules() -> None:
+    """Every other option of the rules (the new-game form's "more rules")."""
+    preset = PRESETS[st.session_state.get("tb_preset", "relaxed")]
+    for key, value in {"tb_capture_rule": preset.capture_rule, "tb_initial":
+                       preset.initial_fifteen, "tb_last_escoba": preset.last_play_escoba,
+                       "tb_sum": 15, "tb_miscount": "retry", "tb_primera": False,
+                       "tb_hand7": False, "tb_jokers": False}.items():
+        st.session_state.setdefault(key, value)
+    with st.expander(t("more_rules")):
+        st.segmented_control(t("capture_sum"), list(CAPTURE_SUMS), key="tb_sum",
+                             required=True, help=t("capture_sum_help"))
+        st.selectbox(t("capture_rule"), list(CAPTURE_RULES), key="tb_capture_rule",
+                     format_func=labels("capture_rule_"))
+        st.selectbox(t("miscount"), list(MISCOUNT), key="tb_miscount",
+                     format_func=labels("miscount_"))
+        st.selectbox(t("initial_fifteen"), list(INITIAL_FIFTEEN), key="tb_initial",
+                     format_func=labels("initial_"))
+        st.toggle(t("last_escoba"), key="tb_last_escoba")
+        st.toggle(t("primera"), key="tb_primera", help=t("primera_help"))
+        st.toggle(t("hand7"), key="tb_hand7")
+        st.toggle(t("jokers"), key="tb_jokers", help=t("jokers_help"))
+
+
+def _lobby(profile: Any) -> None:
+    with st.container(border=True, key="tb_join_box"):
+        st.subheader(t("table_join_title"))
+        st.text_input(t("table_code_label"), key="tb_code", max_chars=12,
+                      placeholder="K7MPX")
+        st.button(t("table_join_button"), key="tb_join_button", type="primary",
+                  on_click=_on_join, args=(profile,), use_container_width=True)
+    class_id = storage().class_of(profile.id)
+    if class_id is not None:
+        open_tables = _tables().open_tables(class_id)
+        st.subheader(t("table_class_open"))
+        if not open_tables:
+            st.caption(t("table_class_none"))
+        for table, seats in open_tables:
+            names = ", ".join(f"{s.avatar} {s.name}" for s in seats)
+            with st.container(border=True, horizontal=True, key=f"tb_class_{table.id}"):
+                st.markdown(md_escape(f"{table.code} · {names}"))
+                st.button(t("table_join_button"), key=f"tb_join_{table.id}",
+                          on_click=_on_join, args=(profile, table.code))
+    _open_form(profile)
+
+
+# -- the waiting room ------------------------------------------------------------------
+
+def _code_box(code: str) -> None:
+    spaced = " ".join(code)
+    st.html(f"<div data-testid='table-code' style='font-size:3.2rem;font-weight:800;"
+            f"letter-spacing:0.3rem;text-align:center;padding:0.3rem;border:3px dashed "
+            f"rgba(128,128,128,0.5);border-radius:14px'>{html.escape(spaced)}</div>")
+
+
+def _seat_line(p: SeatPresence) -> str:
+    if p.kind == "empty":
+        return f"{p.seat + 1}. ⏳ " + t("table_seat_free")
+    who = f"{p.avatar} {p.name}"
+    if p.kind == "bot":
+        who += f" ({t('level_' + p.level)})"
+    if p.is_me:
+        who += " · " + t("table_you")
+    if p.away:
+        who += " · " + t("table_away")
+    return f"{p.seat + 1}. {who}"
+
+
+@safe_callback
+def _on_start_now(seat: TableSeat) -> None:
+    refused = seat.start_with_computers(st.session_state.get("tb_fill_level") or "gentle")
+    if refused is not None:
+        flash("warning", refused.key)
+
+
+@safe_callback
+def _on_close(seat: TableSeat) -> None:
+    seat.close()
+    _set_seat(None)
+
+
+@safe_callback
+def _on_leave() -> None:
+    _set_seat(None)
+
+
+def _waiting_room(seat: TableSeat) -> None:
+    st.markdown(t("table_code_say"))
+    _code_box(seat.code)
+    st.markdown("\n".join("- " + md_escape(_seat_line(p)) for p in seat.presence()))
+    st.caption(t("table_waiting"))
+    if seat.seat == 0:
+        with st.container(horizontal=True, key="tb_start_box"):
+            st.selectbox(t("level"), bot_levels(), key="tb_fill_level",
+                         format_func=labels("level_"))
+            st.button(t("table_start_now"), key="tb_start_now", on_click=_on_start_now,
+                      args=(seat,))
+        st.button(t("table_close"), key="tb_close", on_click=_on_close, args=(seat,),
+                  type="tertiary")
+
+
+# -- the game ----------------------------------------------------------------------------
+
+def _flash_outcome(key: str, params: dict[str, Any]) -> None:
+    if key in ("table_moved_first",):
+        flash("warning", key)
+    elif key == "penalty":
+        flash("error", "penalty", **params)
+    elif key == "escoba":
+        flash("success", "you_escoba")
+    elif key not in ("played", "next_round", "renuncio_ok"):
+        flash("error", key, **params)
+
+
+def _play(seat: TableSeat, card: Any, take: list, seconds: float | None = None) -> None:
+    """The child's move; the turn is evidence for their facts (helped when the table
+    draws hints on the cards: they are always on screen there)."""
+    turn = TurnContext(day=today().isoformat(), seconds=seconds, helped=seat.hints)
+    outcome = seat.play(card, take, seat.revision, turn)
+    _flash_outcome(outcome.key, outcome.params)
+    if outcome.play is not None:
+        st.session_state.pop("tb_hand", None)
+        st.session_state.pop("tb_take", None)
+
+
+def _on_board_action(seat: TableSeat, raw: Any) -> None:
+    """What the board sent, read for the position it was drawn at: a tap on an older
+    position is ignored (the board is redrawn), a forged one refused with a sentence."""
+    if seat.game is None:
+        return
+    action = read_action(raw, seat.position(), kinds=("play", "renuncio"))
+    if isinstance(action, BoardRefusal):
+        if not action.stale:
+            flash("error", action.key)
+        return
+    if action.kind == "renuncio":
+        outcome = seat.claim_renuncio(seat.revision)
+        flash("success" if outcome.ok else "warning", outcome.key, **outcome.params)
+        return
+    assert action.card is not None
+    _play(seat, action.card, list(action.take), action.seconds)
+
+
+@safe_callback
+def _on_fallback_play(seat: TableSeat) -> None:
+    from escoba import Card
+
+    hand = st.session_state.get("tb_hand")
+    if not hand:
+        flash("warning", "pick_a_card_first")
+        return
+    _play(seat, Card.parse(hand), [Card.parse(k) for k in st.session_state.get("tb_take") or []])
+
+
+@safe_callback
+def _on_next_round(seat: TableSeat) -> None:
+    outcome = seat.next_round(seat.revision)
+    if not outcome.ok and outcome.key == "table_moved_first":
+        return  # a friend dealt it a moment earlier: the page shows the new round
+    _flash_outcome(outcome.key, outcome.params)
+
+
+@safe_callback
+def _on_hand_over(seat: TableSeat, number: int) -> None:
+    refused = seat.hand_to_computer(number, st.session_state.get(f"tb_hand_level_{number}")
+                                    or bot_levels()[0])
+    if refused is not None:
+        flash("warning", refused.key)
+
+
+def _fallback(seat: TableSeat) -> None:
+    """Text choosers and Play for a browser where the board cannot load (and AppTest)."""
+    obs = seat.game.observation(seat.seat)
+    deck = deck_of()
+    values = bool(settings().get("show_values", True))
+    lang = current_language()
+    hand = [str(c) for c in obs.hand]
+    if st.session_state.get("tb_hand") not in hand:
+        st.session_state.pop("tb_hand", None)
+    table = [str(c) for c in obs.table]
+    st.session_state["tb_take"] = [k for k in st.session_state.get("tb_take") or []
+                                   if k in table]
+    st.pills(t("pick_hand_label"), hand, selection_mode="single", key="tb_hand",
+             format_func=lambda k: pick_label(k, deck, values, lang))
+    if table:
+        st.pills(t("pick_table_label"), table, selection_mode="multi", key="tb_take",
+                 format_func=lambda k: pick_label(k, deck, values, lang))
+    st.button(t("board_play"), key="tb_play", type="primary", on_click=_on_fallback_play,
+              args=(seat,), use_container_width=True)
+
+
+def _presence_row(seat: TableSeat) -> None:
+    for p in seat.presence():
+        if not p.away:
+            continue
+        st.warning(t("table_left", name=md_escape(f"{p.avatar} {p.name}")), icon="👋")
+        if p.can_hand_over:
+            with st.container(horizontal=True, key=f"tb_hand_box_{p.seat}"):
+                st.selectbox(t("level"), bot_levels(), key=f"tb_hand_level_{p.seat}",
+                             format_func=labels("level_"))
+                st.button(t("table_hand_over", name=p.name), key=f"tb_hand_over_{p.seat}",
+                          on_click=_on_hand_over, args=(seat, p.seat))
+        else:
+            st.caption(t("table_hand_over_later"))
+
+
+@st.fragment
+@friendly
+def _game_fragment() -> None:
+    """The board and what goes with it: a tap reruns only this."""
+    start_run()
+    seat: TableSeat | None = st.session_state.get(KEY_SEAT)
+    if seat is None or seat.game is None:
+        st.rerun(scope="app")
+        return
+    with st.container(key="tb_messages"):
+        show_error_flash()
+        show_flash()
+    game = seat.game
+    _presence_row(seat)
+    data = seat.board(deck=deck_of(), show_value=bool(settings().get("show_values", True)),
+                      odds_style=str(settings().get("odds", "words")))
+    show_board_component(data, key=KEY_BOARD, on_action=lambda raw: _on_board_action(seat, raw))
+    if game.round_over:
+        names = [game.side_name(s) for s in range(game.rules.sides)]
+        show_round_score(game.game.rounds[-1].score(), names, len(game.game.rounds))
+        if not game.is_over:
+            st.button(t("next_round"), key="tb_next_round", type="primary",
+                      on_click=_on_next_round, args=(seat,), use_container_width=True)
+        else:
+            _game_end(seat)
+        return
+    if seat.my_turn:
+        st.success(t("table_your_turn"), icon="👉")
+        if not board_loaded():
+            with st.expander(t("board_fallback_title"), expanded=False):
+                _fallback(seat)
+    else:
+        who = game.seats[game.to_move]
+        st.info(t("table_their_turn", name=md_escape(f"{who.avatar} {who.name}")), icon="⏳")
+
+
+def _game_end(seat: TableSeat) -> None:
+    game = seat.game
+    names = [game.side_name(s) for s in range(game.rules.sides)]
+    winner = game.game.winner
+    if winner is None:
+        st.info(t("game_stopped"))
+    elif game.rules.side_of(seat.seat) == winner:
+        st.success(t("you_won"), icon="🏆")
+    else:
+        st.success(t("winner_is", name=md_escape(names[winner])), icon="🏆")
+    totals = " · ".join(f"{names[s]}: {game.game.totals[s]}" for s in range(game.rules.sides))
+    st.markdown(f"**{t('final_totals')}** {md_escape(totals)}")
+    # Who played which moves, when a seat changed hands (table_seats says it for every move).
+    history = seat.storage.table_seats(seat.table.id, history=True)
+    for row in history:
+        took_over = any(h.seat == row.seat and h.is_human and h.id < row.id for h in history)
+        if row.kind == "bot" and took_over:
+            st.caption(t("table_handed_note", name=md_escape(row.name), round=row.from_round,
+                         move=row.from_move, level=t("level_" + row.level)))
+    # The coach's review of every child at the table, this device's child first.
+    humans = sorted(game.human_seats, key=lambda s: s != seat.seat)
+    for number in humans:
+        spec = game.seats[number]
+        st.markdown("### " + md_escape(t("review_title_for", name=f"{spec.avatar} {spec.name}")))
+        show_review_of(game, number, owner=False)
+    st.button(t("table_leave"), key="tb_leave", on_click=_on_leave, use_container_width=True)
+
+
+@st.fragment(run_every=POLL_SECONDS)
+@friendly
+def _poller() -> None:
+    """Every half second: has the table moved on (one small read)? Then the whole page
+    is drawn again. Every few seconds also: this device is here, and who is away."""
+    seat: TableSeat | None = st.session_state.get(KEY_SEAT)
+    if seat is None or seat.table is None:
+        return
+    seat.touch()
+    if seat.changed():
+        st.rerun()
+    if seat.game is not None and not seat.game.is_over:
+        signature = _presence_signature(seat)
+        if signature != st.session_state.get(KEY_PRESENCE):
+            st.session_state[KEY_PRESENCE] = signature
+            st.rerun()
+
+
+def _presence_signature(seat: TableSeat) -> tuple:
+    """Who is away or may be handed to the computer: re-read every few seconds."""
+    cached = st.session_state.get("table_presence_read")
+    at = seat.tables.clock()
+    if cached is None or (at - cached[0]).total_seconds() >= 5:
+        seat.seats = seat.storage.table_seats(seat.table.id)
+        cached = (at, tuple((p.seat, p.away, p.can_hand_over) for p in seat.presence(at)))
+        st.session_state["table_presence_read"] = cached
+    return cached[1]
+
+
+def table_page(profile: Any) -> None:
+    """The page: the lobby, the waiting room or the game of this device's seat."""
+    seat = current_seat()
+    if seat is None:
+        show_flash()
+        _lobby(profile)
+        return
+    if seat.pulse is None or seat.changed():
+        problem = seat.refresh()
+        if problem is not None:
+            _set_seat(None)
+            st.error(t(problem.key, **{k: md_escape(str(v))
+                                       for k, v in (problem.params or {}).items()}))
+            _lobby(profile)
+            return
+    seat.touch()
+    # A whole run is rare (a change, a reload): who is here is read afresh each time.
+    st.session_state.pop("table_presence_read", None)
+    st.session_state[KEY_PRESENCE] = _presence_signature(seat)
+    _poller()
+    if seat.table is not None and seat.table.status == "closed":
+        st.info(t("table_closed"))
+        st.button(t("table_leave"), key="tb_leave_closed", on_click=_on_leave)
+        return
+    if seat.waiting:
+        show_flash()
+        _waiting_room(seat)
+        return
+    st.caption(t("table_playing_at", code=seat.code))
+    _game_fragment()

@@ -16,6 +16,7 @@ edge.
 
 from __future__ import annotations
 
+import itertools
 import operator
 import random
 from collections.abc import Callable, Iterable, Sequence
@@ -37,6 +38,7 @@ from .rules import Rules
 from .scoring import RoundScore, score_round
 from .solver import (
     CELL_ROWS,
+    COUNTS_OF_BYTE,
     NIBBLE_SUBSETS,
     NO_SOLUTIONS,
     capture_masks,
@@ -234,14 +236,14 @@ def legal_move_pairs(rules: Rules, hand: int, table: int) -> list[tuple[int, int
     Under ``forced`` a card that captures has only its captures; otherwise
     laying it down (take mask 0) is legal too. This is the engine's hottest
     loop, so the solver's cached lookup is inlined here: the table's value
-    counts (:func:`~escoba.solver.value_counts`), their row of solution cells,
+    counts (:func:`~escoba.solver.counts_key`), their row of solution cells,
     and each hand card's cell (see :mod:`escoba.solver`).
     """
     capture_sum = rules.capture_sum
     forced = rules.capture_rule == "forced"
     out: list[tuple[int, int]] = []
     append = out.append
-    if (hand | table) & JOKER_MASK:
+    if rules.jokers and (hand | table) & JOKER_MASK:
         m = hand
         while m:
             low = m & -m
@@ -256,17 +258,16 @@ def legal_move_pairs(rules: Rules, hand: int, table: int) -> list[tuple[int, int
     cards = _HAND_CARDS_GET(hand)
     if cards is None:
         cards = _hand_cards(hand)
-    pairs = table - (table >> 1 & _COUNT_M1)  # value_counts(table), inlined:
-    counts = (pairs & _COUNT_M2) + (pairs >> 2 & _COUNT_M2)  # the hottest lines of all
-    row = _CELL_ROWS_GET(counts)
+    key = table.to_bytes(5, "little").translate(_COUNTS_OF_BYTE)  # counts_key(table)
+    row = _CELL_ROWS_GET(key)
     if row is None:
-        row = new_cell_row(counts)
+        row = new_cell_row(key)
     targets = _TARGETS[capture_sum]
     for card in cards:
         target = targets[card]
         cell = row[target]
         if cell is None:
-            cell = row[target] = solution_cell(counts, target)
+            cell = row[target] = solution_cell(row[20], target)
         if cell is _NO_SOLUTIONS:
             append((card, 0))
             continue
@@ -275,10 +276,16 @@ def legal_move_pairs(rules: Rules, hand: int, table: int) -> list[tuple[int, int
             append((card, table & full))
         if partials:
             for full, partial in partials:
-                masks = [table & full]
+                base = table & full
+                if len(partial) == 1:  # some of the cards of one value: the usual case
+                    shift, count = partial[0]
+                    for part in _SUBSETS_AT[shift][table >> shift & 15][count]:
+                        append((card, base | part))
+                    continue
+                masks = [base]
                 for shift, count in partial:
-                    options = _NIBBLE_SUBSETS[table >> shift & 15][count]
-                    masks = [t | o << shift for t in masks for o in options]
+                    options = _SUBSETS_AT[shift][table >> shift & 15][count]
+                    masks = [t | o for t in masks for o in options]
                 for t in masks:
                     append((card, t))
         if not forced:
@@ -286,17 +293,21 @@ def legal_move_pairs(rules: Rules, hand: int, table: int) -> list[tuple[int, int
     return out
 
 
-_NIBBLE_SUBSETS = NIBBLE_SUBSETS
+#: _SUBSETS_AT[shift][nibble][k]: NIBBLE_SUBSETS[nibble][k], each shifted into place.
+_SUBSETS_AT = [[[tuple(o << shift for o in by_count) for by_count in NIBBLE_SUBSETS[nibble]]
+                for nibble in range(16)] if shift % 4 == 0 else None for shift in range(40)]
 #: _TARGETS[capture_sum][card]: what the table must add to that Spanish card, 0 when
 #: the card makes the sum alone or more (row cell 0 is always NO_SOLUTIONS).
 _TARGETS = {cs: tuple(max(cs - VALUE[i], 0) for i in range(40)) for cs in range(1, 33)}
 _CELL_ROWS_GET = CELL_ROWS.get
 _NO_SOLUTIONS = NO_SOLUTIONS
-_COUNT_M1 = 0x5555555555  # value_counts' masks (escoba.solver)
-_COUNT_M2 = 0x3333333333
-#: The card indices of each hand met, ascending (a hand is asked for its cards at
-#: every move; there are only about ten thousand three-card hands).
-_HAND_CARDS: dict[int, tuple[int, ...]] = {}
+_COUNTS_OF_BYTE = COUNTS_OF_BYTE
+#: The card indices of each hand, ascending (a hand is asked for its cards at every
+#: move). Every hand of one to three Spanish cards is here from the start (10,700
+#: hands, a few milliseconds at import); others are added when met.
+_HAND_CARDS: dict[int, tuple[int, ...]] = {
+    sum(1 << i for i in hand): hand
+    for size in (1, 2, 3) for hand in itertools.combinations(range(40), size)}
 _HAND_CARDS_GET = _HAND_CARDS.get
 
 
@@ -307,7 +318,7 @@ _BYTE_CARDS = [[tuple(8 * k + i for i in range(8) if b >> i & 1) for b in range(
 
 def _hand_cards(hand: int) -> tuple[int, ...]:
     if len(_HAND_CARDS) >= 200_000:
-        _HAND_CARDS.clear()
+        _HAND_CARDS.clear()  # the precomputed hands come back when met
     b0, b1, b2, b3, b4, b5 = _BYTE_CARDS
     cards = _HAND_CARDS[hand] = (b0[hand & 255] + b1[hand >> 8 & 255] + b2[hand >> 16 & 255]
                                  + b3[hand >> 24 & 255] + b4[hand >> 32 & 255]
@@ -364,6 +375,8 @@ def initial_table_triggers(rules: Rules, table: Sequence[Card] | int) -> bool:
 
 
 _INDEX = operator.attrgetter("index")
+#: _NEXT_SEAT[players][seat]: who plays after ``seat``.
+_NEXT_SEAT = {n: tuple((s + 1) % n for s in range(n)) for n in range(1, 9)}
 #: _BIT[i] is ``1 << i``: one lookup instead of building the int.
 _BIT: tuple[int, ...] = tuple(1 << i for i in range(64))
 _new_play = tuple.__new__
@@ -433,13 +446,15 @@ class Observation(NamedTuple):
 
     def legal_move_pairs(self) -> list[tuple[int, int]]:
         """Legal plays in the inner form (card index, take mask); empty if not my turn."""
-        if self.to_move != self.seat or self.round_over:
+        # One unpacking of every field costs less than seven attribute reads (each a
+        # descriptor call on a named tuple), and this runs before every move.
+        (rules, seat, to_move, _, hand, table, _, _, _, _, _, _, _, _, _, _, _, _,
+         round_over, cache) = self
+        if to_move != seat or round_over:
             return []
-        hand, table = self.hand_mask, self.table_mask
-        out = legal_move_pairs(self.rules, hand, table)
-        cache = self.legal_cache
+        out = legal_move_pairs(rules, hand, table)
         if cache is not None:
-            cache.moves = (hand, table, self.rules, tuple(out))
+            cache.moves = (hand, table, rules, tuple(out))
         return out
 
     def legal_moves(self) -> list[Move]:
@@ -521,10 +536,16 @@ class Round:
         self._stock: list[int] = []
         self._hands: list[int] = [0] * n
         self._piles: list[int] = [0] * n
-        self._escobas: list[int] = [0] * n
+        self._escobas: tuple[int, ...] = (0,) * n  # a tuple: observations share it
+        self._open_hand = rules.open_hand
+        self._count_rows: tuple[tuple[int, ...], ...] = ((0,) * n,)
         self._table = 0
         self._seen = 0
         self._to_move = (dealer + 1) % n
+        self._next_seat = _NEXT_SEAT[n]
+        #: The seats in the order a deal serves them, from the dealer's left.
+        self._deal_order = tuple((dealer + 1 + k) % n for k in range(n))
+        self._dealt_per = -1  # the hand size _count_rows was last built for
         self._last_capturer: int | None = None
         self._history: list[Play] = []
         self._renuncio: tuple[int, int] | None = None  # (card laid down, table before it)
@@ -629,12 +650,14 @@ class Round:
         round_._piles = [mask_of(p) for p in in_piles]
         round_._table = mask_of(on_table)
         round_._stock = [c.index for c in reversed(in_stock)]  # pop() = top card
-        round_._escobas = scored
+        round_._escobas = tuple(scored)
         round_._last_capturer = last_capturer
         round_._seen = round_._table
         for pile in round_._piles:
             round_._seen |= pile
         round_._cards_in_hands = sum(len(h) for h in in_hands)
+        # The hands as a deal of ``first`` cards each, begun at ``starter``, leaves them.
+        round_._count_rows = _count_rows(n, starter, first)
         if not round_._cards_in_hands:
             if round_._stock:
                 round_._deal()
@@ -650,14 +673,19 @@ class Round:
         pop = stock.pop  # pop() = top card
         per = min(self.rules.hand_size, len(stock) // n)
         hands = self._hands
-        seat = self.dealer
-        for _ in range(n):
-            seat = seat + 1 if seat + 1 < n else 0
-            hand = 0
-            for _ in range(per):
-                hand |= _BIT[pop()]
-            hands[seat] = hand
+        if per == 3:  # the usual hand, unrolled
+            for seat in self._deal_order:
+                hands[seat] = _BIT[pop()] | _BIT[pop()] | _BIT[pop()]
+        else:
+            for seat in self._deal_order:
+                hand = 0
+                for _ in range(per):
+                    hand |= _BIT[pop()]
+                hands[seat] = hand
         self._cards_in_hands = per * n
+        if per != self._dealt_per:  # the same table for every deal of a round's size
+            self._dealt_per = per
+            self._count_rows = _count_rows(n, self._deal_order[0], per)
 
     def _leftovers_to_table(self) -> None:
         # RULES.md: a deal leaving fewer cards than players puts them on the table.
@@ -699,7 +727,7 @@ class Round:
 
     @property
     def escobas(self) -> tuple[int, ...]:
-        return tuple(self._escobas)
+        return self._escobas
 
     @property
     def stock(self) -> tuple[Card, ...]:
@@ -728,10 +756,10 @@ class Round:
         # Built with tuple.__new__ in field order: this runs before every move.
         return _new_observation(Observation, (
             self.rules, seat, self._to_move, self.dealer, hands[seat], self._table,
-            tuple(self._piles), tuple(map(int.bit_count, hands)), len(self._stock),
-            tuple(self._escobas), self._last_capturer, self._seen, tuple(self._history),
+            tuple(self._piles), self._count_rows[self._cards_in_hands], len(self._stock),
+            self._escobas, self._last_capturer, self._seen, tuple(self._history),
             pending[0] if claim else None, pending[1] if claim else 0,
-            tuple(hands) if self.rules.open_hand else None, scores, round_number, self._over,
+            tuple(hands) if self._open_hand else None, scores, round_number, self._over,
             self._legal_cache,
         ))
 
@@ -818,10 +846,13 @@ class Round:
 
         A pair among the legal moves just generated for this very state (this
         hand, this table, these rules) is legal; any other is judged in full.
+        The masks are compared by identity: the cache holds the very int objects
+        this round handed out, and an equal value held in another object only
+        costs the full judgement, never a wrong verdict.
         """
         last = self._legal_cache.moves
-        if last is not None and pair in last[3] and last[1] == self._table \
-                and last[0] == self._hands[self._to_move] and last[2] is self.rules \
+        if last is not None and pair in last[3] and last[1] is self._table \
+                and last[0] is self._hands[self._to_move] and last[2] is self.rules \
                 and not self._over:
             return self._apply(self._to_move, pair[0], pair[1])
         card, take = pair
@@ -881,7 +912,7 @@ class Round:
         return None
 
     def _apply(self, seat: int, card: int, take: int, miscount: int | None = None) -> Play:
-        bit = 1 << card
+        bit = _BIT[card]
         self._hands[seat] ^= bit
         left = self._cards_in_hands = self._cards_in_hands - 1
         self._seen |= bit
@@ -895,7 +926,9 @@ class Round:
             if not table and not (take | bit) & JOKER_MASK \
                     and (self._last_play_escoba or left or self._stock):
                 escoba = True
-                self._escobas[seat] += 1
+                escobas = list(self._escobas)
+                escobas[seat] += 1
+                self._escobas = tuple(escobas)
             self._renuncio = None
         else:
             self._table = table | bit
@@ -906,11 +939,12 @@ class Round:
         played = _new_play(Play, (seat, "play" if miscount is None else "miscount", card,
                                   take, escoba, miscount))
         self._history.append(played)
-        self._to_move = (seat + 1) % self._players
+        self._to_move = self._next_seat[seat]
         if not left:
             if self._stock:
                 self._deal()
-                self._leftovers_to_table()
+                if len(self._stock) < self._players:
+                    self._leftovers_to_table()
             else:
                 self._finish()
         return played
@@ -979,7 +1013,6 @@ class Round:
         other._stock = list(self._stock)
         other._hands = list(self._hands)
         other._piles = list(self._piles)
-        other._escobas = list(self._escobas)
         other._history = list(self._history)
         other._legal_cache = _LegalCache()
         return other
@@ -1096,7 +1129,7 @@ def _shuffle(order: list[int], getrandbits: Callable[[int], int]) -> None:
 
 def _shuffle_matches_random() -> bool:
     """Whether :func:`_shuffle` gives ``random.shuffle``'s order on this Python."""
-    for seed in range(8):
+    for seed in range(16):
         for size in (40, 42):
             ours, theirs = list(range(size)), list(range(size))
             _shuffle(ours, random.Random(seed).getrandbits)
@@ -1113,6 +1146,26 @@ def _deck_of(order: Sequence[int]) -> tuple[Card, ...]:
     """The deck (top card first) of a shuffle given as card indices."""
     return operator.itemgetter(*order)(CARDS) if len(order) > 1 else tuple(
         CARDS[i] for i in order)
+
+
+_COUNT_ROWS: dict[tuple[int, int, int], tuple[tuple[int, ...], ...]] = {}
+
+
+def _count_rows(players: int, first: int, per: int) -> tuple[tuple[int, ...], ...]:
+    """Every seat's number of cards in hand during a deal of ``per`` cards each that
+    ``first`` begins, indexed by the cards still in hands (each seat plays in turn)."""
+    key = (players, first, per)
+    rows = _COUNT_ROWS.get(key)
+    if rows is None:
+        counts = [per] * players
+        sequence = [tuple(counts)]
+        seat = first
+        for _ in range(players * per):
+            counts[seat] -= 1
+            sequence.append(tuple(counts))
+            seat = (seat + 1) % players
+        rows = _COUNT_ROWS[key] = tuple(reversed(sequence))
+    return rows
 
 
 def _no_round() -> IllegalMoveError:

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .cards import JOKER_MASK, OROS_MASK, SEVENS_MASK, SIETE_DE_OROS, SUIT_MASKS, VALUE
+from .cards import JOKER_MASK, OROS_MASK, SEVENS_MASK, SIETE_DE_OROS, SUIT_MASKS
 from .rules import Rules
 
 __all__ = ["CategoryResult", "RoundScore", "score_round", "setenta_total", "SETENTA_VALUES"]
@@ -22,20 +22,25 @@ SETENTA_VALUES: tuple[int, ...] = (0, 16, 12, 13, 14, 15, 18, 21, 10, 10, 10)
 _SIETE_INDEX = SIETE_DE_OROS.index
 
 
+#: Every card of suit oros, as the sparse mask a suit's cards make once shifted down.
+_SUIT_SPREAD = SUIT_MASKS[0]
+#: _BEST_OF_SUIT[cards of one suit shifted down to oros]: their best setenta value
+#: (0: no card). 1,024 entries, so a pile's total is four lookups.
+_BEST_OF_SUIT: dict[int, int] = {
+    sum(1 << 4 * (v - 1) for v in values): max((SETENTA_VALUES[v] for v in values), default=0)
+    for values in (tuple(v for v in range(1, 11) if chosen >> (v - 1) & 1)
+                   for chosen in range(1024))}
+
+
 def setenta_total(pile: int) -> int | None:
     """Best card of each suit by setenta value, added; ``None`` if a suit is missing."""
-    total = 0
-    for suit_mask in SUIT_MASKS:
-        cards = pile & suit_mask
-        if not cards:
-            return None
-        best = 0
-        while cards:
-            low = cards & -cards
-            best = max(best, SETENTA_VALUES[VALUE[low.bit_length() - 1]])
-            cards ^= low
-        total += best
-    return total
+    best = _BEST_OF_SUIT
+    spread = _SUIT_SPREAD
+    oros, copas = best[pile & spread], best[pile >> 1 & spread]
+    espadas, bastos = best[pile >> 2 & spread], best[pile >> 3 & spread]
+    if oros and copas and espadas and bastos:
+        return oros + copas + espadas + bastos
+    return None
 
 
 class CategoryResult(NamedTuple):
@@ -92,6 +97,13 @@ class RoundScore:
 
     @property
     def totals(self) -> tuple[int, ...]:
+        if len(self.categories[0].points) == 2:  # the usual table: no zip of six tuples
+            first = second = 0
+            for category in self.categories:
+                a, b = category.points
+                first += a
+                second += b
+            return (first, second)
         return tuple(map(sum, zip(*[c.points for c in self.categories], strict=True)))
 
     def category(self, name: str) -> CategoryResult:
@@ -104,6 +116,16 @@ _new_result = tuple.__new__  # CategoryResult without its Python-level __new__
 def _most(category: str, counts: tuple[int | None, ...], points_for_win: int = 1,
           reason: str = "most") -> CategoryResult:
     sides = len(counts)
+    if sides == 2:  # the usual table, decided without building lists
+        a, b = counts
+        if a is not None and b is not None:
+            if a > b:
+                return _new_result(CategoryResult, (category, counts, (points_for_win, 0), 0,
+                                                    reason))
+            if b > a:
+                return _new_result(CategoryResult, (category, counts, (0, points_for_win), 1,
+                                                    reason))
+            return _new_result(CategoryResult, (category, counts, (0, 0), None, "tie"))
     if None in counts:
         valid = [c for c in counts if c is not None]
         if not valid:
@@ -134,39 +156,38 @@ def score_round(rules: Rules, piles: Sequence[int], escobas: Sequence[int]) -> R
     else:
         side_piles, side_escobas = list(piles), list(escobas)
     zero = (0,) * sides
-    cards: list[int] = []
-    oros_list: list[int] = []
-    siete_list: list[int] = []
-    sevens_list: list[int] = []
-    for pile in side_piles:  # one pass: every count of every side
-        cards.append(pile.bit_count())
-        oros_list.append((pile & OROS_MASK).bit_count())
-        siete_list.append(pile >> _SIETE_INDEX & 1)
-        sevens_list.append((pile & SEVENS_MASK).bit_count())
-    results: list[CategoryResult] = [_most("cards", tuple(cards))]
+    if sides == 2:  # the usual table: each count written out
+        a, b = side_piles
+        cards: tuple[int, ...] = (a.bit_count(), b.bit_count())
+        oros = ((a & OROS_MASK).bit_count(), (b & OROS_MASK).bit_count())
+        siete = (a >> _SIETE_INDEX & 1, b >> _SIETE_INDEX & 1)
+        sevens = ((a & SEVENS_MASK).bit_count(), (b & SEVENS_MASK).bit_count())
+    else:
+        cards = tuple([p.bit_count() for p in side_piles])
+        oros = tuple([(p & OROS_MASK).bit_count() for p in side_piles])
+        siete = tuple([p >> _SIETE_INDEX & 1 for p in side_piles])
+        sevens = tuple([(p & SEVENS_MASK).bit_count() for p in side_piles])
+    results: list[CategoryResult] = [_most("cards", cards)]
 
-    oros = tuple(oros_list)
     oros_result = _most("oros", oros)
     if oros_result.winner is not None and oros[oros_result.winner] == 10 \
             and rules.all_oros_points == 2:
         oros_result = _most("oros", oros, 2, "all_ten")
     results.append(oros_result)
 
-    siete = tuple(siete_list)
     holder = siete.index(1) if 1 in siete else None
     results.append(_new_result(CategoryResult, (
         "siete_de_oros", siete,
         tuple([1 if i == holder else 0 for i in range(sides)]), holder,
         "holder" if holder is not None else "nobody")))
 
-    sevens = tuple(sevens_list)
     if rules.scores_most_sevens or rules.scores_all_sevens_bonus:
-        full = [i for i, n in enumerate(sevens) if n == 4]
         most = _most("sevens", sevens) if rules.scores_most_sevens else None
-        if full and rules.scores_all_sevens_bonus:
+        if 4 in sevens and rules.scores_all_sevens_bonus:
+            all_four = sevens.index(4)
             points = [0] * sides
-            points[full[0]] = 2 if rules.scores_most_sevens else 1
-            results.append(CategoryResult("sevens", sevens, tuple(points), full[0],
+            points[all_four] = 2 if rules.scores_most_sevens else 1
+            results.append(CategoryResult("sevens", sevens, tuple(points), all_four,
                                           "all_four"))
         elif most is not None:
             results.append(most)

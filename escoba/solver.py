@@ -52,6 +52,8 @@ __all__ = [
     "counts_from_signature",
     "solution_cell",
     "new_cell_row",
+    "counts_key",
+    "COUNTS_OF_BYTE",
     "CELL_ROWS",
     "NO_SOLUTIONS",
 ]
@@ -173,12 +175,15 @@ def _value_solutions(sig: int, target: int) -> list[tuple[int, tuple[tuple[int, 
 # -- solution cells: the legal-move generator's cache (issue 17) -------------------
 #
 # The hot loop keys its cache by the table's *value counts*: the number of cards
-# of each value kept in that value's own nibble (0-4), which two SWAR steps
-# compute from the mask (:func:`value_counts`, fewer integer operations than
-# :func:`signature`). For each counts it keeps a *row* of twenty cells, filled
-# only for the targets asked (a card of value v asks ``capture_sum - v``), since
-# a table met for the first time is usually asked for two or three targets only.
-# A cell is ``(full masks, partial solutions)``, as in :func:`solution_row`.
+# of each value kept in that value's own nibble (0-4). As an int they are
+# :func:`value_counts` (two SWAR steps); as a dict key, :func:`counts_key`: the
+# mask's five bytes translated byte by byte (two C calls, cheaper than any
+# arithmetic on a 40-bit int). For each counts it keeps a *row* of twenty cells,
+# one per target, filled only for the targets asked (a card of value v asks
+# ``capture_sum - v``), since a table met for the first time is asked for a few
+# only. A cell is ``(full masks, partial solutions)``, as in :func:`solution_row`;
+# a target that cannot be made has :data:`NO_SOLUTIONS`, and so has cell 0 (a
+# card worth the capture sum or more).
 #
 # The solutions themselves come from a memoised recursion on the highest value
 # present (:func:`_merged_solutions`): the solutions of the lower values are
@@ -194,10 +199,11 @@ _CELLS: dict[int, tuple[tuple[int, ...], tuple]] = {}
 _ONLY_EMPTY: tuple[tuple[int, tuple[tuple[int, int], ...]], ...] = ((0, ()),)
 #: A cell with no solution.
 NO_SOLUTIONS: tuple[tuple[int, ...], tuple] = ((), ())
-#: CELL_ROWS[counts]: the row of twenty cells of a table's value counts, ``None``
-#: where not computed yet. The hot loop reads it with ``CELL_ROWS.get(counts)``,
-#: then :func:`new_cell_row` on a miss and :func:`solution_cell` for a ``None`` cell.
-CELL_ROWS: dict[int, list[tuple[tuple[int, ...], tuple] | None]] = {}
+#: CELL_ROWS[counts_key(table)]: the table's row, twenty cells (``None`` where not
+#: computed yet) and then the counts as an int. The hot loop reads it with
+#: ``CELL_ROWS.get(key)``, then :func:`new_cell_row` on a miss and
+#: :func:`solution_cell` (``row[20]``, target) for a ``None`` cell.
+CELL_ROWS: dict[bytes, list] = {}
 _CELL_ROWS_LIMIT = 100_000
 
 
@@ -209,6 +215,16 @@ def value_counts(table: int) -> int:
     """
     pairs = table - (table >> 1 & _COUNT_M1)
     return (pairs & _COUNT_M2) + (pairs >> 2 & _COUNT_M2)
+
+
+_NIBBLE_BITS = [bin(n).count("1") for n in range(16)]
+#: COUNTS_OF_BYTE[b]: the two nibble counts of byte ``b``, as a byte (bytes.translate).
+COUNTS_OF_BYTE = bytes(_NIBBLE_BITS[b & 15] | _NIBBLE_BITS[b >> 4] << 4 for b in range(256))
+
+
+def counts_key(table: int) -> bytes:
+    """:func:`value_counts` of a joker-free mask as five bytes (little-endian): a dict key."""
+    return table.to_bytes(5, "little").translate(COUNTS_OF_BYTE)
 
 
 def counts_from_signature(sig: int) -> int:
@@ -289,13 +305,14 @@ def solution_cell(counts: int, target: int) -> tuple[tuple[int, ...], tuple]:
     return cell
 
 
-def new_cell_row(counts: int) -> list[tuple[tuple[int, ...], tuple] | None]:
-    """A fresh row of :data:`CELL_ROWS` for ``counts`` (no cell computed yet)."""
+def new_cell_row(key: bytes) -> list:
+    """A fresh row of :data:`CELL_ROWS` for ``key`` (no cell computed yet)."""
     if len(CELL_ROWS) >= _CELL_ROWS_LIMIT:
         CELL_ROWS.clear()
-    row: list[tuple[tuple[int, ...], tuple] | None] = [None] * 20
+    row: list = [None] * 21
     row[0] = NO_SOLUTIONS  # a card worth the sum or more captures nothing
-    CELL_ROWS[counts] = row
+    row[20] = int.from_bytes(key, "little")  # the counts, for solution_cell
+    CELL_ROWS[key] = row
     return row
 
 

@@ -533,9 +533,29 @@ def test_a_position_keeps_every_card_through_a_random_round():
         piles = [deck[11:15], deck[15:18]]
         round_ = Round.from_position(rules, hands, table, piles=piles, to_move=1)
         for _ in range(60):
+            seen = round_.observation(round_.to_move)
+            assert seen.hand_counts == tuple(round_.hand_mask(s).bit_count() for s in (0, 1))
             if round_.is_over:
                 break
-            round_.play(RandomPlayer().choose(round_.observation(round_.to_move), rng))
+            round_.play(RandomPlayer().choose(seen, rng))
         assert round_.is_over and round_.cards_accounted() == mask_of(CARDS[:40])
         assert sum(p.bit_count() for p in round_.pile_masks) == 40 or \
             round_.last_capturer is None
+
+
+def test_observation_legal_moves_read_the_fields_they_mean():
+    """Observation.legal_move_pairs unpacks the fields by position (speed, issue 17):
+    the positions it relies on, and an answer that follows each field it reads."""
+    from escoba.game import Observation
+
+    assert Observation._fields[:6] == ("rules", "seat", "to_move", "dealer", "hand_mask",
+                                       "table_mask")
+    assert Observation._fields[18:] == ("round_over", "legal_cache")
+    round_ = stacked_round(Rules.preset("classic"), ["7o 1c 2c", "9b 4e 6e"], "3o 5c 8e 10b")
+    obs = round_.observation(round_.to_move)
+    assert obs.legal_move_pairs()
+    assert obs._replace(round_over=True).legal_move_pairs() == []
+    assert obs._replace(seat=1 - obs.seat).legal_move_pairs() == []
+    assert obs._replace(hand_mask=0).legal_move_pairs() == []
+    relaxed = obs._replace(rules=Rules.preset("relaxed")).legal_move_pairs()
+    assert set(obs.legal_move_pairs()) < set(relaxed)  # laying down allowed too

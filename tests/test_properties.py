@@ -62,6 +62,10 @@ def test_a_round_keeps_every_rule(rules: Rules, seed: int) -> None:
     while not round_.is_over:
         legal = round_.legal_moves()
         assert legal, "a player always has a move"
+        hands = [round_.hand_mask(s) for s in range(rules.players)]
+        seen = round_.observation(rng.randrange(rules.players))
+        assert seen.hand_counts == tuple(h.bit_count() for h in hands)
+        assert seen.escobas == round_.escobas and seen.stock_count == len(round_.stock)
         assert len(set(legal)) == len(legal)
         # Refused moves change nothing; legal ones are accepted (tried on copies).
         for _ in range(4):

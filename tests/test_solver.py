@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import random
 from pathlib import Path
 
 import pytest
@@ -164,8 +165,12 @@ def test_solution_cells_and_rows_equal_brute_force(counts, limit):
 
 
 def test_value_counts_count_each_value_of_a_table():
-    from escoba.solver import value_counts
+    from escoba.solver import counts_key, value_counts
 
     assert value_counts(mask_of(cards("3o 3c 5e"))) == 0x10200
     assert value_counts(mask_of(CARDS[:40])) == 0x4444444444
     assert value_counts(0) == 0
+    rng = random.Random(5)
+    for _ in range(500):
+        table = mask_of(rng.sample(CARDS[:40], rng.randint(0, 12)))
+        assert counts_key(table) == value_counts(table).to_bytes(5, "little")

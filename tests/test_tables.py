@@ -474,3 +474,33 @@ def test_each_childs_turns_are_evidence_for_their_own_facts(make_store) -> None:
     assert len(mine[ana.id]) == turns[0] and len(mine[leo.id]) == turns[1]
     assert turns[0] + turns[1] > 0
     assert all(f"game-{a.game.game_id}-" in x.puzzle_id for rows in mine.values() for x in rows)
+
+
+def test_computer_players_are_named_by_each_device_in_its_language(make_store) -> None:
+    """Issue: a computer's name was stored at opening in the opener's language and
+    counted from 0 ("Computer 2" for player 3). Now nothing is stored; each device words
+    it with the seat number the waiting room shows."""
+    from trainer.i18n import use_language
+    from trainer.words import seat_label
+
+    store_a, store_b = make_store(), make_store()
+    ana, leo = _profiles(store_a, "Ana", "Leo")
+    ticket = Tables(store_a).open_table(ana, Rules.preset("relaxed", players=3, target=1),
+                                        bots={2: "gentle"})
+    joined = Tables(store_b).join(ticket.code, leo)
+    a, b = _seat(store_a, ticket), _seat(store_b, joined)
+    try:
+        use_language("en")
+        assert [p.name for p in a.presence()][2] == "Computer 3"
+        assert "Computer 3 (" in seat_label(a.game.seats[2], 2)
+        names = [s["name"] for s in a.board(deck=Deck.SPANISH, show_value=True)["seats"]]
+        assert any("Computer 3" in n for n in names)
+        assert "Computer 3" in a.game.side_name(2)
+        use_language("es")
+        assert [p.name for p in b.presence()][2] == "Ordenador 3"
+        assert "Ordenador 3" in b.game.side_name(2)
+    finally:
+        use_language(None)
+    # Nothing in any language is stored: the record keeps no display text for the computer.
+    assert a.game.record()["names"][2] == ""
+    assert [s.name for s in store_a.table_seats(a.table.id) if s.seat == 2] == [""]

@@ -37,6 +37,7 @@ from escoba.record import replay, round_moves
 from .evidence import TurnContext, turn_evidence
 from .storage import GameChanged, RoundResult, Storage
 from .verdicts import move_message
+from .words import seat_name
 
 __all__ = ["SeatSpec", "Outcome", "GameSession", "bot_levels"]
 
@@ -59,18 +60,25 @@ class SeatSpec:
     name: str
     avatar: str = "🙂"
     level: str = ""
+    #: A computer player that took over a child's seat at a table: the child's name
+    #: (shown as "Computer for Leo", trainer.words.seat_name).
+    stands_in: str = ""
 
     @property
     def is_human(self) -> bool:
         return self.kind == "human"
 
     def to_dict(self) -> dict[str, str]:
-        return {"kind": self.kind, "name": self.name, "avatar": self.avatar, "level": self.level}
+        data = {"kind": self.kind, "name": self.name, "avatar": self.avatar, "level": self.level}
+        if self.stands_in:
+            data["stands_in"] = self.stands_in
+        return data
 
     @staticmethod
     def from_dict(data: dict[str, Any]) -> SeatSpec:
         return SeatSpec(str(data.get("kind", "bot")), str(data.get("name", "?")),
-                        str(data.get("avatar", "🙂")), str(data.get("level", "")))
+                        str(data.get("avatar", "🙂")), str(data.get("level", "")),
+                        str(data.get("stands_in", "")))
 
 
 @dataclass(frozen=True)
@@ -198,7 +206,7 @@ class GameSession:
 
     def side_name(self, side: int) -> str:
         seats = self.rules.seats_of(side)
-        return " + ".join(self.seats[s].name for s in seats)
+        return " + ".join(seat_name(self.seats[s], s) for s in seats)
 
     def record(self) -> dict[str, Any]:
         """The game so far as an ``escoba-record/1`` document: the one serialisation of a

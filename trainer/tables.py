@@ -51,7 +51,6 @@ from . import hints as hint_mod
 from .board_view import session_board, session_position
 from .evidence import TurnContext
 from .gameplay import GameSession, Outcome, SeatSpec, bot_levels
-from .i18n import t
 from .storage import (
     NewSeat,
     SeatRow,
@@ -60,6 +59,7 @@ from .storage import (
     TablePulse,
     TableRow,
 )
+from .words import seat_name
 
 __all__ = ["Tables", "TableSeat", "TableTicket", "SeatPresence", "MoveBy", "TableRefusal",
            "CODE_ALPHABET", "CODE_LENGTH", "new_table_code", "normalise_table_code",
@@ -252,7 +252,10 @@ class Tables:
 
 
 def _bot_name(seat: int, names: Sequence[str]) -> str:
-    return names[seat - 1] if 0 < seat <= len(names) else t("bot_name", n=seat)
+    """A computer player's stored name: none (``""``) unless the opener gave one; the
+    board words it in each device's language when it draws it (trainer.words.seat_name),
+    so a table in two languages never shows the opener's."""
+    return names[seat - 1] if 0 < seat <= len(names) else ""
 
 
 def _bot_avatar(seat: int) -> str:
@@ -362,8 +365,10 @@ class TableSeat:
             mine = self.me is not None and row.id == self.me.id
             other_child = row.is_human and not mine  # never "you left" to oneself
             playing = self.game is not None and not self.game.is_over
+            spec = (self.game.seats[i] if self.game is not None and i < len(self.game.seats)
+                    and not row.is_human else SeatSpec(row.kind, row.name, row.avatar, row.level))
             out.append(SeatPresence(
-                i, row.name, row.avatar, row.kind, row.level, mine,
+                i, seat_name(spec, i), row.avatar, row.kind, row.level, mine,
                 away=other_child and gone > AWAY_SECONDS,
                 can_hand_over=other_child and playing and gone > self.timeout))
         return out

@@ -29,6 +29,7 @@ from trainer.gameplay import bot_levels
 from trainer.i18n import t
 from trainer.tables import SeatPresence, TableRefusal, Tables, TableSeat, TableTicket
 from trainer.text import md_escape
+from trainer.words import seat_name
 from ui.i18n import current_language, labels, start_run
 
 from .board import deck_of
@@ -223,7 +224,8 @@ def _lobby(profile: Any) -> None:
         if not open_tables:
             st.caption(t("table_class_none"))
         for table, seats in open_tables:
-            names = ", ".join(f"{s.avatar} {s.name}" for s in seats)
+            names = ", ".join(f"{s.avatar} {s.name or t('bot_name', n=s.seat + 1)}"
+                              for s in seats)
             with st.container(border=True, horizontal=True, key=f"tb_class_{table.id}"):
                 st.markdown(md_escape(f"{table.code} · {names}"))
                 st.button(t("table_join_button"), key=f"tb_join_{table.id}",
@@ -424,7 +426,8 @@ def _game_fragment() -> None:
                 _fallback(seat)
     else:
         who = game.seats[game.to_move]
-        st.info(t("table_their_turn", name=md_escape(f"{who.avatar} {who.name}")), icon="⏳")
+        name = f"{who.avatar} {seat_name(who, game.to_move)}"
+        st.info(t("table_their_turn", name=md_escape(name)), icon="⏳")
 
 
 def _game_end(seat: TableSeat) -> None:

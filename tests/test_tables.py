@@ -372,6 +372,7 @@ def test_a_child_who_left_is_seen_and_their_seat_goes_to_the_computer(make_store
     assert a.hand_to_computer(1, "nonsense", at=gone) == TableRefusal("table_bad_level")
     assert a.hand_to_computer(1, "gentle", at=gone) is None
     assert a.game.seats[1].kind == "bot" and a.game.seats[1].level == "gentle"
+    _the_computer_shows_as_standing_in_for(a, "Leo")
     # Leo's old link now says his seat went to the computer.
     assert b.refresh() == TableRefusal("table_seat_handed", {"name": "Leo"})
     # Ana finishes the game against the computer.
@@ -504,3 +505,23 @@ def test_computer_players_are_named_by_each_device_in_its_language(make_store) -
     # Nothing in any language is stored: the record keeps no display text for the computer.
     assert a.game.record()["names"][2] == ""
     assert [s.name for s in store_a.table_seats(a.table.id) if s.seat == 2] == [""]
+
+
+def _the_computer_shows_as_standing_in_for(seat: TableSeat, child: str) -> None:
+    """After a hand-over the seat is a computer taking over for the child, in every
+    place a device draws it (never "🦊 Leo (Gentle)", which looks like the child)."""
+    from trainer.i18n import use_language
+    from trainer.words import seat_label
+
+    try:
+        for lang, words in (("en", f"Computer for {child}"),
+                            ("es", f"Ordenador en lugar de {child}")):
+            use_language(lang)
+            assert next(p for p in seat.presence() if p.seat == 1).name == words
+            label = seat_label(seat.game.seats[1], 1)
+            assert label.startswith("🤖 " + words) and "🦊" not in label
+            assert words in seat.game.side_name(1)
+            board = seat.board(deck=Deck.SPANISH, show_value=True)
+            assert [s["name"] for s in board["seats"] if s["seat"] == 1] == [label]
+    finally:
+        use_language(None)

@@ -258,6 +258,10 @@ def _bot_name(seat: int, names: Sequence[str]) -> str:
     return names[seat - 1] if 0 < seat <= len(names) else ""
 
 
+#: The picture of a computer player that took over a child's seat.
+_HANDED_AVATAR = "🤖"
+
+
 def _bot_avatar(seat: int) -> str:
     return ("🤖", "👾", "🦉")[(seat - 1) % 3]
 
@@ -545,11 +549,13 @@ class TableSeat:
         game = self.game
         specs = list(game.seats)
         old = specs[seat]
-        specs[seat] = SeatSpec("bot", old.name, old.avatar, level)
+        # A computer taking over for the child, and shown so ("🤖 Computer for Leo"): the
+        # child's picture would say the child is still playing.
+        specs[seat] = SeatSpec("bot", "", _HANDED_AVATAR, level, stands_in=old.name)
         from_round, from_move = _position_after(game)
         try:
             self.storage.hand_seat_over(
-                self.table, seat, NewSeat(seat, "bot", old.name, old.avatar, level),
+                self.table, seat, NewSeat(seat, "bot", old.name, _HANDED_AVATAR, level),
                 game_revision=game.revision, seats=[s.to_dict() for s in specs],
                 from_round=from_round, from_move=from_move)
         except TableChanged:

@@ -220,3 +220,41 @@ def test_a_table_game_is_not_continued_as_pass_and_play_on_my_games() -> None:
     ana.switch_page("app_pages/play.py").run()
     assert_ok(ana)
     assert ana.button(key="start_game")
+
+
+def _leo_to_move_then_away(seconds: int):
+    """Ana and Leo at a table, Leo to move, Leo's tablet silent for ``seconds``."""
+    from datetime import timedelta
+
+    from trainer.storage.schema import table_seats
+
+    ana = _device("Ana")
+    code = _open_table(ana)
+    leo = _device("Leo")
+    leo.text_input(key="tb_code").input(code).run()
+    leo.button(key="tb_join_button").click().run()
+    ana.run()
+    if _seat(ana).my_turn:
+        _play(ana, _best_move(ana))
+    seat = _seat(ana)
+    assert seat.game.to_move == 1
+    store = seat.storage
+    leo_row = next(s for s in store.table_seats(seat.table.id) if s.seat == 1)
+    with store.engine.begin() as conn:
+        conn.execute(table_seats.update().where(table_seats.c.id == leo_row.id)
+                     .values(last_seen=leo_row.last_seen - timedelta(seconds=seconds)))
+    ana.run()
+    assert_ok(ana)
+    return ana, f"{leo_row.avatar} Leo", seat.timeout
+
+
+@pytest.mark.parametrize("seconds", [30, 600])
+def test_the_turn_line_says_the_friend_is_away_not_playing(seconds: int) -> None:
+    ana, leo, timeout = _leo_to_move_then_away(seconds)
+    texts = _texts(ana)
+    assert t("table_left", name=leo) in texts
+    assert t("table_their_turn", name=leo) not in texts
+    if seconds > timeout:
+        assert t("table_their_turn_gone", name=leo) in texts
+    else:
+        assert t("table_their_turn_away", name=leo, seconds=timeout) in texts

@@ -525,3 +525,20 @@ def _the_computer_shows_as_standing_in_for(seat: TableSeat, child: str) -> None:
             assert [s["name"] for s in board["seats"] if s["seat"] == 1] == [label]
     finally:
         use_language(None)
+
+
+def test_the_game_says_whom_it_waits_for_and_whether_they_are_away(make_store) -> None:
+    a, b, _ = _two_children(make_store, timeout=60)
+    if a.my_turn:
+        assert _play_on(a).ok
+        a.refresh()
+    assert a.waiting_on() is not None and b.waiting_on() is None  # Leo's turn
+    b.touch(force=True)
+    a.refresh()
+    now = a.tables.clock()
+    here = a.waiting_on(now)
+    assert (here.seat, here.away, here.can_hand_over) == (1, False, False)
+    away = a.waiting_on(now + timedelta(seconds=30))
+    assert (away.away, away.can_hand_over) == (True, False)
+    gone = a.waiting_on(now + timedelta(seconds=61))
+    assert (gone.away, gone.can_hand_over) == (True, True)

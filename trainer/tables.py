@@ -377,6 +377,15 @@ class TableSeat:
                 can_hand_over=other_child and playing and gone > self.timeout))
         return out
 
+    def waiting_on(self, at: datetime | None = None) -> SeatPresence | None:
+        """The seat the game waits for when it is not this device's turn (its presence
+        says whether that child is away, and whether the others may hand the seat to the
+        computer already), or None: this device's turn, a score table, the end."""
+        game = self.game
+        if game is None or game.is_over or game.round_over or self.my_turn:
+            return None
+        return next((p for p in self.presence(at) if p.seat == game.to_move), None)
+
     def board(self, *, deck: Deck, show_value: bool, hint_step: int = 1,
               odds_style: str = "words") -> dict[str, Any]:
         """The board's data for this device: built from this seat's observation only, so

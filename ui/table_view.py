@@ -425,9 +425,22 @@ def _game_fragment() -> None:
             with st.expander(t("board_fallback_title"), expanded=False):
                 _fallback(seat)
     else:
-        who = game.seats[game.to_move]
-        name = f"{who.avatar} {seat_name(who, game.to_move)}"
-        st.info(t("table_their_turn", name=md_escape(name)), icon="⏳")
+        _their_turn(seat)
+
+
+def _their_turn(seat: TableSeat) -> None:
+    """Whose turn it is when not this child's: playing, or away (then what happens next,
+    never "is playing" under "left the table")."""
+    game = seat.game
+    who = game.seats[game.to_move]
+    name = md_escape(f"{who.avatar} {seat_name(who, game.to_move)}")
+    waiting = seat.waiting_on()
+    if waiting is not None and waiting.can_hand_over:
+        st.warning(t("table_their_turn_gone", name=name), icon="⏳")
+    elif waiting is not None and waiting.away:
+        st.warning(t("table_their_turn_away", name=name, seconds=seat.timeout), icon="⏳")
+    else:
+        st.info(t("table_their_turn", name=name), icon="⏳")
 
 
 def _game_end(seat: TableSeat) -> None:

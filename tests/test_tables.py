@@ -532,6 +532,7 @@ def test_the_game_says_whom_it_waits_for_and_whether_they_are_away(make_store) -
     if a.my_turn:
         assert _play_on(a).ok
         a.refresh()
+    b.refresh()
     assert a.waiting_on() is not None and b.waiting_on() is None  # Leo's turn
     b.touch(force=True)
     a.refresh()

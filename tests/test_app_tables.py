@@ -258,3 +258,49 @@ def test_the_turn_line_says_the_friend_is_away_not_playing(seconds: int) -> None
         assert t("table_their_turn_gone", name=leo) in texts
     else:
         assert t("table_their_turn_away", name=leo, seconds=timeout) in texts
+
+
+def _in_order(node, out: list | None = None) -> list[tuple[str, str]]:
+    """The page's elements top to bottom: (type, text)."""
+    out = [] if out is None else out
+    kids = getattr(node, "children", None)
+    if kids:
+        for key in sorted(kids):
+            _in_order(kids[key], out)
+    elif node.type != "flex_container":  # an empty container (the poller) shows nothing
+        out.append((node.type, str(getattr(node, "value", ""))))
+    return out
+
+
+def test_during_a_game_the_turn_comes_first_and_at_the_end_the_result() -> None:
+    """On a phone the big title and the board pushed "your turn" and the winner out of
+    sight: during a game a small title line, then the turn, then the board; at the end
+    who won comes first."""
+    ana = _device("Ana")
+    _open_table(ana)
+    ana.button(key="tb_start_now").click().run()
+    assert_ok(ana)
+    assert not ana.title
+    page = _in_order(ana.main)
+    kinds = [kind for kind, _ in page]
+    assert page[0] == ("caption", f"🤝 {t('tables_title')} · "
+                       f"{t('table_playing_at', code=_seat(ana).code)}")
+    turn = next(i for i, (kind, text) in enumerate(page) if text == t("table_your_turn"))
+    assert turn < kinds.index("bidi_component")
+    for _ in range(300):
+        seat = _seat(ana)
+        if seat.game.is_over:
+            break
+        if seat.game.round_over:
+            ana.button(key="tb_next_round").click().run()
+        else:
+            _play(ana, _best_move(ana))
+    assert _seat(ana).game.is_over
+    page = _in_order(ana.main)
+    kinds = [kind for kind, _ in page]
+    game = _seat(ana).game
+    winner = game.game.winner
+    said = (t("game_stopped") if winner is None else t("you_won") if winner == 0
+            else t("winner_is", name=game.side_name(winner)))
+    assert kinds.index("bidi_component") > page.index(
+        ("info" if winner is None else "success", said))

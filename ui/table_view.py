@@ -407,6 +407,15 @@ def _game_fragment() -> None:
         show_flash()
     game = seat.game
     _presence_row(seat)
+    # What this child needs first sits on top, above the board (on a phone the board
+    # fills the screen): whose turn it is during the game, who won at the end.
+    if game.is_over:
+        _game_result(seat)
+    elif not game.round_over:
+        if seat.my_turn:
+            st.success(t("table_your_turn"), icon="👉")
+        else:
+            _their_turn(seat)
     data = seat.board(deck=deck_of(), show_value=bool(settings().get("show_values", True)),
                       odds_style=str(settings().get("odds", "words")))
     show_board_component(data, key=KEY_BOARD, on_action=lambda raw: _on_board_action(seat, raw))
@@ -419,13 +428,9 @@ def _game_fragment() -> None:
         else:
             _game_end(seat)
         return
-    if seat.my_turn:
-        st.success(t("table_your_turn"), icon="👉")
-        if not board_loaded():
-            with st.expander(t("board_fallback_title"), expanded=False):
-                _fallback(seat)
-    else:
-        _their_turn(seat)
+    if seat.my_turn and not board_loaded():
+        with st.expander(t("board_fallback_title"), expanded=False):
+            _fallback(seat)
 
 
 def _their_turn(seat: TableSeat) -> None:
@@ -443,7 +448,8 @@ def _their_turn(seat: TableSeat) -> None:
         st.info(t("table_their_turn", name=name), icon="⏳")
 
 
-def _game_end(seat: TableSeat) -> None:
+def _game_result(seat: TableSeat) -> None:
+    """Who won and the final totals: the first thing on the screen once the game is over."""
     game = seat.game
     names = [game.side_name(s) for s in range(game.rules.sides)]
     winner = game.game.winner
@@ -455,6 +461,11 @@ def _game_end(seat: TableSeat) -> None:
         st.success(t("winner_is", name=md_escape(names[winner])), icon="🏆")
     totals = " · ".join(f"{names[s]}: {game.game.totals[s]}" for s in range(game.rules.sides))
     st.markdown(f"**{t('final_totals')}** {md_escape(totals)}")
+
+
+def _game_end(seat: TableSeat) -> None:
+    """Below the board and the last score table: who played whose moves, the reviews."""
+    game = seat.game
     # Who played which moves, when a seat changed hands (table_seats says it for every move).
     history = seat.storage.table_seats(seat.table.id, history=True)
     for row in history:
@@ -500,10 +511,21 @@ def _presence_signature(seat: TableSeat) -> tuple:
     return cached[1]
 
 
+def _page_title(seat: TableSeat | None) -> None:
+    """The page's title, big in the lobby and the waiting room; during a game only a
+    small line with the table's code (on a phone the big title took a third of the
+    screen above the board)."""
+    if seat is None or seat.waiting or seat.table is None or seat.table.status == "closed":
+        st.title(t("tables_title"))
+    else:
+        st.caption(f"🤝 {t('tables_title')} · {t('table_playing_at', code=seat.code)}")
+
+
 def table_page(profile: Any) -> None:
     """The page: the lobby, the waiting room or the game of this device's seat."""
     seat = current_seat()
     if seat is None:
+        _page_title(None)
         show_flash()
         _lobby(profile)
         return
@@ -511,6 +533,7 @@ def table_page(profile: Any) -> None:
         problem = seat.refresh()
         if problem is not None:
             _set_seat(None)
+            _page_title(None)
             st.error(t(problem.key, **{k: md_escape(str(v))
                                        for k, v in (problem.params or {}).items()}))
             _lobby(profile)
@@ -520,6 +543,7 @@ def table_page(profile: Any) -> None:
     st.session_state.pop("table_presence_read", None)
     st.session_state[KEY_PRESENCE] = _presence_signature(seat)
     _poller()
+    _page_title(seat)
     if seat.table is not None and seat.table.status == "closed":
         st.info(t("table_closed"))
         st.button(t("table_leave"), key="tb_leave_closed", on_click=_on_leave)
@@ -528,5 +552,4 @@ def table_page(profile: Any) -> None:
         show_flash()
         _waiting_room(seat)
         return
-    st.caption(t("table_playing_at", code=seat.code))
     _game_fragment()

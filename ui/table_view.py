@@ -473,12 +473,12 @@ def _game_end(seat: TableSeat) -> None:
         if row.kind == "bot" and took_over:
             st.caption(t("table_handed_note", name=md_escape(row.name), round=row.from_round,
                          move=row.from_move, level=t("level_" + row.level)))
-    # The coach's review of every child at the table, this device's child first.
-    humans = sorted(game.human_seats, key=lambda s: s != seat.seat)
-    for number in humans:
-        spec = game.seats[number]
-        st.markdown("### " + md_escape(t("review_title_for", name=f"{spec.avatar} {spec.name}")))
-        show_review_of(game, number, owner=False)
+    # The coach's review of this device's child only, addressed to them: a friend's
+    # mistakes are theirs (the others see the result and the totals above). Pass-and-play
+    # on one tablet still shows every child's (ui/endgame.py).
+    me = game.seats[seat.seat]
+    st.markdown("### " + md_escape(t("table_review_title", name=f"{me.avatar} {me.name}")))
+    show_review_of(game, seat.seat, owner=False)
     st.button(t("table_leave"), key="tb_leave", on_click=_on_leave, use_container_width=True)
 
 

@@ -111,6 +111,8 @@ def test_two_devices_play_a_whole_game_against_each_other() -> None:
 def test_a_stale_tap_is_refused_kindly_and_redrawn() -> None:
     ana = _device("Ana")
     _open_table(ana)
+    # The lone level next to "Start now with the computer" is the computer's.
+    assert ana.selectbox(key="tb_fill_level").label == t("table_computer_level")
     ana.selectbox(key="tb_fill_level").set_value("gentle").run()
     ana.button(key="tb_start_now").click().run()
     assert_ok(ana)
@@ -254,6 +256,8 @@ def _leo_to_move_then_away(seconds: int):
 @pytest.mark.parametrize("seconds", [30, 600])
 def test_the_turn_line_says_the_friend_is_away_not_playing(seconds: int) -> None:
     ana, leo, timeout = _leo_to_move_then_away(seconds)
+    if seconds > timeout:  # the level asked for is the computer's, said so
+        assert ana.selectbox(key="tb_hand_level_1").label == t("table_computer_level")
     texts = _texts(ana)
     assert t("table_left", name=leo) in texts
     assert t("table_their_turn", name=leo) not in texts

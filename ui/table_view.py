@@ -164,7 +164,7 @@ def _open_form(profile: Any) -> None:
                                      default="human", required=True,
                                      format_func=labels("table_kind_"))
                 if state.get(f"tb_kind_{i}") == "bot":
-                    st.selectbox(t("level"), bot_levels(), key=f"tb_level_{i}",
+                    st.selectbox(t("table_computer_level"), bot_levels(), key=f"tb_level_{i}",
                                  format_func=labels("level_"))
         st.selectbox(t("preset"), list(PRESETS), key="tb_preset", format_func=labels("preset_"),
                      on_change=_on_table_preset)
@@ -280,7 +280,7 @@ def _waiting_room(seat: TableSeat) -> None:
     st.caption(t("table_waiting"))
     if seat.seat == 0:
         with st.container(horizontal=True, key="tb_start_box"):
-            st.selectbox(t("level"), bot_levels(), key="tb_fill_level",
+            st.selectbox(t("table_computer_level"), bot_levels(), key="tb_fill_level",
                          format_func=labels("level_"))
             st.button(t("table_start_now"), key="tb_start_now", on_click=_on_start_now,
                       args=(seat,))
@@ -385,7 +385,7 @@ def _presence_row(seat: TableSeat) -> None:
         st.warning(t("table_left", name=md_escape(f"{p.avatar} {p.name}")), icon="👋")
         if p.can_hand_over:
             with st.container(horizontal=True, key=f"tb_hand_box_{p.seat}"):
-                st.selectbox(t("level"), bot_levels(), key=f"tb_hand_level_{p.seat}",
+                st.selectbox(t("table_computer_level"), bot_levels(), key=f"tb_hand_level_{p.seat}",
                              format_func=labels("level_"))
                 st.button(t("table_hand_over", name=p.name), key=f"tb_hand_over_{p.seat}",
                           on_click=_on_hand_over, args=(seat, p.seat))

@@ -311,3 +311,20 @@ def test_during_a_game_the_turn_comes_first_and_at_the_end_the_result() -> None:
             else t("winner_is", name=game.side_name(winner)))
     assert kinds.index("bidi_component") > page.index(
         ("info" if winner is None else "success", said))
+
+
+def test_a_tied_quick_game_says_one_more_round() -> None:
+    ana = _device("Ana")
+    _open_table(ana)
+    ana.button(key="tb_start_now").click().run()
+    for _ in range(100):
+        if _seat(ana).game.round_over:
+            break
+        _play(ana, _best_move(ana))
+    game = _seat(ana).game
+    game.game.winner = None  # the round ended 3–3: the engine plays on
+    game.game.totals[:] = [3, 3]
+    ana.run()
+    assert_ok(ana)
+    assert t("table_more_rounds_tie", score="3–3") in _texts(ana)
+    assert ana.button(key="tb_next_round")

@@ -543,3 +543,28 @@ def test_the_game_says_whom_it_waits_for_and_whether_they_are_away(make_store) -
     assert (away.away, away.can_hand_over) == (True, False)
     gone = a.waiting_on(now + timedelta(seconds=61))
     assert (gone.away, gone.can_hand_over) == (True, True)
+
+
+def test_a_tie_at_the_target_says_why_the_game_goes_on(make_store) -> None:
+    """A "first to score" round ending 3–3: the engine plays on (no side leads), and the
+    game says why; a 0–0 quick round too; a plain round of a long game says nothing."""
+    store = make_store()
+    (ana,) = _profiles(store, "Ana")
+    seat = _seat(store, Tables(store).open_table(ana, Rules.preset("relaxed", target=1)))
+    assert seat.start_with_computers("gentle") is None
+    assert seat.game.why_more_rounds() is None  # mid-round
+    for _ in range(100):
+        if seat.game.round_over:
+            break
+        assert _play_on(seat).ok
+        seat.refresh()
+    game = seat.game
+    assert game.round_over
+    game.game.winner = None
+    game.game.totals[:] = [3, 3]
+    assert game.why_more_rounds() == "tie"
+    game.game.totals[:] = [0, 0]
+    assert game.why_more_rounds() == "no_score"
+    game.game.totals[:] = [3, 2]
+    game.game.winner = 0
+    assert game.why_more_rounds() is None  # over: Ana won

@@ -193,6 +193,22 @@ class GameSession:
     def is_over(self) -> bool:
         return self.game.is_over or (self.round_over and len(self.game.rounds) >= MAX_ROUNDS)
 
+    def why_more_rounds(self) -> str | None:
+        """Why the game goes on after this round, when a child could wonder: ``"tie"``
+        when sides reached the target with the same points (the engine's rule: the
+        game ends only when one side leads, escoba.Game.round_finished), ``"no_score"``
+        when nobody reached it in a "first to score" game; else None."""
+        if not self.round_over or self.is_over:
+            return None
+        target = self.rules.target
+        totals = self.game.totals
+        reached = [points for points in totals if points >= target]
+        if reached and reached.count(max(reached)) > 1:
+            return "tie"
+        if not reached and target == 1:
+            return "no_score"
+        return None
+
     @property
     def human_seats(self) -> list[int]:
         return [i for i, s in enumerate(self.seats) if s.is_human]

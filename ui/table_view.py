@@ -423,6 +423,10 @@ def _game_fragment() -> None:
         names = [game.side_name(s) for s in range(game.rules.sides)]
         show_round_score(game.game.rounds[-1].score(), names, len(game.game.rounds))
         if not game.is_over:
+            why = game.why_more_rounds()
+            if why is not None:  # a tie at the target, or nobody scored in a quick game
+                score = "–".join(str(points) for points in game.game.totals)
+                st.info(t("table_more_rounds_" + why, score=score), icon="🔁")
             st.button(t("next_round"), key="tb_next_round", type="primary",
                       on_click=_on_next_round, args=(seat,), use_container_width=True)
         else:

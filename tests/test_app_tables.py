@@ -328,3 +328,25 @@ def test_a_tied_quick_game_says_one_more_round() -> None:
     assert_ok(ana)
     assert t("table_more_rounds_tie", score="3–3") in _texts(ana)
     assert ana.button(key="tb_next_round")
+
+
+def test_a_foreign_link_to_a_finished_table_says_the_game_is_over() -> None:
+    ana = _device("Ana")
+    _open_table(ana)
+    ana.button(key="tb_start_now").click().run()
+    for _ in range(300):
+        seat = _seat(ana)
+        if seat.game.is_over:
+            break
+        if seat.game.round_over:
+            ana.button(key="tb_next_round").click().run()
+        else:
+            _play(ana, _best_move(ana))
+    code = _seat(ana).code
+    mia = _device("Mia", query={"table": code, "seat": "x" * 22})
+    said = t("table_link_finished", code=code)
+    assert said in [e.value for e in mia.info] and said not in [e.value for e in mia.error]
+    assert t("table_bad_link") not in _texts(mia)
+    mia.text_input(key="tb_code").input(code).run()
+    mia.button(key="tb_join_button").click().run()
+    assert t("table_finished") in _texts(mia) and t("table_started") not in _texts(mia)

@@ -568,3 +568,26 @@ def test_a_tie_at_the_target_says_why_the_game_goes_on(make_store) -> None:
     game.game.totals[:] = [3, 2]
     game.game.winner = 0
     assert game.why_more_rounds() is None  # over: Ana won
+
+
+def test_a_finished_table_says_it_is_over_to_a_code_and_to_a_foreign_link(make_store) -> None:
+    store = make_store()
+    ana, mia = _profiles(store, "Ana", "Mia")
+    tables = Tables(store)
+    ticket = tables.open_table(ana, Rules.preset("relaxed", target=1), bots={1: "gentle"})
+    seat = _seat(store, ticket)
+    assert tables.join(ticket.code, mia) == TableRefusal("table_started")  # in play
+    for _ in range(400):
+        if seat.game.is_over:
+            break
+        if seat.game.round_over:
+            assert seat.next_round(seat.revision).ok
+        else:
+            assert _play_on(seat).ok
+        seat.refresh()
+    assert seat.game.is_over
+    assert tables.join(ticket.code, mia) == TableRefusal("table_finished")
+    assert tables.seat_from_link(ticket.code, "x" * 22) == TableRefusal(
+        "table_link_finished", {"code": ticket.code})
+    # The seat's own link still shows its game's end.
+    assert isinstance(tables.seat_from_link(ticket.code, ticket.token), TableSeat)

@@ -219,7 +219,8 @@ class Tables:
             if table.status == "closed":
                 return TableRefusal("table_closed")
             if table.status != "waiting":
-                return TableRefusal("table_started")
+                return TableRefusal("table_finished" if self._finished(table)
+                                    else "table_started")
             current = {s.seat for s in self.storage.table_seats(table.id)}
             free = [i for i, p in enumerate(table.settings["plan"])
                     if p["kind"] == "human" and i not in current]
@@ -244,7 +245,19 @@ class Tables:
             return TableRefusal("table_bad_link")
         seat = TableSeat(self, normal, token)
         problem = seat.refresh()
+        if problem == TableRefusal("table_bad_link"):
+            # "Join again with the code" cannot work at a table whose game is over.
+            table = self.storage.table_by_code(normal)
+            if table is not None and self._finished(table):
+                return TableRefusal("table_link_finished", {"code": normal})
         return problem if problem is not None else seat
+
+    def _finished(self, table: TableRow) -> bool:
+        """Whether the table's game is over (the table itself stays "playing")."""
+        if table.game_id is None:
+            return False
+        pulse = self.storage.table_pulse(table.id)
+        return pulse is not None and pulse.game_status == "finished"
 
     def open_tables(self, class_id: int) -> list[tuple[TableRow, list[SeatRow]]]:
         """The class's tables waiting for friends (the pupils' "open tables")."""

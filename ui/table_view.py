@@ -89,12 +89,25 @@ def current_seat() -> TableSeat | None:
         return None
     found = _tables().seat_from_link(code, token)
     if isinstance(found, TableRefusal):
-        st.error(t(found.key, **{k: md_escape(str(v)) for k, v in (found.params or {}).items()}),
-                 icon="🔗")
+        _say_refusal(found)
         _set_seat(None)
         return None
     _set_seat(found)
     return found
+
+
+#: A link that no longer plays but is no mistake either: said as news, not in red.
+_NEWS = {"table_link_finished": "🏁", "table_seat_handed": "🤖"}
+
+
+def _say_refusal(refusal: TableRefusal) -> None:
+    """Why this device's link shows no seat: news (the game is over, the computer took
+    over the seat) as information, a broken link as an error."""
+    text = t(refusal.key, **{k: md_escape(str(v)) for k, v in (refusal.params or {}).items()})
+    if refusal.key in _NEWS:
+        st.info(text, icon=_NEWS[refusal.key])
+    else:
+        st.error(text, icon="🔗")
 
 
 def _ticket_seat(ticket: TableTicket) -> None:
@@ -538,8 +551,7 @@ def table_page(profile: Any) -> None:
         if problem is not None:
             _set_seat(None)
             _page_title(None)
-            st.error(t(problem.key, **{k: md_escape(str(v))
-                                       for k, v in (problem.params or {}).items()}))
+            _say_refusal(problem)
             _lobby(profile)
             return
     seat.touch()

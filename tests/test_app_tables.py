@@ -350,3 +350,33 @@ def test_a_foreign_link_to_a_finished_table_says_the_game_is_over() -> None:
     mia.text_input(key="tb_code").input(code).run()
     mia.button(key="tb_join_button").click().run()
     assert t("table_finished") in _texts(mia) and t("table_started") not in _texts(mia)
+
+
+def test_closing_asks_first_and_says_it_closed_and_a_friend_may_leave() -> None:
+    ana = _device("Ana")
+    ana.segmented_control(key="tb_players").set_value(3).run()
+    code = _open_table(ana)
+    leo = _device("Leo")
+    leo.text_input(key="tb_code").input(code).run()
+    leo.button(key="tb_join_button").click().run()
+    assert_ok(leo)
+    assert _seat(leo).waiting and not [b for b in leo.button if b.key == "tb_close"]
+    # Leo leaves: back in the lobby, told so, and his seat is free again.
+    leo.button(key="tb_leave_waiting").click().run()
+    assert_ok(leo)
+    assert _seat(leo) is None and t("table_left_done", code=code) in _texts(leo)
+    ana.run()
+    assert [p.kind for p in _seat(ana).presence()] == ["human", "empty", "empty"]
+    # Ana's "Close the table" asks first; "no" keeps the table.
+    assert ana.button(key="tb_close").proto.type == "secondary"
+    ana.button(key="tb_close").click().run()
+    assert t("table_close_confirm") in "\n".join(m.value for m in ana.markdown)
+    ana.button(key="tb_close_no").click().run()
+    assert _seat(ana) is not None and _seat(ana).waiting
+    ana.button(key="tb_close").click().run()
+    ana.button(key="tb_close_yes").click().run()
+    assert_ok(ana)
+    assert _seat(ana) is None and t("table_closed_done", code=code) in _texts(ana)
+    leo.text_input(key="tb_code").input(code).run()
+    leo.button(key="tb_join_button").click().run()
+    assert t("table_closed") in _texts(leo)

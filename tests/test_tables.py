@@ -591,3 +591,24 @@ def test_a_finished_table_says_it_is_over_to_a_code_and_to_a_foreign_link(make_s
         "table_link_finished", {"code": ticket.code})
     # The seat's own link still shows its game's end.
     assert isinstance(tables.seat_from_link(ticket.code, ticket.token), TableSeat)
+
+
+def test_a_child_who_joined_may_leave_the_waiting_room_and_the_seat_is_free(make_store) -> None:
+    store = make_store()
+    ana, leo, mia = _profiles(store, "Ana", "Leo", "Mia")
+    tables = Tables(store)
+    opener = _seat(store, tables.open_table(ana, Rules.preset("classic", players=3)))
+    leo_ticket = tables.join(opener.code, leo)
+    leo_seat = _seat(store, leo_ticket)
+    assert opener.leave() == TableRefusal("table_opener_closes")  # she closes it instead
+    assert leo_seat.leave() is None
+    assert tables.seat_from_link(opener.code, leo_ticket.token) == TableRefusal("table_bad_link")
+    opener.refresh()
+    assert [p.kind for p in opener.presence()] == ["human", "empty", "empty"]
+    mia_ticket = tables.join(opener.code, mia)
+    assert isinstance(mia_ticket, TableTicket) and mia_ticket.seat == 1  # Leo's seat
+    # The computer fills the last seat: the game starts, and nobody's seat was handed over.
+    assert opener.start_with_computers("gentle") is None
+    assert [s.kind for s in store.table_seats(opener.table.id, history=True)] == [
+        "human", "human", "bot"]
+    assert _seat(store, mia_ticket).leave() == TableRefusal("table_started")

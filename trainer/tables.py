@@ -507,6 +507,22 @@ class TableSeat:
         self.refresh()
         return None
 
+    def leave(self) -> TableRefusal | None:
+        """A child who joined (not the opener, who closes the table instead) leaves the
+        waiting room: their seat is free for another friend. Once the game has begun
+        a child who goes is handed to the computer instead (:meth:`hand_to_computer`)."""
+        if self.refresh() is not None or self.table is None or self.me is None:
+            return TableRefusal("table_bad_link")
+        if self.table.status != "waiting":
+            return TableRefusal("table_started")
+        if self.seat == 0:
+            return TableRefusal("table_opener_closes")
+        try:
+            self.storage.leave_waiting(self.table, self.me.id)
+        except TableChanged:
+            return TableRefusal("table_moved_first")
+        return None
+
     def play(self, card: Card, take: Sequence[Card], seen: int | None,
              context: TurnContext | None = None) -> Outcome:
         """This child's move at the position drawn at revision ``seen``: accepted only if

@@ -276,9 +276,34 @@ def _on_start_now(seat: TableSeat) -> None:
 
 
 @safe_callback
+def _on_close_ask() -> None:
+    st.session_state["tb_confirm_close"] = True
+
+
+@safe_callback
+def _on_close_keep() -> None:
+    st.session_state.pop("tb_confirm_close", None)
+
+
+@safe_callback
 def _on_close(seat: TableSeat) -> None:
-    seat.close()
+    st.session_state.pop("tb_confirm_close", None)
+    refused = seat.close()
+    if refused is not None:  # a friend filled the last seat a moment earlier
+        flash("warning", refused.key)
+        return
     _set_seat(None)
+    flash("success", "table_closed_done", code=seat.code)
+
+
+@safe_callback
+def _on_leave_waiting(seat: TableSeat) -> None:
+    refused = seat.leave()
+    if refused is not None:
+        flash("warning", refused.key)
+        return
+    _set_seat(None)
+    flash("success", "table_left_done", code=seat.code)
 
 
 @safe_callback
@@ -297,8 +322,19 @@ def _waiting_room(seat: TableSeat) -> None:
                          format_func=labels("level_"))
             st.button(t("table_start_now"), key="tb_start_now", on_click=_on_start_now,
                       args=(seat,))
-        st.button(t("table_close"), key="tb_close", on_click=_on_close, args=(seat,),
-                  type="tertiary")
+        if st.session_state.get("tb_confirm_close"):
+            with st.container(border=True, key="tb_close_confirm"):
+                st.markdown(t("table_close_confirm"))
+                with st.container(horizontal=True):
+                    st.button(t("table_close_yes"), key="tb_close_yes", on_click=_on_close,
+                              args=(seat,), type="primary")
+                    st.button(t("table_close_no"), key="tb_close_no", on_click=_on_close_keep)
+        else:
+            st.button(t("table_close"), key="tb_close", on_click=_on_close_ask,
+                      type="secondary", icon="🚪")
+    else:
+        st.button(t("table_leave_waiting"), key="tb_leave_waiting", on_click=_on_leave_waiting,
+                  args=(seat,), type="secondary", icon="🚪")
 
 
 # -- the game ----------------------------------------------------------------------------

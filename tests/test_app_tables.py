@@ -172,7 +172,9 @@ def test_a_friend_who_left_is_shown_and_the_computer_takes_the_seat() -> None:
     # Leo's tablet wakes up: its link says the computer plays for him now.
     leo.run()
     assert_ok(leo)
-    assert t("table_seat_handed", name="Leo") in _texts(leo)
+    # Said as news (information), not in red as an error.
+    assert t("table_seat_handed", name="Leo") in [e.value for e in leo.info]
+    assert not leo.error
     assert _seat(leo) is None
     # Ana plays on against the computer to the end, which says who played Leo's moves.
     for _ in range(300):

@@ -382,3 +382,33 @@ def test_closing_asks_first_and_says_it_closed_and_a_friend_may_leave() -> None:
     leo.text_input(key="tb_code").input(code).run()
     leo.button(key="tb_join_button").click().run()
     assert t("table_closed") in _texts(leo)
+
+
+def test_waiting_room_lists_seats_once_numbered_and_teams_at_four() -> None:
+    from trainer.tables import normalise_table_code
+
+    ana = _device("Ana")
+    # The code box's hint describes a code; it is not one a child could take for real.
+    hint = ana.text_input(key="tb_code").placeholder
+    assert hint == t("table_code_placeholder") and normalise_table_code(hint) is None
+    _open_table(ana)
+    listing = next(m.value for m in ana.markdown if "Ana" in m.value)
+    assert not listing.lstrip().startswith(("-", "*")) and "1" in listing
+    ana.button(key="tb_close").click().run()
+    ana.button(key="tb_close_yes").click().run()
+    ana.segmented_control(key="tb_players").set_value(4).run()
+    ana.toggle(key="tb_teams").set_value(True).run()
+    ana.button(key="tb_open_button").click().run()
+    assert_ok(ana)
+    teams = [m.value for m in ana.markdown if m.value.startswith("**" + t("table_team_n", n=1))
+             or m.value.startswith("**" + t("table_team_n", n=2))]
+    assert len(teams) == 2 and "Ana" in teams[0] and "Ana" not in teams[1]
+    assert teams[0].count("\n") == 2 and teams[1].count("\n") == 2  # two seats each
+
+
+def test_the_home_page_has_a_play_a_friend_shortcut() -> None:
+    at = new_app()
+    create_profile(at, "Ana")
+    at.switch_page("app_pages/profiles.py").run()
+    links = [e for e in at.get("page_link")]
+    assert any(t("go_tables") in str(e.proto) for e in links)

@@ -226,8 +226,9 @@ def _more_rules() -> None:
 def _lobby(profile: Any) -> None:
     with st.container(border=True, key="tb_join_box"):
         st.subheader(t("table_join_title"))
+        # A description, not a sample code a child might take for a real one.
         st.text_input(t("table_code_label"), key="tb_code", max_chars=12,
-                      placeholder="K7MPX")
+                      placeholder=t("table_code_placeholder"))
         st.button(t("table_join_button"), key="tb_join_button", type="primary",
                   on_click=_on_join, args=(profile,), use_container_width=True)
     class_id = storage().class_of(profile.id)
@@ -314,7 +315,14 @@ def _on_leave() -> None:
 def _waiting_room(seat: TableSeat) -> None:
     st.markdown(t("table_code_say"))
     _code_box(seat.code)
-    st.markdown("\n".join("- " + md_escape(_seat_line(p)) for p in seat.presence()))
+    presence = seat.presence()
+    rules = seat.rules
+    if rules.teams:  # who plays with whom (partners sit opposite)
+        for side in range(rules.sides):
+            lines = [md_escape(_seat_line(presence[s])) for s in rules.seats_of(side)]
+            st.markdown(f"**{t('table_team_n', n=side + 1)}**  \n" + "  \n".join(lines))
+    else:  # one line a seat, numbered as the game names the players (no bullet too)
+        st.markdown("  \n".join(md_escape(_seat_line(p)) for p in presence))
     st.caption(t("table_waiting"))
     if seat.seat == 0:
         with st.container(horizontal=True, key="tb_start_box"):

@@ -172,10 +172,16 @@ def test_a_friend_who_left_is_shown_and_the_computer_takes_the_seat() -> None:
     # Leo's tablet wakes up: its link says the computer plays for him now.
     leo.run()
     assert_ok(leo)
-    # Said as news (information), not in red as an error.
+    # Said as news (information), not in red as an error; Leo's tablet may watch the
+    # game (no hand, nothing to tap) until he goes back to the tables.
     assert t("table_seat_handed", name="Leo") in [e.value for e in leo.info]
     assert not leo.error
     assert _seat(leo) is None
+    assert t("table_watching") in "\n".join(c.value for c in leo.caption)
+    assert not [b for b in leo.button if b.key in ("tb_play", "tb_next_round")]
+    leo.run()  # a reload of the same link: still watching
+    assert_ok(leo)
+    assert t("table_watching") in "\n".join(c.value for c in leo.caption)
     # Ana plays on against the computer to the end, which says who played Leo's moves.
     for _ in range(300):
         seat = _seat(ana)
@@ -186,6 +192,12 @@ def test_a_friend_who_left_is_shown_and_the_computer_takes_the_seat() -> None:
         else:
             _play(ana, _best_move(ana))
     assert _seat(ana).game.is_over
+    leo.run()  # the watching tablet sees the end, then goes back to the tables
+    assert_ok(leo)
+    assert t("final_totals") in "\n".join(m.value for m in leo.markdown)
+    leo.button(key="tb_leave_watch").click().run()
+    assert_ok(leo)
+    assert leo.button(key="tb_join_button") and "table" not in leo.query_params
     handed = next(s for s in store.table_seats(seat.table.id, history=True)
                   if s.seat == 1 and s.kind == "bot")
     note = t("table_handed_note", name="Leo", round=handed.from_round, move=handed.from_move,

@@ -612,3 +612,37 @@ def test_a_child_who_joined_may_leave_the_waiting_room_and_the_seat_is_free(make
     assert [s.kind for s in store.table_seats(opener.table.id, history=True)] == [
         "human", "human", "bot"]
     assert _seat(store, mia_ticket).leave() == TableRefusal("table_started")
+
+
+def test_a_seat_handed_to_the_computer_may_watch_read_only(make_store) -> None:
+    a, b, _ = _two_children(make_store, timeout=60)
+    if a.my_turn:
+        assert _play_on(a).ok
+    a.touch(force=True)
+    gone = a.tables.clock() + timedelta(seconds=61)
+    assert a.hand_to_computer(1, "gentle", at=gone) is None
+    tables = Tables(b.storage)
+    assert tables.seat_from_link(b.code, b.token) == TableRefusal("table_seat_handed",
+                                                                  {"name": "Leo"})
+    assert tables.watch(a.code, a.token) is None  # a seat still played is no watcher
+    assert tables.watch(b.code, "x" * 22) is None
+    watcher = tables.watch(b.code, b.token)
+    assert watcher is not None and watcher.watching and watcher.revision == a.revision
+    board = watcher.board(deck=Deck.SPANISH, show_value=True)
+    assert board["hand"] == [] and not board["interactive"]
+    assert not watcher.my_turn
+    assert watcher.next_round(watcher.revision).key == "not_your_turn"
+    assert watcher.hand_to_computer(0, "gentle", at=gone + timedelta(hours=1)) is not None
+    before = next(s for s in watcher.storage.table_seats(watcher.table.id, history=True)
+                  if s.seat == 1 and s.kind == "human").last_seen
+    watcher.touch(force=True)  # watching is not being at the table
+    after = next(s for s in watcher.storage.table_seats(watcher.table.id, history=True)
+                 if s.seat == 1 and s.kind == "human").last_seen
+    assert before == after
+    # The game moves on; the watcher sees it.
+    a.refresh()
+    if a.my_turn:
+        assert _play_on(a).ok
+        assert watcher.changed()
+        watcher.refresh()
+        assert watcher.revision == a.revision

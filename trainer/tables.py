@@ -252,6 +252,18 @@ class Tables:
                 return TableRefusal("table_link_finished", {"code": normal})
         return problem if problem is not None else seat
 
+    def watch(self, code: Any, token: Any) -> TableSeat | None:
+        """The old link of a seat handed to the computer: that device may go on watching
+        the game, read-only (no hand drawn, no move, no touch), or None for any other link."""
+        normal = normalise_table_code(code)
+        if normal is None or not isinstance(token, str) or not _TOKEN.fullmatch(token):
+            return None
+        seat = TableSeat(self, normal, token)
+        seat._watching = True
+        if seat.refresh() is not None or seat.me is None or seat.me.left_at is None:
+            return None
+        return seat
+
     def _finished(self, table: TableRow) -> bool:
         """Whether the table's game is over (the table itself stays "playing")."""
         if table.game_id is None:
@@ -299,6 +311,7 @@ class TableSeat:
         self.game: GameSession | None = None
         self.pulse: TablePulse | None = None
         self._touched: datetime | None = None
+        self._watching = False
 
     # -- reading ----------------------------------------------------------------------
     @property
@@ -328,14 +341,19 @@ class TableSeat:
     def revision(self) -> int | None:
         return self.game.revision if self.game is not None else None
 
+    @property
+    def watching(self) -> bool:
+        """This device's seat went to the computer: it may only watch (:meth:`Tables.watch`)."""
+        return self._watching
+
     def refresh(self) -> TableRefusal | None:
         """Read the table, the seats and the game again (a refusal when this device's
-        link no longer names a seat it may play)."""
+        link no longer names a seat it may play, unless it only watches)."""
         me = self.storage.seat_by_token(self._token_hash)
         table = self.storage.get_table(me.table_id) if me is not None else None
         if me is None or table is None or table.code != self.code:
             return TableRefusal("table_bad_link")
-        if me.left_at is not None:
+        if me.left_at is not None and not self._watching:
             return TableRefusal("table_seat_handed", {"name": me.name})
         self.me, self.table = me, table
         self.pulse = self.storage.table_pulse(table.id)
@@ -404,7 +422,7 @@ class TableSeat:
         """The board's data for this device: built from this seat's observation only, so
         another seat's hidden cards are never in it (:mod:`trainer.board_view`)."""
         assert self.game is not None
-        return session_board(self.game, viewer=self.seat, reveal=True, deck=deck,
+        return session_board(self.game, viewer=self.seat, reveal=not self._watching, deck=deck,
                              show_value=show_value, hints_on=self.hints,
                              hint_step=hint_step, odds_style=odds_style)
 
@@ -415,8 +433,8 @@ class TableSeat:
     @property
     def my_turn(self) -> bool:
         game = self.game
-        return (game is not None and not game.round_over and not game.is_over
-                and game.to_move == self.seat)
+        return (game is not None and not self._watching and not game.round_over
+                and not game.is_over and game.to_move == self.seat)
 
     def move_players(self) -> list[MoveBy]:
         """Who played each saved move: the seat's occupant from the move they took it at."""
@@ -439,7 +457,7 @@ class TableSeat:
     def touch(self, force: bool = False) -> None:
         """This device is here: its seat's ``last_seen``, at most every few seconds."""
         at = self.tables.clock()
-        if self.me is None or (not force and self._touched is not None
+        if self.me is None or self._watching or (not force and self._touched is not None
                                and (at - self._touched).total_seconds() < TOUCH_SECONDS):
             return
         self.storage.touch_seat(self.me.id)
@@ -557,6 +575,8 @@ class TableSeat:
         """Deal the next round after the score table (any child at the table may; the
         first tap deals, another device's tap at the same moment changes nothing)."""
         game = self.game
+        if self._watching:
+            return Outcome(False, "not_your_turn")
         if game is None or seen is None or seen != game.revision:
             return self._moved_first()
         if not game.round_over or game.is_over:
@@ -577,7 +597,7 @@ class TableSeat:
                          ) -> TableRefusal | None:
         """Give the seat of a child who left (gone longer than the table's timeout) to a
         computer player of ``level``, which plays from the next move on."""
-        if self.refresh() is not None or self.game is None or self.table is None:
+        if self._watching or self.refresh() is not None or self.game is None or self.table is None:
             return TableRefusal("table_moved_first")
         if level not in bot_levels():
             return TableRefusal("table_bad_level")

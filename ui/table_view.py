@@ -52,6 +52,8 @@ POLL_SECONDS = 0.5
 KEY_SEAT = "table_seat"
 KEY_PRESENCE = "table_presence"
 KEY_BOARD = "table_board"
+#: A device whose seat went to the computer, watching the game (read-only).
+KEY_WATCH = "table_watch"
 #: Target scores a table offers: 1 is "first to score wins", a game of one or two rounds.
 TARGETS = [1, 15, 21, 31]
 TABLE_URL_KEYS = ("table", "seat")
@@ -90,6 +92,11 @@ def current_seat() -> TableSeat | None:
     found = _tables().seat_from_link(code, token)
     if isinstance(found, TableRefusal):
         _say_refusal(found)
+        watcher = _tables().watch(code, token) if found.key == "table_seat_handed" else None
+        if watcher is not None:  # the link stays: this device watches the game
+            st.session_state.pop(KEY_SEAT, None)
+            st.session_state[KEY_WATCH] = watcher
+            return None
         _set_seat(None)
         return None
     _set_seat(found)
@@ -309,6 +316,7 @@ def _on_leave_waiting(seat: TableSeat) -> None:
 
 @safe_callback
 def _on_leave() -> None:
+    st.session_state.pop(KEY_WATCH, None)
     _set_seat(None)
 
 
@@ -582,9 +590,45 @@ def _page_title(seat: TableSeat | None) -> None:
         st.caption(f"🤝 {t('tables_title')} · {t('table_playing_at', code=seat.code)}")
 
 
+@st.fragment(run_every=POLL_SECONDS)
+@friendly
+def _watch_poller() -> None:
+    """The watching device's poll: the page again when the game moved on."""
+    watcher: TableSeat | None = st.session_state.get(KEY_WATCH)
+    if watcher is not None and watcher.table is not None and watcher.changed():
+        st.rerun()
+
+
+def _watch_view(watcher: TableSeat) -> None:
+    """The game as the device whose seat went to the computer sees it: the board with
+    no hand and nothing to tap, the scores and the result, and the way back."""
+    if watcher.pulse is None or watcher.changed():
+        watcher.refresh()
+    _watch_poller()
+    game = watcher.game
+    if game is not None:
+        if game.is_over:
+            _game_result(watcher)
+        st.caption(t("table_watching"))
+        data = watcher.board(deck=deck_of(),
+                             show_value=bool(settings().get("show_values", True)))
+        show_board_component(data, key=KEY_BOARD, on_action=lambda raw: None)
+        if game.round_over:
+            names = [game.side_name(s) for s in range(game.rules.sides)]
+            show_round_score(game.game.rounds[-1].score(), names, len(game.game.rounds))
+    st.button(t("table_leave"), key="tb_leave_watch", on_click=_on_leave,
+              use_container_width=True)
+
+
 def table_page(profile: Any) -> None:
-    """The page: the lobby, the waiting room or the game of this device's seat."""
+    """The page: the lobby, the waiting room or the game of this device's seat (or, for
+    a seat handed to the computer, the game to watch)."""
     seat = current_seat()
+    watcher: TableSeat | None = st.session_state.get(KEY_WATCH)
+    if seat is None and watcher is not None and st.query_params.get("seat") == watcher.token:
+        _watch_view(watcher)
+        return
+    st.session_state.pop(KEY_WATCH, None)
     if seat is None:
         _page_title(None)
         show_flash()
@@ -593,6 +637,14 @@ def table_page(profile: Any) -> None:
     if seat.pulse is None or seat.changed():
         problem = seat.refresh()
         if problem is not None:
+            watcher = (_tables().watch(seat.code, seat.token)
+                       if problem.key == "table_seat_handed" else None)
+            if watcher is not None:  # the seat went to the computer: watch the game
+                st.session_state.pop(KEY_SEAT, None)
+                st.session_state[KEY_WATCH] = watcher
+                _say_refusal(problem)
+                _watch_view(watcher)
+                return
             _set_seat(None)
             _page_title(None)
             _say_refusal(problem)

@@ -46,7 +46,8 @@ if not rows:
     st.info(t("no_games"))
     st.page_link("app_pages/play.py", label=t("go_play"), icon="🃏")
 for position, row in enumerate(rows):
-    names = row.record.get("names") or []
+    # A table's computer players store no name: worded here, in this child's language.
+    names = [n or t("bot_name", n=i + 1) for i, n in enumerate(row.record.get("names") or [])]
     when = row.updated_at.strftime("%Y-%m-%d %H:%M")
     with st.container(border=True, key=f"game_box_{row.id}"):
         preset = t("preset_" + row.rules.get("preset", "classic"))

@@ -31,6 +31,7 @@ if active is not None:
         st.page_link("app_pages/lessons.py", label=t("ui.start_here", domain="lessons"),
                      icon="🎓")
     st.page_link("app_pages/play.py", label=t("go_play"), icon="🃏")
+    st.page_link("app_pages/tables.py", label=t("go_tables"), icon="🤝")
     st.page_link("app_pages/daily.py", label=t("go_daily"), icon="📅")
 elif url_names_another_profile():
     st.info(t("profile_elsewhere"), icon="🙂")

@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-import streamlit as st
-
-from trainer.i18n import t
 from ui.layout import require_profile
 from ui.table_view import table_page
 
 profile = require_profile()
-st.title(t("tables_title"))
-table_page(profile)
+table_page(profile)  # draws its own title: a small one during a game

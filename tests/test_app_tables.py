@@ -96,18 +96,23 @@ def test_two_devices_play_a_whole_game_against_each_other() -> None:
         other.run()  # the other device's poll sees the move
         assert_ok(other)
     assert _seat(ana).game.is_over and _seat(leo).game.is_over and moves > 10
-    # The end on each device: the coach's review of each child, this device's first.
+    # The end on each device: only this device's child's review, addressed to them;
+    # the friend's is not listed there (the result and totals are).
     for at, me in ((ana, 0), (leo, 1)):
         seats = _seat(at).game.seats
-        reviews = [m.value for m in at.markdown if m.value.startswith("### ")]
-        expected = [t("review_title_for", name=f"{seats[s].avatar} {seats[s].name}")
-                    for s in (me, 1 - me)]
-        assert [r[4:] for r in reviews[-2:]] == expected
+        reviews = [m.value[4:] for m in at.markdown if m.value.startswith("### ")]
+        mine = t("table_review_title", name=f"{seats[me].avatar} {seats[me].name}")
+        theirs = seats[1 - me]
+        assert mine in reviews
+        assert not [r for r in reviews if theirs.name in r]
+        assert t("final_totals") in "\n".join(m.value for m in at.markdown)
 
 
 def test_a_stale_tap_is_refused_kindly_and_redrawn() -> None:
     ana = _device("Ana")
     _open_table(ana)
+    # The lone level next to "Start now with the computer" is the computer's.
+    assert ana.selectbox(key="tb_fill_level").label == t("table_computer_level")
     ana.selectbox(key="tb_fill_level").set_value("gentle").run()
     ana.button(key="tb_start_now").click().run()
     assert_ok(ana)
@@ -167,8 +172,16 @@ def test_a_friend_who_left_is_shown_and_the_computer_takes_the_seat() -> None:
     # Leo's tablet wakes up: its link says the computer plays for him now.
     leo.run()
     assert_ok(leo)
-    assert t("table_seat_handed", name="Leo") in _texts(leo)
+    # Said as news (information), not in red as an error; Leo's tablet may watch the
+    # game (no hand, nothing to tap) until he goes back to the tables.
+    assert t("table_seat_handed", name="Leo") in [e.value for e in leo.info]
+    assert not leo.error
     assert _seat(leo) is None
+    assert t("table_watching") in "\n".join(c.value for c in leo.caption)
+    assert not [b for b in leo.button if b.key in ("tb_play", "tb_next_round")]
+    leo.run()  # a reload of the same link: still watching
+    assert_ok(leo)
+    assert t("table_watching") in "\n".join(c.value for c in leo.caption)
     # Ana plays on against the computer to the end, which says who played Leo's moves.
     for _ in range(300):
         seat = _seat(ana)
@@ -179,6 +192,12 @@ def test_a_friend_who_left_is_shown_and_the_computer_takes_the_seat() -> None:
         else:
             _play(ana, _best_move(ana))
     assert _seat(ana).game.is_over
+    leo.run()  # the watching tablet sees the end, then goes back to the tables
+    assert_ok(leo)
+    assert t("final_totals") in "\n".join(m.value for m in leo.markdown)
+    leo.button(key="tb_leave_watch").click().run()
+    assert_ok(leo)
+    assert leo.button(key="tb_join_button") and "table" not in leo.query_params
     handed = next(s for s in store.table_seats(seat.table.id, history=True)
                   if s.seat == 1 and s.kind == "bot")
     note = t("table_handed_note", name="Leo", round=handed.from_round, move=handed.from_move,
@@ -220,3 +239,188 @@ def test_a_table_game_is_not_continued_as_pass_and_play_on_my_games() -> None:
     ana.switch_page("app_pages/play.py").run()
     assert_ok(ana)
     assert ana.button(key="start_game")
+
+
+def _leo_to_move_then_away(seconds: int):
+    """Ana and Leo at a table, Leo to move, Leo's tablet silent for ``seconds``."""
+    from datetime import timedelta
+
+    from trainer.storage.schema import table_seats
+
+    ana = _device("Ana")
+    code = _open_table(ana)
+    leo = _device("Leo")
+    leo.text_input(key="tb_code").input(code).run()
+    leo.button(key="tb_join_button").click().run()
+    ana.run()
+    if _seat(ana).my_turn:
+        _play(ana, _best_move(ana))
+    seat = _seat(ana)
+    assert seat.game.to_move == 1
+    store = seat.storage
+    leo_row = next(s for s in store.table_seats(seat.table.id) if s.seat == 1)
+    with store.engine.begin() as conn:
+        conn.execute(table_seats.update().where(table_seats.c.id == leo_row.id)
+                     .values(last_seen=leo_row.last_seen - timedelta(seconds=seconds)))
+    ana.run()
+    assert_ok(ana)
+    return ana, f"{leo_row.avatar} Leo", seat.timeout
+
+
+@pytest.mark.parametrize("seconds", [30, 600])
+def test_the_turn_line_says_the_friend_is_away_not_playing(seconds: int) -> None:
+    ana, leo, timeout = _leo_to_move_then_away(seconds)
+    if seconds > timeout:  # the level asked for is the computer's, said so
+        assert ana.selectbox(key="tb_hand_level_1").label == t("table_computer_level")
+    texts = _texts(ana)
+    assert t("table_left", name=leo) in texts
+    assert t("table_their_turn", name=leo) not in texts
+    if seconds > timeout:
+        assert t("table_their_turn_gone", name=leo) in texts
+    else:
+        assert t("table_their_turn_away", name=leo, seconds=timeout) in texts
+
+
+def _in_order(node, out: list | None = None) -> list[tuple[str, str]]:
+    """The page's elements top to bottom: (type, text)."""
+    out = [] if out is None else out
+    kids = getattr(node, "children", None)
+    if kids:
+        for key in sorted(kids):
+            _in_order(kids[key], out)
+    elif node.type != "flex_container":  # an empty container (the poller) shows nothing
+        out.append((node.type, str(getattr(node, "value", ""))))
+    return out
+
+
+def test_during_a_game_the_turn_comes_first_and_at_the_end_the_result() -> None:
+    """On a phone the big title and the board pushed "your turn" and the winner out of
+    sight: during a game a small title line, then the turn, then the board; at the end
+    who won comes first."""
+    ana = _device("Ana")
+    _open_table(ana)
+    ana.button(key="tb_start_now").click().run()
+    assert_ok(ana)
+    assert not ana.title
+    page = _in_order(ana.main)
+    kinds = [kind for kind, _ in page]
+    assert page[0] == ("caption", f"🤝 {t('tables_title')} · "
+                       f"{t('table_playing_at', code=_seat(ana).code)}")
+    turn = next(i for i, (kind, text) in enumerate(page) if text == t("table_your_turn"))
+    assert turn < kinds.index("bidi_component")
+    for _ in range(300):
+        seat = _seat(ana)
+        if seat.game.is_over:
+            break
+        if seat.game.round_over:
+            ana.button(key="tb_next_round").click().run()
+        else:
+            _play(ana, _best_move(ana))
+    assert _seat(ana).game.is_over
+    page = _in_order(ana.main)
+    kinds = [kind for kind, _ in page]
+    game = _seat(ana).game
+    winner = game.game.winner
+    said = (t("game_stopped") if winner is None else t("you_won") if winner == 0
+            else t("winner_is", name=game.side_name(winner)))
+    assert kinds.index("bidi_component") > page.index(
+        ("info" if winner is None else "success", said))
+
+
+def test_a_tied_quick_game_says_one_more_round() -> None:
+    ana = _device("Ana")
+    _open_table(ana)
+    ana.button(key="tb_start_now").click().run()
+    for _ in range(100):
+        if _seat(ana).game.round_over:
+            break
+        _play(ana, _best_move(ana))
+    game = _seat(ana).game
+    game.game.winner = None  # the round ended 3–3: the engine plays on
+    game.game.totals[:] = [3, 3]
+    ana.run()
+    assert_ok(ana)
+    assert t("table_more_rounds_tie", score="3–3") in _texts(ana)
+    assert ana.button(key="tb_next_round")
+
+
+def test_a_foreign_link_to_a_finished_table_says_the_game_is_over() -> None:
+    ana = _device("Ana")
+    _open_table(ana)
+    ana.button(key="tb_start_now").click().run()
+    for _ in range(300):
+        seat = _seat(ana)
+        if seat.game.is_over:
+            break
+        if seat.game.round_over:
+            ana.button(key="tb_next_round").click().run()
+        else:
+            _play(ana, _best_move(ana))
+    code = _seat(ana).code
+    mia = _device("Mia", query={"table": code, "seat": "x" * 22})
+    said = t("table_link_finished", code=code)
+    assert said in [e.value for e in mia.info] and said not in [e.value for e in mia.error]
+    assert t("table_bad_link") not in _texts(mia)
+    mia.text_input(key="tb_code").input(code).run()
+    mia.button(key="tb_join_button").click().run()
+    assert t("table_finished") in _texts(mia) and t("table_started") not in _texts(mia)
+
+
+def test_closing_asks_first_and_says_it_closed_and_a_friend_may_leave() -> None:
+    ana = _device("Ana")
+    ana.segmented_control(key="tb_players").set_value(3).run()
+    code = _open_table(ana)
+    leo = _device("Leo")
+    leo.text_input(key="tb_code").input(code).run()
+    leo.button(key="tb_join_button").click().run()
+    assert_ok(leo)
+    assert _seat(leo).waiting and not [b for b in leo.button if b.key == "tb_close"]
+    # Leo leaves: back in the lobby, told so, and his seat is free again.
+    leo.button(key="tb_leave_waiting").click().run()
+    assert_ok(leo)
+    assert _seat(leo) is None and t("table_left_done", code=code) in _texts(leo)
+    ana.run()
+    assert [p.kind for p in _seat(ana).presence()] == ["human", "empty", "empty"]
+    # Ana's "Close the table" asks first; "no" keeps the table.
+    assert ana.button(key="tb_close").proto.type == "secondary"
+    ana.button(key="tb_close").click().run()
+    assert t("table_close_confirm") in "\n".join(m.value for m in ana.markdown)
+    ana.button(key="tb_close_no").click().run()
+    assert _seat(ana) is not None and _seat(ana).waiting
+    ana.button(key="tb_close").click().run()
+    ana.button(key="tb_close_yes").click().run()
+    assert_ok(ana)
+    assert _seat(ana) is None and t("table_closed_done", code=code) in _texts(ana)
+    leo.text_input(key="tb_code").input(code).run()
+    leo.button(key="tb_join_button").click().run()
+    assert t("table_closed") in _texts(leo)
+
+
+def test_waiting_room_lists_seats_once_numbered_and_teams_at_four() -> None:
+    from trainer.tables import normalise_table_code
+
+    ana = _device("Ana")
+    # The code box's hint describes a code; it is not one a child could take for real.
+    hint = ana.text_input(key="tb_code").placeholder
+    assert hint == t("table_code_placeholder") and normalise_table_code(hint) is None
+    _open_table(ana)
+    listing = next(m.value for m in ana.markdown if "Ana" in m.value)
+    assert not listing.lstrip().startswith(("-", "*")) and "1" in listing
+    ana.button(key="tb_close").click().run()
+    ana.button(key="tb_close_yes").click().run()
+    ana.segmented_control(key="tb_players").set_value(4).run()
+    ana.toggle(key="tb_teams").set_value(True).run()
+    ana.button(key="tb_open_button").click().run()
+    assert_ok(ana)
+    teams = [m.value for m in ana.markdown if m.value.startswith("**" + t("table_team_n", n=1))
+             or m.value.startswith("**" + t("table_team_n", n=2))]
+    assert len(teams) == 2 and "Ana" in teams[0] and "Ana" not in teams[1]
+    assert teams[0].count("\n") == 2 and teams[1].count("\n") == 2  # two seats each
+
+
+def test_the_home_page_has_a_play_a_friend_shortcut() -> None:
+    at = new_app()
+    create_profile(at, "Ana")
+    at.switch_page("app_pages/profiles.py").run()
+    links = [e for e in at.get("page_link")]
+    assert any(t("go_tables") in str(e.proto) for e in links)

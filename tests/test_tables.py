@@ -372,6 +372,7 @@ def test_a_child_who_left_is_seen_and_their_seat_goes_to_the_computer(make_store
     assert a.hand_to_computer(1, "nonsense", at=gone) == TableRefusal("table_bad_level")
     assert a.hand_to_computer(1, "gentle", at=gone) is None
     assert a.game.seats[1].kind == "bot" and a.game.seats[1].level == "gentle"
+    _the_computer_shows_as_standing_in_for(a, "Leo")
     # Leo's old link now says his seat went to the computer.
     assert b.refresh() == TableRefusal("table_seat_handed", {"name": "Leo"})
     # Ana finishes the game against the computer.
@@ -474,3 +475,174 @@ def test_each_childs_turns_are_evidence_for_their_own_facts(make_store) -> None:
     assert len(mine[ana.id]) == turns[0] and len(mine[leo.id]) == turns[1]
     assert turns[0] + turns[1] > 0
     assert all(f"game-{a.game.game_id}-" in x.puzzle_id for rows in mine.values() for x in rows)
+
+
+def test_computer_players_are_named_by_each_device_in_its_language(make_store) -> None:
+    """Issue: a computer's name was stored at opening in the opener's language and
+    counted from 0 ("Computer 2" for player 3). Now nothing is stored; each device words
+    it with the seat number the waiting room shows."""
+    from trainer.i18n import use_language
+    from trainer.words import seat_label
+
+    store_a, store_b = make_store(), make_store()
+    ana, leo = _profiles(store_a, "Ana", "Leo")
+    ticket = Tables(store_a).open_table(ana, Rules.preset("relaxed", players=3, target=1),
+                                        bots={2: "gentle"})
+    joined = Tables(store_b).join(ticket.code, leo)
+    a, b = _seat(store_a, ticket), _seat(store_b, joined)
+    try:
+        use_language("en")
+        assert [p.name for p in a.presence()][2] == "Computer 3"
+        assert "Computer 3 (" in seat_label(a.game.seats[2], 2)
+        names = [s["name"] for s in a.board(deck=Deck.SPANISH, show_value=True)["seats"]]
+        assert any("Computer 3" in n for n in names)
+        assert "Computer 3" in a.game.side_name(2)
+        use_language("es")
+        assert [p.name for p in b.presence()][2] == "Ordenador 3"
+        assert "Ordenador 3" in b.game.side_name(2)
+    finally:
+        use_language(None)
+    # Nothing in any language is stored: the record keeps no display text for the computer.
+    assert a.game.record()["names"][2] == ""
+    assert [s.name for s in store_a.table_seats(a.table.id) if s.seat == 2] == [""]
+
+
+def _the_computer_shows_as_standing_in_for(seat: TableSeat, child: str) -> None:
+    """After a hand-over the seat is a computer taking over for the child, in every
+    place a device draws it (never "🦊 Leo (Gentle)", which looks like the child)."""
+    from trainer.i18n import use_language
+    from trainer.words import seat_label
+
+    try:
+        for lang, words in (("en", f"Computer for {child}"),
+                            ("es", f"Ordenador en lugar de {child}")):
+            use_language(lang)
+            assert next(p for p in seat.presence() if p.seat == 1).name == words
+            label = seat_label(seat.game.seats[1], 1)
+            assert label.startswith("🤖 " + words) and "🦊" not in label
+            assert words in seat.game.side_name(1)
+            board = seat.board(deck=Deck.SPANISH, show_value=True)
+            assert [s["name"] for s in board["seats"] if s["seat"] == 1] == [label]
+    finally:
+        use_language(None)
+
+
+def test_the_game_says_whom_it_waits_for_and_whether_they_are_away(make_store) -> None:
+    a, b, _ = _two_children(make_store, timeout=60)
+    if a.my_turn:
+        assert _play_on(a).ok
+        a.refresh()
+    b.refresh()
+    assert a.waiting_on() is not None and b.waiting_on() is None  # Leo's turn
+    b.touch(force=True)
+    a.refresh()
+    now = a.tables.clock()
+    here = a.waiting_on(now)
+    assert (here.seat, here.away, here.can_hand_over) == (1, False, False)
+    away = a.waiting_on(now + timedelta(seconds=30))
+    assert (away.away, away.can_hand_over) == (True, False)
+    gone = a.waiting_on(now + timedelta(seconds=61))
+    assert (gone.away, gone.can_hand_over) == (True, True)
+
+
+def test_a_tie_at_the_target_says_why_the_game_goes_on(make_store) -> None:
+    """A "first to score" round ending 3–3: the engine plays on (no side leads), and the
+    game says why; a 0–0 quick round too; a plain round of a long game says nothing."""
+    store = make_store()
+    (ana,) = _profiles(store, "Ana")
+    seat = _seat(store, Tables(store).open_table(ana, Rules.preset("relaxed", target=1)))
+    assert seat.start_with_computers("gentle") is None
+    assert seat.game.why_more_rounds() is None  # mid-round
+    for _ in range(100):
+        if seat.game.round_over:
+            break
+        assert _play_on(seat).ok
+        seat.refresh()
+    game = seat.game
+    assert game.round_over
+    game.game.winner = None
+    game.game.totals[:] = [3, 3]
+    assert game.why_more_rounds() == "tie"
+    game.game.totals[:] = [0, 0]
+    assert game.why_more_rounds() == "no_score"
+    game.game.totals[:] = [3, 2]
+    game.game.winner = 0
+    assert game.why_more_rounds() is None  # over: Ana won
+
+
+def test_a_finished_table_says_it_is_over_to_a_code_and_to_a_foreign_link(make_store) -> None:
+    store = make_store()
+    ana, mia = _profiles(store, "Ana", "Mia")
+    tables = Tables(store)
+    ticket = tables.open_table(ana, Rules.preset("relaxed", target=1), bots={1: "gentle"})
+    seat = _seat(store, ticket)
+    assert tables.join(ticket.code, mia) == TableRefusal("table_started")  # in play
+    for _ in range(400):
+        if seat.game.is_over:
+            break
+        if seat.game.round_over:
+            assert seat.next_round(seat.revision).ok
+        else:
+            assert _play_on(seat).ok
+        seat.refresh()
+    assert seat.game.is_over
+    assert tables.join(ticket.code, mia) == TableRefusal("table_finished")
+    assert tables.seat_from_link(ticket.code, "x" * 22) == TableRefusal(
+        "table_link_finished", {"code": ticket.code})
+    # The seat's own link still shows its game's end.
+    assert isinstance(tables.seat_from_link(ticket.code, ticket.token), TableSeat)
+
+
+def test_a_child_who_joined_may_leave_the_waiting_room_and_the_seat_is_free(make_store) -> None:
+    store = make_store()
+    ana, leo, mia = _profiles(store, "Ana", "Leo", "Mia")
+    tables = Tables(store)
+    opener = _seat(store, tables.open_table(ana, Rules.preset("classic", players=3)))
+    leo_ticket = tables.join(opener.code, leo)
+    leo_seat = _seat(store, leo_ticket)
+    assert opener.leave() == TableRefusal("table_opener_closes")  # she closes it instead
+    assert leo_seat.leave() is None
+    assert tables.seat_from_link(opener.code, leo_ticket.token) == TableRefusal("table_bad_link")
+    opener.refresh()
+    assert [p.kind for p in opener.presence()] == ["human", "empty", "empty"]
+    mia_ticket = tables.join(opener.code, mia)
+    assert isinstance(mia_ticket, TableTicket) and mia_ticket.seat == 1  # Leo's seat
+    # The computer fills the last seat: the game starts, and nobody's seat was handed over.
+    assert opener.start_with_computers("gentle") is None
+    assert [s.kind for s in store.table_seats(opener.table.id, history=True)] == [
+        "human", "human", "bot"]
+    assert _seat(store, mia_ticket).leave() == TableRefusal("table_started")
+
+
+def test_a_seat_handed_to_the_computer_may_watch_read_only(make_store) -> None:
+    a, b, _ = _two_children(make_store, timeout=60)
+    if a.my_turn:
+        assert _play_on(a).ok
+    a.touch(force=True)
+    gone = a.tables.clock() + timedelta(seconds=61)
+    assert a.hand_to_computer(1, "gentle", at=gone) is None
+    tables = Tables(b.storage)
+    assert tables.seat_from_link(b.code, b.token) == TableRefusal("table_seat_handed",
+                                                                  {"name": "Leo"})
+    assert tables.watch(a.code, a.token) is None  # a seat still played is no watcher
+    assert tables.watch(b.code, "x" * 22) is None
+    watcher = tables.watch(b.code, b.token)
+    assert watcher is not None and watcher.watching and watcher.revision == a.revision
+    board = watcher.board(deck=Deck.SPANISH, show_value=True)
+    assert board["hand"] == [] and not board["interactive"]
+    assert not watcher.my_turn
+    assert watcher.next_round(watcher.revision).key == "not_your_turn"
+    assert watcher.hand_to_computer(0, "gentle", at=gone + timedelta(hours=1)) is not None
+    before = next(s for s in watcher.storage.table_seats(watcher.table.id, history=True)
+                  if s.seat == 1 and s.kind == "human").last_seen
+    watcher.touch(force=True)  # watching is not being at the table
+    after = next(s for s in watcher.storage.table_seats(watcher.table.id, history=True)
+                 if s.seat == 1 and s.kind == "human").last_seen
+    assert before == after
+    # The game moves on; the watcher sees it.
+    a.refresh()
+    if a.my_turn:
+        assert _play_on(a).ok
+        assert watcher.changed()
+        watcher.refresh()
+        assert watcher.revision == a.revision

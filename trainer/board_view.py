@@ -362,7 +362,7 @@ def session_board(game: GameSession, *, viewer: int | None, reveal: bool, deck: 
     header = {"round": t("round_n", n=len(game.game.rounds)),
               "stock": t("stock_left", n=obs.stock_count), "summary": summary,
               "hand_title": t("your_hand", name=game.seats[obs.seat].name)}
-    seats = [SeatView(s, seat_label(game.seats[s]), s == viewer and reveal)
+    seats = [SeatView(s, seat_label(game.seats[s], s), s == viewer and reveal)
              for s in range(rules.players)]
     return game_board(
         obs=obs, seats=seats, game_id=game.game_id, rounds=len(game.game.rounds),

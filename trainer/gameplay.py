@@ -37,6 +37,7 @@ from escoba.record import replay, round_moves
 from .evidence import TurnContext, turn_evidence
 from .storage import GameChanged, RoundResult, Storage
 from .verdicts import move_message
+from .words import seat_name
 
 __all__ = ["SeatSpec", "Outcome", "GameSession", "bot_levels"]
 
@@ -59,18 +60,25 @@ class SeatSpec:
     name: str
     avatar: str = "🙂"
     level: str = ""
+    #: A computer player that took over a child's seat at a table: the child's name
+    #: (shown as "Computer for Leo", trainer.words.seat_name).
+    stands_in: str = ""
 
     @property
     def is_human(self) -> bool:
         return self.kind == "human"
 
     def to_dict(self) -> dict[str, str]:
-        return {"kind": self.kind, "name": self.name, "avatar": self.avatar, "level": self.level}
+        data = {"kind": self.kind, "name": self.name, "avatar": self.avatar, "level": self.level}
+        if self.stands_in:
+            data["stands_in"] = self.stands_in
+        return data
 
     @staticmethod
     def from_dict(data: dict[str, Any]) -> SeatSpec:
         return SeatSpec(str(data.get("kind", "bot")), str(data.get("name", "?")),
-                        str(data.get("avatar", "🙂")), str(data.get("level", "")))
+                        str(data.get("avatar", "🙂")), str(data.get("level", "")),
+                        str(data.get("stands_in", "")))
 
 
 @dataclass(frozen=True)
@@ -185,6 +193,22 @@ class GameSession:
     def is_over(self) -> bool:
         return self.game.is_over or (self.round_over and len(self.game.rounds) >= MAX_ROUNDS)
 
+    def why_more_rounds(self) -> str | None:
+        """Why the game goes on after this round, when a child could wonder: ``"tie"``
+        when sides reached the target with the same points (the engine's rule: the
+        game ends only when one side leads, escoba.Game.round_finished), ``"no_score"``
+        when nobody reached it in a "first to score" game; else None."""
+        if not self.round_over or self.is_over:
+            return None
+        target = self.rules.target
+        totals = self.game.totals
+        reached = [points for points in totals if points >= target]
+        if reached and reached.count(max(reached)) > 1:
+            return "tie"
+        if not reached and target == 1:
+            return "no_score"
+        return None
+
     @property
     def human_seats(self) -> list[int]:
         return [i for i, s in enumerate(self.seats) if s.is_human]
@@ -198,7 +222,7 @@ class GameSession:
 
     def side_name(self, side: int) -> str:
         seats = self.rules.seats_of(side)
-        return " + ".join(self.seats[s].name for s in seats)
+        return " + ".join(seat_name(self.seats[s], s) for s in seats)
 
     def record(self) -> dict[str, Any]:
         """The game so far as an ``escoba-record/1`` document: the one serialisation of a

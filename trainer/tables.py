@@ -51,7 +51,6 @@ from . import hints as hint_mod
 from .board_view import session_board, session_position
 from .evidence import TurnContext
 from .gameplay import GameSession, Outcome, SeatSpec, bot_levels
-from .i18n import t
 from .storage import (
     NewSeat,
     SeatRow,
@@ -60,6 +59,7 @@ from .storage import (
     TablePulse,
     TableRow,
 )
+from .words import seat_name
 
 __all__ = ["Tables", "TableSeat", "TableTicket", "SeatPresence", "MoveBy", "TableRefusal",
            "CODE_ALPHABET", "CODE_LENGTH", "new_table_code", "normalise_table_code",
@@ -219,7 +219,8 @@ class Tables:
             if table.status == "closed":
                 return TableRefusal("table_closed")
             if table.status != "waiting":
-                return TableRefusal("table_started")
+                return TableRefusal("table_finished" if self._finished(table)
+                                    else "table_started")
             current = {s.seat for s in self.storage.table_seats(table.id)}
             free = [i for i, p in enumerate(table.settings["plan"])
                     if p["kind"] == "human" and i not in current]
@@ -244,7 +245,31 @@ class Tables:
             return TableRefusal("table_bad_link")
         seat = TableSeat(self, normal, token)
         problem = seat.refresh()
+        if problem == TableRefusal("table_bad_link"):
+            # "Join again with the code" cannot work at a table whose game is over.
+            table = self.storage.table_by_code(normal)
+            if table is not None and self._finished(table):
+                return TableRefusal("table_link_finished", {"code": normal})
         return problem if problem is not None else seat
+
+    def watch(self, code: Any, token: Any) -> TableSeat | None:
+        """The old link of a seat handed to the computer: that device may go on watching
+        the game, read-only (no hand drawn, no move, no touch), or None for any other link."""
+        normal = normalise_table_code(code)
+        if normal is None or not isinstance(token, str) or not _TOKEN.fullmatch(token):
+            return None
+        seat = TableSeat(self, normal, token)
+        seat._watching = True
+        if seat.refresh() is not None or seat.me is None or seat.me.left_at is None:
+            return None
+        return seat
+
+    def _finished(self, table: TableRow) -> bool:
+        """Whether the table's game is over (the table itself stays "playing")."""
+        if table.game_id is None:
+            return False
+        pulse = self.storage.table_pulse(table.id)
+        return pulse is not None and pulse.game_status == "finished"
 
     def open_tables(self, class_id: int) -> list[tuple[TableRow, list[SeatRow]]]:
         """The class's tables waiting for friends (the pupils' "open tables")."""
@@ -252,7 +277,14 @@ class Tables:
 
 
 def _bot_name(seat: int, names: Sequence[str]) -> str:
-    return names[seat - 1] if 0 < seat <= len(names) else t("bot_name", n=seat)
+    """A computer player's stored name: none (``""``) unless the opener gave one; the
+    board words it in each device's language when it draws it (trainer.words.seat_name),
+    so a table in two languages never shows the opener's."""
+    return names[seat - 1] if 0 < seat <= len(names) else ""
+
+
+#: The picture of a computer player that took over a child's seat.
+_HANDED_AVATAR = "🤖"
 
 
 def _bot_avatar(seat: int) -> str:
@@ -279,6 +311,7 @@ class TableSeat:
         self.game: GameSession | None = None
         self.pulse: TablePulse | None = None
         self._touched: datetime | None = None
+        self._watching = False
 
     # -- reading ----------------------------------------------------------------------
     @property
@@ -308,14 +341,19 @@ class TableSeat:
     def revision(self) -> int | None:
         return self.game.revision if self.game is not None else None
 
+    @property
+    def watching(self) -> bool:
+        """This device's seat went to the computer: it may only watch (:meth:`Tables.watch`)."""
+        return self._watching
+
     def refresh(self) -> TableRefusal | None:
         """Read the table, the seats and the game again (a refusal when this device's
-        link no longer names a seat it may play)."""
+        link no longer names a seat it may play, unless it only watches)."""
         me = self.storage.seat_by_token(self._token_hash)
         table = self.storage.get_table(me.table_id) if me is not None else None
         if me is None or table is None or table.code != self.code:
             return TableRefusal("table_bad_link")
-        if me.left_at is not None:
+        if me.left_at is not None and not self._watching:
             return TableRefusal("table_seat_handed", {"name": me.name})
         self.me, self.table = me, table
         self.pulse = self.storage.table_pulse(table.id)
@@ -362,18 +400,29 @@ class TableSeat:
             mine = self.me is not None and row.id == self.me.id
             other_child = row.is_human and not mine  # never "you left" to oneself
             playing = self.game is not None and not self.game.is_over
+            spec = (self.game.seats[i] if self.game is not None and i < len(self.game.seats)
+                    and not row.is_human else SeatSpec(row.kind, row.name, row.avatar, row.level))
             out.append(SeatPresence(
-                i, row.name, row.avatar, row.kind, row.level, mine,
+                i, seat_name(spec, i), row.avatar, row.kind, row.level, mine,
                 away=other_child and gone > AWAY_SECONDS,
                 can_hand_over=other_child and playing and gone > self.timeout))
         return out
+
+    def waiting_on(self, at: datetime | None = None) -> SeatPresence | None:
+        """The seat the game waits for when it is not this device's turn (its presence
+        says whether that child is away, and whether the others may hand the seat to the
+        computer already), or None: this device's turn, a score table, the end."""
+        game = self.game
+        if game is None or game.is_over or game.round_over or self.my_turn:
+            return None
+        return next((p for p in self.presence(at) if p.seat == game.to_move), None)
 
     def board(self, *, deck: Deck, show_value: bool, hint_step: int = 1,
               odds_style: str = "words") -> dict[str, Any]:
         """The board's data for this device: built from this seat's observation only, so
         another seat's hidden cards are never in it (:mod:`trainer.board_view`)."""
         assert self.game is not None
-        return session_board(self.game, viewer=self.seat, reveal=True, deck=deck,
+        return session_board(self.game, viewer=self.seat, reveal=not self._watching, deck=deck,
                              show_value=show_value, hints_on=self.hints,
                              hint_step=hint_step, odds_style=odds_style)
 
@@ -384,8 +433,8 @@ class TableSeat:
     @property
     def my_turn(self) -> bool:
         game = self.game
-        return (game is not None and not game.round_over and not game.is_over
-                and game.to_move == self.seat)
+        return (game is not None and not self._watching and not game.round_over
+                and not game.is_over and game.to_move == self.seat)
 
     def move_players(self) -> list[MoveBy]:
         """Who played each saved move: the seat's occupant from the move they took it at."""
@@ -408,7 +457,7 @@ class TableSeat:
     def touch(self, force: bool = False) -> None:
         """This device is here: its seat's ``last_seen``, at most every few seconds."""
         at = self.tables.clock()
-        if self.me is None or (not force and self._touched is not None
+        if self.me is None or self._watching or (not force and self._touched is not None
                                and (at - self._touched).total_seconds() < TOUCH_SECONDS):
             return
         self.storage.touch_seat(self.me.id)
@@ -476,6 +525,22 @@ class TableSeat:
         self.refresh()
         return None
 
+    def leave(self) -> TableRefusal | None:
+        """A child who joined (not the opener, who closes the table instead) leaves the
+        waiting room: their seat is free for another friend. Once the game has begun
+        a child who goes is handed to the computer instead (:meth:`hand_to_computer`)."""
+        if self.refresh() is not None or self.table is None or self.me is None:
+            return TableRefusal("table_bad_link")
+        if self.table.status != "waiting":
+            return TableRefusal("table_started")
+        if self.seat == 0:
+            return TableRefusal("table_opener_closes")
+        try:
+            self.storage.leave_waiting(self.table, self.me.id)
+        except TableChanged:
+            return TableRefusal("table_moved_first")
+        return None
+
     def play(self, card: Card, take: Sequence[Card], seen: int | None,
              context: TurnContext | None = None) -> Outcome:
         """This child's move at the position drawn at revision ``seen``: accepted only if
@@ -510,6 +575,8 @@ class TableSeat:
         """Deal the next round after the score table (any child at the table may; the
         first tap deals, another device's tap at the same moment changes nothing)."""
         game = self.game
+        if self._watching:
+            return Outcome(False, "not_your_turn")
         if game is None or seen is None or seen != game.revision:
             return self._moved_first()
         if not game.round_over or game.is_over:
@@ -530,7 +597,7 @@ class TableSeat:
                          ) -> TableRefusal | None:
         """Give the seat of a child who left (gone longer than the table's timeout) to a
         computer player of ``level``, which plays from the next move on."""
-        if self.refresh() is not None or self.game is None or self.table is None:
+        if self._watching or self.refresh() is not None or self.game is None or self.table is None:
             return TableRefusal("table_moved_first")
         if level not in bot_levels():
             return TableRefusal("table_bad_level")
@@ -540,11 +607,13 @@ class TableSeat:
         game = self.game
         specs = list(game.seats)
         old = specs[seat]
-        specs[seat] = SeatSpec("bot", old.name, old.avatar, level)
+        # A computer taking over for the child, and shown so ("🤖 Computer for Leo"): the
+        # child's picture would say the child is still playing.
+        specs[seat] = SeatSpec("bot", "", _HANDED_AVATAR, level, stands_in=old.name)
         from_round, from_move = _position_after(game)
         try:
             self.storage.hand_seat_over(
-                self.table, seat, NewSeat(seat, "bot", old.name, old.avatar, level),
+                self.table, seat, NewSeat(seat, "bot", old.name, _HANDED_AVATAR, level),
                 game_revision=game.revision, seats=[s.to_dict() for s in specs],
                 from_round=from_round, from_move=from_move)
         except TableChanged:

@@ -19,8 +19,8 @@ from escoba import Card, Deck, Move, Play
 from . import hints as hint_mod
 from .i18n import card_name, has_key, t
 
-__all__ = ["card_text", "cards_text", "seat_label", "seat_status", "event_line", "odds_text",
-           "hint_line_text", "coach_text", "move_text"]
+__all__ = ["card_text", "cards_text", "seat_label", "seat_name", "seat_status", "event_line",
+           "odds_text", "hint_line_text", "coach_text", "move_text"]
 
 log = logging.getLogger(__name__)
 
@@ -36,12 +36,24 @@ def cards_text(cards: Iterable[Card], deck: Deck) -> str:
     return ", ".join(card_text(c, deck) for c in sorted(cards)) or t("nothing")
 
 
-def seat_label(spec: Any) -> str:
+def seat_name(spec: Any, seat: int) -> str:
+    """A seat's name in the viewer's language, worded when it is drawn: a child's
+    nickname; a computer player without a stored name (a table's) is "Computer 3" with
+    the seat's number as the waiting room counts (``seat`` from 0); one that took over a
+    child's seat is "Computer for Leo". Older games keep the names they stored."""
+    if spec.is_human:
+        return spec.name
+    if getattr(spec, "stands_in", ""):
+        return t("table_bot_for", name=spec.stands_in)
+    return spec.name or t("bot_name", n=seat + 1)
+
+
+def seat_label(spec: Any, seat: int = -1) -> str:
     """A seat as the board names it: "🦊 Ana", or "🤖 Computer 1 (Gentle)" for a computer
-    player (``spec`` is a :class:`trainer.gameplay.SeatSpec`)."""
+    player (``spec`` is a :class:`trainer.gameplay.SeatSpec`, ``seat`` its number)."""
     if spec.is_human:
         return f"{spec.avatar} {spec.name}"
-    return f"{spec.avatar} {spec.name} ({t('level_' + spec.level)})"
+    return f"{spec.avatar} {seat_name(spec, seat)} ({t('level_' + spec.level)})"
 
 
 def seat_status(cards: int, pile: int, escobas: int) -> str:

@@ -70,7 +70,7 @@ def coach_text(key: str, params: dict[str, Any]) -> str:
 
 
 def seat_label(game: GameSession, seat: int) -> str:
-    return words_seat_label(game.seats[seat])
+    return words_seat_label(game.seats[seat], seat)
 
 
 def event_text(game: GameSession, event: Play, deck: Deck) -> str:

@@ -29,6 +29,7 @@ from trainer.gameplay import bot_levels
 from trainer.i18n import t
 from trainer.tables import SeatPresence, TableRefusal, Tables, TableSeat, TableTicket
 from trainer.text import md_escape
+from trainer.words import seat_name
 from ui.i18n import current_language, labels, start_run
 
 from .board import deck_of
@@ -51,6 +52,8 @@ POLL_SECONDS = 0.5
 KEY_SEAT = "table_seat"
 KEY_PRESENCE = "table_presence"
 KEY_BOARD = "table_board"
+#: A device whose seat went to the computer, watching the game (read-only).
+KEY_WATCH = "table_watch"
 #: Target scores a table offers: 1 is "first to score wins", a game of one or two rounds.
 TARGETS = [1, 15, 21, 31]
 TABLE_URL_KEYS = ("table", "seat")
@@ -88,12 +91,30 @@ def current_seat() -> TableSeat | None:
         return None
     found = _tables().seat_from_link(code, token)
     if isinstance(found, TableRefusal):
-        st.error(t(found.key, **{k: md_escape(str(v)) for k, v in (found.params or {}).items()}),
-                 icon="🔗")
+        _say_refusal(found)
+        watcher = _tables().watch(code, token) if found.key == "table_seat_handed" else None
+        if watcher is not None:  # the link stays: this device watches the game
+            st.session_state.pop(KEY_SEAT, None)
+            st.session_state[KEY_WATCH] = watcher
+            return None
         _set_seat(None)
         return None
     _set_seat(found)
     return found
+
+
+#: A link that no longer plays but is no mistake either: said as news, not in red.
+_NEWS = {"table_link_finished": "🏁", "table_seat_handed": "🤖"}
+
+
+def _say_refusal(refusal: TableRefusal) -> None:
+    """Why this device's link shows no seat: news (the game is over, the computer took
+    over the seat) as information, a broken link as an error."""
+    text = t(refusal.key, **{k: md_escape(str(v)) for k, v in (refusal.params or {}).items()})
+    if refusal.key in _NEWS:
+        st.info(text, icon=_NEWS[refusal.key])
+    else:
+        st.error(text, icon="🔗")
 
 
 def _ticket_seat(ticket: TableTicket) -> None:
@@ -163,7 +184,7 @@ def _open_form(profile: Any) -> None:
                                      default="human", required=True,
                                      format_func=labels("table_kind_"))
                 if state.get(f"tb_kind_{i}") == "bot":
-                    st.selectbox(t("level"), bot_levels(), key=f"tb_level_{i}",
+                    st.selectbox(t("table_computer_level"), bot_levels(), key=f"tb_level_{i}",
                                  format_func=labels("level_"))
         st.selectbox(t("preset"), list(PRESETS), key="tb_preset", format_func=labels("preset_"),
                      on_change=_on_table_preset)
@@ -212,8 +233,9 @@ def _more_rules() -> None:
 def _lobby(profile: Any) -> None:
     with st.container(border=True, key="tb_join_box"):
         st.subheader(t("table_join_title"))
+        # A description, not a sample code a child might take for a real one.
         st.text_input(t("table_code_label"), key="tb_code", max_chars=12,
-                      placeholder="K7MPX")
+                      placeholder=t("table_code_placeholder"))
         st.button(t("table_join_button"), key="tb_join_button", type="primary",
                   on_click=_on_join, args=(profile,), use_container_width=True)
     class_id = storage().class_of(profile.id)
@@ -223,7 +245,8 @@ def _lobby(profile: Any) -> None:
         if not open_tables:
             st.caption(t("table_class_none"))
         for table, seats in open_tables:
-            names = ", ".join(f"{s.avatar} {s.name}" for s in seats)
+            names = ", ".join(f"{s.avatar} {s.name or t('bot_name', n=s.seat + 1)}"
+                              for s in seats)
             with st.container(border=True, horizontal=True, key=f"tb_class_{table.id}"):
                 st.markdown(md_escape(f"{table.code} · {names}"))
                 st.button(t("table_join_button"), key=f"tb_join_{table.id}",
@@ -261,29 +284,73 @@ def _on_start_now(seat: TableSeat) -> None:
 
 
 @safe_callback
+def _on_close_ask() -> None:
+    st.session_state["tb_confirm_close"] = True
+
+
+@safe_callback
+def _on_close_keep() -> None:
+    st.session_state.pop("tb_confirm_close", None)
+
+
+@safe_callback
 def _on_close(seat: TableSeat) -> None:
-    seat.close()
+    st.session_state.pop("tb_confirm_close", None)
+    refused = seat.close()
+    if refused is not None:  # a friend filled the last seat a moment earlier
+        flash("warning", refused.key)
+        return
     _set_seat(None)
+    flash("success", "table_closed_done", code=seat.code)
+
+
+@safe_callback
+def _on_leave_waiting(seat: TableSeat) -> None:
+    refused = seat.leave()
+    if refused is not None:
+        flash("warning", refused.key)
+        return
+    _set_seat(None)
+    flash("success", "table_left_done", code=seat.code)
 
 
 @safe_callback
 def _on_leave() -> None:
+    st.session_state.pop(KEY_WATCH, None)
     _set_seat(None)
 
 
 def _waiting_room(seat: TableSeat) -> None:
     st.markdown(t("table_code_say"))
     _code_box(seat.code)
-    st.markdown("\n".join("- " + md_escape(_seat_line(p)) for p in seat.presence()))
+    presence = seat.presence()
+    rules = seat.rules
+    if rules.teams:  # who plays with whom (partners sit opposite)
+        for side in range(rules.sides):
+            lines = [md_escape(_seat_line(presence[s])) for s in rules.seats_of(side)]
+            st.markdown(f"**{t('table_team_n', n=side + 1)}**  \n" + "  \n".join(lines))
+    else:  # one line a seat, numbered as the game names the players (no bullet too)
+        st.markdown("  \n".join(md_escape(_seat_line(p)) for p in presence))
     st.caption(t("table_waiting"))
     if seat.seat == 0:
         with st.container(horizontal=True, key="tb_start_box"):
-            st.selectbox(t("level"), bot_levels(), key="tb_fill_level",
+            st.selectbox(t("table_computer_level"), bot_levels(), key="tb_fill_level",
                          format_func=labels("level_"))
             st.button(t("table_start_now"), key="tb_start_now", on_click=_on_start_now,
                       args=(seat,))
-        st.button(t("table_close"), key="tb_close", on_click=_on_close, args=(seat,),
-                  type="tertiary")
+        if st.session_state.get("tb_confirm_close"):
+            with st.container(border=True, key="tb_close_confirm"):
+                st.markdown(t("table_close_confirm"))
+                with st.container(horizontal=True):
+                    st.button(t("table_close_yes"), key="tb_close_yes", on_click=_on_close,
+                              args=(seat,), type="primary")
+                    st.button(t("table_close_no"), key="tb_close_no", on_click=_on_close_keep)
+        else:
+            st.button(t("table_close"), key="tb_close", on_click=_on_close_ask,
+                      type="secondary", icon="🚪")
+    else:
+        st.button(t("table_leave_waiting"), key="tb_leave_waiting", on_click=_on_leave_waiting,
+                  args=(seat,), type="secondary", icon="🚪")
 
 
 # -- the game ----------------------------------------------------------------------------
@@ -383,7 +450,7 @@ def _presence_row(seat: TableSeat) -> None:
         st.warning(t("table_left", name=md_escape(f"{p.avatar} {p.name}")), icon="👋")
         if p.can_hand_over:
             with st.container(horizontal=True, key=f"tb_hand_box_{p.seat}"):
-                st.selectbox(t("level"), bot_levels(), key=f"tb_hand_level_{p.seat}",
+                st.selectbox(t("table_computer_level"), bot_levels(), key=f"tb_hand_level_{p.seat}",
                              format_func=labels("level_"))
                 st.button(t("table_hand_over", name=p.name), key=f"tb_hand_over_{p.seat}",
                           on_click=_on_hand_over, args=(seat, p.seat))
@@ -405,6 +472,15 @@ def _game_fragment() -> None:
         show_flash()
     game = seat.game
     _presence_row(seat)
+    # What this child needs first sits on top, above the board (on a phone the board
+    # fills the screen): whose turn it is during the game, who won at the end.
+    if game.is_over:
+        _game_result(seat)
+    elif not game.round_over:
+        if seat.my_turn:
+            st.success(t("table_your_turn"), icon="👉")
+        else:
+            _their_turn(seat)
     data = seat.board(deck=deck_of(), show_value=bool(settings().get("show_values", True)),
                       odds_style=str(settings().get("odds", "words")))
     show_board_component(data, key=KEY_BOARD, on_action=lambda raw: _on_board_action(seat, raw))
@@ -412,22 +488,37 @@ def _game_fragment() -> None:
         names = [game.side_name(s) for s in range(game.rules.sides)]
         show_round_score(game.game.rounds[-1].score(), names, len(game.game.rounds))
         if not game.is_over:
+            why = game.why_more_rounds()
+            if why is not None:  # a tie at the target, or nobody scored in a quick game
+                score = "–".join(str(points) for points in game.game.totals)
+                st.info(t("table_more_rounds_" + why, score=score), icon="🔁")
             st.button(t("next_round"), key="tb_next_round", type="primary",
                       on_click=_on_next_round, args=(seat,), use_container_width=True)
         else:
             _game_end(seat)
         return
-    if seat.my_turn:
-        st.success(t("table_your_turn"), icon="👉")
-        if not board_loaded():
-            with st.expander(t("board_fallback_title"), expanded=False):
-                _fallback(seat)
+    if seat.my_turn and not board_loaded():
+        with st.expander(t("board_fallback_title"), expanded=False):
+            _fallback(seat)
+
+
+def _their_turn(seat: TableSeat) -> None:
+    """Whose turn it is when not this child's: playing, or away (then what happens next,
+    never "is playing" under "left the table")."""
+    game = seat.game
+    who = game.seats[game.to_move]
+    name = md_escape(f"{who.avatar} {seat_name(who, game.to_move)}")
+    waiting = seat.waiting_on()
+    if waiting is not None and waiting.can_hand_over:
+        st.warning(t("table_their_turn_gone", name=name), icon="⏳")
+    elif waiting is not None and waiting.away:
+        st.warning(t("table_their_turn_away", name=name, seconds=seat.timeout), icon="⏳")
     else:
-        who = game.seats[game.to_move]
-        st.info(t("table_their_turn", name=md_escape(f"{who.avatar} {who.name}")), icon="⏳")
+        st.info(t("table_their_turn", name=name), icon="⏳")
 
 
-def _game_end(seat: TableSeat) -> None:
+def _game_result(seat: TableSeat) -> None:
+    """Who won and the final totals: the first thing on the screen once the game is over."""
     game = seat.game
     names = [game.side_name(s) for s in range(game.rules.sides)]
     winner = game.game.winner
@@ -439,6 +530,11 @@ def _game_end(seat: TableSeat) -> None:
         st.success(t("winner_is", name=md_escape(names[winner])), icon="🏆")
     totals = " · ".join(f"{names[s]}: {game.game.totals[s]}" for s in range(game.rules.sides))
     st.markdown(f"**{t('final_totals')}** {md_escape(totals)}")
+
+
+def _game_end(seat: TableSeat) -> None:
+    """Below the board and the last score table: who played whose moves, the reviews."""
+    game = seat.game
     # Who played which moves, when a seat changed hands (table_seats says it for every move).
     history = seat.storage.table_seats(seat.table.id, history=True)
     for row in history:
@@ -446,12 +542,12 @@ def _game_end(seat: TableSeat) -> None:
         if row.kind == "bot" and took_over:
             st.caption(t("table_handed_note", name=md_escape(row.name), round=row.from_round,
                          move=row.from_move, level=t("level_" + row.level)))
-    # The coach's review of every child at the table, this device's child first.
-    humans = sorted(game.human_seats, key=lambda s: s != seat.seat)
-    for number in humans:
-        spec = game.seats[number]
-        st.markdown("### " + md_escape(t("review_title_for", name=f"{spec.avatar} {spec.name}")))
-        show_review_of(game, number, owner=False)
+    # The coach's review of this device's child only, addressed to them: a friend's
+    # mistakes are theirs (the others see the result and the totals above). Pass-and-play
+    # on one tablet still shows every child's (ui/endgame.py).
+    me = game.seats[seat.seat]
+    st.markdown("### " + md_escape(t("table_review_title", name=f"{me.avatar} {me.name}")))
+    show_review_of(game, seat.seat, owner=False)
     st.button(t("table_leave"), key="tb_leave", on_click=_on_leave, use_container_width=True)
 
 
@@ -484,19 +580,74 @@ def _presence_signature(seat: TableSeat) -> tuple:
     return cached[1]
 
 
+def _page_title(seat: TableSeat | None) -> None:
+    """The page's title, big in the lobby and the waiting room; during a game only a
+    small line with the table's code (on a phone the big title took a third of the
+    screen above the board)."""
+    if seat is None or seat.waiting or seat.table is None or seat.table.status == "closed":
+        st.title(t("tables_title"))
+    else:
+        st.caption(f"🤝 {t('tables_title')} · {t('table_playing_at', code=seat.code)}")
+
+
+@st.fragment(run_every=POLL_SECONDS)
+@friendly
+def _watch_poller() -> None:
+    """The watching device's poll: the page again when the game moved on."""
+    watcher: TableSeat | None = st.session_state.get(KEY_WATCH)
+    if watcher is not None and watcher.table is not None and watcher.changed():
+        st.rerun()
+
+
+def _watch_view(watcher: TableSeat) -> None:
+    """The game as the device whose seat went to the computer sees it: the board with
+    no hand and nothing to tap, the scores and the result, and the way back."""
+    if watcher.pulse is None or watcher.changed():
+        watcher.refresh()
+    _watch_poller()
+    game = watcher.game
+    if game is not None:
+        if game.is_over:
+            _game_result(watcher)
+        st.caption(t("table_watching"))
+        data = watcher.board(deck=deck_of(),
+                             show_value=bool(settings().get("show_values", True)))
+        show_board_component(data, key=KEY_BOARD, on_action=lambda raw: None)
+        if game.round_over:
+            names = [game.side_name(s) for s in range(game.rules.sides)]
+            show_round_score(game.game.rounds[-1].score(), names, len(game.game.rounds))
+    st.button(t("table_leave"), key="tb_leave_watch", on_click=_on_leave,
+              use_container_width=True)
+
+
 def table_page(profile: Any) -> None:
-    """The page: the lobby, the waiting room or the game of this device's seat."""
+    """The page: the lobby, the waiting room or the game of this device's seat (or, for
+    a seat handed to the computer, the game to watch)."""
     seat = current_seat()
+    watcher: TableSeat | None = st.session_state.get(KEY_WATCH)
+    if seat is None and watcher is not None and st.query_params.get("seat") == watcher.token:
+        _watch_view(watcher)
+        return
+    st.session_state.pop(KEY_WATCH, None)
     if seat is None:
+        _page_title(None)
         show_flash()
         _lobby(profile)
         return
     if seat.pulse is None or seat.changed():
         problem = seat.refresh()
         if problem is not None:
+            watcher = (_tables().watch(seat.code, seat.token)
+                       if problem.key == "table_seat_handed" else None)
+            if watcher is not None:  # the seat went to the computer: watch the game
+                st.session_state.pop(KEY_SEAT, None)
+                st.session_state[KEY_WATCH] = watcher
+                _say_refusal(problem)
+                _watch_view(watcher)
+                return
             _set_seat(None)
-            st.error(t(problem.key, **{k: md_escape(str(v))
-                                       for k, v in (problem.params or {}).items()}))
+            _page_title(None)
+            _say_refusal(problem)
             _lobby(profile)
             return
     seat.touch()
@@ -504,6 +655,7 @@ def table_page(profile: Any) -> None:
     st.session_state.pop("table_presence_read", None)
     st.session_state[KEY_PRESENCE] = _presence_signature(seat)
     _poller()
+    _page_title(seat)
     if seat.table is not None and seat.table.status == "closed":
         st.info(t("table_closed"))
         st.button(t("table_leave"), key="tb_leave_closed", on_click=_on_leave)
@@ -512,5 +664,4 @@ def table_page(profile: Any) -> None:
         show_flash()
         _waiting_room(seat)
         return
-    st.caption(t("table_playing_at", code=seat.code))
     _game_fragment()

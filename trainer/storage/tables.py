@@ -166,6 +166,16 @@ class TableStore(Database):
                 raise TableChanged("table_moved_first")
             conn.execute(table_seats.insert().values(**_seat_values(table.id, new, now())))
 
+    def leave_waiting(self, table: TableRow, seat_id: int) -> None:
+        """A child who joined leaves the waiting room: the seat is free again for a
+        friend. The row goes (nobody played there: no move needs its occupant, and a
+        computer filling the seat later is no hand-over). Refused with
+        :class:`TableChanged` if the table moved on (it may have started)."""
+        with self.transaction() as conn:
+            self._claim(conn, table)
+            conn.execute(table_seats.delete().where(
+                (table_seats.c.id == seat_id) & (table_seats.c.table_id == table.id)))
+
     def start_table(self, table: TableRow, *, profile_id: int, rules: dict[str, Any],
                     seats: Sequence[dict[str, Any]], seed: int, record: dict[str, Any],
                     options: dict[str, Any], fill: Sequence[NewSeat] = ()) -> int:

@@ -81,7 +81,9 @@ class RandomPlayer(_PairPlayer):
 
     def choose_pair(self, observation: Observation, rng: random.Random) -> tuple[int, int]:
         """:meth:`choose` in the inner form (card index, take mask): no objects built."""
-        pairs = observation.legal_move_pairs()
+        # The pairs the round computed for this turn, read as they are (a tuple);
+        # an observation built by hand asks for them.
+        pairs = observation.legal or observation.legal_move_pairs()
         # random() * n is uniform enough for a handful of moves and 4x cheaper
         # than randrange, which matters in simulations.
         return pairs[int(rng.random() * len(pairs))]

@@ -21,7 +21,7 @@ import operator
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .cards import (
     CARDS,
@@ -326,33 +326,6 @@ def _hand_cards(hand: int) -> tuple[int, ...]:
     return cards
 
 
-class _LegalCache:
-    """One round's last legal-move list, with the hand and table it was computed for.
-
-    A bot asks its observation for the legal moves and then plays one of them,
-    so the round can accept that move by membership in that short list instead
-    of checking its arithmetic again. Each :class:`Round` has its own (its
-    observations write to it): nothing is shared between rounds, sessions or
-    threads. It is no part of what a seat knows: every cache compares equal.
-    """
-
-    __slots__ = ("moves",)
-
-    def __init__(self) -> None:
-        #: ``(hand, table, rules, pairs)``: the legal pairs of that hand on that table
-        #: under those rules, kept as a tuple of their own (the caller's list may change).
-        self.moves: tuple[int, int, Rules, tuple[tuple[int, int], ...]] | None = None
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _LegalCache)
-
-    def __hash__(self) -> int:
-        return 0
-
-    def __repr__(self) -> str:
-        return "<legal-move cache>"
-
-
 def _moves_from_pairs(pairs: Iterable[tuple[int, int]]) -> list[Move]:
     return [Move(CARDS[c], frozenset(cards_of(t))) for c, t in pairs]
 
@@ -410,9 +383,10 @@ class Observation(NamedTuple):
     scores: tuple[int, ...] = ()
     round_number: int = 1
     round_over: bool = False
-    #: The round's legal-move cache (internal: lets the round accept a move
-    #: chosen from :meth:`legal_move_pairs` without judging it again).
-    legal_cache: _LegalCache | None = None
+    #: The legal pairs of :meth:`legal_move_pairs`, as the round computed them for
+    #: this seat's turn (``None``: not its turn, or not computed). ``_replace``
+    #: computes them again, so they always follow the other fields.
+    legal: tuple[tuple[int, int], ...] | None = None
 
     @property
     def hand(self) -> tuple[Card, ...]:
@@ -449,13 +423,12 @@ class Observation(NamedTuple):
         # One unpacking of every field costs less than seven attribute reads (each a
         # descriptor call on a named tuple), and this runs before every move.
         (rules, seat, to_move, _, hand, table, _, _, _, _, _, _, _, _, _, _, _, _,
-         round_over, cache) = self
+         round_over, legal) = self
         if to_move != seat or round_over:
             return []
-        out = legal_move_pairs(rules, hand, table)
-        if cache is not None:
-            cache.moves = (hand, table, rules, tuple(out))
-        return out
+        if legal is not None:
+            return list(legal)  # what the round computed for this very state
+        return legal_move_pairs(rules, hand, table)
 
     def legal_moves(self) -> list[Move]:
         """The moves this seat may make now (empty when it is not its turn)."""
@@ -469,6 +442,23 @@ class Observation(NamedTuple):
         return [Renuncio(card, frozenset(cards_of(s)))
                 for s in sorted(capture_masks(self.renuncio_table, self.renuncio_card,
                                               self.rules.capture_sum), key=sort_key)]
+
+
+_namedtuple_replace = Observation._replace
+
+
+def _observation_replace(self: Observation, /, **changes: Any) -> Observation:
+    """``Observation._replace``, with the legal pairs computed again for the new fields
+    (the board blanks a hand this way: its old moves must not come with it)."""
+    changes.pop("legal", None)
+    new = _namedtuple_replace(self, **changes)
+    legal = None
+    if new.to_move == new.seat and not new.round_over:
+        legal = tuple(legal_move_pairs(new.rules, new.hand_mask, new.table_mask))
+    return _namedtuple_replace(new, legal=legal)
+
+
+Observation._replace = _observation_replace  # type: ignore[method-assign]
 
 
 class Round:
@@ -549,7 +539,10 @@ class Round:
         self._last_capturer: int | None = None
         self._history: list[Play] = []
         self._renuncio: tuple[int, int] | None = None  # (card laid down, table before it)
-        self._legal_cache = _LegalCache()
+        #: The legal pairs of the seat to move in the current state, once asked for;
+        #: ``None`` again after every change of state (``_apply``, a renuncio claim).
+        #: A move among them is legal without judging it again (``_play_chosen``).
+        self._legal: tuple[tuple[int, int], ...] | None = None
         self._cards_in_hands = 0
         self._over = False
         self._score: RoundScore | None = None
@@ -753,14 +746,22 @@ class Round:
         claim = pending is not None and seat == self._to_move \
             and self.rules.capture_rule == "renuncio"
         hands = self._hands
+        rules = self.rules
+        hand = hands[seat]
+        table = self._table
+        legal = None
+        if seat == self._to_move and not self._over:  # its turn: its legal moves too
+            legal = self._legal
+            if legal is None:
+                legal = self._legal = tuple(legal_move_pairs(rules, hand, table))
         # Built with tuple.__new__ in field order: this runs before every move.
         return _new_observation(Observation, (
-            self.rules, seat, self._to_move, self.dealer, hands[seat], self._table,
+            rules, seat, self._to_move, self.dealer, hand, table,
             tuple(self._piles), self._count_rows[self._cards_in_hands], len(self._stock),
             self._escobas, self._last_capturer, self._seen, tuple(self._history),
             pending[0] if claim else None, pending[1] if claim else 0,
             tuple(hands) if self._open_hand else None, scores, round_number, self._over,
-            self._legal_cache,
+            legal,
         ))
 
     # -- moves ------------------------------------------------------------------
@@ -768,10 +769,11 @@ class Round:
         """Legal plays as ``(card index, take mask)``: the fast path for simulations."""
         if self._over:
             return []
-        hand, table = self._hands[self._to_move], self._table
-        out = legal_move_pairs(self.rules, hand, table)
-        self._legal_cache.moves = (hand, table, self.rules, tuple(out))
-        return out
+        pairs = self._legal
+        if pairs is None:
+            pairs = self._legal = tuple(
+                legal_move_pairs(self.rules, self._hands[self._to_move], self._table))
+        return list(pairs)
 
     def legal_moves(self) -> list[Move]:
         """Every move the rules allow the seat to move, and nothing else.
@@ -844,16 +846,12 @@ class Round:
     def _play_chosen(self, pair: tuple[int, int]) -> Play:
         """:meth:`play_pair` given the pair itself (as a player returned it).
 
-        A pair among the legal moves just generated for this very state (this
-        hand, this table, these rules) is legal; any other is judged in full.
-        The masks are compared by identity: the cache holds the very int objects
-        this round handed out, and an equal value held in another object only
-        costs the full judgement, never a wrong verdict.
+        A pair among the legal moves the round generated for its current state
+        (``_legal``, forgotten at every change of state) is legal; any other is
+        judged in full.
         """
-        last = self._legal_cache.moves
-        if last is not None and pair in last[3] and last[1] is self._table \
-                and last[0] is self._hands[self._to_move] and last[2] is self.rules \
-                and not self._over:
+        legal = self._legal
+        if legal is not None and pair in legal:
             return self._apply(self._to_move, pair[0], pair[1])
         card, take = pair
         verdict = self._check_pair(card, take)
@@ -912,6 +910,7 @@ class Round:
         return None
 
     def _apply(self, seat: int, card: int, take: int, miscount: int | None = None) -> Play:
+        self._legal = None
         bit = _BIT[card]
         self._hands[seat] ^= bit
         left = self._cards_in_hands = self._cards_in_hands - 1
@@ -997,6 +996,7 @@ class Round:
         if verdict is not None:
             raise verdict
         seat = self._to_move
+        self._legal = None
         won = mask_of(claim.take) | claim.card.bit
         self._table &= ~won
         self._piles[seat] |= won
@@ -1014,7 +1014,6 @@ class Round:
         other._hands = list(self._hands)
         other._piles = list(self._piles)
         other._history = list(self._history)
-        other._legal_cache = _LegalCache()
         return other
 
     # -- the end ------------------------------------------------------------------

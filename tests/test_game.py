@@ -550,12 +550,17 @@ def test_observation_legal_moves_read_the_fields_they_mean():
 
     assert Observation._fields[:6] == ("rules", "seat", "to_move", "dealer", "hand_mask",
                                        "table_mask")
-    assert Observation._fields[18:] == ("round_over", "legal_cache")
+    assert Observation._fields[18:] == ("round_over", "legal")
     round_ = stacked_round(Rules.preset("classic"), ["7o 1c 2c", "9b 4e 6e"], "3o 5c 8e 10b")
     obs = round_.observation(round_.to_move)
     assert obs.legal_move_pairs()
+    assert obs.legal == tuple(obs.legal_move_pairs())  # the round's own, carried along
     assert obs._replace(round_over=True).legal_move_pairs() == []
     assert obs._replace(seat=1 - obs.seat).legal_move_pairs() == []
     assert obs._replace(hand_mask=0).legal_move_pairs() == []
+    assert obs._replace(hand_mask=0).legal == ()  # the board's blanked hand: no old moves
     relaxed = obs._replace(rules=Rules.preset("relaxed")).legal_move_pairs()
     assert set(obs.legal_move_pairs()) < set(relaxed)  # laying down allowed too
+    assert obs._replace(scores=(3, 4)) == obs._replace(scores=(3, 4), legal=None)
+    assert obs._replace(scores=(3, 4)).legal == obs.legal
+    assert obs.legal_move_pairs() is not obs.legal_move_pairs()  # each caller its own list

@@ -335,7 +335,13 @@ def test_each_round_has_its_own_legal_move_cache():
     second = stacked_round(CLASSIC, ["7o 1c 2c", "9b 4e 6e"], "3o 5c 8e 10b")
     before = second.observation(1)
     first.observation(1).legal_move_pairs()
-    assert first._legal_cache.moves is not None
-    assert second._legal_cache.moves is None and first._legal_cache is not second._legal_cache
-    assert first.copy()._legal_cache.moves is None
-    assert first.observation(1) == before  # the cache is no part of what the seat knows
+    assert first._legal is not None
+    assert second._legal is not None  # computed for `before`, by its own round
+    fresh = stacked_round(CLASSIC, ["7o 1c 2c", "9b 4e 6e"], "3o 5c 8e 10b")
+    assert fresh._legal is None
+    assert first.observation(0).legal is None  # not its turn: no moves carried
+    copied = first.copy()
+    assert copied._legal == first._legal  # the same state, an immutable tuple
+    copied.play_pair(*copied.legal_move_pairs()[0])
+    assert copied._legal is None and first._legal is not None  # forgotten at the change
+    assert first.observation(1) == before  # the same state, the same observation

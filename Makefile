@@ -3,7 +3,7 @@ VENV ?= .venv
 PYTHON ?= python3
 BIN = $(VENV)/bin
 
-.PHONY: install run serve-network test bench lint clean
+.PHONY: install run serve-network test bench lint clean fast pure test-compiled
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +25,28 @@ serve-network: install
 test: install
 	$(BIN)/python -m pytest
 
+# The optional compiled core (issue 17, docs/BENCHMARKS.md): the engine's hot modules
+# through mypyc, built in place next to their .py (needs a C compiler). Without it, or if
+# the build fails, the engine runs in pure Python. Rebuild after editing those modules.
+fast: install
+	$(BIN)/pip install -q -e '.[dev,compiled]'
+	$(BIN)/python bench/compile_engine.py
+
+pure:
+	$(PYTHON) bench/compile_engine.py --clean
+
+# CI's second engine run: the engine tests with the core compiled, then pure Python again.
+ENGINE_TESTS = tests/test_game.py tests/test_solver.py tests/test_record.py \
+	tests/test_simulate_golden.py tests/test_illegal_moves.py tests/test_properties.py \
+	tests/test_worked_examples.py tests/test_board_view.py tests/test_engine_isolation.py \
+	tests/test_compiled_core.py
+
+test-compiled: install
+	$(BIN)/pip install -q -e '.[dev,compiled]'
+	$(BIN)/python bench/compile_engine.py --strict
+	ESCOBA_REQUIRE_COMPILED=1 $(BIN)/python -m pytest $(ENGINE_TESTS); \
+	status=$$?; $(BIN)/python bench/compile_engine.py --clean; exit $$status
+
 # The board in Chromium (bench/board_browser_bench.py, about 75 s) runs when the
 # browser is there (ESCOBA_CHROMIUM, default /usr/bin/chromium).
 CHROMIUM ?= $(or $(ESCOBA_CHROMIUM),/usr/bin/chromium)
@@ -39,4 +61,4 @@ lint: install
 	$(BIN)/ruff check $(wildcard escoba commands puzzles lessons locales trainer app_pages ui tests bench deploy) app.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis build/mypyc escoba/*.so

@@ -16,6 +16,7 @@ edge.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import operator
 import random
@@ -458,7 +459,9 @@ def _observation_replace(self: Observation, /, **changes: Any) -> Observation:
     return _namedtuple_replace(new, legal=legal)
 
 
-Observation._replace = _observation_replace  # type: ignore[method-assign]
+# A partialmethod, not the bare function: a mypyc-compiled function does not bind as a method.
+Observation._replace = functools.partialmethod(  # type: ignore[method-assign,assignment]
+    _observation_replace)
 
 
 class Round:
@@ -471,7 +474,9 @@ class Round:
     """
 
     def __init__(self, rules: Rules, deck: Sequence[Card], dealer: int, *,
-                 _trusted_deck: bool = False) -> None:
+                 _trusted_deck: bool = False, _unfilled: bool = False) -> None:
+        if _unfilled:  # for the other constructors and copy(), which fill it themselves
+            return  # (a mypyc-compiled class cannot be made with object.__new__)
         self._start(rules, dealer)
         deck = tuple(deck)
         if not _trusted_deck:  # a deck the game shuffled itself is full by construction
@@ -481,7 +486,7 @@ class Round:
     @classmethod
     def _shuffled(cls, rules: Rules, order: list[int], dealer: int) -> Round:
         """A round dealt from the game's own shuffle, given as card indices (top first)."""
-        round_ = cls.__new__(cls)
+        round_ = cls(rules, (), dealer, _unfilled=True)
         round_._start(rules, dealer)
         round_._deal_deck(_deck_of(order), order[::-1])  # pop() = top card
         return round_
@@ -490,7 +495,7 @@ class Round:
         """Deal ``deck`` (``stock``: its card indices, bottom first) and lay the table."""
         rules = self.rules
         self.deck: tuple[Card, ...] = deck
-        self._stock = stock
+        self._stock: list[int] = stock
         self._deal()
         table = _BIT[stock.pop()] | _BIT[stock.pop()] | _BIT[stock.pop()] | _BIT[stock.pop()]
         self._table = table
@@ -504,7 +509,7 @@ class Round:
             dealer = self.dealer
             self._piles[dealer] |= table
             self._table = 0
-            self._last_capturer = dealer
+            self._last_capturer: int | None = dealer
             self._history.append(Play(dealer, "initial", -1, table))
         if len(stock) < self._players:
             self._leftovers_to_table()
@@ -523,7 +528,7 @@ class Round:
                             dealer=repr(dealer), players=n)
         self.deck = ()
         self.dealer = dealer
-        self._stock: list[int] = []
+        self._stock = []
         self._hands: list[int] = [0] * n
         self._piles: list[int] = [0] * n
         self._escobas: tuple[int, ...] = (0,) * n  # a tuple: observations share it
@@ -536,7 +541,7 @@ class Round:
         #: The seats in the order a deal serves them, from the dealer's left.
         self._deal_order = tuple((dealer + 1 + k) % n for k in range(n))
         self._dealt_per = -1  # the hand size _count_rows was last built for
-        self._last_capturer: int | None = None
+        self._last_capturer = None
         self._history: list[Play] = []
         self._renuncio: tuple[int, int] | None = None  # (card laid down, table before it)
         #: The legal pairs of the seat to move in the current state, once asked for;
@@ -577,7 +582,7 @@ class Round:
         for a position that cannot be.
         """
         n = rules.players
-        round_ = object.__new__(cls)
+        round_ = cls(rules, (), 0, _unfilled=True)
         if not (isinstance(to_move, int) and 0 <= to_move < n):
             # The dealer is found from the seat to move: a bad seat is a bad dealer.
             raise DeckError(f"to_move must be a seat 0-{n - 1}, got {to_move!r}",
@@ -759,7 +764,8 @@ class Round:
             rules, seat, self._to_move, self.dealer, hand, table,
             tuple(self._piles), self._count_rows[self._cards_in_hands], len(self._stock),
             self._escobas, self._last_capturer, self._seen, tuple(self._history),
-            pending[0] if claim else None, pending[1] if claim else 0,
+            pending[0] if claim else None,  # type: ignore[index]
+            pending[1] if claim else 0,  # type: ignore[index]
             tuple(hands) if self._open_hand else None, scores, round_number, self._over,
             legal,
         ))
@@ -1008,8 +1014,12 @@ class Round:
 
     def copy(self) -> Round:
         """An independent copy of this round (for search and for trying moves)."""
-        other = object.__new__(Round)
-        other.__dict__.update(self.__dict__)
+        other = Round(self.rules, (), 0, _unfilled=True)
+        try:
+            other.__dict__.update(self.__dict__)  # pure Python: every attribute at once
+        except AttributeError:  # compiled by mypyc: no __dict__, attributes one by one
+            for name in _ROUND_ATTRIBUTES:
+                setattr(other, name, getattr(self, name))
         other._stock = list(self._stock)
         other._hands = list(self._hands)
         other._piles = list(self._piles)
@@ -1043,7 +1053,7 @@ def _check_full_deck(rules: Rules, deck: Sequence[object]) -> None:
     if len(deck) != size or mask != _FULL_MASK[rules.jokers]:
         counts: dict[Card, int] = {}
         for c in deck:
-            counts[c] = counts.get(c, 0) + 1  # type: ignore[index]
+            counts[c] = counts.get(c, 0) + 1  # type: ignore[index,call-overload]
         twice = [str(c) for c, k in counts.items() if k > 1]
         missing = cards_of(_FULL_MASK[rules.jokers] & ~mask)
         extra = cards_of(mask & ~_FULL_MASK[rules.jokers])
@@ -1169,6 +1179,16 @@ def _count_rows(players: int, first: int, per: int) -> tuple[tuple[int, ...], ..
 
 def _no_round() -> IllegalMoveError:
     return IllegalMoveError("no round in play: start the next round", Code.NO_ROUND)
+
+
+#: Every attribute a Round holds: ``Round.copy`` of a compiled round (no ``__dict__``)
+#: copies them by name (tests/test_compiled_core.py checks the list against a round's).
+_ROUND_ATTRIBUTES = (
+    "_cards_in_hands", "_count_rows", "_deal_order", "_dealt_per", "_escobas", "_forced",
+    "_hands", "_history", "_last_capturer", "_last_play_escoba", "_legal", "_next_seat",
+    "_open_hand", "_over", "_piles", "_players", "_renuncio", "_renuncio_rule", "_score",
+    "_seen", "_stock", "_table", "_to_move", "dealer", "deck", "rules",
+)
 
 
 @dataclass

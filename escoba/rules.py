@@ -99,7 +99,7 @@ class Rules:
             raise RulesError(f"unknown preset {name!r} (choose one of {', '.join(PRESETS)})",
                              Code.RULES_UNKNOWN_PRESET, preset=str(name), presets=list(PRESETS))
         p = PRESETS[name]
-        base = {
+        base: dict[str, Any] = {
             "preset_name": name,
             "target": p.target,
             "capture_rule": p.capture_rule,

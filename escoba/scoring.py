@@ -132,7 +132,7 @@ def _most(category: str, counts: tuple[int | None, ...], points_for_win: int = 1
             return _new_result(CategoryResult, (category, counts, (0,) * sides, None, "nobody"))
         best = max(valid)
     else:
-        best = max(counts)  # type: ignore[type-var]
+        best = max(counts)  # type: ignore[type-var,assignment]
     if counts.count(best) > 1:
         return _new_result(CategoryResult, (category, counts, (0,) * sides, None, "tie"))
     leader = counts.index(best)
@@ -159,9 +159,9 @@ def score_round(rules: Rules, piles: Sequence[int], escobas: Sequence[int]) -> R
     if sides == 2:  # the usual table: each count written out
         a, b = side_piles
         cards: tuple[int, ...] = (a.bit_count(), b.bit_count())
-        oros = ((a & OROS_MASK).bit_count(), (b & OROS_MASK).bit_count())
-        siete = (a >> _SIETE_INDEX & 1, b >> _SIETE_INDEX & 1)
-        sevens = ((a & SEVENS_MASK).bit_count(), (b & SEVENS_MASK).bit_count())
+        oros: tuple[int, ...] = ((a & OROS_MASK).bit_count(), (b & OROS_MASK).bit_count())
+        siete: tuple[int, ...] = (a >> _SIETE_INDEX & 1, b >> _SIETE_INDEX & 1)
+        sevens: tuple[int, ...] = ((a & SEVENS_MASK).bit_count(), (b & SEVENS_MASK).bit_count())
     else:
         cards = tuple([p.bit_count() for p in side_piles])
         oros = tuple([(p & OROS_MASK).bit_count() for p in side_piles])

@@ -195,10 +195,13 @@ _COUNT_M2 = 0x3333333333  # the low 2 bits of each nibble of 40 bits
 _LOWER = [(1 << 4 * min(t, 10)) - 1 for t in range(20)]
 _MERGED: dict[int, tuple[tuple[int, tuple[tuple[int, int], ...]], ...]] = {}
 _MERGED_LIMIT = 400_000
-_CELLS: dict[int, tuple[tuple[int, ...], tuple]] = {}
+#: A cell, ``(full masks, partial solutions)``, typed as a tuple of any length: a
+#: mypyc-compiled build keeps it one Python object (NO_SOLUTIONS is compared by ``is``).
+_Cell = tuple[tuple, ...]
+_CELLS: dict[int, _Cell] = {}
 _ONLY_EMPTY: tuple[tuple[int, tuple[tuple[int, int], ...]], ...] = ((0, ()),)
 #: A cell with no solution.
-NO_SOLUTIONS: tuple[tuple[int, ...], tuple] = ((), ())
+NO_SOLUTIONS: _Cell = ((), ())
 #: CELL_ROWS[counts_key(table)]: the table's row, twenty cells (``None`` where not
 #: computed yet) and then the counts as an int. The hot loop reads it with
 #: ``CELL_ROWS.get(key)``, then :func:`new_cell_row` on a miss and
@@ -276,7 +279,7 @@ def _merged_solutions(counts: int, target: int
     return found
 
 
-def solution_cell(counts: int, target: int) -> tuple[tuple[int, ...], tuple]:
+def solution_cell(counts: int, target: int) -> _Cell:
     """``(full masks, partial solutions)`` making ``target`` (1..19) from ``counts``.
 
     Full masks are the solutions that take every card of the values they use
@@ -317,10 +320,10 @@ def new_cell_row(key: bytes) -> list:
 
 
 #: The cache of :func:`solution_row`, keyed ``signature << 5 | limit``.
-SOLUTION_ROWS: dict[int, tuple[tuple[tuple[int, ...], tuple], ...]] = {}
+SOLUTION_ROWS: dict[int, tuple[_Cell, ...]] = {}
 
 
-def solution_row(sig: int, limit: int = 19) -> tuple[tuple[tuple[int, ...], tuple], ...]:
+def solution_row(sig: int, limit: int = 19) -> tuple[_Cell, ...]:
     """Every target's solutions (1..``limit``) for a table signature.
 
     ``limit`` is the largest target wanted (``capture_sum - 1``: the played card
@@ -446,7 +449,7 @@ def _as_sets(masks: Iterable[int]) -> list[frozenset[Card]]:
     return [frozenset(cards_of(mask)) for mask in sorted(masks, key=sort_key)]
 
 
-def _card(card: Card) -> Card:
+def _card(card: Card | str) -> Card:
     """``card`` itself, or (given notation such as ``"7o"``) the card it names."""
     if isinstance(card, Card):
         return card

@@ -130,20 +130,19 @@ def test_capture_masks_never_include_the_played_card():
 # -- the legal-move generator's cache: solution cells (issue 17) ---------------------
 
 
-def brute_cell(counts: list[int], target: int) -> tuple[tuple[int, ...], tuple]:
-    """The cell of ``target`` by brute force: every count vector, highest value first,
-    fewest cards first (the order the legal moves come in), split full / partial."""
-    fulls: list[int] = []
-    partials: list[tuple[int, tuple[tuple[int, int], ...]]] = []
+def brute_cells(counts: list[int]) -> dict[int, tuple[tuple[int, ...], tuple]]:
+    """The cell of every target by brute force: every count vector, highest value first,
+    fewest cards first (the order the legal moves come in), split full / partial; one
+    walk over the vectors, each filed under its total."""
+    found: dict[int, tuple[list[int], list[tuple[int, tuple[tuple[int, int], ...]]]]] = {}
     values = range(10, 0, -1)
     for ks in itertools.product(*(range(counts[v - 1] + 1) for v in values)):
         taken = list(zip(ks, values, strict=True))
-        if sum(k * v for k, v in taken) != target:
-            continue
+        fulls, partials = found.setdefault(sum(k * v for k, v in taken), ([], []))
         full = sum(15 << 4 * (v - 1) for k, v in taken if k and k == counts[v - 1])
         partial = tuple((4 * (v - 1), k) for k, v in taken if k and k < counts[v - 1])
         (partials.append((full, partial)) if partial else fulls.append(full))
-    return tuple(fulls), tuple(partials)
+    return {total: (tuple(f), tuple(p)) for total, (f, p) in found.items()}
 
 
 @settings(max_examples=300, deadline=None)
@@ -157,8 +156,9 @@ def test_solution_cells_and_rows_equal_brute_force(counts, limit):
     nibbles = value_counts(table)
     assert nibbles == sum(c << 4 * (v - 1) for v, c in enumerate(counts, start=1))
     row = solution_row(sig, limit)
+    cells = brute_cells(counts)
     for target in range(20):
-        expected = brute_cell(counts, target) if 0 < target <= limit else ((), ())
+        expected = cells.get(target, ((), ())) if 0 < target <= limit else ((), ())
         assert row[target] == expected
         if 0 < target <= limit:
             assert solution_cell(nibbles, target) == expected

@@ -32,6 +32,7 @@ The figures are recorded in docs/BENCHMARKS.md ("Does “for me” teach faster?
 
 from __future__ import annotations
 
+import abc
 import argparse
 import dataclasses
 import math
@@ -336,7 +337,7 @@ class Clock:
 
 
 @dataclass
-class Practice:
+class Practice(abc.ABC):
     """What one arm asks and records. Subclasses pick the questions."""
 
     learner: Learner
@@ -347,11 +348,13 @@ class Practice:
     mode_puzzle: str = "practice"
     mode_quick: str = "quick"
 
-    def quick_round(self) -> list[Puzzle]:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abc.abstractmethod
+    def quick_round(self) -> list[Puzzle]:
+        """The next round of quick facts this arm asks."""
 
-    def next_puzzle(self, in_session: int) -> Puzzle:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abc.abstractmethod
+    def next_puzzle(self, in_session: int) -> Puzzle:
+        """The next puzzle this arm asks (``in_session``: puzzles done today)."""
 
     # the child answers ---------------------------------------------------------------------
 

@@ -115,19 +115,26 @@ def show_new_game_form(profile: Any) -> None:
                 st.selectbox(t("level"), levels, key=f"ng_level_{i}",
                              format_func=labels("level_"))
     st.toggle(t("open_hand"), key="ng_open", help=t("open_hand_help"))
-    with st.expander(t("more_rules")):
-        st.segmented_control(t("capture_sum"), list(CAPTURE_SUMS), key="ng_sum",
-                             required=True, help=t("capture_sum_help"))
-        st.segmented_control(t("target"), TARGETS, key="ng_target", required=True)
-        st.selectbox(t("capture_rule"), list(CAPTURE_RULES), key="ng_capture_rule",
-                     format_func=labels("capture_rule_"))
-        st.selectbox(t("miscount"), list(MISCOUNT), key="ng_miscount",
-                     format_func=labels("miscount_"))
-        st.selectbox(t("initial_fifteen"), list(INITIAL_FIFTEEN), key="ng_initial",
-                     format_func=labels("initial_"))
-        st.toggle(t("last_escoba"), key="ng_last_escoba")
-        st.toggle(t("primera"), key="ng_primera", help=t("primera_help"))
-        st.toggle(t("hand7"), key="ng_hand7")
-        st.toggle(t("jokers"), key="ng_jokers", help=t("jokers_help"))
+    show_more_rules("ng", with_target=True)
     st.button(t("start_game"), key="start_game", type="primary", on_click=_start,
               args=(profile,), use_container_width=True)
+
+
+def show_more_rules(prefix: str, *, with_target: bool = False) -> None:
+    """The "more rules" expander, its widgets under ``<prefix>_sum``, ``<prefix>_capture_rule``
+    and so on: the new-game form (``ng``) and a table's opening (``tb``) share it."""
+    with st.expander(t("more_rules")):
+        st.segmented_control(t("capture_sum"), list(CAPTURE_SUMS), key=f"{prefix}_sum",
+                             required=True, help=t("capture_sum_help"))
+        if with_target:
+            st.segmented_control(t("target"), TARGETS, key=f"{prefix}_target", required=True)
+        st.selectbox(t("capture_rule"), list(CAPTURE_RULES), key=f"{prefix}_capture_rule",
+                     format_func=labels("capture_rule_"))
+        st.selectbox(t("miscount"), list(MISCOUNT), key=f"{prefix}_miscount",
+                     format_func=labels("miscount_"))
+        st.selectbox(t("initial_fifteen"), list(INITIAL_FIFTEEN), key=f"{prefix}_initial",
+                     format_func=labels("initial_"))
+        st.toggle(t("last_escoba"), key=f"{prefix}_last_escoba")
+        st.toggle(t("primera"), key=f"{prefix}_primera", help=t("primera_help"))
+        st.toggle(t("hand7"), key=f"{prefix}_hand7")
+        st.toggle(t("jokers"), key=f"{prefix}_jokers", help=t("jokers_help"))

@@ -21,7 +21,6 @@ from typing import Any
 import streamlit as st
 
 from escoba import PRESETS, RulesError
-from escoba.rules import CAPTURE_RULES, CAPTURE_SUMS, INITIAL_FIFTEEN, MISCOUNT
 from trainer.board_view import BoardRefusal, read_action
 from trainer.cards import pick_label
 from trainer.evidence import TurnContext
@@ -37,7 +36,7 @@ from .board_component import board_loaded, show_board_component
 from .endgame import show_review_of
 from .errors import friendly, safe_callback, show_error_flash
 from .layout import show_flash
-from .newgame import build_rules
+from .newgame import build_rules, show_more_rules
 from .practice import today
 from .score import show_round_score
 from .session import flash, settings, storage
@@ -215,19 +214,7 @@ def _more_rules() -> None:
                        "tb_sum": 15, "tb_miscount": "retry", "tb_primera": False,
                        "tb_hand7": False, "tb_jokers": False}.items():
         st.session_state.setdefault(key, value)
-    with st.expander(t("more_rules")):
-        st.segmented_control(t("capture_sum"), list(CAPTURE_SUMS), key="tb_sum",
-                             required=True, help=t("capture_sum_help"))
-        st.selectbox(t("capture_rule"), list(CAPTURE_RULES), key="tb_capture_rule",
-                     format_func=labels("capture_rule_"))
-        st.selectbox(t("miscount"), list(MISCOUNT), key="tb_miscount",
-                     format_func=labels("miscount_"))
-        st.selectbox(t("initial_fifteen"), list(INITIAL_FIFTEEN), key="tb_initial",
-                     format_func=labels("initial_"))
-        st.toggle(t("last_escoba"), key="tb_last_escoba")
-        st.toggle(t("primera"), key="tb_primera", help=t("primera_help"))
-        st.toggle(t("hand7"), key="tb_hand7")
-        st.toggle(t("jokers"), key="tb_jokers", help=t("jokers_help"))
+    show_more_rules("tb")
 
 
 def _lobby(profile: Any) -> None:

@@ -235,16 +235,14 @@ def legal_move_pairs(rules: Rules, hand: int, table: int) -> list[tuple[int, int
     """Legal plays as ``(card index, take mask)`` pairs: the fast form of legal moves.
 
     Under ``forced`` a card that captures has only its captures; otherwise
-    laying it down (take mask 0) is legal too. This is the engine's hottest
-    loop, so the solver's cached lookup is inlined here: the table's value
-    counts (:func:`~escoba.solver.counts_key`), their row of solution cells,
-    and each hand card's cell (see :mod:`escoba.solver`).
+    laying it down (take mask 0) is legal too. Without jokers (the engine's
+    hottest path) the pairs come from :func:`_joker_free_pairs`.
     """
     capture_sum = rules.capture_sum
     forced = rules.capture_rule == "forced"
-    out: list[tuple[int, int]] = []
-    append = out.append
     if rules.jokers and (hand | table) & JOKER_MASK:
+        out: list[tuple[int, int]] = []
+        append = out.append
         m = hand
         while m:
             low = m & -m
@@ -256,6 +254,20 @@ def legal_move_pairs(rules: Rules, hand: int, table: int) -> list[tuple[int, int
             if not sets or not forced:
                 append((card, 0))
         return out
+    return _joker_free_pairs(hand, table, _TARGETS[capture_sum], forced)
+
+
+def _joker_free_pairs(hand: int, table: int, targets: tuple[int, ...],
+                      forced: bool) -> list[tuple[int, int]]:
+    """:func:`legal_move_pairs` when neither ``hand`` nor ``table`` holds a joker.
+
+    ``targets`` is ``_TARGETS[capture_sum]``; ``forced``: a card that captures
+    may not be laid down. The solver's cached lookup is inlined here: the
+    table's value counts (:func:`~escoba.solver.counts_key`), their row of
+    solution cells, and each hand card's cell (see :mod:`escoba.solver`).
+    """
+    out: list[tuple[int, int]] = []
+    append = out.append
     cards = _HAND_CARDS_GET(hand)
     if cards is None:
         cards = _hand_cards(hand)
@@ -263,7 +275,6 @@ def legal_move_pairs(rules: Rules, hand: int, table: int) -> list[tuple[int, int
     row = _CELL_ROWS_GET(key)
     if row is None:
         row = new_cell_row(key)
-    targets = _TARGETS[capture_sum]
     for card in cards:
         target = targets[card]
         cell = row[target]
@@ -545,7 +556,7 @@ class Round:
         self._history: list[Play] = []
         self._renuncio: tuple[int, int] | None = None  # (card laid down, table before it)
         #: The legal pairs of the seat to move in the current state, once asked for;
-        #: ``None`` again after every change of state (``_apply``, a renuncio claim).
+        #: ``None`` again after every change of state (``_advance``, a renuncio claim).
         #: A move among them is legal without judging it again (``_play_chosen``).
         self._legal: tuple[tuple[int, int], ...] | None = None
         self._cards_in_hands = 0
@@ -825,7 +836,7 @@ class Round:
         if verdict is not None:
             raise verdict
         miscount = None if move.miscount is None else mask_of(move.miscount)
-        return self._apply(self._to_move, move.card.index, mask_of(move.take), miscount)
+        return self._advance((move.card.index, mask_of(move.take)), miscount)  # type: ignore[return-value]
 
     def attempt(self, move: Move, seat: int | None = None) -> Attempt:
         """A player's try at ``move``, judged by the table's miscount rule.
@@ -838,8 +849,8 @@ class Round:
         verdict = self.check(move, seat)
         if verdict is None:  # judged once: apply it without play()'s second check
             miscount = None if move.miscount is None else mask_of(move.miscount)
-            return Attempt(self._apply(self._to_move, move.card.index, mask_of(move.take),
-                                       miscount), None)
+            return Attempt(self._advance((move.card.index, mask_of(move.take)), miscount),
+                           None)
         if verdict.code == Code.WRONG_SUM and self.rules.miscount == "penalty" \
                 and move.miscount is None:
             return Attempt(self.play(Move(move.card, frozenset(), miscount=move.take)), verdict)
@@ -857,13 +868,11 @@ class Round:
         judged in full.
         """
         legal = self._legal
-        if legal is not None and pair in legal:
-            return self._apply(self._to_move, pair[0], pair[1])
-        card, take = pair
-        verdict = self._check_pair(card, take)
-        if verdict is not None:
-            raise verdict
-        return self._apply(self._to_move, card, take)
+        if legal is None or pair not in legal:
+            verdict = self._check_pair(*pair)
+            if verdict is not None:
+                raise verdict
+        return self._advance(pair)  # type: ignore[return-value]
 
     def _check_pair(self, card: int, take: int) -> IllegalMoveError | None:
         rules = self.rules
@@ -915,43 +924,99 @@ class Round:
                                     card=str(CARDS[card]), cards=_notations(chosen))
         return None
 
-    def _apply(self, seat: int, card: int, take: int, miscount: int | None = None) -> Play:
-        self._legal = None
-        bit = _BIT[card]
-        self._hands[seat] ^= bit
-        left = self._cards_in_hands = self._cards_in_hands - 1
-        self._seen |= bit
-        table = self._table
-        escoba = False
-        if take:
-            table ^= take
-            self._table = table
-            self._piles[seat] |= take | bit
-            self._last_capturer = seat
-            if not table and not (take | bit) & JOKER_MASK \
-                    and (self._last_play_escoba or left or self._stock):
-                escoba = True
-                escobas = list(self._escobas)
-                escobas[seat] += 1
-                self._escobas = tuple(escobas)
-            self._renuncio = None
-        else:
-            self._table = table | bit
-            if self._renuncio_rule and has_capture(table, card, self.rules.capture_sum):
-                self._renuncio = (card, table)
-            else:
+    def _advance(self, pair: tuple[int, int] | None = None, miscount: int | None = None,
+                 choosers: Sequence[Callable[[Observation, random.Random], tuple[int, int]]]
+                 | None = None, scores: tuple[int, ...] = (), number: int = 1,
+                 rng: random.Random | None = None) -> Play | None:
+        """The engine's one way to play a card: change the round by ``pair``, or play it out.
+
+        Given ``pair`` (card index, take mask), already judged (or a miscount, its
+        chosen cards in ``miscount``), plays it for the seat to move and returns
+        what happened. Given ``choosers`` instead (one per seat, a player's
+        ``choose_pair``: the simulation's loop, :func:`escoba.match.play_game`),
+        plays until the round is over, each seat's chooser answering its own
+        :class:`Observation` (exactly :meth:`observation` for that seat), every
+        answer judged: one among the legal pairs generated for that very state
+        is legal, any other is judged in full and refused with its verdict.
+        Not for the renuncio rule, whose claims come before a play.
+
+        Everything a move reads is held in locals and the observation is built
+        in place, since this loop is where a simulation spends its time.
+        """
+        rules = self.rules
+        hands = self._hands
+        piles = self._piles
+        history = self._history
+        next_seat = self._next_seat
+        renuncio_rule = self._renuncio_rule
+        if choosers is not None:
+            if renuncio_rule:
+                raise ValueError("the renuncio rule needs the claim before each play")
+            dealer = self.dealer
+            open_hand = self._open_hand
+            targets = _TARGETS[rules.capture_sum]
+            forced = self._forced
+            jokers = rules.jokers
+        played = None
+        while not self._over:
+            seat = self._to_move
+            hand = hands[seat]
+            table = self._table
+            if pair is None:  # ask the seat's chooser
+                if jokers and (hand | table) & JOKER_MASK:
+                    legal = tuple(legal_move_pairs(rules, hand, table))
+                else:
+                    legal = tuple(_joker_free_pairs(hand, table, targets, forced))
+                self._legal = legal
+                pair = choosers[seat](_new_observation(Observation, (  # type: ignore[index]
+                    rules, seat, seat, dealer, hand, table,
+                    tuple(piles), self._count_rows[self._cards_in_hands], len(self._stock),
+                    self._escobas, self._last_capturer, self._seen, tuple(history),
+                    None, 0, tuple(hands) if open_hand else None, scores, number, False,
+                    legal)), rng)
+                if pair not in legal:  # judged in full
+                    verdict = self._check_pair(*pair)
+                    if verdict is not None:
+                        raise verdict
+            card, take = pair
+            pair = None
+            self._legal = None
+            bit = _BIT[card]
+            hands[seat] = hand ^ bit
+            left = self._cards_in_hands = self._cards_in_hands - 1
+            self._seen |= bit
+            escoba = False
+            if take:
+                table ^= take
+                self._table = table
+                piles[seat] |= take | bit
+                self._last_capturer = seat
+                if not table and not (take | bit) & JOKER_MASK \
+                        and (self._last_play_escoba or left or self._stock):
+                    escoba = True
+                    escobas = list(self._escobas)
+                    escobas[seat] += 1
+                    self._escobas = tuple(escobas)
                 self._renuncio = None
-        played = _new_play(Play, (seat, "play" if miscount is None else "miscount", card,
-                                  take, escoba, miscount))
-        self._history.append(played)
-        self._to_move = self._next_seat[seat]
-        if not left:
-            if self._stock:
-                self._deal()
-                if len(self._stock) < self._players:
-                    self._leftovers_to_table()
             else:
-                self._finish()
+                self._table = table | bit
+                if renuncio_rule and has_capture(table, card, rules.capture_sum):
+                    self._renuncio = (card, table)
+                else:
+                    self._renuncio = None
+            played = _new_play(Play, (seat, "play" if miscount is None else "miscount", card,
+                                      take, escoba, miscount))
+            history.append(played)
+            self._to_move = next_seat[seat]
+            if not left:
+                if self._stock:
+                    self._deal()
+                    if len(self._stock) < self._players:
+                        self._leftovers_to_table()
+                else:
+                    self._finish()
+            if choosers is None:
+                break
         return played
 
     def _finish(self) -> None:

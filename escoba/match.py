@@ -33,14 +33,12 @@ def play_game(rules: Rules, players: Sequence[Player], rng: random.Random,
         round_ = game.start_round()
         scores = tuple(game.totals)
         number = len(game.rounds)
-        # The hot loop of every simulation: bound methods and direct state reads,
-        # and the game's scores brought up to date once, when the round ends. The
+        # The game's scores are brought up to date once, when the round ends. The
         # engine checks every move (``_play_chosen`` is ``play_pair`` given the pair).
-        observe, play_chosen, play = round_.observation, round_._play_chosen, round_.play
         if simple:  # every player answers in the inner form; no renuncio to claim
-            while not round_._over:
-                seat = round_._to_move
-                play_chosen(fast[seat](observe(seat, scores, number), rng))  # type: ignore[misc]
+            round_._advance(choosers=fast, scores=scores, number=number,  # type: ignore[arg-type]
+                            rng=rng)
+        observe, play_chosen, play = round_.observation, round_._play_chosen, round_.play
         while not round_._over:
             seat = round_._to_move
             obs = observe(seat, scores, number)

@@ -191,19 +191,23 @@ def _value_solutions(sig: int, target: int) -> list[tuple[int, tuple[tuple[int, 
 
 _COUNT_M1 = 0x5555555555  # the low bit of each 2-bit pair of 40 bits
 _COUNT_M2 = 0x3333333333  # the low 2 bits of each nibble of 40 bits
-#: _LOWER[t]: the nibbles of the values a target ``t`` can use (values 1..min(t, 10)).
-_LOWER = [(1 << 4 * min(t, 10)) - 1 for t in range(20)]
-_MERGED: dict[int, tuple[tuple[int, tuple[tuple[int, int], ...]], ...]] = {}
-_MERGED_LIMIT = 400_000
+#: _LOWER_SIG[t]: the signature bits of the values a target ``t`` can use (1..min(t, 10)).
+_LOWER_SIG = [(1 << 3 * min(t, 10)) - 1 for t in range(20)]
+#: _MERGED[target][signature restricted to the values it can use]: its solutions.
+#: Signatures are 30 bits: one-digit ints, whose arithmetic CPython does fastest.
+_MERGED: list[dict[int, tuple[tuple[int, tuple[tuple[int, int], ...]], ...]]] = [
+    {} for _ in range(20)]
+_MERGED_LIMIT = 20_000  # entries per target
 #: A cell, ``(full masks, partial solutions)``, typed as a tuple of any length: a
 #: mypyc-compiled build keeps it one Python object (NO_SOLUTIONS is compared by ``is``).
 _Cell = tuple[tuple, ...]
-_CELLS: dict[int, _Cell] = {}
+#: _CELLS[target][restricted signature]: the cell (see :func:`solution_cell`).
+_CELLS: list[dict[int, _Cell]] = [{} for _ in range(20)]
 _ONLY_EMPTY: tuple[tuple[int, tuple[tuple[int, int], ...]], ...] = ((0, ()),)
 #: A cell with no solution.
 NO_SOLUTIONS: _Cell = ((), ())
 #: CELL_ROWS[counts_key(table)]: the table's row, twenty cells (``None`` where not
-#: computed yet) and then the counts as an int. The hot loop reads it with
+#: computed yet) and then the table's :func:`signature`. The hot loop reads it with
 #: ``CELL_ROWS.get(key)``, then :func:`new_cell_row` on a miss and
 #: :func:`solution_cell` (``row[20]``, target) for a ``None`` cell.
 CELL_ROWS: dict[bytes, list] = {}
@@ -223,6 +227,9 @@ def value_counts(table: int) -> int:
 _NIBBLE_BITS = [bin(n).count("1") for n in range(16)]
 #: COUNTS_OF_BYTE[b]: the two nibble counts of byte ``b``, as a byte (bytes.translate).
 COUNTS_OF_BYTE = bytes(_NIBBLE_BITS[b & 15] | _NIBBLE_BITS[b >> 4] << 4 for b in range(256))
+#: _SIGNATURE_OF_COUNTS[c]: a byte of two value counts (as in :func:`counts_key`) as
+#: their six signature bits.
+_SIGNATURE_OF_COUNTS = [(c & 15) | (c >> 4) << 3 for c in range(256)]
 
 
 def counts_key(table: int) -> bytes:
@@ -238,28 +245,32 @@ def counts_from_signature(sig: int) -> int:
     return counts
 
 
-def _merged_solutions(counts: int, target: int
+def _merged_solutions(sig: int, target: int
                       ) -> tuple[tuple[int, tuple[tuple[int, int], ...]], ...]:
-    """Every way to make ``target`` from ``counts``, as ``(full, partial)`` pairs.
+    """Every way to make ``target`` from the values counted in ``sig`` (a
+    :func:`signature`), as ``(full, partial)`` pairs.
 
     In the order of :func:`solution_row`: by how many cards of the highest value
     they take (fewest first), then of the next value, and so on. A value taken
     whole adds its nibble to ``full``; taken in part, ``(shift, count)`` to
-    ``partial`` (highest value first). The target 0 has one way, the empty one.
+    ``partial`` (highest value first; ``shift`` is the value's nibble in a card
+    mask). The target 0 has one way, the empty one. Memoised on the highest
+    value present, so tables share the solutions of their lower values.
     """
     if target <= 0:
         return _ONLY_EMPTY if target == 0 else ()
-    counts &= _LOWER[target]  # values above the target cannot be used
-    if not counts:
+    sig &= _LOWER_SIG[target]  # values above the target cannot be used
+    if not sig:
         return ()
-    key = counts << 5 | target
-    found = _MERGED.get(key)
+    memo = _MERGED[target]
+    found = memo.get(sig)
     if found is not None:
         return found
-    top = (counts.bit_length() + 3) >> 2  # the highest value present
-    shift = 4 * (top - 1)
-    available = counts >> shift
-    lower = counts & ((1 << shift) - 1)
+    top = (sig.bit_length() + 2) // 3  # the highest value present
+    shift = 3 * (top - 1)
+    available = sig >> shift
+    lower = sig & ((1 << shift) - 1)
+    nibble = 4 * (top - 1)
     out: list[tuple[int, tuple[tuple[int, int], ...]]] = []
     for k in range(min(available, target // top) + 1):
         rest = _merged_solutions(lower, target - k * top)
@@ -268,19 +279,20 @@ def _merged_solutions(counts: int, target: int
         if k == 0:
             out.extend(rest)
         elif k == available:
-            whole = 15 << shift
+            whole = 15 << nibble
             out.extend([(full | whole, partial) for full, partial in rest])
         else:
-            part = ((shift, k),)
+            part = ((nibble, k),)
             out.extend([(full, part + partial) for full, partial in rest])
-    if len(_MERGED) >= _MERGED_LIMIT:
-        _MERGED.clear()
-    found = _MERGED[key] = tuple(out)
+    if len(memo) >= _MERGED_LIMIT:
+        memo.clear()
+    found = memo[sig] = tuple(out)
     return found
 
 
-def solution_cell(counts: int, target: int) -> _Cell:
-    """``(full masks, partial solutions)`` making ``target`` (1..19) from ``counts``.
+def solution_cell(sig: int, target: int) -> _Cell:
+    """``(full masks, partial solutions)`` making ``target`` (1..19) from the values
+    counted in ``sig`` (a table's :func:`signature`).
 
     Full masks are the solutions that take every card of the values they use
     (the captures are ``table & mask``); partial ones are ``(full mask,
@@ -291,20 +303,21 @@ def solution_cell(counts: int, target: int) -> _Cell:
     """
     if target <= 0:
         return NO_SOLUTIONS
-    key = (counts & _LOWER[target]) << 5 | target
-    cell = _CELLS.get(key)
+    sig &= _LOWER_SIG[target]
+    cells = _CELLS[target]
+    cell = cells.get(sig)
     if cell is not None:
         return cell
-    merged = _merged_solutions(counts, target)
+    merged = _merged_solutions(sig, target)
     if not merged:
         cell = NO_SOLUTIONS
     else:
         fulls = tuple([full for full, partial in merged if not partial])
         cell = (fulls, () if len(fulls) == len(merged)
                 else tuple([solution for solution in merged if solution[1]]))
-    if len(_CELLS) >= _MERGED_LIMIT:
-        _CELLS.clear()
-    _CELLS[key] = cell
+    if len(cells) >= _MERGED_LIMIT:
+        cells.clear()
+    cells[sig] = cell
     return cell
 
 
@@ -314,7 +327,9 @@ def new_cell_row(key: bytes) -> list:
         CELL_ROWS.clear()
     row: list = [None] * 21
     row[0] = NO_SOLUTIONS  # a card worth the sum or more captures nothing
-    row[20] = int.from_bytes(key, "little")  # the counts, for solution_cell
+    of = _SIGNATURE_OF_COUNTS
+    row[20] = (of[key[0]] | of[key[1]] << 6 | of[key[2]] << 12 | of[key[3]] << 18
+               | of[key[4]] << 24)  # the table's signature, for solution_cell
     CELL_ROWS[key] = row
     return row
 
@@ -338,8 +353,7 @@ def solution_row(sig: int, limit: int = 19) -> tuple[_Cell, ...]:
         return row
     if len(SOLUTION_ROWS) >= _CACHE_LIMIT // 20:
         SOLUTION_ROWS.clear()
-    counts = counts_from_signature(sig)
-    row = SOLUTION_ROWS[key] = tuple(solution_cell(counts, t) if t <= limit else NO_SOLUTIONS
+    row = SOLUTION_ROWS[key] = tuple(solution_cell(sig, t) if t <= limit else NO_SOLUTIONS
                                      for t in range(20))
     return row
 

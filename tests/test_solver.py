@@ -161,7 +161,7 @@ def test_solution_cells_and_rows_equal_brute_force(counts, limit):
         expected = cells.get(target, ((), ())) if 0 < target <= limit else ((), ())
         assert row[target] == expected
         if 0 < target <= limit:
-            assert solution_cell(nibbles, target) == expected
+            assert solution_cell(sig, target) == expected
 
 
 def test_value_counts_count_each_value_of_a_table():

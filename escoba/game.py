@@ -283,7 +283,7 @@ def _joker_free_pairs(hand: int, table: int, targets: tuple[int, ...],
         if cell is _NO_SOLUTIONS:
             append((card, 0))
             continue
-        fulls, partials = cell
+        fulls, partials, _ = cell
         for full in fulls:
             append((card, table & full))
         if partials:

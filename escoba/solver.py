@@ -181,31 +181,32 @@ def _value_solutions(sig: int, target: int) -> list[tuple[int, tuple[tuple[int, 
 # arithmetic on a 40-bit int). For each counts it keeps a *row* of twenty cells,
 # one per target, filled only for the targets asked (a card of value v asks
 # ``capture_sum - v``), since a table met for the first time is asked for a few
-# only. A cell is ``(full masks, partial solutions)``, as in :func:`solution_row`;
-# a target that cannot be made has :data:`NO_SOLUTIONS`, and so has cell 0 (a
-# card worth the capture sum or more).
+# only. A cell is ``(full masks, partial solutions, every solution)``, as in
+# :func:`solution_cell`; a target that cannot be made has :data:`NO_SOLUTIONS`,
+# and so has cell 0 (a card worth the capture sum or more).
 #
-# The solutions themselves come from a memoised recursion on the highest value
-# present (:func:`_merged_solutions`): the solutions of the lower values are
-# shared by every table that has them, so a new table costs a few lookups.
+# The cells themselves come from a memoised recursion on the highest value
+# present (:func:`solution_cell`): the cells of the lower values are shared by
+# every table that has them, so a new table costs a few lookups. Rows are keyed
+# by the value counts (five bytes, found from the mask in two C calls); cells by
+# the table's *signature* (3 bits a value, 30 bits: one-digit ints).
 
 _COUNT_M1 = 0x5555555555  # the low bit of each 2-bit pair of 40 bits
 _COUNT_M2 = 0x3333333333  # the low 2 bits of each nibble of 40 bits
 #: _LOWER_SIG[t]: the signature bits of the values a target ``t`` can use (1..min(t, 10)).
 _LOWER_SIG = [(1 << 3 * min(t, 10)) - 1 for t in range(20)]
-#: _MERGED[target][signature restricted to the values it can use]: its solutions.
-#: Signatures are 30 bits: one-digit ints, whose arithmetic CPython does fastest.
-_MERGED: list[dict[int, tuple[tuple[int, tuple[tuple[int, int], ...]], ...]]] = [
-    {} for _ in range(20)]
-_MERGED_LIMIT = 20_000  # entries per target
 #: A cell, ``(full masks, partial solutions)``, typed as a tuple of any length: a
 #: mypyc-compiled build keeps it one Python object (NO_SOLUTIONS is compared by ``is``).
 _Cell = tuple[tuple, ...]
-#: _CELLS[target][restricted signature]: the cell (see :func:`solution_cell`).
+#: _CELLS[target][signature restricted to the values it can use]: the cell (see
+#: :func:`solution_cell`). Signatures are 30 bits: one-digit ints, whose arithmetic
+#: CPython does fastest.
 _CELLS: list[dict[int, _Cell]] = [{} for _ in range(20)]
+_CELLS_LIMIT = 20_000  # cells per target
+#: The solutions of a target already made: one, taking nothing more.
 _ONLY_EMPTY: tuple[tuple[int, tuple[tuple[int, int], ...]], ...] = ((0, ()),)
 #: A cell with no solution.
-NO_SOLUTIONS: _Cell = ((), ())
+NO_SOLUTIONS: _Cell = ((), (), ())
 #: CELL_ROWS[counts_key(table)]: the table's row, twenty cells (``None`` where not
 #: computed yet) and then the table's :func:`signature`. The hot loop reads it with
 #: ``CELL_ROWS.get(key)``, then :func:`new_cell_row` on a miss and
@@ -245,79 +246,73 @@ def counts_from_signature(sig: int) -> int:
     return counts
 
 
-def _merged_solutions(sig: int, target: int
-                      ) -> tuple[tuple[int, tuple[tuple[int, int], ...]], ...]:
-    """Every way to make ``target`` from the values counted in ``sig`` (a
-    :func:`signature`), as ``(full, partial)`` pairs.
-
-    In the order of :func:`solution_row`: by how many cards of the highest value
-    they take (fewest first), then of the next value, and so on. A value taken
-    whole adds its nibble to ``full``; taken in part, ``(shift, count)`` to
-    ``partial`` (highest value first; ``shift`` is the value's nibble in a card
-    mask). The target 0 has one way, the empty one. Memoised on the highest
-    value present, so tables share the solutions of their lower values.
-    """
-    if target <= 0:
-        return _ONLY_EMPTY if target == 0 else ()
-    sig &= _LOWER_SIG[target]  # values above the target cannot be used
-    if not sig:
-        return ()
-    memo = _MERGED[target]
-    found = memo.get(sig)
-    if found is not None:
-        return found
-    top = (sig.bit_length() + 2) // 3  # the highest value present
-    shift = 3 * (top - 1)
-    available = sig >> shift
-    lower = sig & ((1 << shift) - 1)
-    nibble = 4 * (top - 1)
-    out: list[tuple[int, tuple[tuple[int, int], ...]]] = []
-    for k in range(min(available, target // top) + 1):
-        rest = _merged_solutions(lower, target - k * top)
-        if not rest:
-            continue
-        if k == 0:
-            out.extend(rest)
-        elif k == available:
-            whole = 15 << nibble
-            out.extend([(full | whole, partial) for full, partial in rest])
-        else:
-            part = ((nibble, k),)
-            out.extend([(full, part + partial) for full, partial in rest])
-    if len(memo) >= _MERGED_LIMIT:
-        memo.clear()
-    found = memo[sig] = tuple(out)
-    return found
-
-
 def solution_cell(sig: int, target: int) -> _Cell:
-    """``(full masks, partial solutions)`` making ``target`` (1..19) from the values
-    counted in ``sig`` (a table's :func:`signature`).
+    """``(full masks, partial solutions, every solution)`` making ``target`` (1..19)
+    from the values counted in ``sig`` (a table's :func:`signature`).
 
-    Full masks are the solutions that take every card of the values they use
-    (the captures are ``table & mask``); partial ones are ``(full mask,
-    ((nibble shift, cards of that value to take), ...))``, expanded with
-    :data:`NIBBLE_SUBSETS`. Each part in :func:`solution_row`'s order. Cached by
-    the counts of the values the target can use, so tables that differ only in
-    cards too big for it share the cell.
+    Every solution is a ``(full, partial)`` pair: the nibbles (in a card mask) of
+    the values it takes whole, and ``(nibble shift, count)`` for each value it
+    takes only some cards of, highest value first. They come in the order of
+    :func:`solution_row`: by how many cards of the highest value they take
+    (fewest first), then of the next value, and so on. The first two parts split
+    them for the legal-move generator: the full masks of the solutions that take
+    every card of the values they use (the captures are ``table & mask``), then
+    the others, expanded with :data:`NIBBLE_SUBSETS`; the third, all of them in
+    order, is what the recursion builds on. A target that cannot be made has
+    :data:`NO_SOLUTIONS`.
+
+    Memoised by target and the counts of the values it can use, and computed
+    from the cells of the values below the highest present, so tables that
+    differ only in cards too big for the target share the cell, and a new table
+    shares the cells of its lower values.
     """
     if target <= 0:
         return NO_SOLUTIONS
-    sig &= _LOWER_SIG[target]
-    cells = _CELLS[target]
-    cell = cells.get(sig)
+    sig &= _LOWER_SIG[target]  # values above the target cannot be used
+    memo = _CELLS[target]
+    cell = memo.get(sig)
     if cell is not None:
         return cell
-    merged = _merged_solutions(sig, target)
+    merged: list[tuple[int, tuple[tuple[int, int], ...]]] = []
+    if sig:
+        top = (sig.bit_length() + 2) // 3  # the highest value present
+        shift = 3 * (top - 1)
+        available = sig >> shift
+        lower = sig & ((1 << shift) - 1)
+        nibble = 4 * (top - 1)
+        most = target // top
+        for k in range((most if most < available else available) + 1):
+            need = target - k * top
+            if need:
+                if not lower:
+                    continue
+                rest = solution_cell(lower, need)[2]
+            else:
+                rest = _ONLY_EMPTY
+            if k == 0:
+                merged += rest
+            elif k == available:
+                whole = 15 << nibble
+                for full, partial in rest:
+                    merged.append((full | whole, partial))
+            else:
+                part = ((nibble, k),)
+                for full, partial in rest:
+                    merged.append((full, part + partial))
     if not merged:
         cell = NO_SOLUTIONS
     else:
-        fulls = tuple([full for full, partial in merged if not partial])
-        cell = (fulls, () if len(fulls) == len(merged)
-                else tuple([solution for solution in merged if solution[1]]))
-    if len(cells) >= _MERGED_LIMIT:
-        cells.clear()
-    cells[sig] = cell
+        fulls: list[int] = []
+        partials: list[tuple[int, tuple[tuple[int, int], ...]]] = []
+        for solution in merged:
+            if solution[1]:
+                partials.append(solution)
+            else:
+                fulls.append(solution[0])
+        cell = (tuple(fulls), tuple(partials) if partials else (), tuple(merged))
+    if len(memo) >= _CELLS_LIMIT:
+        memo.clear()
+    memo[sig] = cell
     return cell
 
 

@@ -159,9 +159,9 @@ def test_solution_cells_and_rows_equal_brute_force(counts, limit):
     cells = brute_cells(counts)
     for target in range(20):
         expected = cells.get(target, ((), ())) if 0 < target <= limit else ((), ())
-        assert row[target] == expected
+        assert row[target][:2] == expected
         if 0 < target <= limit:
-            assert solution_cell(sig, target) == expected
+            assert solution_cell(sig, target)[:2] == expected
 
 
 def test_value_counts_count_each_value_of_a_table():

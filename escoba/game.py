@@ -38,18 +38,16 @@ from .errors import Code, DeckError, IllegalMoveError
 from .rules import Rules
 from .scoring import RoundScore, score_round
 from .solver import (
-    CELL_ROWS,
-    COUNTS_OF_BYTE,
     NIBBLE_SUBSETS,
     NO_SOLUTIONS,
     capture_masks,
     has_capture,
     is_capture,
-    new_cell_row,
     solution_cell,
     sort_key,
     subset_masks_in_range,
     sum_terms,
+    table_row,
 )
 
 __all__ = [
@@ -236,7 +234,8 @@ def legal_move_pairs(rules: Rules, hand: int, table: int) -> list[tuple[int, int
 
     Under ``forced`` a card that captures has only its captures; otherwise
     laying it down (take mask 0) is legal too. Without jokers (the engine's
-    hottest path) the pairs come from :func:`_joker_free_pairs`.
+    hottest path) the pairs come from the table's row of solution cells
+    (:func:`escoba.solver.table_row`, :func:`_row_pairs`).
     """
     capture_sum = rules.capture_sum
     forced = rules.capture_rule == "forced"
@@ -254,27 +253,23 @@ def legal_move_pairs(rules: Rules, hand: int, table: int) -> list[tuple[int, int
             if not sets or not forced:
                 append((card, 0))
         return out
-    return _joker_free_pairs(hand, table, _TARGETS[capture_sum], forced)
+    return _row_pairs(hand, table, table_row(table), _TARGETS[capture_sum], forced)
 
 
-def _joker_free_pairs(hand: int, table: int, targets: tuple[int, ...],
-                      forced: bool) -> list[tuple[int, int]]:
-    """:func:`legal_move_pairs` when neither ``hand`` nor ``table`` holds a joker.
+def _row_pairs(hand: int, table: int, row: list, targets: tuple[int, ...],
+               forced: bool) -> list[tuple[int, int]]:
+    """:func:`legal_move_pairs` when neither ``hand`` nor ``table`` holds a joker,
+    given the table's row of solution cells (:func:`~escoba.solver.table_row`).
 
     ``targets`` is ``_TARGETS[capture_sum]``; ``forced``: a card that captures
-    may not be laid down. The solver's cached lookup is inlined here: the
-    table's value counts (:func:`~escoba.solver.counts_key`), their row of
-    solution cells, and each hand card's cell (see :mod:`escoba.solver`).
+    may not be laid down. Each hand card's cell is read from the row (computed
+    on its first use), its captures made from the cell's solutions.
     """
     out: list[tuple[int, int]] = []
     append = out.append
     cards = _HAND_CARDS_GET(hand)
     if cards is None:
         cards = _hand_cards(hand)
-    key = table.to_bytes(5, "little").translate(_COUNTS_OF_BYTE)  # counts_key(table)
-    row = _CELL_ROWS_GET(key)
-    if row is None:
-        row = new_cell_row(key)
     for card in cards:
         target = targets[card]
         cell = row[target]
@@ -311,9 +306,9 @@ _SUBSETS_AT = [[[tuple(o << shift for o in by_count) for by_count in NIBBLE_SUBS
 #: _TARGETS[capture_sum][card]: what the table must add to that Spanish card, 0 when
 #: the card makes the sum alone or more (row cell 0 is always NO_SOLUTIONS).
 _TARGETS = {cs: tuple(max(cs - VALUE[i], 0) for i in range(40)) for cs in range(1, 33)}
-_CELL_ROWS_GET = CELL_ROWS.get
 _NO_SOLUTIONS = NO_SOLUTIONS
-_COUNTS_OF_BYTE = COUNTS_OF_BYTE
+#: _ROW_SLOT[card]: where a row keeps the row one card of that card's value further.
+_ROW_SLOT = tuple(20 + VALUE[i] for i in range(40))
 #: The card indices of each hand, ascending (a hand is asked for its cards at every
 #: move). Every hand of one to three Spanish cards is here from the start (10,700
 #: hands, a few milliseconds at import); others are added when met.
@@ -958,6 +953,7 @@ class Round:
             forced = self._forced
             jokers = rules.jokers
         played = None
+        row = None  # the table's row of solution cells, followed as cards are laid down
         while not self._over:
             seat = self._to_move
             hand = hands[seat]
@@ -965,8 +961,11 @@ class Round:
             if pair is None:  # ask the seat's chooser
                 if jokers and (hand | table) & JOKER_MASK:
                     legal = tuple(legal_move_pairs(rules, hand, table))
+                    row = None
                 else:
-                    legal = tuple(_joker_free_pairs(hand, table, targets, forced))
+                    if row is None:
+                        row = table_row(table)
+                    legal = tuple(_row_pairs(hand, table, row, targets, forced))
                 self._legal = legal
                 pair = choosers[seat](_new_observation(Observation, (  # type: ignore[index]
                     rules, seat, seat, dealer, hand, table,
@@ -998,8 +997,18 @@ class Round:
                     escobas[seat] += 1
                     self._escobas = tuple(escobas)
                 self._renuncio = None
+                row = None
             else:
                 self._table = table | bit
+                if row is not None:  # the row of the table with this card: linked once met
+                    if card < 40:
+                        slot = _ROW_SLOT[card]
+                        following = row[slot]
+                        if following is None:
+                            following = row[slot] = table_row(table | bit)
+                        row = following
+                    else:
+                        row = None
                 if renuncio_rule and has_capture(table, card, rules.capture_sum):
                     self._renuncio = (card, table)
                 else:
@@ -1013,6 +1022,7 @@ class Round:
                     self._deal()
                     if len(self._stock) < self._players:
                         self._leftovers_to_table()
+                        row = None
                 else:
                     self._finish()
             if choosers is None:

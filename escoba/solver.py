@@ -52,6 +52,7 @@ __all__ = [
     "counts_from_signature",
     "solution_cell",
     "new_cell_row",
+    "table_row",
     "counts_key",
     "COUNTS_OF_BYTE",
     "CELL_ROWS",
@@ -207,9 +208,9 @@ _CELLS_LIMIT = 20_000  # cells per target
 _ONLY_EMPTY: tuple[tuple[int, tuple[tuple[int, int], ...]], ...] = ((0, ()),)
 #: A cell with no solution.
 NO_SOLUTIONS: _Cell = ((), (), ())
-#: CELL_ROWS[counts_key(table)]: the table's row, twenty cells (``None`` where not
-#: computed yet) and then the table's :func:`signature`. The hot loop reads it with
-#: ``CELL_ROWS.get(key)``, then :func:`new_cell_row` on a miss and
+#: CELL_ROWS[counts_key(table)]: the table's row (see :func:`table_row`): twenty
+#: cells (``None`` where not computed yet), the table's :func:`signature`, then the
+#: rows one card further. The hot loop reads a cell as ``row[target]``, then
 #: :func:`solution_cell` (``row[20]``, target) for a ``None`` cell.
 CELL_ROWS: dict[bytes, list] = {}
 _CELL_ROWS_LIMIT = 100_000
@@ -320,12 +321,27 @@ def new_cell_row(key: bytes) -> list:
     """A fresh row of :data:`CELL_ROWS` for ``key`` (no cell computed yet)."""
     if len(CELL_ROWS) >= _CELL_ROWS_LIMIT:
         CELL_ROWS.clear()
-    row: list = [None] * 21
+    row: list = [None] * 31
     row[0] = NO_SOLUTIONS  # a card worth the sum or more captures nothing
     of = _SIGNATURE_OF_COUNTS
     row[20] = (of[key[0]] | of[key[1]] << 6 | of[key[2]] << 12 | of[key[3]] << 18
                | of[key[4]] << 24)  # the table's signature, for solution_cell
     CELL_ROWS[key] = row
+    return row
+
+
+def table_row(table: int) -> list:
+    """The :data:`CELL_ROWS` row of a joker-free ``table`` (made when first met).
+
+    A row is twenty cells (``None`` until asked: :func:`solution_cell` of
+    ``row[20]``, the table's signature, and the target), then, at ``20 + v``,
+    the row of the same table with one more card of value ``v`` once it has been
+    looked up: a card laid down moves to the next row without a lookup.
+    """
+    key = table.to_bytes(5, "little").translate(COUNTS_OF_BYTE)  # counts_key(table)
+    row = CELL_ROWS.get(key)
+    if row is None:
+        row = new_cell_row(key)
     return row
 
 

@@ -262,14 +262,20 @@ def cards_of(mask: int) -> tuple[Card, ...]:
     return tuple(out)
 
 
+#: _VALUE_SUM_OF_BYTE[k][b]: the capture values of the cards of byte ``b`` at byte ``k``
+#: of a mask, added (byte 5 holds the jokers, worth nothing here).
+_VALUE_SUM_OF_BYTE: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sum(VALUE[8 * k + i] for i in range(8) if b >> i & 1 and 8 * k + i < 40)
+          for b in range(256)) for k in range(5))
+
+
 def value_sum(mask: int) -> int:
     """Sum of capture values of the non-joker cards in a mask."""
-    total = 0
-    while mask:
-        low = mask & -mask
-        total += VALUE[low.bit_length() - 1]
-        mask ^= low
-    return total
+    # One conversion to bytes and five lookups: every mask has 40-42 bits, and
+    # CPython's arithmetic on ints of more than 30 bits has no fast path.
+    b = mask.to_bytes(6, "little")
+    s0, s1, s2, s3, s4 = _VALUE_SUM_OF_BYTE
+    return s0[b[0]] + s1[b[1]] + s2[b[2]] + s3[b[3]] + s4[b[4]]
 
 
 SUIT_MASKS: tuple[int, ...] = tuple(sum(1 << (v * 4 + s) for v in range(10)) for s in range(4))

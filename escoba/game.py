@@ -362,6 +362,9 @@ def initial_table_triggers(rules: Rules, table: Sequence[Card] | int) -> bool:
 _INDEX = operator.attrgetter("index")
 #: _NEXT_SEAT[players][seat]: who plays after ``seat``.
 _NEXT_SEAT = {n: tuple((s + 1) % n for s in range(n)) for n in range(1, 9)}
+#: _DEAL_ORDER[players][dealer]: the seats in the order a deal serves them.
+_DEAL_ORDER = {n: tuple(tuple((dealer + 1 + k) % n for k in range(n)) for dealer in range(n))
+               for n in range(1, 9)}
 #: _BIT[i] is ``1 << i``: one lookup instead of building the int.
 _BIT: tuple[int, ...] = tuple(1 << i for i in range(64))
 _new_play = tuple.__new__
@@ -550,7 +553,7 @@ class Round:
         self._to_move = (dealer + 1) % n
         self._next_seat = _NEXT_SEAT[n]
         #: The seats in the order a deal serves them, from the dealer's left.
-        self._deal_order = tuple((dealer + 1 + k) % n for k in range(n))
+        self._deal_order = _DEAL_ORDER[n][dealer]
         self._dealt_per = -1  # the hand size _count_rows was last built for
         self._last_capturer = None
         self._history: list[Play] = []

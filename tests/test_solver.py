@@ -174,3 +174,10 @@ def test_value_counts_count_each_value_of_a_table():
     for _ in range(500):
         table = mask_of(rng.sample(CARDS[:40], rng.randint(0, 12)))
         assert counts_key(table) == value_counts(table).to_bytes(5, "little")
+
+
+@given(mask=st.integers(0, (1 << 42) - 1))
+def test_value_sum_adds_the_capture_values_of_the_plain_cards(mask):
+    from escoba.cards import value_sum
+
+    assert value_sum(mask) == sum(i // 4 + 1 for i in range(40) if mask >> i & 1)

@@ -966,12 +966,21 @@ class Round:
             targets = _TARGETS[rules.capture_sum]
             forced = self._forced
             jokers = rules.jokers
+        if self._over:
+            return None
         played = None
+        kind = "play" if miscount is None else "miscount"
+        self._legal = None  # the state changes from here on
+        # The state a move reads, in locals; written back as it changes.
+        seat = self._to_move
+        table = self._table
+        in_hands = self._cards_in_hands
+        stock_left = len(self._stock)
+        count_rows = self._count_rows
         row = None  # the table's row of solution cells, followed as cards are laid down
-        while not self._over:
-            seat = self._to_move
+        piles_shown = None  # tuple(piles), made again after a capture
+        while True:
             hand = hands[seat]
-            table = self._table
             if pair is None:  # ask the seat's chooser
                 if jokers and (hand | table) & JOKER_MASK:
                     legal = tuple(legal_move_pairs(rules, hand, table))
@@ -1015,10 +1024,11 @@ class Round:
                         if not forced:
                             append((card, 0))
                     legal = tuple(out)
-                self._legal = legal
+                if piles_shown is None:
+                    piles_shown = tuple(piles)
                 pair = choosers[seat](_new_observation(Observation, (  # type: ignore[index]
                     rules, seat, seat, dealer, hand, table,
-                    tuple(piles), self._count_rows[self._cards_in_hands], len(self._stock),
+                    piles_shown, count_rows[in_hands], stock_left,
                     self._escobas, self._last_capturer, self._seen, tuple(history),
                     None, 0, tuple(hands) if open_hand else None, scores, number, False,
                     legal)), rng)
@@ -1028,55 +1038,62 @@ class Round:
                         raise verdict
             card, take = pair
             pair = None
-            self._legal = None
             bit = _BIT[card]
             hands[seat] = hand ^ bit
-            left = self._cards_in_hands = self._cards_in_hands - 1
+            in_hands -= 1
+            self._cards_in_hands = in_hands
             self._seen |= bit
             escoba = False
             if take:
                 table ^= take
                 self._table = table
                 piles[seat] |= take | bit
+                piles_shown = None
                 self._last_capturer = seat
                 if not table and not (take | bit) & JOKER_MASK \
-                        and (self._last_play_escoba or left or self._stock):
+                        and (self._last_play_escoba or in_hands or stock_left):
                     escoba = True
                     escobas = list(self._escobas)
                     escobas[seat] += 1
                     self._escobas = tuple(escobas)
-                self._renuncio = None
+                if renuncio_rule:
+                    self._renuncio = None
                 row = None
             else:
-                self._table = table | bit
+                laid = table | bit
+                self._table = laid
                 if row is not None:  # the row of the table with this card: linked once met
                     if card < 40:
                         slot = _ROW_SLOT[card]
                         following = row[slot]
                         if following is None:
-                            following = row[slot] = table_row(table | bit)
+                            following = row[slot] = table_row(laid)
                         row = following
                     else:
                         row = None
-                if renuncio_rule and has_capture(table, card, rules.capture_sum):
-                    self._renuncio = (card, table)
-                else:
-                    self._renuncio = None
-            played = _new_play(Play, (seat, "play" if miscount is None else "miscount", card,
-                                      take, escoba, miscount))
+                if renuncio_rule:  # a card laid down that could capture may be claimed
+                    self._renuncio = (card, table) if has_capture(
+                        table, card, rules.capture_sum) else None
+                table = laid
+            played = _new_play(Play, (seat, kind, card, take, escoba, miscount))
             history.append(played)
-            self._to_move = next_seat[seat]
-            if not left:
-                if self._stock:
-                    self._deal()
-                    if len(self._stock) < self._players:
-                        self._leftovers_to_table()
-                        row = None
-                else:
+            seat = next_seat[seat]
+            self._to_move = seat
+            if not in_hands:
+                if not stock_left:
                     self._finish()
+                    return played
+                self._deal()
+                in_hands = self._cards_in_hands
+                count_rows = self._count_rows
+                stock_left = len(self._stock)
+                if stock_left < self._players:
+                    self._leftovers_to_table()
+                    stock_left = 0
+                    table = self._table
+                    row = None
             if choosers is None:
-                break
-        return played
+                return played
 
     def _finish(self) -> None:
         self._over = True

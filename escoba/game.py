@@ -1483,16 +1483,16 @@ class Game:
         :meth:`play` calls it; so does anyone who drives the current :class:`Round`
         directly (the simulation loop) once that round is over.
         """
-        if not self.rounds or not self.rounds[-1].is_over or self._rounds_scored == len(
-                self.rounds):
+        rounds = self.rounds
+        if not rounds or self._rounds_scored == len(rounds) or not rounds[-1].is_over:
             return
-        self._rounds_scored = len(self.rounds)
-        for side, points in enumerate(self.rounds[-1].score().totals):
-            self.totals[side] += points
-        reached = [s for s, t in enumerate(self.totals) if t >= self.rules.target]
-        if reached:
-            best = max(self.totals[s] for s in reached)
-            leaders = [s for s in reached if self.totals[s] == best]
+        self._rounds_scored = len(rounds)
+        totals = self.totals
+        for side, points in enumerate(rounds[-1].score().totals):
+            totals[side] += points
+        best = max(totals)
+        if best >= self.rules.target:  # the side ahead wins, unless it is a tie
+            leaders = [side for side, total in enumerate(totals) if total == best]
             if len(leaders) == 1:
                 self.winner = leaders[0]
 

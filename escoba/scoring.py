@@ -141,21 +141,32 @@ def _most(category: str, counts: tuple[int | None, ...], points_for_win: int = 1
     return _new_result(CategoryResult, (category, counts, tuple(points), leader, reason))
 
 
+#: Categories a rule set does not score, one shared (immutable) result per category
+#: and number of sides.
+_NOT_PLAYED: dict[tuple[str, int], CategoryResult] = {
+    (category, sides): _new_result(CategoryResult, (category, (None,) * sides, (0,) * sides,
+                                                    None, "not_played"))
+    for category in ("setenta",) for sides in range(1, 9)}
+#: _HOLDER_POINTS[sides][holder]: the siete de oros' points (holder ``sides``: nobody).
+_HOLDER_POINTS = {sides: tuple(tuple(1 if i == holder else 0 for i in range(sides))
+                               for holder in range(sides + 1)) for sides in range(1, 9)}
+
+
 def score_round(rules: Rules, piles: Sequence[int], escobas: Sequence[int]) -> RoundScore:
     """Score a finished round from each *seat's* pile mask and escoba count.
 
     Seats are pooled into sides here (teams share their piles).
     """
-    sides = rules.sides
     if rules.teams:
+        sides = 2
         side_piles = [0] * sides
         side_escobas = [0] * sides
         for seat, pile in enumerate(piles):
             side_piles[rules.side_of(seat)] |= pile
             side_escobas[rules.side_of(seat)] += escobas[seat]
     else:
-        side_piles, side_escobas = list(piles), list(escobas)
-    zero = (0,) * sides
+        sides = rules.players
+        side_piles, side_escobas = piles, escobas  # type: ignore[assignment]
     if sides == 2:  # the usual table: each count written out
         a, b = side_piles
         cards: tuple[int, ...] = (a.bit_count(), b.bit_count())
@@ -167,42 +178,41 @@ def score_round(rules: Rules, piles: Sequence[int], escobas: Sequence[int]) -> R
         oros = tuple([(p & OROS_MASK).bit_count() for p in side_piles])
         siete = tuple([p >> _SIETE_INDEX & 1 for p in side_piles])
         sevens = tuple([(p & SEVENS_MASK).bit_count() for p in side_piles])
-    results: list[CategoryResult] = [_most("cards", cards)]
+    cards_result = _most("cards", cards)
 
     oros_result = _most("oros", oros)
     if oros_result.winner is not None and oros[oros_result.winner] == 10 \
             and rules.all_oros_points == 2:
         oros_result = _most("oros", oros, 2, "all_ten")
-    results.append(oros_result)
 
     holder = siete.index(1) if 1 in siete else None
-    results.append(_new_result(CategoryResult, (
-        "siete_de_oros", siete,
-        tuple([1 if i == holder else 0 for i in range(sides)]), holder,
-        "holder" if holder is not None else "nobody")))
+    siete_result = _new_result(CategoryResult, (
+        "siete_de_oros", siete, _HOLDER_POINTS[sides][sides if holder is None else holder],
+        holder, "nobody" if holder is None else "holder"))
 
-    if rules.scores_most_sevens or rules.scores_all_sevens_bonus:
-        most = _most("sevens", sevens) if rules.scores_most_sevens else None
-        if 4 in sevens and rules.scores_all_sevens_bonus:
-            all_four = sevens.index(4)
-            points = [0] * sides
-            points[all_four] = 2 if rules.scores_most_sevens else 1
-            results.append(CategoryResult("sevens", sevens, tuple(points), all_four,
-                                          "all_four"))
-        elif most is not None:
-            results.append(most)
-        else:
-            results.append(CategoryResult("sevens", sevens, zero, None, "nobody"))
+    most_sevens, all_sevens = rules.scores_most_sevens, rules.scores_all_sevens_bonus
+    if all_sevens and 4 in sevens:
+        all_four = sevens.index(4)
+        points = [0] * sides
+        points[all_four] = 2 if most_sevens else 1
+        sevens_result = _new_result(CategoryResult, ("sevens", sevens, tuple(points), all_four,
+                                                     "all_four"))
+    elif most_sevens:
+        sevens_result = _most("sevens", sevens)
+    elif all_sevens:
+        sevens_result = _new_result(CategoryResult, ("sevens", sevens, (0,) * sides, None,
+                                                     "nobody"))
     else:
-        results.append(CategoryResult("sevens", sevens, zero, None, "not_played"))
+        sevens_result = _new_result(CategoryResult, ("sevens", sevens, (0,) * sides, None,
+                                                     "not_played"))
 
     if rules.scores_setenta:
-        results.append(_most("setenta", tuple([setenta_total(p & ~JOKER_MASK)
-                                               for p in side_piles])))
+        setenta_result = _most("setenta", tuple([setenta_total(p & ~JOKER_MASK)
+                                                 for p in side_piles]))
     else:
-        results.append(CategoryResult("setenta", (None,) * sides, zero, None, "not_played"))
+        setenta_result = _NOT_PLAYED["setenta", sides]
 
     escoba_counts = tuple(side_escobas)
-    results.append(_new_result(CategoryResult, ("escobas", escoba_counts, escoba_counts,
-                                                 None, "count")))
-    return RoundScore(tuple(results))  # in CATEGORIES order (a test checks)
+    return RoundScore((cards_result, oros_result, siete_result, sevens_result, setenta_result,
+                       _new_result(CategoryResult, ("escobas", escoba_counts, escoba_counts,
+                                                    None, "count"))))  # CATEGORIES order

@@ -285,9 +285,13 @@ def solution_cell(sig: int, target: int) -> _Cell:
         for k in range((most if most < available else available) + 1):
             need = target - k * top
             if need:
-                if not lower:
+                below = lower & _LOWER_SIG[need]
+                if not below:
                     continue
-                rest = solution_cell(lower, need)[2]
+                below_cell = _CELLS[need].get(below)  # the memo read here: no call on a hit
+                if below_cell is None:
+                    below_cell = solution_cell(below, need)
+                rest = below_cell[2]
             else:
                 rest = _ONLY_EMPTY
             if k == 0:

@@ -961,6 +961,9 @@ class Round:
         if choosers is not None:
             if renuncio_rule:
                 raise ValueError("the renuncio rule needs the claim before each play")
+            if rng is None:
+                raise ValueError("a round played out needs its random generator")
+            draws: random.Random = rng
             dealer = self.dealer
             open_hand = self._open_hand
             targets = _TARGETS[rules.capture_sum]
@@ -1031,7 +1034,7 @@ class Round:
                     piles_shown, count_rows[in_hands], stock_left,
                     self._escobas, self._last_capturer, self._seen, tuple(history),
                     None, 0, tuple(hands) if open_hand else None, scores, number, False,
-                    legal)), rng)
+                    legal)), draws)
                 if pair not in legal:  # judged in full
                     verdict = self._check_pair(*pair)
                     if verdict is not None:

@@ -157,16 +157,19 @@ def score_round(rules: Rules, piles: Sequence[int], escobas: Sequence[int]) -> R
 
     Seats are pooled into sides here (teams share their piles).
     """
+    side_piles: Sequence[int]
+    side_escobas: Sequence[int]
     if rules.teams:
         sides = 2
-        side_piles = [0] * sides
-        side_escobas = [0] * sides
+        team_piles = [0] * sides
+        team_escobas = [0] * sides
         for seat, pile in enumerate(piles):
-            side_piles[rules.side_of(seat)] |= pile
-            side_escobas[rules.side_of(seat)] += escobas[seat]
+            team_piles[rules.side_of(seat)] |= pile
+            team_escobas[rules.side_of(seat)] += escobas[seat]
+        side_piles, side_escobas = team_piles, team_escobas
     else:
         sides = rules.players
-        side_piles, side_escobas = piles, escobas  # type: ignore[assignment]
+        side_piles, side_escobas = piles, escobas
     if sides == 2:  # the usual table: each count written out
         a, b = side_piles
         cards: tuple[int, ...] = (a.bit_count(), b.bit_count())

@@ -424,3 +424,72 @@ def test_the_home_page_has_a_play_a_friend_shortcut() -> None:
     at.switch_page("app_pages/profiles.py").run()
     links = [e for e in at.get("page_link")]
     assert any(t("go_tables") in str(e.proto) for e in links)
+
+
+def _two_at_a_table() -> tuple[AppTest, AppTest, str]:
+    """Ana opened a table (hints on, as the form offers), Leo joined: the game is on."""
+    ana = _device("Ana")
+    code = _open_table(ana)
+    leo = _device("Leo")
+    leo.text_input(key="tb_code").input(code).run()
+    leo.button(key="tb_join_button").click().run()
+    ana.run()
+    assert_ok(ana)
+    assert not _seat(ana).waiting and not _seat(leo).waiting
+    return ana, leo, code
+
+
+@pytest.mark.parametrize("secret", ["x" * 22, "'; drop table games; --", None])
+def test_a_wrong_secret_to_a_table_in_play_says_it_is_another_tablets_seat(secret) -> None:
+    """Joining again with the code cannot work at a table in play: the link says what
+    it is (another tablet's seat) and what to do, changes nothing and shows no hand."""
+    from tests.test_app_helpers import board_data
+
+    ana, leo, code = _two_at_a_table()
+    store = _seat(ana).storage
+    table_id = _seat(ana).table.id
+    before = (store.table_pulse(table_id), store.table_seats(table_id, history=True))
+    mia = _device("Mia", query={"table": code} | ({"seat": secret} if secret else {}))
+    said = t("table_link_not_yours", code=code)
+    assert said in [e.value for e in mia.warning]
+    assert t("table_bad_link") not in _texts(mia)
+    assert _seat(mia) is None and "table_watch" not in mia.session_state
+    assert board_data(mia) is None and not [p for p in mia.pills if p.key == "tb_hand"]
+    assert mia.button(key="tb_join_button")  # the lobby, to open a new table
+    assert (store.table_pulse(table_id), store.table_seats(table_id, history=True)) == before
+
+
+def _hint_panels(at: AppTest) -> list[str]:
+    return [h.value for h in at.get("html") if t("hints_title") in h.value]
+
+
+def test_the_hint_panel_is_on_the_board_of_the_seat_to_move_only() -> None:
+    from tests.test_app_helpers import board_data
+    from trainer.hints import game_hint
+
+    ana, leo, _ = _two_at_a_table()
+    for _ in range(2):  # each child's turn in turn
+        mover, other = (ana, leo) if _seat(ana).my_turn else (leo, ana)
+        seat = _seat(mover)
+        (panel,) = _hint_panels(mover)
+        # The words of this seat's own observation (the Play page's panel, reused).
+        hint = game_hint(seat.game.observation(seat.seat), 1)
+        assert hint.lines and not board_data(mover)["hints"]["lit"]
+        assert _hint_panels(other) == []
+        if hint.more:  # "more help" lights the best move's cards on this board
+            mover.button(key="hint_more").click().run()
+            assert_ok(mover)
+            assert board_data(mover)["hints"]["lit"]
+        _play(mover, _best_move(mover))
+        other.run()
+        if _seat(ana).game.round_over:
+            break
+
+
+def test_a_table_without_hints_has_no_hint_panel() -> None:
+    ana = _device("Ana")
+    ana.toggle(key="tb_hints").set_value(False).run()
+    _open_table(ana)
+    ana.button(key="tb_start_now").click().run()
+    assert_ok(ana)
+    assert _seat(ana).my_turn and _hint_panels(ana) == []

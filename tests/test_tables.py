@@ -196,16 +196,26 @@ def test_class_mates_see_their_class_open_tables(make_store) -> None:
 def test_a_forged_or_foreign_link_names_no_seat(make_store) -> None:
     a, b, _ = _two_children(make_store)
     tables = Tables(a.storage)
-    for code, token in [("ZZZZZ", "x" * 22), (a.code, "forged-token-000000000"),
-                        (a.code, "'; drop table games; --"), (None, None), (a.code, 7),
-                        ("K" * 500, "y" * 22)]:
+    for code, token in [("ZZZZZ", "x" * 22), (None, None), ("K" * 500, "y" * 22)]:
         assert tables.seat_from_link(code, token) == TableRefusal("table_bad_link")
+    # A's table is in play (both seats taken): "join again with the code" cannot work
+    # there, so a wrong secret is told the truth, and nothing changes.
+    before = (a.storage.table_pulse(a.table.id), a.storage.table_seats(a.table.id))
+    not_yours = TableRefusal("table_link_not_yours", {"code": a.code})
+    for token in ["forged-token-000000000", "'; drop table games; --", 7, None]:
+        assert tables.seat_from_link(a.code.lower(), token) == not_yours
     # Another table's code with this seat's token: no seat either.
     store = a.storage
     (mia,) = _profiles(store, "Mia")
     other = tables.open_table(mia, Rules.preset("classic"))
     assert store.seat_by_token(hash_token(other.token)) is not None
-    assert tables.seat_from_link(a.code, other.token) == TableRefusal("table_bad_link")
+    assert tables.seat_from_link(a.code, other.token) == not_yours
+    assert (a.storage.table_pulse(a.table.id), a.storage.table_seats(a.table.id)) == before
+    # At a table still waiting for friends, joining with the code does work: said so.
+    assert tables.seat_from_link(other.code, "x" * 22) == TableRefusal("table_bad_link")
+    # A closed table says it was closed.
+    assert _seat(store, other).close() is None
+    assert tables.seat_from_link(other.code, "x" * 22) == TableRefusal("table_closed")
 
 
 def test_a_device_that_reloads_continues_exactly_where_the_game_is(make_store) -> None:

@@ -31,7 +31,7 @@ from trainer.text import md_escape
 from trainer.words import seat_name
 from ui.i18n import current_language, labels, start_run
 
-from .board import deck_of
+from .board import deck_of, hint_panel, hint_step
 from .board_component import board_loaded, show_board_component
 from .endgame import show_review_of
 from .errors import friendly, safe_callback, show_error_flash
@@ -112,6 +112,8 @@ def _say_refusal(refusal: TableRefusal) -> None:
     text = t(refusal.key, **{k: md_escape(str(v)) for k, v in (refusal.params or {}).items()})
     if refusal.key in _NEWS:
         st.info(text, icon=_NEWS[refusal.key])
+    elif refusal.key == "table_link_not_yours":  # a friend's link: no mistake to fix here
+        st.warning(text, icon="🔒")
     else:
         st.error(text, icon="🔗")
 
@@ -469,8 +471,12 @@ def _game_fragment() -> None:
         else:
             _their_turn(seat)
     data = seat.board(deck=deck_of(), show_value=bool(settings().get("show_values", True)),
-                      odds_style=str(settings().get("odds", "words")))
+                      hint_step=hint_step(game), odds_style=str(settings().get("odds", "words")))
     show_board_component(data, key=KEY_BOARD, on_action=lambda raw: _on_board_action(seat, raw))
+    if seat.hints and seat.my_turn:
+        # The Play page's hint panel, for this device's seat only (from its observation),
+        # when the table agreed on hints at opening.
+        hint_panel(game, game.observation(seat.seat), deck_of())
     if game.round_over:
         names = [game.side_name(s) for s in range(game.rules.sides)]
         show_round_score(game.game.rounds[-1].score(), names, len(game.game.rounds))

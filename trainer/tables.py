@@ -266,6 +266,25 @@ class Tables:
         # Started: every seat has its device; this link is none of them.
         return TableRefusal("table_link_not_yours", {"code": code})
 
+    def holds_seat(self, profile_id: int, code: str, token: str | None) -> bool:
+        """Whether ``token`` (a secret this device kept) is ``profile_id``'s seat at table
+        ``code``, still theirs: what My games offers to continue (one read). A seat is
+        never found from the profile alone (docs/TABLES.md: a profile has no password)."""
+        if not token or not _TOKEN.fullmatch(token):
+            return False
+        me = self.storage.seat_by_token(hash_token(token))
+        if me is None or me.profile_id != profile_id or me.left_at is not None:
+            return False
+        table = self.storage.get_table(me.table_id)
+        return table is not None and table.code == code
+
+    def device_seat(self, profile_id: int, code: str, token: str | None) -> TableSeat | None:
+        """The seat to continue from My games (see :meth:`holds_seat`), read afresh."""
+        if not self.holds_seat(profile_id, code, token):
+            return None
+        found = self.seat_from_link(code, token)
+        return found if isinstance(found, TableSeat) else None
+
     def watch(self, code: Any, token: Any) -> TableSeat | None:
         """The old link of a seat handed to the computer: that device may go on watching
         the game, read-only (no hand drawn, no move, no touch), or None for any other link."""

@@ -8,10 +8,12 @@ import streamlit as st
 
 from trainer.gameplay import GameSession
 from trainer.i18n import t
+from trainer.tables import Tables
 from trainer.text import md_escape
 from ui.errors import safe_callback
 from ui.layout import require_profile, show_flash
 from ui.session import flash, set_game, storage
+from ui.table_view import continue_at_table, device_token
 
 profile = require_profile()
 st.title(t("games_title"))
@@ -39,15 +41,23 @@ def _record_json(game_id: int) -> str:
     return json.dumps(storage().shareable_record(game_id) or {}, ensure_ascii=False, indent=1)
 
 
-rows = storage().list_games(profile.id)
+rows = storage().list_games(profile.id)  # with the tables' games this child sat at
 # Newest first; numbered per profile, oldest = 1 (a child's second game is "Game 2").
 count = storage().count_games(profile.id)
+# At a table's game: which seat was this child's ("you"), and whether it is still theirs.
+my_seats = storage().seats_in_games(
+    profile.id, [r.id for r in rows if r.options.get("table")])
 if not rows:
     st.info(t("no_games"))
     st.page_link("app_pages/play.py", label=t("go_play"), icon="🃏")
+continue_code: str | None = None
 for position, row in enumerate(rows):
     # A table's computer players store no name: worded here, in this child's language.
     names = [n or t("bot_name", n=i + 1) for i, n in enumerate(row.record.get("names") or [])]
+    mine = my_seats.get(row.id, [])
+    for seat_row in mine:
+        if seat_row.seat < len(names):
+            names[seat_row.seat] = t("game_player_you", name=names[seat_row.seat])
     when = row.updated_at.strftime("%Y-%m-%d %H:%M")
     with st.container(border=True, key=f"game_box_{row.id}"):
         preset = t("preset_" + row.rules.get("preset", "classic"))
@@ -57,8 +67,16 @@ for position, row in enumerate(rows):
         cols = st.columns(2)
         with cols[0]:
             if row.status == "playing" and row.options.get("table"):
-                st.caption(t("table_game_elsewhere", code=row.options["table"]))
-                st.page_link("app_pages/tables.py", label=t("nav_tables"), icon="🤝")
+                code = row.options["table"]
+                if mine and all(s.left_at is not None for s in mine):
+                    st.caption(t("table_game_handed", code=code))
+                elif Tables(storage()).holds_seat(profile.id, code, device_token(code)):
+                    # This device holds the child's seat: its board, its hand only.
+                    if st.button(t("table_game_continue", code=code), key=f"table_{row.id}",
+                                 use_container_width=True):
+                        continue_code = code
+                else:  # the seat is the secret of the tablet that joined (docs/TABLES.md)
+                    st.caption(t("table_game_other_device", code=code))
             elif row.status == "playing":
                 st.button(t("continue_game"), key=f"continue_{row.id}", on_click=_continue,
                           args=(row.id,), use_container_width=True)
@@ -73,3 +91,7 @@ for position, row in enumerate(rows):
                                    use_container_width=True)
             else:
                 st.caption(t("download_after_game"))
+
+if continue_code is not None:
+    continue_at_table(profile, continue_code)  # the table's page, or why not
+    show_flash()

@@ -234,11 +234,74 @@ def test_a_table_game_is_not_continued_as_pass_and_play_on_my_games() -> None:
     ana.switch_page("app_pages/games.py").run()
     assert_ok(ana)
     assert not [b for b in ana.button if b.key == f"continue_{seat.game.game_id}"]
-    assert t("table_game_elsewhere", code=seat.code) in "\n".join(c.value for c in ana.caption)
+    # Continued at the table instead, at this device's own seat.
+    assert ana.button(key=f"table_{seat.game.game_id}")
     # Nor on Play: the table's game is not the profile's game in play there.
     ana.switch_page("app_pages/play.py").run()
     assert_ok(ana)
     assert ana.button(key="start_game")
+
+
+def _game_lines(at: AppTest) -> list[str]:
+    """My games' lines, as read (the players' names are escaped Markdown there)."""
+    return [m.value.replace("\\", "") for m in at.markdown if m.value.startswith("**")]
+
+
+def test_each_child_at_a_table_finds_its_game_in_my_games_as_themselves() -> None:
+    from tests.test_app_helpers import board_data
+
+    ana, leo, code = _two_at_a_table()
+    game_id = _seat(leo).game.game_id
+    leo_id = _seat(leo).me.profile_id
+    mia = _device("Mia")  # a classmate who never sat at the table
+    for at, me, friend in ((ana, "Ana", "Leo"), (leo, "Leo", "Ana")):
+        at.switch_page("app_pages/games.py").run()
+        assert_ok(at)
+        (line,) = _game_lines(at)
+        assert t("game_player_you", name=me) in line
+        assert t("game_player_you", name=friend) not in line and friend in line
+    mia.switch_page("app_pages/games.py").run()
+    assert_ok(mia)
+    assert _game_lines(mia) == [] and t("no_games") in _texts(mia)
+    # Leo continues: the table's board at his own seat, his hand and nobody else's.
+    leo.button(key=f"table_{game_id}").click().run()
+    assert_ok(leo)
+    seat = _seat(leo)
+    assert seat.seat == 1 and seat.me.profile_id == leo_id
+    data = board_data(leo)
+    assert sorted(data["hand"]) == sorted(str(c) for c in seat.game.observation(1).hand)
+    assert leo.query_params["seat"] in (seat.token, [seat.token])
+    # (AppTest keeps asking for the page its last switch_page named: stay on the table.)
+    leo.switch_page(PAGE).run()
+    assert _seat(leo).seat == 1
+    # Leo's profile on another tablet (no secret of that seat): listed, said where to
+    # play it, and no way to take the seat from the profile.
+    other = new_app(query={"p": str(leo_id)})
+    other.switch_page("app_pages/games.py").run()
+    assert_ok(other)
+    (line,) = _game_lines(other)
+    assert t("game_player_you", name="Leo") in line
+    assert t("table_game_other_device", code=code) in "\n".join(c.value for c in other.caption)
+    assert not [b for b in other.button if b.key == f"table_{game_id}"]
+    # Once the game is over, each child downloads its record.
+    ana.switch_page(PAGE).run()  # back at the table: this session still holds her seat
+    assert_ok(ana)
+    assert _seat(ana).seat == 0
+    for _ in range(300):
+        a = _seat(ana)
+        if a.game.is_over:
+            break
+        if a.game.round_over:
+            ana.button(key="tb_next_round").click().run()
+            leo.run()
+            continue
+        mover, friend_at = (ana, leo) if a.my_turn else (leo, ana)
+        _play(mover, _best_move(mover))
+        friend_at.run()
+    assert _seat(ana).game.is_over
+    other.run()
+    assert_ok(other)
+    assert other.get("download_button")
 
 
 def _leo_to_move_then_away(seconds: int):
@@ -424,3 +487,146 @@ def test_the_home_page_has_a_play_a_friend_shortcut() -> None:
     at.switch_page("app_pages/profiles.py").run()
     links = [e for e in at.get("page_link")]
     assert any(t("go_tables") in str(e.proto) for e in links)
+
+
+def _two_at_a_table() -> tuple[AppTest, AppTest, str]:
+    """Ana opened a table (hints on, as the form offers), Leo joined: the game is on."""
+    ana = _device("Ana")
+    code = _open_table(ana)
+    leo = _device("Leo")
+    leo.text_input(key="tb_code").input(code).run()
+    leo.button(key="tb_join_button").click().run()
+    ana.run()
+    assert_ok(ana)
+    assert not _seat(ana).waiting and not _seat(leo).waiting
+    return ana, leo, code
+
+
+@pytest.mark.parametrize("secret", ["x" * 22, "'; drop table games; --", None])
+def test_a_wrong_secret_to_a_table_in_play_says_it_is_another_tablets_seat(secret) -> None:
+    """Joining again with the code cannot work at a table in play: the link says what
+    it is (another tablet's seat) and what to do, changes nothing and shows no hand."""
+    from tests.test_app_helpers import board_data
+
+    ana, leo, code = _two_at_a_table()
+    store = _seat(ana).storage
+    table_id = _seat(ana).table.id
+    before = (store.table_pulse(table_id), store.table_seats(table_id, history=True))
+    mia = _device("Mia", query={"table": code} | ({"seat": secret} if secret else {}))
+    said = t("table_link_not_yours", code=code)
+    assert said in [e.value for e in mia.warning]
+    assert t("table_bad_link") not in _texts(mia)
+    assert _seat(mia) is None and "table_watch" not in mia.session_state
+    assert board_data(mia) is None and not [p for p in mia.pills if p.key == "tb_hand"]
+    assert mia.button(key="tb_join_button")  # the lobby, to open a new table
+    assert (store.table_pulse(table_id), store.table_seats(table_id, history=True)) == before
+
+
+def _hint_panels(at: AppTest) -> list[str]:
+    return [h.value for h in at.get("html") if t("hints_title") in h.value]
+
+
+def test_the_hint_panel_is_on_the_board_of_the_seat_to_move_only() -> None:
+    from tests.test_app_helpers import board_data
+    from trainer.hints import game_hint
+
+    ana, leo, _ = _two_at_a_table()
+    for _ in range(2):  # each child's turn in turn
+        mover, other = (ana, leo) if _seat(ana).my_turn else (leo, ana)
+        seat = _seat(mover)
+        (panel,) = _hint_panels(mover)
+        # The words of this seat's own observation (the Play page's panel, reused).
+        hint = game_hint(seat.game.observation(seat.seat), 1)
+        assert hint.lines and not board_data(mover)["hints"]["lit"]
+        assert _hint_panels(other) == []
+        if hint.more:  # "more help" lights the best move's cards on this board
+            mover.button(key="hint_more").click().run()
+            assert_ok(mover)
+            assert board_data(mover)["hints"]["lit"]
+        _play(mover, _best_move(mover))
+        other.run()
+        if _seat(ana).game.round_over:
+            break
+
+
+def test_a_table_without_hints_has_no_hint_panel() -> None:
+    ana = _device("Ana")
+    ana.toggle(key="tb_hints").set_value(False).run()
+    _open_table(ana)
+    ana.button(key="tb_start_now").click().run()
+    assert_ok(ana)
+    assert _seat(ana).my_turn and _hint_panels(ana) == []
+
+
+def _timers(monkeypatch) -> list[tuple[float, str]]:
+    """The fragment timers (``run_every``) the app's runs ask the browser for."""
+    from streamlit.runtime.scriptrunner_utils.script_run_context import ScriptRunContext
+
+    asked: list[tuple[float, str]] = []
+    enqueue = ScriptRunContext.enqueue
+
+    def record(self, msg) -> None:
+        if msg.HasField("auto_rerun"):
+            asked.append((msg.auto_rerun.interval, msg.auto_rerun.fragment_id))
+        enqueue(self, msg)
+
+    monkeypatch.setattr(ScriptRunContext, "enqueue", record)
+    return asked
+
+
+def _tick(at: AppTest, fragment_id: str, monkeypatch) -> None:
+    """What the browser's timer does: rerun only that fragment (no tap, no full run)."""
+    from streamlit.runtime.scriptrunner import RerunData
+    from streamlit.testing.v1 import local_script_runner
+
+    def timer_run(**kwargs):
+        return RerunData(**kwargs, fragment_id_queue=[fragment_id], is_auto_rerun=True)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(local_script_runner, "RerunData", timer_run)
+        at.run()
+    assert_ok(at)
+
+
+def test_a_classmates_new_table_appears_in_the_list_without_a_tap(monkeypatch) -> None:
+    """The class's open tables refresh by themselves (a fragment with ``run_every``),
+    only while the lobby shows them; the timer's run alone (driven here as the browser
+    drives it: a fragment-only rerun) shows a table Mia opened meanwhile."""
+    import os
+
+    import sqlalchemy as sa
+
+    from trainer.storage import Storage
+    from trainer.storage.schema import class_members, now
+    from ui.table_view import CLASS_TABLES_SECONDS
+
+    asked = _timers(monkeypatch)
+    ana = _device("Ana")
+    mia = _device("Mia")
+    store = Storage(sa.create_engine(f"sqlite:///{os.environ['ESCOBA_DB_PATH']}"), migrate=False)
+    teacher = store.create_teacher("Ms Díaz", "a long passphrase")
+    room = store.create_class(teacher.id, "3B", "KDM472", fluency_seconds=6, capture_sum=15)
+    with store.engine.begin() as conn:
+        for profile in store.list_profiles():
+            conn.execute(class_members.insert().values(
+                class_id=room.id, profile_id=profile.id, failed_attempts=0, created_at=now()))
+    asked.clear()
+    ana.run()
+    assert t("table_class_none") in [c.value for c in ana.caption]
+    timers = [fid for interval, fid in asked if interval == CLASS_TABLES_SECONDS]
+    assert len(timers) == 1  # the list, and only it, on this timer
+    code = _open_table(mia)  # on Mia's tablet
+    _tick(ana, timers[0], monkeypatch)
+    listed = [m.value for m in ana.markdown if m.value.startswith(code)]
+    assert len(listed) == 1 and "Mia" in listed[0]
+    (join,) = [b for b in ana.button if b.key and b.key.startswith("tb_join_")
+               and b.key != "tb_join_button"]
+    # A tap on it seats Ana and the whole page moves on to the table (the list is a
+    # fragment: its tap alone would redraw only the list).
+    join.click().run()
+    assert_ok(ana)
+    assert _seat(ana) is not None and _seat(ana).code == code
+    # No longer in the lobby: the list's timer is no longer asked for.
+    asked.clear()
+    ana.run()
+    assert not [i for i, _ in asked if i == CLASS_TABLES_SECONDS]

@@ -191,21 +191,59 @@ def test_class_mates_see_their_class_open_tables(make_store) -> None:
     assert table.code == ticket.code and [s.name for s in seats] == ["Ana"]
 
 
+def test_the_class_list_is_one_query_and_sees_a_new_table_at_once(make_store) -> None:
+    """The lobby reads the class's open tables every few seconds: one query each time,
+    and a table a classmate opens from another device is in the very next read."""
+    store, other_device = make_store(), make_store()
+    teacher = store.create_teacher("Ms Díaz", "a long passphrase")
+    room = store.create_class(teacher.id, "3B", "KDM472", fluency_seconds=6, capture_sum=15)
+    ana, leo = _profiles(store, "Ana", "Leo")
+    first = Tables(store).open_table(ana, Rules.preset("classic", players=3), class_id=room.id,
+                                     bots={2: "gentle"})
+    statements: list[str] = []
+
+    def count(conn, cursor, statement, *args) -> None:
+        statements.append(statement)
+
+    sa.event.listen(store.engine, "before_cursor_execute", count)
+    try:
+        assert [t.code for t, _ in store.open_tables(room.id)] == [first.code]
+        assert len(statements) == 1
+        second = Tables(other_device).open_table(leo, Rules.preset("classic"), class_id=room.id)
+        listed = store.open_tables(room.id)
+        assert len(statements) == 2
+    finally:
+        sa.event.remove(store.engine, "before_cursor_execute", count)
+    assert [t.code for t, _ in listed] == [second.code, first.code]  # newest first
+    assert [[(s.seat, s.kind, s.name) for s in seats] for _, seats in listed] == [
+        [(0, "human", "Leo")], [(0, "human", "Ana"), (2, "bot", "")]]
+
+
 # -- a device's link ---------------------------------------------------------------------
 
 def test_a_forged_or_foreign_link_names_no_seat(make_store) -> None:
     a, b, _ = _two_children(make_store)
     tables = Tables(a.storage)
-    for code, token in [("ZZZZZ", "x" * 22), (a.code, "forged-token-000000000"),
-                        (a.code, "'; drop table games; --"), (None, None), (a.code, 7),
-                        ("K" * 500, "y" * 22)]:
+    for code, token in [("ZZZZZ", "x" * 22), (None, None), ("K" * 500, "y" * 22)]:
         assert tables.seat_from_link(code, token) == TableRefusal("table_bad_link")
+    # A's table is in play (both seats taken): "join again with the code" cannot work
+    # there, so a wrong secret is told the truth, and nothing changes.
+    before = (a.storage.table_pulse(a.table.id), a.storage.table_seats(a.table.id))
+    not_yours = TableRefusal("table_link_not_yours", {"code": a.code})
+    for token in ["forged-token-000000000", "'; drop table games; --", 7, None]:
+        assert tables.seat_from_link(a.code.lower(), token) == not_yours
     # Another table's code with this seat's token: no seat either.
     store = a.storage
     (mia,) = _profiles(store, "Mia")
     other = tables.open_table(mia, Rules.preset("classic"))
     assert store.seat_by_token(hash_token(other.token)) is not None
-    assert tables.seat_from_link(a.code, other.token) == TableRefusal("table_bad_link")
+    assert tables.seat_from_link(a.code, other.token) == not_yours
+    assert (a.storage.table_pulse(a.table.id), a.storage.table_seats(a.table.id)) == before
+    # At a table still waiting for friends, joining with the code does work: said so.
+    assert tables.seat_from_link(other.code, "x" * 22) == TableRefusal("table_bad_link")
+    # A closed table says it was closed.
+    assert _seat(store, other).close() is None
+    assert tables.seat_from_link(other.code, "x" * 22) == TableRefusal("table_closed")
 
 
 def test_a_device_that_reloads_continues_exactly_where_the_game_is(make_store) -> None:
@@ -646,3 +684,36 @@ def test_a_seat_handed_to_the_computer_may_watch_read_only(make_store) -> None:
         assert watcher.changed()
         watcher.refresh()
         assert watcher.revision == a.revision
+
+
+# -- My games ------------------------------------------------------------------------------
+
+def test_every_child_seated_finds_the_tables_game_and_nobody_else(make_store) -> None:
+    """The game row is the opener's; each child who joined a seat lists it too, with
+    their own seat; a child who left the waiting room, or never sat there, does not."""
+    store = make_store()
+    ana, leo, mia, zoe = _profiles(store, "Ana", "Leo", "Mia", "Zoe")
+    tables = Tables(store)
+    ticket = tables.open_table(ana, Rules.preset("classic", players=3))
+    zoe_seat = _seat(store, tables.join(ticket.code, zoe))
+    assert zoe_seat.leave() is None  # Zoe left before the game: her row is gone
+    leo_ticket = tables.join(ticket.code, leo)
+    assert isinstance(leo_ticket, TableTicket) and leo_ticket.seat == 1
+    opener = _seat(store, ticket)
+    assert opener.start_with_computers("gentle") is None
+    game_id = opener.table.game_id
+    for child, seat in ((ana, 0), (leo, 1)):
+        assert [g.id for g in store.list_games(child.id)] == [game_id]
+        assert store.count_games(child.id) == 1
+        assert [s.seat for s in store.seats_in_games(child.id, [game_id])[game_id]] == [seat]
+    for stranger in (mia, zoe):
+        assert store.list_games(stranger.id) == [] and store.count_games(stranger.id) == 0
+        assert store.seats_in_games(stranger.id, [game_id]) == {}
+    # Continuing needs this device's own secret of the child's own seat: never a seat
+    # found from the profile alone, never another child's.
+    assert tables.holds_seat(leo.id, ticket.code, leo_ticket.token)
+    assert not tables.holds_seat(leo.id, ticket.code, ticket.token)  # Ana's seat
+    assert not tables.holds_seat(mia.id, ticket.code, leo_ticket.token)
+    assert not tables.holds_seat(leo.id, ticket.code, None)
+    assert tables.device_seat(leo.id, ticket.code, leo_ticket.token).seat == 1
+    assert tables.device_seat(mia.id, ticket.code, leo_ticket.token) is None

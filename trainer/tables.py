@@ -241,16 +241,49 @@ class Tables:
         """The device's seat from its URL (``?table=&seat=``): an unknown code, a forged
         or foreign token, or a seat handed to the computer is a refusal, never an error."""
         normal = normalise_table_code(code)
-        if normal is None or not isinstance(token, str) or not _TOKEN.fullmatch(token):
+        if normal is None:
             return TableRefusal("table_bad_link")
+        if not isinstance(token, str) or not _TOKEN.fullmatch(token):
+            return self._foreign_link(normal)
         seat = TableSeat(self, normal, token)
         problem = seat.refresh()
         if problem == TableRefusal("table_bad_link"):
-            # "Join again with the code" cannot work at a table whose game is over.
-            table = self.storage.table_by_code(normal)
-            if table is not None and self._finished(table):
-                return TableRefusal("table_link_finished", {"code": normal})
+            return self._foreign_link(normal)
         return problem if problem is not None else seat
+
+    def _foreign_link(self, code: str) -> TableRefusal:
+        """Why a link whose seat secret is not one of table ``code``'s says no, truly:
+        "join again with the code" only where joining can work (a table still waiting
+        for friends, or no table at all). One read of the table; nothing is written and
+        nothing of the game is returned (no hand, no seat)."""
+        table = self.storage.table_by_code(code)
+        if table is None or table.status == "waiting":
+            return TableRefusal("table_bad_link")
+        if table.status == "closed":
+            return TableRefusal("table_closed")
+        if self._finished(table):
+            return TableRefusal("table_link_finished", {"code": code})
+        # Started: every seat has its device; this link is none of them.
+        return TableRefusal("table_link_not_yours", {"code": code})
+
+    def holds_seat(self, profile_id: int, code: str, token: str | None) -> bool:
+        """Whether ``token`` (a secret this device kept) is ``profile_id``'s seat at table
+        ``code``, still theirs: what My games offers to continue (one read). A seat is
+        never found from the profile alone (docs/TABLES.md: a profile has no password)."""
+        if not token or not _TOKEN.fullmatch(token):
+            return False
+        me = self.storage.seat_by_token(hash_token(token))
+        if me is None or me.profile_id != profile_id or me.left_at is not None:
+            return False
+        table = self.storage.get_table(me.table_id)
+        return table is not None and table.code == code
+
+    def device_seat(self, profile_id: int, code: str, token: str | None) -> TableSeat | None:
+        """The seat to continue from My games (see :meth:`holds_seat`), read afresh."""
+        if not self.holds_seat(profile_id, code, token):
+            return None
+        found = self.seat_from_link(code, token)
+        return found if isinstance(found, TableSeat) else None
 
     def watch(self, code: Any, token: Any) -> TableSeat | None:
         """The old link of a seat handed to the computer: that device may go on watching

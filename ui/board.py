@@ -49,7 +49,7 @@ from .practice import today
 from .session import flash, settings
 
 __all__ = ["show_board", "deck_of", "seat_label", "event_text", "event_text_plain",
-           "seat_status", "coach_text", "move_text", "hint_step", "KEY_BOARD"]
+           "seat_status", "coach_text", "move_text", "hint_step", "hint_panel", "KEY_BOARD"]
 
 log = logging.getLogger(__name__)
 
@@ -113,11 +113,12 @@ def _odds_style() -> str:
     return str(settings().get("odds", "words"))
 
 
-def _hint_panel(game: GameSession, obs: Observation, deck: Deck) -> hint_mod.GameHint:
-    """The hint in words, graduated as a tutor would: a nudge first, then the cards lit
-    (on the board), then the arithmetic and the move, with why. The board shows the
-    rest on the cards: how many captures each hand card has, the table's risk meter,
-    and the sweep risk of the move being put together."""
+def hint_panel(game: GameSession, obs: Observation, deck: Deck) -> hint_mod.GameHint:
+    """The hint in words (the Play page's, and a table's for its device's seat only),
+    graduated as a tutor would: a nudge first, then the cards lit (on the board), then
+    the arithmetic and the move, with why. The board shows the rest on the cards: how
+    many captures each hand card has, the table's risk meter, and the sweep risk of the
+    move being put together."""
     esc = html.escape
     style = _odds_style()
     hint = hint_mod.game_hint(obs, hint_step(game))
@@ -307,7 +308,7 @@ def show_board(game: GameSession) -> None:
 
     obs = game.observation(to_move)
     if settings().get("hints", True):
-        _hint_panel(game, obs, deck)
+        hint_panel(game, obs, deck)
     if not board_loaded():
         with st.expander(t("board_fallback_title"), expanded=False):
             _fallback_controls(game, obs, deck)

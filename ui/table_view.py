@@ -31,7 +31,7 @@ from trainer.text import md_escape
 from trainer.words import seat_name
 from ui.i18n import current_language, labels, start_run
 
-from .board import deck_of
+from .board import deck_of, hint_panel, hint_step
 from .board_component import board_loaded, show_board_component
 from .endgame import show_review_of
 from .errors import friendly, safe_callback, show_error_flash
@@ -41,7 +41,8 @@ from .practice import today
 from .score import show_round_score
 from .session import flash, settings, storage
 
-__all__ = ["table_page", "POLL_SECONDS"]
+__all__ = ["table_page", "POLL_SECONDS", "device_token", "continue_at_table",
+           "CLASS_TABLES_SECONDS"]
 
 log = logging.getLogger("escoba.app")
 
@@ -53,6 +54,13 @@ KEY_PRESENCE = "table_presence"
 KEY_BOARD = "table_board"
 #: A device whose seat went to the computer, watching the game (read-only).
 KEY_WATCH = "table_watch"
+#: Every seat this browser session opened or joined: table code -> the seat's secret
+#: (this device's own links; My games continues a table's game with it).
+KEY_TICKETS = "table_tickets"
+#: How often the class's open tables are read again while the lobby shows them.
+CLASS_TABLES_SECONDS = 3
+#: Set by a tap on the class's list: the page (not only the list) is drawn again.
+KEY_LIST_JOINED = "tb_list_joined"
 #: Target scores a table offers: 1 is "first to score wins", a game of one or two rounds.
 TARGETS = [1, 15, 21, 31]
 TABLE_URL_KEYS = ("table", "seat")
@@ -72,6 +80,7 @@ def _set_seat(seat: TableSeat | None) -> None:
             st.query_params.pop(key, None)
         return
     st.session_state[KEY_SEAT] = seat
+    st.session_state.setdefault(KEY_TICKETS, {})[seat.code] = seat.token
     st.query_params["table"] = seat.code
     st.query_params["seat"] = seat.token
 
@@ -112,6 +121,8 @@ def _say_refusal(refusal: TableRefusal) -> None:
     text = t(refusal.key, **{k: md_escape(str(v)) for k, v in (refusal.params or {}).items()})
     if refusal.key in _NEWS:
         st.info(text, icon=_NEWS[refusal.key])
+    elif refusal.key == "table_link_not_yours":  # a friend's link: no mistake to fix here
+        st.warning(text, icon="🔒")
     else:
         st.error(text, icon="🔗")
 
@@ -120,6 +131,24 @@ def _ticket_seat(ticket: TableTicket) -> None:
     found = _tables().seat_from_link(ticket.code, ticket.token)
     if isinstance(found, TableSeat):
         _set_seat(found)
+
+
+def device_token(code: str) -> str | None:
+    """The secret of this device's seat at table ``code``, if this session has one."""
+    return st.session_state.get(KEY_TICKETS, {}).get(code)
+
+
+def continue_at_table(profile: Any, code: str) -> None:
+    """My games' "continue at the table": the table's page at this device's own seat
+    (its hand only), if the seat is this profile's; otherwise nothing changes."""
+    found = _tables().device_seat(profile.id, code, device_token(code))
+    if found is None:
+        flash("warning", "table_game_other_device", code=code)
+        return
+    st.session_state.pop(KEY_WATCH, None)
+    st.session_state[KEY_SEAT] = found
+    st.switch_page("app_pages/tables.py", query_params={"table": found.code,
+                                                        "seat": found.token})
 
 
 # -- the lobby: open or join -------------------------------------------------------------
@@ -227,18 +256,35 @@ def _lobby(profile: Any) -> None:
                   on_click=_on_join, args=(profile,), use_container_width=True)
     class_id = storage().class_of(profile.id)
     if class_id is not None:
-        open_tables = _tables().open_tables(class_id)
-        st.subheader(t("table_class_open"))
-        if not open_tables:
-            st.caption(t("table_class_none"))
-        for table, seats in open_tables:
-            names = ", ".join(f"{s.avatar} {s.name or t('bot_name', n=s.seat + 1)}"
-                              for s in seats)
-            with st.container(border=True, horizontal=True, key=f"tb_class_{table.id}"):
-                st.markdown(md_escape(f"{table.code} · {names}"))
-                st.button(t("table_join_button"), key=f"tb_join_{table.id}",
-                          on_click=_on_join, args=(profile, table.code))
+        _class_tables(profile, class_id)
     _open_form(profile)
+
+
+@st.fragment(run_every=CLASS_TABLES_SECONDS)
+@friendly
+def _class_tables(profile: Any, class_id: int) -> None:
+    """The class's open tables, read again by itself every few seconds while the lobby
+    shows them (one query; the timer stops when the child leaves the lobby): a table a
+    classmate opens appears without a tap."""
+    if st.session_state.pop(KEY_LIST_JOINED, False):
+        st.rerun(scope="app")  # joined from this list: the page shows the seat, or why not
+    open_tables = _tables().open_tables(class_id)
+    st.subheader(t("table_class_open"))
+    if not open_tables:
+        st.caption(t("table_class_none"))
+    for table, seats in open_tables:
+        names = ", ".join(f"{s.avatar} {s.name or t('bot_name', n=s.seat + 1)}" for s in seats)
+        with st.container(border=True, horizontal=True, key=f"tb_class_{table.id}"):
+            st.markdown(md_escape(f"{table.code} · {names}"))
+            st.button(t("table_join_button"), key=f"tb_join_{table.id}",
+                      on_click=_on_join_listed, args=(profile, table.code))
+
+
+@safe_callback
+def _on_join_listed(profile: Any, code: str) -> None:
+    """A tap on a table of the class's list (a fragment: the whole page follows)."""
+    st.session_state[KEY_LIST_JOINED] = True
+    _on_join(profile, code)
 
 
 # -- the waiting room ------------------------------------------------------------------
@@ -469,8 +515,12 @@ def _game_fragment() -> None:
         else:
             _their_turn(seat)
     data = seat.board(deck=deck_of(), show_value=bool(settings().get("show_values", True)),
-                      odds_style=str(settings().get("odds", "words")))
+                      hint_step=hint_step(game), odds_style=str(settings().get("odds", "words")))
     show_board_component(data, key=KEY_BOARD, on_action=lambda raw: _on_board_action(seat, raw))
+    if seat.hints and seat.my_turn:
+        # The Play page's hint panel, for this device's seat only (from its observation),
+        # when the table agreed on hints at opening.
+        hint_panel(game, game.observation(seat.seat), deck_of())
     if game.round_over:
         names = [game.side_name(s) for s in range(game.rules.sides)]
         show_round_score(game.game.rounds[-1].score(), names, len(game.game.rounds))

@@ -31,6 +31,7 @@ from .schema import (
     moves,
     now,
     results,
+    table_seats,
 )
 
 __all__ = ["GameRow", "GameChanged", "GameStore", "MoveRow", "RoundResult", "record_shareable"]
@@ -106,6 +107,17 @@ def _not_at_a_table() -> sa.ColumnElement[bool]:
     """Games of this device only: a table's game (docs/TABLES.md) is played from the
     "Play a friend" page, never resumed on Play nor abandoned by a new game there."""
     return ~sa.exists().where(game_tables.c.game_id == games.c.id)
+
+
+def _games_of(profile_id: int) -> sa.ColumnElement[bool]:
+    """The games a profile may list: its own rows, and the games of the tables where it
+    joined a seat (a child's occupancy row in ``table_seats``, kept when the seat was
+    handed to the computer; a child who left the waiting room has no row)."""
+    seated = (sa.select(game_tables.c.game_id)
+              .join(table_seats, table_seats.c.table_id == game_tables.c.id)
+              .where((table_seats.c.profile_id == profile_id)
+                     & (table_seats.c.kind == "human") & game_tables.c.game_id.is_not(None)))
+    return (games.c.profile_id == profile_id) | games.c.id.in_(seated)
 
 
 @functools.cache
@@ -234,14 +246,18 @@ class GameStore(Database):
         return _game(row) if row is not None else None
 
     def count_games(self, profile_id: int) -> int:
-        """How many games this profile has (games are numbered per profile: "Game 2")."""
+        """How many games this profile has (games are numbered per profile: "Game 2"),
+        counting the tables' games it sat at (:meth:`list_games`)."""
         with self.engine.connect() as conn:
             return int(conn.execute(sa.select(sa.func.count()).select_from(games)
-                                    .where(games.c.profile_id == profile_id)).scalar_one())
+                                    .where(_games_of(profile_id))).scalar_one())
 
     def list_games(self, profile_id: int, limit: int = 50) -> list[GameRow]:
+        """This profile's games, newest first: its own, and every table's game it sat at
+        (docs/TABLES.md: the game row is the opener's, each child who joined a seat
+        finds it too). Nobody else's: a pupil never sees another pupil's games."""
         with self.engine.connect() as conn:
-            rows = conn.execute(sa.select(games).where(games.c.profile_id == profile_id)
+            rows = conn.execute(sa.select(games).where(_games_of(profile_id))
                                 .order_by(games.c.id.desc()).limit(limit)).all()
         return [_game(r) for r in rows]
 

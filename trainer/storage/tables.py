@@ -113,6 +113,17 @@ def _seat(row: Any) -> SeatRow:
                    last_seen=aware(row.last_seen), left_at=aware(row.left_at))
 
 
+class _Prefixed:
+    """A joined row's columns of one table, read without their label's prefix."""
+
+    def __init__(self, row: Any, prefix: str) -> None:
+        self._mapping = row._mapping
+        self._prefix = prefix
+
+    def __getattr__(self, name: str) -> Any:
+        return self._mapping[self._prefix + name]
+
+
 def _seat_values(table_id: int, new: NewSeat, stamp: datetime, from_round: int = 1,
                  from_move: int = 1) -> dict[str, Any]:
     return {"table_id": table_id, "seat": new.seat, "kind": new.kind,
@@ -280,19 +291,48 @@ class TableStore(Database):
                          .values(last_seen=now()))
 
     def open_tables(self, class_id: int) -> list[tuple[TableRow, list[SeatRow]]]:
-        """The class's tables still waiting for friends, newest first, with their seats."""
+        """The class's tables still waiting for friends (the newest 20), newest first,
+        with their seats: ONE query (the lobby reads it again every few seconds while a
+        child looks at the list)."""
+        newest = (sa.select(game_tables.c.id).where(
+            (game_tables.c.class_id == class_id) & (game_tables.c.status == "waiting"))
+            .order_by(game_tables.c.id.desc()).limit(20))
+        seat_columns = [c.label(f"seat_{c.name}") for c in table_seats.c]
+        query = (sa.select(game_tables, *seat_columns)
+                 .select_from(game_tables.outerjoin(table_seats, (
+                     table_seats.c.table_id == game_tables.c.id) & table_seats.c.left_at.is_(None)))
+                 .where(game_tables.c.id.in_(newest))
+                 .order_by(game_tables.c.id.desc(), table_seats.c.seat))
         with self.engine.connect() as conn:
-            rows = conn.execute(sa.select(game_tables).where(
-                (game_tables.c.class_id == class_id) & (game_tables.c.status == "waiting"))
-                .order_by(game_tables.c.id.desc()).limit(20)).all()
-            ids = [r.id for r in rows]
-            seats = conn.execute(sa.select(table_seats).where(
-                table_seats.c.table_id.in_(ids) & table_seats.c.left_at.is_(None))
-                .order_by(table_seats.c.seat)).all() if ids else []
+            rows = conn.execute(query).all()
+        tables: dict[int, TableRow] = {}
         by_table: dict[int, list[SeatRow]] = {}
-        for s in seats:
-            by_table.setdefault(s.table_id, []).append(_seat(s))
-        return [(_table(r), by_table.get(r.id, [])) for r in rows]
+        for row in rows:
+            if row.id not in tables:
+                tables[row.id] = _table(row)
+                by_table[row.id] = []
+            if row.seat_id is not None:
+                by_table[row.id].append(_seat(_Prefixed(row, "seat_")))
+        return [(table, by_table[table_id]) for table_id, table in tables.items()]
+
+    def seats_in_games(self, profile_id: int, game_ids: Sequence[int]
+                       ) -> dict[int, list[SeatRow]]:
+        """This profile's occupancies at the tables of ``game_ids`` (game id -> its rows:
+        which seat is "you" on My games, and whether the computer took it over)."""
+        if not game_ids:
+            return {}
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(table_seats, game_tables.c.game_id.label("game_id"))
+                .join(game_tables, game_tables.c.id == table_seats.c.table_id)
+                .where(game_tables.c.game_id.in_(list(game_ids))
+                       & (table_seats.c.profile_id == profile_id)
+                       & (table_seats.c.kind == "human"))
+                .order_by(table_seats.c.seat, table_seats.c.id)).all()
+        out: dict[int, list[SeatRow]] = {}
+        for row in rows:
+            out.setdefault(row.game_id, []).append(_seat(row))
+        return out
 
     def class_of(self, profile_id: int) -> int | None:
         """The class a profile is a pupil of, if any (its classmates see its tables)."""

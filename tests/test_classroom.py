@@ -52,7 +52,14 @@ from trainer.classroom_views import (
 from trainer.i18n import LANGUAGES, has_key, t
 from trainer.storage import Storage, configure_sqlite
 from trainer.storage.practice import attempt_values
-from trainer.storage.schema import attempts, class_members, lesson_results, profiles, teachers
+from trainer.storage.schema import (
+    attempts,
+    class_members,
+    lesson_goes,
+    lesson_results,
+    profiles,
+    teachers,
+)
 
 TODAY = date(2026, 12, 1)
 NOON = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
@@ -767,19 +774,22 @@ def test_deleting_a_class_removes_its_pupils_and_all_their_data(store: Storage) 
     for profile_id in (pupils["Lola"].profile_id, theirs["Mia"].profile_id, home.id):
         put(store, profile_id, quick(8, 7, 2.0, NOON), NOON)
         store.record_lesson(profile_id, "values", stage.level_keys[0], 3, 1)
+        store.record_lesson_try(profile_id, "values", stage.level_keys[1], right=False)
         store.create_game(profile_id, rules={}, seats=[], seed=1, record={"rounds": []})
+    store.record_lesson_try(pupils["Leo"].profile_id, "values", stage.level_keys[0],
+                            right=False)
     store.record_daily_answer(pupils["Leo"].profile_id, "2026-12-01", 1, 0,
                               quick(8, 7, 2.0, NOON))
     room.create_assignment(info.id, "weakest", {"count": 3})
     summary = room.deletion_summary(info.id)
-    assert dataclasses.astuple(summary) == (2, 1, 2, 1, 1, 1)
+    assert dataclasses.astuple(summary) == (2, 1, 2, 1, 1, 1, 2)
     with pytest.raises(ClassroomError, match="class.confirm_name"):
         room.delete_class(info.id, "3C")
     assert room.delete_class(info.id, " 3b ") == summary
     gone = [pupils["Lola"].profile_id, pupils["Leo"].profile_id]
     assert all(store.get_profile(pid) is None for pid in gone)
     with store.engine.connect() as conn:
-        for table in (attempts, lesson_results):
+        for table in (attempts, lesson_results, lesson_goes):
             left = conn.execute(sa.select(table.c.profile_id)).scalars().all()
             assert not set(left) & set(gone) and len(left) == 2
         assert conn.execute(sa.select(sa.func.count()).select_from(class_members)).scalar() == 1
@@ -790,7 +800,12 @@ def test_deleting_a_class_removes_its_pupils_and_all_their_data(store: Storage) 
     room.remove_pupil(other.id, theirs["Mia"].profile_id)
     assert store.members(other.id) == []
     (again,) = room.add_pupils(other.id, "Max").added
+    store.record_lesson_try(again.profile_id, "values", stage.level_keys[0], right=False)
+    assert store.profile_data(again.profile_id).lesson_goes == 1
     store.delete_profile(again.profile_id, pin=again.pin)
+    with store.engine.connect() as conn:
+        assert conn.execute(sa.select(sa.func.count()).select_from(lesson_goes).where(
+            lesson_goes.c.profile_id == again.profile_id)).scalar() == 0
     assert store.members(other.id) == [] and store.membership(again.profile_id) is None
 
 

@@ -44,9 +44,11 @@ from trainer.classroom_views import (
     ASSIGNMENT_KINDS,
     CELL_STATES,
     FLUENCY_LIMITS,
+    STUCK_LESSON_WRONG,
     TASK_STATUSES,
     FactTry,
     fact_cell,
+    stuck_lesson_threshold,
     task_puzzles,
 )
 from trainer.i18n import LANGUAGES, has_key, t
@@ -546,6 +548,60 @@ def test_dashboard_numbers_on_crafted_data(sq: Storage) -> None:
     assert room.fact_grid(room.snapshot(info.id)).row(lola).cells["15-8"].state == "slow"
 
 
+def _tries(store: Storage, profile_id: int, stage: str, level: str, wrong: int, right: int,
+           when: datetime) -> None:
+    """A pupil's tries at a lesson level not finished, the go's latest try at ``when``."""
+    for _ in range(wrong):
+        store.record_lesson_try(profile_id, stage, level, right=False)
+    for _ in range(right):
+        store.record_lesson_try(profile_id, stage, level, right=True)
+    with store.transaction() as conn:
+        conn.execute(lesson_goes.update().where(
+            (lesson_goes.c.profile_id == profile_id) & (lesson_goes.c.stage == stage)
+            & (lesson_goes.c.level == level)).values(updated_at=when))
+
+
+def test_a_pupil_stuck_on_a_lesson_level_needs_help_until_it_is_finished(
+        store: Storage) -> None:
+    room = teacher(store)
+    info, pupils = class_with(room, "Lola\nLeo\nAna\nMax")
+    lola, leo, ana, max_ = (pupils[n].profile_id for n in ("Lola", "Leo", "Ana", "Max"))
+    stage = load_stages()[1]  # one_card
+    level = stage.levels[1]
+    need = stuck_lesson_threshold(level.target)
+    assert need == max(STUCK_LESSON_WRONG, 3 * level.target) >= 6
+    # Lola: enough wrong tries this week at a level she has not finished.
+    _tries(store, lola, stage.key, level.key, need, 2, NOON - timedelta(days=1))
+    # Leo: one wrong try short of it.
+    _tries(store, leo, stage.key, level.key, need - 1, 0, NOON)
+    # Ana: as many as Lola, but her latest try was ten days ago.
+    _tries(store, ana, stage.key, level.key, need, 0, NOON - timedelta(days=10))
+    # Max: as many as Lola, then he finished the level.
+    _tries(store, max_, stage.key, level.key, need, 0, NOON)
+    store.record_lesson(max_, stage.key, level.key, 1, need + 1)
+    snap = room.snapshot(info.id)
+    assert (snap.lesson_goes[lola][(stage.key, level.key)].tries,
+            snap.lesson_goes[lola][(stage.key, level.key)].wrong) == (need + 2, need)
+    assert snap.lesson_goes[max_] == {} and (stage.key, level.key) in snap.lessons[max_]
+    rows = {r.nickname: r for r in room.dashboard(snap, TODAY)}
+    assert [(h.key, h.params) for h in rows["Lola"].help] == [
+        ("help.stuck_lesson", {"stage": stage.key, "level": level.index,
+                               "tries": need + 2, "wrong": need})]
+    assert say("help.stuck_lesson", rows["Lola"].help[0].params, "en") == (
+        f"Stuck on {t(stage.title, 'en', domain='lessons')}, level {level.index}: "
+        f"{need} wrong of {need + 2} tries, not finished yet")
+    assert rows["Lola"].last_active == NOON - timedelta(days=1)
+    assert not rows["Leo"].needs_help and not rows["Ana"].needs_help
+    assert not rows["Max"].needs_help
+    # The CSV export says it too; finishing the level clears it.
+    assert "Stuck on" in cp.dashboard_csv(list(rows.values()), "en").decode("utf-8-sig")
+    version = room.version(info.id)
+    store.record_lesson(lola, stage.key, level.key, 1, need + 3)
+    assert room.version(info.id) != version
+    after = {r.nickname: r for r in room.dashboard(room.snapshot(info.id), TODAY)}
+    assert not after["Lola"].needs_help
+
+
 def test_every_view_of_a_class_takes_the_same_few_queries_whatever_its_size(
         store: Storage) -> None:
     room = teacher(store)
@@ -559,6 +615,8 @@ def test_every_view_of_a_class_takes_the_same_few_queries_whatever_its_size(
             put(store, p.profile_id, quick(8, 7, 2.0, NOON), NOON)
             put(store, p.profile_id, captures(1, True, NOON), NOON)
             store.record_lesson(p.profile_id, "values", load_stages()[0].level_keys[0], 3, 1)
+            store.record_lesson_try(p.profile_id, "values", load_stages()[0].level_keys[1],
+                                    right=False)
         statements: list[str] = []
 
         def count(conn, cursor, statement, *args, seen: list[str] = statements) -> None:
@@ -573,6 +631,7 @@ def test_every_view_of_a_class_takes_the_same_few_queries_whatever_its_size(
         finally:
             sa.event.remove(store.engine, "before_cursor_execute", count)
         assert len(rows) == size and all(r.quick_facts == 1 for r in rows)
+        assert all(len(snap.lesson_goes[r.profile_id]) == 1 for r in rows)
         counts.append(len(statements))
     assert counts[0] == counts[1] <= 3
 

@@ -20,7 +20,8 @@ from sqlalchemy.engine import Connection, Engine
 from .migrations import MIGRATIONS
 
 __all__ = ["Database", "StorageError", "metadata", "schema_version", "profiles", "games",
-           "moves", "results", "attempts", "daily_results", "lesson_results", "lesson_goes", "teachers",
+           "moves", "results", "attempts", "daily_results", "lesson_results", "lesson_goes",
+           "teachers",
            "classes", "class_teachers", "class_members", "assignments", "game_tables",
            "table_seats", "sqlite_url",
            "configure_sqlite",

@@ -29,7 +29,7 @@ from streamlit.testing.v1 import app_test as app_test_module
 import trainer.storage.classroom as storage_classroom
 from lessons import load_stages
 from tests.test_app_helpers import assert_ok, create_profile, new_app
-from tests.test_classroom import _tries, fact_quick
+from tests.test_classroom import fact_quick, lesson_tries
 from trainer.classroom import Classroom, ClassroomError, TeacherAuth, format_code, new_pin
 from trainer.classroom_views import stuck_lesson_threshold
 from trainer.i18n import t
@@ -493,8 +493,8 @@ def test_the_dashboard_says_who_is_stuck_on_a_lesson_level() -> None:
     level = stage.levels[1]
     need = stuck_lesson_threshold(level.target)
     db = store()
-    _tries(db, pupils["Ana"].profile_id, stage.key, level.key, need, 1, TODAY)
-    _tries(db, pupils["Leo"].profile_id, stage.key, level.key, need - 1, 1, TODAY)
+    lesson_tries(db, pupils["Ana"].profile_id, stage.key, level.key, need, 1, TODAY)
+    lesson_tries(db, pupils["Leo"].profile_id, stage.key, level.key, need - 1, 1, TODAY)
     part(at, "dashboard")
     rows = {r["nickname"]: r for r in frame(at, "needs help").to_dict("records")}
     ana_row = next(r for k, r in rows.items() if "Ana" in k)

@@ -548,7 +548,7 @@ def test_dashboard_numbers_on_crafted_data(sq: Storage) -> None:
     assert room.fact_grid(room.snapshot(info.id)).row(lola).cells["15-8"].state == "slow"
 
 
-def _tries(store: Storage, profile_id: int, stage: str, level: str, wrong: int, right: int,
+def lesson_tries(store: Storage, profile_id: int, stage: str, level: str, wrong: int, right: int,
            when: datetime) -> None:
     """A pupil's tries at a lesson level not finished, the go's latest try at ``when``."""
     for _ in range(wrong):
@@ -571,13 +571,13 @@ def test_a_pupil_stuck_on_a_lesson_level_needs_help_until_it_is_finished(
     need = stuck_lesson_threshold(level.target)
     assert need == max(STUCK_LESSON_WRONG, 3 * level.target) >= 6
     # Lola: enough wrong tries this week at a level she has not finished.
-    _tries(store, lola, stage.key, level.key, need, 2, NOON - timedelta(days=1))
+    lesson_tries(store, lola, stage.key, level.key, need, 2, NOON - timedelta(days=1))
     # Leo: one wrong try short of it.
-    _tries(store, leo, stage.key, level.key, need - 1, 0, NOON)
+    lesson_tries(store, leo, stage.key, level.key, need - 1, 0, NOON)
     # Ana: as many as Lola, but her latest try was ten days ago.
-    _tries(store, ana, stage.key, level.key, need, 0, NOON - timedelta(days=10))
+    lesson_tries(store, ana, stage.key, level.key, need, 0, NOON - timedelta(days=10))
     # Max: as many as Lola, then he finished the level.
-    _tries(store, max_, stage.key, level.key, need, 0, NOON)
+    lesson_tries(store, max_, stage.key, level.key, need, 0, NOON)
     store.record_lesson(max_, stage.key, level.key, 1, need + 1)
     snap = room.snapshot(info.id)
     assert (snap.lesson_goes[lola][(stage.key, level.key)].tries,

@@ -151,8 +151,8 @@ class ClassDeletion:
 
 class ClassVersion(tuple):
     """The class's data in a few numbers (pupils, attempts, lesson results and goes,
-    assignments, games): it changes whenever anything a teacher's view shows does, so a cache keyed
-    by it is never stale."""
+    assignments, games): it changes whenever anything a teacher's view shows does, so a
+    cache keyed by it is never stale."""
 
 
 @dataclass(frozen=True)

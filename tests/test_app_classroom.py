@@ -27,9 +27,12 @@ from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1 import app_test as app_test_module
 
 import trainer.storage.classroom as storage_classroom
+from lessons import load_stages
 from tests.test_app_helpers import assert_ok, create_profile, new_app
-from tests.test_classroom import fact_quick
+from tests.test_classroom import fact_quick, lesson_tries
 from trainer.classroom import Classroom, ClassroomError, TeacherAuth, format_code, new_pin
+from trainer.classroom_views import stuck_lesson_threshold
+from trainer.i18n import t
 from trainer.storage import Storage, configure_sqlite
 from trainer.text import md_escape
 
@@ -473,6 +476,42 @@ def test_another_pupils_url_asks_their_pin_with_the_same_limit() -> None:
     at.text_input(key="pin_entry").input(login.pin)
     submit(at, "pin_form")
     assert at.session_state["profile_id"] == ids["Leo"]
+
+
+def test_the_dashboard_says_who_is_stuck_on_a_lesson_level() -> None:
+    """Tries at a lesson level not finished yet (kept by the lesson runner) make a pupil
+    "needs help" on the teacher's dashboard, with the stage and level in words; the class's
+    deletion summary counts those levels too."""
+    at = sign_up()
+    at.text_input(key="tc_class_name").input("4A")
+    submit(at, "tc_new_class_form")
+    at.text_area(key="tc_paste").input("Ana\nLeo")
+    submit(at, "tc_add_form")
+    pupils = pupil_ids(at)
+    click(at, "tc_added_done")
+    stage = load_stages()[1]
+    level = stage.levels[1]
+    need = stuck_lesson_threshold(level.target)
+    db = store()
+    lesson_tries(db, pupils["Ana"].profile_id, stage.key, level.key, need, 1, TODAY)
+    lesson_tries(db, pupils["Leo"].profile_id, stage.key, level.key, need - 1, 1, TODAY)
+    part(at, "dashboard")
+    rows = {r["nickname"]: r for r in frame(at, "needs help").to_dict("records")}
+    ana_row = next(r for k, r in rows.items() if "Ana" in k)
+    leo_row = next(r for k, r in rows.items() if "Leo" in k)
+    assert ana_row["needs help"] == (
+        f"⚠️ Stuck on {t(stage.title, 'en', domain='lessons')}, level {level.index}: "
+        f"{need} wrong of {need + 1} tries, not finished yet")
+    assert leo_row["needs help"] == ""
+    assert "2 pupils · 1 needs help" in shown(at)
+    part(at, "settings")
+    assert "0 lesson levels done, 2 started" in shown(at)
+    # Ana finishes the level: the reason goes.
+    db.record_lesson(pupils["Ana"].profile_id, stage.key, level.key, 1, need + 2)
+    part(at, "dashboard")
+    rows = {r["nickname"]: r for r in frame(at, "needs help").to_dict("records")}
+    assert all(r["needs help"] == "" for r in rows.values())
+    assert "2 pupils · 0 need help" in shown(at)
 
 
 def test_a_co_teacher_runs_the_class_but_only_its_owner_deletes_it() -> None:

@@ -44,15 +44,24 @@ from trainer.classroom_views import (
     ASSIGNMENT_KINDS,
     CELL_STATES,
     FLUENCY_LIMITS,
+    STUCK_LESSON_WRONG,
     TASK_STATUSES,
     FactTry,
     fact_cell,
+    stuck_lesson_threshold,
     task_puzzles,
 )
 from trainer.i18n import LANGUAGES, has_key, t
 from trainer.storage import Storage, configure_sqlite
 from trainer.storage.practice import attempt_values
-from trainer.storage.schema import attempts, class_members, lesson_results, profiles, teachers
+from trainer.storage.schema import (
+    attempts,
+    class_members,
+    lesson_goes,
+    lesson_results,
+    profiles,
+    teachers,
+)
 
 TODAY = date(2026, 12, 1)
 NOON = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
@@ -539,6 +548,60 @@ def test_dashboard_numbers_on_crafted_data(sq: Storage) -> None:
     assert room.fact_grid(room.snapshot(info.id)).row(lola).cells["15-8"].state == "slow"
 
 
+def lesson_tries(store: Storage, profile_id: int, stage: str, level: str, wrong: int, right: int,
+           when: datetime) -> None:
+    """A pupil's tries at a lesson level not finished, the go's latest try at ``when``."""
+    for _ in range(wrong):
+        store.record_lesson_try(profile_id, stage, level, right=False)
+    for _ in range(right):
+        store.record_lesson_try(profile_id, stage, level, right=True)
+    with store.transaction() as conn:
+        conn.execute(lesson_goes.update().where(
+            (lesson_goes.c.profile_id == profile_id) & (lesson_goes.c.stage == stage)
+            & (lesson_goes.c.level == level)).values(updated_at=when))
+
+
+def test_a_pupil_stuck_on_a_lesson_level_needs_help_until_it_is_finished(
+        store: Storage) -> None:
+    room = teacher(store)
+    info, pupils = class_with(room, "Lola\nLeo\nAna\nMax")
+    lola, leo, ana, max_ = (pupils[n].profile_id for n in ("Lola", "Leo", "Ana", "Max"))
+    stage = load_stages()[1]  # one_card
+    level = stage.levels[1]
+    need = stuck_lesson_threshold(level.target)
+    assert need == max(STUCK_LESSON_WRONG, 3 * level.target) >= 6
+    # Lola: enough wrong tries this week at a level she has not finished.
+    lesson_tries(store, lola, stage.key, level.key, need, 2, NOON - timedelta(days=1))
+    # Leo: one wrong try short of it.
+    lesson_tries(store, leo, stage.key, level.key, need - 1, 0, NOON)
+    # Ana: as many as Lola, but her latest try was ten days ago.
+    lesson_tries(store, ana, stage.key, level.key, need, 0, NOON - timedelta(days=10))
+    # Max: as many as Lola, then he finished the level.
+    lesson_tries(store, max_, stage.key, level.key, need, 0, NOON)
+    store.record_lesson(max_, stage.key, level.key, 1, need + 1)
+    snap = room.snapshot(info.id)
+    assert (snap.lesson_goes[lola][(stage.key, level.key)].tries,
+            snap.lesson_goes[lola][(stage.key, level.key)].wrong) == (need + 2, need)
+    assert snap.lesson_goes[max_] == {} and (stage.key, level.key) in snap.lessons[max_]
+    rows = {r.nickname: r for r in room.dashboard(snap, TODAY)}
+    assert [(h.key, h.params) for h in rows["Lola"].help] == [
+        ("help.stuck_lesson", {"stage": stage.key, "level": level.index,
+                               "tries": need + 2, "wrong": need})]
+    assert say("help.stuck_lesson", rows["Lola"].help[0].params, "en") == (
+        f"Stuck on {t(stage.title, 'en', domain='lessons')}, level {level.index}: "
+        f"{need} wrong of {need + 2} tries, not finished yet")
+    assert rows["Lola"].last_active == NOON - timedelta(days=1)
+    assert not rows["Leo"].needs_help and not rows["Ana"].needs_help
+    assert not rows["Max"].needs_help
+    # The CSV export says it too; finishing the level clears it.
+    assert "Stuck on" in cp.dashboard_csv(list(rows.values()), "en").decode("utf-8-sig")
+    version = room.version(info.id)
+    store.record_lesson(lola, stage.key, level.key, 1, need + 3)
+    assert room.version(info.id) != version
+    after = {r.nickname: r for r in room.dashboard(room.snapshot(info.id), TODAY)}
+    assert not after["Lola"].needs_help
+
+
 def test_every_view_of_a_class_takes_the_same_few_queries_whatever_its_size(
         store: Storage) -> None:
     room = teacher(store)
@@ -552,6 +615,8 @@ def test_every_view_of_a_class_takes_the_same_few_queries_whatever_its_size(
             put(store, p.profile_id, quick(8, 7, 2.0, NOON), NOON)
             put(store, p.profile_id, captures(1, True, NOON), NOON)
             store.record_lesson(p.profile_id, "values", load_stages()[0].level_keys[0], 3, 1)
+            store.record_lesson_try(p.profile_id, "values", load_stages()[0].level_keys[1],
+                                    right=False)
         statements: list[str] = []
 
         def count(conn, cursor, statement, *args, seen: list[str] = statements) -> None:
@@ -566,6 +631,7 @@ def test_every_view_of_a_class_takes_the_same_few_queries_whatever_its_size(
         finally:
             sa.event.remove(store.engine, "before_cursor_execute", count)
         assert len(rows) == size and all(r.quick_facts == 1 for r in rows)
+        assert all(len(snap.lesson_goes[r.profile_id]) == 1 for r in rows)
         counts.append(len(statements))
     assert counts[0] == counts[1] <= 3
 
@@ -767,19 +833,22 @@ def test_deleting_a_class_removes_its_pupils_and_all_their_data(store: Storage) 
     for profile_id in (pupils["Lola"].profile_id, theirs["Mia"].profile_id, home.id):
         put(store, profile_id, quick(8, 7, 2.0, NOON), NOON)
         store.record_lesson(profile_id, "values", stage.level_keys[0], 3, 1)
+        store.record_lesson_try(profile_id, "values", stage.level_keys[1], right=False)
         store.create_game(profile_id, rules={}, seats=[], seed=1, record={"rounds": []})
+    store.record_lesson_try(pupils["Leo"].profile_id, "values", stage.level_keys[0],
+                            right=False)
     store.record_daily_answer(pupils["Leo"].profile_id, "2026-12-01", 1, 0,
                               quick(8, 7, 2.0, NOON))
     room.create_assignment(info.id, "weakest", {"count": 3})
     summary = room.deletion_summary(info.id)
-    assert dataclasses.astuple(summary) == (2, 1, 2, 1, 1, 1)
+    assert dataclasses.astuple(summary) == (2, 1, 2, 1, 1, 1, 2)
     with pytest.raises(ClassroomError, match="class.confirm_name"):
         room.delete_class(info.id, "3C")
     assert room.delete_class(info.id, " 3b ") == summary
     gone = [pupils["Lola"].profile_id, pupils["Leo"].profile_id]
     assert all(store.get_profile(pid) is None for pid in gone)
     with store.engine.connect() as conn:
-        for table in (attempts, lesson_results):
+        for table in (attempts, lesson_results, lesson_goes):
             left = conn.execute(sa.select(table.c.profile_id)).scalars().all()
             assert not set(left) & set(gone) and len(left) == 2
         assert conn.execute(sa.select(sa.func.count()).select_from(class_members)).scalar() == 1
@@ -790,7 +859,12 @@ def test_deleting_a_class_removes_its_pupils_and_all_their_data(store: Storage) 
     room.remove_pupil(other.id, theirs["Mia"].profile_id)
     assert store.members(other.id) == []
     (again,) = room.add_pupils(other.id, "Max").added
+    store.record_lesson_try(again.profile_id, "values", stage.level_keys[0], right=False)
+    assert store.profile_data(again.profile_id).lesson_goes == 1
     store.delete_profile(again.profile_id, pin=again.pin)
+    with store.engine.connect() as conn:
+        assert conn.execute(sa.select(sa.func.count()).select_from(lesson_goes).where(
+            lesson_goes.c.profile_id == again.profile_id)).scalar() == 0
     assert store.members(other.id) == [] and store.membership(again.profile_id) is None
 
 

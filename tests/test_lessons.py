@@ -610,6 +610,45 @@ def test_a_level_done_is_saved_at_once_and_the_map_sums_it(engine: sa.Engine) ->
     assert not suggest_lessons(first_six, STAGES)
 
 
+def test_the_tries_of_an_unfinished_level_are_kept_until_it_is_finished(
+        engine: sa.Engine) -> None:
+    """The go a teacher sees when a pupil is stuck: every counted try, across restarts
+    and a new runner (another day, another tab), gone the moment the level is done."""
+    store = Storage(engine)
+    mia, leo = store.create_profile("Mia", "🐸"), store.create_profile("Leo", "🐼")
+    runner = _runner_at("values", "check", storage=store, profile_id=mia.id)
+    assert runner.tap(Card.parse("1o")).counted is False  # not a try: nothing kept
+    assert store.lesson_goes(mia.id) == {}
+    right = runner.expected_answer()
+    assert not runner.answer(right + 1).ok
+    assert runner.answer(right).ok  # step 1 of 3: a right try, the level goes on
+    go = store.lesson_goes(mia.id)[("values", "check")]
+    assert (go.tries, go.wrong) == (2, 1) and go.started_at <= go.updated_at
+    runner.restart()  # plays back to 0 for the stars; the go goes on
+    runner.answer(runner.expected_answer() + 2)
+    later = LessonRunner(STAGES, storage=store, profile_id=mia.id, auto_advance=False)
+    later.start("values", "check")
+    later.answer(later.expected_answer() + 3)
+    go = store.lesson_goes(mia.id)[("values", "check")]
+    assert (go.tries, go.wrong) == (4, 3) and store.profile_data(mia.id).lesson_goes == 1
+    assert store.lesson_goes(leo.id) == {}
+    for _ in range(3):
+        outcome = later.answer(later.expected_answer())
+    assert outcome.done and store.lesson_goes(mia.id) == {}  # finished: the go is over
+    assert store.lesson_results(mia.id)[("values", "check")].plays == 4
+    later.restart()
+    later.answer(later.expected_answer() + 1)  # a new go at a level done before
+    assert (store.lesson_goes(mia.id)[("values", "check")].tries,
+            store.lesson_goes(mia.id)[("values", "check")].wrong) == (1, 1)
+    # A consequence (a legal but wrong move answered by the computer) is a wrong try too.
+    move = _runner_at("one_card", "check", storage=store, profile_id=leo.id)
+    wrong_move = next(m for m in move.round.legal_moves() if not move._expected(m))
+    move.play(wrong_move.card, wrong_move.take)
+    assert store.lesson_goes(leo.id)[("one_card", "check")].wrong == 1
+    store.delete_profile(mia.id)
+    assert store.lesson_goes(mia.id) == {}
+
+
 def test_a_result_of_a_level_that_no_longer_exists_is_not_counted() -> None:
     class Best:
         stars = 3

@@ -90,6 +90,10 @@ ROWS_AT: dict[int, list[tuple[str, dict[str, Any]]]] = {
                          "from_round": 1, "from_move": 1, "last_seen": WHEN, "left_at": None,
                          "created_at": WHEN}),
     ],
+    7: [
+        ("lesson_goes", {"profile_id": 1, "stage": "escoba", "level": "three_cards",
+                         "tries": 9, "wrong": 7, "started_at": WHEN, "updated_at": WHEN}),
+    ],
 }
 
 
@@ -161,6 +165,8 @@ def test_a_database_stopped_after_each_migration_upgrades_and_keeps_its_rows(
     if stop >= 4:
         best = store.lesson_results(1)[("escoba", "two_cards")]
         assert (best.stars, best.plays, best.updated_at) == (2, 3, WHEN)
+    # Before migration 7 no go was kept: an upgraded database has none, and takes them.
+    assert store.lesson_goes(1) == {}
     # The upgraded database takes new rows as a new one does.
     if stop >= 3:  # Leo came with migration 3's rows: his game and PIN column read back
         leo = store.get_profile(2)
@@ -169,6 +175,8 @@ def test_a_database_stopped_after_each_migration_upgrades_and_keeps_its_rows(
     game_id = store.create_game(mia.id, rules={}, seats=[], seed=1, record={"rounds": []})
     assert store.save_progress(game_id, None, revision=0, new_moves=[(1, 1, ENTRIES[0])]) == 1
     assert store.record_lesson(mia.id, "escoba", "two_cards", 3, 2).stars == 3
+    go = store.record_lesson_try(mia.id, "escoba", "three_cards", right=False)
+    assert (go.tries, go.wrong) == (1, 1)
     # ... and classroom rows (migration 5): a teacher, a class, a pupil, an assignment.
     teacher = store.create_teacher("Mr Roe", "a long passphrase")
     room = store.create_class(teacher.id, "4A", "PRT396", fluency_seconds=6, capture_sum=15)

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from lessons import load_stages
+from lessons import Stage, load_stages
 from puzzles import Puzzle, generate
 from puzzles.mastery import all_additions, all_complements, fact_stats, normalise, weakest_facts
 from puzzles.model import PuzzleError, check_kind_level_sum
@@ -46,14 +46,15 @@ from puzzles.practice import Attempt, answers_from_rows, practice_candidates, qu
 
 from .evidence import TURN_KIND
 from .lessons import stage_summaries
-from .storage import AssignmentRow, ClassInfo, ClassSnapshot, LessonBest
+from .storage import AssignmentRow, ClassInfo, ClassSnapshot, LessonBest, LessonGo
 
 __all__ = ["ClassroomError", "FLUENCY_LIMITS", "DEFAULT_FLUENCY", "CELL_STATES",
            "ASSIGNMENT_KINDS", "TASK_STATUSES", "FactTry", "Cell", "GridRow", "FactGrid",
            "HelpReason", "PupilRow", "PupilTask", "AssignmentProgress", "fact_tries",
            "fact_cell", "grid_facts", "fact_grid", "cell_history", "dashboard", "weak_facts",
            "check_assignment", "pupil_task", "assignments_progress", "task_puzzles",
-           "askable_facts", "HELP_ACCURACY", "HELP_MIN_TRIES", "STUCK_WINDOW", "STUCK_MISSES"]
+           "askable_facts", "HELP_ACCURACY", "HELP_MIN_TRIES", "STUCK_WINDOW", "STUCK_MISSES",
+           "STUCK_LESSON_WRONG", "STUCK_LESSON_TIMES", "stuck_lesson_threshold"]
 
 
 class ClassroomError(ValueError):
@@ -83,6 +84,11 @@ LAST_TRIES = 3
 FLUENT_IN = 2
 MAX_PUZZLES = 50
 MAX_FACTS = 20
+#: "Stuck on a lesson level": the go at a level not finished yet has at least this many
+#: wrong tries, or STUCK_LESSON_TIMES times the level's target plays if that is more,
+#: and its latest try is of this week (docs/CLASSROOM.md says why).
+STUCK_LESSON_WRONG = 6
+STUCK_LESSON_TIMES = 3
 
 
 # -- the fact grid ---------------------------------------------------------------------
@@ -263,7 +269,33 @@ def _practice(attempts: Sequence[Attempt]) -> list[Attempt]:
     return [a for a in attempts if a.kind != TURN_KIND]
 
 
-def _help(attempts: Sequence[Attempt], today: date) -> tuple[HelpReason, ...]:
+def stuck_lesson_threshold(target: int) -> int:
+    """The wrong tries at an unfinished level that make a pupil "stuck" on it: a level
+    whose three stars need more plays allows more wrong ones before."""
+    return max(STUCK_LESSON_WRONG, STUCK_LESSON_TIMES * target)
+
+
+def _stuck_lesson(goes: Mapping[tuple[str, str], LessonGo], stages: Sequence[Stage],
+                  today: date) -> HelpReason | None:
+    """The latest level tried this week, not finished, with too many wrong tries."""
+    since = today - timedelta(days=6)
+    for go in sorted(goes.values(), key=lambda g: g.updated_at, reverse=True):
+        if go.updated_at.date() < since:
+            break
+        stage = next((s for s in stages if s.key == go.stage), None)
+        level = next((lv for lv in stage.levels if lv.key == go.level), None) \
+            if stage is not None else None
+        if level is None:  # a level since removed from the path
+            continue
+        if go.wrong >= stuck_lesson_threshold(level.target):
+            return HelpReason("help.stuck_lesson", {"stage": go.stage, "level": level.index,
+                                                    "tries": go.tries, "wrong": go.wrong})
+    return None
+
+
+def _help(attempts: Sequence[Attempt], today: date,
+          goes: Mapping[tuple[str, str], LessonGo] | None = None,
+          stages: Sequence[Stage] | None = None) -> tuple[HelpReason, ...]:
     reasons = []
     since = (today - timedelta(days=6)).isoformat()
     week = [a for a in attempts if since <= a.day <= today.isoformat()]
@@ -282,6 +314,10 @@ def _help(attempts: Sequence[Attempt], today: date) -> tuple[HelpReason, ...]:
             reasons.append(HelpReason("help.stuck_level", {
                 "kind": latest.kind, "level": latest.level, "sum": latest.capture_sum,
                 "misses": misses, "tries": len(same)}))
+    if goes:
+        stuck = _stuck_lesson(goes, stages if stages is not None else load_stages(), today)
+        if stuck is not None:
+            reasons.append(stuck)
     return tuple(reasons)
 
 
@@ -302,6 +338,7 @@ def dashboard(snapshot: ClassSnapshot, today: date, grid: FactGrid | None = None
         week = [a for a in mine if week_since <= a.day <= today.isoformat()]
         times = [a for a in [a.created_at for a in everything[-1:]]
                  + [b.updated_at for b in lessons.values()]
+                 + [g.updated_at for g in snapshot.lesson_goes.get(pid, {}).values()]
                  + [snapshot.last_game.get(pid)] if a is not None]
         grid_row = grid.row(pid)
         assert grid_row is not None
@@ -322,7 +359,7 @@ def dashboard(snapshot: ClassSnapshot, today: date, grid: FactGrid | None = None
             complements=len(grid.complements),
             assignments_done=sum(1 for p in progress if p.pupils[pid].complete),
             assignments=len(progress),
-            help=_help(mine, today),
+            help=_help(mine, today, snapshot.lesson_goes.get(pid, {}), stages),
             game_turns=len(everything) - len(mine)))
     return rows
 

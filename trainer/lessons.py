@@ -184,10 +184,14 @@ class LessonView:
 
 
 class LessonRecorder(Protocol):
-    """Where finished levels go (:class:`trainer.storage.Storage` is one)."""
+    """Where finished levels and the tries before them go (:class:`trainer.storage.Storage`
+    is one)."""
 
     def record_lesson(self, profile_id: int, stage: str, level: str, stars: int,
                       plays: int) -> Any: ...
+
+    def record_lesson_try(self, profile_id: int, stage: str, level: str, *,
+                          right: bool) -> Any: ...
 
 
 def stars_for(plays: int, target: int) -> int:
@@ -361,7 +365,9 @@ class LessonRunner:
     """One child's lessons: start a stage (or a level of it), act, go on.
 
     ``storage`` and ``profile_id``, when given, receive each finished level at once
-    (:meth:`trainer.storage.Storage.record_lesson`: one transaction, best kept). A
+    (:meth:`trainer.storage.Storage.record_lesson`: one transaction, best kept), and
+    every counted try that does not finish it (:meth:`~trainer.storage.Storage.record_lesson_try`:
+    the go a teacher sees when a pupil is stuck on a level). A
     finished level leads to the next by itself (``auto_advance``), and the last level
     of a stage to its completion card (``stage_done``).
     """
@@ -766,7 +772,14 @@ class LessonRunner:
         """Every lesson text may say the sum being made (15, or 10 in stage 12)."""
         return message._replace(params={"sum": self.level.rules.capture_sum, **message.params})
 
+    def _count_try(self, right: bool) -> None:
+        """Keep a counted try that did not finish the level (finishing it ends the go)."""
+        if self.storage is not None and self.profile_id is not None:
+            self.storage.record_lesson_try(self.profile_id, self.stage.key, self.level.key,
+                                           right=right)
+
     def _wrong(self, feedback: Message) -> Outcome:
+        self._count_try(right=False)
         feedback = self._with_sum(feedback)
         self._s.feedback = feedback
         return Outcome(False, feedback)
@@ -783,6 +796,7 @@ class LessonRunner:
         s.step += 1
         if s.step < len(self.level.steps):
             s.glow = self._glow()
+            self._count_try(right=True)
             return Outcome(True, praise, events=events)
         return self._done(Outcome(True, praise, events=events, result=self._finish()))
 
@@ -794,6 +808,7 @@ class LessonRunner:
     def _consequence(self, move: Move, why: Message) -> Outcome:
         """Play the child's legal but wrong move, then the computer's reply to it (the
         engine's greedy player: it takes the escoba the child allowed)."""
+        self._count_try(right=False)
         s = self._s
         round_ = self._round()
         attempt = round_.attempt(move, CHILD)

@@ -916,7 +916,9 @@ def _settings(room: Classroom, snap: ClassSnapshot) -> None:
                       games=ct_text("settings.n_games", count=summary.games),
                       attempts=ct_text("settings.n_attempts", count=summary.attempts),
                       dailies=ct_text("settings.n_dailies", count=summary.dailies),
-                      lessons=ct_text("settings.n_lessons", count=summary.lessons),
+                      lessons=ct_text("settings.n_lessons_started", count=summary.lessons,
+                                      started=summary.lesson_goes) if summary.lesson_goes
+                      else ct_text("settings.n_lessons", count=summary.lessons),
                       assignments=ct_text("settings.n_assignments",
                                           count=summary.assignments)), icon="⚠️")
         st.text_input(ct("settings.delete_type", name=info.name), key="tc_delete_name",

@@ -27,7 +27,7 @@ from .classroom import (
     TeacherCheck,
 )
 from .games import GameChanged, GameRow, GameStore, MoveRow, RoundResult, record_shareable
-from .lessons import LessonBest, LessonStore
+from .lessons import LessonBest, LessonGo, LessonStore
 from .migrations import MIGRATIONS, SCHEMA_VERSION
 from .practice import DailyResult, PracticeStore, ProgressVersion
 from .profiles import Profile, ProfileData, ProfileStore
@@ -35,6 +35,7 @@ from .schema import StorageError, configure_sqlite, metadata, sqlite_url
 from .tables import NewSeat, SeatRow, TableChanged, TablePulse, TableRow, TableStore
 
 __all__ = ["Storage", "Profile", "ProfileData", "GameRow", "GameChanged", "MoveRow", "LessonBest",
+           "LessonGo",
            "RoundResult", "record_shareable", "DailyResult", "ProgressVersion", "StorageError",
            "MIGRATIONS", "SCHEMA_VERSION", "metadata", "sqlite_url", "configure_sqlite",
            "Teacher", "TeacherCheck", "ClassInfo", "Member", "NewMember", "PinCheck",

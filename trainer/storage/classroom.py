@@ -12,7 +12,8 @@ UPDATE that reads them, so two tabs guessing at once cannot slip past the limit.
 
 A class's data for the teacher's views is read by :meth:`ClassroomStore.class_snapshot`
 in three queries whatever the class's size (the class with its assignments; the
-pupils with their lesson results and last game; the pupils' attempts).
+pupils with their lesson results, unfinished lesson goes and last game; the pupils'
+attempts).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from puzzles.practice import Attempt
 
 from ..names import name_key
 from .hashing import PASSWORD_COST, PIN_COST, hash_secret, secret_matches, waste_time
-from .lessons import LessonBest
+from .lessons import LessonBest, LessonGo
 from .practice import _attempt
 from .profiles import delete_profiles
 from .schema import (
@@ -44,6 +45,7 @@ from .schema import (
     classes,
     daily_results,
     games,
+    lesson_goes,
     lesson_results,
     now,
     profiles,
@@ -142,14 +144,15 @@ class ClassDeletion:
     games: int
     attempts: int
     dailies: int
-    lessons: int
+    lessons: int  # lesson levels done
     assignments: int
+    lesson_goes: int = 0  # lesson levels tried, not finished yet
 
 
 class ClassVersion(tuple):
-    """The class's data in a few numbers (pupils, attempts, lesson results, assignments,
-    games): it changes whenever anything a teacher's view shows does, so a cache keyed
-    by it is never stale."""
+    """The class's data in a few numbers (pupils, attempts, lesson results and goes,
+    assignments, games): it changes whenever anything a teacher's view shows does, so a
+    cache keyed by it is never stale."""
 
 
 @dataclass(frozen=True)
@@ -162,6 +165,8 @@ class ClassSnapshot:
     attempts: dict[int, list[Attempt]] = field(default_factory=dict)  # oldest first
     lessons: dict[int, dict[tuple[str, str], LessonBest]] = field(default_factory=dict)
     last_game: dict[int, datetime] = field(default_factory=dict)
+    #: The levels each pupil has tried and not finished yet (the "stuck" reason).
+    lesson_goes: dict[int, dict[tuple[str, str], LessonGo]] = field(default_factory=dict)
 
     def member(self, profile_id: int) -> Member | None:
         return next((m for m in self.members if m.profile_id == profile_id), None)
@@ -352,7 +357,8 @@ class ClassroomStore(Database):
                 .where(class_members.c.class_id == class_id).scalar_subquery(),
                 count(games), count(attempts), count(daily_results), count(lesson_results),
                 sa.select(sa.func.count()).select_from(assignments)
-                .where(assignments.c.class_id == class_id).scalar_subquery())).one()
+                .where(assignments.c.class_id == class_id).scalar_subquery(),
+                count(lesson_goes))).one()
         return ClassDeletion(*(int(v) for v in row))
 
     def delete_class(self, class_id: int) -> None:
@@ -530,31 +536,52 @@ class ClassroomStore(Database):
                                                  json.loads(r.a_spec), r.a_due,
                                                  aware(r.a_created))  # type: ignore[arg-type]
                            for r in rows if r.a_id is not None}.values())
-            # 2. the pupils, each with its lesson results (one row per level) and last game
+            # 2. the pupils, each with its lesson results and unfinished lesson goes (one
+            # row per level, the two tables one under the other: no product of the two)
+            # and last game
             mine = class_members.c.class_id == class_id
             if only is not None:
                 mine = mine & (class_members.c.profile_id == only)
             last_game = sa.select(sa.func.max(games.c.updated_at)).where(
                 games.c.profile_id == class_members.c.profile_id).scalar_subquery()
+            levels = sa.union_all(
+                sa.select(lesson_results.c.profile_id, sa.literal(1).label("done"),
+                          lesson_results.c.stage, lesson_results.c.level,
+                          lesson_results.c.stars.label("first"),
+                          lesson_results.c.plays.label("second"),
+                          lesson_results.c.created_at.label("l_created"),
+                          lesson_results.c.updated_at.label("l_updated")),
+                sa.select(lesson_goes.c.profile_id, sa.literal(0).label("done"),
+                          lesson_goes.c.stage, lesson_goes.c.level,
+                          lesson_goes.c.tries.label("first"),
+                          lesson_goes.c.wrong.label("second"),
+                          lesson_goes.c.started_at.label("l_created"),
+                          lesson_goes.c.updated_at.label("l_updated"))).subquery("levels")
             member_rows = conn.execute(
-                _members_query(last_game.label("last_game"),
-                               lesson_results.c.stage, lesson_results.c.level,
-                               lesson_results.c.stars, lesson_results.c.plays,
-                               lesson_results.c.created_at.label("l_created"),
-                               lesson_results.c.updated_at.label("l_updated"))
-                .outerjoin(lesson_results, lesson_results.c.profile_id == profiles.c.id)
+                _members_query(last_game.label("last_game"), levels.c.done, levels.c.stage,
+                               levels.c.level, levels.c.first, levels.c.second,
+                               levels.c.l_created, levels.c.l_updated)
+                .outerjoin(levels, levels.c.profile_id == profiles.c.id)
                 .where(mine).order_by(sa.func.lower(profiles.c.nickname), profiles.c.id)).all()
             members: dict[int, Member] = {}
             lessons: dict[int, dict[tuple[str, str], LessonBest]] = {}
+            goes: dict[int, dict[tuple[str, str], LessonGo]] = {}
             last: dict[int, datetime] = {}
             for r in member_rows:
                 members.setdefault(r.profile_id, _member(r))
                 lessons.setdefault(r.profile_id, {})
+                goes.setdefault(r.profile_id, {})
                 if r.last_game is not None:
                     last[r.profile_id] = aware(r.last_game)  # type: ignore[assignment]
-                if r.stage is not None:
+                if r.stage is None:
+                    continue
+                if r.done:
                     lessons[r.profile_id][(r.stage, r.level)] = LessonBest(
-                        r.stage, r.level, r.stars, r.plays, aware(r.l_created),
+                        r.stage, r.level, r.first, r.second, aware(r.l_created),
+                        aware(r.l_updated))  # type: ignore[arg-type]
+                else:
+                    goes[r.profile_id][(r.stage, r.level)] = LessonGo(
+                        r.stage, r.level, r.first, r.second, aware(r.l_created),
                         aware(r.l_updated))  # type: ignore[arg-type]
             # 3. the pupils' attempts, oldest first
             pupils = sa.select(class_members.c.profile_id).where(mine)
@@ -563,7 +590,8 @@ class ClassroomStore(Database):
         by_pupil: dict[int, list[Attempt]] = {pid: [] for pid in members}
         for r in attempt_rows:
             by_pupil.setdefault(r.profile_id, []).append(_attempt(r))
-        return ClassSnapshot(info, tuple(members.values()), tasks, by_pupil, lessons, last)
+        return ClassSnapshot(info, tuple(members.values()), tasks, by_pupil, lessons, last,
+                             goes)
 
     def class_version(self, class_id: int) -> ClassVersion:
         """See :class:`ClassVersion`: one cheap query."""
@@ -579,6 +607,10 @@ class ClassroomStore(Database):
             sa.select(sa.func.count()).select_from(lesson_results).where(lessons),
             sa.select(sa.func.max(lesson_results.c.updated_at)).where(lessons),
             sa.select(sa.func.max(games.c.updated_at)).where(games.c.profile_id.in_(pupils)),
+            sa.select(sa.func.count()).select_from(lesson_goes)
+            .where(lesson_goes.c.profile_id.in_(pupils)),
+            sa.select(sa.func.max(lesson_goes.c.updated_at))
+            .where(lesson_goes.c.profile_id.in_(pupils)),
             sa.select(sa.func.count()).select_from(assignments)
             .where(assignments.c.class_id == class_id),
             sa.select(sa.func.max(assignments.c.id)).where(assignments.c.class_id == class_id),

@@ -285,6 +285,28 @@ def _migration_6(conn: Connection) -> None:
         table.create(conn, checkfirst=True)
 
 
+def _migration_7(conn: Connection) -> None:
+    """Unfinished lesson goes: the tries at a level not finished yet, so that a teacher
+    sees a pupil stuck on a lesson level (a finished level keeps only its best)."""
+    v7 = sa.MetaData()
+    # Only for the foreign key's sake: the table exists already (migration 1).
+    sa.Table("profiles", v7, sa.Column("id", sa.Integer, primary_key=True))
+    lesson_goes = sa.Table(
+        "lesson_goes", v7,
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("profile_id", sa.Integer, sa.ForeignKey("profiles.id", ondelete="CASCADE"),
+                  nullable=False),
+        sa.Column("stage", sa.String(40), nullable=False),
+        sa.Column("level", sa.String(40), nullable=False),
+        sa.Column("tries", sa.Integer, nullable=False),
+        sa.Column("wrong", sa.Integer, nullable=False),
+        sa.Column("started_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+        sa.UniqueConstraint("profile_id", "stage", "level", name="uq_lesson_goes_level"),
+    )
+    lesson_goes.create(conn, checkfirst=True)
+
+
 #: Append only; never edit one that has shipped.
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "profiles, games, moves, results", _migration_1),
@@ -293,5 +315,6 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(4, "lesson results", _migration_4),
     Migration(5, "classroom: teachers, classes, members, assignments", _migration_5),
     Migration(6, "tables between devices: tables and their seats", _migration_6),
+    Migration(7, "unfinished lesson goes", _migration_7),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version

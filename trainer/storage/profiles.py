@@ -21,6 +21,7 @@ from .schema import (
     class_members,
     daily_results,
     games,
+    lesson_goes,
     lesson_results,
     moves,
     now,
@@ -72,6 +73,7 @@ class ProfileData:
     attempts: int
     dailies: int
     lessons: int = 0  # lesson levels done
+    lesson_goes: int = 0  # lesson levels tried, not finished yet
 
 
 def _profile(row: Any) -> Profile:
@@ -168,8 +170,8 @@ class ProfileStore(Database):
 
         with self.engine.connect() as conn:
             row = conn.execute(sa.select(count(games), count(attempts), count(daily_results),
-                                         count(lesson_results))).one()
-        return ProfileData(int(row[0]), int(row[1]), int(row[2]), int(row[3]))
+                                         count(lesson_results), count(lesson_goes))).one()
+        return ProfileData(*(int(v) for v in row))
 
     def delete_profile(self, profile_id: int, *, pin: str | None = None) -> None:
         """Remove a profile and everything stored for it (``pin_wrong``: nothing goes)."""
@@ -188,6 +190,7 @@ def delete_profiles(conn: Connection, profile_ids: Sequence[int]) -> None:
     conn.execute(attempts.delete().where(attempts.c.profile_id.in_(ids)))
     conn.execute(daily_results.delete().where(daily_results.c.profile_id.in_(ids)))
     conn.execute(lesson_results.delete().where(lesson_results.c.profile_id.in_(ids)))
+    conn.execute(lesson_goes.delete().where(lesson_goes.c.profile_id.in_(ids)))
     conn.execute(moves.delete().where(moves.c.game_id.in_(game_ids)))
     conn.execute(results.delete().where(results.c.game_id.in_(game_ids)))
     conn.execute(games.delete().where(games.c.profile_id.in_(ids)))

@@ -20,7 +20,8 @@ from sqlalchemy.engine import Connection, Engine
 from .migrations import MIGRATIONS
 
 __all__ = ["Database", "StorageError", "metadata", "schema_version", "profiles", "games",
-           "moves", "results", "attempts", "daily_results", "lesson_results", "teachers",
+           "moves", "results", "attempts", "daily_results", "lesson_results", "lesson_goes",
+           "teachers",
            "classes", "class_teachers", "class_members", "assignments", "game_tables",
            "table_seats", "sqlite_url",
            "configure_sqlite",
@@ -170,6 +171,24 @@ lesson_results = sa.Table(
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),  # first done
     sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),  # last done
     sa.UniqueConstraint("profile_id", "stage", "level", name="uq_lesson_results_level"),
+)
+
+# A profile's go at a lesson level it has not finished yet: every try the runner judges,
+# right or wrong, counted in one transaction; the row goes when the level is finished
+# (its best is in lesson_results then). Across restarts and days, until that moment:
+# what makes a pupil "stuck on a lesson level" for the teacher (docs/CLASSROOM.md).
+lesson_goes = sa.Table(
+    "lesson_goes", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("profile_id", sa.Integer, sa.ForeignKey("profiles.id", ondelete="CASCADE"),
+              nullable=False),
+    sa.Column("stage", sa.String(40), nullable=False),  # the stage's key
+    sa.Column("level", sa.String(40), nullable=False),  # the level's key in its stage
+    sa.Column("tries", sa.Integer, nullable=False),  # tries judged since the go began
+    sa.Column("wrong", sa.Integer, nullable=False),  # of them wrong
+    sa.Column("started_at", sa.DateTime(timezone=True), nullable=False),  # the first try
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),  # the latest try
+    sa.UniqueConstraint("profile_id", "stage", "level", name="uq_lesson_goes_level"),
 )
 
 # -- the classroom (issue 13, docs/CLASSROOM.md) -------------------------------------------

@@ -94,6 +94,7 @@ ROWS_AT: dict[int, list[tuple[str, dict[str, Any]]]] = {
         ("lesson_goes", {"profile_id": 1, "stage": "escoba", "level": "three_cards",
                          "tries": 9, "wrong": 7, "started_at": WHEN, "updated_at": WHEN}),
     ],
+    8: [],  # an index only (table_seats.profile_id): no new rows
 }
 
 
@@ -166,7 +167,11 @@ def test_a_database_stopped_after_each_migration_upgrades_and_keeps_its_rows(
         best = store.lesson_results(1)[("escoba", "two_cards")]
         assert (best.stars, best.plays, best.updated_at) == (2, 3, WHEN)
     # Before migration 7 no go was kept: an upgraded database has none, and takes them.
-    assert store.lesson_goes(1) == {}
+    goes = store.lesson_goes(1)
+    assert list(goes) == ([("escoba", "three_cards")] if stop >= 7 else [])
+    # Migration 8's index is there however old the database was.
+    assert ["profile_id"] in [ix["column_names"]
+                              for ix in sa.inspect(engine).get_indexes("table_seats")]
     # The upgraded database takes new rows as a new one does.
     if stop >= 3:  # Leo came with migration 3's rows: his game and PIN column read back
         leo = store.get_profile(2)
@@ -201,5 +206,12 @@ def test_the_tables_the_code_queries_are_the_ones_the_migrations_build(make_engi
         built = {c["name"]: c["nullable"] for c in inspector.get_columns(table.name)}
         declared = {c.name: c.nullable for c in table.columns}
         assert built == declared, table.name
+        # ... and the same indexes: a query the code counts on being indexed is.
+        built_ix = {(tuple(ix["column_names"]), bool(ix["unique"]))
+                    for ix in inspector.get_indexes(table.name)
+                    if not ix.get("duplicates_constraint")}
+        declared_ix = {(tuple(c.name for c in ix.columns), bool(ix.unique))
+                       for ix in table.indexes}
+        assert built_ix == declared_ix, table.name
     for table, column in DERIVABLE_COLUMNS:
         assert column not in {c["name"] for c in inspector.get_columns(table)}

@@ -294,8 +294,9 @@ table_seats = sa.Table(
               nullable=False, index=True),
     sa.Column("seat", sa.Integer, nullable=False),
     sa.Column("kind", sa.String(8), nullable=False),  # human | bot
+    # Indexed (migration 8): a child's tables' games are found by it (My games, Progress).
     sa.Column("profile_id", sa.Integer, sa.ForeignKey("profiles.id", ondelete="SET NULL"),
-              nullable=True),
+              nullable=True, index=True),
     sa.Column("name", sa.String(40), nullable=False),
     sa.Column("avatar", sa.String(16), nullable=False),
     sa.Column("level", sa.String(16), nullable=False),  # a computer's level, else ""

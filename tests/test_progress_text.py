@@ -60,6 +60,7 @@ class _Game:
         self.updated_at = datetime(2026, 12, 3, tzinfo=UTC)
         self.seats = [{"kind": "human"}, {"kind": "bot", "level": "greedy"}]
         self.rules = {}
+        self.viewer_seat = None  # a game of this device (GameRow.viewer_seat)
 
 
 def test_progress_counts_the_reviews_mistakes_as_whole_numbers() -> None:

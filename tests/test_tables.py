@@ -717,3 +717,40 @@ def test_every_child_seated_finds_the_tables_game_and_nobody_else(make_store) ->
     assert not tables.holds_seat(leo.id, ticket.code, None)
     assert tables.device_seat(leo.id, ticket.code, leo_ticket.token).seat == 1
     assert tables.device_seat(mia.id, ticket.code, leo_ticket.token) is None
+
+
+def test_each_seated_child_counts_the_tables_game_from_their_own_side(make_store) -> None:
+    """Progress statistics: a finished table's game counts once for each child who sat
+    at it, won or lost from their own seat (not the opener's); nobody else counts it."""
+    from trainer import charts
+
+    a, b, (ana, leo) = _two_children(make_store, Rules.preset("relaxed", target=1))
+    mia = b.storage.create_profile("Mia", "🐸")
+    for _ in range(400):
+        a.refresh()
+        if a.game.is_over:
+            break
+        if a.game.round_over:
+            assert a.next_round(a.revision).ok
+            continue
+        b.refresh()
+        assert _play_on(a if a.my_turn else b).ok
+    assert a.game.is_over
+    store = a.storage
+    game_id = a.table.game_id
+    winner = store.get_game(game_id).winner
+    assert winner in (0, 1)
+    won = []
+    for child, device in ((ana, a), (leo, b)):
+        (row, results), = store.finished_games(child.id)
+        assert (row.id, row.viewer_seat) == (game_id, device.seat)
+        frame = charts.games_frame([(row, results)])
+        side = device.game.rules.side_of(device.seat)
+        assert frame["escobas"].tolist() == [sum(r.escobas(side) for r in results)]
+        assert frame["level"].tolist() == ["friends"]
+        won.append(bool(frame["won"].iloc[0]))
+        assert won[-1] == (winner == side)
+        assert store.progress_version(child.id).finished_games == 1
+    assert sorted(won) == [False, True]  # one side won: each child sees their own result
+    assert store.finished_games(mia.id) == []
+    assert store.progress_version(mia.id).finished_games == 0

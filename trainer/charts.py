@@ -297,11 +297,14 @@ def whole(value: Any, digits: int = 1) -> int | float:
 
 def games_frame(games: Sequence[tuple[GameRow, Sequence[RoundResult]]]) -> pd.DataFrame:
     """One row per finished game: when, the opponents' level, won, escobas, points a round,
-    and the mistakes named by the coach's review (``None`` when it has no review)."""
+    and the mistakes named by the coach's review (``None`` when it has no review). "You"
+    is the viewing child's seat at a table's game (:attr:`GameRow.viewer_seat`), else the
+    first human seat (the device's child)."""
     rows = []
     for game, results in games:
         seats = game.seats
-        human = next((i for i, s in enumerate(seats) if s.get("kind") == "human"), 0)
+        first_human = next((i for i, s in enumerate(seats) if s.get("kind") == "human"), 0)
+        human = game.viewer_seat if game.viewer_seat is not None else first_human
         try:
             rules = Rules.from_dict(game.rules)
             side = rules.side_of(human)
@@ -311,7 +314,8 @@ def games_frame(games: Sequence[tuple[GameRow, Sequence[RoundResult]]]) -> pd.Da
         level = levels[0] if len(levels) == 1 else ("mixed" if levels else "friends")
         escobas = sum(r.escobas(side) for r in results)
         points = [r.side_points(side) for r in results if side < len(r.points)]
-        review = GameReview.from_stored(game.review)
+        # A stored review is of the first human seat's child only (ui/endgame.py).
+        review = GameReview.from_stored(game.review) if human == first_human else None
         mistakes = review.mistake_count if review is not None else None
         rows.append({"game": game.id, "when": game.updated_at, "level": level,
                      "won": game.winner == side, "escobas": escobas, "rounds": len(results),

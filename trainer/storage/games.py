@@ -20,7 +20,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from .practice import attempt_values
+from .practice import attempt_values, games_of
 from .schema import (
     Database,
     StorageError,
@@ -84,6 +84,10 @@ class GameRow:
     created_at: datetime
     updated_at: datetime
     revision: int = 0
+    #: The seat of the profile the row was read for, at a table's game (each seated child
+    #: reads the opener's row, from their own seat); ``None``: a game of this device,
+    #: whose child is its first human seat. Set by :meth:`GameStore.finished_games`.
+    viewer_seat: int | None = None
 
     @property
     def record_shareable(self) -> bool:
@@ -91,7 +95,7 @@ class GameRow:
         return record_shareable(self.status)
 
 
-def _game(row: Any) -> GameRow:
+def _game(row: Any, viewer_seat: int | None = None) -> GameRow:
     return GameRow(
         id=row.id, profile_id=row.profile_id, status=row.status,
         rules=json.loads(row.rules), seats=json.loads(row.seats),
@@ -99,7 +103,7 @@ def _game(row: Any) -> GameRow:
         record=json.loads(row.record), winner=row.winner,
         review=json.loads(row.review) if row.review else None,
         created_at=aware(row.created_at), updated_at=aware(row.updated_at),  # type: ignore[arg-type]
-        revision=row.revision,
+        revision=row.revision, viewer_seat=viewer_seat,
     )
 
 
@@ -109,15 +113,15 @@ def _not_at_a_table() -> sa.ColumnElement[bool]:
     return ~sa.exists().where(game_tables.c.game_id == games.c.id)
 
 
-def _games_of(profile_id: int) -> sa.ColumnElement[bool]:
-    """The games a profile may list: its own rows, and the games of the tables where it
-    joined a seat (a child's occupancy row in ``table_seats``, kept when the seat was
-    handed to the computer; a child who left the waiting room has no row)."""
-    seated = (sa.select(game_tables.c.game_id)
-              .join(table_seats, table_seats.c.table_id == game_tables.c.id)
-              .where((table_seats.c.profile_id == profile_id)
-                     & (table_seats.c.kind == "human") & game_tables.c.game_id.is_not(None)))
-    return (games.c.profile_id == profile_id) | games.c.id.in_(seated)
+def _seat_at_table(profile_id: int) -> sa.ScalarSelect[Any]:
+    """The seat ``profile_id`` joined at the table of the game in the outer query (its
+    lowest, should a child have sat twice), or NULL for a game of this device."""
+    return (sa.select(sa.func.min(table_seats.c.seat))
+            .join(game_tables, game_tables.c.id == table_seats.c.table_id)
+            .where((game_tables.c.game_id == games.c.id)
+                   & (table_seats.c.profile_id == profile_id)
+                   & (table_seats.c.kind == "human"))
+            .scalar_subquery())
 
 
 @functools.cache
@@ -250,14 +254,14 @@ class GameStore(Database):
         counting the tables' games it sat at (:meth:`list_games`)."""
         with self.engine.connect() as conn:
             return int(conn.execute(sa.select(sa.func.count()).select_from(games)
-                                    .where(_games_of(profile_id))).scalar_one())
+                                    .where(games_of(profile_id))).scalar_one())
 
     def list_games(self, profile_id: int, limit: int = 50) -> list[GameRow]:
         """This profile's games, newest first: its own, and every table's game it sat at
         (docs/TABLES.md: the game row is the opener's, each child who joined a seat
         finds it too). Nobody else's: a pupil never sees another pupil's games."""
         with self.engine.connect() as conn:
-            rows = conn.execute(sa.select(games).where(_games_of(profile_id))
+            rows = conn.execute(sa.select(games).where(games_of(profile_id))
                                 .order_by(games.c.id.desc()).limit(limit)).all()
         return [_game(r) for r in rows]
 
@@ -296,11 +300,13 @@ class GameStore(Database):
 
     def finished_games(self, profile_id: int, limit: int = 200
                        ) -> list[tuple[GameRow, list[RoundResult]]]:
-        """Finished games (oldest first) with their round results, in two queries."""
+        """Finished games (oldest first) with their round results, in two queries: the
+        profile's own and the tables' games it sat at (as :meth:`list_games`), each with
+        :attr:`GameRow.viewer_seat` so that the statistics count this child's side."""
         with self.engine.connect() as conn:
-            rows = conn.execute(sa.select(games).where(
-                (games.c.profile_id == profile_id) & (games.c.status == "finished"))
-                .order_by(games.c.id.desc()).limit(limit)).all()
+            rows = conn.execute(sa.select(games, _seat_at_table(profile_id).label("viewer_seat"))
+                                .where(games_of(profile_id) & (games.c.status == "finished"))
+                                .order_by(games.c.id.desc()).limit(limit)).all()
             ids = [r.id for r in rows]
             res = conn.execute(sa.select(results).where(results.c.game_id.in_(ids))
                                .order_by(results.c.game_id, results.c.round_no)).all() \
@@ -309,4 +315,4 @@ class GameStore(Database):
         for r in res:
             by_game.setdefault(r.game_id, []).append(
                 RoundResult(r.round_no, json.loads(r.points), aware(r.created_at)))
-        return [(_game(r), by_game.get(r.id, [])) for r in reversed(rows)]
+        return [(_game(r, r.viewer_seat), by_game.get(r.id, [])) for r in reversed(rows)]

@@ -12,7 +12,18 @@ import sqlalchemy as sa
 
 from puzzles.practice import Attempt
 
-from .schema import Database, attempts, aware, daily_results, games, lesson_results, now, profiles
+from .schema import (
+    Database,
+    attempts,
+    aware,
+    daily_results,
+    game_tables,
+    games,
+    lesson_results,
+    now,
+    profiles,
+    table_seats,
+)
 
 __all__ = ["DailyResult", "PracticeStore"]
 
@@ -51,6 +62,18 @@ def attempt_values(profile_id: int, attempt: Attempt, stamp: datetime) -> dict[s
         values[name] = json.dumps(values[name], ensure_ascii=False)
     values.update(profile_id=profile_id, created_at=stamp)
     return values
+
+
+def games_of(profile_id: int) -> sa.ColumnElement[bool]:
+    """The games a profile may list and count: its own rows, and the games of the tables
+    where it joined a seat (a child's occupancy row in ``table_seats``, kept when the
+    seat was handed to the computer; a child who left the waiting room has no row).
+    Here, not in :mod:`.games`, because My progress's version counts them too."""
+    seated = (sa.select(game_tables.c.game_id)
+              .join(table_seats, table_seats.c.table_id == game_tables.c.id)
+              .where((table_seats.c.profile_id == profile_id)
+                     & (table_seats.c.kind == "human") & game_tables.c.game_id.is_not(None)))
+    return (games.c.profile_id == profile_id) | games.c.id.in_(seated)
 
 
 def _attempt(row: Any) -> Attempt:
@@ -162,7 +185,8 @@ class PracticeStore(Database):
     def progress_version(self, profile_id: int) -> ProgressVersion:
         """What My progress is drawn from, in one cheap query (see :class:`ProgressVersion`)."""
         mine = attempts.c.profile_id == profile_id
-        finished = (games.c.profile_id == profile_id) & (games.c.status == "finished")
+        # The tables' games this child sat at too, as the Progress page draws them.
+        finished = games_of(profile_id) & (games.c.status == "finished")
         lessons = lesson_results.c.profile_id == profile_id
         parts = [
             sa.select(profiles.c.created_at).where(profiles.c.id == profile_id),

@@ -90,8 +90,12 @@ elif profile is not None:
     with st.expander(t("parent_delete"), icon="🗑️"):
         data = storage().profile_data(profile.id)
         name = md_escape(profile.nickname)
+        # Lesson levels worded as the teacher's deletion summary words them (same keys).
+        lessons = (t("settings.n_lessons_started", domain="classroom", count=data.lessons,
+                     started=data.lesson_goes) if data.lesson_goes
+                   else t("settings.n_lessons", domain="classroom", count=data.lessons))
         st.warning(t("parent_delete_what", name=name, games=t("parent_games", n=data.games),
                      attempts=t("parent_attempts", n=data.attempts),
-                     dailies=t("parent_dailies", n=data.dailies)))
+                     dailies=t("parent_dailies", n=data.dailies), lessons=lessons))
         st.button(t("parent_delete_confirm", name=name), key="parent_delete",
                   on_click=delete_clicked, args=(profile.id,), type="primary")

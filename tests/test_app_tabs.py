@@ -226,6 +226,26 @@ def test_rename_and_delete_ask_the_pin_and_a_wrong_one_changes_nothing() -> None
     assert not [b for b in at.button if b.key == "parent_delete"]
 
 
+def test_the_delete_warning_names_the_lesson_levels_done_and_started() -> None:
+    """As the teacher's deletion summary does (the same words), in the child's language."""
+    for locale, before, after in (
+            ("en-US", "0 lesson levels done", "2 lesson levels done, 1 started"),
+            ("es-ES", "0 niveles de lección hechos", "2 niveles de lección hechos, 1 empezados"),
+            ("de-DE", "0 geschaffte Lektionsstufen", "2 geschaffte Lektionsstufen, 1 angefangen"),
+            ("zh-CN", "0个已完成的课程关卡", "2个已完成的课程关卡、1个已开始")):
+        at = create_profile(new_app(locale), "Ana")
+        ana = int(url_profile(at))
+        at.switch_page("app_pages/settings.py").run()
+        assert_ok(at)
+        assert any(before in w.value for w in at.warning), locale
+        store().record_lesson(ana, "escoba", "two_cards", 3, 1)
+        store().record_lesson(ana, "values", "one", 2, 2)
+        store().record_lesson_try(ana, "escoba", "three_cards", right=False)
+        at.run()
+        assert any(after in w.value for w in at.warning), locale
+        store().delete_profile(ana)
+
+
 def test_a_profile_without_a_pin_is_renamed_and_deleted_with_all_its_data() -> None:
     at = start_game(create_profile(new_app(), "Ana"), ng_opponents=1)
     ana = int(url_profile(at))

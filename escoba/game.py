@@ -38,14 +38,11 @@ from .errors import Code, DeckError, IllegalMoveError
 from .rules import Rules
 from .scoring import RoundScore, score_round
 from .solver import (
-    CELL_ROWS,
-    COUNTS_OF_BYTE,
     NIBBLE_SUBSETS,
     NO_SOLUTIONS,
     capture_masks,
     has_capture,
     is_capture,
-    new_cell_row,
     solution_cell,
     sort_key,
     subset_masks_in_range,
@@ -310,8 +307,6 @@ _SUBSETS_AT = [[[tuple(o << shift for o in by_count) for by_count in NIBBLE_SUBS
 #: the card makes the sum alone or more (row cell 0 is always NO_SOLUTIONS).
 _TARGETS = {cs: tuple(max(cs - VALUE[i], 0) for i in range(40)) for cs in range(1, 33)}
 _NO_SOLUTIONS = NO_SOLUTIONS
-_CELL_ROWS_GET = CELL_ROWS.get
-_COUNTS_OF_BYTE = COUNTS_OF_BYTE
 #: _ROW_SLOT[card]: where a row keeps the row one card of that card's value further.
 _ROW_SLOT = tuple(20 + VALUE[i] for i in range(40))
 #: The card indices of each hand, ascending (a hand is asked for its cards at every
@@ -945,12 +940,13 @@ class Round:
 
         This loop is where a simulation spends its time, so everything a move
         reads is held in locals, the table's row of solution cells is followed
-        from one table to the next as cards are laid down, and both the
-        observation (as :meth:`observation` builds it) and the legal pairs (as
-        :func:`_row_pairs` makes them) are written out here rather than called:
-        the two calls cost about 4 % of a simulated round (docs/BENCHMARKS.md).
+        from one table to the next as cards are laid down (the legal pairs come
+        from it through :func:`_row_pairs`, as :func:`legal_move_pairs` makes
+        them), and the observation is built here as :meth:`observation` builds it
+        for the seat to move: calling it would cost 8 % of a round (0.959 M → 1.037 M
+        instructions, docs/BENCHMARKS.md), above the goal of issue 17.
         tests/test_simulation_loop.py checks, turn by turn over random games of
-        every variant, that each seat gets exactly what those two give.
+        every variant, that each seat gets exactly what :meth:`observation` gives.
         """
         rules = self.rules
         hands = self._hands
@@ -990,43 +986,8 @@ class Round:
                     row = None
                 else:
                     if row is None:
-                        key = table.to_bytes(5, "little").translate(_COUNTS_OF_BYTE)
-                        row = _CELL_ROWS_GET(key)
-                        if row is None:
-                            row = new_cell_row(key)
-                    out: list[tuple[int, int]] = []
-                    append = out.append
-                    cards = _HAND_CARDS_GET(hand)
-                    if cards is None:
-                        cards = _hand_cards(hand)
-                    for card in cards:
-                        target = targets[card]
-                        cell = row[target]
-                        if cell is None:
-                            cell = row[target] = solution_cell(row[20], target)
-                        if cell is _NO_SOLUTIONS:
-                            append((card, 0))
-                            continue
-                        fulls, partials, _ = cell
-                        for full in fulls:
-                            append((card, table & full))
-                        if partials:
-                            for full, partial in partials:
-                                base = table & full
-                                if len(partial) == 1:  # some cards of one value: the usual case
-                                    shift, count = partial[0]
-                                    for part in _SUBSETS_AT[shift][table >> shift & 15][count]:
-                                        append((card, base | part))
-                                    continue
-                                masks = [base]
-                                for shift, count in partial:
-                                    options = _SUBSETS_AT[shift][table >> shift & 15][count]
-                                    masks = [t | o for t in masks for o in options]
-                                for t in masks:
-                                    append((card, t))
-                        if not forced:
-                            append((card, 0))
-                    legal = tuple(out)
+                        row = table_row(table)
+                    legal = tuple(_row_pairs(hand, table, row, targets, forced))
                 if piles_shown is None:
                     piles_shown = tuple(piles)
                 pair = choosers[seat](_new_observation(Observation, (  # type: ignore[index]

@@ -49,7 +49,6 @@ __all__ = [
     "NIBBLE_SUBSETS",
     "SOLUTION_ROWS",
     "value_counts",
-    "counts_from_signature",
     "solution_cell",
     "new_cell_row",
     "table_row",
@@ -237,14 +236,6 @@ _SIGNATURE_OF_COUNTS = [(c & 15) | (c >> 4) << 3 for c in range(256)]
 def counts_key(table: int) -> bytes:
     """:func:`value_counts` of a joker-free mask as five bytes (little-endian): a dict key."""
     return table.to_bytes(5, "little").translate(COUNTS_OF_BYTE)
-
-
-def counts_from_signature(sig: int) -> int:
-    """The value counts (4 bits a value) of a :func:`signature` (3 bits a value)."""
-    counts = 0
-    for v in range(10):
-        counts |= (sig >> 3 * v & 7) << 4 * v
-    return counts
 
 
 def solution_cell(sig: int, target: int) -> _Cell:

@@ -38,7 +38,6 @@ import hashlib
 import os
 import re
 import secrets
-import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -49,6 +48,7 @@ from escoba.record import round_moves
 
 from . import hints as hint_mod
 from .board_view import session_board, session_position
+from .classroom import normalise_code
 from .evidence import TurnContext
 from .gameplay import GameSession, Outcome, SeatSpec, bot_levels
 from .storage import (
@@ -90,8 +90,7 @@ def new_table_code(rng: Callable[[str], str] = secrets.choice) -> str:
 def normalise_table_code(typed: Any) -> str | None:
     """A code as typed (``k7m px``, ``K7M-PX``, full-width letters) as stored, or None
     when it cannot be a table code at all (wrong length, letters a code never has)."""
-    text = unicodedata.normalize("NFKC", str(typed or "")).upper()
-    code = "".join(ch for ch in text if ch.isascii() and ch.isalnum())
+    code = normalise_code(str(typed or ""))  # the class code's folding, one for both
     if len(code) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in code):
         return None
     return code

@@ -580,24 +580,22 @@ class TableSeat:
         transaction; ``table_moved_first`` when another device moved first (the device
         then redraws). With a ``context`` the turn is evidence for this child's facts,
         saved with the move (trainer.evidence)."""
-        game = self.game
-        if game is None or seen is None or seen != game.revision:
-            return self._moved_first()
-        if not self.my_turn:
-            return Outcome(False, "not_your_turn")
-        outcome = game.play_human_then_bots(card, take, context)
-        if game.conflict is not None:
-            return self._moved_first()
-        self._wrote()
-        return outcome
+        return self._my_move(seen, lambda game: game.play_human_then_bots(card, take, context))
 
     def claim_renuncio(self, seen: int | None) -> Outcome:
+        """This child calls ¡renuncio! at the position drawn at revision ``seen`` (as
+        :meth:`play`: refused when another device moved first)."""
+        return self._my_move(seen, lambda game: game.claim_renuncio())
+
+    def _my_move(self, seen: int | None, act: Callable[[GameSession], Outcome]) -> Outcome:
+        """``act`` on the game, only at this device's turn and at the revision it drew;
+        a save the database refused is ``table_moved_first`` (the device redraws)."""
         game = self.game
         if game is None or seen is None or seen != game.revision:
             return self._moved_first()
         if not self.my_turn:
             return Outcome(False, "not_your_turn")
-        outcome = game.claim_renuncio()
+        outcome = act(game)
         if game.conflict is not None:
             return self._moved_first()
         self._wrote()

@@ -151,6 +151,18 @@ class MoveBy:
     name: str
 
 
+def _in_one_save(game: GameSession, *steps: Callable[[], object]) -> None:
+    """Run ``steps`` on ``game`` and save what they played in ONE transaction (as
+    :meth:`GameSession.play_human_then_bots` does for a child's move and the replies)."""
+    game._defer_save = True
+    try:
+        for step in steps:
+            step()
+    finally:
+        game._defer_save = False
+    game.save()
+
+
 def _position_after(game: GameSession) -> tuple[int, int]:
     """The (round, move) the next move of ``game`` will be saved at."""
     rounds = game.game.rounds
@@ -611,13 +623,7 @@ class TableSeat:
             return self._moved_first()
         if not game.round_over or game.is_over:
             return Outcome(False, "not_your_turn")
-        game._defer_save = True
-        try:
-            game.next_round()
-            game.run_bots()
-        finally:
-            game._defer_save = False
-        game.save()
+        _in_one_save(game, game.next_round, game.run_bots)
         if game.conflict is not None:
             return self._moved_first()
         self._wrote()
@@ -674,12 +680,7 @@ class TableSeat:
             return
         if game.seats[game.to_move].is_human:
             return
-        game._defer_save = True
-        try:
-            game.run_bots()
-        finally:
-            game._defer_save = False
-        game.save()
+        _in_one_save(game, game.run_bots)
         if game.conflict is not None:
             row = self.storage.get_game(game.game_id) if game.game_id is not None else None
             if row is not None:

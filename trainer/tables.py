@@ -480,6 +480,19 @@ class TableSeat:
         return (game is not None and not self._watching and not game.round_over
                 and not game.is_over and game.to_move == self.seat)
 
+    def hand_overs(self) -> list[SeatRow]:
+        """The computer players that took over a child's seat during the game, oldest
+        first (each says from which round and move it played)."""
+        assert self.table is not None
+        history = self.storage.table_seats(self.table.id, history=True)
+        return [row for row in history if row.kind == "bot" and any(
+            h.seat == row.seat and h.is_human and h.id < row.id for h in history)]
+
+    def reread_seats(self) -> None:
+        """Read who sits where again (for :meth:`presence`), without the game."""
+        assert self.table is not None
+        self.seats = self.storage.table_seats(self.table.id)
+
     def move_players(self) -> list[MoveBy]:
         """Who played each saved move: the seat's occupant from the move they took it at."""
         assert self.table is not None

@@ -572,13 +572,10 @@ def _game_result(seat: TableSeat) -> None:
 def _game_end(seat: TableSeat) -> None:
     """Below the board and the last score table: who played whose moves, the reviews."""
     game = seat.game
-    # Who played which moves, when a seat changed hands (table_seats says it for every move).
-    history = seat.storage.table_seats(seat.table.id, history=True)
-    for row in history:
-        took_over = any(h.seat == row.seat and h.is_human and h.id < row.id for h in history)
-        if row.kind == "bot" and took_over:
-            st.caption(t("table_handed_note", name=md_escape(row.name), round=row.from_round,
-                         move=row.from_move, level=t("level_" + row.level)))
+    # Who played which moves, when a seat changed hands.
+    for row in seat.hand_overs():
+        st.caption(t("table_handed_note", name=md_escape(row.name), round=row.from_round,
+                     move=row.from_move, level=t("level_" + row.level)))
     # The coach's review of this device's child only, addressed to them: a friend's
     # mistakes are theirs (the others see the result and the totals above). Pass-and-play
     # on one tablet still shows every child's (ui/endgame.py).
@@ -611,7 +608,7 @@ def _presence_signature(seat: TableSeat) -> tuple:
     cached = st.session_state.get("table_presence_read")
     at = seat.tables.clock()
     if cached is None or (at - cached[0]).total_seconds() >= 5:
-        seat.seats = seat.storage.table_seats(seat.table.id)
+        seat.reread_seats()
         cached = (at, tuple((p.seat, p.away, p.can_hand_over) for p in seat.presence(at)))
         st.session_state["table_presence_read"] = cached
     return cached[1]

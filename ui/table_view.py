@@ -100,15 +100,22 @@ def current_seat() -> TableSeat | None:
     found = _tables().seat_from_link(code, token)
     if isinstance(found, TableRefusal):
         _say_refusal(found)
-        watcher = _tables().watch(code, token) if found.key == "table_seat_handed" else None
-        if watcher is not None:  # the link stays: this device watches the game
-            st.session_state.pop(KEY_SEAT, None)
-            st.session_state[KEY_WATCH] = watcher
+        if _watch_instead(found, code, token) is not None:  # the link stays
             return None
         _set_seat(None)
         return None
     _set_seat(found)
     return found
+
+
+def _watch_instead(refusal: TableRefusal, code: Any, token: Any) -> TableSeat | None:
+    """When ``refusal`` says the computer took this device's seat: the game to watch
+    (read-only), now this session's instead of a seat; otherwise None."""
+    watcher = _tables().watch(code, token) if refusal.key == "table_seat_handed" else None
+    if watcher is not None:
+        st.session_state.pop(KEY_SEAT, None)
+        st.session_state[KEY_WATCH] = watcher
+    return watcher
 
 
 #: A link that no longer plays but is no mistake either: said as news, not in red.
@@ -671,11 +678,8 @@ def table_page(profile: Any) -> None:
     if seat.pulse is None or seat.changed():
         problem = seat.refresh()
         if problem is not None:
-            watcher = (_tables().watch(seat.code, seat.token)
-                       if problem.key == "table_seat_handed" else None)
-            if watcher is not None:  # the seat went to the computer: watch the game
-                st.session_state.pop(KEY_SEAT, None)
-                st.session_state[KEY_WATCH] = watcher
+            watcher = _watch_instead(problem, seat.code, seat.token)
+            if watcher is not None:
                 _say_refusal(problem)
                 _watch_view(watcher)
                 return

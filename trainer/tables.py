@@ -302,8 +302,7 @@ class Tables:
         normal = normalise_table_code(code)
         if normal is None or not isinstance(token, str) or not _TOKEN.fullmatch(token):
             return None
-        seat = TableSeat(self, normal, token)
-        seat._watching = True
+        seat = TableSeat(self, normal, token, watching=True)
         if seat.refresh() is not None or seat.me is None or seat.me.left_at is None:
             return None
         return seat
@@ -342,7 +341,8 @@ class TableSeat:
     every write is checked against the database's revision).
     """
 
-    def __init__(self, tables: Tables, code: str, token: str) -> None:
+    def __init__(self, tables: Tables, code: str, token: str, *, watching: bool = False
+                 ) -> None:
         self.tables = tables
         self.storage = tables.storage
         self.code = code
@@ -355,7 +355,7 @@ class TableSeat:
         self.game: GameSession | None = None
         self.pulse: TablePulse | None = None
         self._touched: datetime | None = None
-        self._watching = False
+        self._watching = watching
 
     # -- reading ----------------------------------------------------------------------
     @property

@@ -529,8 +529,7 @@ def _game_fragment() -> None:
         # when the table agreed on hints at opening.
         hint_panel(game, game.observation(seat.seat), deck_of())
     if game.round_over:
-        names = [game.side_name(s) for s in range(game.rules.sides)]
-        show_round_score(game.game.rounds[-1].score(), names, len(game.game.rounds))
+        _last_round_score(game)
         if not game.is_over:
             why = game.why_more_rounds()
             if why is not None:  # a tie at the target, or nobody scored in a quick game
@@ -544,6 +543,16 @@ def _game_fragment() -> None:
     if seat.my_turn and not board_loaded():
         with st.expander(t("board_fallback_title"), expanded=False):
             _fallback(seat)
+
+
+def _side_names(game: Any) -> list[str]:
+    return [game.side_name(s) for s in range(game.rules.sides)]
+
+
+def _last_round_score(game: Any) -> None:
+    """The score table of the round just played (the player's and the watcher's view)."""
+    rounds = game.game.rounds
+    show_round_score(rounds[-1].score(), _side_names(game), len(rounds))
 
 
 def _their_turn(seat: TableSeat) -> None:
@@ -564,7 +573,7 @@ def _their_turn(seat: TableSeat) -> None:
 def _game_result(seat: TableSeat) -> None:
     """Who won and the final totals: the first thing on the screen once the game is over."""
     game = seat.game
-    names = [game.side_name(s) for s in range(game.rules.sides)]
+    names = _side_names(game)
     winner = game.game.winner
     if winner is None:
         st.info(t("game_stopped"))
@@ -655,8 +664,7 @@ def _watch_view(watcher: TableSeat) -> None:
                              show_value=bool(settings().get("show_values", True)))
         show_board_component(data, key=KEY_BOARD, on_action=lambda raw: None)
         if game.round_over:
-            names = [game.side_name(s) for s in range(game.rules.sides)]
-            show_round_score(game.game.rounds[-1].score(), names, len(game.game.rounds))
+            _last_round_score(game)
     st.button(t("table_leave"), key="tb_leave_watch", on_click=_on_leave,
               use_container_width=True)
 

@@ -62,6 +62,12 @@ def _play(at: AppTest, move: Move) -> None:
     assert_ok(at)
 
 
+def _join(at: AppTest, code: str) -> None:
+    """This device types ``code`` into the lobby and taps Join."""
+    at.text_input(key="tb_code").input(code).run()
+    at.button(key="tb_join_button").click().run()
+
+
 def _play_to_the_end(at: AppTest) -> None:
     """This device plays its table's game out alone (the others are computers), taking
     the best move and dealing each next round."""
@@ -169,8 +175,7 @@ def test_a_friend_who_left_is_shown_and_the_computer_takes_the_seat() -> None:
     ana = _device("Ana")
     code = _open_table(ana)
     leo = _device("Leo")
-    leo.text_input(key="tb_code").input(code).run()
-    leo.button(key="tb_join_button").click().run()
+    _join(leo, code)
     ana.run()
     seat = _seat(ana)
     store = seat.storage
@@ -324,8 +329,7 @@ def _leo_to_move_then_away(seconds: int):
     ana = _device("Ana")
     code = _open_table(ana)
     leo = _device("Leo")
-    leo.text_input(key="tb_code").input(code).run()
-    leo.button(key="tb_join_button").click().run()
+    _join(leo, code)
     ana.run()
     if _seat(ana).my_turn:
         _play(ana, _best_move(ana))
@@ -418,8 +422,7 @@ def test_a_foreign_link_to_a_finished_table_says_the_game_is_over() -> None:
     said = t("table_link_finished", code=code)
     assert said in [e.value for e in mia.info] and said not in [e.value for e in mia.error]
     assert t("table_bad_link") not in _texts(mia)
-    mia.text_input(key="tb_code").input(code).run()
-    mia.button(key="tb_join_button").click().run()
+    _join(mia, code)
     assert t("table_finished") in _texts(mia) and t("table_started") not in _texts(mia)
 
 
@@ -428,8 +431,7 @@ def test_closing_asks_first_and_says_it_closed_and_a_friend_may_leave() -> None:
     ana.segmented_control(key="tb_players").set_value(3).run()
     code = _open_table(ana)
     leo = _device("Leo")
-    leo.text_input(key="tb_code").input(code).run()
-    leo.button(key="tb_join_button").click().run()
+    _join(leo, code)
     assert_ok(leo)
     assert _seat(leo).waiting and not [b for b in leo.button if b.key == "tb_close"]
     # Leo leaves: back in the lobby, told so, and his seat is free again.
@@ -448,8 +450,7 @@ def test_closing_asks_first_and_says_it_closed_and_a_friend_may_leave() -> None:
     ana.button(key="tb_close_yes").click().run()
     assert_ok(ana)
     assert _seat(ana) is None and t("table_closed_done", code=code) in _texts(ana)
-    leo.text_input(key="tb_code").input(code).run()
-    leo.button(key="tb_join_button").click().run()
+    _join(leo, code)
     assert t("table_closed") in _texts(leo)
 
 
@@ -488,8 +489,7 @@ def _two_at_a_table() -> tuple[AppTest, AppTest, str]:
     ana = _device("Ana")
     code = _open_table(ana)
     leo = _device("Leo")
-    leo.text_input(key="tb_code").input(code).run()
-    leo.button(key="tb_join_button").click().run()
+    _join(leo, code)
     ana.run()
     assert_ok(ana)
     assert not _seat(ana).waiting and not _seat(leo).waiting

@@ -62,6 +62,31 @@ def _play(at: AppTest, move: Move) -> None:
     assert_ok(at)
 
 
+def _join(at: AppTest, code: str) -> None:
+    """This device types ``code`` into the lobby and taps Join."""
+    at.text_input(key="tb_code").input(code).run()
+    at.button(key="tb_join_button").click().run()
+
+
+def _play_to_the_end(at: AppTest) -> None:
+    """This device plays its table's game out alone (the others are computers), taking
+    the best move and dealing each next round."""
+    for _ in range(300):
+        seat = _seat(at)
+        if seat.game.is_over:
+            return
+        if seat.game.round_over:
+            at.button(key="tb_next_round").click().run()
+        else:
+            _play(at, _best_move(at))
+
+
+def _start_against_the_computer(at: AppTest) -> None:
+    """This device opens a table and starts it at once: computers take the free seats."""
+    _open_table(at)
+    at.button(key="tb_start_now").click().run()
+
+
 def test_two_devices_play_a_whole_game_against_each_other() -> None:
     ana = _device("Ana")
     code = _open_table(ana)
@@ -150,8 +175,7 @@ def test_a_friend_who_left_is_shown_and_the_computer_takes_the_seat() -> None:
     ana = _device("Ana")
     code = _open_table(ana)
     leo = _device("Leo")
-    leo.text_input(key="tb_code").input(code).run()
-    leo.button(key="tb_join_button").click().run()
+    _join(leo, code)
     ana.run()
     seat = _seat(ana)
     store = seat.storage
@@ -183,14 +207,7 @@ def test_a_friend_who_left_is_shown_and_the_computer_takes_the_seat() -> None:
     assert_ok(leo)
     assert t("table_watching") in "\n".join(c.value for c in leo.caption)
     # Ana plays on against the computer to the end, which says who played Leo's moves.
-    for _ in range(300):
-        seat = _seat(ana)
-        if seat.game.is_over:
-            break
-        if seat.game.round_over:
-            ana.button(key="tb_next_round").click().run()
-        else:
-            _play(ana, _best_move(ana))
+    _play_to_the_end(ana)
     assert _seat(ana).game.is_over
     leo.run()  # the watching tablet sees the end, then goes back to the tables
     assert_ok(leo)
@@ -228,8 +245,7 @@ def test_any_rules_and_a_computer_seat_are_agreed_when_the_table_opens() -> None
 
 def test_a_table_game_is_not_continued_as_pass_and_play_on_my_games() -> None:
     ana = _device("Ana")
-    _open_table(ana)
-    ana.button(key="tb_start_now").click().run()
+    _start_against_the_computer(ana)
     seat = _seat(ana)
     ana.switch_page("app_pages/games.py").run()
     assert_ok(ana)
@@ -313,8 +329,7 @@ def _leo_to_move_then_away(seconds: int):
     ana = _device("Ana")
     code = _open_table(ana)
     leo = _device("Leo")
-    leo.text_input(key="tb_code").input(code).run()
-    leo.button(key="tb_join_button").click().run()
+    _join(leo, code)
     ana.run()
     if _seat(ana).my_turn:
         _play(ana, _best_move(ana))
@@ -361,8 +376,7 @@ def test_during_a_game_the_turn_comes_first_and_at_the_end_the_result() -> None:
     sight: during a game a small title line, then the turn, then the board; at the end
     who won comes first."""
     ana = _device("Ana")
-    _open_table(ana)
-    ana.button(key="tb_start_now").click().run()
+    _start_against_the_computer(ana)
     assert_ok(ana)
     assert not ana.title
     page = _in_order(ana.main)
@@ -371,14 +385,7 @@ def test_during_a_game_the_turn_comes_first_and_at_the_end_the_result() -> None:
                        f"{t('table_playing_at', code=_seat(ana).code)}")
     turn = next(i for i, (kind, text) in enumerate(page) if text == t("table_your_turn"))
     assert turn < kinds.index("bidi_component")
-    for _ in range(300):
-        seat = _seat(ana)
-        if seat.game.is_over:
-            break
-        if seat.game.round_over:
-            ana.button(key="tb_next_round").click().run()
-        else:
-            _play(ana, _best_move(ana))
+    _play_to_the_end(ana)
     assert _seat(ana).game.is_over
     page = _in_order(ana.main)
     kinds = [kind for kind, _ in page]
@@ -392,8 +399,7 @@ def test_during_a_game_the_turn_comes_first_and_at_the_end_the_result() -> None:
 
 def test_a_tied_quick_game_says_one_more_round() -> None:
     ana = _device("Ana")
-    _open_table(ana)
-    ana.button(key="tb_start_now").click().run()
+    _start_against_the_computer(ana)
     for _ in range(100):
         if _seat(ana).game.round_over:
             break
@@ -409,23 +415,14 @@ def test_a_tied_quick_game_says_one_more_round() -> None:
 
 def test_a_foreign_link_to_a_finished_table_says_the_game_is_over() -> None:
     ana = _device("Ana")
-    _open_table(ana)
-    ana.button(key="tb_start_now").click().run()
-    for _ in range(300):
-        seat = _seat(ana)
-        if seat.game.is_over:
-            break
-        if seat.game.round_over:
-            ana.button(key="tb_next_round").click().run()
-        else:
-            _play(ana, _best_move(ana))
+    _start_against_the_computer(ana)
+    _play_to_the_end(ana)
     code = _seat(ana).code
     mia = _device("Mia", query={"table": code, "seat": "x" * 22})
     said = t("table_link_finished", code=code)
     assert said in [e.value for e in mia.info] and said not in [e.value for e in mia.error]
     assert t("table_bad_link") not in _texts(mia)
-    mia.text_input(key="tb_code").input(code).run()
-    mia.button(key="tb_join_button").click().run()
+    _join(mia, code)
     assert t("table_finished") in _texts(mia) and t("table_started") not in _texts(mia)
 
 
@@ -434,8 +431,7 @@ def test_closing_asks_first_and_says_it_closed_and_a_friend_may_leave() -> None:
     ana.segmented_control(key="tb_players").set_value(3).run()
     code = _open_table(ana)
     leo = _device("Leo")
-    leo.text_input(key="tb_code").input(code).run()
-    leo.button(key="tb_join_button").click().run()
+    _join(leo, code)
     assert_ok(leo)
     assert _seat(leo).waiting and not [b for b in leo.button if b.key == "tb_close"]
     # Leo leaves: back in the lobby, told so, and his seat is free again.
@@ -454,8 +450,7 @@ def test_closing_asks_first_and_says_it_closed_and_a_friend_may_leave() -> None:
     ana.button(key="tb_close_yes").click().run()
     assert_ok(ana)
     assert _seat(ana) is None and t("table_closed_done", code=code) in _texts(ana)
-    leo.text_input(key="tb_code").input(code).run()
-    leo.button(key="tb_join_button").click().run()
+    _join(leo, code)
     assert t("table_closed") in _texts(leo)
 
 
@@ -494,8 +489,7 @@ def _two_at_a_table() -> tuple[AppTest, AppTest, str]:
     ana = _device("Ana")
     code = _open_table(ana)
     leo = _device("Leo")
-    leo.text_input(key="tb_code").input(code).run()
-    leo.button(key="tb_join_button").click().run()
+    _join(leo, code)
     ana.run()
     assert_ok(ana)
     assert not _seat(ana).waiting and not _seat(leo).waiting
@@ -552,8 +546,7 @@ def test_the_hint_panel_is_on_the_board_of_the_seat_to_move_only() -> None:
 def test_a_table_without_hints_has_no_hint_panel() -> None:
     ana = _device("Ana")
     ana.toggle(key="tb_hints").set_value(False).run()
-    _open_table(ana)
-    ana.button(key="tb_start_now").click().run()
+    _start_against_the_computer(ana)
     assert_ok(ana)
     assert _seat(ana).my_turn and _hint_panels(ana) == []
 

@@ -83,6 +83,21 @@ def _play_on(seat: TableSeat):
     return seat.play(move.card, list(move.take), seat.revision)
 
 
+def _play_to_the_end(seat: TableSeat, friend: TableSeat | None = None) -> None:
+    """Play ``seat``'s game out (with ``friend``'s device at the other child's turns),
+    dealing each next round from ``seat``: every step must be accepted."""
+    for _ in range(400):
+        seat.refresh()
+        if seat.game.is_over:
+            return
+        if seat.game.round_over:
+            assert seat.next_round(seat.revision).ok
+            continue
+        if friend is not None:
+            friend.refresh()
+        assert _play_on(seat if seat.my_turn or friend is None else friend).ok
+
+
 # -- codes -------------------------------------------------------------------------------
 
 def test_codes_are_easy_to_read_aloud_and_typing_slips_are_forgiven() -> None:
@@ -414,14 +429,7 @@ def test_a_child_who_left_is_seen_and_their_seat_goes_to_the_computer(make_store
     # Leo's old link now says his seat went to the computer.
     assert b.refresh() == TableRefusal("table_seat_handed", {"name": "Leo"})
     # Ana finishes the game against the computer.
-    for _ in range(400):
-        a.refresh()
-        if a.game.is_over:
-            break
-        if a.game.round_over:
-            assert a.next_round(a.revision).ok
-        else:
-            assert _play_on(a).ok
+    _play_to_the_end(a)
     assert a.game.is_over
     who = a.move_players()
     leo_moves = [m for m in who if m.seat == 1 and m.kind == "human"]
@@ -615,14 +623,7 @@ def test_a_finished_table_says_it_is_over_to_a_code_and_to_a_foreign_link(make_s
     ticket = tables.open_table(ana, Rules.preset("relaxed", target=1), bots={1: "gentle"})
     seat = _seat(store, ticket)
     assert tables.join(ticket.code, mia) == TableRefusal("table_started")  # in play
-    for _ in range(400):
-        if seat.game.is_over:
-            break
-        if seat.game.round_over:
-            assert seat.next_round(seat.revision).ok
-        else:
-            assert _play_on(seat).ok
-        seat.refresh()
+    _play_to_the_end(seat)
     assert seat.game.is_over
     assert tables.join(ticket.code, mia) == TableRefusal("table_finished")
     assert tables.seat_from_link(ticket.code, "x" * 22) == TableRefusal(
@@ -726,15 +727,7 @@ def test_each_seated_child_counts_the_tables_game_from_their_own_side(make_store
 
     a, b, (ana, leo) = _two_children(make_store, Rules.preset("relaxed", target=1))
     mia = b.storage.create_profile("Mia", "🐸")
-    for _ in range(400):
-        a.refresh()
-        if a.game.is_over:
-            break
-        if a.game.round_over:
-            assert a.next_round(a.revision).ok
-            continue
-        b.refresh()
-        assert _play_on(a if a.my_turn else b).ok
+    _play_to_the_end(a, b)
     assert a.game.is_over
     store = a.storage
     game_id = a.table.game_id

@@ -38,7 +38,6 @@ import hashlib
 import os
 import re
 import secrets
-import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -49,6 +48,7 @@ from escoba.record import round_moves
 
 from . import hints as hint_mod
 from .board_view import session_board, session_position
+from .classroom import normalise_code
 from .evidence import TurnContext
 from .gameplay import GameSession, Outcome, SeatSpec, bot_levels
 from .storage import (
@@ -90,8 +90,7 @@ def new_table_code(rng: Callable[[str], str] = secrets.choice) -> str:
 def normalise_table_code(typed: Any) -> str | None:
     """A code as typed (``k7m px``, ``K7M-PX``, full-width letters) as stored, or None
     when it cannot be a table code at all (wrong length, letters a code never has)."""
-    text = unicodedata.normalize("NFKC", str(typed or "")).upper()
-    code = "".join(ch for ch in text if ch.isascii() and ch.isalnum())
+    code = normalise_code(str(typed or ""))  # the class code's folding, one for both
     if len(code) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in code):
         return None
     return code
@@ -150,6 +149,18 @@ class MoveBy:
     profile_id: int | None
     level: str
     name: str
+
+
+def _in_one_save(game: GameSession, *steps: Callable[[], object]) -> None:
+    """Run ``steps`` on ``game`` and save what they played in ONE transaction (as
+    :meth:`GameSession.play_human_then_bots` does for a child's move and the replies)."""
+    game._defer_save = True
+    try:
+        for step in steps:
+            step()
+    finally:
+        game._defer_save = False
+    game.save()
 
 
 def _position_after(game: GameSession) -> tuple[int, int]:
@@ -291,8 +302,7 @@ class Tables:
         normal = normalise_table_code(code)
         if normal is None or not isinstance(token, str) or not _TOKEN.fullmatch(token):
             return None
-        seat = TableSeat(self, normal, token)
-        seat._watching = True
+        seat = TableSeat(self, normal, token, watching=True)
         if seat.refresh() is not None or seat.me is None or seat.me.left_at is None:
             return None
         return seat
@@ -331,7 +341,8 @@ class TableSeat:
     every write is checked against the database's revision).
     """
 
-    def __init__(self, tables: Tables, code: str, token: str) -> None:
+    def __init__(self, tables: Tables, code: str, token: str, *, watching: bool = False
+                 ) -> None:
         self.tables = tables
         self.storage = tables.storage
         self.code = code
@@ -344,7 +355,7 @@ class TableSeat:
         self.game: GameSession | None = None
         self.pulse: TablePulse | None = None
         self._touched: datetime | None = None
-        self._watching = False
+        self._watching = watching
 
     # -- reading ----------------------------------------------------------------------
     @property
@@ -469,6 +480,19 @@ class TableSeat:
         return (game is not None and not self._watching and not game.round_over
                 and not game.is_over and game.to_move == self.seat)
 
+    def hand_overs(self) -> list[SeatRow]:
+        """The computer players that took over a child's seat during the game, oldest
+        first (each says from which round and move it played)."""
+        assert self.table is not None
+        history = self.storage.table_seats(self.table.id, history=True)
+        return [row for row in history if row.kind == "bot" and any(
+            h.seat == row.seat and h.is_human and h.id < row.id for h in history)]
+
+    def reread_seats(self) -> None:
+        """Read who sits where again (for :meth:`presence`), without the game."""
+        assert self.table is not None
+        self.seats = self.storage.table_seats(self.table.id)
+
     def move_players(self) -> list[MoveBy]:
         """Who played each saved move: the seat's occupant from the move they took it at."""
         assert self.table is not None
@@ -581,24 +605,22 @@ class TableSeat:
         transaction; ``table_moved_first`` when another device moved first (the device
         then redraws). With a ``context`` the turn is evidence for this child's facts,
         saved with the move (trainer.evidence)."""
-        game = self.game
-        if game is None or seen is None or seen != game.revision:
-            return self._moved_first()
-        if not self.my_turn:
-            return Outcome(False, "not_your_turn")
-        outcome = game.play_human_then_bots(card, take, context)
-        if game.conflict is not None:
-            return self._moved_first()
-        self._wrote()
-        return outcome
+        return self._my_move(seen, lambda game: game.play_human_then_bots(card, take, context))
 
     def claim_renuncio(self, seen: int | None) -> Outcome:
+        """This child calls ¡renuncio! at the position drawn at revision ``seen`` (as
+        :meth:`play`: refused when another device moved first)."""
+        return self._my_move(seen, lambda game: game.claim_renuncio())
+
+    def _my_move(self, seen: int | None, act: Callable[[GameSession], Outcome]) -> Outcome:
+        """``act`` on the game, only at this device's turn and at the revision it drew;
+        a save the database refused is ``table_moved_first`` (the device redraws)."""
         game = self.game
         if game is None or seen is None or seen != game.revision:
             return self._moved_first()
         if not self.my_turn:
             return Outcome(False, "not_your_turn")
-        outcome = game.claim_renuncio()
+        outcome = act(game)
         if game.conflict is not None:
             return self._moved_first()
         self._wrote()
@@ -614,13 +636,7 @@ class TableSeat:
             return self._moved_first()
         if not game.round_over or game.is_over:
             return Outcome(False, "not_your_turn")
-        game._defer_save = True
-        try:
-            game.next_round()
-            game.run_bots()
-        finally:
-            game._defer_save = False
-        game.save()
+        _in_one_save(game, game.next_round, game.run_bots)
         if game.conflict is not None:
             return self._moved_first()
         self._wrote()
@@ -677,12 +693,7 @@ class TableSeat:
             return
         if game.seats[game.to_move].is_human:
             return
-        game._defer_save = True
-        try:
-            game.run_bots()
-        finally:
-            game._defer_save = False
-        game.save()
+        _in_one_save(game, game.run_bots)
         if game.conflict is not None:
             row = self.storage.get_game(game.game_id) if game.game_id is not None else None
             if row is not None:

@@ -100,15 +100,22 @@ def current_seat() -> TableSeat | None:
     found = _tables().seat_from_link(code, token)
     if isinstance(found, TableRefusal):
         _say_refusal(found)
-        watcher = _tables().watch(code, token) if found.key == "table_seat_handed" else None
-        if watcher is not None:  # the link stays: this device watches the game
-            st.session_state.pop(KEY_SEAT, None)
-            st.session_state[KEY_WATCH] = watcher
+        if _watch_instead(found, code, token) is not None:  # the link stays
             return None
         _set_seat(None)
         return None
     _set_seat(found)
     return found
+
+
+def _watch_instead(refusal: TableRefusal, code: Any, token: Any) -> TableSeat | None:
+    """When ``refusal`` says the computer took this device's seat: the game to watch
+    (read-only), now this session's instead of a seat; otherwise None."""
+    watcher = _tables().watch(code, token) if refusal.key == "table_seat_handed" else None
+    if watcher is not None:
+        st.session_state.pop(KEY_SEAT, None)
+        st.session_state[KEY_WATCH] = watcher
+    return watcher
 
 
 #: A link that no longer plays but is no mistake either: said as news, not in red.
@@ -522,8 +529,7 @@ def _game_fragment() -> None:
         # when the table agreed on hints at opening.
         hint_panel(game, game.observation(seat.seat), deck_of())
     if game.round_over:
-        names = [game.side_name(s) for s in range(game.rules.sides)]
-        show_round_score(game.game.rounds[-1].score(), names, len(game.game.rounds))
+        _last_round_score(game)
         if not game.is_over:
             why = game.why_more_rounds()
             if why is not None:  # a tie at the target, or nobody scored in a quick game
@@ -537,6 +543,16 @@ def _game_fragment() -> None:
     if seat.my_turn and not board_loaded():
         with st.expander(t("board_fallback_title"), expanded=False):
             _fallback(seat)
+
+
+def _side_names(game: Any) -> list[str]:
+    return [game.side_name(s) for s in range(game.rules.sides)]
+
+
+def _last_round_score(game: Any) -> None:
+    """The score table of the round just played (the player's and the watcher's view)."""
+    rounds = game.game.rounds
+    show_round_score(rounds[-1].score(), _side_names(game), len(rounds))
 
 
 def _their_turn(seat: TableSeat) -> None:
@@ -557,7 +573,7 @@ def _their_turn(seat: TableSeat) -> None:
 def _game_result(seat: TableSeat) -> None:
     """Who won and the final totals: the first thing on the screen once the game is over."""
     game = seat.game
-    names = [game.side_name(s) for s in range(game.rules.sides)]
+    names = _side_names(game)
     winner = game.game.winner
     if winner is None:
         st.info(t("game_stopped"))
@@ -572,13 +588,10 @@ def _game_result(seat: TableSeat) -> None:
 def _game_end(seat: TableSeat) -> None:
     """Below the board and the last score table: who played whose moves, the reviews."""
     game = seat.game
-    # Who played which moves, when a seat changed hands (table_seats says it for every move).
-    history = seat.storage.table_seats(seat.table.id, history=True)
-    for row in history:
-        took_over = any(h.seat == row.seat and h.is_human and h.id < row.id for h in history)
-        if row.kind == "bot" and took_over:
-            st.caption(t("table_handed_note", name=md_escape(row.name), round=row.from_round,
-                         move=row.from_move, level=t("level_" + row.level)))
+    # Who played which moves, when a seat changed hands.
+    for row in seat.hand_overs():
+        st.caption(t("table_handed_note", name=md_escape(row.name), round=row.from_round,
+                     move=row.from_move, level=t("level_" + row.level)))
     # The coach's review of this device's child only, addressed to them: a friend's
     # mistakes are theirs (the others see the result and the totals above). Pass-and-play
     # on one tablet still shows every child's (ui/endgame.py).
@@ -611,7 +624,7 @@ def _presence_signature(seat: TableSeat) -> tuple:
     cached = st.session_state.get("table_presence_read")
     at = seat.tables.clock()
     if cached is None or (at - cached[0]).total_seconds() >= 5:
-        seat.seats = seat.storage.table_seats(seat.table.id)
+        seat.reread_seats()
         cached = (at, tuple((p.seat, p.away, p.can_hand_over) for p in seat.presence(at)))
         st.session_state["table_presence_read"] = cached
     return cached[1]
@@ -651,8 +664,7 @@ def _watch_view(watcher: TableSeat) -> None:
                              show_value=bool(settings().get("show_values", True)))
         show_board_component(data, key=KEY_BOARD, on_action=lambda raw: None)
         if game.round_over:
-            names = [game.side_name(s) for s in range(game.rules.sides)]
-            show_round_score(game.game.rounds[-1].score(), names, len(game.game.rounds))
+            _last_round_score(game)
     st.button(t("table_leave"), key="tb_leave_watch", on_click=_on_leave,
               use_container_width=True)
 
@@ -674,11 +686,8 @@ def table_page(profile: Any) -> None:
     if seat.pulse is None or seat.changed():
         problem = seat.refresh()
         if problem is not None:
-            watcher = (_tables().watch(seat.code, seat.token)
-                       if problem.key == "table_seat_handed" else None)
-            if watcher is not None:  # the seat went to the computer: watch the game
-                st.session_state.pop(KEY_SEAT, None)
-                st.session_state[KEY_WATCH] = watcher
+            watcher = _watch_instead(problem, seat.code, seat.token)
+            if watcher is not None:
                 _say_refusal(problem)
                 _watch_view(watcher)
                 return

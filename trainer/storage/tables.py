@@ -239,21 +239,20 @@ class TableStore(Database):
         return game_revision + 1
 
     # -- reading ------------------------------------------------------------------------
-    def get_table(self, table_id: int) -> TableRow | None:
+    def _one_table(self, where: Any) -> TableRow | None:
+        """The table ``where`` names (its id, code or game), or None."""
         with self.engine.connect() as conn:
-            row = conn.execute(sa.select(game_tables).where(game_tables.c.id == table_id)).first()
+            row = conn.execute(sa.select(game_tables).where(where)).first()
         return _table(row) if row is not None else None
+
+    def get_table(self, table_id: int) -> TableRow | None:
+        return self._one_table(game_tables.c.id == table_id)
 
     def table_by_code(self, code: str) -> TableRow | None:
-        with self.engine.connect() as conn:
-            row = conn.execute(sa.select(game_tables).where(game_tables.c.code == code)).first()
-        return _table(row) if row is not None else None
+        return self._one_table(game_tables.c.code == code)
 
     def table_of_game(self, game_id: int) -> TableRow | None:
-        with self.engine.connect() as conn:
-            row = conn.execute(sa.select(game_tables)
-                               .where(game_tables.c.game_id == game_id)).first()
-        return _table(row) if row is not None else None
+        return self._one_table(game_tables.c.game_id == game_id)
 
     def seat_by_token(self, token_hash: str) -> SeatRow | None:
         """The occupancy a device's secret names (a seat handed over keeps its row, with

@@ -13,8 +13,9 @@ the uninterrupted one would have.
 
 from __future__ import annotations
 
+import contextlib
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,6 +51,15 @@ def bot_levels() -> list[str]:
     order = ["gentle", "random", "greedy", "expert"]
     return [lvl for lvl in order if lvl in PLAYER_LEVELS] + sorted(
         lvl for lvl in PLAYER_LEVELS if lvl not in order)
+
+
+#: The pictures of computer players, seat by seat (1-based: seat 1 has the first).
+BOT_AVATARS: tuple[str, ...] = ("🤖", "👾", "🦉")
+
+
+def bot_avatar(seat: int) -> str:
+    """The picture of the computer player in ``seat`` (1-based)."""
+    return BOT_AVATARS[(seat - 1) % len(BOT_AVATARS)]
 
 
 @dataclass(frozen=True)
@@ -271,16 +281,23 @@ class GameSession:
             return Outcome(False, "penalty", params, played)
         return Outcome(False, key, params)
 
+    @contextlib.contextmanager
+    def saved_together(self) -> Iterator[None]:
+        """Nothing played inside is saved until it ends; then one :meth:`save` (the
+        caller's) keeps it all in one transaction: a child's move and the replies."""
+        self._defer_save = True
+        try:
+            yield
+        finally:
+            self._defer_save = False
+
     def play_human_then_bots(self, card: Card, take: Sequence[Card],
                              context: TurnContext | None = None) -> Outcome:
         """A child's move and the computer's replies, saved in one transaction."""
-        self._defer_save = True
-        try:
+        with self.saved_together():
             outcome = self.play_human(card, take, context)
             if outcome.play is not None:
                 self.run_bots()
-        finally:
-            self._defer_save = False
         if self.conflict is None:
             self.save()
         return self._refused() if self.conflict is not None else outcome

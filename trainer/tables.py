@@ -50,7 +50,7 @@ from . import hints as hint_mod
 from .board_view import session_board, session_position
 from .classroom import normalise_code
 from .evidence import TurnContext
-from .gameplay import GameSession, Outcome, SeatSpec, bot_levels
+from .gameplay import GameSession, Outcome, SeatSpec, bot_avatar, bot_levels
 from .storage import (
     NewSeat,
     SeatRow,
@@ -154,12 +154,9 @@ class MoveBy:
 def _in_one_save(game: GameSession, *steps: Callable[[], object]) -> None:
     """Run ``steps`` on ``game`` and save what they played in ONE transaction (as
     :meth:`GameSession.play_human_then_bots` does for a child's move and the replies)."""
-    game._defer_save = True
-    try:
+    with game.saved_together():
         for step in steps:
             step()
-    finally:
-        game._defer_save = False
     game.save()
 
 
@@ -201,7 +198,7 @@ class Tables:
         token = secrets.token_urlsafe(16)
         seats = [NewSeat(0, "human", profile.nickname, profile.avatar, "", profile.id,
                          hash_token(token))]
-        seats += [NewSeat(s, "bot", _bot_name(s, bot_names), _bot_avatar(s), lvl)
+        seats += [NewSeat(s, "bot", _bot_name(s, bot_names), bot_avatar(s), lvl)
                   for s, lvl in sorted(bots.items())]
         for attempt in range(_CODE_TRIES):
             try:
@@ -328,10 +325,6 @@ def _bot_name(seat: int, names: Sequence[str]) -> str:
 
 #: The picture of a computer player that took over a child's seat.
 _HANDED_AVATAR = "🤖"
-
-
-def _bot_avatar(seat: int) -> str:
-    return ("🤖", "👾", "🦉")[(seat - 1) % 3]
 
 
 class TableSeat:
@@ -542,7 +535,7 @@ class TableSeat:
             return TableRefusal("table_bad_level")
         seats = self.storage.table_seats(table.id)
         taken = {s.seat for s in seats}
-        fill = [NewSeat(i, "bot", _bot_name(i, ()), _bot_avatar(i), level)
+        fill = [NewSeat(i, "bot", _bot_name(i, ()), bot_avatar(i), level)
                 for i in range(len(table.settings["plan"])) if i not in taken]
         if not self._start(table, seats, fill):
             return TableRefusal("table_moved_first")

@@ -8,7 +8,7 @@ import streamlit as st
 
 from escoba import PRESETS, Rules, RulesError
 from escoba.rules import CAPTURE_RULES, CAPTURE_SUMS, INITIAL_FIFTEEN, MISCOUNT
-from trainer.gameplay import GameSession, SeatSpec, bot_levels
+from trainer.gameplay import GameSession, SeatSpec, bot_avatar, bot_levels
 from trainer.i18n import t
 from trainer.names import TYPED_MAX, clean_name, name_problem
 from ui.i18n import labels
@@ -18,7 +18,6 @@ from .session import flash, new_seed, set_game, settings, storage
 
 __all__ = ["show_new_game_form", "build_rules"]
 
-BOT_AVATARS = ["🤖", "👾", "🦉"]
 TARGETS = [15, 21, 31]
 
 
@@ -63,7 +62,7 @@ def _seats(profile: Any, players: int) -> list[SeatSpec]:
             seats.append(SeatSpec("human", name or t("player_n", n=i + 1), "🙂"))
         else:
             level = st.session_state.get(f"ng_level_{i}") or bot_levels()[0]
-            seats.append(SeatSpec("bot", t("bot_name", n=i), BOT_AVATARS[(i - 1) % 3], level))
+            seats.append(SeatSpec("bot", t("bot_name", n=i), bot_avatar(i), level))
     return seats
 
 

@@ -41,6 +41,9 @@ div[data-testid="stMarkdownContainer"] p { font-size: 1.05rem; }
    (1024 x 768) shows the table, the hand, the choosers and Play without scrolling. */
 [data-testid="stMainBlockContainer"] { padding-top: 3.3rem; padding-bottom: 2rem;
   padding-left: 1.5rem; padding-right: 1.5rem; }
+/* On a phone the header (the sidebar's arrow) is taller than that: a first line of
+   small text would slide under it. */
+@media (max-width: 640px) { [data-testid="stMainBlockContainer"] { padding-top: 4rem; } }
 section[data-testid="stSidebar"][data-collapsed="false"] { width: 256px !important;
   min-width: 256px !important; }
 h1 { font-size: 2.1rem !important; padding-top: 0.2rem !important;

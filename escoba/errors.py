@@ -28,7 +28,7 @@ deck_not_full          ``size``, ``count``, ``twice``, ``missing``, ``extra`` (c
 deck_redeal            ``table`` (cards), ``need``: a table of 15 under redeal
 bad_dealer             ``dealer`` (as text), ``players``
 deal_cards_twice       ``cards``: a scripted deal (:func:`escoba.game.deck_for`) repeats cards
-deal_wrong_count       ``where`` ("hand N", "table", "deck"), ``count``, ``expected``
+deal_wrong_count       ``where`` ("hand N", "table", "deck", "stock"), ``count``, ``expected``
 **moves** (:class:`IllegalMoveError`)
 not_a_move             ``type``: something other than a Move was played
 not_your_turn          ``seat``, ``to_move``

@@ -588,7 +588,10 @@ class Round:
 
         Raises :class:`DeckError` (``deal_wrong_count``, ``deal_cards_twice``,
         ``deck_not_full``, ``bad_dealer``) and :class:`~escoba.errors.CardError`
-        for a position that cannot be.
+        for a position that cannot be, among them a stock that cannot be dealt
+        (``deal_wrong_count`` with ``where="stock"``: fewer cards than players, but
+        some, which a deal would have laid on the table). Every position accepted
+        plays to an end (``tests/test_properties.py``).
         """
         n = rules.players
         round_ = cls(rules, (), 0, _unfilled=True)
@@ -642,6 +645,13 @@ class Round:
         else:
             in_stock = parsed(stock)
         _check_full_deck(rules, placed + in_stock)
+        if 0 < len(in_stock) < n:
+            # A deal that leaves fewer cards than players lays them on the table at once
+            # (RULES.md, "Deal"), so no round in play has such a stock, and dealing it
+            # would give nobody a card: the round could never go on nor end.
+            raise DeckError(f"a stock of {len(in_stock)} cards cannot be dealt to {n} players "
+                            f"(a deal leaves none, or at least {n})", Code.DEAL_WRONG_COUNT,
+                            where="stock", count=len(in_stock), expected=n)
         scored = list(escobas) if escobas is not None else [0] * n
         if len(scored) != n or not all(isinstance(e, int) and e >= 0 for e in scored):
             raise DeckError(f"escobas must be {n} counts, got {scored!r}",
@@ -669,7 +679,7 @@ class Round:
             if round_._stock:
                 round_._deal()
                 round_._leftovers_to_table()
-            else:
+            if not round_._cards_in_hands:
                 round_._finish()
         return round_
 
@@ -1056,6 +1066,12 @@ class Round:
                     stock_left = 0
                     table = self._table
                     row = None
+                if not in_hands:
+                    # A deal that gave nobody a card (a stock smaller than the players,
+                    # which from_position refuses): the round cannot go on, so it ends
+                    # here rather than wait for a move nobody can make.
+                    self._finish()
+                    return played
             if choosers is None:
                 return played
 

@@ -494,6 +494,41 @@ def test_a_position_refuses_a_card_placed_twice_or_missing():
         Round.from_position(rules, [["1o"], []], [], escobas=[1])
 
 
+def test_a_position_refuses_a_stock_that_cannot_be_dealt():
+    """OMerkel/escoba's "escoba on the last card of an intermediate hand" position: one
+    card in the stock for two players. Accepted, the deal after the hands gave nobody a
+    card and the round never ended (issue 25)."""
+    rules = Rules.preset("classic")
+    placed = cards("7o 2c 6e 2b 3c")
+    rest = [c for c in CARDS[:40] if c not in placed]
+    with pytest.raises(DeckError) as small:
+        Round.from_position(rules, [["7o"], ["2c"]], ["6e", "2b"], stock=["3c"],
+                            piles=[rest, []])
+    assert small.value.code == "deal_wrong_count"
+    assert small.value.params == {"where": "stock", "count": 1, "expected": 2}
+    # Two cards for two players can be dealt: one each, and the round plays to its end.
+    round_ = Round.from_position(rules, [["7o"], ["2c"]], ["6e", "2b"],
+                                 stock=["3c", rest[0]], piles=[rest[1:], []])
+    while not round_.is_over:
+        round_.play(round_.legal_moves()[0])
+    assert round_.stock == () and round_.table == () and round_.score().totals
+
+
+def test_a_round_whose_deal_gives_nobody_a_card_ends_there():
+    """The engine's own guard, below from_position's refusal: a stock smaller than the
+    players, met when the hands empty, is laid on the table and the round is over."""
+    rules = Rules.preset("classic")
+    placed = cards("7o 2c 6e 2b 3c 4c")
+    rest = [c for c in CARDS[:40] if c not in placed]
+    round_ = Round.from_position(rules, [["7o"], ["2c"]], ["6e", "2b"],
+                                 stock=["3c", "4c"], piles=[rest, []])
+    round_._stock.pop()  # what the refused position would have been
+    round_.play(round_.legal_moves()[0])
+    round_.play(round_.legal_moves()[0])
+    assert round_.is_over and round_.stock == () and round_.legal_moves() == []
+    assert sum(round_.score().category("cards").counts) == 39
+
+
 def test_a_position_finds_its_dealer_from_who_has_played():
     rules = Rules.preset("classic", players=3)
     # Seat 2 to move with two cards; seats 0 and 1 played already: seat 0 began.

@@ -4,7 +4,8 @@
 - every move the engine calls legal is accepted, and every other is refused
   without changing anything;
 - an escoba is scored only when a play leaves the table empty;
-- each round's points equal the sum of its breakdown.
+- each round's points equal the sum of its breakdown;
+- every position ``Round.from_position`` accepts plays to an end.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from helpers import any_rules, deal_round
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from escoba import IllegalMoveError, Move, Round, Rules, game_to_record
-from escoba.cards import CARDS, cards_of, mask_of
+from escoba import DeckError, IllegalMoveError, Move, Round, Rules, game_to_record
+from escoba.cards import CARDS, Card, cards_of, mask_of
+from escoba.errors import CardError
 
 rule_sets = any_rules()
 
@@ -153,3 +155,81 @@ def test_games_in_parallel_threads_only_make_legal_moves():
     finally:
         sys.setswitchinterval(old)
     assert failures == []
+
+
+# -- positions under way (Round.from_position): accepted means it plays to an end -----
+
+
+@st.composite
+def any_position(draw: st.DrawFn) -> tuple[Rules, dict[str, object]]:
+    """Arguments for ``Round.from_position``: mostly positions a deal could leave, some
+    with a hand, a stock or a card count off by a little, so that both the refusals and
+    the positions accepted at their edges (a stock of 0..players + 1 cards, empty hands,
+    an empty table) are met."""
+    rules = draw(rule_sets)
+    n = rules.players
+    deck = list(CARDS[: rules.deck_size])
+    random.Random(draw(st.integers(0, 2**32 - 1))).shuffle(deck)
+    to_move = draw(st.integers(0, n - 1))
+    first = draw(st.integers(0, rules.hand_size))
+    played = draw(st.integers(0, n - 1))  # seats after to_move still to play this round
+    sizes = [0] * n
+    for k in range(n):
+        seat = (to_move + k) % n
+        sizes[seat] = first if k <= played or first == 0 else first - 1
+    if draw(st.integers(0, 9)) == 0:  # a hand off by one: refused or not, never stuck
+        seat = draw(st.integers(0, n - 1))
+        sizes[seat] = max(0, sizes[seat] + draw(st.sampled_from([-1, 1])))
+    hands, at = [], 0
+    for size in sizes:
+        hands.append(deck[at:at + size])
+        at += size
+    table = deck[at:at + draw(st.integers(0, 6))]
+    at += len(table)
+    left = len(deck) - at
+    stock_size = draw(st.one_of(st.integers(0, min(left, n + 1)), st.integers(0, left)))
+    stock = deck[at:at + stock_size]
+    at += stock_size
+    rest = deck[at:]
+    cut = draw(st.integers(0, len(rest)))
+    piles: list[list[Card]] = [[] for _ in range(n)]
+    piles[0], piles[-1] = rest[:cut], rest[cut:] if n > 1 else rest
+    if draw(st.integers(0, 19)) == 0 and stock:  # a card lost: deck_not_full
+        stock = stock[1:]
+    arguments: dict[str, object] = {
+        "hands": hands, "table": table, "to_move": to_move, "piles": piles,
+        "stock": None if not stock and not rest and draw(st.booleans()) else stock,
+        "escobas": [draw(st.integers(0, 3)) for _ in range(n)],
+        "last_capturer": draw(st.one_of(st.none(), st.integers(0, n - 1))),
+    }
+    return rules, arguments
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(position=any_position(), seed=st.integers(0, 2**32 - 1))
+def test_every_position_accepted_plays_to_an_end(position, seed: int) -> None:
+    """Issue 25: a stock of one card for two players was accepted and the round hung
+    (no move, not over, no score). Every position from_position accepts must end."""
+    rules, arguments = position
+    try:
+        round_ = Round.from_position(rules, **arguments)
+    except (DeckError, CardError):
+        return
+    rng = random.Random(seed)
+    assert_cards_conserved(round_)
+    # Each play takes a card from a hand for good, so the cards in hands and stock bound it.
+    budget = sum(len(round_.hand(s)) for s in range(rules.players)) + len(round_.stock)
+    while not round_.is_over:
+        assert budget > 0, "more plays than cards: the round does not end"
+        claims = round_.renuncio_claims()
+        if claims and rng.random() < 0.5:
+            round_.claim_renuncio(rng.choice(claims))
+        legal = round_.legal_moves()
+        assert legal, "a round not over has a move for the seat to move"
+        round_.play(rng.choice(legal))
+        budget -= 1
+        assert_cards_conserved(round_)
+    assert round_.legal_moves() == [] and round_.stock == ()
+    assert round_.table == () or round_.last_capturer is None  # swept to the last capturer
+    score = round_.score()
+    assert len(score.totals) == rules.sides

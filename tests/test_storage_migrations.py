@@ -215,3 +215,130 @@ def test_the_tables_the_code_queries_are_the_ones_the_migrations_build(make_engi
         assert built_ix == declared_ix, table.name
     for table, column in DERIVABLE_COLUMNS:
         assert column not in {c["name"] for c in inspector.get_columns(table)}
+
+
+# -- atomic migrations (issue 25) ----------------------------------------------------------
+
+
+def _database_as_it_is(engine: sa.Engine) -> dict[str, Any]:
+    """Everything a migration could change: each table's columns (type, nullability,
+    default), keys, indexes, constraints, and its rows."""
+    inspector = sa.inspect(engine)
+    found: dict[str, Any] = {}
+    with engine.connect() as conn:
+        for name in sorted(inspector.get_table_names()):
+            table = sa.Table(name, sa.MetaData(), autoload_with=conn)
+            rows = sorted(repr(tuple(row)) for row in conn.execute(sa.select(table)))
+            found[name] = {
+                "columns": [(c["name"], str(c["type"]), c["nullable"], c.get("default"))
+                            for c in inspector.get_columns(name)],
+                "primary_key": inspector.get_pk_constraint(name)["constrained_columns"],
+                "foreign_keys": sorted(repr(sorted(fk.items()))
+                                       for fk in inspector.get_foreign_keys(name)),
+                "indexes": sorted(repr(sorted(ix.items())) for ix in inspector.get_indexes(name)),
+                "unique": sorted(repr(sorted(u.items()))
+                                 for u in inspector.get_unique_constraints(name)),
+                "rows": rows,
+            }
+    return found
+
+
+class InjectedFailure(RuntimeError):
+    pass
+
+
+def _failing_after(migration: Any, statements: int | None) -> Any:
+    """``migration`` whose apply fails after its first ``statements`` statements (all of
+    them when None): the state issue 25 found, a column dropped and the version not."""
+    def apply(conn: sa.Connection) -> None:
+        if statements is None:
+            migration.apply(conn)
+            raise InjectedFailure(migration.version)
+        ran = 0
+
+        def count(*_args: Any) -> None:
+            nonlocal ran
+            ran += 1
+            if ran == statements:
+                raise InjectedFailure(migration.version)
+
+        sa.event.listen(conn, "after_cursor_execute", count)
+        try:
+            migration.apply(conn)
+        finally:
+            sa.event.remove(conn, "after_cursor_execute", count)
+        raise InjectedFailure(migration.version)  # fewer statements than that: fail at its end
+
+    return type(migration)(migration.version, migration.description, apply)
+
+
+@pytest.mark.parametrize("statements", [1, None], ids=["after-its-first-statement", "at-its-end"])
+@pytest.mark.parametrize("version", [m.version for m in MIGRATIONS])
+def test_a_migration_that_fails_leaves_the_database_at_the_version_before(
+        make_engine, monkeypatch: pytest.MonkeyPatch, version: int,
+        statements: int | None) -> None:
+    from trainer.storage import schema
+
+    engine = make_engine(f"fail{version}")
+    _fill(engine, version - 1)
+    Storage(engine, migrate=False).migrate(upto=0)  # the version's own table, even at 0
+    before = _database_as_it_is(engine)
+    broken = tuple(_failing_after(m, statements) if m.version == version else m
+                   for m in MIGRATIONS)
+    monkeypatch.setattr(schema, "MIGRATIONS", broken)
+    with pytest.raises(InjectedFailure):
+        Storage(engine)
+    assert Storage(engine, migrate=False).schema_version() == version - 1
+    assert _database_as_it_is(engine) == before  # every statement of it undone
+    # ... and the next start, the fault gone, migrates to the latest.
+    monkeypatch.setattr(schema, "MIGRATIONS", MIGRATIONS)
+    assert Storage(engine).schema_version() == SCHEMA_VERSION
+
+
+def test_migrations_from_several_processes_at_once_apply_each_once(tmp_path) -> None:
+    """Replicas starting together on one SQLite file: the first takes the write lock
+    (BEGIN IMMEDIATE) before it re-reads the version, the others wait and find it done."""
+    import threading
+
+    path = tmp_path / "race.db"
+    errors: list[BaseException] = []
+    start = threading.Barrier(4)
+
+    def start_app() -> None:
+        engine = sa.create_engine(f"sqlite:///{path}")
+        configure_sqlite(engine, busy_timeout_ms=30_000)
+        try:
+            start.wait()
+            Storage(engine)
+        except BaseException as exc:  # reported below, in the test's thread
+            errors.append(exc)
+        finally:
+            engine.dispose()
+
+    threads = [threading.Thread(target=start_app) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    engine = sa.create_engine(f"sqlite:///{path}")
+    with engine.connect() as conn:
+        versions = [v for (v,) in conn.exec_driver_sql("SELECT version FROM schema_version")]
+    engine.dispose()
+    assert sorted(versions) == [m.version for m in MIGRATIONS]
+
+
+def test_the_migrated_database_has_the_declared_types_and_constraints(make_engine) -> None:
+    """Alembic's comparison (what ``alembic check`` runs) of the migrated database with
+    the declared tables: types, nullability, server defaults, indexes, unique and
+    foreign keys. Nothing may differ."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    engine = make_engine("drift")
+    Storage(engine)
+    with engine.connect() as conn:
+        context = MigrationContext.configure(conn, opts={"compare_type": True,
+                                                         "compare_server_default": True})
+        differences = compare_metadata(context, metadata)
+    assert differences == []

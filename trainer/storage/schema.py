@@ -80,7 +80,7 @@ games = sa.Table(
     # How many times the game was saved: a save names the revision it extends, so a
     # tab showing an older position cannot write over a newer one (optimistic
     # concurrency). Not the number of moves: dealing a round is a save too.
-    sa.Column("revision", sa.Integer, nullable=False, default=0),
+    sa.Column("revision", sa.Integer, nullable=False, default=0, server_default=sa.text("0")),
 )
 
 moves = sa.Table(
@@ -353,11 +353,38 @@ def configure_sqlite(engine: Engine, busy_timeout_ms: int = 5000) -> None:
 _MIGRATION_LOCK = 0x65736362
 
 
-def _one_migrator_at_a_time(conn: Connection) -> None:
-    """Wait for any other process's migration transaction (PostgreSQL: checking for a
-    table and creating it are not atomic; SQLite lets one writer in at a time anyway)."""
-    if conn.dialect.name == "postgresql":
-        conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
+@contextmanager
+def _migration_transaction(engine: Engine) -> Iterator[Connection]:
+    """One migration's transaction, real on both databases and holding the one lock that
+    lets a single process migrate at a time; everything in it is undone on an error.
+
+    PostgreSQL: DDL is transactional; the advisory lock makes a second process wait
+    until the first has committed (checking for a table and creating it are not atomic).
+
+    SQLite: pysqlite's own transaction handling opens a transaction only before data
+    changes (INSERT/UPDATE/DELETE), so an ``ALTER TABLE`` ran outside any transaction
+    and stayed done when the migration failed after it (issue 25). The connection is
+    put in pysqlite's autocommit mode (SQLAlchemy's ``AUTOCOMMIT`` isolation level,
+    reset when the connection goes back to the pool) and the transaction is opened by
+    hand with ``BEGIN IMMEDIATE`` (SQLAlchemy's "pysqlite BEGIN" recipe): it takes the
+    database's write lock at once, so the re-read of the version inside it is under
+    that lock, and every statement, DDL included, commits or rolls back together."""
+    with engine.connect() as conn:
+        if conn.dialect.name != "sqlite":
+            with conn.begin():
+                if conn.dialect.name == "postgresql":
+                    conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"),
+                                 {"key": _MIGRATION_LOCK})
+                yield conn
+            return
+        conn.execution_options(isolation_level="AUTOCOMMIT")
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+        try:
+            yield conn
+        except BaseException:
+            conn.exec_driver_sql("ROLLBACK")
+            raise
+        conn.exec_driver_sql("COMMIT")
 
 
 class Database:
@@ -383,21 +410,20 @@ class Database:
             return int(value or 0)
 
     def migrate(self, upto: int | None = None) -> int:
-        """Apply the migrations the database lacks (up to ``upto``), one transaction each.
+        """Apply the migrations the database lacks (up to ``upto``), one transaction each:
+        a migration that fails leaves the database at the version before it, as it was.
 
         Several app processes on one PostgreSQL database (replicas, docs/DEPLOY.md) may
         start at once: each transaction first takes the same advisory lock, so one
         process migrates and the others wait, then find the work done."""
-        with self.transaction() as conn:
-            _one_migrator_at_a_time(conn)
+        with _migration_transaction(self.engine) as conn:
             schema_version.create(conn, checkfirst=True)
         current = self.schema_version()
         for migration in MIGRATIONS:
             if migration.version <= current or (upto is not None and migration.version > upto):
                 continue
-            with self.transaction() as conn:
-                _one_migrator_at_a_time(conn)
-                # Re-read inside the transaction: another process may have won the race.
+            with _migration_transaction(self.engine) as conn:
+                # Re-read under the lock: another process may have won the race.
                 done = conn.execute(sa.select(sa.func.max(schema_version.c.version))).scalar()
                 if (done or 0) >= migration.version:
                     continue

@@ -64,6 +64,77 @@ def test_storage_refuses_a_look_alike_of_a_taken_nickname(tmp_path) -> None:
     assert err.value.key == "profile_taken"
 
 
+@pytest.mark.parametrize("look_alike", ["LoIa", "Lօla", "Lolɑ", "Loıa", "LOLA", "Lоla",
+                                        "ＬＯＬＡ", "Lóla"])
+def test_the_issues_look_alikes_fold_to_one_key(look_alike: str) -> None:
+    """A capital i, an Armenian օ, a Latin alpha, a dotless i (issue 25), a Cyrillic о,
+    full-width letters, an accent: each is Lola to a child reading the list."""
+    assert name_key(look_alike) == name_key("Lola")
+
+
+@pytest.mark.parametrize("one, other", [("Lola", "Lila"), ("Ana", "Ani"), ("Leo", "Lea"),
+                                        ("明", "朋"), ("Mia", "Max")])
+def test_names_that_do_not_look_alike_keep_their_own_keys(one: str, other: str) -> None:
+    assert name_key(one) != name_key(other)
+
+
+def test_a_name_and_its_capitals_always_fold_alike() -> None:
+    """Case folding first, the skeleton after: Ivan, IVAN and ivan are one name, in every
+    script of the table (the table holds no capital of its own)."""
+    from trainer.names import _SKELETON
+
+    for letters in ["Ivan", "Зоя", "Αλέξης", "Սոնա", "Ǆemal", *_SKELETON.values()]:
+        assert name_key(letters.upper()) == name_key(letters.lower()) == name_key(letters)
+
+
+@pytest.mark.parametrize("backend", ["sqlite", pytest.param("postgres",
+                                                            marks=pytest.mark.postgres)])
+def test_two_tabs_taking_ana_and_ana_at_once_make_one_profile(
+        request: pytest.FixtureRequest, tmp_path, monkeypatch: pytest.MonkeyPatch,
+        backend: str) -> None:
+    """Two connections (two tabs, or two replicas) each check that the name is free, both
+    see it free, then both write: the database's unique key lets one in (issue 25)."""
+    import threading
+
+    import sqlalchemy as sa
+
+    from trainer.storage import configure_sqlite
+    from trainer.storage.profiles import ProfileStore
+
+    url = (f"sqlite:///{tmp_path / 'race.db'}" if backend == "sqlite"
+           else request.getfixturevalue("postgres_url"))
+    engines = [sa.create_engine(url) for _ in range(2)]
+    for engine in engines:
+        configure_sqlite(engine)
+    stores = [Storage(engines[0]), Storage(engines[1], migrate=False)]
+    both_checked = threading.Barrier(2, timeout=10)
+    check = ProfileStore._name_free
+
+    def check_then_wait(self, conn, nickname, but=None):
+        check(self, conn, nickname, but)
+        both_checked.wait()  # neither writes before both have found the name free
+
+    monkeypatch.setattr(ProfileStore, "_name_free", check_then_wait)
+    outcomes: list[object] = []
+
+    def take(store: Storage, name: str) -> None:
+        try:
+            outcomes.append(store.create_profile(name, "🦊").nickname)
+        except StorageError as exc:
+            outcomes.append(exc.key)
+
+    threads = [threading.Thread(target=take, args=(store, name))
+               for store, name in zip(stores, ["Ana", "ANA"], strict=True)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert sorted(map(str, outcomes)) in (["ANA", "profile_taken"], ["Ana", "profile_taken"])
+    assert len(stores[0].list_profiles()) == 1
+    for engine in engines:
+        engine.dispose()
+
+
 def _warnings(at) -> list[str]:
     return [w.value for w in at.warning]
 

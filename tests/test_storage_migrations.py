@@ -20,6 +20,7 @@ from trainer.storage import (
     SCHEMA_VERSION,
     NewMember,
     Storage,
+    StorageError,
     configure_sqlite,
     metadata,
 )
@@ -95,6 +96,10 @@ ROWS_AT: dict[int, list[tuple[str, dict[str, Any]]]] = {
                          "tries": 9, "wrong": 7, "started_at": WHEN, "updated_at": WHEN}),
     ],
     8: [],  # an index only (table_seats.profile_id): no new rows
+    9: [
+        ("profiles", {"id": 3, "nickname": "Zoe", "avatar": "🐝", "settings": "{}",
+                      "created_at": WHEN, "pin_hash": None, "name_key": "zoe"}),
+    ],
 }
 
 
@@ -172,6 +177,13 @@ def test_a_database_stopped_after_each_migration_upgrades_and_keeps_its_rows(
     # Migration 8's index is there however old the database was.
     assert ["profile_id"] in [ix["column_names"]
                               for ix in sa.inspect(engine).get_indexes("table_seats")]
+    # Migration 9 folded every nickname and teacher's name by today's rule: Ms Díaz is
+    # found by hers, and Ana's name is taken in any look.
+    if stop >= 5:
+        assert store.teacher_named("ms diaz").name == "Ms Díaz"
+    with pytest.raises(StorageError) as taken:
+        store.create_profile("ANA", "🐸")
+    assert taken.value.key == "profile_taken"
     # The upgraded database takes new rows as a new one does.
     if stop >= 3:  # Leo came with migration 3's rows: his game and PIN column read back
         leo = store.get_profile(2)
@@ -342,3 +354,27 @@ def test_the_migrated_database_has_the_declared_types_and_constraints(make_engin
                                                          "compare_server_default": True})
         differences = compare_metadata(context, metadata)
     assert differences == []
+
+
+def test_names_alike_taken_before_the_rule_all_stay_and_none_more_is_taken(make_engine) -> None:
+    """Before migration 9, "Lola" and "LoIa" (a capital i) could both be taken. The
+    migration keeps both as they are (the first keeps the key, the other gets it with its
+    id) and from then on no third look-alike is taken."""
+    engine = make_engine("alike")
+    _fill(engine, 8)
+    with engine.begin() as conn:
+        table = sa.Table("profiles", sa.MetaData(), autoload_with=conn)
+        conn.execute(table.insert(), [
+            {"id": 10, "nickname": "Lola", "avatar": "🦊", "settings": "{}",
+             "created_at": WHEN, "pin_hash": None},
+            {"id": 11, "nickname": "LoIa", "avatar": "🐼", "settings": "{}",
+             "created_at": WHEN, "pin_hash": None}])
+    store = Storage(engine)
+    assert [store.get_profile(i).nickname for i in (10, 11)] == ["Lola", "LoIa"]
+    with engine.connect() as conn:
+        keys = dict(conn.execute(sa.text("SELECT id, name_key FROM profiles "
+                                         "WHERE id IN (10, 11)")).all())
+    assert keys == {10: "lola", 11: "lola#11"}
+    for look_alike in ("Lօla", "Lolɑ", "Loıa", "LOLA"):
+        with pytest.raises(StorageError):
+            store.create_profile(look_alike, "🐸")

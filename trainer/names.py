@@ -38,19 +38,51 @@ _NAME_DROP = str.maketrans("", "", "[]()<>!*_`#|~\\{}")
 _REFUSED_CATEGORIES = {"Cc", "Cf", "Co", "Cn", "Cs"}
 _EMOJI_GLUE = {"\u200d", "\ufe0e", "\ufe0f"}
 
-# Common look-alikes of Latin letters in Cyrillic and Greek (lower case, after casefold):
-# enough to stop "Lоla" beside "Lola" on one device, where every name is seen by others.
-_CONFUSABLES = str.maketrans({
-    # Cyrillic
-    "а": "a", "в": "b", "е": "e", "ё": "e", "з": "3", "і": "i", "ї": "i", "ј": "j",
-    "к": "k", "м": "m", "н": "h", "о": "o", "р": "p", "с": "c", "т": "t", "у": "y",
-    "х": "x", "ѕ": "s", "һ": "h", "ԁ": "d", "ԛ": "q", "ԝ": "w", "ɡ": "g", "ӏ": "l",
-    # Greek
-    "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v", "ο": "o",
-    "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ω": "w", "ζ": "z", "μ": "u",
-    # Digits and Latin letters that read alike in a short name
-    "0": "o", "1": "l", "|": "l",
-})
+# Look-alikes of Latin letters and digits, after case folding: the confusables skeleton of
+# Unicode's UTS #39 (confusables.txt, each character to its prototype) for the scripts
+# children's names here are written in (Latin with its IPA and phonetic letters, Greek,
+# Cyrillic, Armenian), taken as lower case (a capital's entry under its folded form, so
+# that a name and its capitals always fold alike), plus a few Greek and Cyrillic letters
+# that read as Latin ones in a short name though UTS #39 keeps them apart (η n, в b, н h,
+# т t). One change of our own: "i" and every letter UTS #39 sends to "i" or "l" fold to
+# "l", because a capital I is the same stroke as a small l in the app's sans-serif font
+# (UTS #39 sends I to l, case folding sends it to i: the two must agree). NFKC has already
+# folded full-width and mathematical letters. Built from the confusables data by hand
+# review; tests/test_names.py holds the issue's cases (LoIa, Lօla, Lolɑ, Loıa ~ Lola).
+_SKELETON = {
+    "2": "ƨꙅꝛ",
+    "3": "ȝɜʒзӡꝫ",
+    "6": "б",
+    "8": "ȣ",
+    "9": "ꝯ",
+    "a": "ɑαа",
+    "b": "ƅβвьꞵ",
+    "c": "ϲсᴄ",
+    "d": "ԁ",
+    "e": "εеҽꬲ",
+    "f": "ϝքẝꞙꬵ",
+    "g": "ƍɡԍցᶃ",
+    "h": "ηнһհ",
+    "j": "ʝϳј",
+    "k": "κк",
+    "l": "1i|ǀıɩɪͺιіӏꙇ",
+    "m": "μϻм",
+    "n": "ոռ",
+    "o": "0οσоօᴏᴑꬽ",
+    "p": "ρр",
+    "q": "ԛգզ",
+    "r": "ʀгᴦꭇꭈ",
+    "s": "ƽѕտꜱ",
+    "t": "τт",
+    "u": "ʋυսᴜꞟꭎꭒ",
+    "v": "νѵᴠ",
+    "w": "ɯωѡԝաᴡ",
+    "x": "χхꭓ",
+    "y": "ɣʏγϒуүᶌỿꭚ",
+    "z": "ζᴢ",
+}
+_CONFUSABLES = str.maketrans({source: prototype for prototype, sources in _SKELETON.items()
+                              for source in sources})
 
 # A number after a computer player's name, once folded (1 reads as l, 0 as o).
 _NUMBER = re.compile(r"^\s*[\dlo]*$")
@@ -67,9 +99,13 @@ def _hidden(name: str) -> bool:
 
 
 def name_key(text: str) -> str:
-    """The key two names are compared by: case, accents and look-alike letters folded.
+    """The key two names are compared by: NFKC, case folded, accents dropped, then each
+    look-alike letter to its prototype (the UTS #39 skeleton above).
 
-    ``name_key("Lоla") == name_key("LOLA") == name_key("Lola")`` (a Cyrillic о in the first).
+    ``name_key("Lоla") == name_key("LOLA") == name_key("LoIa") == name_key("Lola")`` (a
+    Cyrillic о in the first, a capital i in the third). The database keeps it beside
+    each nickname (``profiles.name_key``, unique): one name per look, even from two
+    tabs at once. A change here changes stored keys: it needs a migration that re-keys.
     """
     folded = unicodedata.normalize("NFKD", normalise(text).casefold())
     plain = "".join(ch for ch in folded if not unicodedata.combining(ch))

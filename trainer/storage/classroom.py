@@ -376,7 +376,7 @@ class ClassroomStore(Database):
     def profile_name_keys(self) -> set[str]:
         """The folded nicknames of every profile (a nickname is the database's only once)."""
         with self.engine.connect() as conn:
-            return {name_key(n) for n in conn.execute(sa.select(profiles.c.nickname)).scalars()}
+            return set(conn.execute(sa.select(profiles.c.name_key)).scalars())
 
     def add_members(self, class_id: int, pupils: Sequence[NewMember]) -> list[Member]:
         """New profiles, each a pupil of the class with its PIN, in one transaction: all are
@@ -385,8 +385,7 @@ class ClassroomStore(Database):
         digests = [hash_secret(p.pin, PIN_COST) for p in pupils]  # slow: outside the transaction
         try:
             with self.transaction() as conn:
-                taken = {name_key(n) for n in conn.execute(sa.select(profiles.c.nickname))
-                         .scalars()}
+                taken = set(conn.execute(sa.select(profiles.c.name_key)).scalars())
                 ids = []
                 for pupil, digest in zip(pupils, digests, strict=True):
                     key = name_key(pupil.nickname)
@@ -394,7 +393,8 @@ class ClassroomStore(Database):
                         raise StorageError("profile_taken", nickname=pupil.nickname)
                     taken.add(key)
                     profile_id = conn.execute(profiles.insert().values(
-                        nickname=pupil.nickname, avatar=pupil.avatar[:16], settings="{}",
+                        nickname=pupil.nickname, name_key=key, avatar=pupil.avatar[:16],
+                        settings="{}",
                         created_at=stamp, pin_hash=digest)).inserted_primary_key[0]
                     conn.execute(class_members.insert().values(
                         class_id=class_id, profile_id=profile_id, real_name=pupil.real_name,

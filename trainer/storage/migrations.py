@@ -317,6 +317,36 @@ def _migration_8(conn: Connection) -> None:
                                                                            checkfirst=True)
 
 
+def _migration_9(conn: Connection) -> None:
+    """One nickname rule in the database (issue 25): each profile's folded key
+    (``trainer.names.name_key``: NFKC, case folded, the UTS #39 skeleton), unique, so
+    that two tabs or replicas cannot both take "Ana" and "ANA". Teachers' keys are
+    folded again by the same rule (they are looked up by it at sign-in).
+
+    Keys are computed by today's ``name_key`` (a later change of it is a new migration
+    that re-keys). Names taken before, that the new rule finds alike ("Lola" and
+    "LoIa" on one device), all stay as they are: the first (lowest id) gets the key,
+    each later one its key and ``#id``, which no typed name folds to (``#`` is refused)."""
+    from ..names import name_key  # the rule as it is: what the app compares with from now on
+
+    conn.exec_driver_sql(
+        "ALTER TABLE profiles ADD COLUMN name_key VARCHAR(160) NOT NULL DEFAULT ''")
+    for table in ("profiles", "teachers"):
+        column = "nickname" if table == "profiles" else "name"
+        rows = conn.exec_driver_sql(f"SELECT id, {column} FROM {table} ORDER BY id").all()
+        # First a key nobody has (teachers' keys are unique already: no clash on the way).
+        conn.exec_driver_sql(f"UPDATE {table} SET name_key = '#' || CAST(id AS VARCHAR(20))")
+        taken: set[str] = set()
+        for row_id, name in rows:
+            key = name_key(name)
+            if key in taken:
+                key = f"{key}#{row_id}"
+            taken.add(key)
+            conn.execute(sa.text(f"UPDATE {table} SET name_key = :key WHERE id = :id"),
+                         {"key": key, "id": row_id})
+    conn.exec_driver_sql("CREATE UNIQUE INDEX uq_profiles_name_key ON profiles (name_key)")
+
+
 #: Append only; never edit one that has shipped.
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "profiles, games, moves, results", _migration_1),
@@ -327,5 +357,6 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(6, "tables between devices: tables and their seats", _migration_6),
     Migration(7, "unfinished lesson goes", _migration_7),
     Migration(8, "an index on table_seats.profile_id", _migration_8),
+    Migration(9, "profiles.name_key: one folded nickname per look", _migration_9),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -81,15 +82,26 @@ def _profile(row: Any) -> Profile:
                    aware(row.created_at), row.pin_hash is not None)  # type: ignore[arg-type]
 
 
+@contextmanager
+def _taken(nickname: str) -> Iterator[None]:
+    """A write the unique nickname key refused (another tab took the name meanwhile) is
+    told as the name taken, as the check before it would have told it."""
+    try:
+        yield
+    except sa.exc.IntegrityError:
+        raise StorageError("profile_taken", nickname=nickname) from None
+
+
 class ProfileStore(Database):
     """Profiles over the database."""
 
     def _name_free(self, conn: Connection, nickname: str, but: int | None = None) -> None:
-        # Compared by the folded key; a device holds a handful of profiles, so all are read.
-        key = name_key(nickname)
-        for profile_id, other in conn.execute(sa.select(profiles.c.id, profiles.c.nickname)):
-            if profile_id != but and name_key(other) == key:
-                raise StorageError("profile_taken", nickname=nickname)
+        # The friendly refusal, before the write; the unique name_key is what holds when
+        # two tabs or replicas pass this check at once (the write then fails: _taken).
+        found = conn.execute(sa.select(profiles.c.id)
+                             .where(profiles.c.name_key == name_key(nickname))).scalars()
+        if any(profile_id != but for profile_id in found):
+            raise StorageError("profile_taken", nickname=nickname)
 
     def create_profile(self, nickname: str, avatar: str,
                        settings: dict[str, Any] | None = None) -> Profile:
@@ -97,11 +109,11 @@ class ProfileStore(Database):
         nickname = clean_name(nickname)
         if not nickname:
             raise StorageError("profile_empty")
-        with self.transaction() as conn:
+        with _taken(nickname), self.transaction() as conn:
             self._name_free(conn, nickname)
             new_id = conn.execute(profiles.insert().values(
-                nickname=nickname, avatar=avatar[:16], settings=json.dumps(settings or {}),
-                created_at=now())).inserted_primary_key[0]
+                nickname=nickname, name_key=name_key(nickname), avatar=avatar[:16],
+                settings=json.dumps(settings or {}), created_at=now())).inserted_primary_key[0]
         profile = self.get_profile(int(new_id))
         assert profile is not None
         return profile
@@ -154,10 +166,10 @@ class ProfileStore(Database):
         nickname = clean_name(nickname)
         if not nickname:
             raise StorageError("profile_empty")
-        with self.transaction() as conn:
+        with _taken(nickname), self.transaction() as conn:
             self._name_free(conn, nickname, but=profile_id)
             conn.execute(profiles.update().where(profiles.c.id == profile_id)
-                         .values(nickname=nickname))
+                         .values(nickname=nickname, name_key=name_key(nickname)))
         profile = self.get_profile(profile_id)
         assert profile is not None
         return profile

@@ -58,7 +58,12 @@ profiles = sa.Table(
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     # A parent's optional PIN, as a salted scrypt hash (see profiles.hash_pin).
     sa.Column("pin_hash", sa.String(200), nullable=True),
+    # The folded nickname (trainer.names.name_key: NFKC, case, the UTS #39 skeleton),
+    # unique: the one nickname rule, kept by the database itself (migration 9), so two
+    # tabs or replicas cannot both take "Ana" and "ANA", nor "Lola" and "LoIa".
+    sa.Column("name_key", sa.String(160), nullable=False, server_default=sa.text("''")),
 )
+sa.Index("uq_profiles_name_key", profiles.c.name_key, unique=True)
 
 games = sa.Table(
     "games", metadata,

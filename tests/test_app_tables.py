@@ -16,8 +16,9 @@ pytestmark = pytest.mark.usefixtures("fresh_app")
 PAGE = "app_pages/tables.py"
 
 
-def _device(name: str, query: dict[str, str] | None = None) -> AppTest:
-    at = new_app()
+def _device(name: str, query: dict[str, str] | None = None, locale: str = "en-US"
+            ) -> AppTest:
+    at = new_app(locale)
     create_profile(at, name)
     if query:
         at.query_params.update(query)
@@ -623,3 +624,34 @@ def test_a_classmates_new_table_appears_in_the_list_without_a_tap(monkeypatch) -
     asked.clear()
     ana.run()
     assert not [i for i, _ in asked if i == CLASS_TABLES_SECONDS]
+
+
+def test_the_class_tables_stay_in_the_childs_language_after_a_timer_tick(monkeypatch) -> None:
+    """Issue 25: the list's timer reruns it alone, on a script thread of its own, where
+    the run's language was never set: the second draw came out in English."""
+    import os
+
+    import sqlalchemy as sa
+
+    from trainer.storage import Storage
+    from trainer.storage.schema import class_members, now
+    from ui.table_view import CLASS_TABLES_SECONDS
+
+    asked = _timers(monkeypatch)
+    ana = _device("Ana", locale="es-ES")
+    store = Storage(sa.create_engine(f"sqlite:///{os.environ['ESCOBA_DB_PATH']}"), migrate=False)
+    teacher = store.create_teacher("Ms Díaz", "a long passphrase")
+    room = store.create_class(teacher.id, "3B", "KDM472", fluency_seconds=6, capture_sum=15)
+    with store.engine.begin() as conn:
+        conn.execute(class_members.insert().values(
+            class_id=room.id, profile_id=store.list_profiles()[0].id, failed_attempts=0,
+            created_at=now()))
+    asked.clear()
+    ana.run()
+    spanish = (t("table_class_open", "es"), t("table_class_none", "es"))
+    assert spanish != (t("table_class_open", "en"), t("table_class_none", "en"))
+    (timer,) = [fid for interval, fid in asked if interval == CLASS_TABLES_SECONDS]
+    for _ in range(2):
+        _tick(ana, timer, monkeypatch)
+        assert [h.value for h in ana.subheader if h.value == spanish[0]] == [spanish[0]]
+        assert spanish[1] in [c.value for c in ana.caption]

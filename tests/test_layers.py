@@ -77,3 +77,46 @@ def test_lessons_import_only_the_engine_and_the_standard_library():
         assert names & ours <= {"escoba"}, f"{path.name} imports {sorted(names & ours)}"
         third_party = names - ours - set(sys.stdlib_module_names) - {"__future__"}
         assert not third_party, f"{path.name} imports {sorted(third_party)}"
+
+
+def _view_modules() -> list[Path]:
+    return [ROOT / "app.py", *sorted((ROOT / "app_pages").glob("*.py")),
+            *sorted((ROOT / "ui").glob("*.py"))]
+
+
+def _bare_fragments(path: Path, root: Path = ROOT) -> list[str]:
+    """Where ``path`` makes a fragment other than through ui.errors.friendly_fragment:
+    ``st.fragment`` / ``streamlit.fragment`` used, or ``fragment`` imported from
+    streamlit, outside that one helper."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    allowed: set[int] = set()
+    if path == root / "ui" / "errors.py":
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef) and node.name == "friendly_fragment":
+                allowed |= {id(inner) for inner in ast.walk(node)}
+    found = []
+    for node in ast.walk(tree):
+        if id(node) in allowed:
+            continue
+        if isinstance(node, ast.Attribute) and node.attr == "fragment" and isinstance(
+                node.value, ast.Name) and node.value.id in {"st", "streamlit"}:
+            found.append(f"{path.relative_to(root)}:{node.lineno}")
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("streamlit") \
+                and any(alias.name == "fragment" for alias in node.names):
+            found.append(f"{path.relative_to(root)}:{node.lineno}")
+    return found
+
+
+def test_every_fragment_is_made_by_the_one_helper_that_sets_the_language():
+    """A fragment's rerun (a tap in it, its run_every timer) does not pass through app.py:
+    only ui.errors.friendly_fragment sets the run's language at each of its runs (the
+    class's open tables, a bare fragment, turned English after the first tick)."""
+    assert [where for path in _view_modules() for where in _bare_fragments(path)] == []
+
+
+def test_the_fragment_check_finds_a_bare_fragment(tmp_path):
+    (tmp_path / "ui").mkdir()
+    probe = tmp_path / "ui" / "lobby.py"
+    probe.write_text("import streamlit as st\nfrom streamlit import fragment\n\n"
+                     "@st.fragment(run_every=2)\ndef tick():\n    pass\n", encoding="utf-8")
+    assert sorted(_bare_fragments(probe, tmp_path)) == ["ui/lobby.py:2", "ui/lobby.py:4"]

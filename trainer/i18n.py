@@ -2,7 +2,7 @@
 
 The strings live in gettext catalogs under ``locales/`` (see :mod:`locales`),
 one per language, English included; the keys are the message ids. The
-language is passed explicitly, or fixed for the running thread by
+language is passed explicitly, or fixed for the run under way by
 :func:`use_language` (the app does it once per run, see :mod:`ui.i18n`), else
 English. Domain words of the game (escoba, oros, Sota, ¡renuncio!) stay
 Spanish in every language; :data:`GLOSSARY` lists them and each catalog
@@ -14,10 +14,10 @@ language (:func:`format_day`, :func:`format_number`, :func:`format_percent`).
 
 from __future__ import annotations
 
+import contextvars
 import datetime as dt
 import logging
 import string
-import threading
 from typing import Any
 
 from babel.dates import format_skeleton
@@ -58,20 +58,25 @@ def language_from_locale(locale: str | None) -> str:
     return code if code in LANGUAGES else DEFAULT
 
 
-# The language of the script run in this thread (each Streamlit run has its own
-# thread, and ui.i18n.start_run sets it once per run): t() is called dozens of
-# times per rerun, so reading session state each time would be slower.
-_RUN = threading.local()
+# The language of the script run under way (ui.i18n.start_run sets it once per run):
+# t() is called dozens of times per rerun, so reading session state each time would be
+# slower. A context variable, not a thread's: a Streamlit run, a fragment's rerun (a
+# ``run_every`` timer starts it on a script thread of its own) and a callback each
+# begin with it unset, and ui.errors.fragment (the one way a fragment is made) sets it
+# again at the start of every fragment run: a fragment that did not once fell back to
+# English after its first timer tick (issue 25).
+_RUN_LANGUAGE: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+    "escoba_run_language", default=None)
 
 
 def use_language(lang: str | None) -> None:
-    """Make ``lang`` this thread's language for :func:`t` (``None`` forgets it)."""
-    _RUN.lang = lang if lang in LANGUAGES else None if lang is None else DEFAULT
+    """Make ``lang`` this run's language for :func:`t` (``None`` forgets it)."""
+    _RUN_LANGUAGE.set(lang if lang in LANGUAGES else None if lang is None else DEFAULT)
 
 
 def run_language() -> str | None:
-    """The language fixed for this thread by :func:`use_language`, if any."""
-    return getattr(_RUN, "lang", None)
+    """The language fixed for this run by :func:`use_language`, if any."""
+    return _RUN_LANGUAGE.get()
 
 
 def placeholders(text: str) -> set[str]:

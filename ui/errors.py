@@ -7,7 +7,8 @@ A fragment rerun (a tap on the Play board) and a callback run outside
 
 - :func:`friendly_errors` -- a ``with`` block (app.py around the page);
 - :func:`friendly` -- the same as a decorator (under ``@st.fragment``);
-- :func:`friendly_fragment` -- ``st.fragment`` whose body is :func:`friendly`;
+- :func:`friendly_fragment` -- the app's only ``st.fragment``: each run sets the run's
+  language, then runs its body as :func:`friendly` does;
 - :func:`safe_callback` -- for ``on_click``/``on_change``: the message waits for
   the next run (a callback cannot draw), :func:`show_error_flash` shows it.
 
@@ -21,7 +22,7 @@ import functools
 import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 import streamlit as st
 
@@ -65,9 +66,35 @@ def friendly(fn: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def friendly_fragment(fn: F) -> F:
-    """``@st.fragment`` whose every run is inside the friendly boundary."""
-    return st.fragment(friendly(fn))  # type: ignore[return-value]
+@overload
+def friendly_fragment(fn: F, /) -> F: ...
+@overload
+def friendly_fragment(*, run_every: float | None = None) -> Callable[[F], F]: ...
+
+
+def friendly_fragment(fn: F | None = None, /, *,
+                      run_every: float | None = None) -> F | Callable[[F], F]:
+    """The app's one way to make an ``st.fragment`` (``@friendly_fragment`` or
+    ``@friendly_fragment(run_every=seconds)``): every run of it, the first inside the
+    page's run and each rerun of it alone (a tap in it, its timer), first sets the run's
+    language (:func:`ui.i18n.start_run`: a fragment's rerun does not pass through
+    ``app.py``, and a timer's starts on a script thread of its own, where the language
+    is not set yet) and then runs inside the friendly boundary.
+
+    ``tests/test_layers.py`` fails on a bare ``st.fragment`` anywhere else: the class's
+    open tables, a bare ``run_every`` fragment, went English after the first tick."""
+
+    def make(body: F) -> F:
+        @functools.wraps(body)
+        def each_run(*args: Any, **kwargs: Any) -> Any:
+            start_run()
+            with friendly_errors():
+                return body(*args, **kwargs)
+            return None
+
+        return st.fragment(each_run, run_every=run_every)  # type: ignore[return-value]
+
+    return make(fn) if fn is not None else make
 
 
 def safe_callback(fn: F) -> F:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import streamlit as st
 
 from trainer.i18n import t
-from ui.i18n import start_run
 
 from .board import show_board
 from .endgame import open_new_game_form, show_game_tools, show_round_end
@@ -25,7 +24,6 @@ __all__ = ["game_view"]
 @friendly_fragment
 def game_view() -> None:
     """Everything of the current game: options, board, score table, review."""
-    start_run()  # a fragment rerun does not pass through app.py
     game = current_game()
     if game is None or st.session_state.get("new_game_open"):
         st.rerun(scope="app")

@@ -29,12 +29,12 @@ from trainer.i18n import t
 from trainer.tables import SeatPresence, TableRefusal, Tables, TableSeat, TableTicket
 from trainer.text import md_escape
 from trainer.words import seat_name
-from ui.i18n import current_language, labels, start_run
+from ui.i18n import current_language, labels
 
 from .board import deck_of, hint_panel, hint_step
 from .board_component import board_loaded, show_board_component
 from .endgame import show_review_of
-from .errors import friendly, safe_callback, show_error_flash
+from .errors import friendly_fragment, safe_callback, show_error_flash
 from .layout import show_flash
 from .newgame import build_rules, show_more_rules
 from .practice import today
@@ -267,8 +267,7 @@ def _lobby(profile: Any) -> None:
     _open_form(profile)
 
 
-@st.fragment(run_every=CLASS_TABLES_SECONDS)
-@friendly
+@friendly_fragment(run_every=CLASS_TABLES_SECONDS)
 def _class_tables(profile: Any, class_id: int) -> None:
     """The class's open tables, read again by itself every few seconds while the lobby
     shows them (one query; the timer stops when the child leaves the lobby): a table a
@@ -498,11 +497,9 @@ def _presence_row(seat: TableSeat) -> None:
             st.caption(t("table_hand_over_later"))
 
 
-@st.fragment
-@friendly
+@friendly_fragment
 def _game_fragment() -> None:
     """The board and what goes with it: a tap reruns only this."""
-    start_run()
     seat: TableSeat | None = st.session_state.get(KEY_SEAT)
     if seat is None or seat.game is None:
         st.rerun(scope="app")
@@ -601,8 +598,7 @@ def _game_end(seat: TableSeat) -> None:
     st.button(t("table_leave"), key="tb_leave", on_click=_on_leave, use_container_width=True)
 
 
-@st.fragment(run_every=POLL_SECONDS)
-@friendly
+@friendly_fragment(run_every=POLL_SECONDS)
 def _poller() -> None:
     """Every half second: has the table moved on (one small read)? Then the whole page
     is drawn again. Every few seconds also: this device is here, and who is away."""
@@ -640,8 +636,7 @@ def _page_title(seat: TableSeat | None) -> None:
         st.caption(f"🤝 {t('tables_title')} · {t('table_playing_at', code=seat.code)}")
 
 
-@st.fragment(run_every=POLL_SECONDS)
-@friendly
+@friendly_fragment(run_every=POLL_SECONDS)
 def _watch_poller() -> None:
     """The watching device's poll: the page again when the game moved on."""
     watcher: TableSeat | None = st.session_state.get(KEY_WATCH)

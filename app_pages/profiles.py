@@ -14,7 +14,7 @@ from ui.profiles import (
     create_profile_clicked,
     pick_profile_clicked,
     pin_cancelled,
-    pin_entered,
+    show_pin_form,
 )
 from ui.session import current_profile, pin_asked, storage, url_names_another_profile
 
@@ -39,12 +39,7 @@ elif url_names_another_profile():
 asked = pin_asked()
 locked = storage().get_profile(asked) if asked is not None else None
 if locked is not None:
-    with st.form("pin_form", border=True):
-        st.markdown(f"**{t('pin_title', name=md_escape(f'{locked.avatar} {locked.nickname}'))}**")
-        st.text_input(t("pin"), key="pin_entry", type="password", max_chars=8,
-                      help=t("pin_help"))
-        st.form_submit_button(t("pin_open"), type="primary", on_click=pin_entered,
-                              args=(locked.id,), use_container_width=True)
+    show_pin_form(locked)
     st.button(t("pin_cancel"), key="pin_cancel", on_click=pin_cancelled)
 
 # Pupils of a class sign in on "My class" (their picture and PIN), not here.

@@ -6,9 +6,11 @@ from __future__ import annotations
 import streamlit as st
 
 from trainer.classroom import ClassroomError, PupilSignIn
+from trainer.i18n import t
 from trainer.names import name_problem
-from trainer.storage import StorageError
+from trainer.storage import Profile, StorageError
 from trainer.storage.profiles import PIN_DIGITS
+from trainer.text import md_escape
 
 from .classroom import end_teacher_session
 from .errors import safe_callback
@@ -16,7 +18,7 @@ from .session import ask_pin, current_profile, flash, set_profile, storage
 
 __all__ = ["AVATARS", "PIN_DIGITS", "create_profile_clicked", "pick_profile_clicked",
            "pin_entered", "pin_cancelled", "rename_clicked", "pin_set_clicked",
-           "pin_remove_clicked", "delete_clicked"]
+           "pin_remove_clicked", "delete_clicked", "show_pin_form"]
 
 #: Avatars to choose from: animals and things, never a photo.
 AVATARS = ["🦊", "🐼", "🐸", "🦁", "🐙", "🦄", "🐢", "🐝", "🚀", "⚽", "🌈", "🍉"]
@@ -76,6 +78,17 @@ def pin_entered(profile_id: int) -> None:
         set_profile(profile)
     else:
         flash("error", "pin_wrong")
+
+
+def show_pin_form(locked: Profile) -> None:
+    """The PIN box of a protected profile (a parent's PIN, or a pupil's): "Who's
+    playing?" and a table seat's link of this child both ask with it."""
+    with st.form("pin_form", border=True):
+        st.markdown(f"**{t('pin_title', name=md_escape(f'{locked.avatar} {locked.nickname}'))}**")
+        st.text_input(t("pin"), key="pin_entry", type="password", max_chars=8,
+                      help=t("pin_help"))
+        st.form_submit_button(t("pin_open"), type="primary", on_click=pin_entered,
+                              args=(locked.id,), use_container_width=True)
 
 
 @safe_callback

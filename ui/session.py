@@ -32,7 +32,7 @@ from ui.i18n import current_language, set_language
 __all__ = ["storage", "database_url", "current_profile", "set_profile", "settings",
            "update_setting", "current_game", "set_game", "DEFAULT_SETTINGS", "flash",
            "pop_flash", "new_seed", "profile_id_param", "pin_asked", "ask_pin",
-           "url_names_another_profile"]
+           "url_names_another_profile", "drop_child_state", "CHILD_STATE_PREFIXES"]
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +51,17 @@ _GAME = "game_session"
 _SETTINGS = "settings"
 _FLASH = "flash"
 _PIN_ASKED = "pin_asked"
+#: What one child has open in this browser session, dropped when the child changes (a
+#: new choice on "Who's playing?", "Not you? Switch"): a seat at a table and what it
+#: watches, the game in play, a puzzle, a quick-facts round, a lesson, an assignment, a
+#: review, the board's picks. A seat belongs to a child, not to the tablet's session
+#: (issue 25: Ann was handed Bob's seat and played it). Prefixes of session-state keys.
+CHILD_STATE_PREFIXES = (
+    "table_seat", "table_watch", "table_presence", "table_board", "tb_hand", "tb_take",
+    "tb_confirm_close", "game_session", "game_board", "pick_", "revealed_seat", "hint_step",
+    "review_", "balloons_", "qf_round", "pz_current", "pz_count", "pz_state", "pz_hand",
+    "pz_table", "dy", "lesson_", "mc_task", "mc_current", "mc_round", "mastery_cache",
+    "replay_step", "new_game_open")
 # A profile id in the URL: plain ASCII digits, no sign, small enough for any database
 # integer (a 20-digit number overflowed SQLite's and showed "Oops" twice).
 _PROFILE_ID = re.compile(r"[0-9]{1,9}")
@@ -163,7 +174,17 @@ def ask_pin(profile_id: int | None) -> None:
         st.session_state[_PIN_ASKED] = profile_id
 
 
+def drop_child_state() -> None:
+    """Forget everything one child had open in this session (:data:`CHILD_STATE_PREFIXES`):
+    the next child starts with nothing of theirs. The seats remembered for My games are
+    kept per child (``table_tickets``, keyed by profile), never handed to another."""
+    for key in list(st.session_state.keys()):
+        if isinstance(key, str) and key.startswith(CHILD_STATE_PREFIXES):
+            st.session_state.pop(key, None)
+
+
 def _load_profile(profile: Profile) -> None:
+    drop_child_state()
     st.session_state[_PROFILE] = profile.id
     merged = dict(DEFAULT_SETTINGS)
     merged.update({k: v for k, v in profile.settings.items() if k in DEFAULT_SETTINGS})
@@ -178,6 +199,7 @@ def set_profile(profile: Profile | None) -> None:
     """Choose the profile of this session (a PIN, if it has one, was checked already)."""
     ask_pin(None)
     if profile is None:
+        drop_child_state()
         for key in (_PROFILE, _PROFILE_OBJ, _GAME, _SETTINGS):
             st.session_state.pop(key, None)
         st.query_params.pop("p", None)

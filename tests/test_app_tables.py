@@ -143,8 +143,10 @@ def test_a_stale_tap_is_refused_kindly_and_redrawn() -> None:
     assert_ok(ana)
     seat = _seat(ana)
     assert seat.my_turn
-    # The same seat's link on a second tab (or the same tablet after a reload).
-    tab = _device("Ana 2", query={"table": seat.code, "seat": seat.token})
+    # The same seat's link on a second tab of Ana's (or the same tablet after a reload).
+    tab = new_app(query={"p": str(seat.player_id), "table": seat.code, "seat": seat.token})
+    tab.switch_page(PAGE).run()
+    assert_ok(tab)
     assert _seat(tab).revision == seat.revision
     move = _best_move(tab)
     tab.pills(key="tb_hand").set_value(str(move.card)).run()

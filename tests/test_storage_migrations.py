@@ -95,6 +95,8 @@ ROWS_AT: dict[int, list[tuple[str, dict[str, Any]]]] = {
                          "tries": 9, "wrong": 7, "started_at": WHEN, "updated_at": WHEN}),
     ],
     8: [],  # an index only (table_seats.profile_id): no new rows
+    9: [("secret_tries", {"scope": "parent_pin", "subject": "1", "failures": 2,
+                          "locked_until": None, "last_failure": WHEN})],
 }
 
 

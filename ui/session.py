@@ -15,6 +15,7 @@ asked first. A malformed ``?p=`` is ignored.
 from __future__ import annotations
 
 import functools
+import hashlib
 import logging
 import os
 import re
@@ -32,7 +33,8 @@ from ui.i18n import current_language, set_language
 __all__ = ["storage", "database_url", "current_profile", "set_profile", "settings",
            "update_setting", "current_game", "set_game", "DEFAULT_SETTINGS", "flash",
            "pop_flash", "new_seed", "profile_id_param", "pin_asked", "ask_pin",
-           "url_names_another_profile", "drop_child_state", "CHILD_STATE_PREFIXES"]
+           "url_names_another_profile", "drop_child_state", "CHILD_STATE_PREFIXES",
+           "device_key"]
 
 log = logging.getLogger(__name__)
 
@@ -208,6 +210,39 @@ def set_profile(profile: Profile | None) -> None:
         _load_profile(profile)
     st.session_state[_PROFILE_OBJ] = profile
     st.query_params["p"] = str(profile.id)
+
+
+# -- the device ---------------------------------------------------------------------
+
+#: Addresses of this machine: a request from one came through the local proxy (nginx,
+#: docs/DEPLOY.md), which names the device in X-Forwarded-For.
+_LOOPBACK = {"127.0.0.1", "::1", "localhost"}
+_DEVICE = "device_key"
+
+
+def device_key() -> str:
+    """A stable name for the device this browser session runs on, for the limits on
+    wrong secrets (trainer.limits): the device's address (behind the local proxy, the
+    last address it forwarded), hashed — no address is stored. A new tab or a new
+    browser on the same device is the same device. Without any address (a test
+    harness), the browser session."""
+    cached = st.session_state.get(_DEVICE)
+    if cached is not None:
+        return cached
+    address: Any = None
+    try:
+        address = st.context.ip_address
+        if address in _LOOPBACK or address is None:
+            forwarded = st.context.headers.get("X-Forwarded-For") or ""
+            if isinstance(forwarded, str):
+                address = forwarded.split(",")[-1].strip() or address
+    except Exception:  # no request context (a bare script run)
+        address = None
+    if not isinstance(address, str) or not address:
+        address = "session:" + _secrets.token_hex(16)
+    key = hashlib.sha256(address.encode("utf-8")).hexdigest()[:40]
+    st.session_state[_DEVICE] = key
+    return key
 
 
 # -- settings --------------------------------------------------------------------------

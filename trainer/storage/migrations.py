@@ -317,6 +317,22 @@ def _migration_8(conn: Connection) -> None:
                                                                            checkfirst=True)
 
 
+def _migration_9(conn: Connection) -> None:
+    """Wrong secrets counted in the database (issue 25): a parent's PIN per profile and
+    per device, unknown class codes per device and per server, so every app process
+    (replicas behind a proxy, a restart) shares one count and one wait."""
+    v9 = sa.MetaData()
+    secret_tries = sa.Table(
+        "secret_tries", v9,
+        sa.Column("scope", sa.String(32), primary_key=True),
+        sa.Column("subject", sa.String(80), primary_key=True),
+        sa.Column("failures", sa.Integer, nullable=False),
+        sa.Column("locked_until", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("last_failure", sa.DateTime(timezone=True), nullable=False),
+    )
+    secret_tries.create(conn, checkfirst=True)
+
+
 #: Append only; never edit one that has shipped.
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "profiles, games, moves, results", _migration_1),
@@ -327,5 +343,6 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(6, "tables between devices: tables and their seats", _migration_6),
     Migration(7, "unfinished lesson goes", _migration_7),
     Migration(8, "an index on table_seats.profile_id", _migration_8),
+    Migration(9, "wrong secrets counted per target, device and server", _migration_9),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version

@@ -166,7 +166,7 @@ def test_two_replicas_counting_at_once_count_every_wrong_secret(make_store) -> N
             barrier.wait()
             for _ in range(5):
                 Limiter(store, clock=clock).failed([(limit, "same")])
-        except BaseException as exc:  # noqa: BLE001 - reported below
+        except BaseException as exc:
             errors.append(exc)
 
     threads = [threading.Thread(target=guess, args=(s,)) for s in stores]

@@ -540,14 +540,37 @@ def test_a_co_teacher_runs_the_class_but_only_its_owner_deletes_it() -> None:
     assert len(frame(at, "needs help")) == 1
 
 
-def test_wrong_codes_are_counted_and_refused_after_ten() -> None:
+def _device_address(monkeypatch: pytest.MonkeyPatch, address: str) -> None:
+    """Every browser session from now on comes from ``address`` (AppTest has none)."""
+    import streamlit as st
+
+    monkeypatch.setattr(type(st.context), "ip_address", property(lambda self: address))
+
+
+def test_wrong_codes_are_counted_per_device_not_per_tab(monkeypatch) -> None:
+    """Issue 25: the count lived in the browser session, so a new tab started again.
+    Now it is the device's, in the database: a new tab of the same tablet waits too,
+    even with the right code; another tablet signs in."""
+    (_, info), _ids = _class(store(), "Ms Díaz", "3B", "Ana", ["4821"])
+    _device_address(monkeypatch, "192.168.1.23")
     at = new_app()
     at.switch_page(MY_CLASS).run()
     for _ in range(10):
         at.text_input(key="mc_code").input("AAA-333")
         submit(at, "mc_code_form")
-    assert "Ask your teacher for the class code" in shown(at)
-    assert not [t for t in at.text_input if t.key == "mc_code"]
+    wait = "Too many class codes were not right. Wait 1 minute"
+    assert wait in shown(at)
+    tab = new_app()  # a new tab, same tablet
+    tab.switch_page(MY_CLASS).run()
+    tab.text_input(key="mc_code").input(info.code)
+    submit(tab, "mc_code_form")
+    assert wait in shown(tab) and "mc_card" not in tab.session_state
+    _device_address(monkeypatch, "192.168.1.24")  # the tablet next to it
+    other = new_app()
+    other.switch_page(MY_CLASS).run()
+    other.text_input(key="mc_code").input(info.code)
+    submit(other, "mc_code_form")
+    assert "mc_card" in other.session_state
 
 
 def test_a_teacher_on_a_tablet_is_signed_out_when_a_pupil_signs_in() -> None:

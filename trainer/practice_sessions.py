@@ -9,8 +9,9 @@ the chosen deck.
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -49,7 +50,24 @@ class SetSum:
         return " + ".join(str(v) for v in self.values)
 
 
-class PuzzleSession:
+class _KeptOnlyIfSaved:
+    """A session whose last step is taken back when saving it fails (issue 25: the
+    database could not be written, and the answer must not be shown as made)."""
+
+    @contextlib.contextmanager
+    def kept_only_if_saved(self) -> Iterator[None]:
+        """Inside: one step and its save. If anything raises (the save failed), the
+        session is as it was before the step (lists copied, so appends are undone)."""
+        before = {k: list(v) if isinstance(v, list) else v for k, v in vars(self).items()}
+        try:
+            yield
+        except Exception:
+            vars(self).clear()
+            vars(self).update(before)
+            raise
+
+
+class PuzzleSession(_KeptOnlyIfSaved):
     """One puzzle being solved: the sets given so far, hints, the final check.
 
     The child builds one set at a time; each gets feedback at once. "I've found them
@@ -156,7 +174,7 @@ def quick_question(puzzle: Puzzle, answer: int | None = None) -> str:
     return " + ".join(str(a) for a in puzzle.addends) + f" + {blank} = {puzzle.capture_sum}"
 
 
-class QuickRound:
+class QuickRound(_KeptOnlyIfSaved):
     """A short round of quick facts ("8 + ? = 15"), each answer timed privately."""
 
     def __init__(self, mode: str, capture_sum: int, puzzles: list[Puzzle], *,

@@ -34,6 +34,7 @@ Who played which move stays known: :meth:`TableSeat.move_players`.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
@@ -42,6 +43,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
+
+import sqlalchemy as sa
 
 from escoba import Card, Deck, Rules
 from escoba.record import round_moves
@@ -59,6 +62,7 @@ from .storage import (
     TablePulse,
     TableRow,
 )
+from .storage.trouble import UNAVAILABLE
 from .words import seat_name
 
 __all__ = ["Tables", "TableSeat", "TableTicket", "SeatPresence", "MoveBy", "TableRefusal",
@@ -651,6 +655,8 @@ class TableSeat:
         if not self.my_turn:
             return Outcome(False, "not_your_turn")
         outcome = act(game)
+        if game.conflict == UNAVAILABLE:
+            return self._not_saved()
         if game.conflict is not None:
             return self._moved_first()
         self._wrote()
@@ -667,6 +673,8 @@ class TableSeat:
         if not game.round_over or game.is_over:
             return Outcome(False, "not_your_turn")
         _in_one_save(game, game.next_round, game.run_bots)
+        if game.conflict == UNAVAILABLE:
+            return self._not_saved()
         if game.conflict is not None:
             return self._moved_first()
         self._wrote()
@@ -711,6 +719,13 @@ class TableSeat:
         if self.pulse is not None and game is not None:
             self.pulse = TablePulse(self.pulse.version, self.pulse.status, game.revision,
                                     "finished" if game.is_over else "playing")
+
+    def _not_saved(self) -> Outcome:
+        """The database could not be written: nothing was saved. The game is read again
+        (the move is not drawn as made), if storage can be read at all."""
+        with contextlib.suppress(sa.exc.DBAPIError):
+            self.refresh()
+        return Outcome(False, UNAVAILABLE)
 
     def _moved_first(self) -> Outcome:
         self.refresh()

@@ -197,10 +197,13 @@ def _on_next_puzzle() -> None:
 @class_action
 def _on_answer(profile_id: int, value: int) -> None:
     kept = st.session_state.get(KEY_ROUND)
-    answered = kept[1].answer(value) if kept is not None else None
-    if answered is not None:
-        puzzle, result, seconds = answered
-        record_attempt(profile_id, attempt_row(puzzle, result, seconds, [value], "quick"))
+    if kept is None:
+        return
+    with kept[1].kept_only_if_saved():  # an answer not saved is not shown as given
+        answered = kept[1].answer(value)
+        if answered is not None:
+            puzzle, result, seconds = answered
+            record_attempt(profile_id, attempt_row(puzzle, result, seconds, [value], "quick"))
 
 
 @class_action

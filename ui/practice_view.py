@@ -178,18 +178,22 @@ def _add(slot: str, record: Recorder) -> None:
     state = state_of(slot)
     if state is None or state.done:
         return
-    state.add(*_picked(slot))
+    with state.kept_only_if_saved():
+        state.add(*_picked(slot))
+        _checked(state, record)
     st.session_state[f"{slot}_table"] = []
-    _checked(state, record)
 
 
 @safe_callback
 def _finish_now(slot: str, record: Recorder, said_none: bool = False) -> None:
     """ "I've found them all", or (``said_none``) "there is none"."""
     state = state_of(slot)
-    if state is None or state.finish(said_none) is None:
+    if state is None or state.done:
         return
-    _checked(state, record)
+    with state.kept_only_if_saved():  # not saved: not shown as checked either
+        if state.finish(said_none) is None:
+            return
+        _checked(state, record)
 
 
 @safe_callback
@@ -221,9 +225,10 @@ def _on_board_add(slot: str, record: Recorder, raw: Any) -> None:
         if not action.stale:
             state.feedback.append(Feedback("error", action.key))
         return
-    state.add(str(action.card) if action.card is not None else None,
-              [str(c) for c in action.take])
-    _checked(state, record)
+    with state.kept_only_if_saved():  # a set not saved is not shown as found
+        state.add(str(action.card) if action.card is not None else None,
+                  [str(c) for c in action.take])
+        _checked(state, record)
 
 
 def show_puzzle(slot: str, puzzle: Puzzle, record: Recorder) -> PuzzleSession:

@@ -28,6 +28,7 @@ import streamlit as st
 from trainer.gameplay import GameSession
 from trainer.i18n import LANGUAGES
 from trainer.storage import GameRow, Profile, Storage, configure_sqlite, sqlite_url
+from trainer.storage.trouble import UNAVAILABLE
 from ui.i18n import current_language, set_language
 
 __all__ = ["storage", "database_url", "current_profile", "set_profile", "settings",
@@ -291,6 +292,11 @@ def current_game() -> GameSession | None:
         if game.conflict is None and state is not None and state[1] == game.revision:
             return game
         st.session_state.pop(_GAME, None)
+        if game.conflict == UNAVAILABLE and state is not None:
+            # The last move could not be saved (the child was told so): the game as the
+            # database has it, without that move: never drawn as made.
+            row = storage().get_game(game.game_id)
+            return _resumed(row) if row is not None else None
         if state is not None and state[0] != "abandoned":
             flash("warning", "game_stale")
             row = storage().get_game(game.game_id)

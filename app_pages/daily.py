@@ -14,7 +14,14 @@ from trainer.practice_sessions import DailyFlow
 from ui.errors import safe_callback
 from ui.i18n import current_language
 from ui.layout import require_profile, show_flash
-from ui.practice import attempt_row, cached_daily, record_attempt, record_daily, today
+from ui.practice import (
+    attempt_row,
+    cached_daily,
+    record_attempt,
+    record_daily,
+    timezone_unknown,
+    today,
+)
 from ui.practice_view import reset, show_puzzle, stars_text, state_of
 from ui.session import storage
 
@@ -23,6 +30,8 @@ st.title(t("daily_title"))
 show_flash()
 
 day = today()
+if timezone_unknown():  # a browser's odd time zone: said, never an error
+    st.caption(t("timezone_unknown"))
 if day < EPOCH:
     st.info(t("daily_not_yet", date=format_day(EPOCH)), icon="📅")
     st.page_link("app_pages/puzzles.py", label=t("go_puzzles"), icon="🧩")

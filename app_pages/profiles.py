@@ -6,7 +6,6 @@ import streamlit as st
 
 from trainer.i18n import t
 from trainer.lessons import suggest_lessons
-from trainer.names import TYPED_MAX
 from trainer.text import md_escape
 from ui.layout import language_picker, show_flash
 from ui.profiles import (
@@ -65,7 +64,7 @@ if profiles:
 
 st.subheader(t("new_profile"))
 with st.form("new_profile_form", clear_on_submit=True, border=True):
-    st.text_input(t("nickname"), key="new_nickname", max_chars=TYPED_MAX,
+    st.text_input(t("nickname"), key="new_nickname",
                   help=t("nickname_help"), placeholder=t("nickname_placeholder"))
     st.pills(t("avatar"), AVATARS, key="new_avatar", default=AVATARS[0])
     st.form_submit_button(t("create_profile"), type="primary", on_click=create_profile_clicked,

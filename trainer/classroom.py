@@ -231,6 +231,7 @@ def _fold(text: str) -> str:
 
 _NAME_KEYS = {"nickname_hidden": "name.hidden", "profile_empty": "name.empty",
               "nickname_chars": "name.chars", "nickname_long": "name.long",
+              "nickname_marks": "name.marks",
               "nickname_reserved": "name.reserved"}
 
 

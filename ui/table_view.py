@@ -551,7 +551,8 @@ def _presence_row(seat: TableSeat) -> None:
             with st.container(horizontal=True, key=f"tb_hand_box_{p.seat}"):
                 st.selectbox(t("table_computer_level"), bot_levels(), key=f"tb_hand_level_{p.seat}",
                              format_func=labels("level_"))
-                st.button(t("table_hand_over", name=p.name), key=f"tb_hand_over_{p.seat}",
+                st.button(t("table_hand_over", name=md_escape(p.name)),
+                          key=f"tb_hand_over_{p.seat}",
                           on_click=_on_hand_over, args=(seat, p.seat))
         else:
             st.caption(t("table_hand_over_later"))

@@ -10,7 +10,7 @@ from puzzles import share_text
 from puzzles.daily import EPOCH
 from puzzles.practice import streaks
 from trainer.i18n import format_day, t
-from trainer.practice_sessions import DailyFlow
+from trainer.practice_sessions import DailyFlow, PuzzleKeeper
 from ui.errors import safe_callback
 from ui.i18n import current_language
 from ui.layout import require_profile, show_flash
@@ -116,7 +116,8 @@ def _record(p, res, seconds, answer) -> None:
         record_attempt(profile.id, row)
 
 
-state = show_puzzle(view.slot, puzzle, _record)
+# Sets found are kept as they are found: a restart resumes the day's puzzle.
+state = show_puzzle(view.slot, puzzle, _record, PuzzleKeeper(storage(), profile.id, view.slot))
 if state.result is not None and view.mode == "daily":
     st.button(t("daily_next") if None in stars else t("daily_see_result"), key="dy_next",
               type="primary", on_click=_next, use_container_width=True)

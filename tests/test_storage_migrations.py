@@ -97,6 +97,8 @@ ROWS_AT: dict[int, list[tuple[str, dict[str, Any]]]] = {
     8: [],  # an index only (table_seats.profile_id): no new rows
     9: [("secret_tries", {"scope": "parent_pin", "subject": "1", "failures": 2,
                           "locked_until": None, "last_failure": WHEN})],
+    10: [("puzzle_progress", {"profile_id": 1, "slot": "pz", "puzzle_id": "captures-1-15-x",
+                              "data": "{}", "updated_at": WHEN})],
 }
 
 

@@ -3,7 +3,7 @@
 - :mod:`.migrations` -- the database's history, each migration with its own tables;
 - :mod:`.schema` -- the tables as they are now, the connection, migrating on start;
 - :mod:`.profiles`, :mod:`.games`, :mod:`.practice`, :mod:`.lessons`, :mod:`.classroom`,
-  :mod:`.tables`, :mod:`.limits`
+  :mod:`.tables`, :mod:`.limits`, :mod:`.progress`
   -- data access per domain (:mod:`.hashing`: the slow salted hash of PINs and passwords).
 
 :class:`Storage` is all of them over one ``Engine``, tested without Streamlit
@@ -32,6 +32,7 @@ from .limits import LimitStore, SecretTries
 from .migrations import MIGRATIONS, SCHEMA_VERSION
 from .practice import DailyResult, PracticeStore, ProgressVersion
 from .profiles import Profile, ProfileData, ProfileStore
+from .progress import ProgressStore
 from .schema import StorageError, configure_sqlite, metadata, sqlite_url
 from .tables import NewSeat, SeatRow, TableChanged, TablePulse, TableRow, TableStore
 
@@ -45,6 +46,6 @@ __all__ = ["Storage", "Profile", "ProfileData", "GameRow", "GameChanged", "MoveR
 
 
 class Storage(ProfileStore, GameStore, PracticeStore, LessonStore, ClassroomStore, TableStore,
-              LimitStore):
+              LimitStore, ProgressStore):
     """Profiles, games, practice, lessons, the classroom and tables between devices over
     one SQLAlchemy engine (SQLite or PostgreSQL)."""

@@ -333,6 +333,24 @@ def _migration_9(conn: Connection) -> None:
     secret_tries.create(conn, checkfirst=True)
 
 
+def _migration_10(conn: Connection) -> None:
+    """Unfinished puzzles (issue 25): the puzzle on a page and the sets found so far,
+    saved as they are found, so that a restart (or another replica) resumes it."""
+    v10 = sa.MetaData()
+    # Only for the foreign key's sake: the table exists already (migration 1).
+    sa.Table("profiles", v10, sa.Column("id", sa.Integer, primary_key=True))
+    puzzle_progress = sa.Table(
+        "puzzle_progress", v10,
+        sa.Column("profile_id", sa.Integer, sa.ForeignKey("profiles.id", ondelete="CASCADE"),
+                  primary_key=True),
+        sa.Column("slot", sa.String(16), primary_key=True),
+        sa.Column("puzzle_id", sa.String(80), nullable=False),
+        sa.Column("data", sa.Text, nullable=False),
+        sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    )
+    puzzle_progress.create(conn, checkfirst=True)
+
+
 #: Append only; never edit one that has shipped.
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "profiles, games, moves, results", _migration_1),
@@ -344,5 +362,6 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(7, "unfinished lesson goes", _migration_7),
     Migration(8, "an index on table_seats.profile_id", _migration_8),
     Migration(9, "wrong secrets counted per target, device and server", _migration_9),
+    Migration(10, "unfinished puzzles", _migration_10),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version

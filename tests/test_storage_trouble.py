@@ -94,3 +94,23 @@ def test_an_answer_that_cannot_be_saved_is_taken_back() -> None:
         state.finish()
         raise RuntimeError("the save failed")
     assert (state.items, state.feedback, state.result) == ([], [], None)
+
+
+def test_a_table_move_that_cannot_be_saved_says_so_not_that_a_friend_was_quicker(
+        file_store) -> None:
+    from trainer.tables import Tables, TableSeat
+
+    path, store = file_store
+    ana = store.create_profile("Ana", "🦊")
+    tables = Tables(store)
+    ticket = tables.open_table(ana, Rules.preset("relaxed", target=1), bots={1: "gentle"})
+    seat = tables.seat_from_link(ticket.code, ticket.token, ana.id)
+    assert isinstance(seat, TableSeat) and seat.my_turn
+    before = seat.revision
+    move = seat.game.observation(seat.seat).legal_moves()[0]
+    with unwritable(path, [store.engine]):
+        outcome = seat.play(move.card, list(move.take), seat.revision)
+        assert (outcome.ok, outcome.key) == (False, UNAVAILABLE)
+        assert seat.revision == before and seat.my_turn  # read again: not made
+    assert seat.play(move.card, list(move.take), seat.revision).ok
+    assert seat.revision > before

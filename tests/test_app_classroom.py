@@ -654,3 +654,40 @@ def test_every_part_speaks_the_language(caplog, media, locale: str,
     assert [word for word in words if word not in seen] == []
     assert [r.getMessage() for r in caplog.records if r.name == "locales"] == []
 
+
+
+def test_not_you_switch_drops_the_pupils_seat_and_the_next_pupil_cannot_play_it() -> None:
+    """Issue 25: after "Not you? Switch" the next pupil was handed the previous one's
+    table seat. Now the seat goes with the pupil; the link asks for its pupil's PIN."""
+    db = store()
+    (_, info), ids = _class(db, "Ms Díaz", "3B", "Bob\nAnn", ["4821", "1357"])
+    at = new_app()
+    at.switch_page(MY_CLASS).run()
+    sign_in_pupil(at, info.code, ids["Bob"], "4821")
+    at.switch_page("app_pages/tables.py").run()
+    at.segmented_control(key="tb_target").set_value(1).run()
+    at.button(key="tb_open_button").click().run()
+    at.button(key="tb_start_now").click().run()
+    assert_ok(at)
+    bobs = at.session_state["table_seat"]
+    assert bobs.player_id == ids["Bob"] and bobs.game is not None
+    at.switch_page(MY_CLASS).run()
+    click(at, "mc_switch")
+    assert "table_seat" not in at.session_state
+    sign_in_pupil_pad(at, ids["Ann"], "1357")
+    assert at.session_state["profile_id"] == ids["Ann"]
+    at.query_params.update({"table": bobs.code, "seat": bobs.token})
+    at.switch_page("app_pages/tables.py").run()
+    assert_ok(at)
+    assert "table_seat" not in at.session_state
+    assert not [b for b in at.button if b.key == "tb_play"]
+    click(at, "tb_i_am")  # "I'm Bob": his PIN, checked by the class's door
+    at.text_input(key="pin_entry").input("0000")
+    at.button(key="FormSubmitter:pin_form-Open").click().run()
+    assert "table_seat" not in at.session_state
+    at.text_input(key="pin_entry").input("4821")
+    at.button(key="FormSubmitter:pin_form-Open").click().run()
+    assert_ok(at)
+    assert at.session_state["profile_id"] == ids["Bob"]
+    assert at.session_state["table_seat"].player_id == ids["Bob"]
+    assert db.attempts(ids["Ann"]) == []

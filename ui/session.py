@@ -286,6 +286,10 @@ def current_game() -> GameSession | None:
     """
     game = st.session_state.get(_GAME)
     profile_id = st.session_state.get(_PROFILE)
+    if game is not None and game.profile_id is not None and game.profile_id != profile_id:
+        # Another child's game (a session kept across a switch): never played as this one.
+        st.session_state.pop(_GAME, None)
+        game = None
     if game is not None:
         if game.storage is None or game.game_id is None:
             return game

@@ -10,11 +10,18 @@ from puzzles import share_text
 from puzzles.daily import EPOCH
 from puzzles.practice import streaks
 from trainer.i18n import format_day, t
-from trainer.practice_sessions import DailyFlow
+from trainer.practice_sessions import DailyFlow, PuzzleKeeper
 from ui.errors import safe_callback
 from ui.i18n import current_language
 from ui.layout import require_profile, show_flash
-from ui.practice import attempt_row, cached_daily, record_attempt, record_daily, today
+from ui.practice import (
+    attempt_row,
+    cached_daily,
+    record_attempt,
+    record_daily,
+    timezone_unknown,
+    today,
+)
 from ui.practice_view import reset, show_puzzle, stars_text, state_of
 from ui.session import storage
 
@@ -23,6 +30,8 @@ st.title(t("daily_title"))
 show_flash()
 
 day = today()
+if timezone_unknown():  # a browser's odd time zone: said, never an error
+    st.caption(t("timezone_unknown"))
 if day < EPOCH:
     st.info(t("daily_not_yet", date=format_day(EPOCH)), icon="📅")
     st.page_link("app_pages/puzzles.py", label=t("go_puzzles"), icon="🧩")
@@ -107,7 +116,8 @@ def _record(p, res, seconds, answer) -> None:
         record_attempt(profile.id, row)
 
 
-state = show_puzzle(view.slot, puzzle, _record)
+# Sets found are kept as they are found: a restart resumes the day's puzzle.
+state = show_puzzle(view.slot, puzzle, _record, PuzzleKeeper(storage(), profile.id, view.slot))
 if state.result is not None and view.mode == "daily":
     st.button(t("daily_next") if None in stars else t("daily_see_result"), key="dy_next",
               type="primary", on_click=_next, use_container_width=True)

@@ -70,7 +70,8 @@ for position, row in enumerate(rows):
                 code = row.options["table"]
                 if mine and all(s.left_at is not None for s in mine):
                     st.caption(t("table_game_handed", code=code))
-                elif Tables(storage()).holds_seat(profile.id, code, device_token(code)):
+                elif Tables(storage()).holds_seat(profile.id, code,
+                                                   device_token(code, profile.id)):
                     # This device holds the child's seat: its board, its hand only.
                     if st.button(t("table_game_continue", code=code), key=f"table_{row.id}",
                                  use_container_width=True):

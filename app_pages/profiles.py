@@ -6,7 +6,6 @@ import streamlit as st
 
 from trainer.i18n import t
 from trainer.lessons import suggest_lessons
-from trainer.names import TYPED_MAX
 from trainer.text import md_escape
 from ui.layout import language_picker, show_flash
 from ui.profiles import (
@@ -14,7 +13,7 @@ from ui.profiles import (
     create_profile_clicked,
     pick_profile_clicked,
     pin_cancelled,
-    pin_entered,
+    show_pin_form,
 )
 from ui.session import current_profile, pin_asked, storage, url_names_another_profile
 
@@ -39,12 +38,7 @@ elif url_names_another_profile():
 asked = pin_asked()
 locked = storage().get_profile(asked) if asked is not None else None
 if locked is not None:
-    with st.form("pin_form", border=True):
-        st.markdown(f"**{t('pin_title', name=md_escape(f'{locked.avatar} {locked.nickname}'))}**")
-        st.text_input(t("pin"), key="pin_entry", type="password", max_chars=8,
-                      help=t("pin_help"))
-        st.form_submit_button(t("pin_open"), type="primary", on_click=pin_entered,
-                              args=(locked.id,), use_container_width=True)
+    show_pin_form(locked)
     st.button(t("pin_cancel"), key="pin_cancel", on_click=pin_cancelled)
 
 # Pupils of a class sign in on "My class" (their picture and PIN), not here.
@@ -70,7 +64,7 @@ if profiles:
 
 st.subheader(t("new_profile"))
 with st.form("new_profile_form", clear_on_submit=True, border=True):
-    st.text_input(t("nickname"), key="new_nickname", max_chars=TYPED_MAX,
+    st.text_input(t("nickname"), key="new_nickname",
                   help=t("nickname_help"), placeholder=t("nickname_placeholder"))
     st.pills(t("avatar"), AVATARS, key="new_avatar", default=AVATARS[0])
     st.form_submit_button(t("create_profile"), type="primary", on_click=create_profile_clicked,

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import streamlit as st
 
-from puzzles import CAPTURE_SUMS, LEVELS, generate
+from puzzles import CAPTURE_SUMS, LEVELS, Puzzle, generate
 from puzzles.practice import for_me_puzzle
 from puzzles.worksheet import worksheet_code, worksheet_pdf
 from trainer.i18n import t
+from trainer.practice_sessions import PuzzleKeeper
 from ui.errors import safe_callback
 from ui.i18n import current_language, labels
 from ui.layout import require_profile, show_flash
 from ui.practice import attempt_row, attempts, fact_text, keep, kept, mastery, record_attempt
 from ui.practice_view import show_puzzle
-from ui.session import new_seed
+from ui.session import new_seed, storage
 
 MODES = ["for-me", "captures", "hand", "fifteens", "best-move"]
 CURRENT = "pz_current"  # (settings, puzzle, targets)
@@ -47,6 +48,30 @@ def _make(mode: str, level: int, capture_sum: int):
     return generate(mode, level, new_seed(), capture_sum), []
 
 
+def _resume_after_restart() -> None:
+    """A new session (the app restarted, another tab): the unfinished puzzle saved for
+    this child comes back with its choices, its "for me" targets and the sets found."""
+    if CURRENT in st.session_state:
+        return
+    saved = PuzzleKeeper(storage(), profile.id, "pz").saved()
+    choices = (saved or {}).get("choices")
+    if not isinstance(choices, dict) or choices.get("mode") not in MODES:
+        return
+    try:
+        puzzle = Puzzle.from_dict(saved["puzzle"])
+        level, capture_sum = int(choices["level"]), int(choices["sum"])
+    except (KeyError, TypeError, ValueError):
+        return
+    for key, value in (("pz_mode", choices["mode"]), ("pz_sum", capture_sum),
+                       ("pz_level", level)):
+        st.session_state[f"keep_{key}"] = value
+        st.session_state[key] = value
+    targets = [str(f) for f in saved.get("targets", [])]
+    st.session_state[CURRENT] = ((choices["mode"], level if choices["mode"] != "for-me" else 1,
+                                  capture_sum), puzzle, targets)
+
+
+_resume_after_restart()
 # The choices are kept when the child visits another page and comes back.
 st.segmented_control(t("pz_mode"), MODES, format_func=labels("pz_mode_"), key="pz_mode",
                      default=kept("pz_mode", "for-me"), required=True, on_change=keep,
@@ -76,7 +101,11 @@ def _record(p, result, seconds, answer) -> None:
                                            "for-me" if mode == "for-me" else "practice"))
 
 
-state = show_puzzle("pz", puzzle, _record)
+mode_now, level_now, sum_now = _settings()
+keeper = PuzzleKeeper(storage(), profile.id, "pz", {
+    "choices": {"mode": mode_now, "level": level_now, "sum": sum_now},
+    "targets": list(targets)})
+state = show_puzzle("pz", puzzle, _record, keeper)
 if state.result is not None:
     st.button(t("pz_next"), key="pz_next", type="primary", on_click=_next,
               use_container_width=True)

@@ -42,10 +42,13 @@ def _new_round(mode: str, capture_sum: int) -> QuickRound:
 @safe_callback
 def _answer(value: int) -> None:
     rnd: QuickRound | None = st.session_state.get(KEY)
-    answered = rnd.answer(value) if rnd is not None else None
-    if answered is not None:
-        puzzle, result, seconds = answered
-        record_attempt(profile.id, attempt_row(puzzle, result, seconds, [value], "quick"))
+    if rnd is None:
+        return
+    with rnd.kept_only_if_saved():  # an answer not saved is not shown as given
+        answered = rnd.answer(value)
+        if answered is not None:
+            puzzle, result, seconds = answered
+            record_attempt(profile.id, attempt_row(puzzle, result, seconds, [value], "quick"))
 
 
 @safe_callback

@@ -10,7 +10,6 @@ from escoba import Card, Deck
 from trainer.cards import cards_row_html
 from trainer.hints import ODDS_STYLES
 from trainer.i18n import LANGUAGES, t
-from trainer.names import TYPED_MAX
 from trainer.text import md_escape
 from ui.errors import safe_callback
 from ui.i18n import current_language, labels
@@ -74,7 +73,7 @@ elif profile is not None:
         st.text_input(t("parent_pin_current"), key="parent_pin", type="password", max_chars=8,
                       help=t("parent_pin_current_help"))
     with st.container(horizontal=True, vertical_alignment="bottom"):
-        st.text_input(t("parent_rename"), key="parent_rename", max_chars=TYPED_MAX,
+        st.text_input(t("parent_rename"), key="parent_rename",
                       placeholder=profile.nickname)
         st.button(t("parent_rename_button"), key="parent_rename_go", on_click=rename_clicked,
                   args=(profile.id,))

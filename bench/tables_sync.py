@@ -66,8 +66,8 @@ def _table(store: Storage) -> tuple[TableSeat, TableSeat]:
     tables = Tables(store)
     ticket = tables.open_table(ana, Rules.preset("relaxed", target=200))
     other = tables.join(ticket.code, leo)
-    a = tables.seat_from_link(ticket.code, ticket.token)
-    b = tables.seat_from_link(other.code, other.token)
+    a = tables.seat_from_link(ticket.code, ticket.token, ana.id)
+    b = tables.seat_from_link(other.code, other.token, leo.id)
     assert isinstance(a, TableSeat) and isinstance(b, TableSeat)
     return a, b
 

@@ -540,14 +540,37 @@ def test_a_co_teacher_runs_the_class_but_only_its_owner_deletes_it() -> None:
     assert len(frame(at, "needs help")) == 1
 
 
-def test_wrong_codes_are_counted_and_refused_after_ten() -> None:
+def _device_address(monkeypatch: pytest.MonkeyPatch, address: str) -> None:
+    """Every browser session from now on comes from ``address`` (AppTest has none)."""
+    import streamlit as st
+
+    monkeypatch.setattr(type(st.context), "ip_address", property(lambda self: address))
+
+
+def test_wrong_codes_are_counted_per_device_not_per_tab(monkeypatch) -> None:
+    """Issue 25: the count lived in the browser session, so a new tab started again.
+    Now it is the device's, in the database: a new tab of the same tablet waits too,
+    even with the right code; another tablet signs in."""
+    (_, info), _ids = _class(store(), "Ms Díaz", "3B", "Ana", ["4821"])
+    _device_address(monkeypatch, "192.168.1.23")
     at = new_app()
     at.switch_page(MY_CLASS).run()
     for _ in range(10):
         at.text_input(key="mc_code").input("AAA-333")
         submit(at, "mc_code_form")
-    assert "Ask your teacher for the class code" in shown(at)
-    assert not [t for t in at.text_input if t.key == "mc_code"]
+    wait = "Too many class codes were not right. Wait 1 minute"
+    assert wait in shown(at)
+    tab = new_app()  # a new tab, same tablet
+    tab.switch_page(MY_CLASS).run()
+    tab.text_input(key="mc_code").input(info.code)
+    submit(tab, "mc_code_form")
+    assert wait in shown(tab) and "mc_card" not in tab.session_state
+    _device_address(monkeypatch, "192.168.1.24")  # the tablet next to it
+    other = new_app()
+    other.switch_page(MY_CLASS).run()
+    other.text_input(key="mc_code").input(info.code)
+    submit(other, "mc_code_form")
+    assert "mc_card" in other.session_state
 
 
 def test_a_teacher_on_a_tablet_is_signed_out_when_a_pupil_signs_in() -> None:
@@ -631,3 +654,40 @@ def test_every_part_speaks_the_language(caplog, media, locale: str,
     assert [word for word in words if word not in seen] == []
     assert [r.getMessage() for r in caplog.records if r.name == "locales"] == []
 
+
+
+def test_not_you_switch_drops_the_pupils_seat_and_the_next_pupil_cannot_play_it() -> None:
+    """Issue 25: after "Not you? Switch" the next pupil was handed the previous one's
+    table seat. Now the seat goes with the pupil; the link asks for its pupil's PIN."""
+    db = store()
+    (_, info), ids = _class(db, "Ms Díaz", "3B", "Bob\nAnn", ["4821", "1357"])
+    at = new_app()
+    at.switch_page(MY_CLASS).run()
+    sign_in_pupil(at, info.code, ids["Bob"], "4821")
+    at.switch_page("app_pages/tables.py").run()
+    at.segmented_control(key="tb_target").set_value(1).run()
+    at.button(key="tb_open_button").click().run()
+    at.button(key="tb_start_now").click().run()
+    assert_ok(at)
+    bobs = at.session_state["table_seat"]
+    assert bobs.player_id == ids["Bob"] and bobs.game is not None
+    at.switch_page(MY_CLASS).run()
+    click(at, "mc_switch")
+    assert "table_seat" not in at.session_state
+    sign_in_pupil_pad(at, ids["Ann"], "1357")
+    assert at.session_state["profile_id"] == ids["Ann"]
+    at.query_params.update({"table": bobs.code, "seat": bobs.token})
+    at.switch_page("app_pages/tables.py").run()
+    assert_ok(at)
+    assert "table_seat" not in at.session_state
+    assert not [b for b in at.button if b.key == "tb_play"]
+    click(at, "tb_i_am")  # "I'm Bob": his PIN, checked by the class's door
+    at.text_input(key="pin_entry").input("0000")
+    at.button(key="FormSubmitter:pin_form-Open").click().run()
+    assert "table_seat" not in at.session_state
+    at.text_input(key="pin_entry").input("4821")
+    at.button(key="FormSubmitter:pin_form-Open").click().run()
+    assert_ok(at)
+    assert at.session_state["profile_id"] == ids["Bob"]
+    assert at.session_state["table_seat"].player_id == ids["Bob"]
+    assert db.attempts(ids["Ann"]) == []

@@ -144,8 +144,10 @@ def test_a_stale_tap_is_refused_kindly_and_redrawn() -> None:
     assert_ok(ana)
     seat = _seat(ana)
     assert seat.my_turn
-    # The same seat's link on a second tab (or the same tablet after a reload).
-    tab = _device("Ana 2", query={"table": seat.code, "seat": seat.token})
+    # The same seat's link on a second tab of Ana's (or the same tablet after a reload).
+    tab = new_app(query={"p": str(seat.player_id), "table": seat.code, "seat": seat.token})
+    tab.switch_page(PAGE).run()
+    assert_ok(tab)
     assert _seat(tab).revision == seat.revision
     move = _best_move(tab)
     tab.pills(key="tb_hand").set_value(str(move.card)).run()
@@ -655,3 +657,73 @@ def test_the_class_tables_stay_in_the_childs_language_after_a_timer_tick(monkeyp
         _tick(ana, timer, monkeypatch)
         assert [h.value for h in ana.subheader if h.value == spanish[0]] == [spanish[0]]
         assert spanish[1] in [c.value for c in ana.caption]
+
+
+# -- a seat belongs to a child, not to the tablet's session (issue 25) ------------------------
+
+def _bob_at_a_table_then_ann_on_his_tablet():
+    """Bob (a PIN) opens a table against the computer; on "Who's playing?" of the same
+    tablet Ann is tapped (the reproduction of issue 25)."""
+    from tests.test_app_tabs import set_pin, store, url_profile
+
+    at = _device("Bob")
+    bob = int(url_profile(at))
+    set_pin(at, "2468")
+    at.switch_page(PAGE).run()
+    _start_against_the_computer(at)
+    bobs = _seat(at)
+    assert bobs is not None and bobs.game is not None
+    link = {"table": bobs.code, "seat": bobs.token}
+    at.switch_page("app_pages/profiles.py").run()
+    create_profile(at, "Ann")
+    ann = int(url_profile(at))
+    assert ann != bob and store().get_profile(ann).nickname == "Ann"
+    return at, bob, ann, link, bobs
+
+
+def test_switching_child_drops_the_seat_and_plays_nothing_of_bobs() -> None:
+    from tests.test_app_tabs import store
+
+    at, bob, ann, link, bobs = _bob_at_a_table_then_ann_on_his_tablet()
+    # The switch dropped everything Bob had open in this session: his seat first.
+    assert _seat(at) is None and "game_session" not in at.session_state
+    # "Play a friend" for Ann: her lobby, not Bob's cards.
+    at.switch_page(PAGE).run()
+    assert_ok(at)
+    assert _seat(at) is None and "table_watch" not in at.session_state
+    assert t("table_your_turn") not in _texts(at)
+    assert not [b for b in at.button if b.key == "tb_play"]
+    # Bob's link itself (still in the tablet's address bar): whose seat it is, his PIN or
+    # watching; never his hand, and no move is recorded for anyone.
+    at.query_params.update(link)
+    at.switch_page(PAGE).run()
+    assert_ok(at)
+    assert t("table_seat_whose", name="🦊 Bob", me="🦊 Ann") in _texts(at)
+    assert _seat(at) is None and not [b for b in at.button if b.key == "tb_play"]
+    at.button(key="tb_watch_other").click().run()
+    assert_ok(at)
+    watcher = at.session_state["table_watch"]
+    assert watcher.watching and t("table_watching_other") in "\n".join(
+        c.value for c in at.caption)
+    assert not [b for b in at.button if b.key == "tb_play"]
+    assert store().attempts(ann) == [] and store().attempts(bob) == []
+    assert store().table_pulse(bobs.table.id) == bobs.pulse  # nothing moved
+
+
+def test_the_seats_own_child_comes_back_with_their_pin() -> None:
+    at, bob, ann, link, bobs = _bob_at_a_table_then_ann_on_his_tablet()
+    at.query_params.update(link)
+    at.switch_page(PAGE).run()
+    at.button(key="tb_i_am").click().run()
+    assert_ok(at)
+    assert any("Bob has a PIN" in m.value for m in at.markdown)
+    at.text_input(key="pin_entry").input("1357")
+    at.button(key="FormSubmitter:pin_form-Open").click().run()
+    assert_ok(at)
+    assert t("pin_wrong") in _texts(at) and _seat(at) is None
+    at.text_input(key="pin_entry").input("2468")
+    at.button(key="FormSubmitter:pin_form-Open").click().run()
+    assert_ok(at)
+    seat = _seat(at)
+    assert seat is not None and seat.player_id == bob and seat.code == bobs.code
+    assert t("table_your_turn") in _texts(at)

@@ -272,3 +272,30 @@ def test_a_malformed_profile_parameter_is_ignored(raw: str, page: str) -> None:
     assert ([t.value for t in at.title] == ["Who's playing?"]
             or any("who is playing" in i.value for i in at.info))
     assert "Ana" not in texts(at)
+
+
+def test_a_parents_pin_cannot_be_guessed_from_settings_or_a_fresh_browser() -> None:
+    """Issue 25's reproduction: PIN 0150 found at try 151 from one fresh browser. Now
+    the fifth wrong PIN makes Ana's profile wait (in every browser: the count is in the
+    database), the right one too until the wait is over, and nothing changes."""
+    at = create_profile(new_app(), "Ana")
+    ana = int(url_profile(at))
+    set_pin(at, "0150")
+    said = []
+    for guess in ("0000", "0001", "0002", "0003", "0004", "0150"):
+        at.text_input(key="parent_pin").input(guess)
+        at.text_input(key="parent_rename").input("Anita")
+        at.button(key="parent_rename_go").click().run()
+        assert_ok(at)
+        said.append(next(e.value for e in at.error))
+    assert said[:4] == ["That PIN is not right. Nothing was changed."] * 4
+    wait = "Too many wrong PINs. Wait 1 minute, then try again. Nothing was changed."
+    assert said[4:] == [wait, wait]  # the right PIN waits too: nothing is tried
+    assert store().get_profile(ana).nickname == "Ana"
+    # A fresh browser opening Ana's link is asked the PIN, and waits as well.
+    other = new_app(query={"p": str(ana)})
+    other.switch_page("app_pages/profiles.py").run()
+    other.text_input(key="pin_entry").input("0150")
+    other.button(key="FormSubmitter:pin_form-Open").click().run()
+    assert_ok(other)
+    assert wait in texts(other) and "Playing as" not in texts(other)

@@ -100,6 +100,10 @@ ROWS_AT: dict[int, list[tuple[str, dict[str, Any]]]] = {
         ("profiles", {"id": 3, "nickname": "Zoe", "avatar": "🐝", "settings": "{}",
                       "created_at": WHEN, "pin_hash": None, "name_key": "zoe"}),
     ],
+    10: [("secret_tries", {"scope": "parent_pin", "subject": "1", "failures": 2,
+                          "locked_until": None, "last_failure": WHEN})],
+    11: [("puzzle_progress", {"profile_id": 1, "slot": "pz", "puzzle_id": "captures-1-15-x",
+                              "data": "{}", "updated_at": WHEN})],
 }
 
 

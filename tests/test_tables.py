@@ -56,8 +56,14 @@ def _profiles(store: Storage, *names: str):
     return [store.create_profile(n, "🦊") for n in names]
 
 
+def _owner(store: Storage, ticket: TableTicket) -> int | None:
+    """The profile whose seat ``ticket`` is (the child signed in on that device)."""
+    row = store.seat_by_token(hash_token(ticket.token))
+    return row.profile_id if row is not None else None
+
+
 def _seat(store: Storage, ticket: TableTicket) -> TableSeat:
-    seat = Tables(store).seat_from_link(ticket.code, ticket.token)
+    seat = Tables(store).seat_from_link(ticket.code, ticket.token, _owner(store, ticket))
     assert isinstance(seat, TableSeat), seat
     return seat
 
@@ -240,25 +246,25 @@ def test_a_forged_or_foreign_link_names_no_seat(make_store) -> None:
     a, b, _ = _two_children(make_store)
     tables = Tables(a.storage)
     for code, token in [("ZZZZZ", "x" * 22), (None, None), ("K" * 500, "y" * 22)]:
-        assert tables.seat_from_link(code, token) == TableRefusal("table_bad_link")
+        assert tables.seat_from_link(code, token, None) == TableRefusal("table_bad_link")
     # A's table is in play (both seats taken): "join again with the code" cannot work
     # there, so a wrong secret is told the truth, and nothing changes.
     before = (a.storage.table_pulse(a.table.id), a.storage.table_seats(a.table.id))
     not_yours = TableRefusal("table_link_not_yours", {"code": a.code})
     for token in ["forged-token-000000000", "'; drop table games; --", 7, None]:
-        assert tables.seat_from_link(a.code.lower(), token) == not_yours
+        assert tables.seat_from_link(a.code.lower(), token, a.player_id) == not_yours
     # Another table's code with this seat's token: no seat either.
     store = a.storage
     (mia,) = _profiles(store, "Mia")
     other = tables.open_table(mia, Rules.preset("classic"))
     assert store.seat_by_token(hash_token(other.token)) is not None
-    assert tables.seat_from_link(a.code, other.token) == not_yours
+    assert tables.seat_from_link(a.code, other.token, mia.id) == not_yours
     assert (a.storage.table_pulse(a.table.id), a.storage.table_seats(a.table.id)) == before
     # At a table still waiting for friends, joining with the code does work: said so.
-    assert tables.seat_from_link(other.code, "x" * 22) == TableRefusal("table_bad_link")
+    assert tables.seat_from_link(other.code, "x" * 22, mia.id) == TableRefusal("table_bad_link")
     # A closed table says it was closed.
     assert _seat(store, other).close() is None
-    assert tables.seat_from_link(other.code, "x" * 22) == TableRefusal("table_closed")
+    assert tables.seat_from_link(other.code, "x" * 22, mia.id) == TableRefusal("table_closed")
 
 
 def test_a_device_that_reloads_continues_exactly_where_the_game_is(make_store) -> None:
@@ -523,6 +529,51 @@ def test_each_childs_turns_are_evidence_for_their_own_facts(make_store) -> None:
     assert all(f"game-{a.game.game_id}-" in x.puzzle_id for rows in mine.values() for x in rows)
 
 
+def test_a_seat_is_its_childs_not_the_tablets(make_store) -> None:
+    """Issue 25: Bob opened a table on a shared tablet; Ann was chosen on "Who's
+    playing?" and the tablet still held Bob's link. Bob's seat is refused to Ann (she
+    may watch: no hand), and a device at Bob's seat with Ann signed in plays, deals,
+    touches, hands over and records nothing: checked in trainer/, not in the page."""
+    from trainer.evidence import TurnContext
+
+    store = make_store()
+    bob, ann = _profiles(store, "Bob", "Ann")
+    tables = Tables(store)
+    ticket = tables.open_table(bob, Rules.preset("relaxed", target=1), bots={1: "gentle"})
+    bobs = _seat(store, ticket)
+    assert bobs.my_turn and bobs.belongs_to_player
+    refused = tables.seat_from_link(ticket.code, ticket.token, ann.id)
+    assert refused == TableRefusal("table_seat_other_child",
+                                   {"name": "Bob", "profile_id": bob.id})
+    assert tables.seat_from_link(ticket.code, ticket.token, None).key == "table_seat_other_child"
+    # Watching Bob's seat shows the game, never his hand, and plays nothing.
+    watcher = tables.watch(ticket.code, ticket.token, ann.id)
+    assert watcher is not None and watcher.watching
+    board = watcher.board(deck=Deck.SPANISH, show_value=True)
+    assert board["hand"] == [] and not board["interactive"]
+    assert tables.watch(ticket.code, ticket.token, bob.id) is None  # his own: he plays it
+    # A device holding Bob's seat object while Ann is the child signed in (what a session
+    # kept across a switch would hold): every action is refused, nothing is written.
+    stale = TableSeat(tables, ticket.code, ticket.token, player_id=ann.id)
+    assert stale.refresh() == refused
+    stale.me, stale.table, stale.game = bobs.me, bobs.table, bobs.game
+    before = (store.table_pulse(bobs.table.id), store.table_seats(bobs.table.id, history=True))
+    move = _a_legal_move(bobs)
+    turn = TurnContext(day="2026-12-01", seconds=2.0, helped=False)
+    assert not stale.my_turn
+    assert stale.play(move.card, list(move.take), bobs.revision, turn).key == \
+        "table_seat_other_child"
+    assert stale.next_round(bobs.revision).key == "not_your_turn"
+    assert stale.hand_to_computer(1, "gentle") == TableRefusal("table_seat_other_child")
+    stale.touch(force=True)
+    assert (store.table_pulse(bobs.table.id),
+            store.table_seats(bobs.table.id, history=True)) == before
+    assert store.attempts(ann.id) == [] and store.attempts(bob.id) == []
+    # Bob himself (signed in again) plays his seat, and the turn is his evidence only.
+    assert bobs.play(move.card, list(move.take), bobs.revision, turn).ok
+    assert store.attempts(ann.id) == []
+
+
 def test_computer_players_are_named_by_each_device_in_its_language(make_store) -> None:
     """Issue: a computer's name was stored at opening in the opener's language and
     counted from 0 ("Computer 2" for player 3). Now nothing is stored; each device words
@@ -626,10 +677,10 @@ def test_a_finished_table_says_it_is_over_to_a_code_and_to_a_foreign_link(make_s
     _play_to_the_end(seat)
     assert seat.game.is_over
     assert tables.join(ticket.code, mia) == TableRefusal("table_finished")
-    assert tables.seat_from_link(ticket.code, "x" * 22) == TableRefusal(
+    assert tables.seat_from_link(ticket.code, "x" * 22, mia.id) == TableRefusal(
         "table_link_finished", {"code": ticket.code})
     # The seat's own link still shows its game's end.
-    assert isinstance(tables.seat_from_link(ticket.code, ticket.token), TableSeat)
+    assert isinstance(tables.seat_from_link(ticket.code, ticket.token, ana.id), TableSeat)
 
 
 def test_a_child_who_joined_may_leave_the_waiting_room_and_the_seat_is_free(make_store) -> None:
@@ -641,7 +692,8 @@ def test_a_child_who_joined_may_leave_the_waiting_room_and_the_seat_is_free(make
     leo_seat = _seat(store, leo_ticket)
     assert opener.leave() == TableRefusal("table_opener_closes")  # she closes it instead
     assert leo_seat.leave() is None
-    assert tables.seat_from_link(opener.code, leo_ticket.token) == TableRefusal("table_bad_link")
+    assert tables.seat_from_link(opener.code, leo_ticket.token, leo.id) == TableRefusal(
+        "table_bad_link")
     opener.refresh()
     assert [p.kind for p in opener.presence()] == ["human", "empty", "empty"]
     mia_ticket = tables.join(opener.code, mia)
@@ -654,18 +706,18 @@ def test_a_child_who_joined_may_leave_the_waiting_room_and_the_seat_is_free(make
 
 
 def test_a_seat_handed_to_the_computer_may_watch_read_only(make_store) -> None:
-    a, b, _ = _two_children(make_store, timeout=60)
+    a, b, (ana, leo) = _two_children(make_store, timeout=60)
     if a.my_turn:
         assert _play_on(a).ok
     a.touch(force=True)
     gone = a.tables.clock() + timedelta(seconds=61)
     assert a.hand_to_computer(1, "gentle", at=gone) is None
     tables = Tables(b.storage)
-    assert tables.seat_from_link(b.code, b.token) == TableRefusal("table_seat_handed",
-                                                                  {"name": "Leo"})
-    assert tables.watch(a.code, a.token) is None  # a seat still played is no watcher
-    assert tables.watch(b.code, "x" * 22) is None
-    watcher = tables.watch(b.code, b.token)
+    assert tables.seat_from_link(b.code, b.token, leo.id) == TableRefusal("table_seat_handed",
+                                                                          {"name": "Leo"})
+    assert tables.watch(a.code, a.token, ana.id) is None  # her own seat: she plays it
+    assert tables.watch(b.code, "x" * 22, leo.id) is None
+    watcher = tables.watch(b.code, b.token, leo.id)
     assert watcher is not None and watcher.watching and watcher.revision == a.revision
     board = watcher.board(deck=Deck.SPANISH, show_value=True)
     assert board["hand"] == [] and not board["interactive"]

@@ -50,6 +50,7 @@ from .classroom_views import (
     pupil_task,
 )
 from .i18n import t
+from .limits import CLASS_CODE_DEVICE, CLASS_CODE_SERVER, SERVER, Limiter, wait_minutes
 from .names import label_problem, name_key, name_problem, normalise
 from .storage import (
     AssignmentRow,
@@ -230,6 +231,7 @@ def _fold(text: str) -> str:
 
 _NAME_KEYS = {"nickname_hidden": "name.hidden", "profile_empty": "name.empty",
               "nickname_chars": "name.chars", "nickname_long": "name.long",
+              "nickname_marks": "name.marks",
               "nickname_reserved": "name.reserved"}
 
 
@@ -738,11 +740,25 @@ class PupilSignIn:
         self.max_failures = max_failures
         self.lock_for = timedelta(minutes=lock_minutes)
 
-    def find_class(self, typed_code: str) -> ClassCard:
-        """The class of a typed code; ``signin.code_unknown`` or ``signin.class_archived``."""
+    def find_class(self, typed_code: str, device: str | None = None) -> ClassCard:
+        """The class of a typed code; ``signin.code_unknown`` or ``signin.class_archived``.
+
+        With ``device`` (the app's name for the tablet) unknown codes are counted per
+        device and for the whole server, in the database (trainer.limits): a tablet that
+        keeps guessing, or many at once, waits (``signin.code_wait``, ``count``: minutes)
+        — in a new tab too, on another replica, after a restart."""
+        checks = ([(CLASS_CODE_DEVICE, device), (CLASS_CODE_SERVER, SERVER)]
+                  if device is not None else [])
+        limiter = Limiter(self.storage, clock=self.clock)
+        left = limiter.wait_left(checks) if checks else None
+        if left is not None:
+            raise ClassroomError("signin.code_wait", count=wait_minutes(left))
         code = normalise_code(typed_code)
         info = self.storage.class_by_code(code) if len(code) == CODE_LENGTH else None
         if info is None:
+            left = limiter.failed(checks) if checks else None
+            if left is not None:
+                raise ClassroomError("signin.code_wait", count=wait_minutes(left))
             raise ClassroomError("signin.code_unknown")
         if info.archived:
             raise ClassroomError("signin.class_archived")

@@ -14,10 +14,13 @@ the uninterrupted one would have.
 from __future__ import annotations
 
 import contextlib
+import logging
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+import sqlalchemy as sa
 
 from escoba import (
     Attempt,
@@ -37,8 +40,11 @@ from escoba.record import replay, round_moves
 
 from .evidence import TurnContext, turn_evidence
 from .storage import GameChanged, RoundResult, Storage
+from .storage.trouble import UNAVAILABLE, storage_trouble, trouble_line
 from .verdicts import move_message
 from .words import seat_name
+
+log = logging.getLogger(__name__)
 
 __all__ = ["SeatSpec", "Outcome", "GameSession", "bot_levels"]
 
@@ -440,6 +446,16 @@ class GameSession:
         except GameChanged as refused:
             self.conflict = refused.key
             self._evidence.clear()  # a move not saved: its evidence is not either
+            return
+        except sa.exc.DBAPIError as failed:
+            if storage_trouble(failed) != UNAVAILABLE:
+                raise  # a damaged database (a grown-up's page), or a bug
+            # The database cannot be written now (a read-only file, a full disk, the
+            # server gone): nothing was saved, and this session says so instead of
+            # drawing the move as made. Its owner reads the game again from storage.
+            log.warning("could not save game %s: %s", self.game_id, trouble_line(failed))
+            self.conflict = UNAVAILABLE
+            self._evidence.clear()
             return
         self._evidence.clear()
         for number, move_no, _entry in new_moves:

@@ -19,13 +19,16 @@ from typing import Any
 
 from .i18n import LANGUAGES, t
 
-__all__ = ["NAME_MAX", "TYPED_MAX", "normalise", "name_problem", "clean_name", "shown_name",
+__all__ = ["NAME_MAX", "TYPED_MAX", "MARKS_MAX", "normalise", "name_problem", "clean_name",
+           "shown_name",
            "name_key", "is_reserved", "label_problem"]
 
 #: The longest nickname the app takes (it fits the sidebar and the profile buttons).
 NAME_MAX = 16
-#: What the text box accepts: longer than NAME_MAX, so that a pasted long name is kept in
-#: the box and told "too long" instead of being cut to nothing by the browser.
+#: A length a name's text box once accepted. The boxes have no limit now (issue 25):
+#: Streamlit's box drops a paste longer than its limit entirely (65 characters pasted
+#: left it empty: "Please type a nickname first"), so the length is told by
+#: :func:`name_problem` instead ("a bit long: 16 letters at most").
 TYPED_MAX = 4 * NAME_MAX
 
 # Markdown and HTML specials: "![](http://...)" in a name shown as Markdown would make
@@ -84,6 +87,11 @@ _SKELETON = {
 _CONFUSABLES = str.maketrans({source: prototype for prototype, sources in _SKELETON.items()
                               for source in sources})
 
+#: Combining marks one letter may carry (after NFC): Vietnamese needs two on a few
+#: letters ("ệ" decomposed); more is a tower of marks drawn over the next lines
+#: ("A" with 15 accents was shown as "🦊 …").
+MARKS_MAX = 3
+
 # A number after a computer player's name, once folded (1 reads as l, 0 as o).
 _NUMBER = re.compile(r"^\s*[\dlo]*$")
 
@@ -129,9 +137,26 @@ def is_reserved(text: str) -> bool:
                for prefix in _bot_prefixes())
 
 
+def _stacked_marks(name: str) -> bool:
+    """Whether a letter of ``name`` carries more than :data:`MARKS_MAX` combining marks."""
+    run = 0
+    for ch in unicodedata.normalize("NFC", name):
+        run = run + 1 if unicodedata.combining(ch) else 0
+        if run > MARKS_MAX:
+            return True
+    return False
+
+
+#: Longer than this, a typed name is "too long" before anything else is read of it (a
+#: 10,000-character paste is told so, not folded and searched letter by letter).
+_PASTE_MAX = 1000
+
+
 def name_problem(text: str) -> tuple[str, dict[str, Any]] | None:
     """Why a typed nickname cannot be taken *as typed* (catalog key, parameters), or None."""
     raw = str(text)
+    if len(raw) > _PASTE_MAX:
+        return "nickname_long", {"max": NAME_MAX}
     if raw and _hidden(raw):
         # Checked before the empty test: a name of zero-width spaces only is not "empty"
         # to the child who pasted it; it is a name with hidden characters.
@@ -143,6 +168,8 @@ def name_problem(text: str) -> tuple[str, dict[str, Any]] | None:
         return "nickname_chars", {}
     if len(name) > NAME_MAX:
         return "nickname_long", {"max": NAME_MAX}
+    if _stacked_marks(name):
+        return "nickname_marks", {"max": MARKS_MAX}
     if is_reserved(name):
         return "nickname_reserved", {"name": name}
     return None
@@ -153,6 +180,8 @@ def label_problem(text: str, limit: int) -> tuple[str, dict[str, Any]] | None:
     taken as typed, or None: the nickname rules without the nickname's length and the
     computer players' names (catalog keys as :func:`name_problem`'s)."""
     raw = str(text)
+    if len(raw) > max(_PASTE_MAX, 4 * limit):
+        return "nickname_long", {"max": limit}
     if raw and _hidden(raw):
         return "nickname_hidden", {}
     name = normalise(raw)
@@ -162,6 +191,8 @@ def label_problem(text: str, limit: int) -> tuple[str, dict[str, Any]] | None:
         return "nickname_chars", {}
     if len(name) > limit:
         return "nickname_long", {"max": limit}
+    if _stacked_marks(name):
+        return "nickname_marks", {"max": MARKS_MAX}
     return None
 
 

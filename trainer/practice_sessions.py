@@ -9,8 +9,9 @@ the chosen deck.
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -49,7 +50,24 @@ class SetSum:
         return " + ".join(str(v) for v in self.values)
 
 
-class PuzzleSession:
+class _KeptOnlyIfSaved:
+    """A session whose last step is taken back when saving it fails (issue 25: the
+    database could not be written, and the answer must not be shown as made)."""
+
+    @contextlib.contextmanager
+    def kept_only_if_saved(self) -> Iterator[None]:
+        """Inside: one step and its save. If anything raises (the save failed), the
+        session is as it was before the step (lists copied, so appends are undone)."""
+        before = {k: list(v) if isinstance(v, list) else v for k, v in vars(self).items()}
+        try:
+            yield
+        except Exception:
+            vars(self).clear()
+            vars(self).update(before)
+            raise
+
+
+class PuzzleSession(_KeptOnlyIfSaved):
     """One puzzle being solved: the sets given so far, hints, the final check.
 
     The child builds one set at a time; each gets feedback at once. "I've found them
@@ -140,6 +158,43 @@ class PuzzleSession:
         self.seconds = round(self._clock() - self.started, 2)
         return self.result
 
+    def progress(self, **extra: Any) -> dict[str, Any]:
+        """What resumes this unfinished puzzle after a restart (JSON-ready): the puzzle,
+        the sets given, the hints taken, the time so far, and ``extra`` (the page's
+        choices). Saved after every set (trainer.storage.progress)."""
+        return {"puzzle": self.puzzle.to_dict(), "items": [dict(i) for i in self.items],
+                "hints": [{"key": h.key, "params": dict(h.params), "message": h.message}
+                          for h in self.hints_given],
+                "said_none": self.said_none,
+                "elapsed": round(self._clock() - self.started, 2), **extra}
+
+    @classmethod
+    def resume(cls, data: dict[str, Any], *,
+               clock: Callable[[], float] = time.monotonic) -> PuzzleSession | None:
+        """The puzzle :meth:`progress` saved, as it was: the same sets given (their
+        feedback said again), the same hints, the clock going on from the time so far.
+        None when ``data`` does not read as an unfinished puzzle."""
+        try:
+            session = cls(Puzzle.from_dict(data["puzzle"]), clock=clock)
+            items = [{"card": i.get("card"), "take": [str(c) for c in i.get("take", [])]}
+                     for i in data.get("items", [])]
+            for item in items:  # only cards that exist (a row is data, not trusted)
+                for code in ([item["card"]] if item["card"] else []) + item["take"]:
+                    Card.parse(code)
+            hints = [Hint(str(h["key"]), dict(h.get("params") or {}), str(h.get("message", "")))
+                     for h in data.get("hints", [])]
+            elapsed = float(data.get("elapsed", 0.0))
+        except (KeyError, TypeError, ValueError, AttributeError):
+            return None
+        session.hints_given = hints
+        for item in items:
+            session.add(item["card"], item["take"])
+        if session.done:  # every set was found already: nothing left to resume
+            return None
+        session.said_none = bool(data.get("said_none"))
+        session.started = clock() - max(0.0, elapsed)
+        return session
+
     @property
     def answer(self) -> list[Any]:
         """The answer as stored with the attempt."""
@@ -150,13 +205,51 @@ class PuzzleSession:
         return feedback
 
 
+class PuzzleKeeper:
+    """One page slot's unfinished puzzle in the database, for one child (issue 25: a
+    restart lost the sets found, the "for me" puzzle and the choices). ``extra`` is
+    what the page needs to draw that puzzle again (its choices, its targets)."""
+
+    def __init__(self, storage: Any, profile_id: int, slot: str,
+                 extra: dict[str, Any] | None = None) -> None:
+        self.storage = storage
+        self.profile_id = profile_id
+        self.slot = slot
+        self.extra = dict(extra or {})
+
+    def saved(self) -> dict[str, Any] | None:
+        """What was saved for the slot (the page reads its choices from it), or None."""
+        return self.storage.puzzle_progress(self.profile_id, self.slot)
+
+    def load(self, puzzle_id: str | None = None) -> PuzzleSession | None:
+        """The slot's unfinished puzzle (``puzzle_id``'s only, when given), or None."""
+        data = self.saved()
+        if data is None:
+            return None
+        session = PuzzleSession.resume(data)
+        if session is None or (puzzle_id is not None and session.puzzle.id != puzzle_id):
+            return None
+        return session
+
+    def save(self, session: PuzzleSession) -> None:
+        """The sets found so far, as they are found (a checked puzzle is cleared)."""
+        if session.done:
+            self.clear()
+            return
+        self.storage.save_puzzle_progress(self.profile_id, self.slot, session.puzzle.id,
+                                          session.progress(**self.extra))
+
+    def clear(self) -> None:
+        self.storage.clear_puzzle_progress(self.profile_id, self.slot)
+
+
 def quick_question(puzzle: Puzzle, answer: int | None = None) -> str:
     """``"8 + ? = 15"`` (or, with the answer, ``"8 + 7 = 15"``)."""
     blank = "?" if answer is None else str(answer)
     return " + ".join(str(a) for a in puzzle.addends) + f" + {blank} = {puzzle.capture_sum}"
 
 
-class QuickRound:
+class QuickRound(_KeptOnlyIfSaved):
     """A short round of quick facts ("8 + ? = 15"), each answer timed privately."""
 
     def __init__(self, mode: str, capture_sum: int, puzzles: list[Puzzle], *,

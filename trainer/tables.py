@@ -34,6 +34,7 @@ Who played which move stays known: :meth:`TableSeat.move_players`.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
@@ -42,6 +43,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
+
+import sqlalchemy as sa
 
 from escoba import Card, Deck, Rules
 from escoba.record import round_moves
@@ -59,6 +62,7 @@ from .storage import (
     TablePulse,
     TableRow,
 )
+from .storage.trouble import UNAVAILABLE
 from .words import seat_name
 
 __all__ = ["Tables", "TableSeat", "TableTicket", "SeatPresence", "MoveBy", "TableRefusal",
@@ -209,7 +213,7 @@ class Tables:
             except TableChanged:
                 if attempt == _CODE_TRIES - 1:
                     raise
-        seat = TableSeat(self, table.code, token)
+        seat = TableSeat(self, table.code, token, player_id=profile.id)
         seat.start_if_full()
         return TableTicket(table.code, token, 0)
 
@@ -241,19 +245,25 @@ class Tables:
                                                        hash_token(token)))
             except TableChanged:
                 continue
-            TableSeat(self, code, token).start_if_full()
+            TableSeat(self, code, token, player_id=profile.id).start_if_full()
             return TableTicket(code, token, free[0])
         return TableRefusal("table_moved_first")
 
-    def seat_from_link(self, code: Any, token: Any) -> TableSeat | TableRefusal:
-        """The device's seat from its URL (``?table=&seat=``): an unknown code, a forged
-        or foreign token, or a seat handed to the computer is a refusal, never an error."""
+    def seat_from_link(self, code: Any, token: Any, player_id: int | None
+                       ) -> TableSeat | TableRefusal:
+        """The device's seat from its URL (``?table=&seat=``) for the child signed in on
+        it (``player_id``): an unknown code, a forged or foreign token, or a seat handed
+        to the computer is a refusal, never an error. A seat is its child's: a link of
+        another profile's seat (a shared tablet whose child changed) is refused with
+        ``table_seat_other_child`` (``profile_id``: whose it is, ``name``), so the page
+        asks for that child (their PIN) or offers to watch; nothing is played for the
+        wrong child."""
         normal = normalise_table_code(code)
         if normal is None:
             return TableRefusal("table_bad_link")
         if not isinstance(token, str) or not _TOKEN.fullmatch(token):
             return self._foreign_link(normal)
-        seat = TableSeat(self, normal, token)
+        seat = TableSeat(self, normal, token, player_id=player_id)
         problem = seat.refresh()
         if problem == TableRefusal("table_bad_link"):
             return self._foreign_link(normal)
@@ -290,17 +300,21 @@ class Tables:
         """The seat to continue from My games (see :meth:`holds_seat`), read afresh."""
         if not self.holds_seat(profile_id, code, token):
             return None
-        found = self.seat_from_link(code, token)
+        found = self.seat_from_link(code, token, profile_id)
         return found if isinstance(found, TableSeat) else None
 
-    def watch(self, code: Any, token: Any) -> TableSeat | None:
-        """The old link of a seat handed to the computer: that device may go on watching
-        the game, read-only (no hand drawn, no move, no touch), or None for any other link."""
+    def watch(self, code: Any, token: Any, player_id: int | None) -> TableSeat | None:
+        """The game to watch, read-only (no hand drawn, no move, no touch), from a seat's
+        link that ``player_id`` may not play: the old link of a seat handed to the
+        computer, or another child's seat (the tablet's child changed). None for any
+        other link (a forged one, or the signed-in child's own seat: they play it)."""
         normal = normalise_table_code(code)
         if normal is None or not isinstance(token, str) or not _TOKEN.fullmatch(token):
             return None
-        seat = TableSeat(self, normal, token, watching=True)
-        if seat.refresh() is not None or seat.me is None or seat.me.left_at is None:
+        seat = TableSeat(self, normal, token, watching=True, player_id=player_id)
+        if seat.refresh() is not None or seat.me is None:
+            return None
+        if seat.me.left_at is None and seat.belongs_to_player:
             return None
         return seat
 
@@ -323,6 +337,12 @@ def _bot_name(seat: int, names: Sequence[str]) -> str:
     return names[seat - 1] if 0 < seat <= len(names) else ""
 
 
+def _is_players(me: SeatRow, player_id: int | None) -> bool:
+    """Whether the seat row ``me`` is the child ``player_id``'s (a computer's seat, or
+    nobody signed in, is nobody's to play)."""
+    return player_id is not None and me.kind == "human" and me.profile_id == player_id
+
+
 #: The picture of a computer player that took over a child's seat.
 _HANDED_AVATAR = "🤖"
 
@@ -334,9 +354,12 @@ class TableSeat:
     every write is checked against the database's revision).
     """
 
-    def __init__(self, tables: Tables, code: str, token: str, *, watching: bool = False
-                 ) -> None:
+    def __init__(self, tables: Tables, code: str, token: str, *, watching: bool = False,
+                 player_id: int | None = None) -> None:
         self.tables = tables
+        #: The child signed in on this device: the only one whose moves it may play (a
+        #: seat is its child's, not the tablet's; None plays nothing).
+        self.player_id = player_id
         self.storage = tables.storage
         self.code = code
         #: This device's secret (it is in the device's own URL already).
@@ -379,6 +402,11 @@ class TableSeat:
         return self.game.revision if self.game is not None else None
 
     @property
+    def belongs_to_player(self) -> bool:
+        """Whether this seat is the signed-in child's (what every action checks)."""
+        return self.me is not None and _is_players(self.me, self.player_id)
+
+    @property
     def watching(self) -> bool:
         """This device's seat went to the computer: it may only watch (:meth:`Tables.watch`)."""
         return self._watching
@@ -392,6 +420,9 @@ class TableSeat:
             return TableRefusal("table_bad_link")
         if me.left_at is not None and not self._watching:
             return TableRefusal("table_seat_handed", {"name": me.name})
+        if not self._watching and not _is_players(me, self.player_id):
+            return TableRefusal("table_seat_other_child",
+                                {"name": me.name, "profile_id": me.profile_id})
         self.me, self.table = me, table
         self.pulse = self.storage.table_pulse(table.id)
         self.seats = self.storage.table_seats(table.id)
@@ -470,8 +501,8 @@ class TableSeat:
     @property
     def my_turn(self) -> bool:
         game = self.game
-        return (game is not None and not self._watching and not game.round_over
-                and not game.is_over and game.to_move == self.seat)
+        return (game is not None and not self._watching and self.belongs_to_player
+                and not game.round_over and not game.is_over and game.to_move == self.seat)
 
     def hand_overs(self) -> list[SeatRow]:
         """The computer players that took over a child's seat during the game, oldest
@@ -507,7 +538,7 @@ class TableSeat:
     def touch(self, force: bool = False) -> None:
         """This device is here: its seat's ``last_seen``, at most every few seconds."""
         at = self.tables.clock()
-        if self.me is None or self._watching or (not force and self._touched is not None
+        if not self.belongs_to_player or self._watching or (not force and self._touched is not None
                                and (at - self._touched).total_seconds() < TOUCH_SECONDS):
             return
         self.storage.touch_seat(self.me.id)
@@ -529,6 +560,8 @@ class TableSeat:
         seats nobody has joined, and the game begins."""
         self.refresh()
         table = self.table
+        if not self.belongs_to_player:
+            return TableRefusal("table_seat_other_child")
         if table is None or table.status != "waiting" or self.seat != 0:
             return TableRefusal("table_started")
         if level not in bot_levels():
@@ -566,6 +599,8 @@ class TableSeat:
     def close(self) -> TableRefusal | None:
         """The opener gives up a table nobody has started: it disappears from the open
         tables and its code joins nobody."""
+        if not self.belongs_to_player:
+            return TableRefusal("table_seat_other_child")
         if self.table is None or self.table.status != "waiting" or self.seat != 0:
             return TableRefusal("table_started")
         try:
@@ -581,6 +616,8 @@ class TableSeat:
         a child who goes is handed to the computer instead (:meth:`hand_to_computer`)."""
         if self.refresh() is not None or self.table is None or self.me is None:
             return TableRefusal("table_bad_link")
+        if not self.belongs_to_player:
+            return TableRefusal("table_seat_other_child")
         if self.table.status != "waiting":
             return TableRefusal("table_started")
         if self.seat == 0:
@@ -609,11 +646,17 @@ class TableSeat:
         """``act`` on the game, only at this device's turn and at the revision it drew;
         a save the database refused is ``table_moved_first`` (the device redraws)."""
         game = self.game
+        if not self._watching and not self.belongs_to_player:
+            # Checked here, not in the page: another child's answers are never recorded
+            # as this seat's child's (a shared tablet whose child changed).
+            return Outcome(False, "table_seat_other_child")
         if game is None or seen is None or seen != game.revision:
             return self._moved_first()
         if not self.my_turn:
             return Outcome(False, "not_your_turn")
         outcome = act(game)
+        if game.conflict == UNAVAILABLE:
+            return self._not_saved()
         if game.conflict is not None:
             return self._moved_first()
         self._wrote()
@@ -623,13 +666,15 @@ class TableSeat:
         """Deal the next round after the score table (any child at the table may; the
         first tap deals, another device's tap at the same moment changes nothing)."""
         game = self.game
-        if self._watching:
+        if self._watching or not self.belongs_to_player:
             return Outcome(False, "not_your_turn")
         if game is None or seen is None or seen != game.revision:
             return self._moved_first()
         if not game.round_over or game.is_over:
             return Outcome(False, "not_your_turn")
         _in_one_save(game, game.next_round, game.run_bots)
+        if game.conflict == UNAVAILABLE:
+            return self._not_saved()
         if game.conflict is not None:
             return self._moved_first()
         self._wrote()
@@ -639,7 +684,9 @@ class TableSeat:
                          ) -> TableRefusal | None:
         """Give the seat of a child who left (gone longer than the table's timeout) to a
         computer player of ``level``, which plays from the next move on."""
-        if self._watching or self.refresh() is not None or self.game is None or self.table is None:
+        if self._watching or not self.belongs_to_player:
+            return TableRefusal("table_seat_other_child")
+        if self.refresh() is not None or self.game is None or self.table is None:
             return TableRefusal("table_moved_first")
         if level not in bot_levels():
             return TableRefusal("table_bad_level")
@@ -672,6 +719,13 @@ class TableSeat:
         if self.pulse is not None and game is not None:
             self.pulse = TablePulse(self.pulse.version, self.pulse.status, game.revision,
                                     "finished" if game.is_over else "playing")
+
+    def _not_saved(self) -> Outcome:
+        """The database could not be written: nothing was saved. The game is read again
+        (the move is not drawn as made), if storage can be read at all."""
+        with contextlib.suppress(sa.exc.DBAPIError):
+            self.refresh()
+        return Outcome(False, UNAVAILABLE)
 
     def _moved_first(self) -> Outcome:
         self.refresh()

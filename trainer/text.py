@@ -14,6 +14,14 @@ _INLINE = re.compile(r"([\\`*_\[\]()<>!|~:$&])")
 _LINE_START = re.compile(r"^(\s*)(?:([#+\-=])|(\d+)([.)]))", re.MULTILINE)
 
 
+# Streamlit's Markdown turns " -- " into " — " (and "->", "<-", ">=", "<=", "~=" into
+# arrows and signs) in the text it draws, after Markdown is read: a backslash cannot
+# stop that. An invisible WORD JOINER (U+2060) between the two signs does, and shows
+# nothing ("Ana -- Leo" stays "Ana -- Leo").
+_TYPOGRAPHY = re.compile(r"([-<>~])(?=[-<>=])")
+WORD_JOINER = "\u2060"
+
+
 def _start(match: re.Match[str]) -> str:
     lead, mark, digits, dot = match.groups()
     return f"{lead}\\{mark}" if mark else f"{lead}{digits}\\{dot}"
@@ -22,4 +30,5 @@ def _start(match: re.Match[str]) -> str:
 def md_escape(text: str) -> str:
     """``text`` shown literally in Markdown: a backslash before every character that
     could be read as markup where it stands ("Ana + Leo" stays as it is)."""
-    return _LINE_START.sub(_start, _INLINE.sub(r"\\\1", str(text)))
+    literal = _TYPOGRAPHY.sub(r"\1" + WORD_JOINER, str(text))
+    return _LINE_START.sub(_start, _INLINE.sub(r"\\\1", literal))

@@ -12,7 +12,11 @@ A fragment rerun (a tap on the Play board) and a callback run outside
 - :func:`safe_callback` -- for ``on_click``/``on_change``: the message waits for
   the next run (a callback cannot draw), :func:`show_error_flash` shows it.
 
-Each logs the traceback and shows one kind, translated sentence.
+Each logs the traceback and shows one kind, translated sentence. Storage trouble is
+no bug and is told as it is (trainer.storage.trouble): a database that cannot be
+written now says "We can't save right now — ask a grown-up" (nothing is claimed
+saved) with a way to try again; a damaged one shows a grown-up's page (what happened,
+that a backup can be restored, the log's line), never the Oops box.
 """
 
 from __future__ import annotations
@@ -27,10 +31,12 @@ from typing import Any, TypeVar, overload
 import streamlit as st
 
 from trainer.i18n import t
+from trainer.storage.trouble import DAMAGED, UNAVAILABLE, storage_trouble, trouble_line
 from ui.i18n import start_run
 
 __all__ = ["friendly_errors", "friendly", "friendly_fragment", "safe_callback",
-           "show_error_flash"]
+           "show_error_flash", "show_storage_unavailable", "show_storage_damaged",
+           "say_trouble"]
 
 log = logging.getLogger("escoba.app")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -41,17 +47,66 @@ def say_sorry() -> None:
     st.error(t("error_friendly"), icon="🙈")
 
 
+def _retry() -> None:
+    """"Try again": a new run reads everything again from storage (nothing to undo:
+    what could not be saved was never shown as done)."""
+
+
+def show_storage_unavailable() -> None:
+    """Nothing could be saved: said so, and a way to try again once storage is back."""
+    with st.container(border=True, key=f"storage_trouble_{_next_id()}"):
+        st.error(t("storage_unavailable"), icon="💾")
+        st.button(t("storage_retry"), key=f"storage_retry_{_next_id()}", on_click=_retry,
+                  type="primary")
+
+
+def show_storage_damaged(line: str) -> None:
+    """A grown-up's page: the database is damaged; what happened, how a backup is
+    restored, and the log's line (the driver's message only: no data)."""
+    st.error(t("storage_damaged_title"), icon="🛠️")
+    st.markdown(t("storage_damaged_body"))
+    st.caption(t("storage_damaged_log"))
+    st.code(line, language=None)
+
+
+def _next_id() -> int:
+    """A fresh widget key suffix within one run (the box may be drawn twice)."""
+    count = int(st.session_state.get("_storage_box_count", 0)) + 1
+    st.session_state["_storage_box_count"] = count
+    return count
+
+
+def say_trouble(exc: BaseException) -> bool:
+    """Tell a storage trouble as it is; False when ``exc`` is none (then say sorry)."""
+    kind = storage_trouble(exc)
+    if kind == DAMAGED:
+        line = trouble_line(exc)
+        log.error("the database is damaged: %s", line)
+        show_storage_damaged(line)
+        return True
+    if kind == UNAVAILABLE:
+        log.warning("storage unavailable: %s", trouble_line(exc))
+        show_storage_unavailable()
+        return True
+    return False
+
+
 @contextmanager
 def friendly_errors() -> Iterator[None]:
     """No traceback ever reaches a child: log it, show a kind sentence instead.
 
     ``st.rerun`` and ``st.stop`` are not errors (they are BaseExceptions) and pass.
+    A damaged database stops the run after its grown-up's page (every part of the
+    page would only fail again).
     """
     try:
         yield
-    except Exception:
+    except Exception as exc:
         log.exception("unexpected error on a page")
-        say_sorry()
+        if not say_trouble(exc):
+            say_sorry()
+        elif storage_trouble(exc) == DAMAGED:
+            st.stop()
 
 
 def friendly(fn: F) -> F:
@@ -105,10 +160,12 @@ def safe_callback(fn: F) -> F:
         try:
             start_run()  # callbacks run before app.py fixes this run's language
             return fn(*args, **kwargs)
-        except Exception:
+        except Exception as exc:
             log.exception("error in %s", fn.__name__)
+            kind = storage_trouble(exc)
+            flag: Any = True if kind is None else (kind, trouble_line(exc))
             with contextlib.suppress(Exception):  # no session: a unit test's direct call
-                st.session_state[_ERROR_FLAG] = True
+                st.session_state[_ERROR_FLAG] = flag
             return None
 
     return wrapper  # type: ignore[return-value]
@@ -116,5 +173,10 @@ def safe_callback(fn: F) -> F:
 
 def show_error_flash() -> None:
     """The friendly message of a callback that failed, once (app.py and the fragments)."""
-    if st.session_state.pop(_ERROR_FLAG, False):
+    flag = st.session_state.pop(_ERROR_FLAG, False)
+    if isinstance(flag, tuple) and flag[0] == DAMAGED:
+        show_storage_damaged(flag[1])
+    elif isinstance(flag, tuple) and flag[0] == UNAVAILABLE:
+        show_storage_unavailable()
+    elif flag:
         say_sorry()

@@ -10,10 +10,11 @@ import logging
 import streamlit as st
 
 from trainer.i18n import LANGUAGES, t
+from trainer.storage.trouble import UNAVAILABLE
 from trainer.text import md_escape
 from ui.i18n import current_language
 
-from .errors import safe_callback
+from .errors import safe_callback, show_storage_unavailable
 from .session import current_profile, pop_flash, save_language
 
 __all__ = ["sidebar", "show_flash", "require_profile",
@@ -111,6 +112,9 @@ def show_flash() -> None:
     if message is None:
         return
     kind, key, params = message
+    if key == UNAVAILABLE:  # nothing was saved: said so, with a way to try again
+        show_storage_unavailable()
+        return
     # A name is free text, never markup: only the catalog's own words carry Markdown.
     text = t(key, **{k: md_escape(v) if k in _NAME_PARAMS and isinstance(v, str) else v
                      for k, v in params.items()})

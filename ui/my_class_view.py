@@ -1,8 +1,8 @@
 """My class: a pupil signs in on a shared tablet and finds their assignments first.
 
 The order of docs/CLASSROOM.md: the class code, typed once per device (kept in this
-browser session; failed codes are counted here and refused after
-:data:`MAX_CODE_TRIES`, since the core limits PINs, not codes); the class's pictures
+browser session; unknown codes are counted by the core per device and per server,
+in the database: trainer.limits); the class's pictures
 and nicknames (never real names) as big buttons; the PIN on a number pad of big
 buttons (wrong PINs are counted per pupil by the core); then the pupil plays as
 themselves (:func:`ui.session.set_profile`), assignments first, each done right here
@@ -37,20 +37,17 @@ from .i18n import current_language
 from .lesson_view import open_stage
 from .practice import attempt_row, record_attempt, today
 from .practice_view import show_puzzle
-from .session import current_profile, set_profile, settings, storage
+from .session import current_profile, device_key, set_profile, settings, storage
 
-__all__ = ["show_my_class", "MAX_CODE_TRIES", "KEY_CARD", "KEY_FAILS"]
+__all__ = ["show_my_class", "KEY_CARD"]
 
 KEY_CARD = "mc_card"  # the ClassCard of this device's class
-KEY_FAILS = "mc_code_failures"  # class codes not found in this browser session
 KEY_PICKED = "mc_picked"  # the picture tapped: whose PIN is asked
 KEY_PIN = "mc_pin"  # the digits typed so far
 KEY_TASK = "mc_task"  # the assignment being done
 KEY_CURRENT = "mc_current"  # (assignment id, puzzle on screen)
 KEY_ROUND = "mc_round"  # (assignment id, QuickRound)
 _TASK_KEYS = (KEY_TASK, KEY_CURRENT, KEY_ROUND)
-#: A class code is 6 signs of about 1.3 million: a tablet may miss a few, not guess.
-MAX_CODE_TRIES = 10
 PIN_LENGTH = 4
 ROUND = 5
 
@@ -68,16 +65,10 @@ def _forget(*keys: str) -> None:
 
 @class_action
 def _on_code() -> None:
-    failures = int(st.session_state.get(KEY_FAILS, 0))
     typed = st.session_state.pop("mc_code", "") or ""
-    if failures >= MAX_CODE_TRIES:
-        return
-    try:
-        card = _door().find_class(typed)
-    except ClassroomError as err:
-        if err.key == "signin.code_unknown":  # a guess; an archived class's code is not
-            st.session_state[KEY_FAILS] = failures + 1
-        raise
+    # Unknown codes are counted by the core per device and per server, in the database
+    # (trainer.limits): a new tab is the same device, another replica the same count.
+    card = _door().find_class(typed, device=device_key())
     st.session_state[KEY_CARD] = card
     _forget(KEY_PICKED, KEY_PIN)
 
@@ -140,9 +131,6 @@ def _on_switch() -> None:
 
 
 def _code_form() -> None:
-    if int(st.session_state.get(KEY_FAILS, 0)) >= MAX_CODE_TRIES:
-        st.warning(ct("mc.too_many"), icon="✋")
-        return
     with st.form("mc_code_form", border=True):
         st.text_input(ct("mc.code"), key="mc_code", max_chars=12, placeholder="KDM-472",
                       help=ct("mc.code_help"))
@@ -209,10 +197,13 @@ def _on_next_puzzle() -> None:
 @class_action
 def _on_answer(profile_id: int, value: int) -> None:
     kept = st.session_state.get(KEY_ROUND)
-    answered = kept[1].answer(value) if kept is not None else None
-    if answered is not None:
-        puzzle, result, seconds = answered
-        record_attempt(profile_id, attempt_row(puzzle, result, seconds, [value], "quick"))
+    if kept is None:
+        return
+    with kept[1].kept_only_if_saved():  # an answer not saved is not shown as given
+        answered = kept[1].answer(value)
+        if answered is not None:
+            puzzle, result, seconds = answered
+            record_attempt(profile_id, attempt_row(puzzle, result, seconds, [value], "quick"))
 
 
 @class_action

@@ -10,7 +10,7 @@ from escoba import PRESETS, Rules, RulesError
 from escoba.rules import CAPTURE_RULES, CAPTURE_SUMS, INITIAL_FIFTEEN, MISCOUNT
 from trainer.gameplay import GameSession, SeatSpec, bot_avatar, bot_levels
 from trainer.i18n import t
-from trainer.names import TYPED_MAX, clean_name, name_problem
+from trainer.names import clean_name, name_problem
 from ui.i18n import labels
 
 from .errors import safe_callback
@@ -108,7 +108,7 @@ def show_new_game_form(profile: Any) -> None:
                                  default="bot", required=True,
                                  format_func=labels("kind_"))
             if st.session_state.get(f"ng_kind_{i}") == "human":
-                st.text_input(t("nickname"), key=f"ng_name_{i}", max_chars=TYPED_MAX,
+                st.text_input(t("nickname"), key=f"ng_name_{i}",
                               placeholder=t("player_n", n=i + 1))
             else:
                 st.selectbox(t("level"), levels, key=f"ng_level_{i}",

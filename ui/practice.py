@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import logging
 import os
+import re
 from datetime import UTC, date, datetime
 from typing import Any, NamedTuple
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -30,7 +31,8 @@ from trainer.storage import DailyResult, ProgressVersion
 from .errors import safe_callback
 from .session import database_url, storage
 
-__all__ = ["now_utc", "child_timezone", "today", "attempt_row", "record_attempt",
+__all__ = ["now_utc", "child_timezone", "timezone_unknown", "today", "attempt_row",
+           "record_attempt",
            "record_daily", "mastery", "attempts", "data_version", "history", "fact_stats_of",
            "cached_daily", "fact_text", "kept", "keep"]
 
@@ -51,23 +53,43 @@ def now_utc() -> datetime:
     return datetime.now(UTC)
 
 
+#: What an IANA time zone name looks like ("Europe/Madrid", "America/Argentina/Salta",
+#: "Etc/GMT+3"): anything else a browser sends (a forged 100,000-character value) is
+#: refused before it reaches the file system (ZoneInfo opens a file by that name).
+_ZONE_NAME = re.compile(r"[A-Za-z0-9_+\-]{1,30}(/[A-Za-z0-9_+\-]{1,30}){0,3}")
+
+
 @functools.lru_cache(maxsize=64)
-def _zone(name: str | None) -> ZoneInfo:
-    if name:
+def _zone(name: str | None) -> ZoneInfo | None:
+    """The time zone ``name`` names, or None when it is none we know."""
+    if isinstance(name, str) and _ZONE_NAME.fullmatch(name):
         try:
             return ZoneInfo(name)
-        except (ZoneInfoNotFoundError, ValueError):
-            log.warning("unknown time zone %r, using UTC", name)
-    return ZoneInfo("UTC")
+        except (ZoneInfoNotFoundError, ValueError, OSError):
+            pass
+    log.warning("unknown time zone %r, using UTC", str(name)[:80])
+    return None
+
+
+def _browser_zone_name() -> str | None:
+    try:
+        name = st.context.timezone
+    except Exception:
+        return None
+    return name if isinstance(name, str) else None
 
 
 def child_timezone() -> ZoneInfo:
     """The browser's time zone (``st.context.timezone``), UTC when unknown."""
-    try:
-        name = st.context.timezone
-    except Exception:
-        name = None
-    return _zone(name)
+    name = _browser_zone_name()
+    return (_zone(name) if name else None) or ZoneInfo("UTC")
+
+
+def timezone_unknown() -> bool:
+    """The browser sent a time zone we do not know (the days follow UTC then): the
+    Daily page says so in a sentence of its own. No time zone at all is no problem."""
+    name = _browser_zone_name()
+    return bool(name) and _zone(name) is None
 
 
 def today() -> date:

@@ -25,7 +25,7 @@ from puzzles import CheckResult, Puzzle, Solution, WrongAnswer
 from trainer.board_view import BoardRefusal, puzzle_board, puzzle_position, read_action
 from trainer.cards import pick_label
 from trainer.i18n import card_name, t
-from trainer.practice_sessions import Feedback, PuzzleSession
+from trainer.practice_sessions import Feedback, PuzzleKeeper, PuzzleSession
 
 from .board import coach_text, deck_of
 from .board_component import board_loaded, show_board_component
@@ -167,10 +167,16 @@ def _set_label(slot: str, state: PuzzleSession) -> tuple[str, bool]:
              need=total.need), True
 
 
-def _checked(state: PuzzleSession, record: Recorder) -> None:
-    """Record the attempt once the session has checked the whole answer."""
+def _checked(state: PuzzleSession, record: Recorder, slot: str | None = None) -> None:
+    """Record the attempt once the session has checked the whole answer; before that,
+    keep the sets found so far (a restart resumes them)."""
+    keeper: PuzzleKeeper | None = st.session_state.get(f"{slot}_keeper") if slot else None
     if state.result is not None:
         record(state.puzzle, state.result, state.seconds, state.answer)
+        if keeper is not None:
+            keeper.clear()
+    elif keeper is not None:
+        keeper.save(state)
 
 
 @safe_callback
@@ -178,18 +184,22 @@ def _add(slot: str, record: Recorder) -> None:
     state = state_of(slot)
     if state is None or state.done:
         return
-    state.add(*_picked(slot))
+    with state.kept_only_if_saved():
+        state.add(*_picked(slot))
+        _checked(state, record, slot)
     st.session_state[f"{slot}_table"] = []
-    _checked(state, record)
 
 
 @safe_callback
 def _finish_now(slot: str, record: Recorder, said_none: bool = False) -> None:
     """ "I've found them all", or (``said_none``) "there is none"."""
     state = state_of(slot)
-    if state is None or state.finish(said_none) is None:
+    if state is None or state.done:
         return
-    _checked(state, record)
+    with state.kept_only_if_saved():  # not saved: not shown as checked either
+        if state.finish(said_none) is None:
+            return
+        _checked(state, record, slot)
 
 
 @safe_callback
@@ -197,9 +207,14 @@ def _hint(slot: str) -> None:
     state = state_of(slot)
     if state is None or state.done:
         return
-    if state.ask_hint() is None:
-        # Nothing new to tell: said once, and free.
-        state.feedback.append(Feedback("info", "pz_hint_nothing_new"))
+    with state.kept_only_if_saved():  # a hint costs a star: kept with the puzzle
+        if state.ask_hint() is None:
+            # Nothing new to tell: said once, and free.
+            state.feedback.append(Feedback("info", "pz_hint_nothing_new"))
+            return
+        keeper: PuzzleKeeper | None = st.session_state.get(f"{slot}_keeper")
+        if keeper is not None:
+            keeper.save(state)
 
 
 def _lit(state: PuzzleSession) -> list[Card]:
@@ -221,18 +236,27 @@ def _on_board_add(slot: str, record: Recorder, raw: Any) -> None:
         if not action.stale:
             state.feedback.append(Feedback("error", action.key))
         return
-    state.add(str(action.card) if action.card is not None else None,
-              [str(c) for c in action.take])
-    _checked(state, record)
+    with state.kept_only_if_saved():  # a set not saved is not shown as found
+        state.add(str(action.card) if action.card is not None else None,
+                  [str(c) for c in action.take])
+        _checked(state, record, slot)
 
 
-def show_puzzle(slot: str, puzzle: Puzzle, record: Recorder) -> PuzzleSession:
-    """Draw ``puzzle`` in ``slot`` (a new puzzle starts a fresh state) and its controls:
-    the cards are tapped on the board (:mod:`ui.board_component`) to form each set."""
+def show_puzzle(slot: str, puzzle: Puzzle, record: Recorder,
+                keeper: PuzzleKeeper | None = None) -> PuzzleSession:
+    """Draw ``puzzle`` in ``slot`` (a new puzzle starts a fresh state, or the one
+    ``keeper`` saved for it: the sets found before a restart) and its controls: the
+    cards are tapped on the board (:mod:`ui.board_component`) to form each set."""
+    if keeper is not None:
+        st.session_state[f"{slot}_keeper"] = keeper
     state = state_of(slot)
     if state is None or state.puzzle.id != puzzle.id:
+        resumed = keeper.load(puzzle.id) if keeper is not None else None
         state = reset(slot, puzzle)
         assert state is not None
+        if resumed is not None:
+            state = resumed
+            st.session_state[f"{slot}_state"] = state
     deck, values = deck_of(), bool(settings().get("show_values", True))
     title = t("pz_your_card") if puzzle.kind == "captures" else t("pz_your_hand")
     data = puzzle_board(puzzle, sets_given=len(state.items), deck=deck, show_value=values,

@@ -6,17 +6,20 @@ from __future__ import annotations
 import streamlit as st
 
 from trainer.classroom import ClassroomError, PupilSignIn
+from trainer.i18n import t
+from trainer.limits import ParentPins
 from trainer.names import name_problem
-from trainer.storage import StorageError
+from trainer.storage import Profile, StorageError
 from trainer.storage.profiles import PIN_DIGITS
+from trainer.text import md_escape
 
 from .classroom import end_teacher_session
 from .errors import safe_callback
-from .session import ask_pin, current_profile, flash, set_profile, storage
+from .session import ask_pin, current_profile, device_key, flash, set_profile, storage
 
 __all__ = ["AVATARS", "PIN_DIGITS", "create_profile_clicked", "pick_profile_clicked",
            "pin_entered", "pin_cancelled", "rename_clicked", "pin_set_clicked",
-           "pin_remove_clicked", "delete_clicked"]
+           "pin_remove_clicked", "delete_clicked", "show_pin_form"]
 
 #: Avatars to choose from: animals and things, never a photo.
 AVATARS = ["🦊", "🐼", "🐸", "🦁", "🐙", "🦄", "🐢", "🐝", "🚀", "⚽", "🌈", "🍉"]
@@ -72,10 +75,24 @@ def pin_entered(profile_id: int) -> None:
             return
         end_teacher_session()
         set_profile(profile)
-    elif storage().check_pin(profile_id, pin):
-        set_profile(profile)
     else:
-        flash("error", "pin_wrong")
+        try:  # a parent's PIN: counted per profile and per device (trainer.limits)
+            _parent_pins().check(profile_id, pin, device_key())
+        except StorageError as exc:
+            flash("error", exc.key, **exc.params)
+            return
+        set_profile(profile)
+
+
+def show_pin_form(locked: Profile) -> None:
+    """The PIN box of a protected profile (a parent's PIN, or a pupil's): "Who's
+    playing?" and a table seat's link of this child both ask with it."""
+    with st.form("pin_form", border=True):
+        st.markdown(f"**{t('pin_title', name=md_escape(f'{locked.avatar} {locked.nickname}'))}**")
+        st.text_input(t("pin"), key="pin_entry", type="password", max_chars=8,
+                      help=t("pin_help"))
+        st.form_submit_button(t("pin_open"), type="primary", on_click=pin_entered,
+                              args=(locked.id,), use_container_width=True)
 
 
 @safe_callback
@@ -84,6 +101,10 @@ def pin_cancelled() -> None:
     if current_profile() is None:
         st.query_params.pop("p", None)
     ask_pin(None)
+
+
+def _parent_pins() -> ParentPins:
+    return ParentPins(storage())
 
 
 def _parent_pin() -> str | None:
@@ -110,9 +131,10 @@ def rename_clicked(profile_id: int) -> None:
         flash("warning", problem[0], **problem[1])
         return
     try:
-        profile = storage().rename_profile(profile_id, nickname, pin=_parent_pin())
+        profile = _parent_pins().rename(profile_id, nickname, _parent_pin(), device_key())
     except StorageError as exc:
-        flash("error" if exc.key == "pin_wrong" else "warning", exc.key, **exc.params)
+        flash("error" if exc.key in ("pin_wrong", "pin_wait") else "warning", exc.key,
+              **exc.params)
         return
     set_profile(profile)
     st.session_state.pop("parent_rename", None)
@@ -133,7 +155,7 @@ def _change_pin(profile_id: int, new_pin: str | None, done_key: str) -> None:
     if _managed(profile_id):
         return
     try:
-        storage().set_pin(profile_id, new_pin, pin=_parent_pin())
+        _parent_pins().set_pin(profile_id, new_pin, _parent_pin(), device_key())
     except StorageError as exc:
         flash("error", exc.key, **exc.params)
         return
@@ -147,7 +169,7 @@ def delete_clicked(profile_id: int) -> None:
     if profile is None or _managed(profile_id):
         return
     try:
-        storage().delete_profile(profile_id, pin=_parent_pin())
+        _parent_pins().delete(profile_id, _parent_pin(), device_key())
     except StorageError as exc:
         flash("error", exc.key, **exc.params)
         return

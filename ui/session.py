@@ -15,6 +15,7 @@ asked first. A malformed ``?p=`` is ignored.
 from __future__ import annotations
 
 import functools
+import hashlib
 import logging
 import os
 import re
@@ -27,12 +28,14 @@ import streamlit as st
 from trainer.gameplay import GameSession
 from trainer.i18n import LANGUAGES
 from trainer.storage import GameRow, Profile, Storage, configure_sqlite, sqlite_url
+from trainer.storage.trouble import UNAVAILABLE
 from ui.i18n import current_language, set_language
 
 __all__ = ["storage", "database_url", "current_profile", "set_profile", "settings",
            "update_setting", "current_game", "set_game", "DEFAULT_SETTINGS", "flash",
            "pop_flash", "new_seed", "profile_id_param", "pin_asked", "ask_pin",
-           "url_names_another_profile"]
+           "url_names_another_profile", "drop_child_state", "CHILD_STATE_PREFIXES",
+           "device_key"]
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +54,18 @@ _GAME = "game_session"
 _SETTINGS = "settings"
 _FLASH = "flash"
 _PIN_ASKED = "pin_asked"
+#: What one child has open in this browser session, dropped when the child changes (a
+#: new choice on "Who's playing?", "Not you? Switch"): a seat at a table and what it
+#: watches, the game in play, a puzzle, a quick-facts round, a lesson, an assignment, a
+#: review, the board's picks. A seat belongs to a child, not to the tablet's session
+#: (issue 25: Ann was handed Bob's seat and played it). Prefixes of session-state keys.
+CHILD_STATE_PREFIXES = (
+    "table_seat", "table_watch", "table_presence", "table_board", "tb_hand", "tb_take",
+    "tb_confirm_close", "game_session", "game_board", "pick_", "revealed_seat", "hint_step",
+    "review_", "balloons_", "qf_round", "pz_current", "pz_count", "pz_state", "pz_hand",
+    "pz_keeper",
+    "pz_table", "dy", "lesson_", "mc_task", "mc_current", "mc_round", "mastery_cache",
+    "replay_step", "new_game_open")
 # A profile id in the URL: plain ASCII digits, no sign, small enough for any database
 # integer (a 20-digit number overflowed SQLite's and showed "Oops" twice).
 _PROFILE_ID = re.compile(r"[0-9]{1,9}")
@@ -163,7 +178,17 @@ def ask_pin(profile_id: int | None) -> None:
         st.session_state[_PIN_ASKED] = profile_id
 
 
+def drop_child_state() -> None:
+    """Forget everything one child had open in this session (:data:`CHILD_STATE_PREFIXES`):
+    the next child starts with nothing of theirs. The seats remembered for My games are
+    kept per child (``table_tickets``, keyed by profile), never handed to another."""
+    for key in list(st.session_state.keys()):
+        if isinstance(key, str) and key.startswith(CHILD_STATE_PREFIXES):
+            st.session_state.pop(key, None)
+
+
 def _load_profile(profile: Profile) -> None:
+    drop_child_state()
     st.session_state[_PROFILE] = profile.id
     merged = dict(DEFAULT_SETTINGS)
     merged.update({k: v for k, v in profile.settings.items() if k in DEFAULT_SETTINGS})
@@ -178,6 +203,7 @@ def set_profile(profile: Profile | None) -> None:
     """Choose the profile of this session (a PIN, if it has one, was checked already)."""
     ask_pin(None)
     if profile is None:
+        drop_child_state()
         for key in (_PROFILE, _PROFILE_OBJ, _GAME, _SETTINGS):
             st.session_state.pop(key, None)
         st.query_params.pop("p", None)
@@ -186,6 +212,39 @@ def set_profile(profile: Profile | None) -> None:
         _load_profile(profile)
     st.session_state[_PROFILE_OBJ] = profile
     st.query_params["p"] = str(profile.id)
+
+
+# -- the device ---------------------------------------------------------------------
+
+#: Addresses of this machine: a request from one came through the local proxy (nginx,
+#: docs/DEPLOY.md), which names the device in X-Forwarded-For.
+_LOOPBACK = {"127.0.0.1", "::1", "localhost"}
+_DEVICE = "device_key"
+
+
+def device_key() -> str:
+    """A stable name for the device this browser session runs on, for the limits on
+    wrong secrets (trainer.limits): the device's address (behind the local proxy, the
+    last address it forwarded), hashed — no address is stored. A new tab or a new
+    browser on the same device is the same device. Without any address (a test
+    harness), the browser session."""
+    cached = st.session_state.get(_DEVICE)
+    if cached is not None:
+        return cached
+    address: Any = None
+    try:
+        address = st.context.ip_address
+        if address in _LOOPBACK or address is None:
+            forwarded = st.context.headers.get("X-Forwarded-For") or ""
+            if isinstance(forwarded, str):
+                address = forwarded.split(",")[-1].strip() or address
+    except Exception:  # no request context (a bare script run)
+        address = None
+    if not isinstance(address, str) or not address:
+        address = "session:" + _secrets.token_hex(16)
+    key = hashlib.sha256(address.encode("utf-8")).hexdigest()[:40]
+    st.session_state[_DEVICE] = key
+    return key
 
 
 # -- settings --------------------------------------------------------------------------
@@ -227,6 +286,10 @@ def current_game() -> GameSession | None:
     """
     game = st.session_state.get(_GAME)
     profile_id = st.session_state.get(_PROFILE)
+    if game is not None and game.profile_id is not None and game.profile_id != profile_id:
+        # Another child's game (a session kept across a switch): never played as this one.
+        st.session_state.pop(_GAME, None)
+        game = None
     if game is not None:
         if game.storage is None or game.game_id is None:
             return game
@@ -234,6 +297,11 @@ def current_game() -> GameSession | None:
         if game.conflict is None and state is not None and state[1] == game.revision:
             return game
         st.session_state.pop(_GAME, None)
+        if game.conflict == UNAVAILABLE and state is not None:
+            # The last move could not be saved (the child was told so): the game as the
+            # database has it, without that move: never drawn as made.
+            row = storage().get_game(game.game_id)
+            return _resumed(row) if row is not None else None
         if state is not None and state[0] != "abandoned":
             flash("warning", "game_stale")
             row = storage().get_game(game.game_id)

@@ -38,8 +38,9 @@ from .errors import friendly_fragment, safe_callback, show_error_flash
 from .layout import show_flash
 from .newgame import build_rules, show_more_rules
 from .practice import today
+from .profiles import show_pin_form
 from .score import show_round_score
-from .session import flash, settings, storage
+from .session import flash, set_profile, settings, storage
 
 __all__ = ["table_page", "POLL_SECONDS", "device_token", "continue_at_table",
            "CLASS_TABLES_SECONDS"]
@@ -54,9 +55,13 @@ KEY_PRESENCE = "table_presence"
 KEY_BOARD = "table_board"
 #: A device whose seat went to the computer, watching the game (read-only).
 KEY_WATCH = "table_watch"
-#: Every seat this browser session opened or joined: table code -> the seat's secret
-#: (this device's own links; My games continues a table's game with it).
+#: Every seat this browser session opened or joined: (profile id, table code) -> the
+#: seat's secret (this device's own links; My games continues a table's game with it,
+#: for the child whose seat it is only).
 KEY_TICKETS = "table_tickets"
+#: The child whose seat a link on this tablet is, when another child is signed in and
+#: tapped "I'm …": their PIN is asked here (issue 25).
+KEY_SEAT_OWNER = "table_seat_owner"
 #: How often the class's open tables are read again while the lobby shows them.
 CLASS_TABLES_SECONDS = 3
 #: Set by a tap on the class's list: the page (not only the list) is drawn again.
@@ -80,15 +85,19 @@ def _set_seat(seat: TableSeat | None) -> None:
             st.query_params.pop(key, None)
         return
     st.session_state[KEY_SEAT] = seat
-    st.session_state.setdefault(KEY_TICKETS, {})[seat.code] = seat.token
+    st.session_state.setdefault(KEY_TICKETS, {})[(seat.player_id, seat.code)] = seat.token
     st.query_params["table"] = seat.code
     st.query_params["seat"] = seat.token
 
 
-def current_seat() -> TableSeat | None:
-    """This device's seat: from session state, else from the URL's link (a bad link:
-    a clear message and the lobby, nothing else changes)."""
+def current_seat(profile: Any) -> TableSeat | None:
+    """This device's seat for the child signed in (``profile``): from session state,
+    else from the URL's link (a bad link: a clear message and the lobby, nothing else
+    changes; another child's seat: whose it is, their PIN or watching)."""
     seat: TableSeat | None = st.session_state.get(KEY_SEAT)
+    if seat is not None and seat.player_id != profile.id:
+        st.session_state.pop(KEY_SEAT, None)  # another child's: never played for this one
+        seat = None
     params = st.query_params
     code, token = params.get("table"), params.get("seat")
     if seat is not None and (code is None or (code == seat.code and token == seat.token)):
@@ -97,10 +106,13 @@ def current_seat() -> TableSeat | None:
         return seat
     if code is None and token is None:
         return None
-    found = _tables().seat_from_link(code, token)
+    found = _tables().seat_from_link(code, token, profile.id)
     if isinstance(found, TableRefusal):
+        if found.key == "table_seat_other_child":
+            _another_childs_seat(found, profile)  # the link stays: its child may come
+            return None
         _say_refusal(found)
-        if _watch_instead(found, code, token) is not None:  # the link stays
+        if _watch_instead(found, code, token, profile) is not None:  # the link stays
             return None
         _set_seat(None)
         return None
@@ -108,10 +120,57 @@ def current_seat() -> TableSeat | None:
     return found
 
 
-def _watch_instead(refusal: TableRefusal, code: Any, token: Any) -> TableSeat | None:
+def _another_childs_seat(refusal: TableRefusal, profile: Any) -> None:
+    """The link on this tablet is another child's seat (the tablet's child changed): say
+    whose it is, and offer what may be done: that child comes back (their PIN, when they
+    have one), this child watches (no hand shown), or goes to the tables."""
+    params = refusal.params or {}
+    owner = storage().get_profile(int(params["profile_id"])) \
+        if params.get("profile_id") is not None else None
+    name = f"{owner.avatar} {owner.nickname}" if owner is not None else str(params.get("name"))
+    with st.container(border=True, key="tb_other_child"):
+        st.warning(t("table_seat_whose", name=md_escape(name),
+                     me=md_escape(f"{profile.avatar} {profile.nickname}")), icon="🔒")
+        if owner is not None and st.session_state.get(KEY_SEAT_OWNER) == owner.id:
+            show_pin_form(owner)
+        with st.container(horizontal=True):
+            if owner is not None:
+                st.button(t("table_seat_i_am", name=md_escape(name)), key="tb_i_am",
+                          on_click=_on_i_am, args=(owner.id,), type="primary")
+            st.button(t("table_seat_watch"), key="tb_watch_other", on_click=_on_watch_other,
+                      args=(profile,), icon="👀")
+            st.button(t("table_leave"), key="tb_other_leave", on_click=_on_leave)
+
+
+@safe_callback
+def _on_i_am(owner_id: int) -> None:
+    """"I'm Bob": Bob's PIN first when he has one (as on "Who's playing?", with its
+    limits); a profile without a PIN is chosen at once, and the link is his seat again."""
+    owner = storage().get_profile(owner_id)
+    if owner is None:
+        return
+    if owner.protected:
+        st.session_state[KEY_SEAT_OWNER] = owner.id
+        return
+    set_profile(owner)
+
+
+@safe_callback
+def _on_watch_other(profile: Any) -> None:
+    """Watch the game of the link's seat, read-only: no hand drawn, nothing played."""
+    watcher = _tables().watch(st.query_params.get("table"), st.query_params.get("seat"),
+                              profile.id)
+    if watcher is not None:
+        st.session_state.pop(KEY_SEAT, None)
+        st.session_state[KEY_WATCH] = watcher
+
+
+def _watch_instead(refusal: TableRefusal, code: Any, token: Any, profile: Any
+                   ) -> TableSeat | None:
     """When ``refusal`` says the computer took this device's seat: the game to watch
     (read-only), now this session's instead of a seat; otherwise None."""
-    watcher = _tables().watch(code, token) if refusal.key == "table_seat_handed" else None
+    watcher = (_tables().watch(code, token, profile.id)
+               if refusal.key == "table_seat_handed" else None)
     if watcher is not None:
         st.session_state.pop(KEY_SEAT, None)
         st.session_state[KEY_WATCH] = watcher
@@ -134,21 +193,21 @@ def _say_refusal(refusal: TableRefusal) -> None:
         st.error(text, icon="🔗")
 
 
-def _ticket_seat(ticket: TableTicket) -> None:
-    found = _tables().seat_from_link(ticket.code, ticket.token)
+def _ticket_seat(ticket: TableTicket, profile: Any) -> None:
+    found = _tables().seat_from_link(ticket.code, ticket.token, profile.id)
     if isinstance(found, TableSeat):
         _set_seat(found)
 
 
-def device_token(code: str) -> str | None:
-    """The secret of this device's seat at table ``code``, if this session has one."""
-    return st.session_state.get(KEY_TICKETS, {}).get(code)
+def device_token(code: str, profile_id: int) -> str | None:
+    """The secret of ``profile_id``'s seat at table ``code``, if this session has one."""
+    return st.session_state.get(KEY_TICKETS, {}).get((profile_id, code))
 
 
 def continue_at_table(profile: Any, code: str) -> None:
     """My games' "continue at the table": the table's page at this device's own seat
     (its hand only), if the seat is this profile's; otherwise nothing changes."""
-    found = _tables().device_seat(profile.id, code, device_token(code))
+    found = _tables().device_seat(profile.id, code, device_token(code, profile.id))
     if found is None:
         flash("warning", "table_game_other_device", code=code)
         return
@@ -168,7 +227,7 @@ def _on_join(profile: Any, code: str | None = None) -> None:
         flash("error", ticket.key, **(ticket.params or {}))
         return
     st.session_state["tb_code"] = ""
-    _ticket_seat(ticket)
+    _ticket_seat(ticket, profile)
 
 
 @safe_callback
@@ -197,7 +256,7 @@ def _on_open(profile: Any) -> None:
     class_id = storage().class_of(profile.id)
     ticket = _tables().open_table(profile, rules, bots=bots, hints=bool(state.get("tb_hints")),
                                   class_id=class_id, deck=str(settings().get("deck")))
-    _ticket_seat(ticket)
+    _ticket_seat(ticket, profile)
 
 
 def _open_form(profile: Any) -> None:
@@ -491,7 +550,8 @@ def _presence_row(seat: TableSeat) -> None:
             with st.container(horizontal=True, key=f"tb_hand_box_{p.seat}"):
                 st.selectbox(t("table_computer_level"), bot_levels(), key=f"tb_hand_level_{p.seat}",
                              format_func=labels("level_"))
-                st.button(t("table_hand_over", name=p.name), key=f"tb_hand_over_{p.seat}",
+                st.button(t("table_hand_over", name=md_escape(p.name)),
+                          key=f"tb_hand_over_{p.seat}",
                           on_click=_on_hand_over, args=(seat, p.seat))
         else:
             st.caption(t("table_hand_over_later"))
@@ -654,7 +714,8 @@ def _watch_view(watcher: TableSeat) -> None:
     if game is not None:
         if game.is_over:
             _game_result(watcher)
-        st.caption(t("table_watching"))
+        handed = watcher.me is not None and watcher.me.left_at is not None
+        st.caption(t("table_watching" if handed else "table_watching_other"))
         data = watcher.board(deck=deck_of(),
                              show_value=bool(settings().get("show_values", True)))
         show_board_component(data, key=KEY_BOARD, on_action=lambda raw: None)
@@ -667,9 +728,10 @@ def _watch_view(watcher: TableSeat) -> None:
 def table_page(profile: Any) -> None:
     """The page: the lobby, the waiting room or the game of this device's seat (or, for
     a seat handed to the computer, the game to watch)."""
-    seat = current_seat()
+    seat = current_seat(profile)
     watcher: TableSeat | None = st.session_state.get(KEY_WATCH)
-    if seat is None and watcher is not None and st.query_params.get("seat") == watcher.token:
+    if seat is None and watcher is not None and st.query_params.get("seat") == watcher.token \
+            and watcher.player_id == profile.id:
         _watch_view(watcher)
         return
     st.session_state.pop(KEY_WATCH, None)
@@ -681,7 +743,7 @@ def table_page(profile: Any) -> None:
     if seat.pulse is None or seat.changed():
         problem = seat.refresh()
         if problem is not None:
-            watcher = _watch_instead(problem, seat.code, seat.token)
+            watcher = _watch_instead(problem, seat.code, seat.token, profile)
             if watcher is not None:
                 _say_refusal(problem)
                 _watch_view(watcher)

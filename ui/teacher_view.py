@@ -30,7 +30,6 @@ from trainer.classroom import (
     MAX_PUPILS,
     PASSWORD_MAX,
     PASSWORD_MIN,
-    REAL_NAME_MAX,
     AddedPupils,
     Classroom,
     ClassroomError,
@@ -60,7 +59,6 @@ from trainer.classroom_views import (
     askable_facts,
 )
 from trainer.i18n import format_day, t
-from trainer.names import TYPED_MAX
 from trainer.storage import ClassInfo, ClassSnapshot
 from trainer.text import md_escape
 
@@ -191,7 +189,7 @@ def _sign_in() -> None:
                                 required=True, label_visibility="collapsed")
     if mode == "create":
         with st.form("tc_create_form", border=True):
-            st.text_input(ct("auth.name"), key="tc_new_name", max_chars=TYPED_MAX,
+            st.text_input(ct("auth.name"), key="tc_new_name",
                           help=ct("auth.name_help"), autocomplete="username")
             st.text_input(ct("auth.password"), key="tc_new_password", type="password",
                           max_chars=2 * PASSWORD_MAX,
@@ -204,7 +202,7 @@ def _sign_in() -> None:
                                   on_click=_on_create_account, width="stretch")
     else:
         with st.form("tc_sign_in_form", border=True):
-            st.text_input(ct("auth.name"), key="tc_name", max_chars=TYPED_MAX,
+            st.text_input(ct("auth.name"), key="tc_name",
                           autocomplete="username")
             st.text_input(ct("auth.password"), key="tc_password", type="password",
                           max_chars=2 * PASSWORD_MAX, autocomplete="current-password")
@@ -278,7 +276,7 @@ def _classes(room: Classroom) -> None:
                 _class_row(info)
     with st.form("tc_new_class_form", clear_on_submit=True, border=True):
         st.markdown(f"**{ct('classes.new')}**")
-        st.text_input(ct("classes.name"), key="tc_class_name", max_chars=TYPED_MAX * 3,
+        st.text_input(ct("classes.name"), key="tc_class_name",
                       placeholder=ct_text("classes.name_placeholder"))
         st.segmented_control(ct("classes.fluency"), FLUENCY_LIMITS, key="tc_class_fluency",
                              default=6, required=True, help=ct("classes.fluency_help"),
@@ -626,7 +624,7 @@ def _pupils(room: Classroom, snap: ClassSnapshot) -> None:
                   args=(info.id, chosen), icon="🔑")
     with st.container(horizontal=True, vertical_alignment="bottom"):
         st.text_input(ct("pupils.real_name"), key=f"tc_real_name_{chosen}",
-                      value=member.real_name or "", max_chars=2 * REAL_NAME_MAX)
+                      value=member.real_name or "")
         st.button(ct("pupils.real_name_save"), key="tc_real_name_save",
                   on_click=_on_real_name, args=(info.id, chosen))
     with st.expander(ct("pupils.remove"), icon="🗑️"):
@@ -874,7 +872,7 @@ def _co_teachers(room: Classroom, info: ClassInfo) -> None:
                               on_click=_on_co_remove, args=(info.id, other.id, other.name))
         if owner and not info.archived:
             with st.container(horizontal=True, vertical_alignment="bottom"):
-                st.text_input(ct("settings.co_add"), key="tc_co_name", max_chars=TYPED_MAX)
+                st.text_input(ct("settings.co_add"), key="tc_co_name")
                 st.button(ct("settings.co_add_button"), key="tc_co_add",
                           on_click=_on_co_teacher, args=(info.id,))
 
@@ -883,8 +881,7 @@ def _settings(room: Classroom, snap: ClassSnapshot) -> None:
     info = snap.info
     if not info.archived:
         with st.form("tc_settings_form", border=True):
-            st.text_input(ct("classes.name"), key="tc_set_name", value=info.name,
-                          max_chars=TYPED_MAX * 3)
+            st.text_input(ct("classes.name"), key="tc_set_name", value=info.name)
             st.segmented_control(ct("classes.fluency"), FLUENCY_LIMITS, key="tc_set_fluency",
                                  default=info.fluency_seconds, required=True,
                                  format_func=class_labels("fluency."))
@@ -921,8 +918,7 @@ def _settings(room: Classroom, snap: ClassSnapshot) -> None:
                       else ct_text("settings.n_lessons", count=summary.lessons),
                       assignments=ct_text("settings.n_assignments",
                                           count=summary.assignments)), icon="⚠️")
-        st.text_input(ct("settings.delete_type", name=info.name), key="tc_delete_name",
-                      max_chars=TYPED_MAX * 3)
+        st.text_input(ct("settings.delete_type", name=info.name), key="tc_delete_name")
         st.button(ct("settings.delete_button"), key="tc_delete", on_click=_on_delete,
                   args=(info.id,), type="primary")
 

@@ -3,7 +3,7 @@
 - :mod:`.migrations` -- the database's history, each migration with its own tables;
 - :mod:`.schema` -- the tables as they are now, the connection, migrating on start;
 - :mod:`.profiles`, :mod:`.games`, :mod:`.practice`, :mod:`.lessons`, :mod:`.classroom`,
-  :mod:`.tables`
+  :mod:`.tables`, :mod:`.limits`, :mod:`.progress`
   -- data access per domain (:mod:`.hashing`: the slow salted hash of PINs and passwords).
 
 :class:`Storage` is all of them over one ``Engine``, tested without Streamlit
@@ -28,9 +28,11 @@ from .classroom import (
 )
 from .games import GameChanged, GameRow, GameStore, MoveRow, RoundResult, record_shareable
 from .lessons import LessonBest, LessonGo, LessonStore
+from .limits import LimitStore, SecretTries
 from .migrations import MIGRATIONS, SCHEMA_VERSION
 from .practice import DailyResult, PracticeStore, ProgressVersion
 from .profiles import Profile, ProfileData, ProfileStore
+from .progress import ProgressStore
 from .schema import StorageError, configure_sqlite, metadata, sqlite_url
 from .tables import NewSeat, SeatRow, TableChanged, TablePulse, TableRow, TableStore
 
@@ -40,9 +42,10 @@ __all__ = ["Storage", "Profile", "ProfileData", "GameRow", "GameChanged", "MoveR
            "MIGRATIONS", "SCHEMA_VERSION", "metadata", "sqlite_url", "configure_sqlite",
            "Teacher", "TeacherCheck", "ClassInfo", "Member", "NewMember", "PinCheck",
            "AssignmentRow", "ClassSnapshot", "ClassDeletion", "ClassVersion",
-           "TableRow", "SeatRow", "NewSeat", "TableChanged", "TablePulse"]
+           "TableRow", "SeatRow", "NewSeat", "TableChanged", "TablePulse", "SecretTries"]
 
 
-class Storage(ProfileStore, GameStore, PracticeStore, LessonStore, ClassroomStore, TableStore):
+class Storage(ProfileStore, GameStore, PracticeStore, LessonStore, ClassroomStore, TableStore,
+              LimitStore, ProgressStore):
     """Profiles, games, practice, lessons, the classroom and tables between devices over
     one SQLAlchemy engine (SQLite or PostgreSQL)."""

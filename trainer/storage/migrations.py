@@ -347,6 +347,39 @@ def _migration_9(conn: Connection) -> None:
     conn.exec_driver_sql("CREATE UNIQUE INDEX uq_profiles_name_key ON profiles (name_key)")
 
 
+    """Wrong secrets counted in the database (issue 25): a parent's PIN per profile and
+    per device, unknown class codes per device and per server, so every app process
+    (replicas behind a proxy, a restart) shares one count and one wait."""
+    v10 = sa.MetaData()
+    secret_tries = sa.Table(
+        "secret_tries", v10,
+        sa.Column("scope", sa.String(32), primary_key=True),
+        sa.Column("subject", sa.String(80), primary_key=True),
+        sa.Column("failures", sa.Integer, nullable=False),
+        sa.Column("locked_until", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("last_failure", sa.DateTime(timezone=True), nullable=False),
+    )
+    secret_tries.create(conn, checkfirst=True)
+
+
+def _migration_11(conn: Connection) -> None:
+    """Unfinished puzzles (issue 25): the puzzle on a page and the sets found so far,
+    saved as they are found, so that a restart (or another replica) resumes it."""
+    v11 = sa.MetaData()
+    # Only for the foreign key's sake: the table exists already (migration 1).
+    sa.Table("profiles", v11, sa.Column("id", sa.Integer, primary_key=True))
+    puzzle_progress = sa.Table(
+        "puzzle_progress", v11,
+        sa.Column("profile_id", sa.Integer, sa.ForeignKey("profiles.id", ondelete="CASCADE"),
+                  primary_key=True),
+        sa.Column("slot", sa.String(16), primary_key=True),
+        sa.Column("puzzle_id", sa.String(80), nullable=False),
+        sa.Column("data", sa.Text, nullable=False),
+        sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    )
+    puzzle_progress.create(conn, checkfirst=True)
+
+
 #: Append only; never edit one that has shipped.
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "profiles, games, moves, results", _migration_1),
@@ -358,5 +391,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(7, "unfinished lesson goes", _migration_7),
     Migration(8, "an index on table_seats.profile_id", _migration_8),
     Migration(9, "profiles.name_key: one folded nickname per look", _migration_9),
+    Migration(10, "wrong secrets counted per target, device and server", _migration_10),
+    Migration(11, "unfinished puzzles", _migration_11),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version

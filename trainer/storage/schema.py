@@ -23,7 +23,7 @@ __all__ = ["Database", "StorageError", "metadata", "schema_version", "profiles",
            "moves", "results", "attempts", "daily_results", "lesson_results", "lesson_goes",
            "teachers",
            "classes", "class_teachers", "class_members", "assignments", "game_tables",
-           "table_seats", "sqlite_url",
+           "table_seats", "secret_tries", "puzzle_progress", "sqlite_url",
            "configure_sqlite",
            "now", "aware"]
 
@@ -314,6 +314,29 @@ table_seats = sa.Table(
     sa.Column("last_seen", sa.DateTime(timezone=True), nullable=True),  # the device's touch
     sa.Column("left_at", sa.DateTime(timezone=True), nullable=True),  # handed over
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+#: Wrong secrets in a row per (scope, subject): a profile's PIN, a device, the server
+#: (trainer.limits). Shared by every app process, kept over a restart.
+secret_tries = sa.Table(
+    "secret_tries", metadata,
+    sa.Column("scope", sa.String(32), primary_key=True),  # what is guessed, from where
+    sa.Column("subject", sa.String(80), primary_key=True),  # a profile id, a device's hash
+    sa.Column("failures", sa.Integer, nullable=False),
+    sa.Column("locked_until", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("last_failure", sa.DateTime(timezone=True), nullable=False),
+)
+
+#: The puzzle a page shows and the sets found so far, saved as they are found
+#: (trainer.practice_sessions.PuzzleSession.progress): a restart resumes it.
+puzzle_progress = sa.Table(
+    "puzzle_progress", metadata,
+    sa.Column("profile_id", sa.Integer, sa.ForeignKey("profiles.id", ondelete="CASCADE"),
+              primary_key=True),
+    sa.Column("slot", sa.String(16), primary_key=True),  # the page's slot: pz, dy0..dy4
+    sa.Column("puzzle_id", sa.String(80), nullable=False),
+    sa.Column("data", sa.Text, nullable=False),  # JSON: the puzzle, sets, hints, choices
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
 )
 
 

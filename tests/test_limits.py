@@ -1,0 +1,219 @@
+"""Every secret has a limit that is not a weapon (issue 25): a parent's PIN per profile
+and per device, unknown class codes per device and per server, counted in the database
+(every Storage here has its own engine: another replica, or the app after a restart)."""
+
+from __future__ import annotations
+
+import threading
+from datetime import UTC, datetime, timedelta
+
+import pytest
+import sqlalchemy as sa
+from hypothesis import given
+from hypothesis import strategies as st
+
+from trainer.classroom import ClassroomError, PupilSignIn
+from trainer.limits import (
+    CLASS_CODE_DEVICE,
+    CLASS_CODE_SERVER,
+    PARENT_PIN,
+    PARENT_PIN_DEVICE,
+    Limiter,
+    ParentPins,
+    SecretLimit,
+)
+from trainer.storage import Storage, StorageError, configure_sqlite
+
+START = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = START
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def wait(self, **kw: float) -> None:
+        self.now += timedelta(**kw)
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def make_store(request: pytest.FixtureRequest, tmp_path):
+    engines: list[sa.Engine] = []
+    url = (f"sqlite:///{tmp_path / 'limits.db'}" if request.param == "sqlite"
+           else request.getfixturevalue("postgres_url"))
+
+    def make() -> Storage:
+        engine = sa.create_engine(url)
+        configure_sqlite(engine)
+        engines.append(engine)
+        return Storage(engine)
+
+    yield make
+    for engine in engines:
+        engine.dispose()
+
+
+def _refusal(call) -> tuple[str, dict]:
+    with pytest.raises(StorageError) as caught:
+        call()
+    return caught.value.key, caught.value.params
+
+
+@given(st.integers(0, 60), st.integers(0, 60))
+def test_waits_grow_with_every_wrong_secret_and_stop_at_the_ceiling(a: int, b: int) -> None:
+    for limit in (PARENT_PIN, PARENT_PIN_DEVICE, CLASS_CODE_DEVICE, CLASS_CODE_SERVER):
+        low, high = sorted((a, b))
+        assert limit.wait_after(low) <= limit.wait_after(high) <= limit.max_wait
+        assert (limit.wait_after(low) == timedelta(0)) == (low < limit.free)
+
+
+def test_a_parents_pin_makes_a_guesser_wait_longer_each_time_never_for_good(make_store) -> None:
+    """The reproduction: PIN 0150 was found at try 151 in 116 s. Now the fifth wrong PIN
+    makes the profile wait a minute, the next ones 2, 4, 8, then 15 at most; while it
+    waits even the right PIN is not tried; after the wait the parent's right PIN opens
+    it and the count starts again."""
+    store, clock = make_store(), Clock()
+    ana = store.create_profile("Ana", "🦊")
+    store.set_pin(ana.id, "0150")
+    pins = ParentPins(store, clock=clock)
+    for _ in range(4):
+        assert _refusal(lambda: pins.check(ana.id, "1111", "tablet")) == ("pin_wrong", {})
+    assert _refusal(lambda: pins.check(ana.id, "2222", "tablet")) == ("pin_wait", {"count": 1})
+    # Waiting: nothing is tried, the right PIN neither (a guesser learns nothing).
+    assert _refusal(lambda: pins.check(ana.id, "0150", "tablet")) == ("pin_wait", {"count": 1})
+    # Another browser, another replica, the app restarted: the same count and wait.
+    other = ParentPins(make_store(), clock=clock)
+    assert _refusal(lambda: other.rename(ana.id, "Bob", "0150", "phone"))[0] == "pin_wait"
+    waits = []
+    for _ in range(6):
+        clock.wait(minutes=16)
+        key, params = _refusal(lambda: pins.check(ana.id, "3333", "tablet"))
+        waits.append(params.get("count"))
+    assert waits == [2, 4, 8, 15, 15, 15]
+    clock.wait(minutes=16)
+    pins.check(ana.id, "0150", "tablet")  # the parent: open, the profile's count cleared
+    assert _refusal(lambda: pins.check(ana.id, "4444", "phone")) == ("pin_wrong", {})
+    assert store.get_profile(ana.id).nickname == "Ana"  # nothing was changed meanwhile
+
+
+def test_every_guarded_action_counts_and_changes_nothing_while_waiting(make_store) -> None:
+    store, clock = make_store(), Clock()
+    ana = store.create_profile("Ana", "🦊")
+    store.set_pin(ana.id, "2468")
+    pins = ParentPins(store, clock=clock)
+    actions = [lambda: pins.rename(ana.id, "Zed", "1", "d"),
+               lambda: pins.set_pin(ana.id, None, "2", "d"),
+               lambda: pins.delete(ana.id, "3", "d"),
+               lambda: pins.check(ana.id, "4", "d"),
+               lambda: pins.delete(ana.id, "5", "d")]
+    keys = [_refusal(action)[0] for action in actions]
+    assert keys == ["pin_wrong"] * 4 + ["pin_wait"]
+    assert _refusal(lambda: pins.delete(ana.id, "2468", "d"))[0] == "pin_wait"
+    profile = store.get_profile(ana.id)
+    assert profile is not None and profile.nickname == "Ana" and profile.protected
+    clock.wait(minutes=2)
+    assert pins.rename(ana.id, "Zed", "2468", "d").nickname == "Zed"
+    # A profile without a PIN is never counted (there is nothing to guess).
+    leo = store.create_profile("Leo", "🐼")
+    for _ in range(20):
+        pins.check(leo.id, "", "d")
+    assert store.secret_tries([(PARENT_PIN.scope, str(leo.id))])[
+        (PARENT_PIN.scope, str(leo.id))].failures == 0
+
+
+def test_one_device_guessing_many_profiles_waits_and_the_others_do_not(make_store) -> None:
+    store, clock = make_store(), Clock()
+    pins = ParentPins(store, clock=clock)
+    kids = [store.create_profile(f"Kid{i}", "🦊") for i in range(6)]
+    for kid in kids:
+        store.set_pin(kid.id, "9753")
+    keys = [_refusal(lambda k=kid: pins.check(k.id, "0000", "guesser"))[0]
+            for kid in kids for _ in range(2)]
+    assert keys[:9] == ["pin_wrong"] * 9 and keys[9] == "pin_wait"  # the device's tenth
+    assert _refusal(lambda: pins.check(kids[5].id, "9753", "guesser"))[0] == "pin_wait"
+    pins.check(kids[5].id, "9753", "parents-phone")  # another device: the right PIN opens
+    # The guesser's own right PIN does not clear its device's count.
+    clock.wait(minutes=2)
+    pins.check(kids[0].id, "9753", "guesser")
+    assert _refusal(lambda: pins.check(kids[1].id, "1111", "guesser"))[0] == "pin_wait"
+
+
+def test_a_quiet_count_is_forgotten(make_store) -> None:
+    store, clock = make_store(), Clock()
+    limit = SecretLimit("test", free=3, first_wait=timedelta(minutes=1),
+                        max_wait=timedelta(minutes=5), forget_after=timedelta(hours=1))
+    limiter = Limiter(store, clock=clock)
+    assert limiter.failed([(limit, "x")]) is None
+    assert limiter.failed([(limit, "x")]) is None
+    clock.wait(hours=2)
+    assert limiter.failed([(limit, "x")]) is None  # the count started again: 1
+    assert limiter.failed([(limit, "x")]) is None
+    assert limiter.failed([(limit, "x")]) == timedelta(minutes=1)
+
+
+def test_two_replicas_counting_at_once_count_every_wrong_secret(make_store) -> None:
+    stores = [make_store() for _ in range(4)]
+    clock = Clock()
+    limit = SecretLimit("race", free=1000, first_wait=timedelta(minutes=1),
+                        max_wait=timedelta(minutes=5), forget_after=timedelta(hours=1))
+    barrier = threading.Barrier(len(stores))
+    errors: list[BaseException] = []
+
+    def guess(store: Storage) -> None:
+        try:
+            barrier.wait()
+            for _ in range(5):
+                Limiter(store, clock=clock).failed([(limit, "same")])
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=guess, args=(s,)) for s in stores]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert stores[0].secret_tries([("race", "same")])[("race", "same")].failures == 20
+
+
+def _a_class(store: Storage) -> str:
+    teacher = store.create_teacher("Ms Lee", "a long passphrase")
+    return store.create_class(teacher.id, "4A", "PRT396", fluency_seconds=6,
+                              capture_sum=15).code
+
+
+def test_class_codes_are_limited_per_device_not_per_tab(make_store) -> None:
+    store, clock = make_store(), Clock()
+    code = _a_class(store)
+    door = PupilSignIn(store, clock=clock)
+    seen = []
+    for i in range(11):  # each "tab" is a new PupilSignIn over a new Storage: one device
+        tab = PupilSignIn(make_store() if i % 2 else store, clock=clock)
+        with pytest.raises(ClassroomError) as caught:
+            tab.find_class(f"ZZZ{i:03d}", device="tablet-1")
+        seen.append(caught.value.key)
+    assert seen[:9] == ["signin.code_unknown"] * 9
+    assert seen[9:] == ["signin.code_wait"] * 2
+    with pytest.raises(ClassroomError, match="signin.code_wait"):
+        door.find_class(code, device="tablet-1")  # waiting: not even the right code
+    assert door.find_class(code, device="tablet-2").code == code  # another tablet: fine
+    clock.wait(minutes=61)
+    assert door.find_class(code, device="tablet-1").code == code
+
+
+def test_class_codes_are_limited_for_the_whole_server_briefly(make_store) -> None:
+    """Many devices (or forged addresses) guessing at once: the server waits seconds."""
+    store, clock = make_store(), Clock()
+    code = _a_class(store)
+    door = PupilSignIn(store, clock=clock)
+    for i in range(CLASS_CODE_SERVER.free - 1):
+        with pytest.raises(ClassroomError, match="signin.code_unknown"):
+            door.find_class("ZZZ999", device=f"forged-{i}")
+    with pytest.raises(ClassroomError, match="signin.code_wait"):
+        door.find_class("ZZZ999", device="forged-last")
+    with pytest.raises(ClassroomError, match="signin.code_wait"):
+        door.find_class(code, device="a-real-tablet")
+    clock.wait(seconds=CLASS_CODE_SERVER.first_wait.total_seconds() + 1)
+    assert door.find_class(code, device="a-real-tablet").code == code

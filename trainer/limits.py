@@ -1,0 +1,169 @@
+"""Every secret has a limit that is not a weapon (issue 25).
+
+A parent's PIN (4 to 8 digits) and a class code (6 signs) can be guessed by trying;
+a limit makes trying slow. Each wrong secret counts against every subject it came
+from (the profile whose PIN it was, the device that typed it, the whole server for
+class codes). After a subject's free tries each further wrong one makes it wait,
+twice as long each time, up to a ceiling: the count lives in the database
+(:mod:`trainer.storage.limits`), so a new tab, another replica behind the proxy or a
+restart finds the same wait.
+
+Not a weapon: the waits are short and capped (a sibling who types wrong PINs makes
+the parent wait at most :data:`PARENT_PIN`'s ceiling, never a lockout), a right
+PIN clears its profile's count, and a quiet subject's count is forgotten after a
+while. A device's own count outlives a right PIN: one device cannot guess other
+profiles' PINs between right answers of its own. No Streamlit here.
+
+The arithmetic, for a 4-digit PIN (10,000 possibilities): 4 free tries, then waits
+of 1, 2, 4, 8 and then 15 minutes a try: about 100 tries a day, so a sibling would
+need months to find it; the parent who mistypes waits a minute.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from .storage import Profile, SecretTries, Storage, StorageError
+
+__all__ = ["SecretLimit", "Limiter", "ParentPins", "PARENT_PIN", "PARENT_PIN_DEVICE",
+           "CLASS_CODE_DEVICE", "CLASS_CODE_SERVER", "SERVER", "wait_minutes"]
+
+#: The subject of a server-wide count.
+SERVER = "*"
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True)
+class SecretLimit:
+    """How many wrong secrets a subject of ``scope`` may type before it waits, and how
+    the wait grows: ``first_wait`` after the ``free``-th wrong one in a row, doubled
+    each next one up to ``max_wait``; a count whose last wrong one is older than
+    ``forget_after`` (and no longer waits) starts again."""
+
+    scope: str
+    free: int
+    first_wait: timedelta
+    max_wait: timedelta
+    forget_after: timedelta
+
+    def wait_after(self, failures: int) -> timedelta:
+        """The wait after ``failures`` wrong secrets in a row (zero while free)."""
+        if failures < self.free:
+            return timedelta(0)
+        doublings = min(failures - self.free, 20)  # 2**20 minutes is past any ceiling
+        return min(self.first_wait * (2 ** doublings), self.max_wait)
+
+    def count(self, before: SecretTries, at: datetime) -> tuple[int, datetime | None]:
+        """The count and the wait after one more wrong secret (the storage's policy)."""
+        waiting = before.locked_until is not None and before.locked_until > at
+        stale = (before.last_failure is not None and not waiting
+                 and at - before.last_failure > self.forget_after)
+        failures = 1 if stale else before.failures + 1
+        wait = self.wait_after(failures)
+        return failures, (at + wait if wait else None)
+
+
+#: A parent's PIN, per profile: anyone's wrong PINs make that profile wait (capped low:
+#: the parent is never locked out for long).
+PARENT_PIN = SecretLimit("parent_pin", free=5, first_wait=timedelta(minutes=1),
+                         max_wait=timedelta(minutes=15), forget_after=timedelta(hours=24))
+#: A parent's PIN, per device: one device trying many profiles' PINs waits longer.
+PARENT_PIN_DEVICE = SecretLimit("parent_pin_device", free=10, first_wait=timedelta(minutes=1),
+                                max_wait=timedelta(hours=1), forget_after=timedelta(hours=24))
+#: Unknown class codes, per device (a tablet may mistype a few, not guess).
+CLASS_CODE_DEVICE = SecretLimit("class_code_device", free=10, first_wait=timedelta(minutes=1),
+                                max_wait=timedelta(hours=1), forget_after=timedelta(hours=24))
+#: Unknown class codes, the whole server: many devices (or forged addresses) guessing at
+#: once. Short waits: a class signing in during such an attack waits seconds, not minutes.
+CLASS_CODE_SERVER = SecretLimit("class_code_server", free=100, first_wait=timedelta(seconds=5),
+                                max_wait=timedelta(seconds=30), forget_after=timedelta(minutes=10))
+
+
+def wait_minutes(left: timedelta) -> int:
+    """A wait as the child is told it: whole minutes, at least one."""
+    return max(1, -(-int(left.total_seconds()) // 60))
+
+
+Check = tuple[SecretLimit, str]
+
+
+class Limiter:
+    """Counts wrong secrets per (limit, subject) in the database and says how long to wait."""
+
+    def __init__(self, storage: Storage, *, clock: Callable[[], datetime] = _utc_now) -> None:
+        self.storage = storage
+        self.clock = clock
+
+    def wait_left(self, checks: Sequence[Check]) -> timedelta | None:
+        """How long the longest of these subjects must still wait, or None: try."""
+        at = self.clock()
+        tries = self.storage.secret_tries([(limit.scope, subject) for limit, subject in checks])
+        ends = [row.locked_until for row in tries.values()
+                if row.locked_until is not None and row.locked_until > at]
+        return max(ends) - at if ends else None
+
+    def failed(self, checks: Sequence[Check]) -> timedelta | None:
+        """One wrong secret, counted for every subject; the wait it causes, if any."""
+        at = self.clock()
+        ends = []
+        for limit, subject in checks:
+            row = self.storage.count_secret_failure(
+                (limit.scope, subject), at, lambda before, lim=limit: lim.count(before, at))
+            if row.locked_until is not None:
+                ends.append(row.locked_until)
+        return max(ends) - at if ends else None
+
+    def succeeded(self, limit: SecretLimit, subject: str) -> None:
+        """The right secret: this subject's count starts again."""
+        self.storage.clear_secret_tries((limit.scope, subject))
+
+
+class ParentPins:
+    """A parent's PIN, checked with its limits before anything it guards happens:
+    choosing the profile, renaming it, changing or removing the PIN, deleting it with
+    all its data. Refusals are :class:`StorageError` ``pin_wrong`` or ``pin_wait``
+    (``count``: minutes), and nothing changes then. ``device`` is the caller's stable
+    name for the device (a hash: no address is stored)."""
+
+    def __init__(self, storage: Storage, *, clock: Callable[[], datetime] = _utc_now) -> None:
+        self.storage = storage
+        self.limiter = Limiter(storage, clock=clock)
+
+    def _checks(self, profile_id: int, device: str) -> list[Check]:
+        return [(PARENT_PIN, str(profile_id)), (PARENT_PIN_DEVICE, device)]
+
+    def check(self, profile_id: int, pin: str | None, device: str) -> None:
+        """Pass when ``pin`` opens the profile (any does without a PIN); otherwise
+        ``pin_wait`` while a wait runs (the PIN is not even tried) or ``pin_wrong``."""
+        profile = self.storage.get_profile(profile_id)
+        if profile is None or not profile.protected:
+            return
+        checks = self._checks(profile_id, device)
+        left = self.limiter.wait_left(checks)
+        if left is not None:
+            raise StorageError("pin_wait", count=wait_minutes(left))
+        if self.storage.check_pin(profile_id, pin):
+            self.limiter.succeeded(PARENT_PIN, str(profile_id))
+            return
+        left = self.limiter.failed(checks)
+        if left is not None:
+            raise StorageError("pin_wait", count=wait_minutes(left))
+        raise StorageError("pin_wrong")
+
+    def rename(self, profile_id: int, nickname: str, pin: str | None, device: str) -> Profile:
+        self.check(profile_id, pin, device)
+        return self.storage.rename_profile(profile_id, nickname, pin=pin)
+
+    def set_pin(self, profile_id: int, new_pin: str | None, pin: str | None, device: str
+                ) -> None:
+        self.check(profile_id, pin, device)
+        self.storage.set_pin(profile_id, new_pin, pin=pin)
+
+    def delete(self, profile_id: int, pin: str | None, device: str) -> None:
+        self.check(profile_id, pin, device)
+        self.storage.delete_profile(profile_id, pin=pin)

@@ -95,6 +95,7 @@ ROWS_AT: dict[int, list[tuple[str, dict[str, Any]]]] = {
                          "tries": 9, "wrong": 7, "started_at": WHEN, "updated_at": WHEN}),
     ],
     8: [],  # an index only (table_seats.profile_id): no new rows
+    9: [],  # a column with a default (classes.voice): no new rows
 }
 
 

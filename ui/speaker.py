@@ -57,7 +57,7 @@ def _pupil_class_voice(profile_id: int) -> bool | None:
     voice: bool | None = None
     if member is not None:
         info = storage().get_class(member.class_id)
-        voice = bool(getattr(info, "voice", False)) if info is not None else False
+        voice = bool(info.voice) if info is not None else False
     st.session_state[_PUPIL] = (profile_id, voice)
     return voice
 

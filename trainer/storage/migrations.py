@@ -317,6 +317,12 @@ def _migration_8(conn: Connection) -> None:
                                                                            checkfirst=True)
 
 
+def _migration_9(conn: Connection) -> None:
+    """A class's voice: whether its pupils hear goals read aloud and the app's sounds
+    (issue 23); quiet unless the teacher turns it on."""
+    conn.exec_driver_sql("ALTER TABLE classes ADD COLUMN voice BOOLEAN NOT NULL DEFAULT FALSE")
+
+
 #: Append only; never edit one that has shipped.
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "profiles, games, moves, results", _migration_1),
@@ -327,5 +333,6 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(6, "tables between devices: tables and their seats", _migration_6),
     Migration(7, "unfinished lesson goes", _migration_7),
     Migration(8, "an index on table_seats.profile_id", _migration_8),
+    Migration(9, "a class's voice (read aloud, sounds)", _migration_9),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version

@@ -235,7 +235,8 @@ function voiceBoard(root, data, fresh, mounted, onSound) {
     mute.setAttribute("aria-pressed", VOICE.sound ? "false" : "true");
     mute.setAttribute("aria-label", VOICE.sound ? T.sound_off : T.sound_on);
     mute.title = VOICE.sound ? T.sound_off : T.sound_on;
-    mute.textContent = VOICE.sound ? "🔊" : "🔇";
+    // A bell, not a speaker: the speaker buttons say a text, this one is the switch.
+    mute.textContent = VOICE.sound ? "🔔" : "🔕";
     bar.appendChild(mute);
     root.prepend(bar);
     const has = voiceHas(lang);

@@ -22,6 +22,7 @@ from ui.profiles import (
     rename_clicked,
 )
 from ui.session import current_profile, save_language, settings, storage, update_setting
+from ui.speaker import show_voice_settings
 
 st.title(t("settings_title"))
 current = settings()
@@ -52,6 +53,8 @@ st.session_state["set_odds"] = current.get("odds", "words")
 st.segmented_control(t("setting_odds"), list(ODDS_STYLES), key="set_odds", required=True,
                      format_func=labels("odds_style_"), on_change=_changed, args=("odds",),
                      help=t("setting_odds_help"))
+
+show_voice_settings()  # read goals aloud, sounds (issue 23)
 
 st.markdown(f"**{t('preview')}**")
 sample = [Card.parse(c) for c in ("1o", "7o", "3c", "8e", "9b", "10c")]

@@ -104,6 +104,7 @@ ROWS_AT: dict[int, list[tuple[str, dict[str, Any]]]] = {
                           "locked_until": None, "last_failure": WHEN})],
     11: [("puzzle_progress", {"profile_id": 1, "slot": "pz", "puzzle_id": "captures-1-15-x",
                               "data": "{}", "updated_at": WHEN})],
+    12: [],  # a column with a default (classes.voice): no new rows
 }
 
 

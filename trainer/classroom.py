@@ -422,7 +422,9 @@ class Classroom:
 
     def update_class(self, class_id: int, *, name: str | None = None,
                      fluency_seconds: int | None = None,
-                     capture_sum: int | None = None) -> ClassInfo:
+                     capture_sum: int | None = None, voice: bool | None = None) -> ClassInfo:
+        """Change a class's name, fluency limit, capture sum, or whether its pupils hear
+        goals read aloud and the sounds (``voice``, issue 23)."""
         info = self._class(class_id, write=True)
         values: dict[str, Any] = {}
         if name is not None:
@@ -433,6 +435,8 @@ class Classroom:
             values["fluency_seconds"] = fluency_seconds
         if capture_sum is not None:
             values["capture_sum"] = capture_sum
+        if voice is not None:
+            values["voice"] = bool(voice)
         return self.storage.update_class(class_id, **values) if values else info
 
     def regenerate_code(self, class_id: int) -> ClassInfo:

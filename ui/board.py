@@ -279,7 +279,9 @@ def board_data(game: GameSession) -> dict[str, Any]:
 def show_board(game: GameSession) -> None:
     """The whole board for the current position (round in play or just over)."""
     deck = deck_of()
-    data = board_data(game)
+    from .speaker import board_speech  # speaker imports this module (deck_of)
+
+    data = board_speech(board_data(game))  # each line and the score can be heard
     show_board_component(data, key=KEY_BOARD,
                          on_action=lambda raw: handle_board_action(game, raw))
 

@@ -36,11 +36,16 @@ KEY_READY = "board_component_ok"
 #: board and gives the Play button back.
 KEY_ANSWERED = "board_answered"
 
+def _asset(*names: str) -> str:
+    return "\n".join((_ASSETS / name).read_text(encoding="utf-8") for name in names)
+
+
+# voice.js (speech and sounds, issue 23) goes first: board.js calls its voiceBoard().
 _BOARD = st.components.v2.component(
     "escoba_board",
     html="",
-    css=(_ASSETS / "board.css").read_text(encoding="utf-8"),
-    js=(_ASSETS / "board.js").read_text(encoding="utf-8"),
+    css=_asset("board.css", "voice.css"),
+    js=_asset("voice.js", "board.js"),
 )
 
 
@@ -52,6 +57,15 @@ def board_loaded() -> bool:
 @safe_callback
 def _on_ready() -> None:
     st.session_state[KEY_READY] = True
+
+
+def _on_sound(key: str) -> None:
+    """The board's mute switch: kept in the profile's settings like the one in Settings."""
+    state = st.session_state.get(key)
+    value = state.get("sound") if hasattr(state, "get") else None
+    if isinstance(value, bool):
+        from .speaker import save_sound  # speaker imports this module
+        save_sound(value)
 
 
 def show_board_component(data: dict[str, Any], *, key: str,
@@ -69,4 +83,5 @@ def show_board_component(data: dict[str, Any], *, key: str,
 
     data = {**data, "ready": board_loaded(), "answered": st.session_state.get(KEY_ANSWERED, 0)}
     _BOARD(key=key, data=data, on_ready_change=_on_ready,
-           on_action_change=_action, width="stretch", height="content")
+           on_action_change=_action, on_sound_change=safe_callback(lambda: _on_sound(key)),
+           width="stretch", height="content")

@@ -16,6 +16,7 @@ from ui.i18n import current_language
 
 from .errors import safe_callback, show_storage_unavailable
 from .session import current_profile, pop_flash, save_language
+from .voice_component import listen_for_first_tap
 
 __all__ = ["sidebar", "show_flash", "require_profile",
            "pages", "language_picker"]
@@ -100,6 +101,7 @@ def sidebar() -> None:
         who = (f"<div style='font-size:1.5rem;font-weight:700'>{html.escape(profile.avatar)} "
                f"{html.escape(profile.nickname)}</div>")
     st.sidebar.html(_STYLE + who)
+    listen_for_first_tap()  # speech and sounds wait for a tap on the page (issue 23)
 
 
 #: Message parameters that hold a name someone typed (a nickname, a player's name).

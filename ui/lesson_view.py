@@ -28,6 +28,7 @@ from .board_component import board_loaded, show_board_component
 from .errors import safe_callback
 from .i18n import current_language
 from .session import settings, storage
+from .speaker import lesson_speech
 
 __all__ = ["show_lessons", "runner_of", "open_stage", "KEY_RUNNER"]
 
@@ -198,6 +199,7 @@ def _board_data(view: LessonView, profile: Any) -> dict[str, Any] | None:
                         hand_title=t("your_hand", name=profile.nickname))
     if data is not None:
         data["intro"] = _say(view.goal)  # the goal, right above the cards
+        lesson_speech(data, view, st.session_state.get(KEY_SAID))  # heard too (issue 23)
     return data
 
 

@@ -26,12 +26,14 @@ from trainer.board_view import BoardRefusal, puzzle_board, puzzle_position, read
 from trainer.cards import pick_label
 from trainer.i18n import card_name, t
 from trainer.practice_sessions import Feedback, PuzzleKeeper, PuzzleSession
+from trainer.speech import speakable
 
 from .board import coach_text, deck_of
 from .board_component import board_loaded, show_board_component
 from .errors import safe_callback
 from .i18n import current_language
 from .session import settings
+from .speaker import board_speech
 
 __all__ = ["show_puzzle", "state_of", "reset", "wrong_text", "hint_text", "feedback_text",
            "solution_text", "stars_text", "Recorder"]
@@ -265,6 +267,7 @@ def show_puzzle(slot: str, puzzle: Puzzle, record: Recorder,
                         lit=_lit(state), done=state.done)
     if puzzle.kind == "best-move":
         data["buttons"]["play"] = t("pz_play_move")
+    board_speech(data, goal=speakable(data.get("intro") or "", deck=deck) or None)
     show_board_component(data, key=f"{slot}_board",
                          on_action=lambda raw: _on_board_add(slot, record, raw))
 

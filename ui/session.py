@@ -47,6 +47,8 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "hints": True,
     "pause": False,
     "odds": "words",  # how hints say a chance: "words" (and a meter) or "numbers"
+    "read_aloud": True,  # a lesson reads its goal aloud (issue 23; ui/speaker.py)
+    "sound": True,  # sounds and voice at all: the mute switch
 }
 _PROFILE = "profile_id"
 _PROFILE_OBJ = "profile"

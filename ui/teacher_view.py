@@ -808,7 +808,8 @@ def _on_save_settings(class_id: int) -> None:
     state = st.session_state
     _room().update_class(class_id, name=state.get("tc_set_name") or "",
                          fluency_seconds=int(state.get("tc_set_fluency") or 6),
-                         capture_sum=int(state.get("tc_set_sum") or 15))
+                         capture_sum=int(state.get("tc_set_sum") or 15),
+                         voice=bool(state.get("tc_set_voice")))
     class_flash("success", "settings.saved")
 
 
@@ -887,6 +888,8 @@ def _settings(room: Classroom, snap: ClassSnapshot) -> None:
                                  format_func=class_labels("fluency."))
             st.segmented_control(t("capture_sum"), CAPTURE_SUMS, key="tc_set_sum",
                                  default=info.capture_sum, required=True)
+            st.toggle(ct("settings.voice"), key="tc_set_voice", value=info.voice,
+                      help=ct("settings.voice_help"))  # issue 23: quiet by default
             st.form_submit_button(ct("settings.save"), type="primary",
                                   on_click=_on_save_settings, args=(info.id,))
         with st.container(border=True):

@@ -96,6 +96,8 @@ class ClassInfo:
     archived_at: datetime | None
     created_at: datetime
     co_teachers: tuple[int, ...] = ()
+    #: Its pupils hear goals read aloud and the sounds (issue 23; quiet by default).
+    voice: bool = False
 
     @property
     def archived(self) -> bool:
@@ -179,7 +181,8 @@ def _teacher(row: Any) -> Teacher:
 def _class(row: Any, co: Sequence[int] = ()) -> ClassInfo:
     return ClassInfo(row.id, row.teacher_id, row.name, row.code, row.fluency_seconds,
                      row.capture_sum, aware(row.archived_at),
-                     aware(row.created_at), tuple(sorted(co)))  # type: ignore[arg-type]
+                     aware(row.created_at), tuple(sorted(co)),  # type: ignore[arg-type]
+                     voice=bool(row.voice))
 
 
 def _assignment(row: Any) -> AssignmentRow:
@@ -311,9 +314,9 @@ class ClassroomStore(Database):
         return [_class(r, by_class.get(r.id, ())) for r in rows]
 
     def update_class(self, class_id: int, **values: Any) -> ClassInfo:
-        """Change ``name``, ``code``, ``fluency_seconds``, ``capture_sum`` or
+        """Change ``name``, ``code``, ``fluency_seconds``, ``capture_sum``, ``voice`` or
         ``archived_at``; ``class_code_taken`` if the new code is another class's."""
-        allowed = {"name", "code", "fluency_seconds", "capture_sum", "archived_at"}
+        allowed = {"name", "code", "fluency_seconds", "capture_sum", "archived_at", "voice"}
         if not values or set(values) - allowed:
             raise ValueError(f"a class has {sorted(allowed)}, not {sorted(set(values) - allowed)}")
         try:

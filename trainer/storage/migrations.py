@@ -347,6 +347,7 @@ def _migration_9(conn: Connection) -> None:
     conn.exec_driver_sql("CREATE UNIQUE INDEX uq_profiles_name_key ON profiles (name_key)")
 
 
+def _migration_10(conn: Connection) -> None:
     """Wrong secrets counted in the database (issue 25): a parent's PIN per profile and
     per device, unknown class codes per device and per server, so every app process
     (replicas behind a proxy, a restart) shares one count and one wait."""
@@ -380,6 +381,12 @@ def _migration_11(conn: Connection) -> None:
     puzzle_progress.create(conn, checkfirst=True)
 
 
+def _migration_12(conn: Connection) -> None:
+    """A class's voice: whether its pupils hear goals read aloud and the app's sounds
+    (issue 23); quiet unless the teacher turns it on."""
+    conn.exec_driver_sql("ALTER TABLE classes ADD COLUMN voice BOOLEAN NOT NULL DEFAULT FALSE")
+
+
 #: Append only; never edit one that has shipped.
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "profiles, games, moves, results", _migration_1),
@@ -393,5 +400,6 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(9, "profiles.name_key: one folded nickname per look", _migration_9),
     Migration(10, "wrong secrets counted per target, device and server", _migration_10),
     Migration(11, "unfinished puzzles", _migration_11),
+    Migration(12, "a class's voice (read aloud, sounds)", _migration_12),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version

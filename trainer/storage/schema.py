@@ -224,6 +224,9 @@ classes = sa.Table(
     sa.Column("fluency_seconds", sa.Integer, nullable=False, default=6),
     sa.Column("capture_sum", sa.Integer, nullable=False, default=15),
     sa.Column("archived_at", sa.DateTime(timezone=True), nullable=True),  # read-only when set
+    # Pupils hear goals read aloud and the sounds (issue 23): the teacher's choice, quiet
+    # by default (migration 9).
+    sa.Column("voice", sa.Boolean, nullable=False, default=False, server_default=sa.false()),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
 )
 

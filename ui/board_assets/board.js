@@ -465,6 +465,8 @@ export default function (component) {
       root.querySelector('.eb-card[tabindex="0"]') || root.querySelector(".eb-play");
     if (again) again.focus();
   }
+  // Speaker buttons, the mute switch, the goal read aloud, sounds (voice.js, issue 23).
+  voiceBoard(root, data, st.fresh, mounted, (on) => setStateValue("sound", on));
   animate(root, data, before, st);
   root.dataset.position = data.position;
   root.dataset.renderedAt = String(performance.now());

@@ -1,0 +1,91 @@
+"""Voice settings on the pages (issue 23): a profile's, a class's, and what the board is sent.
+
+AppTest runs no JavaScript: these tests read the ``speech`` part of the board's data (what
+voice.js would say and whether it may) and the Settings switches. The browser itself is
+tested in ``tests/test_browser_speech.py``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_app_classroom import (  # noqa: F401 (the fixtures: cheap hashes, a date)
+    _class,
+    _setup,
+    click,
+    media,
+    sign_in_pupil,
+    store,
+)
+from tests.test_app_helpers import assert_ok, board_data, create_profile, new_app
+from trainer.lessons import LessonRunner
+from trainer.speech import spoken_message
+
+pytestmark = pytest.mark.usefixtures("fresh_app")
+
+LESSONS = "app_pages/lessons.py"
+SETTINGS = "app_pages/settings.py"
+
+
+def _open_first_level(at) -> dict:
+    at.switch_page(LESSONS).run()
+    if any(b.key == "lesson_next" for b in at.button):  # the map; else the level is open
+        click(at, "lesson_next")
+    assert_ok(at)
+    data = board_data(at, "lesson_board")
+    assert data is not None
+    return data["speech"]
+
+
+def test_a_new_profile_hears_its_goals_and_can_turn_them_off() -> None:
+    at = create_profile(new_app(), "Noa")
+    speech = _open_first_level(at)
+    goal = spoken_message(LessonRunner().view().goal, "en")
+    assert speech["auto"] is True and speech["sound"] is True
+    assert speech["goal"] == goal and speech["lang"] == "en-GB"
+    assert speech["goal_key"] and speech["feedback"] is None
+    # Off in Settings: kept in the profile; the lesson no longer reads by itself.
+    at.switch_page(SETTINGS).run()
+    assert at.toggle(key="set_read_aloud").value is True
+    at.toggle(key="set_read_aloud").set_value(False).run()
+    assert_ok(at)
+    profile = next(p for p in store().list_profiles() if p.nickname == "Noa")
+    assert profile.settings["read_aloud"] is False
+    speech = _open_first_level(at)
+    assert speech["auto"] is False and speech["goal"] == goal  # its speaker button stays
+
+
+def test_a_wrong_try_and_a_done_level_are_said_with_their_sound() -> None:
+    at = create_profile(new_app(), "Iker")
+    _open_first_level(at)
+    runner = LessonRunner()
+    view = runner.view()
+    wrong = next(c for c in (*view.hand, *view.table) if not LessonRunner().tap(c).ok)
+    fb = runner.tap(wrong).feedback
+    at.pills(key="lesson_tap").set_value(str(wrong)).run()  # the fallback's tap (no JS here)
+    assert_ok(at)
+    speech = board_data(at, "lesson_board")["speech"]
+    assert speech["cue"]["sound"] == "wrong"
+    assert speech["feedback"] == spoken_message(fb, "en")
+    first_cue = speech["cue"]["id"]
+    at.run()  # a rerun with nothing new: the same cue, not another one
+    assert board_data(at, "lesson_board")["speech"]["cue"]["id"] == first_cue
+
+
+def test_a_class_is_quiet_unless_its_teacher_turns_the_voice_on() -> None:
+    db = store()
+    (room, info), ids = _class(db, "Ms Vega", "2A", "Lola", ["4821"])
+    assert info.voice is False
+    at = sign_in_pupil(new_app().switch_page("app_pages/my_class.py").run(), info.code,
+                       ids["Lola"], "4821")
+    speech = _open_first_level(at)
+    assert speech["auto"] is False and speech["sound"] is False
+    at.switch_page(SETTINGS).run()
+    assert at.toggle(key="set_sound").value is False and at.toggle(key="set_sound").disabled
+    # The teacher lets the class hear: the next sign-in reads goals aloud.
+    assert room.update_class(info.id, voice=True).voice is True
+    assert db.get_class(info.id).voice is True
+    at = sign_in_pupil(new_app().switch_page("app_pages/my_class.py").run(), info.code,
+                       ids["Lola"], "4821")
+    speech = _open_first_level(at)
+    assert speech["auto"] is True and speech["sound"] is True

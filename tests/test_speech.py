@@ -1,0 +1,175 @@
+"""What the app says aloud (issue 23): spoken variants, cards in words, sums as said."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from babel.messages.pofile import read_po
+from hypothesis import given
+from hypothesis import strategies as st
+
+import locales
+from escoba import Card, Deck
+from escoba.cards import CARDS
+from lessons import load_stages
+from trainer.i18n import LANGUAGES, card_name, placeholders, t
+from trainer.lessons import LessonRunner, Message
+from trainer.speech import (
+    GAME_WORDS,
+    VOICE_UNFRIENDLY,
+    lang_tag,
+    speakable,
+    spoken_card,
+    spoken_key,
+    spoken_message,
+    spoken_t,
+)
+
+#: The catalogs a child hears: the app, the lessons, and the pupil's My class page.
+SPOKEN_DOMAINS = ("messages", "lessons", "classroom")
+
+
+def _child_facing(domain: str, key: str) -> bool:
+    return domain != "classroom" or key.startswith("mc.")
+
+
+def _written(domain: str) -> dict[str, dict[str, str]]:
+    """key -> language -> every written form of it joined (plural forms too)."""
+    found: dict[str, dict[str, str]] = {}
+    for lang in LANGUAGES:
+        with locales.po_path(lang, domain).open("rb") as f:
+            for m in read_po(f):
+                if not m.id:
+                    continue
+                key = m.id[0] if isinstance(m.id, tuple) else m.id
+                text = " ".join(m.string) if isinstance(m.string, tuple) else m.string
+                found.setdefault(key, {})[lang] = text
+    return found
+
+
+def _symbols(text: str) -> set[str]:
+    return set(re.sub(r"{\w+}", "", text)) & VOICE_UNFRIENDLY
+
+
+@pytest.mark.parametrize("domain", SPOKEN_DOMAINS)
+def test_a_message_written_with_symbols_has_a_spoken_variant(domain: str) -> None:
+    written = _written(domain)
+    missing = sorted(
+        key for key, langs in written.items()
+        if not key.endswith(".spoken") and _child_facing(domain, key)
+        and any(_symbols(text) for text in langs.values())
+        and f"{key}.spoken" not in written)
+    assert not missing
+    # ... and the variants themselves are said without them, in every language.
+    bad = sorted((key, lang) for key, langs in written.items() if key.endswith(".spoken")
+                 for lang, text in langs.items() if _symbols(text))
+    assert not bad
+    assert spoken_key("board_made_check") == "board_made_check.spoken"
+    assert spoken_key("board_made") == "board_made"
+
+
+def _sample(text: str) -> dict[str, object]:
+    """Parameters as the app fills them: cards by name, sums as ``8 + 7``."""
+    samples: dict[str, object] = {"expr": "8 + 7", "card": "7 de oros",
+                                  "cards": "Sota de copas, As de bastos", "who": "🦊 Ana",
+                                  "name": "🦊 Ana", "rank": "Sota", "count": 2, "n": 2}
+    return {p: samples.get(p, 3) for p in placeholders(text)}
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+@pytest.mark.parametrize("domain", SPOKEN_DOMAINS)
+def test_every_child_facing_message_is_said_without_symbols_or_pictures(
+        lang: str, domain: str) -> None:
+    bad = []
+    for key, langs in _written(domain).items():
+        if key.endswith(".spoken") or not _child_facing(domain, key):
+            continue
+        params = _sample(langs.get("en", ""))
+        said = spoken_t(key, lang, domain=domain, **params)
+        leftovers = _symbols(said) | {c for c in said if c in "✓✔▮▯⭐★☆🧹✅🎉+=*"}
+        if leftovers:
+            bad.append((key, said))
+    assert not bad
+
+
+@pytest.mark.parametrize("lang, seven, sota", [
+    ("en", "seven of coins", "jack of cups"),
+    ("es", "siete de oros", "sota de copas"),
+    ("de", "Sieben der Münzen", "Knappe der Kelche"),
+    ("zh", "金币七", "杯侍从"),
+])
+def test_cards_are_said_in_words_of_the_language(lang: str, seven: str, sota: str) -> None:
+    assert spoken_card(Card.parse("7o"), Deck.SPANISH, lang) == seven
+    assert speakable(f"{card_name(Card.parse('8c'), Deck.SPANISH, lang)}!", lang) == f"{sota}!"
+    # A card's visible name inside a sentence is said the same way, in any letter case.
+    assert seven in speakable(t("hint_best_lay", lang, card="7 de oros"), lang)
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_every_card_of_every_deck_has_a_spoken_name(lang: str) -> None:
+    for deck in Deck:
+        for card in CARDS:
+            said = spoken_card(card, deck, lang)
+            assert said and "{" not in said
+            if deck is not Deck.FRENCH and not card.is_joker:
+                assert not re.search(r"\d", said)  # "seven", not "7 de oros"
+            # Chinese says no Latin letters (a Chinese voice would spell them).
+            if lang == "zh":
+                assert not re.search(r"[a-z]{2}", said, re.IGNORECASE)
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("en", "8 plus 7 makes 15"), ("es", "8 más 7 son 15"), ("de", "8 und 7 sind 15"),
+    ("zh", "8 加 7 等于 15")])
+def test_a_sum_is_said_as_a_child_says_it(lang: str, said: str) -> None:
+    assert speakable("8 + 7 = 15 ✓", lang) == said
+
+
+@given(st.lists(st.integers(1, 10), min_size=2, max_size=5), st.sampled_from(sorted(LANGUAGES)),
+       st.booleans())
+def test_any_sum_keeps_its_numbers_in_order_and_loses_its_signs(
+        terms: list[int], lang: str, total: bool) -> None:
+    text = " + ".join(map(str, terms)) + (f" = {sum(terms)}" if total else "")
+    said = speakable(t("board_made", lang, expr=text, total=sum(terms)) if not total else text,
+                     lang)
+    assert "+" not in said and "=" not in said
+    numbers = [int(n) for n in re.findall(r"\d+", said)]
+    assert numbers[:len(terms)] == terms
+    assert t("speech.plus", lang) in said
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "zh"])
+def test_game_words_are_said_the_way_the_language_explains_them(lang: str) -> None:
+    goal = spoken_message(Message("goal.take_siete"), lang)
+    assert t("speech.word.siete_de_oros", lang) in goal
+    assert "siete de oros" not in goal.casefold()
+    if lang == "zh":
+        for word, key in GAME_WORDS:
+            assert word.casefold() not in speakable(f"你有{word}吗", lang).casefold(), key
+
+
+def _every_goal() -> list[tuple[str, str, Message]]:
+    runner = LessonRunner()
+    goals = []
+    for stage in load_stages():
+        for number in range(1, len(stage.levels) + 1):
+            view = runner.start(stage.key, number)
+            goals.append((stage.key, stage.levels[number - 1].key, view.goal))
+    return goals
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_every_lesson_goal_is_said_in_words(lang: str) -> None:
+    bad = []
+    for stage, level, goal in _every_goal():
+        said = spoken_message(goal, lang)
+        if (not said or "{" in said or _symbols(said) or "+" in said or "=" in said
+                or (lang == "zh" and re.search(r"[A-Za-z]{3}", said))):
+            bad.append((stage, level, said))
+    assert not bad
+
+
+def test_voices_are_asked_for_by_language() -> None:
+    assert {lang: lang_tag(lang)[:2] for lang in LANGUAGES} == {code: code for code in LANGUAGES}
+    assert lang_tag("xx") == "en-GB"

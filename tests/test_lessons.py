@@ -412,7 +412,9 @@ def test_a_wrong_sum_is_explained_by_the_engine_and_costs_a_star() -> None:
     assert say(wrong.feedback, "en") == "2 + 7 = 9: you need 6 more to make 15."
     assert say(wrong.feedback, "es").startswith("2 + 7 = 9")
     assert runner.view().plays == 1 and runner.view().feedback == wrong.feedback
-    assert runner.view().position != view.position  # a try redraws the board
+    # A refused try leaves the board on its position (the picked hand card stays, as in
+    # Play) and counts a refusal: the board clears its picked table cards on it.
+    assert runner.view().position == view.position and runner.view().refusals == 1
     right = runner.tap(Card.parse("8c"))
     assert right.ok and right.result.stars == 2 and right.result.plays == 2
 

@@ -44,16 +44,18 @@ from escoba import (
     Suit,
 )
 from escoba.bots import make_player
-from escoba.cards import CARDS, value_sum
-from escoba.scoring import SETENTA_VALUES
+from escoba.cards import CARDS, SIETE_DE_OROS, value_sum
+from escoba.scoring import SETENTA_VALUES, RoundScore, setenta_cards
 from lessons import LessonError, Level, Stage, Step, load_stages
 
 from .gameplay import GameSession, SeatSpec
+from .storage import Storage
 from .hints import assess, game_hint
 from .i18n import card_name, t
 from .verdicts import sum_expression
 
 __all__ = ["Message", "Outcome", "LevelResult", "LessonView", "LessonRunner", "StageSummary",
+           "WonPile", "question_cards",
            "stars_for", "verdict_feedback", "say", "stage_summaries", "next_lesson",
            "suggest_lessons",
            "FEEDBACK_KEYS", "DOMAIN", "STATUSES", "LessonRecorder"]
@@ -181,6 +183,44 @@ class LessonView:
     game: GameSession | None = None
     next_stage: str | None = None
     stage_results: tuple[LevelResult, ...] = ()
+    #: What the question is about, on the screen: the won piles opened (the child's first;
+    #: both when the question compares the two sides) and the round's score table.
+    piles_shown: tuple[WonPile, ...] = ()
+    score: RoundScore | None = None
+    #: Wrong tries at this step so far: the board clears the picked table cards after
+    #: each refusal and keeps the hand card (the same as Play's board).
+    refusals: int = 0
+    #: After the stage's last level: where the path goes next (``"play"`` after the first
+    #: whole game: a real game, not the next stage).
+    then: str = "stage"
+    #: In a whole game, how much the coach helps this turn: 2 the best move lit (the
+    #: game's first moves), 1 a nudge in words (the next ones), 0 nothing unless asked.
+    game_hint_step: int = 0
+
+
+@dataclass(frozen=True)
+class WonPile:
+    """One side's won cards, opened and grouped for counting (a question about a round's
+    points): its oros (the siete de oros first), its other sevens, the rest, and its
+    escobas. ``seat`` 0 is the child."""
+
+    seat: int
+    oros: tuple[Card, ...]
+    sevens: tuple[Card, ...]
+    others: tuple[Card, ...]
+    escobas: int
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        return self.oros + self.sevens + self.others
+
+    @classmethod
+    def of(cls, seat: int, pile: Iterable[Card], escobas: int) -> WonPile:
+        cards = sorted(pile, key=lambda c: (c != SIETE_DE_OROS, c.suit.value, c.value))
+        oros = tuple(c for c in cards if c.suit is Suit.OROS)
+        sevens = tuple(c for c in cards if c.value == 7 and c.suit is not Suit.OROS)
+        others = tuple(c for c in cards if c not in oros and c not in sevens)
+        return cls(seat, oros, sevens, others, escobas)
 
 
 class LessonRecorder(Protocol):
@@ -341,6 +381,42 @@ def next_lesson(results: Mapping[tuple[str, str], Any],
     return None
 
 
+# -- what a question is about ---------------------------------------------------------------
+
+#: The questions about a finished round's piles: the won cards are opened for them.
+PILE_QUESTIONS = frozenset({"count", "points", "escobas"})
+
+
+def question_cards(round_: Round, question: str, args: Mapping[str, Any]) -> tuple[Card, ...]:
+    """The cards an answer step's question is about, to light: exactly those the answer
+    counts (the hand cards that can capture, the oros in the pile, the siete de oros…),
+    each found by the engine; none when the answer counts no card (the cards of a pile,
+    escobas, a round's points)."""
+    if question in ("card_value", "setenta_value"):
+        return (args["card"],)
+    if question == "table_total":
+        return round_.table
+    if question == "capturing_cards":
+        hand = round_.hand(CHILD)
+        able = {m.card for m in round_.legal_moves() if m.take} if round_.to_move == CHILD \
+            else set()
+        return tuple(c for c in hand if c in able)
+    if question not in ("count", "points"):
+        return ()
+    category = args["category"]
+    seat = args["seat"]
+    pile = round_.pile(seat)
+    if category == "oros":
+        return tuple(c for c in pile if c.suit is Suit.OROS)
+    if category == "sevens":
+        return tuple(c for c in pile if c.value == 7 and not c.is_joker)
+    if category == "siete_de_oros":
+        return tuple(c for c in pile if c == SIETE_DE_OROS)
+    if category == "setenta":
+        return setenta_cards(pile)
+    return ()
+
+
 # -- the runner ---------------------------------------------------------------------------
 
 
@@ -359,6 +435,14 @@ class _State:
     game: GameSession | None = None
     glow: tuple[Card, ...] = ()
     stage_results: list[LevelResult] = field(default_factory=list)
+    #: Wrong tries at the current step (the board clears its picked table cards on each).
+    refusals: int = 0
+    #: How many times a level was begun in this runner: a new go is a new board position.
+    go: int = 0
+    #: In a whole game: the child's moves so far (its hints fade with them), and the
+    #: position at which the child asked for a hint after they faded.
+    game_moves: int = 0
+    asked: str | None = None
 
 
 class LessonRunner:
@@ -472,13 +556,18 @@ class LessonRunner:
             check=level.check, events=s.events, feedback=s.feedback, consequence=s.consequence,
             result=s.result, position=self._position(obs), observation=obs, game=s.game,
             next_stage=self.next_stage() if s.status == "stage_done" else None,
-            stage_results=tuple(s.stage_results))
+            stage_results=tuple(s.stage_results), piles_shown=self._piles_shown(),
+            score=self._score_shown(), refusals=s.refusals,
+            then="play" if self.stage.levels[-1].is_game else "stage",
+            game_hint_step=self._game_hint_step(obs))
 
     def _position(self, obs: Observation | None) -> str:
         s = self._s
         moves = len(obs.history) if obs is not None else 0
         rounds = obs.round_number if obs is not None else 0
-        return (f"l:{self.stage.key}:{self.level.key}:{s.step}:{s.status}:{s.plays}:"
+        # Not the count of tries: a refused try leaves the board where it is (its picked
+        # hand card stays, the table cards are cleared: ``refusals``), as Play's does.
+        return (f"l:{self.stage.key}:{self.level.key}:{s.go}:{s.step}:{s.status}:"
                 f"{rounds}:{moves}")
 
     def _observation(self) -> Observation | None:
@@ -487,14 +576,56 @@ class LessonRunner:
             return s.game.observation(CHILD)
         return s.round.observation(CHILD) if s.round is not None else None
 
+    #: A whole game's hints fade with the child's moves: the best move lit for the first
+    #: ones, then a nudge in words, then nothing unless the child asks.
+    GAME_LIT_MOVES, GAME_NUDGE_MOVES = 3, 8
+
+    def _game_hint_step(self, obs: Observation | None) -> int:
+        s = self._s
+        if obs is None or s.game is None or self.level.hints == "none" or not obs.is_my_turn \
+                or s.status != "playing":
+            return 0
+        if s.asked is not None and s.asked == self._position(obs):
+            return 2
+        if s.game_moves < self.GAME_LIT_MOVES:
+            return 2
+        return 1 if s.game_moves < self.GAME_NUDGE_MOVES else 0
+
     def _game_glow(self, obs: Observation | None) -> tuple[Card, ...]:
-        """In a whole game with hints on: the coach's best move lit, as the Play board's
-        hint does at its second step."""
-        if obs is None or self.level.hints == "none" or not obs.is_my_turn \
-                or self._s.status != "playing":
+        """In a whole game: the coach's best move lit while its hints are at full (as
+        the Play board's hint does at its second step), else nothing."""
+        if self._game_hint_step(obs) < 2:
             return ()
-        lit = game_hint(obs, 2).lit
-        return tuple(lit) if self.level.hints == "full" else tuple(lit[:1])
+        assert obs is not None
+        return tuple(game_hint(obs, 2).lit)
+
+    def ask_hint(self) -> LessonView:
+        """In a whole game after its hints faded: light the coach's move for this turn."""
+        obs = self._observation()
+        if self._s.game is not None and obs is not None and obs.is_my_turn:
+            self._s.asked = self._position(obs)
+        return self.view()
+
+    def _piles_shown(self) -> tuple[WonPile, ...]:
+        """The won piles a question about a finished round asks to count, opened: the
+        child's; both when the answer compares the two sides (a category's points)."""
+        s, step = self._s, self.step
+        round_ = s.round
+        if round_ is None or step.action != "answer" or s.status != "playing" \
+                or step.expect.question not in PILE_QUESTIONS:
+            return ()
+        seats = (CHILD, 1) if step.expect.question == "points" else (CHILD,)
+        return tuple(WonPile.of(seat, round_.pile(seat), round_.escobas[seat])
+                     for seat in seats)
+
+    def _score_shown(self) -> RoundScore | None:
+        """The round's score table (Play's) when the question asks for a round's points."""
+        s, step = self._s, self.step
+        round_ = s.round
+        if round_ is None or step.action != "answer" or not round_.is_over \
+                or step.expect.question != "round_points":
+            return None
+        return round_.score()
 
     # -- the child's actions ---------------------------------------------------------
     def tap(self, card: Card) -> Outcome:
@@ -556,7 +687,30 @@ class LessonRunner:
         if number == right:
             return self._right()
         key = "fb.answer_more" if right > number else "fb.answer_less"
-        return self._wrong(Message(key, {"given": number}))
+        return self._wrong(Message(key, {"given": number}), self._look())
+
+    def _look(self) -> Message | None:
+        """After a wrong number: what to look at to count it (the glowing cards, the pile,
+        the score table)."""
+        expect = self.step.expect
+        question = expect.question
+        lit = bool(self._s.glow)
+        if question == "round_points":
+            return Message("fb.look_score")
+        if question == "escobas" or expect.args.get("category") == "escobas":
+            return Message("fb.look_escobas")
+        if question in ("count", "points"):
+            category = expect.args["category"]
+            if question == "points" and category != "setenta":
+                return Message("fb.look_compare")
+            key = f"fb.look_{category}_lit" if lit and category != "cards" \
+                else f"fb.look_{category}"
+            return Message(key)
+        if question == "capturing_cards":
+            return Message("fb.look_capturing_lit" if lit else "fb.look_capturing")
+        if question == "table_total":
+            return Message("fb.look_table")
+        return None
 
     def claim_renuncio(self) -> Outcome:
         """The child calls ¡renuncio!: the best claim the engine offers (most cards).
@@ -666,8 +820,8 @@ class LessonRunner:
 
     # -- inside ---------------------------------------------------------------------------
     def _begin_level(self) -> None:
-        keep = self._s.stage_results
-        self._s = _State(stage_results=keep)
+        keep, go = self._s.stage_results, self._s.go + 1
+        self._s = _State(stage_results=keep, go=go)
         level = self.level
         if level.is_game:
             spec = level.game
@@ -675,7 +829,11 @@ class LessonRunner:
             rules = level.rules.replace(target=spec.target)
             seats = [SeatSpec("human", self.player_name),
                      SeatSpec("bot", spec.opponent, "🤖", spec.opponent)]
-            game = GameSession.new(rules, seats, spec.seed)
+            # A real game, saved as every game is (My games), when the runner has the storage.
+            games = self.storage if isinstance(self.storage, Storage) else None
+            game = GameSession.new(rules, seats, spec.seed, storage=games,
+                                   profile_id=self.profile_id if games is not None else None,
+                                   options={"lesson": f"{self.stage.key}/{level.key}"})
             game.run_bots()
             self._s.game = game
             return
@@ -744,6 +902,10 @@ class LessonRunner:
         if hints == "none":
             return ()
         answer = self._answer_cards()
+        if self.step.action in ("answer", "tap_card"):
+            # What a question counts, or every card a tap may answer with: all of it or
+            # nothing (one of two cards that can would say the other cannot).
+            return answer
         return answer if hints == "full" else answer[:1]
 
     def _answer_cards(self) -> tuple[Card, ...]:
@@ -751,9 +913,10 @@ class LessonRunner:
         expect = step.expect
         if step.action == "tap_card":
             if expect.with_card is not None:
-                right = [c for c in round_.table
-                         if round_.check(Move(expect.with_card, frozenset({c})), CHILD) is None]
-                return (expect.with_card, *right)
+                # Only the cards a tap may answer with: the hand card is shown picked.
+                return tuple(c for c in round_.table
+                             if round_.check(Move(expect.with_card, frozenset({c})),
+                                             CHILD) is None)
             if expect.value is not None:
                 return tuple(c for c in self._area(expect.among) if c.value == expect.value)
             return expect.cards
@@ -766,7 +929,8 @@ class LessonRunner:
                 return ()
             claim = max(claims, key=lambda c: (len(c.take), sorted(c.take)))
             return (claim.card, *sorted(claim.take))
-        return step.glow
+        assert expect.question is not None
+        return question_cards(round_, expect.question, expect.args)
 
     def _with_sum(self, message: Message) -> Message:
         """Every lesson text may say the sum being made (15, or 10 in stage 12)."""
@@ -778,11 +942,13 @@ class LessonRunner:
             self.storage.record_lesson_try(self.profile_id, self.stage.key, self.level.key,
                                            right=right)
 
-    def _wrong(self, feedback: Message) -> Outcome:
+    def _wrong(self, feedback: Message, look: Message | None = None) -> Outcome:
         self._count_try(right=False)
         feedback = self._with_sum(feedback)
         self._s.feedback = feedback
-        return Outcome(False, feedback)
+        self._s.refusals += 1
+        return Outcome(False, feedback,
+                       comment=self._with_sum(look) if look is not None else None)
 
     def _right(self, events: tuple[Play, ...] = ()) -> Outcome:
         s, step = self._s, self.step
@@ -791,6 +957,7 @@ class LessonRunner:
             events += (round_.play(move),)
         s.events = events
         s.feedback = None
+        s.refusals = 0
         praise = Message("fb.escoba" if any(e.escoba and e.seat == CHILD for e in events)
                          else "fb.right")
         s.step += 1
@@ -853,9 +1020,13 @@ class LessonRunner:
         if verdict is not None:
             s.plays += 1  # a mistake: in a game, stars count the wrong tries
             return self._wrong(verdict_feedback(verdict))
-        comment = self._coach_comment(game.observation(CHILD), move)
+        # The coach speaks only while its hints are on: later the child plays alone.
+        comment = self._coach_comment(game.observation(CHILD), move) \
+            if self._game_hint_step(game.observation(CHILD)) else None
         before = len(game.round.history) if game.round is not None else 0
         outcome = game.play_human_then_bots(move.card, sorted(move.take))
+        s.game_moves += 1
+        s.refusals = 0
         assert outcome.ok or outcome.play is not None, outcome
         events = tuple(game.round.history[before:]) if game.round is not None else ()
         s.events = events
@@ -876,7 +1047,8 @@ class LessonRunner:
         best = judged[0]
         if best.move == move or next((a.score for a in judged if a.move == move),
                                      None) == best.score:
-            return Message("fb.coach_best")
+            # Praise for the sum the child made, not for laying down the only card.
+            return Message("fb.coach_best") if move.take else None
         if best.move.take:
             return Message("fb.coach_better_take", {"card": best.move.card,
                                                     "cards": tuple(sorted(best.move.take))})

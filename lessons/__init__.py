@@ -19,6 +19,7 @@ from pathlib import Path
 from .schema import (
     ACTIONS,
     CARD_PARAMS,
+    GLOSSARY,
     HINTS,
     MAX_LEVELS,
     MIN_LEVELS,
@@ -39,7 +40,7 @@ from .schema import (
 __all__ = ["LESSONS_DIR", "load_stages", "read_stages", "stage_files", "stage", "LessonError",
            "Stage", "Level",
            "Step", "Expect", "Deal", "Position", "GameSpec", "ACTIONS", "HINTS", "QUESTIONS",
-           "MIN_LEVELS", "MAX_LEVELS", "CARD_PARAMS", "is_card_param", "parse_stage",
+           "MIN_LEVELS", "MAX_LEVELS", "CARD_PARAMS", "GLOSSARY", "is_card_param", "parse_stage",
            "load_file"]
 
 #: Where the stage files live (shipped as package data).

@@ -29,7 +29,7 @@ from escoba.rules import CATEGORIES
 
 __all__ = ["LessonError", "Stage", "Level", "Step", "Expect", "Deal", "Position", "GameSpec",
            "ACTIONS", "HINTS", "QUESTIONS", "MIN_LEVELS", "MAX_LEVELS", "CARD_PARAMS",
-           "parse_stage", "is_card_param"]
+           "GLOSSARY", "parse_stage", "is_card_param"]
 
 #: What a child does in a step: tap one card; play a card (taking table cards or
 #: not); answer with a number; call ¡renuncio!; play a whole game.
@@ -51,6 +51,12 @@ QUESTIONS: dict[str, tuple[str, ...]] = {
     "points": ("category", "seat"),
     "round_points": ("seat",),
 }
+#: The Spanish words of the game a child meets in the lessons, each explained in the
+#: child's language with a picture (catalog keys ``word.<word>``): a level names in
+#: ``words`` those it uses for the first time on the path (``tests/test_lessons.py``
+#: checks that no goal uses one earlier).
+GLOSSARY: tuple[str, ...] = ("sota", "caballo", "rey", "as", "oros", "copas", "espadas",
+                             "bastos", "siete", "escoba", "setenta", "renuncio")
 #: A stage has this many levels, the last one its check.
 MIN_LEVELS, MAX_LEVELS = 5, 8
 #: Parameter names that hold cards (notation in the file, :class:`Card` once read): the
@@ -139,8 +145,9 @@ class Step:
     ``reply`` are the opponent's scripted moves after the right action. ``other``
     is the feedback key for a legal move that is not the goal's; with
     ``consequence`` that move is played and the computer answers it (the sweep
-    the child allowed), and the level starts again. ``glow`` (answer steps) are
-    the cards the question is about; ``choices`` the numbers offered.
+    the child allowed), and the level starts again. ``choices`` are the numbers
+    offered. Which cards glow is never written here: the runner derives it from what
+    the step asks (the engine says which cards can).
     """
 
     action: str
@@ -150,7 +157,6 @@ class Step:
     reply: tuple[Move, ...] = ()
     other: str | None = None
     consequence: bool = False
-    glow: tuple[Card, ...] = ()
     choices: tuple[int, ...] = ()
 
 
@@ -169,6 +175,8 @@ class Level:
     position: Position | None = None
     before: tuple[Move, ...] = ()
     game: GameSpec | None = None
+    #: The words of :data:`GLOSSARY` this level uses first on the path: explained on it.
+    words: tuple[str, ...] = ()
 
     @property
     def is_game(self) -> bool:
@@ -203,6 +211,8 @@ class Stage:
     levels: tuple[Level, ...]
     source: str = ""
     intro_params: Mapping[str, Any] = field(default_factory=dict)
+    #: The stage's picture on the map (one emoji: pictures are not words).
+    picture: str = "🃏"
 
     def level(self, key: str) -> Level:
         for level in self.levels:
@@ -340,12 +350,12 @@ def _changes(rules: Rules) -> dict[str, Any]:
     return out
 
 
-_STAGE_FIELDS = {"key", "title", "intro", "intro_params", "rules", "levels"}
+_STAGE_FIELDS = {"key", "title", "intro", "intro_params", "rules", "levels", "picture"}
 _LEVEL_FIELDS = {"key", "goal", "goal_params", "hints", "target", "check", "rules", "deal",
                  "position", "before", "game", "steps", "action", "expect", "reply", "other",
-                 "consequence", "glow", "choices"}
+                 "consequence", "choices", "words"}
 _STEP_FIELDS = {"action", "expect", "goal", "goal_params", "reply", "other", "consequence",
-                "glow", "choices"}
+                "choices"}
 _EXPECT_FIELDS = {
     "tap_card": {"value", "among", "with", "cards"},
     "play": {"moves"},
@@ -497,7 +507,6 @@ def _step(r: _Reader, data: Mapping[str, Any], goal: str | None, goal_params: Ma
         raise r.fail("must be true or false", f"{name}consequence")
     if consequence and action != "play":
         raise r.fail("only a play step has a consequence", f"{name}consequence")
-    glow = r.cards(data["glow"], f"{name}glow") if "glow" in data else ()
     choices: tuple[int, ...] = ()
     if "choices" in data:
         if action != "answer" or not isinstance(data["choices"], list):
@@ -506,7 +515,7 @@ def _step(r: _Reader, data: Mapping[str, Any], goal: str | None, goal_params: Ma
                         for i, c in enumerate(data["choices"]))
         if len(set(choices)) != len(choices) or len(choices) < 2:
             raise r.fail("offers at least two different numbers", f"{name}choices")
-    return Step(action, expect, step_goal, params, reply, other, consequence, glow, choices)
+    return Step(action, expect, step_goal, params, reply, other, consequence, choices)
 
 
 def _level(r: _Reader, data: Any, index: int, stage_rules: Rules) -> Level:
@@ -570,8 +579,15 @@ def _level(r: _Reader, data: Any, index: int, stage_rules: Rules) -> Level:
     target = r.integer(data.get("target", default_target), "target", 0, 500)
     if game is None and target < len(steps):
         raise r.fail(f"is {target}, fewer plays than the level's {len(steps)} steps", "target")
+    words: tuple[str, ...] = ()
+    if "words" in data:
+        raw_words = data["words"]
+        if not isinstance(raw_words, list) or any(w not in GLOSSARY for w in raw_words):
+            raise r.fail(f"must list words of the glossary ({', '.join(GLOSSARY)}), got "
+                         f"{raw_words!r}", "words")
+        words = tuple(raw_words)
     level = Level(key, index, rules, hints, target, tuple(steps), check, deal, position, before,
-                  game)
+                  game, words)
     if game is None:
         try:
             level.start_round()
@@ -611,7 +627,11 @@ def parse_stage(text: str, source: str, order: int = 0) -> Stage:
         raise r.fail("the last level, and only it, is the stage's check (check = true)",
                      "levels")
     _check_fading(r, levels)
-    return Stage(key, order, title, intro, rules, levels, source, intro_params)
+    picture = data.get("picture", "🃏")
+    if not isinstance(picture, str) or not 1 <= len(picture) <= 4 or any(
+            ch.isalnum() for ch in picture):
+        raise r.fail(f"must be one emoji (a picture, no words), got {picture!r}", "picture")
+    return Stage(key, order, title, intro, rules, levels, source, intro_params, picture)
 
 
 def _check_fading(r: _Reader, levels: Sequence[Level]) -> None:

@@ -49,9 +49,9 @@ from escoba.scoring import SETENTA_VALUES, RoundScore, setenta_cards
 from lessons import LessonError, Level, Stage, Step, load_stages
 
 from .gameplay import GameSession, SeatSpec
-from .storage import Storage
 from .hints import assess, game_hint
 from .i18n import card_name, t
+from .storage import Storage
 from .verdicts import sum_expression
 
 __all__ = ["Message", "Outcome", "LevelResult", "LessonView", "LessonRunner", "StageSummary",
@@ -196,6 +196,10 @@ class LessonView:
     #: In a whole game, how much the coach helps this turn: 2 the best move lit (the
     #: game's first moves), 1 a nudge in words (the next ones), 0 nothing unless asked.
     game_hint_step: int = 0
+    #: The words of the game this level uses first on the path (explained on it).
+    words: tuple[str, ...] = ()
+    #: A tap step's hand card that the tapped table card goes with: shown picked.
+    picked: Card | None = None
 
 
 @dataclass(frozen=True)
@@ -404,8 +408,11 @@ def question_cards(round_: Round, question: str, args: Mapping[str, Any]) -> tup
     if question not in ("count", "points"):
         return ()
     category = args["category"]
-    seat = args["seat"]
-    pile = round_.pile(seat)
+    if question == "points":
+        # Points compare the two sides: what each side counted glows in its pile.
+        return tuple(c for seat in range(round_.rules.players) for c in question_cards(
+            round_, "count", {"category": category, "seat": seat}))
+    pile = round_.pile(args["seat"])
     if category == "oros":
         return tuple(c for c in pile if c.suit is Suit.OROS)
     if category == "sevens":
@@ -559,7 +566,8 @@ class LessonRunner:
             stage_results=tuple(s.stage_results), piles_shown=self._piles_shown(),
             score=self._score_shown(), refusals=s.refusals,
             then="play" if self.stage.levels[-1].is_game else "stage",
-            game_hint_step=self._game_hint_step(obs))
+            game_hint_step=self._game_hint_step(obs), words=level.words,
+            picked=step.expect.with_card if step.action == "tap_card" else None)
 
     def _position(self, obs: Observation | None) -> str:
         s = self._s

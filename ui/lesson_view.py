@@ -275,8 +275,12 @@ def show_level(profile: Any, view: LessonView) -> None:
         st.info(_say(view.stage_intro), icon="🎓")  # what this stage is about
     # Always there (empty or not): the board below keeps its place in the page, so it
     # is not mounted anew, and the child's picked cards stay, when a message goes.
+    # A number to answer: what the try said goes right above the numbers (on a phone the
+    # top of the page is far from them); everything else, above the board.
+    answering = view.action == "answer" and view.status == "playing"
     with st.container(key="lesson_messages"):
-        _show_said()
+        if not answering:
+            _show_said()
     if view.words:
         _show_new_words(view.words)
     # A question about a finished round has nothing on the board (no hand, no table): the
@@ -311,6 +315,8 @@ def show_level(profile: Any, view: LessonView) -> None:
         st.button(_lt("ui.next_round"), key="lesson_next_round", type="primary",
                   on_click=_on_next_round, args=(profile,), use_container_width=True)
     elif view.status == "playing" and view.action == "answer" and view.choices:
+        with st.container(key="lesson_answer_messages"):
+            _show_said()
         st.markdown(f"**{_lt('ui.your_answer')}**")
         with st.container(horizontal=True, key="lesson_answers"):
             for number in view.choices:

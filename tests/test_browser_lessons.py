@@ -276,6 +276,8 @@ def test_stage_eleven_ends_with_the_games_result_and_the_game_is_in_my_games(
         taps = _Taps()
         _open_lessons(page, url, name, taps)
         page.get_by_role("button", name="All the lessons").click()
+        page.locator(".st-key-lesson_open_first_game button").wait_for()
+        _wait_idle(page)
         page.locator(".st-key-lesson_open_first_game button").click()
         mirror = LessonRunner(auto_advance=False)
         mirror.start("first_game")

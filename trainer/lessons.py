@@ -48,7 +48,7 @@ from escoba.cards import CARDS, SIETE_DE_OROS, value_sum
 from escoba.scoring import SETENTA_VALUES, RoundScore, setenta_cards
 from lessons import LessonError, Level, Stage, Step, load_stages
 
-from .gameplay import GameSession, SeatSpec
+from .gameplay import GameSession, SeatSpec, bot_avatar
 from .hints import assess, game_hint
 from .i18n import card_name, t
 from .storage import Storage
@@ -836,7 +836,8 @@ class LessonRunner:
             assert spec is not None
             rules = level.rules.replace(target=spec.target)
             seats = [SeatSpec("human", self.player_name),
-                     SeatSpec("bot", spec.opponent, "🤖", spec.opponent)]
+                     # No stored name: "Computer" in the child's language when drawn.
+                     SeatSpec("bot", "", bot_avatar(1), spec.opponent)]
             # A real game, saved as every game is (My games), when the runner has the storage.
             games = self.storage if isinstance(self.storage, Storage) else None
             game = GameSession.new(rules, seats, spec.seed, storage=games,

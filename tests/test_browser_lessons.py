@@ -316,3 +316,73 @@ def test_stage_eleven_ends_with_the_games_result_and_the_game_is_in_my_games(
         assert not errors, errors
         context.close()
         browser.close()
+
+
+def _pressed(page, card) -> bool:
+    return page.locator(f'.eb-card[data-id="{card}"]').get_attribute("aria-pressed") == "true"
+
+
+def _refused_sum(page, hand_card, table_card, before_rendered: str | None) -> None:
+    page.locator(f'.eb-card[data-id="{hand_card}"]').click()
+    page.locator(f'.eb-card[data-id="{table_card}"]').click()
+    assert _pressed(page, hand_card) and _pressed(page, table_card)
+    page.locator(".eb-play").click()
+    page.wait_for_function(
+        """(before) => {
+          const host = document.querySelector('[data-testid=stBidiComponentIsolated]');
+          const root = host && host.shadowRoot && host.shadowRoot.querySelector('.eb-root');
+          return !!root && root.dataset.renderedAt !== before;
+        }""", arg=before_rendered, timeout=30_000)
+    _wait_idle(page)
+
+
+def _rendered_at(page) -> str | None:
+    root = page.locator(".eb-root")
+    return root.get_attribute("data-rendered-at") if root.count() else None
+
+
+def test_a_refused_sum_clears_the_table_cards_and_keeps_the_hand_card_in_lessons_and_play(
+        server, browser_type_launch_args) -> None:  # noqa: F811
+    """One behaviour after a refused sum, the same board state in a lesson and in Play: the
+    table cards go back, the hand card stays picked for the next try."""
+    from playwright.sync_api import sync_playwright
+
+    from escoba import Move
+
+    url, db = server
+    with sync_playwright() as p:
+        browser, context, page = _context(p, browser_type_launch_args, (1024, 768))
+        taps = _Taps()
+        _open_lessons(page, url, "Refused", taps)
+        page.get_by_role("button", name="All the lessons").click()
+        page.locator(".st-key-lesson_open_two_three button").wait_for()
+        _wait_idle(page)
+        page.locator(".st-key-lesson_open_two_three button").click()
+        page.locator(".eb-card").first.wait_for()
+        _wait_idle(page)
+        mirror = LessonRunner()
+        mirror.start("two_three")
+        round_ = mirror.round
+        hand_card, table_card = next(
+            (h, c) for h in round_.hand(0) for c in round_.table
+            if (v := round_.check(Move(h, frozenset({c})))) is not None
+            and v.code == "wrong_sum")
+        _refused_sum(page, hand_card, table_card, _rendered_at(page))
+        assert page.locator(".st-key-lesson_messages [data-testid=stAlert]").count()
+        assert _pressed(page, hand_card) and not _pressed(page, table_card)
+        page.screenshot(path=str(_artifact("24-refused-lesson-1024x768.png")), full_page=True)
+
+        page.get_by_role("link", name="Play").first.click()
+        page.get_by_role("button", name="Start the game!").click()
+        page.locator('.eb-card[data-group="hand"]').first.wait_for()
+        _wait_idle(page)
+        game, _record = _state(db, "Refused")
+        round_ = game.round
+        hand_card, table_card = next(
+            (h, c) for h in round_.hand(0) for c in round_.table
+            if (v := round_.check(Move(h, frozenset({c})), 0)) is not None
+            and v.code == "wrong_sum")
+        _refused_sum(page, hand_card, table_card, _rendered_at(page))
+        assert _pressed(page, hand_card) and not _pressed(page, table_card)
+        context.close()
+        browser.close()

@@ -26,12 +26,15 @@ from lessons import (
     ACTIONS,
     GLOSSARY,
     HINTS,
+    KINDS,
     LESSONS_DIR,
     MAX_LEVELS,
     MIN_LEVELS,
+    Answer,
     LessonError,
     Level,
     Stage,
+    TapCard,
     load_stages,
     parse_stage,
     read_stages,
@@ -747,7 +750,7 @@ def test_the_tries_of_an_unfinished_level_are_kept_until_it_is_finished(
             store.lesson_goes(mia.id)[("values", "check")].wrong) == (1, 1)
     # A consequence (a legal but wrong move answered by the computer) is a wrong try too.
     move = _runner_at("one_card", "check", storage=store, profile_id=leo.id)
-    wrong_move = next(m for m in move.round.legal_moves() if not move._expected(m))
+    wrong_move = next(m for m in move.round.legal_moves() if not move.step.kind.expects(m))
     move.play(wrong_move.card, wrong_move.take)
     assert store.lesson_goes(leo.id)[("one_card", "check")].wrong == 1
     store.delete_profile(mia.id)
@@ -771,8 +774,10 @@ def _task_and_position(level: Level) -> tuple[tuple, tuple]:
     piles (suits aside: a 9 de copas for a 9 de oros is the same exercise)."""
     round_ = level.start_round()
     step = level.steps[0]
-    task = (step.action, step.expect.question, tuple(sorted(step.expect.args.items())),
-            level.rules.capture_sum)
+    kind = step.kind
+    asked = (kind.question, tuple(sorted(kind.args.items()))) if isinstance(kind, Answer) \
+        else ()
+    task = (step.action, asked, level.rules.capture_sum)
     position = (tuple(sorted(c.value for c in round_.hand(0))),
                 tuple(sorted(c.value for c in round_.table)),
                 tuple(tuple(sorted(c.value for c in round_.pile(s))) for s in (0, 1)))
@@ -885,3 +890,29 @@ def test_a_refused_try_keeps_the_board_and_counts_a_refusal() -> None:
     right = _right_actions(runner)[0][1]
     assert runner.play(right.card, right.take).ok
     assert runner.view().refusals == 0
+
+
+def test_each_step_kind_is_one_type_that_reads_judges_and_lights() -> None:
+    """The step kinds are a tagged union of the schema: each step's kind is the type its
+    ``action`` names, and the type itself judges a try through the engine and says what
+    to light, with no runner around it."""
+    for _stage, level in LEVELS:
+        for step in level.steps:
+            assert type(step.kind) is KINDS[step.action] and step.expect is step.kind
+    level = STAGES[1].level("seven")  # "tap a table card that makes 15 with your 7 de oros"
+    round_, kind = level.start_round(), level.steps[0].kind
+    assert isinstance(kind, TapCard) and kind.with_card == Card.parse("7o")
+    refused = kind.judge(round_, Card.parse("2b"))
+    assert not refused.right and refused.refusal.code == "wrong_sum"
+    assert kind.judge(round_, Card.parse("8c")).right
+    assert kind.lit(round_, "full") == (Card.parse("8c"),)  # not the hand's 7: no answer
+    assert kind.lit(round_, "none") == ()
+    how_many = STAGES[3].level("how_many")
+    round_, kind = how_many.start_round(), how_many.steps[0].kind
+    assert isinstance(kind, Answer) and kind.answer(round_) == 2
+    assert set(kind.lit(round_, "some")) == {Card.parse("7o"), Card.parse("6c")}
+    wrong = kind.judge(round_, 1, lit=True)
+    assert (wrong.right, wrong.key, wrong.look) == (False, "fb.answer_more",
+                                                    "fb.look_capturing_lit")
+    counting = STAGES[7].level("oros_point")
+    assert counting.steps[0].kind.shows(counting.start_round()).piles == (0, 1)

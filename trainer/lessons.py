@@ -29,7 +29,7 @@ import math
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 from escoba import (
     Card,
@@ -45,8 +45,23 @@ from escoba import (
 )
 from escoba.bots import make_player
 from escoba.cards import CARDS, SIETE_DE_OROS, value_sum
-from escoba.scoring import SETENTA_VALUES, RoundScore, setenta_cards
-from lessons import LessonError, Level, Stage, Step, load_stages
+from escoba.scoring import RoundScore
+from lessons import (
+    CHILD,
+    Answer,
+    CallRenuncio,
+    Judgement,
+    LessonError,
+    Level,
+    PlayCard,
+    Stage,
+    Step,
+    TapCard,
+    WholeGame,
+    best_claim,
+    load_stages,
+    question_cards,
+)
 
 from .gameplay import GameSession, SeatSpec, bot_avatar
 from .hints import assess, game_hint
@@ -67,8 +82,8 @@ DOMAIN = "lessons"
 #: rounds, :meth:`LessonRunner.next_round`); ``level_done`` (:meth:`LessonRunner.advance`
 #: goes on); ``stage_done``: the completion card.
 STATUSES: tuple[str, ...] = ("playing", "consequence", "round_over", "level_done", "stage_done")
-#: The seat the child plays in every level.
-CHILD = 0
+#: A step kind's type, for :meth:`LessonRunner._kind`.
+K = TypeVar("K", TapCard, PlayCard, Answer, CallRenuncio, WholeGame)
 
 #: Every feedback key the runner itself can give (the levels add their ``other`` keys).
 FEEDBACK_KEYS: frozenset[str] = frozenset({
@@ -385,45 +400,6 @@ def next_lesson(results: Mapping[tuple[str, str], Any],
     return None
 
 
-# -- what a question is about ---------------------------------------------------------------
-
-#: The questions about a finished round's piles: the won cards are opened for them.
-PILE_QUESTIONS = frozenset({"count", "points", "escobas"})
-
-
-def question_cards(round_: Round, question: str, args: Mapping[str, Any]) -> tuple[Card, ...]:
-    """The cards an answer step's question is about, to light: exactly those the answer
-    counts (the hand cards that can capture, the oros in the pile, the siete de oros…),
-    each found by the engine; none when the answer counts no card (the cards of a pile,
-    escobas, a round's points)."""
-    if question in ("card_value", "setenta_value"):
-        return (args["card"],)
-    if question == "table_total":
-        return round_.table
-    if question == "capturing_cards":
-        hand = round_.hand(CHILD)
-        able = {m.card for m in round_.legal_moves() if m.take} if round_.to_move == CHILD \
-            else set()
-        return tuple(c for c in hand if c in able)
-    if question not in ("count", "points"):
-        return ()
-    category = args["category"]
-    if question == "points":
-        # Points compare the two sides: what each side counted glows in its pile.
-        return tuple(c for seat in range(round_.rules.players) for c in question_cards(
-            round_, "count", {"category": category, "seat": seat}))
-    pile = round_.pile(args["seat"])
-    if category == "oros":
-        return tuple(c for c in pile if c.suit is Suit.OROS)
-    if category == "sevens":
-        return tuple(c for c in pile if c.value == 7 and not c.is_joker)
-    if category == "siete_de_oros":
-        return tuple(c for c in pile if c == SIETE_DE_OROS)
-    if category == "setenta":
-        return setenta_cards(pile)
-    return ()
-
-
 # -- the runner ---------------------------------------------------------------------------
 
 
@@ -535,6 +511,7 @@ class LessonRunner:
         rules = level.rules
         n = rules.players
         goal_params = {"sum": rules.capture_sum, **step.goal_params, **self._answer_context()}
+        shown = self._shown()
         if level.game is not None:
             goal_params["target"] = level.game.target
         if obs is not None:
@@ -563,11 +540,11 @@ class LessonRunner:
             check=level.check, events=s.events, feedback=s.feedback, consequence=s.consequence,
             result=s.result, position=self._position(obs), observation=obs, game=s.game,
             next_stage=self.next_stage() if s.status == "stage_done" else None,
-            stage_results=tuple(s.stage_results), piles_shown=self._piles_shown(),
-            score=self._score_shown(), refusals=s.refusals,
+            stage_results=tuple(s.stage_results), piles_shown=shown[0], score=shown[1],
+            refusals=s.refusals,
             then="play" if self.stage.levels[-1].is_game else "stage",
             game_hint_step=self._game_hint_step(obs), words=level.words,
-            picked=step.expect.with_card if step.action == "tap_card" else None)
+            picked=step.kind.with_card if isinstance(step.kind, TapCard) else None)
 
     def _position(self, obs: Observation | None) -> str:
         s = self._s
@@ -614,111 +591,60 @@ class LessonRunner:
             self._s.asked = self._position(obs)
         return self.view()
 
-    def _piles_shown(self) -> tuple[WonPile, ...]:
-        """The won piles a question about a finished round asks to count, opened: the
-        child's; both when the answer compares the two sides (a category's points)."""
-        s, step = self._s, self.step
+    def _shown(self) -> tuple[tuple[WonPile, ...], RoundScore | None]:
+        """What the step's question needs on the screen (the kind says): the won piles
+        opened, the round's score table."""
+        s = self._s
         round_ = s.round
-        if round_ is None or step.action != "answer" or s.status != "playing" \
-                or step.expect.question not in PILE_QUESTIONS:
-            return ()
-        seats = (CHILD, 1) if step.expect.question == "points" else (CHILD,)
-        return tuple(WonPile.of(seat, round_.pile(seat), round_.escobas[seat])
-                     for seat in seats)
-
-    def _score_shown(self) -> RoundScore | None:
-        """The round's score table (Play's) when the question asks for a round's points."""
-        s, step = self._s, self.step
-        round_ = s.round
-        if round_ is None or step.action != "answer" or not round_.is_over \
-                or step.expect.question != "round_points":
-            return None
-        return round_.score()
+        if round_ is None or s.status != "playing":
+            return (), None
+        shown = self.step.kind.shows(round_)
+        piles = tuple(WonPile.of(seat, round_.pile(seat), round_.escobas[seat])
+                      for seat in shown.piles)
+        return piles, round_.score() if shown.score else None
 
     # -- the child's actions ---------------------------------------------------------
     def tap(self, card: Card) -> Outcome:
         """The child taps ``card`` (a ``tap_card`` step)."""
-        if not self._accepts("tap_card"):
+        kind = self._kind(TapCard)
+        if kind is None:
             return self._not_now()
         self._s.plays += 1
-        step, round_ = self.step, self._round()
-        expect = step.expect
-        if expect.with_card is not None:
-            verdict = round_.check(Move(expect.with_card, frozenset({card})), CHILD)
-            if verdict is not None:
-                return self._wrong(verdict_feedback(verdict))
-            return self._right()
-        if expect.value is not None:
-            area = self._area(expect.among)
-            if card not in area:
-                where = "fb.tap_in_hand" if expect.among == "hand" else "fb.tap_on_table"
-                return self._wrong(Message(where, {"card": card}))
-            if card.value != expect.value:
-                return self._wrong(Message("fb.tap_value", {"card": card, "value": card.value,
-                                                            "want": expect.value}))
-            return self._right()
-        if card in expect.cards:
-            return self._right()
-        return self._wrong(Message(step.other or "fb.tap_other", {"card": card}))
+        return self._judged(kind.judge(self._round(), card, self.step.other))
 
     def play(self, card: Card, take: Iterable[Card] = ()) -> Outcome:
         """The child plays ``card`` taking the table cards ``take`` (none: lays it down)."""
         move = Move(card, frozenset(take))
-        if self._s.status == "playing" and self.step.action == "game":
+        if self._kind(WholeGame) is not None:
             return self._game_play(move)
-        if self._s.status == "playing" and self.step.action == "renuncio":
+        if self._kind(CallRenuncio) is not None:  # the claim comes first: a wrong try
             self._s.plays += 1
             return self._wrong(Message("fb.renuncio_first"))
-        if not self._accepts("play"):
+        kind = self._kind(PlayCard)
+        if kind is None:
             return self._not_now()
         self._s.plays += 1
         round_ = self._round()
-        verdict = round_.check(move, CHILD)
-        if verdict is not None:
-            return self._wrong(verdict_feedback(verdict))
-        if self._expected(move):
+        judged = kind.judge(round_, move)
+        if judged.right:
             attempt = round_.attempt(move, CHILD)
             assert attempt.play is not None  # judged legal just above
             return self._right((attempt.play,))
+        if not judged.legal:
+            return self._judged(judged)
         step = self.step
-        why = Message(step.other or "fb.other_move", self._move_facts(move))
+        why = Message(step.other or "fb.other_move", self._move_facts(kind, move))
         if not step.consequence:
             return self._wrong(why)
         return self._consequence(move, why)
 
     def answer(self, number: int) -> Outcome:
         """The child answers a number (an ``answer`` step)."""
-        if not self._accepts("answer"):
+        kind = self._kind(Answer)
+        if kind is None:
             return self._not_now()
         self._s.plays += 1
-        right = self.expected_answer()
-        if number == right:
-            return self._right()
-        key = "fb.answer_more" if right > number else "fb.answer_less"
-        return self._wrong(Message(key, {"given": number}), self._look())
-
-    def _look(self) -> Message | None:
-        """After a wrong number: what to look at to count it (the glowing cards, the pile,
-        the score table)."""
-        expect = self.step.expect
-        question = expect.question
-        lit = bool(self._s.glow)
-        if question == "round_points":
-            return Message("fb.look_score")
-        if question == "escobas" or expect.args.get("category") == "escobas":
-            return Message("fb.look_escobas")
-        if question in ("count", "points"):
-            category = expect.args["category"]
-            if question == "points" and category != "setenta":
-                return Message("fb.look_compare")
-            key = f"fb.look_{category}_lit" if lit and category != "cards" \
-                else f"fb.look_{category}"
-            return Message(key)
-        if question == "capturing_cards":
-            return Message("fb.look_capturing_lit" if lit else "fb.look_capturing")
-        if question == "table_total":
-            return Message("fb.look_table")
-        return None
+        return self._judged(kind.judge(self._round(), number, lit=bool(self._s.glow)))
 
     def claim_renuncio(self) -> Outcome:
         """The child calls ¡renuncio!: the best claim the engine offers (most cards).
@@ -734,16 +660,13 @@ class LessonRunner:
             assert verdict is not None  # renuncio_not_allowed
             return Outcome(False, self._with_sum(verdict_feedback(verdict)), counted=False)
         s.plays += 1
-        claims = round_.observation(CHILD).renuncio_claims()
-        if not claims:
-            laid = next((e.card for e in reversed(round_.history) if e.card is not None),
-                        CARDS[0])
-            verdict = round_.check_claim(Renuncio(laid, frozenset()))
-            return self._wrong(verdict_feedback(verdict) if verdict is not None
-                               else Message("fb.renuncio_nothing"))
-        if self.step.action != "renuncio":  # a level never offers a claim it does not ask
+        judged = CallRenuncio().judge(round_)
+        if not judged.right:
+            return self._judged(judged)
+        if self._kind(CallRenuncio) is None:  # a level never offers a claim it does not ask
             return self._wrong(Message("fb.not_now"))
-        claim = max(claims, key=lambda c: (len(c.take), sorted(c.take)))
+        claim = best_claim(round_)
+        assert claim is not None
         return self._right((round_.claim_renuncio(claim),))
 
     # -- going on ---------------------------------------------------------------------
@@ -786,45 +709,19 @@ class LessonRunner:
 
     # -- answers worked out by the engine ---------------------------------------------
     def expected_answer(self) -> int:
-        """The number an ``answer`` step asks for, from the engine."""
-        step, round_ = self.step, self._round()
-        question, args = step.expect.question, step.expect.args
-        if question == "card_value":
-            return args["card"].value
-        if question == "setenta_value":
-            return SETENTA_VALUES[args["card"].value]
-        if question == "table_total":
-            return value_sum(round_.table_mask)
-        if question == "capturing_cards":
-            return len({m.card for m in round_.legal_moves() if m.take})
-        if question == "escobas":
-            return round_.escobas[args["seat"]]
-        score = round_.score() if round_.is_over else None
-        if score is None:
-            raise LessonError(self.stage.source, f"level {self.level.key}",
-                              f"the question {question} needs the round over")
-        side = self.level.rules.side_of(args["seat"])
-        if question == "round_points":
-            return score.totals[side]
-        result = score.category(args["category"])
-        if question == "points":
-            return result.points[side]
-        count = result.counts[side]
-        if count is None:
-            raise LessonError(self.stage.source, f"level {self.level.key}",
-                              f"seat {args['seat']} has no {args['category']} count")
-        return int(count)
+        """The number an ``answer`` step asks for, from the engine (the kind asks it)."""
+        kind = self.step.kind
+        assert isinstance(kind, Answer), "not an answer step"
+        try:
+            return kind.answer(self._round())
+        except ValueError as exc:
+            raise LessonError(self.stage.source, f"level {self.level.key}", str(exc)) from None
 
     def _answer_context(self) -> dict[str, Any]:
-        """For a question about a category's points: both sides' counts, as the goal says
-        them ("you have 6 oros, the computer 4")."""
-        expect = self.step.expect
-        round_ = self._s.round
-        if expect.question != "points" or round_ is None or not round_.is_over:
-            return {}
-        counts = round_.score().category(expect.args["category"]).counts
-        return {"mine": "—" if counts[0] is None else counts[0],
-                "theirs": "—" if counts[1] is None else counts[1]}
+        """For a question about a category's points: both sides' counts (the goal says
+        them)."""
+        kind, round_ = self.step.kind, self._s.round
+        return kind.context(round_) if isinstance(kind, Answer) and round_ is not None else {}
 
     # -- inside ---------------------------------------------------------------------------
     def _begin_level(self) -> None:
@@ -856,40 +753,35 @@ class LessonRunner:
         assert round_ is not None
         return round_
 
-    def _accepts(self, action: str) -> bool:
-        return self._s.status == "playing" and self.step.action == action \
-            and self._s.round is not None
+    def _kind(self, kind: type[K]) -> K | None:
+        """The step's kind if it is ``kind`` and the step takes a try now, else None."""
+        s, found = self._s, self.step.kind
+        if s.status != "playing" or not isinstance(found, kind):
+            return None
+        if s.round is None and not isinstance(found, WholeGame):
+            return None
+        return found
 
     def _not_now(self) -> Outcome:
         return Outcome(False, Message("fb.not_now"), counted=False)
 
-    def _area(self, among: str) -> tuple[Card, ...]:
-        round_ = self._round()
-        if among == "hand":
-            return round_.hand(CHILD)
-        if among == "table":
-            return round_.table
-        return round_.hand(CHILD) + round_.table
+    def _judged(self, judged: Judgement) -> Outcome:
+        """A kind's judgement as the child hears it: praise, the engine's refusal in its
+        words, or the step's feedback (and where to look)."""
+        if judged.right:
+            return self._right()
+        if judged.refusal is not None:
+            return self._wrong(verdict_feedback(judged.refusal))
+        assert judged.key is not None
+        return self._wrong(Message(judged.key, judged.params),
+                           Message(judged.look) if judged.look is not None else None)
 
-    def _expected(self, move: Move) -> bool:
-        """Whether a legal move is the one the step asks for."""
-        moves = self.step.expect.moves
-        if moves == "any":
-            return True
-        if moves == "captures":
-            return bool(move.take)
-        return move in moves
-
-    def _right_moves(self) -> list[Move]:
-        """The legal moves the step accepts, in the engine's order."""
-        return [m for m in self._round().legal_moves() if self._expected(m)]
-
-    def _move_facts(self, move: Move) -> dict[str, Any]:
+    def _move_facts(self, kind: PlayCard, move: Move) -> dict[str, Any]:
         """What a legal move does, for the level's feedback: the cards it wins, the table
         it leaves; and the same of the move the step asks for (``best_…``). Played on
         copies of the round: the engine says what happens."""
         facts = self._facts_of(move)
-        right = self._right_moves()
+        right = kind.right_moves(self._round())
         if right:
             facts.update({f"best_{k}": v for k, v in self._facts_of(right[0]).items()})
         return facts
@@ -906,40 +798,8 @@ class LessonRunner:
                 "total": total}
 
     def _glow(self) -> tuple[Card, ...]:
-        """The cards to light for this step, faded by the level's hints."""
-        hints = self.level.hints
-        if hints == "none":
-            return ()
-        answer = self._answer_cards()
-        if self.step.action in ("answer", "tap_card"):
-            # What a question counts, or every card a tap may answer with: all of it or
-            # nothing (one of two cards that can would say the other cannot).
-            return answer
-        return answer if hints == "full" else answer[:1]
-
-    def _answer_cards(self) -> tuple[Card, ...]:
-        step, round_ = self.step, self._round()
-        expect = step.expect
-        if step.action == "tap_card":
-            if expect.with_card is not None:
-                # Only the cards a tap may answer with: the hand card is shown picked.
-                return tuple(c for c in round_.table
-                             if round_.check(Move(expect.with_card, frozenset({c})),
-                                             CHILD) is None)
-            if expect.value is not None:
-                return tuple(c for c in self._area(expect.among) if c.value == expect.value)
-            return expect.cards
-        if step.action == "play":
-            right = self._right_moves()
-            return (right[0].card, *sorted(right[0].take)) if right else ()
-        if step.action == "renuncio":
-            claims = round_.observation(CHILD).renuncio_claims()
-            if not claims:
-                return ()
-            claim = max(claims, key=lambda c: (len(c.take), sorted(c.take)))
-            return (claim.card, *sorted(claim.take))
-        assert expect.question is not None
-        return question_cards(round_, expect.question, expect.args)
+        """The cards to light for this step: the kind says, faded by the level's hints."""
+        return self.step.kind.lit(self._round(), self.level.hints)
 
     def _with_sum(self, message: Message) -> Message:
         """Every lesson text may say the sum being made (15, or 10 in stage 12)."""

@@ -203,7 +203,17 @@ def show_map(profile: Any) -> None:
     summaries = stage_summaries(results)
     stages = load_stages()
     upcoming = first_not_done(results)
-    if upcoming is not None:
+    order = [s.key for s in stages]
+    played = next((s.key for s in stages if s.levels[-1].is_game
+                   and summaries[s.key].state == "done"), None)
+    if played is not None and (upcoming is None or order.index(upcoming[0]) > order.index(played)):
+        # The first real game is done: the path goes on to real games (the stages after
+        # it are still open below).
+        st.markdown(f"**{_lt('ui.now_play')}**")
+        with st.container(horizontal=True, key="lesson_then_play_map"):
+            st.page_link("app_pages/play.py", label=t("go_play"), icon="🃏")
+            st.page_link("app_pages/tables.py", label=t("nav_tables"), icon="🤝")
+    elif upcoming is not None:
         title = _lt(next(s.title for s in stages if s.key == upcoming[0]))
         label = _lt("ui.start_here") if not results else _lt("ui.next_lesson", title=title)
         st.button(label, key="lesson_next", type="primary", use_container_width=True,
@@ -283,9 +293,9 @@ def show_level(profile: Any, view: LessonView) -> None:
             _show_said()
     if view.words:
         _show_new_words(view.words)
-    # A question about a finished round has nothing on the board (no hand, no table): the
-    # goal in large type, then what it asks about.
-    bare = view.game is None and not view.hand and not view.table
+    # A question about a finished round has nothing on the board (no hand, no table, no
+    # move just made to show): the goal in large type, then what it asks about.
+    bare = view.game is None and not view.hand and not view.table and not view.events
     data = None if bare else _board_data(view, profile)
     if bare:
         st.markdown(f"### {md_escape(_say(view.goal))}")

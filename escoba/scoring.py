@@ -8,14 +8,15 @@ not part of the rules in force.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .cards import JOKER_MASK, OROS_MASK, SEVENS_MASK, SIETE_DE_OROS, SUIT_MASKS
+from .cards import JOKER_MASK, OROS_MASK, SEVENS_MASK, SIETE_DE_OROS, SUIT_MASKS, Card
 from .rules import Rules
 
-__all__ = ["CategoryResult", "RoundScore", "score_round", "setenta_total", "SETENTA_VALUES"]
+__all__ = ["CategoryResult", "RoundScore", "score_round", "setenta_total", "setenta_cards",
+           "SETENTA_VALUES"]
 
 #: Setenta (primera) value of each capture value 1..10 (index 0 unused).
 SETENTA_VALUES: tuple[int, ...] = (0, 16, 12, 13, 14, 15, 18, 21, 10, 10, 10)
@@ -41,6 +42,20 @@ def setenta_total(pile: int) -> int | None:
     if oros and copas and espadas and bastos:
         return oros + copas + espadas + bastos
     return None
+
+
+def setenta_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
+    """The card of each suit that counts for the setenta: its best by setenta value (of
+    figures worth the same, the highest), in suit order; a suit without a card has none."""
+    best: dict[int, Card] = {}
+    for card in cards:
+        if card.is_joker:
+            continue
+        held = best.get(card.suit.value)
+        if held is None or (SETENTA_VALUES[card.value], card.value) > (
+                SETENTA_VALUES[held.value], held.value):
+            best[card.suit.value] = card
+    return tuple(best[s] for s in sorted(best))
 
 
 class CategoryResult(NamedTuple):

@@ -19,20 +19,23 @@ import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-from escoba import Card, EscobaError, Move, Round, Rules, deck_for
+from escoba import Card, EscobaError, Move, Renuncio, Round, Rules, Suit, deck_for
 from escoba.bots import PLAYER_LEVELS
-from escoba.cards import CARDS
+from escoba.cards import CARDS, SIETE_DE_OROS, value_sum
 from escoba.game import initial_table_triggers
 from escoba.rules import CATEGORIES
+from escoba.scoring import SETENTA_VALUES, setenta_cards
 
-__all__ = ["LessonError", "Stage", "Level", "Step", "Expect", "Deal", "Position", "GameSpec",
+__all__ = ["LessonError", "Stage", "Level", "Step", "Deal", "Position", "GameSpec",
+           "StepKind", "KINDS", "TapCard", "PlayCard", "Answer", "CallRenuncio", "WholeGame",
+           "Judgement", "Shown", "CHILD", "PILE_QUESTIONS", "question_cards", "best_claim",
            "ACTIONS", "HINTS", "QUESTIONS", "MIN_LEVELS", "MAX_LEVELS", "CARD_PARAMS",
-           "parse_stage", "is_card_param"]
+           "GLOSSARY", "parse_stage", "is_card_param"]
 
 #: What a child does in a step: tap one card; play a card (taking table cards or
-#: not); answer with a number; call ¡renuncio!; play a whole game.
+#: not); answer with a number; call ¡renuncio!; play a whole game (each a kind below).
 ACTIONS: tuple[str, ...] = ("tap_card", "play", "answer", "renuncio", "game")
 #: How much the board lights up, fading over a stage: the whole answer, its first
 #: card, nothing.
@@ -51,6 +54,12 @@ QUESTIONS: dict[str, tuple[str, ...]] = {
     "points": ("category", "seat"),
     "round_points": ("seat",),
 }
+#: The Spanish words of the game a child meets in the lessons, each explained in the
+#: child's language with a picture (catalog keys ``word.<word>``): a level names in
+#: ``words`` those it uses for the first time on the path (``tests/test_lessons.py``
+#: checks that no goal uses one earlier).
+GLOSSARY: tuple[str, ...] = ("sota", "caballo", "rey", "as", "oros", "copas", "espadas",
+                             "bastos", "siete", "escoba", "setenta", "renuncio")
 #: A stage has this many levels, the last one its check.
 MIN_LEVELS, MAX_LEVELS = 5, 8
 #: Parameter names that hold cards (notation in the file, :class:`Card` once read): the
@@ -109,49 +118,397 @@ class GameSpec:
     target: int
 
 
-@dataclass(frozen=True)
-class Expect:
-    """The right action of a step.
+# -- the step kinds ------------------------------------------------------------------------
+#
+# Each kind of step is one type: it reads its own fields from the file, judges a try
+# through the engine, says which cards light up and what else the question needs on the
+# screen. The runner (trainer.lessons) dispatches on the type once, and words the result.
 
-    * ``tap_card``: one of ``value`` (a card worth it, ``among`` the hand, the table
-      or both), ``with_card`` (a table card that captures alone with this hand card,
-      as the engine judges), ``cards`` (these cards);
-    * ``play``: ``moves`` — listed moves, ``"any"`` legal move or ``"captures"``
-      (any legal capture);
-    * ``answer``: ``question`` and its ``args`` (see :data:`QUESTIONS`);
-    * ``renuncio`` and ``game``: nothing more.
+#: The seat the child plays in every level (the other seat is the computer).
+CHILD = 0
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """What a step kind says of one try.
+
+    ``right``: the step is done. Otherwise either ``refusal`` (the engine refused the
+    move or the claim: the runner words its code), or ``key`` and ``params`` (a catalog
+    key of the ``lessons`` domain). ``legal``: a legal move that is not the goal's (it
+    may be played, with its consequence). ``look``: a second line, where to look.
     """
 
+    right: bool
+    key: str | None = None
+    params: Mapping[str, Any] = field(default_factory=dict)
+    refusal: EscobaError | None = None
+    legal: bool = False
+    look: str | None = None
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What a step needs on the screen besides the board: the won piles to open (their
+    seats, the child's first) and whether the round's score table is shown."""
+
+    piles: tuple[int, ...] = ()
+    score: bool = False
+
+
+_NOTHING_SHOWN = Shown()
+
+
+@dataclass(frozen=True)
+class TapCard:
+    """Tap one card: a card worth ``value`` (``among`` the hand, the table or both), a
+    table card that makes the sum alone with the hand card ``with_card`` (the engine
+    judges it), or one of ``cards``."""
+
+    action: ClassVar[str] = "tap_card"
     value: int | None = None
     among: str = "hand"
     with_card: Card | None = None
     cards: tuple[Card, ...] = ()
+
+    @classmethod
+    def parse(cls, r: _Reader, data: Mapping[str, Any], name: str) -> TapCard:
+        given = [k for k in ("value", "with", "cards") if k in data]
+        if len(given) != 1:
+            raise r.fail("a tap_card step names one of value, with, cards", name)
+        among = data.get("among", "hand")
+        if among not in ("hand", "table", "both"):
+            raise r.fail(f"must be hand, table or both, got {among!r}", f"{name}.among")
+        if "value" in data:
+            return cls(value=r.integer(data["value"], f"{name}.value", 1, 10), among=among)
+        if "with" in data:
+            return cls(with_card=r.card(data["with"], f"{name}.with"), among="table")
+        return cls(cards=r.cards(data["cards"], f"{name}.cards"), among=among)
+
+    def area(self, round_: Round) -> tuple[Card, ...]:
+        if self.among == "hand":
+            return round_.hand(CHILD)
+        if self.among == "table":
+            return round_.table
+        return round_.hand(CHILD) + round_.table
+
+    def right_cards(self, round_: Round) -> tuple[Card, ...]:
+        """Every card a tap may answer with (the engine says which capture)."""
+        if self.with_card is not None:
+            return tuple(c for c in round_.table if round_.check(
+                Move(self.with_card, frozenset({c})), CHILD) is None)
+        if self.value is not None:
+            return tuple(c for c in self.area(round_) if c.value == self.value)
+        return self.cards
+
+    def judge(self, round_: Round, card: Card, other: str | None = None) -> Judgement:
+        if self.with_card is not None:
+            verdict = round_.check(Move(self.with_card, frozenset({card})), CHILD)
+            return Judgement(True) if verdict is None else Judgement(False, refusal=verdict)
+        if self.value is not None:
+            if card not in self.area(round_):
+                where = "fb.tap_in_hand" if self.among == "hand" else "fb.tap_on_table"
+                return Judgement(False, where, {"card": card})
+            if card.value != self.value:
+                return Judgement(False, "fb.tap_value", {"card": card, "value": card.value,
+                                                         "want": self.value})
+            return Judgement(True)
+        if card in self.cards:
+            return Judgement(True)
+        return Judgement(False, other or "fb.tap_other", {"card": card})
+
+    def lit(self, round_: Round, hints: str) -> tuple[Card, ...]:
+        """Every card that answers, or none: one of two would say the other is wrong. The
+        hand card a table card goes with is shown picked, not lit (it is no answer)."""
+        return () if hints == "none" else self.right_cards(round_)
+
+    def shows(self, round_: Round) -> Shown:
+        return _NOTHING_SHOWN
+
+
+@dataclass(frozen=True)
+class PlayCard:
+    """Play a card, taking table cards or laying it: one of ``moves``, ``"any"`` legal
+    move or any legal capture (``"captures"``)."""
+
+    action: ClassVar[str] = "play"
     moves: tuple[Move, ...] | str = ()
-    question: str | None = None
+
+    @classmethod
+    def parse(cls, r: _Reader, data: Mapping[str, Any], name: str) -> PlayCard:
+        moves = data.get("moves")
+        if moves is None:
+            raise r.fail("is missing", f"{name}.moves")
+        if moves in ("any", "captures"):
+            return cls(moves=moves)
+        found = r.moves(moves, f"{name}.moves")
+        if not found:
+            raise r.fail("lists no move", f"{name}.moves")
+        return cls(moves=found)
+
+    def expects(self, move: Move) -> bool:
+        """Whether a legal move is the one the step asks for."""
+        if self.moves == "any":
+            return True
+        if self.moves == "captures":
+            return bool(move.take)
+        return move in self.moves
+
+    def right_moves(self, round_: Round) -> list[Move]:
+        """The legal moves the step accepts, in the engine's order."""
+        return [m for m in round_.legal_moves() if self.expects(m)]
+
+    def judge(self, round_: Round, move: Move) -> Judgement:
+        verdict = round_.check(move, CHILD)
+        if verdict is not None:
+            return Judgement(False, refusal=verdict)
+        return Judgement(True) if self.expects(move) else Judgement(False, legal=True)
+
+    def lit(self, round_: Round, hints: str) -> tuple[Card, ...]:
+        """The first right move's cards (``some``: the card to play only)."""
+        right = self.right_moves(round_) if hints != "none" else []
+        if not right:
+            return ()
+        cards = (right[0].card, *sorted(right[0].take))
+        return cards if hints == "full" else cards[:1]
+
+    def shows(self, round_: Round) -> Shown:
+        return _NOTHING_SHOWN
+
+
+#: The questions about a finished round's piles: the won cards are opened for them.
+PILE_QUESTIONS = frozenset({"count", "points", "escobas"})
+
+
+def question_cards(round_: Round, question: str, args: Mapping[str, Any]) -> tuple[Card, ...]:
+    """The cards a question is about, to light: exactly those its answer counts (the
+    hand cards that can capture, the oros in a pile, the setenta's best cards…), each
+    found by the engine; none when the answer counts no card (escobas, a round's points,
+    all the cards of a pile)."""
+    if question in ("card_value", "setenta_value"):
+        return (args["card"],)
+    if question == "table_total":
+        return round_.table
+    if question == "capturing_cards":
+        able = {m.card for m in round_.legal_moves() if m.take} \
+            if round_.to_move == CHILD and not round_.is_over else set()
+        return tuple(c for c in round_.hand(CHILD) if c in able)
+    if question not in ("count", "points"):
+        return ()
+    category = args["category"]
+    if question == "points":
+        # Points compare the two sides: what each side counted glows in its pile.
+        return tuple(c for seat in range(round_.rules.players) for c in question_cards(
+            round_, "count", {"category": category, "seat": seat}))
+    pile = round_.pile(args["seat"])
+    if category == "oros":
+        return tuple(c for c in pile if c.suit is Suit.OROS)
+    if category == "sevens":
+        return tuple(c for c in pile if c.value == 7 and not c.is_joker)
+    if category == "siete_de_oros":
+        return tuple(c for c in pile if c == SIETE_DE_OROS)
+    if category == "setenta":
+        return setenta_cards(pile)
+    return ()
+
+
+@dataclass(frozen=True)
+class Answer:
+    """Answer a number: ``question`` with its ``args`` (see :data:`QUESTIONS`), each
+    answered by the engine."""
+
+    action: ClassVar[str] = "answer"
+    question: str = "card_value"
     args: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def parse(cls, r: _Reader, data: Mapping[str, Any], name: str) -> Answer:
+        question = data.get("question")
+        if question not in QUESTIONS:
+            raise r.fail(f"must be one of {', '.join(QUESTIONS)}, got {question!r}",
+                         f"{name}.question")
+        for arg in QUESTIONS[question]:
+            if arg not in data:
+                raise r.fail(f"the question {question} needs {arg}", f"{name}.{arg}")
+        extra = sorted(set(data) - {"question", *QUESTIONS[question]})
+        if extra:
+            raise r.fail(f"the question {question} takes no {extra[0]}", f"{name}.{extra[0]}")
+        args: dict[str, Any] = {}
+        for arg in QUESTIONS[question]:
+            value = data[arg]
+            if arg == "card":
+                args[arg] = r.card(value, f"{name}.card")
+            elif arg == "seat":
+                args[arg] = r.integer(value, f"{name}.seat", 0, 3)
+            elif value not in CATEGORIES:
+                raise r.fail(f"must be one of {', '.join(CATEGORIES)}, got {value!r}",
+                             f"{name}.{arg}")
+            else:
+                args[arg] = value
+        return cls(question, args)
+
+    def answer(self, round_: Round) -> int:
+        """The number asked for, from the engine (``ValueError`` if a question about the
+        round's score is asked before the round is over)."""
+        question, args = self.question, self.args
+        if question == "card_value":
+            return args["card"].value
+        if question == "setenta_value":
+            return SETENTA_VALUES[args["card"].value]
+        if question == "table_total":
+            return value_sum(round_.table_mask)
+        if question == "capturing_cards":
+            return len({m.card for m in round_.legal_moves() if m.take})
+        if question == "escobas":
+            return round_.escobas[args["seat"]]
+        if not round_.is_over:
+            raise ValueError(f"the question {question} needs the round over")
+        score = round_.score()
+        side = round_.rules.side_of(args["seat"])
+        if question == "round_points":
+            return score.totals[side]
+        result = score.category(args["category"])
+        if question == "points":
+            return result.points[side]
+        count = result.counts[side]
+        if count is None:
+            raise ValueError(f"seat {args['seat']} has no {args['category']} count")
+        return int(count)
+
+    def context(self, round_: Round) -> dict[str, Any]:
+        """For a question about a category's points: both sides' counts, as the goal says
+        them ("you have 6 oros, the computer 4")."""
+        if self.question != "points" or not round_.is_over:
+            return {}
+        counts = round_.score().category(self.args["category"]).counts
+        return {"mine": "—" if counts[0] is None else counts[0],
+                "theirs": "—" if counts[1] is None else counts[1]}
+
+    def judge(self, round_: Round, number: int, lit: bool = False) -> Judgement:
+        right = self.answer(round_)
+        if number == right:
+            return Judgement(True)
+        key = "fb.answer_more" if right > number else "fb.answer_less"
+        return Judgement(False, key, {"given": number}, look=self.look(lit))
+
+    def look(self, lit: bool) -> str | None:
+        """After a wrong number: where to look to count it (``lit``: the cards glow)."""
+        question, category = self.question, self.args.get("category")
+        if question == "round_points":
+            return "fb.look_score"
+        if question == "escobas" or category == "escobas":
+            return "fb.look_escobas"
+        if question == "points" and category != "setenta":
+            return "fb.look_compare"
+        if question in ("count", "points"):
+            return f"fb.look_{category}_lit" if lit and category != "cards" \
+                else f"fb.look_{category}"
+        if question == "capturing_cards":
+            return "fb.look_capturing_lit" if lit else "fb.look_capturing"
+        if question == "table_total":
+            return "fb.look_table"
+        return None
+
+    def lit(self, round_: Round, hints: str) -> tuple[Card, ...]:
+        """What the question counts, all of it (or nothing when the hints are off)."""
+        return () if hints == "none" else question_cards(round_, self.question, self.args)
+
+    def shows(self, round_: Round) -> Shown:
+        if self.question in PILE_QUESTIONS:
+            return Shown(piles=(CHILD, 1) if self.question == "points" else (CHILD,))
+        if self.question == "round_points" and round_.is_over:
+            return Shown(score=True)
+        return _NOTHING_SHOWN
+
+
+def best_claim(round_: Round) -> Renuncio | None:
+    """The best ¡renuncio! the child can call (most cards), as the engine offers them."""
+    claims = round_.observation(CHILD).renuncio_claims()
+    return max(claims, key=lambda c: (len(c.take), sorted(c.take))) if claims else None
+
+
+@dataclass(frozen=True)
+class CallRenuncio:
+    """Call ¡renuncio! on the computer's missed capture (the best claim is taken)."""
+
+    action: ClassVar[str] = "renuncio"
+
+    @classmethod
+    def parse(cls, r: _Reader, data: Mapping[str, Any], name: str) -> CallRenuncio:
+        return cls()
+
+    def judge(self, round_: Round) -> Judgement:
+        claim = best_claim(round_)
+        if claim is not None:
+            return Judgement(True)
+        laid = next((e.card for e in reversed(round_.history) if e.card is not None), CARDS[0])
+        verdict = round_.check_claim(Renuncio(laid, frozenset()))
+        return Judgement(False, refusal=verdict) if verdict is not None \
+            else Judgement(False, "fb.renuncio_nothing")
+
+    def lit(self, round_: Round, hints: str) -> tuple[Card, ...]:
+        claim = best_claim(round_) if hints != "none" else None
+        return (claim.card, *sorted(claim.take)) if claim is not None else ()
+
+    def shows(self, round_: Round) -> Shown:
+        return _NOTHING_SHOWN
+
+
+@dataclass(frozen=True)
+class WholeGame:
+    """Play a whole game (the level's ``game``): each refused move is a mistake."""
+
+    action: ClassVar[str] = "game"
+
+    @classmethod
+    def parse(cls, r: _Reader, data: Mapping[str, Any], name: str) -> WholeGame:
+        return cls()
+
+    def lit(self, round_: Round, hints: str) -> tuple[Card, ...]:
+        return ()  # a game's glow is the coach's, faded by the runner
+
+    def shows(self, round_: Round) -> Shown:
+        return _NOTHING_SHOWN
+
+
+#: A step's kind: one of these types, each reading its fields from the file (``expect``).
+StepKind = TapCard | PlayCard | Answer | CallRenuncio | WholeGame
+#: The kinds by the name a lesson file gives them (``action``).
+KINDS: dict[str, type[TapCard] | type[PlayCard] | type[Answer] | type[CallRenuncio]
+            | type[WholeGame]] = {k.action: k for k in (TapCard, PlayCard, Answer,
+                                                        CallRenuncio, WholeGame)}
 
 
 @dataclass(frozen=True)
 class Step:
-    """One thing the child does, and what follows a right try.
+    """One thing the child does (its ``kind``: one of :data:`StepKind`, which judges a
+    try and says what to light), and what follows a right try.
 
     ``goal`` says whose turn it is and what to do (a catalog key and parameters).
     ``reply`` are the opponent's scripted moves after the right action. ``other``
     is the feedback key for a legal move that is not the goal's; with
     ``consequence`` that move is played and the computer answers it (the sweep
-    the child allowed), and the level starts again. ``glow`` (answer steps) are
-    the cards the question is about; ``choices`` the numbers offered.
+    the child allowed), and the level starts again. ``choices`` are the numbers
+    offered. Which cards glow is never written here: the runner derives it from what
+    the step asks (the engine says which cards can).
     """
 
-    action: str
-    expect: Expect
+    kind: StepKind
     goal: str
     goal_params: Mapping[str, Any]
     reply: tuple[Move, ...] = ()
     other: str | None = None
     consequence: bool = False
-    glow: tuple[Card, ...] = ()
     choices: tuple[int, ...] = ()
+
+    @property
+    def action(self) -> str:
+        """The kind's name in a lesson file: ``tap_card``, ``play``, ``answer``…"""
+        return self.kind.action
+
+    @property
+    def expect(self) -> StepKind:
+        """The kind with the fields the file's ``expect`` gave it."""
+        return self.kind
 
 
 @dataclass(frozen=True)
@@ -169,6 +526,8 @@ class Level:
     position: Position | None = None
     before: tuple[Move, ...] = ()
     game: GameSpec | None = None
+    #: The words of :data:`GLOSSARY` this level uses first on the path: explained on it.
+    words: tuple[str, ...] = ()
 
     @property
     def is_game(self) -> bool:
@@ -203,6 +562,8 @@ class Stage:
     levels: tuple[Level, ...]
     source: str = ""
     intro_params: Mapping[str, Any] = field(default_factory=dict)
+    #: The stage's picture on the map (one emoji: pictures are not words).
+    picture: str = "🃏"
 
     def level(self, key: str) -> Level:
         for level in self.levels:
@@ -340,12 +701,12 @@ def _changes(rules: Rules) -> dict[str, Any]:
     return out
 
 
-_STAGE_FIELDS = {"key", "title", "intro", "intro_params", "rules", "levels"}
+_STAGE_FIELDS = {"key", "title", "intro", "intro_params", "rules", "levels", "picture"}
 _LEVEL_FIELDS = {"key", "goal", "goal_params", "hints", "target", "check", "rules", "deal",
                  "position", "before", "game", "steps", "action", "expect", "reply", "other",
-                 "consequence", "glow", "choices"}
+                 "consequence", "choices", "words"}
 _STEP_FIELDS = {"action", "expect", "goal", "goal_params", "reply", "other", "consequence",
-                "glow", "choices"}
+                "choices"}
 _EXPECT_FIELDS = {
     "tap_card": {"value", "among", "with", "cards"},
     "play": {"moves"},
@@ -427,56 +788,11 @@ def _deck(rules: Rules) -> list[Card]:
     return list(CARDS[: rules.deck_size])
 
 
-def _expect(r: _Reader, action: str, data: Any, name: str) -> Expect:
+def _kind(r: _Reader, action: str, data: Any, name: str) -> StepKind:
+    """The step's kind, reading its own fields from ``expect``."""
     data = r.table(data if data is not None else {}, name)
     r.only(data, _EXPECT_FIELDS[action], name)
-    if action == "tap_card":
-        given = [k for k in ("value", "with", "cards") if k in data]
-        if len(given) != 1:
-            raise r.fail("a tap_card step names one of value, with, cards", name)
-        among = data.get("among", "hand")
-        if among not in ("hand", "table", "both"):
-            raise r.fail(f"must be hand, table or both, got {among!r}", f"{name}.among")
-        if "value" in data:
-            return Expect(value=r.integer(data["value"], f"{name}.value", 1, 10), among=among)
-        if "with" in data:
-            return Expect(with_card=r.card(data["with"], f"{name}.with"), among="table")
-        return Expect(cards=r.cards(data["cards"], f"{name}.cards"), among=among)
-    if action == "play":
-        moves = r.need(data, "moves") if data else None
-        if moves is None:
-            raise r.fail("is missing", f"{name}.moves")
-        if moves in ("any", "captures"):
-            return Expect(moves=moves)
-        found = r.moves(moves, f"{name}.moves")
-        if not found:
-            raise r.fail("lists no move", f"{name}.moves")
-        return Expect(moves=found)
-    if action == "answer":
-        question = r.need(data, "question") if "question" in data else None
-        if question not in QUESTIONS:
-            raise r.fail(f"must be one of {', '.join(QUESTIONS)}, got {question!r}",
-                         f"{name}.question")
-        args: dict[str, Any] = {}
-        for arg in QUESTIONS[question]:
-            if arg not in data:
-                raise r.fail(f"the question {question} needs {arg}", f"{name}.{arg}")
-        extra = sorted(set(data) - {"question", *QUESTIONS[question]})
-        if extra:
-            raise r.fail(f"the question {question} takes no {extra[0]}", f"{name}.{extra[0]}")
-        for arg in QUESTIONS[question]:
-            value = data[arg]
-            if arg == "card":
-                args[arg] = r.card(value, f"{name}.card")
-            elif arg == "seat":
-                args[arg] = r.integer(value, f"{name}.seat", 0, 3)
-            elif value not in CATEGORIES:
-                raise r.fail(f"must be one of {', '.join(CATEGORIES)}, got {value!r}",
-                             f"{name}.{arg}")
-            else:
-                args[arg] = value
-        return Expect(question=question, args=args)
-    return Expect()
+    return KINDS[action].parse(r, data, name)
 
 
 def _step(r: _Reader, data: Mapping[str, Any], goal: str | None, goal_params: Mapping[str, Any],
@@ -484,7 +800,7 @@ def _step(r: _Reader, data: Mapping[str, Any], goal: str | None, goal_params: Ma
     action = data.get("action")
     if action not in ACTIONS:
         raise r.fail(f"must be one of {', '.join(ACTIONS)}, got {action!r}", f"{name}action")
-    expect = _expect(r, action, data.get("expect"), f"{name}expect")
+    kind = _kind(r, action, data.get("expect"), f"{name}expect")
     step_goal = r.key(data["goal"], f"{name}goal") if "goal" in data else goal
     if step_goal is None:
         raise r.fail("is missing (on the level or the step)", f"{name}goal")
@@ -497,7 +813,6 @@ def _step(r: _Reader, data: Mapping[str, Any], goal: str | None, goal_params: Ma
         raise r.fail("must be true or false", f"{name}consequence")
     if consequence and action != "play":
         raise r.fail("only a play step has a consequence", f"{name}consequence")
-    glow = r.cards(data["glow"], f"{name}glow") if "glow" in data else ()
     choices: tuple[int, ...] = ()
     if "choices" in data:
         if action != "answer" or not isinstance(data["choices"], list):
@@ -506,7 +821,7 @@ def _step(r: _Reader, data: Mapping[str, Any], goal: str | None, goal_params: Ma
                         for i, c in enumerate(data["choices"]))
         if len(set(choices)) != len(choices) or len(choices) < 2:
             raise r.fail("offers at least two different numbers", f"{name}choices")
-    return Step(action, expect, step_goal, params, reply, other, consequence, glow, choices)
+    return Step(kind, step_goal, params, reply, other, consequence, choices)
 
 
 def _level(r: _Reader, data: Any, index: int, stage_rules: Rules) -> Level:
@@ -570,8 +885,15 @@ def _level(r: _Reader, data: Any, index: int, stage_rules: Rules) -> Level:
     target = r.integer(data.get("target", default_target), "target", 0, 500)
     if game is None and target < len(steps):
         raise r.fail(f"is {target}, fewer plays than the level's {len(steps)} steps", "target")
+    words: tuple[str, ...] = ()
+    if "words" in data:
+        raw_words = data["words"]
+        if not isinstance(raw_words, list) or any(w not in GLOSSARY for w in raw_words):
+            raise r.fail(f"must list words of the glossary ({', '.join(GLOSSARY)}), got "
+                         f"{raw_words!r}", "words")
+        words = tuple(raw_words)
     level = Level(key, index, rules, hints, target, tuple(steps), check, deal, position, before,
-                  game)
+                  game, words)
     if game is None:
         try:
             level.start_round()
@@ -611,7 +933,11 @@ def parse_stage(text: str, source: str, order: int = 0) -> Stage:
         raise r.fail("the last level, and only it, is the stage's check (check = true)",
                      "levels")
     _check_fading(r, levels)
-    return Stage(key, order, title, intro, rules, levels, source, intro_params)
+    picture = data.get("picture", "🃏")
+    if not isinstance(picture, str) or not 1 <= len(picture) <= 4 or any(
+            ch.isalnum() for ch in picture):
+        raise r.fail(f"must be one emoji (a picture, no words), got {picture!r}", "picture")
+    return Stage(key, order, title, intro, rules, levels, source, intro_params, picture)
 
 
 def _check_fading(r: _Reader, levels: Sequence[Level]) -> None:

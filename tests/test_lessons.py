@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,16 +20,21 @@ import pytest
 import sqlalchemy as sa
 
 import locales
-from escoba import Card, Move
+from escoba import Card, Move, Suit
+from escoba.scoring import SETENTA_VALUES
 from lessons import (
     ACTIONS,
+    GLOSSARY,
     HINTS,
+    KINDS,
     LESSONS_DIR,
     MAX_LEVELS,
     MIN_LEVELS,
+    Answer,
     LessonError,
     Level,
     Stage,
+    TapCard,
     load_stages,
     parse_stage,
     read_stages,
@@ -205,6 +211,104 @@ def _play_game(runner: LessonRunner, caplog: pytest.LogCaptureFixture) -> Outcom
     raise AssertionError("the game did not end")
 
 
+def _lit_for(runner: LessonRunner, level: Level,
+             rights: list[tuple[str, object]]) -> set[Card] | None:
+    """The cards the step's answer involves, worked out here from the engine's round and
+    scoring (not by the runner): ``None`` when only a subset is lit (a play's first card)."""
+    step, round_ = runner.step, runner.round
+    if level.hints == "none":
+        return set()
+    if step.action == "tap_card":
+        return {what for _a, what in rights}  # every card a tap may answer with, no other
+    if step.action in ("play", "renuncio"):
+        return None
+    question, args = step.expect.question, step.expect.args
+    if question in ("card_value", "setenta_value"):
+        return {args["card"]}
+    if question == "table_total":
+        return set(round_.table)
+    if question == "capturing_cards":
+        return {m.card for m in round_.legal_moves() if m.take}
+    if question in ("count", "points"):
+        seats = [args["seat"]] if question == "count" else [0, 1]
+        pile = [c for seat in seats for c in round_.pile(seat)]
+        category = args["category"]
+        if category == "oros":
+            return {c for c in pile if c.suit is Suit.OROS}
+        if category == "sevens":
+            return {c for c in pile if c.value == 7}
+        if category == "siete_de_oros":
+            return {c for c in pile if str(c) == "7o"}
+        if category == "setenta":
+            best = {}
+            for c in pile:  # the best card of each suit by setenta value
+                if c.suit not in best or SETENTA_VALUES[c.value] > SETENTA_VALUES[
+                        best[c.suit].value]:
+                    best[c.suit] = c
+            return None if question == "points" else set(best.values()) | {"setenta"}
+    return set()
+
+
+def _asks_what_it_shows(runner: LessonRunner, level: Level, rights: list[tuple[str, object]],
+                        caplog: pytest.LogCaptureFixture) -> None:
+    """What the question asks about is on the screen, the lit cards are exactly those its
+    answer involves, and a lit card is never refused."""
+    view, step, round_ = runner.view(), runner.step, runner.round
+    lit = set(view.glow)
+    expected = _lit_for(runner, level, rights)
+    if expected is not None and "setenta" in expected:
+        # The setenta's four cards: each suit's best by value (figures tie at 10).
+        expected.discard("setenta")
+        assert {c.suit for c in lit} == {c.suit for c in expected}
+        assert sum(SETENTA_VALUES[c.value] for c in lit) == runner.expected_answer()
+    elif expected is not None:
+        assert lit == expected, (step.action, step.expect, lit, expected)
+    if step.action == "answer" and step.expect.question == "capturing_cards" and lit:
+        assert len(lit) == runner.expected_answer()  # every card that can, and only those
+    if step.action == "answer" and step.expect.question in ("count", "points", "escobas"):
+        seats = [0, 1] if step.expect.question == "points" else [0]
+        assert [p.seat for p in view.piles_shown] == seats
+        for pile in view.piles_shown:  # opened: every card won, grouped, the escobas too
+            assert sorted(pile.cards) == sorted(round_.pile(pile.seat))
+            assert pile.escobas == round_.escobas[pile.seat]
+            assert all(c.suit is Suit.OROS for c in pile.oros)
+    else:
+        assert view.piles_shown == ()
+    if step.action == "answer" and step.expect.question == "round_points":
+        assert view.score == round_.score()  # the table Play shows, on the screen
+    else:
+        assert view.score is None
+    # A card the child may not pick is never lit; a lit one is never a mistake.
+    assert lit <= set(view.hand) | set(view.table) | {
+        c for seat in (0, 1) for c in round_.pile(seat)}
+    path_state = (runner.stage.key, level.key, runner.view().step_index)
+    for card in lit & (set(view.hand) | set(view.table)):
+        outcome = runner.tap(card)
+        if step.action == "tap_card":
+            assert outcome.ok, card
+        else:
+            assert not outcome.counted, card  # not this step's action: no mistake counted
+        _rewind(runner, *path_state)
+    if step.action == "play" and lit:
+        right_moves = [what for _a, what in rights]
+        assert any(m.card == view.glow[0] and set(view.glow[1:]) <= m.take for m in right_moves)
+    if step.action == "answer":
+        wrong = next(n for n in (*view.choices, runner.expected_answer() + 1)
+                     if n != runner.expected_answer())
+        outcome = runner.answer(wrong)
+        assert not outcome.ok and outcome.counted
+        if step.expect.question not in ("card_value", "setenta_value"):
+            _render(outcome.comment, caplog)  # what to look at, in every language
+        _rewind(runner, *path_state)
+
+
+_PATHS: dict[tuple[str, str], list[tuple[str, object]]] = {}
+
+
+def _rewind(runner: LessonRunner, stage: str, level: str, step_index: int) -> None:
+    _replay(runner, runner.stage, runner.level, _PATHS[(stage, level)][:step_index - 1])
+
+
 @pytest.mark.parametrize(("stage", "level"), LEVELS, ids=LEVEL_IDS)
 def test_every_level_plays_through(stage: Stage, level: Level,
                                    caplog: pytest.LogCaptureFixture) -> None:
@@ -218,6 +322,7 @@ def test_every_level_plays_through(stage: Stage, level: Level,
         assert outcome.result is not None and outcome.result.stars == 2  # one mistake
         return
     path: list[tuple[str, object]] = []
+    _PATHS[(stage.key, level.key)] = path
     for index, step in enumerate(level.steps):
         _replay(runner, stage, level, path)
         view = runner.view()
@@ -230,6 +335,7 @@ def test_every_level_plays_through(stage: Stage, level: Level,
             assert not round_.observation(0).renuncio_claims(), "an unasked renuncio"
         rights = _right_actions(runner)
         assert rights, "the step has a right action"
+        _asks_what_it_shows(runner, level, rights, caplog)
         kinds = {"tap_card": "tap", "play": "play", "answer": "answer", "renuncio": "renuncio"}
         legal_others = False
         for action, what in _candidates(runner):
@@ -412,7 +518,9 @@ def test_a_wrong_sum_is_explained_by_the_engine_and_costs_a_star() -> None:
     assert say(wrong.feedback, "en") == "2 + 7 = 9: you need 6 more to make 15."
     assert say(wrong.feedback, "es").startswith("2 + 7 = 9")
     assert runner.view().plays == 1 and runner.view().feedback == wrong.feedback
-    assert runner.view().position != view.position  # a try redraws the board
+    # A refused try leaves the board on its position (the picked hand card stays, as in
+    # Play) and counts a refusal: the board clears its picked table cards on it.
+    assert runner.view().position == view.position and runner.view().refusals == 1
     right = runner.tap(Card.parse("8c"))
     assert right.ok and right.result.stars == 2 and right.result.plays == 2
 
@@ -642,7 +750,7 @@ def test_the_tries_of_an_unfinished_level_are_kept_until_it_is_finished(
             store.lesson_goes(mia.id)[("values", "check")].wrong) == (1, 1)
     # A consequence (a legal but wrong move answered by the computer) is a wrong try too.
     move = _runner_at("one_card", "check", storage=store, profile_id=leo.id)
-    wrong_move = next(m for m in move.round.legal_moves() if not move._expected(m))
+    wrong_move = next(m for m in move.round.legal_moves() if not move.step.kind.expects(m))
     move.play(wrong_move.card, wrong_move.take)
     assert store.lesson_goes(leo.id)[("one_card", "check")].wrong == 1
     store.delete_profile(mia.id)
@@ -655,3 +763,156 @@ def test_a_result_of_a_level_that_no_longer_exists_is_not_counted() -> None:
 
     summaries = stage_summaries({("values", "gone"): Best(), ("values", "sota"): Best()}, STAGES)
     assert (summaries["values"].done, summaries["values"].stars) == (1, 3)
+
+
+# -- issue 24: positions, words, the first game -------------------------------------------
+
+
+def _task_and_position(level: Level) -> tuple[tuple, tuple]:
+    """A level's kind of task (its first step's action and question, the sum made) and its
+    starting position as a child sees it: the values in the hand, on the table, in the
+    piles (suits aside: a 9 de copas for a 9 de oros is the same exercise)."""
+    round_ = level.start_round()
+    step = level.steps[0]
+    kind = step.kind
+    asked = (kind.question, tuple(sorted(kind.args.items()))) if isinstance(kind, Answer) \
+        else ()
+    task = (step.action, asked, level.rules.capture_sum)
+    position = (tuple(sorted(c.value for c in round_.hand(0))),
+                tuple(sorted(c.value for c in round_.table)),
+                tuple(tuple(sorted(c.value for c in round_.pile(s))) for s in (0, 1)))
+    return task, position
+
+
+def test_no_level_repeats_an_earlier_levels_position_for_the_same_task() -> None:
+    """A check level is a new position, not a copy of level 1; counting levels that ask
+    different questions of one pile may share it (their tasks differ)."""
+    seen: dict[tuple, str] = {}
+    for stage, level in LEVELS:
+        if level.is_game:
+            continue
+        key = _task_and_position(level)
+        where = f"{stage.key} {level.index} {level.key}"
+        assert key not in seen, f"{where} repeats {seen[key]}"
+        seen[key] = where
+    # The comparison sees a copy with other suits (the issue's stage 4 level 5).
+    lay, lay_alone = STAGES[3].levels[0], STAGES[3].levels[4]
+    assert _task_and_position(lay)[0] == _task_and_position(lay_alone)[0]
+
+
+def _goal_texts(level: Level) -> list[str]:
+    runner = LessonRunner(STAGES, auto_advance=False)
+    runner.start(next(s.key for s, lv in LEVELS if lv is level), level.key)
+    return [say(runner.view().goal, "en")]
+
+
+def test_every_word_of_the_game_is_explained_at_its_first_use() -> None:
+    """A Spanish word of the game (GLOSSARY) first used in a goal or a stage's intro is
+    named in that level's ``words`` (the page explains it there, with its picture); none
+    is used before, each is explained once, and each has its text in every language."""
+    explained: set[str] = set()
+    for stage, level in LEVELS:
+        texts = _goal_texts(level)
+        if level.index == 1:
+            texts.append(say(Message(stage.intro, stage.intro_params), "en"))
+        assert not set(level.words) & explained, (stage.key, level.key)
+        explained |= set(level.words)
+        for word in GLOSSARY:
+            used = any(re.search(rf"\b{word}\b", text, re.IGNORECASE) for text in texts)
+            assert not used or word in explained, f"{word} used in {stage.key} {level.key} " \
+                                                  f"before it is explained"
+    assert explained == set(GLOSSARY)
+    for lang in LANGUAGES:
+        for word in GLOSSARY:
+            assert say(Message(f"word.{word}"), lang) != f"word.{word}"
+
+
+def test_the_first_games_hints_fade_and_the_coach_goes_quiet() -> None:
+    runner = _runner_at("first_game", "game")
+    steps, comments = [], []
+    for _ in range(12):
+        view = runner.view()
+        if view.status == "round_over":
+            runner.next_round()
+            continue
+        steps.append(view.game_hint_step)
+        assert bool(view.glow) == (view.game_hint_step == 2)
+        move = view.observation.legal_moves()[0]
+        comments.append(runner.play(move.card, move.take).comment)
+    lit, nudge = LessonRunner.GAME_LIT_MOVES, LessonRunner.GAME_NUDGE_MOVES
+    assert steps == [2] * lit + [1] * (nudge - lit) + [0] * (12 - nudge)
+    assert all(c is None for c in comments[nudge:])  # the child plays alone
+    # Asked for, the coach's move lights again for this turn only.
+    view = runner.ask_hint()
+    assert view.game_hint_step == 2 and view.glow
+    move = view.observation.legal_moves()[0]
+    runner.play(move.card, move.take)
+    assert runner.view().game_hint_step == 0 or runner.view().status != "playing"
+
+
+def test_the_first_game_is_saved_as_a_game_and_the_path_then_offers_play(
+        tmp_path: Path) -> None:
+    eng = sa.create_engine(f"sqlite:///{tmp_path / 'game.db'}")
+    configure_sqlite(eng)
+    store = Storage(eng)
+    mia = store.create_profile("Mia", "🦊")
+    runner = LessonRunner(STAGES, storage=store, profile_id=mia.id)
+    view = runner.start("first_game", "game")
+    assert view.then == "play"  # after the first real game: Play, not stage 12
+    assert runner.start("counting").then == "stage"
+    view = runner.start("first_game", "game")
+    for _ in range(400):
+        if view.status == "stage_done":
+            break
+        if view.status == "round_over":
+            view = runner.next_round()
+            continue
+        move = view.observation.legal_moves()[0]
+        runner.play(move.card, move.take)
+        view = runner.view()
+    assert view.status == "stage_done" and view.game is not None and view.game.is_over
+    rows = store.list_games(mia.id)
+    finished = [r for r in rows if r.id == view.game.game_id]
+    assert finished and finished[0].status == "finished"
+    assert finished[0].options["lesson"] == "first_game/game"
+    assert len(finished[0].record["rounds"]) == len(view.game.game.rounds)
+
+
+def test_a_refused_try_keeps_the_board_and_counts_a_refusal() -> None:
+    runner = _runner_at("two_three", 1)
+    before = runner.view()
+    hand_card = before.hand[0]
+    wrong = next(Move(hand_card, frozenset({c})) for c in before.table
+                 if runner.round.check(Move(hand_card, frozenset({c}))) is not None)
+    assert not runner.play(wrong.card, wrong.take).ok
+    after = runner.view()
+    assert after.position == before.position and after.refusals == 1
+    right = _right_actions(runner)[0][1]
+    assert runner.play(right.card, right.take).ok
+    assert runner.view().refusals == 0
+
+
+def test_each_step_kind_is_one_type_that_reads_judges_and_lights() -> None:
+    """The step kinds are a tagged union of the schema: each step's kind is the type its
+    ``action`` names, and the type itself judges a try through the engine and says what
+    to light, with no runner around it."""
+    for _stage, level in LEVELS:
+        for step in level.steps:
+            assert type(step.kind) is KINDS[step.action] and step.expect is step.kind
+    level = STAGES[1].level("seven")  # "tap a table card that makes 15 with your 7 de oros"
+    round_, kind = level.start_round(), level.steps[0].kind
+    assert isinstance(kind, TapCard) and kind.with_card == Card.parse("7o")
+    refused = kind.judge(round_, Card.parse("2b"))
+    assert not refused.right and refused.refusal.code == "wrong_sum"
+    assert kind.judge(round_, Card.parse("8c")).right
+    assert kind.lit(round_, "full") == (Card.parse("8c"),)  # not the hand's 7: no answer
+    assert kind.lit(round_, "none") == ()
+    how_many = STAGES[3].level("how_many")
+    round_, kind = how_many.start_round(), how_many.steps[0].kind
+    assert isinstance(kind, Answer) and kind.answer(round_) == 2
+    assert set(kind.lit(round_, "some")) == {Card.parse("7o"), Card.parse("6c")}
+    wrong = kind.judge(round_, 1, lit=True)
+    assert (wrong.right, wrong.key, wrong.look) == (False, "fb.answer_more",
+                                                    "fb.look_capturing_lit")
+    counting = STAGES[7].level("oros_point")
+    assert counting.steps[0].kind.shows(counting.start_round()).piles == (0, 1)

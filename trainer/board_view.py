@@ -414,11 +414,17 @@ def lesson_board(view: Any, *, child: str, computer: str, deck: Deck, show_value
     data["game_key"] = f"l:{view.stage}:{view.level}"
     data["interactive"] = interactive
     data["hints"]["lit"] = [str(c) for c in view.glow]
+    data["refusals"] = view.refusals  # a refused try clears the picked table cards
     if view.action == "tap_card":
         # Any card may be tapped: one in the wrong place is answered ("that one is on the
         # table: tap one in your hand"), which teaches more than a dead card.
-        data["select"] = {"hand": "none", "table": "none", "fixed": None, "min_values": 1,
-                          "lay": False, "tap": "both" if interactive else None}
+        # A "tap the card that makes 15 with your 7" shows the 7 picked: only a table card
+        # is the answer then.
+        picked = getattr(view, "picked", None)
+        tap = ("table" if picked is not None else "both") if interactive else None
+        data["select"] = {"hand": "none", "table": "none",
+                          "fixed": str(picked) if picked is not None else None,
+                          "min_values": 1, "lay": False, "tap": tap}
     elif not interactive:
         data["select"] = {"hand": "none", "table": "none", "fixed": None, "min_values": 1,
                           "lay": False}

@@ -29,7 +29,7 @@ import math
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 from escoba import (
     Card,
@@ -44,16 +44,33 @@ from escoba import (
     Suit,
 )
 from escoba.bots import make_player
-from escoba.cards import CARDS, value_sum
-from escoba.scoring import SETENTA_VALUES
-from lessons import LessonError, Level, Stage, Step, load_stages
+from escoba.cards import CARDS, SIETE_DE_OROS, value_sum
+from escoba.scoring import RoundScore
+from lessons import (
+    CHILD,
+    Answer,
+    CallRenuncio,
+    Judgement,
+    LessonError,
+    Level,
+    PlayCard,
+    Stage,
+    Step,
+    TapCard,
+    WholeGame,
+    best_claim,
+    load_stages,
+    question_cards,
+)
 
-from .gameplay import GameSession, SeatSpec
+from .gameplay import GameSession, SeatSpec, bot_avatar
 from .hints import assess, game_hint
 from .i18n import card_name, t
+from .storage import Storage
 from .verdicts import sum_expression
 
 __all__ = ["Message", "Outcome", "LevelResult", "LessonView", "LessonRunner", "StageSummary",
+           "WonPile", "question_cards",
            "stars_for", "verdict_feedback", "say", "stage_summaries", "next_lesson",
            "suggest_lessons",
            "FEEDBACK_KEYS", "DOMAIN", "STATUSES", "LessonRecorder"]
@@ -65,8 +82,8 @@ DOMAIN = "lessons"
 #: rounds, :meth:`LessonRunner.next_round`); ``level_done`` (:meth:`LessonRunner.advance`
 #: goes on); ``stage_done``: the completion card.
 STATUSES: tuple[str, ...] = ("playing", "consequence", "round_over", "level_done", "stage_done")
-#: The seat the child plays in every level.
-CHILD = 0
+#: A step kind's type, for :meth:`LessonRunner._kind`.
+K = TypeVar("K", TapCard, PlayCard, Answer, CallRenuncio, WholeGame)
 
 #: Every feedback key the runner itself can give (the levels add their ``other`` keys).
 FEEDBACK_KEYS: frozenset[str] = frozenset({
@@ -181,6 +198,48 @@ class LessonView:
     game: GameSession | None = None
     next_stage: str | None = None
     stage_results: tuple[LevelResult, ...] = ()
+    #: What the question is about, on the screen: the won piles opened (the child's first;
+    #: both when the question compares the two sides) and the round's score table.
+    piles_shown: tuple[WonPile, ...] = ()
+    score: RoundScore | None = None
+    #: Wrong tries at this step so far: the board clears the picked table cards after
+    #: each refusal and keeps the hand card (the same as Play's board).
+    refusals: int = 0
+    #: After the stage's last level: where the path goes next (``"play"`` after the first
+    #: whole game: a real game, not the next stage).
+    then: str = "stage"
+    #: In a whole game, how much the coach helps this turn: 2 the best move lit (the
+    #: game's first moves), 1 a nudge in words (the next ones), 0 nothing unless asked.
+    game_hint_step: int = 0
+    #: The words of the game this level uses first on the path (explained on it).
+    words: tuple[str, ...] = ()
+    #: A tap step's hand card that the tapped table card goes with: shown picked.
+    picked: Card | None = None
+
+
+@dataclass(frozen=True)
+class WonPile:
+    """One side's won cards, opened and grouped for counting (a question about a round's
+    points): its oros (the siete de oros first), its other sevens, the rest, and its
+    escobas. ``seat`` 0 is the child."""
+
+    seat: int
+    oros: tuple[Card, ...]
+    sevens: tuple[Card, ...]
+    others: tuple[Card, ...]
+    escobas: int
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        return self.oros + self.sevens + self.others
+
+    @classmethod
+    def of(cls, seat: int, pile: Iterable[Card], escobas: int) -> WonPile:
+        cards = sorted(pile, key=lambda c: (c != SIETE_DE_OROS, c.suit.value, c.value))
+        oros = tuple(c for c in cards if c.suit is Suit.OROS)
+        sevens = tuple(c for c in cards if c.value == 7 and c.suit is not Suit.OROS)
+        others = tuple(c for c in cards if c not in oros and c not in sevens)
+        return cls(seat, oros, sevens, others, escobas)
 
 
 class LessonRecorder(Protocol):
@@ -359,6 +418,14 @@ class _State:
     game: GameSession | None = None
     glow: tuple[Card, ...] = ()
     stage_results: list[LevelResult] = field(default_factory=list)
+    #: Wrong tries at the current step (the board clears its picked table cards on each).
+    refusals: int = 0
+    #: How many times a level was begun in this runner: a new go is a new board position.
+    go: int = 0
+    #: In a whole game: the child's moves so far (its hints fade with them), and the
+    #: position at which the child asked for a hint after they faded.
+    game_moves: int = 0
+    asked: str | None = None
 
 
 class LessonRunner:
@@ -444,6 +511,7 @@ class LessonRunner:
         rules = level.rules
         n = rules.players
         goal_params = {"sum": rules.capture_sum, **step.goal_params, **self._answer_context()}
+        shown = self._shown()
         if level.game is not None:
             goal_params["target"] = level.game.target
         if obs is not None:
@@ -472,13 +540,19 @@ class LessonRunner:
             check=level.check, events=s.events, feedback=s.feedback, consequence=s.consequence,
             result=s.result, position=self._position(obs), observation=obs, game=s.game,
             next_stage=self.next_stage() if s.status == "stage_done" else None,
-            stage_results=tuple(s.stage_results))
+            stage_results=tuple(s.stage_results), piles_shown=shown[0], score=shown[1],
+            refusals=s.refusals,
+            then="play" if self.stage.levels[-1].is_game else "stage",
+            game_hint_step=self._game_hint_step(obs), words=level.words,
+            picked=step.kind.with_card if isinstance(step.kind, TapCard) else None)
 
     def _position(self, obs: Observation | None) -> str:
         s = self._s
         moves = len(obs.history) if obs is not None else 0
         rounds = obs.round_number if obs is not None else 0
-        return (f"l:{self.stage.key}:{self.level.key}:{s.step}:{s.status}:{s.plays}:"
+        # Not the count of tries: a refused try leaves the board where it is (its picked
+        # hand card stays, the table cards are cleared: ``refusals``), as Play's does.
+        return (f"l:{self.stage.key}:{self.level.key}:{s.go}:{s.step}:{s.status}:"
                 f"{rounds}:{moves}")
 
     def _observation(self) -> Observation | None:
@@ -487,76 +561,90 @@ class LessonRunner:
             return s.game.observation(CHILD)
         return s.round.observation(CHILD) if s.round is not None else None
 
+    #: A whole game's hints fade with the child's moves: the best move lit for the first
+    #: ones, then a nudge in words, then nothing unless the child asks.
+    GAME_LIT_MOVES, GAME_NUDGE_MOVES = 3, 8
+
+    def _game_hint_step(self, obs: Observation | None) -> int:
+        s = self._s
+        if obs is None or s.game is None or self.level.hints == "none" or not obs.is_my_turn \
+                or s.status != "playing":
+            return 0
+        if s.asked is not None and s.asked == self._position(obs):
+            return 2
+        if s.game_moves < self.GAME_LIT_MOVES:
+            return 2
+        return 1 if s.game_moves < self.GAME_NUDGE_MOVES else 0
+
     def _game_glow(self, obs: Observation | None) -> tuple[Card, ...]:
-        """In a whole game with hints on: the coach's best move lit, as the Play board's
-        hint does at its second step."""
-        if obs is None or self.level.hints == "none" or not obs.is_my_turn \
-                or self._s.status != "playing":
+        """In a whole game: the coach's best move lit while its hints are at full (as
+        the Play board's hint does at its second step), else nothing."""
+        if self._game_hint_step(obs) < 2:
             return ()
-        lit = game_hint(obs, 2).lit
-        return tuple(lit) if self.level.hints == "full" else tuple(lit[:1])
+        assert obs is not None
+        return tuple(game_hint(obs, 2).lit)
+
+    def ask_hint(self) -> LessonView:
+        """In a whole game after its hints faded: light the coach's move for this turn."""
+        obs = self._observation()
+        if self._s.game is not None and obs is not None and obs.is_my_turn:
+            self._s.asked = self._position(obs)
+        return self.view()
+
+    def _shown(self) -> tuple[tuple[WonPile, ...], RoundScore | None]:
+        """What the step's question needs on the screen (the kind says): the won piles
+        opened, the round's score table."""
+        s = self._s
+        round_ = s.round
+        if round_ is None or s.status != "playing":
+            return (), None
+        shown = self.step.kind.shows(round_)
+        piles = tuple(WonPile.of(seat, round_.pile(seat), round_.escobas[seat])
+                      for seat in shown.piles)
+        return piles, round_.score() if shown.score else None
 
     # -- the child's actions ---------------------------------------------------------
     def tap(self, card: Card) -> Outcome:
         """The child taps ``card`` (a ``tap_card`` step)."""
-        if not self._accepts("tap_card"):
+        kind = self._kind(TapCard)
+        if kind is None:
             return self._not_now()
         self._s.plays += 1
-        step, round_ = self.step, self._round()
-        expect = step.expect
-        if expect.with_card is not None:
-            verdict = round_.check(Move(expect.with_card, frozenset({card})), CHILD)
-            if verdict is not None:
-                return self._wrong(verdict_feedback(verdict))
-            return self._right()
-        if expect.value is not None:
-            area = self._area(expect.among)
-            if card not in area:
-                where = "fb.tap_in_hand" if expect.among == "hand" else "fb.tap_on_table"
-                return self._wrong(Message(where, {"card": card}))
-            if card.value != expect.value:
-                return self._wrong(Message("fb.tap_value", {"card": card, "value": card.value,
-                                                            "want": expect.value}))
-            return self._right()
-        if card in expect.cards:
-            return self._right()
-        return self._wrong(Message(step.other or "fb.tap_other", {"card": card}))
+        return self._judged(kind.judge(self._round(), card, self.step.other))
 
     def play(self, card: Card, take: Iterable[Card] = ()) -> Outcome:
         """The child plays ``card`` taking the table cards ``take`` (none: lays it down)."""
         move = Move(card, frozenset(take))
-        if self._s.status == "playing" and self.step.action == "game":
+        if self._kind(WholeGame) is not None:
             return self._game_play(move)
-        if self._s.status == "playing" and self.step.action == "renuncio":
+        if self._kind(CallRenuncio) is not None:  # the claim comes first: a wrong try
             self._s.plays += 1
             return self._wrong(Message("fb.renuncio_first"))
-        if not self._accepts("play"):
+        kind = self._kind(PlayCard)
+        if kind is None:
             return self._not_now()
         self._s.plays += 1
         round_ = self._round()
-        verdict = round_.check(move, CHILD)
-        if verdict is not None:
-            return self._wrong(verdict_feedback(verdict))
-        if self._expected(move):
+        judged = kind.judge(round_, move)
+        if judged.right:
             attempt = round_.attempt(move, CHILD)
             assert attempt.play is not None  # judged legal just above
             return self._right((attempt.play,))
+        if not judged.legal:
+            return self._judged(judged)
         step = self.step
-        why = Message(step.other or "fb.other_move", self._move_facts(move))
+        why = Message(step.other or "fb.other_move", self._move_facts(kind, move))
         if not step.consequence:
             return self._wrong(why)
         return self._consequence(move, why)
 
     def answer(self, number: int) -> Outcome:
         """The child answers a number (an ``answer`` step)."""
-        if not self._accepts("answer"):
+        kind = self._kind(Answer)
+        if kind is None:
             return self._not_now()
         self._s.plays += 1
-        right = self.expected_answer()
-        if number == right:
-            return self._right()
-        key = "fb.answer_more" if right > number else "fb.answer_less"
-        return self._wrong(Message(key, {"given": number}))
+        return self._judged(kind.judge(self._round(), number, lit=bool(self._s.glow)))
 
     def claim_renuncio(self) -> Outcome:
         """The child calls ¡renuncio!: the best claim the engine offers (most cards).
@@ -572,16 +660,13 @@ class LessonRunner:
             assert verdict is not None  # renuncio_not_allowed
             return Outcome(False, self._with_sum(verdict_feedback(verdict)), counted=False)
         s.plays += 1
-        claims = round_.observation(CHILD).renuncio_claims()
-        if not claims:
-            laid = next((e.card for e in reversed(round_.history) if e.card is not None),
-                        CARDS[0])
-            verdict = round_.check_claim(Renuncio(laid, frozenset()))
-            return self._wrong(verdict_feedback(verdict) if verdict is not None
-                               else Message("fb.renuncio_nothing"))
-        if self.step.action != "renuncio":  # a level never offers a claim it does not ask
+        judged = CallRenuncio().judge(round_)
+        if not judged.right:
+            return self._judged(judged)
+        if self._kind(CallRenuncio) is None:  # a level never offers a claim it does not ask
             return self._wrong(Message("fb.not_now"))
-        claim = max(claims, key=lambda c: (len(c.take), sorted(c.take)))
+        claim = best_claim(round_)
+        assert claim is not None
         return self._right((round_.claim_renuncio(claim),))
 
     # -- going on ---------------------------------------------------------------------
@@ -624,58 +709,37 @@ class LessonRunner:
 
     # -- answers worked out by the engine ---------------------------------------------
     def expected_answer(self) -> int:
-        """The number an ``answer`` step asks for, from the engine."""
-        step, round_ = self.step, self._round()
-        question, args = step.expect.question, step.expect.args
-        if question == "card_value":
-            return args["card"].value
-        if question == "setenta_value":
-            return SETENTA_VALUES[args["card"].value]
-        if question == "table_total":
-            return value_sum(round_.table_mask)
-        if question == "capturing_cards":
-            return len({m.card for m in round_.legal_moves() if m.take})
-        if question == "escobas":
-            return round_.escobas[args["seat"]]
-        score = round_.score() if round_.is_over else None
-        if score is None:
-            raise LessonError(self.stage.source, f"level {self.level.key}",
-                              f"the question {question} needs the round over")
-        side = self.level.rules.side_of(args["seat"])
-        if question == "round_points":
-            return score.totals[side]
-        result = score.category(args["category"])
-        if question == "points":
-            return result.points[side]
-        count = result.counts[side]
-        if count is None:
-            raise LessonError(self.stage.source, f"level {self.level.key}",
-                              f"seat {args['seat']} has no {args['category']} count")
-        return int(count)
+        """The number an ``answer`` step asks for, from the engine (the kind asks it)."""
+        kind = self.step.kind
+        assert isinstance(kind, Answer), "not an answer step"
+        try:
+            return kind.answer(self._round())
+        except ValueError as exc:
+            raise LessonError(self.stage.source, f"level {self.level.key}", str(exc)) from None
 
     def _answer_context(self) -> dict[str, Any]:
-        """For a question about a category's points: both sides' counts, as the goal says
-        them ("you have 6 oros, the computer 4")."""
-        expect = self.step.expect
-        round_ = self._s.round
-        if expect.question != "points" or round_ is None or not round_.is_over:
-            return {}
-        counts = round_.score().category(expect.args["category"]).counts
-        return {"mine": "—" if counts[0] is None else counts[0],
-                "theirs": "—" if counts[1] is None else counts[1]}
+        """For a question about a category's points: both sides' counts (the goal says
+        them)."""
+        kind, round_ = self.step.kind, self._s.round
+        return kind.context(round_) if isinstance(kind, Answer) and round_ is not None else {}
 
     # -- inside ---------------------------------------------------------------------------
     def _begin_level(self) -> None:
-        keep = self._s.stage_results
-        self._s = _State(stage_results=keep)
+        keep, go = self._s.stage_results, self._s.go + 1
+        self._s = _State(stage_results=keep, go=go)
         level = self.level
         if level.is_game:
             spec = level.game
             assert spec is not None
             rules = level.rules.replace(target=spec.target)
             seats = [SeatSpec("human", self.player_name),
-                     SeatSpec("bot", spec.opponent, "🤖", spec.opponent)]
-            game = GameSession.new(rules, seats, spec.seed)
+                     # No stored name: "Computer" in the child's language when drawn.
+                     SeatSpec("bot", "", bot_avatar(1), spec.opponent)]
+            # A real game, saved as every game is (My games), when the runner has the storage.
+            games = self.storage if isinstance(self.storage, Storage) else None
+            game = GameSession.new(rules, seats, spec.seed, storage=games,
+                                   profile_id=self.profile_id if games is not None else None,
+                                   options={"lesson": f"{self.stage.key}/{level.key}"})
             game.run_bots()
             self._s.game = game
             return
@@ -689,40 +753,35 @@ class LessonRunner:
         assert round_ is not None
         return round_
 
-    def _accepts(self, action: str) -> bool:
-        return self._s.status == "playing" and self.step.action == action \
-            and self._s.round is not None
+    def _kind(self, kind: type[K]) -> K | None:
+        """The step's kind if it is ``kind`` and the step takes a try now, else None."""
+        s, found = self._s, self.step.kind
+        if s.status != "playing" or not isinstance(found, kind):
+            return None
+        if s.round is None and not isinstance(found, WholeGame):
+            return None
+        return found
 
     def _not_now(self) -> Outcome:
         return Outcome(False, Message("fb.not_now"), counted=False)
 
-    def _area(self, among: str) -> tuple[Card, ...]:
-        round_ = self._round()
-        if among == "hand":
-            return round_.hand(CHILD)
-        if among == "table":
-            return round_.table
-        return round_.hand(CHILD) + round_.table
+    def _judged(self, judged: Judgement) -> Outcome:
+        """A kind's judgement as the child hears it: praise, the engine's refusal in its
+        words, or the step's feedback (and where to look)."""
+        if judged.right:
+            return self._right()
+        if judged.refusal is not None:
+            return self._wrong(verdict_feedback(judged.refusal))
+        assert judged.key is not None
+        return self._wrong(Message(judged.key, judged.params),
+                           Message(judged.look) if judged.look is not None else None)
 
-    def _expected(self, move: Move) -> bool:
-        """Whether a legal move is the one the step asks for."""
-        moves = self.step.expect.moves
-        if moves == "any":
-            return True
-        if moves == "captures":
-            return bool(move.take)
-        return move in moves
-
-    def _right_moves(self) -> list[Move]:
-        """The legal moves the step accepts, in the engine's order."""
-        return [m for m in self._round().legal_moves() if self._expected(m)]
-
-    def _move_facts(self, move: Move) -> dict[str, Any]:
+    def _move_facts(self, kind: PlayCard, move: Move) -> dict[str, Any]:
         """What a legal move does, for the level's feedback: the cards it wins, the table
         it leaves; and the same of the move the step asks for (``best_…``). Played on
         copies of the round: the engine says what happens."""
         facts = self._facts_of(move)
-        right = self._right_moves()
+        right = kind.right_moves(self._round())
         if right:
             facts.update({f"best_{k}": v for k, v in self._facts_of(right[0]).items()})
         return facts
@@ -739,34 +798,8 @@ class LessonRunner:
                 "total": total}
 
     def _glow(self) -> tuple[Card, ...]:
-        """The cards to light for this step, faded by the level's hints."""
-        hints = self.level.hints
-        if hints == "none":
-            return ()
-        answer = self._answer_cards()
-        return answer if hints == "full" else answer[:1]
-
-    def _answer_cards(self) -> tuple[Card, ...]:
-        step, round_ = self.step, self._round()
-        expect = step.expect
-        if step.action == "tap_card":
-            if expect.with_card is not None:
-                right = [c for c in round_.table
-                         if round_.check(Move(expect.with_card, frozenset({c})), CHILD) is None]
-                return (expect.with_card, *right)
-            if expect.value is not None:
-                return tuple(c for c in self._area(expect.among) if c.value == expect.value)
-            return expect.cards
-        if step.action == "play":
-            right = self._right_moves()
-            return (right[0].card, *sorted(right[0].take)) if right else ()
-        if step.action == "renuncio":
-            claims = round_.observation(CHILD).renuncio_claims()
-            if not claims:
-                return ()
-            claim = max(claims, key=lambda c: (len(c.take), sorted(c.take)))
-            return (claim.card, *sorted(claim.take))
-        return step.glow
+        """The cards to light for this step: the kind says, faded by the level's hints."""
+        return self.step.kind.lit(self._round(), self.level.hints)
 
     def _with_sum(self, message: Message) -> Message:
         """Every lesson text may say the sum being made (15, or 10 in stage 12)."""
@@ -778,11 +811,13 @@ class LessonRunner:
             self.storage.record_lesson_try(self.profile_id, self.stage.key, self.level.key,
                                            right=right)
 
-    def _wrong(self, feedback: Message) -> Outcome:
+    def _wrong(self, feedback: Message, look: Message | None = None) -> Outcome:
         self._count_try(right=False)
         feedback = self._with_sum(feedback)
         self._s.feedback = feedback
-        return Outcome(False, feedback)
+        self._s.refusals += 1
+        return Outcome(False, feedback,
+                       comment=self._with_sum(look) if look is not None else None)
 
     def _right(self, events: tuple[Play, ...] = ()) -> Outcome:
         s, step = self._s, self.step
@@ -791,6 +826,7 @@ class LessonRunner:
             events += (round_.play(move),)
         s.events = events
         s.feedback = None
+        s.refusals = 0
         praise = Message("fb.escoba" if any(e.escoba and e.seat == CHILD for e in events)
                          else "fb.right")
         s.step += 1
@@ -853,9 +889,13 @@ class LessonRunner:
         if verdict is not None:
             s.plays += 1  # a mistake: in a game, stars count the wrong tries
             return self._wrong(verdict_feedback(verdict))
-        comment = self._coach_comment(game.observation(CHILD), move)
+        # The coach speaks only while its hints are on: later the child plays alone.
+        comment = self._coach_comment(game.observation(CHILD), move) \
+            if self._game_hint_step(game.observation(CHILD)) else None
         before = len(game.round.history) if game.round is not None else 0
         outcome = game.play_human_then_bots(move.card, sorted(move.take))
+        s.game_moves += 1
+        s.refusals = 0
         assert outcome.ok or outcome.play is not None, outcome
         events = tuple(game.round.history[before:]) if game.round is not None else ()
         s.events = events
@@ -876,7 +916,8 @@ class LessonRunner:
         best = judged[0]
         if best.move == move or next((a.score for a in judged if a.move == move),
                                      None) == best.score:
-            return Message("fb.coach_best")
+            # Praise for the sum the child made, not for laying down the only card.
+            return Message("fb.coach_best") if move.take else None
         if best.move.take:
             return Message("fb.coach_better_take", {"card": best.move.card,
                                                     "cards": tuple(sorted(best.move.take))})

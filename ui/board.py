@@ -56,6 +56,8 @@ log = logging.getLogger(__name__)
 KEY_HAND = "pick_hand"
 KEY_TABLE = "pick_table"
 KEY_REVEAL = "revealed_seat"
+#: Refused tries so far (the board clears its picked table cards when this changes).
+KEY_REFUSALS = "board_refusals"
 #: The board component's key (its state: ``ready`` and the last ``action``).
 KEY_BOARD = "game_board"
 
@@ -185,6 +187,10 @@ def _play_move(game: GameSession, card: Card, take: list[Card],
         flash("error", "penalty", **outcome.params)
     elif not outcome.ok:
         flash("error", outcome.key, **outcome.params)
+        # The board (and the choosers) put the table cards back and keep the hand card,
+        # as a lesson's board does after a refused try.
+        st.session_state[KEY_REFUSALS] = st.session_state.get(KEY_REFUSALS, 0) + 1
+        st.session_state[KEY_TABLE] = []
     elif outcome.key == "escoba":
         flash("success", "you_escoba")
     if outcome.play is not None:
@@ -270,10 +276,12 @@ def viewer_seat(game: GameSession) -> tuple[int | None, bool]:
 def board_data(game: GameSession) -> dict[str, Any]:
     """The board component's data for the current position, as the Settings ask."""
     me, reveal = viewer_seat(game)
-    return session_board(game, viewer=me, reveal=reveal, deck=deck_of(),
+    data = session_board(game, viewer=me, reveal=reveal, deck=deck_of(),
                          show_value=bool(settings().get("show_values", True)),
                          hints_on=bool(settings().get("hints", True)),
                          hint_step=hint_step(game), odds_style=_odds_style())
+    data["refusals"] = st.session_state.get(KEY_REFUSALS, 0)
+    return data
 
 
 def show_board(game: GameSession) -> None:

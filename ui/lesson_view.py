@@ -11,22 +11,36 @@ numbers to answer with, the completion card with its stars, and the map.
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 import streamlit as st
 
 from escoba import Card
-from lessons import load_stages
+from lessons import GLOSSARY, load_stages
+from trainer import hints as hint_mod
 from trainer.board_view import BoardRefusal, lesson_board, read_action
-from trainer.cards import pick_label
+from trainer.cards import cards_row_html, pick_label
 from trainer.i18n import t
-from trainer.lessons import LessonRunner, LessonView, Message, Outcome, say, stage_summaries
+from trainer.lessons import (
+    LessonRunner,
+    LessonView,
+    Message,
+    Outcome,
+    StageSummary,
+    WonPile,
+    say,
+    stage_summaries,
+)
 from trainer.lessons import next_lesson as first_not_done
+from trainer.text import md_escape
+from trainer.words import hint_line_text
 
 from .board import deck_of
 from .board_component import board_loaded, show_board_component
 from .errors import safe_callback
 from .i18n import current_language
+from .score import score_frame, show_round_score
 from .session import settings, storage
 from .speaker import lesson_speech
 
@@ -117,6 +131,11 @@ def _on_next_round(profile: Any) -> None:
 
 
 @safe_callback
+def _on_ask_hint(profile: Any) -> None:
+    runner_of(profile).ask_hint()
+
+
+@safe_callback
 def _on_advance(profile: Any) -> None:
     runner_of(profile).advance()
     _said()
@@ -147,29 +166,81 @@ def _stars(n: int, of: int = 3) -> str:
     return "⭐" * n + "☆" * max(0, of - n)
 
 
+#: Each state of a stage on the map: its icon (a picture as well as the colour and the word).
+STATE_ICONS = {"done": "✅", "next": "👉", "started": "🟡", "new": "⚪"}
+_MAP_STYLE = """<style>
+/* The map is one path, stage 1 at the top: the same order at every width. */
+[class*="st-key-lesson_stage_"] { border-left: 8px solid #9aa0a6 !important;
+  border-radius: 12px; padding: 0.35rem 0.6rem !important; gap: 0.2rem; }
+[class*="st-key-lesson_stage_done_"] { border-left-color: #2e7d32 !important;
+  background: rgba(46, 125, 50, 0.10); }
+[class*="st-key-lesson_stage_next_"] { border-left-color: #f2a900 !important;
+  background: rgba(242, 169, 0, 0.16); box-shadow: 0 0 0 2px #f2a900; }
+[class*="st-key-lesson_stage_started_"] { border-left-color: #f2c14e !important; }
+.lesson-picture { font-size: 2.2rem; line-height: 1; }
+.lesson-stars { font-size: 1.35rem; letter-spacing: 0.05em; white-space: nowrap; }
+.lesson-step { text-align: center; color: #9aa0a6; line-height: 0.6; font-size: 1.1rem; }
+</style>"""
+
+
+def stage_stars(summary: StageSummary) -> int:
+    """The stage's stars out of three, as a level's: the share of its best stars."""
+    return (3 * summary.stars) // summary.max_stars if summary.max_stars else 0
+
+
+def map_state(summary: StageSummary, is_next: bool) -> str:
+    """``done``, ``next`` (where "Next lesson" leads), ``started`` or ``new``."""
+    if summary.state == "done":
+        return "done"
+    return "next" if is_next else summary.state
+
+
 def show_map(profile: Any) -> None:
-    """Every stage: its title, how far the child got, its stars; all open (suggested,
-    never locked). "New to Escoba? Start here" leads to the first level not done."""
+    """The path of stages, in order from the top at every width: each with its picture,
+    its title, whether it is done, next or not started (colour, icon and word) and its
+    stars as stars; all open (suggested, never locked). The button on top leads to the
+    first level not done."""
     results = storage().lesson_results(profile.id)
     summaries = stage_summaries(results)
     stages = load_stages()
     upcoming = first_not_done(results)
-    if upcoming is not None:
+    order = [s.key for s in stages]
+    played = next((s.key for s in stages if s.levels[-1].is_game
+                   and summaries[s.key].state == "done"), None)
+    if played is not None and (upcoming is None or order.index(upcoming[0]) > order.index(played)):
+        # The first real game is done: the path goes on to real games (the stages after
+        # it are still open below).
+        st.markdown(f"**{_lt('ui.now_play')}**")
+        with st.container(horizontal=True, key="lesson_then_play_map"):
+            st.page_link("app_pages/play.py", label=t("go_play"), icon="🃏")
+            st.page_link("app_pages/tables.py", label=t("nav_tables"), icon="🤝")
+    elif upcoming is not None:
         title = _lt(next(s.title for s in stages if s.key == upcoming[0]))
         label = _lt("ui.start_here") if not results else _lt("ui.next_lesson", title=title)
         st.button(label, key="lesson_next", type="primary", use_container_width=True,
                   on_click=_on_start, args=(profile, *upcoming), icon="👉")
-    columns = st.columns(3)
+    st.html(_MAP_STYLE)
     for number, stage in enumerate(stages, 1):
         summary = summaries[stage.key]
-        with columns[(number - 1) % 3].container(border=True, key=f"lesson_card_{stage.key}"):
-            st.markdown(f"**{number}. {_lt(stage.title)}**")
-            st.caption(f"{_lt('ui.state_' + summary.state)} · "
-                       f"{_lt('ui.stage_progress', done=summary.done, total=summary.total)}")
-            st.markdown(f"⭐ {summary.stars} / {summary.max_stars}")
-            st.button(_lt("ui.open_stage"), key=f"lesson_open_{stage.key}",
-                      on_click=_on_start, args=(profile, stage.key),
-                      use_container_width=True)
+        state = map_state(summary, upcoming is not None and upcoming[0] == stage.key)
+        if number > 1:
+            st.html('<div class="lesson-step" aria-hidden="true">⋮</div>')
+        with st.container(border=True, key=f"lesson_stage_{state}_{stage.key}",
+                          horizontal=True, vertical_alignment="center"):
+            st.html(f'<div class="lesson-picture" aria-hidden="true">{stage.picture}</div>',
+                    width="content")
+            with st.container(key=f"lesson_words_{stage.key}"):
+                st.markdown(f"**{number}. {md_escape(_lt(stage.title))}**")
+                progress = _lt("ui.stage_progress", done=summary.done, total=summary.total)
+                st.markdown(f"{STATE_ICONS[state]} {_lt('ui.state_' + state)} · {progress}")
+            label = _lt("ui.stars_of", n=summary.stars, max=summary.max_stars)
+            st.html(f'<div class="lesson-stars" role="img" aria-label="{html.escape(label)}"'
+                    f' title="{html.escape(label)}">{_stars(stage_stars(summary))}</div>',
+                    width="content")
+            st.button(_lt("ui.open_stage" if summary.done else "ui.start_stage"),
+                      key=f"lesson_open_{stage.key}", on_click=_on_start,
+                      args=(profile, stage.key),
+                      type="primary" if state == "next" else "secondary")
 
 
 def _show_said() -> None:
@@ -216,24 +287,48 @@ def show_level(profile: Any, view: LessonView) -> None:
         st.info(_say(view.stage_intro), icon="🎓")  # what this stage is about
     # Always there (empty or not): the board below keeps its place in the page, so it
     # is not mounted anew, and the child's picked cards stay, when a message goes.
+    # A number to answer: what the try said goes right above the numbers (on a phone the
+    # top of the page is far from them); everything else, above the board.
+    answering = view.action == "answer" and view.status == "playing"
     with st.container(key="lesson_messages"):
-        _show_said()
-    data = _board_data(view, profile)
+        if not answering:
+            _show_said()
+    if view.words:
+        _show_new_words(view.words)
+    # A question about a finished round has nothing on the board (no hand, no table, no
+    # move just made to show): the goal in large type, then what it asks about.
+    bare = view.game is None and not view.hand and not view.table and not view.events
+    data = None if bare else _board_data(view, profile)
+    if bare:
+        st.markdown(f"### {md_escape(_say(view.goal))}")
     if data is not None:
         show_board_component(data, key="lesson_board",
                              on_action=lambda raw: _on_board(profile, raw))
         if data["interactive"] and not board_loaded():
             with st.expander(t("board_fallback_title"), expanded=False):
                 _fallback(profile, view)
+    if view.piles_shown:
+        _show_piles(view)
+    if view.score is not None:
+        st.markdown(f"**{_lt('ui.score_table')}**")
+        st.table(score_frame(view.score, [profile.nickname, t("bot_name", n=1)]))
+    if view.game is not None:
+        _game_help(profile, view)
     if view.status == "consequence":
         if view.consequence is not None:
             st.warning(_say(view.consequence), icon="👀")
         st.button(_lt("ui.try_again"), key="lesson_retry", type="primary",
                   on_click=_on_retry, args=(profile,), use_container_width=True)
     elif view.status == "round_over":
+        game = view.game
+        if game is not None:  # the round's score table, as Play shows it
+            show_round_score(game.game.rounds[-1].score(), _side_names(game),
+                             len(game.game.rounds))
         st.button(_lt("ui.next_round"), key="lesson_next_round", type="primary",
                   on_click=_on_next_round, args=(profile,), use_container_width=True)
     elif view.status == "playing" and view.action == "answer" and view.choices:
+        with st.container(key="lesson_answer_messages"):
+            _show_said()
         st.markdown(f"**{_lt('ui.your_answer')}**")
         with st.container(horizontal=True, key="lesson_answers"):
             for number in view.choices:
@@ -243,6 +338,111 @@ def show_level(profile: Any, view: LessonView) -> None:
         st.button(_lt("ui.restart"), key="lesson_restart", on_click=_on_restart,
                   args=(profile,))
         st.button(_lt("ui.map"), key="lesson_map_button", on_click=_on_map)
+        _glossary()
+
+
+#: Each word of the game's picture: an emoji, and a card that shows it (None: no card).
+WORD_PICTURES: dict[str, tuple[str, str | None]] = {
+    "sota": ("🧒", "8c"), "caballo": ("🐴", "9c"), "rey": ("👑", "10c"), "as": ("1️⃣", "1c"),
+    "oros": ("🪙", "1o"), "copas": ("🏆", "1c"), "espadas": ("⚔️", "1e"),
+    "bastos": ("🪵", "1b"), "siete": ("7️⃣", "7o"), "escoba": ("🧹", None),
+    "setenta": ("🏅", None), "renuncio": ("✋", None),
+}
+
+
+def _word_html(word: str, width: int) -> str:
+    emoji, card = WORD_PICTURES[word]
+    picture = cards_row_html([Card.parse(card)], deck_of(), True, width=width, names=False) \
+        if card is not None else ""
+    text = html.escape(_lt(f"word.{word}"))
+    return (f'<div style="display:flex;align-items:center;gap:10px;margin:4px 0" '
+            f'data-word="{word}"><span style="font-size:2rem" aria-hidden="true">{emoji}</span>'
+            f'{picture}<span style="font-size:1.1rem">{text}</span></div>')
+
+
+def _show_new_words(words: tuple[str, ...]) -> None:
+    """The game's words this level uses first: each explained with its picture."""
+    with st.container(border=True, key="lesson_new_words"):
+        st.markdown(f"**📖 {_lt('ui.new_words', count=len(words))}**")
+        st.html("".join(_word_html(w, 40) for w in words))
+
+
+def _glossary() -> None:
+    """Every word of the game, one tap away on every level."""
+    with st.popover(_lt("ui.glossary"), icon="📖", key="lesson_glossary"):
+        st.html("".join(_word_html(w, 32) for w in GLOSSARY))
+
+
+def _pile_html(pile: WonPile, lit: tuple[Card, ...]) -> str:
+    deck, values = deck_of(), bool(settings().get("show_values", True))
+    parts = []
+    for group, cards in (("oros", pile.oros), ("sevens", pile.sevens),
+                         ("others", pile.others)):
+        if cards:
+            parts.append(f'<div style="margin-top:4px"><b>{html.escape(_lt("ui.group_" + group))}'
+                         f'</b></div>' + cards_row_html(cards, deck, values, width=44,
+                                                       names=False, gap=3, lit=lit))
+    if pile.escobas:
+        label = html.escape(_lt("ui.escoba_marks", count=pile.escobas))
+        parts.append(f'<div style="margin-top:6px" data-escobas="{pile.escobas}"><b>'
+                     f'{html.escape(_lt("ui.group_escobas"))}</b> <span role="img" '
+                     f'aria-label="{label}" style="font-size:1.6rem">'
+                     f'{"🧹" * pile.escobas}</span></div>')
+    return "".join(parts)
+
+
+def _show_piles(view: LessonView) -> None:
+    """The won cards the question counts, opened and grouped (the child's first; the
+    computer's beside it when the question compares the two)."""
+    columns = st.columns(len(view.piles_shown))
+    for column, pile in zip(columns, view.piles_shown, strict=True):
+        with column.container(border=True, key=f"lesson_pile_{pile.seat}"):
+            st.markdown(f"**{_lt('ui.won_mine' if pile.seat == view.seat else 'ui.won_theirs')}**")
+            st.html(_pile_html(pile, view.glow))
+
+
+def _side_names(game: Any) -> list[str]:
+    return [game.side_name(s) for s in range(game.rules.sides)]
+
+
+def _game_help(profile: Any, view: LessonView) -> None:
+    """A whole game's coach, fading: its move lit first (on the board), then a nudge in
+    words, then nothing unless the child asks."""
+    if view.status != "playing" or not view.your_turn or view.observation is None:
+        return
+    if view.game_hint_step == 1:
+        hint = hint_mod.game_hint(view.observation, 1)
+        words = " ".join(hint_line_text(line, deck_of()) for line in hint.lines
+                         if line.kind == "best")
+        if words:
+            st.info(words, icon="💡")
+    elif view.game_hint_step == 0 and view.hints != "none":
+        st.button(_lt("ui.ask_hint"), key="lesson_ask_hint", icon="💡",
+                  on_click=_on_ask_hint, args=(profile,))
+
+
+def _show_game_result(view: LessonView) -> None:
+    """The first game's end, as a real game's: who won, both totals, each round's table;
+    it is kept in My games."""
+    game = view.game
+    if game is None or not game.is_over:
+        return
+    names = _side_names(game)
+    winner = game.game.winner
+    totals = game.game.totals
+    with st.container(border=True, key="lesson_game_result"):
+        if winner is None:
+            st.info(t("game_stopped"))
+        elif winner == game.rules.side_of(view.seat):
+            st.success(t("you_won"), icon="🏆")
+        else:
+            st.warning(_lt("ui.game_lost", name=names[winner]), icon="🤖")
+        line = " · ".join(f"{md_escape(names[s])}: {totals[s]}" for s in range(len(names)))
+        st.markdown(f"**{t('final_totals')}** {line}")
+        for number, round_ in enumerate(game.game.rounds, 1):
+            show_round_score(round_.score(), names, number)
+        if game.game_id is not None:
+            st.caption(_lt("ui.game_saved"))
 
 
 @safe_callback
@@ -258,8 +458,11 @@ def _on_fallback_play(profile: Any) -> None:
     if not hand:
         return
     take = [Card.parse(c) for c in st.session_state.get("lesson_table") or []]
-    st.session_state["lesson_hand"], st.session_state["lesson_table"] = None, []
-    _after(runner_of(profile).play(Card.parse(hand), take))
+    st.session_state["lesson_table"] = []  # a refused try keeps the hand card, as Play
+    outcome = runner_of(profile).play(Card.parse(hand), take)
+    if outcome.ok or outcome.consequence is not None or outcome.events:
+        st.session_state["lesson_hand"] = None
+    _after(outcome)
 
 
 @safe_callback
@@ -305,7 +508,14 @@ def show_completion(profile: Any, view: LessonView) -> None:
                  for n, r in enumerate(results, 1)]
         st.markdown("  \n".join(lines))
         st.markdown(f"**{_lt('ui.stars_n', n=total, count=total)} / {3 * len(results)}**")
-    if view.next_stage is not None:
+    _show_game_result(view)
+    if view.then == "play":
+        # After the first real game the path goes to real games, not to the next stage.
+        st.markdown(f"**{_lt('ui.now_play')}**")
+        with st.container(horizontal=True, key="lesson_then_play"):
+            st.page_link("app_pages/play.py", label=t("go_play"), icon="🃏")
+            st.page_link("app_pages/tables.py", label=t("nav_tables"), icon="🤝")
+    elif view.next_stage is not None:
         title = next(s.title for s in load_stages() if s.key == view.next_stage)
         st.button(_lt("ui.next_lesson", title=_lt(title)), key="lesson_advance",
                   type="primary", on_click=_on_advance, args=(profile,),

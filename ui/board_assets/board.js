@@ -448,7 +448,12 @@ export default function (component) {
     st.take = new Set();
   } else if (data.select.fixed) {
     st.hand = data.select.fixed;
+  } else if (data.refusals !== st.refusals) {
+    // A refused try (a wrong sum) on the same position: the table cards go back, the
+    // hand card stays picked, for the next try. The same in the lessons and in Play.
+    st.take = new Set();
   }
+  st.refusals = data.refusals;
   st.busy = false;
   clearTimeout(st.busyTimer);
   // Only events that arrive while this board is on screen move; a reload shows them still.

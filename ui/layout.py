@@ -14,6 +14,7 @@ from trainer.text import md_escape
 from ui.i18n import current_language
 
 from .errors import safe_callback
+from .fit import FIT_STYLE
 from .session import current_profile, pop_flash, save_language
 
 __all__ = ["sidebar", "show_flash", "require_profile",
@@ -98,7 +99,7 @@ def sidebar() -> None:
     if profile is not None:
         who = (f"<div style='font-size:1.5rem;font-weight:700'>{html.escape(profile.avatar)} "
                f"{html.escape(profile.nickname)}</div>")
-    st.sidebar.html(_STYLE + who)
+    st.sidebar.html(_STYLE + FIT_STYLE + who)
 
 
 #: Message parameters that hold a name someone typed (a nickname, a player's name).

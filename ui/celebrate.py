@@ -16,6 +16,7 @@ as before.
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -92,10 +93,14 @@ def handle(raw: Any) -> bool:
     return True
 
 
-def board_data(data: dict[str, Any], held: Celebration, words: str) -> dict[str, Any]:
-    """The board of the finished level with its celebration (``words``: the praise in
-    the child's language, from :func:`praise_message`'s catalog key)."""
+def board_data(data: dict[str, Any], held: Celebration,
+               say: Callable[[Message], str]) -> dict[str, Any]:
+    """The board of the finished level with its celebration (``say`` words a message in
+    the child's language). An escoba's banner has "¡Escoba!" as its title, so its line
+    is the sum alone."""
     praise = held.praise
+    key = "praise.sum" if praise.escoba else praise.key
+    words = say(Message(key, praise.params))
     return {**data, "celebrate": {
         "text": words, "stars": praise.stars, "stars_text": stars_text(praise.stars),
         "escoba": praise.escoba, "kind": praise.kind, "title": t("board_escoba_title"),

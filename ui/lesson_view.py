@@ -31,7 +31,7 @@ from .errors import safe_callback
 from .i18n import current_language
 from .session import settings, storage
 
-__all__ = ["show_lessons", "runner_of", "open_stage", "KEY_RUNNER"]
+__all__ = ["show_lessons", "runner_of", "open_stage", "current_stage_title", "KEY_RUNNER"]
 
 KEY_RUNNER = "lesson_runner"
 #: What the last action did, worded again on every run (the language may change):
@@ -214,12 +214,11 @@ def _board_data(view: LessonView, profile: Any) -> dict[str, Any] | None:
 def show_level(profile: Any, view: LessonView,
                held: celebrate.Celebration | None = None) -> None:
     """One level: where the child is, the goal on the board, what happened, what next."""
-    head = _lt(view.stage_title.key, **dict(view.stage_title.params))
     level = _lt("ui.level_n", n=view.level_index, count=view.level_count)
     if view.check:
         level += f" · {_lt('ui.check')}"
     count_key = "ui.mistakes" if view.counting == "mistakes" else "ui.plays"
-    st.subheader(head, anchor=False)
+    # The stage's title is the page's (ui.lesson_link.lesson_title): one heading.
     # Icons with numbers (issue 23: no line of small print before the goal); the words
     # are their accessible name. The stage's intro waits behind a disclosure.
     counters(f"{level} · {_lt(count_key, plays=view.plays, target=view.target)}",
@@ -234,8 +233,7 @@ def show_level(profile: Any, view: LessonView,
             _show_said()
     data = _board_data(view, profile)
     if data is not None and held is not None:
-        data = celebrate.board_data(data, held, _say(Message(held.praise.key,
-                                                             held.praise.params)))
+        data = celebrate.board_data(data, held, _say)
     if data is not None:
         show_board_component(data, key="lesson_board",
                              on_action=lambda raw: _on_board(profile, raw))
@@ -330,6 +328,18 @@ def show_completion(profile: Any, view: LessonView) -> None:
                   type="primary", on_click=_on_advance, args=(profile,),
                   use_container_width=True)
     st.button(_lt("ui.map"), key="lesson_map_button", on_click=_on_map)
+
+
+def current_stage_title() -> str | None:
+    """The open level's stage title (None on the map or a completion card)."""
+    runner = st.session_state.get(KEY_RUNNER)
+    if runner is None or st.session_state.get(KEY_MAP, True):
+        return None
+    held = celebrate.current()
+    view = held.view if held is not None else runner.view()
+    if view is None or view.status == "stage_done":
+        return None
+    return _lt(view.stage_title.key, **dict(view.stage_title.params))
 
 
 def show_lessons(profile: Any) -> None:

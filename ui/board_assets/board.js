@@ -361,7 +361,8 @@ function animate(root, data, before, st) {
     if (ev.escoba) {
       // The celebration ends with the rest, inside the second.
       const start = Math.min(delay + duration * 0.5, MOTION_MS - 300);
-      cheer(root, data.texts.escoba + (ev.sum && !ev.computer ? "  " + ev.sum : ""),
+      // (A lesson's celebration says the sum in its banner.)
+      cheer(root, data.texts.escoba + (ev.sum && !ev.computer && !data.celebrate ? "  " + ev.sum : ""),
         start, Math.min(700, MOTION_MS - start));
     } else if (ev.sum && !ev.computer && !data.celebrate) {
       // The child's own capture says the sum they made ("8 + 7 = 15"), as a wrong one does.

@@ -50,7 +50,8 @@ _ROOT_JS = """() => {
 
 
 def _board_attr(page, name: str) -> str | None:
-    return page.evaluate(f"() => {{ const r = ({_ROOT_JS})(); return r ? (r.dataset.{name} || null) : null; }}")
+    return page.evaluate(f"() => {{ const r = ({_ROOT_JS})(); "
+                         f"return r ? (r.dataset.{name} || null) : null; }}")
 
 
 def _wait_board(page, prefix: str) -> None:
@@ -200,8 +201,8 @@ def _play_and_watch(page, url: str, pid: str, link: str, prefix: str, card: str,
     for c in take:
         page.locator(f'.eb-card[data-id="{c}"]').click()
     page.locator(".eb-play").click()
-    page.wait_for_function(f"() => {{ const r = ({_ROOT_JS})(); return r && r.dataset.celebrating === 'true'; }}",
-                           timeout=30_000)
+    page.wait_for_function(f"() => {{ const r = ({_ROOT_JS})(); "
+                           f"return r && r.dataset.celebrating === 'true'; }}", timeout=30_000)
     started = time.monotonic()
     if shot:
         page.wait_for_timeout(120)

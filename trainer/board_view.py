@@ -334,7 +334,7 @@ def game_board(*, obs: Observation, seats: Sequence[SeatView], game_id: int | No
     header_data: dict[str, Any] | None = None
     if header is not None:
         header_data = dict(header)
-        header_data["sides"] = [{"name": n, "points": t("points_n", n=p)}
+        header_data["sides"] = [{"name": n, "points": t("points_n", n=p), "points_no": str(p)}
                                 for n, p in zip(side_names, totals, strict=True)]
     position = game_position(game_id, rounds, len(history), to_move)
     buttons = {"play": t("board_play"), "lay": t("board_lay_button"),

@@ -27,6 +27,12 @@ FIT_STYLE = """
 [data-testid="stSidebarCollapsedControl"] button, [data-testid="stBaseButton-headerNoPadding"] {
   min-width: 44px !important; min-height: 44px !important; }
 [data-testid="stExpander"] summary { min-height: 44px; }
+/* Switches and boxes to tick (the hint switch under the board): the whole row is the
+   target, 44 px high. */
+[data-testid="stCheckbox"] label, .stToggle label, [data-testid="stToggle"] label {
+  min-height: 44px; display: flex; align-items: center; }
+/* Quiet buttons ("More help") are still a finger's size. */
+[data-testid="stBaseButton-tertiary"] { min-height: 44px; min-width: 44px; }
 /* Links that are a child's way in ("New to Escoba? Start here!", the sidebar's pages). */
 [data-testid="stPageLink"] a, [data-testid="stSidebarNavLink"] { min-height: 44px;
   display: flex; align-items: center; }

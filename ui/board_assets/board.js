@@ -135,7 +135,7 @@ function render(root, data, st) {
   if (data.header) {
     const h = data.header;
     parts.push(`<div class="eb-header">${headerCounts(data, h)}${
-      h.sides.map((s) => `<span><b>${esc(s.name)}</b> <span class="eb-points">${esc(s.points)}</span></span>`).join("")
+      h.sides.map((s) => `<span><b>${esc(s.name)}</b> ${pointsOf(s)}</span>`).join("")
     }${rulesDisclosure(h)}</div>`);
   }
   if (data.celebrate) parts.push(celebrateBox(data));
@@ -143,8 +143,10 @@ function render(root, data, st) {
   const fresh = st.fresh;
   // New lines of "what just happened" appear one after the other (each fades in 0.35 s).
   const step = fresh.size ? Math.min(300, (MOTION_MS - 380) / fresh.size) : 0;
-  if (data.seats.length || data.events.length) {
-    parts.push(`<div class="eb-band">${data.seats.map((s) => seatBox(data, s)).join("")}${eventsBox(data, fresh, step)}</div>`);
+  // The other players above the table; "what just happened" after the controls (issue 23:
+  // the words before the first action are the goal's; the cards' flight shows the move).
+  if (data.seats.length) {
+    parts.push(`<div class="eb-band">${data.seats.map((s) => seatBox(data, s)).join("")}</div>`);
   }
   const taps = (group) => sel.tap === group || sel.tap === "both";
   const table = data.table.length ?
@@ -182,6 +184,7 @@ function render(root, data, st) {
       ${b.renuncio ? `<button type="button" class="eb-renuncio" data-action="renuncio">${esc(b.renuncio)}</button>` : ""}
       </div></div>`);
   }
+  if (data.events.length) parts.push(`<div class="eb-band eb-after">${eventsBox(data, fresh, step)}</div>`);
   root.innerHTML = parts.join("");
   // One tab stop per group of cards (arrow keys move inside it).
   for (const group of ["hand", "table"]) {
@@ -506,6 +509,12 @@ export default function (component) {
 function countsOf(seat) {
   const brooms = seat.escobas ? `<span class="eb-escobas" aria-hidden="true">🧹 ${esc(seat.escobas)}</span>` : "";
   return `<span class="eb-sr">${esc(seat.status)}</span>${brooms}`;
+}
+
+// A side's points as a big number (the words, "3 points", its accessible name).
+function pointsOf(side) {
+  if (side.points_no === undefined) return `<span class="eb-points">${esc(side.points)}</span>`;
+  return `<span class="eb-points" role="img" aria-label="${esc(side.points)}">${esc(side.points_no)}</span>`;
 }
 
 function headerCounts(data, h) {

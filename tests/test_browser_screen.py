@@ -110,7 +110,8 @@ def _row(label: str, size: tuple[int, int], m: dict) -> str:
     small = f"{min(smallest['w'], smallest['h']):.0f}" if smallest else "—"
     gap = f"{m['closest']['gap']:.0f}" if m["closest"] else "—"
     lowest = f"{m['lowest']:.0f}" if m["lowest"] is not None else "—"
-    return f"| {label} | {size[0]}×{size[1]} | {m['count']} | {small} | {gap} | {lowest} |"
+    return (f"| {label} | {size[0]}×{size[1]} | {m['count']} | {m['all_words']} | {small} "
+            f"| {gap} | {lowest} |")
 
 
 def _one_move_level(escoba: bool):
@@ -156,6 +157,7 @@ def test_every_lesson_level_and_play_fit_a_child(server, browser_type_launch_arg
                 _wait_board(page, f"l:{stage}:{key}:")
                 m = _measure(page)
                 rows.append(_row(f"{stage} {number}", size, m))
+                print(rows[-1], _breaches(m, size[1]), flush=True)  # progress, with -s
                 breaches += [f"{stage} {number} {size}: {b}" for b in _breaches(m, size[1])]
             # Play: a new game, the child's first turn.
             page.goto(f"{url}/play?p={pid}")
@@ -170,9 +172,9 @@ def test_every_lesson_level_and_play_fit_a_child(server, browser_type_launch_arg
             assert not outside.urls, outside.urls
             context.close()
             browser.close()
-    table = ["| screen | size | words before acting | smallest control (px) | "
-             "closest controls (px) | lowest action (y, px) |",
-             "|---|---|---|---|---|---|", *rows]
+    table = ["| screen | size | words to read before acting | all words above it | "
+             "smallest control (px) | closest controls (px) | lowest action (y, px) |",
+             "|---|---|---|---|---|---|---|", *rows]
     _artifact("screen-check.md").write_text("\n".join(table) + "\n", encoding="utf-8")
     assert not breaches, "\n".join(breaches)
 

@@ -9,7 +9,10 @@
 //   it down, ¡Renuncio!, the answers, Try again, Next).
 // - A word: a run of text with a letter in it (numbers and symbols are not read as
 //   words), drawn in the main area outside every control, whose top is above the first
-//   action's top.
+//   action's top. ``words`` are those a child must read to act: every instruction and
+//   message (the goal, what the last try did, an opened intro, the board's readout and
+//   warnings), not the names and labels (headings, the areas' titles, player names and
+//   scores) nor the log of what just happened; ``all_words`` counts those too.
 (opts) => {
   const hosts = [...document.querySelectorAll('[data-testid=stBidiComponentIsolated]')];
   const roots = [document, ...hosts.map((h) => h.shadowRoot).filter(Boolean)];
@@ -58,6 +61,8 @@
   const firstTop = actions.length ? Math.min(...actions.map((a) => a.y)) : Infinity;
   // words: visible text outside controls in the main area, above the first action
   const words = [];
+  const allWords = [];
+  const LABELS = 'h1, h2, h3, h4, h5, h6, .eb-title, .eb-seat, .eb-header, .eb-events, .eb-mine';
   const isControlText = (node) => { const p = node.parentElement; return !!(p && p.closest(CONTROL + ', label, [data-testid=stWidgetLabel]')); };
   for (const root of roots) {
     const base = root === document ? document.querySelector('[data-testid=stMain]') : root;
@@ -72,7 +77,12 @@
       const range = document.createRange(); range.selectNodeContents(n);
       const r = range.getBoundingClientRect();
       if (r.width === 0 || r.top >= firstTop) continue;
-      for (const w of text.split(/\s+/)) if (/\p{L}/u.test(w)) words.push(w);
+      const label = !!p.closest(LABELS);
+      for (const w of text.split(/\s+/)) {
+        if (!/\p{L}/u.test(w)) continue;
+        allWords.push(w);
+        if (!label) words.push(w);
+      }
     }
   }
   const lowest = actions.length ? Math.max(...actions.map((a) => a.y + a.h)) : null;
@@ -86,6 +96,6 @@
     if (!closest || gap < closest.gap) closest = {gap, a: a.name, b: b.name};
   }
   const smallest = controls.length ? controls.reduce((m, c) => (Math.min(c.w, c.h) < Math.min(m.w, m.h) ? c : m)) : null;
-  return {words, count: words.length, controls, actions: actions.length, lowest,
+  return {words, count: words.length, all_words: allWords.length, controls, actions: actions.length, lowest,
           smallest, closest, scrollY: window.scrollY, height: innerHeight};
 }

@@ -89,15 +89,19 @@ def _measure(page) -> dict:
     return page.evaluate(MEASURE_JS, {})
 
 
-def _breaches(m: dict, height: int) -> list[str]:
+def _breaches(m: dict, height: int, acting: bool = True) -> list[str]:
+    """What on this screen breaks the rules; ``acting``: a lesson level or a Play turn
+    (else a page of choices, where only the controls' sizes and spacing count)."""
     out = []
-    if m["count"] > MAX_WORDS:
+    if acting and m["count"] > MAX_WORDS:
         out.append(f"{m['count']} words before acting: {' '.join(m['words'])}")
     small = [c for c in m["controls"] if min(c["w"], c["h"]) < MIN_CONTROL - 0.5]
     out += [f"control {c['name']!r} is {c['w']:.0f}×{c['h']:.0f}" for c in small]
     if m["closest"] and m["closest"]["gap"] < MIN_GAP - 0.5:
         c = m["closest"]
         out.append(f"{c['a']!r} and {c['b']!r} only {c['gap']:.0f} px apart")
+    if not acting:
+        return out
     if not m["actions"]:
         out.append("no action on the screen")
     elif m["lowest"] > height + 0.5:
@@ -144,10 +148,11 @@ def test_every_lesson_level_and_play_fit_a_child(server, browser_type_launch_arg
     rows: dict[tuple[int, int], list[str]] = {size: [] for size in SIZES}
     breaches: list[str] = []
 
-    def measured(label: str, size: tuple[int, int], page) -> None:
+    def measured(label: str, size: tuple[int, int], page, acting: bool = True) -> None:
         m = _measure(page)
-        rows[size].append(_row(label, size, m))
-        found = _breaches(m, size[1])
+        rows[size].append(_row(label, size, m) if acting else _row(label, size, {
+            **m, "count": "—", "all_words": "—", "lowest": None}))
+        found = _breaches(m, size[1], acting)
         breaches.extend(f"{label} {size[0]}×{size[1]}: {b}" for b in found)
         print(rows[size][-1], found, flush=True)  # progress, with -s
 
@@ -179,6 +184,16 @@ def test_every_lesson_level_and_play_fit_a_child(server, browser_type_launch_arg
             page.wait_for_timeout(1200)  # the computer's first moves have landed
             measured("Play, a turn", size, page)
             page.screenshot(path=str(_artifact(f"23-play-{size[0]}x{size[1]}.png")))
+            # The pages of choices a child taps on the way: "Who's playing?" (names,
+            # pictures, the language) and the lesson map ("New to Escoba? Start here!").
+            page.goto(f"{url}/?p={pids[size]}")
+            page.get_by_role("button", name="Create my profile").wait_for()
+            _wait_idle(page)
+            measured("Who's playing? (choices)", size, page, acting=False)
+            page.goto(f"{url}/lessons?p={pids[size]}")
+            page.locator(".st-key-lesson_next button").wait_for()
+            _wait_idle(page)
+            measured("lesson map (choices)", size, page, acting=False)
         for size, browser, context, _page, outside in opened:
             assert not outside.urls, (size, outside.urls)
             context.close()

@@ -31,6 +31,11 @@ FIT_STYLE = """
    target, 44 px high. */
 [data-testid="stCheckbox"] label, .stToggle label, [data-testid="stToggle"] label {
   min-height: 44px; display: flex; align-items: center; }
+/* Pills and segmented choices (the language, the avatar): each its own target, 8 px
+   apart; the form's submit button as tall as the others. */
+[data-testid="stButtonGroup"] > div { gap: 8px !important; }
+[data-testid="stButtonGroup"] button { min-width: 44px; min-height: 44px; }
+[data-testid="stFormSubmitButton"] button { min-height: 3rem; font-size: 1.1rem; }
 /* Quiet buttons ("More help") are still a finger's size. */
 [data-testid="stBaseButton-tertiary"] { min-height: 44px; min-width: 44px; }
 /* Links that are a child's way in ("New to Escoba? Start here!", the sidebar's pages). */

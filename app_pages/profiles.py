@@ -7,6 +7,7 @@ import streamlit as st
 from trainer.i18n import t
 from trainer.lessons import suggest_lessons
 from trainer.text import md_escape
+from ui.first_run import go_to_first_lesson, welcome_after_skip
 from ui.layout import language_picker, show_flash
 from ui.profiles import (
     AVATARS,
@@ -17,6 +18,8 @@ from ui.profiles import (
 )
 from ui.session import current_profile, pin_asked, storage, url_names_another_profile
 
+go_to_first_lesson()  # a child just created starts with lesson 1, level 1
+welcome_after_skip()
 st.title(t("profiles_title"))
 language_picker()
 show_flash()

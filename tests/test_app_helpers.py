@@ -37,6 +37,11 @@ def create_profile(at: AppTest, nickname: str = "Ana") -> AppTest:
     submit = next(b for b in at.button if b.key and b.key.startswith("FormSubmitter:"))
     submit.click().run()
     assert_ok(at)
+    # A new child goes straight into lesson 1, level 1 (issue 23); back on "Who's
+    # playing?" as a parent's "Skip: I know the game" does.
+    if "first_run_onboarding" in at.session_state:
+        at.switch_page("app_pages/profiles.py").run()
+        assert_ok(at)
     return at
 
 

@@ -204,8 +204,12 @@ def test_the_board_warns_on_the_move_that_leaves_a_sweep_and_only_with_hints() -
     data = _board(game)
     key = move_key(Card.parse("7o"), [Card.parse("8o")])
     assert key in data["moves"]
-    warn = data["moves"][key]["warn"]
-    assert warn and "adds up to 10" in warn
+    warn = data["moves"][key]
+    # At most 12 words to read at once, the odds as a picture (3 bars), the whole
+    # sentence one tap away (issue 23).
+    assert warn["warn"] and "10" in warn["warn"] and len(warn["warn"].split()) <= 12
+    assert warn["level"] in (1, 2, 3) and warn["odds"]
+    assert "adds up to 10" in warn["long"]
     quiet = _board(game, hints_on=False)
     assert quiet["moves"][key]["warn"] is None and not quiet["hints"]["badges"]
 

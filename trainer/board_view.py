@@ -40,7 +40,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from escoba import Card, Deck, Observation
+from escoba import Card, Deck, Move, Observation
 from escoba.cards import cards_of
 from puzzles import Puzzle
 
@@ -48,15 +48,17 @@ from . import hints as hint_mod
 from .cards import back_svg, card_svg
 from .gameplay import GameSession
 from .i18n import card_name, t
-from .words import event_line, hint_line_text, seat_label, seat_status
+from .verdicts import sum_expression
+from .words import event_line, hint_line_text, odds_text, seat_label, seat_status
 
 __all__ = ["BoardAction", "BoardRefusal", "read_action", "move_key", "card_faces",
            "game_board", "session_board", "session_position", "puzzle_board",
            "game_position", "puzzle_position", "SeatView", "ACTION_KINDS", "MAX_TAKE"]
 
 #: The actions a board can send: a move (``play``), a puzzle's set (``add``), ¡renuncio!,
-#: and a lesson's single tap on a card (``tap``: "tap the card worth 8").
-ACTION_KINDS = ("play", "add", "renuncio", "tap")
+#: a lesson's single tap on a card (``tap``: "tap the card worth 8"), and ``advance``:
+#: "on to the next level" after a finished level was played out (``ui.celebrate``).
+ACTION_KINDS = ("play", "add", "renuncio", "tap", "advance")
 #: A selection never holds more table cards than a deck has cards.
 MAX_TAKE = 42
 #: A card code as the board sends it ("7o", "10b", "J1"): short ASCII, checked again by
@@ -132,8 +134,8 @@ def read_action(raw: Any, position: str, *, kinds: Sequence[str] = ACTION_KINDS
         return bad
     if sent_position != position:
         return BoardRefusal("board_stale")
-    if kind == "renuncio":
-        return BoardAction("renuncio")
+    if kind in ("renuncio", "advance"):
+        return BoardAction(kind)
     card_code = raw.get("card")
     card = None if card_code is None else _card(card_code)
     if card_code is not None and card is None:
@@ -224,6 +226,31 @@ class SeatView:
     is_viewer: bool
 
 
+def _capture_sum(event: Any) -> str | None:
+    """ "8 + 7 = 15": the sum a capture made, in the engine's own terms (for the board's
+    cheer of a child's capture); None for a card laid down or a take without a card."""
+    if event.kind != "play" or event.card is None or not event.take_mask:
+        return None
+    values, total, jokers = Move(event.card, event.take).sum_terms()
+    return f"{sum_expression(values)} = {total if not jokers else '🃏'}"
+
+
+def _sweep_warning(line: hint_mod.HintLine | None, deck: Deck, odds_style: str
+                   ) -> dict[str, Any]:
+    """A move's sweep warning on the board (issue 23): ``warn``, at most 12 words a child
+    reads at once ("Careful! The table will be 10: one card can sweep it."), ``level``,
+    the odds as a picture (1-3 bars filled, the words as its accessible name,
+    ``odds``), and ``long``, the whole sentence one tap away."""
+    if line is None:
+        return {"warn": None}
+    odds = line.params.get("odds")
+    level = odds.level if isinstance(odds, hint_mod.Odds) else 3
+    odds_words = odds_text(odds, odds_style) if isinstance(odds, hint_mod.Odds) else ""
+    return {"warn": t("warn_sweep_short", total=line.params.get("total", 0)),
+            "level": level, "odds": odds_words,
+            "long": hint_line_text(line, deck, odds_style)}
+
+
 def _risk_meter(obs: Observation, need: int) -> dict[str, Any]:
     """The table's total on a meter with the 5-14 band (for 15) where one card sweeps."""
     total = sum(c.value for c in obs.table if not c.is_joker)
@@ -267,7 +294,8 @@ def game_board(*, obs: Observation, seats: Sequence[SeatView], game_id: int | No
                                   obs.pile_masks[view.seat].bit_count(),
                                   obs.escobas[view.seat]),
             "count": obs.hand_counts[view.seat], "cards": [str(c) for c in faces],
-            "pile": obs.pile_masks[view.seat].bit_count(), "turn": to_move == view.seat})
+            "pile": obs.pile_masks[view.seat].bit_count(), "turn": to_move == view.seat,
+            "escobas": obs.escobas[view.seat]})
     humans = set(human_seats)
     events = []
     labels = {v.seat: v.label for v in seats}
@@ -282,7 +310,8 @@ def game_board(*, obs: Observation, seats: Sequence[SeatView], game_id: int | No
                        "card": str(event.card) if event.card is not None else None,
                        "take": [str(c) for c in sorted(event.take)],
                        "kind": event.kind, "escoba": bool(event.escoba),
-                       "computer": event.seat not in humans})
+                       "computer": event.seat not in humans,
+                       "sum": _capture_sum(event)})
     events = events[-8:]
     me = next((v for v in seats if v.is_viewer), None)
     moves = None
@@ -293,8 +322,7 @@ def game_board(*, obs: Observation, seats: Sequence[SeatView], game_id: int | No
         moves = {}
         for a in assessed:
             line = hint_mod.sweep_warning(a) if hints_on else None
-            warn = hint_line_text(line, deck, odds_style) if line is not None else None
-            moves[move_key(a.move.card, a.move.take)] = {"warn": warn}
+            moves[move_key(a.move.card, a.move.take)] = _sweep_warning(line, deck, odds_style)
         if hints_on:
             per_card = hint_mod.captures_per_card(obs)
             hints["badges"] = {str(c): {"count": n, "text": t("hint_card_captures",
@@ -306,7 +334,7 @@ def game_board(*, obs: Observation, seats: Sequence[SeatView], game_id: int | No
     header_data: dict[str, Any] | None = None
     if header is not None:
         header_data = dict(header)
-        header_data["sides"] = [{"name": n, "points": t("points_n", n=p)}
+        header_data["sides"] = [{"name": n, "points": t("points_n", n=p), "points_no": str(p)}
                                 for n, p in zip(side_names, totals, strict=True)]
     position = game_position(game_id, rounds, len(history), to_move)
     buttons = {"play": t("board_play"), "lay": t("board_lay_button"),
@@ -324,7 +352,7 @@ def game_board(*, obs: Observation, seats: Sequence[SeatView], game_id: int | No
         "seats": seat_rows,
         "me": None if me is None else {
             "seat": me.seat, "name": me.label,
-            "pile": obs.pile_masks[me.seat].bit_count(),
+            "pile": obs.pile_masks[me.seat].bit_count(), "escobas": obs.escobas[me.seat],
             "status": seat_status(len(hand) if show_hand else obs.hand_counts[me.seat],
                                   obs.pile_masks[me.seat].bit_count(), obs.escobas[me.seat])},
         "hand_title": (header or {}).get("hand_title", ""),
@@ -359,8 +387,12 @@ def session_board(game: GameSession, *, viewer: int | None, reveal: bool, deck: 
     lit = (hint_mod.game_hint(obs, hint_step).lit
            if in_play and hints_on and hint_step >= 2 else ())
     history = game.game.round.history if game.game.round is not None else ()
+    # The round and the stock are drawn as icons with numbers, the words their name
+    # (issue 23: no line of small print above the board); the rules behind "Rules".
     header = {"round": t("round_n", n=len(game.game.rounds)),
               "stock": t("stock_left", n=obs.stock_count), "summary": summary,
+              "round_no": str(len(game.game.rounds)), "stock_no": str(obs.stock_count),
+              "rules": t("board_rules"),
               "hand_title": t("your_hand", name=game.seats[obs.seat].name)}
     seats = [SeatView(s, seat_label(game.seats[s], s), s == viewer and reveal)
              for s in range(rules.players)]

@@ -15,6 +15,7 @@ from trainer.text import md_escape
 from ui.i18n import current_language
 
 from .errors import safe_callback, show_storage_unavailable
+from .fit import FIT_STYLE
 from .session import current_profile, pop_flash, save_language
 from .voice_component import listen_for_first_tap
 
@@ -100,7 +101,7 @@ def sidebar() -> None:
     if profile is not None:
         who = (f"<div style='font-size:1.5rem;font-weight:700'>{html.escape(profile.avatar)} "
                f"{html.escape(profile.nickname)}</div>")
-    st.sidebar.html(_STYLE + who)
+    st.sidebar.html(_STYLE + FIT_STYLE + who)
     listen_for_first_tap()  # speech and sounds wait for a tap on the page (issue 23)
 
 

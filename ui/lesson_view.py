@@ -36,15 +36,17 @@ from trainer.lessons import next_lesson as first_not_done
 from trainer.text import md_escape
 from trainer.words import hint_line_text
 
+from . import celebrate
 from .board import deck_of
 from .board_component import board_loaded, show_board_component
+from .celebrate import counters
 from .errors import safe_callback
 from .i18n import current_language
 from .score import score_frame, show_round_score
 from .session import settings, storage
 from .speaker import lesson_speech
 
-__all__ = ["show_lessons", "runner_of", "open_stage", "KEY_RUNNER"]
+__all__ = ["show_lessons", "runner_of", "open_stage", "current_stage_title", "KEY_RUNNER"]
 
 KEY_RUNNER = "lesson_runner"
 #: What the last action did, worded again on every run (the language may change):
@@ -65,8 +67,10 @@ def runner_of(profile: Any) -> LessonRunner:
     """This profile's lesson runner in this session (a new one for another profile)."""
     runner = st.session_state.get(KEY_RUNNER)
     if runner is None or getattr(runner, "profile_id", None) != profile.id:
+        # A finished level waits (level_done) so that it can be played out first
+        # (ui.celebrate moves the runner on as soon as it has kept the finished board).
         runner = LessonRunner(storage=storage(), profile_id=profile.id,
-                              player_name=profile.nickname)
+                              player_name=profile.nickname, auto_advance=False)
         st.session_state[KEY_RUNNER] = runner
         st.session_state[KEY_MAP] = True
     return runner
@@ -82,14 +86,18 @@ def _after(outcome: Outcome) -> None:
     if outcome.result is not None:
         lines.append(("stars", Message("ui.level_done", {"stars": outcome.result.stars})))
     lines.append(("success" if outcome.ok else ("info" if not outcome.counted else "error"),
-                  outcome.feedback))
+                  celebrate.praise_message(outcome)))
     lines.append(("info", outcome.comment))
     _said(*lines)
+    celebrate.after_action(st.session_state.get(KEY_RUNNER), outcome, board_loaded())
 
 
 # -- actions (callbacks) -----------------------------------------------------------------
 
 def _on_board(profile: Any, raw: Any) -> None:
+    if celebrate.handle(raw):  # "on to the next level" after one was played out
+        _said()
+        return
     runner = runner_of(profile)
     view = runner.view()
     action = read_action(raw, view.position, kinds=("play", "renuncio", "tap"))
@@ -146,6 +154,7 @@ def open_stage(profile: Any, stage: str, level: str | None = None) -> None:
     page opens on it: the map's buttons, and a pupil's lesson assignment (My class)."""
     runner_of(profile).start(stage, level)
     st.session_state[KEY_MAP] = False
+    st.session_state.pop(celebrate.KEY_CELEBRATION, None)
     _said()
 
 
@@ -157,6 +166,7 @@ def _on_start(profile: Any, stage: str, level: str | None = None) -> None:
 @safe_callback
 def _on_map() -> None:
     st.session_state[KEY_MAP] = True
+    st.session_state.pop(celebrate.KEY_CELEBRATION, None)
     _said()
 
 
@@ -274,24 +284,28 @@ def _board_data(view: LessonView, profile: Any) -> dict[str, Any] | None:
     return data
 
 
-def show_level(profile: Any, view: LessonView) -> None:
+def show_level(profile: Any, view: LessonView,
+               held: celebrate.Celebration | None = None) -> None:
     """One level: where the child is, the goal on the board, what happened, what next."""
-    head = _lt(view.stage_title.key, **dict(view.stage_title.params))
     level = _lt("ui.level_n", n=view.level_index, count=view.level_count)
     if view.check:
         level += f" · {_lt('ui.check')}"
     count_key = "ui.mistakes" if view.counting == "mistakes" else "ui.plays"
-    st.subheader(head, anchor=False)
-    st.caption(f"{level} · {_lt(count_key, plays=view.plays, target=view.target)}")
+    # The stage's title is the page's (ui.lesson_link.lesson_title): one heading.
+    # Icons with numbers (issue 23: no line of small print before the goal); the words
+    # are their accessible name. The stage's intro waits behind a disclosure.
+    counters(f"{level} · {_lt(count_key, plays=view.plays, target=view.target)}",
+             view.level_index, view.level_count, view.plays, view.check)
     if view.level_index == 1 and view.plays == 0 and view.step_index == 1:
-        st.info(_say(view.stage_intro), icon="🎓")  # what this stage is about
+        with st.expander(f"🎓 {_lt('ui.about_stage')}", expanded=False):
+            st.markdown(_say(view.stage_intro))  # what this stage is about
     # Always there (empty or not): the board below keeps its place in the page, so it
     # is not mounted anew, and the child's picked cards stay, when a message goes.
     # A number to answer: what the try said goes right above the numbers (on a phone the
     # top of the page is far from them); everything else, above the board.
     answering = view.action == "answer" and view.status == "playing"
     with st.container(key="lesson_messages"):
-        if not answering:
+        if not answering and held is None:  # a level being played out says it on the board
             _show_said()
     if view.words:
         _show_new_words(view.words)
@@ -299,6 +313,8 @@ def show_level(profile: Any, view: LessonView) -> None:
     # move just made to show): the goal in large type, then what it asks about.
     bare = view.game is None and not view.hand and not view.table and not view.events
     data = None if bare else _board_data(view, profile)
+    if data is not None and held is not None:
+        data = celebrate.board_data(data, held, _say)
     if bare:
         st.markdown(f"### {md_escape(_say(view.goal))}")
     if data is not None:
@@ -334,6 +350,8 @@ def show_level(profile: Any, view: LessonView) -> None:
             for number in view.choices:
                 st.button(str(number), key=f"lesson_answer_{number}",
                           on_click=_on_answer, args=(profile, number))
+    if held is not None:
+        return
     with st.container(horizontal=True, key="lesson_tools"):
         st.button(_lt("ui.restart"), key="lesson_restart", on_click=_on_restart,
                   args=(profile,))
@@ -523,11 +541,27 @@ def show_completion(profile: Any, view: LessonView) -> None:
     st.button(_lt("ui.map"), key="lesson_map_button", on_click=_on_map)
 
 
+def current_stage_title() -> str | None:
+    """The open level's stage title (None on the map or a completion card)."""
+    runner = st.session_state.get(KEY_RUNNER)
+    if runner is None or st.session_state.get(KEY_MAP, True):
+        return None
+    held = celebrate.current()
+    view = held.view if held is not None else runner.view()
+    if view is None or view.status == "stage_done":
+        return None
+    return _lt(view.stage_title.key, **dict(view.stage_title.params))
+
+
 def show_lessons(profile: Any) -> None:
     """The Lessons page: the map, or the lesson in progress."""
     runner = runner_of(profile)
     if st.session_state.get(KEY_MAP, True) or runner.view() is None:
         show_map(profile)
+        return
+    held = celebrate.current()
+    if held is not None:
+        show_level(profile, held.view, held)
         return
     view = runner.view()
     if view.status == "stage_done":

@@ -15,6 +15,7 @@ from trainer.text import md_escape
 
 from .classroom import end_teacher_session
 from .errors import safe_callback
+from .first_run import mark_new_child
 from .session import ask_pin, current_profile, device_key, flash, set_profile, storage
 
 __all__ = ["AVATARS", "PIN_DIGITS", "create_profile_clicked", "pick_profile_clicked",
@@ -39,7 +40,7 @@ def create_profile_clicked() -> None:
         flash("warning", exc.key, **exc.params)
         return
     set_profile(profile)
-    flash("success", "profile_created", name=profile.nickname)
+    mark_new_child(profile)  # straight into lesson 1, level 1 (ui.first_run)
 
 
 @safe_callback
@@ -53,6 +54,9 @@ def pick_profile_clicked(profile_id: int) -> None:
         ask_pin(profile.id)
     else:
         set_profile(profile)
+        # Always something to see, even on the name already chosen (issue 23).
+        st.toast(t("playing_as", name=md_escape(f"{profile.avatar} {profile.nickname}")),
+                 icon="👋")
 
 
 @safe_callback

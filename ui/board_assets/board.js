@@ -94,8 +94,8 @@ function seatBox(data, seat) {
         `<span class="eb-back" aria-hidden="true">${back.replace("<svg ", '<svg aria-hidden="true" ')}</span>`).join("")}</div>`;
   }
   return `<div class="eb-box eb-seat" data-seat="${seat.seat}">
-    <div><b>${esc(seat.name)}</b>${seat.turn ? ' <span aria-hidden="true">⬅️</span>' : ""}<br>
-    <span class="eb-dim">${esc(seat.status)}</span></div>
+    <div><b>${esc(seat.name)}</b>${seat.turn ? ' <span aria-hidden="true">⬅️</span>' : ""}
+    ${countsOf(seat)}</div>
     ${cards}${pileBadge(data, seat.seat, seat.pile)}</div>`;
 }
 
@@ -134,22 +134,27 @@ function render(root, data, st) {
   const parts = [];
   if (data.header) {
     const h = data.header;
-    parts.push(`<div class="eb-header"><span><b>${esc(h.round)}</b> · ${esc(h.stock)}</span>${
-      h.sides.map((s) => `<span><b>${esc(s.name)}</b> <span class="eb-points">${esc(s.points)}</span></span>`).join("")
-    }<span class="eb-dim eb-small">${esc(h.summary)}</span></div>`);
+    parts.push(`<div class="eb-header">${headerCounts(data, h)}${
+      h.sides.map((s) => `<span><b>${esc(s.name)}</b> ${pointsOf(s)}</span>`).join("")
+    }${rulesDisclosure(h)}</div>`);
   }
-  if (data.intro) parts.push(`<p class="eb-intro">${esc(data.intro)}</p>`);
+  if (data.celebrate) parts.push(celebrateBox(data));
+  else if (data.intro) parts.push(`<p class="eb-intro">${esc(data.intro)}</p>`);
   const fresh = st.fresh;
   // New lines of "what just happened" appear one after the other (each fades in 0.35 s).
   const step = fresh.size ? Math.min(300, (MOTION_MS - 380) / fresh.size) : 0;
-  if (data.seats.length || data.events.length) {
-    parts.push(`<div class="eb-band">${data.seats.map((s) => seatBox(data, s)).join("")}${eventsBox(data, fresh, step)}</div>`);
+  // The other players above the table; "what just happened" after the controls (issue 23:
+  // the words before the first action are the goal's; the cards' flight shows the move).
+  if (data.seats.length) {
+    parts.push(`<div class="eb-band">${data.seats.map((s) => seatBox(data, s)).join("")}</div>`);
   }
   const taps = (group) => sel.tap === group || sel.tap === "both";
   const table = data.table.length ?
     data.table.map((id) => cardButton(data, id, "table", {
       enabled: sel.table === "multi" || taps("table"), lit: lit.has(id) })).join("") :
-    `<p class="eb-dim">${esc(data.texts.table_empty)}</p>`;
+    (data.celebrate && data.celebrate.escoba ?
+      `<p class="eb-broom"><span aria-hidden="true">🧹</span> ${esc(data.texts.table_empty)}</p>` :
+      `<p class="eb-dim">${esc(data.texts.table_empty)}</p>`);
   const tableTitle = data.table_title || data.texts.table_label;
   let main = `<section class="eb-area eb-table" aria-label="${esc(tableTitle)}">
       <h2 class="eb-title">${esc(tableTitle)}</h2>
@@ -163,7 +168,7 @@ function render(root, data, st) {
     main += `<section class="eb-area eb-hand" aria-label="${esc(title)}">
       <h2 class="eb-title">${esc(title)}</h2>
       <div class="eb-cards" role="group" aria-label="${esc(title)}">${hand}</div>
-      ${data.me ? `<div class="eb-dim eb-small eb-mine">${esc(data.me.status)}
+      ${data.me ? `<div class="eb-dim eb-small eb-mine">${countsOf(data.me)}
         ${pileBadge(data, data.me.seat, data.me.pile)}</div>` : ""}
       </section>`;
   } else if (data.me) {
@@ -174,11 +179,12 @@ function render(root, data, st) {
     const b = data.buttons;
     parts.push(`<div class="eb-controls">
       <p class="eb-readout" role="status" aria-live="polite"></p>
-      <p class="eb-warn" role="status" aria-live="polite" hidden></p>
+      <div class="eb-warn" role="status" aria-live="polite" hidden></div>
       <div class="eb-buttons"><button type="button" class="eb-play" data-action="${esc(b.action || "play")}">${esc(b.play)}</button>
       ${b.renuncio ? `<button type="button" class="eb-renuncio" data-action="renuncio">${esc(b.renuncio)}</button>` : ""}
       </div></div>`);
   }
+  if (data.events.length) parts.push(`<div class="eb-band eb-after">${eventsBox(data, fresh, step)}</div>`);
   root.innerHTML = parts.join("");
   // One tab stop per group of cards (arrow keys move inside it).
   for (const group of ["hand", "table"]) {
@@ -250,9 +256,9 @@ function update(root, data, st) {
   readout.textContent = text;
   readout.classList.toggle("eb-ok", s.total === need && !s.jokers && legal !== false);
   const warn = root.querySelector(".eb-warn");
-  const w = legal && data.moves[key] ? data.moves[key].warn : null;
+  const w = legal && data.moves[key] && data.moves[key].warn ? data.moves[key] : null;
   warn.hidden = !w;
-  warn.textContent = w ? "⚠️ " + w : "";
+  warn.innerHTML = w ? warningHtml(w) : "";
   const b = data.buttons;
   const laying = st.hand && !s.take.length && sel.lay && b.lay && legal !== false;
   play.textContent = laying ? b.lay : b.play;
@@ -295,9 +301,9 @@ function ghost(root, data, id, from, to, delay, duration, fade) {
   setTimeout(() => g.remove(), delay + duration + 200);
 }
 
-function cheer(root, text, delay, duration) {
+function cheer(root, text, delay, duration, extra) {
   const c = document.createElement("div");
-  c.className = "eb-cheer";
+  c.className = "eb-cheer" + (extra ? " " + extra : "");
   c.textContent = text;
   c.setAttribute("aria-hidden", "true");
   root.appendChild(c);
@@ -313,7 +319,13 @@ function cheer(root, text, delay, duration) {
 // Captured cards fly to the capturer's pile, a laid card to its place on the table,
 // one event after the other; everything is over in under a second.
 function animate(root, data, before, st) {
-  if (!st.fresh.size || REDUCED() || !before) return;
+  if (!st.fresh.size || !before) return;
+  if (REDUCED()) {
+    for (const ev of data.events.filter((e) => st.fresh.has(e.id) && e.take.length)) {
+      soundHook(root, ev.escoba ? "escoba" : "capture", ev);
+    }
+    return;
+  }
   const after = rectsOf(root);
   const events = data.events.filter((e) => st.fresh.has(e.id));
   const per = Math.min(450, (MOTION_MS - 80) / events.length);
@@ -347,11 +359,18 @@ function animate(root, data, before, st) {
       for (const id of [ev.card, ...ev.take].filter(Boolean)) {
         ghost(root, data, id, origin(id), pile, delay, duration, true);
       }
+      setTimeout(() => soundHook(root, ev.escoba ? "escoba" : "capture", ev), delay);
     }
     if (ev.escoba) {
       // The celebration ends with the rest, inside the second.
       const start = Math.min(delay + duration * 0.5, MOTION_MS - 300);
-      cheer(root, data.texts.escoba, start, Math.min(700, MOTION_MS - start));
+      // (A lesson's celebration says the sum in its banner.)
+      cheer(root, data.texts.escoba + (ev.sum && !ev.computer && !data.celebrate ? "  " + ev.sum : ""),
+        start, Math.min(700, MOTION_MS - start));
+    } else if (ev.sum && !ev.computer && !data.celebrate) {
+      // The child's own capture says the sum they made ("8 + 7 = 15"), as a wrong one does.
+      const start = Math.min(delay + duration * 0.5, MOTION_MS - 300);
+      cheer(root, ev.sum, start, Math.min(600, MOTION_MS - start), "eb-cheer-sum");
     }
   });
 }
@@ -362,6 +381,10 @@ function bind(root, st) {
   root.addEventListener("click", (e) => {
     const data = st.data;
     if (!data) return;
+    if (data.celebrate) {
+      if (!e.target.closest("summary")) sendAdvance(st);
+      return;
+    }
     const card = e.target.closest(".eb-card");
     if (card) {
       if (card.classList.contains("eb-still")) return;
@@ -473,6 +496,7 @@ export default function (component) {
   // Speaker buttons, the mute switch, the goal read aloud, sounds (voice.js, issue 23).
   voiceBoard(root, data, st.fresh, mounted, (on) => setStateValue("sound", on));
   animate(root, data, before, st);
+  startCelebration(root, data, st);
   root.dataset.position = data.position;
   root.dataset.renderedAt = String(performance.now());
   performance.mark("escoba-board-rendered");
@@ -480,4 +504,99 @@ export default function (component) {
     st.readySent = true;
     setStateValue("ready", true);
   }
+}
+
+// ------------------------------------------- issue 23: counters, warnings, success ----------
+// Small print a child does not need is drawn as icons with numbers (their words stay as the
+// accessible name), the rules line behind a disclosure; a sweep warning is one short line
+// with the odds as a picture; a finished lesson level is played out before the next one.
+
+// A seat's counters: the words for screen readers, an escoba count as a broom and a number
+// (the cards in hand are drawn as backs, the captured pile carries its own number).
+function countsOf(seat) {
+  const brooms = seat.escobas ? `<span class="eb-escobas" aria-hidden="true">🧹 ${esc(seat.escobas)}</span>` : "";
+  return `<span class="eb-sr">${esc(seat.status)}</span>${brooms}`;
+}
+
+// A side's points as a big number (the words, "3 points", its accessible name).
+function pointsOf(side) {
+  if (side.points_no === undefined) return `<span class="eb-points">${esc(side.points)}</span>`;
+  return `<span class="eb-points" role="img" aria-label="${esc(side.points)}">${esc(side.points_no)}</span>`;
+}
+
+function headerCounts(data, h) {
+  if (h.round_no === undefined) return `<span><b>${esc(h.round)}</b> · ${esc(h.stock)}</span>`;
+  const back = (data.back || "").replace("<svg ", '<svg aria-hidden="true" ');
+  return `<span class="eb-icons" role="img" aria-label="${esc(h.round + " · " + h.stock)}">` +
+    `<span aria-hidden="true">🔁 <b>${esc(h.round_no)}</b></span>` +
+    `<span aria-hidden="true"><span class="eb-pileback">${back}</span> <b>${esc(h.stock_no)}</b></span></span>`;
+}
+
+function rulesDisclosure(h) {
+  if (!h.rules) return `<span class="eb-dim eb-small">${esc(h.summary)}</span>`;
+  return `<details class="eb-rules"><summary>ℹ️ ${esc(h.rules)}</summary>
+    <span class="eb-small">${esc(h.summary)}</span></details>`;
+}
+
+// The odds of a sweep as a picture: three bars, as many filled as the risk (1-3).
+function oddsPicture(level, words) {
+  const bars = [1, 2, 3].map((k) => `<span class="eb-odd${k <= level ? " eb-odd-on" : ""}"></span>`).join("");
+  return `<span class="eb-odds" role="img" aria-label="${esc(words || "")}">${bars}</span>`;
+}
+
+function warningHtml(w) {
+  const short = `<span aria-hidden="true">⚠️</span> ${esc(w.warn)} ${w.level ? oddsPicture(w.level, w.odds) : ""}`;
+  if (!w.long) return short;
+  return `<details class="eb-warnmore"><summary>${short}</summary><span class="eb-small">${esc(w.long)}</span></details>`;
+}
+
+// The hook for sounds (the "speech" helper's Web Audio): every capture, escoba and star
+// is announced as an "escoba-sound" event that leaves the component's shadow root
+// (detail: {kind: "capture"|"escoba"|"star", sum}), and given to window.escobaSound(kind,
+// detail) when that function exists. Nothing is played here.
+function soundHook(root, kind, extra) {
+  const detail = { kind, sum: extra && extra.sum ? extra.sum : null,
+    stars: extra && extra.stars ? extra.stars : null };
+  root.dispatchEvent(new CustomEvent("escoba-sound", { bubbles: true, composed: true, detail }));
+  try {
+    if (typeof window.escobaSound === "function") window.escobaSound(kind, detail);
+  } catch (err) { /* a sound never breaks the board */ }
+  (root.__sounds = root.__sounds || []).push(kind);
+}
+
+// A finished level, played out: the cards flew to the pile (animate), then "¡Escoba!" with
+// a broom over the empty table, the sum the child made and the stars; then the next level
+// on a tap (anywhere on the board, or "Next") or by itself after data.celebrate.auto_ms.
+function celebrateBox(data) {
+  const c = data.celebrate;
+  const stars = [1, 2, 3].map((k) => `<span class="eb-star-big${k <= c.stars ? " eb-star-on" : ""}"
+    style="animation-delay:${(MOTION_MS + 150 * k) / 1000}s">${k <= c.stars ? "⭐" : "☆"}</span>`).join("");
+  return `<div class="eb-celebrate${c.escoba ? " eb-celebrate-escoba" : ""}" role="status" aria-live="polite"
+      aria-label="${esc((c.escoba ? c.title + " " : "") + c.text + " " + c.stars_text)}">
+    ${c.escoba ? `<div class="eb-celebrate-title" aria-hidden="true">🧹 ${esc(c.title)}</div>` : ""}
+    <div class="eb-celebrate-line" aria-hidden="true"><span class="eb-praise">${esc(c.text)}</span>
+      <span class="eb-stars-big">${stars}</span></div>
+    <button type="button" class="eb-next">${esc(c.next)}</button></div>`;
+}
+
+function sendAdvance(st) {
+  const data = st.data;
+  if (!data || !data.celebrate || st.advanced === data.position) return;
+  st.advanced = data.position;
+  clearTimeout(st.celebrateTimer);
+  st.setTrigger("action", { kind: "advance", position: data.position });
+}
+
+function startCelebration(root, data, st) {
+  clearTimeout(st.celebrateTimer);
+  root.dataset.celebrating = data.celebrate ? "true" : "false";
+  if (!data.celebrate) return;
+  const c = data.celebrate;
+  const moving = !REDUCED() && st.fresh.size > 0;
+  const after = moving ? MOTION_MS : 0;
+  st.starTimers = (st.starTimers || []).filter((id) => clearTimeout(id) && false);
+  for (let k = 1; k <= (c.stars || 0); k += 1) {
+    st.starTimers.push(setTimeout(() => soundHook(root, "star", { stars: k }), after + 150 * k));
+  }
+  st.celebrateTimer = setTimeout(() => sendAdvance(st), after + (c.auto_ms || 2000));
 }

@@ -1,0 +1,93 @@
+"""Praise that repeats the child's sum (issue 23): trainer.praise over real rounds and
+lesson levels, and the board's "advance" action."""
+
+from __future__ import annotations
+
+import random
+
+from helpers import deal_round
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from escoba import Rules
+from lessons import load_stages
+from tests.test_lessons import _right_actions
+from trainer.board_view import BoardAction, BoardRefusal, read_action
+from trainer.i18n import t
+from trainer.lessons import LessonRunner
+from trainer.praise import praise_for, stars_text
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), capture_sum=st.sampled_from([10, 15]))
+def test_a_capture_is_praised_with_the_engines_own_sum(seed: int, capture_sum: int) -> None:
+    """Whatever capture the child makes, the praise adds up to the capture sum, in the
+    order the engine writes it (table cards, then the card played)."""
+    rules = Rules(capture_sum=capture_sum)
+    rng = random.Random(seed)
+    round_ = deal_round(rules, rng)
+    seat = round_.to_move
+    captures = [m for m in round_.legal_moves() if m.take]
+    if not captures:
+        lay = rng.choice(round_.legal_moves())
+        played = round_.play(lay, seat)
+        praise = praise_for([played], seat)
+        assert praise.kind == "right" and praise.key == "fb.right"
+        return
+    move = rng.choice(captures)
+    played = round_.play(move, seat)
+    praise = praise_for([played], seat, stars=2)
+    values, total, jokers = move.sum_terms()
+    assert praise.params["expr"] == " + ".join("🃏" if v == "JK" else str(v) for v in values)
+    if not jokers:
+        assert praise.params["total"] == total == capture_sum
+    assert praise.kind == ("escoba" if played.escoba else "capture")
+    assert praise.stars == 2
+    # Another seat's capture is never the child's praise.
+    assert praise_for([played], (seat + 1) % rules.players).kind == "right"
+
+
+def _finish_first_level_of(stage_key: str):
+    runner = LessonRunner(auto_advance=False)
+    runner.start(stage_key)
+    for _ in range(10):
+        action, what = _right_actions(runner)[0]
+        outcome = (runner.play(what.card, what.take) if action == "play"
+                   else runner.tap(what) if action == "tap" else runner.answer(what))
+        assert outcome.ok
+        if outcome.done:
+            return runner, outcome
+    raise AssertionError("the level did not finish")
+
+
+def test_a_finished_escoba_level_waits_and_is_praised_with_its_sum_in_every_language() -> None:
+    runner, outcome = _finish_first_level_of("escoba")
+    assert runner.status == "level_done"  # held for the board to play it out
+    praise = praise_for(outcome.events, 0, stars=outcome.result.stars)
+    assert praise.kind == "escoba" and praise.stars == 3
+    assert runner.view().table == ()  # the empty table the broom is drawn on
+    words = {lang: t(praise.key, lang, domain="lessons", **praise.params)
+             for lang in ("en", "es", "de", "zh")}
+    assert all("= 15" in w and "Escoba" in w for w in words.values()), words
+    assert words["en"] == f"¡Escoba! {praise.params['expr']} = 15!"
+    assert stars_text(praise.stars) == "⭐⭐⭐" and stars_text(1) == "⭐☆☆"
+    first = runner.level.key
+    runner.advance()
+    assert runner.level.key != first and runner.status == "playing"
+
+
+def test_a_tapping_level_is_praised_in_its_own_words() -> None:
+    first = load_stages()[0]
+    runner, outcome = _finish_first_level_of(first.key)
+    assert praise_for(outcome.events, 0, otherwise=outcome.feedback.key).key == \
+        outcome.feedback.key
+
+
+def test_the_board_may_ask_for_the_next_level_only_at_its_position() -> None:
+    assert read_action({"kind": "advance", "position": "l:a:b:0:level_done:1:1:2"},
+                       "l:a:b:0:level_done:1:1:2") == BoardAction("advance")
+    stale = read_action({"kind": "advance", "position": "l:a:b:0:level_done:1:1:2"},
+                        "l:a:c:0:playing:0:1:0")
+    assert isinstance(stale, BoardRefusal) and stale.stale
+    refused = read_action({"kind": "advance", "position": "x"}, "x", kinds=("play", "tap"))
+    assert isinstance(refused, BoardRefusal) and not refused.stale

@@ -1,0 +1,46 @@
+"""Sizes a 7-year-old's finger and eyes need (issue 23), as one <style> block.
+
+Every control a child uses is at least 44 × 44 px with at least 8 px between two that
+do different things (WCAG 2.5.5's target size; Apple's and Google's 44/48 pt); the
+lesson's counters are icons with numbers. ``tests/test_browser_screen.py`` measures it
+on every lesson level and on Play, at 1024 × 768 and 390 × 844 (docs/APP.md).
+"""
+
+from __future__ import annotations
+
+__all__ = ["FIT_STYLE"]
+
+FIT_STYLE = """
+<style>
+/* Answer buttons: a big number each, 8 px or more apart. */
+.st-key-lesson_answers { gap: 0.75rem !important; flex-wrap: wrap; }
+.st-key-lesson_answers button { min-width: 4.4rem; min-height: 4.4rem; }
+.st-key-lesson_answers button p { font-size: 1.8rem; font-weight: 700; }
+/* "Start the level again" and "All the lessons" well away from the answers above. */
+.st-key-lesson_tools { margin-top: 0.75rem; gap: 0.75rem !important; }
+/* The lesson's counters: icons with numbers on one short line. */
+.lesson-counters { display: flex; gap: 1.2rem; font-size: 1.05rem; letter-spacing: 0.1em;
+  margin: -0.4rem 0 0.2rem; }
+/* Streamlit's own small controls: the menu toggle, the sidebar's close arrow, an
+   expander's header. */
+[data-testid="stExpandSidebarButton"], [data-testid="stSidebarCollapseButton"] button,
+[data-testid="stSidebarCollapsedControl"] button, [data-testid="stBaseButton-headerNoPadding"] {
+  min-width: 44px !important; min-height: 44px !important; }
+[data-testid="stExpander"] summary { min-height: 44px; }
+/* Switches and boxes to tick (the hint switch under the board): the whole row is the
+   target, 44 px high. */
+[data-testid="stCheckbox"] label, .stToggle label, [data-testid="stToggle"] label {
+  min-height: 44px; display: flex; align-items: center; }
+/* Pills and segmented choices (the language, the avatar): each its own target, 8 px
+   apart; the form's submit button as tall as the others. */
+[data-testid="stButtonGroup"] > div { gap: 8px !important; }
+[data-testid="stButtonGroup"] button { min-width: 44px; min-height: 44px; }
+[data-testid="stFormSubmitButton"] button { min-height: 3rem; font-size: 1.1rem; }
+/* Quiet buttons ("More help") are still a finger's size. */
+[data-testid="stBaseButton-tertiary"] { min-height: 44px; min-width: 44px; }
+/* Links that are a child's way in ("New to Escoba? Start here!", the sidebar's pages). */
+[data-testid="stPageLink"] a, [data-testid="stSidebarNavLink"] { min-height: 44px;
+  display: flex; align-items: center; }
+[data-testid="stSidebarNavItems"] { gap: 8px; display: flex; flex-direction: column; }
+</style>
+"""

@@ -41,7 +41,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from escoba import Card, Deck, Observation
-from escoba.cards import cards_of
+from escoba.cards import JOKER_MASK, cards_of
+from escoba.solver import is_capture
 from puzzles import Puzzle
 
 from . import hints as hint_mod
@@ -225,17 +226,28 @@ class SeatView:
 
 
 def _risk_meter(obs: Observation, need: int) -> dict[str, Any]:
-    """The table's total on a meter with the 5-14 band (for 15) where one card sweeps."""
+    """The table's total on a meter with the 5-14 band (for 15) where one card sweeps.
+
+    The band is counted, as the coach counts (issue 26): a total in the band is
+    "safe" when every card that would sweep it has been seen (captured or on the
+    table), and the text says so ("no 5 left"); the coach's hint says the same.
+    """
     total = sum(c.value for c in obs.table if not c.is_joker)
     low, high = max(0, need - 10), need - 1
+    missing = need - total
+    gone = (low <= total <= high and not obs.table_mask & JOKER_MASK
+            and not any(is_capture(obs.table_mask, c.index, obs.table_mask, need)
+                        for c in cards_of(obs.unseen_mask | obs.hand_mask)))
     if not obs.table:
         band, text = "empty", t("board_meter_empty")
+    elif gone:
+        band, text = "safe", t("board_meter_counted", total=total, need=missing)
     elif low <= total <= high:
         band, text = "risk", t("board_meter_risk", total=total, low=low, high=high)
     else:
         band, text = "safe", t("board_meter_safe", total=total, low=low, high=high)
     return {"total": total, "low": low, "high": high, "max": 2 * need, "band": band,
-            "text": text}
+            "text": text, "need": missing if gone else None}
 
 
 def game_board(*, obs: Observation, seats: Sequence[SeatView], game_id: int | None,

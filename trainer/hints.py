@@ -47,6 +47,8 @@ class Assessment:
     sweep_risk: SweepRisk | None
     reason: tuple[str, dict[str, Any]]
     warnings: tuple[tuple[str, dict[str, Any]], ...] = field(default_factory=tuple)
+    #: The coach's own assessment (to ask it why one move beats another).
+    judged: coach.MoveAssessment | None = field(default=None, compare=False, repr=False)
 
 
 def captures_per_card(obs: Observation) -> dict[Card, int]:
@@ -65,7 +67,7 @@ def _from_coach(item: coach.MoveAssessment) -> Assessment:
     key, params = item.reason
     return Assessment(item.move, float(item.score), len(item.captured), bool(item.escoba),
                       int(item.table_total_after), sweep, (str(key), dict(params or {})),
-                      tuple((str(k), dict(p or {})) for k, p in item.warnings))
+                      tuple((str(k), dict(p or {})) for k, p in item.warnings), item)
 
 
 @lru_cache(maxsize=128)
@@ -217,12 +219,17 @@ def game_hint(obs: Observation, step: int, picked: Card | None = None,
     picked_best = picked == card and take == best.move.take
     if _risky(best) and (step >= 3 or picked_best):
         if all(_risky(a) for a in assessed):
-            smallest = min(_odds(a).chance for a in assessed)
-            key = "warn_all_risky_smallest" if _odds(best).chance <= smallest \
-                else "warn_all_risky_best"
+            safest = min(assessed, key=lambda a: _odds(a).chance)
+            if _odds(best).chance <= _odds(safest).chance:
+                lines.append(_risk_line(best, "warn_all_risky_smallest"))
+            else:
+                # Not the smallest chance: say what decides (issue 26).
+                line = _risk_line(best, "warn_all_risky_best_why")
+                if best.judged is not None and safest.judged is not None:
+                    line.params["why"] = coach.why_better(best.judged, safest.judged)
+                lines.append(line)
         else:
-            key = "warn_best_worth_it"
-        lines.append(_risk_line(best, key))
+            lines.append(_risk_line(best, "warn_best_worth_it"))
     # Other moves of the card the child is looking at: the one put together first.
     focus = picked if picked is not None else (card if step >= 3 else None)
     others = [a for a in assessed if a.move.card == focus and a.move != best.move and _risky(a)]

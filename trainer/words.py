@@ -116,14 +116,22 @@ def coach_text(key: str, params: dict[str, Any], deck: Deck) -> str:
     for counter in ("cards", "best"):  # the plural form follows the number of cards
         if isinstance(shown.get(counter), int) and "count" not in shown:
             shown["count"] = shown[counter]
-    if isinstance(shown.get("chance"), float):
-        shown["chance"] = round(100 * shown["chance"])
+    for chance in ("chance", "other"):
+        if isinstance(shown.get(chance), float):
+            shown[chance] = round(100 * shown[chance])
     if isinstance(shown.get("card"), str):
         with contextlib.suppress(ValueError):
             shown["card"] = card_name(Card.parse(shown["card"]), deck)
+    kept = shown.pop("kept", None)
     for candidate in (f"coach.{key}", key):
         if has_key(candidate):
-            return t(candidate, **shown)
+            text = t(candidate, **shown)
+            if isinstance(kept, str):
+                # What decides between two cards of one value: the scoring one is kept.
+                with contextlib.suppress(ValueError):
+                    text = t("coach_kept", why=text,
+                             card=card_name(Card.parse(kept), deck))
+            return text
     log.warning("untranslated coach key %s", key)
     return t("coach_generic")
 
@@ -144,4 +152,6 @@ def hint_line_text(line: hint_mod.HintLine, deck: Deck, odds_style: str = "words
             shown[name] = odds_text(value, odds_style)
         else:
             shown[name] = value
-    return t(line.key, **shown)
+    text = t(line.key, **shown)
+    # A line may start with a move in words ("put the ... down"): a sentence's capital.
+    return text[:1].upper() + text[1:]

@@ -54,8 +54,7 @@ A lay-down's reason may carry ``kept`` (a card code): the move lays a plain
 card and keeps that scoring card of the same value (an oro, a seven, the
 siete de oros) in hand, which would have left the same table. Among moves of
 equal value the coach always keeps the scoring card (a strong player's
-tie-break), and a laid card counts a share (:data:`LATER_SHARE`) of its value
-to the other side as lost later, beyond the next reply.
+tie-break); an oro or a seven is never valued below a plain card of its value.
 
 Why one move beats another (:func:`why_better`, for hints and the review):
 
@@ -127,6 +126,7 @@ __all__ = [
     "expected_best",
     "keep_weight",
     "why_better",
+    "MISTAKE_MARGIN",
     "MESSAGE_KEYS",
 ]
 
@@ -139,11 +139,6 @@ MESSAGE_KEYS: frozenset[str] = frozenset({
 })
 
 Message = tuple[str, dict[str, Any]]
-
-#: Share of a laid-down card's value to the other side counted as lost later (after the
-#: next reply, which ``risk`` counts exactly): a card on the table is anyone's, a card in
-#: hand is ours to capture with. It makes the coach keep oros and sevens in hand.
-LATER_SHARE = 0.15
 
 
 # -- probabilities ----------------------------------------------------------------
@@ -421,9 +416,6 @@ def _analyse(obs: Observation, pairs: list[tuple[int, int]],
                 # The next player will claim: count the best claim against us.
                 risk += max(mask_value(theirs, t) for t in capture_masks(table, card, cs)) \
                     + theirs[card]
-        if not take and not last_card:
-            # Beyond the next reply the laid card is anyone's (see LATER_SHARE).
-            risk += LATER_SHARE * theirs[card]
         if last_card:
             reason: Message = ("last_play", {"cards": table_after.bit_count()})
             if take:
@@ -559,9 +551,12 @@ class ReviewItem:
     entry of the record's ``moves`` in that round (as replay errors do).
     ``value_lost`` is the coach's score of its best move minus that of the
     move played (0 when the move played is as good). ``mistakes`` are the
-    warnings of the move played that the best move does not share. A
-    miscount (``miscount=penalty``) is valued as the card laid down, and its
-    mistakes start with ``("miscount", {})``.
+    warnings of the move played that the best move does not share, named only
+    when the move is a mistake: it loses more than :data:`MISTAKE_MARGIN` (so the
+    coach's own advice, or a move it values alike, is never one). ``why`` says
+    what decides for the best move against the one played (:func:`why_better`),
+    ``None`` when the move is no mistake. A miscount (``miscount=penalty``) is
+    valued as the card laid down, and its mistakes start with ``("miscount", {})``.
     """
 
     round: int
@@ -573,16 +568,27 @@ class ReviewItem:
     mistakes: tuple[Message, ...]
     assessment: MoveAssessment | None
     best_assessment: MoveAssessment
+    why: Message | None = None
 
     @property
     def mistake_keys(self) -> tuple[str, ...]:
         return tuple(key for key, _ in self.mistakes)
 
+    @property
+    def is_mistake(self) -> bool:
+        return bool(self.mistakes) or self.value_lost > MISTAKE_MARGIN
+
     def to_json(self) -> dict[str, Any]:
         return {"round": self.round, "move": self.move_number, "seat": self.seat,
                 "played": str(self.played), "best": str(self.best),
                 "value_lost": self.value_lost,
-                "mistakes": [[k, p] for k, p in self.mistakes]}
+                "mistakes": [[k, p] for k, p in self.mistakes],
+                "why": None if self.why is None else list(self.why)}
+
+
+#: A move losing at most this (points of the round) against the coach's best is no
+#: mistake: moves the coach values alike are never compared as better and worse.
+MISTAKE_MARGIN = 0.01
 
 
 def review(record: Mapping[str, Any] | str | bytes, seat: int) -> list[ReviewItem]:
@@ -643,9 +649,14 @@ def _review_move(obs: Observation, event: Any, round_number: int,
                           round(max(0.0, best.score - laid.score), 6),
                           (("miscount", {}), *(w for w in laid.warnings
                                                if w[0] not in set(best.warning_keys))),
-                          laid, best)
+                          laid, best, why_better(best, laid))
     mine = next(a for a in assessed if a.move == move)
+    lost = round(max(0.0, best.score - mine.score), 6)
+    if mine is best or lost <= MISTAKE_MARGIN:
+        # The advice itself, or a move the coach values alike: nothing to blame.
+        return ReviewItem(round_number, move_number, obs.seat, move, best.move, lost, (),
+                          mine, best)
     best_keys = set(best.warning_keys)
     mistakes = tuple(w for w in mine.warnings if w[0] not in best_keys)
-    return ReviewItem(round_number, move_number, obs.seat, move, best.move,
-                      round(max(0.0, best.score - mine.score), 6), mistakes, mine, best)
+    return ReviewItem(round_number, move_number, obs.seat, move, best.move, lost, mistakes,
+                      mine, best, why_better(best, mine))

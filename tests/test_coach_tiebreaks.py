@@ -5,15 +5,19 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from helpers import any_rules, card, cards, deal_round, random_walk, stacked_round
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from escoba import Move, Observation, Rules
+from escoba import Deck, Move, Observation, Rules, game_to_record
 from escoba.cards import JOKER_MASK, VALUE, mask_of
-from escoba.coach import MESSAGE_KEYS, analyse, keep_weight
+from escoba.coach import MESSAGE_KEYS, MISTAKE_MARGIN, analyse, keep_weight
 from trainer.board_view import _risk_meter
 from trainer.hints import game_hint
+from trainer.hints import review as hint_review
+from trainer.i18n import card_name, t
+from trainer.words import review_item_text
 
 
 def position(rules: Rules, hand: str, table: str, taken: str = "") -> Observation:
@@ -64,7 +68,8 @@ def test_primera_open_hand_keeps_the_siete_de_oros_in_hand():
     assert not best.move.take and best.move.card != card("7o")
     seven_c = next(a for a in assessed if a.move == lay("7c"))
     seven_o = next(a for a in assessed if a.move == lay("7o"))
-    assert seven_c.score > seven_o.score
+    assert seven_c.score >= seven_o.score
+    assert assessed.index(seven_c) < assessed.index(seven_o)
     assert seven_c.reason[1]["kept"] == "7o"
     # The same in a closed game.
     closed = analyse(position(Rules.preset("classic", primera=True), "4b 7o 7c",
@@ -144,3 +149,73 @@ def test_advice_never_lays_a_scoring_card_when_a_plain_twin_leaves_the_same_tabl
     # The twin's move leaves a table of the same values: at least as good, and first.
     assert twin_move.score >= best.score, (best, twin_move)
     raise AssertionError(f"advised laying {best.move.card} with {twin_move.move.card} in hand")
+
+
+# -- the review judges what the child did against what the child was told -----------------
+
+
+class HintFollower:
+    """A child who does exactly what the hint says (step 3: the move in words)."""
+
+    name = "hint-follower"
+
+    def choose(self, observation: Observation, rng: random.Random) -> Move:
+        hint = game_hint(observation, 3)
+        return next(line.params["move"] for line in reversed(hint.lines)
+                    if line.kind == "best" and "move" in line.params)
+
+    def claim_renuncio(self, observation: Observation, rng: random.Random):
+        claims = observation.renuncio_claims()
+        if not claims:
+            return None
+        hint = game_hint(observation, 3)
+        told = hint.lines[-1].params
+        return next(c for c in claims if c.card == told["card"]
+                    and sorted(c.take) == list(told["cards"]))
+
+
+@pytest.mark.parametrize("rules", [
+    Rules.preset("classic"),
+    Rules.preset("relaxed", capture_rule="renuncio", players=3),
+    Rules.preset("setenta", players=4, teams=True, jokers=True),
+    Rules.preset("classic", primera=True, open_hand=True, hand_size=7),
+], ids=["classic", "renuncio-3", "teams-jokers", "primera-open-7"])
+def test_a_game_following_every_hint_has_no_mistake_in_its_review(rules):
+    from escoba.bots import ExpertPlayer
+    from escoba.match import play_game
+
+    players = [HintFollower()] + [ExpertPlayer(samples=8, work_budget=3000)] * (
+        rules.players - 1)
+    game = play_game(rules, players, random.Random(11))
+    record = game_to_record(game)
+    reviewed = hint_review(record, 0)
+    assert reviewed is not None and len(reviewed.moves) > 10
+    assert reviewed.mistakes == [], reviewed.mistakes
+    # The same game judged for a computer seat does find moves to think about again:
+    # the review can fail.
+    assert any(hint_review(record, s).mistakes for s in range(1, rules.players))
+
+
+def test_each_review_item_names_round_move_cards_and_a_concrete_reason():
+    from escoba.bots import RandomPlayer
+    from escoba.match import play_game
+
+    rules = Rules.preset("classic")
+    game = play_game(rules, [RandomPlayer(), RandomPlayer()], random.Random(3))
+    reviewed = hint_review(game_to_record(game), 0)
+    assert reviewed is not None and len(reviewed.mistakes) >= 5
+    texts = [review_item_text(m, Deck.SPANISH) for m in reviewed.mistakes]
+    assert len(set(texts)) == len(texts)  # no duplicates
+    generic = t("review_better", "en")
+    for item, text in zip(reviewed.mistakes, texts, strict=True):
+        assert item.why is not None and item.why[0] in MESSAGE_KEYS
+        assert text.startswith(f"Round {item.round}, move {item.move_no}: ")
+        assert generic not in text
+        assert card_name(item.best.card, Deck.SPANISH) in text
+        if item.missed_capture:
+            assert "could take" in text and "= 15" in text
+        else:
+            assert "Better: " in text
+    # A move the coach values like its best is never one (the advice itself included).
+    assert all(m.lost > MISTAKE_MARGIN or m.mistakes for m in reviewed.mistakes)
+    assert not [m for m in reviewed.moves if m.move == m.best and m.is_mistake]

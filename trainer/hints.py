@@ -251,23 +251,36 @@ class ReviewedMove:
     best: Move | None
     lost: float
     mistakes: tuple[tuple[str, dict[str, Any]], ...] = ()
+    #: What decides for the better move (a coach message), when this is a mistake.
+    why: tuple[str, dict[str, Any]] | None = None
 
     @property
     def is_mistake(self) -> bool:
-        """A move the coach would have played otherwise: one definition for the review
+        """A move the coach would have played otherwise, losing more than a hair (a move
+        the hint advised, or one valued alike, never is): one definition for the review
         at the end of the game and for My progress's "Mistakes"."""
-        return bool(self.mistakes) or self.lost > 0
+        return bool(self.mistakes) or self.lost > coach.MISTAKE_MARGIN
+
+    @property
+    def missed_capture(self) -> bool:
+        """The child laid a card down where the better move was a capture."""
+        return (self.move is not None and self.best is not None and not self.move.take
+                and bool(self.best.take))
 
     def to_dict(self) -> dict[str, Any]:
         return {"round": self.round, "move_no": self.move_no, "move": _text(self.move),
                 "best": _text(self.best), "lost": self.lost,
-                "mistakes": [[k, dict(p)] for k, p in self.mistakes]}
+                "mistakes": [[k, dict(p)] for k, p in self.mistakes],
+                "why": None if self.why is None else [self.why[0], dict(self.why[1])]}
 
     @staticmethod
     def from_dict(data: dict[str, Any]) -> ReviewedMove:
+        why = data.get("why")
         return ReviewedMove(int(data.get("round") or 0), int(data.get("move_no") or 0), None,
                             None, float(data.get("lost") or 0.0),
-                            tuple((str(k), dict(p or {})) for k, p in data.get("mistakes") or ()))
+                            tuple((str(k), dict(p or {})) for k, p in data.get("mistakes") or ()),
+                            (str(why[0]), dict(why[1] or {})) if isinstance(why, list)
+                            and len(why) == 2 else None)
 
 
 def _text(move: Move | None) -> str | None:
@@ -318,5 +331,6 @@ def review(record: dict[str, Any], seat: int) -> GameReview | None:
     return GameReview(tuple(
         ReviewedMove(int(item.round), int(item.move_number), item.played, item.best,
                      float(item.value_lost),
-                     tuple((str(k), dict(p or {})) for k, p in item.mistakes))
+                     tuple((str(k), dict(p or {})) for k, p in item.mistakes),
+                     None if item.why is None else (str(item.why[0]), dict(item.why[1])))
         for item in items))

@@ -14,7 +14,7 @@ from trainer.text import md_escape
 from trainer.words import review_item_text
 
 from .errors import safe_callback
-from .score import show_round_score
+from .score import show_piles, show_round_score
 from .session import set_game, storage
 
 __all__ = ["show_round_end", "show_game_tools", "show_download", "record_bytes", "show_review_of",
@@ -50,7 +50,8 @@ def show_round_end(game: GameSession) -> None:
     """The score table of the round just played; the next round or the game's end."""
     rounds = game.game.rounds
     names = [game.side_name(s) for s in range(game.rules.sides)]
-    show_round_score(rounds[-1].score(), names, len(rounds))
+    show_round_score(rounds[-1].score(), names, len(rounds), game.rules)
+    _show_won_cards(game, names)
     if not game.is_over:
         st.button(t("next_round"), key="next_round", type="primary", on_click=_next_round,
                   args=(game,), use_container_width=True)
@@ -72,6 +73,17 @@ def show_round_end(game: GameSession) -> None:
     show_download(game)
     st.button(t("new_game"), key="new_game_after", type="primary", on_click=_new_game,
               use_container_width=True)
+
+
+def _show_won_cards(game: GameSession, names: list[str]) -> None:
+    """Every side's won cards of the round just played, behind a tap (issue 26)."""
+    from .board import deck_of
+    from .session import settings
+
+    round_ = game.game.rounds[-1]
+    show_piles(game.rules, round_.pile_masks, round_.escobas, names, deck_of(),
+               bool(settings().get("show_values", True)),
+               key=f"end_{game.game_id}_{len(game.game.rounds)}")
 
 
 def _review(game: GameSession) -> None:

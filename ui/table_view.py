@@ -552,7 +552,7 @@ def _side_names(game: Any) -> list[str]:
 def _last_round_score(game: Any) -> None:
     """The score table of the round just played (the player's and the watcher's view)."""
     rounds = game.game.rounds
-    show_round_score(rounds[-1].score(), _side_names(game), len(rounds))
+    show_round_score(rounds[-1].score(), _side_names(game), len(rounds), game.rules)
 
 
 def _their_turn(seat: TableSeat) -> None:

@@ -11,7 +11,7 @@ from escoba import Deck, RoundScore, Rules
 from escoba.scoring import SETENTA_VALUES, CategoryResult
 from trainer.cards import cards_row_html
 from trainer.i18n import card_name, t
-from trainer.piles import side_piles, sevens_row_key
+from trainer.piles import sevens_row_key, side_piles
 from trainer.text import md_escape
 
 __all__ = ["score_frame", "show_round_score", "reason_text", "show_piles"]

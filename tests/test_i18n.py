@@ -96,10 +96,12 @@ def test_placeholders_match(lang: str, domain: str) -> None:
 SAME_AS_ENGLISH = {
     "es": {"play_title", "ch_escobas", "seat_escobas", "cat_escobas", "cat_setenta",
            "cat_siete_de_oros", "preset_setenta", "renuncio_button", "pin",
-           "coach_extra_oros", "board_escoba_cheer", "renuncio.title", "ui.renuncio"},
+           "coach_extra_oros", "board_escoba_cheer", "renuncio.title", "ui.renuncio",
+           "pile_escobas", "pile_oros", "pile_siete_no"},
     "de": {"play_title", "ch_escobas", "seat_escobas", "cat_escobas", "cat_setenta",
            "cat_siete_de_oros", "renuncio_button", "kind_bot", "bot_name", "card_joker", "ws_code",
-           "ws_kind_hand", "pin", "board_escoba_cheer", "renuncio.title", "ui.renuncio"},
+           "ws_kind_hand", "pin", "board_escoba_cheer", "renuncio.title", "ui.renuncio",
+           "pile_escobas", "pile_oros"},
     "zh": {"play_title", "renuncio_button", "board_escoba_cheer", "renuncio.title",
            "ui.renuncio"},
 }

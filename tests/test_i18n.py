@@ -97,13 +97,16 @@ SAME_AS_ENGLISH = {
     "es": {"play_title", "ch_escobas", "seat_escobas", "cat_escobas", "cat_setenta",
            "cat_siete_de_oros", "preset_setenta", "renuncio_button", "pin",
            "coach_extra_oros", "board_escoba_cheer", "renuncio.title", "ui.renuncio",
-           "pile_escobas", "pile_oros", "pile_siete_no"},
+           "pile_escobas", "pile_oros", "pile_siete_no", "rule_preset_escova",
+           "rule_preset_setenta", "rule_renuncio", "rule_open_hand", "rule_primera"},
     "de": {"play_title", "ch_escobas", "seat_escobas", "cat_escobas", "cat_setenta",
            "cat_siete_de_oros", "renuncio_button", "kind_bot", "bot_name", "card_joker", "ws_code",
            "ws_kind_hand", "pin", "board_escoba_cheer", "renuncio.title", "ui.renuncio",
-           "pile_escobas", "pile_oros"},
+           "pile_escobas", "pile_oros", "rule_preset_escova", "rule_preset_setenta",
+           "rule_renuncio"},
     "zh": {"play_title", "renuncio_button", "board_escoba_cheer", "renuncio.title",
-           "ui.renuncio"},
+           "ui.renuncio", "rule_preset_escova", "rule_preset_setenta", "rule_renuncio",
+           "rule_open_hand", "rule_primera"},
 }
 
 
@@ -158,6 +161,11 @@ def _dynamic_keys() -> set[str]:
     keys |= {f"pz_hint_{k}" for k in ("need", "starts_with", "group_uses", "count_on",
                                       "consider", "check_each", "all_found")}
     keys |= set(GLOSSARY.values())
+    # issue 26: the rules line's options and the won cards' groups
+    from trainer.rules_text import RULE_OPTIONS
+
+    keys |= {f"rule_{k}{h}" for k, _ in RULE_OPTIONS for h in ("", "_help")}
+    keys |= {f"pile_{g}" for g in ("cards", "oros", "sevens", "escobas")}
     return keys
 
 

@@ -49,6 +49,7 @@ from . import hints as hint_mod
 from .cards import back_svg, card_svg
 from .gameplay import GameSession
 from .i18n import card_name, t
+from .rules_text import chip_texts, rules_in_force
 from .words import event_line, hint_line_text, seat_label, seat_status
 
 __all__ = ["BoardAction", "BoardRefusal", "read_action", "move_key", "card_faces",
@@ -133,9 +134,7 @@ def read_action(raw: Any, position: str, *, kinds: Sequence[str] = ACTION_KINDS
         return bad
     if sent_position != position:
         return BoardRefusal("board_stale")
-    if kind == "renuncio":
-        return BoardAction("renuncio")
-    card_code = raw.get("card")
+    card_code = None if kind == "renuncio" else raw.get("card")
     card = None if card_code is None else _card(card_code)
     if card_code is not None and card is None:
         return bad
@@ -152,6 +151,8 @@ def read_action(raw: Any, position: str, *, kinds: Sequence[str] = ACTION_KINDS
         return bad
     if kind == "tap" and chosen:
         return bad
+    if kind == "renuncio":  # the set the claimer chose (issue 26); none: let them be asked
+        return BoardAction("renuncio", None, tuple(sorted(chosen)))
     return BoardAction(kind, card, tuple(sorted(chosen)), _seconds(raw.get("think_ms")))
 
 
@@ -303,9 +304,15 @@ def game_board(*, obs: Observation, seats: Sequence[SeatView], game_id: int | No
     if interactive:
         assessed = hint_mod.assess(obs)
         moves = {}
+        capturing = {a.move.card for a in assessed if a.move.take}
         for a in assessed:
             line = hint_mod.sweep_warning(a) if hints_on else None
             warn = hint_line_text(line, deck, odds_style) if line is not None else None
+            if obs.rules.capture_rule == "renuncio" and not a.move.take \
+                    and a.move.card in capturing:
+                # A rule's warning, hints or not (issue 26): said before the card is laid.
+                said = t("warn_renuncio_lay", card=card_name(a.move.card, deck))
+                warn = said if warn is None else f"{said} {warn}"
             moves[move_key(a.move.card, a.move.take)] = {"warn": warn}
         if hints_on:
             per_card = hint_mod.captures_per_card(obs)
@@ -357,12 +364,9 @@ def session_board(game: GameSession, *, viewer: int | None, reveal: bool, deck: 
     if not reveal:
         # Never draw this seat's hand: an observation only for public facts.
         obs = obs._replace(hand_mask=0)
-    summary = t("rules_summary", preset=t("preset_" + rules.preset_name),
-                points=t("points_n", n=rules.target),
-                sum=rules.capture_sum,
-                mode=t("open_hand") if rules.open_hand else t("closed_hand"))
-    if rules.capture_rule == "renuncio":
-        summary += " · " + t("rules_renuncio")
+    # The rules in force: icons a child taps to read (issue 26), one label each in words.
+    chips = [chip_texts(c) for c in rules_in_force(rules)]
+    summary = " · ".join(c["label"] for c in chips)
     round_over = game.round_over
     # Only the viewer's own turn is played on this board (a table between devices
     # draws every seat's board while one of them is to move).
@@ -373,6 +377,7 @@ def session_board(game: GameSession, *, viewer: int | None, reveal: bool, deck: 
     history = game.game.round.history if game.game.round is not None else ()
     header = {"round": t("round_n", n=len(game.game.rounds)),
               "stock": t("stock_left", n=obs.stock_count), "summary": summary,
+              "rules": chips,
               "hand_title": t("your_hand", name=game.seats[obs.seat].name)}
     seats = [SeatView(s, seat_label(game.seats[s], s), s == viewer and reveal)
              for s in range(rules.players)]

@@ -428,7 +428,7 @@ def _on_board_action(seat: TableSeat, raw: Any) -> None:
             flash("error", action.key)
         return
     if action.kind == "renuncio":
-        outcome = seat.claim_renuncio(seat.revision)
+        outcome = seat.claim_renuncio(seat.revision, action.take)
         flash("success" if outcome.ok else "warning", outcome.key, **outcome.params)
         return
     assert action.card is not None

@@ -16,7 +16,7 @@ from trainer.text import md_escape
 from trainer.verdicts import record_error_text
 from ui.board import event_text_plain, seat_status
 from ui.errors import safe_callback
-from ui.score import show_round_score
+from ui.score import show_piles, show_round_score
 from ui.session import settings
 
 _MAX_MB = MAX_UPLOAD_BYTES // 1_000_000
@@ -110,8 +110,12 @@ for seat in range(game.rules.players):
     status = seat_status(len(round_.hand(seat)), len(round_.pile(seat)), round_.escobas[seat])
     st.markdown(f"**{md_escape(name)}** · {status}")
     st.html(cards_row_html(round_.hand(seat), deck, values, width=52, names=False))
+sides = [" + ".join(names[s] for s in game.rules.seats_of(side) if s < len(names))
+         for side in range(game.rules.sides)]
+# Every side's won cards so far, grouped as the score counts them (issue 26).
+show_piles(game.rules, round_.pile_masks, round_.escobas, sides, deck, values,
+           key=f"replay_{step}")
 if round_.is_over:
-    sides = [" + ".join(names[s] for s in game.rules.seats_of(side) if s < len(names))
-             for side in range(game.rules.sides)]
-    show_round_score(round_.score(), sides, pos.round_no)
-    st.markdown(t("replay_totals", totals=", ".join(str(x) for x in game.totals)))
+    show_round_score(round_.score(), sides, pos.round_no, game.rules)
+    st.markdown(md_escape(t("replay_totals", totals=", ".join(
+        f"{sides[i]}: {x}" for i, x in enumerate(game.totals)))))

@@ -285,6 +285,8 @@ class _Search:
             self.depth = max(depth, min(cards_left - 1, 5))
         self.node_budget = node_budget
         self.nodes = 0
+        #: How many deals were sampled by :meth:`play_values` (1: nothing hidden reachable).
+        self.drawn = 0
 
     def plan(self, root_moves: int, samples: int, budget: int) -> int:
         """Fit depth and samples to ``budget`` estimated nodes; returns the samples.
@@ -317,6 +319,15 @@ class _Search:
 
     def best(self, pairs: list[tuple[int, int]], samples: int,
              rng: random.Random) -> tuple[int, int]:
+        totals = self.play_values(pairs, samples, rng)
+        best = max(range(len(pairs)), key=lambda i: (totals[i], pairs[i][1].bit_count(), -i))
+        return pairs[best]
+
+    def play_values(self, pairs: list[tuple[int, int]], samples: int,
+                    rng: random.Random) -> list[float]:
+        """Each play's value summed over the same ``samples`` sampled deals (the coach's
+        benchmark, bench/coach_bench.py, divides by the samples actually drawn:
+        :attr:`drawn`)."""
         obs = self.obs
         n = self.n
         unseen = [c.index for c in cards_of(obs.unseen_mask)]
@@ -355,8 +366,8 @@ class _Search:
             for i, (card, take) in enumerate(pairs):
                 self.nodes = 0
                 totals[i] += self.root_value(hands, table, stock, card, take, last)
-        best = max(range(len(pairs)), key=lambda i: (totals[i], pairs[i][1].bit_count(), -i))
-        return pairs[best]
+        self.drawn = samples
+        return totals
 
     def root_value(self, hands: list[int], table: int, stock: list[int], card: int,
                    take: int, last: int | None) -> float:

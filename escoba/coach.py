@@ -39,11 +39,32 @@ Reasons (``MoveAssessment.reason``):
   ``siete_de_oros`` is true when the siete de oros is among them.
 * ``lay_down_safe`` {total}: nothing to take; the table left totals ``total``
   and no single card can sweep it.
+* ``lay_down_counted`` {total, need}: nothing to take; the table left totals
+  ``total``, which one card of value ``need`` would sweep, but every such card
+  has been seen (captured, on the table or in this hand): it is safe.
+* ``lay_down_open`` {total}: nothing to take; in an open-hand game the next
+  player holds no card that sweeps the ``total`` left.
 * ``leaves_sweep`` {total, cards, chance}: (a lay-down) the table left totals
   ``total``; ``cards`` unseen cards would sweep it, and the next opponent
   holds at least one with probability ``chance`` (0-1).
 * ``last_play`` {cards}: the last card of the round; the last capturer takes
   the ``cards`` cards left on the table.
+
+A lay-down's reason may carry ``kept`` (a card code): the move lays a plain
+card and keeps that scoring card of the same value (an oro, a seven, the
+siete de oros) in hand, which would have left the same table. Among moves of
+equal value the coach always keeps the scoring card (a strong player's
+tie-break); an oro or a seven is never valued below a plain card of its value.
+
+Why one move beats another (:func:`why_better`, for hints and the review):
+
+* the better move's own reason when it captures more (``escoba``, ``captures``);
+* ``keeps`` {card}: the other move gives away ``card`` (an oro, a seven, the
+  siete de oros), this one keeps it in hand;
+* ``safer`` {chance, other}: the table it leaves is swept with the smaller
+  chance ``chance`` (the other move's: ``other``);
+* ``less_to_lose`` {}: what the next player could win from the table it leaves
+  is worth less.
 
 Warnings (``MoveAssessment.warnings``, a tuple of key + params):
 
@@ -75,6 +96,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from .cards import (
@@ -102,14 +124,18 @@ __all__ = [
     "sweep_risk",
     "chance_at_least_one",
     "expected_best",
+    "keep_weight",
+    "why_better",
+    "MISTAKE_MARGIN",
     "MESSAGE_KEYS",
 ]
 
 #: Every message key this module emits (reasons, warnings, review mistakes).
 MESSAGE_KEYS: frozenset[str] = frozenset({
-    "escoba", "escoba_no_point", "captures", "lay_down_safe", "leaves_sweep", "last_play",
+    "escoba", "escoba_no_point", "captures", "lay_down_safe", "lay_down_counted",
+    "lay_down_open", "leaves_sweep", "last_play",
     "leaves_siete_de_oros", "gives_seven", "gives_oro", "misses_escoba", "fewer_cards",
-    "misses_capture", "renuncio_risk", "miscount",
+    "misses_capture", "renuncio_risk", "miscount", "keeps", "safer", "less_to_lose",
 })
 
 Message = tuple[str, dict[str, Any]]
@@ -329,7 +355,7 @@ def _analyse(obs: Observation, pairs: list[tuple[int, int]],
     """Assess the plays ``assess`` in the light of the legal plays ``pairs``."""
     rules = obs.rules
     cs = rules.capture_sum
-    ours, theirs = card_values(obs)
+    ours, theirs = _monotone(*card_values(obs))
     table = obs.table_mask
     deal_ends = _deal_ends(obs)
     last_card = deal_ends and obs.stock_count == 0
@@ -400,8 +426,17 @@ def _analyse(obs: Observation, pairs: list[tuple[int, int]],
             reason = ("leaves_sweep", {"total": risk_obj.total,
                                        "cards": risk_obj.sweeping_cards,
                                        "chance": round(risk_obj.chance, 2)})
+        elif risk_obj is not None and obs.open_hands is not None \
+                and _sweepers_left(obs, table_after):
+            reason = ("lay_down_open", {"total": total_after})
+        elif risk_obj is not None and not table_after & JOKER_MASK:
+            reason = ("lay_down_counted", {"total": total_after, "need": cs - total_after})
         else:
             reason = ("lay_down_safe", {"total": total_after})
+        if not take:
+            kept = _kept_scoring_card(obs.hand_mask, card)
+            if kept is not None:
+                reason = (reason[0], {**reason[1], "kept": str(CARDS[kept])})
         out.append(MoveAssessment(
             move=Move(CARDS[card], frozenset(cards_of(take))),
             score=round(gain - risk + extra, 6),
@@ -414,11 +449,77 @@ def _analyse(obs: Observation, pairs: list[tuple[int, int]],
             gain=round(gain, 6),
             risk=round(risk, 6),
         ))
-    # Best first; equal scores in a fixed order (more cards taken, then card order).
-    order = {id(a): (-a.score, -len(a.captured), a.move.card.index,
-                     sort_key(_mask(a.captured))) for a in out}
+    # Best first; equal scores in a fixed order: more cards taken, then (a strong
+    # player's tie-break) the card worth least laid or the card worth most played, then
+    # card order.
+    order = {id(a): (-a.score, -len(a.captured),
+                     (-1 if a.captured else 1) * keep_weight(a.move.card.index),
+                     a.move.card.index, sort_key(_mask(a.captured))) for a in out}
     out.sort(key=lambda a: order[id(a)])
     return out
+
+
+def why_better(better: MoveAssessment, other: MoveAssessment) -> Message:
+    """What decides between two assessed moves of one position, ``better`` first: the
+    concrete reason a child can check (what it takes, what it keeps, what it risks)."""
+    if better.escoba and not other.escoba or (
+            better.captured and better.gain > other.gain + 1e-6):
+        return better.reason
+    other_card, card = other.move.card.index, better.move.card.index
+    if not other.captured and keep_weight(other_card) > keep_weight(card):
+        return ("keeps", {"card": str(other.move.card)})
+    mine, theirs = better.sweep_risk, other.sweep_risk
+    chance = mine.chance if mine is not None else 0.0
+    other_chance = theirs.chance if theirs is not None else 0.0
+    if other_chance > chance + 1e-6:
+        return ("safer", {"chance": round(chance, 2), "other": round(other_chance, 2)})
+    if better.captured and better.gain >= other.gain - 1e-6 and other.gain <= 1e-6:
+        return better.reason
+    return ("less_to_lose", {})
+
+
+def keep_weight(card: int) -> int:
+    """How much a strong player wants to keep ``card`` out of the other side's reach:
+    3 the siete de oros, 2 another seven, 1 another oro, 0 a plain card (or a joker)."""
+    bit = 1 << card
+    if bit & SIETE_BIT:
+        return 3
+    return 2 if bit & SEVENS_MASK else (1 if bit & OROS_MASK else 0)
+
+
+def _kept_scoring_card(hand: int, laid: int) -> int | None:
+    """The hand card of ``laid``'s value worth most to keep, if it is worth more than
+    ``laid`` (laying it instead would leave a table of the same values)."""
+    value = VALUE[laid]
+    best: int | None = None
+    for c in cards_of(hand & ~JOKER_MASK & ~(1 << laid)):
+        if VALUE[c.index] == value and keep_weight(c.index) > keep_weight(laid) and (
+                best is None or keep_weight(c.index) > keep_weight(best)):
+            best = c.index
+    return best
+
+
+def _sweepers_left(obs: Observation, table_after: int) -> bool:
+    """Whether some card nobody has seen yet (other hands included) could sweep ``table_after``."""
+    cs = obs.rules.capture_sum
+    return any(is_capture(table_after, c.index, table_after, cs)
+               for c in cards_of(obs.unseen_mask))
+
+
+@lru_cache(maxsize=1024)
+def _monotone(ours: tuple[float, ...], theirs: tuple[float, ...]
+              ) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """The card values with an oro or a seven never worth less than a plain card of
+    the same value (the valuation's normal approximation can make a nearly decided
+    category's marginal slightly negative; taking an oro never helps the other side)."""
+    def lift(values: tuple[float, ...]) -> tuple[float, ...]:
+        out = list(values)
+        for c in range(min(40, len(values))):
+            for d in range(min(40, len(values))):
+                if VALUE[d] == VALUE[c] and keep_weight(d) < keep_weight(c):
+                    out[c] = max(out[c], values[d])
+        return tuple(out)
+    return lift(ours), lift(theirs)
 
 
 def _mask(cards: frozenset[Card]) -> int:
@@ -450,9 +551,12 @@ class ReviewItem:
     entry of the record's ``moves`` in that round (as replay errors do).
     ``value_lost`` is the coach's score of its best move minus that of the
     move played (0 when the move played is as good). ``mistakes`` are the
-    warnings of the move played that the best move does not share. A
-    miscount (``miscount=penalty``) is valued as the card laid down, and its
-    mistakes start with ``("miscount", {})``.
+    warnings of the move played that the best move does not share, named only
+    when the move is a mistake: it loses more than :data:`MISTAKE_MARGIN` (so the
+    coach's own advice, or a move it values alike, is never one). ``why`` says
+    what decides for the best move against the one played (:func:`why_better`),
+    ``None`` when the move is no mistake. A miscount (``miscount=penalty``) is
+    valued as the card laid down, and its mistakes start with ``("miscount", {})``.
     """
 
     round: int
@@ -464,16 +568,27 @@ class ReviewItem:
     mistakes: tuple[Message, ...]
     assessment: MoveAssessment | None
     best_assessment: MoveAssessment
+    why: Message | None = None
 
     @property
     def mistake_keys(self) -> tuple[str, ...]:
         return tuple(key for key, _ in self.mistakes)
 
+    @property
+    def is_mistake(self) -> bool:
+        return bool(self.mistakes) or self.value_lost > MISTAKE_MARGIN
+
     def to_json(self) -> dict[str, Any]:
         return {"round": self.round, "move": self.move_number, "seat": self.seat,
                 "played": str(self.played), "best": str(self.best),
                 "value_lost": self.value_lost,
-                "mistakes": [[k, p] for k, p in self.mistakes]}
+                "mistakes": [[k, p] for k, p in self.mistakes],
+                "why": None if self.why is None else list(self.why)}
+
+
+#: A move losing at most this (points of the round) against the coach's best is no
+#: mistake: moves the coach values alike are never compared as better and worse.
+MISTAKE_MARGIN = 0.01
 
 
 def review(record: Mapping[str, Any] | str | bytes, seat: int) -> list[ReviewItem]:
@@ -534,9 +649,14 @@ def _review_move(obs: Observation, event: Any, round_number: int,
                           round(max(0.0, best.score - laid.score), 6),
                           (("miscount", {}), *(w for w in laid.warnings
                                                if w[0] not in set(best.warning_keys))),
-                          laid, best)
+                          laid, best, why_better(best, laid))
     mine = next(a for a in assessed if a.move == move)
+    lost = round(max(0.0, best.score - mine.score), 6)
+    if mine is best or lost <= MISTAKE_MARGIN:
+        # The advice itself, or a move the coach values alike: nothing to blame.
+        return ReviewItem(round_number, move_number, obs.seat, move, best.move, lost, (),
+                          mine, best)
     best_keys = set(best.warning_keys)
     mistakes = tuple(w for w in mine.warnings if w[0] not in best_keys)
-    return ReviewItem(round_number, move_number, obs.seat, move, best.move,
-                      round(max(0.0, best.score - mine.score), 6), mistakes, mine, best)
+    return ReviewItem(round_number, move_number, obs.seat, move, best.move, lost, mistakes,
+                      mine, best, why_better(best, mine))

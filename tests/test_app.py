@@ -184,9 +184,20 @@ def test_renuncio_button() -> None:
         # The button is there exactly when a claim can be made.
         assert ("renuncio_button" in keys) == bool(obs.renuncio_claims())
         if obs.renuncio_claims():
+            claims = obs.renuncio_claims()
+            if len(claims) > 1:
+                # Several sets: the claimer chooses (issue 26); none chosen, they are asked.
+                at.button(key="renuncio_button").click().run()
+                assert any("Which set does your ¡renuncio! take?" in w.value
+                           for w in at.warning)
+                assert game(at).round.history[-1].kind != "renuncio"
+            chosen = claims[-1]
+            if len(claims) > 1:
+                at.pills(key="pick_table").set_value(sorted(str(c) for c in chosen.take))
             at.button(key="renuncio_button").click().run()
             assert_ok(at)
             assert any("¡Renuncio! You took" in s.value for s in at.success)
+            assert game(at).round.history[-1].take == chosen.take
             assert game(at).round.history[-1].kind == "renuncio"
             claimed = True
             break
@@ -688,7 +699,9 @@ def test_renuncio_games_say_so_and_the_hint_points_at_the_claim_first() -> None:
     at = create_profile(new_app())
     start_game(at, ng_capture_rule="renuncio", ng_level_1="random")
     assert_ok(at)
-    assert "¡renuncio! on" in board_text(at)  # the rules line
+    # The rules line: an icon that reads the renuncio rule when tapped (issue 26).
+    rules = board_data(at)["header"]["rules"]
+    assert any(r["label"] == "¡renuncio!" and "call ¡renuncio!" in r["text"] for r in rules)
     rng = random.Random(5)
     for _ in range(400):
         g = game(at)
@@ -698,7 +711,7 @@ def test_renuncio_games_say_so_and_the_hint_points_at_the_claim_first() -> None:
         obs = g.observation(g.to_move)
         if obs.renuncio_claims():
             hint = next(h.value for h in at.get("html") if "Best move:" in h.value)
-            assert "call ¡renuncio! first" in hint
+            assert "Call ¡renuncio! first" in hint
             break
         play(at, rng.choice(obs.legal_moves()))
     else:

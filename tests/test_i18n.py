@@ -97,13 +97,18 @@ SAME_AS_ENGLISH = {
     "es": {"play_title", "ch_escobas", "seat_escobas", "cat_escobas", "cat_setenta",
            "cat_siete_de_oros", "preset_setenta", "renuncio_button", "pin",
            "coach_extra_oros", "board_escoba_cheer", "renuncio.title", "ui.renuncio",
-           "board_escoba_title"},
+           "board_escoba_title",
+           "pile_escobas", "pile_oros", "pile_siete_no", "rule_preset_escova",
+           "rule_preset_setenta", "rule_renuncio", "rule_open_hand", "rule_primera"},
     "de": {"play_title", "ch_escobas", "seat_escobas", "cat_escobas", "cat_setenta",
            "cat_siete_de_oros", "renuncio_button", "kind_bot", "bot_name", "card_joker", "ws_code",
            "ws_kind_hand", "pin", "board_escoba_cheer", "renuncio.title", "ui.renuncio",
-           "board_escoba_title", "praise.escoba"},
+           "board_escoba_title", "praise.escoba",
+           "pile_escobas", "pile_oros", "rule_preset_escova", "rule_preset_setenta",
+           "rule_renuncio"},
     "zh": {"play_title", "renuncio_button", "board_escoba_cheer", "renuncio.title",
-           "ui.renuncio"},
+           "ui.renuncio", "rule_preset_escova", "rule_preset_setenta", "rule_renuncio",
+           "rule_open_hand", "rule_primera"},
 }
 # issue 23: the game words a Spanish voice says as they are written.
 SAME_AS_ENGLISH["es"] |= {"speech.word.escoba", "speech.word.escobas", "speech.word.setenta",
@@ -161,6 +166,11 @@ def _dynamic_keys() -> set[str]:
     keys |= {f"pz_hint_{k}" for k in ("need", "starts_with", "group_uses", "count_on",
                                       "consider", "check_each", "all_found")}
     keys |= set(GLOSSARY.values())
+    # issue 26: the rules line's options and the won cards' groups
+    from trainer.rules_text import RULE_OPTIONS
+
+    keys |= {f"rule_{k}{h}" for k, _ in RULE_OPTIONS for h in ("", "_help")}
+    keys |= {f"pile_{g}" for g in ("cards", "oros", "sevens", "escobas")}
     return keys
 
 

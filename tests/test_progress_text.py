@@ -157,7 +157,7 @@ def test_the_end_of_game_review_is_in_round_order_with_the_progress_count(monkey
     assert_ok(at)
     texts = [m.value for m in at.markdown]
     assert any("The coach found 6 moves" in x for x in texts), texts
-    rounds = [int(x.split("Round ")[1].split(":")[0]) for x in texts if x.startswith("- Round")]
+    rounds = [int(x.split("Round ")[1].split(",")[0]) for x in texts if x.startswith("- Round")]
     assert rounds == [1, 1, 2, 3, 4]  # the five costliest, in the order they were played
     assert any("1 more" in c.value for c in at.caption)
     # My progress counts the same six, as a whole number.

@@ -41,13 +41,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from escoba import Card, Deck, Move, Observation
-from escoba.cards import cards_of
+from escoba.cards import JOKER_MASK, cards_of
+from escoba.solver import is_capture
 from puzzles import Puzzle
 
 from . import hints as hint_mod
 from .cards import back_svg, card_svg
 from .gameplay import GameSession
 from .i18n import card_name, t
+from .rules_text import chip_texts, rules_in_force
 from .verdicts import sum_expression
 from .words import event_line, hint_line_text, odds_text, seat_label, seat_status
 
@@ -134,9 +136,9 @@ def read_action(raw: Any, position: str, *, kinds: Sequence[str] = ACTION_KINDS
         return bad
     if sent_position != position:
         return BoardRefusal("board_stale")
-    if kind in ("renuncio", "advance"):
+    if kind == "advance":
         return BoardAction(kind)
-    card_code = raw.get("card")
+    card_code = None if kind == "renuncio" else raw.get("card")
     card = None if card_code is None else _card(card_code)
     if card_code is not None and card is None:
         return bad
@@ -153,6 +155,8 @@ def read_action(raw: Any, position: str, *, kinds: Sequence[str] = ACTION_KINDS
         return bad
     if kind == "tap" and chosen:
         return bad
+    if kind == "renuncio":  # the set the claimer chose (issue 26); none: let them be asked
+        return BoardAction("renuncio", None, tuple(sorted(chosen)))
     return BoardAction(kind, card, tuple(sorted(chosen)), _seconds(raw.get("think_ms")))
 
 
@@ -252,17 +256,28 @@ def _sweep_warning(line: hint_mod.HintLine | None, deck: Deck, odds_style: str
 
 
 def _risk_meter(obs: Observation, need: int) -> dict[str, Any]:
-    """The table's total on a meter with the 5-14 band (for 15) where one card sweeps."""
+    """The table's total on a meter with the 5-14 band (for 15) where one card sweeps.
+
+    The band is counted, as the coach counts (issue 26): a total in the band is
+    "safe" when every card that would sweep it has been seen (captured or on the
+    table), and the text says so ("no 5 left"); the coach's hint says the same.
+    """
     total = sum(c.value for c in obs.table if not c.is_joker)
     low, high = max(0, need - 10), need - 1
+    missing = need - total
+    gone = (low <= total <= high and not obs.table_mask & JOKER_MASK
+            and not any(is_capture(obs.table_mask, c.index, obs.table_mask, need)
+                        for c in cards_of(obs.unseen_mask | obs.hand_mask)))
     if not obs.table:
         band, text = "empty", t("board_meter_empty")
+    elif gone:
+        band, text = "safe", t("board_meter_counted", total=total, need=missing)
     elif low <= total <= high:
         band, text = "risk", t("board_meter_risk", total=total, low=low, high=high)
     else:
         band, text = "safe", t("board_meter_safe", total=total, low=low, high=high)
     return {"total": total, "low": low, "high": high, "max": 2 * need, "band": band,
-            "text": text}
+            "text": text, "need": missing if gone else None}
 
 
 def game_board(*, obs: Observation, seats: Sequence[SeatView], game_id: int | None,
@@ -320,9 +335,16 @@ def game_board(*, obs: Observation, seats: Sequence[SeatView], game_id: int | No
     if interactive:
         assessed = hint_mod.assess(obs)
         moves = {}
+        capturing = {a.move.card for a in assessed if a.move.take}
         for a in assessed:
             line = hint_mod.sweep_warning(a) if hints_on else None
             moves[move_key(a.move.card, a.move.take)] = _sweep_warning(line, deck, odds_style)
+            if obs.rules.capture_rule == "renuncio" and not a.move.take \
+                    and a.move.card in capturing:
+                # A rule's warning, hints or not (issue 26): said before the card is laid.
+                said = t("warn_renuncio_lay", card=card_name(a.move.card, deck))
+                entry = moves[move_key(a.move.card, a.move.take)]
+                entry["warn"] = said if entry["warn"] is None else f"{said} {entry['warn']}"
         if hints_on:
             per_card = hint_mod.captures_per_card(obs)
             hints["badges"] = {str(c): {"count": n, "text": t("hint_card_captures",
@@ -373,12 +395,9 @@ def session_board(game: GameSession, *, viewer: int | None, reveal: bool, deck: 
     if not reveal:
         # Never draw this seat's hand: an observation only for public facts.
         obs = obs._replace(hand_mask=0)
-    summary = t("rules_summary", preset=t("preset_" + rules.preset_name),
-                points=t("points_n", n=rules.target),
-                sum=rules.capture_sum,
-                mode=t("open_hand") if rules.open_hand else t("closed_hand"))
-    if rules.capture_rule == "renuncio":
-        summary += " · " + t("rules_renuncio")
+    # The rules in force: icons a child taps to read (issue 26), one label each in words.
+    chips = [chip_texts(c) for c in rules_in_force(rules)]
+    summary = " · ".join(c["label"] for c in chips)
     round_over = game.round_over
     # Only the viewer's own turn is played on this board (a table between devices
     # draws every seat's board while one of them is to move).
@@ -392,7 +411,7 @@ def session_board(game: GameSession, *, viewer: int | None, reveal: bool, deck: 
     header = {"round": t("round_n", n=len(game.game.rounds)),
               "stock": t("stock_left", n=obs.stock_count), "summary": summary,
               "round_no": str(len(game.game.rounds)), "stock_no": str(obs.stock_count),
-              "rules": t("board_rules"),
+              "rules": chips,
               "hand_title": t("your_hand", name=game.seats[obs.seat].name)}
     seats = [SeatView(s, seat_label(game.seats[s], s), s == viewer and reveal)
              for s in range(rules.players)]

@@ -332,8 +332,11 @@ class GameSession:
         """The outcome of an action the database refused (:attr:`conflict` says why)."""
         return Outcome(False, self.conflict or "game_stale")
 
-    def claim_renuncio(self) -> Outcome:
-        """The child calls *¡renuncio!*: the best claim (most cards) is taken, if any."""
+    def claim_renuncio(self, take: Sequence[Card] = ()) -> Outcome:
+        """The child calls *¡renuncio!* and takes the set they chose (``take``, the table
+        cards tapped); with one possible set, that one. With several and none chosen
+        (or one that is not a set the card could have taken), nothing happens and the
+        child is asked to tap the set first (``renuncio_choose``)."""
         if self.conflict is not None:
             return self._refused()
         if not self.is_human_turn:
@@ -341,7 +344,14 @@ class GameSession:
         claims = self.observation(self.to_move).renuncio_claims()
         if not claims:
             return Outcome(False, "renuncio_nothing")
-        claim = max(claims, key=lambda c: (len(c.take), sorted(c.take)))
+        chosen = frozenset(take)
+        matching = [c for c in claims if c.take == chosen]
+        if matching:
+            claim = matching[0]
+        elif len(claims) == 1 and not chosen:
+            claim = claims[0]
+        else:
+            return Outcome(False, "renuncio_choose", {"count": len(claims)})
         played = self.game.claim_renuncio(claim)
         self.save()
         if self.conflict is not None:

@@ -47,6 +47,8 @@ class Assessment:
     sweep_risk: SweepRisk | None
     reason: tuple[str, dict[str, Any]]
     warnings: tuple[tuple[str, dict[str, Any]], ...] = field(default_factory=tuple)
+    #: The coach's own assessment (to ask it why one move beats another).
+    judged: coach.MoveAssessment | None = field(default=None, compare=False, repr=False)
 
 
 def captures_per_card(obs: Observation) -> dict[Card, int]:
@@ -65,7 +67,7 @@ def _from_coach(item: coach.MoveAssessment) -> Assessment:
     key, params = item.reason
     return Assessment(item.move, float(item.score), len(item.captured), bool(item.escoba),
                       int(item.table_total_after), sweep, (str(key), dict(params or {})),
-                      tuple((str(k), dict(p or {})) for k, p in item.warnings))
+                      tuple((str(k), dict(p or {})) for k, p in item.warnings), item)
 
 
 @lru_cache(maxsize=128)
@@ -217,12 +219,17 @@ def game_hint(obs: Observation, step: int, picked: Card | None = None,
     picked_best = picked == card and take == best.move.take
     if _risky(best) and (step >= 3 or picked_best):
         if all(_risky(a) for a in assessed):
-            smallest = min(_odds(a).chance for a in assessed)
-            key = "warn_all_risky_smallest" if _odds(best).chance <= smallest \
-                else "warn_all_risky_best"
+            safest = min(assessed, key=lambda a: _odds(a).chance)
+            if _odds(best).chance <= _odds(safest).chance:
+                lines.append(_risk_line(best, "warn_all_risky_smallest"))
+            else:
+                # Not the smallest chance: say what decides (issue 26).
+                line = _risk_line(best, "warn_all_risky_best_why")
+                if best.judged is not None and safest.judged is not None:
+                    line.params["why"] = coach.why_better(best.judged, safest.judged)
+                lines.append(line)
         else:
-            key = "warn_best_worth_it"
-        lines.append(_risk_line(best, key))
+            lines.append(_risk_line(best, "warn_best_worth_it"))
     # Other moves of the card the child is looking at: the one put together first.
     focus = picked if picked is not None else (card if step >= 3 else None)
     others = [a for a in assessed if a.move.card == focus and a.move != best.move and _risky(a)]
@@ -244,23 +251,36 @@ class ReviewedMove:
     best: Move | None
     lost: float
     mistakes: tuple[tuple[str, dict[str, Any]], ...] = ()
+    #: What decides for the better move (a coach message), when this is a mistake.
+    why: tuple[str, dict[str, Any]] | None = None
 
     @property
     def is_mistake(self) -> bool:
-        """A move the coach would have played otherwise: one definition for the review
+        """A move the coach would have played otherwise, losing more than a hair (a move
+        the hint advised, or one valued alike, never is): one definition for the review
         at the end of the game and for My progress's "Mistakes"."""
-        return bool(self.mistakes) or self.lost > 0
+        return bool(self.mistakes) or self.lost > coach.MISTAKE_MARGIN
+
+    @property
+    def missed_capture(self) -> bool:
+        """The child laid a card down where the better move was a capture."""
+        return (self.move is not None and self.best is not None and not self.move.take
+                and bool(self.best.take))
 
     def to_dict(self) -> dict[str, Any]:
         return {"round": self.round, "move_no": self.move_no, "move": _text(self.move),
                 "best": _text(self.best), "lost": self.lost,
-                "mistakes": [[k, dict(p)] for k, p in self.mistakes]}
+                "mistakes": [[k, dict(p)] for k, p in self.mistakes],
+                "why": None if self.why is None else [self.why[0], dict(self.why[1])]}
 
     @staticmethod
     def from_dict(data: dict[str, Any]) -> ReviewedMove:
+        why = data.get("why")
         return ReviewedMove(int(data.get("round") or 0), int(data.get("move_no") or 0), None,
                             None, float(data.get("lost") or 0.0),
-                            tuple((str(k), dict(p or {})) for k, p in data.get("mistakes") or ()))
+                            tuple((str(k), dict(p or {})) for k, p in data.get("mistakes") or ()),
+                            (str(why[0]), dict(why[1] or {})) if isinstance(why, list)
+                            and len(why) == 2 else None)
 
 
 def _text(move: Move | None) -> str | None:
@@ -311,5 +331,6 @@ def review(record: dict[str, Any], seat: int) -> GameReview | None:
     return GameReview(tuple(
         ReviewedMove(int(item.round), int(item.move_number), item.played, item.best,
                      float(item.value_lost),
-                     tuple((str(k), dict(p or {})) for k, p in item.mistakes))
+                     tuple((str(k), dict(p or {})) for k, p in item.mistakes),
+                     None if item.why is None else (str(item.why[0]), dict(item.why[1])))
         for item in items))

@@ -637,10 +637,11 @@ class TableSeat:
         saved with the move (trainer.evidence)."""
         return self._my_move(seen, lambda game: game.play_human_then_bots(card, take, context))
 
-    def claim_renuncio(self, seen: int | None) -> Outcome:
+    def claim_renuncio(self, seen: int | None, take: Sequence[Card] = ()) -> Outcome:
         """This child calls ¡renuncio! at the position drawn at revision ``seen`` (as
-        :meth:`play`: refused when another device moved first)."""
-        return self._my_move(seen, lambda game: game.claim_renuncio())
+        :meth:`play`: refused when another device moved first), taking the set ``take``
+        they tapped (see :meth:`GameSession.claim_renuncio`)."""
+        return self._my_move(seen, lambda game: game.claim_renuncio(take))
 
     def _my_move(self, seen: int | None, act: Callable[[GameSession], Outcome]) -> Outcome:
         """``act`` on the game, only at this device's turn and at the revision it drew;

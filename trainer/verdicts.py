@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from escoba import Card, Code, Deck, EscobaError, RecordError
+from escoba.cards import mask_of
+from escoba.solver import capture_masks, is_capture, sum_terms
 
 from .i18n import t
 
@@ -50,11 +52,32 @@ def move_message(verdict: EscobaError) -> tuple[str, dict[str, Any]]:
     """The catalog key and parameters that tell a child why a move was refused."""
     p = verdict.params
     if verdict.code == Code.WRONG_SUM:
+        two = _two_sets(p)
+        if two is not None:
+            return "wrong_sum_two_sets", {"first": two[0], "second": two[1], "need": p["need"]}
         key = "wrong_sum_joker" if p["jokers"] else "wrong_sum"
         return key, {"expr": sum_expression(p["values"]), "total": p["total"], "need": p["need"]}
     if verdict.code == Code.CAPTURE_FORCED:
         return "must_capture", {"count": p["count"]}
     return MOVE_KEYS.get(verdict.code, _OTHER_MOVE_KEY), {}
+
+
+def _two_sets(p: dict[str, Any]) -> tuple[str, str] | None:
+    """When the cards chosen are two separate captures of the card played (10 + 5 and
+    10 + 1 + 4): their two sums, each as the engine writes it; else None. Only one set
+    may be taken per turn (RULES.md), so the child is told to take one of them."""
+    try:
+        card = Card.parse(str(p["card"])).index
+        take = mask_of([Card.parse(str(c)) for c in p["cards"]])
+        need = int(p["need"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    for first in capture_masks(take, card, need):
+        rest = take ^ first
+        if rest and is_capture(rest, card, rest, need):
+            return (sum_expression(sum_terms(card, first)[0]),
+                    sum_expression(sum_terms(card, rest)[0]))
+    return None
 
 
 def _card_names(notations: Sequence[str], deck: Deck) -> str:

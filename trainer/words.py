@@ -18,6 +18,7 @@ from escoba import Card, Deck, Move, Play
 
 from . import hints as hint_mod
 from .i18n import card_name, has_key, t
+from .verdicts import sum_expression
 
 __all__ = ["card_text", "cards_text", "seat_label", "seat_name", "seat_status", "event_line",
            "odds_text", "hint_line_text", "coach_text", "move_text"]
@@ -116,14 +117,22 @@ def coach_text(key: str, params: dict[str, Any], deck: Deck) -> str:
     for counter in ("cards", "best"):  # the plural form follows the number of cards
         if isinstance(shown.get(counter), int) and "count" not in shown:
             shown["count"] = shown[counter]
-    if isinstance(shown.get("chance"), float):
-        shown["chance"] = round(100 * shown["chance"])
+    for chance in ("chance", "other"):
+        if isinstance(shown.get(chance), float):
+            shown[chance] = round(100 * shown[chance])
     if isinstance(shown.get("card"), str):
         with contextlib.suppress(ValueError):
             shown["card"] = card_name(Card.parse(shown["card"]), deck)
+    kept = shown.pop("kept", None)
     for candidate in (f"coach.{key}", key):
         if has_key(candidate):
-            return t(candidate, **shown)
+            text = t(candidate, **shown)
+            if isinstance(kept, str):
+                # What decides between two cards of one value: the scoring one is kept.
+                with contextlib.suppress(ValueError):
+                    text = t("coach_kept", why=text,
+                             card=card_name(Card.parse(kept), deck))
+            return text
     log.warning("untranslated coach key %s", key)
     return t("coach_generic")
 
@@ -144,4 +153,23 @@ def hint_line_text(line: hint_mod.HintLine, deck: Deck, odds_style: str = "words
             shown[name] = odds_text(value, odds_style)
         else:
             shown[name] = value
-    return t(line.key, **shown)
+    text = t(line.key, **shown)
+    # A line may start with a move in words ("put the ... down"): a sentence's capital.
+    return text[:1].upper() + text[1:]
+
+
+def review_item_text(item: hint_mod.ReviewedMove, deck: Deck) -> str:
+    """One mistake of the coach's review in words (issue 26): its round and move, the
+    cards, and what decides ("Round 2, move 5: 9 + 6 = 15: your 6 de copas could take
+    the Caballo de copas — it takes 2 cards"), never a bare "a better move was possible"."""
+    named = [coach_text(k, p, deck) for k, p in item.mistakes]
+    why = [coach_text(*item.why, deck)] if item.why is not None else []
+    reason = "; ".join(dict.fromkeys(why + named)) or t("review_better")
+    where = {"round": item.round or "?", "move": item.move_no or "?"}
+    if item.missed_capture and item.best is not None:
+        values, total, _jokers = item.best.sum_terms()
+        return t("review_item_missed_at", **where, expr=sum_expression(values), total=total,
+                 card=card_text(item.best.card, deck),
+                 cards=cards_text(item.best.take, deck), why=reason)
+    return t("review_item_at", **where, played=move_text(item.move, deck),
+             best=move_text(item.best, deck), why=reason)

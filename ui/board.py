@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import html
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 import streamlit as st
@@ -199,8 +200,8 @@ def _play_move(game: GameSession, card: Card, take: list[Card],
         st.session_state.pop(KEY_REVEAL, None)
 
 
-def _claim_renuncio(game: GameSession) -> None:
-    outcome = game.claim_renuncio()
+def _claim_renuncio(game: GameSession, take: Sequence[Card] = ()) -> None:
+    outcome = game.claim_renuncio(take)
     flash("success" if outcome.ok else "warning", outcome.key, **outcome.params)
     st.session_state[KEY_TABLE] = []
 
@@ -218,7 +219,7 @@ def handle_board_action(game: GameSession, raw: Any) -> BoardAction | BoardRefus
     if not game.is_human_turn:
         flash("warning", "not_your_turn")
     elif action.kind == "renuncio":
-        _claim_renuncio(game)
+        _claim_renuncio(game, action.take)
     else:
         assert action.card is not None
         _play_move(game, action.card, list(action.take), action.seconds)
@@ -238,7 +239,7 @@ def _on_play(game: GameSession) -> None:
 
 @safe_callback
 def _on_renuncio(game: GameSession) -> None:
-    _claim_renuncio(game)
+    _claim_renuncio(game, [Card.parse(k) for k in st.session_state.get(KEY_TABLE) or []])
 
 
 @safe_callback

@@ -8,12 +8,13 @@ import streamlit as st
 
 from trainer import hints as hint_mod
 from trainer.gameplay import GameSession
-from trainer.i18n import card_name, t
+from trainer.i18n import t
 from trainer.storage import record_shareable
 from trainer.text import md_escape
+from trainer.words import review_item_text
 
 from .errors import safe_callback
-from .score import show_round_score
+from .score import show_piles, show_round_score
 from .session import set_game, storage
 
 __all__ = ["show_round_end", "show_game_tools", "show_download", "record_bytes", "show_review_of",
@@ -49,7 +50,8 @@ def show_round_end(game: GameSession) -> None:
     """The score table of the round just played; the next round or the game's end."""
     rounds = game.game.rounds
     names = [game.side_name(s) for s in range(game.rules.sides)]
-    show_round_score(rounds[-1].score(), names, len(rounds))
+    show_round_score(rounds[-1].score(), names, len(rounds), game.rules)
+    _show_won_cards(game, names)
     if not game.is_over:
         st.button(t("next_round"), key="next_round", type="primary", on_click=_next_round,
                   args=(game,), use_container_width=True)
@@ -71,6 +73,17 @@ def show_round_end(game: GameSession) -> None:
     show_download(game)
     st.button(t("new_game"), key="new_game_after", type="primary", on_click=_new_game,
               use_container_width=True)
+
+
+def _show_won_cards(game: GameSession, names: list[str]) -> None:
+    """Every side's won cards of the round just played, behind a tap (issue 26)."""
+    from .board import deck_of
+    from .session import settings
+
+    round_ = game.game.rounds[-1]
+    show_piles(game.rules, round_.pile_masks, round_.escobas, names, deck_of(),
+               bool(settings().get("show_values", True)),
+               key=f"end_{game.game_id}_{len(game.game.rounds)}")
 
 
 def _review(game: GameSession) -> None:
@@ -102,44 +115,18 @@ def show_review_of(game: GameSession, seat: int, *, owner: bool) -> None:
     if review is None:
         st.caption(t("review_unavailable"))
         return
-    from .board import coach_text, deck_of, move_text
+    from .board import deck_of
 
-    if owner:
-        _show_missed_chances(game)
     if not review.mistakes:
         st.success(t("review_perfect"))
         return
     count = review.mistake_count
     st.markdown(t("review_count", count=count))
+    deck = deck_of()
     for item in review.biggest(REVIEW_SHOWN):
-        named = "; ".join(coach_text(k, p) for k, p in item.mistakes) or t("review_better")
-        st.markdown("- " + t("review_item", round=item.round or "?",
-                             move=move_text(item.move, deck_of()),
-                             best=move_text(item.best, deck_of()), why=named))
+        st.markdown("- " + md_escape(review_item_text(item, deck)))
     if count > REVIEW_SHOWN:
         st.caption(t("review_more", count=count - REVIEW_SHOWN))
-
-
-def _show_missed_chances(game: GameSession) -> None:
-    """The captures the child did not see, with their arithmetic (from the game's
-    evidence, trainer.evidence): "8 + 7 = 15: your 7 de oros could take the Sota"."""
-    if game.game_id is None or game.profile_id is None:
-        return
-    from trainer.evidence import missed_chances
-    from trainer.verdicts import sum_expression
-
-    from .board import deck_of
-
-    missed = missed_chances(storage().attempts(game.profile_id), game.game_id)
-    if not missed:
-        return
-    deck = deck_of()
-    st.markdown(t("review_missed_title", count=len(missed)))
-    for move in missed[:REVIEW_SHOWN]:
-        values, total, _jokers = move.sum_terms()
-        st.markdown("- " + t("review_missed_item", expr=sum_expression(values), total=total,
-                             card=card_name(move.card, deck),
-                             cards=", ".join(card_name(c, deck) for c in sorted(move.take))))
 
 
 @safe_callback

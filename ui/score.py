@@ -7,25 +7,30 @@ from collections.abc import Sequence
 import pandas as pd
 import streamlit as st
 
-from escoba import RoundScore
-from escoba.scoring import CategoryResult
-from trainer.i18n import t
+from escoba import Deck, RoundScore, Rules
+from escoba.scoring import SETENTA_VALUES, CategoryResult
+from trainer.cards import cards_row_html
+from trainer.i18n import card_name, t
+from trainer.piles import sevens_row_key, side_piles
 from trainer.text import md_escape
 
-__all__ = ["score_frame", "show_round_score", "reason_text"]
+__all__ = ["score_frame", "show_round_score", "reason_text", "show_piles"]
 
 
 def _count(value: int | None) -> str:
     return "—" if value is None else str(value)
 
 
-def reason_text(cat: CategoryResult, names: Sequence[str]) -> str:
+def reason_text(cat: CategoryResult, names: Sequence[str], rules: Rules | None = None) -> str:
     """Why a category went where it did, in the child's language."""
     counts = " – ".join(_count(c) for c in cat.counts)
     if cat.reason == "not_played":
         return t("why_not_played")
     if cat.reason == "count":
         return t("why_escobas")
+    if cat.category == "sevens" and cat.winner is None and rules is not None \
+            and sevens_row_key(rules) == "cat_all_sevens":
+        return t("why_nobody_all_four", counts=counts)
     if cat.winner is None:
         return t("why_tie", counts=counts) if cat.reason == "tie" else t("why_nobody")
     who = names[cat.winner]
@@ -34,17 +39,27 @@ def reason_text(cat: CategoryResult, names: Sequence[str]) -> str:
     return t(key, who=who, counts=counts)
 
 
-def score_frame(score: RoundScore, names: Sequence[str]) -> pd.DataFrame:
-    """One row per category: counts and points per side, then the reason."""
+def _label(category: str, rules: Rules | None) -> str:
+    """A row's name under the rules in force: under primera in a classic game only all
+    four sevens score ("All four sevens", not "Most sevens")."""
+    if category == "sevens" and rules is not None:
+        return t(sevens_row_key(rules) or "cat_sevens")
+    return t("cat_" + category)
+
+
+def score_frame(score: RoundScore, names: Sequence[str],
+                rules: Rules | None = None) -> pd.DataFrame:
+    """One row per category: counts and points per side, then the reason (the rows and
+    their names follow ``rules`` when given)."""
     rows = []
     for cat in score.categories:
         if cat.reason == "not_played":
             continue
-        row: dict[str, str] = {t("col_category"): t("cat_" + cat.category)}
+        row: dict[str, str] = {t("col_category"): _label(cat.category, rules)}
         for side, name in enumerate(names):
             points = cat.points[side]
             row[name] = f"{_count(cat.counts[side])} → {points} {t('pts', count=points)}"
-        row[t("col_why")] = reason_text(cat, names)
+        row[t("col_why")] = reason_text(cat, names, rules)
         rows.append(row)
     total: dict[str, str] = {t("col_category"): t("cat_total")}
     for side, name in enumerate(names):
@@ -54,7 +69,35 @@ def score_frame(score: RoundScore, names: Sequence[str]) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index(t("col_category"))
 
 
-def show_round_score(score: RoundScore, names: Sequence[str], round_no: int) -> None:
+def show_round_score(score: RoundScore, names: Sequence[str], round_no: int,
+                     rules: Rules | None = None) -> None:
     st.markdown(f"### {t('round_score_title', n=round_no)}")
     # st.table reads Markdown in its cells and headers: the names are plain text.
-    st.table(score_frame(score, [md_escape(n) for n in names]))
+    st.table(score_frame(score, [md_escape(n) for n in names], rules))
+
+
+def show_piles(rules: Rules, piles: Sequence[int], escobas: Sequence[int],
+               names: Sequence[str], deck: Deck, show_value: bool, *, key: str) -> None:
+    """Every side's won cards behind a tap, grouped as the score table counts them, so
+    anyone can recount (issue 26): all cards, oros, sevens or setenta's best of each
+    suit, the siete de oros, escobas."""
+    for pile in side_piles(rules, piles, escobas):
+        name = names[pile.side] if pile.side < len(names) else str(pile.side + 1)
+        with st.expander(t("pile_open", name=name, count=len(pile.cards)),
+                         key=f"{key}_pile_{pile.side}"):
+            for group in pile.groups:
+                if group.key == "setenta":
+                    terms = " + ".join(f"{card_name(c, deck)} {SETENTA_VALUES[c.value]}"
+                                       for c in group.cards)
+                    text = (t("pile_setenta", terms=terms, total=group.count)
+                            if group.count is not None
+                            else t("pile_setenta_missing", terms=terms or "—"))
+                elif group.key == "siete_de_oros":
+                    text = t("pile_siete_yes" if group.count else "pile_siete_no")
+                else:
+                    text = t(f"pile_{group.key}", count=group.count)
+                st.markdown(f"**{md_escape(text)}**")
+                if group.cards:
+                    st.html(cards_row_html(group.cards, deck, show_value, width=40,
+                                           names=False, gap=2))
+            st.markdown(f"**{md_escape(t('pile_escobas', count=pile.escobas))}**")

@@ -486,7 +486,7 @@ def _on_board_action(seat: TableSeat, raw: Any) -> None:
             flash("error", action.key)
         return
     if action.kind == "renuncio":
-        outcome = seat.claim_renuncio(seat.revision)
+        outcome = seat.claim_renuncio(seat.revision, action.take)
         flash("success" if outcome.ok else "warning", outcome.key, **outcome.params)
         return
     assert action.card is not None
@@ -609,7 +609,7 @@ def _side_names(game: Any) -> list[str]:
 def _last_round_score(game: Any) -> None:
     """The score table of the round just played (the player's and the watcher's view)."""
     rounds = game.game.rounds
-    show_round_score(rounds[-1].score(), _side_names(game), len(rounds))
+    show_round_score(rounds[-1].score(), _side_names(game), len(rounds), game.rules)
 
 
 def _their_turn(seat: TableSeat) -> None:

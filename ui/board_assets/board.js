@@ -126,6 +126,13 @@ function meterBox(meter) {
     <div class="eb-metertext">${meter.band === "risk" ? "⚠️ " : ""}${esc(meter.text)}</div></div>`;
 }
 
+// issue 26 (coach): the rules in force as a row of icons; tapping one reads it.
+function rulesBox(rules) {
+  return `<span class="eb-rules">${rules.map((r) => `<details class="eb-rule">
+    <summary aria-label="${esc(r.label)}" title="${esc(r.label)}">${esc(r.icon)}</summary>
+    <span class="eb-rule-text"><b>${esc(r.label)}</b>: ${esc(r.text)}</span></details>`).join("")}</span>`;
+}
+
 function render(root, data, st) {
   const sel = data.select;
   const hints = data.hints || {};
@@ -136,7 +143,7 @@ function render(root, data, st) {
     const h = data.header;
     parts.push(`<div class="eb-header">${headerCounts(data, h)}${
       h.sides.map((s) => `<span><b>${esc(s.name)}</b> ${pointsOf(s)}</span>`).join("")
-    }${rulesDisclosure(h)}</div>`);
+    }${Array.isArray(h.rules) ? rulesBox(h.rules) : rulesDisclosure(h)}</div>`);
   }
   if (data.celebrate) parts.push(celebrateBox(data));
   else if (data.intro) parts.push(`<p class="eb-intro">${esc(data.intro)}</p>`);
@@ -412,7 +419,8 @@ function bind(root, st) {
     const kind = action.dataset.action;
     // How long this position's board was on screen: the turn's time (a fact's fluency).
     const thinkMs = Math.round(performance.now() - st.shownAt);
-    const payload = kind === "renuncio" ? { kind, position: data.position } :
+    // issue 26: a ¡renuncio! sends the table cards tapped: the set the claimer chose.
+    const payload = kind === "renuncio" ? { kind, position: data.position, take: [...st.take] } :
       { kind, position: data.position, card: st.hand, take: termsOf(data, st).take,
         think_ms: thinkMs };
     st.busy = true;

@@ -1,0 +1,88 @@
+"""Each side's won cards, grouped as the score table counts them (issue 26).
+
+Anyone can recount a round: the cards a side took, its oros, its sevens (or, under
+setenta / primera, its best card of each suit with the setenta values added), whether
+it holds the siete de oros, and its escobas. Which groups there are follows the rules
+in force (:class:`escoba.Rules`), as the score table's rows do. Pure data for the
+views; the engine (:mod:`escoba.scoring`) stays the judge of the points.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from escoba import Card, Rules
+from escoba.cards import JOKER_MASK, OROS_MASK, SEVENS_MASK, SIETE_BIT, SUIT_MASKS, cards_of
+from escoba.scoring import SETENTA_VALUES
+
+__all__ = ["PileGroup", "SidePile", "side_piles", "sevens_row_key"]
+
+
+@dataclass(frozen=True)
+class PileGroup:
+    """One group of a side's pile: a catalog key (``pile_<key>``), its cards, its count
+    (a setenta total for ``setenta``; ``None``: a suit is missing)."""
+
+    key: str
+    cards: tuple[Card, ...]
+    count: int | None
+
+
+@dataclass(frozen=True)
+class SidePile:
+    """What one side won in the round so far, grouped for recounting."""
+
+    side: int
+    cards: tuple[Card, ...]
+    escobas: int
+    groups: tuple[PileGroup, ...]
+
+
+def _suit_order(card: Card) -> tuple[int, int]:
+    return (card.index % 4 if card.index < 40 else 4, card.value)
+
+
+def _setenta_best(pile: int) -> tuple[tuple[Card, ...], int | None]:
+    """The best card of each suit by setenta value, and their total (None: a suit missing)."""
+    best = []
+    for suit_mask in SUIT_MASKS:
+        suit = [c for c in cards_of(pile & suit_mask)]
+        if suit:
+            best.append(max(suit, key=lambda c: (SETENTA_VALUES[c.value], c.value)))
+    total = sum(SETENTA_VALUES[c.value] for c in best) if len(best) == 4 else None
+    return tuple(best), total
+
+
+def sevens_row_key(rules: Rules) -> str | None:
+    """The score table's sevens row under these rules: ``cat_sevens`` ("Most sevens"),
+    ``cat_all_sevens`` (only all four score: primera in a classic game), or None."""
+    if rules.scores_most_sevens:
+        return "cat_sevens"
+    return "cat_all_sevens" if rules.scores_all_sevens_bonus else None
+
+
+def side_piles(rules: Rules, piles: Sequence[int], escobas: Sequence[int]) -> list[SidePile]:
+    """Every side's pile (teams pooled, as the score counts them), grouped."""
+    pooled = [0] * rules.sides
+    sweeps = [0] * rules.sides
+    for seat, pile in enumerate(piles):
+        pooled[rules.side_of(seat)] |= pile
+        sweeps[rules.side_of(seat)] += escobas[seat]
+    out = []
+    for side, pile in enumerate(pooled):
+        every = tuple(sorted(cards_of(pile), key=_suit_order))
+        groups = [PileGroup("cards", every, len(every)),
+                  PileGroup("oros", tuple(cards_of(pile & OROS_MASK)),
+                            (pile & OROS_MASK).bit_count())]
+        if sevens_row_key(rules) is not None:
+            groups.append(PileGroup("sevens", tuple(sorted(cards_of(pile & SEVENS_MASK),
+                                                           key=_suit_order)),
+                                    (pile & SEVENS_MASK).bit_count()))
+        if rules.scores_setenta:
+            best, total = _setenta_best(pile & ~JOKER_MASK)
+            groups.append(PileGroup("setenta", best, total))
+        siete = tuple(cards_of(pile & SIETE_BIT))
+        groups.append(PileGroup("siete_de_oros", siete, len(siete)))
+        out.append(SidePile(side, every, sweeps[side], tuple(groups)))
+    return out

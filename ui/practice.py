@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import functools
 import logging
-import os
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from typing import Any, NamedTuple
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -24,6 +23,7 @@ from puzzles import CheckResult, DailySet, Puzzle, daily_set
 from puzzles.mastery import Answer, FactStats, fact_stats
 from puzzles.practice import Attempt, answers_from_rows, practice_candidates
 from trainer.charts import attempts_frame
+from trainer.clock import now as clock_now
 from trainer.evidence import game_answers, is_game_turn
 from trainer.storage import DailyResult, ProgressVersion
 
@@ -39,16 +39,9 @@ _MASTERY = "mastery_cache"
 
 
 def now_utc() -> datetime:
-    """The current instant. ``ESCOBA_NOW`` (ISO, e.g. ``2026-12-02T23:30:00Z``) fixes it
-    for tests and demos (the daily puzzle depends on the date)."""
-    fixed = os.environ.get("ESCOBA_NOW")
-    if fixed:
-        try:
-            value = datetime.fromisoformat(fixed.replace("Z", "+00:00"))
-            return value if value.tzinfo else value.replace(tzinfo=UTC)
-        except ValueError:
-            log.warning("ignoring ESCOBA_NOW=%r (not an ISO date and time)", fixed)
-    return datetime.now(UTC)
+    """The current instant: the app's one clock (:func:`trainer.clock.now`, which
+    ``ESCOBA_NOW`` sets for tests and demos; the daily puzzle depends on the date)."""
+    return clock_now()
 
 
 @functools.lru_cache(maxsize=64)

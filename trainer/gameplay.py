@@ -157,6 +157,12 @@ class GameSession:
                 options=options)
         return session
 
+    @staticmethod
+    def give_up(row: Any, storage: Storage) -> None:
+        """Mark a saved game (a :class:`trainer.storage.GameRow`) abandoned: one that no
+        longer replays must not lock its child out of playing."""
+        storage.abandon_game(row.id)
+
     @classmethod
     def resume(cls, row: Any, storage: Storage | None = None) -> GameSession:
         """Rebuild a saved game (a :class:`trainer.storage.GameRow`) by replaying its record."""

@@ -28,7 +28,7 @@ from trainer.evidence import game_answers, is_game_turn
 from trainer.storage import DailyResult, ProgressVersion
 
 from .errors import safe_callback
-from .session import database_url, storage
+from .session import database_url, profile_book, storage
 
 __all__ = ["now_utc", "child_timezone", "today", "attempt_row", "record_attempt",
            "record_daily", "mastery", "attempts", "data_version", "history", "fact_stats_of",
@@ -80,12 +80,13 @@ def attempt_row(puzzle: Puzzle, result: CheckResult, seconds: float, answer: lis
 
 
 def record_attempt(profile_id: int, row: Attempt) -> None:
-    storage().record_attempt(profile_id, row)
+    profile_book().record_attempt(profile_id, row)
 
 
 def record_daily(profile_id: int, daily: DailySet, index: int, row: Attempt) -> DailyResult:
-    result = storage().record_daily_answer(profile_id, daily.date.isoformat(), daily.number,
-                                           index, row, slots=len(daily.puzzles))
+    result = profile_book().record_daily_answer(profile_id, daily.date.isoformat(),
+                                                daily.number, index, row,
+                                                slots=len(daily.puzzles))
     return result
 
 

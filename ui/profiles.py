@@ -12,7 +12,7 @@ from trainer.storage.profiles import PIN_DIGITS
 
 from .classroom import end_teacher_session
 from .errors import safe_callback
-from .session import ask_pin, current_profile, flash, set_profile, storage
+from .session import ask_pin, current_profile, flash, profile_book, set_profile, storage
 
 __all__ = ["AVATARS", "PIN_DIGITS", "create_profile_clicked", "pick_profile_clicked",
            "pin_entered", "pin_cancelled", "rename_clicked", "pin_set_clicked",
@@ -31,7 +31,7 @@ def create_profile_clicked() -> None:
         flash("warning", problem[0], **problem[1])
         return
     try:
-        profile = storage().create_profile(nickname, avatar)
+        profile = profile_book().create(nickname, avatar)
     except StorageError as exc:
         flash("warning", exc.key, **exc.params)
         return
@@ -110,7 +110,7 @@ def rename_clicked(profile_id: int) -> None:
         flash("warning", problem[0], **problem[1])
         return
     try:
-        profile = storage().rename_profile(profile_id, nickname, pin=_parent_pin())
+        profile = profile_book().rename(profile_id, nickname, pin=_parent_pin())
     except StorageError as exc:
         flash("error" if exc.key == "pin_wrong" else "warning", exc.key, **exc.params)
         return
@@ -133,7 +133,7 @@ def _change_pin(profile_id: int, new_pin: str | None, done_key: str) -> None:
     if _managed(profile_id):
         return
     try:
-        storage().set_pin(profile_id, new_pin, pin=_parent_pin())
+        profile_book().set_pin(profile_id, new_pin, pin=_parent_pin())
     except StorageError as exc:
         flash("error", exc.key, **exc.params)
         return
@@ -147,7 +147,7 @@ def delete_clicked(profile_id: int) -> None:
     if profile is None or _managed(profile_id):
         return
     try:
-        storage().delete_profile(profile_id, pin=_parent_pin())
+        profile_book().delete(profile_id, pin=_parent_pin())
     except StorageError as exc:
         flash("error", exc.key, **exc.params)
         return

@@ -28,7 +28,7 @@ from .rules import CAPTURE_RULES, CATEGORIES, INITIAL_FIFTEEN, MISCOUNT, PRESETS
 from .solver import captures
 
 __all__ = ["run", "build_parser", "register", "CliError", "emit", "rules_from_args",
-           "add_rules_args", "Registrar"]
+           "add_rules_args", "Registrar", "count_arg", "MAX_GAMES"]
 
 
 class CliError(ValueError):
@@ -49,11 +49,27 @@ def emit(args: argparse.Namespace, data: Any, human: str) -> int:
     return 0
 
 
+#: The most games ``simulate`` plays (and deals ``arena`` plays) in one command: a count
+#: beyond it is a typo, and would run for days (issue 25: 10**23 ran until killed).
+MAX_GAMES = 100_000
+
+
 def _cards_arg(values: Sequence[str], what: str) -> list[Card]:
+    if any(not value.strip() for value in values):  # '' is no card: not dropped silently
+        raise CliError(f"{what}: an empty card ('') is not a card, e.g. 7o")
     try:
         return parse_cards(" ".join(values))
     except ValueError as exc:
         raise CliError(f"{what}: {exc}") from None
+
+
+def count_arg(value: str, what: str, limit: int = MAX_GAMES) -> int:
+    """A count given at the command line: a whole number 1..``limit``, else one line."""
+    text = value.strip()
+    if not text.isdigit() or len(text) > len(str(limit)) or not 1 <= int(text) <= limit:
+        raise CliError(f"{what} must be a whole number from 1 to {limit:,}, got {value[:20]!r}"
+                       + ("..." if len(value) > 20 else ""))
+    return int(text)
 
 
 def rules_from_args(args: argparse.Namespace) -> Rules:
@@ -106,8 +122,10 @@ def _cmd_captures(args: argparse.Namespace) -> int:
     if (args.card is None) == (args.hand is None):
         raise CliError("give either --card CARD or --hand CARD [CARD ...]")
     cs = args.capture_sum or 15
-    played = [_cards_arg([args.card], "--card")[0]] if args.card else _cards_arg(args.hand,
-                                                                                 "--hand")
+    played = (_cards_arg([args.card], "--card") if args.card is not None
+              else _cards_arg(args.hand, "--hand"))
+    if len(played) != 1 and args.card is not None:
+        raise CliError(f"--card takes one card, got {len(played)}")
     clash = set(played) & set(table)
     if clash:
         raise CliError(f"{sorted(clash)[0]} is both played and on the table")
@@ -124,7 +142,7 @@ def _cmd_captures(args: argparse.Namespace) -> int:
         return f"{r['card']}: " + "; ".join(" + ".join(s) for s in r["captures"])
 
     human = "\n".join(text(r) for r in results)
-    return emit(args, results[0] if args.card else {"hand": results}, human)
+    return emit(args, results[0] if args.card is not None else {"hand": results}, human)
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
@@ -143,17 +161,18 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     from .match import simulate
     from .record import game_to_record
 
-    if args.games < 1:
-        raise CliError("--games must be at least 1")
+    games = count_arg(args.games, "--games")
     rules = rules_from_args(args)
     players = [make_player(name) for name in args.players]
-    record_dir = Path(args.record_dir) if args.record_dir else None
+    if args.record_dir is not None and not args.record_dir.strip():
+        raise CliError("--record-dir: give a folder to write the records in (got '')")
+    record_dir = Path(args.record_dir) if args.record_dir is not None else None
     if record_dir is not None:
         try:
             record_dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise CliError(f"cannot create {record_dir}: {exc.strerror}") from None
-    width = len(str(args.games))
+    width = len(str(games))
 
     def save(index: int, game: Any) -> None:
         if record_dir is not None:
@@ -161,7 +180,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             path = record_dir / f"game-{index + 1:0{width}d}.json"
             path.write_text(json.dumps(record) + "\n", "utf-8")
 
-    result = simulate(rules, players, args.games, seed=args.seed, on_game=save)
+    result = simulate(rules, players, games, seed=args.seed, on_game=save)
     data = result.to_json() | {"players": list(args.players), "rules": rules.to_dict()}
     human = (f"{result.games} games, {result.rounds} rounds in {result.elapsed:.2f} s "
              f"({result.rounds_per_second:.0f} rounds/s); wins per side: "
@@ -219,7 +238,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
     p = sub.add_parser("simulate", help="computer players play whole games",
                        description="Play games between computer players and count wins.")
-    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--games", default="100", metavar="N",
+                   help=f"games to play, 1 to {MAX_GAMES:,} (default 100)")
     p.add_argument("--players", nargs="+", default=["random", "random"], metavar="LEVEL",
                    help="one computer player per seat (2-4), e.g. random random")
     add_rules_args(p)

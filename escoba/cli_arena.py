@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .cli import CliError, add_rules_args, emit, rules_from_args
+from .cli import MAX_GAMES, CliError, add_rules_args, count_arg, emit, rules_from_args
 
 __all__ = ["register"]
 
@@ -22,8 +22,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     for name in args.bots:
         if name not in PLAYER_LEVELS:
             raise CliError(f"unknown bot {name!r} (choose from {', '.join(PLAYER_LEVELS)})")
-    if args.rounds < 1:
-        raise CliError("--rounds must be at least 1")
+    args.rounds = count_arg(args.rounds, "--rounds")
     if args.players is not None:
         args.set = [*(args.set or []), f"players={args.players}"]
     elif args.teams:
@@ -58,12 +57,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
         "arena", help="two computer players over paired deals, with statistics",
         description="Play paired deals (each deck twice, seats swapped) between two bot "
-                    "levels; report the mean points-per-round difference with a 95%% "
+                    "levels; report the mean points-per-round difference with a 95% "
                     "confidence interval, win rate and milliseconds per move.")
     p.add_argument("--bots", nargs=2, required=True, metavar="LEVEL",
                    help="two levels: random, gentle, greedy, expert")
-    p.add_argument("--rounds", type=int, default=1000,
-                   help="deals to play; each is played twice, seats swapped (default 1000)")
+    p.add_argument("--rounds", default="1000", metavar="N",
+                   help=f"deals to play, 1 to {MAX_GAMES:,}; each is played twice, seats "
+                        "swapped (default 1000)")
     p.add_argument("--players", type=int, choices=(2, 3, 4), default=None,
                    help="players at the table (default 2; 4 with --teams); seats "
                         "alternate between the two bots")

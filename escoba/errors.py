@@ -53,6 +53,7 @@ record_not_utf8        ``byte``
 record_empty           (none)
 record_not_json        ``line``, ``column``
 record_too_deep        (none)
+record_number_too_long ``digits``: a number longer than any record holds (issue 25)
 record_not_object      (none)
 record_format          ``expected``, ``got``
 record_rules           ``reason``, ``reason_params``: the :class:`RulesError`
@@ -113,6 +114,7 @@ class Code(enum.StrEnum):
     RECORD_EMPTY = "record_empty"
     RECORD_NOT_JSON = "record_not_json"
     RECORD_TOO_DEEP = "record_too_deep"
+    RECORD_NUMBER_TOO_LONG = "record_number_too_long"
     RECORD_NOT_OBJECT = "record_not_object"
     RECORD_FORMAT = "record_format"
     RECORD_RULES = "record_rules"

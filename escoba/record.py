@@ -169,7 +169,7 @@ def load_record(text: str | bytes) -> dict[str, Any]:
     if not text.strip():
         raise RecordError("not a game record: the file is empty", Code.RECORD_EMPTY)
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_int=_record_int)
     except json.JSONDecodeError as exc:
         raise RecordError(f"not a game record: this is not JSON (line {exc.lineno}, "
                           f"column {exc.colno}: {exc.msg.lower()})", Code.RECORD_NOT_JSON,
@@ -212,6 +212,20 @@ def _unknown_keys(entry: Mapping[str, Any], allowed: frozenset[str], where: _At)
     if unknown:
         raise where.malformed(f"unknown field {unknown[0]!r} (expected "
                               f"{', '.join(sorted(allowed))})")
+
+
+#: The longest whole number a record holds: a seed is at most 20 digits. Python refuses
+#: to read one of more than 4,300 digits with a message about its own settings.
+_RECORD_DIGITS = 40
+
+
+def _record_int(digits: str) -> int:
+    """A whole number of the JSON, refused past :data:`_RECORD_DIGITS` digits."""
+    if len(digits.lstrip("-")) > _RECORD_DIGITS:
+        raise RecordError(f"not a game record: it holds a number of {len(digits.lstrip('-'))} "
+                          f"digits (a record's longest has {_RECORD_DIGITS})",
+                          Code.RECORD_NUMBER_TOO_LONG, digits=len(digits.lstrip("-")))
+    return int(digits)
 
 
 def replay(record: Mapping[str, Any] | str | bytes) -> Replay:

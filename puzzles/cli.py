@@ -7,6 +7,8 @@ Bad arguments raise :class:`~puzzles.model.PuzzleError` (a ``ValueError``):
 from __future__ import annotations
 
 import argparse
+import contextlib
+import sys
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -75,19 +77,32 @@ def _cmd_worksheet(args: argparse.Namespace) -> int:
     code = worksheet_code(args.kind, args.level, args.seed, args.capture_sum)
     data = worksheet_pdf(args.kind, args.level, args.count, args.seed, args.capture_sum,
                          args.paper, lang=args.lang)
+    if args.output is not None and not args.output.strip():
+        raise CliError("-o/--output: give a file name, or - for standard output (got '')")
+    to_stdout = args.output == "-"
     out = Path(args.output or f"worksheet-{code}.pdf")
     try:
-        out.write_bytes(data)
+        if to_stdout:  # "-o -": the PDF itself down the pipe, as replay reads "-"
+            sys.stdout.flush()
+            sys.stdout.buffer.write(data)
+            sys.stdout.buffer.flush()
+        else:
+            out.write_bytes(data)
     except OSError as exc:
         raise CliError(f"cannot write {out}: {exc.strerror or exc}") from None
     sheet_pages, key_pages = page_counts(args.kind, args.count)
-    info: dict[str, Any] = {"file": str(out), "code": code, "kind": args.kind,
+    info: dict[str, Any] = {"file": "-" if to_stdout else str(out), "code": code,
+                            "kind": args.kind,
                             "level": args.level, "capture_sum": args.capture_sum,
                             "count": args.count, "paper": args.paper,
                             "sheet_pages": sheet_pages, "key_pages": key_pages,
                             "bytes": len(data)}
-    human = (f"wrote {out}: {args.count} {args.kind} puzzles, level {args.level}, "
-             f"code {code} ({sheet_pages} sheet + {key_pages} answer-key pages, {args.paper})")
+    human = (f"wrote {'the PDF to standard output' if to_stdout else out}: {args.count} "
+             f"{args.kind} puzzles, level {args.level}, code {code} ({sheet_pages} sheet + "
+             f"{key_pages} answer-key pages, {args.paper})")
+    if to_stdout:  # standard output holds the PDF: what was written is told on stderr
+        with contextlib.redirect_stdout(sys.stderr):
+            return emit(args, info, human)
     return emit(args, info, human)
 
 
@@ -126,5 +141,6 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--lang", default="en", metavar="LANG",
                    help="language of the sheet and its key: en, es, de or zh (default en)")
     p.add_argument("-o", "--output", metavar="FILE.pdf",
-                   help="where to write it (default worksheet-CODE.pdf)")
+                   help="where to write it (default worksheet-CODE.pdf; - writes the PDF "
+                        "to standard output, the summary to standard error)")
     p.set_defaults(handler=_cmd_worksheet)

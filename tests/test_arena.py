@@ -81,7 +81,8 @@ def test_cli_arena_player_counts_and_options(capsys, extra):
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--bots", "greedy", "wizard"], "unknown bot 'wizard'"),
-    (["--bots", "greedy", "random", "--rounds", "0"], "--rounds must be at least 1"),
+    (["--bots", "greedy", "random", "--rounds", "0"],
+     "--rounds must be a whole number from 1 to 100,000"),
     (["--bots", "greedy", "random", "--teams", "--players", "3"], "teams need 4 players"),
     (["--bots", "greedy", "random", "--set", "capture_rule=sometimes"], "capture_rule"),
 ])

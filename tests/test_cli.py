@@ -97,3 +97,48 @@ def test_console_script_and_module_both_run():
     done = subprocess.run([sys.executable, "-m", "commands", "--help"], capture_output=True,
                           text=True)
     assert done.returncode == 0 and "captures" in done.stdout
+
+
+# -- issue 25: the cases a fuzzer found (exit 2, one line, bounded counts, -o -) -----------
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["captures", "--table", "3o", "--card", ""], "--card: an empty card"),
+    (["captures", "--table", "", "3o", "--card", "7o"], "--table: an empty card"),
+    (["captures", "--table", "3o", "--hand", "7o", " "], "--hand: an empty card"),
+    (["captures", "--table", "3o", "--card", "7o 8o"], "--card takes one card"),
+    (["simulate", "--games", "99999999999999999999999"], "1 to 100,000"),
+    (["simulate", "--games", "-3"], "1 to 100,000"),
+    (["simulate", "--games", "2", "--record-dir", ""], "--record-dir: give a folder"),
+    (["arena", "--bots", "random", "random", "--rounds", "1" + "0" * 30], "1 to 100,000"),
+    (["worksheet", "--kind", "captures", "--level", "1", "-o", ""], "-o/--output"),
+])
+def test_each_odd_input_is_one_line_with_its_own_sentence(capsys, argv, says):
+    code, out, err = run(capsys, *argv)
+    assert (code, out) == (2, "")
+    assert err.startswith("error: ") and len(err.strip().splitlines()) == 1
+    assert says in err and "internal error" not in err
+
+
+def test_a_record_with_a_5000_digit_number_is_refused_in_our_words(capsys, tmp_path):
+    record = tmp_path / "big.json"
+    record.write_text('{"format": "escoba-record/1", "seed": ' + "9" * 5000 + "}", "utf-8")
+    code, _, err = run(capsys, "replay", str(record))
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert "a number of 5000 digits" in err and "sys.set_int_max_str_digits" not in err
+
+
+def test_a_worksheet_to_standard_output_is_the_pdf_itself(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "commands", "worksheet", "--kind", "captures",
+                           "--level", "1", "--count", "2", "-o", "-"], capture_output=True,
+                          cwd=tmp_path)
+    assert done.returncode == 0 and done.stdout.startswith(b"%PDF-")
+    assert b"standard output" in done.stderr
+    assert list(tmp_path.iterdir()) == []  # no file named "-"
+
+
+def test_arena_help_shows_a_plain_percent():
+    done = subprocess.run([sys.executable, "-m", "commands", "arena", "--help"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0 and "95% confidence" in " ".join(done.stdout.split())
+    assert "%%" not in done.stdout

@@ -120,3 +120,66 @@ def test_the_fragment_check_finds_a_bare_fragment(tmp_path):
     probe.write_text("import streamlit as st\nfrom streamlit import fragment\n\n"
                      "@st.fragment(run_every=2)\ndef tick():\n    pass\n", encoding="utf-8")
     assert sorted(_bare_fragments(probe, tmp_path)) == ["ui/lobby.py:2", "ui/lobby.py:4"]
+
+
+def _storage_writes() -> set[str]:
+    """The Storage methods that write: each opens a transaction or changes rows itself."""
+    import inspect
+
+    from trainer.storage import Storage
+
+    sources = {name: inspect.getsource(method)
+               for name, method in inspect.getmembers(Storage, inspect.isfunction)
+               if name not in {"transaction", "migrate", "__init__"}}
+    writes = {name for name, source in sources.items()
+              if any(mark in source for mark in ("self.transaction(", ".insert(", ".update(",
+                                                 ".delete(", "engine.begin("))}
+    while True:  # ... or calls one that does (record_daily_answer: _record_daily_answer)
+        more = {name for name, source in sources.items() if name not in writes
+                and any(f"self.{writer}(" in source for writer in writes)}
+        if not more:
+            return {name for name in writes if not name.startswith("_")}
+        writes |= more
+
+
+def _storage_calls(path: Path) -> list[tuple[str, int]]:
+    """Every method called on ``storage()`` in ``path``, directly (``storage().m(...)``) or
+    through a name bound to it (``store = storage()`` then ``store.m(...)``)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+
+    def is_storage_call(node: ast.AST) -> bool:
+        return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+            and node.func.id == "storage"
+
+    bound = {target.id for node in ast.walk(tree) if isinstance(node, ast.Assign)
+             and is_storage_call(node.value) for target in node.targets
+             if isinstance(target, ast.Name)}
+    calls = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and (
+                is_storage_call(node.value)
+                or (isinstance(node.value, ast.Name) and node.value.id in bound)):
+            calls.append((node.attr, node.lineno))
+    return calls
+
+
+def test_no_view_writes_to_the_storage():
+    """Issue 25: domain writes live in trainer/ (session objects: GameSession, Tables,
+    LessonRunner, the classroom's, ProfileBook); the pages and ui/ only read through
+    storage(). Counted over every storage() call of app.py, app_pages/ and ui/."""
+    writes = _storage_writes()
+    assert {"create_profile", "record_attempt", "record_daily_answer", "save_review",
+            "update_settings", "abandon_game", "set_pin", "delete_profile"} <= writes
+    calls = [(f"{path.relative_to(ROOT)}:{line}", name) for path in _view_modules()
+             for name, line in _storage_calls(path)]
+    assert len(calls) > 30  # the views do read through it: the count sees them
+    assert [(where, name) for where, name in calls if name in writes] == []
+
+
+def test_the_storage_count_sees_a_write_made_either_way(tmp_path):
+    probe = tmp_path / "page.py"
+    probe.write_text("store = storage()\nstore.create_profile('Ana', 'x')\n"
+                     "storage().record_attempt(1, None)\nstorage().get_profile(1)\n",
+                     encoding="utf-8")
+    assert sorted(_storage_calls(probe)) == [("create_profile", 2), ("get_profile", 4),
+                                             ("record_attempt", 3)]

@@ -383,6 +383,12 @@ def test_two_children_play_a_whole_game_and_each_saw_the_record(make_store) -> N
     assert all(m.kind == "human" for m in who)
     review = a.review(0)
     assert review is not None and b.review(1) is not None
+    # Issue 25: the opener's review was saved by the save that finished the game, with
+    # no end screen drawn (a table game never stored one before).
+    from trainer.hints import review as coach_review
+
+    stored = a.storage.get_game(a.game.game_id).review
+    assert stored is not None and stored == coach_review(a.game.record(), 0).to_stored()
 
 
 def _assert_positions_replay(record: dict, seen: dict[int, list]) -> None:

@@ -180,3 +180,39 @@ def test_what_just_happened_is_the_history_since_the_childs_last_move(tmp_path) 
         assert resumed.recent == session.recent
         checked += 1
     assert checked > 20
+
+
+def test_the_save_that_finishes_a_game_stores_the_coachs_review(tmp_path) -> None:
+    """Issue 25: the review was computed and saved by the end screen when it was drawn:
+    a game finished elsewhere (another tab, a test, a table) never got one. Now the save
+    that finishes the game writes it, in the same transaction; no screen is drawn here."""
+    import random
+
+    import sqlalchemy as sa
+
+    from escoba import Rules
+    from trainer.gameplay import GameSession, SeatSpec
+    from trainer.hints import review
+    from trainer.storage import Storage
+
+    store = Storage(sa.create_engine(f"sqlite:///{tmp_path / 'r.db'}"))
+    pid = store.create_profile("Ana", "🦊").id
+    seats = [SeatSpec("human", "Ana"), SeatSpec("bot", "B", level="greedy")]
+    session = GameSession.new(Rules.preset("classic", target=1), seats, 9, storage=store,
+                              profile_id=pid)
+    rng = random.Random(9)
+    for _ in range(400):
+        if session.is_over:
+            break
+        assert store.get_game(session.game_id).review is None  # not before the end
+        if session.round_over:
+            session.next_round()
+        elif session.is_human_turn:
+            move = rng.choice(session.observation(session.to_move).legal_moves())
+            session.play_human_then_bots(move.card, move.take)
+        else:
+            session.run_bots()
+    row = store.get_game(session.game_id)
+    assert session.is_over and row.status == "finished"
+    assert row.review is not None and row.review == review(session.record(), 0).to_stored()
+    assert session.review_for(0).to_stored() == row.review  # what the end screen shows

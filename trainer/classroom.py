@@ -28,11 +28,12 @@ import secrets
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, timedelta
 from typing import Any
 
 from lessons import load_stages
 
+from . import clock
 from .classroom_views import (
     DEFAULT_FLUENCY,
     FLUENCY_LIMITS,
@@ -49,6 +50,7 @@ from .classroom_views import (
     fact_grid,
     pupil_task,
 )
+from .clock import Clock
 from .i18n import t
 from .limits import CLASS_CODE_DEVICE, CLASS_CODE_SERVER, SERVER, Limiter, wait_minutes
 from .names import label_problem, name_key, name_problem, normalise
@@ -86,11 +88,8 @@ LOCK_MINUTES = 5
 #: The teacher area locks after this many minutes without a call.
 IDLE_MINUTES = 15
 
-Clock = Callable[[], datetime]
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
+#: The app's one clock (trainer.clock: ESCOBA_NOW honoured), under the names used here.
+utc_now = clock.now
 
 
 # -- words -----------------------------------------------------------------------------

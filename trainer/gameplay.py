@@ -142,6 +142,8 @@ class GameSession:
         self._saved_per_round = {n: len(round_moves(r)) for n, r in enumerate(game.rounds, 1)}
         self._saved_results = sum(1 for r in game.rounds if r.is_over)
         self._record_rounds = len(game.rounds)
+        #: The coach's review per human seat, once the game is over (see review_for).
+        self._reviews: dict[int, Any] = {}
 
     # -- creation ---------------------------------------------------------------
     @classmethod
@@ -160,6 +162,12 @@ class GameSession:
                 seats=[s.to_dict() for s in seats], seed=seed, record=session.record(),
                 options=options)
         return session
+
+    @staticmethod
+    def give_up(row: Any, storage: Storage) -> None:
+        """Mark a saved game (a :class:`trainer.storage.GameRow`) abandoned: one that no
+        longer replays must not lock its child out of playing."""
+        storage.abandon_game(row.id)
 
     @classmethod
     def resume(cls, row: Any, storage: Storage | None = None) -> GameSession:
@@ -418,9 +426,27 @@ class GameSession:
             self.save()
         return attempt
 
+    @property
+    def review_seat(self) -> int | None:
+        """The seat whose review the game's row keeps (the game's own child: the first
+        human seat, at a table the opener's), or None with no child at the table."""
+        return self.human_seats[0] if self.human_seats else None
+
+    def review_for(self, seat: int) -> Any:
+        """The coach's review (:func:`trainer.hints.review`) of ``seat``'s game, once it
+        is over; made once per seat. The review of :attr:`review_seat` is made and saved
+        by the save that finishes the game, in its transaction (a game finished on any
+        page, or at a table, has it); the end screen only shows it."""
+        if seat not in self._reviews:
+            from .hints import review  # the coach's, only when a game ends
+
+            self._reviews[seat] = review(self.record(), seat)
+        return self._reviews[seat]
+
     def save(self) -> None:
         """Write new moves, finished rounds' points (and, when a round was dealt or the
-        game ended, the record) in one transaction, at the revision this session holds.
+        game ended, the record and the coach's review of :attr:`review_seat`) in one
+        transaction, at the revision this session holds.
 
         The moves are the record's own entries (``escoba.record.round_moves``, which
         :meth:`record` is made of): one serialisation of a game.
@@ -447,12 +473,18 @@ class GameSession:
         rewrite = len(rounds) != self._record_rounds or self.is_over
         if not new_moves and not new_results and not rewrite:
             return
+        review = None
+        if self.is_over and self.review_seat is not None:
+            made = self.review_for(self.review_seat)
+            # Stored for the progress charts of the profile's child: the same count.
+            review = made.to_stored() if made is not None else None
         try:
             self.revision = self.storage.save_progress(
                 self.game_id, self.record() if rewrite else None, revision=self.revision,
                 new_moves=new_moves, new_results=new_results, winner=self.game.winner,
                 finished=self.is_over, evidence=self._evidence,
-                evidence_profile=self._evidence_profile if self._evidence else None)
+                evidence_profile=self._evidence_profile if self._evidence else None,
+                review=review)
         except GameChanged as refused:
             self.conflict = refused.key
             self._evidence.clear()  # a move not saved: its evidence is not either

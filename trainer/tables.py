@@ -41,7 +41,7 @@ import re
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
@@ -49,6 +49,7 @@ import sqlalchemy as sa
 from escoba import Card, Deck, Rules
 from escoba.record import round_moves
 
+from . import clock
 from . import hints as hint_mod
 from .board_view import session_board, session_position
 from .classroom import normalise_code
@@ -106,8 +107,7 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("ascii")).hexdigest()
 
 
-def _utc_now() -> datetime:
-    return datetime.now(UTC)
+_utc_now = clock.now  # the app's one clock (ESCOBA_NOW honoured)
 
 
 @dataclass(frozen=True)
@@ -754,4 +754,4 @@ class TableSeat:
         game = self.game
         if game is None or not game.is_over:
             return None
-        return hint_mod.review(game.record(), seat)
+        return game.review_for(seat)  # made once; the opener's saved with the last move

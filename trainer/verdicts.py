@@ -35,7 +35,8 @@ _OTHER_MOVE_KEY = "not_in_hand"  # no other refusal can come from the board's pi
 #: the move inside it) -> catalog key. Codes not listed read ``rec_malformed``.
 RECORD_KEYS: dict[str, str] = {code: f"rec_{code}" for code in (
     Code.RECORD_TOO_BIG, Code.RECORD_NOT_UTF8, Code.RECORD_EMPTY, Code.RECORD_NOT_JSON,
-    Code.RECORD_TOO_DEEP, Code.RECORD_NOT_OBJECT, Code.RECORD_FORMAT, Code.RECORD_RULES,
+    Code.RECORD_TOO_DEEP, Code.RECORD_NUMBER_TOO_LONG, Code.RECORD_NOT_OBJECT,
+    Code.RECORD_FORMAT, Code.RECORD_RULES,
     Code.RECORD_DEALER, Code.RECORD_GAME_WON, Code.RECORD_STOPS_EARLY, Code.RECORD_REDEAL,
     Code.RECORD_DECK, Code.WRONG_SUM, Code.CAPTURE_FORCED, Code.CARD_NOT_ON_TABLE,
     Code.NOT_IN_HAND, Code.NOT_YOUR_TURN, Code.ROUND_OVER, Code.MISCOUNT_NOT_ALLOWED,

@@ -104,14 +104,9 @@ REVIEW_SHOWN = 5
 
 
 def show_review_of(game: GameSession, seat: int, *, owner: bool) -> None:
-    cache_key = f"review_{game.game_id}_{seat}"
-    if cache_key not in st.session_state:
-        review = hint_mod.review(game.record(), seat)
-        st.session_state[cache_key] = review
-        if owner and review is not None and game.game_id is not None:
-            # Stored for the progress charts of the profile's child: the same count.
-            storage().save_review(game.game_id, review.to_stored())
-    review: hint_mod.GameReview | None = st.session_state[cache_key]
+    # Made (and, for the game's own child, saved) by the save that finished the game
+    # (GameSession.review_for): the end screen only shows it.
+    review: hint_mod.GameReview | None = game.review_for(seat)
     if review is None:
         st.caption(t("review_unavailable"))
         return

@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import functools
 import logging
-import os
 import re
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from typing import Any, NamedTuple
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -25,11 +24,12 @@ from puzzles import CheckResult, DailySet, Puzzle, daily_set
 from puzzles.mastery import Answer, FactStats, fact_stats
 from puzzles.practice import Attempt, answers_from_rows, practice_candidates
 from trainer.charts import attempts_frame
+from trainer.clock import now as clock_now
 from trainer.evidence import game_answers, is_game_turn
 from trainer.storage import DailyResult, ProgressVersion
 
 from .errors import safe_callback
-from .session import database_url, storage
+from .session import database_url, profile_book, storage
 
 __all__ = ["now_utc", "child_timezone", "timezone_unknown", "today", "attempt_row",
            "record_attempt",
@@ -41,16 +41,9 @@ _MASTERY = "mastery_cache"
 
 
 def now_utc() -> datetime:
-    """The current instant. ``ESCOBA_NOW`` (ISO, e.g. ``2026-12-02T23:30:00Z``) fixes it
-    for tests and demos (the daily puzzle depends on the date)."""
-    fixed = os.environ.get("ESCOBA_NOW")
-    if fixed:
-        try:
-            value = datetime.fromisoformat(fixed.replace("Z", "+00:00"))
-            return value if value.tzinfo else value.replace(tzinfo=UTC)
-        except ValueError:
-            log.warning("ignoring ESCOBA_NOW=%r (not an ISO date and time)", fixed)
-    return datetime.now(UTC)
+    """The current instant: the app's one clock (:func:`trainer.clock.now`, which
+    ``ESCOBA_NOW`` sets for tests and demos; the daily puzzle depends on the date)."""
+    return clock_now()
 
 
 #: What an IANA time zone name looks like ("Europe/Madrid", "America/Argentina/Salta",
@@ -109,12 +102,13 @@ def attempt_row(puzzle: Puzzle, result: CheckResult, seconds: float, answer: lis
 
 
 def record_attempt(profile_id: int, row: Attempt) -> None:
-    storage().record_attempt(profile_id, row)
+    profile_book().record_attempt(profile_id, row)
 
 
 def record_daily(profile_id: int, daily: DailySet, index: int, row: Attempt) -> DailyResult:
-    result = storage().record_daily_answer(profile_id, daily.date.isoformat(), daily.number,
-                                           index, row, slots=len(daily.puzzles))
+    result = profile_book().record_daily_answer(profile_id, daily.date.isoformat(),
+                                                daily.number, index, row,
+                                                slots=len(daily.puzzles))
     return result
 
 

@@ -7,7 +7,6 @@ import streamlit as st
 
 from trainer.classroom import ClassroomError, PupilSignIn
 from trainer.i18n import t
-from trainer.limits import ParentPins
 from trainer.names import name_problem
 from trainer.storage import Profile, StorageError
 from trainer.storage.profiles import PIN_DIGITS
@@ -16,7 +15,15 @@ from trainer.text import md_escape
 from .classroom import end_teacher_session
 from .errors import safe_callback
 from .first_run import mark_new_child
-from .session import ask_pin, current_profile, device_key, flash, set_profile, storage
+from .session import (
+    ask_pin,
+    current_profile,
+    device_key,
+    flash,
+    profile_book,
+    set_profile,
+    storage,
+)
 
 __all__ = ["AVATARS", "PIN_DIGITS", "create_profile_clicked", "pick_profile_clicked",
            "pin_entered", "pin_cancelled", "rename_clicked", "pin_set_clicked",
@@ -35,7 +42,7 @@ def create_profile_clicked() -> None:
         flash("warning", problem[0], **problem[1])
         return
     try:
-        profile = storage().create_profile(nickname, avatar)
+        profile = profile_book().create(nickname, avatar)
     except StorageError as exc:
         flash("warning", exc.key, **exc.params)
         return
@@ -81,7 +88,7 @@ def pin_entered(profile_id: int) -> None:
         set_profile(profile)
     else:
         try:  # a parent's PIN: counted per profile and per device (trainer.limits)
-            _parent_pins().check(profile_id, pin, device_key())
+            profile_book().check_pin(profile_id, pin=pin, device=device_key())
         except StorageError as exc:
             flash("error", exc.key, **exc.params)
             return
@@ -105,10 +112,6 @@ def pin_cancelled() -> None:
     if current_profile() is None:
         st.query_params.pop("p", None)
     ask_pin(None)
-
-
-def _parent_pins() -> ParentPins:
-    return ParentPins(storage())
 
 
 def _parent_pin() -> str | None:
@@ -135,7 +138,8 @@ def rename_clicked(profile_id: int) -> None:
         flash("warning", problem[0], **problem[1])
         return
     try:
-        profile = _parent_pins().rename(profile_id, nickname, _parent_pin(), device_key())
+        profile = profile_book().rename(profile_id, nickname, pin=_parent_pin(),
+                                        device=device_key())
     except StorageError as exc:
         flash("error" if exc.key in ("pin_wrong", "pin_wait") else "warning", exc.key,
               **exc.params)
@@ -159,7 +163,7 @@ def _change_pin(profile_id: int, new_pin: str | None, done_key: str) -> None:
     if _managed(profile_id):
         return
     try:
-        _parent_pins().set_pin(profile_id, new_pin, _parent_pin(), device_key())
+        profile_book().set_pin(profile_id, new_pin, pin=_parent_pin(), device=device_key())
     except StorageError as exc:
         flash("error", exc.key, **exc.params)
         return
@@ -173,7 +177,7 @@ def delete_clicked(profile_id: int) -> None:
     if profile is None or _managed(profile_id):
         return
     try:
-        _parent_pins().delete(profile_id, _parent_pin(), device_key())
+        profile_book().delete(profile_id, pin=_parent_pin(), device=device_key())
     except StorageError as exc:
         flash("error", exc.key, **exc.params)
         return

@@ -27,6 +27,7 @@ import streamlit as st
 
 from trainer.gameplay import GameSession
 from trainer.i18n import LANGUAGES
+from trainer.profile_book import ProfileBook
 from trainer.storage import GameRow, Profile, Storage, configure_sqlite, sqlite_url
 from trainer.storage.trouble import UNAVAILABLE
 from ui.i18n import current_language, set_language
@@ -111,6 +112,12 @@ def _storage(url: str | None) -> Storage:
     engine = conn.engine
     configure_sqlite(engine)
     return Storage(engine)
+
+
+def profile_book() -> ProfileBook:
+    """The writes a page makes for a profile (trainer.profile_book): no view writes to
+    the storage itself."""
+    return ProfileBook(storage())
 
 
 def storage() -> Storage:
@@ -265,7 +272,7 @@ def update_setting(name: str, value: Any) -> None:
     if profile_id is not None:
         saved = dict(current)
         saved["lang"] = current_language()
-        storage().update_settings(int(profile_id), saved)
+        profile_book().save_settings(int(profile_id), saved)
 
 
 def save_language(lang: str) -> None:
@@ -274,7 +281,7 @@ def save_language(lang: str) -> None:
     if profile_id is not None:
         saved = dict(settings())
         saved["lang"] = lang
-        storage().update_settings(int(profile_id), saved)
+        profile_book().save_settings(int(profile_id), saved)
 
 
 # -- game ------------------------------------------------------------------------------
@@ -325,7 +332,7 @@ def _resumed(row: GameRow) -> GameSession | None:
     except Exception:
         # A saved game that no longer replays must not lock the child out.
         log.exception("could not resume game %s", row.id)
-        storage().abandon_game(row.id)
+        GameSession.give_up(row, storage())
         return None
     st.session_state[_GAME] = game
     return game

@@ -163,8 +163,11 @@ class GameStore(Database):
                       new_results: Sequence[RoundResult] = (),
                       winner: int | None = None, finished: bool = False,
                       evidence: Sequence[Any] = (),
-                      evidence_profile: int | None = None) -> int:
+                      evidence_profile: int | None = None, review: Any = None) -> int:
         """Moves, the record they extend and any round results, in one transaction.
+
+        ``review``: the coach's review of a finished game (stored JSON), written with
+        the save that finishes it, so that every finished game has one.
 
         ``evidence``: the child's turns as attempts (:mod:`trainer.evidence`), written in
         the same transaction as the moves they belong to, for ``evidence_profile`` (a
@@ -200,6 +203,9 @@ class GameStore(Database):
                     conn.execute(results.insert().values(
                         game_id=game_id, round_no=result.round_no,
                         points=json.dumps(result.points), created_at=stamp))
+                if review is not None:
+                    conn.execute(games.update().where(games.c.id == game_id)
+                                 .values(review=json.dumps(review)))
                 if evidence:
                     owner = evidence_profile if evidence_profile is not None else \
                         conn.execute(sa.select(games.c.profile_id)

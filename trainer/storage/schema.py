@@ -17,6 +17,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
+from ..clock import now as clock_now
 from .migrations import MIGRATIONS
 
 __all__ = ["Database", "StorageError", "metadata", "schema_version", "profiles", "games",
@@ -344,7 +345,8 @@ puzzle_progress = sa.Table(
 
 
 def now() -> datetime:
-    return datetime.now(UTC)
+    """The instant a row is written at: the app's one clock (trainer.clock, ESCOBA_NOW)."""
+    return clock_now()
 
 
 def aware(value: datetime | None) -> datetime | None:

@@ -1,0 +1,74 @@
+"""A device's profiles and what a child did outside a game, as the pages change them.
+
+The pages and ui/ draw; every write they cause to a profile (create, rename, PIN,
+delete, settings) or to a child's answers outside a puzzle's own session (an attempt,
+a daily puzzle's slot) goes through :class:`ProfileBook`, so the rules of a write live
+in ``trainer/`` and no view calls the storage to write (``tests/test_layers.py``
+counts the views' ``storage()`` calls and allows none that write). Games write through
+:class:`trainer.gameplay.GameSession`, tables through :class:`trainer.tables.Tables`,
+lessons through :class:`trainer.lessons.LessonRunner`, the classroom through
+:mod:`trainer.classroom`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from puzzles.practice import Attempt
+
+from .limits import ParentPins
+from .storage import DailyResult, Profile, Storage
+
+__all__ = ["ProfileBook"]
+
+
+class ProfileBook:
+    """The writes a page makes for the profiles of this database; each is one
+    transaction of :class:`~trainer.storage.Storage`, refused with its
+    :class:`~trainer.storage.StorageError` (nothing changes then)."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+        # What a parent's PIN guards is asked through its limits (issue 25): a wrong PIN
+        # waits, per profile and per device, counted in the database.
+        self.pins = ParentPins(storage)
+
+    # -- the profile ----------------------------------------------------------------
+    def create(self, nickname: str, avatar: str) -> Profile:
+        """A new profile (``profile_empty``, ``profile_taken``)."""
+        return self.storage.create_profile(nickname, avatar)
+
+    def check_pin(self, profile_id: int, *, pin: str | None, device: str) -> None:
+        """The parent's PIN opens the profile (``pin_wrong``, ``pin_wait``)."""
+        self.pins.check(profile_id, pin, device)
+
+    def rename(self, profile_id: int, nickname: str, *, pin: str | None, device: str
+               ) -> Profile:
+        """A new nickname, the parent's PIN asked (``pin_wrong``, ``pin_wait``,
+        ``profile_taken``)."""
+        return self.pins.rename(profile_id, nickname, pin, device)
+
+    def set_pin(self, profile_id: int, new_pin: str | None, *, pin: str | None,
+                device: str) -> None:
+        """Set, change or (``None``) remove the parent's PIN (``pin_wrong``, ``pin_wait``,
+        ``pin_format``)."""
+        self.pins.set_pin(profile_id, new_pin, pin, device)
+
+    def delete(self, profile_id: int, *, pin: str | None, device: str) -> None:
+        """The profile and all its data (``pin_wrong``, ``pin_wait``)."""
+        self.pins.delete(profile_id, pin, device)
+
+    def save_settings(self, profile_id: int, settings: dict[str, Any]) -> None:
+        """The profile's settings as they are now (deck, language, options)."""
+        self.storage.update_settings(profile_id, settings)
+
+    # -- answers outside a game ------------------------------------------------------
+    def record_attempt(self, profile_id: int, attempt: Attempt) -> None:
+        """A puzzle or quick fact answered, as it was judged."""
+        self.storage.record_attempt(profile_id, attempt)
+
+    def record_daily_answer(self, profile_id: int, day: str, number: int, index: int,
+                            attempt: Attempt, *, slots: int) -> DailyResult:
+        """A daily puzzle answered: its attempt and the day's slot, together."""
+        return self.storage.record_daily_answer(profile_id, day, number, index, attempt,
+                                                slots=slots)

@@ -90,10 +90,11 @@ def _set_seat(seat: TableSeat | None) -> None:
     st.query_params["seat"] = seat.token
 
 
-def current_seat(profile: Any) -> TableSeat | None:
+def current_seat(profile: Any) -> TableSeat | TableRefusal | None:
     """This device's seat for the child signed in (``profile``): from session state,
     else from the URL's link (a bad link: a clear message and the lobby, nothing else
-    changes; another child's seat: whose it is, their PIN or watching)."""
+    changes). Another child's seat is the refusal ``table_seat_other_child``, for the
+    page to say whose it is (below its title) and offer their PIN or watching."""
     seat: TableSeat | None = st.session_state.get(KEY_SEAT)
     if seat is not None and seat.player_id != profile.id:
         st.session_state.pop(KEY_SEAT, None)  # another child's: never played for this one
@@ -109,8 +110,7 @@ def current_seat(profile: Any) -> TableSeat | None:
     found = _tables().seat_from_link(code, token, profile.id)
     if isinstance(found, TableRefusal):
         if found.key == "table_seat_other_child":
-            _another_childs_seat(found, profile)  # the link stays: its child may come
-            return None
+            return found  # the link stays: its child may come back to it
         _say_refusal(found)
         if _watch_instead(found, code, token, profile) is not None:  # the link stays
             return None
@@ -729,6 +729,9 @@ def table_page(profile: Any) -> None:
     """The page: the lobby, the waiting room or the game of this device's seat (or, for
     a seat handed to the computer, the game to watch)."""
     seat = current_seat(profile)
+    others: TableRefusal | None = None
+    if isinstance(seat, TableRefusal):
+        others, seat = seat, None
     watcher: TableSeat | None = st.session_state.get(KEY_WATCH)
     if seat is None and watcher is not None and st.query_params.get("seat") == watcher.token \
             and watcher.player_id == profile.id:
@@ -738,6 +741,8 @@ def table_page(profile: Any) -> None:
     if seat is None:
         _page_title(None)
         show_flash()
+        if others is not None:
+            _another_childs_seat(others, profile)
         _lobby(profile)
         return
     if seat.pulse is None or seat.changed():

@@ -28,7 +28,7 @@ from .board_component import board_loaded, show_board_component
 from .errors import safe_callback
 from .i18n import current_language
 from .session import settings, storage
-from .speaker import lesson_speech
+from .speaker import lesson_speech, said_speaker
 
 __all__ = ["show_lessons", "runner_of", "open_stage", "KEY_RUNNER"]
 
@@ -189,6 +189,7 @@ def _show_said() -> None:
             st.error(text, icon="🤔")
         else:
             st.info(text, icon="💬")
+    said_speaker(said, key="lesson_said_speaker")  # heard on a tap (issue 23)
 
 
 def _board_data(view: LessonView, profile: Any) -> dict[str, Any] | None:

@@ -233,6 +233,18 @@ def test_the_mute_switch_silences_everything(server, browser_type_launch_args) -
         page.goto(f"{url}/lessons?p={profile}")
         page.get_by_role("button", name=t("ui.start_here", "en", domain="lessons")).click()
         _wait_spoken(page, _first_goal("en"))
+        # A wrong tap: what it did is read aloud, and its speaker button says it again.
+        runner = LessonRunner()
+        view = runner.view()
+        wrong = next(c for c in (*view.hand, *view.table) if not LessonRunner().tap(c).ok)
+        feedback = spoken_message(LessonRunner().tap(wrong).feedback, "en")
+        page.locator(f'.eb-card[data-id="{wrong}"]').click()
+        _wait_spoken(page, feedback)
+        page.wait_for_function("() => window.__escobaVoice.played.includes('wrong')")
+        page.locator(".eb-speaker .eb-speak").click()
+        page.wait_for_function(
+            "(text) => window.__speech.spoken.filter((u) => u.text === text).length === 2",
+            arg=feedback)
         mute = page.locator(".eb-mute")
         assert mute.get_attribute("aria-label") == t("speech.sound_off", "en")
         mute.click()
@@ -242,11 +254,9 @@ def test_the_mute_switch_silences_everything(server, browser_type_launch_args) -
         # Kept in the profile, like the switch in Settings.
         store = Storage(sa.create_engine(f"sqlite:///{db}"), migrate=False)
         assert store.get_profile(int(profile)).settings.get("sound") is False
+        assert page.locator(".eb-speaker .eb-speak").count() == 0
         before = page.evaluate(_LOG_JS)
         played = len(page.evaluate(_PLAYED_JS))
-        runner = LessonRunner()
-        view = runner.view()
-        wrong = next(c for c in (*view.hand, *view.table) if not LessonRunner().tap(c).ok)
         page.locator(f'.eb-card[data-id="{wrong}"]').click()  # a wrong tap: no sound
         _wait_idle(page)
         right = next(c for c in (*view.hand, *view.table) if runner.tap(c).ok)
@@ -296,5 +306,38 @@ def test_without_a_voice_for_the_language_the_speakers_say_so_once_and_hide(
         page.locator(".eb-intro").wait_for()
         assert page.locator(".eb-speak").count() == 0
         assert _spoken(page) == []
+        context.close()
+        browser.close()
+
+
+def test_the_score_what_happened_and_the_hint_can_be_heard_in_play(
+        server, browser_type_launch_args) -> None:  # noqa: F811
+    from playwright.sync_api import sync_playwright
+
+    url, _db = server
+    with sync_playwright() as p:
+        browser, context, page = _open(p, browser_type_launch_args, "en", ALL_VOICES,
+                                       size=(390, 844))
+        requests = _Requests(page)
+        profile = _new_profile(page, url, "Oye", "en")
+        page.goto(f"{url}/play?p={profile}")
+        page.get_by_role("button", name=t("start_game", "en")).click()
+        page.locator(".eb-card").first.wait_for()
+        _wait_idle(page)
+        assert _spoken(page) == []  # Play reads nothing by itself
+        page.locator(".eb-header .eb-speak").click()
+        page.wait_for_function("() => window.__speech.spoken.some((u) => u.text)")
+        score = _spoken(page)[-1]
+        assert score["lang"] == "en-GB" and "Round 1" in score["text"]
+        assert "points" in score["text"] and "·" not in score["text"]
+        page.locator(".eb-speaker .eb-speak").first.click()  # the hint panel's
+        page.wait_for_function("() => window.__speech.spoken.filter((u) => u.text).length > 1")
+        hint = _spoken(page)[-1]["text"]
+        assert hint and not set(hint) & set("⭐💡📣⚠️▮▯")
+        for button in page.locator(".eb-speak, .eb-mute").all():
+            box = button.bounding_box()
+            assert box and box["width"] >= 44 and box["height"] >= 44
+        page.screenshot(path="test-artifacts/23-play-speakers-390.png")
+        assert requests.outside() == set()
         context.close()
         browser.close()

@@ -37,6 +37,7 @@ from trainer.cards import pick_label
 from trainer.evidence import TurnContext
 from trainer.gameplay import GameSession
 from trainer.i18n import t
+from trainer.speech import speakable
 from trainer.text import md_escape
 from trainer.verdicts import sum_expression
 from trainer.words import card_text, event_line, hint_line_text, move_text, seat_status
@@ -144,10 +145,19 @@ def hint_panel(game: GameSession, obs: Observation, deck: Deck) -> hint_mod.Game
               f'{esc(hint_line_text(line, deck, style))}</div>'
               for line in hint.lines if line.kind == "warn"]
     st.html(_BOX + "".join(lines) + "</div>")
+    _hint_speaker([hint_line_text(line, deck, style) for line in hint.lines])
     if hint.more:
         st.button(t("hint_more"), key="hint_more", type="tertiary", on_click=_on_more_help,
                   args=(game,))
     return hint
+
+
+def _hint_speaker(lines: list[str]) -> None:
+    """The hint panel heard: each of its lines, said the way a voice needs (issue 23)."""
+    from .speaker import speaker_button  # speaker imports this module (deck_of)
+
+    words = " ".join(speakable(line, current_language(), deck_of()) for line in lines)
+    speaker_button(words, key="hint_speaker")
 
 
 def play_label(game: GameSession, card: Card | None, take: list[Card]) -> str:

@@ -44,7 +44,7 @@ from .errors import safe_callback
 from .i18n import current_language
 from .score import score_frame, show_round_score
 from .session import settings, storage
-from .speaker import lesson_speech
+from .speaker import lesson_speech, said_speaker
 
 __all__ = ["show_lessons", "runner_of", "open_stage", "current_stage_title", "KEY_RUNNER"]
 
@@ -270,6 +270,7 @@ def _show_said() -> None:
             st.error(text, icon="🤔")
         else:
             st.info(text, icon="💬")
+    said_speaker(said, key="lesson_said_speaker")  # heard on a tap (issue 23)
 
 
 def _board_data(view: LessonView, profile: Any) -> dict[str, Any] | None:

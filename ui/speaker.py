@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import streamlit as st
@@ -30,7 +31,14 @@ from .i18n import current_language
 from .session import DEFAULT_SETTINGS, current_profile, settings, storage, update_setting
 
 __all__ = ["VoiceSettings", "voice_settings", "save_sound", "board_speech", "lesson_speech",
-           "show_voice_settings", "VOICE_DEFAULTS"]
+           "show_voice_settings", "speaker_button", "said_speaker", "VOICE_DEFAULTS"]
+
+_ASSETS = Path(__file__).with_name("board_assets")
+_SPEAKER = st.components.v2.component(
+    "escoba_speaker", html="",
+    css=(_ASSETS / "voice.css").read_text(encoding="utf-8"),
+    js="\n".join((_ASSETS / name).read_text(encoding="utf-8")
+                  for name in ("voice.js", "speaker.js")))
 
 #: A profile's voice settings when it never changed them (a pupil's are the class's).
 VOICE_DEFAULTS: dict[str, bool] = {name: bool(DEFAULT_SETTINGS[name])
@@ -131,6 +139,22 @@ def board_speech(data: dict[str, Any], *, goal: str | None = None, goal_key: str
         "header": spoken_header, "cue": cue, "texts": _texts(),
     }
     return data
+
+
+def speaker_button(text: str, *, key: str) -> None:
+    """A 🔊 that says ``text`` (already speakable) when tapped; nothing while muted."""
+    voice = voice_settings()
+    if not text or not voice.sound:
+        return
+    _SPEAKER(key=key, data={"text": text, "lang": lang_tag(current_language()),
+                            "label": t("speech.listen"), "sound": voice.sound},
+             width="content", height="content")
+
+
+def said_speaker(said: Sequence[tuple[str, Message]] | None, *, key: str) -> None:
+    """The speaker button of a lesson's messages (what the last try did)."""
+    if said:
+        speaker_button(_spoken_said(said, current_language()), key=key)
 
 
 def _spoken_said(said: Sequence[tuple[str, Message]], lang: str) -> str:

@@ -54,8 +54,8 @@ __all__ = ["LESSONS_DIR", "load_stages", "read_stages", "stage_files", "stage", 
            "Step", "StepKind", "KINDS", "TapCard", "PlayCard", "Answer", "CallRenuncio",
            "WholeGame", "Judgement", "Shown", "PILE_QUESTIONS", "question_cards", "best_claim",
            "Deal", "Position", "GameSpec", "ACTIONS", "HINTS", "QUESTIONS",
-           "MIN_LEVELS", "MAX_LEVELS", "CARD_PARAMS", "CHILD", "GLOSSARY", "is_card_param", "parse_stage",
-           "load_file"]
+           "MIN_LEVELS", "MAX_LEVELS", "CARD_PARAMS", "CHILD", "GLOSSARY", "is_card_param",
+           "parse_stage", "load_file"]
 
 #: Where the stage files live (shipped as package data).
 LESSONS_DIR = Path(__file__).resolve().parent

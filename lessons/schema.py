@@ -158,8 +158,20 @@ class Shown:
 _NOTHING_SHOWN = Shown()
 
 
+class _Kind:
+    """What every kind has unless it says otherwise: no fields to read, nothing shown
+    besides the board."""
+
+    @classmethod
+    def parse(cls, r: _Reader, data: Mapping[str, Any], name: str) -> Any:
+        return cls()
+
+    def shows(self, round_: Round) -> Shown:
+        return _NOTHING_SHOWN
+
+
 @dataclass(frozen=True)
-class TapCard:
+class TapCard(_Kind):
     """Tap one card: a card worth ``value`` (``among`` the hand, the table or both), a
     table card that makes the sum alone with the hand card ``with_card`` (the engine
     judges it), or one of ``cards``."""
@@ -221,12 +233,9 @@ class TapCard:
         hand card a table card goes with is shown picked, not lit (it is no answer)."""
         return () if hints == "none" else self.right_cards(round_)
 
-    def shows(self, round_: Round) -> Shown:
-        return _NOTHING_SHOWN
-
 
 @dataclass(frozen=True)
-class PlayCard:
+class PlayCard(_Kind):
     """Play a card, taking table cards or laying it: one of ``moves``, ``"any"`` legal
     move or any legal capture (``"captures"``)."""
 
@@ -270,9 +279,6 @@ class PlayCard:
             return ()
         cards = (right[0].card, *sorted(right[0].take))
         return cards if hints == "full" else cards[:1]
-
-    def shows(self, round_: Round) -> Shown:
-        return _NOTHING_SHOWN
 
 
 #: The questions about a finished round's piles: the won cards are opened for them.
@@ -427,14 +433,10 @@ def best_claim(round_: Round) -> Renuncio | None:
 
 
 @dataclass(frozen=True)
-class CallRenuncio:
+class CallRenuncio(_Kind):
     """Call ¡renuncio! on the computer's missed capture (the best claim is taken)."""
 
     action: ClassVar[str] = "renuncio"
-
-    @classmethod
-    def parse(cls, r: _Reader, data: Mapping[str, Any], name: str) -> CallRenuncio:
-        return cls()
 
     def judge(self, round_: Round) -> Judgement:
         claim = best_claim(round_)
@@ -449,25 +451,15 @@ class CallRenuncio:
         claim = best_claim(round_) if hints != "none" else None
         return (claim.card, *sorted(claim.take)) if claim is not None else ()
 
-    def shows(self, round_: Round) -> Shown:
-        return _NOTHING_SHOWN
-
 
 @dataclass(frozen=True)
-class WholeGame:
+class WholeGame(_Kind):
     """Play a whole game (the level's ``game``): each refused move is a mistake."""
 
     action: ClassVar[str] = "game"
 
-    @classmethod
-    def parse(cls, r: _Reader, data: Mapping[str, Any], name: str) -> WholeGame:
-        return cls()
-
     def lit(self, round_: Round, hints: str) -> tuple[Card, ...]:
         return ()  # a game's glow is the coach's, faded by the runner
-
-    def shows(self, round_: Round) -> Shown:
-        return _NOTHING_SHOWN
 
 
 #: A step's kind: one of these types, each reading its fields from the file (``expect``).

@@ -249,7 +249,7 @@ def show_level(profile: Any, view: LessonView,
         st.button(_lt("ui.next_round"), key="lesson_next_round", type="primary",
                   on_click=_on_next_round, args=(profile,), use_container_width=True)
     elif view.status == "playing" and view.action == "answer" and view.choices:
-        st.markdown(f"**{_lt('ui.your_answer')}**")
+        st.markdown(f"#### {_lt('ui.your_answer')}")  # the answers' heading
         with st.container(horizontal=True, key="lesson_answers"):
             for number in view.choices:
                 st.button(str(number), key=f"lesson_answer_{number}",

@@ -58,7 +58,7 @@ def _wait_board(page, prefix: str) -> None:
     page.wait_for_function(
         f"""(prefix) => {{ const r = ({_ROOT_JS})();
               return !!r && (r.dataset.position || '').startsWith(prefix); }}""",
-        arg=prefix, timeout=30_000)
+        arg=prefix, timeout=90_000)
     _wait_idle(page)
 
 

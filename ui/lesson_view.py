@@ -346,7 +346,7 @@ def show_level(profile: Any, view: LessonView,
     elif view.status == "playing" and view.action == "answer" and view.choices:
         with st.container(key="lesson_answer_messages"):
             _show_said()
-        st.markdown(f"**{_lt('ui.your_answer')}**")
+        st.markdown(f"#### {_lt('ui.your_answer')}")  # the answers' heading
         with st.container(horizontal=True, key="lesson_answers"):
             for number in view.choices:
                 st.button(str(number), key=f"lesson_answer_{number}",

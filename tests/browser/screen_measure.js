@@ -11,8 +11,9 @@
 //   words), drawn in the main area outside every control, whose top is above the first
 //   action's top. ``words`` are those a child must read to act: every instruction and
 //   message (the goal, what the last try did, an opened intro, the board's readout and
-//   warnings), not the names and labels (headings, the areas' titles, player names and
-//   scores) nor the log of what just happened; ``all_words`` counts those too.
+//   warnings), not the names and labels (headings, the areas' titles and "the table is
+//   empty", player names and scores) nor the log of what just happened; ``all_words``
+//   counts those too.
 (opts) => {
   const hosts = [...document.querySelectorAll('[data-testid=stBidiComponentIsolated]')];
   const roots = [document, ...hosts.map((h) => h.shadowRoot).filter(Boolean)];
@@ -62,7 +63,7 @@
   // words: visible text outside controls in the main area, above the first action
   const words = [];
   const allWords = [];
-  const LABELS = 'h1, h2, h3, h4, h5, h6, .eb-title, .eb-seat, .eb-header, .eb-events, .eb-mine';
+  const LABELS = 'h1, h2, h3, h4, h5, h6, .eb-title, .eb-label, .eb-seat, .eb-header, .eb-events, .eb-mine';
   const isControlText = (node) => { const p = node.parentElement; return !!(p && p.closest(CONTROL + ', label, [data-testid=stWidgetLabel]')); };
   for (const root of roots) {
     const base = root === document ? document.querySelector('[data-testid=stMain]') : root;

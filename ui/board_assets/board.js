@@ -160,8 +160,8 @@ function render(root, data, st) {
     data.table.map((id) => cardButton(data, id, "table", {
       enabled: sel.table === "multi" || taps("table"), lit: lit.has(id) })).join("") :
     (data.celebrate && data.celebrate.escoba ?
-      `<p class="eb-broom"><span aria-hidden="true">🧹</span> ${esc(data.texts.table_empty)}</p>` :
-      `<p class="eb-dim">${esc(data.texts.table_empty)}</p>`);
+      `<p class="eb-broom eb-label"><span aria-hidden="true">🧹</span> ${esc(data.texts.table_empty)}</p>` :
+      `<p class="eb-dim eb-label">${esc(data.texts.table_empty)}</p>`);
   const tableTitle = data.table_title || data.texts.table_label;
   let main = `<section class="eb-area eb-table" aria-label="${esc(tableTitle)}">
       <h2 class="eb-title">${esc(tableTitle)}</h2>

@@ -39,8 +39,8 @@ def _overlap(a: dict, b: dict) -> bool:
 
 @pytest.mark.parametrize("size", [(1024, 768), (390, 844)], ids=["tablet", "phone"])
 @pytest.mark.parametrize("opponents,teams", [(2, False), (3, True)], ids=["three", "four"])
-def test_seven_card_hands_at_three_and_four_players_fit(server, browser_type_launch_args,
-                                                         size, opponents, teams) -> None:
+def test_seven_card_hands_at_three_and_four_players_fit(
+        server, browser_type_launch_args, size, opponents, teams) -> None:  # noqa: F811
     from playwright.sync_api import sync_playwright
 
     url, _db = server

@@ -42,6 +42,8 @@ Reasons (``MoveAssessment.reason``):
 * ``lay_down_counted`` {total, need}: nothing to take; the table left totals
   ``total``, which one card of value ``need`` would sweep, but every such card
   has been seen (captured, on the table or in this hand): it is safe.
+* ``lay_down_yours`` {total, need}: as ``lay_down_counted``, but the cards of
+  value ``need`` not seen elsewhere are in this hand: nobody else can sweep it.
 * ``lay_down_open`` {total}: nothing to take; in an open-hand game the next
   player holds no card that sweeps the ``total`` left.
 * ``leaves_sweep`` {total, cards, chance}: (a lay-down) the table left totals
@@ -133,7 +135,7 @@ __all__ = [
 #: Every message key this module emits (reasons, warnings, review mistakes).
 MESSAGE_KEYS: frozenset[str] = frozenset({
     "escoba", "escoba_no_point", "captures", "lay_down_safe", "lay_down_counted",
-    "lay_down_open", "leaves_sweep", "last_play",
+    "lay_down_yours", "lay_down_open", "leaves_sweep", "last_play",
     "leaves_siete_de_oros", "gives_seven", "gives_oro", "misses_escoba", "fewer_cards",
     "misses_capture", "renuncio_risk", "miscount", "keeps", "safer", "less_to_lose",
 })
@@ -429,6 +431,10 @@ def _analyse(obs: Observation, pairs: list[tuple[int, int]],
         elif risk_obj is not None and obs.open_hands is not None \
                 and _sweepers_left(obs, table_after):
             reason = ("lay_down_open", {"total": total_after})
+        elif risk_obj is not None and not table_after & JOKER_MASK and any(
+                is_capture(table_after, c.index, table_after, cs)
+                for c in cards_of(obs.hand_mask & ~bit)):
+            reason = ("lay_down_yours", {"total": total_after, "need": cs - total_after})
         elif risk_obj is not None and not table_after & JOKER_MASK:
             reason = ("lay_down_counted", {"total": total_after, "need": cs - total_after})
         else:

@@ -310,7 +310,10 @@ def game_board(*, obs: Observation, seats: Sequence[SeatView], game_id: int | No
                                   obs.escobas[view.seat]),
             "count": obs.hand_counts[view.seat], "cards": [str(c) for c in faces],
             "pile": obs.pile_masks[view.seat].bit_count(), "turn": to_move == view.seat,
-            "escobas": obs.escobas[view.seat]})
+            "escobas": obs.escobas[view.seat],
+            # The viewer's partner in a team game is marked (issue 26).
+            "partner": t("seat_partner") if obs.rules.teams and obs.rules.side_of(
+                view.seat) == obs.rules.side_of(obs.seat) else None})
     humans = set(human_seats)
     events = []
     labels = {v.seat: v.label for v in seats}

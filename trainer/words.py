@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -46,7 +47,22 @@ def seat_name(spec: Any, seat: int) -> str:
         return spec.name
     if getattr(spec, "stands_in", ""):
         return t("table_bot_for", name=spec.stands_in)
+    number = _default_bot_number(spec.name)
+    if number is not None:  # "Computer 1" stored in another language: said in this one
+        return t("bot_name", n=number)
     return spec.name or t("bot_name", n=seat + 1)
+
+
+def _default_bot_number(name: str) -> int | None:
+    """The number of a computer player's default name in any language ("Ordenador 2")."""
+    from .i18n import LANGUAGES
+
+    for lang in LANGUAGES:
+        pattern = re.escape(t("bot_name", lang, n=0)).replace("0", r"(\d+)", 1)
+        found = re.fullmatch(pattern, name or "")
+        if found:
+            return int(found.group(1))
+    return None
 
 
 def seat_label(spec: Any, seat: int = -1) -> str:

@@ -82,19 +82,31 @@ function pileBadge(data, seat, count) {
   return `<span class="eb-pile" data-pile="${seat}" aria-hidden="true"><span class="eb-pileback">${back}</span>${esc(count)}</span>`;
 }
 
+// issue 26 (coach): a hand of more than three cards (7-card hands) is one back and its
+// count, so that three or four seats fit a phone and a tablet without covering names.
+const BACKS_SHOWN = 3;
+function countedBacks(data, seat) {
+  const back = (data.back || "").replace("<svg ", '<svg aria-hidden="true" ');
+  return `<div class="eb-backs eb-counted" role="img" aria-label="${esc(seat.status)}">
+    <span class="eb-back" aria-hidden="true">${back}</span><b aria-hidden="true">× ${seat.count}</b></div>`;
+}
+
 function seatBox(data, seat) {
   let cards;
   if (seat.cards && seat.cards.length) {
     cards = `<div class="eb-open">${seat.cards.map((id) =>
       `<span class="eb-mini" role="img" aria-label="${esc(data.faces[id]?.aria || id)}">${face(data, id)}</span>`).join("")}</div>`;
+  } else if (seat.count > BACKS_SHOWN) {
+    cards = countedBacks(data, seat);
   } else {
     const back = data.back || "";
     cards = `<div class="eb-backs" role="img" aria-label="${esc(seat.status)}">${
       Array.from({ length: seat.count }, () =>
         `<span class="eb-back" aria-hidden="true">${back.replace("<svg ", '<svg aria-hidden="true" ')}</span>`).join("")}</div>`;
   }
-  return `<div class="eb-box eb-seat" data-seat="${seat.seat}">
-    <div><b>${esc(seat.name)}</b>${seat.turn ? ' <span aria-hidden="true">⬅️</span>' : ""}
+  return `<div class="eb-box eb-seat${seat.partner ? " eb-partner" : ""}" data-seat="${seat.seat}">
+    <div><b>${esc(seat.name)}</b>${seat.turn ? ' <span aria-hidden="true">⬅️</span>' : ""}${
+      seat.partner ? ` <span class="eb-partner-mark">🤝 ${esc(seat.partner)}</span>` : ""}
     ${countsOf(seat)}</div>
     ${cards}${pileBadge(data, seat.seat, seat.pile)}</div>`;
 }

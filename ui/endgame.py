@@ -15,7 +15,7 @@ from trainer.words import review_item_text
 
 from .errors import safe_callback
 from .score import show_piles, show_round_score
-from .session import set_game, storage
+from .session import set_game
 
 __all__ = ["show_round_end", "show_game_tools", "show_download", "record_bytes", "show_review_of",
            "open_new_game_form", "record_shareable"]

@@ -226,7 +226,7 @@ classes = sa.Table(
     sa.Column("capture_sum", sa.Integer, nullable=False, default=15),
     sa.Column("archived_at", sa.DateTime(timezone=True), nullable=True),  # read-only when set
     # Pupils hear goals read aloud and the sounds (issue 23): the teacher's choice, quiet
-    # by default (migration 9).
+    # by default (migration 12).
     sa.Column("voice", sa.Boolean, nullable=False, default=False, server_default=sa.false()),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
 )

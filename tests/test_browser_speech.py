@@ -135,7 +135,7 @@ def _spoken(page) -> list[dict]:
 def _wait_spoken(page, text: str) -> None:
     page.wait_for_function(
         "(text) => window.__speech.spoken.some((u) => u.text === text)", arg=text,
-        timeout=15_000)
+        timeout=30_000)
 
 
 def _start_here_by_script(page, lang: str) -> None:
@@ -250,6 +250,7 @@ def test_the_mute_switch_silences_everything(server, browser_type_launch_args) -
         mute.click()
         _wait_idle(page)
         page.locator('.eb-mute[aria-pressed="true"]').wait_for()
+        assert mute.get_attribute("aria-label") == t("speech.sound_off", "en")  # a toggle
         assert page.locator(".eb-speak").count() == 0
         # Kept in the profile, like the switch in Settings.
         store = Storage(sa.create_engine(f"sqlite:///{db}"), migrate=False)
@@ -306,6 +307,14 @@ def test_without_a_voice_for_the_language_the_speakers_say_so_once_and_hide(
         page.locator(".eb-intro").wait_for()
         assert page.locator(".eb-speak").count() == 0
         assert _spoken(page) == []
+        # Said once on this device: another page's board does not say it again.
+        page.goto(f"{url}/play?p={profile}")
+        page.get_by_role("button", name=t("start_game", "zh")).click()
+        page.locator(".eb-card").first.wait_for()
+        _wait_idle(page)
+        page.wait_for_timeout(2000)  # past the wait for the voice list
+        assert page.locator(".eb-novoice").count() == 0
+        assert page.locator(".eb-speak").count() == 0
         context.close()
         browser.close()
 

@@ -48,7 +48,8 @@ from .board_component import board_loaded, show_board_component
 from .errors import safe_callback
 from .i18n import current_language
 from .practice import today
-from .session import flash, settings
+from .session import deck_of, flash, settings
+from .speaker import board_speech, speaker_button
 
 __all__ = ["show_board", "deck_of", "seat_label", "event_text", "event_text_plain",
            "seat_status", "coach_text", "move_text", "hint_step", "hint_panel", "KEY_BOARD"]
@@ -62,10 +63,6 @@ KEY_REVEAL = "revealed_seat"
 KEY_REFUSALS = "board_refusals"
 #: The board component's key (its state: ``ready`` and the last ``action``).
 KEY_BOARD = "game_board"
-
-
-def deck_of() -> Deck:
-    return Deck(settings().get("deck", "spanish"))
 
 
 def coach_text(key: str, params: dict[str, Any]) -> str:
@@ -154,8 +151,6 @@ def hint_panel(game: GameSession, obs: Observation, deck: Deck) -> hint_mod.Game
 
 def _hint_speaker(lines: list[str]) -> None:
     """The hint panel heard: each of its lines, said the way a voice needs (issue 23)."""
-    from .speaker import speaker_button  # speaker imports this module (deck_of)
-
     words = " ".join(speakable(line, current_language(), deck_of()) for line in lines)
     speaker_button(words, key="hint_speaker")
 
@@ -298,8 +293,6 @@ def board_data(game: GameSession) -> dict[str, Any]:
 def show_board(game: GameSession) -> None:
     """The whole board for the current position (round in play or just over)."""
     deck = deck_of()
-    from .speaker import board_speech  # speaker imports this module (deck_of)
-
     data = board_speech(board_data(game))  # each line and the score can be heard
     show_board_component(data, key=KEY_BOARD,
                          on_action=lambda raw: handle_board_action(game, raw))

@@ -25,6 +25,7 @@ from typing import Any
 import streamlit as st
 
 from .errors import safe_callback
+from .speaker import save_sound
 
 __all__ = ["show_board_component", "board_loaded", "KEY_READY"]
 
@@ -64,7 +65,6 @@ def _on_sound(key: str) -> None:
     state = st.session_state.get(key)
     value = state.get("sound") if hasattr(state, "get") else None
     if isinstance(value, bool):
-        from .speaker import save_sound  # speaker imports this module
         save_sound(value)
 
 

@@ -25,6 +25,7 @@ from typing import Any
 
 import streamlit as st
 
+from escoba import Deck
 from trainer.gameplay import GameSession
 from trainer.i18n import LANGUAGES
 from trainer.profile_book import ProfileBook
@@ -32,7 +33,7 @@ from trainer.storage import GameRow, Profile, Storage, configure_sqlite, sqlite_
 from trainer.storage.trouble import UNAVAILABLE
 from ui.i18n import current_language, set_language
 
-__all__ = ["storage", "database_url", "current_profile", "set_profile", "settings",
+__all__ = ["storage", "database_url", "current_profile", "set_profile", "settings", "deck_of",
            "update_setting", "current_game", "set_game", "DEFAULT_SETTINGS", "flash",
            "pop_flash", "new_seed", "profile_id_param", "pin_asked", "ask_pin",
            "url_names_another_profile", "drop_child_state", "CHILD_STATE_PREFIXES",
@@ -262,6 +263,11 @@ def settings() -> dict[str, Any]:
     if _SETTINGS not in st.session_state:
         st.session_state[_SETTINGS] = dict(DEFAULT_SETTINGS)
     return st.session_state[_SETTINGS]
+
+
+def deck_of() -> Deck:
+    """The card deck this child chose in Settings."""
+    return Deck(settings().get("deck", "spanish"))
 
 
 def update_setting(name: str, value: Any) -> None:

@@ -25,10 +25,16 @@ from trainer.i18n import t
 from trainer.lessons import Message
 from trainer.speech import lang_tag, speakable, spoken_message
 
-from .board import deck_of
 from .errors import safe_callback
 from .i18n import current_language
-from .session import DEFAULT_SETTINGS, current_profile, settings, storage, update_setting
+from .session import (
+    DEFAULT_SETTINGS,
+    current_profile,
+    deck_of,
+    settings,
+    storage,
+    update_setting,
+)
 
 __all__ = ["VoiceSettings", "voice_settings", "save_sound", "board_speech", "lesson_speech",
            "show_voice_settings", "speaker_button", "said_speaker", "VOICE_DEFAULTS"]

@@ -84,6 +84,21 @@ function voiceHas(lang) {
   return voiceFor(lang) ? "yes" : "no";
 }
 
+// "No voice for this language" is said once per device and language (kept in the
+// browser's own storage; nothing is sent), then the speaker buttons just stay away.
+function voiceNoticeSeen(lang) {
+  const key = "escoba-no-voice-" + String(lang).slice(0, 2);
+  if (VOICE.noVoiceShown.has(key)) return true;
+  VOICE.noVoiceShown.add(key);
+  try {
+    if (window.localStorage.getItem(key)) return true;
+    window.localStorage.setItem(key, "1");
+  } catch (e) {
+    // Storage blocked: once per page instead.
+  }
+  return false;
+}
+
 function sayNow(texts, lang) {
   const synth = window.speechSynthesis;
   // No voice of the child's language: another language's voice would garble it.
@@ -232,16 +247,16 @@ function voiceBoard(root, data, fresh, mounted, onSound) {
     const mute = document.createElement("button");
     mute.type = "button";
     mute.className = "eb-mute";
+    // A toggle named "Sound off", pressed while muted; its tooltip says what a tap does.
     mute.setAttribute("aria-pressed", VOICE.sound ? "false" : "true");
-    mute.setAttribute("aria-label", VOICE.sound ? T.sound_off : T.sound_on);
+    mute.setAttribute("aria-label", T.sound_off);
     mute.title = VOICE.sound ? T.sound_off : T.sound_on;
     // A bell, not a speaker: the speaker buttons say a text, this one is the switch.
     mute.textContent = VOICE.sound ? "🔔" : "🔕";
     bar.appendChild(mute);
     root.prepend(bar);
     const has = voiceHas(lang);
-    if (has === "no" && !VOICE.noVoiceShown.has(lang)) {
-      VOICE.noVoiceShown.add(lang);
+    if (has === "no" && VOICE.sound && !voiceNoticeSeen(lang)) {
       const note = document.createElement("p");
       note.className = "eb-novoice";
       note.setAttribute("role", "status");

@@ -233,3 +233,19 @@ def test_every_position_accepted_plays_to_an_end(position, seed: int) -> None:
     assert round_.table == () or round_.last_capturer is None  # swept to the last capturer
     score = round_.score()
     assert len(score.totals) == rules.sides
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sets(st.sampled_from(CARDS[:40]), max_size=40))
+def test_the_setenta_cards_add_up_to_the_setenta_total(pile: set) -> None:
+    """The setenta's cards (a lesson lights them) are one per suit held, each its suit's
+    best, and add up to the engine's total when every suit is there."""
+    from escoba.scoring import SETENTA_VALUES, setenta_cards, setenta_total
+
+    best = setenta_cards(pile)
+    assert len({c.suit for c in best}) == len(best) == len({c.suit for c in pile})
+    for card in best:
+        assert all(SETENTA_VALUES[c.value] <= SETENTA_VALUES[card.value]
+                   for c in pile if c.suit is card.suit)
+    total = setenta_total(mask_of(pile))
+    assert total == (sum(SETENTA_VALUES[c.value] for c in best) if len(best) == 4 else None)

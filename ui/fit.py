@@ -40,6 +40,7 @@ FIT_STYLE = """
 [data-testid="stTextInputField"] { min-height: 46px; }
 [data-testid="stTooltipIcon"] button { min-width: 44px; min-height: 44px;
   display: inline-flex; align-items: center; justify-content: center; }
+[data-testid="stTextInput"] [data-testid="stWidgetLabel"] { margin-bottom: 8px; }
 [data-testid="stFormSubmitButton"] button { min-height: 3rem; font-size: 1.1rem; }
 /* Quiet buttons ("More help") are still a finger's size. */
 [data-testid="stBaseButton-tertiary"] { min-height: 44px; min-width: 44px; }

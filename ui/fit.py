@@ -34,7 +34,13 @@ FIT_STYLE = """
 /* Pills and segmented choices (the language, the avatar): each its own target, 8 px
    apart; the form's submit button as tall as the others. */
 [data-testid="stButtonGroup"] > div { gap: 8px !important; }
-[data-testid="stButtonGroup"] button { min-width: 44px; min-height: 44px; }
+[data-testid="stButtonGroup"] button { min-width: 44px; min-height: 44px; margin: 0 !important; }
+/* A text box and its "?" help as tall as a finger. */
+[data-testid="stTextInputRootElement"] { min-height: 48px; }
+[data-testid="stTextInputField"] { min-height: 46px; }
+[data-testid="stTooltipIcon"] button { min-width: 44px; min-height: 44px;
+  display: inline-flex; align-items: center; justify-content: center; }
+[data-testid="stTextInput"] [data-testid="stWidgetLabel"] { margin-bottom: 8px; }
 [data-testid="stFormSubmitButton"] button { min-height: 3rem; font-size: 1.1rem; }
 /* Quiet buttons ("More help") are still a finger's size. */
 [data-testid="stBaseButton-tertiary"] { min-height: 44px; min-width: 44px; }

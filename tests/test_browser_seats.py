@@ -57,6 +57,7 @@ def test_seven_card_hands_at_three_and_four_players_fit(
             page.locator(".st-key-ng_teams label").first.click()
             _wait_idle(page)
         page.get_by_text("More rules").click()
+        _wait_idle(page)  # the expander's toggles are laid out before one is tapped
         page.locator(".st-key-ng_hand7 label").first.click()
         _wait_idle(page)
         page.get_by_role("button", name="Start the game!").click()
@@ -66,6 +67,11 @@ def test_seven_card_hands_at_three_and_four_players_fit(
         label = "four" if teams else "three"
         page.screenshot(path=str(_artifact(f"26-seats-{label}-{width}.png")), full_page=True)
         boxes = page.evaluate(_BOXES_JS)
+        rules = page.evaluate("""() => [...document.querySelector(
+            '[data-testid=stBidiComponentIsolated]').shadowRoot.querySelectorAll(
+            '.eb-rule summary')].map((s) => s.getAttribute('aria-label'))""")
+        assert "Hands of 7" not in rules and "hand of 7" in rules, rules
+        assert ("teams" in rules) == teams, rules
         assert len(boxes["seats"]) == opponents
         for seat in boxes["seats"]:
             # Everything a seat shows stays inside its box: no fan of backs spills out.

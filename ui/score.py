@@ -83,7 +83,8 @@ def show_piles(rules: Rules, piles: Sequence[int], escobas: Sequence[int],
     suit, the siete de oros, escobas."""
     for pile in side_piles(rules, piles, escobas):
         name = names[pile.side] if pile.side < len(names) else str(pile.side + 1)
-        with st.expander(t("pile_open", name=name, count=len(pile.cards)),
+        # An expander's label is Markdown: a name is plain text.
+        with st.expander(t("pile_open", name=md_escape(name), count=len(pile.cards)),
                          key=f"{key}_pile_{pile.side}"):
             for group in pile.groups:
                 if group.key == "setenta":

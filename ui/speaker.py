@@ -44,7 +44,8 @@ _SPEAKER = st.components.v2.component(
     "escoba_speaker", html="",
     css=(_ASSETS / "voice.css").read_text(encoding="utf-8"),
     js="\n".join((_ASSETS / name).read_text(encoding="utf-8")
-                  for name in ("voice.js", "speaker.js")))
+                  for name in ("voice.js", "speaker.js")),
+    isolate_styles=False)  # its styles are scoped by class; the board stays the first isolated
 
 #: A profile's voice settings when it never changed them (a pupil's are the class's).
 VOICE_DEFAULTS: dict[str, bool] = {name: bool(DEFAULT_SETTINGS[name])

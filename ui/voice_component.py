@@ -17,8 +17,11 @@ __all__ = ["listen_for_first_tap"]
 
 _VOICE_JS = (Path(__file__).with_name("board_assets") / "voice.js").read_text(encoding="utf-8")
 
+# Not style-isolated: it has no style, and a page's first isolated component stays the
+# board (what the browser tests, and anyone scripting the page, look for first).
 _LISTENER = st.components.v2.component(
-    "escoba_voice_listener", html="", js=_VOICE_JS + "\nexport default function () {}\n")
+    "escoba_voice_listener", html="", js=_VOICE_JS + "\nexport default function () {}\n",
+    isolate_styles=False)
 
 
 def listen_for_first_tap() -> None:

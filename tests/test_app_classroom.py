@@ -426,7 +426,7 @@ def test_a_pupil_signs_in_with_the_class_code_and_finds_assignments_first() -> N
     click(at, "mc_back")
     assert "mc_do_" + str(puzzles.id) not in {b.key for b in at.button}  # done: no button
     click(at, f"mc_do_{lesson.id}")
-    assert at.title[0].value == "Learn to play"
+    assert at.title[0].value == "Make 15 with one card"  # the stage's title is the page's
     assert at.session_state["lesson_runner"].view().stage == "one_card"
     assert at.session_state["lesson_map"] is False  # the level, not the map
 

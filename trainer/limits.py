@@ -23,8 +23,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
+from .clock import now as clock_now
 from .storage import Profile, SecretTries, Storage, StorageError
 
 __all__ = ["SecretLimit", "Limiter", "ParentPins", "PARENT_PIN", "PARENT_PIN_DEVICE",
@@ -35,7 +36,7 @@ SERVER = "*"
 
 
 def _utc_now() -> datetime:
-    return datetime.now(UTC)
+    return clock_now()  # the app's one clock (ESCOBA_NOW)
 
 
 @dataclass(frozen=True)

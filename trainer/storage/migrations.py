@@ -384,7 +384,9 @@ def _migration_11(conn: Connection) -> None:
 def _migration_12(conn: Connection) -> None:
     """A class's voice: whether its pupils hear goals read aloud and the app's sounds
     (issue 23); quiet unless the teacher turns it on."""
-    conn.exec_driver_sql("ALTER TABLE classes ADD COLUMN voice BOOLEAN NOT NULL DEFAULT FALSE")
+    # The default as each dialect writes false (what schema.py's sa.false() renders).
+    false = "0" if conn.dialect.name == "sqlite" else "FALSE"
+    conn.exec_driver_sql(f"ALTER TABLE classes ADD COLUMN voice BOOLEAN NOT NULL DEFAULT {false}")
 
 
 #: Append only; never edit one that has shipped.

@@ -674,7 +674,17 @@ def test_a_move_played_with_the_keyboard_only(server, browser_type_launch_args) 
             keyboard.press("ArrowRight")
         keyboard.press("Space")
         assert _tap(page, move.card).get_attribute("aria-pressed") == "true"
-        keyboard.press("Tab")  # to Play
+        # Tab to Play: a sweep warning's "more" (a disclosure) may come first (issue 23).
+        for _ in range(4):
+            keyboard.press("Tab")
+            on_play = page.evaluate("""() => {
+                const root = document.querySelector(
+                    '[data-testid=stBidiComponentIsolated]').shadowRoot;
+                const el = root.activeElement;
+                return !!el && el.classList.contains('eb-play'); }""")
+            if on_play:
+                break
+        assert on_play, "Tab never reached Play"
         keyboard.press("Enter")
         _wait_saved(db, before, nickname)
         _wait_idle(page)

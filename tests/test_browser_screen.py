@@ -126,8 +126,10 @@ def _one_move_level(escoba: bool):
             if len(level.steps) != 1 or level.is_game:
                 continue
             step = level.steps[0]
-            moves = step.expect.moves
-            if step.action != "play" or isinstance(moves, str) or not moves or step.reply:
+            if step.action != "play" or step.reply:
+                continue
+            moves = step.expect.moves  # a play step's kind (lessons.schema.PlayCard)
+            if isinstance(moves, str) or not moves:
                 continue
             move = moves[0]
             table = set(level.start_round().table)

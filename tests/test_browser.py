@@ -200,6 +200,9 @@ def test_child_plays_with_hints_and_never_sees_opponent_cards(server, page) -> N
     url, db = server
     frames = _Frames(page)
     _new_profile(page, url, "Ana")
+    # A new child first sees lesson 1 (issue 23): its cards are the lesson's, not hidden
+    # ones; what must never arrive is the game's hidden hands, so count from here.
+    frames.received.clear()
     _shot(page, "01-profile")
 
     page.get_by_role("link", name="Go and play").first.click()

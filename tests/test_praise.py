@@ -91,3 +91,41 @@ def test_the_board_may_ask_for_the_next_level_only_at_its_position() -> None:
     assert isinstance(stale, BoardRefusal) and stale.stale
     refused = read_action({"kind": "advance", "position": "x"}, "x", kinds=("play", "tap"))
     assert isinstance(refused, BoardRefusal) and not refused.stale
+
+
+def _finish(runner: LessonRunner):
+    for _ in range(10):
+        action, what = _right_actions(runner)[0]
+        outcome = (runner.play(what.card, what.take) if action == "play"
+                   else runner.tap(what) if action == "tap" else runner.answer(what))
+        assert outcome.ok
+        if outcome.done:
+            return outcome
+    raise AssertionError("the level did not finish")
+
+
+def test_a_level_is_held_to_be_played_out_only_when_it_is_drawn_on_a_board() -> None:
+    """Stage 6's counting level ends on "How many escobas do you have now?" after the
+    child's last card: no hand, no table, no move to show, so no board is drawn and
+    nothing could play the level out (held, the page was left with the question and no
+    way on). It goes on at once; a level finished by a capture is held on its board."""
+    import streamlit as st_app
+
+    from ui import celebrate
+
+    st_app.session_state.pop(celebrate.KEY_CELEBRATION, None)
+    runner = LessonRunner(auto_advance=False)
+    runner.start("escoba", "count")
+    outcome = _finish(runner)
+    assert runner.status == "level_done" and not runner.view().has_board
+    celebrate.after_action(runner, outcome, board_drawn=True)
+    assert celebrate.current() is None
+    assert (runner.level.key, runner.status) == ("find", "playing")
+
+    outcome = _finish(runner)  # "find": an escoba, on the board
+    assert runner.view().has_board
+    celebrate.after_action(runner, outcome, board_drawn=True)
+    held = celebrate.current()
+    assert held is not None and held.view.level == "find" and held.praise.escoba
+    assert runner.level.key == "check"
+    st_app.session_state.pop(celebrate.KEY_CELEBRATION, None)

@@ -216,6 +216,13 @@ class LessonView:
     #: A tap step's hand card that the tapped table card goes with: shown picked.
     picked: Card | None = None
 
+    @property
+    def has_board(self) -> bool:
+        """Whether the level is drawn on a board. A question about a finished round has
+        nothing to put on one (no hand, no table, no move just made to show): its goal
+        stands alone, and a level finished there has no board to be played out on."""
+        return self.game is not None or bool(self.hand or self.table or self.events)
+
 
 @dataclass(frozen=True)
 class WonPile:

@@ -57,12 +57,13 @@ def praise_message(outcome: Outcome) -> Message | None:
 
 def after_action(runner: LessonRunner | None, outcome: Outcome, board_drawn: bool) -> None:
     """After any action: a level just finished is kept to be played out (when the board
-    can do it; never for a whole-game level, whose end has its own score table), and the
-    runner goes on at once."""
+    can do it and the finished level is drawn on one: never for a whole-game level, whose
+    end has its own score table, nor for a question about a finished round, which has no
+    board), and the runner goes on at once."""
     if runner is None or runner.status != "level_done":
         return
     view = runner.view()
-    if board_drawn and view.game is None and outcome.result is not None:
+    if board_drawn and view.game is None and view.has_board and outcome.result is not None:
         praise = praise_for(outcome.events, CHILD, stars=outcome.result.stars,
                             otherwise=outcome.feedback.key if outcome.feedback else "fb.right")
         st.session_state[KEY_CELEBRATION] = Celebration(view, praise)

@@ -310,13 +310,12 @@ def show_level(profile: Any, view: LessonView,
             _show_said()
     if view.words:
         _show_new_words(view.words)
-    # A question about a finished round has nothing on the board (no hand, no table, no
-    # move just made to show): the goal in large type, then what it asks about.
-    bare = view.game is None and not view.hand and not view.table and not view.events
-    data = None if bare else _board_data(view, profile)
+    # A question about a finished round has no board: the goal in large type, then what
+    # it asks about.
+    data = _board_data(view, profile) if view.has_board else None
     if data is not None and held is not None:
         data = celebrate.board_data(data, held, _say)
-    if bare:
+    if not view.has_board:
         st.markdown(f"### {md_escape(_say(view.goal))}")
     if data is not None:
         show_board_component(data, key="lesson_board",

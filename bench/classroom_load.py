@@ -893,8 +893,11 @@ class WireTablet:
         return lambda e: e.WhichOneof("type") == "button" and e.button.id.endswith("-" + key)
 
     def _is_board(self, before: str | None) -> Any:
+        # The puzzle's board only: the page has other components (the voice's listener
+        # in the sidebar, issue 23), which carry no position.
         def check(element: Any) -> bool:
-            if element.WhichOneof("type") != "bidi_component":
+            if element.WhichOneof("type") != "bidi_component" or \
+                    not element.bidi_component.id.endswith("-pz_board"):
                 return False
             return json.loads(element.bidi_component.json).get("position") != before
         return check

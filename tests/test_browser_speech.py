@@ -117,6 +117,8 @@ def _new_profile(page, url: str, name: str, lang: str) -> str:
     page.goto(url)
     page.get_by_role("textbox", name=t("nickname", lang)).fill(name)
     page.get_by_role("button", name=t("create_profile", lang)).click()
+    # A new child starts in lesson 1, level 1; a parent's skip leads back (issue 23).
+    page.get_by_role("link", name=t("skip_lessons", lang)).click()
     page.get_by_text(t("profile_created", lang, name=name)).wait_for()
     _wait_idle(page)
     found = re.search(r"[?&]p=(\d+)", page.url)

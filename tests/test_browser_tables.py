@@ -154,6 +154,7 @@ def test_two_children_play_a_whole_game_on_two_devices(server, browser_type_laun
         for page in (ana, leo):
             page.on("pageerror", lambda error: errors.append(str(error)))
         _new_profile(ana, url, "Ana")
+        frames[0].received.clear()  # a new child's lesson 1: its own, public cards
         ana.get_by_role("link", name="Play a friend").first.click()
         ana.get_by_text("Quick: first to score").first.click()
         _wait_idle(ana)
@@ -163,6 +164,7 @@ def test_two_children_play_a_whole_game_on_two_devices(server, browser_type_laun
         ana.screenshot(path=str(_artifact("20-table-code.png")))
 
         _new_profile(leo, url, "Leo")
+        frames[1].received.clear()  # a new child's lesson 1: its own, public cards
         leo.get_by_role("link", name="Play a friend").first.click()
         leo.get_by_role("textbox", name="Table code").fill("ZZZZZ")
         leo.get_by_role("button", name="Join").first.click()

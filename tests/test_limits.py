@@ -8,7 +8,6 @@ import threading
 from datetime import UTC, datetime, timedelta
 
 import pytest
-import sqlalchemy as sa
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -22,7 +21,7 @@ from trainer.limits import (
     ParentPins,
     SecretLimit,
 )
-from trainer.storage import Storage, StorageError, configure_sqlite
+from trainer.storage import Storage, StorageError
 
 START = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 
@@ -36,23 +35,6 @@ class Clock:
 
     def wait(self, **kw: float) -> None:
         self.now += timedelta(**kw)
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def make_store(request: pytest.FixtureRequest, tmp_path):
-    engines: list[sa.Engine] = []
-    url = (f"sqlite:///{tmp_path / 'limits.db'}" if request.param == "sqlite"
-           else request.getfixturevalue("postgres_url"))
-
-    def make() -> Storage:
-        engine = sa.create_engine(url)
-        configure_sqlite(engine)
-        engines.append(engine)
-        return Storage(engine)
-
-    yield make
-    for engine in engines:
-        engine.dispose()
 
 
 def _refusal(call) -> tuple[str, dict]:

@@ -16,9 +16,10 @@ import subprocess
 import tempfile
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import settings as hypothesis_settings
@@ -148,3 +149,27 @@ def postgres_url(postgres_server: str) -> Iterator[str]:
         with admin.connect() as conn:
             conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def make_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callable[[], Any]]:
+    """A factory of Storages on ONE database (a SQLite file, or a fresh PostgreSQL
+    database), each with its own engine: another device's app process, another replica,
+    or the app after a restart. Nothing is shared between them but the database."""
+    import sqlalchemy as sa
+
+    from trainer.storage import Storage, configure_sqlite
+
+    engines: list[sa.Engine] = []
+    url = (f"sqlite:///{tmp_path / 'shared.db'}" if request.param == "sqlite"
+           else request.getfixturevalue("postgres_url"))
+
+    def make() -> Storage:
+        engine = sa.create_engine(url)
+        configure_sqlite(engine)
+        engines.append(engine)
+        return Storage(engine)
+
+    yield make
+    for engine in engines:
+        engine.dispose()

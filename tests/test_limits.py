@@ -8,7 +8,6 @@ import threading
 from datetime import UTC, datetime, timedelta
 
 import pytest
-import sqlalchemy as sa
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -19,10 +18,10 @@ from trainer.limits import (
     PARENT_PIN,
     PARENT_PIN_DEVICE,
     Limiter,
-    ParentPins,
     SecretLimit,
 )
-from trainer.storage import Storage, StorageError, configure_sqlite
+from trainer.profile_book import ProfileBook
+from trainer.storage import Storage, StorageError
 
 START = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 
@@ -38,21 +37,9 @@ class Clock:
         self.now += timedelta(**kw)
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def make_store(request: pytest.FixtureRequest, tmp_path):
-    engines: list[sa.Engine] = []
-    url = (f"sqlite:///{tmp_path / 'limits.db'}" if request.param == "sqlite"
-           else request.getfixturevalue("postgres_url"))
-
-    def make() -> Storage:
-        engine = sa.create_engine(url)
-        configure_sqlite(engine)
-        engines.append(engine)
-        return Storage(engine)
-
-    yield make
-    for engine in engines:
-        engine.dispose()
+def _opening(book: ProfileBook, profile_id: int, pin: str, device: str):
+    """A parent's PIN typed on ``device`` to open the profile, as a call for _refusal."""
+    return lambda: book.check_pin(profile_id, pin=pin, device=device)
 
 
 def _refusal(call) -> tuple[str, dict]:
@@ -77,24 +64,26 @@ def test_a_parents_pin_makes_a_guesser_wait_longer_each_time_never_for_good(make
     store, clock = make_store(), Clock()
     ana = store.create_profile("Ana", "🦊")
     store.set_pin(ana.id, "0150")
-    pins = ParentPins(store, clock=clock)
+    pins = ProfileBook(store, clock=clock)
     for _ in range(4):
-        assert _refusal(lambda: pins.check(ana.id, "1111", "tablet")) == ("pin_wrong", {})
-    assert _refusal(lambda: pins.check(ana.id, "2222", "tablet")) == ("pin_wait", {"count": 1})
+        assert _refusal(_opening(pins, ana.id, "1111", "tablet")) == ("pin_wrong", {})
+    assert _refusal(_opening(pins, ana.id, "2222", "tablet")) == ("pin_wait", {"count": 1})
     # Waiting: nothing is tried, the right PIN neither (a guesser learns nothing).
-    assert _refusal(lambda: pins.check(ana.id, "0150", "tablet")) == ("pin_wait", {"count": 1})
+    assert _refusal(_opening(pins, ana.id, "0150", "tablet")) == ("pin_wait", {"count": 1})
     # Another browser, another replica, the app restarted: the same count and wait.
-    other = ParentPins(make_store(), clock=clock)
-    assert _refusal(lambda: other.rename(ana.id, "Bob", "0150", "phone"))[0] == "pin_wait"
+    other = ProfileBook(make_store(), clock=clock)
+    assert _refusal(lambda: other.rename(ana.id, "Bob", pin="0150", device="phone"))[0] \
+        == "pin_wait"
     waits = []
     for _ in range(6):
         clock.wait(minutes=16)
-        key, params = _refusal(lambda: pins.check(ana.id, "3333", "tablet"))
+        key, params = _refusal(_opening(pins, ana.id, "3333", "tablet"))
         waits.append(params.get("count"))
     assert waits == [2, 4, 8, 15, 15, 15]
     clock.wait(minutes=16)
-    pins.check(ana.id, "0150", "tablet")  # the parent: open, the profile's count cleared
-    assert _refusal(lambda: pins.check(ana.id, "4444", "phone")) == ("pin_wrong", {})
+    # The parent: open, the profile's count cleared.
+    pins.check_pin(ana.id, pin="0150", device="tablet")
+    assert _refusal(_opening(pins, ana.id, "4444", "phone")) == ("pin_wrong", {})
     assert store.get_profile(ana.id).nickname == "Ana"  # nothing was changed meanwhile
 
 
@@ -102,42 +91,43 @@ def test_every_guarded_action_counts_and_changes_nothing_while_waiting(make_stor
     store, clock = make_store(), Clock()
     ana = store.create_profile("Ana", "🦊")
     store.set_pin(ana.id, "2468")
-    pins = ParentPins(store, clock=clock)
-    actions = [lambda: pins.rename(ana.id, "Zed", "1", "d"),
-               lambda: pins.set_pin(ana.id, None, "2", "d"),
-               lambda: pins.delete(ana.id, "3", "d"),
-               lambda: pins.check(ana.id, "4", "d"),
-               lambda: pins.delete(ana.id, "5", "d")]
+    pins = ProfileBook(store, clock=clock)
+    actions = [lambda: pins.rename(ana.id, "Zed", pin="1", device="d"),
+               lambda: pins.set_pin(ana.id, None, pin="2", device="d"),
+               lambda: pins.delete(ana.id, pin="3", device="d"),
+               _opening(pins, ana.id, "4", "d"),
+               lambda: pins.delete(ana.id, pin="5", device="d")]
     keys = [_refusal(action)[0] for action in actions]
     assert keys == ["pin_wrong"] * 4 + ["pin_wait"]
-    assert _refusal(lambda: pins.delete(ana.id, "2468", "d"))[0] == "pin_wait"
+    assert _refusal(lambda: pins.delete(ana.id, pin="2468", device="d"))[0] == "pin_wait"
     profile = store.get_profile(ana.id)
     assert profile is not None and profile.nickname == "Ana" and profile.protected
     clock.wait(minutes=2)
-    assert pins.rename(ana.id, "Zed", "2468", "d").nickname == "Zed"
+    assert pins.rename(ana.id, "Zed", pin="2468", device="d").nickname == "Zed"
     # A profile without a PIN is never counted (there is nothing to guess).
     leo = store.create_profile("Leo", "🐼")
     for _ in range(20):
-        pins.check(leo.id, "", "d")
+        pins.check_pin(leo.id, pin="", device="d")
     assert store.secret_tries([(PARENT_PIN.scope, str(leo.id))])[
         (PARENT_PIN.scope, str(leo.id))].failures == 0
 
 
 def test_one_device_guessing_many_profiles_waits_and_the_others_do_not(make_store) -> None:
     store, clock = make_store(), Clock()
-    pins = ParentPins(store, clock=clock)
+    pins = ProfileBook(store, clock=clock)
     kids = [store.create_profile(f"Kid{i}", "🦊") for i in range(6)]
     for kid in kids:
         store.set_pin(kid.id, "9753")
-    keys = [_refusal(lambda k=kid: pins.check(k.id, "0000", "guesser"))[0]
+    keys = [_refusal(_opening(pins, kid.id, "0000", "guesser"))[0]
             for kid in kids for _ in range(2)]
     assert keys[:9] == ["pin_wrong"] * 9 and keys[9] == "pin_wait"  # the device's tenth
-    assert _refusal(lambda: pins.check(kids[5].id, "9753", "guesser"))[0] == "pin_wait"
-    pins.check(kids[5].id, "9753", "parents-phone")  # another device: the right PIN opens
+    assert _refusal(_opening(pins, kids[5].id, "9753", "guesser"))[0] == "pin_wait"
+    # Another device: the right PIN opens.
+    pins.check_pin(kids[5].id, pin="9753", device="parents-phone")
     # The guesser's own right PIN does not clear its device's count.
     clock.wait(minutes=2)
-    pins.check(kids[0].id, "9753", "guesser")
-    assert _refusal(lambda: pins.check(kids[1].id, "1111", "guesser"))[0] == "pin_wait"
+    pins.check_pin(kids[0].id, pin="9753", device="guesser")
+    assert _refusal(_opening(pins, kids[1].id, "1111", "guesser"))[0] == "pin_wait"
 
 
 def test_a_quiet_count_is_forgotten(make_store) -> None:

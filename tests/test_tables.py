@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from escoba import Deck, Move, Rules
 from escoba.record import replay
-from trainer.storage import NewSeat, Storage, TableChanged, configure_sqlite
+from trainer.storage import NewSeat, Storage, TableChanged
 from trainer.tables import (
     CODE_ALPHABET,
     CODE_LENGTH,
@@ -31,25 +31,6 @@ from trainer.tables import (
     new_table_code,
     normalise_table_code,
 )
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def make_store(request: pytest.FixtureRequest, tmp_path):
-    """A factory of Storages on ONE database, each with its own engine (a device served
-    by another app process)."""
-    engines: list[sa.Engine] = []
-    url = (f"sqlite:///{tmp_path / 'tables.db'}" if request.param == "sqlite"
-           else request.getfixturevalue("postgres_url"))
-
-    def make() -> Storage:
-        engine = sa.create_engine(url)
-        configure_sqlite(engine)
-        engines.append(engine)
-        return Storage(engine)
-
-    yield make
-    for engine in engines:
-        engine.dispose()
 
 
 def _profiles(store: Storage, *names: str):

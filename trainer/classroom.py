@@ -317,7 +317,7 @@ class TeacherAuth:
         if verdict.teacher is not None:
             return verdict.teacher
         if verdict.locked_until is not None:
-            raise ClassroomError("auth.locked", count=_minutes(verdict.locked_until - at))
+            raise ClassroomError("auth.locked", count=wait_minutes(verdict.locked_until - at))
         raise ClassroomError("auth.wrong")
 
     def sign_in(self, name: str, password: str) -> TeacherSession:
@@ -330,10 +330,6 @@ class TeacherAuth:
         if (problem := password_problem(new, session.teacher.name)) is not None:
             raise ClassroomError(problem[0], **problem[1])
         self.storage.set_teacher_password(session.teacher.id, new)
-
-
-def _minutes(left: timedelta) -> int:
-    return max(1, -(-int(left.total_seconds()) // 60))
 
 
 # -- a teacher's classes ----------------------------------------------------------------
@@ -792,7 +788,7 @@ class PupilSignIn:
             return profile_id
         if verdict.locked_until is not None:
             raise ClassroomError("signin.pin_locked",
-                                 count=_minutes(verdict.locked_until - at))
+                                 count=wait_minutes(verdict.locked_until - at))
         raise ClassroomError("signin.pin_wrong", count=self.max_failures - verdict.failures)
 
     def sign_in_profile(self, profile_id: int, pin: str) -> int:

@@ -14,6 +14,10 @@ PIN clears its profile's count, and a quiet subject's count is forgotten after a
 while. A device's own count outlives a right PIN: one device cannot guess other
 profiles' PINs between right answers of its own. No Streamlit here.
 
+The limits are asked by what each secret guards: a parent's PIN by
+:class:`trainer.profile_book.ProfileBook`, class codes by
+:class:`trainer.classroom.PupilSignIn`.
+
 The arithmetic, for a 4-digit PIN (10,000 possibilities): 4 free tries, then waits
 of 1, 2, 4, 8 and then 15 minutes a try: about 100 tries a day, so a sibling would
 need months to find it; the parent who mistypes waits a minute.
@@ -21,23 +25,20 @@ need months to find it; the parent who mistypes waits a minute.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from .clock import now as clock_now
-from .storage import Profile, SecretTries, Storage, StorageError
+from . import clock as app_clock
+from .clock import Clock
+from .storage import SecretTries, Storage
 
-__all__ = ["SecretLimit", "Limiter", "ParentPins", "PARENT_PIN", "PARENT_PIN_DEVICE",
-           "CLASS_CODE_DEVICE", "CLASS_CODE_SERVER", "SERVER", "wait_minutes"]
+__all__ = ["SecretLimit", "Limiter", "PARENT_PIN", "PARENT_PIN_DEVICE",
+           "CLASS_CODE_DEVICE", "CLASS_CODE_SERVER", "SERVER", "Check",
+           "wait_minutes"]
 
 #: The subject of a server-wide count.
 SERVER = "*"
-
-
-def _utc_now() -> datetime:
-    return clock_now()  # the app's one clock (ESCOBA_NOW)
-
 
 @dataclass(frozen=True)
 class SecretLimit:
@@ -86,17 +87,19 @@ CLASS_CODE_SERVER = SecretLimit("class_code_server", free=100, first_wait=timede
 
 
 def wait_minutes(left: timedelta) -> int:
-    """A wait as the child is told it: whole minutes, at least one."""
+    """A wait as it is told (a child's PIN, a class code, a teacher's lock): whole
+    minutes, rounded up, at least one."""
     return max(1, -(-int(left.total_seconds()) // 60))
 
 
+#: One subject's count: its limit and the subject (a profile id, a device's hash, SERVER).
 Check = tuple[SecretLimit, str]
 
 
 class Limiter:
     """Counts wrong secrets per (limit, subject) in the database and says how long to wait."""
 
-    def __init__(self, storage: Storage, *, clock: Callable[[], datetime] = _utc_now) -> None:
+    def __init__(self, storage: Storage, *, clock: Clock = app_clock.now) -> None:
         self.storage = storage
         self.clock = clock
 
@@ -122,49 +125,3 @@ class Limiter:
     def succeeded(self, limit: SecretLimit, subject: str) -> None:
         """The right secret: this subject's count starts again."""
         self.storage.clear_secret_tries((limit.scope, subject))
-
-
-class ParentPins:
-    """A parent's PIN, checked with its limits before anything it guards happens:
-    choosing the profile, renaming it, changing or removing the PIN, deleting it with
-    all its data. Refusals are :class:`StorageError` ``pin_wrong`` or ``pin_wait``
-    (``count``: minutes), and nothing changes then. ``device`` is the caller's stable
-    name for the device (a hash: no address is stored)."""
-
-    def __init__(self, storage: Storage, *, clock: Callable[[], datetime] = _utc_now) -> None:
-        self.storage = storage
-        self.limiter = Limiter(storage, clock=clock)
-
-    def _checks(self, profile_id: int, device: str) -> list[Check]:
-        return [(PARENT_PIN, str(profile_id)), (PARENT_PIN_DEVICE, device)]
-
-    def check(self, profile_id: int, pin: str | None, device: str) -> None:
-        """Pass when ``pin`` opens the profile (any does without a PIN); otherwise
-        ``pin_wait`` while a wait runs (the PIN is not even tried) or ``pin_wrong``."""
-        profile = self.storage.get_profile(profile_id)
-        if profile is None or not profile.protected:
-            return
-        checks = self._checks(profile_id, device)
-        left = self.limiter.wait_left(checks)
-        if left is not None:
-            raise StorageError("pin_wait", count=wait_minutes(left))
-        if self.storage.check_pin(profile_id, pin):
-            self.limiter.succeeded(PARENT_PIN, str(profile_id))
-            return
-        left = self.limiter.failed(checks)
-        if left is not None:
-            raise StorageError("pin_wait", count=wait_minutes(left))
-        raise StorageError("pin_wrong")
-
-    def rename(self, profile_id: int, nickname: str, pin: str | None, device: str) -> Profile:
-        self.check(profile_id, pin, device)
-        return self.storage.rename_profile(profile_id, nickname, pin=pin)
-
-    def set_pin(self, profile_id: int, new_pin: str | None, pin: str | None, device: str
-                ) -> None:
-        self.check(profile_id, pin, device)
-        self.storage.set_pin(profile_id, new_pin, pin=pin)
-
-    def delete(self, profile_id: int, pin: str | None, device: str) -> None:
-        self.check(profile_id, pin, device)
-        self.storage.delete_profile(profile_id, pin=pin)

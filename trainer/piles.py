@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from escoba import Card, Rules
-from escoba.cards import JOKER_MASK, OROS_MASK, SEVENS_MASK, SIETE_BIT, SUIT_MASKS, cards_of
-from escoba.scoring import SETENTA_VALUES
+from escoba.cards import JOKER_MASK, OROS_MASK, SEVENS_MASK, SIETE_BIT, cards_of
+from escoba.scoring import setenta_cards, setenta_total
 
 __all__ = ["PileGroup", "SidePile", "side_piles", "sevens_row_key"]
 
@@ -43,17 +43,6 @@ def _suit_order(card: Card) -> tuple[int, int]:
     return (card.index % 4 if card.index < 40 else 4, card.value)
 
 
-def _setenta_best(pile: int) -> tuple[tuple[Card, ...], int | None]:
-    """The best card of each suit by setenta value, and their total (None: a suit missing)."""
-    best = []
-    for suit_mask in SUIT_MASKS:
-        suit = [c for c in cards_of(pile & suit_mask)]
-        if suit:
-            best.append(max(suit, key=lambda c: (SETENTA_VALUES[c.value], c.value)))
-    total = sum(SETENTA_VALUES[c.value] for c in best) if len(best) == 4 else None
-    return tuple(best), total
-
-
 def sevens_row_key(rules: Rules) -> str | None:
     """The score table's sevens row under these rules: ``cat_sevens`` ("Most sevens"),
     ``cat_all_sevens`` (only all four score: primera in a classic game), or None."""
@@ -80,8 +69,9 @@ def side_piles(rules: Rules, piles: Sequence[int], escobas: Sequence[int]) -> li
                                                            key=_suit_order)),
                                     (pile & SEVENS_MASK).bit_count()))
         if rules.scores_setenta:
-            best, total = _setenta_best(pile & ~JOKER_MASK)
-            groups.append(PileGroup("setenta", best, total))
+            # The engine's own reading: each suit's best card, and their total.
+            groups.append(PileGroup("setenta", setenta_cards(cards_of(pile)),
+                                    setenta_total(pile & ~JOKER_MASK)))
         siete = tuple(cards_of(pile & SIETE_BIT))
         groups.append(PileGroup("siete_de_oros", siete, len(siete)))
         out.append(SidePile(side, every, sweeps[side], tuple(groups)))

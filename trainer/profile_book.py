@@ -16,8 +16,10 @@ from typing import Any
 
 from puzzles.practice import Attempt
 
-from .limits import ParentPins
-from .storage import DailyResult, Profile, Storage
+from . import clock as app_clock
+from .clock import Clock
+from .limits import PARENT_PIN, PARENT_PIN_DEVICE, Check, Limiter, wait_minutes
+from .storage import DailyResult, Profile, Storage, StorageError
 
 __all__ = ["ProfileBook"]
 
@@ -27,11 +29,11 @@ class ProfileBook:
     transaction of :class:`~trainer.storage.Storage`, refused with its
     :class:`~trainer.storage.StorageError` (nothing changes then)."""
 
-    def __init__(self, storage: Storage) -> None:
+    def __init__(self, storage: Storage, *, clock: Clock = app_clock.now) -> None:
         self.storage = storage
         # What a parent's PIN guards is asked through its limits (issue 25): a wrong PIN
-        # waits, per profile and per device, counted in the database.
-        self.pins = ParentPins(storage)
+        # waits, per profile and per device, counted in the database (trainer.limits).
+        self.limiter = Limiter(storage, clock=clock)
 
     # -- the profile ----------------------------------------------------------------
     def create(self, nickname: str, avatar: str) -> Profile:
@@ -39,24 +41,45 @@ class ProfileBook:
         return self.storage.create_profile(nickname, avatar)
 
     def check_pin(self, profile_id: int, *, pin: str | None, device: str) -> None:
-        """The parent's PIN opens the profile (``pin_wrong``, ``pin_wait``)."""
-        self.pins.check(profile_id, pin, device)
+        """Pass when ``pin`` opens the profile (any does without a PIN); otherwise
+        ``pin_wait`` (``count``: minutes) while a wait runs, the PIN not even tried, or
+        ``pin_wrong``. Asked before everything a PIN guards: choosing the profile,
+        renaming it, changing or removing the PIN, deleting it with all its data; nothing
+        changes on a refusal. ``device`` is the caller's stable name for the device (a
+        hash: no address is stored)."""
+        profile = self.storage.get_profile(profile_id)
+        if profile is None or not profile.protected:
+            return
+        checks: list[Check] = [(PARENT_PIN, str(profile_id)), (PARENT_PIN_DEVICE, device)]
+        left = self.limiter.wait_left(checks)
+        if left is not None:
+            raise StorageError("pin_wait", count=wait_minutes(left))
+        if self.storage.check_pin(profile_id, pin):
+            self.limiter.succeeded(PARENT_PIN, str(profile_id))
+            return
+        left = self.limiter.failed(checks)
+        if left is not None:
+            raise StorageError("pin_wait", count=wait_minutes(left))
+        raise StorageError("pin_wrong")
 
     def rename(self, profile_id: int, nickname: str, *, pin: str | None, device: str
                ) -> Profile:
         """A new nickname, the parent's PIN asked (``pin_wrong``, ``pin_wait``,
         ``profile_taken``)."""
-        return self.pins.rename(profile_id, nickname, pin, device)
+        self.check_pin(profile_id, pin=pin, device=device)
+        return self.storage.rename_profile(profile_id, nickname, pin=pin)
 
     def set_pin(self, profile_id: int, new_pin: str | None, *, pin: str | None,
                 device: str) -> None:
         """Set, change or (``None``) remove the parent's PIN (``pin_wrong``, ``pin_wait``,
         ``pin_format``)."""
-        self.pins.set_pin(profile_id, new_pin, pin, device)
+        self.check_pin(profile_id, pin=pin, device=device)
+        self.storage.set_pin(profile_id, new_pin, pin=pin)
 
     def delete(self, profile_id: int, *, pin: str | None, device: str) -> None:
         """The profile and all its data (``pin_wrong``, ``pin_wait``)."""
-        self.pins.delete(profile_id, pin, device)
+        self.check_pin(profile_id, pin=pin, device=device)
+        self.storage.delete_profile(profile_id, pin=pin)
 
     def save_settings(self, profile_id: int, settings: dict[str, Any]) -> None:
         """The profile's settings as they are now (deck, language, options)."""

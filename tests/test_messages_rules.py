@@ -29,9 +29,12 @@ def test_two_separate_fifteens_are_told_to_take_one_set():
     assert move_message(plain)[0] == "wrong_sum"
 
 
-def _board(rules: Rules, hand: str, table: str):
+def _board(rules: Rules, hand: str, table: str, last_card: bool = False):
     round_ = stacked_round(rules, [hand, "6e 6b 6c"], table, dealer=1)
     obs = round_.observation(0)
+    if last_card:  # the first hand card is the round's very last: nobody plays after it
+        obs = obs._replace(hand_mask=card(hand.split()[0]).bit, hand_counts=(1, 0),
+                           stock_count=0)
     return game_board(obs=obs, seats=[SeatView(0, "Ana", True), SeatView(1, "B", False)],
                       game_id=1, rounds=1, history=round_.history, recent_from=0,
                       to_move=0, totals=(0, 0), side_names=("Ana", "B"), header=None,
@@ -48,6 +51,10 @@ def test_under_renuncio_laying_a_card_that_could_capture_is_warned_first():
     # Optional capture: laying it down is allowed and nobody can claim it.
     relaxed = _board(Rules.preset("relaxed"), "10b 2c 3c", "5c 1e 4o 9b")
     assert "¡renuncio!" not in (relaxed["moves"]["10b|"]["warn"] or "")
+    # On the round's last card nobody is left to claim: no warning (the coach's rule).
+    last = _board(Rules.preset("relaxed", capture_rule="renuncio"), "10b 2c 3c",
+                  "5c 1e 4o 9b", last_card=True)
+    assert "10b|" in last["moves"] and last["moves"]["10b|"]["warn"] is None
 
 
 def test_the_rules_line_lists_every_option_in_force():

@@ -239,18 +239,24 @@ def _capture_sum(event: Any) -> str | None:
     return f"{sum_expression(values)} = {total if not jokers else '🃏'}"
 
 
-def _sweep_warning(line: hint_mod.HintLine | None, deck: Deck, odds_style: str
-                   ) -> dict[str, Any]:
-    """A move's sweep warning on the board (issue 23): ``warn``, at most 12 words a child
-    reads at once ("Careful! The table will be 10: one card can sweep it."), ``level``,
-    the odds as a picture (1-3 bars filled, the words as its accessible name,
-    ``odds``), and ``long``, the whole sentence one tap away."""
+def _move_warning(a: hint_mod.Assessment, hints_on: bool, deck: Deck, odds_style: str
+                  ) -> dict[str, Any]:
+    """A move's warning on the board: ``warn``, at most 12 words a child reads at once
+    ("Careful! The table will be 10: one card can sweep it."), ``level``, the odds as a
+    picture (1-3 bars filled, the words as its accessible name, ``odds``), and ``long``,
+    the whole sentence one tap away (issue 23). A sweep is warned of with hints on; a
+    rule's warning always, first: under renuncio, a card laid that could capture (the
+    coach's ``renuncio_risk``, issue 26) is said before it is laid."""
+    rule = (t("warn_renuncio_lay", card=card_name(a.move.card, deck))
+            if any(key == "renuncio_risk" for key, _ in a.warnings) else None)
+    line = hint_mod.sweep_warning(a) if hints_on else None
     if line is None:
-        return {"warn": None}
+        return {"warn": rule}
     odds = line.params.get("odds")
     level = odds.level if isinstance(odds, hint_mod.Odds) else 3
     odds_words = odds_text(odds, odds_style) if isinstance(odds, hint_mod.Odds) else ""
-    return {"warn": t("warn_sweep_short", total=line.params.get("total", 0)),
+    short = t("warn_sweep_short", total=line.params.get("total", 0))
+    return {"warn": short if rule is None else f"{rule} {short}",
             "level": level, "odds": odds_words,
             "long": hint_line_text(line, deck, odds_style)}
 
@@ -338,16 +344,9 @@ def game_board(*, obs: Observation, seats: Sequence[SeatView], game_id: int | No
     if interactive:
         assessed = hint_mod.assess(obs)
         moves = {}
-        capturing = {a.move.card for a in assessed if a.move.take}
         for a in assessed:
-            line = hint_mod.sweep_warning(a) if hints_on else None
-            moves[move_key(a.move.card, a.move.take)] = _sweep_warning(line, deck, odds_style)
-            if obs.rules.capture_rule == "renuncio" and not a.move.take \
-                    and a.move.card in capturing:
-                # A rule's warning, hints or not (issue 26): said before the card is laid.
-                said = t("warn_renuncio_lay", card=card_name(a.move.card, deck))
-                entry = moves[move_key(a.move.card, a.move.take)]
-                entry["warn"] = said if entry["warn"] is None else f"{said} {entry['warn']}"
+            moves[move_key(a.move.card, a.move.take)] = _move_warning(a, hints_on, deck,
+                                                                      odds_style)
         if hints_on:
             per_card = hint_mod.captures_per_card(obs)
             hints["badges"] = {str(c): {"count": n, "text": t("hint_card_captures",

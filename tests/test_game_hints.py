@@ -130,3 +130,38 @@ def test_the_coachs_why_is_said_in_words_not_as_a_table() -> None:
     assert said == "it takes 2 cards, with an oro and a seven"
     assert coach_text("captures", {"cards": 3, "oros": 0, "sevens": 0}) == "it takes 3 cards"
     assert "oros:" not in coach_text("captures", {"cards": 1, "oros": 2, "sevens": 0})
+
+
+@pytest.mark.parametrize("odds_style", ["words", "numbers"])
+def test_the_board_and_the_hint_panel_say_the_same_odds(odds_style: str) -> None:
+    # For every move the hint panel warns of (the best one and the others of the card
+    # looked at), the board's warning on that move gives the same odds.
+    import random
+
+    from escoba import Deck
+    from tests.helpers import deal_round, random_walk
+    from trainer.board_view import SeatView, game_board, move_key
+    from trainer.words import odds_text
+
+    compared = 0
+    for seed in range(60):
+        rng = random.Random(seed)
+        round_ = random_walk(deal_round(RULES, rng), rng, rng.randrange(0, 24))
+        if round_.is_over:
+            continue
+        obs = round_.observation(round_.to_move)
+        board = game_board(obs=obs, seats=[SeatView(obs.seat, "Ana", True)], game_id=1,
+                           rounds=1, history=round_.history, recent_from=0,
+                           to_move=obs.seat, totals=(0, 0), side_names=("Ana", "B"),
+                           header=None, deck=Deck.SPANISH, show_value=True, interactive=True,
+                           show_hand=True, hints_on=True, hint_step=3, odds_style=odds_style)
+        for picked in obs.hand:
+            for line in game_hint(obs, 3, picked).lines:
+                if "odds" not in line.params:
+                    continue
+                move = line.params["move"]
+                shown = board["moves"][move_key(move.card, move.take)]
+                assert shown["odds"] == odds_text(line.params["odds"], odds_style), line
+                assert shown["level"] == line.params["odds"].level
+                compared += 1
+    assert compared >= 20

@@ -234,8 +234,8 @@ def game_hint(obs: Observation, step: int, picked: Card | None = None,
     focus = picked if picked is not None else (card if step >= 3 else None)
     others = [a for a in assessed if a.move.card == focus and a.move != best.move and _risky(a)]
     others.sort(key=lambda a: a.move.take != take)
-    for a in others[:2]:
-        lines.append(_risk_line(a, "warn_sweep_known" if _odds(a).known else "warn_sweep_odds"))
+    # The very warning the board shows on that move (sweep_warning): the same odds.
+    lines.extend(line for a in others[:2] if (line := sweep_warning(a)) is not None)
     return GameHint(step, tuple(lines), lit)
 
 

@@ -124,6 +124,7 @@ __all__ = [
     "analyse",
     "review",
     "sweep_risk",
+    "sweepers_gone",
     "chance_at_least_one",
     "expected_best",
     "keep_weight",
@@ -249,13 +250,34 @@ def _sweep_risk(obs: Observation, table_after: int, deal_ends: bool) -> SweepRis
     capture_sum = rules.capture_sum
     if pool < 0:
         assert obs.open_hands is not None
-        known = tuple(c for c in cards_of(obs.open_hands[nxt])
-                      if is_capture(table_after, c.index, table_after, capture_sum))
+        known = _sweepers(table_after, obs.open_hands[nxt], capture_sum)
         return SweepRisk(total, len(known), 1.0 if known else 0.0, known)
-    sweepers = sum(1 for c in cards_of(pool)
-                   if is_capture(table_after, c.index, table_after, capture_sum))
+    sweepers = len(_sweepers(table_after, pool, capture_sum))
     return SweepRisk(total, sweepers, round(chance_at_least_one(pool.bit_count(), sweepers,
                                                                  size), 6))
+
+
+def _sweepers(table: int, among: int, capture_sum: int) -> tuple[Card, ...]:
+    """The cards of ``among`` that would sweep ``table`` (take every card of it)."""
+    return tuple(c for c in cards_of(among) if is_capture(table, c.index, table, capture_sum))
+
+
+def sweepers_gone(obs: Observation, table: int) -> bool:
+    """Whether ``table``'s total is one a single card could sweep (in
+    ``rules.sweep_risk_range``, no joker on it) but every card that would has been seen,
+    captured or on the table, so that nobody can: "no 5 is left, so 10 is safe".
+
+    The one rule for a counted band: the coach's ``lay_down_counted`` and the board's
+    risk meter both ask it, so hint and meter never disagree (``table`` may hold a card
+    of this seat's hand just laid on it).
+    """
+    if not table or table & JOKER_MASK:
+        return False
+    low, high = obs.rules.sweep_risk_range
+    if not low <= sum(VALUE[c.index] for c in cards_of(table)) <= high:
+        return False
+    return not _sweepers(table, (obs.unseen_mask | obs.hand_mask) & ~table,
+                         obs.rules.capture_sum)
 
 
 # -- analysis ---------------------------------------------------------------------
@@ -431,12 +453,11 @@ def _analyse(obs: Observation, pairs: list[tuple[int, int]],
         elif risk_obj is not None and obs.open_hands is not None \
                 and _sweepers_left(obs, table_after):
             reason = ("lay_down_open", {"total": total_after})
-        elif risk_obj is not None and not table_after & JOKER_MASK and any(
-                is_capture(table_after, c.index, table_after, cs)
-                for c in cards_of(obs.hand_mask & ~bit)):
-            reason = ("lay_down_yours", {"total": total_after, "need": cs - total_after})
-        elif risk_obj is not None and not table_after & JOKER_MASK:
+        elif risk_obj is not None and sweepers_gone(obs, table_after):
             reason = ("lay_down_counted", {"total": total_after, "need": cs - total_after})
+        elif risk_obj is not None and not table_after & JOKER_MASK:
+            # Nobody else holds a sweeper (the chance is 0): the ones left are ours.
+            reason = ("lay_down_yours", {"total": total_after, "need": cs - total_after})
         else:
             reason = ("lay_down_safe", {"total": total_after})
         if not take:
@@ -507,9 +528,7 @@ def _kept_scoring_card(hand: int, laid: int) -> int | None:
 
 def _sweepers_left(obs: Observation, table_after: int) -> bool:
     """Whether some card nobody has seen yet (other hands included) could sweep ``table_after``."""
-    cs = obs.rules.capture_sum
-    return any(is_capture(table_after, c.index, table_after, cs)
-               for c in cards_of(obs.unseen_mask))
+    return bool(_sweepers(table_after, obs.unseen_mask, obs.rules.capture_sum))
 
 
 @lru_cache(maxsize=1024)

@@ -90,14 +90,36 @@ def test_no_five_left_the_hint_and_the_meter_both_say_ten_is_safe():
     # The meter of the table after that move (10) says safe, counting the fives.
     after = obs._replace(table_mask=obs.table_mask | card("3c").bit,
                          hand_mask=obs.hand_mask & ~card("3c").bit)
-    meter = _risk_meter(after, 15)
+    meter = _risk_meter(after)
     assert meter["band"] == "safe" and meter["need"] == 5
     # With a five still unseen the meter warns again.
     unseen_five = obs._replace(pile_masks=(0, mask_of(cards("5o 5c 5e 10c 2o")),),
                                seen_mask=obs.table_mask | mask_of(cards("5o 5c 5e 10c 2o")))
     after = unseen_five._replace(table_mask=obs.table_mask | card("3c").bit,
                                  hand_mask=obs.hand_mask & ~card("3c").bit)
-    assert _risk_meter(after, 15)["band"] == "risk"
+    assert _risk_meter(after)["band"] == "risk"
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=any_rules(jokers=False), seed=st.integers(0, 10**6), steps=st.integers(0, 40))
+def test_the_hint_and_the_meter_count_the_band_alike(rules, seed, steps):
+    # One rule (coach.sweepers_gone): a lay-down the coach calls "no 5 is left" is the
+    # one whose table the meter calls safe by counting, and no other.
+    rng = random.Random(seed)
+    round_ = random_walk(deal_round(rules, rng), rng, steps)
+    if round_.is_over:
+        return
+    obs = round_.observation(round_.to_move)
+    for a in analyse(obs):
+        if a.move.take or a.reason[0] == "last_play":
+            continue
+        bit = a.move.card.bit
+        after = obs._replace(table_mask=obs.table_mask | bit, hand_mask=obs.hand_mask & ~bit)
+        meter = _risk_meter(after)
+        counted = a.reason[0] == "lay_down_counted"
+        assert (meter["need"] is not None) == counted, (a, meter)
+        if counted:
+            assert meter["band"] == "safe" and meter["need"] == a.reason[1]["need"]
 
 
 def test_the_best_of_risky_moves_says_why_when_another_is_safer():

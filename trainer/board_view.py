@@ -40,9 +40,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from escoba import Card, Deck, Move, Observation
-from escoba.cards import JOKER_MASK, cards_of
-from escoba.solver import is_capture
+from escoba import Card, Deck, Move, Observation, coach
+from escoba.cards import cards_of
 from puzzles import Puzzle
 
 from . import hints as hint_mod
@@ -261,19 +260,18 @@ def _move_warning(a: hint_mod.Assessment, hints_on: bool, deck: Deck, odds_style
             "long": hint_line_text(line, deck, odds_style)}
 
 
-def _risk_meter(obs: Observation, need: int) -> dict[str, Any]:
-    """The table's total on a meter with the 5-14 band (for 15) where one card sweeps.
+def _risk_meter(obs: Observation) -> dict[str, Any]:
+    """The table's total on a meter with the band where one card sweeps (5-14 for 15).
 
-    The band is counted, as the coach counts (issue 26): a total in the band is
-    "safe" when every card that would sweep it has been seen (captured or on the
-    table), and the text says so ("no 5 left"); the coach's hint says the same.
+    The band is counted by the coach's own rule (:func:`escoba.coach.sweepers_gone`,
+    issue 26): a total in the band is "safe" when every card that would sweep it has
+    been seen, and the text says so ("no 5 left"), as the hint does.
     """
+    need = obs.rules.capture_sum
     total = sum(c.value for c in obs.table if not c.is_joker)
-    low, high = max(0, need - 10), need - 1
+    low, high = obs.rules.sweep_risk_range
     missing = need - total
-    gone = (low <= total <= high and not obs.table_mask & JOKER_MASK
-            and not any(is_capture(obs.table_mask, c.index, obs.table_mask, need)
-                        for c in cards_of(obs.unseen_mask | obs.hand_mask)))
+    gone = coach.sweepers_gone(obs, obs.table_mask)
     if not obs.table:
         band, text = "empty", t("board_meter_empty")
     elif gone:
@@ -354,7 +352,7 @@ def game_board(*, obs: Observation, seats: Sequence[SeatView], game_id: int | No
                                                               count=n)}
                                for c, n in per_card.items()}
             hints["lit"] = [str(c) for c in lit]
-            hints["meter"] = _risk_meter(obs, need)
+            hints["meter"] = _risk_meter(obs)
     header_data: dict[str, Any] | None = None
     if header is not None:
         header_data = dict(header)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from escoba.cards import CARDS, Card, parse_cards
 from escoba.game import Round, deck_for
@@ -73,6 +73,22 @@ def deal_round(rules: Rules, rng: random.Random) -> Round:
     """A freshly dealt round with a random dealer."""
     dealer = rng.randrange(rules.players)
     return Round(rules, dealable_deck(rules, rng, dealer), dealer)
+
+
+def walk(rules: Rules, seed: int, steps: int) -> Round:
+    """A round dealt from ``seed`` after ``steps`` random plays (renuncio claims included)."""
+    rng = random.Random(seed)
+    return random_walk(deal_round(rules, rng), rng, steps)
+
+
+def random_rounds(rules: Rules, seeds: Iterable[int], most_steps: int) -> Iterator[Round]:
+    """For each seed, a round dealt from it after fewer than ``most_steps`` random plays
+    (as many as the seed draws), the ones not yet over."""
+    for seed in seeds:
+        rng = random.Random(seed)
+        round_ = random_walk(deal_round(rules, rng), rng, rng.randrange(0, most_steps))
+        if not round_.is_over:
+            yield round_
 
 
 def any_rules(**fixed: object):

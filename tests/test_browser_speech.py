@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import re
+from contextlib import contextmanager
 from urllib.parse import urlparse
 
 import pytest
@@ -101,25 +102,53 @@ class _Requests:
         return self.hosts - {"127.0.0.1", "localhost"}
 
 
-def _open(p, launch_args: dict, lang: str, voices: list[str], size=(1024, 768)):
-    browser = p.chromium.launch(**launch_args)
+@contextmanager
+def _device(launch_args: dict, lang: str, voices: list[str], size=(1024, 768)):
+    """A browser whose page speaks ``lang`` and whose speech and sound are recorders
+    offering ``voices``: (context, page), closed on leaving."""
+    from playwright.sync_api import sync_playwright
+
     locale = {"en": "en-US", "es": "es-ES", "de": "de-DE", "zh": "zh-CN"}[lang]
-    context = browser.new_context(viewport={"width": size[0], "height": size[1]},
-                                  locale=locale, device_scale_factor=1)
-    context.add_init_script(script=_STUB_JS % json.dumps(voices))
-    page = context.new_page()
-    page.set_default_timeout(30_000)
-    return browser, context, page
+    with sync_playwright() as p:
+        browser = p.chromium.launch(**launch_args)
+        context = browser.new_context(viewport={"width": size[0], "height": size[1]},
+                                      locale=locale, device_scale_factor=1)
+        context.add_init_script(script=_STUB_JS % json.dumps(voices))
+        page = context.new_page()
+        page.set_default_timeout(30_000)
+        try:
+            yield context, page
+        finally:
+            context.close()
+            browser.close()
 
 
-def _new_profile(page, url: str, name: str, lang: str) -> str:
-    """Make a profile as a child does (typing, tapping); its id."""
+def _start_lesson_one(page, url: str, profile: str, lang: str) -> None:
+    """Lessons, then "New to Escoba? Start here!" tapped: lesson 1, level 1."""
+    page.goto(f"{url}/lessons?p={profile}")
+    page.get_by_role("button", name=t("ui.start_here", lang, domain="lessons")).click()
+
+
+def _a_tap(runner: LessonRunner, right: bool):
+    """A card of the runner's level whose tap is right (tapped on ``runner``, which goes
+    on) or wrong (tried on a fresh runner: ``runner`` stays where it is)."""
+    view = runner.view()
+    if right:
+        return next(c for c in (*view.hand, *view.table) if runner.tap(c).ok)
+    return next(c for c in (*view.hand, *view.table) if not LessonRunner().tap(c).ok)
+
+
+def _new_profile(page, url: str, name: str, lang: str, skip: bool = True) -> str:
+    """Make a profile as a child does (typing, tapping); its id. A new child starts in
+    lesson 1, level 1 (issue 23); ``skip``: the parent's skip leads back to the welcome."""
     page.goto(url)
     page.get_by_role("textbox", name=t("nickname", lang)).fill(name)
     page.get_by_role("button", name=t("create_profile", lang)).click()
-    # A new child starts in lesson 1, level 1; a parent's skip leads back (issue 23).
-    page.get_by_role("link", name=t("skip_lessons", lang)).click()
-    page.get_by_text(t("profile_created", lang, name=name)).wait_for()
+    if skip:
+        page.get_by_role("link", name=t("skip_lessons", lang)).click()
+        page.get_by_text(t("profile_created", lang, name=name)).wait_for()
+    else:
+        page.locator(".eb-intro").wait_for()
     _wait_idle(page)
     found = re.search(r"[?&]p=(\d+)", page.url)
     assert found, page.url
@@ -156,15 +185,11 @@ def _start_here_by_script(page, lang: str) -> None:
 @pytest.mark.parametrize("lang", ["en", "es", "de", "zh"])
 def test_a_lesson_goal_is_read_aloud_in_the_childs_language(
         server, browser_type_launch_args, lang: str) -> None:  # noqa: F811
-    from playwright.sync_api import sync_playwright
-
     url, _db = server
-    with sync_playwright() as p:
-        browser, context, page = _open(p, browser_type_launch_args, lang, ALL_VOICES)
+    with _device(browser_type_launch_args, lang, ALL_VOICES) as (context, page):
         requests = _Requests(page)
         profile = _new_profile(page, url, f"Voz{lang}", lang)
-        page.goto(f"{url}/lessons?p={profile}")
-        page.get_by_role("button", name=t("ui.start_here", lang, domain="lessons")).click()
+        _start_lesson_one(page, url, profile, lang)
         page.locator(".eb-intro").wait_for()
         goal = _first_goal(lang)
         _wait_spoken(page, goal)
@@ -182,16 +207,11 @@ def test_a_lesson_goal_is_read_aloud_in_the_childs_language(
         assert page.locator(".eb-intro .eb-speak").get_attribute("aria-label") == \
             t("speech.listen", lang)
         assert requests.outside() == set()
-        context.close()
-        browser.close()
 
 
 def test_nothing_is_heard_before_the_first_tap(server, browser_type_launch_args) -> None:  # noqa: F811
-    from playwright.sync_api import sync_playwright
-
     url, _db = server
-    with sync_playwright() as p:
-        browser, context, page = _open(p, browser_type_launch_args, "en", ALL_VOICES)
+    with _device(browser_type_launch_args, "en", ALL_VOICES) as (context, page):
         requests = _Requests(page)
         profile = _new_profile(page, url, "Quiet", "en")
         # A fresh page nobody has touched (a new tab, a reload): the lesson opened by script.
@@ -213,32 +233,24 @@ def test_nothing_is_heard_before_the_first_tap(server, browser_type_launch_args)
         assert fresh.evaluate(_LOG_JS)["contexts"] == 1  # sound unlocked by the same tap
         # A right tap: the level is done, a star sounds and the next goal is read.
         runner = LessonRunner()
-        view = runner.view()
-        right = next(c for c in (*view.hand, *view.table) if runner.tap(c).ok)
+        right = _a_tap(runner, right=True)
         fresh.locator(f'.eb-card[data-id="{right}"]').click()
         fresh.wait_for_function("() => window.__escobaVoice.played.includes('star')")
         _wait_spoken(fresh, spoken_message(runner.view().goal, "en"))
         assert fresh.evaluate(_LOG_JS)["started"] > 0
         assert requests.outside() == set()
-        context.close()
-        browser.close()
 
 
 def test_the_mute_switch_silences_everything(server, browser_type_launch_args) -> None:  # noqa: F811
-    from playwright.sync_api import sync_playwright
-
     url, db = server
-    with sync_playwright() as p:
-        browser, context, page = _open(p, browser_type_launch_args, "en", ALL_VOICES)
+    with _device(browser_type_launch_args, "en", ALL_VOICES) as (context, page):
         requests = _Requests(page)
         profile = _new_profile(page, url, "Mute", "en")
-        page.goto(f"{url}/lessons?p={profile}")
-        page.get_by_role("button", name=t("ui.start_here", "en", domain="lessons")).click()
+        _start_lesson_one(page, url, profile, "en")
         _wait_spoken(page, _first_goal("en"))
         # A wrong tap: what it did is read aloud, and its speaker button says it again.
         runner = LessonRunner()
-        view = runner.view()
-        wrong = next(c for c in (*view.hand, *view.table) if not LessonRunner().tap(c).ok)
+        wrong = _a_tap(runner, right=False)
         feedback = spoken_message(LessonRunner().tap(wrong).feedback, "en")
         page.locator(f'.eb-card[data-id="{wrong}"]').click()
         _wait_spoken(page, feedback)
@@ -262,7 +274,7 @@ def test_the_mute_switch_silences_everything(server, browser_type_launch_args) -
         played = len(page.evaluate(_PLAYED_JS))
         page.locator(f'.eb-card[data-id="{wrong}"]').click()  # a wrong tap: no sound
         _wait_idle(page)
-        right = next(c for c in (*view.hand, *view.table) if runner.tap(c).ok)
+        right = _a_tap(runner, right=True)
         page.locator(f'.eb-card[data-id="{right}"]').click()  # a star: no sound
         _wait_idle(page)
         page.wait_for_timeout(800)
@@ -279,22 +291,14 @@ def test_the_mute_switch_silences_everything(server, browser_type_launch_args) -
         assert not toggle.is_checked()
         assert page.locator(".st-key-set_read_aloud input").is_checked()
         assert requests.outside() == set()
-        context.close()
-        browser.close()
 
 
 def test_without_a_voice_for_the_language_the_speakers_say_so_once_and_hide(
         server, browser_type_launch_args) -> None:  # noqa: F811
-    from playwright.sync_api import sync_playwright
-
     url, _db = server
-    with sync_playwright() as p:
-        browser, context, page = _open(p, browser_type_launch_args, "zh", ["en-GB"])
-        profile = _new_profile(page, url, "无声", "zh")
-        page.goto(f"{url}/lessons?p={profile}")
-        page.get_by_role("button", name=t("ui.start_here", "zh", domain="lessons")).click()
-        page.locator(".eb-intro").wait_for()
-        _wait_idle(page)
+    with _device(browser_type_launch_args, "zh", ["en-GB"]) as (context, page):
+        # The first board this device shows (the first run's lesson 1) says it.
+        profile = _new_profile(page, url, "无声", "zh", skip=False)
         note = page.locator(".eb-novoice")
         assert note.inner_text() == t("speech.no_voice", "zh")
         assert page.locator(".eb-speak").count() == 0
@@ -302,8 +306,7 @@ def test_without_a_voice_for_the_language_the_speakers_say_so_once_and_hide(
         assert note.count() == 1
         # The next level's board: still no speaker, nothing said.
         runner = LessonRunner()
-        view = runner.view()
-        right = next(c for c in (*view.hand, *view.table) if runner.tap(c).ok)
+        right = _a_tap(runner, right=True)
         page.locator(f'.eb-card[data-id="{right}"]').click()
         _wait_idle(page)
         page.locator(".eb-intro").wait_for()
@@ -317,18 +320,13 @@ def test_without_a_voice_for_the_language_the_speakers_say_so_once_and_hide(
         page.wait_for_timeout(2000)  # past the wait for the voice list
         assert page.locator(".eb-novoice").count() == 0
         assert page.locator(".eb-speak").count() == 0
-        context.close()
-        browser.close()
 
 
 def test_the_score_what_happened_and_the_hint_can_be_heard_in_play(
         server, browser_type_launch_args) -> None:  # noqa: F811
-    from playwright.sync_api import sync_playwright
-
     url, _db = server
-    with sync_playwright() as p:
-        browser, context, page = _open(p, browser_type_launch_args, "en", ALL_VOICES,
-                                       size=(390, 844))
+    with _device(browser_type_launch_args, "en", ALL_VOICES,
+                 size=(390, 844)) as (context, page):
         requests = _Requests(page)
         profile = _new_profile(page, url, "Oye", "en")
         page.goto(f"{url}/play?p={profile}")
@@ -350,5 +348,3 @@ def test_the_score_what_happened_and_the_hint_can_be_heard_in_play(
             assert box and box["width"] >= 44 and box["height"] >= 44
         page.screenshot(path="test-artifacts/23-play-speakers-390.png")
         assert requests.outside() == set()
-        context.close()
-        browser.close()

@@ -7,7 +7,14 @@ import math
 import random
 
 import pytest
-from helpers import any_rules, card, cards, deal_round, random_walk, stacked_deck, stacked_round
+from helpers import (
+    any_rules,
+    card,
+    cards,
+    stacked_deck,
+    stacked_round,
+    walk,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -27,12 +34,6 @@ from escoba.valuation import card_values
 # The four table cards total 15: the dealer takes them and seat 0 leads onto
 # an empty table (RULES.md, initial table worth fifteen).
 EMPTY_TABLE = "1c 2c 4c 8c"
-
-
-def walk(rules: Rules, seed: int, steps: int) -> Round:
-    """A round after ``steps`` random plays (renuncio claims included)."""
-    rng = random.Random(seed)
-    return random_walk(deal_round(rules, rng), rng, steps)
 
 
 # -- probabilities against brute force ------------------------------------------------

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from helpers import any_rules, card, cards, deal_round, random_walk, stacked_round
+from helpers import any_rules, card, cards, random_rounds, stacked_round, walk
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -105,8 +105,7 @@ def test_no_five_left_the_hint_and_the_meter_both_say_ten_is_safe():
 def test_the_hint_and_the_meter_count_the_band_alike(rules, seed, steps):
     # One rule (coach.sweepers_gone): a lay-down the coach calls "no 5 is left" is the
     # one whose table the meter calls safe by counting, and no other.
-    rng = random.Random(seed)
-    round_ = random_walk(deal_round(rules, rng), rng, steps)
+    round_ = walk(rules, seed, steps)
     if round_.is_over:
         return
     obs = round_.observation(round_.to_move)
@@ -127,11 +126,7 @@ def test_the_best_of_risky_moves_says_why_when_another_is_safer():
     # hint names what decides instead of a bare "still the best".
     rules = Rules.preset("classic")
     found = 0
-    for seed in range(400):
-        rng = random.Random(seed)
-        round_ = random_walk(deal_round(rules, rng), rng, rng.randrange(0, 20))
-        if round_.is_over:
-            continue
+    for round_ in random_rounds(rules, range(400), 20):
         obs = round_.observation(round_.to_move)
         hint = game_hint(obs, 3)
         for line in hint.lines:
@@ -155,8 +150,7 @@ def plain_twin(obs: Observation, laid: int) -> int | None:
 @given(rules=any_rules(), seed=st.integers(0, 10**6), steps=st.integers(0, 40))
 def test_advice_never_lays_a_scoring_card_when_a_plain_twin_leaves_the_same_table(
         rules, seed, steps):
-    rng = random.Random(seed)
-    round_ = random_walk(deal_round(rules, rng), rng, steps)
+    round_ = walk(rules, seed, steps)
     if round_.is_over:
         return
     obs = round_.observation(round_.to_move)

@@ -136,19 +136,13 @@ def test_the_coachs_why_is_said_in_words_not_as_a_table() -> None:
 def test_the_board_and_the_hint_panel_say_the_same_odds(odds_style: str) -> None:
     # For every move the hint panel warns of (the best one and the others of the card
     # looked at), the board's warning on that move gives the same odds.
-    import random
-
     from escoba import Deck
-    from tests.helpers import deal_round, random_walk
+    from tests.helpers import random_rounds
     from trainer.board_view import SeatView, game_board, move_key
     from trainer.words import odds_text
 
     compared = 0
-    for seed in range(60):
-        rng = random.Random(seed)
-        round_ = random_walk(deal_round(RULES, rng), rng, rng.randrange(0, 24))
-        if round_.is_over:
-            continue
+    for round_ in random_rounds(RULES, range(60), 24):
         obs = round_.observation(round_.to_move)
         board = game_board(obs=obs, seats=[SeatView(obs.seat, "Ana", True)], game_id=1,
                            rounds=1, history=round_.history, recent_from=0,

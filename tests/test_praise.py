@@ -47,17 +47,22 @@ def test_a_capture_is_praised_with_the_engines_own_sum(seed: int, capture_sum: i
     assert praise_for([played], (seat + 1) % rules.players).kind == "right"
 
 
-def _finish_first_level_of(stage_key: str):
-    runner = LessonRunner(auto_advance=False)
-    runner.start(stage_key)
+def _finish(runner: LessonRunner):
+    """Play the runner's level to its end by its right actions; the last outcome."""
     for _ in range(10):
         action, what = _right_actions(runner)[0]
         outcome = (runner.play(what.card, what.take) if action == "play"
                    else runner.tap(what) if action == "tap" else runner.answer(what))
         assert outcome.ok
         if outcome.done:
-            return runner, outcome
+            return outcome
     raise AssertionError("the level did not finish")
+
+
+def _finish_first_level_of(stage_key: str):
+    runner = LessonRunner(auto_advance=False)
+    runner.start(stage_key)
+    return runner, _finish(runner)
 
 
 def test_a_finished_escoba_level_waits_and_is_praised_with_its_sum_in_every_language() -> None:
@@ -92,16 +97,6 @@ def test_the_board_may_ask_for_the_next_level_only_at_its_position() -> None:
     refused = read_action({"kind": "advance", "position": "x"}, "x", kinds=("play", "tap"))
     assert isinstance(refused, BoardRefusal) and not refused.stale
 
-
-def _finish(runner: LessonRunner):
-    for _ in range(10):
-        action, what = _right_actions(runner)[0]
-        outcome = (runner.play(what.card, what.take) if action == "play"
-                   else runner.tap(what) if action == "tap" else runner.answer(what))
-        assert outcome.ok
-        if outcome.done:
-            return outcome
-    raise AssertionError("the level did not finish")
 
 
 def test_a_level_is_held_to_be_played_out_only_when_it_is_drawn_on_a_board() -> None:

@@ -308,8 +308,6 @@ def show_level(profile: Any, view: LessonView,
     with st.container(key="lesson_messages"):
         if not answering and held is None:  # a level being played out says it on the board
             _show_said()
-    if view.words:
-        _show_new_words(view.words)
     # A question about a finished round has no board: the goal in large type, then what
     # it asks about.
     data = _board_data(view, profile) if view.has_board else None
@@ -350,6 +348,8 @@ def show_level(profile: Any, view: LessonView,
             for number in view.choices:
                 st.button(str(number), key=f"lesson_answer_{number}",
                           on_click=_on_answer, args=(profile, number))
+    if view.words:  # below what the child acts on: on a phone the board stays in view
+        _show_new_words(view.words)
     if held is not None:
         return
     with st.container(horizontal=True, key="lesson_tools"):

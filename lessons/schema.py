@@ -153,6 +153,9 @@ class Shown:
 
     piles: tuple[int, ...] = ()
     score: bool = False
+    #: The piles' groups the question counts (:class:`trainer.lessons.WonPile`): shown
+    #: open, the others folded away so the answers stay in view on a phone. Empty: all.
+    groups: tuple[str, ...] = ()
 
 
 _NOTHING_SHOWN = Shown()
@@ -283,6 +286,11 @@ class PlayCard(_Kind):
 
 #: The questions about a finished round's piles: the won cards are opened for them.
 PILE_QUESTIONS = frozenset({"count", "points", "escobas"})
+#: The pile groups each category is counted in (not listed: every group, as for the
+#: cards or the setenta, whose best card of a suit may be in any of them).
+COUNTED_GROUPS: dict[str, tuple[str, ...]] = {
+    "oros": ("oros",), "siete_de_oros": ("oros",), "sevens": ("oros", "sevens"),
+    "escobas": ("escobas",)}
 
 
 def question_cards(round_: Round, question: str, args: Mapping[str, Any]) -> tuple[Card, ...]:
@@ -420,7 +428,9 @@ class Answer:
 
     def shows(self, round_: Round) -> Shown:
         if self.question in PILE_QUESTIONS:
-            return Shown(piles=(CHILD, 1) if self.question == "points" else (CHILD,))
+            category = "escobas" if self.question == "escobas" else self.args.get("category")
+            return Shown(piles=(CHILD, 1) if self.question == "points" else (CHILD,),
+                         groups=COUNTED_GROUPS.get(str(category), ()))
         if self.question == "round_points" and round_.is_over:
             return Shown(score=True)
         return _NOTHING_SHOWN

@@ -272,6 +272,13 @@ def _asks_what_it_shows(runner: LessonRunner, level: Level, rights: list[tuple[s
             assert sorted(pile.cards) == sorted(round_.pile(pile.seat))
             assert pile.escobas == round_.escobas[pile.seat]
             assert all(c.suit is Suit.OROS for c in pile.oros)
+            # What the answer counts is never folded away: a lit card's group is open,
+            # and so are the escobas when they are what is counted.
+            for group, cards in (("oros", pile.oros), ("sevens", pile.sevens),
+                                 ("others", pile.others)):
+                assert not lit & set(cards) or pile.is_counted(group), (group, pile.counted)
+            if "escobas" in (step.expect.question, step.expect.args.get("category")):
+                assert pile.is_counted("escobas") and not pile.is_counted("others")
     else:
         assert view.piles_shown == ()
     if step.action == "answer" and step.expect.question == "round_points":
@@ -916,3 +923,17 @@ def test_each_step_kind_is_one_type_that_reads_judges_and_lights() -> None:
                                                     "fb.look_capturing_lit")
     counting = STAGES[7].level("oros_point")
     assert counting.steps[0].kind.shows(counting.start_round()).piles == (0, 1)
+
+
+def test_a_pile_question_folds_away_the_groups_it_does_not_count() -> None:
+    # "Count your oros": the oros open; the sevens, the other cards and the escobas folded
+    # under one line (on a phone the answers stay in view). "How many cards": all open.
+    runner = LessonRunner()
+    oros = runner.start("counting", 1).piles_shown[0]
+    assert oros.counted == ("oros",) and oros.oros and oros.others
+    assert not oros.is_counted("others") and not oros.is_counted("escobas")
+    stage = next(s for s in load_stages() if s.key == "counting")
+    cards_level = next(n for n, level in enumerate(stage.levels, 1)
+                       if level.steps[0].expect.args.get("category") == "cards")
+    every = runner.start("counting", cards_level).piles_shown[0]
+    assert every.counted == () and all(every.is_counted(g) for g in ("oros", "others"))

@@ -235,18 +235,25 @@ class WonPile:
     sevens: tuple[Card, ...]
     others: tuple[Card, ...]
     escobas: int
+    #: The groups ("oros", "sevens", "others", "escobas") the question counts, shown
+    #: open; the rest may be folded away. Empty: all of them count.
+    counted: tuple[str, ...] = ()
 
     @property
     def cards(self) -> tuple[Card, ...]:
         return self.oros + self.sevens + self.others
 
+    def is_counted(self, group: str) -> bool:
+        return not self.counted or group in self.counted
+
     @classmethod
-    def of(cls, seat: int, pile: Iterable[Card], escobas: int) -> WonPile:
+    def of(cls, seat: int, pile: Iterable[Card], escobas: int,
+           counted: tuple[str, ...] = ()) -> WonPile:
         cards = sorted(pile, key=lambda c: (c != SIETE_DE_OROS, c.suit.value, c.value))
         oros = tuple(c for c in cards if c.suit is Suit.OROS)
         sevens = tuple(c for c in cards if c.value == 7 and c.suit is not Suit.OROS)
         others = tuple(c for c in cards if c not in oros and c not in sevens)
-        return cls(seat, oros, sevens, others, escobas)
+        return cls(seat, oros, sevens, others, escobas, counted)
 
 
 class LessonRecorder(Protocol):
@@ -606,7 +613,7 @@ class LessonRunner:
         if round_ is None or s.status != "playing":
             return (), None
         shown = self.step.kind.shows(round_)
-        piles = tuple(WonPile.of(seat, round_.pile(seat), round_.escobas[seat])
+        piles = tuple(WonPile.of(seat, round_.pile(seat), round_.escobas[seat], shown.groups)
                       for seat in shown.piles)
         return piles, round_.score() if shown.score else None
 

@@ -18,6 +18,8 @@ FIT_STYLE = """
 .st-key-lesson_answers button p { font-size: 1.8rem; font-weight: 700; }
 /* "Start the level again" and "All the lessons" well away from the answers above. */
 .st-key-lesson_tools { margin-top: 0.75rem; gap: 0.75rem !important; }
+/* Its buttons and the glossary's popover (📖 Words) a finger's size. */
+.st-key-lesson_tools button, [data-testid="stPopover"] button { min-height: 44px; }
 /* The lesson's counters: icons with numbers on one short line. */
 .lesson-counters { display: flex; gap: 1.2rem; font-size: 1.05rem; letter-spacing: 0.1em;
   margin: -0.4rem 0 0.2rem; }

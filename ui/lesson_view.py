@@ -392,21 +392,34 @@ def _glossary() -> None:
 
 
 def _pile_html(pile: WonPile, lit: tuple[Card, ...]) -> str:
+    """The pile's groups the question counts, open; the others folded under one line
+    (a native disclosure: on a phone the answers below stay in view)."""
     deck, values = deck_of(), bool(settings().get("show_values", True))
-    parts = []
+    shown: list[str] = []
+    folded: list[str] = []
+    hidden_cards = 0
     for group, cards in (("oros", pile.oros), ("sevens", pile.sevens),
                          ("others", pile.others)):
         if cards:
-            parts.append(f'<div style="margin-top:4px"><b>{html.escape(_lt("ui.group_" + group))}'
-                         f'</b></div>' + cards_row_html(cards, deck, values, width=44,
-                                                       names=False, gap=3, lit=lit))
+            part = (f'<div style="margin-top:4px"><b>{html.escape(_lt("ui.group_" + group))}'
+                    f'</b></div>' + cards_row_html(cards, deck, values, width=44,
+                                                  names=False, gap=3, lit=lit))
+            (shown if pile.is_counted(group) else folded).append(part)
+            hidden_cards += 0 if pile.is_counted(group) else len(cards)
     if pile.escobas:
         label = html.escape(_lt("ui.escoba_marks", count=pile.escobas))
-        parts.append(f'<div style="margin-top:6px" data-escobas="{pile.escobas}"><b>'
-                     f'{html.escape(_lt("ui.group_escobas"))}</b> <span role="img" '
-                     f'aria-label="{label}" style="font-size:1.6rem">'
-                     f'{"🧹" * pile.escobas}</span></div>')
-    return "".join(parts)
+        part = (f'<div style="margin-top:6px" data-escobas="{pile.escobas}"><b>'
+                f'{html.escape(_lt("ui.group_escobas"))}</b> <span role="img" '
+                f'aria-label="{label}" style="font-size:1.6rem">'
+                f'{"🧹" * pile.escobas}</span></div>')
+        (shown if pile.is_counted("escobas") else folded).append(part)
+    if folded:
+        summary = html.escape(_lt("ui.pile_folded", count=hidden_cards)) if hidden_cards \
+            else html.escape(_lt("ui.group_escobas"))
+        shown.append('<details class="lesson-pile-folded"><summary style="min-height:44px;'
+                     f'display:flex;align-items:center;cursor:pointer">{summary}</summary>'
+                     + "".join(folded) + "</details>")
+    return "".join(shown)
 
 
 def _show_piles(view: LessonView) -> None:

@@ -321,11 +321,13 @@ def show_level(profile: Any, view: LessonView,
         if data["interactive"] and not board_loaded():
             with st.expander(t("board_fallback_title"), expanded=False):
                 _fallback(profile, view)
-    if view.piles_shown:
+    # A question comparing both sides' piles (a category's points) says both counts in
+    # its goal: the answers come first, the piles under them to check (on a phone two
+    # piles would push the answers out of view); so does a round's score table.
+    # Counting one pile: the pile first, its counted groups open.
+    piles_to_check = len(view.piles_shown) > 1
+    if view.piles_shown and not piles_to_check:
         _show_piles(view)
-    if view.score is not None:
-        st.markdown(f"**{_lt('ui.score_table')}**")
-        st.table(score_frame(view.score, [profile.nickname, t("bot_name", n=1)]))
     if view.game is not None:
         _game_help(profile, view)
     if view.status == "consequence":
@@ -348,6 +350,11 @@ def show_level(profile: Any, view: LessonView,
             for number in view.choices:
                 st.button(str(number), key=f"lesson_answer_{number}",
                           on_click=_on_answer, args=(profile, number))
+    if piles_to_check:
+        _show_piles(view)
+    if view.score is not None:  # a round's points: the table to read, under the answers
+        st.markdown(f"**{_lt('ui.score_table')}**")
+        st.table(score_frame(view.score, [profile.nickname, t("bot_name", n=1)]))
     if view.words:  # below what the child acts on: on a phone the board stays in view
         _show_new_words(view.words)
     if held is not None:

@@ -261,14 +261,15 @@ function voiceBoard(root, data, fresh, mounted, onSound) {
       note.className = "eb-novoice";
       note.setAttribute("role", "status");
       note.textContent = T.no_voice;
-      bar.after(note);
+      // Below the board: a note for a grown-up, not words a child reads before acting.
+      root.append(note);
       root.__noVoiceNote = note.textContent;
     } else if (has === "no" && root.__noVoiceNote) {
       // The same board redrawn keeps saying it; another board does not.
       const note = document.createElement("p");
       note.className = "eb-novoice";
       note.textContent = root.__noVoiceNote;
-      bar.after(note);
+      root.append(note);
     }
     if (has !== "yes" || !VOICE.sound) return;
     const intro = root.querySelector(".eb-intro");

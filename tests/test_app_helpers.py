@@ -114,14 +114,14 @@ def _strings(value: Any) -> list[str]:
     return []
 
 
-def board_data(at: AppTest, key: str | None = None) -> dict[str, Any] | None:
-    """The data the tappable board (a browser component) was sent in the last run:
-    AppTest runs no JavaScript, so tests read what the component would draw."""
+def component_data(at: AppTest, name: str, key: str | None = None) -> dict[str, Any] | None:
+    """The data the browser component ``name`` (with ``key``) was sent in the last run:
+    AppTest runs no JavaScript, so tests read what the component would draw or say."""
     found: list[dict[str, Any]] = []
 
     def walk(node: Any) -> None:
         proto = getattr(node, "proto", None)
-        if getattr(proto, "component_name", "") == "escoba_board" and (
+        if getattr(proto, "component_name", "") == name and (
                 key is None or str(getattr(proto, "id", "")).endswith(f"-{key}")):
             found.append(json.loads(proto.json))
         for child in getattr(node, "children", {}).values():
@@ -129,6 +129,11 @@ def board_data(at: AppTest, key: str | None = None) -> dict[str, Any] | None:
 
     walk(at._tree)
     return found[-1] if found else None
+
+
+def board_data(at: AppTest, key: str | None = None) -> dict[str, Any] | None:
+    """The data the tappable board was sent in the last run."""
+    return component_data(at, "escoba_board", key)
 
 
 def board_text(at: AppTest) -> str:

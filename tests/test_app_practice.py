@@ -18,7 +18,13 @@ import streamlit as st
 from escoba import Card, Rules
 from puzzles import daily_set
 from puzzles.mastery import addition
-from tests.test_app_helpers import assert_ok, create_profile, everything_sent, new_app
+from tests.test_app_helpers import (
+    assert_ok,
+    component_data,
+    create_profile,
+    everything_sent,
+    new_app,
+)
 from trainer.gameplay import GameSession, SeatSpec
 from trainer.storage import Storage
 
@@ -124,6 +130,12 @@ def test_a_wrong_set_gets_its_arithmetic_and_a_hint_costs_a_star() -> None:
     solve(at, "pz", puzzle, [(card, [wrong[0]])])
     expected = f"{wrong[0].value} + {card.value} = {wrong[0].value + card.value}, not 15"
     assert any(e.value == expected + ". Try another set!" for e in at.error)
+    # Both lines can be heard (issue 23), said in words: no sign a voice reads badly.
+    said = component_data(at, "escoba_speaker", "pz_said_speaker")
+    hinted = component_data(at, "escoba_speaker", "pz_hint_speaker")
+    assert said is not None and hinted is not None and said["lang"] == "en-GB"
+    assert "plus" in said["text"] and not set("+=") & set(said["text"])
+    assert f"{15 - puzzle.solutions[0].card.value}" in hinted["text"]
     at.button(key="pz_done").click().run()
     assert_ok(at)
     assert any("Still to find" in m.value for m in at.markdown)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from escoba import Move
+from escoba import Deck, Move
 from tests.test_app_helpers import assert_ok, create_profile, new_app
 from trainer.i18n import t
 
@@ -289,6 +289,11 @@ def test_each_child_at_a_table_finds_its_game_in_my_games_as_themselves() -> Non
     assert seat.seat == 1 and seat.me.profile_id == leo_id
     data = board_data(leo)
     assert sorted(data["hand"]) == sorted(str(c) for c in seat.game.observation(1).hand)
+    # Its lines and score can be heard, as on Play (issue 23); no hidden card in them.
+    speech = data["speech"]
+    assert speech["header"] and len(speech["events"]) == len(data.get("events", []))
+    friend_cards = {c.name(deck) for c in seat.game.game.round.hand(0) for deck in Deck}
+    assert not any(name in str(speech) for name in friend_cards)
     assert leo.query_params["seat"] in (seat.token, [seat.token])
     # (AppTest keeps asking for the page its last switch_page named: stay on the table.)
     leo.switch_page(PAGE).run()

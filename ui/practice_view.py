@@ -33,7 +33,7 @@ from .board_component import board_loaded, show_board_component
 from .errors import safe_callback
 from .i18n import current_language
 from .session import settings
-from .speaker import board_speech
+from .speaker import board_speech, speaker_button
 
 __all__ = ["show_puzzle", "state_of", "reset", "wrong_text", "hint_text", "feedback_text",
            "solution_text", "stars_text", "Recorder"]
@@ -274,8 +274,14 @@ def show_puzzle(slot: str, puzzle: Puzzle, record: Recorder,
     for said in state.feedback[-3:]:
         {"success": st.success, "error": st.error}.get(said.kind, st.info)(
             feedback_text(puzzle, said, deck))
+    if state.feedback:  # the last try's line can be heard (issue 23)
+        speaker_button(speakable(feedback_text(puzzle, state.feedback[-1], deck), deck=deck),
+                       key=f"{slot}_said_speaker")
     for h in state.hints_given:
         st.info(hint_text(puzzle, h, deck), icon="💡")
+    if state.hints_given:
+        speaker_button(speakable(hint_text(puzzle, state.hints_given[-1], deck), deck=deck),
+                       key=f"{slot}_hint_speaker")
 
     if state.result is not None:
         show_result(state, deck)

@@ -41,6 +41,7 @@ from .practice import today
 from .profiles import show_pin_form
 from .score import show_round_score
 from .session import flash, set_profile, settings, storage
+from .speaker import board_speech
 
 __all__ = ["table_page", "POLL_SECONDS", "device_token", "continue_at_table",
            "CLASS_TABLES_SECONDS"]
@@ -580,6 +581,7 @@ def _game_fragment() -> None:
             _their_turn(seat)
     data = seat.board(deck=deck_of(), show_value=bool(settings().get("show_values", True)),
                       hint_step=hint_step(game), odds_style=str(settings().get("odds", "words")))
+    board_speech(data)  # each line and the score can be heard, the moves sound (issue 23)
     show_board_component(data, key=KEY_BOARD, on_action=lambda raw: _on_board_action(seat, raw))
     if seat.hints and seat.my_turn:
         # The Play page's hint panel, for this device's seat only (from its observation),
@@ -718,6 +720,7 @@ def _watch_view(watcher: TableSeat) -> None:
         st.caption(t("table_watching" if handed else "table_watching_other"))
         data = watcher.board(deck=deck_of(),
                              show_value=bool(settings().get("show_values", True)))
+        board_speech(data)
         show_board_component(data, key=KEY_BOARD, on_action=lambda raw: None)
         if game.round_over:
             _last_round_score(game)

@@ -15,11 +15,13 @@ from puzzles.practice import for_me_quick_facts
 from trainer.cards import cards_row_html
 from trainer.i18n import t
 from trainer.practice_sessions import QuickRound, quick_question
+from trainer.speech import speakable
 from ui.board import deck_of
 from ui.errors import safe_callback
 from ui.layout import require_profile, show_flash
 from ui.practice import attempt_row, keep, kept, mastery, record_attempt
 from ui.session import new_seed, settings
+from ui.speaker import speaker_button
 
 ROUND = 5
 KEY = "qf_round"
@@ -74,7 +76,9 @@ if rnd is None or (rnd.mode, rnd.capture_sum) != (mode, capture_sum):
 
 if rnd.feedback is not None:
     said = rnd.feedback
-    (st.success if said.kind == "success" else st.error)(t(said.key, **said.params))
+    said_text = t(said.key, **said.params)
+    (st.success if said.kind == "success" else st.error)(said_text)
+    speaker_button(speakable(said_text, deck=deck_of()), key="qf_said_speaker")  # issue 23
 
 puzzle = rnd.shown()
 if puzzle is None:
@@ -91,6 +95,7 @@ st.html(cards_row_html(puzzle.table, deck_of(), bool(settings().get("show_values
                        width=72, names=False)
         + f"<div style='font-size:3rem;font-weight:700;margin:8px 0' data-testid='qf-question'>"
           f"{html.escape(quick_question(puzzle))}</div>")
+speaker_button(speakable(quick_question(puzzle), deck=deck_of()), key="qf_question_speaker")
 with st.container(horizontal=True, key="qf_numbers"):
     for n in range(1, 11):
         st.button(str(n), key=f"qf_n_{n}", on_click=_answer, args=(n,), type="secondary")

@@ -297,12 +297,16 @@ def test_quick_facts_round_by_tapping_numbers() -> None:
     for i, puzzle in enumerate(rnd.puzzles):
         question = " + ".join(map(str, puzzle.addends)) + f" + ? = {puzzle.capture_sum}"
         assert question in everything_sent(at)
+        heard = component_data(at, "escoba_speaker", "qf_question_speaker")  # issue 23
+        assert heard["text"].endswith(f"plus what makes {puzzle.capture_sum}"), heard
         value = puzzle.solutions[0].value
         answer = value if i != 2 else (value % 10) + 1  # the third one wrong
         at.button(key=f"qf_n_{answer}").click().run()
         assert_ok(at)
+        said = component_data(at, "escoba_speaker", "qf_said_speaker")
         if i == 2:
             assert any(f"It's {value}" in e.value for e in at.error)
+            assert f"It's {value}" in said["text"]
         else:
             assert any(s.value.startswith("Yes!") for s in at.success)
     assert any("4 of 5 right!" in m.value for m in at.markdown)

@@ -26,6 +26,18 @@ How a move is valued (``MoveAssessment.score``, in points of the round):
 
 ``score = gain - risk (+ table left at the end)``.
 
+How moves are ordered (the advice, :func:`analyse`'s first move): by the computer
+expert's search (``MoveAssessment.searched``: :class:`escoba.bots.ExpertPlayer`'s
+determinized search, the expected points of the round from each play, on deals of the
+unseen cards consistent with the observation, sampled from a seed the observation itself
+gives, so the same position is always advised alike), with a strong player's
+tie-breaks among plays the search values alike (within :data:`SEARCH_TIE`): the coach's
+own ``score``, then more cards taken, then the plainer card laid (an oro, a seven, the
+siete de oros kept in hand). ``score``'s parts give the reasons a child reads. Under the
+``renuncio`` rule, laying a card that could capture is not searched (the next player
+would claim it, as the expert never does it) and comes after every searched play.
+The review compares two plays by ``searched`` when both have one, else by ``score``.
+
 Message keys (the app translates them; parameters in braces):
 
 Reasons (``MoveAssessment.reason``):
@@ -95,9 +107,11 @@ counts as a mistake only when the coach's best move does not carry it too.
 
 from __future__ import annotations
 
+import hashlib
 import math
+import random
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -130,6 +144,7 @@ __all__ = [
     "keep_weight",
     "why_better",
     "MISTAKE_MARGIN",
+    "SEARCH_TIE",
     "MESSAGE_KEYS",
 ]
 
@@ -301,10 +316,14 @@ class MoveAssessment:
     reason: Message
     gain: float = 0.0
     risk: float = 0.0
+    #: The expert's search's expected points of the round from this play (``None``:
+    #: not searched: the only legal play, or a renuncio-giving lay-down).
+    searched: float | None = None
 
     @property
     def warning_keys(self) -> tuple[str, ...]:
         return tuple(key for key, _ in self.warnings)
+
 
 
 def _scores_escoba(rules: Rules, table: int, take: int, card: int, last_card: bool) -> bool:
@@ -371,7 +390,54 @@ def analyse(observation: Observation) -> list[MoveAssessment]:
     pairs = observation.legal_move_pairs()
     if not pairs:
         return []
-    return _analyse(observation, pairs, pairs)
+    return _searched(observation, _analyse(observation, pairs, pairs))
+
+
+#: Plays whose searched values differ by less than this (points of the round) are alike
+#: for the advice: the strong player's tie-breaks decide. It is about the size of the
+#: search's sampling noise between two plays on the same samples.
+SEARCH_TIE = 0.02
+
+
+def _search_seed(obs: Observation) -> int:
+    """A seed from what the seat has seen: one position, one advice, on every device."""
+    key = (repr(obs.rules), obs.seat, obs.hand_mask, obs.table_mask, obs.pile_masks,
+           obs.hand_counts, obs.stock_count, obs.escobas, obs.last_capturer, obs.seen_mask,
+           obs.open_hands, obs.renuncio_card, obs.renuncio_table)
+    return int.from_bytes(hashlib.blake2b(repr(key).encode(), digest_size=8).digest(), "big")
+
+
+def _searched(obs: Observation, assessed: list[MoveAssessment]) -> list[MoveAssessment]:
+    """``assessed`` (in the coach's own order) valued by the expert's search and put in
+    the advice's order (see the module's docstring)."""
+    from .bots import ExpertPlayer, _Search
+
+    pairs = [(a.move.card.index, _mask(a.captured)) for a in assessed]
+    considered = pairs
+    if obs.rules.capture_rule == "renuncio":
+        capturing = {c for c, t in pairs if t}
+        considered = [(c, t) for c, t in pairs if t or c not in capturing] or pairs
+    if len(considered) < 2:
+        return assessed
+    expert = ExpertPlayer()
+    search = _Search(obs, expert.depth, expert.node_budget)
+    samples = search.plan(len(considered), expert.samples, expert.work_budget)
+    totals = search.play_values(considered, samples, random.Random(_search_seed(obs)))
+    drawn = max(1, search.drawn)
+    values = {p: round(v / drawn, 6) for p, v in zip(considered, totals, strict=True)}
+    left = [replace(a, searched=values.get(p)) for a, p in zip(assessed, pairs, strict=True)]
+    ordered: list[MoveAssessment] = []
+    while left:  # the best searched value; among plays alike to it, the coach's first
+        valued = [a.searched for a in left if a.searched is not None]
+        if not valued:
+            ordered += left
+            break
+        top = max(valued)
+        chosen = next(a for a in left
+                      if a.searched is not None and a.searched >= top - SEARCH_TIE)
+        ordered.append(chosen)
+        left.remove(chosen)
+    return ordered
 
 
 def _analyse(obs: Observation, pairs: list[tuple[int, int]],
@@ -612,8 +678,9 @@ class ReviewItem:
 
 
 #: A move losing at most this (points of the round) against the coach's best is no
-#: mistake: moves the coach values alike are never compared as better and worse.
-MISTAKE_MARGIN = 0.01
+#: mistake: moves the coach values alike (:data:`SEARCH_TIE`) are never compared as
+#: better and worse.
+MISTAKE_MARGIN = SEARCH_TIE
 
 
 def review(record: Mapping[str, Any] | str | bytes, seat: int) -> list[ReviewItem]:
@@ -654,6 +721,14 @@ def review(record: Mapping[str, Any] | str | bytes, seat: int) -> list[ReviewIte
     return items
 
 
+def _lost(best: MoveAssessment, mine: MoveAssessment) -> float:
+    """What ``mine`` loses against ``best``: by the search when both were searched, else
+    by the coach's own scores (one scale: a renuncio-giving lay-down is not searched)."""
+    if best.searched is not None and mine.searched is not None:
+        return best.searched - mine.searched
+    return best.score - mine.score
+
+
 def _renuncio_of(event: Any) -> Any:
     from .game import Renuncio
 
@@ -676,7 +751,7 @@ def _review_move(obs: Observation, event: Any, round_number: int,
                                                if w[0] not in set(best.warning_keys))),
                           laid, best, why_better(best, laid))
     mine = next(a for a in assessed if a.move == move)
-    lost = round(max(0.0, best.score - mine.score), 6)
+    lost = round(max(0.0, _lost(best, mine)), 6)
     if mine is best or lost <= MISTAKE_MARGIN:
         # The advice itself, or a move the coach values alike: nothing to blame.
         return ReviewItem(round_number, move_number, obs.seat, move, best.move, lost, (),

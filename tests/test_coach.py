@@ -24,6 +24,7 @@ from escoba.bots import RandomPlayer
 from escoba.cards import VALUE, cards_of, mask_of
 from escoba.coach import (
     MESSAGE_KEYS,
+    SEARCH_TIE,
     analyse,
     chance_at_least_one,
     expected_best,
@@ -225,6 +226,18 @@ def test_renuncio_warnings_only_under_rules_that_allow_laying_a_capturer_down():
         assert lay.score < by_move[Move(card("8c"), frozenset(cards("7o")))].score
 
 
+def assert_advice_order(assessed) -> None:
+    """The advice's order: each searched play is within SEARCH_TIE of the best searched
+    value left after it; the plays the search leaves out (a renuncio-giving lay-down)
+    come last, in the coach's own order; with no search (one play) the coach's order."""
+    searched = [a for a in assessed if a.searched is not None]
+    assert assessed[:len(searched)] == searched
+    for i, a in enumerate(searched):
+        assert a.searched >= max(b.searched for b in searched[i:]) - SEARCH_TIE - 1e-9
+    rest = [a.score for a in assessed[len(searched):]]
+    assert rest == sorted(rest, reverse=True)
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rules=no_joker_rules, seed=st.integers(0, 10**6), steps=st.integers(0, 34))
 def test_every_message_key_is_documented_and_moves_come_best_first(rules, seed, steps):
@@ -233,7 +246,7 @@ def test_every_message_key_is_documented_and_moves_come_best_first(rules, seed, 
         return
     obs = round_.observation(round_.to_move)
     assessed = analyse(obs)
-    assert [a.score for a in assessed] == sorted((a.score for a in assessed), reverse=True)
+    assert_advice_order(assessed)
     assert {a.move for a in assessed} == set(obs.legal_moves())
     assert analyse(obs) == assessed  # a pure function of the observation
     for a in assessed:
@@ -328,7 +341,7 @@ def test_analyse_under_every_option_keeps_its_promises(rules, seed, steps):
     obs = round_.observation(round_.to_move)
     assessed = analyse(obs)
     assert {a.move for a in assessed} == set(obs.legal_moves())
-    assert [a.score for a in assessed] == sorted((a.score for a in assessed), reverse=True)
+    assert_advice_order(assessed)
     for a in assessed:
         risk = a.sweep_risk
         if risk is not None:
@@ -356,3 +369,31 @@ def test_review_names_a_miscount():
     assert "misses_escoba" in items[0].mistake_keys
     assert items[0].best == Move(card("5c"), frozenset(cards("3c 4c 2o 1o")))
     assert items[0].value_lost > 1.0
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=all_rules, seed=st.integers(0, 10**6), steps=st.integers(0, 40))
+def test_the_advice_is_the_experts_judgement(rules, seed, steps):
+    # The coach's first move is the computer expert's choice on the same samples, except
+    # where another play is valued alike (within SEARCH_TIE): then a strong player's
+    # tie-break may pick it. The expert's choice is always among those alike.
+    from escoba.bots import ExpertPlayer
+    from escoba.coach import _search_seed
+
+    round_ = walk(rules, seed, steps)
+    if round_.is_over:
+        return
+    obs = round_.observation(round_.to_move)
+    assessed = analyse(obs)
+    if assessed[0].searched is None:
+        return  # one play to search: nothing to choose
+    card, take = ExpertPlayer().choose_pair(obs, random.Random(_search_seed(obs)))
+    chosen = next(a for a in assessed if a.move.card.index == card
+                  and sum(c.bit for c in a.captured) == take)
+    assert chosen.searched is not None
+    assert chosen.searched <= assessed[0].searched + SEARCH_TIE + 1e-9
+    top = max(a.searched for a in assessed if a.searched is not None)
+    assert chosen.searched >= top - 1e-9  # the expert takes the search's best
+    alike = [a for a in assessed if a.searched is not None and a.searched >= top - SEARCH_TIE]
+    if len(alike) == 1:
+        assert assessed[0] is chosen

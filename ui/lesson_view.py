@@ -424,7 +424,7 @@ def _pile_html(pile: WonPile, lit: tuple[Card, ...]) -> str:
         summary = html.escape(_lt("ui.pile_folded", count=hidden_cards)) if hidden_cards \
             else html.escape(_lt("ui.group_escobas"))
         shown.append('<details class="lesson-pile-folded"><summary style="min-height:44px;'
-                     f'display:flex;align-items:center;cursor:pointer">{summary}</summary>'
+                     f'line-height:44px;cursor:pointer">{summary}</summary>'
                      + "".join(folded) + "</details>")
     return "".join(shown)
 

@@ -39,7 +39,7 @@ from lessons import (
     parse_stage,
     read_stages,
 )
-from trainer.i18n import LANGUAGES, placeholders
+from trainer.i18n import LANGUAGES, placeholders, t, use_language
 from trainer.lessons import (
     FEEDBACK_KEYS,
     LessonRunner,
@@ -866,6 +866,14 @@ def test_the_first_game_is_saved_as_a_game_and_the_path_then_offers_play(
     runner = LessonRunner(STAGES, storage=store, profile_id=mia.id)
     view = runner.start("first_game", "game")
     assert view.then == "play"  # after the first real game: Play, not stage 12
+    # Its computer player is named as Play's one is (and the lesson's board), in each
+    # language it is drawn in.
+    try:
+        for lang, name in (("en", "Computer 1"), ("es", t("bot_name", "es", n=1))):
+            use_language(lang)
+            assert view.game.side_name(1) == name
+    finally:
+        use_language(None)
     assert runner.start("counting").then == "stage"
     view = runner.start("first_game", "game")
     for _ in range(400):

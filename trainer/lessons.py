@@ -747,8 +747,9 @@ class LessonRunner:
             assert spec is not None
             rules = level.rules.replace(target=spec.target)
             seats = [SeatSpec("human", self.player_name),
-                     # No stored name: "Computer" in the child's language when drawn.
-                     SeatSpec("bot", "", bot_avatar(1), spec.opponent)]
+                     # "Computer 1" as Play names its one computer player (and the lesson's
+                     # board does): said in the viewer's language whenever it is drawn.
+                     SeatSpec("bot", t("bot_name", "en", n=1), bot_avatar(1), spec.opponent)]
             # A real game, saved as every game is (My games), when the runner has the storage.
             games = self.storage if isinstance(self.storage, Storage) else None
             game = GameSession.new(rules, seats, spec.seed, storage=games,

@@ -382,15 +382,18 @@ def _capture_chance(obs: Observation, table_after: int, target: int, deal_ends: 
     return round(chance_at_least_one(pool.bit_count(), good, size), 6)
 
 
-def analyse(observation: Observation) -> list[MoveAssessment]:
+def analyse(observation: Observation, search: bool = True) -> list[MoveAssessment]:
     """Every legal move of the seat to move, assessed, best first.
 
-    Uses only ``observation``. Empty when it is not this seat's turn.
+    Uses only ``observation``. Empty when it is not this seat's turn. ``search=False``:
+    the coach's one-ply scores alone, in their order (no ``searched`` values): what the
+    best-move puzzles are generated from, so a puzzle's id keeps giving the same puzzle.
     """
     pairs = observation.legal_move_pairs()
     if not pairs:
         return []
-    return _searched(observation, _analyse(observation, pairs, pairs))
+    assessed = _analyse(observation, pairs, pairs)
+    return _searched(observation, assessed) if search else assessed
 
 
 #: Plays whose searched values differ by less than this (points of the round) are alike

@@ -74,7 +74,7 @@ def best_move_puzzle(level: int, capture_sum: int, seed: str, rng: Rng) -> Puzzl
         if round_.is_over:
             continue
         obs = round_.observation(round_.to_move)
-        ranked = analyse(obs)
+        ranked = analyse(obs, search=False)  # one-ply scores: stable ids (see analyse)
         if len(ranked) < 2 or ranked[0].score - ranked[1].score < MIN_GAP:
             continue
         gap = ranked[0].score - ranked[1].score

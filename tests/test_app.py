@@ -13,7 +13,7 @@ import pytest
 import sqlalchemy as sa
 import streamlit as st
 
-from escoba import Card, Move
+from escoba import Card, Move, Rules
 from escoba.cards import cards_of
 from tests.test_app_helpers import (
     assert_ok,
@@ -738,3 +738,14 @@ def test_any_bad_record_gets_the_friendly_message_in_spanish(content: bytes) -> 
     assert not any("Something went wrong" in e.value or "¡Uy!" in e.value for e in at.error)
     for raw in ("Traceback", "JSONDecodeError", "RecursionError", "Expecting value"):
         assert raw not in everything_sent(at)
+
+
+def test_a_choice_the_session_lost_is_the_presets_own_not_an_error_page() -> None:
+    # A new game's form whose "points to win" Streamlit reset to None (found in the
+    # browser: three players, 7-card hands, then "Start the game!" showed the error page).
+    from ui.newgame import build_rules
+
+    state = {"ng_preset": "classic", "ng_opponents": 2, "ng_target": None, "ng_hand7": True,
+             "ng_capture_rule": None}
+    assert build_rules(state) == Rules.preset("classic", players=3, hand_size=7)
+    assert build_rules({"ng_preset": "escova"}) == Rules.preset("escova")

@@ -42,16 +42,29 @@ def _init_state() -> None:
 
 
 def build_rules(state: Any) -> Rules:
-    """The Rules chosen in the form (``state``: session state or a dict)."""
-    players = 1 + int(state["ng_opponents"])
+    """The Rules chosen in the form (``state``: session state or a dict). A choice the
+    session lost (missing, or ``None``: a widget Streamlit reset while it was not drawn)
+    is the preset's own, never an error page."""
+    preset = state.get("ng_preset") or "classic"
+    base = PRESETS[preset] if preset in PRESETS else PRESETS["classic"]
+
+    def chosen(key: str, default: Any) -> Any:
+        value = state.get(key)
+        return default if value is None else value
+
+    players = 1 + int(chosen("ng_opponents", 1))
     return Rules.preset(
-        state["ng_preset"], players=players,
-        teams=bool(state["ng_teams"]) and players == 4,
-        target=int(state["ng_target"]), capture_rule=state["ng_capture_rule"],
-        initial_fifteen=state["ng_initial"], last_play_escoba=bool(state["ng_last_escoba"]),
-        primera=bool(state["ng_primera"]), hand_size=7 if state["ng_hand7"] else 3,
-        jokers=bool(state["ng_jokers"]), capture_sum=int(state["ng_sum"]),
-        miscount=state["ng_miscount"], open_hand=bool(state["ng_open"]))
+        preset, players=players,
+        teams=bool(chosen("ng_teams", False)) and players == 4,
+        target=int(chosen("ng_target", base.target)),
+        capture_rule=chosen("ng_capture_rule", base.capture_rule),
+        initial_fifteen=chosen("ng_initial", base.initial_fifteen),
+        last_play_escoba=bool(chosen("ng_last_escoba", base.last_play_escoba)),
+        primera=bool(chosen("ng_primera", False)),
+        hand_size=7 if chosen("ng_hand7", False) else 3,
+        jokers=bool(chosen("ng_jokers", False)),
+        capture_sum=int(chosen("ng_sum", 15)),
+        miscount=chosen("ng_miscount", "retry"), open_hand=bool(chosen("ng_open", False)))
 
 
 def _seats(profile: Any, players: int) -> list[SeatSpec]:

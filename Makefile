@@ -22,8 +22,12 @@ serve-network: install
 	$(BIN)/streamlit run app.py --server.address 0.0.0.0 \
 		--browser.serverAddress "$$(hostname -I | cut -d' ' -f1)"
 
+# Whole test files run in TEST_WORKERS processes (pytest-xdist): a file's server and
+# browser fixtures stay in one worker. TEST_WORKERS=0 runs everything in this process.
+TEST_WORKERS ?= 2
+
 test: install
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
 
 # The optional compiled core (issue 17, docs/BENCHMARKS.md): the engine's hot modules
 # through mypyc, built in place next to their .py (needs a C compiler). Without it, or if

@@ -49,12 +49,13 @@ def setenta_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
     figures worth the same, the highest), in suit order; a suit without a card has none."""
     best: dict[int, Card] = {}
     for card in cards:
-        if card.is_joker:
+        suit = card.suit
+        if suit is None:  # a joker has no suit
             continue
-        held = best.get(card.suit.value)
+        held = best.get(suit.value)
         if held is None or (SETENTA_VALUES[card.value], card.value) > (
                 SETENTA_VALUES[held.value], held.value):
-            best[card.suit.value] = card
+            best[suit.value] = card
     return tuple(best[s] for s in sorted(best))
 
 

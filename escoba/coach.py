@@ -428,6 +428,16 @@ def _searched(obs: Observation, assessed: list[MoveAssessment]) -> list[MoveAsse
     totals = search.play_values(considered, samples, random.Random(_search_seed(obs)))
     drawn = max(1, search.drawn)
     values = {p: round(v / drawn, 6) for p, v in zip(considered, totals, strict=True)}
+    # Laying an oro, a seven or the siete de oros while a plainer card of its value could
+    # be laid instead leaves the same table and keeps the worse card: never better. The
+    # search's samples can say otherwise by noise; the plain twin's value is its ceiling.
+    for (card, take), value in list(values.items()):
+        if take or card >= 40:
+            continue
+        twins = [values[(c, 0)] for c, t in values if not t and c < 40 and c != card
+                 and VALUE[c] == VALUE[card] and keep_weight(c) < keep_weight(card)]
+        if twins:
+            values[(card, take)] = min(value, max(twins))
     left = [replace(a, searched=values.get(p)) for a, p in zip(assessed, pairs, strict=True)]
     ordered: list[MoveAssessment] = []
     while left:  # the best searched value; among plays alike to it, the coach's first

@@ -7,7 +7,7 @@ import random
 
 import pytest
 from helpers import any_rules, card, cards, random_rounds, stacked_round, walk
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from escoba import Deck, Move, Observation, Rules, game_to_record
@@ -148,6 +148,10 @@ def plain_twin(obs: Observation, laid: int) -> int | None:
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rules=any_rules(), seed=st.integers(0, 10**6), steps=st.integers(0, 40))
+# Found by CI: the search's samples favoured laying the As de oros over the As de espadas
+# by more than SEARCH_TIE (three players); the plain twin's cap settles it.
+@example(rules=Rules.preset("classic", players=3, last_play_escoba=False), seed=13364,
+         steps=4)
 def test_advice_never_lays_a_scoring_card_when_a_plain_twin_leaves_the_same_table(
         rules, seed, steps):
     round_ = walk(rules, seed, steps)

@@ -115,6 +115,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
+from .bots import ExpertPlayer, _Search
 from .cards import (
     CARDS,
     JOKER_MASK,
@@ -413,8 +414,6 @@ def _search_seed(obs: Observation) -> int:
 def _searched(obs: Observation, assessed: list[MoveAssessment]) -> list[MoveAssessment]:
     """``assessed`` (in the coach's own order) valued by the expert's search and put in
     the advice's order (see the module's docstring)."""
-    from .bots import ExpertPlayer, _Search
-
     pairs = [(a.move.card.index, _mask(a.captured)) for a in assessed]
     considered = pairs
     if obs.rules.capture_rule == "renuncio":

@@ -81,6 +81,13 @@ def walk(rules: Rules, seed: int, steps: int) -> Round:
     return random_walk(deal_round(rules, rng), rng, steps)
 
 
+def walked_turn(rules: Rules, seed: int, steps: int):
+    """The observation of the seat to move after :func:`walk`; ``None`` when the round
+    ended first."""
+    round_ = walk(rules, seed, steps)
+    return None if round_.is_over else round_.observation(round_.to_move)
+
+
 def random_rounds(rules: Rules, seeds: Iterable[int], most_steps: int) -> Iterator[Round]:
     """For each seed, a round dealt from it after fewer than ``most_steps`` random plays
     (as many as the seed draws), the ones not yet over."""

@@ -14,6 +14,7 @@ from helpers import (
     stacked_deck,
     stacked_round,
     walk,
+    walked_turn,
 )
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -336,10 +337,9 @@ all_rules = any_rules(miscount="retry", primera=False, initial_fifteen="dealer_t
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rules=all_rules, seed=st.integers(0, 10**6), steps=st.integers(0, 40))
 def test_analyse_under_every_option_keeps_its_promises(rules, seed, steps):
-    round_ = walk(rules, seed, steps)
-    if round_.is_over:
+    obs = walked_turn(rules, seed, steps)
+    if obs is None:
         return
-    obs = round_.observation(round_.to_move)
     assessed = analyse(obs)
     assert {a.move for a in assessed} == set(obs.legal_moves())
     assert_advice_order(assessed)
@@ -381,10 +381,9 @@ def test_the_advice_is_the_experts_judgement(rules, seed, steps):
     from escoba.bots import ExpertPlayer
     from escoba.coach import _search_seed
 
-    round_ = walk(rules, seed, steps)
-    if round_.is_over:
+    obs = walked_turn(rules, seed, steps)
+    if obs is None:
         return
-    obs = round_.observation(round_.to_move)
     assessed = analyse(obs)
     if assessed[0].searched is None:
         return  # one play to search: nothing to choose

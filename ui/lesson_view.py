@@ -411,8 +411,11 @@ def _pile_html(pile: WonPile, lit: tuple[Card, ...]) -> str:
             part = (f'<div style="margin-top:4px"><b>{html.escape(_lt("ui.group_" + group))}'
                     f'</b></div>' + cards_row_html(cards, deck, values, width=44,
                                                   names=False, gap=3, lit=lit))
-            (shown if pile.is_counted(group) else folded).append(part)
-            hidden_cards += 0 if pile.is_counted(group) else len(cards)
+            if pile.is_counted(group):
+                shown.append(part)
+            else:
+                folded.append(part)
+                hidden_cards += len(cards)
     if pile.escobas:
         label = html.escape(_lt("ui.escoba_marks", count=pile.escobas))
         part = (f'<div style="margin-top:6px" data-escobas="{pile.escobas}"><b>'

@@ -33,13 +33,13 @@ from tests.test_browser import (  # noqa: F401 (fixtures)
     browser_type_launch_args,
     server,
 )
-from trainer.lessons import LessonRunner
+from trainer.lessons import GOAL_WORDS, LessonRunner
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 MEASURE_JS = (Path(__file__).with_name("browser") / "screen_measure.js").read_text()
 SIZES = [(1024, 768), (390, 844)]
-MAX_WORDS = 15
+MAX_WORDS = GOAL_WORDS  # the same budget as the goals in every language
 MIN_CONTROL = 44
 MIN_GAP = 8
 LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}

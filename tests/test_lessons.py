@@ -42,6 +42,7 @@ from lessons import (
 from trainer.i18n import LANGUAGES, placeholders, t, use_language
 from trainer.lessons import (
     FEEDBACK_KEYS,
+    GOAL_WORDS,
     LessonRunner,
     Message,
     Outcome,
@@ -50,6 +51,7 @@ from trainer.lessons import (
     stage_summaries,
     stars_for,
     suggest_lessons,
+    words_to_read,
 )
 from trainer.storage import Storage, configure_sqlite
 
@@ -118,6 +120,15 @@ def _render(message: Message | None, caplog: pytest.LogCaptureFixture) -> None:
     if message.domain == "lessons":
         wanted = placeholders(english)
         assert wanted <= set(message.params), (message.key, wanted - set(message.params))
+
+
+def _readable(goal: Message | None) -> None:
+    """A goal a child who reads slowly takes in: at most GOAL_WORDS words in every
+    language, its cards named as the child's language names them (issue 23)."""
+    assert goal is not None
+    long = {lang: text for lang in LANGUAGES if lang != "zh"  # zh: its card names first
+            if words_to_read(text := say(goal, lang)) > GOAL_WORDS}
+    assert not long, (goal.key, long)
 
 
 def _right_actions(runner: LessonRunner) -> list[tuple[str, object]]:
@@ -325,6 +336,7 @@ def test_every_level_plays_through(stage: Stage, level: Level,
     _render(view.stage_title, caplog)
     _render(view.stage_intro, caplog)
     if level.is_game:
+        _readable(view.goal)
         outcome = _play_game(runner, caplog)
         assert outcome.result is not None and outcome.result.stars == 2  # one mistake
         return
@@ -335,6 +347,7 @@ def test_every_level_plays_through(stage: Stage, level: Level,
         view = runner.view()
         assert (view.step_index, view.action, view.status) == (index + 1, step.action, "playing")
         _render(view.goal, caplog)
+        _readable(view.goal)
         round_ = runner.round
         if step.action in ("tap_card", "play", "renuncio"):
             assert view.your_turn, "a step to act on is the child's turn"

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol, TypeVar
@@ -73,7 +74,8 @@ __all__ = ["Message", "Outcome", "LevelResult", "LessonView", "LessonRunner", "S
            "WonPile", "question_cards",
            "stars_for", "verdict_feedback", "say", "stage_summaries", "next_lesson",
            "suggest_lessons",
-           "FEEDBACK_KEYS", "DOMAIN", "STATUSES", "LessonRecorder"]
+           "FEEDBACK_KEYS", "DOMAIN", "STATUSES", "LessonRecorder", "GOAL_WORDS",
+           "words_to_read"]
 
 #: The catalog domain of lesson texts (``locales/<lang>/LC_MESSAGES/lessons.po``).
 DOMAIN = "lessons"
@@ -341,6 +343,26 @@ def _worded(name: str, value: Any, deck: Deck, lang: str | None) -> Any:
     if isinstance(value, (tuple, list, frozenset)) and all(isinstance(v, Card) for v in value):
         return ", ".join(card_name(v, deck, lang) for v in sorted(value))
     return value
+
+
+#: The most words a child must read before acting (issue 23): a level's goal is within it
+#: in every language (tests/test_lessons.py), the page around it too (in the browser,
+#: tests/test_browser_screen.py).
+GOAL_WORDS = 15
+
+#: A Chinese text has no spaces: its words are counted from its characters, 1.6 to a word
+#: (the IReST norms: Chinese is read at 255 characters, 158 words a minute).
+_HAN_PER_WORD = 1.6
+_HAN = re.compile(r"[\u3400-\u9fff]")
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+def words_to_read(text: str) -> int:
+    """How many words ``text`` asks a reader to read: runs with a letter in them
+    (numbers and symbols are not read as words), 1.6 Chinese characters a word."""
+    han = len(_HAN.findall(text))
+    rest = _HAN.sub(" ", text)
+    return math.ceil(han / _HAN_PER_WORD) + sum(1 for w in rest.split() if _LETTER.search(w))
 
 
 def say(message: Message, lang: str | None = None, deck: Deck = Deck.SPANISH) -> str:

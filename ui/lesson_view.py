@@ -313,8 +313,9 @@ def show_level(profile: Any, view: LessonView,
     data = _board_data(view, profile) if view.has_board else None
     if data is not None and held is not None:
         data = celebrate.board_data(data, held, _say)
-    if not view.has_board:
-        st.markdown(f"### {md_escape(_say(view.goal))}")
+    if not view.has_board:  # keyed: the screen check counts it as words to read
+        with st.container(key="lesson_goal"):
+            st.markdown(f"### {md_escape(_say(view.goal))}")
     if data is not None:
         show_board_component(data, key="lesson_board",
                              on_action=lambda raw: _on_board(profile, raw))
@@ -408,9 +409,10 @@ def _pile_html(pile: WonPile, lit: tuple[Card, ...]) -> str:
     for group, cards in (("oros", pile.oros), ("sevens", pile.sevens),
                          ("others", pile.others)):
         if cards:
-            part = (f'<div style="margin-top:4px"><b>{html.escape(_lt("ui.group_" + group))}'
-                    f'</b></div>' + cards_row_html(cards, deck, values, width=44,
-                                                  names=False, gap=3, lit=lit))
+            title = html.escape(_lt("ui.group_" + group))
+            part = (f'<div class="lesson-pile-title" style="margin-top:4px"><b>{title}</b></div>'
+                    + cards_row_html(cards, deck, values, width=44, names=False, gap=3,
+                                     lit=lit))
             if pile.is_counted(group):
                 shown.append(part)
             else:
@@ -418,8 +420,9 @@ def _pile_html(pile: WonPile, lit: tuple[Card, ...]) -> str:
                 hidden_cards += len(cards)
     if pile.escobas:
         label = html.escape(_lt("ui.escoba_marks", count=pile.escobas))
-        part = (f'<div style="margin-top:6px" data-escobas="{pile.escobas}"><b>'
-                f'{html.escape(_lt("ui.group_escobas"))}</b> <span role="img" '
+        title = html.escape(_lt("ui.group_escobas"))
+        part = (f'<div style="margin-top:6px" data-escobas="{pile.escobas}">'
+                f'<b class="lesson-pile-title">{title}</b> <span role="img" '
                 f'aria-label="{label}" style="font-size:1.6rem">'
                 f'{"🧹" * pile.escobas}</span></div>')
         (shown if pile.is_counted("escobas") else folded).append(part)
@@ -438,7 +441,8 @@ def _show_piles(view: LessonView) -> None:
     columns = st.columns(len(view.piles_shown))
     for column, pile in zip(columns, view.piles_shown, strict=True):
         with column.container(border=True, key=f"lesson_pile_{pile.seat}"):
-            st.markdown(f"**{_lt('ui.won_mine' if pile.seat == view.seat else 'ui.won_theirs')}**")
+            title = _lt('ui.won_mine' if pile.seat == view.seat else 'ui.won_theirs')
+            st.html(f'<b class="lesson-pile-title">{html.escape(title)}</b>')
             st.html(_pile_html(pile, view.glow))
 
 

@@ -11,8 +11,9 @@
 //   words), drawn in the main area outside every control, whose top is above the first
 //   action's top. ``words`` are those a child must read to act: every instruction and
 //   message (the goal, what the last try did, an opened intro, the board's readout and
-//   warnings), not the names and labels (headings, the areas' titles and "the table is
-//   empty", player names and scores) nor the log of what just happened; ``all_words``
+//   warnings; a finished round's question's goal, drawn as a heading), not the names and
+//   labels (headings, the areas' titles and "the table is empty", a won pile's title and
+//   its groups' names, player names and scores) nor the log of what just happened; ``all_words``
 //   counts those too.
 (opts) => {
   const hosts = [...document.querySelectorAll('[data-testid=stBidiComponentIsolated]')];
@@ -63,7 +64,9 @@
   // words: visible text outside controls in the main area, above the first action
   const words = [];
   const allWords = [];
-  const LABELS = 'h1, h2, h3, h4, h5, h6, .eb-title, .eb-label, .eb-seat, .eb-header, .eb-events, .eb-mine';
+  const LABELS = 'h1, h2, h3, h4, h5, h6, .eb-title, .eb-label, .eb-seat, .eb-header, .eb-events, .eb-mine, .lesson-pile-title';
+  // a question's goal is drawn large (a heading) but is the instruction: read
+  const GOAL = '.st-key-lesson_goal';
   const isControlText = (node) => { const p = node.parentElement; return !!(p && p.closest(CONTROL + ', label, [data-testid=stWidgetLabel]')); };
   for (const root of roots) {
     const base = root === document ? document.querySelector('[data-testid=stMain]') : root;
@@ -78,7 +81,7 @@
       const range = document.createRange(); range.selectNodeContents(n);
       const r = range.getBoundingClientRect();
       if (r.width === 0 || r.top >= firstTop) continue;
-      const label = !!p.closest(LABELS);
+      const label = !!p.closest(LABELS) && !p.closest(GOAL);
       for (const w of text.split(/\s+/)) {
         if (!/\p{L}/u.test(w)) continue;
         allWords.push(w);

@@ -7,6 +7,7 @@ from __future__ import annotations
 import streamlit as st
 
 from escoba import Card, Deck
+from locales.cards import grammar
 from trainer.cards import cards_row_html
 from trainer.hints import ODDS_STYLES
 from trainer.i18n import LANGUAGES, t
@@ -44,6 +45,12 @@ st.segmented_control(t("language"), list(LANGUAGES), format_func=LANGUAGES.get,
 st.session_state["set_deck"] = current.get("deck", "spanish")
 st.segmented_control(t("deck"), [d.value for d in Deck], key="set_deck", required=True,
                      format_func=labels("deck_"), on_change=_changed, args=("deck",))
+if current.get("deck", "spanish") == Deck.SPANISH.value and grammar(current_language()).own_names:
+    # German and Chinese name the Spanish cards in their own words (issue 33); a family
+    # that plays the Spanish way keeps the baraja's names ("7 de oros", "Sota").
+    st.session_state["set_spanish_names"] = bool(current.get("spanish_names"))
+    st.toggle(t("setting_spanish_names"), key="set_spanish_names", on_change=_changed,
+              args=("spanish_names",), help=t("setting_spanish_names_help"))
 for name in ("show_values", "hints", "pause"):
     st.session_state[f"set_{name}"] = bool(current.get(name))
     st.toggle(t("setting_" + name), key=f"set_{name}", on_change=_changed, args=(name,),

@@ -130,6 +130,6 @@ def translate(domain: str, lang: str, key: str, /, **params: Any) -> str:
         return text
     try:
         return text.format(**params)
-    except (KeyError, IndexError, ValueError):
+    except (KeyError, IndexError, ValueError, AttributeError):  # AttributeError: a card form
         log.warning("bad parameters for %s:%s: %s", lang, key, sorted(params))
         return text

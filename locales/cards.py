@@ -26,12 +26,13 @@ import logging
 import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from . import DEFAULT, ROOT
 
 __all__ = ["CardGrammar", "CardText", "CardList", "grammar", "card_text", "card_list",
-           "FORMS", "GENDERS", "CardsFileError"]
+           "FORMS", "GENDERS", "DECKS", "CardsFileError", "read_grammar"]
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +40,7 @@ log = logging.getLogger(__name__)
 FORMS = ("the", "the_acc", "the_dat", "of_the", "to_the", "your", "your_acc", "your_dat",
          "a", "a_acc")
 GENDERS = ("m", "f", "n")
+DECKS = ("spanish", "french", "italian", "joker")  # joker: its gender as rank 1
 _CASES = ("nom", "acc", "dat")
 _SUITS = ("o", "c", "e", "b")
 
@@ -69,13 +71,14 @@ class CardGrammar:
     own_names: bool
     ranks: Mapping[int, _Rank]
     suits: Mapping[str, str]
-    spanish_genders: Mapping[int, str]
+    deck_genders: Mapping[str, Mapping[int, str]]
     forms: Mapping[str, _Form]
 
-    def gender(self, value: int, spanish: bool) -> str:
-        if spanish and self.own_names:
-            return self.spanish_genders.get(value, self.ranks[value].gender)
-        return self.ranks[value].gender
+    def gender(self, value: int, deck: str | None = None) -> str:
+        """The gender of a card of ``value``: named by the language (``deck`` None) or by
+        a deck's own names (``"spanish"``, ``"french"``, ``"italian"``), where the file
+        gives that deck's genders."""
+        return self.deck_genders.get(deck or "", {}).get(value, self.ranks[value].gender)
 
     def name(self, value: int, suit: str, case: str = "nom") -> str:
         """The language's own name of a card (``suit`` a letter o/c/e/b)."""
@@ -95,8 +98,8 @@ def _fail(path: Any, where: str, what: str) -> CardsFileError:
     return CardsFileError(f"{path}: {where}: {what}")
 
 
-def _read(lang: str) -> CardGrammar:
-    path = ROOT / lang / "cards.toml"
+def read_grammar(path: Path, lang: str) -> CardGrammar:
+    """A ``cards.toml`` read and checked; :class:`CardsFileError` says what is wrong."""
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as exc:
@@ -104,6 +107,9 @@ def _read(lang: str) -> CardGrammar:
     pattern = raw.get("pattern")
     if not isinstance(pattern, str) or "{rank}" not in pattern or "{suit}" not in pattern:
         raise _fail(path, "pattern", "a text with {rank} and {suit}")
+    for table in ("ranks", "suits", "decks", "forms"):
+        if not isinstance(raw.get(table, {}), dict):
+            raise _fail(path, table, "a table")
     ranks: dict[int, _Rank] = {}
     for value in range(1, 11):
         entry = raw.get("ranks", {}).get(str(value))
@@ -119,9 +125,17 @@ def _read(lang: str) -> CardGrammar:
     suits = raw.get("suits", {})
     if set(suits) != set(_SUITS) or not all(isinstance(v, str) and v for v in suits.values()):
         raise _fail(path, "suits", "a name for each of o, c, e, b")
-    spanish = {int(k): v for k, v in raw.get("spanish", {}).items()}
-    if any(g not in GENDERS for g in spanish.values()) or not set(spanish) <= set(ranks):
-        raise _fail(path, "spanish", "a gender (m, f, n) for ranks 1-10")
+    decks: dict[str, dict[int, str]] = {}
+    for deck, genders in raw.get("decks", {}).items():
+        if deck not in DECKS:
+            raise _fail(path, f"decks.{deck}", f"not a deck (one of {', '.join(DECKS)})")
+        try:
+            decks[deck] = {int(k): v for k, v in genders.items()}
+        except (AttributeError, ValueError) as exc:
+            raise _fail(path, f"decks.{deck}", "rank = gender lines") from exc
+        if (any(g not in GENDERS for g in decks[deck].values())
+                or not set(decks[deck]) <= set(ranks)):
+            raise _fail(path, f"decks.{deck}", "a gender (m, f, n) for ranks 1-10")
     forms: dict[str, _Form] = {}
     for form, entry in raw.get("forms", {}).items():
         if form not in FORMS:
@@ -134,7 +148,7 @@ def _read(lang: str) -> CardGrammar:
             raise _fail(path, f"forms.{form}.case", f"one of {', '.join(_CASES)}")
         forms[form] = _Form(words, case)
     return CardGrammar(lang, pattern, bool(raw.get("own_names", False)), ranks,
-                       dict(suits), spanish, forms)
+                       dict(suits), decks, forms)
 
 
 @functools.cache
@@ -142,7 +156,7 @@ def grammar(lang: str) -> CardGrammar:
     """The card grammar of ``lang`` (English's where the language has no file)."""
     if not (ROOT / lang / "cards.toml").exists():
         lang = DEFAULT
-    return _read(lang)
+    return read_grammar(ROOT / lang / "cards.toml", lang)
 
 
 class CardText(str):
@@ -180,15 +194,17 @@ class CardList(str):
     _items: tuple[CardText, ...]
     _lang: str
 
-    def __new__(cls, items: Iterable[CardText], lang: str) -> CardList:
+    def __new__(cls, items: Iterable[CardText], lang: str, empty: str = "") -> CardList:
         listed = tuple(items)
-        text = super().__new__(cls, _joined([str(i) for i in listed], lang))
+        text = super().__new__(cls, _joined([str(i) for i in listed], lang) or empty)
         text._items, text._lang = listed, lang
         return text
 
     def __getattr__(self, form: str) -> str:
         if form.startswith("_"):
             raise AttributeError(form)
+        if not self._items:  # "nothing" takes no article
+            return str(self)
         return _joined([getattr(item, form) for item in self._items], self._lang)
 
 
@@ -201,17 +217,16 @@ def _joined(names: list[str], lang: str) -> str:
 
 
 def card_text(value: int, suit: str, lang: str, name: str | None = None,
-              spanish: bool = False) -> CardText:
+              deck: str | None = None) -> CardText:
     """A card named in ``lang``: by the language's own names (``name`` None), or by
-    ``name`` as a deck writes it ("Sota de copas", "Karo 7", "Fante di spade"), its
-    gender the baraja's noun's (``spanish``) or the rank's in the language."""
+    ``name`` as ``deck`` writes it ("Sota de copas", "Karo 7", "Fante di spade"), with
+    that name's gender."""
     g = grammar(lang)
     if name is None:
-        return CardText({case: g.name(value, suit, case) for case in _CASES},
-                        g.gender(value, False), g)
-    return CardText({"nom": name}, g.gender(value, spanish), g)
+        return CardText({case: g.name(value, suit, case) for case in _CASES}, g.gender(value), g)
+    return CardText({"nom": name}, g.gender(value, deck), g)
 
 
-def card_list(items: Iterable[CardText], lang: str) -> CardList:
-    """Cards as the language lists them."""
-    return CardList(items, lang)
+def card_list(items: Iterable[CardText], lang: str, empty: str = "") -> CardList:
+    """Cards as the language lists them (``empty`` when there are none: "nothing")."""
+    return CardList(items, lang, empty)

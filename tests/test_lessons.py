@@ -126,7 +126,7 @@ def _readable(goal: Message | None) -> None:
     """A goal a child who reads slowly takes in: at most GOAL_WORDS words in every
     language, its cards named as the child's language names them (issue 23)."""
     assert goal is not None
-    long = {lang: text for lang in LANGUAGES if lang != "zh"  # zh: its card names first
+    long = {lang: text for lang in LANGUAGES
             if words_to_read(text := say(goal, lang)) > GOAL_WORDS}
     assert not long, (goal.key, long)
 

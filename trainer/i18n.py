@@ -17,7 +17,9 @@ from __future__ import annotations
 import contextvars
 import datetime as dt
 import logging
+import re
 import string
+from collections.abc import Iterable
 from typing import Any
 
 from babel.dates import format_skeleton
@@ -26,10 +28,12 @@ from babel.numbers import format_percent as babel_percent
 
 import locales
 from escoba import Card, Deck
+from locales.cards import CardList, CardText, card_list, card_text, grammar
 
 __all__ = ["t", "has_key", "LANGUAGES", "DEFAULT", "language_from_locale", "use_language",
            "run_language", "GLOSSARY", "placeholders", "format_day", "format_number",
-           "format_percent", "card_name"]
+           "format_percent", "card_name", "field_forms", "cards_name", "use_card_names",
+           "spanish_card_names", "CardText", "CardList"]
 
 log = logging.getLogger(__name__)
 
@@ -80,8 +84,22 @@ def run_language() -> str | None:
 
 
 def placeholders(text: str) -> set[str]:
-    """The ``{name}`` fields of a catalog string."""
-    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+    """The ``{name}`` fields of a catalog string (``{card.the}`` is the field ``card``)."""
+    return {_FIELD.split(name)[0] for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def field_forms(text: str) -> set[tuple[str, str]]:
+    """The forms a catalog string asks of its fields: ``{card.the_acc}`` -> ("card",
+    "the_acc")."""
+    found = set()
+    for _, name, _, _ in string.Formatter().parse(text):
+        if name and "." in name:
+            root, form = name.split(".", 1)
+            found.add((root, form))
+    return found
+
+
+_FIELD = re.compile(r"[.\[]")
 
 
 def has_key(key: str, domain: str = _DOMAIN) -> bool:
@@ -106,19 +124,56 @@ def t(key: str, lang: str | None = None, /, *, domain: str = _DOMAIN, **params: 
     return locales.translate(domain, _language(lang), key, **params)
 
 
-def card_name(card: Card, deck: Deck, lang: str | None = None, /) -> str:
-    """A card's name as the child reads it.
+# Whether this run names the Spanish cards by the baraja's names in every language (the
+# "Spanish card names" setting, a family that plays the Spanish way): set with the
+# language, once per run (ui.i18n.start_run).
+_SPANISH_NAMES: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "escoba_spanish_card_names", default=False)
 
-    Spanish and Italian cards keep their own names ("Sota de copas", "Fante di
-    spade"): they are game words, like escoba. French cards are named in the
-    child's language ("Karo 7", "方块7"), and so are the jokers.
+
+def use_card_names(spanish: bool) -> None:
+    """Name Spanish cards by their Spanish names in this run (``False``: the language's)."""
+    _SPANISH_NAMES.set(bool(spanish))
+
+
+def spanish_card_names() -> bool:
+    """Whether this run names Spanish cards by their Spanish names."""
+    return _SPANISH_NAMES.get()
+
+
+def card_name(card: Card, deck: Deck, lang: str | None = None, /) -> CardText:
+    """A card's name as the child reads it, with the forms a sentence asks for
+    (``{card.the_acc}``: :mod:`locales.cards`).
+
+    The Spanish cards are named in the child's language where its seed does so
+    ("die 7 der Münzen", "金币7"; English and Spanish keep "7 de oros"), unless the
+    family chose the Spanish names. French cards are named in the child's language
+    ("Karo 7", "方块7"), Italian cards by their own names ("Fante di spade"), and so are
+    the jokers in the child's language.
     """
+    lang = _language(lang)
     if card.is_joker:
-        return t("card_joker", lang, n=card.index - 39)
-    if deck is Deck.FRENCH and card.suit is not None:
-        return t("card_french", lang, rank=card.rank_name(deck),
-                 suit=t(f"suit_french_{card.suit.french}", lang))
-    return card.name(deck)
+        return card_text(1, "o", lang, name=t("card_joker", lang, n=card.index - 39),
+                         deck="joker")
+    suit = card.suit
+    assert suit is not None
+    if deck is Deck.FRENCH:
+        return card_text(card.value, suit.letter, lang, name=t(
+            "card_french", lang, rank=card.rank_name(deck), suit=t(f"suit_french_{suit.french}",
+                                                                   lang)), deck="french")
+    if deck is Deck.ITALIAN:
+        return card_text(card.value, suit.letter, lang, name=card.name(deck), deck="italian")
+    if grammar(lang).own_names and not spanish_card_names():
+        return card_text(card.value, suit.letter, lang)
+    return card_text(card.value, suit.letter, lang, name=card.name(deck), deck="spanish")
+
+
+def cards_name(cards: Iterable[Card], deck: Deck, lang: str | None = None, /,
+               empty: str = "") -> CardList:
+    """Cards named as the child's language lists them ("A, B und C", "A、B和C"), in
+    the deck's order; ``{cards.the_acc}`` gives each its form; ``empty`` when none."""
+    lang = _language(lang)
+    return card_list([card_name(c, deck, lang) for c in sorted(cards)], lang, empty)
 
 
 def format_day(day: dt.date | str, lang: str | None = None, /, weekday: bool = False) -> str:

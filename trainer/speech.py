@@ -31,6 +31,7 @@ from typing import Any
 
 from escoba import Card, Deck
 from escoba.cards import CARDS
+from locales.cards import card_text
 
 from .i18n import DEFAULT, LANGUAGES, card_name, has_key, run_language, t
 from .lessons import Message, say
@@ -96,8 +97,15 @@ def _card_names(deck: Deck, lang: str) -> tuple[re.Pattern[str], dict[str, str]]
     and its spoken form; the pattern finds the longest first, in any letter case."""
     names: dict[str, str] = {}
     for card in CARDS:
-        visible = card_name(card, deck, lang)
-        names[visible.casefold()] = spoken_card(card, deck, lang)
+        said = spoken_card(card, deck, lang)
+        if deck is Deck.SPANISH and card.suit is not None:
+            # both ways a family may name them, whatever this run's setting: the
+            # language's ("7 der Münzen") and the baraja's ("7 de oros", the "Spanish
+            # card names" setting)
+            names[card_text(card.value, card.suit.letter, lang).casefold()] = said
+            names[card.name(deck).casefold()] = said
+        else:
+            names[card_name(card, deck, lang).casefold()] = said
     ordered = sorted(names, key=len, reverse=True)
     # Latin-letter boundaries: Chinese text runs its words into the card's name.
     pattern = re.compile("|".join(rf"(?<![A-Za-z0-9]){re.escape(n)}(?![A-Za-z0-9])"

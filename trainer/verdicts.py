@@ -15,7 +15,7 @@ from escoba import Card, Code, Deck, EscobaError, RecordError
 from escoba.cards import mask_of
 from escoba.solver import capture_masks, is_capture, sum_terms
 
-from .i18n import t
+from .i18n import CardList, card_name, cards_name, t
 
 __all__ = ["sum_expression", "move_message", "record_error_text", "MOVE_KEYS", "RECORD_KEYS"]
 
@@ -81,8 +81,8 @@ def _two_sets(p: dict[str, Any]) -> tuple[str, str] | None:
     return None
 
 
-def _card_names(notations: Sequence[str], deck: Deck) -> str:
-    return ", ".join(Card.parse(n).name(deck) for n in notations)
+def _card_names(notations: Sequence[str], deck: Deck) -> CardList:
+    return cards_name([Card.parse(n) for n in notations], deck)
 
 
 def _reason_text(code: str, p: dict[str, Any], deck: Deck) -> str:
@@ -95,7 +95,7 @@ def _reason_text(code: str, p: dict[str, Any], deck: Deck) -> str:
     params: dict[str, Any] = {}
     for name, value in p.items():
         if name in ("card", "laid") and isinstance(value, str):
-            params[name] = _card_names([value], deck)
+            params[name] = card_name(Card.parse(value), deck)
         elif name == "cards":
             params[name] = _card_names(value, deck)
         elif name in ("seat", "to_move") and isinstance(value, int):

@@ -18,7 +18,7 @@ from typing import Any
 from escoba import Card, Deck, Move, Play
 
 from . import hints as hint_mod
-from .i18n import card_name, has_key, t
+from .i18n import CardList, CardText, card_name, cards_name, has_key, t
 from .verdicts import sum_expression
 
 __all__ = ["card_text", "cards_text", "seat_label", "seat_name", "seat_status", "event_line",
@@ -29,13 +29,14 @@ log = logging.getLogger(__name__)
 _METER = ("▮▯▯", "▮▮▯", "▮▮▮")
 
 
-def card_text(card: Card, deck: Deck) -> str:
+def card_text(card: Card, deck: Deck) -> CardText:
     return card_name(card, deck)
 
 
-def cards_text(cards: Iterable[Card], deck: Deck) -> str:
-    """Cards by name, in order ("3 de copas, 5 de espadas"), or "nothing"."""
-    return ", ".join(card_text(c, deck) for c in sorted(cards)) or t("nothing")
+def cards_text(cards: Iterable[Card], deck: Deck) -> CardList:
+    """Cards by name, in order, as the language lists them ("3 de copas y 5 de
+    espadas"), or "nothing"."""
+    return cards_name(cards, deck, None, empty=t("nothing"))
 
 
 def seat_name(spec: Any, seat: int) -> str:

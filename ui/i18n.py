@@ -13,18 +13,33 @@ from typing import Any
 
 import streamlit as st
 
-from trainer.i18n import DEFAULT, LANGUAGES, language_from_locale, run_language, t, use_language
+from trainer.i18n import (
+    DEFAULT,
+    LANGUAGES,
+    language_from_locale,
+    run_language,
+    t,
+    use_card_names,
+    use_language,
+)
 
 __all__ = ["start_run", "current_language", "set_language", "labels"]
 
 _STATE_KEY = "lang"
+_SETTINGS_KEY = "settings"  # ui.session._SETTINGS
 
 
 def start_run() -> str:
-    """Fix the language for the rest of this run (called once by app.py and by fragments)."""
+    """Fix the language for the rest of this run (called once by app.py and by fragments),
+    and how it names the Spanish cards (the child's "Spanish card names" setting)."""
     use_language(None)
     lang = current_language()
     use_language(lang)
+    try:  # ui.session's settings (it imports this module: read under its key)
+        chosen = st.session_state.get(_SETTINGS_KEY) or {}
+        use_card_names(bool(chosen.get("spanish_names", False)))
+    except Exception:  # outside a Streamlit run
+        use_card_names(False)
     return lang
 
 

@@ -24,7 +24,7 @@ from escoba import Card, Deck
 from puzzles import CheckResult, Puzzle, Solution, WrongAnswer
 from trainer.board_view import BoardRefusal, puzzle_board, puzzle_position, read_action
 from trainer.cards import pick_label
-from trainer.i18n import card_name, t
+from trainer.i18n import CardText, card_name, cards_name, t
 from trainer.practice_sessions import Feedback, PuzzleKeeper, PuzzleSession
 from trainer.speech import speakable
 
@@ -60,7 +60,7 @@ def reset(slot: str, puzzle: Puzzle | None) -> PuzzleSession | None:
 
 # -- words -----------------------------------------------------------------------------
 
-def _name(card: Card | str, deck: Deck) -> str:
+def _name(card: Card | str, deck: Deck) -> CardText:
     c = Card.parse(card) if isinstance(card, str) else card
     return card_name(c, deck)
 
@@ -77,7 +77,7 @@ def solution_text(puzzle: Puzzle, sol: Solution | dict[str, Any], deck: Deck) ->
     else:
         card, take = sol.card, tuple(sol.take)
     values = [c.value for c in sorted(take)] + ([card.value] if card is not None else [])
-    cards = ", ".join(_name(c, deck) for c in sorted(take))
+    cards = cards_name(take, deck)
     total = sum(values)
     if card is None:
         return t("pz_group_text", cards=cards, expr=_expr(values), total=total)

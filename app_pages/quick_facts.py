@@ -10,8 +10,8 @@ import html
 
 import streamlit as st
 
-from puzzles import CAPTURE_SUMS, LEVELS, generate
-from puzzles.practice import for_me_quick_facts
+from puzzles import CAPTURE_SUMS, LEVELS
+from puzzles.practice import for_me_quick_facts, quick_facts_set
 from trainer.cards import cards_row_html
 from trainer.i18n import t
 from trainer.practice_sessions import QuickRound, quick_question
@@ -36,8 +36,7 @@ def _new_round(mode: str, capture_sum: int) -> QuickRound:
     if mode == "for-me":
         puzzles = for_me_quick_facts(mastery(profile.id, capture_sum), capture_sum, ROUND)
     else:
-        puzzles = [generate("quick-facts", int(mode), new_seed(), capture_sum)
-                   for _ in range(ROUND)]
+        puzzles = quick_facts_set(int(mode), ROUND, new_seed(), capture_sum)
     return QuickRound(mode, capture_sum, puzzles)
 
 

@@ -39,7 +39,8 @@ from .model import (
 )
 from .rng import Rng
 
-__all__ = ["generate", "regenerate", "from_cards", "TABLE_SIZES", "NONE_SHARE"]
+__all__ = ["generate", "regenerate", "from_cards", "facts_by_answer", "TABLE_SIZES",
+           "NONE_SHARE"]
 
 #: Table sizes tried first for each kind and level (a level's band decides).
 TABLE_SIZES: dict[str, dict[int, tuple[int, int]]] = {
@@ -165,8 +166,26 @@ def quick_facts_of_level(level: int, capture_sum: int) -> list[tuple[int, ...]]:
     return _QUICK_CACHE[key]
 
 
+_BY_ANSWER: dict[tuple[int, int], dict[int, list[tuple[int, ...]]]] = {}
+
+
+def facts_by_answer(level: int, capture_sum: int) -> dict[int, list[tuple[int, ...]]]:
+    """A level's quick facts grouped by their answer (the missing value)."""
+    key = (level, capture_sum)
+    if key not in _BY_ANSWER:
+        grouped: dict[int, list[tuple[int, ...]]] = {}
+        for addends in quick_facts_of_level(level, capture_sum):
+            grouped.setdefault(capture_sum - sum(addends), []).append(addends)
+        _BY_ANSWER[key] = grouped
+    return _BY_ANSWER[key]
+
+
 def _quick_puzzle(level: int, capture_sum: int, seed: str, rng: Rng) -> Puzzle:
-    addends = rng.choice(quick_facts_of_level(level, capture_sum))
+    # The answer first, then a fact with it: a level whose facts mostly miss a 5 (ten of
+    # level 1's fifteen: 10 + ?, 1 + 4 + ?, 2 + 3 + ? ...) would otherwise teach a child
+    # to tap 5 (issue 33). Every answer of the level is as likely.
+    grouped = facts_by_answer(level, capture_sum)
+    addends = rng.choice(grouped[rng.choice(sorted(grouped))])
     missing = capture_sum - sum(addends)
     # show each addend as a card; equal values get different suits
     suits = rng.sample(range(4), 4)

@@ -27,6 +27,7 @@ Puzzle answers are never timed per fact: a puzzle's time covers many facts.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
@@ -36,7 +37,7 @@ from escoba.cards import CARDS
 
 from .checker import CheckResult
 from .grading import QUICK_BANDS, level_of, quick_difficulty, quick_stats
-from .kinds import generate
+from .kinds import facts_by_answer, generate, normalise_seed
 from .mastery import (
     FLUENT_SECONDS,
     Answer,
@@ -47,8 +48,10 @@ from .mastery import (
     weakest_facts,
 )
 from .model import Puzzle, Solution, addition_facts
+from .rng import Rng
 
 __all__ = ["Attempt", "FactAnswer", "attempt_answers", "answers_from_rows", "quick_fact",
+           "quick_facts_set",
            "quick_fact_for", "quick_fact_key", "puzzle_for", "for_me_quick_facts", "for_me_puzzle",
            "practice_candidates", "puzzle_candidates", "suggested_level", "streaks", "FOR_ME_KINDS"]
 
@@ -220,6 +223,48 @@ def quick_fact(addends: Sequence[int], capture_sum: int = 15) -> Puzzle:
     return Puzzle("quick-facts", level, capture_sum, seed, table=tuple(shown),
                   solutions=(Solution(value=missing, facts=facts),),
                   stats=quick_stats(values, capture_sum), addends=values)
+
+
+#: How much more often than its share one answer may come in a set of quick facts (the
+#: price of not repeating a question in a level with few facts for some answers).
+ANSWER_SPREAD = 1.8
+
+
+def quick_facts_set(level: int, count: int, seed: int | str = 0,
+                    capture_sum: int = 15) -> list[Puzzle]:
+    """``count`` quick facts of a level for one round or one worksheet, the same for the
+    same seed: the answers spread over the level's answers (none more than
+    ``ANSWER_SPREAD`` times its share), and no question twice (the same addends in any
+    order) while the level has one not yet asked (issue 33: level 1's facts mostly miss
+    a 5; a sheet drawn at random had twelve answers of 5 in twenty)."""
+    rng = Rng("quick-set", normalise_seed(seed), level, capture_sum)
+    grouped = facts_by_answer(level, capture_sum)
+    uses = dict.fromkeys(grouped, 0)
+    asked: dict[tuple[int, ...], int] = {}
+
+    def times(addends: tuple[int, ...]) -> int:
+        return asked.get(tuple(sorted(addends)), 0)
+
+    out: list[Puzzle] = []
+    for n in range(1, count + 1):
+        # A new question while its answer stays under ANSWER_SPREAD times its share so
+        # far; else (the level has no other) the least used answer again, a repeat.
+        limit = max(1, math.ceil(ANSWER_SPREAD * n / len(grouped)))
+        fresh = [a for a in sorted(grouped) if uses[a] < limit
+                 and any(times(f) == 0 for f in grouped[a])]
+        if fresh:
+            answer = rng.choice([a for a in fresh if uses[a] == min(uses[b] for b in fresh)])
+            addends = rng.choice([f for f in grouped[answer] if times(f) == 0])
+        else:  # a repeat: the least used answer first (a spread of answers matters
+            # more than a question seen again), its least asked question
+            fewest = min(uses.values())
+            answer = rng.choice([a for a in sorted(grouped) if uses[a] == fewest])
+            least = min(times(f) for f in grouped[answer])
+            addends = rng.choice([f for f in grouped[answer] if times(f) == least])
+        uses[answer] += 1
+        asked[tuple(sorted(addends))] = times(addends) + 1
+        out.append(quick_fact(addends, capture_sum))
+    return out
 
 
 @functools.lru_cache(maxsize=1024)

@@ -95,6 +95,10 @@ def worksheet_puzzles(kind: str, level: int, count: int = 20, seed: int | str = 
     if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_COUNT:
         raise PuzzleError(f"count must be 1-{MAX_COUNT}, got {count!r}")
     base = normalise_seed(seed)
+    if kind == "quick-facts":  # answers spread, no question twice (issue 33)
+        from .practice import quick_facts_set
+
+        return quick_facts_set(level, count, f"ws-{base}", capture_sum)
     return [generate(kind, level, f"ws-{base}-{i}", capture_sum) for i in range(1, count + 1)]
 
 

@@ -171,8 +171,15 @@ def test_a_pin_protected_profile_asks_its_pin_on_a_new_tab() -> None:
     ana = int(url_profile(at))
     set_pin(at, "12")
     assert "4 to 8 digits" in texts(at) and not store().get_profile(ana).protected
+    assert at.text_input(key="parent_pin_new").value == ""  # refused: emptied too
     set_pin(at, "2468")
     assert store().get_profile(ana).protected
+    # The new PIN does not stay in its field for the child to read (issue 33).
+    assert at.text_input(key="parent_pin_new").value == ""
+    at.text_input(key="parent_pin").input("1111")
+    at.button(key="parent_pin_remove").click().run()
+    assert store().get_profile(ana).protected and "not right" in texts(at)
+    assert at.text_input(key="parent_pin").value == ""
     assert "2468" not in str(Storage.__dict__) and store().check_pin(ana, "2468")
     # A new tab (or another browser) opening Ana's URL: the PIN first.
     other = new_app(query={"p": str(ana)})

@@ -3,6 +3,9 @@ PIN, when a parent set one), create one, and a parent's rename, PIN and delete."
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+
 import streamlit as st
 
 from trainer.classroom import ClassroomError, PupilSignIn
@@ -115,7 +118,31 @@ def pin_cancelled() -> None:
 
 
 def _parent_pin() -> str | None:
-    return st.session_state.pop("parent_pin", None) or None
+    return st.session_state.get("parent_pin") or None
+
+
+#: Settings' PIN fields: the profile's PIN and the new one.
+_PIN_FIELDS = ("parent_pin", "parent_pin_new")
+
+
+def _clear_pin_fields() -> None:
+    """Empty Settings' PIN fields after any PIN action, done or refused (issue 33: the
+    new PIN stayed in its field, and its eye button showed it to the child). Assigned,
+    not deleted: the browser's field is emptied too."""
+    for key in _PIN_FIELDS:
+        if key in st.session_state:
+            st.session_state[key] = ""
+
+
+def _clears_pins(action: Callable[[int], None]) -> Callable[[int], None]:
+    """A parent's action that empties the PIN fields when it is over, whatever it did."""
+    @functools.wraps(action)
+    def run(profile_id: int) -> None:
+        try:
+            action(profile_id)
+        finally:
+            _clear_pin_fields()
+    return run
 
 
 def _managed(profile_id: int) -> bool:
@@ -129,6 +156,7 @@ def _managed(profile_id: int) -> bool:
 
 
 @safe_callback
+@_clears_pins
 def rename_clicked(profile_id: int) -> None:
     if _managed(profile_id):
         return
@@ -150,11 +178,14 @@ def rename_clicked(profile_id: int) -> None:
 
 
 @safe_callback
+@_clears_pins
 def pin_set_clicked(profile_id: int) -> None:
-    _change_pin(profile_id, st.session_state.pop("parent_pin_new", "") or "", "parent_pin_done")
+    new_pin = st.session_state.get("parent_pin_new", "") or ""
+    _change_pin(profile_id, new_pin, "parent_pin_done")
 
 
 @safe_callback
+@_clears_pins
 def pin_remove_clicked(profile_id: int) -> None:
     _change_pin(profile_id, None, "parent_pin_removed")
 
@@ -172,6 +203,7 @@ def _change_pin(profile_id: int, new_pin: str | None, done_key: str) -> None:
 
 
 @safe_callback
+@_clears_pins
 def delete_clicked(profile_id: int) -> None:
     profile = storage().get_profile(profile_id)
     if profile is None or _managed(profile_id):

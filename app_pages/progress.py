@@ -27,6 +27,8 @@ if not counts.attempts and not counts.finished_games and not counts.lessons:
     st.stop()
 # Built once per profile, language, day and data version (see ui/progress.py).
 lang = current_language()
+# A parent's three questions first, one sentence each (issue 33).
+progress.show_summary(profile.id, int(kept("pr_sum", 15)))
 
 section = st.segmented_control(t("progress_title"), progress.SECTIONS, key="pr_view",
                                format_func=lambda s: t(f"progress_{s}"),

@@ -18,6 +18,7 @@ import streamlit as st
 from escoba import Card, Rules
 from puzzles import daily_set
 from puzzles.mastery import addition
+from puzzles.practice import quick_fact_for
 from tests.test_app_helpers import (
     assert_ok,
     component_data,
@@ -582,3 +583,43 @@ def test_daily_progress_survives_a_restart() -> None:
     assert any(s.value.startswith("Puzzle 2 of 5") for s in again.subheader)
     assert {m.label: m.value for m in again.metric}["Stars today"] == "3 / 15"
     assert len(store().attempts(pid)) == 1
+
+
+@pytest.mark.parametrize(("locale", "knows", "practise", "decimal"), [
+    ("de-DE", "Kann:", "Als Nächstes üben", ","), ("zh-CN", "会了：", "接下来练习", ".")])
+def test_my_progress_answers_a_parents_three_questions_in_their_language(
+        locale, knows, practise, decimal) -> None:
+    """At the top: what the child knows, what to practise next (a button starts quick
+    facts on exactly those facts), whether it is getting better (too early here); every
+    number as the language writes it, charts included (issue 33)."""
+    at = create_profile(new_app(locale=locale))
+    pid = profile_id(at)
+    at.switch_page("app_pages/quick_facts.py").run()
+    rnd = at.session_state["qf_round"]
+    for puzzle in rnd.puzzles:
+        at.button(key=f"qf_n_{puzzle.solutions[0].value}").click().run()
+    _finished_game(pid)
+    at.switch_page("app_pages/progress.py").run()
+    assert_ok(at)
+    summary = " ".join(m.value for m in at.markdown).replace("\\", "")  # md escapes
+    assert knows in summary and practise in summary
+    assert ("zu früh" in summary) if locale == "de-DE" else ("看不出" in summary)
+    line = next(part for part in summary.split("\n") if practise in part)
+    named = [f"{a}{'+' if op == '+' else '-'}{b}"
+             for a, op, b in re.findall(r"(\d+) ([+−]) (\d+)", line)]
+    assert named
+    # "practise these": Quick facts opens on a round of exactly the facts named
+    at.button(key="ps_practise").click().run()
+    assert_ok(at)
+    round_ = at.session_state["qf_round"]
+    assert [p.facts[-1] for p in round_.puzzles] == [
+        quick_fact_for(f, 15).facts[-1] for f in named]
+    at.switch_page("app_pages/progress.py").run()
+    at.segmented_control(key="pr_view").set_value("games").run()
+    assert_ok(at)
+    for chart in at.get("plotly_chart"):
+        spec = json.loads(chart.proto.spec)
+        assert spec["layout"]["separators"][0] == decimal
+    readings = " ".join(m.value for m in at.markdown)
+    # a mean written with the language's decimal sign, never "2.6" in German
+    assert not (locale == "de-DE" and re.search(r"\d\.\d", readings)), readings

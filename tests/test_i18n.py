@@ -501,14 +501,19 @@ def test_progress_charts_write_days_and_percentages_in_the_language() -> None:
         finally:
             use_language(None)
         axis = chart.figure.layout.xaxis
-        assert list(axis.tickvals) == ["2026-12-01", "2026-12-03"]  # data keeps ISO days
+        # data keeps ISO days; a day without practice is a gap, not left out (issue 33)
+        assert list(axis.tickvals) == ["2026-12-01", "2026-12-02", "2026-12-03"]
+        assert chart.figure.data[0].y[1] is None
         readings[lang] = (list(axis.ticktext), t(chart.key, lang, **chart.params))
         assert list(stars.figure.layout.xaxis.ticktext) == [format_day("2026-12-01", lang)]
-    assert readings["en"] == (["Dec 1", "Dec 3"], "On Dec 3: 1 of 1 answer right; quick facts "
-                                                  "answered in 2.5 s (median).")
-    assert readings["de"] == (["1. Dez.", "3. Dez."], "Am 3. Dez.: 1 von 1 Antwort richtig; "
-                                                      "Blitzrechnen in 2,5 s (Median).")
-    assert readings["zh"][0] == ["12月1日", "12月3日"]
+        assert chart.figure.layout.separators == {"en": ".,", "de": ",.", "zh": ".,"}[lang]
+    assert readings["en"] == (["Dec 1", "Dec 2", "Dec 3"],
+                              "On Dec 3: 1 of 1 answer right; quick facts answered in 2.5 s "
+                              "(median).")
+    assert readings["de"] == (["1. Dez.", "2. Dez.", "3. Dez."],
+                              "Am 3. Dez.: 1 von 1 Antwort richtig; Blitzrechnen in 2,5 s "
+                              "(Median).")
+    assert readings["zh"][0] == ["12月1日", "12月2日", "12月3日"]
     assert readings["zh"][1] == "12月3日：1题答对1题（100%）；口算用时2.5秒（中位数）。"
 
 

@@ -67,7 +67,7 @@ def test_progress_counts_the_reviews_mistakes_as_whole_numbers() -> None:
     frame = charts.games_frame([(_Game(1, STORED), [])])
     assert list(frame["mistakes"]) == [6]
     chart = charts.mistakes_chart(frame, en)
-    assert chart.params["last"] == 6 and isinstance(chart.params["last"], int)
+    assert chart.params["last"] == "6"  # written by Babel, as the language writes it
     reading = en(chart.key, **chart.params)
     assert "6" in reading and "6.0" not in reading
     assert list(chart.figure.data[0].y) == [6]

@@ -62,11 +62,28 @@ def _list(values: Any) -> list[Any]:
 
 @dataclass
 class Chart:
-    """A figure and its one-line reading (``key``, ``params``) for a parent."""
+    """A figure and its one-line reading (``key``, ``params``) for a parent.
+
+    The figure writes numbers as the child's language does (axis ticks, tooltips:
+    "2,5" in German), from Babel's symbols for this run's language."""
 
     figure: go.Figure
     key: str
     params: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.figure.update_layout(separators=separators())
+
+
+def separators(lang: str | None = None) -> str:
+    """Plotly's ``separators`` for a language: its decimal sign, then its group sign
+    (".," in English, ",." in German and Spanish)."""
+    from babel.numbers import get_decimal_symbol, get_group_symbol
+
+    from .i18n import DEFAULT, run_language
+
+    locale = lang or run_language() or DEFAULT
+    return get_decimal_symbol(locale) + get_group_symbol(locale)
 
 
 # -- attempts ----------------------------------------------------------------------------
@@ -111,20 +128,20 @@ def daily_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
     per_day = counts.groupby("day").agg(right=("right", "sum"), tries=("tries", "sum"))
     per_day["accuracy"] = (100 * per_day["right"] / per_day["tries"]).round(0)
     per_day["median_seconds"] = quick.groupby("day")["fact_seconds"].median().round(1)
-    per_day = per_day.reset_index()
+    per_day = _every_day(per_day).reset_index()  # a day without practice is a gap
     fig = make_subplots(specs=[[{"secondary_y": True}]])
     fig.add_trace(go.Bar(x=_list(per_day["day"]), y=_list(per_day["accuracy"]),
                          name=tr("ch_accuracy"),
                          marker_color="#56B4E9"), secondary_y=False)
     fig.add_trace(go.Scatter(x=_list(per_day["day"]), y=_list(per_day["median_seconds"]),
                              name=tr("ch_median_seconds"), mode="lines+markers",
-                             marker_color="#D55E00", connectgaps=True), secondary_y=True)
+                             marker_color="#D55E00", connectgaps=False), secondary_y=True)
     fig.update_layout(title=_title(tr("ch_daily_title")), **_LAYOUT)
     _day_axis(fig, _list(per_day["day"]), tr)
     fig.update_yaxes(title_text="%", range=[0, 100], secondary_y=False)
     fig.update_yaxes(title_text=tr("ch_seconds"), rangemode="tozero", tickformat=".1f",
                      secondary_y=True)
-    last = per_day.iloc[-1]
+    last = per_day.dropna(subset=["tries"]).iloc[-1]
     reading = {"day": day_label(last["day"], tr),
                "accuracy": format_percent(last["accuracy"] / 100),
                "right": int(last["right"]), "count": int(last["tries"])}
@@ -214,14 +231,15 @@ def stars_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
     puzzles = frame[frame["kind"] != "quick-facts"] if not frame.empty else frame
     if puzzles.empty:
         return None
-    per_day = puzzles.groupby("day")["stars"].sum().reset_index()
+    played = puzzles.groupby("day")["stars"].sum()
+    per_day = _every_day(played.to_frame()).reset_index()
     fig = go.Figure(go.Bar(x=_list(per_day["day"]), y=_list(per_day["stars"]), name=tr("ch_stars"),
                            marker_color="#E69F00"))
     fig.update_layout(title=_title(tr("ch_stars_title")), **_LAYOUT)
     _day_axis(fig, _list(per_day["day"]), tr)
     fig.update_yaxes(rangemode="tozero")
-    return Chart(fig, "ch_stars_reading", {"stars": int(per_day["stars"].sum()),
-                                           "count": int(len(per_day))})
+    return Chart(fig, "ch_stars_reading", {"stars": int(played.sum()),
+                                           "count": int(len(played))})
 
 
 def streak_chart(results: Sequence[Any], today: date, current: int, best: int,
@@ -232,7 +250,9 @@ def streak_chart(results: Sequence[Any], today: date, current: int, best: int,
     by_day = {r.day: (r.total if r.completed else None) for r in results}
     # From the week of the first daily played (at least four weeks, at most ``weeks``).
     first = date.fromisoformat(min(by_day))
-    weeks = max(4, min(weeks, (today - first).days // 7 + 2))
+    # From the week of the first daily, no empty week before it (issue 33).
+    since = (today - (first - timedelta(days=first.weekday()))).days // 7 + 1
+    weeks = max(1, min(weeks, since))
     start = today - timedelta(days=today.weekday() + 7 * (weeks - 1))
     days_names = [tr(f"weekday_{i}") for i in range(7)]
     z: list[list[float | None]] = [[None] * weeks for _ in range(7)]
@@ -281,10 +301,27 @@ def day_label(day: str, tr: Tr) -> str:
     return tr("ch_day_short", month=month, day=when.day)
 
 
+def _every_day(per_day: pd.DataFrame) -> pd.DataFrame:
+    """Rows indexed by ISO day, with every day from the first to the last (a day without
+    use is a row of gaps: the chart shows it as a gap, not as nothing)."""
+    if per_day.empty:
+        return per_day
+    days = pd.date_range(min(per_day.index), max(per_day.index), freq="D")
+    full = [d.date().isoformat() for d in days]
+    return per_day.reindex(full).rename_axis("day")
+
+
+#: The most day labels an axis shows (a phone fits about seven; the rest are ticks).
+_DAY_LABELS = 8
+
+
 def _day_axis(fig: go.Figure, days: Sequence[str], tr: Tr) -> None:
-    """Dates on the x axis, kept as ISO values (the data) but labelled short."""
-    fig.update_xaxes(type="category", tickvals=list(days),
-                     ticktext=[day_label(d, tr) for d in days])
+    """Dates on the x axis, kept as ISO values (the data) but labelled short; on a long
+    range, every n-th day, so labels never overlap on a phone."""
+    step = max(1, -(-len(days) // _DAY_LABELS))
+    shown = list(days)[::-1][::step][::-1]  # the latest day always labelled
+    fig.update_xaxes(type="category", categoryorder="array", categoryarray=list(days),
+                     tickvals=shown, ticktext=[day_label(d, tr) for d in shown])
 
 
 def whole(value: Any, digits: int = 1) -> int | float:
@@ -346,7 +383,16 @@ def wins_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
 
 
 def _game_axis(frame: pd.DataFrame, tr: Tr) -> list[str]:
-    return [tr("ch_game_n", n=i + 1) for i in range(len(frame))]
+    """Each game's label: its number and, under it, its day ("game 3<br>Dec 9")."""
+    whens = list(frame["when"]) if "when" in frame else [None] * len(frame)
+    return [_game_label(i, when, tr) for i, when in enumerate(whens)]
+
+
+def _game_label(index: int, when: Any, tr: Tr) -> str:
+    label = tr("ch_game_n", n=index + 1)
+    if when is None or (isinstance(when, float) and when != when):
+        return label
+    return f"{label}<br>{day_label(str(when)[:10], tr)}"
 
 
 def escobas_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
@@ -369,8 +415,13 @@ def points_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
                                marker_color="#CC79A7"))
     fig.update_layout(title=_title(tr("ch_points_title")), **_LAYOUT)
     fig.update_yaxes(rangemode="tozero")
-    return Chart(fig, "ch_points_reading", {"last": whole(frame["points_per_round"].iloc[-1]),
-                                            "mean": whole(frame["points_per_round"].mean())})
+    return Chart(fig, "ch_points_reading",
+                 {"last": format_number(whole(frame["points_per_round"].iloc[-1])),
+                  "mean": format_number(whole(frame["points_per_round"].mean()))})
+
+
+#: Reviewed games it takes to compare the first three with the last three.
+TREND_GAMES = 6
 
 
 def mistakes_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
@@ -380,17 +431,22 @@ def mistakes_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
         return None
     values = reviewed["mistakes"].astype(int)
     trend = values.rolling(3, min_periods=1).mean().round(2)
-    x = [tr("ch_game_n", n=int(i) + 1) for i in range(len(reviewed))]
+    x = _game_axis(reviewed.reset_index(drop=True), tr)
     fig = go.Figure([
         go.Bar(x=x, y=_list(values), name=tr("ch_mistakes"), marker_color="#E69F00"),
         go.Scatter(x=x, y=_list(trend), name=tr("ch_trend"), mode="lines", line={"width": 4},
                    marker_color="#D55E00")])
     fig.update_layout(title=_title(tr("ch_mistakes_title")), **_LAYOUT)
+    fig.update_yaxes(rangemode="tozero")
+    count = int(len(reviewed))
+    if 1 < count < TREND_GAMES:  # the first three and the last three would overlap
+        return Chart(fig, "ch_mistakes_reading_few",
+                     {"last": int(values.iloc[-1]), "count": count, "need": TREND_GAMES})
     first = whole(values.head(3).mean())
     last = whole(values.tail(3).mean())
     key = "ch_mistakes_reading_down" if last < first else "ch_mistakes_reading"
-    fig.update_yaxes(rangemode="tozero")
-    return Chart(fig, key, {"first": first, "last": last, "count": int(len(reviewed))})
+    return Chart(fig, key, {"first": format_number(first), "last": format_number(last),
+                            "count": count})
 
 
 def chances_chart(turns: pd.DataFrame, tr: Tr) -> Chart | None:

@@ -32,8 +32,8 @@ from locales.cards import CardList, CardText, card_list, card_text, grammar
 
 __all__ = ["t", "has_key", "LANGUAGES", "DEFAULT", "language_from_locale", "use_language",
            "run_language", "GLOSSARY", "placeholders", "format_day", "format_number",
-           "format_percent", "card_name", "field_forms", "cards_name", "use_card_names",
-           "spanish_card_names", "CardText", "CardList"]
+           "format_percent", "format_list", "card_name", "field_forms", "cards_name",
+           "use_card_names", "spanish_card_names", "CardText", "CardList"]
 
 log = logging.getLogger(__name__)
 
@@ -186,6 +186,14 @@ def format_day(day: dt.date | str, lang: str | None = None, /, weekday: bool = F
 def format_number(value: float, lang: str | None = None, /) -> str:
     """A number with the language's decimal sign: 2.5, "2,5"."""
     return format_decimal(value, locale=_language(lang))
+
+
+def format_list(items: Iterable[str], lang: str | None = None, /) -> str:
+    """Items as the language lists them: "a, b and c", "a, b und c", "a、b和c"."""
+    from babel.lists import format_list as babel_list
+
+    listed = [str(i) for i in items]
+    return babel_list(listed, locale=_language(lang)) if listed else ""
 
 
 def format_percent(fraction: float, lang: str | None = None, /) -> str:

@@ -130,6 +130,28 @@ def data_version(profile_id: int) -> DataVersion:
     return DataVersion(database_url(), profile_id, storage().progress_version(profile_id))
 
 
+def attempts_of(version: DataVersion) -> list[Attempt]:
+    """The profile's practice attempts, oldest first (game turns are evidence apart)."""
+    return [r for r in storage().attempts(version.profile_id) if not is_game_turn(r)]
+
+
+def start_quick_facts(facts: list[str], capture_sum: int) -> None:
+    """Open Quick facts on a round of exactly these facts ("practise these" on My
+    progress), as "for me" (they are what "for me" practises next)."""
+    from puzzles.practice import quick_fact_for
+    from trainer.practice_sessions import QuickRound
+
+    puzzles = [p for f in facts if (p := quick_fact_for(f, capture_sum)) is not None]
+    if not puzzles:
+        return
+    st.session_state["keep_qf_mode"] = "for-me"
+    st.session_state["keep_qf_sum"] = capture_sum
+    for widget in ("qf_mode", "qf_sum"):  # the page's choices start from the kept ones
+        st.session_state.pop(widget, None)
+    st.session_state["qf_round"] = QuickRound("for-me", capture_sum, puzzles)
+    st.switch_page("app_pages/quick_facts.py")
+
+
 @st.cache_data(max_entries=16, show_spinner=False)
 def history(version: DataVersion) -> tuple[pd.DataFrame, list[Answer]]:
     """The profile's attempts, read once: as a frame (the charts) and as answers (mastery).

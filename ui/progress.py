@@ -17,13 +17,24 @@ import streamlit as st
 
 from puzzles.practice import streaks
 from trainer import charts
-from trainer.i18n import t
+from trainer.i18n import format_list, format_number, format_percent, t
+from trainer.progress_summary import TREND_ANSWERS, ParentSummary, parent_summary
+from trainer.text import md_escape
 
-from .practice import DataVersion, data_version, fact_stats_of, game_turns, history
+from .practice import (
+    DataVersion,
+    attempts_of,
+    data_version,
+    fact_stats_of,
+    fact_text,
+    game_turns,
+    history,
+    start_quick_facts,
+)
 from .session import storage
 
 __all__ = ["practice_charts", "games_charts", "mastery_chart", "show_chart", "show_part",
-           "SECTIONS", "show_lessons_table"]
+           "SECTIONS", "show_lessons_table", "summary_of", "show_summary"]
 
 Charts = dict[str, charts.Chart | None]
 
@@ -68,6 +79,49 @@ def mastery_chart(version: DataVersion, lang: str, capture_sum: int) -> charts.C
 #: to four.
 SECTIONS = ("facts", "practice", "puzzles", "games", "lessons")
 _CONFIG = {"displayModeBar": False, "responsive": True}
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def summary_of(version: DataVersion, capture_sum: int) -> ParentSummary:
+    """The parent's three answers (trainer.progress_summary), once per data version."""
+    return parent_summary(fact_stats_of(version, capture_sum), attempts_of(version),
+                          capture_sum)
+
+
+def _percent(value: float) -> str:
+    return format_percent(value / 100)
+
+
+def show_summary(profile_id: int, capture_sum: int, practise: bool = True) -> None:
+    """What the child knows, what to practise next (with "practise these": a quick-facts
+    round on exactly those facts), whether it is getting better; at the top of My
+    progress, one sentence each (issue 33)."""
+    summary = summary_of(data_version(profile_id), capture_sum)
+    knows = t("ps_knows", known=summary.known_additions, total=summary.additions,
+              complements=summary.known_complements, complements_total=summary.complements,
+              sum=capture_sum)
+    lines = [f"🧠 {knows}"]
+    if summary.practise:
+        facts = format_list(fact_text(f) for f in summary.practise)
+        lines.append(f"🎯 {t('ps_practise', facts=facts)}")
+    else:
+        lines.append(f"🎯 {t('ps_practise_none')}")
+    if summary.trend == "too_early":
+        trend = t("ps_trend_too_early", count=summary.answers, need=TREND_ANSWERS)
+    else:
+        assert summary.before is not None and summary.after is not None
+        trend = t(f"ps_trend_{summary.trend}", before=_percent(summary.before[0]),
+                  after=_percent(summary.after[0]), n=summary.answers // 3)
+        if summary.before[1] is not None and summary.after[1] is not None:
+            trend += " " + t("ps_trend_time", before=format_number(round(summary.before[1], 1)),
+                             after=format_number(round(summary.after[1], 1)))
+    lines.append(f"📈 {trend}")
+    with st.container(border=True, key="ps_summary"):
+        st.markdown(f"**{t('ps_title')}**")
+        st.markdown("  \n".join(md_escape(line) for line in lines))
+        if practise and summary.practise and st.button(
+                t("ps_practise_button"), key="ps_practise", icon="⚡", type="primary"):
+            start_quick_facts(list(summary.practise), capture_sum)
 
 
 def show_chart(chart: charts.Chart | None, key: str, empty: str) -> None:

@@ -32,7 +32,7 @@ from typing import Any
 from . import DEFAULT, ROOT
 
 __all__ = ["CardGrammar", "CardText", "CardList", "grammar", "card_text", "card_list",
-           "FORMS", "GENDERS", "DECKS", "CardsFileError", "read_grammar"]
+           "FORMS", "GENDERS", "DECKS", "CardsFileError", "read_grammar", "rank_text"]
 
 log = logging.getLogger(__name__)
 
@@ -190,14 +190,16 @@ class CardList(str):
     """Cards named one after the other as the language lists them (the ``str``), each
     taking a form: ``cards.the_acc`` -> "die 3 der Münzen und den König der Kelche"."""
 
-    __slots__ = ("_items", "_lang")
+    __slots__ = ("_items", "_lang", "_style")
     _items: tuple[CardText, ...]
     _lang: str
+    _style: str
 
-    def __new__(cls, items: Iterable[CardText], lang: str, empty: str = "") -> CardList:
+    def __new__(cls, items: Iterable[CardText], lang: str, empty: str = "",
+                style: str = "standard") -> CardList:
         listed = tuple(items)
-        text = super().__new__(cls, _joined([str(i) for i in listed], lang) or empty)
-        text._items, text._lang = listed, lang
+        text = super().__new__(cls, _joined([str(i) for i in listed], lang, style) or empty)
+        text._items, text._lang, text._style = listed, lang, style
         return text
 
     def __getattr__(self, form: str) -> str:
@@ -205,15 +207,16 @@ class CardList(str):
             raise AttributeError(form)
         if not self._items:  # "nothing" takes no article
             return str(self)
-        return _joined([getattr(item, form) for item in self._items], self._lang)
+        return _joined([getattr(item, form) for item in self._items], self._lang, self._style)
 
 
-def _joined(names: list[str], lang: str) -> str:
+def _joined(names: list[str], lang: str, style: str = "standard") -> str:
+    """Babel's list of the language: ``standard`` (and), ``or`` (one of them)."""
     if len(names) < 2:
         return "".join(names)
     from babel.lists import format_list
 
-    return format_list(names, locale=lang)
+    return format_list(names, style=style, locale=lang)  # type: ignore[arg-type]
 
 
 def card_text(value: int, suit: str, lang: str, name: str | None = None,
@@ -227,6 +230,20 @@ def card_text(value: int, suit: str, lang: str, name: str | None = None,
     return CardText({"nom": name}, g.gender(value, deck), g)
 
 
-def card_list(items: Iterable[CardText], lang: str, empty: str = "") -> CardList:
-    """Cards as the language lists them (``empty`` when there are none: "nothing")."""
-    return CardList(items, lang, empty)
+def rank_text(value: int, lang: str, name: str | None = None,
+              deck: str | None = None) -> CardText:
+    """A rank alone ("der Knappe", "侍从", "la Sota"), in the language's own words or as
+    ``name`` (a deck's: "Sota", "J"), with its forms."""
+    g = grammar(lang)
+    if name is None:
+        rank = g.ranks[value]
+        return CardText({case: rank.cases.get(case, rank.name) for case in _CASES},
+                        g.gender(value), g)
+    return CardText({"nom": name}, g.gender(value, deck), g)
+
+
+def card_list(items: Iterable[CardText], lang: str, empty: str = "",
+              style: str = "standard") -> CardList:
+    """Cards as the language lists them (``empty`` when there are none: "nothing";
+    ``style="or"``: any one of them, "A, B oder C")."""
+    return CardList(items, lang, empty, style)

@@ -8,6 +8,7 @@ The files are ``locales/<lang>/cards.toml`` (read by :mod:`locales.cards`).
 from __future__ import annotations
 
 import re
+import string
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,8 @@ DOMAINS = ("messages", "lessons", "puzzles", "classroom")
 #: number of cards in the coach's reasons: "it takes {cards} cards").
 CARD_FIELDS = {"card", "laid", "first", "best_card", "kept", "cards"}
 _COUNTED_CARDS = ("coach.",)
+#: Fields that hold a card's rank alone ("der Knappe", "la Sota"): forms too.
+RANK_FIELDS = {"rank", "sota_rank", "caballo_rank", "rey_rank"}
 
 
 @pytest.fixture(autouse=True)
@@ -73,6 +76,10 @@ def test_lists_are_joined_as_the_language_lists_things() -> None:
     assert cards_name([*cards, c("8e")], Deck.SPANISH, "zh") == "金币3、剑侍从和杯国王"
     assert cards_name(cards, Deck.SPANISH, "en") == "3 de oros and Rey de copas"
     assert cards_name([], Deck.SPANISH, "de", empty="nichts").the_acc == "nichts"
+    # the cards that could sweep a table: any one of them
+    assert cards_name(cards, Deck.SPANISH, "de", style="or").the_dat == \
+        "der 3 der Münzen oder dem König der Kelche"
+    assert cards_name(cards, Deck.SPANISH, "zh", style="or") == "金币3或杯国王"
 
 
 def test_the_spanish_names_setting_keeps_the_barajas_names_with_their_genders() -> None:
@@ -124,8 +131,31 @@ def _messages(lang: str):
 def test_every_form_a_message_asks_for_is_the_languages(lang: str) -> None:
     own = set(grammar(lang).forms)
     bad = [(domain, key, root, form) for domain, key, text in _messages(lang)
-           for root, form in field_forms(text) if form not in own or root not in CARD_FIELDS]
+           for root, form in field_forms(text)
+           if form not in own or root not in CARD_FIELDS | RANK_FIELDS]
     assert not bad
+
+
+#: Where a bare name reads right: a message's start, or after a colon or a dash (a label:
+#: "{card}: 2 ways to take").
+_LABEL = re.compile(r"(?:^|[:—–]\s*|\(\s*)$")
+
+
+@pytest.mark.parametrize("lang", [lang for lang in sorted(LANGUAGES) if grammar(lang).forms
+                                  and len({g for r in grammar(lang).ranks.values()
+                                           for g in [r.gender]}) > 1])
+def test_a_card_inside_a_sentence_has_its_article_and_case(lang: str) -> None:
+    """In a language whose cards have genders (de, es), a sentence never pastes a bare
+    name where an article or a case belongs ("die Rey de oros", "Deine Caballo")."""
+    bad = []
+    for domain, key, text in _messages(lang):
+        for _literal, field, _spec, _conv in string.Formatter().parse(text):
+            if field not in CARD_FIELDS or (field == "cards" and key.startswith(_COUNTED_CARDS)):
+                continue
+            before = text[:text.index("{" + field + "}")] if "{" + field + "}" in text else None
+            if before is not None and not _LABEL.search(before) and (domain, key, text) not in bad:
+                bad.append((domain, key, text))
+    assert not bad, "\n".join(f"{d}:{k}: {t}" for d, k, t in bad)
 
 
 def test_a_broken_cards_file_says_where(tmp_path: Path) -> None:

@@ -316,6 +316,9 @@ def test_a_pasted_list_adds_pupils_and_refuses_lines_with_their_reasons(store: S
         assert conn.execute(sa.select(profiles.c.pin_hash).where(
             profiles.c.id == lola.profile_id)).scalar().startswith("scrypt$")
     assert room.add_pupils(info.id, "Lola").refused[0].key == "name.taken"
+    # A Chinese keyboard's full-width semicolon parts the real name too (issue 33).
+    mei = room.add_pupils(info.id, "Mei；王美")
+    assert [(p.nickname, p.real_name) for p in mei.added] == [("Mei", "王美")]
 
 
 def test_friendly_nicknames_are_generated_in_the_teachers_language(sq: Storage) -> None:

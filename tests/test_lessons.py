@@ -662,10 +662,15 @@ def test_cards_are_named_in_the_childs_deck() -> None:
     assert say(goal, "en") == "Your turn: tap the Sota. It is worth 8."
     assert say(goal, "en", Deck.FRENCH) == "Your turn: tap the J. It is worth 8."
     assert say(goal, "de", Deck.ITALIAN) == (
-        "Du bist dran: Tippe auf Fante. Diese Karte ist 8 wert.")
+        "Du bist dran: Tippe auf den Fante. Diese Karte ist 8 wert.")
+    # German names the Spanish cards in its own words, with the article's case (issue 33)
+    assert say(goal, "de") == "Du bist dran: Tippe auf den Knappen. Diese Karte ist 8 wert."
+    assert say(goal, "zh") == "轮到你了：点一下侍从。它是8点。"
     intro = _runner_at("values", "sota").view().stage_intro
     assert say(intro, "es", Deck.FRENCH) == (
-        "Cada carta vale su número. J vale 8, Q vale 9 y K vale 10.")
+        "Cada carta vale su número: la J vale 8, la Q 9 y el K 10.")
+    assert say(intro, "de") == (
+        "Jede Karte zählt so viel wie ihre Zahl: der Knappe 8, das Pferd 9 und der König 10.")
     wrong = _runner_at("values", "sota").tap(Card.parse("3e"))
     assert say(wrong.feedback, "en", Deck.FRENCH) == (
         "That is the 3 of spades: it is worth 3. Find the card worth 8.")

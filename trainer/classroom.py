@@ -508,7 +508,9 @@ class Classroom:
         for number, line in enumerate(str(pasted).splitlines(), start=1):
             if not line.strip():
                 continue
-            parts = line.split("\t") if "\t" in line else line.split(";")
+            # a tab (a spreadsheet's column) or a semicolon, the full-width one of a
+            # Chinese keyboard too ("Mei；王美")
+            parts = line.split("\t") if "\t" in line else line.replace("；", ";").split(";")
             raw, real = parts[0], ";".join(parts[1:]).strip() or None
             problem = name_problem(raw)
             nickname = normalise(raw)

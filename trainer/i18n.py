@@ -28,11 +28,11 @@ from babel.numbers import format_percent as babel_percent
 
 import locales
 from escoba import Card, Deck
-from locales.cards import CardList, CardText, card_list, card_text, grammar
+from locales.cards import CardList, CardText, card_list, card_text, grammar, rank_text
 
 __all__ = ["t", "has_key", "LANGUAGES", "DEFAULT", "language_from_locale", "use_language",
            "run_language", "GLOSSARY", "placeholders", "format_day", "format_number",
-           "format_percent", "format_list", "card_name", "field_forms", "cards_name",
+           "format_percent", "format_list", "card_name", "rank_name", "field_forms", "cards_name",
            "use_card_names", "spanish_card_names", "CardText", "CardList"]
 
 log = logging.getLogger(__name__)
@@ -168,12 +168,24 @@ def card_name(card: Card, deck: Deck, lang: str | None = None, /) -> CardText:
     return card_text(card.value, suit.letter, lang, name=card.name(deck), deck="spanish")
 
 
-def cards_name(cards: Iterable[Card], deck: Deck, lang: str | None = None, /,
-               empty: str = "") -> CardList:
-    """Cards named as the child's language lists them ("A, B und C", "A、B和C"), in
-    the deck's order; ``{cards.the_acc}`` gives each its form; ``empty`` when none."""
+def rank_name(card: Card, deck: Deck, lang: str | None = None, /) -> CardText:
+    """A card's rank alone as the child reads it ("Knappe", "侍从", "Sota", "J"), with
+    its forms, named as :func:`card_name` names the card."""
     lang = _language(lang)
-    return card_list([card_name(c, deck, lang) for c in sorted(cards)], lang, empty)
+    if card.is_joker or card.suit is None:
+        return card_text(1, "o", lang, name=card.rank_name(deck), deck="joker")
+    if deck is Deck.SPANISH and grammar(lang).own_names and not spanish_card_names():
+        return rank_text(card.value, lang)
+    return rank_text(card.value, lang, name=card.rank_name(deck), deck=deck.value)
+
+
+def cards_name(cards: Iterable[Card], deck: Deck, lang: str | None = None, /,
+               empty: str = "", style: str = "standard") -> CardList:
+    """Cards named as the child's language lists them ("A, B und C", "A、B和C"), in
+    the deck's order; ``{cards.the_acc}`` gives each its form; ``empty`` when none;
+    ``style="or"`` for any one of them ("A, B oder C")."""
+    lang = _language(lang)
+    return card_list([card_name(c, deck, lang) for c in sorted(cards)], lang, empty, style)
 
 
 def format_day(day: dt.date | str, lang: str | None = None, /, weekday: bool = False) -> str:

@@ -66,7 +66,7 @@ from lessons import (
 
 from .gameplay import GameSession, SeatSpec, bot_avatar
 from .hints import assess, game_hint
-from .i18n import card_name, cards_name, t
+from .i18n import card_name, cards_name, rank_name, t
 from .storage import Storage
 from .verdicts import sum_expression
 
@@ -338,7 +338,7 @@ def _then(play: Play) -> Message:
 def _worded(name: str, value: Any, deck: Deck, lang: str | None) -> Any:
     if isinstance(value, Card):
         if name == "rank" or name.endswith("_rank"):
-            return value.rank_name(deck)
+            return rank_name(value, deck, lang)
         return card_name(value, deck, lang)
     if isinstance(value, (tuple, list, frozenset)) and all(isinstance(v, Card) for v in value):
         return cards_name(value, deck, lang)

@@ -160,6 +160,9 @@ def hint_line_text(line: hint_mod.HintLine, deck: Deck, odds_style: str = "words
     for name, value in line.params.items():
         if isinstance(value, Card):
             shown[name] = card_text(value, deck)
+        elif name == "cards" and line.key.startswith("warn_sweep"):
+            # the cards that could sweep: any one of them ("A, B oder C")
+            shown[name] = cards_name(value, deck, None, empty=t("nothing"), style="or")
         elif name == "cards":
             shown[name] = cards_text(value, deck)
         elif name == "move":

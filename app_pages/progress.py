@@ -10,7 +10,7 @@ from trainer.i18n import t
 from ui import progress
 from ui.i18n import current_language
 from ui.layout import require_profile
-from ui.practice import attempts, data_version, keep, kept, mastery, today
+from ui.practice import attempts, child_timezone, data_version, keep, kept, mastery, today
 
 profile = require_profile()
 st.title(t("progress_title"))
@@ -46,6 +46,7 @@ mastery(profile.id, capture_sum)  # this session's mastery, as "for me" reads it
 progress.show_part(profile.id, section, lang, today(), capture_sum)
 
 if counts.attempts:
-    st.download_button(t("ch_download"), lambda: charts.attempts_csv(attempts(profile.id)),
+    st.download_button(t("ch_download"),
+                       lambda: charts.attempts_csv(attempts(profile.id), lang, child_timezone()),
                        file_name=f"escoba-attempts-{profile.id}.csv", mime="text/csv",
                        key="ch_csv", icon="⬇️")

@@ -5,11 +5,14 @@ with its data, read back from the figure's JSON; the CSV download)."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import logging
 import os
 import re
 from datetime import date
+from zoneinfo import ZoneInfo
 
 import pytest
 import sqlalchemy as sa
@@ -27,6 +30,7 @@ from tests.test_app_helpers import (
     new_app,
 )
 from trainer.gameplay import GameSession, SeatSpec
+from trainer.i18n import t
 from trainer.storage import Storage
 
 PAGES = ["app_pages/puzzles.py", "app_pages/daily.py", "app_pages/quick_facts.py",
@@ -483,10 +487,24 @@ def test_attempts_csv_is_the_childs_own(tmp_path) -> None:
     ana, leo = s.create_profile("Ana", "🦊"), s.create_profile("Leo", "🐼")
     s.record_attempt(ana.id, _attempt())
     s.record_attempt(leo.id, _attempt(puzzle_id="leos"))
-    text = attempts_csv(s.attempts(ana.id)).decode()
-    header, line = text.splitlines()[:2]
-    assert header.startswith("id,created_at,day,mode,puzzle_id,kind,level")
-    assert "captures:1:15:7" in line and "leos" not in text
+    raw = attempts_csv(s.attempts(ana.id))
+    assert raw.startswith(b"\xef\xbb\xbf")  # a BOM: Excel reads the accents
+    rows = list(csv.reader(io.StringIO(raw.decode("utf-8-sig"))))
+    assert rows[0][:4] == [t(f"csv.{k}", "en", domain="classroom")
+                           for k in ("created_at", "day", "mode", "kind")]
+    assert len(rows) == 2 and "Leo" not in raw.decode("utf-8-sig")
+    # German: ";" between cells, a decimal comma, yes in words, facts no spreadsheet
+    # turns into a date, the time to the minute in the family's time zone (issue 33)
+    s.record_attempt(ana.id, _attempt(mode="quick", kind="quick-facts", puzzle_id="q",
+                                      fact="15-8", seconds=2.5, correct=True, found=1,
+                                      wrong=0, missed=0, stars=0))
+    de = attempts_csv(s.attempts(ana.id), "de", ZoneInfo("Europe/Berlin")).decode("utf-8-sig")
+    lines = list(csv.reader(io.StringIO(de), delimiter=";"))
+    quick = lines[-1]
+    assert lines[0][0] == t("csv.created_at", "de", domain="classroom")  # German headers
+    assert quick[6] == "ja" and quick[10] == "2,5" and quick[13] == "15 − 8"
+    assert quick[3] == t("pz_mode_quick-facts", "de")
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", quick[0])
     assert addition(8, 7) == "7+8" and Card.parse("7o").value == 7
 
 

@@ -738,13 +738,15 @@ def test_csv_exports_are_utf8_with_a_bom_and_keep_accents(sq: Storage) -> None:
     snap = room.snapshot(info.id)
     data = cp.attempts_csv(snap, "es")
     assert data.startswith(b"\xef\xbb\xbf")
-    rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
+    # Spanish and German spreadsheets split at ";" (their decimal sign is a comma)
+    rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig")), delimiter=";"))
     assert rows[0][:2] == ["apodo", "nombre real"] and len(rows) == 2
     assert rows[1][:2] == ["Lola", "Dolores García"] and rows[1][5] == "quick-facts"
+    assert rows[1][8] == "sí" and rows[1][12] == "2"  # yes in words; seconds
     table = cp.dashboard_csv(room.dashboard(snap, TODAY), "de")
     assert table.startswith("\ufeff".encode())
     text = table.decode("utf-8-sig")
-    lines = list(csv.reader(io.StringIO(text)))
+    lines = list(csv.reader(io.StringIO(text), delimiter=";"))
     assert lines[0][0] == "Spitzname" and len(lines) == 4
     names = {line[0]: line for line in lines[1:]}
     assert "Ratón 7" in names and names["Lola"][1] == "Dolores García"

@@ -10,11 +10,10 @@ speak the child's language.
 
 from __future__ import annotations
 
-import io
 import textwrap
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import date, timedelta, tzinfo
 from typing import Any
 
 import pandas as pd
@@ -103,11 +102,27 @@ def attempts_frame(rows: Sequence[Attempt]) -> pd.DataFrame:
     return frame
 
 
-def attempts_csv(rows: Sequence[Attempt]) -> bytes:
-    """The child's own attempts as CSV (UTF-8), for the download button."""
-    buf = io.StringIO()
-    attempts_frame(rows).to_csv(buf, index=False)
-    return buf.getvalue().encode("utf-8")
+def attempts_csv(rows: Sequence[Attempt], lang: str = "en", zone: tzinfo | None = None) -> bytes:
+    """The child's own attempts for a parent's spreadsheet, in ``lang`` (the teacher's
+    columns and dialect, trainer.export): times in ``zone``, yes/no in words, the kind
+    of puzzle by its name, facts written as a child reads them ("15 − 8", "7 + 8")."""
+    from .export import table_csv
+    from .i18n import t
+
+    def ct(key: str) -> str:
+        return t(f"csv.{key}", lang, domain="classroom")
+
+    header = [ct(k) for k in ("created_at", "day", "mode", "kind", "level", "capture_sum",
+                              "correct", "found", "missed", "wrong", "seconds", "hints",
+                              "stars", "fact", "facts")]
+
+    def fact(text: str | None) -> str:
+        return text.replace("+", " + ").replace("-", " − ") if text else ""
+
+    out = [[r.created_at, r.day, r.mode, t(f"pz_mode_{r.kind}", lang), r.level, r.capture_sum,
+            r.correct, r.found, r.missed, r.wrong, r.seconds, r.hints, r.stars, fact(r.fact),
+            ", ".join(fact(f) for f in r.facts)] for r in rows]
+    return table_csv(header, out, lang, zone)
 
 
 def daily_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:

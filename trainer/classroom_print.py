@@ -12,12 +12,9 @@ with a leading apostrophe.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import math
 from collections.abc import Callable, Sequence
-from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
 from puzzles.practice import quick_fact_for
@@ -25,6 +22,7 @@ from puzzles.worksheet import SheetSpec, latin1_text, sheets_pdf, use_fonts, wor
 
 from .classroom import DOMAIN, Picture, PupilLogin, format_code, picture_of, say
 from .classroom_views import FactGrid, PupilRow, weak_facts
+from .export import BOM, table_csv
 from .i18n import t
 from .storage import ClassInfo, ClassSnapshot, Member
 
@@ -34,12 +32,10 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["login_cards_pdf", "class_list_pdf", "class_worksheet_pdf", "pupil_worksheets_pdf",
            "attempts_csv", "dashboard_csv", "CARDS_PER_PAGE", "BOM"]
 
-BOM = "\ufeff"
 #: Login cards per A4 page: 2 columns of 4 (each about 95 × 69 mm, a quarter of a half).
 CARD_COLUMNS, CARD_ROWS = 2, 4
 CARDS_PER_PAGE = CARD_COLUMNS * CARD_ROWS
 _INK = (20, 20, 20)
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def _tr(lang: str) -> Callable[..., str]:
@@ -311,28 +307,9 @@ def pupil_worksheets_pdf(snapshot: ClassSnapshot, grid: FactGrid, lang: str = "e
 
 # -- CSV -------------------------------------------------------------------------------
 
-def _cell(value: Any) -> Any:
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return int(value)
-    if isinstance(value, datetime):
-        return value.isoformat(timespec="seconds")
-    if isinstance(value, date):
-        return value.isoformat()
-    if isinstance(value, float):
-        return round(value, 3)
-    if isinstance(value, str) and value.startswith(_FORMULA_START):
-        return "'" + value
-    return value
-
-
-def _csv(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> bytes:
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\r\n")
-    writer.writerow([_cell(h) for h in header])
-    writer.writerows([[_cell(v) for v in row] for row in rows])
-    return (BOM + buf.getvalue()).encode("utf-8")
+def _csv(header: Sequence[str], rows: Sequence[Sequence[Any]], lang: str = "en") -> bytes:
+    """The one CSV writer (trainer.export): the language's separator and decimals."""
+    return table_csv(header, rows, lang)
 
 
 def attempts_csv(snapshot: ClassSnapshot, lang: str = "en") -> bytes:
@@ -349,7 +326,7 @@ def attempts_csv(snapshot: ClassSnapshot, lang: str = "en") -> bytes:
                          a.level, a.capture_sum, a.correct, a.found, a.missed, a.wrong,
                          a.seconds, a.hints, a.stars, a.fact, " ".join(a.facts),
                          json.dumps(list(a.answer), ensure_ascii=False)])
-    return _csv(header, rows)
+    return _csv(header, rows, lang)
 
 
 def dashboard_csv(rows: Sequence[PupilRow], lang: str = "en") -> bytes:
@@ -371,5 +348,5 @@ def dashboard_csv(rows: Sequence[PupilRow], lang: str = "en") -> bytes:
                     row.median_seconds, f"{row.fluent_additions}/55",
                     f"{row.fluent_complements}/{row.complements}",
                     f"{row.assignments_done}/{row.assignments}", reasons])
-    return _csv(header, out)
+    return _csv(header, out, lang)
 

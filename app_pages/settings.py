@@ -10,7 +10,7 @@ from escoba import Card, Deck
 from locales.cards import grammar
 from trainer.cards import cards_row_html
 from trainer.hints import ODDS_STYLES
-from trainer.i18n import LANGUAGES, t
+from trainer.i18n import LANGUAGES, format_list, t
 from trainer.text import md_escape
 from ui.errors import safe_callback
 from ui.i18n import current_language, labels
@@ -103,8 +103,15 @@ elif profile is not None:
         lessons = (t("settings.n_lessons_started", domain="classroom", count=data.lessons,
                      started=data.lesson_goes) if data.lesson_goes
                    else t("settings.n_lessons", domain="classroom", count=data.lessons))
+        # Each kind of answer counted apart (issue 33: 280 answers were all called
+        # puzzle answers; 115 were quick facts and 87 game turns).
+        answers = [t("parent_attempts", n=data.puzzles)]
+        if data.quick_facts:
+            answers.append(t("parent_quick_facts", n=data.quick_facts))
+        if data.game_turns:
+            answers.append(t("parent_game_turns", n=data.game_turns))
         st.warning(t("parent_delete_what", name=name, games=t("parent_games", n=data.games),
-                     attempts=t("parent_attempts", n=data.attempts),
+                     attempts=format_list(answers),
                      dailies=t("parent_dailies", n=data.dailies), lessons=lessons))
         st.button(t("parent_delete_confirm", name=name), key="parent_delete",
                   on_click=delete_clicked, args=(profile.id,), type="primary")

@@ -416,5 +416,11 @@ def test_a_pin_is_a_salted_slow_hash_and_a_wrong_one_changes_nothing(engine) -> 
     store.record_attempt(ana.id, _attempt())
     store.create_game(ana.id, rules={}, seats=[], seed=1, record={"rounds": []})
     assert store.profile_data(ana.id) == ProfileData(games=1, attempts=1, dailies=0)
+    # each kind of answer counted apart for the parent's summary (issue 33)
+    store.record_attempt(ana.id, _attempt(mode="quick", kind="quick-facts", puzzle_id="q",
+                                          fact="15-8"))
+    store.record_attempt(ana.id, _attempt(mode="game", puzzle_id="game-1-1-3"))
+    data = store.profile_data(ana.id)
+    assert (data.attempts, data.puzzles, data.quick_facts, data.game_turns) == (3, 1, 1, 1)
     store.delete_profile(ana.id, pin="2468")
     assert store.get_profile(ana.id) is None and store.attempts(ana.id) == []

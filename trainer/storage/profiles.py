@@ -71,10 +71,17 @@ class ProfileData:
     """What is stored for a profile: what deleting it removes."""
 
     games: int
-    attempts: int
+    attempts: int  # every stored answer: puzzles, quick facts and game turns
     dailies: int
     lessons: int = 0  # lesson levels done
     lesson_goes: int = 0  # lesson levels tried, not finished yet
+    quick_facts: int = 0  # of the attempts: quick-fact answers
+    game_turns: int = 0  # of the attempts: game turns kept as evidence
+
+    @property
+    def puzzles(self) -> int:
+        """Of the attempts: puzzle answers (the daily's included)."""
+        return self.attempts - self.quick_facts - self.game_turns
 
 
 def _profile(row: Any) -> Profile:
@@ -180,9 +187,15 @@ class ProfileStore(Database):
             return sa.select(sa.func.count()).select_from(table).where(
                 table.c.profile_id == profile_id).scalar_subquery()
 
+        def counted(where: Any) -> Any:
+            return sa.select(sa.func.count()).select_from(attempts).where(
+                attempts.c.profile_id == profile_id, where).scalar_subquery()
+
         with self.engine.connect() as conn:
-            row = conn.execute(sa.select(count(games), count(attempts), count(daily_results),
-                                         count(lesson_results), count(lesson_goes))).one()
+            row = conn.execute(sa.select(
+                count(games), count(attempts), count(daily_results), count(lesson_results),
+                count(lesson_goes), counted(attempts.c.kind == "quick-facts"),
+                counted(attempts.c.mode == "game"))).one()
         return ProfileData(*(int(v) for v in row))
 
     def delete_profile(self, profile_id: int, *, pin: str | None = None) -> None:

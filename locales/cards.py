@@ -176,6 +176,11 @@ class CardText(str):
         text._grammar, text._gender, text._names = grammar_, gender, names
         return text
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A copy, a pickle (Streamlit's caches, session state): the names, the gender
+        # and the language, whose grammar is read again.
+        return (_card_text_again, (dict(self._names), self._gender, self._grammar.lang))
+
     def __getattr__(self, form: str) -> str:
         if form.startswith("_"):
             raise AttributeError(form)
@@ -202,12 +207,20 @@ class CardList(str):
         text._items, text._lang, text._style = listed, lang, style
         return text
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (CardList, (self._items, self._lang, "" if self._items else str(self),
+                           self._style))
+
     def __getattr__(self, form: str) -> str:
         if form.startswith("_"):
             raise AttributeError(form)
         if not self._items:  # "nothing" takes no article
             return str(self)
         return _joined([getattr(item, form) for item in self._items], self._lang, self._style)
+
+
+def _card_text_again(names: Mapping[str, str], gender: str, lang: str) -> CardText:
+    return CardText(names, gender, grammar(lang))
 
 
 def _joined(names: list[str], lang: str, style: str = "standard") -> str:

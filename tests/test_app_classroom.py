@@ -618,8 +618,8 @@ def test_names_are_shown_as_text_everywhere(media) -> None:
 
 
 @pytest.mark.parametrize(("locale", "words"), [
-    ("de-DE", ("Für Lehrkräfte", "Klassencode", "Ein Feld ist sicher", "Tippe auf dein Bild",
-               "Deine Aufgaben")),
+    ("de-DE", ("Für Lehrkräfte", "Klassencode", "Ein Feld ist blitzschnell", "Tippe auf dein Bild",
+               "Deine Aufträge")),
     ("zh-CN", ("教师专区", "班级代码", "格子就是熟练", "点你的图片", "你的作业")),
 ])
 def test_every_part_speaks_the_language(caplog, media, locale: str,

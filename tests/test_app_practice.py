@@ -432,10 +432,10 @@ def test_progress_speaks_spanish() -> None:
     assert any(s.value.startswith("¡Sí!") for s in at.success)
     at.switch_page("app_pages/progress.py").run()
     assert_ok(at)
-    assert at.title[0].value == "Mis progresos"
+    assert at.title[0].value == "Mi progreso"
     assert any("Con soltura en" in m.value for m in at.markdown)
     heat = _spec(at, "ch_mastery")
-    assert "todavía no" in json.dumps(heat, ensure_ascii=False)
+    assert "sin probar" in json.dumps(heat, ensure_ascii=False)
 
 
 def test_progress_counts_every_new_answer_though_it_is_cached() -> None:

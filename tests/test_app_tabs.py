@@ -237,9 +237,10 @@ def test_the_delete_warning_names_the_lesson_levels_done_and_started() -> None:
     """As the teacher's deletion summary does (the same words), in the child's language."""
     for locale, before, after in (
             ("en-US", "0 lesson levels done", "2 lesson levels done, 1 started"),
-            ("es-ES", "0 niveles de lección hechos", "2 niveles de lección hechos, 1 empezados"),
-            ("de-DE", "0 geschaffte Lektionsstufen", "2 geschaffte Lektionsstufen, 1 angefangen"),
-            ("zh-CN", "0个已完成的课程关卡", "2个已完成的课程关卡、1个已开始")):
+            ("es-ES", "0 niveles de lección hechos", "2 niveles de lección hechos (empezados: 1)"),
+            ("de-DE", "0 geschaffte Levels in den Lektionen",
+             "2 geschaffte Levels in den Lektionen, 1 angefangen"),
+            ("zh-CN", "学玩牌里已过的0关", "学玩牌里已过的2关、已开始的1关")):
         at = create_profile(new_app(locale), "Ana")
         ana = int(url_profile(at))
         at.switch_page("app_pages/settings.py").run()

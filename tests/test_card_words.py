@@ -92,6 +92,21 @@ def test_the_spanish_names_setting_keeps_the_barajas_names_with_their_genders() 
     assert card_name(c("9o"), Deck.SPANISH, "de").the_acc == "das Pferd der Münzen"
 
 
+def test_a_card_name_survives_a_copy_and_a_pickle() -> None:
+    """Streamlit's caches and session state pickle what they keep: a card's name comes
+    back with its forms (a board's "what just happened" lines are kept so)."""
+    import copy
+    import pickle
+
+    name = card_name(c("8e"), Deck.SPANISH, "de")
+    listed = cards_name([c("8e"), c("3o")], Deck.SPANISH, "de", style="or")
+    none = cards_name([], Deck.SPANISH, "de", empty="nichts")
+    for again in (pickle.loads(pickle.dumps(name)), copy.deepcopy(name)):
+        assert again == name and again.the_acc == "den Knappen der Schwerter"
+    assert pickle.loads(pickle.dumps(listed)).the == listed.the
+    assert pickle.loads(pickle.dumps(none)) == "nichts"
+
+
 def test_other_decks_take_their_names_gender() -> None:
     assert card_name(c("9o"), Deck.FRENCH, "de").the == "die Karo Q"  # die Dame
     assert card_name(c("10o"), Deck.FRENCH, "de").the_acc == "den Karo K"

@@ -50,5 +50,9 @@ FIT_STYLE = """
 [data-testid="stPageLink"] a, [data-testid="stSidebarNavLink"] { min-height: 44px;
   display: flex; align-items: center; }
 [data-testid="stSidebarNavItems"] { gap: 8px; display: flex; flex-direction: column; }
+/* A code box's copy button (the daily's share text) always shown, not only on hover: a
+   tablet has no hover, and the page says "tap the copy button" (issue 33). */
+[data-testid="stCode"] button { opacity: 1 !important; visibility: visible !important;
+  min-width: 44px; min-height: 44px; }
 </style>
 """

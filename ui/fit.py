@@ -50,6 +50,10 @@ FIT_STYLE = """
 [data-testid="stPageLink"] a, [data-testid="stSidebarNavLink"] { min-height: 44px;
   display: flex; align-items: center; }
 [data-testid="stSidebarNavItems"] { gap: 8px; display: flex; flex-direction: column; }
+/* Play's tools (the hint switch, a different game) well apart from the hint's "More
+   help" above them (7 px on a phone when the hint box ended with it). */
+.st-key-game_tools { margin-top: 8px; }
+.st-key-hint_more { margin-bottom: 4px; }
 /* A code box's copy button (the daily's share text) always shown, not only on hover: a
    tablet has no hover, and the page says "tap the copy button" (issue 33). */
 [data-testid="stCode"] button { opacity: 1 !important; visibility: visible !important;

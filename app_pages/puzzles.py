@@ -7,7 +7,7 @@ import streamlit as st
 from puzzles import CAPTURE_SUMS, LEVELS, Puzzle, generate
 from puzzles.practice import for_me_puzzle
 from puzzles.worksheet import worksheet_code, worksheet_pdf
-from trainer.i18n import t
+from trainer.i18n import format_list, t
 from trainer.practice_sessions import PuzzleKeeper
 from ui.errors import safe_callback
 from ui.i18n import current_language, labels
@@ -92,7 +92,7 @@ if current is None or current[0] != _settings():
 _, puzzle, targets = current
 mode = _settings()[0]
 if targets:
-    st.caption(t("pz_for_me_targets", facts=", ".join(fact_text(f) for f in targets)))
+    st.caption(t("pz_for_me_targets", facts=format_list(fact_text(f) for f in targets)))
 st.caption(t("pz_level_is", level=puzzle.level, kind=t("pz_mode_" + puzzle.kind)))
 
 

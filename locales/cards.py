@@ -32,7 +32,8 @@ from typing import Any
 from . import DEFAULT, ROOT
 
 __all__ = ["CardGrammar", "CardText", "CardList", "grammar", "card_text", "card_list",
-           "FORMS", "GENDERS", "DECKS", "CardsFileError", "read_grammar", "rank_text"]
+           "FORMS", "GENDERS", "DECKS", "CardsFileError", "read_grammar", "rank_text",
+           "join_list"]
 
 log = logging.getLogger(__name__)
 
@@ -203,7 +204,7 @@ class CardList(str):
     def __new__(cls, items: Iterable[CardText], lang: str, empty: str = "",
                 style: str = "standard") -> CardList:
         listed = tuple(items)
-        text = super().__new__(cls, _joined([str(i) for i in listed], lang, style) or empty)
+        text = super().__new__(cls, join_list([str(i) for i in listed], lang, style) or empty)
         text._items, text._lang, text._style = listed, lang, style
         return text
 
@@ -216,15 +217,16 @@ class CardList(str):
             raise AttributeError(form)
         if not self._items:  # "nothing" takes no article
             return str(self)
-        return _joined([getattr(item, form) for item in self._items], self._lang, self._style)
+        return join_list([getattr(item, form) for item in self._items], self._lang, self._style)
 
 
 def _card_text_again(names: Mapping[str, str], gender: str, lang: str) -> CardText:
     return CardText(names, gender, grammar(lang))
 
 
-def _joined(names: list[str], lang: str, style: str = "standard") -> str:
-    """Babel's list of the language: ``standard`` (and), ``or`` (one of them)."""
+def join_list(names: list[str], lang: str, style: str = "standard") -> str:
+    """Names as the language lists them, by Babel: ``standard`` ("A, B und C"), ``or``
+    (any one of them: "A, B oder C")."""
     if len(names) < 2:
         return "".join(names)
     from babel.lists import format_list

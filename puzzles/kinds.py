@@ -8,6 +8,7 @@ statement about the puzzle's statistics, never a guess from its size.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 from itertools import product
@@ -166,18 +167,13 @@ def quick_facts_of_level(level: int, capture_sum: int) -> list[tuple[int, ...]]:
     return _QUICK_CACHE[key]
 
 
-_BY_ANSWER: dict[tuple[int, int], dict[int, list[tuple[int, ...]]]] = {}
-
-
+@functools.cache  # five levels and three capture sums: fifteen small dicts
 def facts_by_answer(level: int, capture_sum: int) -> dict[int, list[tuple[int, ...]]]:
     """A level's quick facts grouped by their answer (the missing value)."""
-    key = (level, capture_sum)
-    if key not in _BY_ANSWER:
-        grouped: dict[int, list[tuple[int, ...]]] = {}
-        for addends in quick_facts_of_level(level, capture_sum):
-            grouped.setdefault(capture_sum - sum(addends), []).append(addends)
-        _BY_ANSWER[key] = grouped
-    return _BY_ANSWER[key]
+    grouped: dict[int, list[tuple[int, ...]]] = {}
+    for addends in quick_facts_of_level(level, capture_sum):
+        grouped.setdefault(capture_sum - sum(addends), []).append(addends)
+    return grouped
 
 
 def _quick_puzzle(level: int, capture_sum: int, seed: str, rng: Rng) -> Puzzle:

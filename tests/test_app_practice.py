@@ -624,7 +624,7 @@ def test_my_progress_answers_a_parents_three_questions_in_their_language(
     assert ("zu früh" in summary) if locale == "de-DE" else ("看不出" in summary)
     line = next(part for part in summary.split("\n") if practise in part)
     named = [f"{a}{'+' if op == '+' else '-'}{b}"
-             for a, op, b in re.findall(r"(\d+) ([+−]) (\d+)", line)]
+             for a, op, b in re.findall(r"(\d+)\s([+−])\s(\d+)", line)]
     assert named
     # "practise these": Quick facts opens on a round of exactly the facts named
     at.button(key="ps_practise").click().run()

@@ -108,6 +108,7 @@ def attempts_csv(rows: Sequence[Attempt], lang: str = "en", zone: tzinfo | None 
     of puzzle by its name, facts written as a child reads them ("15 − 8", "7 + 8")."""
     from .export import table_csv
     from .i18n import t
+    from .text import fact_text
 
     def ct(key: str) -> str:
         return t(f"csv.{key}", lang, domain="classroom")
@@ -116,12 +117,9 @@ def attempts_csv(rows: Sequence[Attempt], lang: str = "en", zone: tzinfo | None 
                               "correct", "found", "missed", "wrong", "seconds", "hints",
                               "stars", "fact", "facts")]
 
-    def fact(text: str | None) -> str:
-        return text.replace("+", " + ").replace("-", " − ") if text else ""
-
     out = [[r.created_at, r.day, r.mode, t(f"pz_mode_{r.kind}", lang), r.level, r.capture_sum,
-            r.correct, r.found, r.missed, r.wrong, r.seconds, r.hints, r.stars, fact(r.fact),
-            ", ".join(fact(f) for f in r.facts)] for r in rows]
+            r.correct, r.found, r.missed, r.wrong, r.seconds, r.hints, r.stars,
+            fact_text(r.fact or ""), ", ".join(fact_text(f) for f in r.facts)] for r in rows]
     return table_csv(header, out, lang, zone)
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from puzzles.practice import quick_fact_for
 from puzzles.worksheet import SheetSpec, latin1_text, sheets_pdf, use_fonts, worksheet_pdf
@@ -307,11 +307,6 @@ def pupil_worksheets_pdf(snapshot: ClassSnapshot, grid: FactGrid, lang: str = "e
 
 # -- CSV -------------------------------------------------------------------------------
 
-def _csv(header: Sequence[str], rows: Sequence[Sequence[Any]], lang: str = "en") -> bytes:
-    """The one CSV writer (trainer.export): the language's separator and decimals."""
-    return table_csv(header, rows, lang)
-
-
 def attempts_csv(snapshot: ClassSnapshot, lang: str = "en") -> bytes:
     """Every attempt of the class's pupils, one row each (oldest first, by pupil)."""
     tr = _tr(lang)
@@ -326,7 +321,7 @@ def attempts_csv(snapshot: ClassSnapshot, lang: str = "en") -> bytes:
                          a.level, a.capture_sum, a.correct, a.found, a.missed, a.wrong,
                          a.seconds, a.hints, a.stars, a.fact, " ".join(a.facts),
                          json.dumps(list(a.answer), ensure_ascii=False)])
-    return _csv(header, rows, lang)
+    return table_csv(header, rows, lang)
 
 
 def dashboard_csv(rows: Sequence[PupilRow], lang: str = "en") -> bytes:
@@ -348,5 +343,5 @@ def dashboard_csv(rows: Sequence[PupilRow], lang: str = "en") -> bytes:
                     row.median_seconds, f"{row.fluent_additions}/55",
                     f"{row.fluent_complements}/{row.complements}",
                     f"{row.assignments_done}/{row.assignments}", reasons])
-    return _csv(header, out, lang)
+    return table_csv(header, out, lang)
 

@@ -28,7 +28,15 @@ from babel.numbers import format_percent as babel_percent
 
 import locales
 from escoba import Card, Deck
-from locales.cards import CardList, CardText, card_list, card_text, grammar, rank_text
+from locales.cards import (
+    CardList,
+    CardText,
+    card_list,
+    card_text,
+    grammar,
+    join_list,
+    rank_text,
+)
 
 __all__ = ["t", "has_key", "LANGUAGES", "DEFAULT", "language_from_locale", "use_language",
            "run_language", "GLOSSARY", "placeholders", "format_day", "format_number",
@@ -202,10 +210,7 @@ def format_number(value: float, lang: str | None = None, /) -> str:
 
 def format_list(items: Iterable[str], lang: str | None = None, /) -> str:
     """Items as the language lists them: "a, b and c", "a, b und c", "a、b和c"."""
-    from babel.lists import format_list as babel_list
-
-    listed = [str(i) for i in items]
-    return babel_list(listed, locale=_language(lang)) if listed else ""
+    return join_list([str(i) for i in items], _language(lang))
 
 
 def format_percent(fraction: float, lang: str | None = None, /) -> str:

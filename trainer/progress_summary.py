@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from statistics import median
 
-from puzzles.mastery import FactStats, all_complements, weakest_facts
+from puzzles.mastery import FactStats, all_additions, all_complements, weakest_facts
 from puzzles.practice import Attempt, practice_candidates, quick_fact_for
 
 __all__ = ["ParentSummary", "parent_summary", "KNOWN_LEVELS", "TREND_ANSWERS", "TREND_DAYS"]
@@ -89,7 +89,7 @@ def parent_summary(stats: Mapping[str, FactStats], attempts: Sequence[Attempt],
         trend = "too_early"
     return ParentSummary(
         known_additions=sum(1 for s in additions if s.level in KNOWN_LEVELS),
-        additions=55,
+        additions=len(all_additions()),
         known_complements=sum(1 for f in complements
                               if (s := stats.get(f)) is not None and s.level in KNOWN_LEVELS),
         complements=len(complements), capture_sum=capture_sum, practise=practise,

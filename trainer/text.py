@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["md_escape"]
+__all__ = ["md_escape", "fact_text"]
 
 # What Markdown (CommonMark, GitHub flavour) or Streamlit's extras read as markup anywhere
 # in a line: emphasis, code, links and images, HTML, tables, strikethrough, :emoji: and
@@ -32,3 +32,9 @@ def md_escape(text: str) -> str:
     could be read as markup where it stands ("Ana + Leo" stays as it is)."""
     literal = _TYPOGRAPHY.sub(r"\1" + WORD_JOINER, str(text))
     return _LINE_START.sub(_start, _INLINE.sub(r"\\\1", literal))
+
+
+def fact_text(fact: str) -> str:
+    """``"3+5"`` -> ``"3 + 5"``; ``"15-7"`` -> ``"15 − 7"`` (how a child reads it; a
+    spreadsheet reads neither as a date or a formula)."""
+    return fact.replace("+", " + ").replace("-", " − ")

@@ -27,6 +27,7 @@ from trainer.charts import attempts_frame
 from trainer.clock import now as clock_now
 from trainer.evidence import game_answers, is_game_turn
 from trainer.storage import DailyResult, ProgressVersion
+from trainer.text import fact_text
 
 from .errors import safe_callback
 from .session import database_url, profile_book, storage
@@ -132,7 +133,11 @@ def data_version(profile_id: int) -> DataVersion:
 
 def attempts_of(version: DataVersion) -> list[Attempt]:
     """The profile's practice attempts, oldest first (game turns are evidence apart)."""
-    return [r for r in storage().attempts(version.profile_id) if not is_game_turn(r)]
+    return _practice(storage().attempts(version.profile_id))
+
+
+def _practice(rows: list[Attempt]) -> list[Attempt]:
+    return [r for r in rows if not is_game_turn(r)]
 
 
 def start_quick_facts(facts: list[str], capture_sum: int) -> None:
@@ -159,7 +164,7 @@ def history(version: DataVersion) -> tuple[pd.DataFrame, list[Answer]]:
     (dicts of JSON) would take as long to copy as to read again."""
     rows = storage().attempts(version.profile_id)
     # Game turns feed the facts (weighted as their own source) but not the practice charts.
-    practice = [r for r in rows if not is_game_turn(r)]
+    practice = _practice(rows)
     return attempts_frame(practice), answers_from_rows(practice) + game_answers(rows)
 
 
@@ -188,11 +193,6 @@ def mastery(profile_id: int, capture_sum: int = 15) -> dict[str, FactStats]:
     stats = fact_stats_of(*key)
     st.session_state[_MASTERY] = (key, stats)
     return stats
-
-
-def fact_text(fact: str) -> str:
-    """``"3+5"`` -> ``"3 + 5"``; ``"15-7"`` -> ``"15 − 7"`` (how a child reads it)."""
-    return fact.replace("+", " + ").replace("-", " − ")
 
 
 def kept(key: str, default: Any) -> Any:

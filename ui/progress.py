@@ -102,7 +102,8 @@ def show_summary(profile_id: int, capture_sum: int, practise: bool = True) -> No
               sum=capture_sum)
     lines = [f"🧠 {knows}"]
     if summary.practise:
-        facts = format_list(fact_text(f) for f in summary.practise)
+        # a fact never broken over two lines ("2 +" / "8." on a phone)
+        facts = format_list(fact_text(f).replace(" ", "\u00a0") for f in summary.practise)
         lines.append(f"🎯 {t('ps_practise', facts=facts)}")
     else:
         lines.append(f"🎯 {t('ps_practise_none')}")

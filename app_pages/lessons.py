@@ -13,6 +13,9 @@ from ui.lesson_view import show_lessons
 profile = require_profile()
 open_from_link(profile)  # ?lesson=escoba/2
 st.title(lesson_title(t("lessons_title")))
+# A child just created: "Skip: I know the game" for a parent, under the title, where it
+# stands in every run (below the lesson, its place moved with the level's elements, and
+# for a moment the page showed it twice).
+skip_link(profile)
 show_flash()
 show_lessons(profile)
-skip_link(profile)  # a child just created: "Skip: I know the game" for a parent

@@ -137,7 +137,15 @@ def friendly_fragment(fn: F | None = None, /, *,
     is not set yet) and then runs inside the friendly boundary.
 
     ``tests/test_layers.py`` fails on a bare ``st.fragment`` anywhere else: the class's
-    open tables, a bare ``run_every`` fragment, went English after the first tick."""
+    open tables, a bare ``run_every`` fragment, went English after the first tick.
+
+    Each call in a page's run sits in a plain container of its own (:func:`_fenced`):
+    Streamlit 1.67 can drop a fragment's block from the page's run when the fragment's
+    own run starts before that run reached the browser, and the browser then takes the
+    block out and moves every later element of the page up one place. Left bare, a
+    table's half-second poller did this: the next run drew the game's board one place
+    lower and the old board stayed above it, for good (tests/test_browser_tables.py).
+    Fenced, only the fragment's own block moves, inside its fence."""
 
     def make(body: F) -> F:
         @functools.wraps(body)
@@ -147,9 +155,22 @@ def friendly_fragment(fn: F | None = None, /, *,
                 return body(*args, **kwargs)
             return None
 
-        return st.fragment(each_run, run_every=run_every)  # type: ignore[return-value]
+        return _fenced(st.fragment(each_run, run_every=run_every))  # type: ignore[return-value]
 
     return make(fn) if fn is not None else make
+
+
+def _fenced(fragment: Callable[..., Any]) -> Callable[..., Any]:
+    """``fragment`` called inside a container of its own. The container belongs to the
+    page's run, never to the fragment, so Streamlit keeps it whatever the fragment's
+    runs do; the fragment's reruns write back into it (where its first call stood)."""
+
+    @functools.wraps(fragment)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        with st.container():
+            return fragment(*args, **kwargs)
+
+    return call
 
 
 def safe_callback(fn: F) -> F:

@@ -92,6 +92,19 @@ def test_dates_are_short_and_titles_fit_a_phone() -> None:
     assert "<br>" in long  # "Right answers and answer time per day" wraps
 
 
+@pytest.mark.parametrize("lang", ["en", "es", "de", "zh"])
+def test_the_fact_grids_titles_fit_a_phone(lang: str) -> None:
+    """The fact grid's two titles wrap like every chart's (one line ran off a 390 px
+    phone on both sides), and the top margin grows with the lines."""
+    chart = charts.mastery_chart({}, 15, lambda k, **p: t(k, lang, **p))
+    titles = [a.text for a in chart.figure.layout.annotations]
+    assert len(titles) == 2
+    for title in titles:
+        assert all(len(line) <= charts.TITLE_WIDTH for line in title.split("<br>"))
+    lines = titles[0].count("<br>") + 1
+    assert chart.figure.layout.margin.t >= 44 + 18 * lines
+
+
 def _store() -> Storage:
     return Storage(sa.create_engine(f"sqlite:///{os.environ['ESCOBA_DB_PATH']}"), migrate=False)
 

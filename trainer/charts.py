@@ -188,9 +188,11 @@ def mastery_chart(stats: Mapping[str, FactStats], capture_sum: int, tr: Tr) -> C
     ctext = [[str(capture_sum - int(f.split("-")[1])) for f in comps]]
     chover = [[f"{capture_sum} − {f.split('-')[1]} = {capture_sum - int(f.split('-')[1])}: "
                f"{tr('level_name_' + level(f))}" for f in comps]]
+    # Wrapped as every chart title is: on a phone one line ran off both sides.
+    grid_title = _title(tr("ch_additions"))
     fig = make_subplots(rows=2, cols=1, row_heights=[0.84, 0.16], vertical_spacing=0.08,
-                        subplot_titles=(tr("ch_additions"),
-                                        tr("ch_complements", sum=capture_sum)))
+                        subplot_titles=(grid_title,
+                                        _title(tr("ch_complements", sum=capture_sum))))
     common = {"zmin": 0, "zmax": n, "colorscale": scale, "xgap": 2, "ygap": 2,
               "hoverinfo": "text", "texttemplate": "%{text}"}
     fig.add_trace(go.Heatmap(z=z, x=list(range(1, 11)), y=list(range(1, 11)), text=text,
@@ -204,11 +206,12 @@ def mastery_chart(stats: Mapping[str, FactStats], capture_sum: int, tr: Tr) -> C
     fig.update_xaxes(dtick=1, side="top", row=1, col=1)
     fig.update_yaxes(dtick=1, autorange="reversed", row=1, col=1)
     fig.update_xaxes(type="category", row=2, col=1)
-    fig.update_layout(**{**_LAYOUT, "height": 650, "margin": {"l": 40, "r": 20, "t": 80,
-                                                               "b": 40}})
+    title_lines = grid_title.count("<br>") + 1
+    fig.update_layout(**{**_LAYOUT, "height": 650, "margin": {
+        "l": 40, "r": 20, "t": max(80, 44 + 18 * title_lines), "b": 40}})
     # The subplot titles sit above the grid's top axis numbers.
     for annotation in fig.layout.annotations:
-        annotation.update(yshift=30 if annotation.text == tr("ch_additions") else 0)
+        annotation.update(yshift=30 if annotation.text == grid_title else 0)
     key, params = summary_line(stats)
     params = dict(params)
     if params.get("slowest"):

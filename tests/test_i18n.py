@@ -543,3 +543,15 @@ def test_french_cards_and_jokers_are_named_in_the_language() -> None:
                      "zh": ("方块7", "红心J", "王牌1")}
     for lang in LANGUAGES:
         assert card_name(sota, Deck.ITALIAN, lang) == sota.name(Deck.ITALIAN)
+
+
+def test_chinese_full_width_marks_carry_their_own_space() -> None:
+    """No space after "：" or "。" in Chinese (a stray space read "最好的一步： 你的…"), one
+    space between pieces elsewhere; a computer's level and a real name in "（）" in zh."""
+    from trainer.i18n import join_text, space_after
+
+    assert space_after("最好的一步：") == "" and space_after("Best move:") == " "
+    assert join_text(["收走金币7。", "好！"]) == "收走金币7。好！"
+    assert join_text(["Take it.", "", "Well done!"]) == "Take it. Well done!"
+    assert t("name_and_note", "zh", name="电脑1", note=t("level_gentle", "zh")) == "电脑1（温和）"
+    assert t("name_and_note", "en", name="Computer 1", note="Gentle") == "Computer 1 (Gentle)"

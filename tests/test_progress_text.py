@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 
+import pandas as pd
 import pytest
 import sqlalchemy as sa
 
@@ -14,7 +15,7 @@ from tests.test_app_helpers import assert_ok, create_profile, new_app
 from trainer import charts
 from trainer.gameplay import GameSession, SeatSpec
 from trainer.hints import GameReview
-from trainer.i18n import t
+from trainer.i18n import t, use_language
 from trainer.storage import Storage
 
 #: A review as stored: rounds out of order by value lost, six moves to think about.
@@ -181,3 +182,25 @@ def test_the_end_of_game_review_is_in_round_order_with_the_progress_count(monkey
     at.segmented_control(key="pr_view").set_value("games").run()
     reading = [m.value for m in at.markdown if "Mistakes" in m.value]
     assert reading and "6" in reading[0] and "6.0" not in reading[0]
+
+
+def test_share_and_seconds_axes_have_round_ticks_in_the_language() -> None:
+    """Axes laid over another took its tick places (24,9% … 99,7%; 0,3 0,6 0,8 s): the
+    share axis is 0-100 in quarters, written as German writes a percentage."""
+    de = lambda k, **p: t(k, "de", **p)  # noqa: E731
+    use_language("de")  # the run's language, as the page sets it
+    try:
+        turns = pd.DataFrame({"puzzle_id": ["game-1-1", "game-1-2", "game-2-1"],
+                              "found": [1, 0, 1], "missed": [0, 1, 0]})
+        chances = charts.chances_chart(turns, de)
+    finally:
+        use_language(None)
+    assert list(chances.figure.layout.yaxis2.tickvals) == [0, 25, 50, 75, 100]
+    assert chances.figure.layout.yaxis2.ticktext[-1] == "100\xa0%"
+    rows = [Attempt(id=i, day=f"2026-11-{10 + i}", mode="quick-facts", puzzle_id="x",
+                    kind="quick-facts", level=1, capture_sum=15, facts=("7+8",),
+                    answers=(), answer=(), correct=True, found=1, missed=0, wrong=0,
+                    seconds=1.3, hints=0, stars=3) for i in range(3)]
+    daily = charts.daily_chart(charts.attempts_frame(rows), de)
+    seconds_axis = daily.figure.layout.yaxis2
+    assert seconds_axis.tickmode == "auto" and seconds_axis.tickformat is None

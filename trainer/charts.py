@@ -152,8 +152,9 @@ def daily_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
     fig.update_layout(title=_title(tr("ch_daily_title")), **_LAYOUT)
     _day_axis(fig, _list(per_day["day"]), tr)
     fig.update_yaxes(title_text="%", range=[0, 100], secondary_y=False)
-    fig.update_yaxes(title_text=tr("ch_seconds"), rangemode="tozero", tickformat=".1f",
-                     secondary_y=True)
+    # Its own round ticks: synced to the % axis they fell at 0,3 0,6 0,8 1,1 seconds.
+    fig.update_yaxes(title_text=tr("ch_seconds"), rangemode="tozero", tickmode="auto",
+                     nticks=6, showgrid=False, secondary_y=True)
     last = per_day.dropna(subset=["tries"]).iloc[-1]
     reading = {"day": day_label(last["day"], tr),
                "accuracy": format_percent(last["accuracy"] / 100),
@@ -303,6 +304,15 @@ def streak_chart(results: Sequence[Any], today: date, current: int, best: int,
 #: The widest chart title, in characters, that fits a phone held upright; longer titles
 #: wrap (Plotly does not wrap them itself: they were cut off).
 TITLE_WIDTH = 34
+
+
+def _percent_ticks() -> dict[str, Any]:
+    """A share axis's ticks at 0, 25, 50, 75 and 100 %, written as the language writes a
+    percentage ("100 %" in German): left to Plotly, an axis laid over another took the
+    other's tick places (24,9% … 99,7%)."""
+    places = [0, 25, 50, 75, 100]
+    return {"tickmode": "array", "tickvals": places,
+            "ticktext": [format_percent(place / 100) for place in places]}
 
 
 def _title(text: str) -> str:
@@ -487,7 +497,7 @@ def chances_chart(turns: pd.DataFrame, tr: Tr) -> Chart | None:
                    yaxis="y2", marker_color="#0072B2", line={"width": 3})])
     fig.update_layout(title=_title(tr("ch_chances_title")), barmode="stack", **_LAYOUT,
                       yaxis2={"overlaying": "y", "side": "right", "range": [0, 105],
-                              "ticksuffix": "%", "showgrid": False})
+                              **_percent_ticks(), "showgrid": False})
     fig.update_yaxes(rangemode="tozero", selector={"anchor": "x"})
     return Chart(fig, "ch_chances_reading", {"first": int(share.iloc[0]),
                                              "last": int(share.iloc[-1]),

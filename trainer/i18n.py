@@ -41,7 +41,8 @@ from locales.cards import (
 __all__ = ["t", "has_key", "LANGUAGES", "DEFAULT", "language_from_locale", "use_language",
            "run_language", "GLOSSARY", "placeholders", "format_day", "format_number",
            "format_percent", "format_list", "card_name", "rank_name", "field_forms", "cards_name",
-           "use_card_names", "spanish_card_names", "CardText", "CardList"]
+           "use_card_names", "spanish_card_names", "CardText", "CardList", "space_after",
+           "join_text"]
 
 log = logging.getLogger(__name__)
 
@@ -211,6 +212,25 @@ def format_number(value: float, lang: str | None = None, /) -> str:
 def format_list(items: Iterable[str], lang: str | None = None, /) -> str:
     """Items as the language lists them: "a, b and c", "a, b und c", "a、b和c"."""
     return join_list([str(i) for i in items], _language(lang))
+
+
+#: Chinese full-width marks carry their own space: no space is set after them.
+_FULL_WIDTH_MARKS = ("：", "。", "，", "！", "？", "；", "、", "）")
+
+
+def space_after(text: str) -> str:
+    """The space after ``text`` before what follows it: none after a full-width mark
+    ("最好的一步：你的…", not "最好的一步： 你的…"), else one."""
+    return "" if text.endswith(_FULL_WIDTH_MARKS) else " "
+
+
+def join_text(parts: Iterable[str]) -> str:
+    """Sentences or pieces one after another, spaced as :func:`space_after` says."""
+    joined = ""
+    for part in parts:
+        if part:
+            joined += (space_after(joined) if joined else "") + part
+    return joined
 
 
 def format_percent(fraction: float, lang: str | None = None, /) -> str:

@@ -71,7 +71,8 @@ def seat_label(spec: Any, seat: int = -1) -> str:
     player (``spec`` is a :class:`trainer.gameplay.SeatSpec`, ``seat`` its number)."""
     if spec.is_human:
         return f"{spec.avatar} {spec.name}"
-    return f"{spec.avatar} {seat_name(spec, seat)} ({t('level_' + spec.level)})"
+    return t("name_and_note", name=f"{spec.avatar} {seat_name(spec, seat)}",
+             note=t("level_" + spec.level))
 
 
 def seat_status(cards: int, pile: int, escobas: int) -> str:

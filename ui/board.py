@@ -36,7 +36,7 @@ from trainer.board_view import (
 from trainer.cards import pick_label
 from trainer.evidence import TurnContext
 from trainer.gameplay import GameSession
-from trainer.i18n import t
+from trainer.i18n import join_text, space_after, t
 from trainer.speech import speakable
 from trainer.text import md_escape
 from trainer.verdicts import sum_expression
@@ -135,8 +135,9 @@ def hint_panel(game: GameSession, obs: Observation, deck: Deck) -> hint_mod.Game
         if line.kind == "info":
             lines.append(f"<div>📣 {esc(hint_line_text(line, deck, style))}</div>")
     if best:
-        lines.append(f"<div data-testid='hint-best'>⭐ <b>{esc(t('hint_best'))}</b> "
-                     f"{esc(' '.join(best))}</div>")
+        label = t("hint_best")
+        lines.append(f"<div data-testid='hint-best'>⭐ <b>{esc(label)}</b>"
+                     f"{space_after(label)}{esc(join_text(best))}</div>")
     lines += [f'<div style="margin-top:6px;padding:6px 10px;border-radius:8px;'
               f'background:rgba(255,190,0,0.18)">⚠️ '
               f'{esc(hint_line_text(line, deck, style))}</div>'

@@ -367,7 +367,7 @@ def _seat_line(p: SeatPresence) -> str:
         return f"{p.seat + 1}. ⏳ " + t("table_seat_free")
     who = f"{p.avatar} {p.name}"
     if p.kind == "bot":
-        who += f" ({t('level_' + p.level)})"
+        who = t("name_and_note", name=who, note=t("level_" + p.level))
     if p.is_me:
         who += " · " + t("table_you")
     if p.away:

@@ -108,7 +108,7 @@ def _room() -> Classroom:
 def _pupil_label(avatar: str, nickname: str, real_name: str | None = None) -> str:
     """A pupil as plain text (tables, select boxes): picture, nickname, real name."""
     label = f"{avatar} {nickname}"
-    return f"{label} ({real_name})" if real_name else label
+    return t("name_and_note", name=label, note=real_name) if real_name else label
 
 
 def _percent(value: float | None) -> str:

@@ -21,7 +21,7 @@ from lessons import GLOSSARY, load_stages
 from trainer import hints as hint_mod
 from trainer.board_view import BoardRefusal, lesson_board, read_action
 from trainer.cards import cards_row_html, pick_label
-from trainer.i18n import t
+from trainer.i18n import join_text, t
 from trainer.lessons import (
     LessonRunner,
     LessonView,
@@ -457,8 +457,8 @@ def _game_help(profile: Any, view: LessonView) -> None:
         return
     if view.game_hint_step == 1:
         hint = hint_mod.game_hint(view.observation, 1)
-        words = " ".join(hint_line_text(line, deck_of()) for line in hint.lines
-                         if line.kind == "best")
+        words = join_text(hint_line_text(line, deck_of()) for line in hint.lines
+                          if line.kind == "best")
         if words:
             st.info(words, icon="💡")
     elif view.game_hint_step == 0 and view.hints != "none":

@@ -133,10 +133,11 @@ def data_version(profile_id: int) -> DataVersion:
 
 def attempts_of(version: DataVersion) -> list[Attempt]:
     """The profile's practice attempts, oldest first (game turns are evidence apart)."""
-    return _practice(storage().attempts(version.profile_id))
+    return _practice_only(storage().attempts(version.profile_id))
 
 
-def _practice(rows: list[Attempt]) -> list[Attempt]:
+def _practice_only(rows: list[Attempt]) -> list[Attempt]:
+    """Puzzle answers and quick facts: a game's turns are the facts' evidence apart."""
     return [r for r in rows if not is_game_turn(r)]
 
 
@@ -164,7 +165,7 @@ def history(version: DataVersion) -> tuple[pd.DataFrame, list[Answer]]:
     (dicts of JSON) would take as long to copy as to read again."""
     rows = storage().attempts(version.profile_id)
     # Game turns feed the facts (weighted as their own source) but not the practice charts.
-    practice = _practice(rows)
+    practice = _practice_only(rows)
     return attempts_frame(practice), answers_from_rows(practice) + game_answers(rows)
 
 

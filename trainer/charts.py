@@ -237,8 +237,8 @@ def puzzles_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
         fig.add_trace(go.Bar(x=[tr("level_n", n=lv) for lv in range(1, 6)], y=counts,
                              name=tr("pz_mode_" + kind), marker_color=KIND_COLOURS[kind]))
     fig.update_layout(title=_title(tr("ch_puzzles_title")), barmode="stack", **_LAYOUT)
-    fig.update_yaxes(rangemode="tozero", range=None if len(solved) > 4 else [0, 5], dtick=1
-                     if len(solved) < 12 else None)
+    fig.update_yaxes(rangemode="tozero", range=None if len(solved) > 4 else [0, 5],
+                     **_count_ticks(len(solved)))
     return Chart(fig, "ch_puzzles_reading", {"solved": int(len(solved)),
                                              "count": int(len(puzzles))})
 
@@ -304,6 +304,12 @@ def streak_chart(results: Sequence[Any], today: date, current: int, best: int,
 #: The widest chart title, in characters, that fits a phone held upright; longer titles
 #: wrap (Plotly does not wrap them itself: they were cut off).
 TITLE_WIDTH = 34
+
+
+def _count_ticks(largest: float) -> dict[str, Any]:
+    """A count axis's ticks: every whole number while there are few (left to Plotly, one
+    missed chance drew 0, 0,2 … 1), Plotly's own steps once there are many."""
+    return {"dtick": 1} if largest < 12 else {"tickformat": "d"}
 
 
 def _percent_ticks() -> dict[str, Any]:
@@ -403,7 +409,7 @@ def wins_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
         go.Bar(x=names, y=_list(table["played"] - table["won"]), name=tr("ch_lost"),
                marker_color="#BBBBBB")])
     fig.update_layout(title=_title(tr("ch_wins_title")), barmode="stack", **_LAYOUT)
-    fig.update_yaxes(rangemode="tozero", dtick=1 if table["played"].max() < 12 else None)
+    fig.update_yaxes(rangemode="tozero", **_count_ticks(table["played"].max()))
     return Chart(fig, "ch_wins_reading", {"won": int(table["won"].sum()),
                                           "count": int(table["played"].sum())})
 
@@ -428,7 +434,7 @@ def escobas_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
                            name=tr("ch_escobas"),
                            marker_color="#0072B2"))
     fig.update_layout(title=_title(tr("ch_escobas_title")), **_LAYOUT)
-    fig.update_yaxes(rangemode="tozero", dtick=1 if frame["escobas"].max() < 10 else None)
+    fig.update_yaxes(rangemode="tozero", **_count_ticks(frame["escobas"].max()))
     return Chart(fig, "ch_escobas_reading", {"escobas": int(frame["escobas"].sum()),
                                              "count": int(len(frame))})
 
@@ -498,7 +504,9 @@ def chances_chart(turns: pd.DataFrame, tr: Tr) -> Chart | None:
     fig.update_layout(title=_title(tr("ch_chances_title")), barmode="stack", **_LAYOUT,
                       yaxis2={"overlaying": "y", "side": "right", "range": [0, 105],
                               **_percent_ticks(), "showgrid": False})
-    fig.update_yaxes(rangemode="tozero", selector={"anchor": "x"})
+    most = int((per_game["found"] + per_game["missed"]).max())
+    # The count axis by name: a selector {"anchor": "x"} matched no axis (none is set so).
+    fig.update_layout(yaxis={"rangemode": "tozero", **_count_ticks(most)})
     return Chart(fig, "ch_chances_reading", {"first": int(share.iloc[0]),
                                              "last": int(share.iloc[-1]),
                                              "count": int(len(per_game))})

@@ -226,6 +226,13 @@ def test_every_lesson_level_and_play_fit_a_child(server, browser_type_launch_arg
             _hand(page).first.wait_for()
             _wait_idle(page)
             page.wait_for_timeout(1200)  # the computer's first moves have landed
+            # The first sight of the turn, from the top: once, after the computer's escoba,
+            # the page stood scrolled and the fixed sidebar toggle lay over the board's
+            # rules button (test-artifacts/23-play-390x844.png of that run).
+            page.evaluate("() => { for (const el of [document.scrollingElement,"
+                          " ...document.querySelectorAll('[data-testid=stMain],"
+                          " [data-testid=stAppViewContainer]')]) if (el) el.scrollTop = 0; }")
+            page.wait_for_timeout(300)
             measured("Play, a turn", size, page)
             page.screenshot(path=str(_artifact(f"23-play-{size[0]}x{size[1]}.png")))
             # The pages of choices a child taps on the way: "Who's playing?" (names,

@@ -399,6 +399,20 @@ def test_sign_in_by_code_picture_and_pin_with_a_lock_per_pupil(store: Storage) -
         door.sign_in_profile(home.id, "1234")
 
 
+def test_a_class_name_keeps_its_ordinal_everywhere(store: Storage) -> None:
+    """"2.º B" as the teacher typed it (NFKC alone made it "2.o B" on every screen)."""
+    room = teacher(store)
+    info, pupils = class_with(room, "Lucía\nHugo", class_name="2.º B")
+    assert info.name == "2.º B"
+    assert [c.name for c in room.classes()] == ["2.º B"]
+    assert PupilSignIn(store, clock=Clock()).find_class(info.code).name == "2.º B"
+    renamed = room.update_class(info.id, name="1.ª  A")
+    assert renamed.name == "1.ª A"
+    for pdf in (cp.login_cards_pdf(renamed, list(pupils.values()), "es"),
+                cp.class_list_pdf(renamed, room.pupils(info.id), "es")):
+        assert "1.ª A" in pdf_text(pdf)
+
+
 def test_a_new_pin_or_a_new_code_replaces_the_old_one(store: Storage) -> None:
     room = teacher(store)
     info, pupils = class_with(room, "Lola\nLeo")

@@ -193,3 +193,17 @@ def test_replay_shows_a_records_names_literally() -> None:
     assert any(r"Computer \(random\)" in x for x in texts), texts
     assert not any("Computer random" in x for x in texts)
     assert any(ESCAPED in x for x in texts) and not any(MATHS in x for x in texts)
+
+
+@pytest.mark.parametrize("typed, stored", [
+    ("2.º B", "2.º B"), ("1.ª A", "1.ª A"), ("Aula № 3", "Aula № 3"),
+    ("２.º Ｂ", "2.º B"),  # the full-width letters around an ordinal are still folded
+    ("3ª  C ", "3ª C"),
+])
+def test_ordinal_signs_are_kept_as_typed(typed: str, stored: str) -> None:
+    from trainer.names import normalise
+    assert normalise(typed) == stored
+    assert clean_name(typed) == stored and shown_name(typed) == stored
+    # Compared as before: the ordinal and a plain "o" are one name (no stored key changes).
+    assert name_key(typed) == name_key(stored.replace("º", "o").replace("ª", "a")
+                                       .replace("№", "No"))

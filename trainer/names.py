@@ -19,7 +19,7 @@ from typing import Any
 
 from .i18n import LANGUAGES, t
 
-__all__ = ["NAME_MAX", "TYPED_MAX", "MARKS_MAX", "normalise", "name_problem", "clean_name",
+__all__ = ["NAME_MAX", "TYPED_MAX", "MARKS_MAX", "normalise", "nfkc", "name_problem", "clean_name",
            "shown_name",
            "name_key", "is_reserved", "label_problem"]
 
@@ -96,9 +96,25 @@ MARKS_MAX = 3
 _NUMBER = re.compile(r"^\s*[\dlo]*$")
 
 
+# Signs NFKC would change into plain letters though they mean something as typed: the
+# ordinal indicators of Spanish, Portuguese and Italian ("2.º B", "1.ª A": NFKC makes
+# them "2.o B", a class the teacher did not name) and the numero sign (NFKC: "No").
+# Kept as they are; every other compatibility form is folded. Comparison keys
+# (:func:`name_key`) still fold them (NFKD), so "2.º B" and "2.o B" stay one name.
+_KEPT_SIGNS = re.compile("([\u00aa\u00ba\u2116])")
+
+
+def nfkc(text: str) -> str:
+    """``text`` in NFKC, except the signs of :data:`_KEPT_SIGNS` (ordinals: "2.º B")."""
+    return "".join(piece if _KEPT_SIGNS.fullmatch(piece)
+                   else unicodedata.normalize("NFKC", piece)
+                   for piece in _KEPT_SIGNS.split(str(text)))
+
+
 def normalise(text: str) -> str:
-    """``text`` as a nickname is stored: NFKC, single spaces, no spaces at the ends."""
-    return " ".join(unicodedata.normalize("NFKC", str(text)).split())
+    """``text`` as a nickname or a label is stored: NFKC (ordinals kept, :func:`nfkc`),
+    single spaces, no spaces at the ends."""
+    return " ".join(nfkc(text).split())
 
 
 def _hidden(name: str) -> bool:
@@ -115,7 +131,9 @@ def name_key(text: str) -> str:
     each nickname (``profiles.name_key``, unique): one name per look, even from two
     tabs at once. A change here changes stored keys: it needs a migration that re-keys.
     """
-    folded = unicodedata.normalize("NFKD", normalise(text).casefold())
+    # Full NFKC first (ordinals too: "2.º B" is "2.o B" here), as keys were always made.
+    folded = unicodedata.normalize(
+        "NFKD", unicodedata.normalize("NFKC", normalise(text)).casefold())
     plain = "".join(ch for ch in folded if not unicodedata.combining(ch))
     plain = "".join(ch for ch in plain if ch not in _EMOJI_GLUE)
     return plain.translate(_CONFUSABLES)
@@ -200,8 +218,7 @@ def shown_name(text: str, limit: int = 40) -> str:
     """A name from elsewhere (a record's players) as it is shown: NFKC, no hidden
     characters, single spaces, at most ``limit`` characters; punctuation kept
     ("Computer (random)"), so every place that shows it escapes it."""
-    name = unicodedata.normalize("NFKC", str(text))
-    name = "".join(ch for ch in name
+    name = "".join(ch for ch in nfkc(text)
                    if unicodedata.category(ch) not in _REFUSED_CATEGORIES or ch in _EMOJI_GLUE)
     return " ".join(name.split())[:limit]
 
@@ -209,4 +226,4 @@ def shown_name(text: str, limit: int = 40) -> str:
 def clean_name(text: str, limit: int = 40) -> str:
     """A name as it may be stored and shown (a record's names too): NFKC, no markup,
     no hidden characters, single spaces, at most ``limit`` characters."""
-    return shown_name(unicodedata.normalize("NFKC", str(text)).translate(_NAME_DROP), limit)
+    return shown_name(nfkc(text).translate(_NAME_DROP), limit)

@@ -105,6 +105,20 @@ ROWS_AT: dict[int, list[tuple[str, dict[str, Any]]]] = {
     11: [("puzzle_progress", {"profile_id": 1, "slot": "pz", "puzzle_id": "captures-1-15-x",
                               "data": "{}", "updated_at": WHEN})],
     12: [],  # a column with a default (classes.voice): no new rows
+    13: [
+        ("classes", {"id": 2, "teacher_id": 1, "name": "2.º C", "code": "PRT396",
+                     "fluency_seconds": 6, "capture_sum": 15, "archived_at": None,
+                     "voice": False, "created_at": WHEN}),
+        # Another class's "Ana": names are unique within a class now.
+        ("profiles", {"id": 4, "nickname": "Ana", "avatar": "🌙", "settings": "{}",
+                      "created_at": WHEN, "pin_hash": None, "name_key": "ana",
+                      "name_scope": "class:2"}),
+        ("class_members", {"class_id": 2, "profile_id": 4, "real_name": None,
+                           "failed_attempts": 0, "locked_until": None, "created_at": WHEN,
+                           "card_pin": "4821"}),
+        ("teacher_invites", {"code_hash": "ab" * 32, "created_by": 1, "created_at": WHEN,
+                             "expires_at": WHEN, "used_at": None, "used_by": None}),
+    ],
 }
 
 
@@ -184,11 +198,23 @@ def test_a_database_stopped_after_each_migration_upgrades_and_keeps_its_rows(
                               for ix in sa.inspect(engine).get_indexes("table_seats")]
     # Migration 9 folded every nickname and teacher's name by today's rule: Ms Díaz is
     # found by hers, and Ana's name is taken in any look.
+    # Migration 13 put each pupil's name in its class: Ana (a pupil of 3B from migration
+    # 5's rows) is taken in 3B in any look, and no more among the app's own profiles.
     if stop >= 5:
         assert store.teacher_named("ms diaz").name == "Ms Díaz"
-    with pytest.raises(StorageError) as taken:
-        store.create_profile("ANA", "🐸")
+        with pytest.raises(StorageError) as taken:
+            store.add_members(1, [NewMember("ANA", "🐸", "4821")])
+        assert store.create_profile("ANA", "🐸").nickname == "ANA"
+    else:
+        with pytest.raises(StorageError) as taken:
+            store.create_profile("ANA", "🐸")
     assert taken.value.key == "profile_taken"
+    # Its rebuilt profiles table (SQLite) kept every child's rows: no foreign key points
+    # nowhere, and they are enforced again after the migration.
+    with engine.connect() as conn:
+        if conn.dialect.name == "sqlite":
+            assert conn.exec_driver_sql("PRAGMA foreign_key_check").all() == []
+            assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
     # The upgraded database takes new rows as a new one does.
     if stop >= 3:  # Leo came with migration 3's rows: his game and PIN column read back
         leo = store.get_profile(2)
@@ -201,7 +227,7 @@ def test_a_database_stopped_after_each_migration_upgrades_and_keeps_its_rows(
     assert (go.tries, go.wrong) == (1, 1)
     # ... and classroom rows (migration 5): a teacher, a class, a pupil, an assignment.
     teacher = store.create_teacher("Mr Roe", "a long passphrase")
-    room = store.create_class(teacher.id, "4A", "PRT396", fluency_seconds=6, capture_sum=15)
+    room = store.create_class(teacher.id, "4A", "PRT397", fluency_seconds=6, capture_sum=15)
     (pupil,) = store.add_members(room.id, [NewMember("Leo 2", "🌙", "4821", "Leo Ruiz")])
     store.create_assignment(room.id, "lesson", {"stage": "values"}, None)
     snap = store.class_snapshot(room.id)

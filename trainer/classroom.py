@@ -3,8 +3,9 @@
 Three doors, each a plain class a page keeps in session state (docs/CLASSROOM.md has
 the order of calls for the teacher's pages and the pupil's):
 
-- :class:`TeacherAuth` makes an account (a name and a passphrase) and signs a teacher
-  in, rate-limited per account (5 wrong passwords lock it for 5 minutes); it answers
+- :class:`TeacherAuth` makes an account (a name and a passphrase: the server's first
+  freely, any other with a colleague's invitation code) and signs a teacher in,
+  rate-limited per account, device and pair (:mod:`trainer.limits`); it answers
   with a :class:`TeacherSession`, which locks itself after some minutes without use
   (the clock is injectable).
 - :class:`Classroom` is everything a signed-in teacher does with their classes: make
@@ -15,7 +16,8 @@ the order of calls for the teacher's pages and the pupil's):
   (:mod:`trainer.classroom_print`). Every call checks the session is unlocked and that
   the class is the teacher's (owner or co-teacher); an archived class is read-only.
 - :class:`PupilSignIn` is a pupil on a shared tablet: the class code, then the class's
-  pictures and nicknames (never real names), then the PIN (rate-limited per pupil); it
+  pictures and nicknames (never real names), then the PIN (rate-limited per pupil,
+  device and pair: one tablet's guesses never lock a pupil out on another); it
   answers with the profile id the app then plays as. :func:`pupil_tasks` lists a
   pupil's assignments, open ones first.
 
@@ -24,11 +26,12 @@ Refusals are :class:`ClassroomError` with a key of the ``classroom`` catalog.
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from lessons import load_stages
@@ -52,7 +55,21 @@ from .classroom_views import (
 )
 from .clock import Clock
 from .i18n import t
-from .limits import CLASS_CODE_DEVICE, CLASS_CODE_SERVER, SERVER, Limiter, wait_minutes
+from .limits import (
+    CLASS_CODE_DEVICE,
+    CLASS_CODE_SERVER,
+    PUPIL_PIN,
+    PUPIL_PIN_DEVICE,
+    PUPIL_PIN_PAIR,
+    SERVER,
+    TEACHER_PASSWORD,
+    TEACHER_PASSWORD_DEVICE,
+    TEACHER_PASSWORD_PAIR,
+    Check,
+    Limiter,
+    pair,
+    wait_minutes,
+)
 from .names import label_problem, name_key, name_problem, normalise
 from .storage import (
     AssignmentRow,
@@ -69,7 +86,8 @@ from .storage import (
 __all__ = ["ClassroomError", "DOMAIN", "Picture", "PICTURES", "picture_of", "MAX_PUPILS",
            "PASSWORD_MIN", "PASSWORD_MAX", "CLASS_NAME_MAX", "REAL_NAME_MAX",
            "new_class_code", "format_code", "normalise_code", "new_pin", "password_problem",
-           "TeacherAuth", "TeacherSession", "Classroom", "PupilLogin", "Refusal",
+           "TeacherAuth", "TeacherSession", "Classroom", "PupilLogin", "Refusal", "PinAttempts",
+           "new_invite", "format_invite", "normalise_invite", "INVITE_DAYS", "LOCAL",
            "AddedPupils", "PupilSignIn", "PupilCard", "ClassCard", "pupil_tasks",
            "Clock", "utc_now", "say", "describe", "fact_label"]
 
@@ -82,9 +100,12 @@ PASSWORD_MAX = 200
 TEACHER_NAME_MAX = 40
 CLASS_NAME_MAX = 40
 REAL_NAME_MAX = 60
-#: Wrong passwords (per teacher) or PINs (per pupil) in a row before a lock, and its length.
-MAX_FAILURES = 5
-LOCK_MINUTES = 5
+#: Who typed a secret when the caller names no device (the command line, a test): one
+#: device. The app names each browser's device (ui.session.device_key).
+LOCAL = "local"
+#: How long a teacher's invitation code works, and how it looks ("K7M-P3X-9AC").
+INVITE_DAYS = 7
+INVITE_LENGTH = 9
 #: The teacher area locks after this many minutes without a call.
 IDLE_MINUTES = 15
 
@@ -222,6 +243,35 @@ def password_problem(password: str, name: str = "") -> tuple[str, dict[str, Any]
     return None
 
 
+def new_invite() -> str:
+    """A fresh invitation code, stored as ``K7MP3X9AC`` (shown ``K7M-P3X-9AC``): letters and
+    digits nobody mixes up, about 10^11 codes, single use and expiring."""
+    alphabet = CODE_LETTERS + CODE_DIGITS
+    return "".join(secrets.choice(alphabet) for _ in range(INVITE_LENGTH))
+
+
+def format_invite(code: str) -> str:
+    """``K7MP3X9AC`` -> ``K7M-P3X-9AC``: how an invitation code is shown."""
+    return "-".join(code[i:i + 3] for i in range(0, len(code), 3))
+
+
+def normalise_invite(typed: str) -> str:
+    """An invitation code as typed (dashes, spaces, lower case, full-width) as stored."""
+    return normalise_code(typed)[:INVITE_LENGTH + 1]
+
+
+def _invite_hash(code: str) -> str:
+    # A plain SHA-256 is enough: the code is random (about 2^37), single use and expires
+    # within days; it only keeps a code read from a backup from being usable.
+    return hashlib.sha256(code.encode("ascii")).hexdigest()
+
+
+def _teacher_subject(name: str) -> str:
+    """A teacher's name as the limits count it: a digest of its folded key (the key may
+    be longer than a subject; a name is never stored in the counts)."""
+    return hashlib.sha256(name_key(normalise(name)).encode("utf-8")).hexdigest()[:16]
+
+
 def _fold(text: str) -> str:
     """Case and accents folded: "Díaz" -> "diaz"."""
     decomposed = unicodedata.normalize("NFKD", str(text).casefold())
@@ -268,11 +318,11 @@ class TeacherSession:
             raise ClassroomError("auth.session_locked")
         self.last_active = self._clock()
 
-    def unlock(self, auth: TeacherAuth, password: str) -> None:
+    def unlock(self, auth: TeacherAuth, password: str, device: str = LOCAL) -> None:
         """Type the password again after the inactivity lock (rate-limited as a sign-in)."""
         if self.signed_out:
             raise ClassroomError("auth.session_locked")
-        auth.check(self.teacher.name, password)
+        auth.check(self.teacher.name, password, device)
         self._locked = False
         self.last_active = self._clock()
 
@@ -281,52 +331,76 @@ class TeacherSession:
 
 
 class TeacherAuth:
-    """Teacher accounts: make one, sign in (rate-limited per account)."""
+    """Teacher accounts: the first of a server, then by invitation; sign in, rate-limited
+    per account, per device and per pair of the two (trainer.limits: one device's wrong
+    passwords never lock the account on another)."""
 
     def __init__(self, storage: Storage, *, clock: Clock = utc_now,
-                 max_failures: int = MAX_FAILURES, lock_minutes: float = LOCK_MINUTES,
                  idle_minutes: float = IDLE_MINUTES) -> None:
         self.storage = storage
         self.clock = clock
-        self.max_failures = max_failures
-        self.lock_for = timedelta(minutes=lock_minutes)
         self.idle_minutes = idle_minutes
 
-    def create_account(self, name: str, password: str) -> TeacherSession:
-        """A new account, signed in. ``name.*`` (the name), ``auth.password_*`` (the
-        passphrase) or ``auth.teacher_taken``."""
+    def first_account_open(self) -> bool:
+        """Whether the server has no teacher yet: its first visitor (or the command line,
+        ``escoba teacher create``) may make the first account without an invitation."""
+        return self.storage.teacher_count() == 0
+
+    def create_account(self, name: str, password: str, invite: str | None = None
+                       ) -> TeacherSession:
+        """A new account, signed in: the server's first without ``invite``, any other with
+        a colleague's invitation code (used up by it). ``name.*`` (the name),
+        ``auth.password_*`` (the passphrase), ``auth.teacher_taken``,
+        ``auth.invite_needed`` or ``auth.invite_bad`` (unknown, used or expired alike)."""
         if (problem := label_problem(name, TEACHER_NAME_MAX)) is not None:
             key, params = _name_error(problem)
             raise ClassroomError(key, **params)
         name = normalise(name)
         if (problem := password_problem(password, name)) is not None:
             raise ClassroomError(problem[0], **problem[1])
+        code = normalise_invite(invite) if invite is not None and invite.strip() else None
+        if code is not None and len(code) != INVITE_LENGTH:
+            raise ClassroomError("auth.invite_bad")
         try:
-            teacher = self.storage.create_teacher(name, password)
+            teacher = self.storage.create_first_or_invited_teacher(
+                name, password, at=self.clock(),
+                invite_hash=_invite_hash(code) if code is not None else None)
         except StorageError as err:
+            if err.key in ("invite_needed", "invite_bad"):
+                raise ClassroomError(f"auth.{err.key}") from err
             raise ClassroomError("auth.teacher_taken", name=name) from err
         return TeacherSession(teacher, idle_minutes=self.idle_minutes, clock=self.clock)
 
-    def check(self, name: str, password: str) -> Teacher:
+    def check(self, name: str, password: str, device: str = LOCAL) -> Teacher:
         """The teacher whose password this is; ``auth.wrong`` (the same for an unknown
-        name, and as slow) or ``auth.locked`` with the minutes left (``count``)."""
-        at = self.clock()
-        verdict = self.storage.check_teacher(normalise(name), password, at=at,
-                                             max_failures=self.max_failures,
-                                             lock_for=self.lock_for)
-        if verdict.teacher is not None:
-            return verdict.teacher
-        if verdict.locked_until is not None:
-            raise ClassroomError("auth.locked", count=wait_minutes(verdict.locked_until - at))
+        name, and as slow) or ``auth.locked`` with the minutes left (``count``): this
+        device waits (growing waits per account and device, per device), or, for a few
+        seconds, any device (the account's count over every device, capped low)."""
+        target = _teacher_subject(name)
+        checks: list[Check] = [(TEACHER_PASSWORD_PAIR, pair(target, device)),
+                               (TEACHER_PASSWORD_DEVICE, device), (TEACHER_PASSWORD, target)]
+        limiter = Limiter(self.storage, clock=self.clock)
+        left = limiter.wait_left(checks)
+        if left is not None:
+            raise ClassroomError("auth.locked", count=wait_minutes(left))
+        teacher = self.storage.teacher_password_matches(normalise(name), password)
+        if teacher is not None:
+            limiter.succeeded(TEACHER_PASSWORD_PAIR, pair(target, device))
+            limiter.succeeded(TEACHER_PASSWORD, target)
+            return teacher
+        left = limiter.failed(checks)
+        if left is not None:
+            raise ClassroomError("auth.locked", count=wait_minutes(left))
         raise ClassroomError("auth.wrong")
 
-    def sign_in(self, name: str, password: str) -> TeacherSession:
-        return TeacherSession(self.check(name, password), idle_minutes=self.idle_minutes,
-                              clock=self.clock)
+    def sign_in(self, name: str, password: str, device: str = LOCAL) -> TeacherSession:
+        return TeacherSession(self.check(name, password, device),
+                              idle_minutes=self.idle_minutes, clock=self.clock)
 
-    def change_password(self, session: TeacherSession, old: str, new: str) -> None:
+    def change_password(self, session: TeacherSession, old: str, new: str,
+                        device: str = LOCAL) -> None:
         session.touch()
-        self.check(session.teacher.name, old)
+        self.check(session.teacher.name, old, device)
         if (problem := password_problem(new, session.teacher.name)) is not None:
             raise ClassroomError(problem[0], **problem[1])
         self.storage.set_teacher_password(session.teacher.id, new)
@@ -343,6 +417,16 @@ class PupilLogin:
     avatar: str
     pin: str | None = None
     real_name: str | None = None
+
+
+@dataclass(frozen=True)
+class PinAttempts:
+    """A pupil's recent wrong PINs, as the class's teacher sees them (issue 27)."""
+
+    wrong: int  # in a row, over every device, since the last right PIN or unlock
+    devices: int  # how many devices typed them
+    last: datetime | None  # the latest
+    waiting_until: datetime | None  # the longest wait any device has for this pupil
 
 
 @dataclass(frozen=True)
@@ -495,12 +579,13 @@ class Classroom:
     def add_pupils(self, class_id: int, pasted: str) -> AddedPupils:
         """Pupils from a pasted list, one per line: ``nickname``, or ``nickname`` and the
         real name separated by a tab (two spreadsheet columns) or ``;``. Each nickname
-        follows the nickname rules and is the database's only once; a line that breaks a
+        follows the nickname rules and is the class's only once (another class may have
+        the same: its names are never read nor told); a line that breaks a
         rule is refused with its reason, the others are added (in one transaction), each
         with a picture and a PIN."""
         info = self._class(class_id, write=True)
         members = self.storage.members(class_id)
-        taken = self.storage.profile_name_keys()
+        taken = self.storage.class_name_keys(class_id)
         room = MAX_PUPILS - len(members)
         wanted: list[tuple[str, str | None]] = []
         refused: list[Refusal] = []
@@ -546,7 +631,7 @@ class Classroom:
         members = self.storage.members(class_id)
         if not 1 <= count <= MAX_PUPILS - len(members):
             raise ClassroomError("class.full", max=MAX_PUPILS)
-        taken = self.storage.profile_name_keys()
+        taken = self.storage.class_name_keys(class_id)
         wanted: list[tuple[str, str | None]] = []
         rng = secrets.SystemRandom()
         animals = list(NICK_ANIMALS)
@@ -589,6 +674,8 @@ class Classroom:
         member = self._member(class_id, profile_id)
         pin = self._pin()
         self.storage.set_member_pin(class_id, profile_id, pin)
+        self.storage.clear_secret_tries_of([(PUPIL_PIN.scope, str(profile_id))],
+                                           PUPIL_PIN_PAIR.scope, f"{profile_id}|")
         return PupilLogin(profile_id, member.nickname, member.avatar, pin, member.real_name)
 
     def regenerate_all_pins(self, class_id: int) -> tuple[PupilLogin, ...]:
@@ -617,6 +704,61 @@ class Classroom:
         self._class(class_id, write=True)
         self._member(class_id, profile_id)
         self.storage.remove_member(class_id, profile_id)
+
+    # -- locks and forgotten PINs (issue 27) -------------------------------------------
+    def pin_attempts(self, class_id: int) -> dict[int, PinAttempts]:
+        """The class's pupils with recent wrong PINs (none: not in the map): how many in a
+        row over every device, from how many devices, the last one, and the longest wait
+        any device has for the pupil. Two queries, whatever the class's size."""
+        self._class(class_id)
+        at = utc_now()
+        ids = [m.profile_id for m in self.storage.members(class_id)]
+        targets = self.storage.secret_tries([(PUPIL_PIN.scope, str(pid)) for pid in ids])
+        pairs = self.storage.secret_tries_of(PUPIL_PIN_PAIR.scope, "")
+        out: dict[int, PinAttempts] = {}
+        for pid in ids:
+            row = targets[(PUPIL_PIN.scope, str(pid))]
+            mine = [r for subject, r in pairs.items() if subject.startswith(f"{pid}|")
+                    and r.last_failure is not None
+                    and (at - r.last_failure <= PUPIL_PIN_PAIR.forget_after
+                         or (r.locked_until is not None and r.locked_until > at))]
+            if row.failures == 0 and not mine:
+                continue
+            waits = [r.locked_until for r in (row, *mine)
+                     if r.locked_until is not None and r.locked_until > at]
+            lasts = [r.last_failure for r in (row, *mine) if r.last_failure is not None]
+            out[pid] = PinAttempts(max(row.failures, sum(r.failures for r in mine)), len(mine),
+                                   max(lasts) if lasts else None,
+                                   max(waits) if waits else None)
+        return out
+
+    def unlock_pupil(self, class_id: int, profile_id: int) -> None:
+        """Every device's wait for this pupil ends and the counts start again; the PIN
+        stays (the printed card still works). Devices' own counts (a device that tried
+        many pupils) are not the pupil's to clear."""
+        self._class(class_id, write=True)
+        self._member(class_id, profile_id)
+        self.storage.clear_secret_tries_of([(PUPIL_PIN.scope, str(profile_id))],
+                                           PUPIL_PIN_PAIR.scope, f"{profile_id}|")
+
+    def look_up_pin(self, class_id: int, profile_id: int) -> PupilLogin:
+        """The pupil's login as its card prints it, PIN included (``pin`` None for a pupil
+        made before PINs were kept: a new PIN then). The class's teachers only."""
+        self._class(class_id)
+        member = self._member(class_id, profile_id)
+        return PupilLogin(profile_id, member.nickname, member.avatar,
+                          self.storage.card_pin(class_id, profile_id), member.real_name)
+
+    def invite_teacher(self) -> tuple[str, datetime]:
+        """A single-use invitation code for a colleague's new account, and when it
+        expires (:data:`INVITE_DAYS`). Shown once: only its digest is stored."""
+        self.session.touch()
+        code = new_invite()
+        at = utc_now()
+        expires = at + timedelta(days=INVITE_DAYS)
+        self.storage.create_invite(self.teacher.id, _invite_hash(code), at=at,
+                                   expires_at=expires)
+        return code, expires
 
     def _member(self, class_id: int, profile_id: int) -> Member:
         member = self.storage.membership(profile_id)
@@ -731,15 +873,14 @@ class PupilCard:
 
 class PupilSignIn:
     """A pupil signs in on a shared tablet: the class code (once per device), a tap on
-    their picture, their PIN. Wrong PINs are counted per pupil (5 in a row: 5 minutes'
-    wait), whichever tablet they come from."""
+    their picture, their PIN. Wrong PINs are counted per pupil on this device (growing
+    waits: the guesser's), per device (whichever pupil) and per pupil over every device
+    (a wait of seconds at most): one tablet's guesses never lock the pupil out on another
+    (issue 27, trainer.limits)."""
 
-    def __init__(self, storage: Storage, *, clock: Clock = utc_now,
-                 max_failures: int = MAX_FAILURES, lock_minutes: float = LOCK_MINUTES) -> None:
+    def __init__(self, storage: Storage, *, clock: Clock = utc_now) -> None:
         self.storage = storage
         self.clock = clock
-        self.max_failures = max_failures
-        self.lock_for = timedelta(minutes=lock_minutes)
 
     def find_class(self, typed_code: str, device: str | None = None) -> ClassCard:
         """The class of a typed code; ``signin.code_unknown`` or ``signin.class_archived``.
@@ -770,30 +911,41 @@ class PupilSignIn:
         return [PupilCard(m.profile_id, m.nickname, m.avatar)
                 for m in self.storage.members(card.id)]
 
-    def sign_in(self, card: ClassCard, profile_id: int, pin: str) -> int:
-        """The profile id to play as; ``signin.pin_wrong`` (``count``: tries left before a
-        wait), ``signin.pin_locked`` (``count``: minutes), ``pupil.not_in_class`` (a pupil of
-        another class, or no pupil), ``signin.class_archived``."""
+    def sign_in(self, card: ClassCard, profile_id: int, pin: str, device: str = LOCAL) -> int:
+        """The profile id to play as; ``signin.pin_wrong`` (``count``: tries left on this
+        device before a wait), ``signin.pin_locked`` (``count``: minutes), ``pupil.not_in_class``
+        (a pupil of another class, or no pupil), ``signin.class_archived``."""
         info = self.storage.get_class(card.id)
         if info is None or info.code != card.code:
             raise ClassroomError("signin.code_unknown")  # a new code was made meanwhile
         if info.archived:
             raise ClassroomError("signin.class_archived")
-        at = self.clock()
+        member = self.storage.membership(profile_id)
+        if member is None or member.class_id != card.id:
+            raise ClassroomError("pupil.not_in_class")
+        target = str(profile_id)
+        checks: list[Check] = [(PUPIL_PIN_PAIR, pair(target, device)),
+                               (PUPIL_PIN_DEVICE, device), (PUPIL_PIN, target)]
+        limiter = Limiter(self.storage, clock=self.clock)
+        left = limiter.wait_left(checks)
+        if left is not None:
+            raise ClassroomError("signin.pin_locked", count=wait_minutes(left))
         try:
-            verdict = self.storage.check_member_pin(card.id, profile_id, str(pin), at=at,
-                                                    max_failures=self.max_failures,
-                                                    lock_for=self.lock_for)
+            right = self.storage.member_pin_matches(card.id, profile_id, str(pin))
         except StorageError as err:
             raise ClassroomError("pupil.not_in_class") from err
-        if verdict.ok:
+        if right:
+            limiter.succeeded(PUPIL_PIN_PAIR, pair(target, device))
+            limiter.succeeded(PUPIL_PIN, target)
             return profile_id
-        if verdict.locked_until is not None:
-            raise ClassroomError("signin.pin_locked",
-                                 count=wait_minutes(verdict.locked_until - at))
-        raise ClassroomError("signin.pin_wrong", count=self.max_failures - verdict.failures)
+        left = limiter.failed(checks)
+        if left is not None:
+            raise ClassroomError("signin.pin_locked", count=wait_minutes(left))
+        tries = self.storage.secret_tries([(PUPIL_PIN_PAIR.scope, pair(target, device))])
+        failures = next(iter(tries.values())).failures
+        raise ClassroomError("signin.pin_wrong", count=max(1, PUPIL_PIN_PAIR.free - failures))
 
-    def sign_in_profile(self, profile_id: int, pin: str) -> int:
+    def sign_in_profile(self, profile_id: int, pin: str, device: str = LOCAL) -> int:
         """The same check for a pupil's profile reached another way ("Who's playing?", a
         ``?p=`` in the URL): rate-limited like the class sign-in, so a pupil's PIN cannot
         be guessed through the profile's own PIN prompt. ``pupil.not_in_class`` for a
@@ -803,7 +955,7 @@ class PupilSignIn:
             raise ClassroomError("pupil.not_in_class")
         info = self.storage.get_class(member.class_id)
         assert info is not None
-        return self.sign_in(ClassCard(info.id, info.name, info.code), profile_id, pin)
+        return self.sign_in(ClassCard(info.id, info.name, info.code), profile_id, pin, device)
 
 
 def pupil_tasks(storage: Storage, profile_id: int, today: date) -> list[PupilTask]:

@@ -35,7 +35,8 @@ from .storage import SecretTries, Storage
 
 __all__ = ["SecretLimit", "Limiter", "PARENT_PIN", "PARENT_PIN_DEVICE",
            "CLASS_CODE_DEVICE", "CLASS_CODE_SERVER", "SERVER", "Check",
-           "wait_minutes"]
+           "wait_minutes", "PUPIL_PIN", "PUPIL_PIN_DEVICE", "PUPIL_PIN_PAIR",
+           "TEACHER_PASSWORD", "TEACHER_PASSWORD_DEVICE", "TEACHER_PASSWORD_PAIR", "pair"]
 
 #: The subject of a server-wide count.
 SERVER = "*"
@@ -84,6 +85,48 @@ CLASS_CODE_DEVICE = SecretLimit("class_code_device", free=10, first_wait=timedel
 #: once. Short waits: a class signing in during such an attack waits seconds, not minutes.
 CLASS_CODE_SERVER = SecretLimit("class_code_server", free=100, first_wait=timedelta(seconds=5),
                                 max_wait=timedelta(seconds=30), forget_after=timedelta(minutes=10))
+
+
+# -- the classroom's secrets (issue 27): three counts, none a weapon -------------------
+#
+# A child typing wrong PINs for a classmate (or wrong passwords for the teacher's name)
+# on one tablet must not lock the classmate (or the teacher) out on another. So each
+# wrong secret counts three times:
+# - per pair (the target on this device): the guesser's own wait, growing to minutes;
+# - per device (any target): a device that tries many targets waits too;
+# - per target (from any device): a guess spread over many devices is slowed, but its
+#   wait is capped at seconds, so the owner on another device never waits longer.
+# A right secret clears its pair's and its target's counts (not the device's); the
+# class's teacher sees a pupil's counts and clears them (Classroom.unlock_pupil).
+
+#: A pupil's PIN on one device: 3 free tries, then 1, 2, 4, 8 and 15 minutes a try.
+PUPIL_PIN_PAIR = SecretLimit("pupil_pin_pair", free=3, first_wait=timedelta(minutes=1),
+                             max_wait=timedelta(minutes=15), forget_after=timedelta(hours=24))
+#: Wrong pupils' PINs from one device, whoever the pupil (a shared tablet mistypes a few a
+#: day; a device trying classmate after classmate waits).
+PUPIL_PIN_DEVICE = SecretLimit("pupil_pin_device", free=20, first_wait=timedelta(minutes=1),
+                               max_wait=timedelta(minutes=30), forget_after=timedelta(hours=2))
+#: A pupil's PIN from every device together: seconds, never a lockout.
+PUPIL_PIN = SecretLimit("pupil_pin", free=10, first_wait=timedelta(seconds=5),
+                        max_wait=timedelta(seconds=30), forget_after=timedelta(hours=24))
+#: A teacher's password on one device.
+TEACHER_PASSWORD_PAIR = SecretLimit("teacher_password_pair", free=5,
+                                    first_wait=timedelta(minutes=1), max_wait=timedelta(hours=1),
+                                    forget_after=timedelta(hours=24))
+#: Wrong teachers' passwords from one device, whichever account.
+TEACHER_PASSWORD_DEVICE = SecretLimit("teacher_password_device", free=10,
+                                      first_wait=timedelta(minutes=1),
+                                      max_wait=timedelta(hours=1),
+                                      forget_after=timedelta(hours=24))
+#: A teacher's password from every device together: seconds, never a lockout.
+TEACHER_PASSWORD = SecretLimit("teacher_password", free=20, first_wait=timedelta(seconds=5),
+                               max_wait=timedelta(seconds=30), forget_after=timedelta(hours=24))
+
+
+def pair(target: str, device: str) -> str:
+    """The subject of a (target, device) count: ``"<target>|<device>"``; a target's
+    counts on every device share the prefix ``"<target>|"``."""
+    return f"{target}|{device}"
 
 
 def wait_minutes(left: timedelta) -> int:

@@ -22,9 +22,7 @@ from .classroom import (
     ClassVersion,
     Member,
     NewMember,
-    PinCheck,
     Teacher,
-    TeacherCheck,
 )
 from .games import GameChanged, GameRow, GameStore, MoveRow, RoundResult, record_shareable
 from .lessons import LessonBest, LessonGo, LessonStore
@@ -40,7 +38,7 @@ __all__ = ["Storage", "Profile", "ProfileData", "GameRow", "GameChanged", "MoveR
            "LessonGo",
            "RoundResult", "record_shareable", "DailyResult", "ProgressVersion", "StorageError",
            "MIGRATIONS", "SCHEMA_VERSION", "metadata", "sqlite_url", "configure_sqlite",
-           "Teacher", "TeacherCheck", "ClassInfo", "Member", "NewMember", "PinCheck",
+           "Teacher", "ClassInfo", "Member", "NewMember",
            "AssignmentRow", "ClassSnapshot", "ClassDeletion", "ClassVersion",
            "TableRow", "SeatRow", "NewSeat", "TableChanged", "TablePulse", "SecretTries"]
 

@@ -7,8 +7,10 @@ sign-in, "Who's playing?", a ``?p=`` in the URL) asks for the same PIN, set by t
 teacher. Passwords and PINs go in as typed and only "yes" or "no" comes out: no
 hash leaves this package.
 
-Wrong passwords and wrong PINs are counted in the row they try to open, in the same
-UPDATE that reads them, so two tabs guessing at once cannot slip past the limit.
+Wrong passwords and wrong PINs are counted by :mod:`trainer.limits` (table
+``secret_tries``) per account or pupil, per device and per pair of the two, so one
+device's guesses make that device wait without locking the target out on another
+(issue 27). A pupil's nickname is unique within its class (``profiles.name_scope``).
 
 A class's data for the teacher's views is read by :meth:`ClassroomStore.class_snapshot`
 in three queries whatever the class's size (the class with its assignments; the
@@ -21,7 +23,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
@@ -49,11 +51,16 @@ from .schema import (
     lesson_results,
     now,
     profiles,
+    teacher_invites,
     teachers,
 )
 
-__all__ = ["Teacher", "TeacherCheck", "ClassInfo", "Member", "NewMember", "PinCheck",
-           "AssignmentRow", "ClassSnapshot", "ClassDeletion", "ClassVersion", "ClassroomStore"]
+#: PostgreSQL advisory lock key of "the server's first teacher" ("escT").
+_FIRST_TEACHER_LOCK = 0x65736354
+
+__all__ = ["Teacher", "ClassInfo", "Member", "NewMember",
+           "AssignmentRow", "ClassSnapshot", "ClassDeletion", "ClassVersion", "ClassroomStore",
+           "class_scope"]
 
 
 @dataclass(frozen=True)
@@ -63,26 +70,6 @@ class Teacher:
     id: int
     name: str
     created_at: datetime
-
-
-@dataclass(frozen=True)
-class TeacherCheck:
-    """A sign-in's verdict: the teacher when the password was right; ``locked_until``
-    when the account is locked (then the password was not even tried);
-    ``failures`` wrong passwords in a row so far."""
-
-    teacher: Teacher | None
-    locked_until: datetime | None = None
-    failures: int = 0
-
-
-@dataclass(frozen=True)
-class PinCheck:
-    """A pupil's PIN check: right or not, the lock if any, wrong PINs in a row."""
-
-    ok: bool
-    locked_until: datetime | None = None
-    failures: int = 0
 
 
 @dataclass(frozen=True)
@@ -190,23 +177,6 @@ def _assignment(row: Any) -> AssignmentRow:
                          aware(row.created_at))  # type: ignore[arg-type]
 
 
-def _count_failure(conn: Connection, table: sa.Table, row_id: int, at: datetime,
-                   max_failures: int, lock_for: timedelta) -> tuple[int, datetime | None]:
-    """One more wrong secret for a row; it locks at ``max_failures`` (and the count starts
-    again once the lock is over). Returns (failures, locked until)."""
-    column = table.c
-    conn.execute(table.update().where(column.id == row_id).values(
-        failed_attempts=column.failed_attempts + 1,
-        locked_until=sa.case((column.failed_attempts + 1 >= max_failures, at + lock_for),
-                             else_=column.locked_until)))
-    row = conn.execute(sa.select(column.failed_attempts, column.locked_until)
-                       .where(column.id == row_id)).one()
-    failures, until = int(row.failed_attempts), aware(row.locked_until)
-    if failures >= max_failures:
-        conn.execute(table.update().where(column.id == row_id).values(failed_attempts=0))
-    return failures, until
-
-
 class ClassroomStore(Database):
     """Teachers, classes, pupils and assignments over the database."""
 
@@ -242,27 +212,89 @@ class ClassroomStore(Database):
                                .where(teachers.c.name_key == name_key(name))).first()
         return _teacher(row) if row is not None else None
 
-    def check_teacher(self, name: str, password: str, *, at: datetime, max_failures: int,
-                      lock_for: timedelta) -> TeacherCheck:
-        """Whether ``password`` opens the account ``name``, rate-limited per account: a
-        locked account is not tried; ``max_failures`` wrong passwords in a row lock it
-        for ``lock_for``; a right one clears the count."""
-        with self.transaction() as conn:
+    def teacher_password_matches(self, name: str, password: str) -> Teacher | None:
+        """The teacher whose account ``name`` is and whose password this is, else None
+        (an unknown name takes as long as a wrong password: no account is told). Wrong
+        ones are counted by the caller (trainer.limits), not here: per device and per
+        account, so one device's guesses never lock the account on another (issue 27)."""
+        with self.engine.connect() as conn:
             row = conn.execute(sa.select(teachers).where(teachers.c.name_key == name_key(name))
-                               .with_for_update()).first()
-            if row is None:
-                waste_time(PASSWORD_COST)
-                return TeacherCheck(None)
-            until = aware(row.locked_until)
-            if until is not None and until > at:
-                return TeacherCheck(None, until, int(row.failed_attempts))
-            if secret_matches(password, row.password_hash):
-                conn.execute(teachers.update().where(teachers.c.id == row.id).values(
-                    failed_attempts=0, locked_until=None))
-                return TeacherCheck(_teacher(row))
-            failures, until = _count_failure(conn, teachers, row.id, at, max_failures, lock_for)
-            return TeacherCheck(None, until if until is not None and until > at else None,
-                                failures)
+                               ).first()
+        if row is None:
+            waste_time(PASSWORD_COST)
+            return None
+        return _teacher(row) if secret_matches(password, row.password_hash) else None
+
+    def teacher_count(self) -> int:
+        """How many teacher accounts the server has (none: the first visitor may make one)."""
+        with self.engine.connect() as conn:
+            return int(conn.execute(sa.select(sa.func.count()).select_from(teachers)).scalar()
+                       or 0)
+
+    # -- invitations (issue 27) ---------------------------------------------------------
+    def create_invite(self, teacher_id: int | None, code_hash: str, *, at: datetime,
+                      expires_at: datetime) -> None:
+        """An invitation code (its SHA-256), made by ``teacher_id`` (None: the command
+        line)."""
+        with self.transaction() as conn:
+            conn.execute(teacher_invites.insert().values(
+                code_hash=code_hash, created_by=teacher_id, created_at=at,
+                expires_at=expires_at))
+
+    def open_invites(self, teacher_id: int, at: datetime) -> list[datetime]:
+        """When the teacher's unused, unexpired invitations expire (soonest first)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(teacher_invites.c.expires_at).where(
+                (teacher_invites.c.created_by == teacher_id)
+                & teacher_invites.c.used_at.is_(None)
+                & (teacher_invites.c.expires_at > at))
+                .order_by(teacher_invites.c.expires_at)).scalars().all()
+        return [aware(r) for r in rows]  # type: ignore[misc]
+
+    def create_first_or_invited_teacher(self, name: str, password: str, *, at: datetime,
+                                        invite_hash: str | None) -> Teacher:
+        """A new account, in one transaction: the server's first (``invite_hash`` None and
+        no teacher yet), or by an invitation, used up by it. ``invite_needed`` (teachers
+        exist, no code), ``invite_bad`` (unknown, used or expired: the same refusal),
+        ``teacher_taken``. PostgreSQL serialises the "no teacher yet" check with an
+        advisory lock; SQLite's writer lock, taken first by the no-op update, does."""
+        key = name_key(name)
+        digest = hash_secret(password, PASSWORD_COST)
+        try:
+            with self.transaction() as conn:
+                if conn.dialect.name == "postgresql":
+                    conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"),
+                                 {"key": _FIRST_TEACHER_LOCK})
+                else:
+                    conn.execute(teacher_invites.update().where(sa.false())
+                                 .values(used_at=None))
+                if invite_hash is None:
+                    if conn.execute(sa.select(teachers.c.id).limit(1)).first() is not None:
+                        raise StorageError("invite_needed")
+                else:
+                    row = conn.execute(sa.select(teacher_invites.c.id).where(
+                        (teacher_invites.c.code_hash == invite_hash)
+                        & teacher_invites.c.used_at.is_(None)
+                        & (teacher_invites.c.expires_at > at))).first()
+                    if row is None:
+                        raise StorageError("invite_bad")
+                if conn.execute(sa.select(teachers.c.id).where(teachers.c.name_key == key)
+                                ).first() is not None:
+                    raise StorageError("teacher_taken", name=name)
+                new_id = conn.execute(teachers.insert().values(
+                    name=name, name_key=key, password_hash=digest, created_at=at,
+                    failed_attempts=0)).inserted_primary_key[0]
+                if invite_hash is not None:
+                    used = conn.execute(teacher_invites.update().where(
+                        (teacher_invites.c.id == row.id) & teacher_invites.c.used_at.is_(None))
+                        .values(used_at=at, used_by=new_id)).rowcount
+                    if used != 1:  # another tab used it meanwhile
+                        raise StorageError("invite_bad")
+        except sa.exc.IntegrityError:
+            raise StorageError("teacher_taken", name=name) from None
+        teacher = self.get_teacher(int(new_id))
+        assert teacher is not None
+        return teacher
 
     def set_teacher_password(self, teacher_id: int, password: str) -> None:
         with self.transaction() as conn:
@@ -376,10 +408,12 @@ class ClassroomStore(Database):
             conn.execute(classes.delete().where(classes.c.id == class_id))
 
     # -- pupils -----------------------------------------------------------------------
-    def profile_name_keys(self) -> set[str]:
-        """The folded nicknames of every profile (a nickname is the database's only once)."""
+    def class_name_keys(self, class_id: int) -> set[str]:
+        """The folded nicknames of the class's pupils: a nickname is unique within its
+        class, not across the server (issue 27; other classes' names are never read)."""
         with self.engine.connect() as conn:
-            return set(conn.execute(sa.select(profiles.c.name_key)).scalars())
+            return set(conn.execute(sa.select(profiles.c.name_key).where(
+                profiles.c.name_scope == class_scope(class_id))).scalars())
 
     def add_members(self, class_id: int, pupils: Sequence[NewMember]) -> list[Member]:
         """New profiles, each a pupil of the class with its PIN, in one transaction: all are
@@ -388,7 +422,8 @@ class ClassroomStore(Database):
         digests = [hash_secret(p.pin, PIN_COST) for p in pupils]  # slow: outside the transaction
         try:
             with self.transaction() as conn:
-                taken = set(conn.execute(sa.select(profiles.c.name_key)).scalars())
+                taken = set(conn.execute(sa.select(profiles.c.name_key).where(
+                    profiles.c.name_scope == class_scope(class_id))).scalars())
                 ids = []
                 for pupil, digest in zip(pupils, digests, strict=True):
                     key = name_key(pupil.nickname)
@@ -396,12 +431,13 @@ class ClassroomStore(Database):
                         raise StorageError("profile_taken", nickname=pupil.nickname)
                     taken.add(key)
                     profile_id = conn.execute(profiles.insert().values(
-                        nickname=pupil.nickname, name_key=key, avatar=pupil.avatar[:16],
+                        nickname=pupil.nickname, name_key=key,
+                        name_scope=class_scope(class_id), avatar=pupil.avatar[:16],
                         settings="{}",
                         created_at=stamp, pin_hash=digest)).inserted_primary_key[0]
                     conn.execute(class_members.insert().values(
                         class_id=class_id, profile_id=profile_id, real_name=pupil.real_name,
-                        failed_attempts=0, created_at=stamp))
+                        failed_attempts=0, created_at=stamp, card_pin=pupil.pin))
                     ids.append(int(profile_id))
         except sa.exc.IntegrityError:
             raise StorageError("profile_taken", nickname="") from None
@@ -437,49 +473,47 @@ class ClassroomStore(Database):
             conn.execute(profiles.update().where(profiles.c.id == profile_id)
                          .values(pin_hash=digest))
             conn.execute(class_members.update().where(class_members.c.profile_id == profile_id)
-                         .values(failed_attempts=0, locked_until=None))
+                         .values(failed_attempts=0, locked_until=None, card_pin=pin))
 
     def set_member_pins(self, class_id: int, pins: dict[int, str]) -> None:
         """New PINs for several pupils at once, in one transaction."""
-        digests = {pid: hash_secret(pin, PIN_COST) for pid, pin in pins.items()}
+        digests = {pid: (hash_secret(pin, PIN_COST), pin) for pid, pin in pins.items()}
         with self.transaction() as conn:
-            for profile_id, digest in digests.items():
+            for profile_id, (digest, pin) in digests.items():
                 if not _is_member(conn, class_id, profile_id):
                     raise StorageError("not_in_class")
                 conn.execute(profiles.update().where(profiles.c.id == profile_id)
                              .values(pin_hash=digest))
                 conn.execute(class_members.update()
                              .where(class_members.c.profile_id == profile_id)
-                             .values(failed_attempts=0, locked_until=None))
+                             .values(failed_attempts=0, locked_until=None, card_pin=pin))
 
-    def check_member_pin(self, class_id: int, profile_id: int, pin: str, *, at: datetime,
-                         max_failures: int, lock_for: timedelta) -> PinCheck:
-        """A pupil's PIN at the class sign-in, rate-limited per pupil (as teachers').
-
-        ``not_in_class`` when the profile is not a pupil of this class (a code of another
-        class, an edited request): nothing is tried then.
-        """
-        with self.transaction() as conn:
+    def member_pin_matches(self, class_id: int, profile_id: int, pin: str) -> bool:
+        """Whether ``pin`` is the pupil's (checked against the hash). ``not_in_class`` when
+        the profile is not a pupil of this class (a code of another class, an edited
+        request). Wrong PINs are counted by the caller (trainer.limits): per pupil, device
+        and pair, so one tablet's guesses never lock the pupil out on another (issue 27)."""
+        with self.engine.connect() as conn:
             row = conn.execute(
-                sa.select(class_members.c.id, class_members.c.failed_attempts,
-                          class_members.c.locked_until, profiles.c.pin_hash)
-                .join(profiles, profiles.c.id == class_members.c.profile_id)
+                sa.select(profiles.c.pin_hash)
+                .join(class_members, profiles.c.id == class_members.c.profile_id)
                 .where((class_members.c.class_id == class_id)
-                       & (class_members.c.profile_id == profile_id))
-                .with_for_update()).first()
-            if row is None:
-                raise StorageError("not_in_class")
-            until = aware(row.locked_until)
-            if until is not None and until > at:
-                return PinCheck(False, until, int(row.failed_attempts))
-            if row.pin_hash is not None and secret_matches(pin, row.pin_hash):
-                conn.execute(class_members.update().where(class_members.c.id == row.id)
-                             .values(failed_attempts=0, locked_until=None))
-                return PinCheck(True)
-            failures, until = _count_failure(conn, class_members, row.id, at, max_failures,
-                                             lock_for)
-            return PinCheck(False, until if until is not None and until > at else None,
-                            failures)
+                       & (class_members.c.profile_id == profile_id))).first()
+        if row is None:
+            raise StorageError("not_in_class")
+        if row.pin_hash is None:
+            waste_time(PIN_COST)
+            return False
+        return secret_matches(pin, row.pin_hash)
+
+    def card_pin(self, class_id: int, profile_id: int) -> str | None:
+        """The PIN printed on the pupil's login card (None for a pupil made before it was
+        kept: a new PIN gives one). The caller is the class's teacher (trainer.classroom
+        checks); no pupil's page reads it."""
+        with self.engine.connect() as conn:
+            return conn.execute(sa.select(class_members.c.card_pin).where(
+                (class_members.c.class_id == class_id)
+                & (class_members.c.profile_id == profile_id))).scalar()
 
     def set_real_name(self, class_id: int, profile_id: int, real_name: str | None) -> None:
         with self.transaction() as conn:
@@ -621,6 +655,11 @@ class ClassroomStore(Database):
         with self.engine.connect() as conn:
             row = conn.execute(sa.select(*(p.scalar_subquery() for p in parts))).one()
         return ClassVersion(tuple(row))
+
+
+def class_scope(class_id: int) -> str:
+    """The ``profiles.name_scope`` of a class's pupils: their nicknames are unique in it."""
+    return f"class:{int(class_id)}"
 
 
 def _read_class(conn: Connection, where: Any) -> ClassInfo | None:

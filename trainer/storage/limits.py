@@ -92,3 +92,25 @@ class LimitStore(Database):
         with self.transaction() as conn:
             conn.execute(secret_tries.delete().where(
                 (secret_tries.c.scope == scope) & (secret_tries.c.subject == subject)))
+
+    def secret_tries_of(self, scope: str, prefix: str) -> dict[str, SecretTries]:
+        """Every count of ``scope`` whose subject starts with ``prefix`` (a pupil's counts
+        per device: ``"<profile id>|"``), by subject: what the teacher is shown."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(secret_tries).where(
+                (secret_tries.c.scope == scope)
+                & (sa.func.substr(secret_tries.c.subject, 1, len(prefix)) == prefix))).all()
+        return {row.subject: SecretTries(int(row.failures), aware(row.locked_until),
+                                         aware(row.last_failure)) for row in rows}
+
+    def clear_secret_tries_of(self, keys: Sequence[tuple[str, str]], scope: str,
+                              prefix: str) -> None:
+        """Several counts start again at once, in one transaction: ``keys``, and every
+        subject of ``scope`` starting with ``prefix`` (a teacher unlocks a pupil)."""
+        with self.transaction() as conn:
+            for key_scope, subject in keys:
+                conn.execute(secret_tries.delete().where(
+                    (secret_tries.c.scope == key_scope) & (secret_tries.c.subject == subject)))
+            conn.execute(secret_tries.delete().where(
+                (secret_tries.c.scope == scope)
+                & (sa.func.substr(secret_tries.c.subject, 1, len(prefix)) == prefix)))

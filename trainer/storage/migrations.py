@@ -389,6 +389,70 @@ def _migration_12(conn: Connection) -> None:
     conn.exec_driver_sql(f"ALTER TABLE classes ADD COLUMN voice BOOLEAN NOT NULL DEFAULT {false}")
 
 
+def _migration_13(conn: Connection) -> None:
+    """A whole school on one server (issue 27): identity.
+
+    - A nickname is unique within its scope, not across the server: ``profiles.name_scope``
+      is ``class:<id>`` for a class's pupil and ``""`` for the profiles made on the app's
+      own "Who's playing?"; the unique index is on (scope, key), and the old ``UNIQUE``
+      on the nickname itself goes (PostgreSQL drops the constraint; SQLite cannot drop
+      one, so the table is rebuilt, ids and rows kept, with foreign keys off for the
+      migration as SQLite's own procedure asks: see ``schema._migration_transaction``).
+    - ``class_members.card_pin``: the PIN printed on the pupil's login card, for the
+      class's teachers to look up (the sign-in still checks the hash); none for pupils
+      made before (a new PIN gives one).
+    - ``teacher_invites``: single-use, expiring codes an existing teacher makes for a new
+      account (stored as SHA-256 digests: a code read from the database is no use)."""
+    v13 = sa.MetaData()
+    sa.Table("teachers", v13, sa.Column("id", sa.Integer, primary_key=True))
+    if conn.dialect.name == "sqlite":
+        rebuilt = sa.Table(
+            "profiles_v13", v13,
+            sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+            sa.Column("nickname", sa.String(40), nullable=False),
+            sa.Column("avatar", sa.String(16), nullable=False),
+            sa.Column("settings", sa.Text, nullable=False),
+            sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+            sa.Column("pin_hash", sa.String(200), nullable=True),
+            sa.Column("name_key", sa.String(160), nullable=False, server_default=sa.text("''")),
+            sa.Column("name_scope", sa.String(24), nullable=False,
+                      server_default=sa.text("''")),
+        )
+        rebuilt.create(conn)
+        conn.exec_driver_sql(
+            "INSERT INTO profiles_v13 (id, nickname, avatar, settings, created_at, pin_hash, "
+            "name_key, name_scope) SELECT id, nickname, avatar, settings, created_at, "
+            "pin_hash, name_key, '' FROM profiles")
+        conn.exec_driver_sql("DROP TABLE profiles")
+        conn.exec_driver_sql("ALTER TABLE profiles_v13 RENAME TO profiles")
+    else:
+        for unique in sa.inspect(conn).get_unique_constraints("profiles"):
+            if unique["column_names"] == ["nickname"]:
+                conn.exec_driver_sql(f'ALTER TABLE profiles DROP CONSTRAINT "{unique["name"]}"')
+        conn.exec_driver_sql("DROP INDEX uq_profiles_name_key")
+        conn.exec_driver_sql(
+            "ALTER TABLE profiles ADD COLUMN name_scope VARCHAR(24) NOT NULL DEFAULT ''")
+    conn.exec_driver_sql(
+        "UPDATE profiles SET name_scope = 'class:' || CAST((SELECT class_id FROM class_members "
+        "WHERE class_members.profile_id = profiles.id) AS VARCHAR(20)) "
+        "WHERE id IN (SELECT profile_id FROM class_members)")
+    conn.exec_driver_sql(
+        "CREATE UNIQUE INDEX uq_profiles_scope_name ON profiles (name_scope, name_key)")
+    conn.exec_driver_sql("ALTER TABLE class_members ADD COLUMN card_pin VARCHAR(8)")
+    sa.Table(
+        "teacher_invites", v13,
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("code_hash", sa.String(64), nullable=False, unique=True),
+        sa.Column("created_by", sa.Integer, sa.ForeignKey("teachers.id", ondelete="CASCADE"),
+                  nullable=True),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("used_at", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("used_by", sa.Integer, sa.ForeignKey("teachers.id", ondelete="SET NULL"),
+                  nullable=True),
+    ).create(conn)
+
+
 #: Append only; never edit one that has shipped.
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "profiles, games, moves, results", _migration_1),
@@ -403,5 +467,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(10, "wrong secrets counted per target, device and server", _migration_10),
     Migration(11, "unfinished puzzles", _migration_11),
     Migration(12, "a class's voice (read aloud, sounds)", _migration_12),
+    Migration(13, "names within a class, login-card PINs, teacher invitations",
+              _migration_13),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version

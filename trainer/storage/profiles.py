@@ -102,11 +102,14 @@ def _taken(nickname: str) -> Iterator[None]:
 class ProfileStore(Database):
     """Profiles over the database."""
 
-    def _name_free(self, conn: Connection, nickname: str, but: int | None = None) -> None:
-        # The friendly refusal, before the write; the unique name_key is what holds when
-        # two tabs or replicas pass this check at once (the write then fails: _taken).
-        found = conn.execute(sa.select(profiles.c.id)
-                             .where(profiles.c.name_key == name_key(nickname))).scalars()
+    def _name_free(self, conn: Connection, nickname: str, but: int | None = None,
+                   scope: str = "") -> None:
+        # The friendly refusal, before the write; the unique (name_scope, name_key) is what
+        # holds when two tabs or replicas pass this check at once (the write then fails:
+        # _taken). Only the scope's names are compared: a class's "Lucía" is no other's.
+        found = conn.execute(sa.select(profiles.c.id).where(
+            (profiles.c.name_key == name_key(nickname))
+            & (profiles.c.name_scope == scope))).scalars()
         if any(profile_id != but for profile_id in found):
             raise StorageError("profile_taken", nickname=nickname)
 
@@ -119,7 +122,8 @@ class ProfileStore(Database):
         with _taken(nickname), self.transaction() as conn:
             self._name_free(conn, nickname)
             new_id = conn.execute(profiles.insert().values(
-                nickname=nickname, name_key=name_key(nickname), avatar=avatar[:16],
+                nickname=nickname, name_key=name_key(nickname), name_scope="",
+                avatar=avatar[:16],
                 settings=json.dumps(settings or {}), created_at=now())).inserted_primary_key[0]
         profile = self.get_profile(int(new_id))
         assert profile is not None
@@ -174,7 +178,9 @@ class ProfileStore(Database):
         if not nickname:
             raise StorageError("profile_empty")
         with _taken(nickname), self.transaction() as conn:
-            self._name_free(conn, nickname, but=profile_id)
+            scope = conn.execute(sa.select(profiles.c.name_scope)
+                                 .where(profiles.c.id == profile_id)).scalar() or ""
+            self._name_free(conn, nickname, but=profile_id, scope=scope)
             conn.execute(profiles.update().where(profiles.c.id == profile_id)
                          .values(nickname=nickname, name_key=name_key(nickname)))
         profile = self.get_profile(profile_id)

@@ -24,7 +24,7 @@ __all__ = ["Database", "StorageError", "metadata", "schema_version", "profiles",
            "moves", "results", "attempts", "daily_results", "lesson_results", "lesson_goes",
            "teachers",
            "classes", "class_teachers", "class_members", "assignments", "game_tables",
-           "table_seats", "secret_tries", "puzzle_progress", "sqlite_url",
+           "table_seats", "secret_tries", "puzzle_progress", "teacher_invites", "sqlite_url",
            "configure_sqlite",
            "now", "aware"]
 
@@ -52,19 +52,24 @@ schema_version = sa.Table(
 profiles = sa.Table(
     "profiles", metadata,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    # A nickname and an avatar, nothing else: no e-mail, no real name.
-    sa.Column("nickname", sa.String(40), nullable=False, unique=True),
+    # A nickname and an avatar, nothing else: no e-mail, no real name. Unique within its
+    # scope only (name_scope, name_key below; migration 13).
+    sa.Column("nickname", sa.String(40), nullable=False),
     sa.Column("avatar", sa.String(16), nullable=False),
     sa.Column("settings", sa.Text, nullable=False, default="{}"),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     # A parent's optional PIN, as a salted scrypt hash (see profiles.hash_pin).
     sa.Column("pin_hash", sa.String(200), nullable=True),
     # The folded nickname (trainer.names.name_key: NFKC, case, the UTS #39 skeleton),
-    # unique: the one nickname rule, kept by the database itself (migration 9), so two
-    # tabs or replicas cannot both take "Ana" and "ANA", nor "Lola" and "LoIa".
+    # unique within its scope: the one nickname rule, kept by the database itself
+    # (migrations 9 and 13), so two tabs or replicas cannot both take "Ana" and "ANA",
+    # nor "Lola" and "LoIa", in one class or among the app's own profiles.
     sa.Column("name_key", sa.String(160), nullable=False, server_default=sa.text("''")),
+    # Where the nickname is unique (issue 27): "class:<id>" for a class's pupil, "" for
+    # the profiles of "Who's playing?". Two classes may each have a "Lucía".
+    sa.Column("name_scope", sa.String(24), nullable=False, server_default=sa.text("''")),
 )
-sa.Index("uq_profiles_name_key", profiles.c.name_key, unique=True)
+sa.Index("uq_profiles_scope_name", profiles.c.name_scope, profiles.c.name_key, unique=True)
 
 games = sa.Table(
     "games", metadata,
@@ -208,7 +213,8 @@ teachers = sa.Table(
     # scrypt$n$r$p$salt$hash (storage.hashing): never read outside the storage package.
     sa.Column("password_hash", sa.String(200), nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-    # Wrong passwords in a row, and the lock they earned (rate limiting per account).
+    # Unused since issue 27 (wrong passwords are counted in secret_tries per account,
+    # device and pair: trainer.limits); kept, as dropping them would rebuild the table.
     sa.Column("failed_attempts", sa.Integer, nullable=False, default=0),
     sa.Column("locked_until", sa.DateTime(timezone=True), nullable=True),
 )
@@ -253,10 +259,14 @@ class_members = sa.Table(
     sa.Column("profile_id", sa.Integer, sa.ForeignKey("profiles.id", ondelete="CASCADE"),
               nullable=False, unique=True),  # a profile is in one class at most
     sa.Column("real_name", sa.String(80), nullable=True),  # the class's teachers only
-    # Wrong PINs in a row at the class sign-in, and the lock they earned.
+    # Unused since issue 27 (wrong PINs are counted in secret_tries per pupil, device and
+    # pair: trainer.limits); kept, as dropping them would rebuild the table.
     sa.Column("failed_attempts", sa.Integer, nullable=False, default=0),
     sa.Column("locked_until", sa.DateTime(timezone=True), nullable=True),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    # The PIN printed on the login card, for the class's teachers only (a forgotten PIN
+    # looked up, one card reprinted); the sign-in checks profiles.pin_hash (migration 13).
+    sa.Column("card_pin", sa.String(8), nullable=True),
 )
 
 assignments = sa.Table(
@@ -331,6 +341,21 @@ secret_tries = sa.Table(
     sa.Column("last_failure", sa.DateTime(timezone=True), nullable=False),
 )
 
+#: A code an existing teacher gives a colleague to make an account (issue 27): single
+#: use, expiring; stored as its SHA-256 (migration 13).
+teacher_invites = sa.Table(
+    "teacher_invites", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("code_hash", sa.String(64), nullable=False, unique=True),
+    sa.Column("created_by", sa.Integer, sa.ForeignKey("teachers.id", ondelete="CASCADE"),
+              nullable=True),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("used_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("used_by", sa.Integer, sa.ForeignKey("teachers.id", ondelete="SET NULL"),
+              nullable=True),
+)
+
 #: The puzzle a page shows and the sets found so far, saved as they are found
 #: (trainer.practice_sessions.PuzzleSession.progress): a restart resumes it.
 puzzle_progress = sa.Table(
@@ -401,7 +426,13 @@ def _migration_transaction(engine: Engine) -> Iterator[Connection]:
     reset when the connection goes back to the pool) and the transaction is opened by
     hand with ``BEGIN IMMEDIATE`` (SQLAlchemy's "pysqlite BEGIN" recipe): it takes the
     database's write lock at once, so the re-read of the version inside it is under
-    that lock, and every statement, DDL included, commits or rolls back together."""
+    that lock, and every statement, DDL included, commits or rolls back together.
+
+    SQLite's foreign keys are off during a migration (its documented procedure for a table
+    rebuilt, migration 13: a ``DROP TABLE`` with them on would cascade into every child
+    table; the pragma is a no-op inside a transaction, so it is set before ``BEGIN``),
+    checked by ``PRAGMA foreign_key_check`` before the commit, and back as they were
+    after it."""
     with engine.connect() as conn:
         if conn.dialect.name != "sqlite":
             with conn.begin():
@@ -411,13 +442,22 @@ def _migration_transaction(engine: Engine) -> Iterator[Connection]:
                 yield conn
             return
         conn.execution_options(isolation_level="AUTOCOMMIT")
-        conn.exec_driver_sql("BEGIN IMMEDIATE")
+        enforced = conn.exec_driver_sql("PRAGMA foreign_keys").scalar()
+        conn.exec_driver_sql("PRAGMA foreign_keys=OFF")
         try:
-            yield conn
-        except BaseException:
-            conn.exec_driver_sql("ROLLBACK")
-            raise
-        conn.exec_driver_sql("COMMIT")
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+            try:
+                yield conn
+                broken = conn.exec_driver_sql("PRAGMA foreign_key_check").first()
+                if broken is not None:
+                    raise sa.exc.IntegrityError("PRAGMA foreign_key_check", None,
+                                                ValueError(f"foreign key broken: {broken}"))
+            except BaseException:
+                conn.exec_driver_sql("ROLLBACK")
+                raise
+            conn.exec_driver_sql("COMMIT")
+        finally:
+            conn.exec_driver_sql(f"PRAGMA foreign_keys={'ON' if enforced else 'OFF'}")
 
 
 class Database:

@@ -33,6 +33,7 @@ from trainer.classroom import (
     describe,
     fact_label,
     format_code,
+    format_invite,
     new_class_code,
     new_pin,
     normalise_code,
@@ -52,7 +53,7 @@ from trainer.classroom_views import (
     task_puzzles,
 )
 from trainer.i18n import LANGUAGES, has_key, t
-from trainer.storage import Storage, configure_sqlite
+from trainer.storage import Storage, StorageError, configure_sqlite
 from trainer.storage.practice import attempt_values
 from trainer.storage.schema import (
     attempts,
@@ -60,6 +61,7 @@ from trainer.storage.schema import (
     lesson_goes,
     lesson_results,
     profiles,
+    teacher_invites,
     teachers,
 )
 
@@ -112,10 +114,17 @@ def sq(request: pytest.FixtureRequest, tmp_path) -> Storage:
     eng.dispose()
 
 
+def account(auth: TeacherAuth, name: str, password: str = PASSWORD):
+    """A teacher's account: the server's first freely, any other by an invitation (made
+    at the command line's way, by nobody signed in)."""
+    invite = None if auth.first_account_open() else auth.invite()[0]
+    return auth.create_account(name, password, invite)
+
+
 def teacher(store: Storage, name: str = "Ms Díaz", clock: Clock | None = None,
             **kwargs) -> Classroom:
     auth = TeacherAuth(store, clock=clock or Clock(), **kwargs)
-    return Classroom(store, auth.create_account(name, PASSWORD))
+    return Classroom(store, account(auth, name))
 
 
 def class_with(room: Classroom, names: str, class_name: str = "3B"):
@@ -157,7 +166,7 @@ def pdf_text(data: bytes) -> str:
 
 def test_a_password_is_stored_as_a_salted_scrypt_hash_never_in_clear(store: Storage) -> None:
     auth = TeacherAuth(store, clock=Clock())
-    session = auth.create_account("Ms Díaz", PASSWORD)
+    session = account(auth, "Ms Díaz")
     assert not any("hash" in f.name for f in dataclasses.fields(session.teacher))
     with store.engine.connect() as conn:
         row = conn.execute(sa.select(teachers)).one()
@@ -165,42 +174,61 @@ def test_a_password_is_stored_as_a_salted_scrypt_hash_never_in_clear(store: Stor
     assert PASSWORD not in stored and PASSWORD.encode().hex() not in stored
     scheme, n, r, p, salt, digest = row.password_hash.split("$")
     assert (scheme, int(n), len(salt), len(digest)) == ("scrypt", 2**15, 32, 128)
-    auth.create_account("Mr Roe", PASSWORD)  # the same password, another salt
+    account(auth, "Mr Roe")  # the same password, another salt
     with store.engine.connect() as conn:
         hashes = conn.execute(sa.select(teachers.c.password_hash)).scalars().all()
     assert len(set(hashes)) == 2
     assert auth.sign_in("ms diaz", PASSWORD).teacher.id == session.teacher.id  # name folded
 
 
-def test_wrong_password_then_lockout_per_account_then_the_lock_ends(
+def test_wrong_passwords_slow_the_device_that_types_them_never_the_account_elsewhere(
         store: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 27: five wrong passwords for "Ms Díaz" typed on a pupil's phone locked the
+    real teacher out on her tablet. Now the phone waits, longer each time; the tablet
+    signs in; a guess spread over many devices makes the account wait seconds only."""
     monkeypatch.setattr(storage_classroom, "PASSWORD_COST", {"n": 2**8, "r": 8, "p": 1})
     clock = Clock()
     auth = TeacherAuth(store, clock=clock)
-    auth.create_account("Ms Díaz", PASSWORD)
-    auth.create_account("Mr Roe", PASSWORD)
+    account(auth, "Ms Díaz")
+    account(auth, "Mr Roe")
     for _ in range(4):
         with pytest.raises(ClassroomError) as err:
-            auth.sign_in("Ms Díaz", "not the password")
+            auth.sign_in("Ms Díaz", "not the password", "phone")
         assert err.value.key == "auth.wrong"
     with pytest.raises(ClassroomError) as err:
-        auth.sign_in("Ms Díaz", "still not it")  # the fifth: locked now
-    assert (err.value.key, err.value.params) == ("auth.locked", {"count": 5})
-    with pytest.raises(ClassroomError) as err:
-        auth.sign_in("Ms Díaz", PASSWORD)  # the right one is not even tried
-    assert err.value.key == "auth.locked"
-    assert auth.sign_in("Mr Roe", PASSWORD).teacher.name == "Mr Roe"  # per account
-    clock.advance(minutes=4)
-    with pytest.raises(ClassroomError) as err:
-        auth.sign_in("Ms Díaz", PASSWORD)
-    assert err.value.params == {"count": 1}
+        auth.sign_in("Ms Díaz", "still not it", "phone")  # the fifth: the phone waits
+    assert (err.value.key, err.value.params) == ("auth.locked", {"count": 1})
+    with pytest.raises(ClassroomError, match="auth.locked"):
+        auth.sign_in("Ms Díaz", PASSWORD, "phone")  # not even tried on the phone
+    # The teacher's tablet is another device: nothing to wait for.
+    assert auth.sign_in("Ms Díaz", PASSWORD, "tablet").teacher.name == "Ms Díaz"
+    # The phone's waits grow: 1 minute, then 2, then 4.
     clock.advance(minutes=1, seconds=1)
-    assert auth.sign_in("Ms Díaz", PASSWORD).teacher.name == "Ms Díaz"
-    # A right password clears the count: four more wrong ones do not lock.
-    for _ in range(4):
+    with pytest.raises(ClassroomError) as err:
+        auth.sign_in("Ms Díaz", "guess six", "phone")
+    assert err.value.params == {"count": 2}
+    clock.advance(minutes=2, seconds=1)
+    with pytest.raises(ClassroomError) as err:
+        auth.sign_in("Ms Díaz", "guess seven", "phone")
+    assert err.value.params == {"count": 4}
+    # The phone guessing another account: its own device count makes it wait too, once
+    # it has tried 10 in all (here 7 so far: 3 more are wrong, the fourth waits).
+    for _ in range(2):
         with pytest.raises(ClassroomError, match="auth.wrong"):
-            auth.sign_in("Ms Díaz", "nope nope nope")
-    assert auth.sign_in("Ms Díaz", PASSWORD)
+            auth.sign_in("Mr Roe", "guess guess", "phone")
+    with pytest.raises(ClassroomError, match="auth.locked"):
+        auth.sign_in("Mr Roe", "guess guess", "phone")
+    assert auth.sign_in("Mr Roe", PASSWORD, "laptop").teacher.name == "Mr Roe"
+    # Twenty devices, one wrong password each: the account's own count waits 5 seconds
+    # at most 30, for anyone: never minutes.
+    for n in range(25):
+        with pytest.raises(ClassroomError, match="auth.wrong|auth.locked"):
+            auth.sign_in("Ms Díaz", "spread out", f"device {n}")
+        clock.advance(seconds=31)
+    with pytest.raises(ClassroomError, match="auth.wrong|auth.locked"):
+        auth.sign_in("Ms Díaz", "spread out", "device 99")
+    clock.advance(seconds=31)
+    assert auth.sign_in("Ms Díaz", PASSWORD, "tablet").teacher.name == "Ms Díaz"
 
 
 def test_an_unknown_name_reads_as_a_wrong_password(sq: Storage) -> None:
@@ -222,11 +250,12 @@ def test_passphrase_policy(password: str, key: str) -> None:
 
 def test_account_names_are_checked_and_unique_when_folded(sq: Storage) -> None:
     auth = TeacherAuth(sq, clock=Clock())
-    auth.create_account("Ms Díaz", PASSWORD)
+    account(auth, "Ms Díaz")
+    code = auth.invite()[0]
     for name, key in (("MS DIAZ", "auth.teacher_taken"), ("<b>x</b>", "name.chars"),
                       ("Ms\u202eDíaz", "name.hidden"), ("  ", "name.empty")):
         with pytest.raises(ClassroomError) as err:
-            auth.create_account(name, PASSWORD)
+            auth.create_account(name, PASSWORD, code)
         assert err.value.key == key
 
 
@@ -234,7 +263,7 @@ def test_the_teacher_area_locks_after_inactivity_and_opens_with_the_password(
         sq: Storage) -> None:
     clock = Clock()
     auth = TeacherAuth(sq, clock=clock, idle_minutes=15)
-    room = Classroom(sq, auth.create_account("Ms Díaz", PASSWORD))
+    room = Classroom(sq, account(auth, "Ms Díaz"))
     info = room.create_class("3B")
     clock.advance(minutes=14)
     assert room.classes() == [info]  # used: the clock starts again
@@ -261,7 +290,7 @@ def test_the_teacher_area_locks_after_inactivity_and_opens_with_the_password(
 
 def test_class_codes_are_short_unambiguous_unique_and_regenerable(store: Storage) -> None:
     codes = iter(["KDM472", "KDM472", "PRT396"])  # the second class draws a taken code first
-    room = Classroom(store, TeacherAuth(store, clock=Clock()).create_account("Ms Díaz", PASSWORD),
+    room = Classroom(store, account(TeacherAuth(store, clock=Clock()), "Ms Díaz"),
                      code_maker=lambda: next(codes))
     first, second = room.create_class("3B"), room.create_class("3C")
     assert (first.code, second.code) == ("KDM472", "PRT396")
@@ -274,7 +303,9 @@ def test_class_codes_are_short_unambiguous_unique_and_regenerable(store: Storage
 
 
 def test_a_pasted_list_adds_pupils_and_refuses_lines_with_their_reasons(store: Storage) -> None:
-    store.create_profile("Nico", "🐼")  # a profile of the device: its nickname is taken
+    # A profile of the app's "Who's playing?": its nickname is its own scope's, not the
+    # class's (issue 27; a name taken within the class: test_two_classes_...).
+    store.create_profile("Nico", "🐼")
     room = teacher(store)
     info = room.create_class("3B")
     pasted = "\n".join([
@@ -293,19 +324,18 @@ def test_a_pasted_list_adds_pupils_and_refuses_lines_with_their_reasons(store: S
     ])
     result = room.add_pupils(info.id, pasted)
     assert [(p.nickname, p.real_name) for p in result.added] == [
-        ("Lola", "Dolores García"), ("Leo", "Leonardo Ruiz"), ("Zoë", None)]
+        ("Lola", "Dolores García"), ("Leo", "Leonardo Ruiz"), ("nico", None), ("Zoë", None)]
     assert [(r.line, r.key) for r in result.refused] == [
         (4, "name.chars"), (5, "name.chars"), (6, "name.twice"), (7, "name.long"),
-        (8, "name.hidden"), (9, "name.taken"), (10, "name.reserved"), (11, "name.real_chars")]
+        (8, "name.hidden"), (10, "name.reserved"), (11, "name.real_chars")]
     refused = {r.line: r for r in result.refused}
     assert refused[6].params == {"name": "Lоla", "line": 1}
-    assert refused[9].params == {"name": "nico", "suggestion": "nico 2"}
     assert refused[4].text == "<script>alert(1)</script>"  # shown back as typed, as text
     # Each pupil: a picture (all different while there are pictures left) and a PIN.
-    assert len({p.avatar for p in result.added}) == 3
+    assert len({p.avatar for p in result.added}) == 4
     assert all(re.fullmatch(r"\d{4}", p.pin) for p in result.added)
     members = store.members(info.id)
-    assert [m.nickname for m in members] == ["Leo", "Lola", "Zoë"]
+    assert [m.nickname for m in members] == ["Leo", "Lola", "nico", "Zoë"]
     lola = next(m for m in members if m.nickname == "Lola")
     # The profile holds nickname, picture, settings and the PIN's hash; the PIN opens it.
     profile = store.get_profile(lola.profile_id)
@@ -349,7 +379,7 @@ def test_class_names_are_text_too(sq: Storage) -> None:
 
 # -- a pupil on a shared tablet ---------------------------------------------------------
 
-def test_sign_in_by_code_picture_and_pin_with_a_lock_per_pupil(store: Storage) -> None:
+def test_sign_in_by_code_picture_and_pin(store: Storage) -> None:
     clock = Clock()
     room = teacher(store)
     info, pupils = class_with(room, "Lola\tDolores García\nLeo")
@@ -363,18 +393,18 @@ def test_sign_in_by_code_picture_and_pin_with_a_lock_per_pupil(store: Storage) -
     lola, leo = pupils["Lola"], pupils["Leo"]
     assert door.sign_in(card, lola.profile_id, lola.pin) == lola.profile_id
     wrong = "0" * 4 if lola.pin != "0000" else "9999"
-    for left in (4, 3, 2, 1):
+    for left in (2, 1):
         with pytest.raises(ClassroomError) as err:
-            door.sign_in(card, lola.profile_id, wrong)
+            door.sign_in(card, lola.profile_id, wrong, "tablet 3")
         assert (err.value.key, err.value.params) == ("signin.pin_wrong", {"count": left})
     with pytest.raises(ClassroomError) as err:
-        door.sign_in(card, lola.profile_id, wrong)
-    assert (err.value.key, err.value.params) == ("signin.pin_locked", {"count": 5})
+        door.sign_in(card, lola.profile_id, wrong, "tablet 3")
+    assert (err.value.key, err.value.params) == ("signin.pin_locked", {"count": 1})
     with pytest.raises(ClassroomError, match="signin.pin_locked"):
-        door.sign_in(card, lola.profile_id, lola.pin)
-    assert door.sign_in(card, leo.profile_id, leo.pin) == leo.profile_id  # per pupil
-    clock.advance(minutes=5, seconds=1)
-    assert door.sign_in(card, lola.profile_id, lola.pin) == lola.profile_id
+        door.sign_in(card, lola.profile_id, lola.pin, "tablet 3")
+    assert door.sign_in(card, leo.profile_id, leo.pin, "tablet 3") == leo.profile_id
+    clock.advance(minutes=1, seconds=1)
+    assert door.sign_in(card, lola.profile_id, lola.pin, "tablet 3") == lola.profile_id
     # Another class's pupil through this class's code, or a profile of no class: refused,
     # even with the right PIN.
     mia = theirs["Mia"]
@@ -387,16 +417,145 @@ def test_sign_in_by_code_picture_and_pin_with_a_lock_per_pupil(store: Storage) -
         with pytest.raises(ClassroomError, match="signin.code_unknown"):
             door.find_class(code)
     assert door.find_class(other.code).id == other.id
-    # A pupil's profile reached by "Who's playing?" or ?p=: the same PIN, the same limit.
+    # A pupil's profile reached by "Who's playing?" or a table's seat: the same PIN, the
+    # same limits (the same device's count).
     assert door.sign_in_profile(mia.profile_id, mia.pin) == mia.profile_id
     assert store.managed_profile_ids() == {lola.profile_id, leo.profile_id, mia.profile_id}
-    for _ in range(5):
+    for _ in range(3):
         with pytest.raises(ClassroomError, match="signin.pin_"):
-            door.sign_in_profile(leo.profile_id, wrong if leo.pin != wrong else "9998")
+            door.sign_in_profile(leo.profile_id, wrong if leo.pin != wrong else "9998", "phone")
     with pytest.raises(ClassroomError, match="signin.pin_locked"):
-        door.sign_in(card, leo.profile_id, leo.pin)
+        door.sign_in(card, leo.profile_id, leo.pin, "phone")
     with pytest.raises(ClassroomError, match="pupil.not_in_class"):
         door.sign_in_profile(home.id, "1234")
+
+
+def test_a_classmates_wrong_pins_never_lock_a_pupil_out_on_another_tablet(
+        store: Storage) -> None:
+    """Issue 27: five wrong PINs locked a classmate, whose only remedy was a new PIN (her
+    printed card void). Now the guessing tablet waits, longer each time; the pupil signs
+    in on another; the teacher sees the tries and unlocks without a new PIN, and looks up
+    a forgotten PIN (the one on the card)."""
+    clock = Clock()
+    room = teacher(store)
+    room = Classroom(store, room.session, clock=clock)
+    info, pupils = class_with(room, "Lucía\nHugo")
+    lucia, hugo = pupils["Lucía"], pupils["Hugo"]
+    door = PupilSignIn(store, clock=clock)
+    card = door.find_class(info.code)
+    wrong = "0000" if lucia.pin != "0000" else "9999"
+    assert room.pin_attempts(info.id) == {}
+    for _ in range(2):
+        with pytest.raises(ClassroomError, match="signin.pin_wrong"):
+            door.sign_in(card, lucia.profile_id, wrong, "hugo's tablet")
+    waits = []
+    for _ in range(3):
+        with pytest.raises(ClassroomError) as err:
+            door.sign_in(card, lucia.profile_id, wrong, "hugo's tablet")
+        assert err.value.key == "signin.pin_locked"
+        waits.append(err.value.params["count"])
+        clock.advance(minutes=waits[-1], seconds=1)
+    assert waits == [1, 2, 4]  # growing, for the guesser
+    with pytest.raises(ClassroomError, match="signin.pin_locked"):
+        door.sign_in(card, lucia.profile_id, wrong, "hugo's tablet")
+    # Lucía on her own tablet: in at once.
+    assert door.sign_in(card, lucia.profile_id, lucia.pin, "lucía's tablet") == lucia.profile_id
+    with pytest.raises(ClassroomError, match="signin.pin_locked"):  # still the guesser's
+        door.sign_in(card, lucia.profile_id, lucia.pin, "hugo's tablet")
+    # The teacher sees it and unlocks, the PIN unchanged.
+    for _ in range(2):
+        with pytest.raises(ClassroomError, match="signin.pin_wrong"):
+            door.sign_in(card, hugo.profile_id, "0" * 4 if hugo.pin != "0000" else "1",
+                         "tablet 2")
+    seen = room.pin_attempts(info.id)
+    assert set(seen) == {lucia.profile_id, hugo.profile_id}
+    assert (seen[lucia.profile_id].devices, seen[lucia.profile_id].wrong) == (1, 6)
+    assert seen[lucia.profile_id].waiting_until > clock()
+    assert (seen[hugo.profile_id].wrong, seen[hugo.profile_id].waiting_until) == (2, None)
+    room.unlock_pupil(info.id, lucia.profile_id)
+    assert lucia.profile_id not in room.pin_attempts(info.id)
+    assert door.sign_in(card, lucia.profile_id, lucia.pin, "hugo's tablet") == lucia.profile_id
+    # A forgotten PIN: the one on her card, for her class's teachers only.
+    login = room.look_up_pin(info.id, lucia.profile_id)
+    assert (login.nickname, login.pin) == ("Lucía", lucia.pin)
+    card_text = pdf_text(cp.login_cards_pdf(info, [login], "es"))  # her card alone
+    assert "Lucía" in card_text and " ".join(lucia.pin) in card_text
+    assert "Hugo" not in card_text
+    stranger = teacher(store, "Mr Roe")
+    for call in (lambda r: r.look_up_pin(info.id, lucia.profile_id),
+                 lambda r: r.unlock_pupil(info.id, lucia.profile_id),
+                 lambda r: r.pin_attempts(info.id)):
+        with pytest.raises(ClassroomError, match="class.not_yours"):
+            call(stranger)
+    # A new PIN is what the card shows from then on.
+    fresh = room.regenerate_pin(info.id, hugo.profile_id)
+    assert room.look_up_pin(info.id, hugo.profile_id).pin == fresh.pin
+    with store.engine.connect() as conn:  # stored for the teachers; checked by its hash
+        stored = conn.execute(sa.select(profiles.c.pin_hash)
+                              .where(profiles.c.id == hugo.profile_id)).scalar()
+    assert stored.startswith("scrypt$") and fresh.pin not in stored
+
+
+def test_two_classes_have_the_same_names_and_say_nothing_of_each_other(
+        store: Storage) -> None:
+    """Issue 27: a second class with "Lucía, Hugo, Pablo" got only Pablo ("Lucía ya está en
+    uso"), telling one teacher another class's names."""
+    first = teacher(store)
+    second = teacher(store, "Mr Roe")
+    one, _ = class_with(first, "Lucía\nHugo", class_name="2.º B")
+    two = second.create_class("2.º C")
+    added = second.add_pupils(two.id, "Lucía\nHugo\nPablo")
+    assert [p.nickname for p in added.added] == ["Lucía", "Hugo", "Pablo"]
+    assert added.refused == ()
+    # Within one class a name (in any look) is still taken once, and told with a free one.
+    again = second.add_pupils(two.id, "LUCÍA")
+    assert [(r.key, r.params) for r in again.refused] == [
+        ("name.taken", {"name": "LUCÍA", "suggestion": "LUCÍA 2"})]
+    # Friendly names too are free within the class only.
+    assert len(second.generate_pupils(two.id, 3, "es").added) == 3
+    door = PupilSignIn(store, clock=Clock())
+    for info, room in ((one, first), (two, second)):
+        shown = [p.nickname for p in door.pupils(door.find_class(info.code))]
+        assert shown.count("Lucía") == 1 and shown.count("Hugo") == 1
+        assert {m.class_id for m in room.pupils(info.id)} == {info.id}
+    # A home profile "Lucía" on the app's own "Who's playing?" is its own scope too.
+    assert store.create_profile("Lucía", "🦊").nickname == "Lucía"
+    with pytest.raises(StorageError, match="profile_taken"):
+        store.create_profile("lucia", "🐸")
+
+
+def test_teacher_accounts_first_freely_then_by_a_single_use_expiring_invitation(
+        sq: Storage) -> None:
+    clock = Clock()
+    auth = TeacherAuth(sq, clock=clock)
+    assert auth.first_account_open()
+    diaz = auth.create_account("Ms Díaz", PASSWORD)  # the server's first: no code
+    assert not auth.first_account_open()
+    with pytest.raises(ClassroomError, match="auth.invite_needed"):
+        auth.create_account("Anyone", PASSWORD)
+    room = Classroom(sq, diaz, clock=clock)
+    code, expires = room.invite_teacher()
+    assert re.fullmatch(r"[A-Z0-9]{9}", code) and expires == clock() + timedelta(days=7)
+    for bad in ("ABC-DEF-GHJ", "", "x" * 40, code[:-1]):
+        with pytest.raises(ClassroomError, match="auth.invite_bad|auth.invite_needed"):
+            auth.create_account("Mr Roe", PASSWORD, bad)
+    roe = auth.create_account("Mr Roe", PASSWORD, format_invite(code).lower())
+    assert roe.teacher.name == "Mr Roe"
+    with pytest.raises(ClassroomError, match="auth.invite_bad"):  # used up
+        auth.create_account("Ms Sanz", PASSWORD, code)
+    late, _ = auth.invite()
+    clock.advance(days=7, seconds=1)
+    with pytest.raises(ClassroomError, match="auth.invite_bad"):  # expired
+        auth.create_account("Ms Sanz", PASSWORD, late)
+    # A refused account uses no code: the same code works once the name is free.
+    fresh, _ = auth.invite()
+    with pytest.raises(ClassroomError, match="auth.teacher_taken"):
+        auth.create_account("MR ROE", PASSWORD, fresh)
+    assert auth.create_account("Ms Sanz", PASSWORD, fresh).teacher.name == "Ms Sanz"
+    with sq.engine.connect() as conn:  # codes are kept as digests only
+        stored = " ".join(str(v) for row in conn.execute(sa.select(teacher_invites)).all()
+                          for v in row)
+    assert code not in stored and fresh not in stored
 
 
 def test_a_class_name_keeps_its_ordinal_everywhere(store: Storage) -> None:

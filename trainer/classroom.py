@@ -371,6 +371,18 @@ class TeacherAuth:
             raise ClassroomError("auth.teacher_taken", name=name) from err
         return TeacherSession(teacher, idle_minutes=self.idle_minutes, clock=self.clock)
 
+    def invite(self, by: Teacher | None = None) -> tuple[str, datetime]:
+        """A single-use invitation code for a new teacher account, and when it expires
+        (:data:`INVITE_DAYS`): made by a signed-in teacher (``by``, through
+        :meth:`Classroom.invite_teacher`) or, ``by`` None, by the school's IT person at the
+        command line (``escoba teacher invite``). Shown once: only its digest is stored."""
+        code = new_invite()
+        at = self.clock()
+        expires = at + timedelta(days=INVITE_DAYS)
+        self.storage.create_invite(by.id if by is not None else None, _invite_hash(code),
+                                   at=at, expires_at=expires)
+        return code, expires
+
     def check(self, name: str, password: str, device: str = LOCAL) -> Teacher:
         """The teacher whose password this is; ``auth.wrong`` (the same for an unknown
         name, and as slow) or ``auth.locked`` with the minutes left (``count``): this
@@ -451,9 +463,10 @@ class Classroom:
 
     def __init__(self, storage: Storage, session: TeacherSession, *,
                  code_maker: Callable[[], str] = new_class_code,
-                 pin_maker: Callable[[], str] = new_pin) -> None:
+                 pin_maker: Callable[[], str] = new_pin, clock: Clock = utc_now) -> None:
         self.storage = storage
         self.session = session
+        self._clock = clock
         self._code = code_maker
         self._pin = pin_maker
 
@@ -711,7 +724,7 @@ class Classroom:
         row over every device, from how many devices, the last one, and the longest wait
         any device has for the pupil. Two queries, whatever the class's size."""
         self._class(class_id)
-        at = utc_now()
+        at = self._clock()
         ids = [m.profile_id for m in self.storage.members(class_id)]
         targets = self.storage.secret_tries([(PUPIL_PIN.scope, str(pid)) for pid in ids])
         pairs = self.storage.secret_tries_of(PUPIL_PIN_PAIR.scope, "")
@@ -753,12 +766,7 @@ class Classroom:
         """A single-use invitation code for a colleague's new account, and when it
         expires (:data:`INVITE_DAYS`). Shown once: only its digest is stored."""
         self.session.touch()
-        code = new_invite()
-        at = utc_now()
-        expires = at + timedelta(days=INVITE_DAYS)
-        self.storage.create_invite(self.teacher.id, _invite_hash(code), at=at,
-                                   expires_at=expires)
-        return code, expires
+        return TeacherAuth(self.storage, clock=self._clock).invite(self.teacher)
 
     def _member(self, class_id: int, profile_id: int) -> Member:
         member = self.storage.membership(profile_id)

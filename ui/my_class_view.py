@@ -110,7 +110,7 @@ def _sign_in(pin: str) -> None:
     if card is None or picked is None:
         return
     try:
-        profile_id = _door().sign_in(card, int(picked), pin)
+        profile_id = _door().sign_in(card, int(picked), pin, device_key())
     except ClassroomError as err:
         if err.key in ("signin.code_unknown", "signin.class_archived"):
             _forget(KEY_CARD, KEY_PICKED)  # a new code, or the class closed meanwhile

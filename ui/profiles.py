@@ -83,7 +83,7 @@ def pin_entered(profile_id: int) -> None:
         ask_pin(None)
     elif storage().membership(profile_id) is not None:
         try:
-            PupilSignIn(storage()).sign_in_profile(profile_id, pin)
+            PupilSignIn(storage()).sign_in_profile(profile_id, pin, device_key())
         except ClassroomError as err:
             flash("error", err.key, domain="classroom", **err.params)
             return

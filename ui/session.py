@@ -9,7 +9,8 @@ The profile (issue 10, see docs/APP.md "Profiles on a shared device"): the one
 chosen in this session stays this session's; a ``?p=`` naming another profile
 does not switch to it but shows "Who's playing?". A fresh session (a refresh, a
 new tab) takes ``?p=``, unless that profile has a parent's PIN: then the PIN is
-asked first. A malformed ``?p=`` is ignored.
+asked first. A malformed ``?p=`` is ignored, and so is a class pupil's (issue 27: it
+would tell who the pupil is; pupils sign in on "My class").
 """
 
 from __future__ import annotations
@@ -161,6 +162,12 @@ def current_profile() -> Profile | None:
         return None
     profile = storage().get_profile(url_id)
     if profile is None:
+        return None
+    if storage().membership(profile.id) is not None:
+        # A pupil's link says nothing of who it is (issue 27): no nickname, picture or
+        # "has a PIN" for ?p=1, ?p=2 ... typed in turn. The way in is the class sign-in
+        # (code, picture, PIN); the link is dropped, as one to no profile would be.
+        st.query_params.pop("p", None)
         return None
     if profile.protected:
         ask_pin(profile.id)

@@ -27,18 +27,20 @@ import streamlit as st
 from lessons import load_stages
 from puzzles import CAPTURE_SUMS, KINDS, LEVELS
 from trainer.classroom import (
+    INVITE_DAYS,
     MAX_PUPILS,
     PASSWORD_MAX,
     PASSWORD_MIN,
     AddedPupils,
     Classroom,
     ClassroomError,
+    PinAttempts,
     PupilLogin,
     TeacherAuth,
     describe,
     fact_label,
     format_code,
-    utc_now,
+    format_invite,
 )
 from trainer.classroom_print import (
     attempts_csv,
@@ -59,7 +61,7 @@ from trainer.classroom_views import (
     askable_facts,
 )
 from trainer.i18n import format_day, t
-from trainer.storage import ClassInfo, ClassSnapshot
+from trainer.storage import ClassInfo, ClassSnapshot, Member
 from trainer.text import md_escape
 
 from . import progress
@@ -76,7 +78,7 @@ from .classroom import (
 )
 from .i18n import current_language
 from .practice import child_timezone, today
-from .session import storage
+from .session import device_key, storage
 
 __all__ = ["show_teacher_page", "PARTS", "CELL_MARKS", "grid_html", "legend_html"]
 
@@ -150,7 +152,7 @@ def _download(label: str, data: Any, file_name: str, mime: str, key: str,
 def _on_sign_in() -> None:
     name = st.session_state.get("tc_name", "") or ""
     password = st.session_state.pop("tc_password", "") or ""
-    st.session_state[TEACHER] = TeacherAuth(storage()).sign_in(name, password)
+    st.session_state[TEACHER] = TeacherAuth(storage()).sign_in(name, password, device_key())
 
 
 @class_action
@@ -161,7 +163,8 @@ def _on_create_account() -> None:
     if password != again:
         class_flash("error", "auth.password_mismatch")
         return
-    session = TeacherAuth(storage()).create_account(name, password)
+    invite = st.session_state.pop("tc_new_invite", "") or ""
+    session = TeacherAuth(storage()).create_account(name, password, invite or None)
     st.session_state[TEACHER] = session
     class_flash("success", "auth.welcome", name=session.teacher.name)
 
@@ -171,7 +174,7 @@ def _on_unlock() -> None:
     password = st.session_state.pop("tc_unlock_password", "") or ""
     session = teacher_session()
     if session is not None:
-        session.unlock(TeacherAuth(storage()), password)
+        session.unlock(TeacherAuth(storage()), password, device_key())
 
 
 @class_action
@@ -188,7 +191,13 @@ def _sign_in() -> None:
                                 format_func=class_labels("auth.mode_"),
                                 required=True, label_visibility="collapsed")
     if mode == "create":
+        first = TeacherAuth(storage()).first_account_open()
+        if first:
+            st.info(ct("auth.first_account"), icon="🏫")
         with st.form("tc_create_form", border=True):
+            if not first:  # issue 27: after the first account, by invitation only
+                st.text_input(ct("auth.invite"), key="tc_new_invite",
+                              help=ct("auth.invite_help"), autocomplete="off")
             st.text_input(ct("auth.name"), key="tc_new_name",
                           help=ct("auth.name_help"), autocomplete="username")
             st.text_input(ct("auth.password"), key="tc_new_password", type="password",
@@ -233,7 +242,7 @@ def _open(class_id: int | None) -> None:
     else:
         st.session_state[KEY_CLASS] = class_id
         st.session_state[KEY_PART] = "dashboard"
-    for key in (KEY_ADDED, KEY_NEW_PINS, KEY_PUPIL_PIN, KEY_SNAP):
+    for key in (KEY_ADDED, KEY_NEW_PINS, KEY_PUPIL_PIN, KEY_SNAP, KEY_LOOKED_UP):
         st.session_state.pop(key, None)
 
 
@@ -285,6 +294,81 @@ def _classes(room: Classroom) -> None:
                              required=True)
         st.form_submit_button(ct("classes.create"), type="primary", on_click=_on_create_class,
                               width="stretch")
+    _invite_colleague()
+
+
+# -- colleagues and pupils' locks (issue 27) ----------------------------------------------
+
+KEY_INVITE = "tc_invite"  # (code, expires): the invitation just made, shown once
+KEY_LOOKED_UP = "tc_looked_up"  # (class id, PupilLogin): a pupil's PIN looked up
+
+
+@class_action
+def _on_invite() -> None:
+    st.session_state[KEY_INVITE] = _room().invite_teacher()
+
+
+def _invite_colleague() -> None:
+    """A single-use, expiring code for a colleague's new account (the only way to one
+    after the server's first, docs/CLASSROOM.md)."""
+    with st.expander(ct("invite.title"), icon="✉️"):
+        st.caption(ct("invite.help", count=INVITE_DAYS))
+        made = st.session_state.get(KEY_INVITE)
+        if made is not None:
+            code, expires = made
+            st.success(ct("invite.made", code=format_invite(code),
+                          date=format_day(expires.astimezone(child_timezone()).date(),
+                                          current_language())), icon="✉️")
+        st.button(ct("invite.make"), key="tc_invite_make", on_click=_on_invite, icon="➕")
+
+
+@class_action
+def _on_unlock_pupil(class_id: int, profile_id: int, name: str) -> None:
+    _room().unlock_pupil(class_id, profile_id)
+    class_flash("success", "pupils.unlocked", name=name)
+
+
+@class_action
+def _on_look_up_pin(class_id: int, profile_id: int) -> None:
+    st.session_state[KEY_LOOKED_UP] = (class_id, _room().look_up_pin(class_id, profile_id))
+
+
+def _wrong_pins_cell(tries: PinAttempts | None) -> str:
+    """The pupils table's column: wrong PINs in a row, 🔒 while a device waits."""
+    if tries is None:
+        return ""
+    return f"{tries.wrong}" + (" 🔒" if tries.waiting_until is not None else "")
+
+
+def _pupil_lock(room: Classroom, info: ClassInfo, member: Member,
+                tries: PinAttempts | None) -> None:
+    """One pupil's wrong PINs (how many, from how many devices, the last), the unlock that
+    keeps the PIN, and the forgotten PIN looked up with the pupil's card to reprint."""
+    name = f"{member.avatar} {member.nickname}"
+    with st.container(border=True, key="tc_pupil_lock"):
+        if tries is not None:
+            zone = child_timezone()
+            st.markdown(ct("pupils.attempts", count=tries.wrong, devices=tries.devices,
+                           time=tries.last.astimezone(zone).strftime("%H:%M")
+                           if tries.last is not None else ""))
+            if tries.waiting_until is not None:
+                st.caption(ct("pupils.attempts_waiting", name=name))
+            if not info.archived:
+                st.button(ct("pupils.unlock"), key="tc_unlock_pupil", on_click=_on_unlock_pupil,
+                          args=(info.id, member.profile_id, name), icon="🔓")
+        else:
+            st.caption(ct("pupils.attempts_none"))
+        st.button(ct("pupils.look_up_pin"), key="tc_look_up_pin", on_click=_on_look_up_pin,
+                  args=(info.id, member.profile_id), icon="🔑")
+        looked = st.session_state.get(KEY_LOOKED_UP)
+        if looked is not None and looked[0] == info.id \
+                and looked[1].profile_id == member.profile_id:
+            login = looked[1]
+            if login.pin is None:
+                st.info(ct("pupils.pin_unknown"), icon="🔑")
+            else:
+                st.success(ct("pupils.pin_is", name=name, pin=login.pin), icon="🔑")
+                _cards_button(info, (login,), "tc_card_looked_up")
 
 
 # -- one class -------------------------------------------------------------------------------
@@ -573,18 +657,17 @@ def _just_added(info: ClassInfo, added: AddedPupils) -> None:
 def _pupils(room: Classroom, snap: ClassSnapshot) -> None:
     info = snap.info
     members = room.pupils(info.id)  # fresh: real names and locks
+    wrong_pins = room.pin_attempts(info.id)
     kept = st.session_state.get(KEY_ADDED)
     if kept is not None and kept[0] == info.id:
         _just_added(info, kept[1])
         st.divider()
     st.markdown(f"**{ct('dash.pupils', count=len(members))}**")
     if members:
-        now = utc_now()
         st.dataframe(pd.DataFrame([{
             ct_text("list.number"): n, ct_text("list.picture"): m.avatar,
             ct_text("list.nickname"): m.nickname, ct_text("list.real_name"): m.real_name or "",
-            ct_text("pupils.col_locked"): "🔒" if m.locked_until is not None
-            and m.locked_until > now else "",
+            ct_text("pupils.col_wrong_pins"): _wrong_pins_cell(wrong_pins.get(m.profile_id)),
         } for n, m in enumerate(members, 1)]), hide_index=True, width="stretch")
     if info.archived:
         return
@@ -613,6 +696,7 @@ def _pupils(room: Classroom, snap: ClassSnapshot) -> None:
     if chosen is None or chosen not in by_id:
         return
     member = by_id[chosen]
+    _pupil_lock(room, info, member, wrong_pins.get(chosen))
     one = st.session_state.get(KEY_PUPIL_PIN)
     if one is not None and one[0] == info.id and one[1].profile_id == chosen:
         login = one[1]

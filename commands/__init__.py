@@ -6,6 +6,7 @@ to find its commands (the engine imports nothing of ours)::
     escoba captures --table 3o 5c 8e 10b --card 7o     # the engine (escoba.cli)
     escoba arena --bots expert greedy                  # escoba.cli_arena
     escoba puzzle --kind capture                       # puzzles.cli
+    escoba teacher create "Ms Díaz"                    # trainer.teacher_cli
 
 ``python -m commands`` runs the same. A new package adds its
 ``register(subparsers)`` to :data:`REGISTRARS`.
@@ -18,11 +19,13 @@ from collections.abc import Sequence
 
 from escoba import cli, cli_arena
 from puzzles import cli as puzzles_cli
+from trainer import teacher_cli
 
 __all__ = ["REGISTRARS", "build_parser", "main"]
 
 #: Every package's ``register(subparsers)``, in the order ``--help`` lists them.
-REGISTRARS: tuple[cli.Registrar, ...] = (cli.register, cli_arena.register, puzzles_cli.register)
+REGISTRARS: tuple[cli.Registrar, ...] = (cli.register, cli_arena.register, puzzles_cli.register,
+                                         teacher_cli.register)
 
 
 def build_parser() -> argparse.ArgumentParser:

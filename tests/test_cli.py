@@ -142,3 +142,41 @@ def test_arena_help_shows_a_plain_percent():
                           capture_output=True, text=True)
     assert done.returncode == 0 and "95% confidence" in " ".join(done.stdout.split())
     assert "%%" not in done.stdout
+
+
+# -- teacher accounts (issue 27) -------------------------------------------------------------
+
+def test_teacher_create_makes_the_first_account_and_invite_prints_a_working_code(
+        capsys, monkeypatch, tmp_path):
+    """A school's IT person: the first account from the command line (the passphrase on
+    stdin, never an argument), then invitation codes the app's form takes."""
+    import io
+
+    import sqlalchemy as sa
+
+    import trainer.storage.classroom as storage_classroom
+    from trainer.classroom import ClassroomError, TeacherAuth
+    from trainer.storage import Storage
+
+    monkeypatch.setattr(storage_classroom, "PASSWORD_COST", {"n": 2**8, "r": 8, "p": 1})
+    db = tmp_path / "school.db"
+    monkeypatch.setattr(sys, "stdin", io.StringIO("seven oros on the table\n"))
+    code, out, _ = run(capsys, "teacher", "create", "Ms Díaz", "--db", str(db),
+                       "--password-stdin")
+    assert code == 0 and "Ms Díaz" in out and "first" in out
+    auth = TeacherAuth(Storage(sa.create_engine(f"sqlite:///{db}")))
+    assert auth.sign_in("ms diaz", "seven oros on the table").teacher.name == "Ms Díaz"
+    with pytest.raises(ClassroomError, match="auth.invite_needed"):  # the app's form now
+        auth.create_account("Mr Roe", "seven oros on the table")
+    code, out, _ = run(capsys, "teacher", "invite", "--db", str(db))
+    assert code == 0
+    invitation = out.split("Invitation code: ")[1].split()[0]
+    assert auth.create_account("Mr Roe", "seven oros on the table", invitation)
+    # Refusals: one line in English, exit code 2, nothing made.
+    for stdin, name, says in (("short\n", "Ms Sanz", "at least 10 characters"),
+                              ("seven oros on the table\n", "MS DIAZ", "already a teacher")):
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+        code, _, err = run(capsys, "teacher", "create", name, "--db", str(db))
+        assert code == 2 and says in err and err.count("\n") == 1
+    with pytest.raises(ClassroomError, match="auth.wrong"):
+        auth.sign_in("Ms Sanz", "short")

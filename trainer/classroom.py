@@ -346,10 +346,12 @@ class TeacherAuth:
         ``escoba teacher create``) may make the first account without an invitation."""
         return self.storage.teacher_count() == 0
 
-    def create_account(self, name: str, password: str, invite: str | None = None
-                       ) -> TeacherSession:
+    def create_account(self, name: str, password: str, invite: str | None = None, *,
+                       command_line: bool = False) -> TeacherSession:
         """A new account, signed in: the server's first without ``invite``, any other with
-        a colleague's invitation code (used up by it). ``name.*`` (the name),
+        a colleague's invitation code (used up by it), or made at the server's own command
+        line (``command_line``: ``escoba teacher create``, whose user holds the database
+        already). ``name.*`` (the name),
         ``auth.password_*`` (the passphrase), ``auth.teacher_taken``,
         ``auth.invite_needed`` or ``auth.invite_bad`` (unknown, used or expired alike)."""
         if (problem := label_problem(name, TEACHER_NAME_MAX)) is not None:
@@ -364,7 +366,8 @@ class TeacherAuth:
         try:
             teacher = self.storage.create_first_or_invited_teacher(
                 name, password, at=self.clock(),
-                invite_hash=_invite_hash(code) if code is not None else None)
+                invite_hash=_invite_hash(code) if code is not None else None,
+                any_time=command_line)
         except StorageError as err:
             if err.key in ("invite_needed", "invite_bad"):
                 raise ClassroomError(f"auth.{err.key}") from err

@@ -252,9 +252,11 @@ class ClassroomStore(Database):
         return [aware(r) for r in rows]  # type: ignore[misc]
 
     def create_first_or_invited_teacher(self, name: str, password: str, *, at: datetime,
-                                        invite_hash: str | None) -> Teacher:
+                                        invite_hash: str | None,
+                                        any_time: bool = False) -> Teacher:
         """A new account, in one transaction: the server's first (``invite_hash`` None and
-        no teacher yet), or by an invitation, used up by it. ``invite_needed`` (teachers
+        no teacher yet), or by an invitation, used up by it, or (``any_time``) made at the
+        server's command line. ``invite_needed`` (teachers
         exist, no code), ``invite_bad`` (unknown, used or expired: the same refusal),
         ``teacher_taken``. PostgreSQL serialises the "no teacher yet" check with an
         advisory lock; SQLite's writer lock, taken first by the no-op update, does."""
@@ -269,7 +271,8 @@ class ClassroomStore(Database):
                     conn.execute(teacher_invites.update().where(sa.false())
                                  .values(used_at=None))
                 if invite_hash is None:
-                    if conn.execute(sa.select(teachers.c.id).limit(1)).first() is not None:
+                    if not any_time and conn.execute(
+                            sa.select(teachers.c.id).limit(1)).first() is not None:
                         raise StorageError("invite_needed")
                 else:
                     row = conn.execute(sa.select(teacher_invites.c.id).where(

@@ -129,10 +129,15 @@ def frame(at: AppTest, column: str):
 
 
 def sign_up(name: str = "Ms Díaz") -> AppTest:
+    """A new teacher account on the page: the server's first freely, any other with an
+    invitation code (made here as the command line makes one)."""
     at = new_app()
     at.switch_page(TEACHER).run()
     assert_ok(at)
     at.segmented_control(key="tc_auth_mode").set_value("create").run()
+    auth = TeacherAuth(store())
+    if not auth.first_account_open():
+        at.text_input(key="tc_new_invite").input(auth.invite()[0])
     at.text_input(key="tc_new_name").input(name)
     at.text_input(key="tc_new_password").input(PASSWORD)
     at.text_input(key="tc_new_password2").input(PASSWORD)
@@ -360,7 +365,7 @@ def _class(db: Storage, teacher: str, name: str, nicknames: str,
            pins: list[str]) -> tuple[Any, dict[str, int]]:
     auth = TeacherAuth(db)
     try:
-        session = auth.create_account(teacher, PASSWORD)
+        session = auth.create_account(teacher, PASSWORD, command_line=True)
     except ClassroomError:
         session = auth.sign_in(teacher, PASSWORD)
     made = iter(pins)
@@ -398,7 +403,7 @@ def test_a_pupil_signs_in_with_the_class_code_and_finds_assignments_first() -> N
     assert "Hello" in shown(at) and "Ana" in shown(at)
     for digit in "1111":
         click(at, f"mc_d_{digit}")
-    assert "That PIN is not right. 4 tries left before a short wait." in shown(at)
+    assert "That PIN is not right. 2 tries left before a short wait." in shown(at)
     assert at.session_state.get("profile_id") is None
     for digit in "4821":
         click(at, f"mc_d_{digit}")
@@ -448,34 +453,144 @@ def test_a_pupil_signs_in_with_the_class_code_and_finds_assignments_first() -> N
     assert f"mc_pupil_{ids['Leo']}" in {b.key for b in at.button}
 
 
-def test_another_pupils_url_asks_their_pin_with_the_same_limit() -> None:
+def test_a_pupils_link_says_nothing_of_who_it_is() -> None:
+    """Issue 27: typing ?p=1, ?p=2 ... listed every pupil ("🍎 Mei has a PIN"). A pupil's
+    link now shows what a link to no profile shows: no nickname, no picture, no PIN box;
+    the way in is "My class" (code, picture, PIN). A home profile's link still opens it."""
     db = store()
-    (room, info), ids = _class(db, "Ms Díaz", "3B", "Ana\nLeo", ["4821", "7395"])
+    (_, info), ids = _class(db, "Ms Díaz", "3B", "Ana\nLeo", ["4821", "7395"])
+    (_, other), others = _class(db, "Mr Roe", "4A", "Mei", ["5102"])
     # A home profile is still listed; pupils are not, "My class" is offered instead.
     at = create_profile(new_app(), "Mia")
     labels = [b.label for b in at.button if b.key and b.key.startswith("profile_")]
     assert any("Mia" in label for label in labels) and not any("Leo" in x for x in labels)
     assert "In a class? Sign in on My class" in [p.label for p in at.get("page_link")]
-    # Ana's tablet, Leo's link: his PIN is asked, and wrong ones count for him.
-    at = new_app(query={"p": str(ids["Leo"])})
-    assert at.session_state.get("profile_id") is None
-    assert at.session_state["pin_asked"] == ids["Leo"]
-    for left in (4, 3, 2, 1):
-        at.text_input(key="pin_entry").input("0000")
-        submit(at, "pin_form")
-        assert f"{left} tr" in shown(at)
-    at.text_input(key="pin_entry").input("0000")
-    submit(at, "pin_form")
-    assert "Too many wrong PINs" in shown(at)
-    at.text_input(key="pin_entry").input("7395")  # right, but Leo waits now
-    submit(at, "pin_form")
-    assert at.session_state.get("profile_id") is None
-    assert "Too many wrong PINs" in shown(at)
-    # The teacher's new PIN lifts the lock (and the old one is gone).
-    login = room.regenerate_pin(info.id, ids["Leo"])
-    at.text_input(key="pin_entry").input(login.pin)
-    submit(at, "pin_form")
-    assert at.session_state["profile_id"] == ids["Leo"]
+    nobody = new_app(query={"p": "999"})
+    for pupil_id in (*ids.values(), *others.values()):
+        at = new_app(query={"p": str(pupil_id)})
+        assert_ok(at)
+        page = shown(at) + " ".join(b.label for b in at.button)
+        pictures = [m.avatar for c in (info, other) for m in db.members(c.id)]
+        for name in ("Ana", "Leo", "Mei", "has a PIN", *pictures):
+            assert name not in page, (pupil_id, name)
+        assert not [t for t in at.text_input if t.key == "pin_entry"]
+        assert at.session_state.get("profile_id") is None
+        assert at.session_state.get("pin_asked") is None
+        assert "p" not in at.query_params
+        assert page == shown(nobody) + " ".join(b.label for b in nobody.button)
+    mia = next(p for p in db.list_profiles() if p.nickname == "Mia")
+    assert new_app(query={"p": str(mia.id)}).session_state["profile_id"] == mia.id
+
+
+def test_a_classmates_wrong_pins_on_one_tablet_never_lock_her_out_on_another(
+        monkeypatch, media) -> None:
+    """Issue 27: wrong PINs for Ana on Leo's tablet make that tablet wait; Ana signs in on
+    hers. Her teacher sees the tries, unlocks her (the PIN unchanged), looks up her
+    forgotten PIN and prints her card alone."""
+    db = store()
+    (room, info), ids = _class(db, "Ms Díaz", "3B", "Ana\nLeo", ["4821", "7395"])
+    _device_address(monkeypatch, "192.168.1.31")  # Leo's tablet
+    leos = new_app()
+    leos.switch_page(MY_CLASS).run()
+    sign_in_pupil(leos, info.code, ids["Ana"], "1111")
+    for digit in "1112":
+        click(leos, f"mc_d_{digit}")
+    for digit in "1113":
+        click(leos, f"mc_d_{digit}")
+    assert "Too many wrong PINs. Wait 1 minute" in shown(leos)
+    _device_address(monkeypatch, "192.168.1.32")  # Ana's tablet
+    anas = new_app()
+    anas.switch_page(MY_CLASS).run()
+    sign_in_pupil(anas, info.code, ids["Ana"], "4821")
+    assert anas.session_state["profile_id"] == ids["Ana"]
+    # The teacher's pupils part: the tries, the unlock, the PIN and the card.
+    at = new_app()
+    at.switch_page(TEACHER).run()
+    at.text_input(key="tc_name").input("Ms Díaz")
+    at.text_input(key="tc_password").input(PASSWORD)
+    submit(at, "tc_sign_in_form")
+    click(at, f"tc_open_{info.id}")
+    part(at, "pupils")
+    table = frame(at, "Wrong PINs")
+    assert dict(zip(table["Nickname"], table["Wrong PINs"], strict=True)) == {
+        "Ana": "3 🔒", "Leo": ""}
+    at.selectbox(key="tc_pupil_one").set_value(ids["Ana"]).run()
+    assert "**3 wrong PINs** in a row · devices: 1" in shown(at)
+    assert "can sign in on another tablet now" in shown(at)
+    click(at, "tc_unlock_pupil")
+    assert "can sign in again with the same PIN" in shown(at)
+    assert room.pin_attempts(info.id) == {}
+    for digit in "4821":  # Leo's tablet, Ana's own PIN: no wait any more
+        click(leos, f"mc_d_{digit}")
+    assert leos.session_state["profile_id"] == ids["Ana"]
+    click(at, "tc_look_up_pin")
+    assert "Ana's PIN: **4821**" in shown(at)
+    card = pdf_text(download(at, media, "tc_card_looked_up"))
+    assert "Ana" in card and "4 8 2 1" in card and "Leo" not in card
+
+
+@pytest.mark.parametrize(("locale", "words"), [
+    ("es-ES", {"first": "la tuya será la primera", "invite": "Código de invitación",
+               "bad": "Ese código de invitación no es correcto",
+               "made": "Código de invitación: **", "tries": "**3 PIN incorrectos** seguidos",
+               "column": "PIN incorrectos", "unlocked": "puede volver a entrar con el mismo PIN",
+               "pin": "PIN de ☀️ Ana: **4821**"}),
+    ("de-DE", {"first": "Ihres wird das erste", "invite": "Einladungscode",
+               "bad": "Dieser Einladungscode stimmt nicht",
+               "made": "Einladungscode: **", "tries": "**3 falsche PINs** hintereinander",
+               "column": "Falsche PINs", "unlocked": "kann sich wieder mit derselben PIN",
+               "pin": "PIN von ☀️ Ana: **4821**"}),
+])
+def test_the_new_teacher_screens_speak_the_language(caplog, monkeypatch, locale: str,
+                                                   words: dict[str, str]) -> None:
+    """Issue 27's screens in Spanish and German: the first account, an invitation made
+    and one refused, a pupil's wrong PINs, the unlock and the PIN looked up."""
+    with caplog.at_level("WARNING", logger="locales"):
+        at = new_app(locale=locale)
+        at.switch_page(TEACHER).run()
+        at.segmented_control(key="tc_auth_mode").set_value("create").run()
+        assert words["first"] in shown(at)
+        assert not [t for t in at.text_input if t.key == "tc_new_invite"]
+        at.text_input(key="tc_new_name").input("Ms Díaz")
+        at.text_input(key="tc_new_password").input(PASSWORD)
+        at.text_input(key="tc_new_password2").input(PASSWORD)
+        submit(at, "tc_create_form")
+        assert at.session_state["teacher"].teacher.name == "Ms Díaz"
+        click(at, "tc_invite_make")
+        assert words["made"] in shown(at)
+        # A colleague's tablet: the form asks the code now; a wrong one is refused.
+        other = new_app(locale=locale)
+        other.switch_page(TEACHER).run()
+        other.segmented_control(key="tc_auth_mode").set_value("create").run()
+        assert words["first"] not in shown(other)
+        (field,) = [t for t in other.text_input if t.key == "tc_new_invite"]
+        assert field.label == words["invite"]
+        field.input("AAA-AAA-AAA")
+        other.text_input(key="tc_new_name").input("Mr Roe")
+        other.text_input(key="tc_new_password").input(PASSWORD)
+        other.text_input(key="tc_new_password2").input(PASSWORD)
+        submit(other, "tc_create_form")
+        assert words["bad"] in shown(other) and "teacher" not in other.session_state
+        # A pupil's wrong PINs on one tablet, seen and cleared by the teacher.
+        (room, info), ids = _class(store(), "Ms Díaz", "3B", "Ana\nLeo", ["4821", "7395"])
+        _device_address(monkeypatch, "192.168.1.41")
+        tablet = new_app(locale=locale)
+        tablet.switch_page(MY_CLASS).run()
+        sign_in_pupil(tablet, info.code, ids["Ana"], "1111")
+        for pin in ("1112", "1113"):
+            for digit in pin:
+                click(tablet, f"mc_d_{digit}")
+        at.run()  # the class made meanwhile is listed
+        click(at, f"tc_open_{info.id}")
+        part(at, "pupils")
+        assert words["column"] in frame(at, words["column"]).columns
+        at.selectbox(key="tc_pupil_one").set_value(ids["Ana"]).run()
+        assert words["tries"] in shown(at)
+        click(at, "tc_unlock_pupil")
+        assert words["unlocked"] in shown(at)
+        click(at, "tc_look_up_pin")
+        assert words["pin"] in shown(at)
+    assert [r.getMessage() for r in caplog.records if r.name == "locales"] == []
 
 
 def test_the_dashboard_says_who_is_stuck_on_a_lesson_level() -> None:
@@ -517,7 +632,7 @@ def test_the_dashboard_says_who_is_stuck_on_a_lesson_level() -> None:
 def test_a_co_teacher_runs_the_class_but_only_its_owner_deletes_it() -> None:
     db = store()
     (_, info), _ids = _class(db, "Ms Díaz", "3B", "Ana", ["4821"])
-    TeacherAuth(db).create_account("Mr Roe", PASSWORD)
+    TeacherAuth(db).create_account("Mr Roe", PASSWORD, command_line=True)
     at = new_app()
     at.switch_page(TEACHER).run()
     at.text_input(key="tc_name").input("Ms Díaz")
@@ -604,7 +719,7 @@ def test_names_are_shown_as_text_everywhere(media) -> None:
     grid = next(h.proto.body for h in at.get("html") if "fact-grid'" in h.proto.body)
     assert html.escape(nickname) in grid and "A&B" not in grid
     part(at, "pupils")
-    table = frame(at, "PIN locked")
+    table = frame(at, "Wrong PINs")
     assert list(table.iloc[:, 2]) == [nickname] and list(table.iloc[:, 3]) == [real]
     # The pupil's side: Markdown-escaped names, and never a real name.
     pupil = new_app()

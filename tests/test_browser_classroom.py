@@ -10,7 +10,9 @@ and the teacher's pages then show it done.
 - back in A: the assignment says "1 of 2 pupils done" and the dashboard's row of Lola
   "1 / 1" (Teo's "0 / 1");
 - B on "For teachers" (the pupil's own link, her profile in the URL): the sign-in form
-  and nothing else of the class.
+  and nothing else of the class; her ``?p=`` dropped (issue 27).
+- two more contexts, a phone and a tablet (two devices): wrong passwords for the
+  teacher's name on the phone make the phone wait; the tablet signs in at once.
 
 Screenshots: test-artifacts/17-classroom-*.png.
 """
@@ -221,7 +223,9 @@ def test_a_class_an_assignment_and_a_pupil_doing_it(server, browser_type_launch_
         pupil.goto(pupil.url.replace("/my_class", "/teacher"))
         pupil.get_by_role("heading", name="For teachers").wait_for()
         _wait_idle(pupil)
-        assert "?p=" in pupil.url  # still Lola's profile in this browser
+        # A new page load is a new session: Lola's ?p= link says nothing of her (issue 27)
+        # and is dropped; she signs in again on My class.
+        assert "?p=" not in pupil.url
         assert _button(pupil, "tc_auth_mode").count() == 2
         seen = _main_text(pupil)
         for secret in (CLASS_NAME, code, "Lola", "Teo", "Ms Robles", FACT):
@@ -236,4 +240,63 @@ def test_a_class_an_assignment_and_a_pupil_doing_it(server, browser_type_launch_
             assert not page.get_by_text("Traceback").count()
         pupil_context.close()
         teacher_context.close()
+        browser.close()
+
+
+def test_wrong_passwords_on_a_phone_never_lock_the_teacher_out_on_her_tablet(
+        server, browser_type_launch_args) -> None:  # noqa: F811
+    """Issue 27: five wrong passwords typed for "carmen ruiz" on a pupil's phone locked
+    the real teacher out on another tablet for 5 minutes. Two browser contexts, two
+    devices (the local proxy's X-Forwarded-For, as docs/DEPLOY.md sets it up): the phone
+    waits, even with the right password; the tablet signs in at once.
+
+    Screenshots: test-artifacts/17-classroom-lock-phone.png, -lock-tablet.png."""
+    import sqlalchemy as sa
+    from playwright.sync_api import sync_playwright
+
+    from trainer.classroom import TeacherAuth
+    from trainer.storage import Storage, configure_sqlite
+
+    url, db = server
+    engine = sa.create_engine(f"sqlite:///{db}")
+    configure_sqlite(engine)
+    TeacherAuth(Storage(engine)).create_account("Carmen Ruiz", PASSWORD, command_line=True)
+    engine.dispose()
+
+    def sign_in(page, name: str, password: str) -> None:
+        page.locator(".st-key-tc_name input").fill(name)
+        page.locator(".st-key-tc_password input").fill(password)
+        page.get_by_role("button", name="Sign in").click()
+        _wait_idle(page)
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(**browser_type_launch_args)
+        pages = {}
+        for device, size, address in (("phone", (390, 844), "192.168.1.77"),
+                                      ("tablet", (1024, 768), "192.168.1.12")):
+            context = browser.new_context(
+                viewport={"width": size[0], "height": size[1]}, locale="en-US",
+                device_scale_factor=1, extra_http_headers={"X-Forwarded-For": address})
+            page = context.new_page()
+            page.set_default_timeout(30_000)
+            page.goto(f"{url}/teacher")
+            page.get_by_role("heading", name="For teachers").wait_for()
+            _wait_idle(page)
+            pages[device] = page
+        phone, tablet = pages["phone"], pages["tablet"]
+        for n in range(4):
+            sign_in(phone, "carmen ruiz", f"a wrong guess {n}")
+            phone.get_by_text("Wrong name or password.").wait_for()
+        sign_in(phone, "carmen ruiz", "a wrong guess 5")
+        phone.get_by_text("Too many wrong passwords. Try again in 1 minute.").wait_for()
+        sign_in(phone, "carmen ruiz", PASSWORD)  # the right one: the phone still waits
+        phone.get_by_text("Too many wrong passwords").wait_for()
+        assert "Signed in as" not in _main_text(phone)
+        phone.screenshot(path=str(_artifact("17-classroom-lock-phone.png")), full_page=True)
+        sign_in(tablet, "Carmen Ruiz", PASSWORD)
+        tablet.get_by_text("Signed in as").wait_for()
+        assert "Too many" not in _main_text(tablet)
+        tablet.screenshot(path=str(_artifact("17-classroom-lock-tablet.png")), full_page=True)
+        for page in pages.values():
+            assert not page.get_by_text("Traceback").count()
         browser.close()

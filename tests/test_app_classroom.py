@@ -144,6 +144,15 @@ def sign_up(name: str = "Ms Díaz") -> AppTest:
     return submit(at, "tc_create_form")
 
 
+def teacher_signs_in(name: str = "Ms Díaz", locale: str = "en-US") -> AppTest:
+    """A browser on "For teachers", signed in with the account's password."""
+    at = new_app(locale=locale)
+    at.switch_page(TEACHER).run()
+    at.text_input(key="tc_name").input(name)
+    at.text_input(key="tc_password").input(PASSWORD)
+    return submit(at, "tc_sign_in_form")
+
+
 def part(at: AppTest, name: str) -> AppTest:
     at.segmented_control(key="tc_part").set_value(name).run()
     assert_ok(at)
@@ -504,11 +513,7 @@ def test_a_classmates_wrong_pins_on_one_tablet_never_lock_her_out_on_another(
     sign_in_pupil(anas, info.code, ids["Ana"], "4821")
     assert anas.session_state["profile_id"] == ids["Ana"]
     # The teacher's pupils part: the tries, the unlock, the PIN and the card.
-    at = new_app()
-    at.switch_page(TEACHER).run()
-    at.text_input(key="tc_name").input("Ms Díaz")
-    at.text_input(key="tc_password").input(PASSWORD)
-    submit(at, "tc_sign_in_form")
+    at = teacher_signs_in()
     click(at, f"tc_open_{info.id}")
     part(at, "pupils")
     table = frame(at, "Wrong PINs")
@@ -633,11 +638,7 @@ def test_a_co_teacher_runs_the_class_but_only_its_owner_deletes_it() -> None:
     db = store()
     (_, info), _ids = _class(db, "Ms Díaz", "3B", "Ana", ["4821"])
     TeacherAuth(db).create_account("Mr Roe", PASSWORD, command_line=True)
-    at = new_app()
-    at.switch_page(TEACHER).run()
-    at.text_input(key="tc_name").input("Ms Díaz")
-    at.text_input(key="tc_password").input(PASSWORD)
-    submit(at, "tc_sign_in_form")
+    at = teacher_signs_in()
     click(at, f"tc_open_{info.id}")
     part(at, "settings")
     at.text_input(key="tc_co_name").input("mr roe")

@@ -59,15 +59,11 @@ from .limits import (
     CLASS_CODE_DEVICE,
     CLASS_CODE_SERVER,
     PUPIL_PIN,
-    PUPIL_PIN_DEVICE,
+    PUPIL_PIN_GUARD,
     PUPIL_PIN_PAIR,
     SERVER,
-    TEACHER_PASSWORD,
-    TEACHER_PASSWORD_DEVICE,
-    TEACHER_PASSWORD_PAIR,
-    Check,
+    TEACHER_PASSWORD_GUARD,
     Limiter,
-    pair,
     wait_minutes,
 )
 from .names import label_problem, name_key, name_problem, normalise
@@ -391,21 +387,19 @@ class TeacherAuth:
         name, and as slow) or ``auth.locked`` with the minutes left (``count``): this
         device waits (growing waits per account and device, per device), or, for a few
         seconds, any device (the account's count over every device, capped low)."""
-        target = _teacher_subject(name)
-        checks: list[Check] = [(TEACHER_PASSWORD_PAIR, pair(target, device)),
-                               (TEACHER_PASSWORD_DEVICE, device), (TEACHER_PASSWORD, target)]
-        limiter = Limiter(self.storage, clock=self.clock)
-        left = limiter.wait_left(checks)
-        if left is not None:
-            raise ClassroomError("auth.locked", count=wait_minutes(left))
-        teacher = self.storage.teacher_password_matches(normalise(name), password)
-        if teacher is not None:
-            limiter.succeeded(TEACHER_PASSWORD_PAIR, pair(target, device))
-            limiter.succeeded(TEACHER_PASSWORD, target)
-            return teacher
-        left = limiter.failed(checks)
-        if left is not None:
-            raise ClassroomError("auth.locked", count=wait_minutes(left))
+        found: list[Teacher] = []
+
+        def matches() -> bool:
+            teacher = self.storage.teacher_password_matches(normalise(name), password)
+            found.extend([teacher] if teacher is not None else [])
+            return teacher is not None
+
+        verdict = Limiter(self.storage, clock=self.clock).try_secret(
+            TEACHER_PASSWORD_GUARD, _teacher_subject(name), device, matches)
+        if verdict.ok:
+            return found[0]
+        if verdict.wait is not None:
+            raise ClassroomError("auth.locked", count=wait_minutes(verdict.wait))
         raise ClassroomError("auth.wrong")
 
     def sign_in(self, name: str, password: str, device: str = LOCAL) -> TeacherSession:
@@ -934,27 +928,17 @@ class PupilSignIn:
         member = self.storage.membership(profile_id)
         if member is None or member.class_id != card.id:
             raise ClassroomError("pupil.not_in_class")
-        target = str(profile_id)
-        checks: list[Check] = [(PUPIL_PIN_PAIR, pair(target, device)),
-                               (PUPIL_PIN_DEVICE, device), (PUPIL_PIN, target)]
-        limiter = Limiter(self.storage, clock=self.clock)
-        left = limiter.wait_left(checks)
-        if left is not None:
-            raise ClassroomError("signin.pin_locked", count=wait_minutes(left))
         try:
-            right = self.storage.member_pin_matches(card.id, profile_id, str(pin))
+            verdict = Limiter(self.storage, clock=self.clock).try_secret(
+                PUPIL_PIN_GUARD, str(profile_id), device,
+                lambda: self.storage.member_pin_matches(card.id, profile_id, str(pin)))
         except StorageError as err:
             raise ClassroomError("pupil.not_in_class") from err
-        if right:
-            limiter.succeeded(PUPIL_PIN_PAIR, pair(target, device))
-            limiter.succeeded(PUPIL_PIN, target)
+        if verdict.ok:
             return profile_id
-        left = limiter.failed(checks)
-        if left is not None:
-            raise ClassroomError("signin.pin_locked", count=wait_minutes(left))
-        tries = self.storage.secret_tries([(PUPIL_PIN_PAIR.scope, pair(target, device))])
-        failures = next(iter(tries.values())).failures
-        raise ClassroomError("signin.pin_wrong", count=max(1, PUPIL_PIN_PAIR.free - failures))
+        if verdict.wait is not None:
+            raise ClassroomError("signin.pin_locked", count=wait_minutes(verdict.wait))
+        raise ClassroomError("signin.pin_wrong", count=verdict.left)
 
     def sign_in_profile(self, profile_id: int, pin: str, device: str = LOCAL) -> int:
         """The same check for a pupil's profile reached another way ("Who's playing?", a

@@ -25,7 +25,7 @@ need months to find it; the parent who mistypes waits a minute.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -36,7 +36,8 @@ from .storage import SecretTries, Storage
 __all__ = ["SecretLimit", "Limiter", "PARENT_PIN", "PARENT_PIN_DEVICE",
            "CLASS_CODE_DEVICE", "CLASS_CODE_SERVER", "SERVER", "Check",
            "wait_minutes", "PUPIL_PIN", "PUPIL_PIN_DEVICE", "PUPIL_PIN_PAIR",
-           "TEACHER_PASSWORD", "TEACHER_PASSWORD_DEVICE", "TEACHER_PASSWORD_PAIR", "pair"]
+           "TEACHER_PASSWORD", "TEACHER_PASSWORD_DEVICE", "TEACHER_PASSWORD_PAIR", "pair",
+           "Guard", "Verdict", "PUPIL_PIN_GUARD", "TEACHER_PASSWORD_GUARD"]
 
 #: The subject of a server-wide count.
 SERVER = "*"
@@ -123,6 +124,38 @@ TEACHER_PASSWORD = SecretLimit("teacher_password", free=20, first_wait=timedelta
                                max_wait=timedelta(seconds=30), forget_after=timedelta(hours=24))
 
 
+@dataclass(frozen=True)
+class Guard:
+    """A secret's three counts (issue 27): the target on this device, this device
+    whatever the target, the target from every device."""
+
+    pair: SecretLimit
+    device: SecretLimit
+    target: SecretLimit
+
+    def checks(self, target: str, device: str) -> list[Check]:
+        """The three (limit, subject) counts, the pair's first."""
+        return [(self.pair, pair(target, device)), (self.device, device),
+                (self.target, target)]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A secret tried under a :class:`Guard`: right or not; ``wait`` when this device
+    must wait (then the secret may not even have been tried); ``left``: wrong ones this
+    device may still type for this target before a wait."""
+
+    ok: bool
+    wait: timedelta | None = None
+    left: int = 0
+
+
+#: A pupil's PIN and a teacher's password, each under its three counts.
+PUPIL_PIN_GUARD = Guard(PUPIL_PIN_PAIR, PUPIL_PIN_DEVICE, PUPIL_PIN)
+TEACHER_PASSWORD_GUARD = Guard(TEACHER_PASSWORD_PAIR, TEACHER_PASSWORD_DEVICE,
+                               TEACHER_PASSWORD)
+
+
 def pair(target: str, device: str) -> str:
     """The subject of a (target, device) count: ``"<target>|<device>"``; a target's
     counts on every device share the prefix ``"<target>|"``."""
@@ -156,15 +189,35 @@ class Limiter:
 
     def failed(self, checks: Sequence[Check]) -> timedelta | None:
         """One wrong secret, counted for every subject; the wait it causes, if any."""
+        return self._count(checks)[0]
+
+    def _count(self, checks: Sequence[Check]) -> tuple[timedelta | None, list[SecretTries]]:
+        """One wrong secret counted for every subject: the wait it causes, and each
+        subject's count after it (in the order of ``checks``)."""
         at = self.clock()
-        ends = []
-        for limit, subject in checks:
-            row = self.storage.count_secret_failure(
-                (limit.scope, subject), at, lambda before, lim=limit: lim.count(before, at))
-            if row.locked_until is not None:
-                ends.append(row.locked_until)
-        return max(ends) - at if ends else None
+        rows = [self.storage.count_secret_failure(
+            (limit.scope, subject), at, lambda before, lim=limit: lim.count(before, at))
+            for limit, subject in checks]
+        ends = [row.locked_until for row in rows if row.locked_until is not None]
+        return (max(ends) - at if ends else None), rows
 
     def succeeded(self, limit: SecretLimit, subject: str) -> None:
         """The right secret: this subject's count starts again."""
         self.storage.clear_secret_tries((limit.scope, subject))
+
+    def try_secret(self, guard: Guard, target: str, device: str,
+                   matches: Callable[[], bool]) -> Verdict:
+        """``matches`` (the slow check of the secret) under ``guard``'s counts: not tried
+        while any of them waits; right clears the pair's and the target's counts (the
+        device's stays: a device cannot guess others between right answers of its own);
+        wrong counts for all three."""
+        checks = guard.checks(target, device)
+        left = self.wait_left(checks)
+        if left is not None:
+            return Verdict(False, left)
+        if matches():
+            self.succeeded(guard.pair, pair(target, device))
+            self.succeeded(guard.target, target)
+            return Verdict(True)
+        wait, rows = self._count(checks)
+        return Verdict(False, wait, max(1, guard.pair.free - rows[0].failures))

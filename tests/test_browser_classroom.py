@@ -250,17 +250,33 @@ def test_wrong_passwords_on_a_phone_never_lock_the_teacher_out_on_her_tablet(
     devices (the local proxy's X-Forwarded-For, as docs/DEPLOY.md sets it up): the phone
     waits, even with the right password; the tablet signs in at once.
 
-    Screenshots: test-artifacts/17-classroom-lock-phone.png, -lock-tablet.png."""
+    Then, on her tablet, her class's pupils: a classmate's tablet typed three wrong PINs
+    for Mateo; she sees them, unlocks him (his PIN unchanged) and looks the PIN up with
+    his card to reprint.
+
+    Screenshots: test-artifacts/17-classroom-lock-phone.png, -lock-tablet.png,
+    -pupil-lock.png, -pupil-pin.png."""
     import sqlalchemy as sa
     from playwright.sync_api import sync_playwright
 
-    from trainer.classroom import TeacherAuth
+    from trainer.classroom import Classroom, ClassroomError, PupilSignIn, TeacherAuth
     from trainer.storage import Storage, configure_sqlite
 
     url, db = server
     engine = sa.create_engine(f"sqlite:///{db}")
     configure_sqlite(engine)
-    TeacherAuth(Storage(engine)).create_account("Carmen Ruiz", PASSWORD, command_line=True)
+    store = Storage(engine)
+    session = TeacherAuth(store).create_account("Carmen Ruiz", PASSWORD, command_line=True)
+    # Her class, and three wrong PINs for Mateo typed on a classmate's tablet.
+    room = Classroom(store, session)
+    info = room.create_class("2.º C")
+    mateo = room.add_pupils(info.id, "Mateo\nLucía").added[0]
+    door = PupilSignIn(store)
+    card = door.find_class(info.code)
+    for wrong in ("0001", "0002", "0003"):
+        with pytest.raises(ClassroomError):
+            door.sign_in(card, mateo.profile_id, wrong if wrong != mateo.pin else "0004",
+                         "a classmate's tablet")
     engine.dispose()
 
     def sign_in(page, name: str, password: str) -> None:
@@ -297,6 +313,28 @@ def test_wrong_passwords_on_a_phone_never_lock_the_teacher_out_on_her_tablet(
         tablet.get_by_text("Signed in as").wait_for()
         assert "Too many" not in _main_text(tablet)
         tablet.screenshot(path=str(_artifact("17-classroom-lock-tablet.png")), full_page=True)
+        # Her pupils: Mateo's wrong PINs, unlocked with his PIN unchanged, which she looks up.
+        _button(tablet, f"tc_open_{info.id}").click()
+        _wait_idle(tablet)
+        _button(tablet, "tc_part", "Pupils").click()
+        _wait_idle(tablet)
+        choose = tablet.locator(".st-key-tc_pupil_one input")
+        choose.click()
+        choose.press_sequentially("Mat")
+        tablet.get_by_role("option").filter(has_text="Mateo").click()
+        _wait_idle(tablet)
+        lock = tablet.locator(".st-key-tc_pupil_lock")
+        lock.get_by_text("3 wrong PINs").wait_for()
+        assert "can sign in on another tablet now" in lock.inner_text()
+        lock.scroll_into_view_if_needed()
+        tablet.screenshot(path=str(_artifact("17-classroom-pupil-lock.png")), full_page=True)
+        _button(tablet, "tc_unlock_pupil").click()
+        tablet.get_by_text("can sign in again with the same PIN").wait_for()
+        _wait_idle(tablet)
+        _button(tablet, "tc_look_up_pin").click()
+        tablet.get_by_text(f"PIN: {mateo.pin}").wait_for()
+        tablet.locator(".st-key-tc_card_looked_up").wait_for()
+        tablet.screenshot(path=str(_artifact("17-classroom-pupil-pin.png")), full_page=True)
         for page in pages.values():
             assert not page.get_by_text("Traceback").count()
         browser.close()

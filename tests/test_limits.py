@@ -17,6 +17,8 @@ from trainer.limits import (
     CLASS_CODE_SERVER,
     PARENT_PIN,
     PARENT_PIN_DEVICE,
+    PUPIL_PIN_GUARD,
+    TEACHER_PASSWORD_GUARD,
     Limiter,
     SecretLimit,
 )
@@ -50,7 +52,10 @@ def _refusal(call) -> tuple[str, dict]:
 
 @given(st.integers(0, 60), st.integers(0, 60))
 def test_waits_grow_with_every_wrong_secret_and_stop_at_the_ceiling(a: int, b: int) -> None:
-    for limit in (PARENT_PIN, PARENT_PIN_DEVICE, CLASS_CODE_DEVICE, CLASS_CODE_SERVER):
+    guarded = [limit for guard in (PUPIL_PIN_GUARD, TEACHER_PASSWORD_GUARD)
+               for limit in (guard.pair, guard.device, guard.target)]
+    for limit in (PARENT_PIN, PARENT_PIN_DEVICE, CLASS_CODE_DEVICE, CLASS_CODE_SERVER,
+                  *guarded):
         low, high = sorted((a, b))
         assert limit.wait_after(low) <= limit.wait_after(high) <= limit.max_wait
         assert (limit.wait_after(low) == timedelta(0)) == (low < limit.free)
@@ -207,3 +212,50 @@ def test_class_codes_are_limited_for_the_whole_server_briefly(make_store) -> Non
         door.find_class(code, device="a-real-tablet")
     clock.wait(seconds=CLASS_CODE_SERVER.first_wait.total_seconds() + 1)
     assert door.find_class(code, device="a-real-tablet").code == code
+
+
+@pytest.mark.parametrize("guard", [PUPIL_PIN_GUARD, TEACHER_PASSWORD_GUARD],
+                         ids=["pupil_pin", "teacher_password"])
+def test_a_guessing_device_never_locks_the_target_out_on_another_device(
+        make_store, guard) -> None:
+    """Issue 27: a child guessing a classmate's PIN (or the teacher's password) on one
+    device, in new tabs and through another replica: that device's waits grow; the
+    target's own device tries at once. Twenty devices guessing together make the target
+    wait seconds, never minutes."""
+    clock = Clock()
+    tries = []
+
+    def try_on(device: str, right: bool):
+        """One secret typed on ``device`` (each time through a new Storage: a new tab, or
+        another replica); ``tries`` records every one actually checked."""
+        def matches() -> bool:
+            tries.append(device)
+            return right
+
+        return Limiter(make_store(), clock=clock).try_secret(guard, "target", device, matches)
+
+    for n in range(guard.pair.free - 1):
+        verdict = try_on("phone", False)
+        assert (verdict.ok, verdict.wait, verdict.left) == (False, None,
+                                                           guard.pair.free - 1 - n)
+    waits = []
+    for _ in range(4):
+        verdict = try_on("phone", False)
+        assert not verdict.ok and verdict.wait is not None
+        waits.append(verdict.wait)
+        tried = len(tries)
+        assert try_on("phone", True).wait is not None  # waiting: the right one not tried
+        assert len(tries) == tried
+        clock.wait(seconds=verdict.wait.total_seconds() + 1)
+    assert waits == sorted(waits) and waits[-1] > waits[0]  # growing, for the guesser
+    assert try_on("tablet", True).ok  # the target's own device: at once
+    # Spread over many devices, one wrong each: seconds for everybody, at most.
+    for n in range(guard.target.free + 5):
+        verdict = try_on(f"device {n}", False)
+        assert verdict.wait is None or verdict.wait <= guard.target.max_wait
+        clock.wait(seconds=guard.target.max_wait.total_seconds() + 1)
+    verdict = try_on("device 99", False)
+    assert verdict.wait is not None and verdict.wait <= guard.target.max_wait
+    assert try_on("tablet", True).wait is not None  # the target waits these seconds too
+    clock.wait(seconds=guard.target.max_wait.total_seconds() + 1)
+    assert try_on("tablet", True).ok

@@ -71,9 +71,10 @@ def test_profiles_are_nickname_and_avatar_only(engine: sa.Engine) -> None:
     with pytest.raises(StorageError):
         store.create_profile("   ", "🐸")
     columns = {c["name"] for c in sa.inspect(engine).get_columns("profiles")}
-    # name_key: the nickname folded (trainer.names), nothing more about the child.
+    # name_key: the nickname folded (trainer.names); name_scope: where it is unique (a
+    # class, or the app's own profiles: issue 27). Nothing more about the child.
     assert columns == {"id", "nickname", "avatar", "settings", "created_at", "pin_hash",
-                       "name_key"}
+                       "name_key", "name_scope"}
     store.update_settings(ana.id, {"deck": "french"})
     assert store.get_profile(ana.id).settings == {"deck": "french"}
 

@@ -547,11 +547,21 @@ def test_teacher_accounts_first_freely_then_by_a_single_use_expiring_invitation(
     clock.advance(days=7, seconds=1)
     with pytest.raises(ClassroomError, match="auth.invite_bad"):  # expired
         auth.create_account("Ms Sanz", PASSWORD, late)
+    # Wrong codes are counted per device: after five, that device waits (even with a
+    # right code); another device does not.
+    right, _ = auth.invite()
+    for n in range(5):
+        with pytest.raises(ClassroomError, match="auth.invite_bad"):
+            auth.create_account("Ms Sanz", PASSWORD, f"AAA-AAA-AA{n}", device="phone")
+    with pytest.raises(ClassroomError) as err:
+        auth.create_account("Ms Sanz", PASSWORD, right, device="phone")
+    assert (err.value.key, err.value.params) == ("auth.invite_wait", {"count": 1})
+    assert auth.create_account("Ms Sanz", PASSWORD, right, device="laptop")
     # A refused account uses no code: the same code works once the name is free.
     fresh, _ = auth.invite()
     with pytest.raises(ClassroomError, match="auth.teacher_taken"):
-        auth.create_account("MR ROE", PASSWORD, fresh)
-    assert auth.create_account("Ms Sanz", PASSWORD, fresh).teacher.name == "Ms Sanz"
+        auth.create_account("MS SANZ", PASSWORD, fresh)
+    assert auth.create_account("Ms Vega", PASSWORD, fresh).teacher.name == "Ms Vega"
     with sq.engine.connect() as conn:  # codes are kept as digests only
         stored = " ".join(str(v) for row in conn.execute(sa.select(teacher_invites)).all()
                           for v in row)

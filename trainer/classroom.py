@@ -58,6 +58,7 @@ from .i18n import t
 from .limits import (
     CLASS_CODE_DEVICE,
     CLASS_CODE_SERVER,
+    INVITE_DEVICE,
     PUPIL_PIN,
     PUPIL_PIN_GUARD,
     PUPIL_PIN_PAIR,
@@ -241,7 +242,7 @@ def password_problem(password: str, name: str = "") -> tuple[str, dict[str, Any]
 
 def new_invite() -> str:
     """A fresh invitation code, stored as ``K7MP3X9AC`` (shown ``K7M-P3X-9AC``): letters and
-    digits nobody mixes up, about 10^11 codes, single use and expiring."""
+    digits nobody mixes up, about 2.6 * 10^12 codes, single use and expiring."""
     alphabet = CODE_LETTERS + CODE_DIGITS
     return "".join(secrets.choice(alphabet) for _ in range(INVITE_LENGTH))
 
@@ -257,8 +258,9 @@ def normalise_invite(typed: str) -> str:
 
 
 def _invite_hash(code: str) -> str:
-    # A plain SHA-256 is enough: the code is random (about 2^37), single use and expires
-    # within days; it only keeps a code read from a backup from being usable.
+    # A plain SHA-256 is enough: the code is random (about 2^41), single use, expires
+    # within days and wrong ones are counted per device; it only keeps a code read from
+    # a backup from being usable.
     return hashlib.sha256(code.encode("ascii")).hexdigest()
 
 
@@ -343,13 +345,14 @@ class TeacherAuth:
         return self.storage.teacher_count() == 0
 
     def create_account(self, name: str, password: str, invite: str | None = None, *,
-                       command_line: bool = False) -> TeacherSession:
+                       command_line: bool = False, device: str = LOCAL) -> TeacherSession:
         """A new account, signed in: the server's first without ``invite``, any other with
         a colleague's invitation code (used up by it), or made at the server's own command
         line (``command_line``: ``escoba teacher create``, whose user holds the database
         already). ``name.*`` (the name),
         ``auth.password_*`` (the passphrase), ``auth.teacher_taken``,
-        ``auth.invite_needed`` or ``auth.invite_bad`` (unknown, used or expired alike)."""
+        ``auth.invite_needed`` or ``auth.invite_bad`` (unknown, used or expired alike;
+        counted per ``device``, which waits after a few: ``auth.invite_wait``)."""
         if (problem := label_problem(name, TEACHER_NAME_MAX)) is not None:
             key, params = _name_error(problem)
             raise ClassroomError(key, **params)
@@ -357,14 +360,21 @@ class TeacherAuth:
         if (problem := password_problem(password, name)) is not None:
             raise ClassroomError(problem[0], **problem[1])
         code = normalise_invite(invite) if invite is not None and invite.strip() else None
-        if code is not None and len(code) != INVITE_LENGTH:
-            raise ClassroomError("auth.invite_bad")
+        limiter = Limiter(self.storage, clock=self.clock)
+        if code is not None:
+            left = limiter.wait_left([(INVITE_DEVICE, device)])
+            if left is not None:
+                raise ClassroomError("auth.invite_wait", count=wait_minutes(left))
         try:
+            if code is not None and len(code) != INVITE_LENGTH:
+                raise StorageError("invite_bad")
             teacher = self.storage.create_first_or_invited_teacher(
                 name, password, at=self.clock(),
                 invite_hash=_invite_hash(code) if code is not None else None,
                 any_time=command_line)
         except StorageError as err:
+            if err.key == "invite_bad":
+                limiter.failed([(INVITE_DEVICE, device)])
             if err.key in ("invite_needed", "invite_bad"):
                 raise ClassroomError(f"auth.{err.key}") from err
             raise ClassroomError("auth.teacher_taken", name=name) from err

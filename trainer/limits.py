@@ -37,7 +37,7 @@ __all__ = ["SecretLimit", "Limiter", "PARENT_PIN", "PARENT_PIN_DEVICE",
            "CLASS_CODE_DEVICE", "CLASS_CODE_SERVER", "SERVER", "Check",
            "wait_minutes", "PUPIL_PIN", "PUPIL_PIN_DEVICE", "PUPIL_PIN_PAIR",
            "TEACHER_PASSWORD", "TEACHER_PASSWORD_DEVICE", "TEACHER_PASSWORD_PAIR", "pair",
-           "Guard", "Verdict", "PUPIL_PIN_GUARD", "TEACHER_PASSWORD_GUARD"]
+           "Guard", "Verdict", "PUPIL_PIN_GUARD", "TEACHER_PASSWORD_GUARD", "INVITE_DEVICE"]
 
 #: The subject of a server-wide count.
 SERVER = "*"
@@ -122,6 +122,12 @@ TEACHER_PASSWORD_DEVICE = SecretLimit("teacher_password_device", free=10,
 #: A teacher's password from every device together: seconds, never a lockout.
 TEACHER_PASSWORD = SecretLimit("teacher_password", free=20, first_wait=timedelta(seconds=5),
                                max_wait=timedelta(seconds=30), forget_after=timedelta(hours=24))
+
+
+#: Wrong invitation codes for a teacher account, per device: a colleague mistypes one or
+#: two; a device trying codes waits (a code is one of about 2.6 * 10^12, single use).
+INVITE_DEVICE = SecretLimit("invite_device", free=5, first_wait=timedelta(minutes=1),
+                            max_wait=timedelta(hours=1), forget_after=timedelta(hours=24))
 
 
 @dataclass(frozen=True)

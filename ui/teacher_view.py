@@ -164,7 +164,8 @@ def _on_create_account() -> None:
         class_flash("error", "auth.password_mismatch")
         return
     invite = st.session_state.pop("tc_new_invite", "") or ""
-    session = TeacherAuth(storage()).create_account(name, password, invite or None)
+    session = TeacherAuth(storage()).create_account(name, password, invite or None,
+                                                    device=device_key())
     st.session_state[TEACHER] = session
     class_flash("success", "auth.welcome", name=session.teacher.name)
 

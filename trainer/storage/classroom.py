@@ -268,8 +268,10 @@ class ClassroomStore(Database):
                     conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"),
                                  {"key": _FIRST_TEACHER_LOCK})
                 else:
-                    conn.execute(teacher_invites.update().where(sa.false())
-                                 .values(used_at=None))
+                    # A write that changes nothing but begins SQLite's write transaction
+                    # (a WHERE on the key, not a constant the planner would drop).
+                    conn.execute(teachers.update().where(teachers.c.id == -1)
+                                 .values(name=teachers.c.name))
                 if invite_hash is None:
                     if not any_time and conn.execute(
                             sa.select(teachers.c.id).limit(1)).first() is not None:

@@ -490,10 +490,16 @@ def test_a_classmates_wrong_pins_never_lock_a_pupil_out_on_another_tablet(
     # A new PIN is what the card shows from then on.
     fresh = room.regenerate_pin(info.id, hugo.profile_id)
     assert room.look_up_pin(info.id, hugo.profile_id).pin == fresh.pin
+    assert room.pin_attempts(info.id) == {}  # his tries went with his old PIN
+    with pytest.raises(ClassroomError, match="signin.pin_wrong"):
+        door.sign_in(card, lucia.profile_id, wrong, "tablet 2")
+    cards = {p.profile_id: p.pin for p in room.regenerate_all_pins(info.id)}
+    assert room.pin_attempts(info.id) == {}  # new cards for all: every count cleared
+    assert room.look_up_pin(info.id, lucia.profile_id).pin == cards[lucia.profile_id]
     with store.engine.connect() as conn:  # stored for the teachers; checked by its hash
         stored = conn.execute(sa.select(profiles.c.pin_hash)
                               .where(profiles.c.id == hugo.profile_id)).scalar()
-    assert stored.startswith("scrypt$") and fresh.pin not in stored
+    assert stored.startswith("scrypt$") and cards[hugo.profile_id] not in stored
 
 
 def test_two_classes_have_the_same_names_and_say_nothing_of_each_other(

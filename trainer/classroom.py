@@ -694,8 +694,7 @@ class Classroom:
         member = self._member(class_id, profile_id)
         pin = self._pin()
         self.storage.set_member_pin(class_id, profile_id, pin)
-        self.storage.clear_secret_tries_of([(PUPIL_PIN.scope, str(profile_id))],
-                                           PUPIL_PIN_PAIR.scope, f"{profile_id}|")
+        self._clear_counts(profile_id)
         return PupilLogin(profile_id, member.nickname, member.avatar, pin, member.real_name)
 
     def regenerate_all_pins(self, class_id: int) -> tuple[PupilLogin, ...]:
@@ -704,6 +703,8 @@ class Classroom:
         members = self.storage.members(class_id)
         pins = {m.profile_id: self._pin() for m in members}
         self.storage.set_member_pins(class_id, pins)
+        for pid in pins:  # new cards: every device's count for them starts again
+            self._clear_counts(pid)
         return tuple(PupilLogin(m.profile_id, m.nickname, m.avatar, pins[m.profile_id],
                                 m.real_name) for m in members)
 
@@ -758,6 +759,11 @@ class Classroom:
         many pupils) are not the pupil's to clear."""
         self._class(class_id, write=True)
         self._member(class_id, profile_id)
+        self._clear_counts(profile_id)
+
+    def _clear_counts(self, profile_id: int) -> None:
+        """The pupil's wrong-PIN counts start again: over every device, and each device's
+        for this pupil (not a device's own count of every pupil)."""
         self.storage.clear_secret_tries_of([(PUPIL_PIN.scope, str(profile_id))],
                                            PUPIL_PIN_PAIR.scope, f"{profile_id}|")
 

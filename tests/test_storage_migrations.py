@@ -105,6 +105,7 @@ ROWS_AT: dict[int, list[tuple[str, dict[str, Any]]]] = {
     11: [("puzzle_progress", {"profile_id": 1, "slot": "pz", "puzzle_id": "captures-1-15-x",
                               "data": "{}", "updated_at": WHEN})],
     12: [],  # a column with a default (classes.voice): no new rows
+    13: [],  # classes.idle_minutes (a default) and signed_out_at (nullable): no new rows
 }
 
 

@@ -389,6 +389,15 @@ def _migration_12(conn: Connection) -> None:
     conn.exec_driver_sql(f"ALTER TABLE classes ADD COLUMN voice BOOLEAN NOT NULL DEFAULT {false}")
 
 
+def _migration_13(conn: Connection) -> None:
+    """Shared tablets forget (issue 27): a class's idle minutes before a pupil left signed
+    in is signed out (the teacher's setting, 5 by default), and the moment the teacher
+    signed out every tablet of the class (a pupil signed in before it is signed out)."""
+    conn.exec_driver_sql("ALTER TABLE classes ADD COLUMN idle_minutes INTEGER NOT NULL DEFAULT 5")
+    stamp = sa.DateTime(timezone=True).compile(dialect=conn.dialect)  # as the dialect says it
+    conn.exec_driver_sql(f"ALTER TABLE classes ADD COLUMN signed_out_at {stamp}")
+
+
 #: Append only; never edit one that has shipped.
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "profiles, games, moves, results", _migration_1),
@@ -403,5 +412,6 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(10, "wrong secrets counted per target, device and server", _migration_10),
     Migration(11, "unfinished puzzles", _migration_11),
     Migration(12, "a class's voice (read aloud, sounds)", _migration_12),
+    Migration(13, "shared tablets: a class's idle minutes and sign-out time", _migration_13),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version

@@ -42,7 +42,7 @@ div[data-testid="stMarkdownContainer"] p { font-size: 1.05rem; }
 .st-key-mc_pad { display: grid !important; grid-template-columns: repeat(3, minmax(0, 1fr));
   gap: 0.6rem; max-width: 24rem; }
 .st-key-mc_pad > div { width: auto !important; min-width: 0; }
-.st-key-mc_pad button { min-height: 4.2rem; }
+.st-key-mc_pad div[data-testid="stButton"] button { min-height: 4.2rem; }
 .st-key-mc_pad .st-key-mc_not_me button p { font-size: 0.95rem; font-weight: 600; }
 .st-key-mc_pad button p { font-size: 2rem; font-weight: 700; line-height: 1.1; }
 /* Less empty space above the page and a narrower sidebar: a landscape tablet

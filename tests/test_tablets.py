@@ -101,7 +101,7 @@ def test_every_reason_is_said_in_every_language() -> None:
             assert text and "ended." not in text
     # A deleted class says nothing was kept; an archived one that it was.
     assert "deleted" in t("ended.deleted", "en", domain=DOMAIN)
-    assert "borrado" in t("ended.deleted", "es", domain=DOMAIN)
+    assert "borró" in t("ended.deleted", "es", domain=DOMAIN)
     assert "gelöscht" in t("ended.deleted", "de", domain=DOMAIN)
     assert "still saved" in t("ended.archived", "en", domain=DOMAIN)
     assert "guardado" in t("ended.archived", "es", domain=DOMAIN)

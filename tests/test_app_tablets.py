@@ -34,6 +34,7 @@ from tests.test_app_classroom import (  # noqa: F401 (fixtures)
 )
 from tests.test_app_helpers import assert_ok, new_app
 from tests.test_app_tables import _tick, _timers
+from trainer import clock
 from trainer.i18n import t
 from ui.pupil_guard import WATCH_SECONDS
 from ui.teacher_view import LOCK_WATCH_SECONDS
@@ -43,8 +44,16 @@ pytestmark = pytest.mark.usefixtures("fresh_app")
 PLAY = "app_pages/play.py"
 
 
+@pytest.fixture(autouse=True)
+def _clock_from_now() -> None:
+    """The app's clock runs on from the moment a value of ESCOBA_NOW is first read, once
+    per process: an earlier test's NOW would be minutes on by now."""
+    clock._offset.cache_clear()
+
+
 def _at(monkeypatch: pytest.MonkeyPatch, **delta: float) -> None:
     """Move the app's clock (trainer.clock: ESCOBA_NOW, read anew for a new value)."""
+    clock._offset.cache_clear()
     monkeypatch.setenv("ESCOBA_NOW", (TODAY + timedelta(**delta)).isoformat())
 
 

@@ -208,3 +208,43 @@ def test_a_class_ended_while_a_pupil_works_says_so_truly(monkeypatch, how: str,
     assert "mc_card" not in at.session_state  # the class's code no longer signs in
     # Deleted: nothing is left to save; archived: what was done stays, as it says.
     assert len(db.attempts(ids["Mateo"])) == (0 if how == "delete" else 1)
+
+
+def _failing_fragment() -> None:
+    """A fragment whose write fails (as a move on the Play board does once the pupil's
+    profile is gone with the class), inside the app's error boundary."""
+    import streamlit as st
+
+    from ui.errors import friendly_fragment
+    from ui.pupil_guard import show_ended
+
+    show_ended()
+
+    @friendly_fragment
+    def board() -> None:
+        if st.session_state.get("profile_id") is not None:
+            raise RuntimeError("FOREIGN KEY constraint failed")  # the move's write
+        st.write("nobody plays")
+
+    board()
+
+
+def test_a_failure_inside_a_fragment_after_the_class_was_deleted_is_told_truly() -> None:
+    """The fragment's own boundary (a tap on the board reruns only the board) asks why
+    before saying sorry: the class is gone, so that is what the child reads."""
+    from streamlit.testing.v1 import AppTest
+
+    from trainer.classroom import PupilVisit
+
+    db = store()
+    (room, info), ids = _class(db, "Ms Díaz", "3B", "Mateo", ["4821"])
+    at = AppTest.from_function(_failing_fragment, default_timeout=60)
+    at.session_state["profile_id"] = ids["Mateo"]
+    at.session_state["pupil_visit"] = (ids["Mateo"], PupilVisit.start(
+        ids["Mateo"], info.id, clock.now()))
+    room.delete_class(info.id, info.name)
+    at.run()
+    assert_ok(at)
+    assert "profile_id" not in at.session_state
+    assert [w.value for w in at.warning] == [_ended("ended.deleted")]
+    assert t("error_friendly") not in shown(at) and "nobody plays" in shown(at)

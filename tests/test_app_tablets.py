@@ -93,6 +93,7 @@ def test_the_next_child_going_straight_to_a_game_does_not_play_as_the_last_one(
     assert at.session_state.get("profile_id") is None
     assert "Mateo" not in shown(at) and "Mateo" not in str(at.sidebar)
     assert _ended("ended.idle", lang) in [i.value for i in at.info]
+    assert _ended("ended.again", lang) in [p.label for p in at.get("page_link")]
     assert "game_session" not in at.session_state
     assert not [b for b in at.button if b.key == "start_game"]
     # Said once; "My class" shows the class's pictures (the code is kept on the tablet).
@@ -116,6 +117,9 @@ def test_an_untouched_tablet_signs_the_pupil_out_by_itself(monkeypatch) -> None:
     assert at.session_state.get("profile_id") is None
     assert _ended("ended.idle") in shown(at)
     assert "Mateo" not in str(at.sidebar)
+    # On My class the way back is the pictures right below, not a link to this page.
+    assert _ended("ended.again") not in [p.label for p in at.get("page_link")]
+    assert f"mc_pupil_{ids['Mateo']}" in {b.key for b in at.button}
     # "Not you? Switch" signs out at once too (and the next sign-in starts afresh).
     asked.clear()
     click(at, f"mc_pupil_{ids['Mateo']}")

@@ -108,7 +108,7 @@ def test_the_pin_pad_is_a_3_by_4_grid_with_its_message_and_dots_in_view(
     assert inside(seen["message"]), seen["message"]
     assert inside(seen["dots"]), seen["dots"]
     keys = seen["keys"]
-    assert all(isinstance(k, dict) for k in keys), [(KEYS[i], k) for i, k in enumerate(keys) if not isinstance(k, dict)]
+    assert all(isinstance(k, dict) for k in keys), list(zip(KEYS, keys, strict=True))
     assert all(inside(k) for k in keys), keys
     columns = sorted({round(k["x"]) for k in keys})
     rows = sorted({round(k["y"]) for k in keys})
@@ -122,3 +122,44 @@ def test_the_pin_pad_is_a_3_by_4_grid_with_its_message_and_dots_in_view(
     top = min(k["y"] for k in keys)
     assert seen["message"]["bottom"] <= seen["dots"]["y"] <= seen["dots"]["bottom"] <= top
 
+
+
+def test_an_untouched_phone_signs_the_pupil_out_by_itself(
+        server, browser_type_launch_args, class_code) -> None:  # noqa: F811
+    """The pupil's timer is a fragment in the sidebar, collapsed on a phone: it still
+    runs. Lola signs in and nobody touches the phone: after the class's idle minutes (the
+    shortest, 2) and one tick of the timer (20 s), the page says she was signed out and
+    her name is gone, with no tap."""
+    from playwright.sync_api import sync_playwright
+
+    url, db = server
+    engine = sa.create_engine(f"sqlite:///{db}")
+    store = Storage(engine)
+    info = store.class_by_code(class_code)
+    store.set_class_tablets(info.id, idle_minutes=2)
+    engine.dispose()
+    with sync_playwright() as p:
+        browser, context, page = _context(p, browser_type_launch_args, (390, 844),
+                                          is_mobile=True, has_touch=True)
+        page.goto(f"{url}/my_class")
+        page.locator(".st-key-mc_code input").fill(class_code)
+        page.get_by_role("button", name="Find my class").click()
+        page.locator(".st-key-mc_pictures button").filter(has_text="Lola").click()
+        page.get_by_text("Type your PIN.").wait_for()
+        _wait_idle(page)
+        for digit in PINS["Lola"]:
+            page.locator(f".st-key-mc_d_{digit} button").click()
+            _wait_idle(page)
+        page.get_by_text("Your tasks").wait_for()
+        assert "Hi ☀️ Lola!" in page.locator("[data-testid=stMain]").inner_text()
+        # Untouched from here on: 2 minutes, then at most one 20 s tick (and a margin).
+        page.get_by_text("nobody used the tablet").wait_for(timeout=(120 + 20 + 30) * 1000)
+        _wait_idle(page)
+        page.screenshot(path=str(_artifact("27-idle-signed-out-390x844.png")))
+        main = page.locator("[data-testid=stMain]").inner_text()
+        pictures = page.locator(".st-key-mc_pictures button").count()
+        context.close()
+        browser.close()
+    # Signed out: no welcome, no tasks; the class's pictures for the next child.
+    assert "Hi ☀️ Lola!" not in main and "Your tasks" not in main
+    assert pictures == len(PINS)

@@ -113,13 +113,14 @@ def end_if_class_gone() -> bool:
     return True
 
 
-def show_ended() -> None:
-    """Why the pupil was signed out, once, with the way back to "My class"."""
+def show_ended(link: bool = True) -> None:
+    """Why the pupil was signed out, once, with the way back to "My class" (``link``:
+    not on My class itself)."""
     reason = st.session_state.pop(KEY_ENDED, None)
     if reason is None:
         return
     (st.warning if reason in _CLASS_GONE else st.info)(ct(f"ended.{reason}"), icon="👋")
-    if reason not in ("deleted", "removed"):
+    if link and reason not in _CLASS_GONE:
         st.page_link("app_pages/my_class.py", label=ct("ended.again"), icon="🏫")
 
 

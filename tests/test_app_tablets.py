@@ -252,3 +252,31 @@ def test_a_failure_inside_a_fragment_after_the_class_was_deleted_is_told_truly()
     assert "profile_id" not in at.session_state
     assert [w.value for w in at.warning] == [_ended("ended.deleted")]
     assert t("error_friendly") not in shown(at) and "nobody plays" in shown(at)
+
+
+@pytest.mark.parametrize(("locale", "lang"), [("es-ES", "es"), ("de-DE", "de")])
+def test_the_shared_tablets_settings_speak_the_teachers_language(caplog, locale: str,
+                                                                 lang: str) -> None:
+    db = store()
+    (_room, info), _ids = _class(db, "Ms Díaz", "3B", "Mateo", ["4821"])
+    with caplog.at_level("WARNING", logger="locales"):
+        at = new_app(locale=locale)
+        at.switch_page(TEACHER).run()
+        at.text_input(key="tc_name").input("Ms Díaz")
+        at.text_input(key="tc_password").input(PASSWORD)
+        submit(at, "tc_sign_in_form")
+        click(at, f"tc_open_{info.id}")
+        part(at, "settings")
+        idle = at.segmented_control(key=f"tc_idle_minutes_{info.id}")
+        assert idle.label == _ended("tablets.idle", lang)
+        assert list(idle.options) == [  # the options as drawn
+            t("tablets.minutes", lang, domain="classroom", count=v)
+            for v in (2, 5, 10, 15, 30)]
+        assert idle.options[1] == {"es": "5 min", "de": "5 Min."}[lang]
+        assert _ended("tablets.title", lang) in shown(at)
+        assert at.button(key="tc_sign_out_tablets").label == _ended("tablets.sign_out_all",
+                                                                    lang)
+        click(at, "tc_sign_out_tablets")
+        assert _ended("tablets.signed_out", lang) in [s.value for s in at.success]
+    assert db.get_class(info.id).signed_out_at is not None
+    assert [r.getMessage() for r in caplog.records if r.name == "locales"] == []

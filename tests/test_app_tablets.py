@@ -280,3 +280,25 @@ def test_the_shared_tablets_settings_speak_the_teachers_language(caplog, locale:
         assert _ended("tablets.signed_out", lang) in [s.value for s in at.success]
     assert db.get_class(info.id).signed_out_at is not None
     assert [r.getMessage() for r in caplog.records if r.name == "locales"] == []
+
+
+def test_a_class_deleted_in_another_tab_leaves_the_teachers_screen_by_itself(
+        monkeypatch) -> None:
+    """Issue 27: the pupils' table stayed on screen after the class was deleted; the
+    area's timer draws the page again (the class is gone, and it says so)."""
+    asked = _timers(monkeypatch)
+    db = store()
+    (room, info), _ids = _class(db, "Ms Díaz", "3B", "Mateo", ["4821"])
+    at = new_app()
+    at.switch_page(TEACHER).run()
+    at.text_input(key="tc_name").input("Ms Díaz")
+    at.text_input(key="tc_password").input(PASSWORD)
+    submit(at, "tc_sign_in_form")
+    click(at, f"tc_open_{info.id}")
+    part(at, "pupils")
+    assert "Mateo" in str(at.dataframe[0].value)
+    (timer,) = {fid for interval, fid in asked if interval == LOCK_WATCH_SECONDS}
+    room.delete_class(info.id, info.name)  # the owner, in another tab
+    _tick(at, timer, monkeypatch)
+    assert not at.dataframe and "Mateo" not in shown(at)
+    assert t("class.not_yours", "en", domain="classroom") in [e.value for e in at.error]

@@ -976,7 +976,11 @@ def _lock_watch() -> None:
         st.rerun()
     class_id = st.session_state.get(KEY_CLASS)
     if class_id is not None and storage().get_class(int(class_id)) is None:
-        st.rerun()  # deleted meanwhile (another tab, the owner): the page says so
+        # Deleted meanwhile (another tab, the owner): back to the list, which says so.
+        # Closed here, not by the next run: this runs inside it too, and would loop.
+        _open(None)
+        class_flash("error", "class.not_yours")
+        st.rerun()
 
 
 # -- the page --------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ import streamlit as st
 from ui.errors import friendly_errors, show_error_flash
 from ui.i18n import start_run
 from ui.layout import pages, sidebar
+from ui.pupil_guard import guard_run, show_ended, watch
 from ui.session import current_profile
 
 logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -39,6 +40,9 @@ PAGES = [
 ]
 
 with friendly_errors():
+    # A shared tablet forgets the last child (issue 27): a pupil idle for the class's
+    # minutes, or whose class ended, is signed out before their profile is read.
+    guard_run()
     # The profile in the URL (?p=) carries its language: load it before the
     # navigation's labels are built, or a refreshed page shows the browser's
     # language in the sidebar until the first tap.
@@ -49,5 +53,7 @@ lang = start_run()
 page = st.navigation(pages(tuple(PAGES), lang), expanded=True)
 with friendly_errors():
     sidebar()
+    watch()
     show_error_flash()
+    show_ended(link=page.url_path != "my_class")  # on My class: its pictures follow
     page.run()

@@ -113,6 +113,8 @@ SAME_AS_ENGLISH = {
 # issue 23: the game words a Spanish voice says as they are written.
 SAME_AS_ENGLISH["es"] |= {"speech.word.escoba", "speech.word.escobas", "speech.word.setenta",
                           "speech.word.primera", "speech.word.renuncio"}
+# issue 27: tablet — "{count} min" is the Spanish abbreviation of minutos too.
+SAME_AS_ENGLISH["es"] |= {"tablets.minutes"}
 
 
 @pytest.mark.parametrize("lang", sorted(set(LANGUAGES) - {"en"}))

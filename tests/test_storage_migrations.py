@@ -119,6 +119,7 @@ ROWS_AT: dict[int, list[tuple[str, dict[str, Any]]]] = {
         ("teacher_invites", {"code_hash": "ab" * 32, "created_by": 1, "created_at": WHEN,
                              "expires_at": WHEN, "used_at": None, "used_by": None}),
     ],
+    14: [],  # classes.idle_minutes (a default) and signed_out_at (nullable): no new rows
 }
 
 

@@ -86,7 +86,8 @@ __all__ = ["ClassroomError", "DOMAIN", "Picture", "PICTURES", "picture_of", "MAX
            "TeacherAuth", "TeacherSession", "Classroom", "PupilLogin", "Refusal", "PinAttempts",
            "new_invite", "format_invite", "normalise_invite", "INVITE_DAYS", "LOCAL",
            "AddedPupils", "PupilSignIn", "PupilCard", "ClassCard", "pupil_tasks",
-           "Clock", "utc_now", "say", "describe", "fact_label"]
+           "Clock", "utc_now", "say", "describe", "fact_label", "PupilVisit", "visit_end",
+           "PUPIL_IDLE_CHOICES", "PUPIL_IDLE_MINUTES"]
 
 #: The catalog domain of the classroom's words (locales/<lang>/LC_MESSAGES/classroom.po).
 DOMAIN = "classroom"
@@ -105,6 +106,10 @@ INVITE_DAYS = 7
 INVITE_LENGTH = 9
 #: The teacher area locks after this many minutes without a call.
 IDLE_MINUTES = 15
+#: A pupil left signed in on a shared tablet is signed out after the class's idle minutes
+#: (issue 27): one of these, the teacher's choice, 5 unless changed.
+PUPIL_IDLE_CHOICES = (2, 5, 10, 15, 30)
+PUPIL_IDLE_MINUTES = 5
 
 #: The app's one clock (trainer.clock: ESCOBA_NOW honoured), under the names used here.
 utc_now = clock.now
@@ -559,6 +564,27 @@ class Classroom:
             return info
         return self.storage.update_class(class_id, archived_at=None)
 
+    def set_tablet_idle(self, class_id: int, minutes: int) -> ClassInfo:
+        """The minutes without a tap before a pupil left signed in on a tablet is signed
+        out (one of :data:`PUPIL_IDLE_CHOICES`; ``class.idle_minutes`` otherwise)."""
+        self._class(class_id, write=True)
+        if minutes not in PUPIL_IDLE_CHOICES:
+            raise ClassroomError("class.idle_minutes",
+                                 choices="/".join(map(str, PUPIL_IDLE_CHOICES)))
+        info = self.storage.set_class_tablets(class_id, idle_minutes=minutes)
+        assert info is not None
+        return info
+
+    def sign_out_tablets(self, class_id: int) -> ClassInfo:
+        """Sign out every pupil of the class on every tablet: a pupil signed in before
+        now is signed out at the tablet's next run or check (:func:`visit_end`)."""
+        self._class(class_id)  # an archived class's pupils are signed out anyway
+        # The teacher session's clock: the app's (trainer.clock), a test's own.
+        at = self.session._clock()
+        info = self.storage.set_class_tablets(class_id, signed_out_at=at)
+        assert info is not None
+        return info
+
     def deletion_summary(self, class_id: int) -> ClassDeletion:
         """What deleting the class removes, to say before the button that does it."""
         self._class(class_id, owner=True)
@@ -982,3 +1008,49 @@ def pupil_tasks(storage: Storage, profile_id: int, today: date) -> list[PupilTas
                         snap.lessons.get(profile_id, {}), today) for a in snap.assignments]
     return sorted(tasks, key=lambda task: (task.complete, task.assignment.due or "9999-99-99",
                                            task.assignment.id))
+
+
+# -- a pupil signed in on a shared tablet (issue 27) -------------------------------------
+
+@dataclass
+class PupilVisit:
+    """A pupil signed in on a tablet: whose profile, in which class, since when, and
+    the last tap. The app keeps one per browser session and asks :func:`visit_end` at
+    every run and on a timer whether it must end."""
+
+    profile_id: int
+    class_id: int
+    signed_in_at: datetime
+    last_active: datetime
+
+    @classmethod
+    def start(cls, profile_id: int, class_id: int, at: datetime) -> PupilVisit:
+        return cls(profile_id, class_id, at, at)
+
+    def touch(self, at: datetime) -> None:
+        """A tap: the idle time starts again."""
+        self.last_active = max(self.last_active, at)
+
+
+#: Why a visit ends, as a key of the ``classroom`` catalog (``ended.<reason>``).
+END_REASONS = ("idle", "signed_out", "archived", "deleted", "removed")
+
+
+def visit_end(storage: Storage, visit: PupilVisit, at: datetime) -> str | None:
+    """Why this pupil must be signed out now, or None: ``deleted`` (the class is gone,
+    and the profile with it), ``removed`` (the pupil was deleted from the class),
+    ``archived``, ``signed_out`` (the teacher signed out every tablet after this pupil
+    signed in), ``idle`` (no tap for the class's idle minutes). Two small reads."""
+    info = storage.get_class(visit.class_id)
+    if info is None:
+        return "deleted"
+    member = storage.membership(visit.profile_id)
+    if member is None or member.class_id != visit.class_id:
+        return "removed"
+    if info.archived:
+        return "archived"
+    if info.signed_out_at is not None and info.signed_out_at > visit.signed_in_at:
+        return "signed_out"
+    if at - visit.last_active >= timedelta(minutes=info.idle_minutes):
+        return "idle"
+    return None

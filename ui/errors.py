@@ -36,7 +36,7 @@ from ui.i18n import start_run
 
 __all__ = ["friendly_errors", "friendly", "friendly_fragment", "safe_callback",
            "show_error_flash", "show_storage_unavailable", "show_storage_damaged",
-           "say_trouble"]
+           "say_trouble", "drop_error_flash"]
 
 log = logging.getLogger("escoba.app")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -103,6 +103,8 @@ def friendly_errors() -> Iterator[None]:
         yield
     except Exception as exc:
         log.exception("unexpected error on a page")
+        if _class_gone():
+            st.rerun()  # the next run says why the pupil was signed out, and nothing else
         if not say_trouble(exc):
             say_sorry()
         elif storage_trouble(exc) == DAMAGED:
@@ -151,6 +153,8 @@ def friendly_fragment(fn: F | None = None, /, *,
         @functools.wraps(body)
         def each_run(*args: Any, **kwargs: Any) -> Any:
             start_run()
+            if run_every is None:  # only a tap reruns it: a pupil's tablet is in use
+                _note_activity()
             with friendly_errors():
                 return body(*args, **kwargs)
             return None
@@ -192,9 +196,36 @@ def safe_callback(fn: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def drop_error_flash() -> None:
+    """Forget a callback's failure (its cause was told another way)."""
+    st.session_state.pop(_ERROR_FLAG, None)
+
+
+def _class_gone() -> bool:
+    """Whether this session's pupil has just lost their class (deleted, archived, the
+    pupil removed): then a failure came from that, and the child is told that (issue 27:
+    "Your game is saved" was said when nothing was, the profile gone with the class).
+    ui.pupil_guard builds on this module: imported when needed, not at the top."""
+    try:
+        from ui.pupil_guard import end_if_class_gone
+
+        return end_if_class_gone()
+    except Exception:  # no database, no session: the usual "sorry"
+        log.exception("could not check the pupil's class")
+        return False
+
+
+def _note_activity() -> None:
+    from ui.pupil_guard import note_activity  # see _class_gone
+
+    note_activity()
+
+
 def show_error_flash() -> None:
     """The friendly message of a callback that failed, once (app.py and the fragments)."""
     flag = st.session_state.pop(_ERROR_FLAG, False)
+    if flag and _class_gone():
+        st.rerun()
     if isinstance(flag, tuple) and flag[0] == DAMAGED:
         show_storage_damaged(flag[1])
     elif isinstance(flag, tuple) and flag[0] == UNAVAILABLE:

@@ -37,9 +37,14 @@ div[data-testid="stMarkdownContainer"] p { font-size: 1.05rem; }
 /* My class on a tablet: pictures and the PIN's number pad as big as a child's finger. */
 .st-key-mc_pictures button { min-height: 5.5rem; }
 .st-key-mc_pictures button p { font-size: 1.5rem; font-weight: 600; }
-.st-key-mc_pad { max-width: 24rem; }
-.st-key-mc_pad button { min-height: 4.6rem; }
-.st-key-mc_pad button p { font-size: 2rem; font-weight: 700; }
+/* The PIN pad: 3 columns × 4 rows at every width (a phone's narrow screen stacked
+   st.columns into one tall column, its dots and message scrolled away: issue 27). */
+.st-key-mc_pad { display: grid !important; grid-template-columns: repeat(3, minmax(0, 1fr));
+  gap: 0.6rem; max-width: 24rem; }
+.st-key-mc_pad > div { width: auto !important; min-width: 0; }
+.st-key-mc_pad div[data-testid="stButton"] button { min-height: 4.2rem; }
+.st-key-mc_pad .st-key-mc_not_me button p { font-size: 0.95rem; font-weight: 600; }
+.st-key-mc_pad button p { font-size: 2rem; font-weight: 700; line-height: 1.1; }
 /* Less empty space above the page and a narrower sidebar: a landscape tablet
    (1024 x 768) shows the table, the hand, the choosers and Play without scrolling. */
 [data-testid="stMainBlockContainer"] { padding-top: 3.3rem; padding-bottom: 2rem;

@@ -166,18 +166,18 @@ def _pin_pad(card: ClassCard, profile_id: int) -> None:
     dots = " ".join("●" if i < typed else "○" for i in range(PIN_LENGTH))
     st.html(f"<div data-testid='mc-pin-dots' style='font-size:2.6rem;letter-spacing:0.3em'>"
             f"{dots}</div>")
+    # Twelve keys in one container, laid out as a 3 × 4 grid by its style (ui/layout.py):
+    # st.columns fall into one column of 12 tall buttons on a phone, which pushed the
+    # dots and the wrong-PIN message off screen (issue 27).
     with st.container(key="mc_pad"):
-        for row in (("1", "2", "3"), ("4", "5", "6"), ("7", "8", "9")):
-            cols = st.columns(3)
-            for col, digit in zip(cols, row, strict=True):
-                col.button(digit, key=f"mc_d_{digit}", on_click=_on_digit, args=(digit,),
-                           width="stretch")
-        cols = st.columns(3)
-        cols[0].button("⌫", key="mc_del", on_click=_on_delete_digit,
-                       help=ct_text("mc.delete_digit"), width="stretch")
-        cols[1].button("0", key="mc_d_0", on_click=_on_digit, args=("0",),
-                       width="stretch")
-    st.button(ct("mc.not_me"), key="mc_not_me", on_click=_on_not_me, icon="↩️")
+        for digit in "123456789":
+            st.button(digit, key=f"mc_d_{digit}", on_click=_on_digit, args=(digit,),
+                      width="stretch")
+        st.button(ct("mc.not_me"), key="mc_not_me", on_click=_on_not_me, icon="↩️",
+                  width="stretch")
+        st.button("0", key="mc_d_0", on_click=_on_digit, args=("0",), width="stretch")
+        st.button("⌫", key="mc_del", on_click=_on_delete_digit,
+                  help=ct_text("mc.delete_digit"), width="stretch")
 
 
 # -- the pupil's tasks -------------------------------------------------------------------------

@@ -71,7 +71,7 @@ CHILD_STATE_PREFIXES = (
     "review_", "balloons_", "qf_round", "pz_current", "pz_count", "pz_state", "pz_hand",
     "pz_keeper",
     "pz_table", "dy", "lesson_", "mc_task", "mc_current", "mc_round", "mastery_cache",
-    "replay_step", "new_game_open")
+    "replay_step", "new_game_open", "pupil_visit")
 # A profile id in the URL: plain ASCII digits, no sign, small enough for any database
 # integer (a 20-digit number overflowed SQLite's and showed "Oops" twice).
 _PROFILE_ID = re.compile(r"[0-9]{1,9}")

@@ -31,6 +31,7 @@ from trainer.classroom import (
     MAX_PUPILS,
     PASSWORD_MAX,
     PASSWORD_MIN,
+    PUPIL_IDLE_CHOICES,
     AddedPupils,
     Classroom,
     ClassroomError,
@@ -41,6 +42,7 @@ from trainer.classroom import (
     fact_label,
     format_code,
     format_invite,
+    say,
 )
 from trainer.classroom_print import (
     attempts_csv,
@@ -76,6 +78,7 @@ from .classroom import (
     show_class_flash,
     teacher_session,
 )
+from .errors import friendly_fragment
 from .i18n import current_language
 from .practice import child_timezone, today
 from .session import device_key, storage
@@ -986,6 +989,7 @@ def _settings(room: Classroom, snap: ClassSnapshot) -> None:
             st.caption(ct("settings.archive_help"))
             st.button(ct("settings.archive"), key="tc_archive", on_click=_on_archive,
                       args=(info.id, True), icon="🗄️")
+        _tablets(info)
     else:
         st.button(ct("settings.restore"), key="tc_restore", on_click=_on_archive,
                   args=(info.id, False), icon="♻️", type="primary")
@@ -1011,6 +1015,59 @@ def _settings(room: Classroom, snap: ClassSnapshot) -> None:
                   args=(info.id,), type="primary")
 
 
+# -- shared tablets (issue 27) ---------------------------------------------------------------
+
+@class_action
+def _on_tablet_idle(class_id: int) -> None:
+    minutes = st.session_state.get(f"tc_idle_minutes_{class_id}")
+    _room().set_tablet_idle(class_id, int(minutes or 0))
+    class_flash("success", "settings.saved")
+
+
+@class_action
+def _on_sign_out_tablets(class_id: int) -> None:
+    _room().sign_out_tablets(class_id)
+    class_flash("success", "tablets.signed_out")
+
+
+def _tablets(info: ClassInfo) -> None:
+    """How long a pupil left signed in stays so, and every tablet signed out at once."""
+    lang = current_language()  # fixed now: AppTest formats the options after the run
+    with st.container(border=True, key="tc_tablets"):
+        st.markdown(f"**{ct('tablets.title')}**")
+        # One key per class: another class's choice is never shown as this one's.
+        st.segmented_control(ct("tablets.idle"), PUPIL_IDLE_CHOICES,
+                             key=f"tc_idle_minutes_{info.id}", default=info.idle_minutes,
+                             required=True, help=ct("tablets.idle_help"),
+                             format_func=lambda v: say("tablets.minutes", {"count": v}, lang),
+                             on_change=_on_tablet_idle, args=(info.id,))
+        st.caption(ct("tablets.sign_out_all_help"))
+        st.button(ct("tablets.sign_out_all"), key="tc_sign_out_tablets",
+                  on_click=_on_sign_out_tablets, args=(info.id,), icon="🚪")
+
+
+#: How often an untouched teacher's page checks its lock (the lock is 15 minutes: it
+#: comes on screen 20 s late at most).
+LOCK_WATCH_SECONDS = 20
+
+
+@friendly_fragment(run_every=LOCK_WATCH_SECONDS)
+def _lock_watch() -> None:
+    """The area locks on screen, without a tap (issue 27: the pupils' table stayed in
+    view for 16 minutes, its lock waiting for the next tap): when the session locked or
+    ended, or the class on screen is gone, the whole page is drawn again."""
+    session = teacher_session()
+    if session is None or session.locked:
+        st.rerun()
+    class_id = st.session_state.get(KEY_CLASS)
+    if class_id is not None and storage().get_class(int(class_id)) is None:
+        # Deleted meanwhile (another tab, the owner): back to the list, which says so.
+        # Closed here, not by the next run: this runs inside it too, and would loop.
+        _open(None)
+        class_flash("error", "class.not_yours")
+        st.rerun()
+
+
 # -- the page --------------------------------------------------------------------------------
 
 def show_teacher_page() -> None:
@@ -1024,6 +1081,8 @@ def show_teacher_page() -> None:
     if session.locked:
         _unlock()
         return
+    with st.sidebar:  # shows nothing; the sidebar is drawn whatever the page below does
+        _lock_watch()
     with st.container(horizontal=True, vertical_alignment="center"):
         st.markdown(ct("auth.signed_in_as", name=session.teacher.name))
         st.button(ct("auth.sign_out"), key="tc_sign_out", on_click=_on_sign_out, icon="🚪")

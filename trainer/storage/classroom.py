@@ -85,6 +85,10 @@ class ClassInfo:
     co_teachers: tuple[int, ...] = ()
     #: Its pupils hear goals read aloud and the sounds (issue 23; quiet by default).
     voice: bool = False
+    #: Minutes without a tap before a pupil left signed in on a tablet is signed out, and
+    #: when the teacher last signed out every tablet of the class (issue 27).
+    idle_minutes: int = 5
+    signed_out_at: datetime | None = None
 
     @property
     def archived(self) -> bool:
@@ -169,7 +173,8 @@ def _class(row: Any, co: Sequence[int] = ()) -> ClassInfo:
     return ClassInfo(row.id, row.teacher_id, row.name, row.code, row.fluency_seconds,
                      row.capture_sum, aware(row.archived_at),
                      aware(row.created_at), tuple(sorted(co)),  # type: ignore[arg-type]
-                     voice=bool(row.voice))
+                     voice=bool(row.voice), idle_minutes=int(row.idle_minutes),
+                     signed_out_at=aware(row.signed_out_at))
 
 
 def _assignment(row: Any) -> AssignmentRow:
@@ -368,6 +373,20 @@ class ClassroomStore(Database):
         info = self.get_class(class_id)
         assert info is not None
         return info
+
+    def set_class_tablets(self, class_id: int, *, idle_minutes: int | None = None,
+                          signed_out_at: datetime | None = None) -> ClassInfo | None:
+        """The class's shared-tablet settings (issue 27): the idle minutes before a pupil
+        is signed out, and the moment every tablet of the class was signed out."""
+        values: dict[str, Any] = {}
+        if idle_minutes is not None:
+            values["idle_minutes"] = int(idle_minutes)
+        if signed_out_at is not None:
+            values["signed_out_at"] = signed_out_at
+        if values:
+            with self.transaction() as conn:
+                conn.execute(classes.update().where(classes.c.id == class_id).values(**values))
+        return self.get_class(class_id)
 
     def add_co_teacher(self, class_id: int, teacher_id: int) -> None:
         with self.transaction() as conn:

@@ -453,6 +453,15 @@ def _migration_13(conn: Connection) -> None:
     ).create(conn)
 
 
+def _migration_14(conn: Connection) -> None:
+    """Shared tablets forget (issue 27): a class's idle minutes before a pupil left signed
+    in is signed out (the teacher's setting, 5 by default), and the moment the teacher
+    signed out every tablet of the class (a pupil signed in before it is signed out)."""
+    conn.exec_driver_sql("ALTER TABLE classes ADD COLUMN idle_minutes INTEGER NOT NULL DEFAULT 5")
+    stamp = sa.DateTime(timezone=True).compile(dialect=conn.dialect)  # as the dialect says it
+    conn.exec_driver_sql(f"ALTER TABLE classes ADD COLUMN signed_out_at {stamp}")
+
+
 #: Append only; never edit one that has shipped.
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "profiles, games, moves, results", _migration_1),
@@ -469,5 +478,6 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(12, "a class's voice (read aloud, sounds)", _migration_12),
     Migration(13, "names within a class, login-card PINs, teacher invitations",
               _migration_13),
+    Migration(14, "shared tablets: a class's idle minutes and sign-out time", _migration_14),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version

@@ -234,6 +234,10 @@ classes = sa.Table(
     # Pupils hear goals read aloud and the sounds (issue 23): the teacher's choice, quiet
     # by default (migration 12).
     sa.Column("voice", sa.Boolean, nullable=False, default=False, server_default=sa.false()),
+    # Shared tablets forget (issue 27, migration 13): minutes without a tap before a pupil
+    # is signed out, and when the teacher last signed out every tablet of the class.
+    sa.Column("idle_minutes", sa.Integer, nullable=False, default=5, server_default="5"),
+    sa.Column("signed_out_at", sa.DateTime(timezone=True), nullable=True),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
 )
 

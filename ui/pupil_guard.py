@@ -1,0 +1,142 @@
+"""A shared tablet forgets the last child (issue 27).
+
+A pupil signed in (on "My class", or by their PIN on "Who's playing?") has a
+:class:`~trainer.classroom.PupilVisit` in this browser session. :func:`guard_run`, at
+the start of every full run (``app.py``, before the profile is read), asks the core
+whether it must end (:func:`trainer.classroom.visit_end`): the class's idle minutes
+passed without a tap, the teacher signed out every tablet of the class, the class was
+archived or deleted, the pupil removed. If so the pupil is signed out before anything
+of theirs is drawn, and the page says why (:func:`show_ended`), once. Otherwise the
+run counts as a tap.
+
+Without a tap the full run never comes: :func:`watch`, a fragment on a timer
+(:data:`WATCH_SECONDS`), asks the same question and redraws the page when the answer
+is yes. So the next child who picks up the tablet, on any page, does not play as the
+last one. A fragment's own rerun without a timer (a tap on the Play board) counts as a
+tap too (:func:`note_activity`, from :func:`ui.errors.friendly_fragment`).
+
+Idle time is read from the app's clock (:func:`trainer.clock.now`): tests move it.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import streamlit as st
+
+from trainer import clock
+from trainer.classroom import PupilVisit, visit_end
+
+from .classroom import ct
+from .errors import drop_error_flash, friendly_fragment
+from .session import set_profile, storage
+
+__all__ = ["guard_run", "watch", "show_ended", "note_activity", "end_if_class_gone",
+           "KEY_VISIT", "KEY_ENDED", "WATCH_SECONDS"]
+
+log = logging.getLogger(__name__)
+
+#: (profile id, PupilVisit or None for a profile in no class). Dropped with the child's
+#: state (ui.session.CHILD_STATE_PREFIXES): a new sign-in starts a new visit.
+KEY_VISIT = "pupil_visit"
+#: Why the last visit ended (said once on the next run); kept across the sign-out.
+KEY_ENDED = "tablet_ended"
+#: How often an untouched tablet checks (the class's idle time is minutes: 20 s late at
+#: most; one small read each time).
+WATCH_SECONDS = 20
+#: Reasons that take the class away from this tablet (its code no longer signs in, or
+#: the pupil is gone): the tablet forgets the class too, and an error on the way is
+#: explained by them rather than by "sorry".
+_CLASS_GONE = ("deleted", "removed", "archived")
+# "My class" keys that name the class or the pupil being signed in (ui.my_class_view).
+_CARD_KEYS = ("mc_card", "mc_picked", "mc_pin")
+
+
+def _visit() -> PupilVisit | None:
+    """This session's visit, started at the first run that sees a pupil's profile."""
+    profile_id = st.session_state.get("profile_id")  # ui.session's chosen profile
+    if profile_id is None:
+        return None
+    kept = st.session_state.get(KEY_VISIT)
+    if kept is not None and kept[0] == profile_id:
+        return kept[1]
+    member = storage().membership(int(profile_id))
+    visit = (PupilVisit.start(int(profile_id), member.class_id, clock.now())
+             if member is not None else None)
+    st.session_state[KEY_VISIT] = (profile_id, visit)
+    return visit
+
+
+def _end(reason: str) -> None:
+    """Sign the pupil out (everything they had open goes: ui.session.set_profile)."""
+    set_profile(None)
+    st.session_state.pop(KEY_VISIT, None)
+    for key in _CARD_KEYS[1:]:
+        st.session_state.pop(key, None)
+    if reason in _CLASS_GONE:
+        st.session_state.pop(_CARD_KEYS[0], None)
+        drop_error_flash()  # the failure came from the class's end: that is what is said
+    st.session_state[KEY_ENDED] = reason
+
+
+def guard_run() -> None:
+    """At the start of a full run: end the visit if it must end, else count the tap."""
+    visit = _visit()
+    if visit is None:
+        return
+    at = clock.now()
+    reason = visit_end(storage(), visit, at)
+    if reason is not None:
+        _end(reason)
+    else:
+        visit.touch(at)
+
+
+def note_activity() -> None:
+    """A tap that reran a fragment only: the idle time starts again."""
+    kept = st.session_state.get(KEY_VISIT)
+    if kept is not None and kept[1] is not None:
+        kept[1].touch(clock.now())
+
+
+def end_if_class_gone() -> bool:
+    """Whether the pupil's class was deleted or archived, or the pupil removed (then
+    they are signed out): a write that failed failed for that reason, and the child is
+    told so, never that their game is saved."""
+    kept = st.session_state.get(KEY_VISIT)
+    if kept is None or kept[1] is None:
+        return False
+    reason = visit_end(storage(), kept[1], clock.now())
+    if reason not in _CLASS_GONE:
+        return False
+    _end(reason)
+    return True
+
+
+def show_ended(link: bool = True) -> None:
+    """Why the pupil was signed out, once, with the way back to "My class" (``link``:
+    not on My class itself)."""
+    reason = st.session_state.pop(KEY_ENDED, None)
+    if reason is None:
+        return
+    (st.warning if reason in _CLASS_GONE else st.info)(ct(f"ended.{reason}"), icon="👋")
+    if link and reason not in _CLASS_GONE:
+        st.page_link("app_pages/my_class.py", label=ct("ended.again"), icon="🏫")
+
+
+@friendly_fragment(run_every=WATCH_SECONDS)
+def _tick() -> None:
+    kept = st.session_state.get(KEY_VISIT)
+    if kept is None or kept[1] is None:
+        return
+    if visit_end(storage(), kept[1], clock.now()) is not None:
+        st.rerun()  # the full run's guard signs out and says why
+
+
+def watch() -> None:
+    """The timer of a pupil's visit, drawn in the sidebar (it shows nothing; a page may
+    stop early, the sidebar is always drawn). Nothing for anyone else."""
+    kept = st.session_state.get(KEY_VISIT)
+    if kept is not None and kept[1] is not None:
+        with st.sidebar:
+            _tick()

@@ -922,3 +922,31 @@ def test_messages_read_well_in_every_language() -> None:
         "That PIN is not right. 1 try left before a short wait.")
     assert say("task.puzzles", {"kind": "fifteens", "level": 2, "count": 10,
                                 "capture_sum": 15}, "es") == "10 retos: Quinces, nivel 2 (suma 15)"
+
+
+# -- issue 27: words, pictures and the dashboard ------------------------------------------
+
+SPANISH_CLASS = "Zoe\nMartín\nMaría Fernanda\nÍñigo\nÁlvaro\nÑandú\nNuria"
+SPANISH_ORDER = ["Álvaro", "Íñigo", "María Fernanda", "Martín", "Nuria", "Ñandú", "Zoe"]
+
+
+def test_every_list_of_a_class_is_in_the_teachers_alphabetical_order(sq: Storage) -> None:
+    room = teacher(sq)
+    room.lang = "es"
+    info, _ = class_with(room, SPANISH_CLASS)
+    assert [m.nickname for m in room.pupils(info.id)] == SPANISH_ORDER
+    snap = room.snapshot(info.id)
+    assert [m.nickname for m in snap.members] == SPANISH_ORDER
+    assert [r.nickname for r in room.dashboard(snap, TODAY)] == SPANISH_ORDER
+    assert [r.nickname for r in room.fact_grid(snap).rows] == SPANISH_ORDER
+    assert [p.nickname for p in room.regenerate_all_pins(info.id)] == SPANISH_ORDER
+    door = PupilSignIn(sq, lang="es")
+    card = door.find_class(info.code)
+    assert [p.nickname for p in door.pupils(card)] == SPANISH_ORDER
+    # The same class read in English: ñ is an n with a tilde there (CLDR root).
+    room.lang = "en"
+    assert [m.nickname for m in room.pupils(info.id)] == [
+        "Álvaro", "Íñigo", "María Fernanda", "Martín", "Ñandú", "Nuria", "Zoe"]
+    room.create_class("Ópera")
+    room.create_class("Inglés")
+    assert [c.name for c in room.classes()] == ["3B", "Inglés", "Ópera"]

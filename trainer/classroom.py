@@ -24,6 +24,7 @@ Refusals are :class:`ClassroomError` with a key of the ``classroom`` catalog.
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
@@ -53,7 +54,7 @@ from .classroom_views import (
 from .clock import Clock
 from .i18n import t
 from .limits import CLASS_CODE_DEVICE, CLASS_CODE_SERVER, SERVER, Limiter, wait_minutes
-from .names import label_problem, name_key, name_problem, normalise
+from .names import label_problem, name_key, name_problem, normalise, sort_names
 from .storage import (
     AssignmentRow,
     ClassDeletion,
@@ -367,11 +368,14 @@ class Classroom:
 
     def __init__(self, storage: Storage, session: TeacherSession, *,
                  code_maker: Callable[[], str] = new_class_code,
-                 pin_maker: Callable[[], str] = new_pin) -> None:
+                 pin_maker: Callable[[], str] = new_pin, lang: str = "en") -> None:
         self.storage = storage
         self.session = session
         self._code = code_maker
         self._pin = pin_maker
+        #: The teacher's language: every list of names is in its alphabetical order
+        #: (:func:`trainer.names.sort_names`, "Álvaro" before "Zoe" in Spanish).
+        self.lang = lang
 
     @property
     def teacher(self) -> Teacher:
@@ -398,7 +402,8 @@ class Classroom:
     def classes(self, *, archived: bool = False) -> list[ClassInfo]:
         """The teacher's classes (owned or co-taught): current ones, or the archived."""
         self.session.touch()
-        return [c for c in self.storage.classes_of(self.teacher.id) if c.archived == archived]
+        return sort_names([c for c in self.storage.classes_of(self.teacher.id)
+                           if c.archived == archived], self.lang, key=lambda c: c.name)
 
     # -- classes --------------------------------------------------------------------
     def create_class(self, name: str, *, fluency_seconds: int = DEFAULT_FLUENCY,
@@ -490,7 +495,7 @@ class Classroom:
     def pupils(self, class_id: int) -> list[Member]:
         """The class's pupils with their real names (the teacher's view)."""
         self._class(class_id)
-        return self.storage.members(class_id)
+        return sort_names(self.storage.members(class_id), self.lang, key=lambda m: m.nickname)
 
     def add_pupils(self, class_id: int, pasted: str) -> AddedPupils:
         """Pupils from a pasted list, one per line: ``nickname``, or ``nickname`` and the
@@ -598,7 +603,8 @@ class Classroom:
         pins = {m.profile_id: self._pin() for m in members}
         self.storage.set_member_pins(class_id, pins)
         return tuple(PupilLogin(m.profile_id, m.nickname, m.avatar, pins[m.profile_id],
-                                m.real_name) for m in members)
+                                m.real_name)
+                     for m in sort_names(members, self.lang, key=lambda m: m.nickname))
 
     def set_real_name(self, class_id: int, profile_id: int, real_name: str | None) -> None:
         self._class(class_id, write=True)
@@ -632,7 +638,10 @@ class Classroom:
         snap = self.storage.class_snapshot(class_id)
         self._allowed(snap.info if snap is not None else None)
         assert snap is not None
-        return snap
+        # In the teacher's alphabetical order: the dashboard, the grid, the assignments'
+        # pupils and the printed sheets follow the snapshot's order.
+        return dataclasses.replace(snap, members=tuple(
+            sort_names(snap.members, self.lang, key=lambda m: m.nickname)))
 
     def version(self, class_id: int) -> tuple[Any, ...]:
         """A cache key of the class's data (changes with every answer, pupil, result)."""
@@ -735,9 +744,11 @@ class PupilSignIn:
     wait), whichever tablet they come from."""
 
     def __init__(self, storage: Storage, *, clock: Clock = utc_now,
-                 max_failures: int = MAX_FAILURES, lock_minutes: float = LOCK_MINUTES) -> None:
+                 max_failures: int = MAX_FAILURES, lock_minutes: float = LOCK_MINUTES,
+                 lang: str = "en") -> None:
         self.storage = storage
         self.clock = clock
+        self.lang = lang  # the tablet's language: the class's names in its order
         self.max_failures = max_failures
         self.lock_for = timedelta(minutes=lock_minutes)
 
@@ -768,7 +779,8 @@ class PupilSignIn:
     def pupils(self, card: ClassCard) -> list[PupilCard]:
         """The pictures and nicknames to tap (no real name ever reaches a pupil's page)."""
         return [PupilCard(m.profile_id, m.nickname, m.avatar)
-                for m in self.storage.members(card.id)]
+                for m in sort_names(self.storage.members(card.id), self.lang,
+                                    key=lambda m: m.nickname)]
 
     def sign_in(self, card: ClassCard, profile_id: int, pin: str) -> int:
         """The profile id to play as; ``signin.pin_wrong`` (``count``: tries left before a

@@ -53,7 +53,7 @@ ROUND = 5
 
 
 def _door() -> PupilSignIn:
-    return PupilSignIn(storage())
+    return PupilSignIn(storage(), lang=current_language())
 
 
 def _forget(*keys: str) -> None:

@@ -59,6 +59,7 @@ from trainer.classroom_views import (
     askable_facts,
 )
 from trainer.i18n import format_day, t
+from trainer.names import sort_names
 from trainer.storage import ClassInfo, ClassSnapshot
 from trainer.text import md_escape
 
@@ -102,7 +103,7 @@ def _room() -> Classroom:
     session = teacher_session()
     if session is None:
         raise ClassroomError("auth.session_locked")
-    return Classroom(storage(), session)
+    return Classroom(storage(), session, lang=current_language())
 
 
 def _pupil_label(avatar: str, nickname: str, real_name: str | None = None) -> str:
@@ -125,7 +126,8 @@ def _class_data(room: Classroom, class_id: int) -> tuple[ClassSnapshot, dict[Any
     """The class's snapshot and a memo of its views, kept in this session until the class's
     data or its row change (one small query a run instead of the snapshot's three)."""
     version = room.version(class_id)  # the access check comes first
-    key = (class_id, version, storage().get_class(class_id))
+    # The language too: the snapshot's pupils are in its alphabetical order.
+    key = (class_id, version, storage().get_class(class_id), current_language())
     cached = st.session_state.get(KEY_SNAP)
     if cached is None or cached[0] != key:
         cached = (key, room.snapshot(class_id), {})
@@ -544,7 +546,8 @@ def _on_remove_pupil(class_id: int, profile_id: int, nickname: str) -> None:
 def _cards_button(info: ClassInfo, logins: tuple[PupilLogin, ...] | list[PupilLogin],
                   key: str) -> None:
     lang = current_language()
-    pupils = tuple(logins)
+    # Cut out and handed round in the class list's order, whatever order they were made in.
+    pupils = tuple(sort_names(logins, lang, key=lambda p: p.nickname))
     _download(ct("pupils.cards_download"), lambda: login_cards_pdf(info, pupils, lang),
               f"login-cards-{info.code}.pdf", "application/pdf", key, icon="🪪")
 
@@ -942,7 +945,7 @@ def show_teacher_page() -> None:
     with st.container(horizontal=True, vertical_alignment="center"):
         st.markdown(ct("auth.signed_in_as", name=session.teacher.name))
         st.button(ct("auth.sign_out"), key="tc_sign_out", on_click=_on_sign_out, icon="🚪")
-    room = Classroom(storage(), session)
+    room = Classroom(storage(), session, lang=current_language())
     class_id = st.session_state.get(KEY_CLASS)
     try:
         if class_id is None:

@@ -147,6 +147,17 @@ PICTURES: tuple[Picture, ...] = (
     Picture("apple", "🍎", (210, 40, 40)), Picture("rocket", "🚀", (120, 120, 130)),
     Picture("umbrella", "☂️", (120, 50, 170)), Picture("cloud", "☁️", (110, 160, 220)),
     Picture("snowflake", "❄️", (60, 170, 220)), Picture("balloon", "🎈", (230, 60, 60)),
+    # issue 27: enough for a class of 30 without two children on one picture (36).
+    Picture("ball", "⚽", (90, 90, 90)), Picture("clover", "🍀", (50, 150, 60)),
+    Picture("mushroom", "🍄", (200, 50, 40)), Picture("cherries", "🍒", (190, 20, 50)),
+    Picture("carrot", "🥕", (240, 130, 30)), Picture("lemon", "🍋", (245, 215, 50)),
+    Picture("strawberry", "🍓", (220, 40, 70)), Picture("car", "🚗", (210, 50, 50)),
+    Picture("bell", "🔔", (230, 170, 30)), Picture("crown", "👑", (235, 190, 40)),
+    Picture("drum", "🥁", (180, 60, 60)), Picture("gift", "🎁", (60, 120, 200)),
+    Picture("hat", "🎩", (60, 60, 70)), Picture("cactus", "🌵", (70, 150, 80)),
+    Picture("rainbow", "🌈", (230, 80, 60)), Picture("mountain", "⛰️", (120, 110, 100)),
+    Picture("pencil", "✏️", (240, 190, 40)), Picture("diamond", "💎", (70, 170, 230)),
+    Picture("lightning", "⚡", (250, 200, 20)), Picture("ice_cream", "🍦", (240, 200, 150)),
 )
 _BY_EMOJI = {p.emoji: p for p in PICTURES}
 
@@ -617,6 +628,52 @@ class Classroom:
         else:
             real_name = None
         self.storage.set_real_name(class_id, profile_id, real_name)
+
+    def rename_pupil(self, class_id: int, profile_id: int, nickname: str) -> Member:
+        """A pupil's new nickname, by the nickname rules (``name.*``) and free as a new
+        pupil's must be (``name.taken`` with a suggestion; the same check as
+        :meth:`add_pupils`'s); nothing changes on a refusal. The PIN stays."""
+        self._class(class_id, write=True)
+        member = self._member(class_id, profile_id)
+        if (problem := name_problem(nickname)) is not None:
+            key, params = _name_error(problem)
+            raise ClassroomError(key, **params)
+        nickname = normalise(nickname)
+        if name_key(nickname) != name_key(member.nickname):
+            taken = self.storage.profile_name_keys()
+            if name_key(nickname) in taken:
+                raise ClassroomError("name.taken", name=nickname,
+                                     suggestion=_free(nickname, taken))
+        try:
+            self.storage.rename_member(class_id, profile_id, nickname)
+        except StorageError as err:  # taken in another tab meanwhile
+            raise ClassroomError("name.taken", name=nickname, suggestion="") from err
+        return self._member(class_id, profile_id)
+
+    def free_pictures(self, class_id: int, profile_id: int | None = None) -> list[Picture]:
+        """The pictures no pupil of the class has (and ``profile_id``'s own, first)."""
+        self._class(class_id)
+        members = self.storage.members(class_id)
+        own = next((m.avatar for m in members if m.profile_id == profile_id), None)
+        used = {m.avatar for m in members}
+        return [p for p in PICTURES if p.emoji == own] + [p for p in PICTURES
+                                                          if p.emoji not in used]
+
+    def set_picture(self, class_id: int, profile_id: int, key: str) -> Member:
+        """A pupil's new picture (a :data:`PICTURES` key): ``pupil.picture_unknown``, or
+        ``pupil.picture_taken`` when a classmate has it and another one is free (two
+        children on one picture cannot tell their cards apart)."""
+        self._class(class_id, write=True)
+        member = self._member(class_id, profile_id)
+        picture = next((p for p in PICTURES if p.key == key), None)
+        if picture is None:
+            raise ClassroomError("pupil.picture_unknown")
+        if picture.emoji != member.avatar:
+            free = self.free_pictures(class_id, profile_id)
+            if picture not in free and len(free) > 1:
+                raise ClassroomError("pupil.picture_taken", picture=picture.emoji)
+            self.storage.set_member_avatar(class_id, profile_id, picture.emoji)
+        return self._member(class_id, profile_id)
 
     def remove_pupil(self, class_id: int, profile_id: int) -> None:
         """Delete one pupil with all their data."""

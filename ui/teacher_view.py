@@ -38,6 +38,7 @@ from trainer.classroom import (
     describe,
     fact_label,
     format_code,
+    say,
     utc_now,
 )
 from trainer.classroom_print import (
@@ -388,7 +389,9 @@ def dashboard_html(rows: list[PupilRow], lang: str) -> str:
         name = html.escape(f"{row.avatar} {row.nickname}")
         real = (f" <span class='dash-real'>({html.escape(row.real_name)})</span>"
                 if row.real_name else "")
-        why = "".join(f"<li data-testid='dash-reason'>{words(r.key, **r.params)}</li>"
+        # say(): a reason's kind, lesson stage and facts worded, not their keys
+        why = "".join(f"<li data-testid='dash-reason'>{html.escape(say(r.key, r.params, lang))}"
+                      "</li>"
                       for r in row.help)
         figures = "".join(f"<div data-fig='{key}'><dt>{html.escape(label)}</dt>"
                           f"<dd>{html.escape(value)}</dd></div>"

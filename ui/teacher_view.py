@@ -523,7 +523,7 @@ def totals_html(totals: dict[str, FactTotal], lang: str) -> str:
     """The class's most missed facts of the week, in full sentences that wrap ("8 + ? = 15:
     3 of 4 wrong this week"), the most wrong first: what tomorrow's lesson is about."""
     missed = sorted((x for x in totals.values() if x.wrong),
-                    key=lambda x: (-x.wrong / x.tries, -x.wrong, x.fact))[:TOTALS_SHOWN]
+                    key=lambda x: (-x.wrong, -x.wrong / x.tries, x.fact))[:TOTALS_SHOWN]
     if not missed:
         return (f"<p data-testid='fact-totals'>"
                 f"{html.escape(t('grid.totals_none', lang, domain='classroom'))}</p>")
@@ -553,7 +553,8 @@ def _grid(room: Classroom, snap: ClassSnapshot, memo: dict[Any, Any]) -> None:
         return
     lang = current_language()
     info = snap.info
-    with st.container(horizontal=True):
+    # One above the other: side by side, the second was cut off on a phone (issue 27).
+    with st.container():
         limit = st.segmented_control(ct("grid.limit"), FLUENCY_LIMITS, key="tc_grid_limit",
                                      default=info.fluency_seconds, required=True,
                                      format_func=class_labels("fluency."))

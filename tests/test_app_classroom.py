@@ -647,6 +647,9 @@ def test_names_are_shown_as_text_everywhere(media) -> None:
     ("de-DE", ("Für Lehrkräfte", "Klassencode", "Ein Feld ist blitzschnell", "Tippe auf dein Bild",
                "Deine Aufträge")),
     ("zh-CN", ("教师专区", "班级代码", "格子就是熟练", "点你的图片", "你的作业")),
+    ("es-ES", ("Para docentes", "Código de clase", "Una casilla va con soltura",
+               "Toca tu dibujo", "Tus tareas", "Primero, quien necesita ayuda",
+               "La clase esta semana")),
 ])
 def test_every_part_speaks_the_language(caplog, media, locale: str,
                                         words: tuple[str, ...]) -> None:

@@ -648,7 +648,7 @@ def test_names_are_shown_as_text_everywhere(media) -> None:
                "Deine Aufträge")),
     ("zh-CN", ("教师专区", "班级代码", "格子就是熟练", "点你的图片", "你的作业")),
     ("es-ES", ("Para docentes", "Código de clase", "Una casilla va con soltura",
-               "Toca tu dibujo", "Tus tareas", "Primero, quien necesita ayuda",
+               "Toca tu dibujo", "Tus tareas", "Todos los alumnos",
                "La clase esta semana")),
 ])
 def test_every_part_speaks_the_language(caplog, media, locale: str,

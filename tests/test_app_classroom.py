@@ -150,6 +150,16 @@ def card_of(at: AppTest, name: str) -> dict[str, Any]:
     return card
 
 
+def open_class(locale: str, teacher: str, class_id: int) -> AppTest:
+    """A teacher's browser in ``locale``: signed in, the class open at its dashboard."""
+    at = new_app(locale=locale)
+    at.switch_page(TEACHER).run()
+    at.text_input(key="tc_name").input(teacher)
+    at.text_input(key="tc_password").input(PASSWORD)
+    submit(at, "tc_sign_in_form")
+    return click(at, f"tc_open_{class_id}")
+
+
 def sign_up(name: str = "Ms Díaz") -> AppTest:
     at = new_app()
     at.switch_page(TEACHER).run()
@@ -660,12 +670,7 @@ def test_every_part_speaks_the_language(caplog, media, locale: str,
     db.record_attempt(ids["Ana"], fact_quick("15-7", False, 3.0, TODAY))
     room.create_assignment(info.id, "weakest", {"count": 3})
     with caplog.at_level("WARNING", logger="locales"):
-        at = new_app(locale=locale)
-        at.switch_page(TEACHER).run()
-        at.text_input(key="tc_name").input("Ms Díaz")
-        at.text_input(key="tc_password").input(PASSWORD)
-        submit(at, "tc_sign_in_form")
-        click(at, f"tc_open_{info.id}")
+        at = open_class(locale, "Ms Díaz", info.id)
         seen = shown(at)
         for name in ("grid", "pupils", "assignments", "print", "export", "settings",
                      "dashboard"):
@@ -761,12 +766,7 @@ def test_names_pictures_pins_and_the_dashboard_in_the_teachers_language(
         db.record_attempt(alvaro, fact_quick("15-7", i == 0, 4.0, TODAY))
     db.record_attempt(ids["Zoe"], fact_quick("15-9", False, 4.0, TODAY))  # once: "missed"
     with caplog.at_level("WARNING", logger="locales"):
-        at = new_app(locale=locale)
-        at.switch_page(TEACHER).run()
-        at.text_input(key="tc_name").input("Ms Díaz")
-        at.text_input(key="tc_password").input(PASSWORD)
-        submit(at, "tc_sign_in_form")
-        click(at, f"tc_open_{info.id}")
+        at = open_class(locale, "Ms Díaz", info.id)
 
         # The dashboard: who needs help first, the reason in full; then the others in
         # the language's alphabetical order (Spanish: Ñandú after Martín, before Zoe).

@@ -1084,3 +1084,23 @@ def test_the_class_total_per_fact_of_the_week(sq: Storage) -> None:
              count=total.tries) == "8 + ? = 15: 3 of 4 answers wrong this week"
     assert t("grid.total", "es", domain=DOMAIN, fact=fact_label("15-8"), wrong=total.wrong,
              count=total.tries) == "8 + ? = 15: 3 de 4 respuestas mal esta semana"
+
+
+def test_a_wrong_answer_looks_wrong_on_the_progress_map() -> None:
+    """The teacher opens a pupil's progress map (the pupil's My progress): a fact answered
+    wrong is "often wrong" in the grid's red, not an orange "tried" beside the yellow of a
+    right one (issue 27)."""
+    from puzzles.mastery import Answer, fact_stats
+    from trainer.charts import LEVEL_COLOURS, mastery_chart
+
+    when = NOON
+    stats = fact_stats([Answer("15-8", False, when, 3.0), Answer("3+5", True, when, 3.0)])
+    assert (stats["15-8"].level, stats["3+5"].level) == ("attempted", "familiar")
+    for lang, word in (("es", "a menudo mal"), ("de", "oft falsch"), ("en", "often wrong")):
+        chart = mastery_chart(stats, 15, lambda key, **kw: t(key, lang, **kw))
+        hover = [text for trace in chart.figure.data for row in trace.hovertext
+                 for text in row]
+        assert f"15 − 8 = 7: {word}" in hover
+        assert "3 + 5 = 8: " + t("level_name_familiar", lang) in hover
+    red, green, blue = (int(LEVEL_COLOURS["attempted"][i:i + 2], 16) for i in (1, 3, 5))
+    assert red > 200 and green < 120 and blue < 60  # a red, not an orange

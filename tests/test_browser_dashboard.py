@@ -8,6 +8,8 @@ Screenshots: test-artifacts/27-dashboard-*.png.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 import sqlalchemy as sa
 
@@ -170,6 +172,29 @@ def test_the_dashboard_fits_a_phone_and_a_tablet_with_every_reason_in_full(
         sideways = page.evaluate(_SIDEWAYS_JS)
         assert sideways["docWidth"] <= sideways["inner"] and not sideways["wide"], sideways
         page.screenshot(path=str(_artifact(f"27-grid-{name}.png")), full_page=True)
+
+        # A pupil's nickname, picture and PIN: "Nuevo PIN" asks before it voids the card.
+        page.locator(".st-key-tc_part button").filter(has_text="Alumnos").click()
+        page.locator(".st-key-tc_pupil_one").wait_for()
+        _wait_idle(page)
+        page.locator(".st-key-tc_pupil_one input").click()
+        page.keyboard.type("Álvaro")  # the select filters as typed; Enter picks it
+        page.get_by_role("option", name=re.compile("Álvaro")).wait_for()
+        page.keyboard.press("Enter")
+        page.locator(".st-key-tc_new_pin button").wait_for()
+        _wait_idle(page)
+        page.locator(".st-key-tc_new_pin button").click()
+        confirm = page.locator(".st-key-tc_pin_confirm")
+        confirm.wait_for()
+        _wait_idle(page)
+        assert "la tarjeta impresa deja de funcionar" in confirm.inner_text()
+        assert not page.get_by_text("El anterior ya no sirve").count()
+        confirm.scroll_into_view_if_needed()
+        sideways = page.evaluate(_SIDEWAYS_JS)
+        assert sideways["docWidth"] <= sideways["inner"] and not sideways["wide"], sideways
+        page.screenshot(path=str(_artifact(f"27-pupil-pin-{name}.png")))
+        page.locator(".st-key-tc_new_pin_no button").click()
+        page.locator(".st-key-tc_new_pin button").wait_for()
         assert not errors, errors
         assert not page.get_by_text("Traceback").count()
         context.close()

@@ -172,6 +172,10 @@ def test_the_dashboard_fits_a_phone_and_a_tablet_with_every_reason_in_full(
         sideways = page.evaluate(_SIDEWAYS_JS)
         assert sideways["docWidth"] <= sideways["inner"] and not sideways["wide"], sideways
         page.screenshot(path=str(_artifact(f"27-grid-{name}.png")), full_page=True)
+        page.set_viewport_size({"width": size[0], "height": 2400})
+        _wait_idle(page)
+        page.screenshot(path=str(_artifact(f"27-grid-{name}-all.png")), full_page=True)
+        page.set_viewport_size({"width": size[0], "height": size[1]})
 
         # A pupil's nickname, picture and PIN: "Nuevo PIN" asks before it voids the card.
         page.locator(".st-key-tc_part button").filter(has_text="Alumnos").click()

@@ -489,7 +489,8 @@ def grid_html(grid: FactGrid, facts: tuple[str, ...], lang: str,
                 else "fg-total"
             cells.append(f"<td class='{cls}' title='{html.escape(text)}'>"
                          f"{f'{total.wrong}/{total.tries}' if total.tries else ''}</td>")
-        body.append(f"<tr data-testid='fact-grid-totals'><th scope='row' class='fg-name'>"
+        body.append(f"<tr data-testid='fact-grid-totals'>"
+                    f"<th scope='row' class='fg-name fg-total-head'>"
                     f"{html.escape(words('grid.class_week'))}</th>{''.join(cells)}<td></td></tr>")
     colours = "".join(f".fg td.fg-{state} {{ background:{bg}; color:{fg}; }}"
                       for state, (bg, fg) in _CELL_COLOURS.items())
@@ -508,6 +509,8 @@ def grid_html(grid: FactGrid, facts: tuple[str, ...], lang: str,
         ".fg td.fg-total { font-size:0.72rem; font-weight:400; padding:0 2px;"
         " white-space:nowrap; background:#f5f7f9; color:#263238; }"
         ".fg td.fg-total.fg-bad { font-weight:700; color:#8e0000; }"
+        # The totals row's long heading wraps, so it does not widen the names' column.
+        ".fg th.fg-total-head { white-space:normal; max-width:9rem; font-size:0.75rem; }"
         f"{colours}</style>")
     return (f"{style}<div class='fg-wrap'><table class='fg' data-testid='fact-grid'>"
             f"<thead><tr><th scope='col' class='fg-name'>{html.escape(words('grid.pupil'))}"

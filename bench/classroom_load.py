@@ -146,7 +146,7 @@ _PROBE = """() => {
     result: (b) => !!cl.live('.st-key-pz_next button'),
     nav_qf: (b) => cl.title() !== b.title && cl.qfDrawn(),
     nav_pz: (b) => cl.title() !== b.title && drawnAfterTap(cl.board()),
-    tc_dashboard: (b) => !!cl.live('[data-testid=stDataFrame]')
+    tc_dashboard: (b) => !!cl.live('[data-testid=dashboard]')
       && !cl.live('[data-testid=fact-grid]'),
     tc_grid: (b) => !!cl.live('[data-testid=fact-grid]'),
   };
@@ -638,7 +638,7 @@ class TeacherTablet:
     the name and password the class was made with, opens the class, and then, every
     ``period`` seconds, looks at the fact grid and back at the dashboard (each a rerun
     that reads the class's data again when a pupil has answered meanwhile), timed from
-    the tap to the grid or the dashboard's table drawn."""
+    the tap to the grid or the dashboard's cards drawn."""
 
     def __init__(self, page: Any, url: str, setup: ClassSetup, period: float,
                  log: PupilLog) -> None:

@@ -15,6 +15,7 @@ import csv
 import html
 import io
 import os
+import re
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -128,6 +129,37 @@ def frame(at: AppTest, column: str):
     return table
 
 
+def dash_cards(at: AppTest) -> list[dict[str, Any]]:
+    """The dashboard's pupil cards in the order shown: name, reasons, figures."""
+    body = next(h.proto.body for h in at.get("html") if "data-testid='dashboard'" in h.proto.body)
+    cards = []
+    for pid, name, rest in re.findall(
+            r"data-testid='dash-pupil' data-pupil='(\d+)'><div class='dash-name'>(.*?)</div>"
+            r"(.*?)</dl></div>", body):
+        cards.append({
+            "id": int(pid), "name": html.unescape(re.sub(r"<[^>]+>", "", name)),
+            "reasons": [html.unescape(r) for r in
+                        re.findall(r"<li data-testid='dash-reason'>(.*?)</li>", rest)],
+            "figures": {k: html.unescape(v) for k, v in re.findall(
+                r"<div data-fig='(\w+)'><dt>.*?</dt><dd>(.*?)</dd></div>", rest)}})
+    return cards
+
+
+def card_of(at: AppTest, name: str) -> dict[str, Any]:
+    (card,) = [c for c in dash_cards(at) if name in c["name"]]
+    return card
+
+
+def open_class(locale: str, teacher: str, class_id: int) -> AppTest:
+    """A teacher's browser in ``locale``: signed in, the class open at its dashboard."""
+    at = new_app(locale=locale)
+    at.switch_page(TEACHER).run()
+    at.text_input(key="tc_name").input(teacher)
+    at.text_input(key="tc_password").input(PASSWORD)
+    submit(at, "tc_sign_in_form")
+    return click(at, f"tc_open_{class_id}")
+
+
 def sign_up(name: str = "Ms Díaz") -> AppTest:
     """A new teacher account on the page: the server's first freely, any other with an
     invitation code (made here as the command line makes one)."""
@@ -223,14 +255,15 @@ def test_a_teachers_year_from_the_account_to_deleting_the_class(media) -> None:
     for _ in range(3):
         db.record_attempt(leo, fact_quick("15-8", True, 2.0, TODAY))
     part(at, "dashboard")
-    table = frame(at, "needs help")
-    assert len(table) == 2
-    rows = {r["nickname"]: r for r in table.to_dict("records")}
-    ana_row = next(r for k, r in rows.items() if "Ana" in k)
-    leo_row = next(r for k, r in rows.items() if "Leo" in k)
-    assert ana_row["needs help"] == "⚠️ Only 17% right this week (6 answers)"
-    assert leo_row["needs help"] == "" and leo_row["real name"] == "Leonardo Ruíz"
-    assert leo_row["fluent complements"] == "1 / 6"
+    cards = dash_cards(at)
+    assert len(cards) == 2
+    assert "Ana" in cards[0]["name"]  # who needs help comes first
+    ana_row, leo_row = card_of(at, "Ana"), card_of(at, "Leo")
+    assert ana_row["reasons"] == ["Only 17% right this week (6 answers)"]
+    assert ana_row["name"].startswith("⚠️")
+    assert leo_row["reasons"] == [] and "(Leonardo Ruíz)" in leo_row["name"]
+    assert leo_row["figures"]["fluent_complements"] == "1 / 6"
+    assert ana_row["figures"]["quick_facts"] == "6"
     assert "2 pupils · 1 needs help" in shown(at)
     # A pupil's own My progress charts, read-only, for the teacher.
     at.selectbox(key="tc_dash_pupil").set_value(leo).run()
@@ -299,7 +332,13 @@ def test_a_teachers_year_from_the_account_to_deleting_the_class(media) -> None:
 
     # Archive (read-only, its code signs nobody in), restore, then delete for good.
     part(at, "settings")
+    click(at, "tc_archive")  # one tap only asks (issue 27)
+    assert "Archive 3B Díaz? Its pupils can no longer sign in" in shown(at)
+    assert not db.get_class(info.id).archived
+    click(at, "tc_archive_no")
+    assert "Archive 3B Díaz?" not in shown(at) and not db.get_class(info.id).archived
     click(at, "tc_archive")
+    click(at, "tc_archive_yes")
     assert "The class is archived." in shown(at)
     with pytest.raises(ClassroomError, match="signin.class_archived"):
         door.find_class(info.code)
@@ -616,21 +655,18 @@ def test_the_dashboard_says_who_is_stuck_on_a_lesson_level() -> None:
     lesson_tries(db, pupils["Ana"].profile_id, stage.key, level.key, need, 1, TODAY)
     lesson_tries(db, pupils["Leo"].profile_id, stage.key, level.key, need - 1, 1, TODAY)
     part(at, "dashboard")
-    rows = {r["nickname"]: r for r in frame(at, "needs help").to_dict("records")}
-    ana_row = next(r for k, r in rows.items() if "Ana" in k)
-    leo_row = next(r for k, r in rows.items() if "Leo" in k)
-    assert ana_row["needs help"] == (
-        f"⚠️ Stuck on {t(stage.title, 'en', domain='lessons')}, level {level.index}: "
-        f"{need} wrong of {need + 1} tries, not finished yet")
-    assert leo_row["needs help"] == ""
+    ana_row, leo_row = card_of(at, "Ana"), card_of(at, "Leo")
+    assert ana_row["reasons"] == [
+        f"Stuck on {t(stage.title, 'en', domain='lessons')}, level {level.index}: "
+        f"{need} wrong of {need + 1} tries, not finished yet"]
+    assert leo_row["reasons"] == []
     assert "2 pupils · 1 needs help" in shown(at)
     part(at, "settings")
     assert "0 lesson levels done, 2 started" in shown(at)
     # Ana finishes the level: the reason goes.
     db.record_lesson(pupils["Ana"].profile_id, stage.key, level.key, 1, need + 2)
     part(at, "dashboard")
-    rows = {r["nickname"]: r for r in frame(at, "needs help").to_dict("records")}
-    assert all(r["needs help"] == "" for r in rows.values())
+    assert all(c["reasons"] == [] for c in dash_cards(at))
     assert "2 pupils · 0 need help" in shown(at)
 
 
@@ -653,7 +689,7 @@ def test_a_co_teacher_runs_the_class_but_only_its_owner_deletes_it() -> None:
     assert "Only the teacher who made the class can do this." in shown(at)
     assert not [b for b in at.button if b.key in ("tc_delete", "tc_co_add")]
     part(at, "dashboard")
-    assert len(frame(at, "needs help")) == 1
+    assert len(dash_cards(at)) == 1
 
 
 def _device_address(monkeypatch: pytest.MonkeyPatch, address: str) -> None:
@@ -737,6 +773,9 @@ def test_names_are_shown_as_text_everywhere(media) -> None:
     ("de-DE", ("Für Lehrkräfte", "Klassencode", "Ein Feld ist blitzschnell", "Tippe auf dein Bild",
                "Deine Aufträge")),
     ("zh-CN", ("教师专区", "班级代码", "格子就是熟练", "点你的图片", "你的作业")),
+    ("es-ES", ("Para docentes", "Código de clase", "Una casilla va con soltura",
+               "Toca tu dibujo", "Tus tareas", "Todos los alumnos",
+               "La clase esta semana")),
 ])
 def test_every_part_speaks_the_language(caplog, media, locale: str,
                                         words: tuple[str, ...]) -> None:
@@ -747,12 +786,7 @@ def test_every_part_speaks_the_language(caplog, media, locale: str,
     db.record_attempt(ids["Ana"], fact_quick("15-7", False, 3.0, TODAY))
     room.create_assignment(info.id, "weakest", {"count": 3})
     with caplog.at_level("WARNING", logger="locales"):
-        at = new_app(locale=locale)
-        at.switch_page(TEACHER).run()
-        at.text_input(key="tc_name").input("Ms Díaz")
-        at.text_input(key="tc_password").input(PASSWORD)
-        submit(at, "tc_sign_in_form")
-        click(at, f"tc_open_{info.id}")
+        at = open_class(locale, "Ms Díaz", info.id)
         seen = shown(at)
         for name in ("grid", "pupils", "assignments", "print", "export", "settings",
                      "dashboard"):
@@ -807,3 +841,121 @@ def test_not_you_switch_drops_the_pupils_seat_and_the_next_pupil_cannot_play_it(
     assert at.session_state["profile_id"] == ids["Bob"]
     assert at.session_state["table_seat"].player_id == ids["Bob"]
     assert db.attempts(ids["Ann"]) == []
+
+
+# -- issue 27: words, pictures and the dashboard --------------------------------------------
+
+WORDS_27 = {
+    "es-ES": {"order": ["Álvaro", "Íñigo", "María Fernanda", "Martín", "Ñandú", "Zoe"],
+              "taken": "Zoe ya está en uso: ¿qué tal Zoe 2?",
+              "renamed": "Ahora se llama Álvaro G.",
+              "pin_sure": "la tarjeta impresa deja de funcionar",
+              "reason": "Solo 17 % bien esta semana (6 respuestas)",
+              "help_first": "Primero, quien necesita ayuda",
+              "total": "7 + ? = 15: 5 de 6 respuestas mal esta semana",
+              "some": "2 de 2 hechas, 0 bien: ¿lo intentas otra vez?",
+              "missed": "Mal una vez: aún es pronto para saberlo"},
+    "de-DE": {"order": ["Álvaro", "Íñigo", "María Fernanda", "Martín", "Ñandú", "Zoe"],
+              "taken": "Zoe ist schon vergeben: Wie wäre es mit Zoe 2?",
+              "renamed": "Heißt jetzt Álvaro G.",
+              "pin_sure": "Die gedruckte Karte funktioniert dann nicht mehr",
+              "reason": "Diese Woche nur 17 % richtig (6 Antworten)",
+              "help_first": "Zuerst: wer Hilfe braucht",
+              "total": "7 + ? = 15: 5 von 6 Antworten falsch diese Woche",
+              "some": "2 von 2 erledigt, 0 richtig: Noch einmal versuchen?",
+              "missed": "Einmal falsch: noch zu früh für ein Urteil"},
+}
+
+
+@pytest.mark.parametrize("locale", sorted(WORDS_27))
+def test_names_pictures_pins_and_the_dashboard_in_the_teachers_language(
+        caplog, locale: str) -> None:
+    words = WORDS_27[locale]
+    db = store()
+    pins = ["4821", "7395", "5102", "6284", "9317", "2846"]
+    (room, info), ids = _class(db, "Ms Díaz", "2.º B",
+                               "Zoe\nMartín\nMaría Fernanda\nÍñigo\nÁlvaro\nÑandú", pins)
+    pin_of = dict(zip(["Zoe", "Martín", "María Fernanda", "Íñigo", "Álvaro", "Ñandú"], pins,
+                      strict=True))
+    alvaro = ids["Álvaro"]
+    for i in range(6):  # Álvaro: 1 of 6 right this week: needs help
+        db.record_attempt(alvaro, fact_quick("15-7", i == 0, 4.0, TODAY))
+    db.record_attempt(ids["Zoe"], fact_quick("15-9", False, 4.0, TODAY))  # once: "missed"
+    with caplog.at_level("WARNING", logger="locales"):
+        at = open_class(locale, "Ms Díaz", info.id)
+
+        # The dashboard: who needs help first, the reason in full; then the others in
+        # the language's alphabetical order (Spanish: Ñandú after Martín, before Zoe).
+        cards = dash_cards(at)
+        assert words["help_first"] in shown(at)
+        assert "Álvaro" in cards[0]["name"] and cards[0]["reasons"] == [words["reason"]]
+        others = [c["name"].split(" ", 1)[1] for c in cards[1:]]
+        order = [n for n in words["order"] if n != "Álvaro"]
+        if locale.startswith("de"):  # CLDR de: ñ is an n with a tilde
+            order = ["Íñigo", "María Fernanda", "Martín", "Ñandú", "Zoe"]
+        assert others == order
+
+        # The grid: the class's total per fact, and one wrong try is not "mostly wrong".
+        part(at, "grid")
+        assert words["total"] in shown(at)
+        grid = next(h.proto.body for h in at.get("html") if "fact-grid'" in h.proto.body)
+        zoe_line = next(line for line in grid.split("<tr>") if "Zoe" in line)
+        assert "fg-missed" in zoe_line and "fg-wrong" not in zoe_line
+        assert words["missed"] in shown(at)  # the legend
+
+        # Pupils: the list in alphabetical order; a classmate's nickname refused with a
+        # clear message and nothing changed; then a new nickname and picture.
+        part(at, "pupils")
+        (listed,) = [d.value for d in at.dataframe if len(d.value) == 6]
+        expected = words["order"] if locale.startswith("es") else [
+            "Álvaro", "Íñigo", "María Fernanda", "Martín", "Ñandú", "Zoe"]
+        assert [n for n in listed.iloc[:, 2]] == expected
+        at.selectbox(key="tc_pupil_one").set_value(alvaro).run()
+        at.text_input(key=f"tc_nickname_{alvaro}").input("Zoe")
+        click(at, "tc_rename")
+        assert words["taken"] in shown(at)
+        assert db.get_profile(alvaro).nickname == "Álvaro"
+        at.text_input(key=f"tc_nickname_{alvaro}").input("Álvaro G.")
+        click(at, "tc_rename")
+        assert words["renamed"] in shown(at)
+        assert db.get_profile(alvaro).nickname == "Álvaro G."
+        before = db.get_profile(alvaro).avatar
+        choices = at.selectbox(key=f"tc_picture_{alvaro}").options
+        assert len(choices) == 36 - 6 + 1  # his own and the 30 free ones
+        taken = {db.get_profile(pid).avatar for name, pid in ids.items() if name != "Álvaro"}
+        assert not [c for c in choices if c.split(" ")[0] in taken]
+        at.selectbox(key=f"tc_picture_{alvaro}").set_value("rainbow").run()
+        click(at, "tc_picture_save")
+        assert db.get_profile(alvaro).avatar == "🌈" != before
+
+        # "New PIN": one tap only asks; the printed card still works.
+        from trainer.classroom import PupilSignIn
+        door = PupilSignIn(db)
+        card = door.find_class(info.code)
+        click(at, "tc_new_pin")
+        assert words["pin_sure"] in shown(at)
+        assert door.sign_in(card, alvaro, pin_of["Álvaro"]) == alvaro
+        click(at, "tc_new_pin_no")
+        assert words["pin_sure"] not in shown(at)
+        assert door.sign_in(card, alvaro, pin_of["Álvaro"]) == alvaro
+        click(at, "tc_new_pin")
+        click(at, "tc_new_pin_yes")
+        new = at.session_state["tc_pupil_pin"][1].pin
+        assert new in shown(at)
+        assert door.sign_in(card, alvaro, new) == alvaro
+
+        # A pupil's task done with wrong answers: done, not "well done".
+        room.create_assignment(info.id, "facts", {"facts": ["15-6", "15-8"]})
+        pupil = new_app(locale=locale)
+        pupil.switch_page(MY_CLASS).run()
+        sign_in_pupil(pupil, info.code, ids["Zoe"], pin_of["Zoe"])
+        (task,) = [b for b in pupil.button if b.key and b.key.startswith("mc_do_")]
+        click(pupil, task.key)
+        answer_round(pupil, right=False)
+        assert words["some"] in shown(pupil)
+        assert t("mc.task_done", locale[:2], domain="classroom") not in shown(pupil)
+        click(pupil, "mc_back")
+        # The task card's bar (Markdown-escaped text) says the same.
+        bars = [p.proto.text.replace("\\", "") for p in pupil.get("progress")]
+        assert [b for b in bars if b.endswith(words["some"])], bars
+    assert [r.getMessage() for r in caplog.records if r.name == "locales"] == []

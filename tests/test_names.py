@@ -207,3 +207,46 @@ def test_ordinal_signs_are_kept_as_typed(typed: str, stored: str) -> None:
     # Compared as before: the ordinal and a plain "o" are one name (no stored key changes).
     assert name_key(typed) == name_key(stored.replace("º", "o").replace("ª", "a")
                                        .replace("№", "No"))
+
+
+# -- issue 27: names in each language's alphabetical order (CLDR collation) ---------------
+
+def test_spanish_names_sort_in_cldr_spanish_order() -> None:
+    from trainer.names import sort_names
+
+    pasted = ["Zoe", "Martín", "María Fernanda", "Íñigo", "Álvaro", "Ñandú", "Nuria", "Óscar",
+              "nacho", "Noé", "Hugo", "Jimena"]
+    # Accents are no letters of their own (Á with A, Í with I, Ó with O); the space counts
+    # ("María Fernanda" before "Martín"); ñ is a letter after n (CLDR es: &N<ñ<<<Ñ).
+    assert sort_names(pasted, "es") == ["Álvaro", "Hugo", "Íñigo", "Jimena", "María Fernanda",
+                                        "Martín", "nacho", "Noé", "Nuria", "Ñandú", "Óscar",
+                                        "Zoe"]
+
+
+def test_german_names_sort_in_cldr_german_order() -> None:
+    from trainer.names import sort_names
+
+    pasted = ["Zoë", "Übel", "Ute", "Özil", "Oskar", "Müller", "Mueller", "Muller", "Ärmel",
+              "Achim", "Straße", "Strasse", "Stefan"]
+    # CLDR de is the root order: umlauts with their vowel, a secondary difference (Muller
+    # before Müller), ß as ss (a tertiary difference), "Mueller" spelled out with its e.
+    assert sort_names(pasted, "de") == ["Achim", "Ärmel", "Mueller", "Muller", "Müller",
+                                        "Oskar", "Özil", "Stefan", "Strasse", "Straße", "Übel",
+                                        "Ute", "Zoë"]
+
+
+def test_n_tilde_is_a_letter_only_in_spanish() -> None:
+    from trainer.names import sort_names
+
+    names = ["Ñandú", "Noé", "Nuria"]
+    assert sort_names(names, "es") == ["Noé", "Nuria", "Ñandú"]
+    assert sort_names(names, "de") == ["Ñandú", "Noé", "Nuria"]  # root: ñ is n with a tilde
+    assert sort_names(names, "es-ES") == sort_names(names, "es")
+
+
+def test_sorting_objects_by_a_name_keeps_equal_names_in_their_order() -> None:
+    from trainer.names import sort_names
+
+    rows = [("Zoe", 1), ("ana", 2), ("Ana", 3), ("Álvaro", 4)]
+    assert sort_names(rows, "es", key=lambda r: r[0]) == [("Álvaro", 4), ("ana", 2),
+                                                         ("Ana", 3), ("Zoe", 1)]

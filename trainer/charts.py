@@ -34,8 +34,10 @@ __all__ = ["Chart", "attempts_frame", "attempts_csv", "daily_chart", "mastery_ch
 
 Tr = Callable[..., str]
 
-#: Mastery level colours (colour-blind safe, Okabe-Ito; lighter = less known).
-LEVEL_COLOURS: dict[str, str] = {"new": "#E6E6E6", "attempted": "#E69F00",
+#: Mastery level colours (colour-blind safe, Okabe-Ito). "attempted" (under 70 % right)
+#: is Okabe-Ito's vermillion, the grid's red, worded "often wrong" (issue 27: an orange
+#: "tried" next to the yellow "familiar" read as half right).
+LEVEL_COLOURS: dict[str, str] = {"new": "#E6E6E6", "attempted": "#D55E00",
                                  "familiar": "#F0E442", "proficient": "#56B4E9",
                                  "fluent": "#009E73"}
 KIND_COLOURS: dict[str, str] = {"captures": "#0072B2", "hand": "#E69F00",

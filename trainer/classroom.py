@@ -26,6 +26,7 @@ Refusals are :class:`ClassroomError` with a key of the ``classroom`` catalog.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import secrets
 import unicodedata
@@ -67,7 +68,7 @@ from .limits import (
     Limiter,
     wait_minutes,
 )
-from .names import label_problem, name_key, name_problem, normalise
+from .names import label_problem, name_key, name_problem, normalise, sort_names
 from .storage import (
     AssignmentRow,
     ClassDeletion,
@@ -169,6 +170,17 @@ PICTURES: tuple[Picture, ...] = (
     Picture("apple", "🍎", (210, 40, 40)), Picture("rocket", "🚀", (120, 120, 130)),
     Picture("umbrella", "☂️", (120, 50, 170)), Picture("cloud", "☁️", (110, 160, 220)),
     Picture("snowflake", "❄️", (60, 170, 220)), Picture("balloon", "🎈", (230, 60, 60)),
+    # issue 27: enough for a class of 30 without two children on one picture (36).
+    Picture("ball", "⚽", (90, 90, 90)), Picture("clover", "🍀", (50, 150, 60)),
+    Picture("mushroom", "🍄", (200, 50, 40)), Picture("cherries", "🍒", (190, 20, 50)),
+    Picture("carrot", "🥕", (240, 130, 30)), Picture("lemon", "🍋", (245, 215, 50)),
+    Picture("strawberry", "🍓", (220, 40, 70)), Picture("car", "🚗", (210, 50, 50)),
+    Picture("bell", "🔔", (230, 170, 30)), Picture("crown", "👑", (235, 190, 40)),
+    Picture("drum", "🥁", (180, 60, 60)), Picture("gift", "🎁", (60, 120, 200)),
+    Picture("hat", "🎩", (60, 60, 70)), Picture("cactus", "🌵", (70, 150, 80)),
+    Picture("rainbow", "🌈", (230, 80, 60)), Picture("mountain", "⛰️", (120, 110, 100)),
+    Picture("pencil", "✏️", (240, 190, 40)), Picture("diamond", "💎", (70, 170, 230)),
+    Picture("lightning", "⚡", (250, 200, 20)), Picture("ice_cream", "🍦", (240, 200, 150)),
 )
 _BY_EMOJI = {p.emoji: p for p in PICTURES}
 
@@ -475,12 +487,16 @@ class Classroom:
 
     def __init__(self, storage: Storage, session: TeacherSession, *,
                  code_maker: Callable[[], str] = new_class_code,
-                 pin_maker: Callable[[], str] = new_pin, clock: Clock = utc_now) -> None:
+                 pin_maker: Callable[[], str] = new_pin, clock: Clock = utc_now,
+                 lang: str = "en") -> None:
         self.storage = storage
         self.session = session
         self._clock = clock
         self._code = code_maker
         self._pin = pin_maker
+        #: The teacher's language: every list of names is in its alphabetical order
+        #: (:func:`trainer.names.sort_names`, "Álvaro" before "Zoe" in Spanish).
+        self.lang = lang
 
     @property
     def teacher(self) -> Teacher:
@@ -507,7 +523,8 @@ class Classroom:
     def classes(self, *, archived: bool = False) -> list[ClassInfo]:
         """The teacher's classes (owned or co-taught): current ones, or the archived."""
         self.session.touch()
-        return [c for c in self.storage.classes_of(self.teacher.id) if c.archived == archived]
+        return sort_names([c for c in self.storage.classes_of(self.teacher.id)
+                           if c.archived == archived], self.lang, key=lambda c: c.name)
 
     # -- classes --------------------------------------------------------------------
     def create_class(self, name: str, *, fluency_seconds: int = DEFAULT_FLUENCY,
@@ -620,7 +637,7 @@ class Classroom:
     def pupils(self, class_id: int) -> list[Member]:
         """The class's pupils with their real names (the teacher's view)."""
         self._class(class_id)
-        return self.storage.members(class_id)
+        return sort_names(self.storage.members(class_id), self.lang, key=lambda m: m.nickname)
 
     def add_pupils(self, class_id: int, pasted: str) -> AddedPupils:
         """Pupils from a pasted list, one per line: ``nickname``, or ``nickname`` and the
@@ -732,7 +749,8 @@ class Classroom:
         for pid in pins:  # new cards: every device's count for them starts again
             self._clear_counts(pid)
         return tuple(PupilLogin(m.profile_id, m.nickname, m.avatar, pins[m.profile_id],
-                                m.real_name) for m in members)
+                                m.real_name)
+                     for m in sort_names(members, self.lang, key=lambda m: m.nickname))
 
     def set_real_name(self, class_id: int, profile_id: int, real_name: str | None) -> None:
         self._class(class_id, write=True)
@@ -745,6 +763,52 @@ class Classroom:
         else:
             real_name = None
         self.storage.set_real_name(class_id, profile_id, real_name)
+
+    def rename_pupil(self, class_id: int, profile_id: int, nickname: str) -> Member:
+        """A pupil's new nickname, by the nickname rules (``name.*``) and free as a new
+        pupil's must be (``name.taken`` with a suggestion; the same check as
+        :meth:`add_pupils`'s); nothing changes on a refusal. The PIN stays."""
+        self._class(class_id, write=True)
+        member = self._member(class_id, profile_id)
+        if (problem := name_problem(nickname)) is not None:
+            key, params = _name_error(problem)
+            raise ClassroomError(key, **params)
+        nickname = normalise(nickname)
+        if name_key(nickname) != name_key(member.nickname):
+            taken = self.storage.class_name_keys(class_id)
+            if name_key(nickname) in taken:
+                raise ClassroomError("name.taken", name=nickname,
+                                     suggestion=_free(nickname, taken))
+        try:
+            self.storage.rename_member(class_id, profile_id, nickname)
+        except StorageError as err:  # taken in another tab meanwhile
+            raise ClassroomError("name.taken", name=nickname, suggestion="") from err
+        return self._member(class_id, profile_id)
+
+    def free_pictures(self, class_id: int, profile_id: int | None = None) -> list[Picture]:
+        """The pictures no pupil of the class has (and ``profile_id``'s own, first)."""
+        self._class(class_id)
+        members = self.storage.members(class_id)
+        own = next((m.avatar for m in members if m.profile_id == profile_id), None)
+        used = {m.avatar for m in members}
+        return [p for p in PICTURES if p.emoji == own] + [p for p in PICTURES
+                                                          if p.emoji not in used]
+
+    def set_picture(self, class_id: int, profile_id: int, key: str) -> Member:
+        """A pupil's new picture (a :data:`PICTURES` key): ``pupil.picture_unknown``, or
+        ``pupil.picture_taken`` when a classmate has it and another one is free (two
+        children on one picture cannot tell their cards apart)."""
+        self._class(class_id, write=True)
+        member = self._member(class_id, profile_id)
+        picture = next((p for p in PICTURES if p.key == key), None)
+        if picture is None:
+            raise ClassroomError("pupil.picture_unknown")
+        if picture.emoji != member.avatar:
+            free = self.free_pictures(class_id, profile_id)
+            if picture not in free and len(free) > 1:
+                raise ClassroomError("pupil.picture_taken", picture=picture.emoji)
+            self.storage.set_member_avatar(class_id, profile_id, picture.emoji)
+        return self._member(class_id, profile_id)
 
     def remove_pupil(self, class_id: int, profile_id: int) -> None:
         """Delete one pupil with all their data."""
@@ -821,7 +885,10 @@ class Classroom:
         snap = self.storage.class_snapshot(class_id)
         self._allowed(snap.info if snap is not None else None)
         assert snap is not None
-        return snap
+        # In the teacher's alphabetical order: the dashboard, the grid, the assignments'
+        # pupils and the printed sheets follow the snapshot's order.
+        return dataclasses.replace(snap, members=tuple(
+            sort_names(snap.members, self.lang, key=lambda m: m.nickname)))
 
     def version(self, class_id: int) -> tuple[Any, ...]:
         """A cache key of the class's data (changes with every answer, pupil, result)."""
@@ -925,9 +992,11 @@ class PupilSignIn:
     (a wait of seconds at most): one tablet's guesses never lock the pupil out on another
     (issue 27, trainer.limits)."""
 
-    def __init__(self, storage: Storage, *, clock: Clock = utc_now) -> None:
+    def __init__(self, storage: Storage, *, clock: Clock = utc_now,
+                 lang: str = "en") -> None:
         self.storage = storage
         self.clock = clock
+        self.lang = lang  # the tablet's language: the class's names in its order
 
     def find_class(self, typed_code: str, device: str | None = None) -> ClassCard:
         """The class of a typed code; ``signin.code_unknown`` or ``signin.class_archived``.
@@ -956,7 +1025,8 @@ class PupilSignIn:
     def pupils(self, card: ClassCard) -> list[PupilCard]:
         """The pictures and nicknames to tap (no real name ever reaches a pupil's page)."""
         return [PupilCard(m.profile_id, m.nickname, m.avatar)
-                for m in self.storage.members(card.id)]
+                for m in sort_names(self.storage.members(card.id), self.lang,
+                                    key=lambda m: m.nickname)]
 
     def sign_in(self, card: ClassCard, profile_id: int, pin: str, device: str = LOCAL) -> int:
         """The profile id to play as; ``signin.pin_wrong`` (``count``: tries left on this

@@ -11,10 +11,12 @@ asks; a puzzle's answer has no time of its own.
 **A cell of the fact grid** (the XtraMath rule, with the class's time limit of 3, 6 or
 12 seconds) looks at the fact's last three tries: ``fast`` when at least two of them
 were right within the limit (the fact is *fluent*); ``wrong`` when more of them were
-wrong than right; ``slow`` otherwise (mostly right, not yet twice in time); ``unseen``
-without a try. A puzzle's *right* answer has no time of its own, so it is left out of
-the last three (it neither makes a fact fluent nor undoes it; a fact only ever answered
-right in puzzles is ``slow``); a *wrong* answer counts wherever it was given.
+wrong than right and at least two were wrong (one answer is too little to call a fact
+"mostly wrong": a single wrong try is ``missed``); ``slow`` otherwise (mostly right,
+not yet twice in time); ``unseen`` without a try. A puzzle's *right* answer has no
+time of its own, so it is left out of the last three (it neither makes a fact fluent
+nor undoes it; a fact only ever answered right in puzzles is ``slow``); a *wrong*
+answer counts wherever it was given.
 
 **An attempt counts toward an assignment** when it was recorded at or after the
 assignment's creation and matches it: a *puzzles* assignment counts attempts of its
@@ -54,7 +56,8 @@ __all__ = ["ClassroomError", "FLUENCY_LIMITS", "DEFAULT_FLUENCY", "CELL_STATES",
            "fact_cell", "grid_facts", "fact_grid", "cell_history", "dashboard", "weak_facts",
            "check_assignment", "pupil_task", "assignments_progress", "task_puzzles",
            "askable_facts", "HELP_ACCURACY", "HELP_MIN_TRIES", "STUCK_WINDOW", "STUCK_MISSES",
-           "STUCK_LESSON_WRONG", "STUCK_LESSON_TIMES", "stuck_lesson_threshold"]
+           "STUCK_LESSON_WRONG", "STUCK_LESSON_TIMES", "stuck_lesson_threshold",
+           "WRONG_MIN", "FactTotal", "fact_totals", "task_words"]
 
 
 class ClassroomError(ValueError):
@@ -70,7 +73,10 @@ class ClassroomError(ValueError):
 #: The fluency time limits a teacher chooses from (seconds): strong, usual, youngest.
 FLUENCY_LIMITS: tuple[int, ...] = (3, 6, 12)
 DEFAULT_FLUENCY = 6
-CELL_STATES: tuple[str, ...] = ("unseen", "wrong", "slow", "fast")
+CELL_STATES: tuple[str, ...] = ("unseen", "missed", "wrong", "slow", "fast")
+#: Wrong answers among the last three before a cell says "mostly wrong" (issue 27: one
+#: wrong try was told "mostly wrong"); fewer, and more wrong than right, is ``missed``.
+WRONG_MIN = 2
 ASSIGNMENT_KINDS: tuple[str, ...] = ("lesson", "puzzles", "facts", "weakest")
 #: ``done``, ``late`` (done after the due date), ``open``, ``overdue``.
 TASK_STATUSES: tuple[str, ...] = ("done", "late", "open", "overdue")
@@ -129,7 +135,7 @@ def fact_cell(tries: Sequence[FactTry], limit: float) -> str:
     if in_time >= FLUENT_IN:
         return "fast"
     if len(last) - right > right:
-        return "wrong"
+        return "wrong" if len(last) - right >= WRONG_MIN else "missed"
     return "slow"
 
 
@@ -208,8 +214,45 @@ def weak_facts(row: GridRow, count: int, capture_sum: int) -> list[str]:
     (each in the order new facts are taught, complements first), then untried ones."""
     order = [f for f in askable_facts(capture_sum) if f in row.cells]
     by_state = {s: [f for f in order if row.cells[f].state == s]
-                for s in ("wrong", "slow", "unseen")}
-    return (by_state["wrong"] + by_state["slow"] + by_state["unseen"])[:count]
+                for s in ("wrong", "missed", "slow", "unseen")}
+    return (by_state["wrong"] + by_state["missed"] + by_state["slow"]
+            + by_state["unseen"])[:count]
+
+
+@dataclass(frozen=True)
+class FactTotal:
+    """The whole class's answers to one fact over the last days: the figure a teacher
+    plans the next lesson from ("8 + ? = 15: 3 of 4 wrong this week")."""
+
+    fact: str
+    tries: int
+    wrong: int
+    pupils: int  # pupils who answered it
+    pupils_wrong: int  # of them, pupils with at least one wrong answer
+
+
+def fact_totals(grid: FactGrid, snapshot: ClassSnapshot, today: date,
+                days: int = 7) -> dict[str, FactTotal]:
+    """Each fact of ``grid``'s class totals over ``days`` days up to ``today`` (the
+    pupils' local dates), every answer counted, puzzles' too."""
+    since = (today - timedelta(days=days - 1)).isoformat()
+    until = today.isoformat()
+    counts = {f: [0, 0, 0, 0] for f in grid.facts}
+    for row in grid.rows:
+        tries = fact_tries(snapshot.attempts.get(row.profile_id, ()))
+        for fact, mine in tries.items():
+            if fact not in counts:
+                continue
+            week = [t for t in mine if since <= t.day <= until]
+            if not week:
+                continue
+            wrong = sum(1 for t in week if not t.correct)
+            total = counts[fact]
+            total[0] += len(week)
+            total[1] += wrong
+            total[2] += 1
+            total[3] += 1 if wrong else 0
+    return {f: FactTotal(f, *c) for f, c in counts.items()}
 
 
 @functools.cache
@@ -442,6 +485,23 @@ class PupilTask:
     def complete(self) -> bool:
         return self.done >= self.total
 
+    @property
+    def all_right(self) -> bool:
+        """Every puzzle solved / every fact's latest answer right (a lesson: its levels
+        done, each with its stars, so always)."""
+        return self.right is None or self.right >= self.total
+
+
+def task_words(task: PupilTask) -> tuple[str, dict[str, Any]]:
+    """How far a pupil is with a task, done told apart from right (issue 27: "Task done!
+    Well played." after 1 of 4 right): a ``classroom`` key and its parameters."""
+    if not task.complete:
+        return "mc.task_progress", {"done": task.done, "count": task.total}
+    if task.all_right:
+        return "mc.task_done", {}
+    return "mc.task_done_some", {"count": task.total, "done": task.done,
+                                 "right": min(task.right or 0, task.total)}
+
 
 @dataclass(frozen=True)
 class AssignmentProgress:
@@ -451,6 +511,11 @@ class AssignmentProgress:
     @property
     def completed(self) -> int:
         return sum(1 for p in self.pupils.values() if p.complete)
+
+    @property
+    def completed_right(self) -> int:
+        """Of the pupils done, those with every answer right."""
+        return sum(1 for p in self.pupils.values() if p.complete and p.all_right)
 
 
 def _assigned_facts(assignment: AssignmentRow, attempts: Sequence[Attempt]) -> tuple[str, ...]:

@@ -25,7 +25,7 @@ from lessons import load_stages
 from puzzles import Puzzle
 from trainer.cards import cards_row_html
 from trainer.classroom import ClassCard, ClassroomError, PupilSignIn, describe, pupil_tasks
-from trainer.classroom_views import PupilTask, task_puzzles
+from trainer.classroom_views import PupilTask, task_puzzles, task_words
 from trainer.i18n import format_day, t
 from trainer.practice_sessions import QuickRound, quick_question
 from trainer.storage import Profile
@@ -53,7 +53,7 @@ ROUND = 5
 
 
 def _door() -> PupilSignIn:
-    return PupilSignIn(storage())
+    return PupilSignIn(storage(), lang=current_language())
 
 
 def _forget(*keys: str) -> None:
@@ -224,12 +224,15 @@ def _task_card(profile: Profile, task: PupilTask) -> None:
     a = task.assignment
     lang = current_language()
     with st.container(border=True, key=f"mc_task_{a.id}"):
-        mark = "✅" if task.complete else ("⏰" if task.status == "overdue" else "📌")
+        # Done is not right (issue 27): a task done with wrong answers asks for another go.
+        mark = ("✅" if task.all_right else "🔁") if task.complete \
+            else ("⏰" if task.status == "overdue" else "📌")
         st.markdown(f"{mark} **{md_escape(describe(a, lang))}**")
         words = [ct_text(f"status.{task.status}")]
         if a.due:
             words.append(ct_text("task.due", date=format_day(a.due, lang)))
-        words.append(ct_text("mc.task_progress", done=task.done, count=task.total))
+        key, params = task_words(task)
+        words.append(ct_text(key, **params))
         st.progress(min(1.0, task.done / task.total) if task.total else 0.0,
                     text=md_escape(" · ".join(words)))
         if a.kind == "lesson":
@@ -244,13 +247,23 @@ def _task_card(profile: Profile, task: PupilTask) -> None:
                       width="stretch")
 
 
+def _task_verdict(task: PupilTask) -> None:
+    """A finished task: praise when every answer was right, else how many were, and
+    another go ("4 of 4 done, 1 right: try again?")."""
+    key, params = task_words(task)
+    if task.all_right:
+        st.success(ct(key, **params), icon="🎉")
+    else:
+        st.info(ct(key, **params), icon="🔁")
+
+
 def _task_puzzles(profile: Profile, task: PupilTask) -> None:
     a = task.assignment
     current = st.session_state.get(KEY_CURRENT)
     if current is None or current[0] != a.id:
         puzzles = task_puzzles(task)
         if not puzzles:
-            st.success(ct("mc.task_done"), icon="🎉")
+            _task_verdict(task)
             return
         current = (a.id, puzzles[0])
         st.session_state[KEY_CURRENT] = current
@@ -282,7 +295,7 @@ def _task_facts(profile: Profile, task: PupilTask) -> None:
     if puzzle is None:
         st.markdown(f"### {t('qf_round_done', right=rnd.right, total=len(rnd.results))}")
         if task.complete:
-            st.success(ct("mc.task_done"), icon="🎉")
+            _task_verdict(task)
         st.button(ct("mc.again"), key="mc_round_again", on_click=_on_round_again)
         return
     st.caption(t("qf_progress", n=rnd.index + 1, total=len(rnd.puzzles)))

@@ -59,10 +59,13 @@ from trainer.classroom_views import (
     MAX_PUZZLES,
     AssignmentProgress,
     FactGrid,
+    FactTotal,
     PupilRow,
     askable_facts,
+    fact_totals,
 )
 from trainer.i18n import format_day, t
+from trainer.names import sort_names
 from trainer.storage import ClassInfo, ClassSnapshot, Member
 from trainer.text import md_escape
 
@@ -83,7 +86,8 @@ from .i18n import current_language
 from .practice import child_timezone, today
 from .session import device_key, storage
 
-__all__ = ["show_teacher_page", "PARTS", "CELL_MARKS", "grid_html", "legend_html"]
+__all__ = ["show_teacher_page", "PARTS", "CELL_MARKS", "grid_html", "legend_html",
+           "dashboard_html", "totals_html"]
 
 KEY_CLASS = "tc_class"
 KEY_PART = "tc_part"
@@ -91,13 +95,20 @@ KEY_SNAP = "tc_snap"
 KEY_ADDED = "tc_added"  # (class id, AddedPupils): the PINs just made, until "done"
 KEY_NEW_PINS = "tc_new_pins"  # (class id, [PupilLogin]): a class's new PINs, until "done"
 KEY_PUPIL_PIN = "tc_pupil_pin"  # (class id, PupilLogin): one pupil's new PIN
+#: (class id, profile id) whose "New PIN" was tapped once: it asks before voiding the card.
+KEY_PIN_ASK = "tc_pin_ask"
+KEY_ARCHIVE_ASK = "tc_archive_ask"  # class id whose "Archive" was tapped once
 
 PARTS = ("dashboard", "grid", "pupils", "assignments", "print", "export", "settings")
 #: Each cell of the fact grid says its state with a mark as well as a colour.
-CELL_MARKS = {"fast": "✓", "slow": "…", "wrong": "✗", "unseen": "·"}
+CELL_MARKS = {"fast": "✓", "slow": "…", "wrong": "✗", "missed": "✗?", "unseen": "·"}
 _CELL_COLOURS = {"fast": ("#c8e6c9", "#1b5e20"), "slow": ("#fff1b8", "#6d5200"),
-                 "wrong": ("#ffcdd2", "#8e0000"), "unseen": ("#eceff1", "#546e7a")}
+                 "wrong": ("#ffcdd2", "#8e0000"), "missed": ("#ffe9ec", "#8e0000"),
+                 "unseen": ("#eceff1", "#546e7a")}
 _PUZZLE_KINDS = tuple(k for k in KINDS if k != "quick-facts")
+#: The due date typed in the order the teacher's language writes dates (issue 27: a
+#: Spanish page asked for "YYYY/MM/DD").
+_DATE_FORMATS = {"es": "DD/MM/YYYY", "de": "DD.MM.YYYY", "zh": "YYYY/MM/DD"}
 
 
 # -- small helpers ------------------------------------------------------------------------
@@ -107,7 +118,7 @@ def _room() -> Classroom:
     session = teacher_session()
     if session is None:
         raise ClassroomError("auth.session_locked")
-    return Classroom(storage(), session)
+    return Classroom(storage(), session, lang=current_language())
 
 
 def _pupil_label(avatar: str, nickname: str, real_name: str | None = None) -> str:
@@ -130,7 +141,8 @@ def _class_data(room: Classroom, class_id: int) -> tuple[ClassSnapshot, dict[Any
     """The class's snapshot and a memo of its views, kept in this session until the class's
     data or its row change (one small query a run instead of the snapshot's three)."""
     version = room.version(class_id)  # the access check comes first
-    key = (class_id, version, storage().get_class(class_id))
+    # The language too: the snapshot's pupils are in its alphabetical order.
+    key = (class_id, version, storage().get_class(class_id), current_language())
     cached = st.session_state.get(KEY_SNAP)
     if cached is None or cached[0] != key:
         cached = (key, room.snapshot(class_id), {})
@@ -246,7 +258,8 @@ def _open(class_id: int | None) -> None:
     else:
         st.session_state[KEY_CLASS] = class_id
         st.session_state[KEY_PART] = "dashboard"
-    for key in (KEY_ADDED, KEY_NEW_PINS, KEY_PUPIL_PIN, KEY_SNAP, KEY_LOOKED_UP):
+    for key in (KEY_ADDED, KEY_NEW_PINS, KEY_PUPIL_PIN, KEY_SNAP, KEY_LOOKED_UP, KEY_PIN_ASK,
+                KEY_ARCHIVE_ASK):
         st.session_state.pop(key, None)
 
 
@@ -413,32 +426,81 @@ def _rows(room: Classroom, snap: ClassSnapshot, memo: dict[Any, Any],
     return _memo(memo, ("dashboard", day), lambda: room.dashboard(snap, day))
 
 
-def _dashboard_frame(rows: list[PupilRow], lang: str) -> pd.DataFrame:
-    def col(key: str) -> str:
-        return t(f"csv.{key}", lang, domain="classroom")
+def _figures(row: PupilRow, lang: str) -> list[tuple[str, str, str]]:
+    """A pupil's figures on the dashboard: (name, label, value), the labels the CSV's."""
+    figures = [
+        ("last_active", format_day(row.last_active.date(), lang)
+         if row.last_active is not None else "–"),
+        ("week_accuracy", _percent(row.week_accuracy) or "–"),
+        ("accuracy", _percent(row.accuracy) or "–"),
+        ("quick_facts", str(row.quick_facts)),
+        ("puzzles", str(row.puzzles)),
+        ("game_turns", str(row.game_turns)),
+        ("median_seconds", "–" if row.median_seconds is None else f"{row.median_seconds:g} s"),
+        ("fluent_additions", f"{row.fluent_additions} / 55"),
+        ("fluent_complements", f"{row.fluent_complements} / {row.complements}"),
+        ("lesson_stars", f"⭐ {row.lesson_stars} / {row.lesson_stars_max}"),
+        ("assignments_done", f"{row.assignments_done} / {row.assignments}"),
+    ]
+    return [(name, t(f"csv.{name}", lang, domain="classroom"), value)
+            for name, value in figures]
 
-    out = []
-    for row in rows:
-        out.append({
-            col("nickname"): f"{row.avatar} {row.nickname}",
-            col("real_name"): row.real_name or "",
-            col("needs_help"): ("⚠️ " + "; ".join(ct_text(r.key, **r.params) for r in row.help))
-            if row.help else "",
-            col("last_active"): format_day(row.last_active.date(), lang)
-            if row.last_active is not None else "",
-            col("lesson_stars"): f"⭐ {row.lesson_stars} / {row.lesson_stars_max}",
-            col("puzzles"): row.puzzles,
-            col("quick_facts"): row.quick_facts,
-            col("game_turns"): row.game_turns,
-            col("accuracy"): _percent(row.accuracy),
-            col("week_accuracy"): _percent(row.week_accuracy),
-            col("median_seconds"): "" if row.median_seconds is None
-            else f"{row.median_seconds:g} s",
-            col("fluent_additions"): f"{row.fluent_additions} / 55",
-            col("fluent_complements"): f"{row.fluent_complements} / {row.complements}",
-            col("assignments_done"): f"{row.assignments_done} / {row.assignments}",
-        })
-    return pd.DataFrame(out)
+
+_DASH_STYLE = (
+    "<style>"
+    ".dash-list { display:grid; gap:0.5rem;"
+    " grid-template-columns:repeat(auto-fill, minmax(min(100%, 19rem), 1fr)); }"
+    ".dash-card { border:1px solid #cfd8dc; border-radius:0.5rem; padding:0.5rem 0.75rem;"
+    " min-width:0; overflow-wrap:anywhere; }"
+    ".dash-card.dash-help { border-color:#e0a800; background:#fff8e1; }"
+    ".dash-name { font-weight:700; font-size:1.05rem; }"
+    ".dash-real { font-weight:400; color:#455a64; }"
+    ".dash-why { margin:0.25rem 0 0.25rem 1.1rem; padding:0; color:#5d4037; }"
+    ".dash-figs { display:flex; flex-wrap:wrap; gap:0.1rem 0.9rem; margin:0.25rem 0 0;"
+    " font-size:0.85rem; color:#37474f; }"
+    ".dash-figs dt { display:inline; font-weight:400; }"
+    ".dash-figs dd { display:inline; margin:0 0 0 0.3rem; font-weight:700; }"
+    ".dash-head { font-weight:700; margin:0.75rem 0 0.25rem; }"
+    "</style>")
+
+
+def dashboard_html(rows: list[PupilRow], lang: str) -> str:
+    """The dashboard as cards that wrap to the screen (issue 27: a 15-column table
+    scrolled sideways on a tablet and cut the reason off): who needs help first, each
+    with every reason in full, then everyone else; each card with the pupil's figures.
+    Every name and word escaped."""
+    def words(key: str, **params: Any) -> str:
+        return html.escape(t(key, lang, domain="classroom", **params))
+
+    def card(row: PupilRow) -> str:
+        name = html.escape(f"{row.avatar} {row.nickname}")
+        real = (f" <span class='dash-real'>({html.escape(row.real_name)})</span>"
+                if row.real_name else "")
+        # say(): a reason's kind, lesson stage and facts worded, not their keys
+        why = "".join(f"<li data-testid='dash-reason'>{html.escape(say(r.key, r.params, lang))}"
+                      "</li>"
+                      for r in row.help)
+        figures = "".join(f"<div data-fig='{key}'><dt>{html.escape(label)}</dt>"
+                          f"<dd>{html.escape(value)}</dd></div>"
+                          for key, label, value in _figures(row, lang))
+        return (f"<div class='dash-card{' dash-help' if row.help else ''}' "
+                f"data-testid='dash-pupil' data-pupil='{row.profile_id}'>"
+                f"<div class='dash-name'>{'⚠️ ' if row.help else ''}{name}{real}</div>"
+                + (f"<ul class='dash-why'>{why}</ul>" if why else "")
+                + f"<dl class='dash-figs'>{figures}</dl></div>")
+
+    helped = [r for r in rows if r.help]
+    others = [r for r in rows if not r.help]
+    parts = [_DASH_STYLE, "<div data-testid='dashboard'>"]
+    if helped:
+        parts.append(f"<div class='dash-head'>{words('dash.help_first')}</div>"
+                     f"<div class='dash-list'>{''.join(card(r) for r in helped)}</div>")
+    if others:
+        head = words("dash.the_others") if helped else words("dash.everyone")
+        parts.append(f"<div class='dash-head'>{head}</div>"
+                     f"<div class='dash-list'>{''.join(card(r) for r in others)}</div>")
+    parts.append("</div>")
+    return "".join(parts)
 
 
 def _dashboard(room: Classroom, snap: ClassSnapshot, memo: dict[Any, Any], day: date) -> None:
@@ -450,8 +512,8 @@ def _dashboard(room: Classroom, snap: ClassSnapshot, memo: dict[Any, Any], day: 
     helped = sum(1 for r in rows if r.needs_help)
     st.markdown(f"**{ct('dash.pupils', count=len(rows))} · "
                 f"{ct('dash.need_help', count=helped)}**")
-    st.dataframe(_dashboard_frame(rows, lang), hide_index=True, width="stretch")
     st.caption(ct("dash.legend"))
+    st.html(dashboard_html(rows, lang))
     by_id = {r.profile_id: r for r in rows}
     chosen = st.selectbox(ct("dash.pupil_progress"), list(by_id), index=None,
                           key="tc_dash_pupil", placeholder=ct_text("dash.choose"),
@@ -478,10 +540,13 @@ def _fact_head(fact: str) -> str:
     return fact_label(fact).split(" = ")[0].replace(" ", "")
 
 
-def grid_html(grid: FactGrid, facts: tuple[str, ...], lang: str) -> str:
+def grid_html(grid: FactGrid, facts: tuple[str, ...], lang: str,
+              totals: dict[str, FactTotal] | None = None) -> str:
     """The grid as an HTML table (every name and word escaped): a pupil a row, a fact a
     column, each cell coloured and marked (✓ … ✗ ·) and titled with its state and tries;
-    the names stay in view while the table scrolls sideways on a tablet."""
+    the names stay in view while the table scrolls sideways inside its box on a tablet
+    (the page itself does not). With ``totals`` a last row gives the class's wrong
+    answers of the week per fact ("3/4")."""
     def words(key: str, **params: Any) -> str:
         return t(key, lang, domain="classroom", **params)
 
@@ -501,6 +566,19 @@ def grid_html(grid: FactGrid, facts: tuple[str, ...], lang: str) -> str:
         fluent = row.count("fast", facts)
         body.append(f"<tr><th scope='row' class='fg-name'>{name}</th>{''.join(cells)}"
                     f"<td class='fg-sum'>{fluent}/{len(facts)}</td></tr>")
+    if totals is not None:
+        cells = []
+        for fact in facts:
+            total = totals[fact]
+            text = words("grid.total", fact=fact_label(fact), wrong=total.wrong,
+                         count=total.tries) if total.tries else ""
+            cls = "fg-total fg-bad" if total.tries and 2 * total.wrong >= total.tries \
+                else "fg-total"
+            cells.append(f"<td class='{cls}' title='{html.escape(text)}'>"
+                         f"{f'{total.wrong}/{total.tries}' if total.tries else ''}</td>")
+        body.append(f"<tr data-testid='fact-grid-totals'>"
+                    f"<th scope='row' class='fg-name fg-total-head'>"
+                    f"{html.escape(words('grid.class_week'))}</th>{''.join(cells)}<td></td></tr>")
     colours = "".join(f".fg td.fg-{state} {{ background:{bg}; color:{fg}; }}"
                       for state, (bg, fg) in _CELL_COLOURS.items())
     style = (
@@ -515,11 +593,37 @@ def grid_html(grid: FactGrid, facts: tuple[str, ...], lang: str) -> str:
         " text-align:left; padding:0 6px; white-space:nowrap; z-index:2; }"
         ".fg thead th.fg-name { z-index:3; }"
         ".fg td.fg-sum { background:#f5f7f9; color:#263238; padding:0 6px; font-weight:400; }"
+        ".fg td.fg-total { font-size:0.72rem; font-weight:400; padding:0 2px;"
+        " white-space:nowrap; background:#f5f7f9; color:#263238; }"
+        ".fg td.fg-total.fg-bad { font-weight:700; color:#8e0000; }"
+        # The totals row's long heading wraps, so it does not widen the names' column.
+        ".fg th.fg-total-head { white-space:normal; max-width:9rem; font-size:0.75rem; }"
         f"{colours}</style>")
     return (f"{style}<div class='fg-wrap'><table class='fg' data-testid='fact-grid'>"
             f"<thead><tr><th scope='col' class='fg-name'>{html.escape(words('grid.pupil'))}"
             f"</th>{head}<th scope='col'>{html.escape(words('grid.fluent'))}</th></tr></thead>"
             f"<tbody>{''.join(body)}</tbody></table></div>")
+
+
+#: At most this many facts in the list of the week's most missed (the rest in the grid).
+TOTALS_SHOWN = 10
+
+
+def totals_html(totals: dict[str, FactTotal], lang: str) -> str:
+    """The class's most missed facts of the week, in full sentences that wrap ("8 + ? = 15:
+    3 of 4 wrong this week"), the most wrong first: what tomorrow's lesson is about."""
+    missed = sorted((x for x in totals.values() if x.wrong),
+                    key=lambda x: (-x.wrong, -x.wrong / x.tries, x.fact))[:TOTALS_SHOWN]
+    if not missed:
+        return (f"<p data-testid='fact-totals'>"
+                f"{html.escape(t('grid.totals_none', lang, domain='classroom'))}</p>")
+    items = "".join(
+        "<li>" + html.escape(t("grid.total", lang, domain="classroom",
+                               fact=fact_label(x.fact), wrong=x.wrong, count=x.tries))
+        + " · " + html.escape(t("grid.total_pupils", lang, domain="classroom",
+                                wrong=x.pupils_wrong, count=x.pupils)) + "</li>"
+        for x in missed)
+    return f"<ul data-testid='fact-totals' style='margin-top:0'>{items}</ul>"
 
 
 def legend_html(lang: str) -> str:
@@ -539,7 +643,8 @@ def _grid(room: Classroom, snap: ClassSnapshot, memo: dict[Any, Any]) -> None:
         return
     lang = current_language()
     info = snap.info
-    with st.container(horizontal=True):
+    # One above the other: side by side, the second was cut off on a phone (issue 27).
+    with st.container():
         limit = st.segmented_control(ct("grid.limit"), FLUENCY_LIMITS, key="tc_grid_limit",
                                      default=info.fluency_seconds, required=True,
                                      format_func=class_labels("fluency."))
@@ -550,9 +655,13 @@ def _grid(room: Classroom, snap: ClassSnapshot, memo: dict[Any, Any]) -> None:
     grid: FactGrid = _memo(memo, ("grid", limit), lambda: room.fact_grid(snap, limit))
     facts = {"complements": grid.complements, "additions": grid.additions}.get(
         which or "all", grid.facts)
+    totals: dict[str, FactTotal] = _memo(memo, ("totals", today()),
+                                         lambda: fact_totals(grid, snap, today()))
+    st.markdown(f"**{ct('grid.totals_title')}**")
+    st.html(totals_html({f: totals[f] for f in facts}, lang))
     st.caption(ct("grid.rule", limit=limit))
     st.html(legend_html(lang))
-    st.html(grid_html(grid, facts, lang))
+    st.html(grid_html(grid, facts, lang, totals))
 
     st.markdown(f"**{ct('grid.history')}**")
     names = {m.profile_id: _pupil_label(m.avatar, m.nickname) for m in snap.members}
@@ -608,10 +717,38 @@ def _on_forget(key: str) -> None:
 
 
 @class_action
+def _on_ask(key: str, value: Any) -> None:
+    """The first tap of a button that asks before it acts (or "Cancel": ``None``)."""
+    if value is None:
+        st.session_state.pop(key, None)
+    else:
+        st.session_state[key] = value
+
+
+@class_action
 def _on_pupil_pin(class_id: int, profile_id: int) -> None:
+    if st.session_state.pop(KEY_PIN_ASK, None) != (class_id, profile_id):
+        return  # asked about another pupil, or cancelled meanwhile: nothing changes
     login = _room().regenerate_pin(class_id, profile_id)
     st.session_state[KEY_PUPIL_PIN] = (class_id, login)
     _forget_snapshot()
+
+
+@class_action
+def _on_rename(class_id: int, profile_id: int) -> None:
+    typed = st.session_state.get(f"tc_nickname_{profile_id}", "") or ""
+    member = _room().rename_pupil(class_id, profile_id, typed)
+    _forget_snapshot()
+    st.session_state.pop(KEY_PUPIL_PIN, None)  # a card with the old name is no use
+    class_flash("success", "pupils.renamed", name=member.nickname)
+
+
+@class_action
+def _on_picture(class_id: int, profile_id: int) -> None:
+    key = st.session_state.get(f"tc_picture_{profile_id}") or ""
+    member = _room().set_picture(class_id, profile_id, key)
+    _forget_snapshot()
+    class_flash("success", "pupils.picture_saved", name=f"{member.avatar} {member.nickname}")
 
 
 @class_action
@@ -632,7 +769,8 @@ def _on_remove_pupil(class_id: int, profile_id: int, nickname: str) -> None:
 def _cards_button(info: ClassInfo, logins: tuple[PupilLogin, ...] | list[PupilLogin],
                   key: str) -> None:
     lang = current_language()
-    pupils = tuple(logins)
+    # Cut out and handed round in the class list's order, whatever order they were made in.
+    pupils = tuple(sort_names(logins, lang, key=lambda p: p.nickname))
     _download(ct("pupils.cards_download"), lambda: login_cards_pdf(info, pupils, lang),
               f"login-cards-{info.code}.pdf", "application/pdf", key, icon="🪪")
 
@@ -707,9 +845,20 @@ def _pupils(room: Classroom, snap: ClassSnapshot) -> None:
         st.success(ct("pupils.new_pin_done", name=f"{login.avatar} {login.nickname}",
                       pin=login.pin), icon="🔑")
         _cards_button(info, (login,), "tc_card_one")
-    with st.container(horizontal=True, vertical_alignment="bottom"):
-        st.button(ct("pupils.new_pin"), key="tc_new_pin", on_click=_on_pupil_pin,
-                  args=(info.id, chosen), icon="🔑")
+    _name_and_picture(room, info, member)
+    if st.session_state.get(KEY_PIN_ASK) == (info.id, chosen):
+        # Asked first: a new PIN voids the printed card (issue 27).
+        with st.container(border=True, key="tc_pin_confirm"):
+            st.warning(ct("pupils.new_pin_sure", name=f"{member.avatar} {member.nickname}"),
+                       icon="🪪")
+            with st.container(horizontal=True):
+                st.button(ct("pupils.new_pin_yes"), key="tc_new_pin_yes", type="primary",
+                          on_click=_on_pupil_pin, args=(info.id, chosen), icon="🔑")
+                st.button(ct("confirm.cancel"), key="tc_new_pin_no", on_click=_on_ask,
+                          args=(KEY_PIN_ASK, None))
+    else:
+        st.button(ct("pupils.new_pin"), key="tc_new_pin", on_click=_on_ask,
+                  args=(KEY_PIN_ASK, (info.id, chosen)), icon="🔑")
     with st.container(horizontal=True, vertical_alignment="bottom"):
         st.text_input(ct("pupils.real_name"), key=f"tc_real_name_{chosen}",
                       value=member.real_name or "")
@@ -720,6 +869,25 @@ def _pupils(room: Classroom, snap: ClassSnapshot) -> None:
         st.button(ct("pupils.remove_confirm", name=member.nickname), key="tc_remove_pupil",
                   on_click=_on_remove_pupil, args=(info.id, chosen, member.nickname),
                   type="primary")
+
+
+def _name_and_picture(room: Classroom, info: ClassInfo, member: Any) -> None:
+    """Change a pupil's nickname (the nickname rules, one per class) or picture (a free
+    one: two children on one picture cannot tell their cards apart)."""
+    pid = member.profile_id
+    with st.container(horizontal=True, vertical_alignment="bottom"):
+        st.text_input(ct("pupils.nickname"), key=f"tc_nickname_{pid}", value=member.nickname)
+        st.button(ct("pupils.rename"), key="tc_rename", on_click=_on_rename,
+                  args=(info.id, pid))
+    pictures = room.free_pictures(info.id, pid)
+    lang = current_language()
+    words = {p.key: f"{p.emoji} {t(f'pic.{p.key}', lang, domain='classroom')}"
+             for p in pictures}
+    with st.container(horizontal=True, vertical_alignment="bottom"):
+        st.selectbox(ct("pupils.picture"), list(words), key=f"tc_picture_{pid}",
+                     format_func=words.get)
+        st.button(ct("pupils.picture_save"), key="tc_picture_save", on_click=_on_picture,
+                  args=(info.id, pid))
 
 
 # -- assignments -----------------------------------------------------------------------------
@@ -778,7 +946,7 @@ def _new_assignment(info: ClassInfo) -> None:
         else:
             st.number_input(ct("assign.weakest"), 1, MAX_FACTS, 5, key="tc_as_weakest")
         st.date_input(ct("assign.due"), value=None, key="tc_as_due", min_value=today(),
-                      format="YYYY-MM-DD")
+                      format=_DATE_FORMATS.get(lang, "YYYY-MM-DD"))
         st.form_submit_button(ct("assign.create"), type="primary", on_click=_on_assign,
                               args=(info.id, kind, capture_sum), width="stretch")
 
@@ -790,14 +958,17 @@ def _assignment_card(info: ClassInfo, item: AssignmentProgress, names: dict[int,
         st.markdown(f"**{md_escape(describe(a, lang))}**")
         due = ct("task.due", date=format_day(a.due, lang)) if a.due else ct("assign.no_due")
         done = ct("assign.completion", done=item.completed, count=len(item.pupils))
-        st.caption(f"{due} · {done}")
+        right = ct("assign.completion_right", count=item.completed_right)
+        st.caption(f"{due} · {done} · {right}")
         if item.pupils:
             with st.expander(ct("assign.per_pupil")):
                 st.dataframe(pd.DataFrame([{
                     ct_text("grid.pupil"): names.get(pid, ""),
                     ct_text("assign.col_status"): ct_text(f"status.{task.status}"),
                     ct_text("assign.col_done"): f"{task.done} / {task.total}",
-                    ct_text("assign.col_right"): "" if task.right is None else task.right,
+                    # Done is not right (issue 27): "1 / 4" beside "4 / 4" done.
+                    ct_text("assign.col_right"): "" if task.right is None
+                    else f"{min(task.right, task.total)} / {task.total}",
                 } for pid, task in item.pupils.items()]), hide_index=True,
                     width="stretch")
         if not info.archived:
@@ -911,6 +1082,8 @@ def _on_new_code(class_id: int) -> None:
 def _on_archive(class_id: int, archive: bool) -> None:
     room = _room()
     if archive:
+        if st.session_state.pop(KEY_ARCHIVE_ASK, None) != class_id:
+            return  # not asked first (or cancelled): nothing changes
         room.archive(class_id)
         class_flash("success", "settings.archived")
     else:
@@ -985,10 +1158,20 @@ def _settings(room: Classroom, snap: ClassSnapshot) -> None:
             st.caption(ct("settings.new_code_help"))
             st.button(ct("settings.new_code"), key="tc_new_code", on_click=_on_new_code,
                       args=(info.id,), icon="🔁")
-        with st.container(border=True):
+        with st.container(border=True, key="tc_archive_box"):
             st.caption(ct("settings.archive_help"))
-            st.button(ct("settings.archive"), key="tc_archive", on_click=_on_archive,
-                      args=(info.id, True), icon="🗄️")
+            if st.session_state.get(KEY_ARCHIVE_ASK) == info.id:
+                # Asked first (issue 27): archiving signs the whole class out.
+                st.warning(ct("settings.archive_sure", name=info.name), icon="🗄️")
+                with st.container(horizontal=True):
+                    st.button(ct("settings.archive_yes"), key="tc_archive_yes",
+                              type="primary", on_click=_on_archive, args=(info.id, True),
+                              icon="🗄️")
+                    st.button(ct("confirm.cancel"), key="tc_archive_no", on_click=_on_ask,
+                              args=(KEY_ARCHIVE_ASK, None))
+            else:
+                st.button(ct("settings.archive"), key="tc_archive", on_click=_on_ask,
+                          args=(KEY_ARCHIVE_ASK, info.id), icon="🗄️")
         _tablets(info)
     else:
         st.button(ct("settings.restore"), key="tc_restore", on_click=_on_archive,
@@ -1086,7 +1269,7 @@ def show_teacher_page() -> None:
     with st.container(horizontal=True, vertical_alignment="center"):
         st.markdown(ct("auth.signed_in_as", name=session.teacher.name))
         st.button(ct("auth.sign_out"), key="tc_sign_out", on_click=_on_sign_out, icon="🚪")
-    room = Classroom(storage(), session)
+    room = Classroom(storage(), session, lang=current_language())
     class_id = st.session_state.get(KEY_CLASS)
     try:
         if class_id is None:

@@ -545,6 +545,27 @@ class ClassroomStore(Database):
                 (class_members.c.class_id == class_id)
                 & (class_members.c.profile_id == profile_id)).values(real_name=real_name))
 
+    def rename_member(self, class_id: int, profile_id: int, nickname: str) -> None:
+        """The teacher's new nickname for a pupil (already checked by the classroom), in one
+        transaction: ``not_in_class``, or ``profile_taken`` when the unique name key refuses
+        it (another tab took the name meanwhile); nothing changes then."""
+        try:
+            with self.transaction() as conn:
+                if not _is_member(conn, class_id, profile_id):
+                    raise StorageError("not_in_class")
+                conn.execute(profiles.update().where(profiles.c.id == profile_id)
+                             .values(nickname=nickname, name_key=name_key(nickname)))
+        except sa.exc.IntegrityError:
+            raise StorageError("profile_taken", nickname=nickname) from None
+
+    def set_member_avatar(self, class_id: int, profile_id: int, avatar: str) -> None:
+        """The teacher's new picture for a pupil (``not_in_class`` for another's)."""
+        with self.transaction() as conn:
+            if not _is_member(conn, class_id, profile_id):
+                raise StorageError("not_in_class")
+            conn.execute(profiles.update().where(profiles.c.id == profile_id)
+                         .values(avatar=avatar[:16]))
+
     def remove_member(self, class_id: int, profile_id: int) -> None:
         """Delete a pupil: the profile and everything stored for it (a managed account has
         no life outside its class)."""

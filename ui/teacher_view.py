@@ -42,9 +42,11 @@ from trainer.classroom import (
 )
 from trainer.classroom_print import (
     attempts_csv,
+    attempts_xlsx,
     class_list_pdf,
     class_worksheet_pdf,
     dashboard_csv,
+    dashboard_xlsx,
     login_cards_pdf,
     pupil_worksheets_pdf,
 )
@@ -58,6 +60,7 @@ from trainer.classroom_views import (
     PupilRow,
     askable_facts,
 )
+from trainer.export import file_name, kind_text
 from trainer.i18n import format_day, t
 from trainer.storage import ClassInfo, ClassSnapshot
 from trainer.text import md_escape
@@ -74,6 +77,7 @@ from .classroom import (
     show_class_flash,
     teacher_session,
 )
+from .downloads import csv_style_choice, table_buttons
 from .i18n import current_language
 from .practice import child_timezone, today
 from .session import storage
@@ -546,7 +550,12 @@ def _cards_button(info: ClassInfo, logins: tuple[PupilLogin, ...] | list[PupilLo
     lang = current_language()
     pupils = tuple(logins)
     _download(ct("pupils.cards_download"), lambda: login_cards_pdf(info, pupils, lang),
-              f"login-cards-{info.code}.pdf", "application/pdf", key, icon="🪪")
+              _pdf_name("file.login_cards", info.code), "application/pdf", key, icon="🪪")
+
+
+def _pdf_name(key: str, *parts: str) -> str:
+    """A download's name in the teacher's language ("tarjetas-de-acceso-K7QX.pdf")."""
+    return file_name(ct_text(key), *parts, ext="pdf")
 
 
 def _just_added(info: ClassInfo, added: AddedPupils) -> None:
@@ -757,7 +766,8 @@ def _print(room: Classroom, snap: ClassSnapshot, memo: dict[Any, Any]) -> None:
         count = cols[2].number_input(ct("assign.count"), 1, 60, 20, key="tc_ws_count")
         _download(ct("print.worksheet_download"),
                   lambda: class_worksheet_pdf(info, kind, int(level), int(count), lang=lang),
-                  f"worksheet-{info.code}-{kind}-{level}.pdf", "application/pdf",
+                  _pdf_name("file.worksheet", info.code, kind_text(kind, lang), str(level)),
+                  "application/pdf",
                   "tc_ws_pdf", icon="🖨️")
     if not snap.members:
         st.info(ct("dash.none"), icon="🌱")
@@ -769,12 +779,14 @@ def _print(room: Classroom, snap: ClassSnapshot, memo: dict[Any, Any]) -> None:
         facts = st.number_input(ct("print.facts_per_sheet"), 1, 20, 8, key="tc_pupil_ws_count")
         _download(ct("print.pupil_sheets_download"),
                   lambda: pupil_worksheets_pdf(snap, grid, lang, count=int(facts)),
-                  f"sheets-{info.code}.pdf", "application/pdf", "tc_pupil_ws_pdf", icon="🖨️")
+                  _pdf_name("file.pupil_sheets", info.code), "application/pdf",
+                  "tc_pupil_ws_pdf", icon="🖨️")
     members = room.pupils(info.id)
     with st.container(border=True):
         st.markdown(f"**{ct('print.class_list')}**")
         _download(ct("print.class_list_download"), lambda: class_list_pdf(info, members, lang),
-                  f"class-list-{info.code}.pdf", "application/pdf", "tc_list_pdf", icon="🖨️")
+                  _pdf_name("file.class_list", info.code), "application/pdf", "tc_list_pdf",
+                  icon="🖨️")
     with st.container(border=True):
         st.markdown(f"**{ct('print.cards')}**")
         made = st.session_state.get(KEY_NEW_PINS)
@@ -794,11 +806,18 @@ def _export(room: Classroom, snap: ClassSnapshot, memo: dict[Any, Any], day: dat
     info = snap.info
     lang = current_language()
     rows = _rows(room, snap, memo, day)
+    zone = child_timezone()  # this browser's: times as the teacher reads a clock
     st.caption(ct("export.help"))
-    _download(ct("export.attempts"), lambda: attempts_csv(snap, lang),
-              f"attempts-{info.code}.csv", "text/csv", "tc_attempts_csv")
-    _download(ct("export.dashboard"), lambda: dashboard_csv(rows, lang),
-              f"dashboard-{info.code}-{day.isoformat()}.csv", "text/csv", "tc_dashboard_csv")
+    style = csv_style_choice("tc_csv_style", lang)
+    table_buttons((ct("export.attempts"), ct("export.attempts_xlsx")),
+                  lambda: attempts_csv(snap, lang, style, zone),
+                  lambda: attempts_xlsx(snap, lang, zone),
+                  (ct_text("file.attempts"), info.code), ("tc_attempts_csv", "tc_attempts_xlsx"))
+    table_buttons((ct("export.dashboard"), ct("export.dashboard_xlsx")),
+                  lambda: dashboard_csv(rows, lang, style, zone),
+                  lambda: dashboard_xlsx(rows, lang, zone),
+                  (ct_text("file.dashboard"), info.code, day.isoformat()),
+                  ("tc_dashboard_csv", "tc_dashboard_xlsx"))
 
 
 # -- class settings --------------------------------------------------------------------------

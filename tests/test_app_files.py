@@ -8,18 +8,15 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterator
 from typing import Any
 
 import openpyxl
 import pytest
 from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
-from streamlit.testing.v1 import app_test as app_test_module
 
-import trainer.storage.classroom as storage_classroom
+from tests import test_app_classroom as classroom_app
 from tests.test_app_classroom import (
-    NOW,
     PASSWORD,
     TEACHER,
     TODAY,
@@ -36,25 +33,10 @@ from trainer.i18n import t
 pytestmark = pytest.mark.usefixtures("fresh_app")
 
 
-@pytest.fixture(autouse=True)
-def _setup(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("ESCOBA_NOW", NOW)
-    monkeypatch.setattr(storage_classroom, "PIN_COST", {"n": 2**8, "r": 8, "p": 1})
-    monkeypatch.setattr(storage_classroom, "PASSWORD_COST", {"n": 2**8, "r": 8, "p": 1})
-
-
-@pytest.fixture
-def media(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[MediaFileManager]]:
-    """Every media file manager AppTest makes (one a run): where downloads live."""
-    managers: list[MediaFileManager] = []
-
-    class Recording(MediaFileManager):
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            super().__init__(*args, **kwargs)
-            managers.append(self)
-
-    monkeypatch.setattr(app_test_module, "MediaFileManager", Recording)
-    yield managers
+# The classroom AppTests' fixtures: a fixed date with cheap hashes, and the recorder of
+# the media file managers where downloads live.
+_setup = classroom_app._setup
+media = classroom_app.media
 
 
 def _button(at: AppTest, key: str) -> Any:

@@ -18,9 +18,9 @@ import pytest
 import sqlalchemy as sa
 from pypdf import PdfReader
 
-import trainer.storage.classroom as storage_classroom
 from puzzles.practice import Attempt
 from puzzles.worksheet import card_label, worksheet_pdf
+from tests import test_classroom
 from tests.test_classroom import (
     NOON,
     TODAY,
@@ -48,10 +48,7 @@ from trainer.words import answer_text
 MADRID = ZoneInfo("Europe/Madrid")
 
 
-@pytest.fixture(autouse=True)
-def cheap_pins(monkeypatch: pytest.MonkeyPatch) -> None:
-    """PINs hashed at a small cost (as in tests/test_classroom.py): classes made fast."""
-    monkeypatch.setattr(storage_classroom, "PIN_COST", {"n": 2**8, "r": 8, "p": 1})
+cheap_pins = test_classroom.cheap_pins  # autouse: PINs hashed at a small cost, as there
 
 
 @pytest.fixture

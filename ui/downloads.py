@@ -43,9 +43,13 @@ def table_buttons(labels: tuple[str, str], make_csv: Callable[[], bytes],
     its button is tapped. ``name``: the file's words and parts (the catalog's word
     first), ``keys``: the buttons' widget keys."""
     left, right = st.columns(2)
+    # on_click="ignore": a download reruns nothing, so the other button's file (made when
+    # tapped, under this run's id) is still there when it is tapped right after
     with left:
         st.download_button(labels[0], make_csv, file_name=file_name(*name, ext="csv"),
-                           mime=CSV_MIME, key=keys[0], icon="⬇️", width="stretch")
+                           mime=CSV_MIME, key=keys[0], icon="⬇️", width="stretch",
+                           on_click="ignore")
     with right:
         st.download_button(labels[1], make_xlsx, file_name=file_name(*name, ext="xlsx"),
-                           mime=XLSX_MIME, key=keys[1], icon="📊", width="stretch")
+                           mime=XLSX_MIME, key=keys[1], icon="📊", width="stretch",
+                           on_click="ignore")

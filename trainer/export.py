@@ -145,28 +145,24 @@ def table_xlsx(header: Sequence[str], rows: Sequence[Sequence[Any]], lang: str =
     sheet = book.active
     name = _UNSAFE_NAME.sub(" ", title).replace("[", "(").replace("]", ")").strip()
     sheet.title = name[:31] or "1"
-    widths = [_shown_width(h) for h in header]
-    for r, row in enumerate([list(header), *rows], start=1):
-        for c, raw in enumerate(row, start=1):
-            value = _xlsx_value(raw, lang, zone) if r > 1 else _xlsx_value(str(raw), lang, zone)
-            cell = sheet.cell(row=r, column=c)
-            cell.value = value
-            if isinstance(value, str):
+    sheet.append([_xlsx_value(str(h), lang, zone) for h in header])
+    for row in rows:
+        sheet.append([_xlsx_value(v, lang, zone) for v in row])
+    for cells in sheet.iter_rows(min_row=2):
+        for cell in cells:
+            if isinstance(cell.value, str):
                 cell.data_type = "s"  # "=1+2" typed by a child stays text, never a formula
-            elif isinstance(value, datetime):
+            elif isinstance(cell.value, datetime):  # a datetime is a date too: first
                 cell.number_format = _TIME_FORMAT
-            elif isinstance(value, date):
+            elif isinstance(cell.value, date):
                 cell.number_format = _DATE_FORMAT
-            if c <= len(widths):
-                widths[c - 1] = max(widths[c - 1], _shown_width(raw if r > 1 else value))
-            else:
-                widths.append(_shown_width(raw))
     bold = Font(bold=True)
-    for c in range(1, len(header) + 1):
-        head = sheet.cell(row=1, column=c)
+    for head in sheet[1]:
         head.font = bold
+        head.data_type = "s"
         head.alignment = Alignment(wrap_text=True, vertical="top")
-    for c, width in enumerate(widths, start=1):
+    for c, column in enumerate(sheet.iter_cols(), start=1):
+        width = max(_shown_width(cell.value) for cell in column)
         sheet.column_dimensions[get_column_letter(c)].width = min(max(width + 2, 8), 60)
     sheet.freeze_panes = "A2"
     out = io.BytesIO()
@@ -204,12 +200,13 @@ def facts_text(facts: Sequence[str], lang: str) -> str:
     return format_list([fact_text(f) for f in facts], lang)
 
 
-def day_value(value: str | date | None) -> date | None:
+def day_value(value: str | date | None) -> str | date | None:
     """An attempt's day as a date (a typed cell; "2026-12-01" as text would be turned
-    into a date by some spreadsheets and not by others)."""
+    into a date by some spreadsheets and not by others); a text that is no day is kept
+    as it is (written as text)."""
     if value is None or isinstance(value, date):
         return value
     try:
         return date.fromisoformat(value)
     except ValueError:
-        return None
+        return value

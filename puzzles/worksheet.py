@@ -405,8 +405,10 @@ def _draw_puzzle(sheet: _Sheet, number: int, p: Puzzle, y: float, height: float)
 
 
 def worksheet_pdf(kind: str, level: int, count: int = 20, seed: int | str = 0,
-                  capture_sum: int = 15, paper: str = "a4", lang: str = "en") -> bytes:
-    """The worksheet as PDF bytes, in ``lang``: puzzle pages, then answer-key pages.
+                  capture_sum: int = 15, paper: str = "a4", lang: str = "en",
+                  duplex: bool = False) -> bytes:
+    """The worksheet as PDF bytes, in ``lang``: puzzle pages, then answer-key pages
+    (``duplex``: on a sheet of paper of their own, as :func:`sheets_pdf`).
 
     Raises :class:`~puzzles.model.PuzzleError` for bad arguments, and for a
     Chinese sheet on a system without a Chinese font.
@@ -417,7 +419,7 @@ def worksheet_pdf(kind: str, level: int, count: int = 20, seed: int | str = 0,
     code = worksheet_code(kind, level, seed, capture_sum)
     tr = translator(lang)
     title = tr("ws_title", kind=tr(f"ws_kind_{kind}"), level=level, sum=capture_sum)
-    return sheets_pdf([SheetSpec(tuple(puzzles), code, title)], paper, lang)
+    return sheets_pdf([SheetSpec(tuple(puzzles), code, title)], paper, lang, duplex)
 
 
 @dataclass(frozen=True)

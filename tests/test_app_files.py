@@ -109,6 +109,8 @@ def test_a_style_that_is_not_one_changes_nothing(media) -> None:
 def test_print_and_card_files_are_named_in_the_language(media) -> None:
     at, info = _export_part("es-ES")
     part(at, "print")
+    assert t("print.keys_at_end", "es", domain="classroom") in "\n".join(
+        c.value for c in at.caption)
     names = {key: _file_name(at, media, key) for key in ("tc_ws_pdf", "tc_pupil_ws_pdf",
                                                          "tc_list_pdf")}
     assert names["tc_list_pdf"] == f"lista-de-la-clase-{info.code}.pdf"

@@ -294,6 +294,19 @@ def test_pupils_sheets_come_first_and_every_answer_key_after_them(db: Storage) -
     assert sorted(sheet_names) == ["Ana", "Leo", "Lola"] and key_names == sheet_names
 
 
+def test_the_class_worksheets_key_starts_on_a_sheet_of_paper_of_its_own(db: Storage) -> None:
+    room = teacher(db)
+    info, _pupils = class_with(room, "Lola")
+    key = t("ws_answer_key", "es", domain="puzzles")
+    one = _pages(cp.class_worksheet_pdf(info, "captures", 1, count=5, lang="es"))
+    assert [key in p for p in one] == [False, False, True]  # the sheet, blank, the key
+    assert one[1].strip() == ""
+    two = _pages(cp.class_worksheet_pdf(info, "captures", 1, count=10, lang="es"))
+    assert [key in p for p in two] == [False, False, True]  # two sheet pages, the key
+    # the command line's sheet is as it was: the key right after the puzzles
+    assert len(_pages(worksheet_pdf("captures", 1, 5, "x", lang="es"))) == 2
+
+
 def test_worksheet_cards_are_labelled_in_the_childs_language() -> None:
     from escoba import Card
 

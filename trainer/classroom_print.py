@@ -283,9 +283,10 @@ def class_worksheet_pdf(info: ClassInfo, kind: str, level: int, count: int = 20,
                         seed: int | str | None = None, lang: str = "en") -> bytes:
     """The class's worksheet with its answer key (:func:`puzzles.worksheet.worksheet_pdf`
     at the class's capture sum; the seed defaults to the class code, so each class gets
-    its own sheet and can print it again)."""
+    its own sheet and can print it again). The key starts on a sheet of paper of its
+    own, printed double-sided too (a blank page before it when needed)."""
     return worksheet_pdf(kind, level, count, seed if seed is not None else info.code.lower(),
-                         info.capture_sum, "a4", lang)
+                         info.capture_sum, "a4", lang, duplex=True)
 
 
 def pupil_worksheets_pdf(snapshot: ClassSnapshot, grid: FactGrid, lang: str = "en",

@@ -61,7 +61,7 @@ from trainer.classroom_views import (
     askable_facts,
 )
 from trainer.export import file_name, kind_text
-from trainer.i18n import format_day, t
+from trainer.i18n import format_day, join_text, t
 from trainer.storage import ClassInfo, ClassSnapshot
 from trainer.text import md_escape
 
@@ -775,7 +775,7 @@ def _print(room: Classroom, snap: ClassSnapshot, memo: dict[Any, Any]) -> None:
     grid = _memo(memo, ("grid", info.fluency_seconds), lambda: room.fact_grid(snap))
     with st.container(border=True):
         st.markdown(f"**{ct('print.pupil_sheets')}**")
-        st.caption(ct("print.pupil_sheets_help"))
+        st.caption(join_text((ct("print.pupil_sheets_help"), ct("print.keys_at_end"))))
         facts = st.number_input(ct("print.facts_per_sheet"), 1, 20, 8, key="tc_pupil_ws_count")
         _download(ct("print.pupil_sheets_download"),
                   lambda: pupil_worksheets_pdf(snap, grid, lang, count=int(facts)),

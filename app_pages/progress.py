@@ -8,6 +8,7 @@ from puzzles import CAPTURE_SUMS
 from trainer import charts
 from trainer.i18n import t
 from ui import progress
+from ui.downloads import csv_style_choice, table_buttons
 from ui.i18n import current_language
 from ui.layout import require_profile
 from ui.practice import attempts, child_timezone, data_version, keep, kept, mastery, today
@@ -46,7 +47,10 @@ mastery(profile.id, capture_sum)  # this session's mastery, as "for me" reads it
 progress.show_part(profile.id, section, lang, today(), capture_sum)
 
 if counts.attempts:
-    st.download_button(t("ch_download"),
-                       lambda: charts.attempts_csv(attempts(profile.id), lang, child_timezone()),
-                       file_name=f"escoba-attempts-{profile.id}.csv", mime="text/csv",
-                       key="ch_csv", icon="⬇️")
+    # The child's answers for a parent's spreadsheet: a CSV in the chosen style, an .xlsx.
+    zone = child_timezone()
+    style = csv_style_choice("ch_csv_style", lang)
+    table_buttons((t("ch_download"), t("ch_download_xlsx")),
+                  lambda: charts.attempts_csv(attempts(profile.id), lang, zone, style),
+                  lambda: charts.attempts_xlsx(attempts(profile.id), lang, zone),
+                  (t("file.progress", domain="classroom"), profile.nickname), ("ch_csv", "ch_xlsx"))

@@ -9,8 +9,10 @@ the sheet and of the key: it names kind, level, capture sum and seed, so a
 key always matches its sheet and the same sheet can be printed again.
 
 The sheet speaks the language given by ``lang``: its texts are the
-``puzzles`` domain of the catalogs in ``locales/`` (the card names Sota,
-Caballo, Rey and the suits stay Spanish, as everywhere). Latin-script
+``puzzles`` domain of the catalogs in ``locales/``, and the word under each
+card (the figure, or the suit) is the language's own name where it has one
+(``locales/<lang>/cards.toml``: "Knappe", "Münzen", "侍从", "金币"; English and
+Spanish keep Sota, Caballo, Rey and oros, copas, espadas, bastos). Latin-script
 languages print in the PDF core font; Chinese needs a CJK font from the system
 (Debian's ``fonts-noto-cjk`` or ``fonts-wqy-microhei``, or ``ESCOBA_CJK_FONT``),
 and fpdf2 embeds only the glyphs the sheet uses.
@@ -24,7 +26,7 @@ from __future__ import annotations
 import math
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -41,7 +43,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["PAPERS", "worksheet_code", "parse_worksheet_code", "worksheet_puzzles",
            "page_counts", "worksheet_pdf", "MAX_COUNT", "CJK_FONTS", "cjk_font",
            "UNICODE_FONTS", "unicode_font", "SheetSpec", "sheets_pdf", "use_fonts",
-           "latin1_text"]
+           "latin1_text", "card_label"]
 
 #: Languages written in Chinese characters: the PDF core fonts have none of them.
 CJK_LANGUAGES = frozenset({"zh"})
@@ -71,6 +73,28 @@ PER_PAGE = {"captures": 5, "hand": 4, "fifteens": 5, "best-move": 4, "quick-fact
 #: Puzzles per answer-key page.
 KEY_PER_PAGE = 10
 _FIGURES = {8: "Sota", 9: "Caballo", 10: "Rey"}
+_SUIT_LETTERS = ("o", "c", "e", "b")
+#: The word printed under a card: its figure's name, or its suit's.
+Label = Callable[[Card], str]
+
+
+def card_label(lang: str) -> Label:
+    """The word under a card in ``lang``: the figure's name for 8-10, else the suit's, in
+    the language's own words where its card grammar has them (de: Knappe, Münzen; zh:
+    侍从, 金币), else the Spanish ones (Sota, oros)."""
+    from locales.cards import grammar
+
+    words = grammar(lang)
+
+    def label(card: Card) -> str:
+        suit = int(card.suit) if card.suit is not None else 0
+        if words.own_names:
+            if card.value in _FIGURES:
+                return words.ranks[card.value].name
+            return words.suits[_SUIT_LETTERS[suit]]
+        return _FIGURES.get(card.value) or Suit(suit).spanish
+
+    return label
 
 
 def worksheet_code(kind: str, level: int, seed: int | str, capture_sum: int = 15) -> str:
@@ -144,7 +168,8 @@ def _draw_suit(pdf: FPDF, suit: int, cx: float, cy: float, size: float) -> None:
 
 
 def _draw_card(pdf: FPDF, card: Card, x: float, y: float, w: float, h: float,
-               highlight: bool = False) -> None:
+               highlight: bool = False, label: Label | None = None,
+               font: str = _TEXT_FONT) -> None:
     """One card: big value in the middle, suit sign and letter, figure name."""
     pdf.set_draw_color(*_INK)
     pdf.set_line_width(0.9 if highlight else 0.4)
@@ -162,21 +187,26 @@ def _draw_card(pdf: FPDF, card: Card, x: float, y: float, w: float, h: float,
     pdf.set_xy(x, y + h * 0.2)
     pdf.cell(w, h * 0.36, str(value), align="C")
     _draw_suit(pdf, suit, x + w / 2, y + h * 0.66, min(w, h) * 0.34)
-    label = _FIGURES.get(value, "")
-    pdf.set_font("Helvetica", "", max(5.5, w * 0.3))
+    word = (label or card_label("es"))(card)
+    size = max(5.5, w * 0.3)
+    pdf.set_font(font, "", size)
+    while size > 4 and pdf.get_string_width(word) > w - 1:  # "Schwerter" on a small card
+        size -= 0.25
+        pdf.set_font(font, "", size)
     pdf.set_xy(x, y + h - w * 0.2 - 0.6)
-    pdf.cell(w, w * 0.2, label or Suit(suit).spanish, align="C")
+    pdf.cell(w, w * 0.2, word, align="C")
 
 
 def _draw_row(pdf: FPDF, cards: tuple[Card, ...], x: float, y: float, max_width: float,
-              card_w: float, highlight: bool = False) -> float:
+              card_w: float, highlight: bool = False, label: Label | None = None,
+              font: str = _TEXT_FONT) -> float:
     """Cards side by side from ``x``; returns the x after the row."""
     gap = 2.0
     n = max(len(cards), 1)
     w = min(card_w, (max_width - gap * (n - 1)) / n)
     h = w * 1.4
     for i, card in enumerate(cards):
-        _draw_card(pdf, card, x + i * (w + gap), y, w, h, highlight)
+        _draw_card(pdf, card, x + i * (w + gap), y, w, h, highlight, label, font)
     return x + n * (w + gap)
 
 
@@ -284,6 +314,9 @@ class _Sheet:
         self.pdf = FPDF(orientation="P", unit="mm", format="A4" if paper == "a4" else "Letter")
         self.tr = tr
         self.font, self.plain = use_fonts(self.pdf, lang, texts)
+        label = card_label(lang)
+        # the core font writes Latin-1 only: a label it cannot write is written as "?"
+        self.label: Label = (lambda c: latin1_text(label(c))) if self.plain else label
         self.pdf.set_auto_page_break(False)
         self.pdf.set_margins(12, 12, 12)
         self.pdf.set_creator("escoba puzzles")
@@ -336,7 +369,8 @@ def _draw_puzzle(sheet: _Sheet, number: int, p: Puzzle, y: float, height: float)
     top = y + 7.5
     card_w = 19.0 if p.kind != "quick-facts" else 15.0
     if p.kind == "quick-facts":
-        x = _draw_row(pdf, p.table, x0 + 9, top, width * 0.6, card_w)
+        x = _draw_row(pdf, p.table, x0 + 9, top, width * 0.6, card_w, label=sheet.label,
+                      font=sheet.font)
         pdf.set_font("Helvetica", "B", 22)
         pdf.set_xy(x + 2, top + 5)
         pdf.cell(60, 10, f"+  ?  =  {p.capture_sum}")
@@ -348,16 +382,19 @@ def _draw_puzzle(sheet: _Sheet, number: int, p: Puzzle, y: float, height: float)
     if p.hand:
         hand_w = len(p.hand) * (card_w + 2) + 8
         table_space -= hand_w
-        x = _draw_row(pdf, p.table, x0 + 9, top, table_space, card_w)
+        x = _draw_row(pdf, p.table, x0 + 9, top, table_space, card_w, label=sheet.label,
+                      font=sheet.font)
         pdf.set_draw_color(*_INK)
         pdf.set_line_width(0.3)
         sep = max(x + 2, x0 + 9 + table_space + 2)
         pdf.set_dash_pattern(dash=1.5, gap=1.0)
         pdf.line(sep, top, sep, top + card_w * 1.4)
         pdf.set_dash_pattern()
-        _draw_row(pdf, p.hand, sep + 4, top, hand_w, card_w, highlight=True)
+        _draw_row(pdf, p.hand, sep + 4, top, hand_w, card_w, highlight=True,
+                  label=sheet.label, font=sheet.font)
     else:
-        _draw_row(pdf, p.table, x0 + 9, top, table_space, card_w)
+        _draw_row(pdf, p.table, x0 + 9, top, table_space, card_w, label=sheet.label,
+                  font=sheet.font)
     lines_top = top + card_w * 1.4 + 3
     pdf.set_draw_color(150, 150, 150)
     pdf.set_line_width(0.2)
@@ -368,8 +405,10 @@ def _draw_puzzle(sheet: _Sheet, number: int, p: Puzzle, y: float, height: float)
 
 
 def worksheet_pdf(kind: str, level: int, count: int = 20, seed: int | str = 0,
-                  capture_sum: int = 15, paper: str = "a4", lang: str = "en") -> bytes:
-    """The worksheet as PDF bytes, in ``lang``: puzzle pages, then answer-key pages.
+                  capture_sum: int = 15, paper: str = "a4", lang: str = "en",
+                  duplex: bool = False) -> bytes:
+    """The worksheet as PDF bytes, in ``lang``: puzzle pages, then answer-key pages
+    (``duplex``: on a sheet of paper of their own, as :func:`sheets_pdf`).
 
     Raises :class:`~puzzles.model.PuzzleError` for bad arguments, and for a
     Chinese sheet on a system without a Chinese font.
@@ -380,7 +419,7 @@ def worksheet_pdf(kind: str, level: int, count: int = 20, seed: int | str = 0,
     code = worksheet_code(kind, level, seed, capture_sum)
     tr = translator(lang)
     title = tr("ws_title", kind=tr(f"ws_kind_{kind}"), level=level, sum=capture_sum)
-    return sheets_pdf([SheetSpec(tuple(puzzles), code, title)], paper, lang)
+    return sheets_pdf([SheetSpec(tuple(puzzles), code, title)], paper, lang, duplex)
 
 
 @dataclass(frozen=True)
@@ -393,9 +432,14 @@ class SheetSpec:
     title: str
 
 
-def sheets_pdf(sheets: Sequence[SheetSpec], paper: str = "a4", lang: str = "en") -> bytes:
-    """Several sheets in one PDF (a class's, one per pupil), each followed by its answer
-    key; titles may hold any name (a Unicode font is embedded when one is needed)."""
+def sheets_pdf(sheets: Sequence[SheetSpec], paper: str = "a4", lang: str = "en",
+               duplex: bool = False) -> bytes:
+    """Several sheets in one PDF (a class's, one per pupil): every sheet's puzzles first,
+    then every answer key, in the same order, so that the keys can be kept apart and a
+    child never finds one on the back of a sheet (issue 27). ``duplex``: a blank page
+    before the keys when the sheets end on a front, so the first key is not printed on
+    the back of the last sheet. Titles may hold any name (a Unicode font is embedded
+    when one is needed)."""
     if paper not in PAPERS:
         raise PuzzleError(f"paper must be a4 or letter, got {paper!r}")
     if not sheets or any(not s.puzzles for s in sheets):
@@ -405,19 +449,27 @@ def sheets_pdf(sheets: Sequence[SheetSpec], paper: str = "a4", lang: str = "en")
                    [x for s in sheets for x in (s.code, s.title)])
     for spec in sheets:
         sheet.code, sheet.title = spec.code, spec.title
-        _write_sheet(sheet, spec.puzzles, tr)
+        _write_puzzle_pages(sheet, spec.puzzles, tr)
+    if duplex and sheet.pdf.page % 2 == 1:
+        sheet.pdf.add_page()
+    for spec in sheets:
+        sheet.code, sheet.title = spec.code, spec.title
+        _write_key_pages(sheet, spec.puzzles, tr)
     return bytes(sheet.pdf.output())
 
 
-def _write_sheet(sheet: _Sheet, puzzles: Sequence[Puzzle], tr: Tr) -> None:
+def _write_puzzle_pages(sheet: _Sheet, puzzles: Sequence[Puzzle], tr: Tr) -> None:
     per = min(PER_PAGE[p.kind] for p in puzzles)
     sheet_pages = math.ceil(len(puzzles) / per)
-    key_pages = math.ceil(len(puzzles) / KEY_PER_PAGE)
     for page in range(sheet_pages):
         top = sheet.page(tr("ws_heading", title=sheet.title), page + 1, sheet_pages)
         block = (sheet.bottom - 4 - top) / per
         for j, p in enumerate(puzzles[page * per:(page + 1) * per]):
             _draw_puzzle(sheet, page * per + j + 1, p, top + j * block, block)
+
+
+def _write_key_pages(sheet: _Sheet, puzzles: Sequence[Puzzle], tr: Tr) -> None:
+    key_pages = math.ceil(len(puzzles) / KEY_PER_PAGE)
     for page in range(key_pages):
         top = sheet.page(tr("ws_answer_key"), page + 1, key_pages, answer_key=True)
         block = (sheet.bottom - 4 - top) / KEY_PER_PAGE

@@ -939,7 +939,7 @@ def test_csv_exports_are_utf8_with_a_bom_and_keep_accents(sq: Storage) -> None:
     # Spanish and German spreadsheets split at ";" (their decimal sign is a comma)
     rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig")), delimiter=";"))
     assert rows[0][:2] == ["apodo", "nombre real"] and len(rows) == 2
-    assert rows[1][:2] == ["Lola", "Dolores García"] and rows[1][5] == "quick-facts"
+    assert rows[1][:2] == ["Lola", "Dolores García"] and rows[1][5] == "Cuentas rápidas"
     assert rows[1][8] == "sí" and rows[1][12] == "2"  # yes in words; seconds
     table = cp.dashboard_csv(room.dashboard(snap, TODAY), "de")
     assert table.startswith("\ufeff".encode())
@@ -988,7 +988,7 @@ def test_worksheets_for_the_class_and_one_per_pupil_from_their_weak_facts(
     grid = room.fact_grid(snap)
     sheets = cp.pupil_worksheets_pdf(snap, grid, "en", count=6)
     reader = PdfReader(io.BytesIO(sheets))
-    assert len(reader.pages) == 4  # each pupil: a page of 6 quick facts and its key
+    assert len(reader.pages) == 4  # each pupil's page of 6 quick facts, then both keys
     first = reader.pages[0].extract_text()
     assert "Leo: facts to practise" in first or "Lola: facts to practise" in first
     lola_page = next(p.extract_text() for p in reader.pages if "Lola:" in p.extract_text())

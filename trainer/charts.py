@@ -28,7 +28,8 @@ from .hints import GameReview
 from .i18n import format_number, format_percent
 from .storage import GameRow, RoundResult
 
-__all__ = ["Chart", "attempts_frame", "attempts_csv", "daily_chart", "mastery_chart",
+__all__ = ["Chart", "attempts_frame", "attempts_table", "attempts_csv", "attempts_xlsx",
+           "daily_chart", "mastery_chart",
            "puzzles_chart", "stars_chart", "streak_chart", "games_frame", "wins_chart",
            "escobas_chart", "points_chart", "mistakes_chart", "LEVEL_COLOURS", "whole"]
 
@@ -104,11 +105,12 @@ def attempts_frame(rows: Sequence[Attempt]) -> pd.DataFrame:
     return frame
 
 
-def attempts_csv(rows: Sequence[Attempt], lang: str = "en", zone: tzinfo | None = None) -> bytes:
+def attempts_table(rows: Sequence[Attempt], lang: str = "en"
+                   ) -> tuple[list[str], list[list[Any]]]:
     """The child's own attempts for a parent's spreadsheet, in ``lang`` (the teacher's
-    columns and dialect, trainer.export): times in ``zone``, yes/no in words, the kind
-    of puzzle by its name, facts written as a child reads them ("15 − 8", "7 + 8")."""
-    from .export import table_csv
+    columns and values, trainer.export): where and what in words, yes/no in words, facts
+    written as a child reads them ("15 − 8", "7 + 8"), the day a date."""
+    from .export import day_value, facts_text, kind_text, mode_text
     from .i18n import t
     from .text import fact_text
 
@@ -118,11 +120,30 @@ def attempts_csv(rows: Sequence[Attempt], lang: str = "en", zone: tzinfo | None 
     header = [ct(k) for k in ("created_at", "day", "mode", "kind", "level", "capture_sum",
                               "correct", "found", "missed", "wrong", "seconds", "hints",
                               "stars", "fact", "facts")]
+    out = [[r.created_at, day_value(r.day), mode_text(r.mode, lang), kind_text(r.kind, lang),
+            r.level, r.capture_sum, r.correct, r.found, r.missed, r.wrong, r.seconds, r.hints,
+            r.stars, fact_text(r.fact) if r.fact else None, facts_text(r.facts, lang)]
+           for r in rows]
+    return header, out
 
-    out = [[r.created_at, r.day, r.mode, t(f"pz_mode_{r.kind}", lang), r.level, r.capture_sum,
-            r.correct, r.found, r.missed, r.wrong, r.seconds, r.hints, r.stars,
-            fact_text(r.fact or ""), ", ".join(fact_text(f) for f in r.facts)] for r in rows]
-    return table_csv(header, out, lang, zone)
+
+def attempts_csv(rows: Sequence[Attempt], lang: str = "en", zone: tzinfo | None = None,
+                 style: str | None = None) -> bytes:
+    """:func:`attempts_table` as a CSV (times in ``zone``; ``style`` one of
+    :data:`trainer.export.CSV_STYLES`, the language's by default)."""
+    from .export import table_csv
+
+    return table_csv(*attempts_table(rows, lang), lang, zone, style)
+
+
+def attempts_xlsx(rows: Sequence[Attempt], lang: str = "en", zone: tzinfo | None = None
+                  ) -> bytes:
+    """:func:`attempts_table` as an Excel workbook (typed numbers, dates and times)."""
+    from .export import table_xlsx
+    from .i18n import t
+
+    return table_xlsx(*attempts_table(rows, lang), lang, zone,
+                      title=t("file.progress", lang, domain="classroom"))
 
 
 def daily_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:

@@ -1,5 +1,5 @@
 """The classroom on paper and in a spreadsheet: login cards, the class list, worksheets,
-CSV exports (no Streamlit).
+CSV and xlsx exports (no Streamlit).
 
 PDFs are made with fpdf2 like the worksheets (:mod:`puzzles.worksheet`, whose fonts
 they share: the core font, a Unicode font when a name needs one, a CJK font for
@@ -12,25 +12,29 @@ with a leading apostrophe.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from datetime import tzinfo
+from typing import TYPE_CHECKING, Any
 
 from puzzles.practice import quick_fact_for
 from puzzles.worksheet import SheetSpec, latin1_text, sheets_pdf, use_fonts, worksheet_pdf
 
 from .classroom import DOMAIN, Picture, PupilLogin, format_code, picture_of, say
 from .classroom_views import FactGrid, PupilRow, weak_facts
-from .export import BOM, table_csv
+from .export import BOM, day_value, facts_text, kind_text, mode_text, table_csv, table_xlsx
 from .i18n import t
 from .storage import ClassInfo, ClassSnapshot, Member
+from .text import fact_text
+from .words import answer_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from fpdf import FPDF
 
 __all__ = ["login_cards_pdf", "class_list_pdf", "class_worksheet_pdf", "pupil_worksheets_pdf",
-           "attempts_csv", "dashboard_csv", "CARDS_PER_PAGE", "BOM"]
+           "attempts_table", "attempts_csv", "attempts_xlsx", "dashboard_table",
+           "dashboard_csv", "dashboard_xlsx",
+           "CARDS_PER_PAGE", "BOM"]
 
 #: Login cards per A4 page: 2 columns of 4 (each about 95 × 69 mm, a quarter of a half).
 CARD_COLUMNS, CARD_ROWS = 2, 4
@@ -405,16 +409,18 @@ def class_worksheet_pdf(info: ClassInfo, kind: str, level: int, count: int = 20,
                         seed: int | str | None = None, lang: str = "en") -> bytes:
     """The class's worksheet with its answer key (:func:`puzzles.worksheet.worksheet_pdf`
     at the class's capture sum; the seed defaults to the class code, so each class gets
-    its own sheet and can print it again)."""
+    its own sheet and can print it again). The key starts on a sheet of paper of its
+    own, printed double-sided too (a blank page before it when needed)."""
     return worksheet_pdf(kind, level, count, seed if seed is not None else info.code.lower(),
-                         info.capture_sum, "a4", lang)
+                         info.capture_sum, "a4", lang, duplex=True)
 
 
 def pupil_worksheets_pdf(snapshot: ClassSnapshot, grid: FactGrid, lang: str = "en",
                          count: int = 8, only: Sequence[int] | None = None) -> bytes:
-    """One sheet per pupil (with its key) of quick facts on their weak facts: the cells
-    their grid shows wrong, then slow, then facts not tried yet
-    (:func:`trainer.classroom_views.weak_facts`)."""
+    """One sheet per pupil of quick facts on their weak facts: the cells their grid shows
+    wrong, then slow, then facts not tried yet (:func:`trainer.classroom_views.weak_facts`);
+    every pupil's sheet first, then all the answer keys (for the teacher, never on the
+    back of a child's sheet: a blank page keeps them apart when printed double-sided)."""
     tr = _tr(lang)
     sheets = []
     for number, row in enumerate(grid.rows, start=1):
@@ -428,13 +434,17 @@ def pupil_worksheets_pdf(snapshot: ClassSnapshot, grid: FactGrid, lang: str = "e
                                     tr("ws.pupil_title", name=row.nickname)))
     if not sheets:
         raise ValueError("no pupil to print a sheet for")
-    return sheets_pdf(sheets, "a4", lang)
+    return sheets_pdf(sheets, "a4", lang, duplex=True)
 
 
-# -- CSV -------------------------------------------------------------------------------
+# -- tables: CSV and xlsx ---------------------------------------------------------------
 
-def attempts_csv(snapshot: ClassSnapshot, lang: str = "en") -> bytes:
-    """Every attempt of the class's pupils, one row each (oldest first, by pupil)."""
+Table = tuple[list[str], list[list[Any]]]
+
+
+def attempts_table(snapshot: ClassSnapshot, lang: str = "en") -> Table:
+    """Every attempt of the class's pupils, one row each (oldest first, by pupil), every
+    value in ``lang``: where and what in words, facts as read, the answer as moves."""
     tr = _tr(lang)
     header = [tr(f"csv.{k}") for k in (
         "nickname", "real_name", "created_at", "day", "mode", "kind", "level", "capture_sum",
@@ -443,31 +453,62 @@ def attempts_csv(snapshot: ClassSnapshot, lang: str = "en") -> bytes:
     rows = []
     for member in snapshot.members:
         for a in snapshot.attempts.get(member.profile_id, []):
-            rows.append([member.nickname, member.real_name, a.created_at, a.day, a.mode, a.kind,
-                         a.level, a.capture_sum, a.correct, a.found, a.missed, a.wrong,
-                         a.seconds, a.hints, a.stars, a.fact, " ".join(a.facts),
-                         json.dumps(list(a.answer), ensure_ascii=False)])
-    return table_csv(header, rows, lang)
+            rows.append([member.nickname, member.real_name, a.created_at, day_value(a.day),
+                         mode_text(a.mode, lang), kind_text(a.kind, lang), a.level,
+                         a.capture_sum, a.correct, a.found, a.missed, a.wrong, a.seconds,
+                         a.hints, a.stars, fact_text(a.fact) if a.fact else None,
+                         facts_text(a.facts, lang), answer_text(a.answer, lang)])
+    return header, rows
 
 
-def dashboard_csv(rows: Sequence[PupilRow], lang: str = "en") -> bytes:
-    """The dashboard table as the teacher sees it (percentages 0-100, the needs-help
-    reasons worded in ``lang``)."""
+def attempts_csv(snapshot: ClassSnapshot, lang: str = "en", style: str | None = None,
+                 zone: tzinfo | None = None) -> bytes:
+    """:func:`attempts_table` as a CSV (``style``: :data:`trainer.export.CSV_STYLES`,
+    the language's by default; times in ``zone``)."""
+    return table_csv(*attempts_table(snapshot, lang), lang, zone, style)
+
+
+def attempts_xlsx(snapshot: ClassSnapshot, lang: str = "en", zone: tzinfo | None = None
+                  ) -> bytes:
+    """:func:`attempts_table` as an Excel workbook (typed numbers, dates and times)."""
+    return table_xlsx(*attempts_table(snapshot, lang), lang, zone,
+                      title=_tr(lang)("file.attempts"))
+
+
+def dashboard_table(rows: Sequence[PupilRow], lang: str = "en") -> Table:
+    """The dashboard table as the teacher sees it (percentages 0-100, "3 of 45" in
+    words, the needs-help reasons worded in ``lang``)."""
     tr = _tr(lang)
     header = [tr(f"csv.{k}") for k in (
         "nickname", "real_name", "last_active", "lesson_stars", "lesson_levels", "puzzles",
         "quick_facts", "game_turns", "accuracy", "week_accuracy", "median_seconds",
         "fluent_additions", "fluent_complements", "assignments_done", "needs_help")]
+
+    def of(done: int, total: int) -> str:  # "3/45" would become the 3rd of some month
+        return tr("csv.of", done=done, total=total)
+
     out = []
     for row in rows:
         reasons = "; ".join(say(r.key, r.params, lang) for r in row.help)
         out.append([row.nickname, row.real_name, row.last_active,
-                    f"{row.lesson_stars}/{row.lesson_stars_max}", row.lesson_levels,
+                    of(row.lesson_stars, row.lesson_stars_max), row.lesson_levels,
                     row.puzzles, row.quick_facts, row.game_turns,
                     round(100 * row.accuracy) if row.accuracy is not None else None,
                     round(100 * row.week_accuracy) if row.week_accuracy is not None else None,
-                    row.median_seconds, f"{row.fluent_additions}/55",
-                    f"{row.fluent_complements}/{row.complements}",
-                    f"{row.assignments_done}/{row.assignments}", reasons])
-    return table_csv(header, out, lang)
+                    row.median_seconds, of(row.fluent_additions, 55),
+                    of(row.fluent_complements, row.complements),
+                    of(row.assignments_done, row.assignments), reasons])
+    return header, out
 
+
+def dashboard_csv(rows: Sequence[PupilRow], lang: str = "en", style: str | None = None,
+                  zone: tzinfo | None = None) -> bytes:
+    """:func:`dashboard_table` as a CSV."""
+    return table_csv(*dashboard_table(rows, lang), lang, zone, style)
+
+
+def dashboard_xlsx(rows: Sequence[PupilRow], lang: str = "en", zone: tzinfo | None = None
+                   ) -> bytes:
+    """:func:`dashboard_table` as an Excel workbook."""
+    return table_xlsx(*dashboard_table(rows, lang), lang, zone,
+                      title=_tr(lang)("file.dashboard"))

@@ -15,14 +15,14 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from escoba import Card, Deck, Move, Play
+from escoba import Card, CardError, Deck, Move, Play
 
 from . import hints as hint_mod
 from .i18n import CardList, CardText, card_name, cards_name, has_key, t
 from .verdicts import sum_expression
 
 __all__ = ["card_text", "cards_text", "seat_label", "seat_name", "seat_status", "event_line",
-           "odds_text", "hint_line_text", "coach_text", "move_text"]
+           "odds_text", "hint_line_text", "coach_text", "move_text", "answer_text"]
 
 log = logging.getLogger(__name__)
 
@@ -194,3 +194,69 @@ def review_item_text(item: hint_mod.ReviewedMove, deck: Deck) -> str:
                  cards=cards_text(item.best.take, deck), why=reason)
     return t("review_item_at", **where, played=move_text(item.move, deck),
              best=move_text(item.best, deck), why=reason)
+
+
+# -- a child's stored answer, for a teacher's or a parent's spreadsheet (issue 27) --------
+
+def answer_text(answer: Iterable[Any], lang: str) -> str:
+    """What a child answered, as a teacher reads it in ``lang``: a number ("7"), moves
+    ("6 de oros → 3 de oros", "die 6 der Münzen → die 3 der Münzen"), groups of cards, a
+    game turn with the capture that was possible; never the stored JSON. Cards are named
+    as the child's language names them (:func:`trainer.i18n.card_name`)."""
+    return "; ".join(filter(None, (_answer_item(item, lang) for item in answer)))
+
+
+def _say(key: str, lang: str, **params: Any) -> str:
+    return t(key, lang, domain="classroom", **params)
+
+
+def _cards(codes: Any) -> list[Card] | None:
+    """Card codes ("3o 5c", ["3o", "5c"]) as cards, or None when they are not cards."""
+    if isinstance(codes, str):
+        codes = re.split(r"[\s,+]+", codes.strip())
+    if not isinstance(codes, Iterable):
+        return None
+    try:
+        return [c if isinstance(c, Card) else Card.parse(str(c)) for c in codes if str(c)]
+    except CardError:
+        return None
+
+
+def _move_words(card: Any, take: Any, lang: str) -> str | None:
+    played, taken = _cards([card] if card is not None else []), _cards(take or [])
+    if not played or taken is None:
+        return None
+    name = card_name(played[0], Deck.SPANISH, lang)
+    if not taken:
+        return _say("csv.answer_lay", lang, card=name)
+    # a move as notation, the same in every language: played → taken
+    return f"{name} → {cards_name(taken, Deck.SPANISH, lang)}"
+
+
+def _answer_item(item: Any, lang: str) -> str:
+    if item is None:
+        return ""
+    if isinstance(item, bool | int | float):
+        return str(item)  # quick facts: the number the child tapped
+    if isinstance(item, dict):
+        move = _move_words(item.get("card"), item.get("take"), lang)
+        could = item.get("could")
+        if move is not None and isinstance(could, dict):
+            better = _move_words(could.get("card"), could.get("take"), lang)
+            if better:
+                return _say("csv.answer_could", lang, move=move, could=better)
+        return move or _say("csv.answer_unreadable", lang)
+    if isinstance(item, str):
+        text = item.strip()
+        if text.lower() in ("none", "nothing", "no capture"):
+            return _say("csv.answer_none", lang)
+        if text.isdigit():
+            return text
+        played, sep, taken = text.partition(":")
+        if sep and (move := _move_words(played.strip(), taken, lang)) is not None:
+            return move
+    cards = _cards(item)
+    if cards:
+        return str(cards_name(cards, Deck.SPANISH, lang))
+    # typed text that names no card is kept as typed; anything else is not shown raw
+    return item.strip() if isinstance(item, str) else _say("csv.answer_unreadable", lang)

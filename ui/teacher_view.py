@@ -46,9 +46,11 @@ from trainer.classroom import (
 )
 from trainer.classroom_print import (
     attempts_csv,
+    attempts_xlsx,
     class_list_pdf,
     class_worksheet_pdf,
     dashboard_csv,
+    dashboard_xlsx,
     login_cards_pdf,
     pupil_worksheets_pdf,
 )
@@ -64,7 +66,8 @@ from trainer.classroom_views import (
     askable_facts,
     fact_totals,
 )
-from trainer.i18n import format_day, t
+from trainer.export import file_name, kind_text
+from trainer.i18n import format_day, join_text, t
 from trainer.names import sort_names
 from trainer.storage import ClassInfo, ClassSnapshot, Member
 from trainer.text import md_escape
@@ -81,6 +84,7 @@ from .classroom import (
     show_class_flash,
     teacher_session,
 )
+from .downloads import csv_style_choice, table_buttons
 from .errors import friendly_fragment
 from .i18n import current_language
 from .practice import child_timezone, today
@@ -772,7 +776,12 @@ def _cards_button(info: ClassInfo, logins: tuple[PupilLogin, ...] | list[PupilLo
     # Cut out and handed round in the class list's order, whatever order they were made in.
     pupils = tuple(sort_names(logins, lang, key=lambda p: p.nickname))
     _download(ct("pupils.cards_download"), lambda: login_cards_pdf(info, pupils, lang),
-              f"login-cards-{info.code}.pdf", "application/pdf", key, icon="🪪")
+              _pdf_name("file.login_cards", info.code), "application/pdf", key, icon="🪪")
+
+
+def _pdf_name(key: str, *parts: str) -> str:
+    """A download's name in the teacher's language ("tarjetas-de-acceso-K7QX.pdf")."""
+    return file_name(ct_text(key), *parts, ext="pdf")
 
 
 def _just_added(info: ClassInfo, added: AddedPupils) -> None:
@@ -1016,7 +1025,8 @@ def _print(room: Classroom, snap: ClassSnapshot, memo: dict[Any, Any]) -> None:
         count = cols[2].number_input(ct("assign.count"), 1, 60, 20, key="tc_ws_count")
         _download(ct("print.worksheet_download"),
                   lambda: class_worksheet_pdf(info, kind, int(level), int(count), lang=lang),
-                  f"worksheet-{info.code}-{kind}-{level}.pdf", "application/pdf",
+                  _pdf_name("file.worksheet", info.code, kind_text(kind, lang), str(level)),
+                  "application/pdf",
                   "tc_ws_pdf", icon="🖨️")
     if not snap.members:
         st.info(ct("dash.none"), icon="🌱")
@@ -1024,16 +1034,18 @@ def _print(room: Classroom, snap: ClassSnapshot, memo: dict[Any, Any]) -> None:
     grid = _memo(memo, ("grid", info.fluency_seconds), lambda: room.fact_grid(snap))
     with st.container(border=True):
         st.markdown(f"**{ct('print.pupil_sheets')}**")
-        st.caption(ct("print.pupil_sheets_help"))
+        st.caption(join_text((ct("print.pupil_sheets_help"), ct("print.keys_at_end"))))
         facts = st.number_input(ct("print.facts_per_sheet"), 1, 20, 8, key="tc_pupil_ws_count")
         _download(ct("print.pupil_sheets_download"),
                   lambda: pupil_worksheets_pdf(snap, grid, lang, count=int(facts)),
-                  f"sheets-{info.code}.pdf", "application/pdf", "tc_pupil_ws_pdf", icon="🖨️")
+                  _pdf_name("file.pupil_sheets", info.code), "application/pdf",
+                  "tc_pupil_ws_pdf", icon="🖨️")
     members = room.pupils(info.id)
     with st.container(border=True):
         st.markdown(f"**{ct('print.class_list')}**")
         _download(ct("print.class_list_download"), lambda: class_list_pdf(info, members, lang),
-                  f"class-list-{info.code}.pdf", "application/pdf", "tc_list_pdf", icon="🖨️")
+                  _pdf_name("file.class_list", info.code), "application/pdf", "tc_list_pdf",
+                  icon="🖨️")
     with st.container(border=True):
         st.markdown(f"**{ct('print.cards')}**")
         made = st.session_state.get(KEY_NEW_PINS)
@@ -1053,11 +1065,18 @@ def _export(room: Classroom, snap: ClassSnapshot, memo: dict[Any, Any], day: dat
     info = snap.info
     lang = current_language()
     rows = _rows(room, snap, memo, day)
+    zone = child_timezone()  # this browser's: times as the teacher reads a clock
     st.caption(ct("export.help"))
-    _download(ct("export.attempts"), lambda: attempts_csv(snap, lang),
-              f"attempts-{info.code}.csv", "text/csv", "tc_attempts_csv")
-    _download(ct("export.dashboard"), lambda: dashboard_csv(rows, lang),
-              f"dashboard-{info.code}-{day.isoformat()}.csv", "text/csv", "tc_dashboard_csv")
+    style = csv_style_choice("tc_csv_style", lang)
+    table_buttons((ct("export.attempts"), ct("export.attempts_xlsx")),
+                  lambda: attempts_csv(snap, lang, style, zone),
+                  lambda: attempts_xlsx(snap, lang, zone),
+                  (ct_text("file.attempts"), info.code), ("tc_attempts_csv", "tc_attempts_xlsx"))
+    table_buttons((ct("export.dashboard"), ct("export.dashboard_xlsx")),
+                  lambda: dashboard_csv(rows, lang, style, zone),
+                  lambda: dashboard_xlsx(rows, lang, zone),
+                  (ct_text("file.dashboard"), info.code, day.isoformat()),
+                  ("tc_dashboard_csv", "tc_dashboard_xlsx"))
 
 
 # -- class settings --------------------------------------------------------------------------

@@ -28,7 +28,8 @@ import streamlit as st
 
 from trainer.i18n import t
 
-__all__ = ["WORD_KEYS", "PLURAL_KEYS", "streamlit_words", "translate_streamlit_words"]
+__all__ = ["WORD_KEYS", "PLURAL_KEYS", "date_format", "streamlit_words",
+           "translate_streamlit_words"]
 
 #: Catalog keys of Streamlit's fixed strings; ``{name}`` parts match any text.
 WORD_KEYS = (
@@ -88,6 +89,16 @@ def streamlit_words(lang: str) -> dict[str, Any]:
         rules.append(_rule(english.replace(number, "{count}"),
                            translated.replace(number, "{count}")))
     return {"lang": lang, "exact": exact, "rules": rules}
+
+
+#: ``st.date_input``'s field order and separator as each language writes a date
+#: (Streamlit offers year-month-day, day-month-year and month-day-year).
+_DATE_FORMATS = {"de": "DD.MM.YYYY", "es": "DD/MM/YYYY"}
+
+
+def date_format(lang: str) -> str:
+    """The ``format=`` of a date field for ``lang`` ("03.12.2026" in German)."""
+    return _DATE_FORMATS.get(lang, "YYYY-MM-DD")
 
 
 def translate_streamlit_words(lang: str) -> None:

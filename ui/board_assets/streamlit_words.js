@@ -82,9 +82,21 @@ function doAttr(el, name) {
   if (out !== value) { el.setAttribute(name, out); remember(el, name, english, out); }
 }
 
+// The calendar's row of weekday initials (a Sunday-first week, "S M T W T F S"): the
+// same days' initials in the page's language, column by column.
+function weekdays(root) {
+  for (const row of root.querySelectorAll("[role=dialog] thead tr")) {
+    const cells = [...row.children];
+    if (cells.map((c) => c.textContent).join("") !== "SMTWTFS") continue;
+    const narrow = new Intl.DateTimeFormat(W.lang, { weekday: "narrow" });
+    cells.forEach((cell, i) => { cell.textContent = narrow.format(new Date(2000, 0, 2 + i)); });
+  }
+}
+
 function scan(root) {
   if (root.nodeType === Node.TEXT_NODE) { doText(root); return; }
   if (root.nodeType !== Node.ELEMENT_NODE) return;
+  if (W.lang !== "en") weekdays(root);
   for (const name of ATTRS) doAttr(root, name);
   for (const el of root.querySelectorAll("[aria-label],[title],[placeholder]")) {
     for (const name of ATTRS) doAttr(el, name);

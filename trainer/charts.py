@@ -40,8 +40,15 @@ LEVEL_COLOURS: dict[str, str] = {"new": "#E6E6E6", "attempted": "#E69F00",
                                  "fluent": "#009E73"}
 KIND_COLOURS: dict[str, str] = {"captures": "#0072B2", "hand": "#E69F00",
                                 "fifteens": "#009E73", "best-move": "#CC79A7"}
-_LAYOUT = {"margin": {"l": 40, "r": 20, "t": 64, "b": 40}, "height": 350,
-           "font": {"size": 14}, "legend": {"orientation": "h", "y": -0.2}}
+# The legend at the foot of the figure, not at a fraction of the plot's height below the
+# axis: on a phone the day labels turn slanted and grow taller, and a legend 20 % below
+# the axis covered their ends ("21. Nov." read "21. Nov"). The x axis makes room for its
+# labels (automargin) above the legend's own margin.
+_LAYOUT = {"margin": {"l": 40, "r": 20, "t": 64, "b": 40}, "height": 380,
+           "font": {"size": 14},
+           "legend": {"orientation": "h", "yref": "container", "y": 0, "yanchor": "bottom",
+                      "x": 0, "xanchor": "left"},
+           "xaxis": {"automargin": True}}
 
 
 def _list(values: Any) -> list[Any]:

@@ -60,6 +60,13 @@ h1 { font-size: 2.1rem !important; padding-top: 0.2rem !important;
 .st-key-game_tools { align-items: center; }
 /* Streamlit's drop-zone text is English only: the page says it in the child's language. */
 .st-key-replay_file [data-testid="stFileUploaderDropzoneInstructions"] { display: none; }
+/* A segmented control that wraps on a phone: each choice its own whole box (joined into
+   one bar over two or three lines, their borders read as broken boxes). */
+@media (max-width: 640px) {
+  button[data-variant="segmented_control"] { border-radius: 0.5rem !important;
+    margin: 0 6px 6px 0 !important; }
+  button[data-variant="segmented_control"]:not([aria-checked="true"]) {
+    border-color: rgba(17, 24, 32, 0.2) !important; } }
 @keyframes escoba-in { from { opacity: 0; transform: translateY(-8px); }
                        to { opacity: 1; transform: none; } }
 @media (prefers-reduced-motion: reduce) {

@@ -1,0 +1,147 @@
+"""My progress in German and a puzzle in Chinese on a 390 × 844 phone (issue 33), as a
+parent and a child see them, with two weeks of answers in the database.
+
+- My progress: no text cut short; every day label under a chart whole and clear of the
+  legend (a legend placed 20 % below the axis covered the slanted labels' ends: "21. Nov."
+  read "21. Nov"); the section choice that wraps onto three lines shows whole boxes.
+- A puzzle in Chinese: no text cut short; the cards' faces name their ranks and suits in
+  Chinese (国王, 金), never the Spanish "Rey" or the suit letter "o".
+
+Screenshots: test-artifacts/35-phone-*.png (looked at: docs/I18N.md).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from datetime import UTC, datetime, timedelta
+from urllib.parse import unquote
+
+import pytest
+import sqlalchemy as sa
+
+from tests.test_browser import (  # noqa: F401 (fixtures)
+    _TRUNCATED_JS,
+    _artifact,
+    _page_text,
+    _wait_idle,
+    browser_type_launch_args,
+    server,
+)
+from tests.test_classroom import captures, fact_quick
+from trainer.i18n import t
+from trainer.storage import Storage
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+PHONE = {"width": 390, "height": 844}
+
+# Each chart's day labels against its legend: [label text, label bottom, legend top].
+_TICKS_JS = """() => [...document.querySelectorAll('.js-plotly-plot')].flatMap((plot) => {
+  const legend = plot.querySelector('.legend');
+  const top = legend ? legend.getBoundingClientRect().top : Infinity;
+  return [...plot.querySelectorAll('.xtick text')].map(
+    (label) => [label.textContent, label.getBoundingClientRect().bottom, top]);
+})"""
+
+# Every choice of a segmented control: its four border colours.
+_BORDERS_JS = """() => [...document.querySelectorAll(
+    'button[data-variant=segmented_control]')].map((b) => {
+  const s = getComputedStyle(b);
+  return [b.innerText, s.borderTopColor, s.borderRightColor, s.borderBottomColor,
+          s.borderLeftColor];
+})"""
+
+
+def _seed(db, lang: str) -> int:
+    """A profile with two weeks of quick facts and puzzles (some days without any)."""
+    store = Storage(sa.create_engine(f"sqlite:///{db}"))
+    profile = store.create_profile(f"Mia {lang}", "🦊", settings={"lang": lang})
+    rng = random.Random(3)
+    now = datetime.now(UTC)
+    for back in (13, 12, 10, 9, 6, 3, 2, 1, 0):
+        when = now - timedelta(days=back)
+        for _ in range(12):
+            fact = rng.choice(["15-5", "15-6", "15-7", "15-8", "15-9"])
+            right = rng.random() < 0.6 + (13 - back) * 0.025
+            store.record_attempt(profile.id, fact_quick(fact, right, rng.uniform(1.5, 7), when))
+        for level in (1, 2):
+            store.record_attempt(profile.id, captures(level, rng.random() < 0.7, when,
+                                                      seed=f"s{back}{level}"))
+    return profile.id
+
+
+def _open(p, launch_args: dict):
+    browser = p.chromium.launch(**launch_args)
+    context = browser.new_context(viewport=PHONE, locale="en-US", device_scale_factor=2)
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    return browser, context, page
+
+
+def test_my_progress_in_german_on_a_phone(server, browser_type_launch_args) -> None:  # noqa: F811
+    from playwright.sync_api import sync_playwright
+
+    url, db = server
+    profile = _seed(db, "de")
+    with sync_playwright() as p:
+        browser, context, page = _open(p, browser_type_launch_args)
+        try:
+            page.goto(f"{url}/progress?p={profile}")
+            page.get_by_text(t("progress_title", "de")).first.wait_for()
+            page.locator(".js-plotly-plot").first.wait_for()
+            _wait_idle(page)
+            page.screenshot(path=str(_artifact("35-phone-progress-de.png")), full_page=True)
+            assert page.evaluate(_TRUNCATED_JS) == []
+            sections = page.locator(".st-key-pr_view button")
+            sections.nth(1).click()  # practice: answers and time per day
+            page.locator(".js-plotly-plot .legend").first.wait_for()
+            _wait_idle(page)
+            page.screenshot(path=str(_artifact("35-phone-progress-de-practice.png")),
+                            full_page=True)
+            assert page.evaluate(_TRUNCATED_JS) == []
+            ticks = page.evaluate(_TICKS_JS)
+            days = [label for label, _, _ in ticks]
+            assert len(days) >= 5 and all(re.fullmatch(r"\d{1,2}\. \w+\.?", d) for d in days), days
+            assert "21. Nov" not in days or "21. Nov." in days  # Babel's months keep their dot
+            covered = [(label, bottom, top) for label, bottom, top in ticks if bottom > top]
+            assert not covered, covered
+            # Every choice a whole box: no side of a box drawn transparent.
+            for text, *colours in page.evaluate(_BORDERS_JS):
+                assert "rgba(0, 0, 0, 0)" not in colours, (text, colours)
+            assert not page.get_by_text("Traceback").count()
+        finally:
+            context.close()
+            browser.close()
+
+
+def test_a_chinese_puzzle_on_a_phone(server, browser_type_launch_args) -> None:  # noqa: F811
+    from playwright.sync_api import sync_playwright
+
+    url, db = server
+    profile = _seed(db, "zh")
+    with sync_playwright() as p:
+        browser, context, page = _open(p, browser_type_launch_args)
+        try:
+            page.goto(f"{url}/puzzles?p={profile}")
+            page.get_by_text(t("puzzles_title", "zh")).first.wait_for()
+            page.locator(".eb-card").first.wait_for()
+            page.get_by_text(t("board_fallback_title", "zh")).wait_for(state="detached")
+            _wait_idle(page)
+            page.screenshot(path=str(_artifact("35-phone-puzzle-zh.png")), full_page=True)
+            assert page.evaluate(_TRUNCATED_JS) == []
+            # the board's faces are data: URLs of the SVG, percent-encoded
+            shown = _page_text(page)
+            shown += "".join(unquote(m) for m in re.findall(
+                r"data:image/svg\+xml;charset=utf-8,([^\"'\s)]+)", shown))
+            faces = re.findall(r'<svg[^>]*data-card="[^"]+".*?</svg>', shown, re.S)
+            assert faces
+            for face in faces:
+                texts = re.findall(r">([^<>]+)</text>", face)
+                rank, corner = texts[0], texts[1]
+                assert rank in {"A", "2", "3", "4", "5", "6", "7", "侍从", "骑士", "国王"}, texts
+                assert corner in {"金", "杯", "剑", "棍"}, texts
+            assert not page.get_by_text("Traceback").count()
+        finally:
+            context.close()
+            browser.close()

@@ -44,6 +44,18 @@ _TICKS_JS = """() => [...document.querySelectorAll('.js-plotly-plot')].flatMap((
     (label) => [label.textContent, label.getBoundingClientRect().bottom, top]);
 })"""
 
+# For each picked card: whether its ✓ stays clear of the rank's corner (the face's first
+# 60 % of its width, its first quarter of its height: room for "Knappe" or "骑士").
+_TICK_CLEAR_JS = """() => {
+  const root = document.querySelector('[data-testid=stBidiComponentIsolated]').shadowRoot;
+  return [...root.querySelectorAll('.eb-card[aria-pressed=true]')].map((card) => {
+    const c = card.getBoundingClientRect();
+    const t = card.querySelector('.eb-tick').getBoundingClientRect();
+    const corner = {right: c.left + c.width * 0.6, bottom: c.top + c.height * 0.25};
+    return t.left >= corner.right || t.top >= corner.bottom || t.bottom <= c.top;
+  });
+}"""
+
 # Every choice of a segmented control: its four border colours.
 _BORDERS_JS = """() => [...document.querySelectorAll(
     'button[data-variant=segmented_control]')].map((b) => {
@@ -109,6 +121,12 @@ def test_my_progress_in_german_on_a_phone(server, browser_type_launch_args) -> N
             # Every choice a whole box: no side of a box drawn transparent.
             for text, *colours in page.evaluate(_BORDERS_JS):
                 assert "rgba(0, 0, 0, 0)" not in colours, (text, colours)
+            # The puzzle's own card, picked: its ✓ leaves the card's rank readable.
+            clear = page.evaluate(_TICK_CLEAR_JS)
+            assert clear, "no picked card with its ✓"
+            assert all(clear), "the ✓ covers the card's rank"
+            page.screenshot(path=str(_artifact("35-phone-puzzle-zh-picked.png")),
+                            full_page=True)
             assert not page.get_by_text("Traceback").count()
         finally:
             context.close()
@@ -141,6 +159,12 @@ def test_a_chinese_puzzle_on_a_phone(server, browser_type_launch_args) -> None: 
                 rank, corner = texts[0], texts[1]
                 assert rank in {"A", "2", "3", "4", "5", "6", "7", "侍从", "骑士", "国王"}, texts
                 assert corner in {"金", "杯", "剑", "棍"}, texts
+            # The puzzle's own card, picked: its ✓ leaves the card's rank readable.
+            clear = page.evaluate(_TICK_CLEAR_JS)
+            assert clear, "no picked card with its ✓"
+            assert all(clear), "the ✓ covers the card's rank"
+            page.screenshot(path=str(_artifact("35-phone-puzzle-zh-picked.png")),
+                            full_page=True)
             assert not page.get_by_text("Traceback").count()
         finally:
             context.close()

@@ -58,7 +58,7 @@ h1 { font-size: 2.1rem !important; padding-top: 0.2rem !important;
 .st-key-play_board div[data-testid="stWidgetLabel"] { margin-bottom: 0; }
 .st-key-play_board div[data-testid="stWidgetLabel"] p { font-size: 1rem; }
 .st-key-game_tools { align-items: center; }
-/* Streamlit's drop-zone text is English only: the page says it in the child's language. */
+/* Streamlit's drop-zone text gives its limit, not Replay's: the page says ours. */
 .st-key-replay_file [data-testid="stFileUploaderDropzoneInstructions"] { display: none; }
 /* A segmented control that wraps on a phone: each choice its own whole box (joined into
    one bar over two or three lines, their borders read as broken boxes). */

@@ -23,6 +23,7 @@ import sqlalchemy as sa
 from tests.test_browser import (  # noqa: F401 (fixtures)
     _TRUNCATED_JS,
     _artifact,
+    _context,
     _page_text,
     _wait_idle,
     browser_type_launch_args,
@@ -34,7 +35,7 @@ from trainer.storage import Storage
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-PHONE = {"width": 390, "height": 844}
+PHONE = (390, 844)
 
 # Each chart's day labels against its legend: [label text, label bottom, legend top].
 _TICKS_JS = """() => [...document.querySelectorAll('.js-plotly-plot')].flatMap((plot) => {
@@ -83,21 +84,13 @@ def _seed(db, lang: str) -> int:
     return profile.id
 
 
-def _open(p, launch_args: dict):
-    browser = p.chromium.launch(**launch_args)
-    context = browser.new_context(viewport=PHONE, locale="en-US", device_scale_factor=2)
-    page = context.new_page()
-    page.set_default_timeout(30_000)
-    return browser, context, page
-
-
 def test_my_progress_in_german_on_a_phone(server, browser_type_launch_args) -> None:  # noqa: F811
     from playwright.sync_api import sync_playwright
 
     url, db = server
     profile = _seed(db, "de")
     with sync_playwright() as p:
-        browser, context, page = _open(p, browser_type_launch_args)
+        browser, context, page = _context(p, browser_type_launch_args, PHONE)
         try:
             page.goto(f"{url}/progress?p={profile}")
             page.get_by_text(t("progress_title", "de")).first.wait_for()
@@ -121,12 +114,6 @@ def test_my_progress_in_german_on_a_phone(server, browser_type_launch_args) -> N
             # Every choice a whole box: no side of a box drawn transparent.
             for text, *colours in page.evaluate(_BORDERS_JS):
                 assert "rgba(0, 0, 0, 0)" not in colours, (text, colours)
-            # The puzzle's own card, picked: its ✓ leaves the card's rank readable.
-            clear = page.evaluate(_TICK_CLEAR_JS)
-            assert clear, "no picked card with its ✓"
-            assert all(clear), "the ✓ covers the card's rank"
-            page.screenshot(path=str(_artifact("35-phone-puzzle-zh-picked.png")),
-                            full_page=True)
             assert not page.get_by_text("Traceback").count()
         finally:
             context.close()
@@ -139,7 +126,7 @@ def test_a_chinese_puzzle_on_a_phone(server, browser_type_launch_args) -> None: 
     url, db = server
     profile = _seed(db, "zh")
     with sync_playwright() as p:
-        browser, context, page = _open(p, browser_type_launch_args)
+        browser, context, page = _context(p, browser_type_launch_args, PHONE)
         try:
             page.goto(f"{url}/puzzles?p={profile}")
             page.get_by_text(t("puzzles_title", "zh")).first.wait_for()

@@ -16,6 +16,7 @@ import sqlalchemy as sa
 
 from tests.test_browser import (  # noqa: F401 (fixtures)
     _artifact,
+    _context,
     _wait_idle,
     browser_type_launch_args,
     server,
@@ -194,11 +195,7 @@ def test_streamlits_own_words_are_in_the_pages_language(server, browser_type_lau
 
     url, db = server
     with sync_playwright() as p:
-        browser = p.chromium.launch(**browser_type_launch_args)
-        context = browser.new_context(viewport={"width": 1024, "height": 900},
-                                      locale="en-US", device_scale_factor=1)
-        page = context.new_page()
-        page.set_default_timeout(30_000)
+        browser, context, page = _context(p, browser_type_launch_args, (1024, 900))
         try:
             _child_pages(page, url, db, lang)
             _teacher_pages(page, url, lang)

@@ -11,6 +11,7 @@ speak the child's language.
 from __future__ import annotations
 
 import textwrap
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta, tzinfo
@@ -328,9 +329,36 @@ def _percent_ticks() -> dict[str, Any]:
             "ticktext": [format_percent(place / 100) for place in places]}
 
 
+#: Marks that close a phrase: never the first sign of a wrapped Chinese line; marks that
+#: open one: never its last.
+_NO_LINE_START = "，。、：；！？）》」』"
+_NO_LINE_END = "（《「『"
+
+
+def _wide(char: str) -> bool:
+    return unicodedata.east_asian_width(char) in "WF"
+
+
+def _columns(text: str) -> int:
+    return sum(2 if _wide(c) else 1 for c in text)
+
+
 def _title(text: str) -> str:
-    """A chart title wrapped onto lines that fit a phone (Plotly's line break is <br>)."""
-    return "<br>".join(textwrap.wrap(text, TITLE_WIDTH)) or text
+    """A chart title wrapped onto lines that fit a phone (Plotly's line break is <br>):
+    at spaces; a Chinese title (no spaces) between any two signs, a wide sign counting
+    as two columns (it was one line, cut at both ends: "…一个数 ↓ + 第二个数 → （颜…")."""
+    if not any(_wide(c) for c in text):
+        return "<br>".join(textwrap.wrap(text, TITLE_WIDTH)) or text
+    lines, line, used = [], "", 0
+    for char in text:
+        size = 2 if _wide(char) else 1
+        if used + size > TITLE_WIDTH and line and char not in _NO_LINE_START:
+            carry = line[-1] if line[-1] in _NO_LINE_END else ""
+            lines.append(line[:len(line) - len(carry)].rstrip())
+            line, used = carry, _columns(carry)
+        line += char
+        used += size
+    return "<br>".join([*lines, line.strip()])
 
 
 def day_label(day: str, tr: Tr) -> str:

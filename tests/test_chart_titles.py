@@ -1,0 +1,34 @@
+"""Chart titles that fit a phone in every language (issue 33): Plotly does not wrap a
+title, so trainer.charts wraps it; Chinese has no spaces to wrap at."""
+
+from __future__ import annotations
+
+import unicodedata
+
+import pytest
+
+from trainer.charts import TITLE_WIDTH, _title
+from trainer.i18n import t
+
+
+def _columns(line: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in line)
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "de", "zh"])
+@pytest.mark.parametrize("key", ["ch_additions", "ch_daily_title", "ch_puzzles_title",
+                                 "ch_stars_title", "ch_streak_title", "ch_wins_title"])
+def test_every_title_line_fits_a_phone_and_nothing_is_lost(lang: str, key: str) -> None:
+    text = t(key, lang)
+    lines = _title(text).split("<br>")
+    assert all(_columns(line) <= TITLE_WIDTH + 2 for line in lines), lines  # + a closing mark
+    assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+
+
+def test_a_chinese_title_wraps_and_no_line_starts_with_a_closing_mark() -> None:
+    text = t("ch_additions", "zh")
+    lines = _title(text).split("<br>")
+    assert len(lines) >= 2 and text.startswith(lines[0])
+    assert not [line for line in lines[1:] if line[0] in "，。、：；！？）》"]
+    assert not [line for line in lines[:-1] if line[-1] in "（《"]
+    assert _title("短标题") == "短标题"

@@ -1,5 +1,6 @@
-"""Chart titles that fit a phone in every language (issue 33): Plotly does not wrap a
-title, so trainer.charts wraps it; Chinese has no spaces to wrap at."""
+"""Charts a parent reads on a phone (issue 33): titles that fit in every language (Plotly
+does not wrap a title, so trainer.charts wraps it; Chinese has no spaces to wrap at) and
+counts in whole numbers."""
 
 from __future__ import annotations
 
@@ -32,3 +33,14 @@ def test_a_chinese_title_wraps_and_no_line_starts_with_a_closing_mark() -> None:
     assert not [line for line in lines[1:] if line[0] in "，。、：；！？）》"]
     assert not [line for line in lines[:-1] if line[-1] in "（《"]
     assert _title("短标题") == "短标题"
+
+
+def test_the_mistakes_axis_counts_in_whole_numbers() -> None:
+    """Seen on a phone in German: one mistake a game drew 0 0,2 0,4 … 1 mistakes."""
+    import pandas as pd
+
+    from trainer import charts
+
+    frame = pd.DataFrame({"mistakes": [1, 1, 1, 1], "when": ["2026-12-03"] * 4})
+    chart = charts.mistakes_chart(frame, lambda k, **p: t(k, "de", **p))
+    assert chart.figure.layout.yaxis.dtick == 1

@@ -504,7 +504,8 @@ def mistakes_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
         go.Scatter(x=x, y=_list(trend), name=tr("ch_trend"), mode="lines", line={"width": 4},
                    marker_color="#D55E00")])
     fig.update_layout(title=_title(tr("ch_mistakes_title")), **_LAYOUT)
-    fig.update_yaxes(rangemode="tozero")
+    # A count in whole numbers: one mistake a game drew 0 0,2 0,4 … 1 (issue 33).
+    fig.update_yaxes(rangemode="tozero", **_count_ticks(values.max()))
     count = int(len(reviewed))
     if 1 < count < TREND_GAMES:  # the first three and the last three would overlap
         return Chart(fig, "ch_mistakes_reading_few",

@@ -1,7 +1,8 @@
 """My progress in German and a puzzle in Chinese on a 390 × 844 phone (issue 33), as a
 parent and a child see them, with two weeks of answers in the database.
 
-- My progress: no text cut short; every day label under a chart whole and clear of the
+- My progress (with four finished games too): no text cut short; the games' count axes
+  in whole numbers; every day label under a chart whole and clear of the
   legend (a legend placed 20 % below the axis covered the slanted labels' ends: "21. Nov."
   read "21. Nov"); the section choice that wraps onto three lines shows whole boxes.
 - A puzzle in Chinese: no text cut short; the cards' faces name their ranks and suits in
@@ -57,6 +58,11 @@ _TICK_CLEAR_JS = """() => {
   });
 }"""
 
+# The count axes' tick labels of the games' charts (all but the points per round, a mean).
+_COUNT_TICKS_JS = """() => [...document.querySelectorAll('.js-plotly-plot')]
+  .filter((plot) => !/Punkte/.test(plot.querySelector('.gtitle')?.textContent || ''))
+  .flatMap((plot) => [...plot.querySelectorAll('.ytick text')].map((t) => t.textContent))"""
+
 # Every choice of a segmented control: its four border colours.
 _BORDERS_JS = """() => [...document.querySelectorAll(
     'button[data-variant=segmented_control]')].map((b) => {
@@ -84,11 +90,29 @@ def _seed(db, lang: str) -> int:
     return profile.id
 
 
+def _games(db, profile: int, count: int) -> None:
+    """``count`` finished games against the computer, each with the coach's review."""
+    from escoba import Rules
+    from tests.test_storage import play_to_end
+    from trainer.gameplay import GameSession, SeatSpec
+
+    store = Storage(sa.create_engine(f"sqlite:///{db}"))
+    seats = [SeatSpec("human", "Mia"), SeatSpec("bot", "Bot", level="greedy")]
+    for seed in range(count):
+        session = GameSession.new(Rules.preset("classic", target=5), seats, 11 + seed,
+                                  storage=store, profile_id=profile)
+        play_to_end(session)
+        store.save_review(session.game_id, [
+            {"round": 1, "move_no": 3, "move": "7o", "best": "7o 8c", "lost": 1.0,
+             "mistakes": [["missed_capture", {}]]}])
+
+
 def test_my_progress_in_german_on_a_phone(server, browser_type_launch_args) -> None:  # noqa: F811
     from playwright.sync_api import sync_playwright
 
     url, db = server
     profile = _seed(db, "de")
+    _games(db, profile, 4)
     with sync_playwright() as p:
         browser, context, page = _context(p, browser_type_launch_args, PHONE)
         try:
@@ -111,6 +135,15 @@ def test_my_progress_in_german_on_a_phone(server, browser_type_launch_args) -> N
             assert "21. Nov" not in days or "21. Nov." in days  # Babel's months keep their dot
             covered = [(label, bottom, top) for label, bottom, top in ticks if bottom > top]
             assert not covered, covered
+            sections.nth(3).click()  # games: wins, escobas, points, mistakes
+            page.locator(".js-plotly-plot").nth(3).wait_for()
+            _wait_idle(page)
+            page.screenshot(path=str(_artifact("35-phone-progress-de-games.png")),
+                            full_page=True)
+            assert page.evaluate(_TRUNCATED_JS) == []
+            # counts in whole numbers (one mistake a game drew 0 0,2 … 1), means may be 0,5
+            counts = page.evaluate(_COUNT_TICKS_JS)
+            assert counts and all(re.fullmatch(r"\d+", tick) for tick in counts), counts
             # Every choice a whole box: no side of a box drawn transparent.
             for text, *colours in page.evaluate(_BORDERS_JS):
                 assert "rgba(0, 0, 0, 0)" not in colours, (text, colours)

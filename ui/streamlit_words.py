@@ -44,7 +44,8 @@ WORD_KEYS = (
     "stw.day_of", "stw.month_of", "stw.year_of", "stw.today", "stw.yyyy", "stw.mm",
     "stw.dd", "stw.date_keys", "stw.download_csv", "stw.search", "stw.fullscreen",
     "stw.close_fullscreen", "stw.columns", "stw.collapse_sidebar", "stw.expand_sidebar",
-    "stw.sidebar", "stw.app_pages", "stw.main_menu", "stw.heading_link",
+    "stw.sidebar", "stw.app_pages", "stw.main_menu", "stw.heading_link", "stw.running",
+    "stw.stop", "stw.connecting",
 )
 #: Keys with a count ("3 options available."): one rule for 1, one for any other number.
 PLURAL_KEYS = ("stw.options_available",)

@@ -44,3 +44,20 @@ def test_the_mistakes_axis_counts_in_whole_numbers() -> None:
     frame = pd.DataFrame({"mistakes": [1, 1, 1, 1], "when": ["2026-12-03"] * 4})
     chart = charts.mistakes_chart(frame, lambda k, **p: t(k, "de", **p))
     assert chart.figure.layout.yaxis.dtick == 1
+
+
+@pytest.mark.parametrize(("lang", "most"), [("de", 8), ("zh", 5)])
+def test_a_phone_fits_the_day_labels(lang: str, most: int) -> None:
+    """Two weeks of practice: German labels every other day, Chinese ones (twice as
+    wide) fewer, the latest day always labelled."""
+    import plotly.graph_objects as go
+
+    from trainer import charts
+
+    days = [f"2026-11-{d:02d}" for d in range(20, 31)] + ["2026-12-01", "2026-12-02",
+                                                           "2026-12-03"]
+    fig = go.Figure(go.Bar(x=days, y=[1] * len(days)))
+    charts._day_axis(fig, days, lambda k, **p: t(k, lang, **p))
+    shown = list(fig.layout.xaxis.tickvals)
+    assert len(shown) <= most and shown[-1] == "2026-12-03"
+    assert len(shown) >= most - 2

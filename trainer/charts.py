@@ -380,12 +380,17 @@ def _every_day(per_day: pd.DataFrame) -> pd.DataFrame:
 
 #: The most day labels an axis shows (a phone fits about seven; the rest are ticks).
 _DAY_LABELS = 8
+_DAY_LABELS_WIDE = 5
 
 
 def _day_axis(fig: go.Figure, days: Sequence[str], tr: Tr) -> None:
     """Dates on the x axis, kept as ISO values (the data) but labelled short; on a long
     range, every n-th day, so labels never overlap on a phone."""
-    step = max(1, -(-len(days) // _DAY_LABELS))
+    # Chinese labels ("11月21日") are about twice as wide as "21. Nov.": fewer of them, or
+    # on a phone the slanted labels ran into each other.
+    most = _DAY_LABELS_WIDE if days and any(_wide(c) for c in day_label(days[-1], tr)) \
+        else _DAY_LABELS
+    step = max(1, -(-len(days) // most))
     shown = list(days)[::-1][::step][::-1]  # the latest day always labelled
     fig.update_xaxes(type="category", categoryorder="array", categoryarray=list(days),
                      tickvals=shown, ticktext=[day_label(d, tr) for d in shown])

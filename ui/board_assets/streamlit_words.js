@@ -107,6 +107,7 @@ function scan(root) {
 
 function observe() {
   W.observer = new MutationObserver((changes) => {
+    if (W.lang === "en") return;  // Streamlit's own language: nothing to swap
     for (const change of changes) {
       if (change.type === "attributes") doAttr(change.target, change.attributeName);
       else if (change.type === "characterData") doText(change.target);

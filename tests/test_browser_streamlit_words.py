@@ -116,8 +116,19 @@ def _teacher_pages(page, url: str, lang: str) -> None:
     page.goto(url)
     page.locator(".st-key-lang_picker button").first.wait_for()
     _wait_idle(page)
-    page.locator(".st-key-lang_picker button").filter(has_text=LANGUAGES[lang]).click()
+    picker = page.locator(".st-key-lang_picker button")
+    picker.filter(has_text=LANGUAGES[lang]).click()
     _wait_idle(page)
+    assert t("stw.collapse_sidebar", lang) in _said(page)
+    # Back to English and again: Streamlit's words follow the language both ways.
+    picker.filter(has_text=LANGUAGES["en"]).click()
+    _wait_idle(page)
+    said = _said(page)
+    assert "Collapse sidebar" in said and t("stw.collapse_sidebar", lang) not in said
+    assert page.evaluate("() => document.documentElement.lang") == "en"
+    picker.filter(has_text=LANGUAGES[lang]).click()
+    _wait_idle(page)
+    assert t("stw.collapse_sidebar", lang) in _said(page)
     page.locator("[data-testid=stSidebarNav]").get_by_text(t("nav_teacher", lang)).click()
     page.locator(".st-key-tc_auth_mode button").first.wait_for()
     _wait_idle(page)

@@ -35,8 +35,9 @@ def _position(text: str, step: int):  # cached engine objects, never mutated
     return position_at(json.loads(text), step)
 
 
-# Streamlit's own drop-zone text cannot be translated (Streamlit 1.67): it is
-# hidden (ui.layout's style) and said here instead; only its button stays English.
+# Streamlit's drop-zone text gives its own upload limit (200MB), not this page's: it is
+# hidden (ui.layout's style) and said here instead, with our limit; its button is in
+# the child's language (ui/streamlit_words.py).
 # Any file type is accepted: Streamlit would refuse another one with a red mark
 # whose reason shows only on hover (not on a tablet) and in English; the engine
 # says on the page, in the child's language, why it is not a game record.

@@ -72,3 +72,33 @@ def test_the_corner_shows_the_decks_own_suit_sign(deck: Deck, marks: tuple) -> N
         texts = [el.text for el in ET.fromstring(card_svg(card, deck)).iter(f"{SVG}text")]
         corner = texts[1]  # after the rank label
         assert corner == marks[card.suit], (deck, card, texts)
+
+
+# issue 33: a card's face names its rank (and a Chinese card its suit) as the sentences do
+@pytest.mark.parametrize(("lang", "spanish", "sota", "king", "ace"), [
+    ("en", False, ["Sota", "b"], ["Rey", "c"], ["As", "o"]),
+    ("es", False, ["Sota", "b"], ["Rey", "c"], ["As", "o"]),
+    ("de", False, ["Knappe", "b"], ["König", "c"], ["Ass", "o"]),
+    ("zh", False, ["侍从", "棍"], ["国王", "杯"], ["A", "金"]),
+    ("zh", True, ["Sota", "b"], ["Rey", "c"], ["As", "o"]),
+    ("de", True, ["Sota", "b"], ["Rey", "c"], ["As", "o"]),
+])
+def test_a_spanish_cards_face_speaks_the_childs_language(lang: str, spanish: bool, sota: list,
+                                                         king: list, ace: list) -> None:
+    from trainer.i18n import use_card_names, use_language
+
+    def face(code: str) -> list[str]:
+        svg = card_svg(Card.parse(code), Deck.SPANISH, False)
+        return [el.text for el in ET.fromstring(svg).iter(f"{SVG}text")]
+
+    use_language(lang)
+    use_card_names(spanish)
+    try:
+        assert (face("8b"), face("10c"), face("1o")) == (sota, king, ace)
+        # the same card in another language is drawn again, not taken from the cache
+        use_language("en")
+        use_card_names(False)
+        assert face("8b") == ["Sota", "b"]
+    finally:
+        use_language(None)
+        use_card_names(False)

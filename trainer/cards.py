@@ -18,8 +18,9 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from escoba import Card, Deck
+from locales.cards import grammar
 
-from .i18n import card_name
+from .i18n import DEFAULT, card_name, rank_name, run_language, spanish_card_names
 
 __all__ = ["card_svg", "card_img", "back_svg", "cards_row_html", "backs_row_html",
            "SUIT_COLOURS", "card_label", "pick_label"]
@@ -70,9 +71,12 @@ def _mark(card: Card, deck: Deck, cx: float, cy: float, r: float) -> str:
     return _shape(int(suit), cx, cy, r, SUIT_COLOURS[suit])
 
 
-def corner_mark(suit: int, deck: Deck) -> str:
+def corner_mark(suit: int, deck: Deck, lang: str | None = None) -> str:
     """The small suit sign in the top-right corner, in the deck's own language:
-    ♦♥♠♣ on French cards, the suit's initial in Spanish (o c e b) or Italian (d c s b)."""
+    ♦♥♠♣ on French cards, the suit's initial in Spanish (o c e b) or Italian (d c s b).
+    A Spanish card in a language that names the suits itself takes that name's first
+    sign where the four differ (Chinese 金 杯 剑 棍: a Latin "o" means nothing to a
+    child who reads 金币); German's Kelche and Keulen share a K, so it keeps o c e b."""
     from escoba.cards import Suit
 
     suit = Suit(suit)
@@ -80,21 +84,27 @@ def corner_mark(suit: int, deck: Deck) -> str:
         return _FRENCH_SYMBOLS[suit]
     if deck is Deck.ITALIAN:
         return suit.italian[0]
+    words = grammar(lang or run_language() or DEFAULT)
+    if words.own_names and not spanish_card_names():
+        signs = {letter: name[0] for letter, name in words.suits.items()}
+        if len(set(signs.values())) == len(signs):
+            return signs[suit.letter]
     return suit.letter
 
 
-def _corner(suit: int, deck: Deck) -> str:
+def _corner(suit: int, deck: Deck, mark: str) -> str:
     if deck is Deck.FRENCH:
         return (f'<text x="{W - 10}" y="27" font-size="20" text-anchor="end" '
                 f'font-family="DejaVu Sans, sans-serif" fill="{_FRENCH_COLOURS[suit]}">'
-                f'{corner_mark(suit, deck)}</text>')
+                f'{html.escape(mark)}</text>')
     return (f'<text x="{W - 10}" y="24" font-size="14" text-anchor="end" '
-            f'font-family="sans-serif" fill="#666">{corner_mark(suit, deck)}</text>')
+            f'font-family="sans-serif" fill="#666">{html.escape(mark)}</text>')
 
 
 def card_label(card: Card, deck: Deck) -> str:
-    """The short text a child reads on the card's corner: "7", "Sota", "J", "Fante"."""
-    return card.rank_name(deck)
+    """The short text a child reads on the card's corner, as the sentences around it name
+    the rank: "7", "Sota", "Knappe", "侍从", "J", "Fante" (issue 33)."""
+    return str(rank_name(card, deck))
 
 
 def pick_label(code: str, deck: Deck, show_value: bool, lang: str | None = None) -> str:
@@ -106,10 +116,20 @@ def pick_label(code: str, deck: Deck, show_value: bool, lang: str | None = None)
     return f"{name} ({card.value})" if show_value and not card.is_joker else name
 
 
-@lru_cache(maxsize=2048)
 def card_svg(card: Card, deck: Deck = Deck.SPANISH, show_value: bool = True,
              selected: bool = False, width: int = 96, title: str = "") -> str:
-    """One card face as an SVG string (``width`` in CSS pixels, height 1.5x)."""
+    """One card face as an SVG string (``width`` in CSS pixels, height 1.5x), its rank and
+    suit sign in this run's language."""
+    if card.is_joker:
+        return _card_svg(card, deck, show_value, selected, width, title, "", "")
+    assert card.suit is not None
+    return _card_svg(card, deck, show_value, selected, width, title, card_label(card, deck),
+                     corner_mark(card.suit, deck))
+
+
+@lru_cache(maxsize=2048)
+def _card_svg(card: Card, deck: Deck, show_value: bool, selected: bool, width: int,
+              title: str, label: str, mark: str) -> str:
     border = "#E4572E" if selected else "#555"
     stroke = 6 if selected else 2
     bg = "#FFF7D6" if selected else "#FFFFFF"
@@ -126,13 +146,12 @@ def card_svg(card: Card, deck: Deck = Deck.SPANISH, show_value: bool = True,
     else:
         suit = card.suit
         assert suit is not None
-        label = card_label(card, deck)
         colour = (_FRENCH_COLOURS if deck is Deck.FRENCH else SUIT_COLOURS)[suit]
         size = 26 if len(label) <= 2 else 20 if len(label) <= 4 else 15
         parts.append(f'<text x="10" y="{12 + size}" font-size="{size}" font-weight="bold" '
                      f'font-family="DejaVu Sans, sans-serif" fill="{colour}">'
                      f'{html.escape(label)}</text>')
-        parts.append(_corner(suit, deck))
+        parts.append(_corner(suit, deck, mark))
         parts.append(_mark(card, deck, 50, 78, 22))
     if show_value and not card.is_joker:
         parts.append(f'<circle cx="{W - 22}" cy="{H - 22}" r="17" fill="#1B3A57"/>'
@@ -154,11 +173,14 @@ def back_svg(width: int = 56) -> str:
             f'stroke="#F2C14E" stroke-width="3" stroke-dasharray="6 4"/></svg>')
 
 
-@lru_cache(maxsize=4096)
 def card_img(card: Card, deck: Deck, show_value: bool, selected: bool, width: int,
              name: str) -> str:
     """An ``<img>`` carrying the SVG as a data URI (st.html's sanitiser keeps these)."""
-    svg = card_svg(card, deck, show_value, selected, width, name)
+    return _card_img(card_svg(card, deck, show_value, selected, width, name), card, width, name)
+
+
+@lru_cache(maxsize=4096)
+def _card_img(svg: str, card: Card, width: int, name: str) -> str:
     data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
     return (f'<img src="data:image/svg+xml;base64,{data}" width="{width}" '
             f'height="{int(width * 1.5)}" alt="{html.escape(name)}" title="{html.escape(name)}" '

@@ -11,6 +11,7 @@ speak the child's language.
 from __future__ import annotations
 
 import textwrap
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta, tzinfo
@@ -43,8 +44,15 @@ LEVEL_COLOURS: dict[str, str] = {"new": "#E6E6E6", "attempted": "#D55E00",
                                  "fluent": "#009E73"}
 KIND_COLOURS: dict[str, str] = {"captures": "#0072B2", "hand": "#E69F00",
                                 "fifteens": "#009E73", "best-move": "#CC79A7"}
-_LAYOUT = {"margin": {"l": 40, "r": 20, "t": 64, "b": 40}, "height": 350,
-           "font": {"size": 14}, "legend": {"orientation": "h", "y": -0.2}}
+# The legend at the foot of the figure, not at a fraction of the plot's height below the
+# axis: on a phone the day labels turn slanted and grow taller, and a legend 20 % below
+# the axis covered their ends ("21. Nov." read "21. Nov"). The x axis makes room for its
+# labels (automargin) above the legend's own margin.
+_LAYOUT = {"margin": {"l": 40, "r": 20, "t": 64, "b": 40}, "height": 380,
+           "font": {"size": 14},
+           "legend": {"orientation": "h", "yref": "container", "y": 0, "yanchor": "bottom",
+                      "x": 0, "xanchor": "left"},
+           "xaxis": {"automargin": True}}
 
 
 def _list(values: Any) -> list[Any]:
@@ -344,9 +352,36 @@ def _percent_ticks() -> dict[str, Any]:
             "ticktext": [format_percent(place / 100) for place in places]}
 
 
+#: Marks that close a phrase: never the first sign of a wrapped Chinese line; marks that
+#: open one: never its last.
+_NO_LINE_START = "，。、：；！？）》」』"
+_NO_LINE_END = "（《「『"
+
+
+def _wide(char: str) -> bool:
+    return unicodedata.east_asian_width(char) in "WF"
+
+
+def _columns(text: str) -> int:
+    return sum(2 if _wide(c) else 1 for c in text)
+
+
 def _title(text: str) -> str:
-    """A chart title wrapped onto lines that fit a phone (Plotly's line break is <br>)."""
-    return "<br>".join(textwrap.wrap(text, TITLE_WIDTH)) or text
+    """A chart title wrapped onto lines that fit a phone (Plotly's line break is <br>):
+    at spaces; a Chinese title (no spaces) between any two signs, a wide sign counting
+    as two columns (it was one line, cut at both ends: "…一个数 ↓ + 第二个数 → （颜…")."""
+    if not any(_wide(c) for c in text):
+        return "<br>".join(textwrap.wrap(text, TITLE_WIDTH)) or text
+    lines, line, used = [], "", 0
+    for char in text:
+        size = 2 if _wide(char) else 1
+        if used + size > TITLE_WIDTH and line and char not in _NO_LINE_START:
+            carry = line[-1] if line[-1] in _NO_LINE_END else ""
+            lines.append(line[:len(line) - len(carry)].rstrip())
+            line, used = carry, _columns(carry)
+        line += char
+        used += size
+    return "<br>".join([*lines, line.strip()])
 
 
 def day_label(day: str, tr: Tr) -> str:
@@ -368,12 +403,17 @@ def _every_day(per_day: pd.DataFrame) -> pd.DataFrame:
 
 #: The most day labels an axis shows (a phone fits about seven; the rest are ticks).
 _DAY_LABELS = 8
+_DAY_LABELS_WIDE = 5
 
 
 def _day_axis(fig: go.Figure, days: Sequence[str], tr: Tr) -> None:
     """Dates on the x axis, kept as ISO values (the data) but labelled short; on a long
     range, every n-th day, so labels never overlap on a phone."""
-    step = max(1, -(-len(days) // _DAY_LABELS))
+    # Chinese labels ("11月21日") are about twice as wide as "21. Nov.": fewer of them, or
+    # on a phone the slanted labels ran into each other.
+    most = _DAY_LABELS_WIDE if days and any(_wide(c) for c in day_label(days[-1], tr)) \
+        else _DAY_LABELS
+    step = max(1, -(-len(days) // most))
     shown = list(days)[::-1][::step][::-1]  # the latest day always labelled
     fig.update_xaxes(type="category", categoryorder="array", categoryarray=list(days),
                      tickvals=shown, ticktext=[day_label(d, tr) for d in shown])
@@ -492,7 +532,8 @@ def mistakes_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
         go.Scatter(x=x, y=_list(trend), name=tr("ch_trend"), mode="lines", line={"width": 4},
                    marker_color="#D55E00")])
     fig.update_layout(title=_title(tr("ch_mistakes_title")), **_LAYOUT)
-    fig.update_yaxes(rangemode="tozero")
+    # A count in whole numbers: one mistake a game drew 0 0,2 0,4 … 1 (issue 33).
+    fig.update_yaxes(rangemode="tozero", **_count_ticks(values.max()))
     count = int(len(reviewed))
     if 1 < count < TREND_GAMES:  # the first three and the last three would overlap
         return Chart(fig, "ch_mistakes_reading_few",

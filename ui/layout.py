@@ -17,6 +17,7 @@ from ui.i18n import current_language
 from .errors import safe_callback, show_storage_unavailable
 from .fit import FIT_STYLE
 from .session import current_profile, pop_flash, save_language
+from .streamlit_words import translate_streamlit_words
 from .voice_component import listen_for_first_tap
 
 __all__ = ["sidebar", "show_flash", "require_profile",
@@ -62,8 +63,15 @@ h1 { font-size: 2.1rem !important; padding-top: 0.2rem !important;
 .st-key-play_board div[data-testid="stWidgetLabel"] { margin-bottom: 0; }
 .st-key-play_board div[data-testid="stWidgetLabel"] p { font-size: 1rem; }
 .st-key-game_tools { align-items: center; }
-/* Streamlit's drop-zone text is English only: the page says it in the child's language. */
+/* Streamlit's drop-zone text gives its limit, not Replay's: the page says ours. */
 .st-key-replay_file [data-testid="stFileUploaderDropzoneInstructions"] { display: none; }
+/* A segmented control that wraps on a phone: each choice its own whole box (joined into
+   one bar over two or three lines, their borders read as broken boxes). */
+@media (max-width: 640px) {
+  button[data-variant="segmented_control"] { border-radius: 0.5rem !important;
+    margin: 0 6px 6px 0 !important; }
+  button[data-variant="segmented_control"]:not([aria-checked="true"]) {
+    border-color: rgba(17, 24, 32, 0.2) !important; } }
 @keyframes escoba-in { from { opacity: 0; transform: translateY(-8px); }
                        to { opacity: 1; transform: none; } }
 @media (prefers-reduced-motion: reduce) {
@@ -108,6 +116,7 @@ def sidebar() -> None:
                f"{html.escape(profile.nickname)}</div>")
     st.sidebar.html(_STYLE + FIT_STYLE + who)
     listen_for_first_tap()  # speech and sounds wait for a tap on the page (issue 23)
+    translate_streamlit_words(current_language())  # Streamlit's English words (issue 33)
 
 
 #: Message parameters that hold a name someone typed (a nickname, a player's name).

@@ -89,6 +89,7 @@ from .errors import friendly_fragment
 from .i18n import current_language
 from .practice import child_timezone, today
 from .session import device_key, storage
+from .streamlit_words import date_format
 
 __all__ = ["show_teacher_page", "PARTS", "CELL_MARKS", "grid_html", "legend_html",
            "dashboard_html", "totals_html"]
@@ -112,9 +113,6 @@ _CELL_COLOURS = {"fast": ("#c8e6c9", "#1b5e20"), "slow": ("#fff1b8", "#6d5200"),
 _PUZZLE_KINDS = tuple(k for k in KINDS if k != "quick-facts")
 #: The due date typed in the order the teacher's language writes dates (issue 27: a
 #: Spanish page asked for "YYYY/MM/DD").
-_DATE_FORMATS = {"es": "DD/MM/YYYY", "de": "DD.MM.YYYY", "zh": "YYYY/MM/DD"}
-
-
 # -- small helpers ------------------------------------------------------------------------
 
 def _room() -> Classroom:
@@ -951,11 +949,12 @@ def _new_assignment(info: ClassInfo) -> None:
             cols[2].number_input(ct("assign.count"), 1, MAX_PUZZLES, 10, key="tc_as_count")
         elif kind == "facts":
             st.multiselect(ct("assign.facts", max=MAX_FACTS), askable_facts(capture_sum),
-                           key="tc_as_facts", max_selections=MAX_FACTS, format_func=fact_label)
+                           key="tc_as_facts", max_selections=MAX_FACTS, format_func=fact_label,
+                           placeholder=t("stw.choose_options"))
         else:
             st.number_input(ct("assign.weakest"), 1, MAX_FACTS, 5, key="tc_as_weakest")
         st.date_input(ct("assign.due"), value=None, key="tc_as_due", min_value=today(),
-                      format=_DATE_FORMATS.get(lang, "YYYY-MM-DD"))
+                      format=date_format(lang))
         st.form_submit_button(ct("assign.create"), type="primary", on_click=_on_assign,
                               args=(info.id, kind, capture_sum), width="stretch")
 

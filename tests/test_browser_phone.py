@@ -1,0 +1,191 @@
+"""My progress in German and a puzzle in Chinese on a 390 × 844 phone (issue 33), as a
+parent and a child see them, with two weeks of answers in the database.
+
+- My progress (with four finished games too): no text cut short; the games' count axes
+  in whole numbers; every day label under a chart whole and clear of the
+  legend (a legend placed 20 % below the axis covered the slanted labels' ends: "21. Nov."
+  read "21. Nov"); the section choice that wraps onto three lines shows whole boxes.
+- A puzzle in Chinese: no text cut short; the cards' faces name their ranks and suits in
+  Chinese (国王, 金), never the Spanish "Rey" or the suit letter "o".
+
+Screenshots: test-artifacts/35-phone-*.png (looked at: docs/I18N.md).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from datetime import UTC, datetime, timedelta
+from urllib.parse import unquote
+
+import pytest
+import sqlalchemy as sa
+
+from tests.test_browser import (  # noqa: F401 (fixtures)
+    _TRUNCATED_JS,
+    _artifact,
+    _context,
+    _page_text,
+    _wait_idle,
+    browser_type_launch_args,
+    server,
+)
+from tests.test_classroom import captures, fact_quick
+from trainer.i18n import t
+from trainer.storage import Storage
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+PHONE = (390, 844)
+
+# Each chart's day labels against its legend: [label text, label bottom, legend top].
+_TICKS_JS = """() => [...document.querySelectorAll('.js-plotly-plot')].flatMap((plot) => {
+  const legend = plot.querySelector('.legend');
+  const top = legend ? legend.getBoundingClientRect().top : Infinity;
+  return [...plot.querySelectorAll('.xtick text')].map(
+    (label) => [label.textContent, label.getBoundingClientRect().bottom, top]);
+})"""
+
+# For each picked card: whether its ✓ stays clear of the rank's corner (the face's first
+# 60 % of its width, its first quarter of its height: room for "Knappe" or "骑士").
+_TICK_CLEAR_JS = """() => {
+  const root = document.querySelector('[data-testid=stBidiComponentIsolated]').shadowRoot;
+  return [...root.querySelectorAll('.eb-card[aria-pressed=true]')].map((card) => {
+    const c = card.getBoundingClientRect();
+    const t = card.querySelector('.eb-tick').getBoundingClientRect();
+    const corner = {right: c.left + c.width * 0.6, bottom: c.top + c.height * 0.25};
+    return t.left >= corner.right || t.top >= corner.bottom || t.bottom <= c.top;
+  });
+}"""
+
+# The count axes' tick labels of the games' charts (all but the points per round, a mean).
+_COUNT_TICKS_JS = """() => [...document.querySelectorAll('.js-plotly-plot')]
+  .filter((plot) => !/Punkte/.test(plot.querySelector('.gtitle')?.textContent || ''))
+  .flatMap((plot) => [...plot.querySelectorAll('.ytick text')].map((t) => t.textContent))"""
+
+# Every choice of a segmented control: its four border colours.
+_BORDERS_JS = """() => [...document.querySelectorAll(
+    'button[data-variant=segmented_control]')].map((b) => {
+  const s = getComputedStyle(b);
+  return [b.innerText, s.borderTopColor, s.borderRightColor, s.borderBottomColor,
+          s.borderLeftColor];
+})"""
+
+
+def _seed(db, lang: str) -> int:
+    """A profile with two weeks of quick facts and puzzles (some days without any)."""
+    store = Storage(sa.create_engine(f"sqlite:///{db}"))
+    profile = store.create_profile(f"Mia {lang}", "🦊", settings={"lang": lang})
+    rng = random.Random(3)
+    now = datetime.now(UTC)
+    for back in (13, 12, 10, 9, 6, 3, 2, 1, 0):
+        when = now - timedelta(days=back)
+        for _ in range(12):
+            fact = rng.choice(["15-5", "15-6", "15-7", "15-8", "15-9"])
+            right = rng.random() < 0.6 + (13 - back) * 0.025
+            store.record_attempt(profile.id, fact_quick(fact, right, rng.uniform(1.5, 7), when))
+        for level in (1, 2):
+            store.record_attempt(profile.id, captures(level, rng.random() < 0.7, when,
+                                                      seed=f"s{back}{level}"))
+    return profile.id
+
+
+def _games(db, profile: int, count: int) -> None:
+    """``count`` finished games against the computer, each with the coach's review."""
+    from escoba import Rules
+    from tests.test_storage import play_to_end
+    from trainer.gameplay import GameSession, SeatSpec
+
+    store = Storage(sa.create_engine(f"sqlite:///{db}"))
+    seats = [SeatSpec("human", "Mia"), SeatSpec("bot", "Bot", level="greedy")]
+    for seed in range(count):
+        session = GameSession.new(Rules.preset("classic", target=5), seats, 11 + seed,
+                                  storage=store, profile_id=profile)
+        play_to_end(session)
+        store.save_review(session.game_id, [
+            {"round": 1, "move_no": 3, "move": "7o", "best": "7o 8c", "lost": 1.0,
+             "mistakes": [["missed_capture", {}]]}])
+
+
+def test_my_progress_in_german_on_a_phone(server, browser_type_launch_args) -> None:  # noqa: F811
+    from playwright.sync_api import sync_playwright
+
+    url, db = server
+    profile = _seed(db, "de")
+    _games(db, profile, 4)
+    with sync_playwright() as p:
+        browser, context, page = _context(p, browser_type_launch_args, PHONE)
+        try:
+            page.goto(f"{url}/progress?p={profile}")
+            page.get_by_text(t("progress_title", "de")).first.wait_for()
+            page.locator(".js-plotly-plot").first.wait_for()
+            _wait_idle(page)
+            page.screenshot(path=str(_artifact("35-phone-progress-de.png")), full_page=True)
+            assert page.evaluate(_TRUNCATED_JS) == []
+            sections = page.locator(".st-key-pr_view button")
+            sections.nth(1).click()  # practice: answers and time per day
+            page.locator(".js-plotly-plot .legend").first.wait_for()
+            _wait_idle(page)
+            page.screenshot(path=str(_artifact("35-phone-progress-de-practice.png")),
+                            full_page=True)
+            assert page.evaluate(_TRUNCATED_JS) == []
+            ticks = page.evaluate(_TICKS_JS)
+            days = [label for label, _, _ in ticks]
+            assert len(days) >= 5 and all(re.fullmatch(r"\d{1,2}\. \w+\.?", d) for d in days), days
+            assert "21. Nov" not in days or "21. Nov." in days  # Babel's months keep their dot
+            covered = [(label, bottom, top) for label, bottom, top in ticks if bottom > top]
+            assert not covered, covered
+            sections.nth(3).click()  # games: wins, escobas, points, mistakes
+            page.locator(".js-plotly-plot").nth(3).wait_for()
+            _wait_idle(page)
+            page.screenshot(path=str(_artifact("35-phone-progress-de-games.png")),
+                            full_page=True)
+            assert page.evaluate(_TRUNCATED_JS) == []
+            # counts in whole numbers (one mistake a game drew 0 0,2 … 1), means may be 0,5
+            counts = page.evaluate(_COUNT_TICKS_JS)
+            assert counts and all(re.fullmatch(r"\d+", tick) for tick in counts), counts
+            # Every choice a whole box: no side of a box drawn transparent.
+            for text, *colours in page.evaluate(_BORDERS_JS):
+                assert "rgba(0, 0, 0, 0)" not in colours, (text, colours)
+            assert not page.get_by_text("Traceback").count()
+        finally:
+            context.close()
+            browser.close()
+
+
+def test_a_chinese_puzzle_on_a_phone(server, browser_type_launch_args) -> None:  # noqa: F811
+    from playwright.sync_api import sync_playwright
+
+    url, db = server
+    profile = _seed(db, "zh")
+    with sync_playwright() as p:
+        browser, context, page = _context(p, browser_type_launch_args, PHONE)
+        try:
+            page.goto(f"{url}/puzzles?p={profile}")
+            page.get_by_text(t("puzzles_title", "zh")).first.wait_for()
+            page.locator(".eb-card").first.wait_for()
+            page.get_by_text(t("board_fallback_title", "zh")).wait_for(state="detached")
+            _wait_idle(page)
+            page.screenshot(path=str(_artifact("35-phone-puzzle-zh.png")), full_page=True)
+            assert page.evaluate(_TRUNCATED_JS) == []
+            # the board's faces are data: URLs of the SVG, percent-encoded
+            shown = _page_text(page)
+            shown += "".join(unquote(m) for m in re.findall(
+                r"data:image/svg\+xml;charset=utf-8,([^\"'\s)]+)", shown))
+            faces = re.findall(r'<svg[^>]*data-card="[^"]+".*?</svg>', shown, re.S)
+            assert faces
+            for face in faces:
+                texts = re.findall(r">([^<>]+)</text>", face)
+                rank, corner = texts[0], texts[1]
+                assert rank in {"A", "2", "3", "4", "5", "6", "7", "侍从", "骑士", "国王"}, texts
+                assert corner in {"金", "杯", "剑", "棍"}, texts
+            # The puzzle's own card, picked: its ✓ leaves the card's rank readable.
+            clear = page.evaluate(_TICK_CLEAR_JS)
+            assert clear, "no picked card with its ✓"
+            assert all(clear), "the ✓ covers the card's rank"
+            page.screenshot(path=str(_artifact("35-phone-puzzle-zh-picked.png")),
+                            full_page=True)
+            assert not page.get_by_text("Traceback").count()
+        finally:
+            context.close()
+            browser.close()

@@ -111,8 +111,8 @@ _CELL_COLOURS = {"fast": ("#c8e6c9", "#1b5e20"), "slow": ("#fff1b8", "#6d5200"),
                  "wrong": ("#ffcdd2", "#8e0000"), "missed": ("#ffe9ec", "#8e0000"),
                  "unseen": ("#eceff1", "#546e7a")}
 _PUZZLE_KINDS = tuple(k for k in KINDS if k != "quick-facts")
-#: The due date typed in the order the teacher's language writes dates (issue 27: a
-#: Spanish page asked for "YYYY/MM/DD").
+
+
 # -- small helpers ------------------------------------------------------------------------
 
 def _room() -> Classroom:

@@ -31,6 +31,10 @@ SPOKEN_DOMAINS = ("messages", "lessons", "classroom")
 
 
 def _child_facing(domain: str, key: str) -> bool:
+    # stw.*: Streamlit's own widget words put into the page's language (issue 33), never
+    # said aloud: they name controls, as the browser's own labels do.
+    if key.startswith("stw."):
+        return False
     return domain != "classroom" or key.startswith("mc.")
 
 

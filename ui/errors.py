@@ -201,24 +201,35 @@ def drop_error_flash() -> None:
     st.session_state.pop(_ERROR_FLAG, None)
 
 
+#: What ui.pupil_guard answers for this module (issue 27). It builds on this module, so it
+#: hands its two checks over when it is imported (app.py imports it on every run) instead of
+#: being imported from here: no import cycle. Without it both checks are off.
+_PUPIL_HOOKS: dict[str, Callable[[], Any]] = {}
+
+
+def set_pupil_hooks(*, class_gone: Callable[[], bool], activity: Callable[[], None]) -> None:
+    """``class_gone``: whether this session's pupil has just lost their class (and is told
+    so); ``activity``: a tap inside a fragment counts against the idle sign-out."""
+    _PUPIL_HOOKS.update(class_gone=class_gone, activity=activity)
+
+
 def _class_gone() -> bool:
     """Whether this session's pupil has just lost their class (deleted, archived, the
     pupil removed): then a failure came from that, and the child is told that (issue 27:
-    "Your game is saved" was said when nothing was, the profile gone with the class).
-    ui.pupil_guard builds on this module: imported when needed, not at the top."""
+    "Your game is saved" was said when nothing was, the profile gone with the class)."""
+    check = _PUPIL_HOOKS.get("class_gone")
+    if check is None:
+        return False
     try:
-        from ui.pupil_guard import end_if_class_gone
-
-        return end_if_class_gone()
+        return bool(check())
     except Exception:  # no database, no session: the usual "sorry"
         log.exception("could not check the pupil's class")
         return False
 
 
 def _note_activity() -> None:
-    from ui.pupil_guard import note_activity  # see _class_gone
-
-    note_activity()
+    if (noted := _PUPIL_HOOKS.get("activity")) is not None:
+        noted()
 
 
 def show_error_flash() -> None:

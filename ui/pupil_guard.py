@@ -25,10 +25,10 @@ import logging
 import streamlit as st
 
 from trainer import clock
-from trainer.classroom import PupilVisit, visit_end
+from trainer.classroom import PupilVisit, say, visit_end
 
-from .classroom import ct
-from .errors import drop_error_flash, friendly_fragment
+from .errors import drop_error_flash, friendly_fragment, set_pupil_hooks
+from .i18n import current_language
 from .session import set_profile, storage
 
 __all__ = ["guard_run", "watch", "show_ended", "note_activity", "end_if_class_gone",
@@ -119,9 +119,11 @@ def show_ended(link: bool = True) -> None:
     reason = st.session_state.pop(KEY_ENDED, None)
     if reason is None:
         return
-    (st.warning if reason in _CLASS_GONE else st.info)(ct(f"ended.{reason}"), icon="👋")
+    lang = current_language()  # ui.classroom.ct would close an import cycle through ui.errors
+    (st.warning if reason in _CLASS_GONE else st.info)(say(f"ended.{reason}", None, lang),
+                                                       icon="👋")
     if link and reason not in _CLASS_GONE:
-        st.page_link("app_pages/my_class.py", label=ct("ended.again"), icon="🏫")
+        st.page_link("app_pages/my_class.py", label=say("ended.again", None, lang), icon="🏫")
 
 
 @friendly_fragment(run_every=WATCH_SECONDS)
@@ -140,3 +142,6 @@ def watch() -> None:
     if kept is not None and kept[1] is not None:
         with st.sidebar:
             _tick()
+
+
+set_pupil_hooks(class_gone=end_if_class_gone, activity=note_activity)

@@ -121,7 +121,7 @@ def _teacher_sets_up(page, url: str) -> tuple[str, str]:
     page.get_by_role("button", name="Add these pupils").click()
     page.get_by_text("2 pupils added.").wait_for()
     _wait_idle(page)
-    pin = _row_of(page, "Lola", "My PIN")
+    pin = _row_of(page, "Lola", "PIN")
     assert re.fullmatch(r"\d{4}", pin), pin
     page.screenshot(path=str(_artifact("17-classroom-teacher-pupils.png")), full_page=True)
     _button(page, "tc_added_done").click()

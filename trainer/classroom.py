@@ -818,9 +818,10 @@ class Classroom:
 
     # -- locks and forgotten PINs (issue 27) -------------------------------------------
     def pin_attempts(self, class_id: int) -> dict[int, PinAttempts]:
-        """The class's pupils with recent wrong PINs (none: not in the map): how many in a
-        row over every device, from how many devices, the last one, and the longest wait
-        any device has for the pupil. Two queries, whatever the class's size."""
+        """The class's pupils with recent wrong PINs (none: not in the map): how many lately
+        over every device (a right PIN on one device leaves another device's tries
+        counted), from how many devices, the last one, and the longest wait any device has
+        for the pupil. Two queries, whatever the class's size."""
         self._class(class_id)
         at = self._clock()
         ids = [m.profile_id for m in self.storage.members(class_id)]

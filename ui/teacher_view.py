@@ -789,8 +789,9 @@ def _just_added(info: ClassInfo, added: AddedPupils) -> None:
         st.success(ct("pupils.added", count=len(added.added)), icon="✅")
         st.dataframe(pd.DataFrame([{
             ct_text("list.picture"): p.avatar, ct_text("list.nickname"): p.nickname,
-            ct_text("list.real_name"): p.real_name or "", ct_text("card.pin_label"): p.pin,
-        } for p in added.added]), hide_index=True, width="stretch")
+            ct_text("list.real_name"): p.real_name or "", ct_text("list.pin"): p.pin,
+        } for p in sort_names(added.added, current_language(), key=lambda p: p.nickname)]),
+            hide_index=True, width="stretch")
         st.warning(ct("pupils.cards_now"), icon="🪪")
         _cards_button(info, added.added, "tc_cards_added")
     if added.refused:

@@ -959,3 +959,20 @@ def test_names_pictures_pins_and_the_dashboard_in_the_teachers_language(
         bars = [p.proto.text.replace("\\", "") for p in pupil.get("progress")]
         assert [b for b in bars if b.endswith(words["some"])], bars
     assert [r.getMessage() for r in caplog.records if r.name == "locales"] == []
+
+
+@pytest.mark.parametrize(("lang", "shown"), [("es", "2,04 s"), ("de", "2,04 s"),
+                                             ("en", "2.04 s")])
+def test_the_dashboards_seconds_are_written_as_the_language_writes_decimals(
+        lang: str, shown: str) -> None:
+    """A Spanish dashboard said "mediana de segundos 2.04 s" (issue 27's tryout)."""
+    from trainer.classroom_views import PupilRow
+    from ui.teacher_view import _figures
+
+    row = PupilRow(profile_id=1, nickname="Jimena", avatar="🏠", real_name=None,
+                   last_active=None, lesson_stars=0, lesson_stars_max=231, lesson_levels=0,
+                   puzzles=0, quick_facts=5, accuracy=0.6, week_accuracy=0.6,
+                   median_seconds=2.04, fluent_additions=1, fluent_complements=0,
+                   complements=6, assignments_done=0, assignments=0)
+    figures = {name: value for name, _, value in _figures(row, lang)}
+    assert figures["median_seconds"] == shown

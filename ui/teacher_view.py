@@ -67,7 +67,7 @@ from trainer.classroom_views import (
     fact_totals,
 )
 from trainer.export import file_name, kind_text
-from trainer.i18n import format_day, join_text, t
+from trainer.i18n import format_day, format_number, join_text, t
 from trainer.names import sort_names
 from trainer.storage import ClassInfo, ClassSnapshot, Member
 from trainer.text import md_escape
@@ -438,7 +438,8 @@ def _figures(row: PupilRow, lang: str) -> list[tuple[str, str, str]]:
         ("quick_facts", str(row.quick_facts)),
         ("puzzles", str(row.puzzles)),
         ("game_turns", str(row.game_turns)),
-        ("median_seconds", "–" if row.median_seconds is None else f"{row.median_seconds:g} s"),
+        ("median_seconds", "–" if row.median_seconds is None
+         else f"{format_number(row.median_seconds, lang)} s"),
         ("fluent_additions", f"{row.fluent_additions} / 55"),
         ("fluent_complements", f"{row.fluent_complements} / {row.complements}"),
         ("lesson_stars", f"⭐ {row.lesson_stars} / {row.lesson_stars_max}"),
@@ -690,7 +691,8 @@ def _grid(room: Classroom, snap: ClassSnapshot, memo: dict[Any, Any]) -> None:
                                    f"{tr.when.astimezone(zone).strftime('%H:%M')}",
         ct_text("grid.col_right"): ("✓ " + ct_text("grid.right")) if tr.correct
         else ("✗ " + ct_text("grid.wrong")),
-        ct_text("grid.col_seconds"): "" if tr.seconds is None else f"{tr.seconds:g} s",
+        ct_text("grid.col_seconds"): "" if tr.seconds is None
+        else f"{format_number(tr.seconds, lang)} s",
         ct_text("grid.col_kind"): ct_text(f"kind.{tr.kind}"),
     } for tr in tries]), hide_index=True, width="stretch")
 

@@ -402,8 +402,11 @@ def configure_sqlite(engine: Engine, busy_timeout_ms: int = 5000) -> None:
     @sa.event.listens_for(engine, "connect")
     def _on_connect(dbapi_conn: Any, _record: Any) -> None:
         cursor = dbapi_conn.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
+        # The busy timeout first: turning a new file to WAL takes the write lock, and a
+        # replica starting beside another got "database is locked" from this pragma
+        # when it ran under pysqlite's 5 s default (tests/test_storage_migrations.py's race).
         cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
+        cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA foreign_keys=ON")
         # With WAL, NORMAL is durable against an app crash or restart (only a
         # power cut can lose the last commits) and saves an fsync per move.
@@ -503,6 +506,11 @@ class Database:
                 # Re-read under the lock: another process may have won the race.
                 done = conn.execute(sa.select(sa.func.max(schema_version.c.version))).scalar()
                 if (done or 0) >= migration.version:
+                    # Done by another process up to ``done``: skip those without taking
+                    # the write lock again for each (replicas starting together on one
+                    # SQLite file waited their turn once per migration, and one could
+                    # wait out its busy timeout while the others took turns).
+                    current = done or 0
                     continue
                 migration.apply(conn)
                 conn.execute(schema_version.insert().values(version=migration.version,

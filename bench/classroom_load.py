@@ -23,9 +23,9 @@ Every pupil is a tablet of its own (its own session, cookies, page):
   machine has beside the server (measured: docs/BENCHMARKS.md), so most tablets are
   wire tablets and a few real browsers measure what a child sees under that load.
 
-Each tablet signs in (:func:`sign_in`, ``--sign-in``: "My class" by default: the class
-code, the pupil's picture, the PIN pad; or ``pin``: ``?p=<id>`` and the PIN form),
-waits for the whole class to be in, then plays until the time is up: a round of quick
+Each tablet signs in (:func:`sign_in`: "My class", the class code, the pupil's picture,
+the PIN pad: a pupil's ``?p=<id>`` link opens nothing since issue 27), waits for the
+whole class to be in, then plays until the time is up: a round of quick
 facts (5 questions, about 85 % answered right), two "for me" puzzles solved on the
 board set by set (sometimes a wrong set first, sometimes "I've found them all" with one
 set missed), quick facts again..., moving between the pages by the sidebar. A child
@@ -477,25 +477,10 @@ def postgres_database() -> Iterator[str]:
 
 # -- one pupil on one tablet ----------------------------------------------------------
 
-SIGN_INS = ("my_class", "pin")
-
-
-async def sign_in(page: Any, url: str, pupil: Pupil, code: str, how: str = "my_class") -> None:
-    """The pupil signs in on this tablet; ``how``:
-
-    - ``my_class`` (the classroom's way): "My class", the class code from the board, the
-      pupil's picture, then the PIN on the number pad (the fourth digit signs in);
-    - ``pin``: a link to the pupil's profile (``/quick_facts?p=<id>``) opens nothing by
-      itself: the page asks who is playing, "Choose a player" shows the PIN form, the
-      PIN opens the profile (issue 10's flow, the same rate limit).
-    """
-    if how == "pin":
-        await page.goto(f"{url}/quick_facts?p={pupil.profile_id}")
-        await page.get_by_role("link", name="Choose a player").click()
-        await page.locator(".st-key-pin_entry input").fill(pupil.pin)
-        await page.get_by_role("button", name="Open", exact=True).click()
-        await page.get_by_text("Playing as").first.wait_for()
-        return
+async def sign_in(page: Any, url: str, pupil: Pupil, code: str) -> None:
+    """The pupil signs in on this tablet as a class does: "My class", the class code from
+    the board, the pupil's picture, then the PIN on the number pad (the fourth digit signs
+    in)."""
     await page.goto(f"{url}/my_class")
     await page.locator(".st-key-mc_code input").fill(code)
     await page.locator("[data-testid=stFormSubmitButton] button").first.click()
@@ -911,21 +896,11 @@ class WireTablet:
         await asyncio.sleep(self.rng.uniform(*self.think))
 
     # -- a child's taps -------------------------------------------------------------
-    async def sign_in(self, code: str, how: str = "my_class") -> None:
+    async def sign_in(self, code: str) -> None:
         """As :func:`sign_in` does it in the browser, a rerun for each tap."""
         from streamlit.proto.WidgetStates_pb2 import WidgetState
 
         await self.connect()
-        if how == "pin":
-            self.query = f"p={self.pupil.profile_id}"
-            await self.rerun(page_name="quick_facts")
-            await self.rerun(page=self.pages[""])  # "Choose a player"
-            pin = WidgetState(id=self.widgets["pin_entry"], string_value=self.pupil.pin)
-            await self.rerun(widgets=[pin, self._submit("pin_form")])
-            if not any(e.WhichOneof("type") == "alert"
-                       and e.alert.body.startswith("Playing as") for e in self.elements):
-                raise RuntimeError("the PIN did not open the profile")
-            return
         self.query = ""
         await self.rerun(page_name="my_class")
         typed = WidgetState(id=self.widgets["mc_code"], string_value=code)
@@ -1051,7 +1026,7 @@ def browser_indices(pupils: int, in_browser: int) -> set[int]:
 async def _run_pupils(url: str, setup: ClassSetup, seconds: float, think: tuple[float, float],
                       in_browser: int, browsers: int, seed: int, meter: CpuMeter,
                       started: asyncio.Event | None = None,
-                      teacher_every: float = 0.0, how: str = "my_class") -> dict[str, Any]:
+                      teacher_every: float = 0.0) -> dict[str, Any]:
     from playwright.async_api import async_playwright
 
     logs = [PupilLog(p) for p in setup.pupils]
@@ -1079,13 +1054,13 @@ async def _run_pupils(url: str, setup: ClassSetup, seconds: float, think: tuple[
                 tablet: Any = Tablet(page, url, log.pupil, rng, think, log)
 
                 async def enter() -> None:
-                    await sign_in(page, url, log.pupil, setup.code, how)
+                    await sign_in(page, url, log.pupil, setup.code)
                     await page.evaluate(_PROBE)
             else:
                 tablet = WireTablet(url, log.pupil, rng, think, log)
 
                 async def enter() -> None:
-                    await tablet.sign_in(setup.code, how)
+                    await tablet.sign_in(setup.code)
             began = time.monotonic()
             for _ in range(2):
                 try:
@@ -1167,7 +1142,7 @@ def run_class(database_url: str, env: dict[str, str], *, pupils: int = 30,
               in_browser: int = 3, browsers: int = 1, dashboard_every: float = 2.0,
               seed: int = 13, work: Path | None = None, profile_to: Path | None = None,
               server_options: tuple[str, ...] = (),
-              teacher_every: float = 10.0, sign_in_by: str = "my_class") -> dict[str, Any]:
+              teacher_every: float = 10.0) -> dict[str, Any]:
     """The whole load test on one database (the server started here with ``env``):
     ``pupils`` pupils, ``in_browser`` of them in Chromium, the others over the wire."""
     work = work or Path(tempfile.mkdtemp(prefix="classload-"))
@@ -1191,7 +1166,7 @@ def run_class(database_url: str, env: dict[str, str], *, pupils: int = 30,
 
             task = asyncio.create_task(teacher())
             result = await _run_pupils(url, setup, seconds, think, in_browser, browsers, seed,
-                                       meter, started, teacher_every, sign_in_by)
+                                       meter, started, teacher_every)
             await task
             return result
 
@@ -1213,7 +1188,7 @@ def run_class(database_url: str, env: dict[str, str], *, pupils: int = 30,
                    "seconds": seconds, "think_seconds": list(think), "browsers": browsers,
                    "dashboard_every_seconds": dashboard_every,
                    "server_options": list(server_options),
-                   "teacher_page_every_seconds": teacher_every, "sign_in_by": sign_in_by,
+                   "teacher_page_every_seconds": teacher_every,
                    "database": "postgresql" if database_url.startswith("postgresql")
                    else "sqlite", "python": platform.python_version(),
                    "cores": os.cpu_count(), "server_log": str(work / "streamlit.log")})
@@ -1322,8 +1297,6 @@ def main() -> None:
     parser.add_argument("--teacher-every", type=float, default=10.0,
                         help="seconds between two looks of the teacher's page in the browser "
                         "(grid, then dashboard); 0: no teacher page")
-    parser.add_argument("--sign-in", choices=SIGN_INS, default="my_class",
-                        help="my_class: code, picture, PIN pad; pin: ?p=<id> and the PIN form")
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--profile", type=Path, default=None,
                         help="run the server under cProfile; stats written to this file")
@@ -1340,7 +1313,7 @@ def main() -> None:
         report = run_on(database.strip(), pupils=args.pupils, seconds=args.seconds,
                         think=think, in_browser=args.in_browser, browsers=args.browsers,
                         dashboard_every=args.dashboard_every, seed=args.seed,
-                        teacher_every=args.teacher_every, sign_in_by=args.sign_in,
+                        teacher_every=args.teacher_every,
                         profile_to=args.profile, server_options=tuple(
                             part for option in args.server_option
                             for part in (f"--{option.split('=', 1)[0]}", option.split("=", 1)[1])))

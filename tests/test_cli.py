@@ -180,3 +180,30 @@ def test_teacher_create_makes_the_first_account_and_invite_prints_a_working_code
         assert code == 2 and says in err and err.count("\n") == 1
     with pytest.raises(ClassroomError, match="auth.wrong"):
         auth.sign_in("Ms Sanz", "short")
+
+
+def test_the_teacher_command_finds_the_database_the_app_finds(tmp_path, monkeypatch) -> None:
+    """A server whose secrets.toml names its PostgreSQL by parts (Streamlit's ``dialect``,
+    ``host``...): ``escoba teacher`` made its accounts in data/escoba.db instead (review
+    of issue 27)."""
+    from trainer.storage import app_database
+    from trainer.teacher_cli import database_url
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("ESCOBA_DATABASE_URL", raising=False)
+    monkeypatch.delenv("ESCOBA_DB_PATH", raising=False)
+    (tmp_path / ".streamlit").mkdir()
+    (tmp_path / ".streamlit" / "secrets.toml").write_text(
+        '[connections.escoba]\ndialect = "postgresql"\ndriver = "psycopg"\n'
+        'host = "db.school"\nport = 5432\ndatabase = "escoba"\nusername = "app"\n'
+        'password = "s3cret"\n')
+    url = "postgresql+psycopg://app:s3cret@db.school:5432/escoba"
+    assert database_url() == url
+    assert app_database(None, None, {"dialect": "postgresql", "driver": "psycopg",
+                                     "host": "db.school", "port": 5432, "database": "escoba",
+                                     "username": "app", "password": "s3cret"}) == (url, True)
+    monkeypatch.setenv("ESCOBA_DATABASE_URL", "sqlite:///other.db")
+    assert database_url() == "sqlite:///other.db"
+    monkeypatch.delenv("ESCOBA_DATABASE_URL")
+    (tmp_path / ".streamlit" / "secrets.toml").unlink()
+    assert database_url() == "sqlite:///data/escoba.db"

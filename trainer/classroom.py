@@ -76,6 +76,7 @@ from .storage import (
     ClassSnapshot,
     Member,
     NewMember,
+    SecretTries,
     Storage,
     StorageError,
     Teacher,
@@ -596,8 +597,7 @@ class Classroom:
         """Sign out every pupil of the class on every tablet: a pupil signed in before
         now is signed out at the tablet's next run or check (:func:`visit_end`)."""
         self._class(class_id)  # an archived class's pupils are signed out anyway
-        # The teacher session's clock: the app's (trainer.clock), a test's own.
-        at = self.session._clock()
+        at = self._clock()
         info = self.storage.set_class_tablets(class_id, signed_out_at=at)
         assert info is not None
         return info
@@ -746,8 +746,7 @@ class Classroom:
         members = self.storage.members(class_id)
         pins = {m.profile_id: self._pin() for m in members}
         self.storage.set_member_pins(class_id, pins)
-        for pid in pins:  # new cards: every device's count for them starts again
-            self._clear_counts(pid)
+        self._clear_counts(*pins)  # new cards: every device's count for them starts again
         return tuple(PupilLogin(m.profile_id, m.nickname, m.avatar, pins[m.profile_id],
                                 m.real_name)
                      for m in sort_names(members, self.lang, key=lambda m: m.nickname))
@@ -821,19 +820,20 @@ class Classroom:
         """The class's pupils with recent wrong PINs (none: not in the map): how many lately
         over every device (a right PIN on one device leaves another device's tries
         counted), from how many devices, the last one, and the longest wait any device has
-        for the pupil. Two queries, whatever the class's size."""
+        for the pupil. Three queries, whatever the class's size or the server's."""
         self._class(class_id)
         at = self._clock()
         ids = [m.profile_id for m in self.storage.members(class_id)]
         targets = self.storage.secret_tries([(PUPIL_PIN.scope, str(pid)) for pid in ids])
-        pairs = self.storage.secret_tries_of(PUPIL_PIN_PAIR.scope, "")
+        by_pupil: dict[str, list[SecretTries]] = {}
+        for subject, tries in self.storage.secret_tries_of(
+                PUPIL_PIN_PAIR.scope, [f"{pid}|" for pid in ids]).items():
+            if PUPIL_PIN_PAIR.live(tries, at):
+                by_pupil.setdefault(subject.split("|", 1)[0], []).append(tries)
         out: dict[int, PinAttempts] = {}
         for pid in ids:
             row = targets[(PUPIL_PIN.scope, str(pid))]
-            mine = [r for subject, r in pairs.items() if subject.startswith(f"{pid}|")
-                    and r.last_failure is not None
-                    and (at - r.last_failure <= PUPIL_PIN_PAIR.forget_after
-                         or (r.locked_until is not None and r.locked_until > at))]
+            mine = by_pupil.get(str(pid), [])
             if row.failures == 0 and not mine:
                 continue
             waits = [r.locked_until for r in (row, *mine)
@@ -852,11 +852,12 @@ class Classroom:
         self._member(class_id, profile_id)
         self._clear_counts(profile_id)
 
-    def _clear_counts(self, profile_id: int) -> None:
-        """The pupil's wrong-PIN counts start again: over every device, and each device's
-        for this pupil (not a device's own count of every pupil)."""
-        self.storage.clear_secret_tries_of([(PUPIL_PIN.scope, str(profile_id))],
-                                           PUPIL_PIN_PAIR.scope, f"{profile_id}|")
+    def _clear_counts(self, *profile_ids: int) -> None:
+        """These pupils' wrong-PIN counts start again, in one transaction: over every
+        device, and each device's for them (not a device's own count of every pupil)."""
+        self.storage.clear_secret_tries_of([(PUPIL_PIN.scope, str(pid)) for pid in profile_ids],
+                                           PUPIL_PIN_PAIR.scope,
+                                           [f"{pid}|" for pid in profile_ids])
 
     def look_up_pin(self, class_id: int, profile_id: int) -> PupilLogin:
         """The pupil's login as its card prints it, PIN included (``pin`` None for a pupil

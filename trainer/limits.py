@@ -62,11 +62,16 @@ class SecretLimit:
         doublings = min(failures - self.free, 20)  # 2**20 minutes is past any ceiling
         return min(self.first_wait * (2 ** doublings), self.max_wait)
 
+    def live(self, tries: SecretTries, at: datetime) -> bool:
+        """Whether this count still counts at ``at``: it waits, or its last wrong secret is
+        no older than ``forget_after`` (else the next wrong one starts it again)."""
+        if tries.locked_until is not None and tries.locked_until > at:
+            return True
+        return tries.last_failure is not None and at - tries.last_failure <= self.forget_after
+
     def count(self, before: SecretTries, at: datetime) -> tuple[int, datetime | None]:
         """The count and the wait after one more wrong secret (the storage's policy)."""
-        waiting = before.locked_until is not None and before.locked_until > at
-        stale = (before.last_failure is not None and not waiting
-                 and at - before.last_failure > self.forget_after)
+        stale = before.last_failure is not None and not self.live(before, at)
         failures = 1 if stale else before.failures + 1
         wait = self.wait_after(failures)
         return failures, (at + wait if wait else None)

@@ -10,9 +10,10 @@ the teacher accounts of a server from its command line (issue 27, docs/CLASSROOM
   :data:`~trainer.classroom.INVITE_DAYS` days.
 
 The database is the app's: ``--db`` (a SQLAlchemy URL or a SQLite file), else
-``ESCOBA_DATABASE_URL``, else ``url`` in ``.streamlit/secrets.toml``'s
-``[connections.escoba]``, else the SQLite file ``ESCOBA_DB_PATH`` (or that section's
-``path``), default ``data/escoba.db`` — the order :func:`ui.session.database_url` reads.
+``ESCOBA_DATABASE_URL``, else ``.streamlit/secrets.toml``'s ``[connections.escoba]``
+(``url``, or Streamlit's parts: ``dialect``, ``host``...), else the SQLite file
+``ESCOBA_DB_PATH`` (or that section's ``path``), default ``data/escoba.db``: the order
+the app reads (:func:`trainer.storage.app_database`).
 Refusals are one line (``error: ...``, exit code 2), in English.
 """
 
@@ -31,28 +32,25 @@ import sqlalchemy as sa
 from escoba.cli import CliError
 
 from .classroom import ClassroomError, TeacherAuth, format_invite, say
-from .storage import Storage, configure_sqlite, sqlite_url
+from .storage import Storage, app_database, configure_sqlite, sqlite_url
 
 __all__ = ["register", "database_url"]
 
-DEFAULT_DB_PATH = "data/escoba.db"
 SECRETS = Path(".streamlit") / "secrets.toml"
 
 
 def database_url(given: str | None = None) -> str:
-    """The app's database as a SQLAlchemy URL (see the module doc for the order)."""
+    """The app's database as a SQLAlchemy URL: ``--db``, else what the app reads
+    (:func:`trainer.storage.app_database`, the same order)."""
     if given:
         return given if "://" in given else sqlite_url(given)
-    if url := os.environ.get("ESCOBA_DATABASE_URL"):
-        return url
     section: dict[str, Any] = {}
     if SECRETS.is_file():
         with SECRETS.open("rb") as handle:
             section = tomllib.load(handle).get("connections", {}).get("escoba", {})
-    if "url" in section:
-        return str(section["url"])
-    return sqlite_url(os.environ.get("ESCOBA_DB_PATH") or section.get("path")
-                      or DEFAULT_DB_PATH)
+    url, _ = app_database(os.environ.get("ESCOBA_DATABASE_URL"),
+                          os.environ.get("ESCOBA_DB_PATH"), section)
+    return url
 
 
 def _storage(args: argparse.Namespace) -> Storage:

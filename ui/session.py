@@ -30,7 +30,7 @@ from escoba import Deck
 from trainer.gameplay import GameSession
 from trainer.i18n import LANGUAGES
 from trainer.profile_book import ProfileBook
-from trainer.storage import GameRow, Profile, Storage, configure_sqlite, sqlite_url
+from trainer.storage import GameRow, Profile, Storage, app_database, configure_sqlite
 from trainer.storage.trouble import UNAVAILABLE
 from ui.i18n import current_language, set_language
 
@@ -43,7 +43,6 @@ __all__ = ["storage", "database_url", "current_profile", "set_profile", "setting
 log = logging.getLogger(__name__)
 
 CONNECTION_NAME = "escoba"
-DEFAULT_DB_PATH = "data/escoba.db"
 DEFAULT_SETTINGS: dict[str, Any] = {
     "deck": "spanish",
     "show_values": True,
@@ -97,14 +96,12 @@ def _database_url(env_url: str | None, env_path: str | None) -> str | None:
     (``url = "postgresql+psycopg://..."``); else a SQLite file at
     ``ESCOBA_DB_PATH`` or ``path`` in that section, default ``data/escoba.db``.
     """
-    if env_url:
-        return env_url
-    section = _secret_section()
-    if "url" in section or "dialect" in section:
-        return None
-    path = env_path or section.get("path") or DEFAULT_DB_PATH
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    return sqlite_url(path)
+    url, from_secrets = app_database(env_url, env_path, _secret_section())
+    if from_secrets:
+        return None  # st.connection reads the section itself (engine options too)
+    if url.startswith("sqlite:///"):
+        Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+    return url
 
 
 @st.cache_resource(show_spinner=False)

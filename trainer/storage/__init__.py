@@ -31,13 +31,21 @@ from .migrations import MIGRATIONS, SCHEMA_VERSION
 from .practice import DailyResult, PracticeStore, ProgressVersion
 from .profiles import Profile, ProfileData, ProfileStore
 from .progress import ProgressStore
-from .schema import StorageError, configure_sqlite, metadata, sqlite_url
+from .schema import (
+    DEFAULT_DB_PATH,
+    StorageError,
+    app_database,
+    configure_sqlite,
+    metadata,
+    sqlite_url,
+)
 from .tables import NewSeat, SeatRow, TableChanged, TablePulse, TableRow, TableStore
 
 __all__ = ["Storage", "Profile", "ProfileData", "GameRow", "GameChanged", "MoveRow", "LessonBest",
            "LessonGo",
            "RoundResult", "record_shareable", "DailyResult", "ProgressVersion", "StorageError",
            "MIGRATIONS", "SCHEMA_VERSION", "metadata", "sqlite_url", "configure_sqlite",
+           "app_database", "DEFAULT_DB_PATH",
            "Teacher", "ClassInfo", "Member", "NewMember",
            "AssignmentRow", "ClassSnapshot", "ClassDeletion", "ClassVersion",
            "TableRow", "SeatRow", "NewSeat", "TableChanged", "TablePulse", "SecretTries"]

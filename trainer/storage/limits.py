@@ -93,24 +93,32 @@ class LimitStore(Database):
             conn.execute(secret_tries.delete().where(
                 (secret_tries.c.scope == scope) & (secret_tries.c.subject == subject)))
 
-    def secret_tries_of(self, scope: str, prefix: str) -> dict[str, SecretTries]:
-        """Every count of ``scope`` whose subject starts with ``prefix`` (a pupil's counts
-        per device: ``"<profile id>|"``), by subject: what the teacher is shown."""
+    def secret_tries_of(self, scope: str, prefixes: Sequence[str]) -> dict[str, SecretTries]:
+        """Every count of ``scope`` whose subject starts with one of ``prefixes`` (a
+        pupil's counts per device: ``"<profile id>|"``), by subject, in one query: what
+        the teacher is shown for a class."""
+        if not prefixes:
+            return {}
         with self.engine.connect() as conn:
             rows = conn.execute(sa.select(secret_tries).where(
-                (secret_tries.c.scope == scope)
-                & (sa.func.substr(secret_tries.c.subject, 1, len(prefix)) == prefix))).all()
+                (secret_tries.c.scope == scope) & _starts_with_any(prefixes))).all()
         return {row.subject: SecretTries(int(row.failures), aware(row.locked_until),
                                          aware(row.last_failure)) for row in rows}
 
     def clear_secret_tries_of(self, keys: Sequence[tuple[str, str]], scope: str,
-                              prefix: str) -> None:
+                              prefixes: Sequence[str]) -> None:
         """Several counts start again at once, in one transaction: ``keys``, and every
-        subject of ``scope`` starting with ``prefix`` (a teacher unlocks a pupil)."""
+        subject of ``scope`` starting with one of ``prefixes`` (a teacher unlocks a pupil,
+        or gives the whole class new PINs)."""
         with self.transaction() as conn:
             for key_scope, subject in keys:
                 conn.execute(secret_tries.delete().where(
                     (secret_tries.c.scope == key_scope) & (secret_tries.c.subject == subject)))
-            conn.execute(secret_tries.delete().where(
-                (secret_tries.c.scope == scope)
-                & (sa.func.substr(secret_tries.c.subject, 1, len(prefix)) == prefix)))
+            if prefixes:
+                conn.execute(secret_tries.delete().where(
+                    (secret_tries.c.scope == scope) & _starts_with_any(prefixes)))
+
+
+def _starts_with_any(prefixes: Sequence[str]) -> Any:
+    """``subject`` starts with one of ``prefixes`` (``substr``: no LIKE wildcards to escape)."""
+    return sa.or_(*(sa.func.substr(secret_tries.c.subject, 1, len(p)) == p for p in prefixes))

@@ -9,7 +9,7 @@ and the new shape here.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
@@ -388,6 +388,38 @@ def aware(value: datetime | None) -> datetime | None:
 def sqlite_url(path: str) -> str:
     """The SQLAlchemy URL of a SQLite file."""
     return f"sqlite:///{path}"
+
+
+#: The app's SQLite file when nothing names another database.
+DEFAULT_DB_PATH = "data/escoba.db"
+
+
+def secrets_url(section: Mapping[str, Any]) -> str | None:
+    """The database a ``[connections.escoba]`` section of ``.streamlit/secrets.toml`` names
+    (``url``, or Streamlit's parts: ``dialect``, ``driver``, ``username``, ``password``,
+    ``host``, ``port``, ``database``, ``query``), else None."""
+    if "url" in section:
+        return str(section["url"])
+    if "dialect" not in section:
+        return None
+    driver = str(section["dialect"]) + (f"+{section['driver']}" if section.get("driver") else "")
+    return sa.engine.URL.create(
+        driver, username=section.get("username"), password=section.get("password"),
+        host=section.get("host"), port=section.get("port"), database=section.get("database"),
+        query=dict(section.get("query", {}))).render_as_string(hide_password=False)
+
+
+def app_database(env_url: str | None, env_path: str | None,
+                 section: Mapping[str, Any]) -> tuple[str, bool]:
+    """The app's database as a URL, and whether secrets.toml named it: ``ESCOBA_DATABASE_URL``;
+    the secrets' section; else the SQLite file ``ESCOBA_DB_PATH`` or the section's ``path``,
+    default :data:`DEFAULT_DB_PATH`. The app and the ``escoba teacher`` command read it
+    alike (one order, one place)."""
+    if env_url:
+        return env_url, False
+    if (named := secrets_url(section)) is not None:
+        return named, True
+    return sqlite_url(env_path or section.get("path") or DEFAULT_DB_PATH), False
 
 
 def configure_sqlite(engine: Engine, busy_timeout_ms: int = 5000) -> None:

@@ -89,7 +89,7 @@ __all__ = ["ClassroomError", "DOMAIN", "Picture", "PICTURES", "picture_of", "MAX
            "new_invite", "format_invite", "normalise_invite", "INVITE_DAYS", "LOCAL",
            "AddedPupils", "PupilSignIn", "PupilCard", "ClassCard", "pupil_tasks",
            "Clock", "utc_now", "say", "describe", "fact_label", "PupilVisit", "visit_end",
-           "PUPIL_IDLE_CHOICES", "PUPIL_IDLE_MINUTES"]
+           "PUPIL_IDLE_CHOICES", "PUPIL_IDLE_MINUTES", "CLASS_GONE"]
 
 #: The catalog domain of the classroom's words (locales/<lang>/LC_MESSAGES/classroom.po).
 DOMAIN = "classroom"
@@ -488,11 +488,12 @@ class Classroom:
 
     def __init__(self, storage: Storage, session: TeacherSession, *,
                  code_maker: Callable[[], str] = new_class_code,
-                 pin_maker: Callable[[], str] = new_pin, clock: Clock = utc_now,
+                 pin_maker: Callable[[], str] = new_pin, clock: Clock | None = None,
                  lang: str = "en") -> None:
         self.storage = storage
         self.session = session
-        self._clock = clock
+        #: One clock for the teacher's actions: the session's (the app's, a test's own).
+        self._clock = clock or session._clock
         self._code = code_maker
         self._pin = pin_maker
         #: The teacher's language: every list of names is in its alphabetical order
@@ -1106,6 +1107,10 @@ class PupilVisit:
 
 #: Why a visit ends, as a key of the ``classroom`` catalog (``ended.<reason>``).
 END_REASONS = ("idle", "signed_out", "archived", "deleted", "removed")
+#: The reasons that take the class away from the tablet (its code no longer signs in, or
+#: the pupil is gone): the tablet forgets the class too, and an error on the way is
+#: explained by them rather than by "sorry".
+CLASS_GONE = ("deleted", "removed", "archived")
 
 
 def visit_end(storage: Storage, visit: PupilVisit, at: datetime) -> str | None:

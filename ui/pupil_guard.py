@@ -25,14 +25,14 @@ import logging
 import streamlit as st
 
 from trainer import clock
-from trainer.classroom import PupilVisit, say, visit_end
+from trainer.classroom import CLASS_GONE, PupilVisit, say, visit_end
 
 from .errors import drop_error_flash, friendly_fragment, set_pupil_hooks
 from .i18n import current_language
-from .session import set_profile, storage
+from .my_class_view import KEY_CARD, KEY_PICKED, KEY_PIN
+from .session import chosen_profile_id, set_profile, storage
 
-__all__ = ["guard_run", "watch", "show_ended", "note_activity", "end_if_class_gone",
-           "KEY_VISIT", "KEY_ENDED", "WATCH_SECONDS"]
+__all__ = ["guard_run", "watch", "show_ended", "WATCH_SECONDS"]
 
 log = logging.getLogger(__name__)
 
@@ -44,17 +44,11 @@ KEY_ENDED = "tablet_ended"
 #: How often an untouched tablet checks (the class's idle time is minutes: 20 s late at
 #: most; one small read each time).
 WATCH_SECONDS = 20
-#: Reasons that take the class away from this tablet (its code no longer signs in, or
-#: the pupil is gone): the tablet forgets the class too, and an error on the way is
-#: explained by them rather than by "sorry".
-_CLASS_GONE = ("deleted", "removed", "archived")
-# "My class" keys that name the class or the pupil being signed in (ui.my_class_view).
-_CARD_KEYS = ("mc_card", "mc_picked", "mc_pin")
 
 
 def _visit() -> PupilVisit | None:
     """This session's visit, started at the first run that sees a pupil's profile."""
-    profile_id = st.session_state.get("profile_id")  # ui.session's chosen profile
+    profile_id = chosen_profile_id()
     if profile_id is None:
         return None
     kept = st.session_state.get(KEY_VISIT)
@@ -69,12 +63,11 @@ def _visit() -> PupilVisit | None:
 
 def _end(reason: str) -> None:
     """Sign the pupil out (everything they had open goes: ui.session.set_profile)."""
-    set_profile(None)
-    st.session_state.pop(KEY_VISIT, None)
-    for key in _CARD_KEYS[1:]:
+    set_profile(None)  # drops KEY_VISIT with the child's state
+    for key in (KEY_PICKED, KEY_PIN):  # the pupil half-signed in on "My class"
         st.session_state.pop(key, None)
-    if reason in _CLASS_GONE:
-        st.session_state.pop(_CARD_KEYS[0], None)
+    if reason in CLASS_GONE:
+        st.session_state.pop(KEY_CARD, None)  # the class's code no longer signs in
         drop_error_flash()  # the failure came from the class's end: that is what is said
     st.session_state[KEY_ENDED] = reason
 
@@ -107,7 +100,7 @@ def end_if_class_gone() -> bool:
     if kept is None or kept[1] is None:
         return False
     reason = visit_end(storage(), kept[1], clock.now())
-    if reason not in _CLASS_GONE:
+    if reason not in CLASS_GONE:
         return False
     _end(reason)
     return True
@@ -120,9 +113,9 @@ def show_ended(link: bool = True) -> None:
     if reason is None:
         return
     lang = current_language()  # ui.classroom.ct would close an import cycle through ui.errors
-    (st.warning if reason in _CLASS_GONE else st.info)(say(f"ended.{reason}", None, lang),
+    (st.warning if reason in CLASS_GONE else st.info)(say(f"ended.{reason}", None, lang),
                                                        icon="👋")
-    if link and reason not in _CLASS_GONE:
+    if link and reason not in CLASS_GONE:
         st.page_link("app_pages/my_class.py", label=say("ended.again", None, lang), icon="🏫")
 
 

@@ -70,7 +70,7 @@ CHILD_STATE_PREFIXES = (
     "review_", "balloons_", "qf_round", "pz_current", "pz_count", "pz_state", "pz_hand",
     "pz_keeper",
     "pz_table", "dy", "lesson_", "mc_task", "mc_current", "mc_round", "mastery_cache",
-    "replay_step", "new_game_open", "pupil_visit")
+    "replay_step", "new_game_open", "pupil_visit")  # pupil_visit: ui.pupil_guard.KEY_VISIT
 # A profile id in the URL: plain ASCII digits, no sign, small enough for any database
 # integer (a 20-digit number overflowed SQLite's and showed "Oops" twice).
 _PROFILE_ID = re.compile(r"[0-9]{1,9}")
@@ -126,6 +126,12 @@ def storage() -> Storage:
 
 
 # -- profile ---------------------------------------------------------------------------
+
+def chosen_profile_id() -> int | None:
+    """The profile this session plays as, as chosen (without reading it from storage)."""
+    chosen = st.session_state.get(_PROFILE)
+    return int(chosen) if chosen is not None else None
+
 
 def profile_id_param(raw: Any) -> int | None:
     """The profile id a ``?p=`` names, or ``None`` when it is not a plain small number."""

@@ -7,6 +7,7 @@ import streamlit as st
 from puzzles import CAPTURE_SUMS, LEVELS, Puzzle, generate
 from puzzles.practice import for_me_puzzle
 from puzzles.worksheet import worksheet_code, worksheet_pdf
+from trainer.export import file_name
 from trainer.i18n import format_list, t
 from trainer.practice_sessions import PuzzleKeeper
 from ui.errors import safe_callback
@@ -131,4 +132,5 @@ with st.expander(t("ws_title"), icon="🖨️"):
         t("ws_download"),
         lambda: worksheet_pdf(ws_kind, int(ws_level), count=int(ws_count), seed=int(ws_seed),
                               capture_sum=ws_sum, paper=ws_paper or "a4", lang=ws_lang),
-        file_name=f"worksheet-{code}.pdf", mime="application/pdf", key="ws_pdf", icon="🖨️")
+        file_name=file_name(t("file.worksheet", ws_lang, domain="classroom"), code, ext="pdf"),
+        mime="application/pdf", key="ws_pdf", icon="🖨️")

@@ -84,7 +84,7 @@ from .classroom import (
     show_class_flash,
     teacher_session,
 )
-from .downloads import csv_style_choice, table_buttons
+from .downloads import csv_style_choice, download, table_buttons
 from .errors import friendly_fragment
 from .i18n import current_language
 from .practice import child_timezone, today
@@ -155,12 +155,6 @@ def _class_data(room: Classroom, class_id: int) -> tuple[ClassSnapshot, dict[Any
 def _forget_snapshot() -> None:
     """After a change the version does not count (a real name, a PIN's lock)."""
     st.session_state.pop(KEY_SNAP, None)
-
-
-def _download(label: str, data: Any, file_name: str, mime: str, key: str,
-              icon: str = "⬇️") -> None:
-    st.download_button(label, data, file_name=file_name, mime=mime, key=key, icon=icon,
-                       width="stretch")
 
 
 # -- signing in ------------------------------------------------------------------------------
@@ -722,11 +716,27 @@ def _on_forget(key: str) -> None:
 
 @class_action
 def _on_ask(key: str, value: Any) -> None:
-    """The first tap of a button that asks before it acts (or "Cancel": ``None``)."""
-    if value is None:
-        st.session_state.pop(key, None)
-    else:
-        st.session_state[key] = value
+    """The first tap of a button that asks before it acts: what it would act on."""
+    st.session_state[key] = value
+
+
+def _ask_first(ask_key: str, value: Any, *, key: str, label: str, icon: str, sure: str,
+               yes: str, on_yes: Callable[..., None], args: tuple[Any, ...],
+               sure_icon: str | None = None, box: str | None = None) -> None:
+    """A button that asks before it acts (issue 27: a new PIN, an archive): its first tap
+    shows ``sure`` with ``yes`` (which calls ``on_yes(*args)``) and "Cancel"; ``box``, a
+    bordered container's key to hold the question."""
+    if st.session_state.get(ask_key) != value:
+        st.button(label, key=key, on_click=_on_ask, args=(ask_key, value), icon=icon)
+        return
+    with st.container(border=box is not None, key=box):
+        st.warning(sure, icon=sure_icon or icon)
+        with st.container(horizontal=True):
+            st.button(yes, key=f"{key}_yes", type="primary", on_click=on_yes, args=args,
+                      icon=icon)
+            st.button(ct("confirm.cancel"), key=f"{key}_no", on_click=_on_forget,
+                      args=(ask_key,))
+
 
 
 @class_action
@@ -775,7 +785,7 @@ def _cards_button(info: ClassInfo, logins: tuple[PupilLogin, ...] | list[PupilLo
     lang = current_language()
     # Cut out and handed round in the class list's order, whatever order they were made in.
     pupils = tuple(sort_names(logins, lang, key=lambda p: p.nickname))
-    _download(ct("pupils.cards_download"), lambda: login_cards_pdf(info, pupils, lang),
+    download(ct("pupils.cards_download"), lambda: login_cards_pdf(info, pupils, lang),
               _pdf_name("file.login_cards", info.code), "application/pdf", key, icon="🪪")
 
 
@@ -856,19 +866,11 @@ def _pupils(room: Classroom, snap: ClassSnapshot) -> None:
                       pin=login.pin), icon="🔑")
         _cards_button(info, (login,), "tc_card_one")
     _name_and_picture(room, info, member)
-    if st.session_state.get(KEY_PIN_ASK) == (info.id, chosen):
-        # Asked first: a new PIN voids the printed card (issue 27).
-        with st.container(border=True, key="tc_pin_confirm"):
-            st.warning(ct("pupils.new_pin_sure", name=f"{member.avatar} {member.nickname}"),
-                       icon="🪪")
-            with st.container(horizontal=True):
-                st.button(ct("pupils.new_pin_yes"), key="tc_new_pin_yes", type="primary",
-                          on_click=_on_pupil_pin, args=(info.id, chosen), icon="🔑")
-                st.button(ct("confirm.cancel"), key="tc_new_pin_no", on_click=_on_ask,
-                          args=(KEY_PIN_ASK, None))
-    else:
-        st.button(ct("pupils.new_pin"), key="tc_new_pin", on_click=_on_ask,
-                  args=(KEY_PIN_ASK, (info.id, chosen)), icon="🔑")
+    # Asked first: a new PIN voids the printed card (issue 27).
+    _ask_first(KEY_PIN_ASK, (info.id, chosen), key="tc_new_pin", label=ct("pupils.new_pin"),
+               icon="🔑", sure=ct("pupils.new_pin_sure", name=f"{member.avatar} {member.nickname}"),
+               sure_icon="🪪", yes=ct("pupils.new_pin_yes"), on_yes=_on_pupil_pin,
+               args=(info.id, chosen), box="tc_pin_confirm")
     with st.container(horizontal=True, vertical_alignment="bottom"):
         st.text_input(ct("pupils.real_name"), key=f"tc_real_name_{chosen}",
                       value=member.real_name or "")
@@ -1025,7 +1027,7 @@ def _print(room: Classroom, snap: ClassSnapshot, memo: dict[Any, Any]) -> None:
                                  format_func=lambda k: t(f"pz_mode_{k}", lang))
         level = cols[1].selectbox(t("level"), LEVELS, key="tc_ws_level")
         count = cols[2].number_input(ct("assign.count"), 1, 60, 20, key="tc_ws_count")
-        _download(ct("print.worksheet_download"),
+        download(ct("print.worksheet_download"),
                   lambda: class_worksheet_pdf(info, kind, int(level), int(count), lang=lang),
                   _pdf_name("file.worksheet", info.code, kind_text(kind, lang), str(level)),
                   "application/pdf",
@@ -1038,14 +1040,14 @@ def _print(room: Classroom, snap: ClassSnapshot, memo: dict[Any, Any]) -> None:
         st.markdown(f"**{ct('print.pupil_sheets')}**")
         st.caption(join_text((ct("print.pupil_sheets_help"), ct("print.keys_at_end"))))
         facts = st.number_input(ct("print.facts_per_sheet"), 1, 20, 8, key="tc_pupil_ws_count")
-        _download(ct("print.pupil_sheets_download"),
+        download(ct("print.pupil_sheets_download"),
                   lambda: pupil_worksheets_pdf(snap, grid, lang, count=int(facts)),
                   _pdf_name("file.pupil_sheets", info.code), "application/pdf",
                   "tc_pupil_ws_pdf", icon="🖨️")
     members = room.pupils(info.id)
     with st.container(border=True):
         st.markdown(f"**{ct('print.class_list')}**")
-        _download(ct("print.class_list_download"), lambda: class_list_pdf(info, members, lang),
+        download(ct("print.class_list_download"), lambda: class_list_pdf(info, members, lang),
                   _pdf_name("file.class_list", info.code), "application/pdf", "tc_list_pdf",
                   icon="🖨️")
     with st.container(border=True):
@@ -1181,18 +1183,10 @@ def _settings(room: Classroom, snap: ClassSnapshot) -> None:
                       args=(info.id,), icon="🔁")
         with st.container(border=True, key="tc_archive_box"):
             st.caption(ct("settings.archive_help"))
-            if st.session_state.get(KEY_ARCHIVE_ASK) == info.id:
-                # Asked first (issue 27): archiving signs the whole class out.
-                st.warning(ct("settings.archive_sure", name=info.name), icon="🗄️")
-                with st.container(horizontal=True):
-                    st.button(ct("settings.archive_yes"), key="tc_archive_yes",
-                              type="primary", on_click=_on_archive, args=(info.id, True),
-                              icon="🗄️")
-                    st.button(ct("confirm.cancel"), key="tc_archive_no", on_click=_on_ask,
-                              args=(KEY_ARCHIVE_ASK, None))
-            else:
-                st.button(ct("settings.archive"), key="tc_archive", on_click=_on_ask,
-                          args=(KEY_ARCHIVE_ASK, info.id), icon="🗄️")
+            # Asked first (issue 27): archiving signs the whole class out.
+            _ask_first(KEY_ARCHIVE_ASK, info.id, key="tc_archive", label=ct("settings.archive"),
+                       icon="🗄️", sure=ct("settings.archive_sure", name=info.name),
+                       yes=ct("settings.archive_yes"), on_yes=_on_archive, args=(info.id, True))
         _tablets(info)
     else:
         st.button(ct("settings.restore"), key="tc_restore", on_click=_on_archive,

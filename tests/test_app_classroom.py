@@ -919,6 +919,9 @@ def test_names_pictures_pins_and_the_dashboard_in_the_teachers_language(
         click(at, "tc_rename")
         assert words["renamed"] in shown(at)
         assert db.get_profile(alvaro).nickname == "Álvaro G."
+        at.run()  # the next tap: the renamed pupil is still the one chosen
+        assert at.selectbox(key="tc_pupil_one").value == alvaro
+        assert at.text_input(key=f"tc_nickname_{alvaro}").value == "Álvaro G."
         before = db.get_profile(alvaro).avatar
         choices = at.selectbox(key=f"tc_picture_{alvaro}").options
         assert len(choices) == 36 - 6 + 1  # his own and the 30 free ones

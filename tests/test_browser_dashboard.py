@@ -199,6 +199,24 @@ def test_the_dashboard_fits_a_phone_and_a_tablet_with_every_reason_in_full(
         page.screenshot(path=str(_artifact(f"27-pupil-pin-{name}.png")))
         page.locator(".st-key-tc_new_pin_no button").click()
         page.locator(".st-key-tc_new_pin button").wait_for()
+        _wait_idle(page)
+
+        # A new nickname: the pupil stays chosen, ready for the picture (a tryout found
+        # the select box emptied by the rename, the pupil's part gone with it).
+        page.locator("[class*='st-key-tc_nickname_'] input").fill("Álvaro G.")
+        page.locator(".st-key-tc_rename button").click()
+        page.get_by_text("Álvaro G.").first.wait_for()
+        _wait_idle(page)
+        page.locator(".st-key-tc_picture_save button").click()
+        _wait_idle(page)
+        assert page.locator(".st-key-tc_picture_save button").count() == 1
+        nickname = page.locator("[class*='st-key-tc_nickname_'] input")
+        assert nickname.input_value() == "Álvaro G."
+        # And back (the server is the other size's too): still chosen.
+        nickname.fill("Álvaro")
+        page.locator(".st-key-tc_rename button").click()
+        _wait_idle(page)
+        assert nickname.input_value() == "Álvaro"
         assert not errors, errors
         assert not page.get_by_text("Traceback").count()
         context.close()

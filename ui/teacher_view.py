@@ -103,6 +103,7 @@ KEY_PUPIL_PIN = "tc_pupil_pin"  # (class id, PupilLogin): one pupil's new PIN
 #: (class id, profile id) whose "New PIN" was tapped once: it asks before voiding the card.
 KEY_PIN_ASK = "tc_pin_ask"
 KEY_ARCHIVE_ASK = "tc_archive_ask"  # class id whose "Archive" was tapped once
+KEY_PUPIL_CHOSEN = "tc_pupil_chosen"  # the profile id chosen on the Pupils part
 
 PARTS = ("dashboard", "grid", "pupils", "assignments", "print", "export", "settings")
 #: Each cell of the fact grid says its state with a mark as well as a colour.
@@ -255,7 +256,7 @@ def _open(class_id: int | None) -> None:
         st.session_state[KEY_CLASS] = class_id
         st.session_state[KEY_PART] = "dashboard"
     for key in (KEY_ADDED, KEY_NEW_PINS, KEY_PUPIL_PIN, KEY_SNAP, KEY_LOOKED_UP, KEY_PIN_ASK,
-                KEY_ARCHIVE_ASK):
+                KEY_ARCHIVE_ASK, KEY_PUPIL_CHOSEN):
         st.session_state.pop(key, None)
 
 
@@ -850,11 +851,17 @@ def _pupils(room: Classroom, snap: ClassSnapshot) -> None:
         return
     by_id = {m.profile_id: m for m in members}
     st.markdown(f"**{ct('pupils.one')}**")
-    chosen = st.selectbox(ct("pupils.choose"), list(by_id), index=None, key="tc_pupil_one",
+    # The pupil stays chosen when their name or picture changes: the options' labels are
+    # part of the widget's identity, so a renamed pupil made a new, empty select box.
+    ids = list(by_id)
+    kept = st.session_state.get(KEY_PUPIL_CHOSEN)
+    chosen = st.selectbox(ct("pupils.choose"), ids, key="tc_pupil_one",
+                          index=ids.index(kept) if kept in by_id else None,
                           placeholder=ct_text("dash.choose"),
                           format_func=lambda pid: _pupil_label(by_id[pid].avatar,
                                                                by_id[pid].nickname,
                                                                by_id[pid].real_name))
+    st.session_state[KEY_PUPIL_CHOSEN] = chosen
     if chosen is None or chosen not in by_id:
         return
     member = by_id[chosen]

@@ -70,6 +70,7 @@ from .limits import (
 )
 from .names import label_problem, name_key, name_problem, normalise, sort_names
 from .storage import (
+    PUPIL_IDLE_MINUTES,
     AssignmentRow,
     ClassDeletion,
     ClassInfo,
@@ -111,7 +112,6 @@ IDLE_MINUTES = 15
 #: A pupil left signed in on a shared tablet is signed out after the class's idle minutes
 #: (issue 27): one of these, the teacher's choice, 5 unless changed.
 PUPIL_IDLE_CHOICES = (2, 5, 10, 15, 30)
-PUPIL_IDLE_MINUTES = 5
 
 #: The app's one clock (trainer.clock: ESCOBA_NOW honoured), under the names used here.
 utc_now = clock.now

@@ -33,6 +33,7 @@ from .profiles import Profile, ProfileData, ProfileStore
 from .progress import ProgressStore
 from .schema import (
     DEFAULT_DB_PATH,
+    PUPIL_IDLE_MINUTES,
     StorageError,
     app_database,
     configure_sqlite,
@@ -45,7 +46,7 @@ __all__ = ["Storage", "Profile", "ProfileData", "GameRow", "GameChanged", "MoveR
            "LessonGo",
            "RoundResult", "record_shareable", "DailyResult", "ProgressVersion", "StorageError",
            "MIGRATIONS", "SCHEMA_VERSION", "metadata", "sqlite_url", "configure_sqlite",
-           "app_database", "DEFAULT_DB_PATH",
+           "app_database", "DEFAULT_DB_PATH", "PUPIL_IDLE_MINUTES",
            "Teacher", "ClassInfo", "Member", "NewMember",
            "AssignmentRow", "ClassSnapshot", "ClassDeletion", "ClassVersion",
            "TableRow", "SeatRow", "NewSeat", "TableChanged", "TablePulse", "SecretTries"]

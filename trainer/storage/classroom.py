@@ -37,6 +37,7 @@ from .lessons import LessonBest, LessonGo
 from .practice import _attempt
 from .profiles import delete_profiles
 from .schema import (
+    PUPIL_IDLE_MINUTES,
     Database,
     StorageError,
     assignments,
@@ -87,7 +88,7 @@ class ClassInfo:
     voice: bool = False
     #: Minutes without a tap before a pupil left signed in on a tablet is signed out, and
     #: when the teacher last signed out every tablet of the class (issue 27).
-    idle_minutes: int = 5
+    idle_minutes: int = PUPIL_IDLE_MINUTES
     signed_out_at: datetime | None = None
 
     @property

@@ -42,6 +42,11 @@ class StorageError(ValueError):
 
 metadata = sa.MetaData()
 
+#: Minutes without a tap before a pupil left signed in on a shared tablet is signed out,
+#: unless the teacher chose otherwise (issue 27): the column's default, the record's and
+#: the teacher page's.
+PUPIL_IDLE_MINUTES = 5
+
 schema_version = sa.Table(
     "schema_version", metadata,
     sa.Column("id", sa.Integer, primary_key=True),
@@ -236,7 +241,8 @@ classes = sa.Table(
     sa.Column("voice", sa.Boolean, nullable=False, default=False, server_default=sa.false()),
     # Shared tablets forget (issue 27, migration 13): minutes without a tap before a pupil
     # is signed out, and when the teacher last signed out every tablet of the class.
-    sa.Column("idle_minutes", sa.Integer, nullable=False, default=5, server_default="5"),
+    sa.Column("idle_minutes", sa.Integer, nullable=False, default=PUPIL_IDLE_MINUTES,
+              server_default=str(PUPIL_IDLE_MINUTES)),
     sa.Column("signed_out_at", sa.DateTime(timezone=True), nullable=True),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
 )

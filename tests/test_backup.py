@@ -144,7 +144,8 @@ def test_restore_refuses_a_database_that_holds_data_unless_forced(tmp_path: Path
     (["restore", "--db", "{tmp}/x.db", "{tmp}/junk"], "is not a SQLite backup"),
     (["restore", "--db", "{tmp}/x.db", "{tmp}/other.db"], "is not a backup of this app"),
     (["backup", "--db", "{tmp}/none.db", "{tmp}/b.db"], "no database at"),
-    (["backup", "--db", "{tmp}/a.db", "{tmp}"], "is a folder"),
+    (["backup", "--keep", "3", "--db", "{tmp}/a.db", "{tmp}/b.db"], "--keep needs PATH"),
+    (["backup", "--keep", "0", "--db", "{tmp}/a.db", "{tmp}"], "--keep must be 1 or more"),
     (["backup", "--db", "{tmp}/a.db", "{tmp}/no/such/b.db"], "no folder"),
     (["backup", "--db", "postgresql+psycopg://u:secret@127.0.0.1:1/x", "{tmp}/b.dump"],
      "cannot open the database"),
@@ -157,6 +158,26 @@ def test_mistakes_are_one_line_and_exit_2(tmp_path: Path, capsys, argv: list[str
     code, out, err = run(capsys, *[a.format(tmp=tmp_path) for a in argv])
     assert code == 2 and says in err and len(err.strip().splitlines()) == 1, err
     assert "secret" not in err  # a URL's password is never printed
+
+
+def test_nightly_backups_in_a_folder_keep_the_newest_only(tmp_path: Path, capsys) -> None:
+    """What deploy/systemd/escoba-backup.service runs: `escoba backup --keep 14 FOLDER`."""
+    from datetime import UTC, datetime, timedelta
+
+    _played(f"sqlite:///{tmp_path / 'a.db'}", moves=1).engine.dispose()
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("not a backup: never deleted")
+    start = datetime(2020, 12, 1, 2, 30, tzinfo=UTC)  # before today
+    for day in range(5):
+        made = backup(f"sqlite:///{tmp_path / 'a.db'}", folder, start + timedelta(days=day))
+        assert made.path == folder / f"escoba-2020-12-0{day + 1}T023000Z.db"
+    code, out, _ = run(capsys, "backup", "--keep", "3", "--db", str(tmp_path / "a.db"),
+                       str(folder))
+    assert code == 0 and "older backups deleted (the newest 3 kept)" in out
+    names = sorted(p.name for p in folder.iterdir())
+    assert names[:2] == ["escoba-2020-12-04T023000Z.db", "escoba-2020-12-05T023000Z.db"]
+    assert len(names) == 4 and names[-1] == "notes.txt"  # today's, the 2 newest, the note
 
 
 def test_a_previous_release_database_is_migrated_keeping_every_row(tmp_path: Path,

@@ -19,16 +19,19 @@ from __future__ import annotations
 
 import glob
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 import sqlalchemy as sa
 
-__all__ = ["BackupError", "Summary", "backup", "restore", "summary", "pg_tool"]
+__all__ = ["BackupError", "Summary", "backup", "restore", "summary", "pg_tool", "backup_name",
+           "prune"]
 
 #: Where Debian's PostgreSQL packages put their binaries (newest version first).
 PG_GLOB = "/usr/lib/postgresql/*/bin"
@@ -47,6 +50,7 @@ class Summary:
 
     schema: int  # the migration it has reached (0: no app tables)
     rows: Mapping[str, int]  # rows of the :data:`COUNTED` tables it has
+    path: Path | None = None  # the backup file it describes, if any
 
     def __str__(self) -> str:
         counts = ", ".join(f"{n} {table}" for table, n in self.rows.items())
@@ -204,25 +208,51 @@ def _pg_restore(path: Path, url: sa.URL, force: bool) -> None:
 
 # -- the two commands -----------------------------------------------------------------------
 
-def backup(database_url: str, path: Path) -> Summary:
+#: The files :func:`backup` names in a folder, and the only ones :func:`prune` deletes.
+NAMED = re.compile(r"escoba-\d{4}-\d\d-\d\dT\d{6}Z\.(db|dump)")
+
+
+def backup_name(backend: str, when: datetime) -> str:
+    """A backup's file name in a folder: ``escoba-2026-12-01T023000Z.dump`` (``.db`` for
+    SQLite); in UTC, so that their names sort as their times do."""
+    return f"escoba-{when:%Y-%m-%dT%H%M%S}Z.{'db' if backend == 'sqlite' else 'dump'}"
+
+
+def prune(folder: Path, keep: int) -> list[Path]:
+    """Delete all but the ``keep`` newest backups :func:`backup` named in ``folder`` (no
+    other file is touched); the ones deleted."""
+    if keep < 1:
+        raise BackupError("--keep must be 1 or more (the backup just made is kept)")
+    named = sorted((p for p in Path(folder).iterdir() if NAMED.fullmatch(p.name)),
+                   key=lambda p: p.name, reverse=True)
+    gone = named[keep:]
+    for path in gone:
+        path.unlink()
+    return gone
+
+
+def backup(database_url: str, path: Path, when: datetime | None = None) -> Summary:
     """Write a backup of the database at ``database_url`` to ``path`` (a SQLite file, or
-    a ``pg_dump -Fc`` archive); consistent while the app runs. What it holds."""
+    a ``pg_dump -Fc`` archive); consistent while the app runs. ``path`` may be a folder:
+    the file is named there by :func:`backup_name` (at ``when``, default now, UTC).
+    What it holds."""
     url = sa.engine.make_url(database_url)
     path = Path(path)
     backend = url.get_backend_name()
     if path.is_dir():
-        suffix = "db" if backend == "sqlite" else "dump"
-        raise BackupError(f"{path} is a folder: name the backup file, e.g. "
-                          f"{path}/escoba-YYYY-MM-DD.{suffix}")
+        from .clock import now  # the app's one clock (docs/ARCHITECTURE.md)
+
+        path = path / backup_name(backend, when or now())
     if not path.parent.is_dir():
         raise BackupError(f"no folder {path.parent} (make it first)")
     if backend == "sqlite":
         _sqlite_backup(url, path)
-        return summary(f"sqlite:///{path}")
+        copy = summary(f"sqlite:///{path}")
+        return Summary(copy.schema, copy.rows, path)
     if backend == "postgresql":
         made = summary(database_url)
         _pg_backup(url, path)
-        return made
+        return Summary(made.schema, made.rows, path)
     raise BackupError(f"cannot back up a {backend} database (SQLite or PostgreSQL only)")
 
 

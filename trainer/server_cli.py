@@ -25,7 +25,7 @@ import sqlalchemy as sa
 
 from escoba.cli import CliError
 
-from .backup import BackupError, backup, restore, summary
+from .backup import BackupError, backup, prune, restore, summary
 from .storage import SCHEMA_VERSION, Storage, configure_sqlite
 from .teacher_cli import database_url
 
@@ -110,11 +110,17 @@ def _cmd_migrate(args: argparse.Namespace) -> int:
 @_reached
 def _cmd_backup(args: argparse.Namespace) -> int:
     url = _url(args)
+    if args.keep is not None and not args.path.is_dir():
+        raise CliError("--keep needs PATH to be a folder (the backups named there are "
+                       "counted)")
     try:
         made = backup(url, args.path)
+        gone = prune(args.path, args.keep) if args.keep is not None else []
     except BackupError as err:
         raise CliError(str(err)) from None
-    print(f"backup of {_shown(url)} written to {args.path} ({made})")
+    print(f"backup of {_shown(url)} written to {made.path} ({made})")
+    if gone:
+        print(f"{len(gone)} older backups deleted (the newest {args.keep} kept)")
     return 0
 
 
@@ -172,7 +178,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                     "must be installed: apt-get install postgresql-client; ESCOBA_PG_BIN "
                     "names their folder). The password is never put on a command line.")
     made.add_argument("path", type=Path, metavar="PATH",
-                      help="the backup file to write, e.g. /var/backups/escoba/2026-12-01.dump")
+                      help="the backup file to write, or a folder: the file is named there "
+                           "escoba-<UTC date and time>.dump (.db for SQLite)")
+    made.add_argument("--keep", type=int, metavar="N",
+                      help="with a folder: delete all but the N newest backups named there "
+                           "(e.g. 14: two weeks of nightly backups)")
     made.set_defaults(handler=_cmd_backup, command="backup")
 
     back = sub.add_parser(

@@ -17,8 +17,8 @@ The venv: by default the wheel is installed with ``--no-deps`` and its dependenc
 those of the venv running the tests (a ``.pth`` line; a full ``pip install WHEEL[app]``
 took 83 s here, too long for CI's budget). The wheel's own files are what runs: the
 checkout is not on the replicas' path (they run in another folder, from
-``<venv>/share/escoba/app.py``). ``ESCOBA_RELEASE_FULL_INSTALL=1`` installs the
-dependencies from the package index instead.
+``<venv>/share/escoba/app.py``). ``ESCOBA_RELEASE_FULL_INSTALL=1`` installs it with
+``deploy/install.sh`` instead (the runbook's step: dependencies from the package index).
 
 Needs Chromium, PostgreSQL, nginx and openssl: a skip without them, a failure in CI
 (``ESCOBA_REQUIRE_BROWSER/POSTGRES=1``).
@@ -91,20 +91,21 @@ def release(tmp_path_factory: pytest.TempPathFactory) -> Path:
     missing = [n.format(v=version) for n in IN_THE_WHEEL if n.format(v=version) not in names]
     assert not missing, f"the wheel lacks {missing}"
     base = getattr(sys, "_base_executable", sys.executable)
+    if os.environ.get("ESCOBA_RELEASE_FULL_INSTALL") == "1":
+        # The runbook's and the Dockerfile's own step, dependencies from the index.
+        subprocess.run([str(ROOT / "deploy" / "install.sh"), str(wheel)], check=True,
+                       env={**os.environ, "ESCOBA_PREFIX": str(work), "PYTHON": base})
+        return work / "current"
     subprocess.run([base, "-m", "venv", "--without-pip", str(venv)], check=True)
     python = venv / "bin" / "python"
     pip = [sys.executable, "-m", "pip", "--python", str(python), "install", "-q",
            "--disable-pip-version-check"]
-    if os.environ.get("ESCOBA_RELEASE_FULL_INSTALL") == "1":
-        subprocess.run([*pip, f"{wheel}[app]"], check=True, capture_output=True)
-    else:
-        subprocess.run([*pip, "--no-deps", str(wheel)], check=True, capture_output=True)
-        purelib = subprocess.run([str(python), "-c", "import sysconfig; "
-                                  "print(sysconfig.get_path('purelib'))"], check=True,
-                                 capture_output=True, text=True).stdout.strip()
-        # The dependencies of the venv running the tests, after the release's own files.
-        Path(purelib, "escoba-dependencies.pth").write_text(
-            sysconfig.get_path("purelib") + "\n")
+    subprocess.run([*pip, "--no-deps", str(wheel)], check=True, capture_output=True)
+    purelib = subprocess.run([str(python), "-c", "import sysconfig; "
+                              "print(sysconfig.get_path('purelib'))"], check=True,
+                             capture_output=True, text=True).stdout.strip()
+    # The dependencies of the venv running the tests, after the release's own files.
+    Path(purelib, "escoba-dependencies.pth").write_text(sysconfig.get_path("purelib") + "\n")
     return venv
 
 

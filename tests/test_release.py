@@ -9,9 +9,9 @@ certificate and a plain-HTTP port that redirects to it. Two children play at a t
 through ``https://127.0.0.1:PORT`` in Chromium, the teacher signs in; ``escoba backup``
 runs while all of it is up; the backup is restored into a new database with ``escoba
 restore`` and holds every move of the game. Neither nginx's logs nor the replicas'
-hold ``seat=``, the seat's secret or the teacher's passphrase. And the upgrade path: a
-database built by the previous release's migrations, with rows, is migrated by the
-installed ``escoba migrate`` keeping every row.
+hold ``seat=``, the seat's secret, the parent's PIN or the teacher's passphrase. And
+the upgrade path: a database built by the previous release's migrations, with rows, is
+migrated by the installed ``escoba migrate`` keeping every row.
 
 The venv: by default the wheel is installed with ``--no-deps`` and its dependencies are
 those of the venv running the tests (a ``.pth`` line; a full ``pip install WHEEL[app]``
@@ -54,12 +54,13 @@ from tests.test_browser import _new_profile, _require_browser, _wait_idle
 from tests.test_browser_tables import play_table, recorded_moves
 from tests.test_deploy import _require_nginx, browser  # noqa: F401 (a fixture)
 from tests.test_storage_migrations import _fill
-from trainer.storage import SCHEMA_VERSION, configure_sqlite
+from trainer.storage import SCHEMA_VERSION, Storage, configure_sqlite
 
 pytestmark = [pytest.mark.browser, pytest.mark.postgres, pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parent.parent
 PASSPHRASE = "kettle-harbour-quince-29"
+PIN = "97531864"  # a parent's PIN, long enough not to turn up in a log by chance
 #: What an installed release must carry to run the app (pyproject.toml's data).
 IN_THE_WHEEL = ("escoba-{v}.data/data/share/escoba/app.py",
                 "escoba-{v}.data/data/share/escoba/app_pages/tables.py",
@@ -207,6 +208,16 @@ def test_an_installed_release_on_https_is_backed_up_while_it_runs_and_restored(
         made: list[dict[str, Any]] = []
         play_table({0: ana, 1: leo}, postgres_url, made, until=6)
 
+        # A parent gives Ana's profile a PIN on Settings: the PIN goes through the app.
+        profile = re.search(r"[?&]p=(\d+)", ana.url).group(1)
+        ana.goto(f"{cluster.url}/settings?p={profile}")
+        ana.locator(".st-key-parent_pin_new input").fill(PIN)
+        ana.locator(".st-key-parent_pin_set button").click()
+        _wait_idle(ana)
+        store = Storage(sa.create_engine(postgres_url), migrate=False)
+        assert store.check_pin(int(profile), PIN) and not store.check_pin(int(profile), None)
+        store.engine.dispose()
+
         # The teacher signs in through the proxy: the passphrase goes through the app.
         teacher = _page(browser, cluster.url, "r2")
         teacher.goto(f"{cluster.url}/teacher")
@@ -235,7 +246,7 @@ def test_an_installed_release_on_https_is_backed_up_while_it_runs_and_restored(
     assert any(p.name == "escoba.access.log" and p.stat().st_size for p in logs)
     for log in logs:
         text = log.read_text(errors="replace")
-        for secret in ("seat=", "Redirected1secret", PASSPHRASE, *secrets):
+        for secret in ("seat=", "Redirected1secret", PASSPHRASE, PIN, *secrets):
             assert secret not in text, f"{log.name} holds {secret!r}"
     access = (home / "nginx" / "logs" / "escoba.access.log").read_text()
     assert '"GET /tables HTTP/1.1" 301' in access  # the path is logged, not its query

@@ -195,6 +195,23 @@ def test_a_previous_release_database_is_migrated_keeping_every_row(tmp_path: Pat
     assert code == 0 and "nothing to do" in out
 
 
+def test_serve_runs_streamlit_on_the_installed_app_with_a_servers_options(monkeypatch) -> None:
+    """`escoba serve` replaces itself with streamlit (systemd signals the server itself);
+    options after `--` reach streamlit without the separator."""
+    import os
+
+    ran: list[list[str]] = []
+    monkeypatch.setattr(os, "execv", lambda exe, argv: ran.append(argv))
+    assert main(["serve", "--port", "8502", "--", "--server.maxUploadSize", "20"]) == 0
+    (argv,) = ran
+    assert argv[1:4] == ["-m", "streamlit", "run"] and argv[4].endswith("app.py")
+    assert argv[argv.index("--server.port") + 1] == "8502"
+    assert argv[argv.index("--server.address") + 1] == "127.0.0.1"
+    assert argv[argv.index("--server.fileWatcherType") + 1] == "none"
+    assert argv[-2:] == ["--server.maxUploadSize", "20"]
+    assert "--" not in argv
+
+
 def test_pg_tools_are_found_or_named_with_the_package_to_install(monkeypatch) -> None:
     monkeypatch.setenv("PATH", "/nonexistent")
     monkeypatch.setattr("trainer.backup.PG_GLOB", "/nonexistent/*/bin")

@@ -29,7 +29,7 @@ from .backup import BackupError, backup, prune, restore, summary
 from .storage import SCHEMA_VERSION, Storage, configure_sqlite
 from .teacher_cli import database_url
 
-__all__ = ["register", "app_script"]
+__all__ = ["register", "app_script", "serve_command"]
 
 #: What every replica runs with (docs/DEPLOY.md): no file watcher on a server (it would
 #: rerun pages when a release is unpacked beside them, and it costs CPU).
@@ -51,11 +51,19 @@ def app_script() -> Path:
                    "with its [app] extra into this venv")
 
 
+def serve_command(script: Path, address: str, port: int,
+                  extra: list[str] | None = None) -> list[str]:
+    """The ``streamlit run`` command line ``escoba serve`` replaces itself with."""
+    return [sys.executable, "-m", "streamlit", "run", str(script), *SERVE_OPTIONS,
+            "--server.address", address, "--server.port", str(port), *(extra or [])]
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     script = app_script()
-    command = [sys.executable, "-m", "streamlit", "run", str(script), *SERVE_OPTIONS,
-               "--server.address", args.address, "--server.port", str(args.port),
-               *args.streamlit_options]
+    extra = list(args.streamlit_options)
+    if extra[:1] == ["--"]:  # argparse keeps the separator; to streamlit it would end options
+        extra = extra[1:]
+    command = serve_command(script, args.address, args.port, extra)
     sys.stdout.flush()
     # Replaced by Streamlit itself: systemd and a container's runtime signal the server,
     # and its exit code is the unit's.

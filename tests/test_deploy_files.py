@@ -9,6 +9,7 @@ try-out reports a replica's death; deploy/install.sh refuses what it cannot inst
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import signal
@@ -150,3 +151,32 @@ def test_install_sh_refuses_what_it_cannot_install(tmp_path: Path, argument: str
                                **env}, capture_output=True, text=True)
     assert done.returncode == 2 and says in done.stderr, done.stderr
     assert not (tmp_path / "opt" / "current").exists()
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or shutil.which("runuser") is None,
+                    reason="escoba-admin switches users: root and runuser only")
+def test_escoba_admin_runs_a_command_as_the_service_does(tmp_path: Path) -> None:
+    """deploy/escoba-admin: the release's escoba, in the service's folder, with the
+    environment file's variables (a fake release that prints what it got)."""
+    release = tmp_path / "release"
+    (release / "bin").mkdir(parents=True)
+    fake = release / "bin" / "escoba"
+    fake.write_text('#!/bin/sh\necho "args=$*"; echo "pwd=$(pwd)"; '
+                    'echo "db=$ESCOBA_DATABASE_URL"\n')
+    fake.chmod(0o755)
+    home = tmp_path / "home"
+    home.mkdir()
+    env_file = tmp_path / "escoba.env"
+    env_file.write_text("# a comment\nESCOBA_DATABASE_URL=postgresql+psycopg://escoba:pw@h/e\n")
+    done = subprocess.run(
+        ["sh", str(ROOT / "deploy" / "escoba-admin"), "--release", str(release), "teacher",
+         "create", "Ms Díaz"], capture_output=True, text=True,
+        env={"PATH": os.environ["PATH"], "ESCOBA_USER": "root", "ESCOBA_HOME": str(home),
+             "ESCOBA_ENV_FILE": str(env_file)})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["args=teacher create Ms Díaz", f"pwd={home}",
+                                        "db=postgresql+psycopg://escoba:pw@h/e"]
+    missing = subprocess.run(["sh", str(ROOT / "deploy" / "escoba-admin"), "--release",
+                              str(tmp_path / "none"), "migrate"], capture_output=True,
+                             text=True)
+    assert missing.returncode == 2 and "no release at" in missing.stderr

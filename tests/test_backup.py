@@ -258,3 +258,18 @@ def test_a_postgres_backup_restores_every_row_into_a_new_database(
     store.engine.dispose()
     with pytest.raises(BackupError, match="is not a pg_dump -Fc backup"):
         restore(Path(__file__), second_database, force=True)
+
+
+@pytest.mark.parametrize("command, says", [
+    ("backup", ("online backup API", "pg_dump -Fc", "postgresql-client", "--keep")),
+    ("restore", ("pg_restore", "--force", "Stop the app")),
+    ("migrate", ("once",)),
+    ("serve", ("streamlit run", "headless")),
+])
+def test_the_help_says_how_each_command_works(capsys, command: str,
+                                              says: tuple[str, ...]) -> None:
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for words in says:
+        assert words in text, f"escoba {command} --help lacks {words!r}"

@@ -83,7 +83,13 @@ def release(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The project's wheel installed into a fresh venv: the venv's folder."""
     work = tmp_path_factory.mktemp("release")
     dist, venv = work / "dist", work / "venv"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "-q",
+    # Built from a copy: setuptools builds in the source folder and would pack whatever
+    # an older build left in build/lib; the checkout stays as it was.
+    source = work / "source"
+    shutil.copytree(ROOT, source, symlinks=True, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "node_modules", "build", "*.egg-info", "__pycache__", "data",
+        "test-artifacts", ".pytest_cache", ".hypothesis", ".ruff_cache", "*.so"))
+    subprocess.run([sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "-q",
                     "--disable-pip-version-check", "-w", str(dist)], check=True,
                    capture_output=True)
     (wheel,) = dist.glob("escoba-*.whl")

@@ -103,6 +103,7 @@ def test_a_sqlite_backup_while_the_app_writes_restores_every_row(tmp_path: Path,
     store.engine.dispose()
     assert (code, err) == (0, "") and "written to" in out and "1 profiles" in out
     # The copy is one instant of the database: whole moves, in order, none half written.
+    assert (tmp_path / "b.db").stat().st_mode & 0o777 == 0o600  # children's data
     copy = sqlite3.connect(tmp_path / "b.db")
     assert copy.execute("PRAGMA integrity_check").fetchone() == ("ok",)
     numbers = [n for (n,) in copy.execute("SELECT move_no FROM moves ORDER BY move_no")]
@@ -244,6 +245,7 @@ def test_a_postgres_backup_restores_every_row_into_a_new_database(
     code, out, err = run(capsys, "backup", "--db", postgres_url, str(tmp_path / "x.dump"))
     assert (code, err) == (0, "") and "4 moves" in out
     assert (tmp_path / "x.dump").read_bytes()[:5] == b"PGDMP"
+    assert (tmp_path / "x.dump").stat().st_mode & 0o777 == 0o600
     code, out, err = run(capsys, "restore", "--db", second_database, str(tmp_path / "x.dump"))
     assert (code, err) == (0, "") and "4 moves" in out
     assert rows_of(second_database) == rows_of(postgres_url)

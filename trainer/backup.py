@@ -127,6 +127,7 @@ def _sqlite_backup(url: sa.URL, path: Path) -> None:
     partial.unlink(missing_ok=True)
     try:
         _sqlite_copy(source, partial)
+        partial.chmod(0o600)  # children's data: the backup's owner only
         os.replace(partial, path)  # a backup file is whole or absent, never half written
     finally:
         partial.unlink(missing_ok=True)
@@ -187,6 +188,7 @@ def _pg_backup(url: sa.URL, path: Path) -> None:
         # -Fc: PostgreSQL's compressed custom format, what pg_restore reads; one snapshot.
         _run([pg_tool("pg_dump"), "-Fc", "--no-owner", "-f", str(partial)], _pg_env(url),
              "pg_dump")
+        partial.chmod(0o600)  # children's data: the backup's owner only
         os.replace(partial, path)
     finally:
         partial.unlink(missing_ok=True)

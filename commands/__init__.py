@@ -7,6 +7,8 @@ to find its commands (the engine imports nothing of ours)::
     escoba arena --bots expert greedy                  # escoba.cli_arena
     escoba puzzle --kind capture                       # puzzles.cli
     escoba teacher create "Ms Díaz"                    # trainer.teacher_cli
+    escoba backup /var/backups/escoba/today.dump       # trainer.server_cli (and serve,
+                                                       #   migrate, restore, db-status)
 
 ``python -m commands`` runs the same. A new package adds its
 ``register(subparsers)`` to :data:`REGISTRARS`.
@@ -19,13 +21,13 @@ from collections.abc import Sequence
 
 from escoba import cli, cli_arena
 from puzzles import cli as puzzles_cli
-from trainer import teacher_cli
+from trainer import server_cli, teacher_cli
 
 __all__ = ["REGISTRARS", "build_parser", "main"]
 
 #: Every package's ``register(subparsers)``, in the order ``--help`` lists them.
 REGISTRARS: tuple[cli.Registrar, ...] = (cli.register, cli_arena.register, puzzles_cli.register,
-                                         teacher_cli.register)
+                                         teacher_cli.register, server_cli.register)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -27,12 +27,13 @@ import re
 import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -51,10 +52,46 @@ def replica_names(count: int) -> list[str]:
     return [f"r{n}" for n in range(1, count + 1)]
 
 
+#: Where nginx writes this site's logs on a server (Debian's folder for them).
+LOG_DIR = "/var/log/nginx"
+
+
+def _port(listen: str | int) -> str:
+    return str(listen).rsplit(":", 1)[-1]
+
+
+def _tls_parts(listen: str | int, tls: tuple[str, str] | None, redirect: str | int | None,
+               log_dir: str) -> dict[str, str]:
+    """The HTTPS parts of the template: the certificate, and a plain-HTTP server that
+    only sends every request to the same path on HTTPS (301)."""
+    if tls is None:
+        if redirect is not None:
+            raise ValueError("a redirect to HTTPS needs a certificate (tls)")
+        return {"TLS": "", "REDIRECT": "", "COOKIE_SECURE": "", "LISTEN": str(listen)}
+    cert, key = tls
+    port = _port(listen)
+    target = "https://$host" + ("" if port == "443" else f":{port}") + "$request_uri"
+    block = ""
+    if redirect is not None:
+        block = "\n".join([
+            "# Plain HTTP: only a redirect to the same address on HTTPS.",
+            "server {", f"    listen {redirect};", "    server_name _;",
+            f"    access_log {log_dir}/escoba.access.log escoba_paths;",
+            f"    error_log {log_dir}/escoba.error.log crit;",
+            f"    return 301 {target};", "}", "", ""])
+    return {"TLS": "\n".join([f"    ssl_certificate {cert};",
+                               f"    ssl_certificate_key {key};",
+                               "    ssl_protocols TLSv1.2 TLSv1.3;"]),
+            "REDIRECT": block, "COOKIE_SECURE": "; Secure", "LISTEN": f"{listen} ssl"}
+
+
 def render_nginx(addresses: Sequence[str], listen: str | int = 80,
-                 template: Path = TEMPLATE) -> str:
+                 template: Path = TEMPLATE, *, tls: tuple[str, str] | None = None,
+                 redirect: str | int | None = None, log_dir: str = LOG_DIR) -> str:
     """The http-level nginx snippet for replicas at ``addresses`` ("host:port", named r1,
-    r2... in this order), listening on ``listen`` ("80", "127.0.0.1:8080")."""
+    r2... in this order), listening on ``listen`` ("80", "127.0.0.1:8080"); with ``tls``
+    (certificate, key) on HTTPS, and ``redirect`` ("80") a plain-HTTP listener that
+    answers 301 to the HTTPS address. Logs go to ``log_dir``."""
     if not addresses:
         raise ValueError("at least one replica")
     names = replica_names(len(addresses))
@@ -74,7 +111,8 @@ def render_nginx(addresses: Sequence[str], listen: str | int = 80,
         "ANY_SERVERS": "\n".join(f"    server {a} max_fails=1 fail_timeout={FAIL_TIMEOUT}s;"
                                  for a in addresses),
         "PINNED_GROUPS": "\n\n".join(pinned),
-        "LISTEN": str(listen),
+        "LOG_DIR": log_dir,
+        **_tls_parts(listen, tls, redirect, log_dir),
     }
     text = template.read_text()
     for key, value in fills.items():
@@ -82,6 +120,30 @@ def render_nginx(addresses: Sequence[str], listen: str | int = 80,
     if re.search(r"\{\{[A-Z_]+\}\}", text):
         raise ValueError(f"{template}: a placeholder was not filled")
     return text
+
+
+def _opener(url: str) -> ssl.SSLContext | None:
+    """A try-out's HTTPS has a throwaway self-signed certificate: not checked here."""
+    if not url.startswith("https:"):
+        return None
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    return context
+
+
+def self_signed_certificate(folder: Path, name: str = "127.0.0.1") -> tuple[Path, Path]:
+    """A throwaway certificate and key for ``name`` (openssl; a try-out, the test): the
+    same command docs/DEPLOY.md gives for a first try on a server."""
+    folder.mkdir(parents=True, exist_ok=True)
+    cert, key = folder / "escoba.crt", folder / "escoba.key"
+    subject_alt = f"IP:{name}" if re.fullmatch(r"[0-9.]+", name) else f"DNS:{name}"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days",
+                    "30", "-subj", f"/CN={name}", "-addext", f"subjectAltName={subject_alt}",
+                    "-keyout", str(key), "-out", str(cert)],
+                   check=True, capture_output=True)
+    key.chmod(0o600)
+    return cert, key
 
 
 def standalone_nginx(snippet: str, prefix: Path) -> str:
@@ -121,7 +183,8 @@ def wait_healthy(url: str, proc: subprocess.Popen, log: Path, timeout: float = 1
     deadline = time.monotonic() + timeout
     while True:
         try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2,
+                                        context=_opener(url)) as r:
                 if r.read() == b"ok":
                     return
         except OSError:
@@ -142,6 +205,27 @@ def start_streamlit(port: int, env: Mapping[str, str], log: Path,
             [*launcher, "run", str(script), "--server.headless", "true",
              "--server.address", "127.0.0.1", "--server.port", str(port), *options],
             cwd=ROOT, env=dict(env), stdout=out, stderr=subprocess.STDOUT)
+
+
+def start_served(serve: Sequence[str], port: int, env: Mapping[str, str], log: Path,
+                 cwd: Path) -> subprocess.Popen:
+    """An installed release's replica as its systemd unit starts it: ``serve`` (e.g.
+    ``[/opt/escoba/current/bin/escoba, serve]``) on ``port``, in ``cwd``."""
+    with open(log, "w") as out:
+        return subprocess.Popen([*serve, "--port", str(port)], cwd=cwd, env=dict(env),
+                                stdout=out, stderr=subprocess.STDOUT)
+
+
+def how_it_ended(returncode: int | None) -> str:
+    """A dead process's end in words: "exit code 1", "killed by SIGKILL"."""
+    if returncode is None:
+        return "still running"
+    if returncode < 0:
+        try:
+            return f"killed by {signal.Signals(-returncode).name}"
+        except ValueError:
+            return f"killed by signal {-returncode}"
+    return f"exit code {returncode}"
 
 
 def stop(proc: subprocess.Popen, wait: float = 15) -> None:
@@ -169,12 +253,18 @@ def migrate(database_url: str) -> None:
         engine.dispose()
 
 
+#: Starts one replica: (port, its log file) -> its process.
+Launcher = Callable[[int, Path], subprocess.Popen]
+
+
 @dataclass
 class Replica:
     name: str  # "r1": the cookie's value and the X-Escoba-Replica header's
     port: int
     process: subprocess.Popen
     log: Path
+    restarts: int = 0
+    reported: bool = False  # its death was told already (when not restarted)
 
     @property
     def url(self) -> str:
@@ -194,10 +284,44 @@ class Replicas:
     nginx: subprocess.Popen | None
     work: Path
     database_url: str
+    launch: Launcher | None = None
     names: dict[str, Replica] = field(init=False)
 
     def __post_init__(self) -> None:
         self.names = {r.name: r for r in self.replicas}
+
+    def restart(self, name: str) -> Replica:
+        """Start replica ``name`` again on its port (after a crash), and wait until it
+        answers; its output goes on in the same log."""
+        replica = self.names[name]
+        if replica.alive:
+            raise ValueError(f"replica {name} is running (pid {replica.process.pid})")
+        assert self.launch is not None, "these replicas were not started here"
+        replica.process = self.launch(replica.port, replica.log)
+        replica.restarts += 1
+        wait_healthy(replica.url, replica.process, replica.log)
+        return replica
+
+    def watch(self, report: Callable[[str], None] = print, restart: bool = True) -> None:
+        """One look at the replicas: each one found dead is reported (its pid and how it
+        ended) and, with ``restart``, started again. The try-out calls it every second."""
+        for replica in self.replicas:
+            if replica.alive:
+                continue
+            pid, ended = replica.process.pid, how_it_ended(replica.process.returncode)
+            if not restart:
+                if not replica.reported:
+                    report(f"replica {replica.name} (pid {pid}) died: {ended}; restart "
+                           f"it by hand, or run without --no-restart")
+                    replica.reported = True
+                continue
+            report(f"replica {replica.name} (pid {pid}) died: {ended}; restarting it")
+            try:
+                self.restart(replica.name)
+            except RuntimeError as err:
+                report(f"replica {replica.name} did not start again: {err}")
+                continue
+            report(f"replica {replica.name}: {replica.url} again (pid {replica.process.pid})")
 
     def kill(self, name: str) -> None:
         """SIGKILL replica ``name`` (a crash: no goodbye to its browsers), and wait."""
@@ -210,7 +334,8 @@ class Replicas:
         request = urllib.request.Request(self.url + path)
         if cookie is not None:
             request.add_header("Cookie", f"{COOKIE}={cookie}")
-        with urllib.request.urlopen(request, timeout=30) as response:
+        with urllib.request.urlopen(request, timeout=30,
+                                    context=_opener(self.url)) as response:
             return response.headers.get(REPLICA_HEADER, "")
 
 
@@ -231,9 +356,18 @@ def replicas_behind_nginx(database_url: str, count: int = 2, work: Path | None =
                           env: Mapping[str, str] | None = None,
                           options: Sequence[str] = (), port: int | None = None,
                           first_port: int | None = None,
-                          nginx: str | None = None) -> Iterator[Replicas]:
+                          nginx: str | None = None, *,
+                          tls: tuple[Path, Path] | None = None,
+                          redirect_port: int | None = None,
+                          serve: Sequence[str] | None = None,
+                          migrated: bool = False) -> Iterator[Replicas]:
     """``count`` replicas of the app on ``database_url`` (migrated first), on loopback,
-    behind nginx on ``port`` (a free one by default); all stopped afterwards."""
+    behind nginx on ``port`` (a free one by default); all stopped afterwards.
+
+    ``tls`` (certificate, key): nginx on HTTPS, and with ``redirect_port`` a plain-HTTP
+    port that redirects to it. ``serve``: an installed release's command (``[.../bin/escoba,
+    "serve"]``, run in ``work``) instead of this checkout's ``streamlit run app.py``;
+    ``migrated``: the caller migrated the database already (``escoba migrate``)."""
     work = Path(work or tempfile.mkdtemp(prefix="escoba-replicas-"))
     work.mkdir(parents=True, exist_ok=True)
     binary = nginx or nginx_binary()
@@ -242,31 +376,40 @@ def replicas_behind_nginx(database_url: str, count: int = 2, work: Path | None =
     environment = dict(os.environ if env is None else env)
     environment["ESCOBA_DATABASE_URL"] = database_url
     environment.pop("ESCOBA_DB_PATH", None)
-    migrate(database_url)
+    if not migrated:
+        migrate(database_url)
     ports = [first_port + n if first_port else free_port() for n in range(count)]
     replicas: list[Replica] = []
     proxy: subprocess.Popen | None = None
+
+    def launch(replica_port: int, log: Path) -> subprocess.Popen:
+        if serve is not None:
+            return start_served([*serve, *(["--", *options] if options else [])],
+                                replica_port, environment, log, work)
+        return start_streamlit(replica_port, environment, log, options)
+
     try:
         for name, replica_port in zip(replica_names(count), ports, strict=True):
             log = work / f"streamlit-{name}.log"
-            replicas.append(Replica(name, replica_port,
-                                    start_streamlit(replica_port, environment, log, options),
-                                    log))
+            replicas.append(Replica(name, replica_port, launch(replica_port, log), log))
         for replica in replicas:
             wait_healthy(replica.url, replica.process, replica.log)
         listen = port or free_port()
         conf = work / "nginx.conf"
         conf.write_text(standalone_nginx(
-            render_nginx([f"127.0.0.1:{r.port}" for r in replicas],
-                         f"127.0.0.1:{listen}"), work / "nginx"))
+            render_nginx([f"127.0.0.1:{r.port}" for r in replicas], f"127.0.0.1:{listen}",
+                         tls=None if tls is None else (str(tls[0]), str(tls[1])),
+                         redirect=None if redirect_port is None
+                         else f"127.0.0.1:{redirect_port}",
+                         log_dir=str(work / "nginx" / "logs")), work / "nginx"))
         nginx_log = work / "nginx" / "logs" / "stderr.log"
         with open(nginx_log, "w") as out:
             proxy = subprocess.Popen([binary, "-c", str(conf), "-p", str(work / "nginx"),
                                       "-g", "daemon off;"], stdout=out,
                                      stderr=subprocess.STDOUT)
-        url = f"http://127.0.0.1:{listen}"
+        url = f"{'https' if tls else 'http'}://127.0.0.1:{listen}"
         wait_healthy(url, proxy, nginx_log, timeout=30)
-        yield Replicas(url, replicas, proxy, work, database_url)
+        yield Replicas(url, replicas, proxy, work, database_url, launch)
     finally:
         if proxy is not None:
             stop(proxy)
@@ -300,17 +443,31 @@ def main(argv: Sequence[str] | None = None) -> None:
                         "$ESCOBA_DATABASE_URL, else a throwaway PostgreSQL cluster")
     parser.add_argument("--work", type=Path, default=None,
                         help="folder for the logs and nginx.conf (a new temp folder)")
+    parser.add_argument("--no-restart", action="store_true",
+                        help="only report a replica that dies (by default it is reported "
+                        "with its pid and exit code or signal, and started again)")
     parser.add_argument("--server-option", action="append", default=[],
                         metavar="OPTION=VALUE", help="a `streamlit run` option for every "
                         "replica, e.g. server.fileWatcherType=none (repeatable)")
     sub = parser.add_subparsers(dest="command")
     render = sub.add_parser("render", help="print the nginx snippet for these replicas")
     render.add_argument("--listen", default="80", help="nginx's listen address (80)")
+    render.add_argument("--tls", nargs=2, metavar=("CERT", "KEY"),
+                        help="HTTPS with this certificate and key (then --listen 443)")
+    render.add_argument("--redirect", metavar="LISTEN",
+                        help="with --tls: a plain-HTTP listener (80) that redirects to HTTPS")
+    render.add_argument("--log-dir", default=LOG_DIR,
+                        help=f"the folder of the site's logs ({LOG_DIR})")
     render.add_argument("addresses", nargs="+", metavar="HOST:PORT",
                         help="the replicas, in order (named r1, r2...)")
     args = parser.parse_args(argv)
     if args.command == "render":
-        print(render_nginx(args.addresses, args.listen), end="")
+        try:
+            print(render_nginx(args.addresses, args.listen,
+                               tls=tuple(args.tls) if args.tls else None,
+                               redirect=args.redirect, log_dir=args.log_dir), end="")
+        except ValueError as err:
+            parser.error(str(err))
         return
     stop_cluster = None
     url = args.database_url
@@ -328,10 +485,15 @@ def main(argv: Sequence[str] | None = None) -> None:
                       f"log {replica.log})", flush=True)
             print(f"nginx: {cluster.url}  (config {cluster.work / 'nginx.conf'})\n"
                   f"Open {cluster.url} in a browser; `kill -9 <pid>` of a replica to see "
-                  "its users move to another one. Ctrl-C stops everything.", flush=True)
+                  "its users move to another one"
+                  + ("" if args.no_restart else " (it is started again here)")
+                  + ". Ctrl-C stops everything.", flush=True)
             with contextlib.suppress(KeyboardInterrupt):
                 while cluster.nginx.poll() is None:
+                    cluster.watch(lambda line: print(line, flush=True),
+                                  restart=not args.no_restart)
                     time.sleep(1)
+                print(f"nginx stopped: {how_it_ended(cluster.nginx.returncode)}", flush=True)
     finally:
         if stop_cluster is not None:
             stop_cluster()

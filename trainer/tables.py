@@ -68,7 +68,7 @@ from .words import seat_name
 
 __all__ = ["Tables", "TableSeat", "TableTicket", "SeatPresence", "MoveBy", "TableRefusal",
            "CODE_ALPHABET", "CODE_LENGTH", "new_table_code", "normalise_table_code",
-           "hash_token", "DEFAULT_TIMEOUT", "AWAY_SECONDS", "TOUCH_SECONDS"]
+           "hash_token", "TOKEN_PATTERN", "DEFAULT_TIMEOUT", "AWAY_SECONDS", "TOUCH_SECONDS"]
 
 #: Letters and digits a child reads aloud and types without mixing them up: no 0/O,
 #: no 1/I (nor L, which a child's handwriting turns into 1).
@@ -83,6 +83,8 @@ AWAY_SECONDS = 15
 TOUCH_SECONDS = 5
 #: A token as a device's URL carries it: ``secrets.token_urlsafe(16)`` is 22 characters.
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
+#: The same, for the app's edge (the tablet's seat keeper checks what a browser reports).
+TOKEN_PATTERN = _TOKEN
 #: How many codes to draw before giving up (each collision is one in millions).
 _CODE_TRIES = 8
 

@@ -850,3 +850,17 @@ def test_a_third_device_at_a_full_table_is_told_so_and_may_open_a_new_table() ->
     other = _device("Noa", query={"table": code})
     assert said in [w.value for w in other.warning] and _seat(other) is None
     assert "table" not in other.query_params
+
+
+def test_the_address_of_a_waiting_table_types_its_code_for_a_friend() -> None:
+    """``?table=CODE`` alone carries no seat: a friend who opens it is told the table
+    waits for friends, with the code typed in; Join seats them (nothing joins by itself)."""
+    ana = _device("Ana")
+    code = _open_table(ana)
+    leo = _device("Leo", query={"table": code})
+    said = t("table_join_waiting", code=code, join=t("table_join_button"))
+    assert said in [i.value for i in leo.info] and _seat(leo) is None
+    assert leo.text_input(key="tb_code").value == code
+    leo.button(key="tb_join_button").click().run()
+    assert_ok(leo)
+    assert _seat(leo) is not None and _seat(leo).seat == 1

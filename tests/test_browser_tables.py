@@ -160,6 +160,13 @@ def _back_to_my_seat(leo, url: str, code: str, errors: list[str]):
     the frames it received."""
     profile = _profile_of(leo)
     context = leo.context
+    # The tablet keeps the seat under Leo's profile and this table only; the address has
+    # dropped the secret (it reached no proxy's logs after the first moment).
+    leo.wait_for_function("() => !location.search.includes('seat=')")
+    kept = leo.evaluate("() => JSON.parse(localStorage.getItem('escoba.seats'))")
+    assert list(kept) == [profile] and list(kept[profile]) == [code], kept
+    leo.reload()  # a reload (or another app process): the address alone finds the seat
+    _hand_shown(leo)
     for way in ("my games", "code"):
         leo.close()  # the tab is closed; a new one on the same tablet
         leo = context.new_page()

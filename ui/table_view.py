@@ -151,9 +151,10 @@ def current_seat(profile: Any) -> TableSeat | TableRefusal | None:
     if isinstance(found, TableRefusal):
         if found.key == "table_seat_other_child":
             return found  # the link stays: its child may come back to it
-        _say_refusal(found)
         if _watch_instead(found, code, token, profile) is not None:  # the link stays
+            _say_refusal(found)
             return None
+        _flash_refusal(found)  # said below the page's title, above the lobby
         _set_seat(None)
         return None
     _set_seat(found)
@@ -176,16 +177,16 @@ def _seat_on_tablet(code: str, profile: Any) -> TableSeat | TableRefusal | None:
     if found.key == "table_seat_not_here" and not tablet_has_read(profile.id):
         return LOOKING  # the tablet answers in a moment: its seat, or "not on this tablet"
     token = held.get(normalise_table_code(code) or "")
-    if found.key == "table_seat_handed" and token is not None:
+    if found.key == "table_seat_handed" and token is not None \
+            and _watch_instead(found, code, token, profile) is not None:
         _say_refusal(found)
-        if _watch_instead(found, code, token, profile) is not None:
-            return None
+        return None
     if found.key == "table_join_waiting":  # they may join: the code is typed for them
         st.session_state["tb_code"] = str((found.params or {}).get("code", ""))
     if found.key == "table_full_started":
         st.session_state[KEY_FULL] = (found.params or {}).get("code")
     else:
-        _say_refusal(found)
+        _flash_refusal(found)  # said below the page's title, above the lobby
     if found.key in ("table_closed", "table_bad_link") and code in held:
         forget_seat(profile.id, code)  # a secret of a table that is gone
     _set_seat(None)
@@ -276,7 +277,10 @@ def _flash_refusal(refusal: TableRefusal) -> None:
     information, "on another tablet" as a warning, a mistake as an error."""
     kind = ("info" if refusal.key in _NEWS else
             "warning" if refusal.key in _ELSEWHERE else "error")
-    flash(kind, refusal.key, **(refusal.params or {}))
+    params = dict(refusal.params or {})
+    if refusal.key == "table_join_waiting":  # the button's own words, in this language
+        params["join"] = t("table_join_button")
+    flash(kind, refusal.key, **params)
 
 
 def _ticket_seat(ticket: TableTicket, profile: Any) -> None:

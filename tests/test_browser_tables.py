@@ -153,11 +153,12 @@ def _hand_shown(page) -> None:
     page.locator('.eb-card[data-group="hand"]').first.wait_for()
 
 
-def _back_to_my_seat(leo, url: str, code: str, errors: list[str]):
+def _back_to_my_seat(leo, url: str, code: str, errors: list[str], ana_profile: str):
     """Issue 31: Leo closes the tab and comes back to his seat on the same tablet (the
     browser context keeps localStorage), by My games' Continue and by the table code;
-    the address then names the table, never the seat's secret. Returns his last page and
-    the frames it received."""
+    the address then names the table, never the seat's secret. Ana signed in on Leo's
+    tablet is never given Leo's seat (a shared tablet). Returns his last page and the
+    frames it received."""
     profile = _profile_of(leo)
     context = leo.context
     # The tablet keeps the seat under Leo's profile and this table only; the address has
@@ -183,6 +184,14 @@ def _back_to_my_seat(leo, url: str, code: str, errors: list[str]):
         _hand_shown(leo)
         assert "seat=" not in leo.url and f"table={code}" in leo.url, leo.url
         assert not leo.get_by_text("already started").count()
+    shared = context.new_page()  # another tab of Leo's tablet, where Ana signs in
+    shared.set_default_timeout(30_000)
+    shared.goto(f"{url}/tables?p={ana_profile}")
+    shared.get_by_role("textbox", name="Table code").fill(code)
+    shared.get_by_role("button", name="Join").first.click()
+    shared.get_by_text(f"Your seat at table {code} is not on this tablet").wait_for()
+    assert not shared.locator('.eb-card[data-group="hand"]').count()
+    shared.close()
     return leo, frames
 
 
@@ -242,7 +251,7 @@ def test_two_children_play_a_whole_game_on_two_devices(server, browser_type_laun
         leo.get_by_role("button", name="Join").first.click()
         for page in (leo, ana):  # the game began: a board on both tablets
             page.locator("[data-testid=stBidiComponentIsolated]").first.wait_for()
-        leo, frames[1] = _back_to_my_seat(leo, url, code, errors)
+        leo, frames[1] = _back_to_my_seat(leo, url, code, errors, _profile_of(ana))
         _a_third_device_at_the_full_table(browser_b, url, code, errors)
 
         devices = {0: ana, 1: leo}

@@ -288,9 +288,10 @@ def _ticket_seat(ticket: TableTicket, profile: Any) -> None:
     if isinstance(found, TableSeat):
         _set_seat(found)
     elif found.key == "table_seat_handed":  # back by the code to a seat the computer took
-        _flash_refusal(found)
         if _watch_instead(found, ticket.code, ticket.token, profile) is not None:
-            _link(ticket.code, ticket.token, profile.id)
+            _link(ticket.code, ticket.token, profile.id)  # the watch view says so
+        else:
+            _flash_refusal(found)
 
 
 def device_token(code: str, profile_id: int) -> str | None:
@@ -335,6 +336,8 @@ def _on_join(profile: Any, code: str | None = None) -> None:
 @safe_callback
 def _on_open(profile: Any) -> None:
     state = st.session_state
+    for key in (KEY_FULL, KEY_OPEN_FIRST):  # the lobby's full box has done its work
+        state.pop(key, None)
     players = int(state.get("tb_players") or 2)
     form = {"ng_preset": state.get("tb_preset", "relaxed"), "ng_opponents": players - 1,
             "ng_teams": bool(state.get("tb_teams")) and players == 4,
@@ -910,6 +913,8 @@ def _table_page(profile: Any) -> None:
                 _say_refusal(problem)
                 _watch_view(watcher)
                 return
+            if problem.key == "table_bad_link":  # its table is gone: nothing to keep
+                forget_seat(profile.id, seat.code)
             _set_seat(None)
             _page_title(None)
             _say_refusal(problem)

@@ -230,6 +230,17 @@ def test_a_friend_who_left_is_shown_and_the_computer_takes_the_seat() -> None:
     leo.run()  # a reload of the same link: still watching
     assert_ok(leo)
     assert t("table_watching") in "\n".join(c.value for c in leo.caption)
+    # Leo's tablet, the tab closed and opened again on the table's address alone: the
+    # tablet keeps his seat, so he watches too (issue 31).
+    token = leo.query_params["seat"]
+    again = new_app(query={"p": str(leo_row.profile_id), "table": code})
+    again.switch_page(PAGE).run()
+    _tablet_keeps(again, {code: token[0] if isinstance(token, list) else token})
+    again.run()
+    assert_ok(again)
+    assert t("table_seat_handed", name="Leo") in [e.value for e in again.info]
+    assert t("table_watching") in "\n".join(c.value for c in again.caption)
+    assert _seat(again) is None and not [b for b in again.button if b.key == "tb_play"]
     # Ana plays on against the computer to the end, which says who played Leo's moves.
     _play_to_the_end(ana)
     assert _seat(ana).game.is_over

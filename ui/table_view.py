@@ -163,6 +163,9 @@ def current_seat(profile: Any) -> TableSeat | TableRefusal | None:
 
 #: Said while the tablet has not yet said which seats it keeps (a moment after a load).
 LOOKING = TableRefusal("table_seat_looking")
+#: What is said to a child who sat at the table: the seat the tablet keeps may say more
+#: (its board, the game's end, the game to watch), so its answer is awaited first.
+_MY_TABLE = {"table_seat_not_here", "table_game_handed", "table_link_finished"}
 
 
 def _seat_on_tablet(code: str, profile: Any) -> TableSeat | TableRefusal | None:
@@ -174,7 +177,7 @@ def _seat_on_tablet(code: str, profile: Any) -> TableSeat | TableRefusal | None:
     if isinstance(found, TableSeat):
         _set_seat(found)
         return found
-    if found.key == "table_seat_not_here" and not tablet_has_read(profile.id):
+    if found.key in _MY_TABLE and not tablet_has_read(profile.id):
         return LOOKING  # the tablet answers in a moment: its seat, or "not on this tablet"
     token = held.get(normalise_table_code(code) or "")
     if found.key == "table_seat_handed" and token is not None \

@@ -17,13 +17,14 @@ reloads, sleeps or lands on another app process reads the table again from its U
 (:meth:`Tables.seat_from_link`) and is exactly where the game is.
 
 **A seat is its device's secret, not a profile.** Opening or joining hands the device
-a random token (128 bits) that goes into that device's URL; the database keeps only
-its SHA-256. Profiles here are a nickname and a picture, chosen from a list on a
-shared tablet, with no password: a profile id would let anyone who picks the same
-nickname elsewhere take the seat and see its hand. The token names one seat of one
-table and nothing else; a reload keeps it (it is in the URL), a friend's device
-never has it. A seat handed to the computer keeps its row, so the old link then
-says so instead of playing.
+a random token (128 bits) that the device keeps (the app keeps it in the tablet's
+browser for that child: ``ui/seat_keeper.py``); the database keeps only its SHA-256.
+Profiles here are a nickname and a picture, chosen from a list on a shared tablet,
+with no password: a profile id would let anyone who picks the same nickname elsewhere
+take the seat and see its hand. The token names one seat of one table and nothing
+else; a reload or a closed tab finds it again on the tablet (:meth:`Tables.seat_here`,
+:meth:`Tables.join` with ``held``), a friend's device never has it. A seat handed to
+the computer keeps its row, so the old link then says so instead of playing.
 
 **Presence.** Each device touches its seat's ``last_seen`` every few seconds; the
 others see "Ana left" once it is older than :data:`AWAY_SECONDS`, and after the

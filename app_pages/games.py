@@ -12,6 +12,7 @@ from trainer.tables import Tables
 from trainer.text import md_escape
 from ui.errors import safe_callback
 from ui.layout import require_profile, show_flash
+from ui.seat_keeper import keep_seats, tablet_has_read
 from ui.session import flash, set_game, storage
 from ui.table_view import continue_at_table, device_token
 
@@ -76,8 +77,10 @@ for position, row in enumerate(rows):
                     if st.button(t("table_game_continue", code=code), key=f"table_{row.id}",
                                  use_container_width=True):
                         continue_code = code
+                elif not tablet_has_read(profile.id):  # the tablet answers in a moment
+                    st.caption("⏳ " + t("table_seat_looking"))
                 else:  # the seat is the secret of the tablet that joined (docs/TABLES.md)
-                    st.caption(t("table_game_other_device", code=code))
+                    st.caption(t("table_seat_not_here", code=code))
             elif row.status == "playing":
                 st.button(t("continue_game"), key=f"continue_{row.id}", on_click=_continue,
                           args=(row.id,), use_container_width=True)
@@ -93,6 +96,8 @@ for position, row in enumerate(rows):
             else:
                 st.caption(t("download_after_game"))
 
+# The seats this tablet keeps for this child (issue 31: "Continue" after a closed tab).
+keep_seats(profile.id)
 if continue_code is not None:
     continue_at_table(profile, continue_code)  # the table's page, or why not
     show_flash()

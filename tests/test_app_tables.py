@@ -48,6 +48,27 @@ def _open_table(at: AppTest) -> str:
     return seat.code
 
 
+def _tablet_keeps(at: AppTest, seats: dict[str, str]) -> None:
+    """What the tablet's seat keeper answers for the child signed in (ui/seat_keeper.py:
+    its script runs only in a browser, tests/test_browser_tables.py): these seats."""
+    from ui.seat_keeper import KEY_READ, KEY_TICKETS
+
+    state = at.session_state
+    me = int(state["profile_id"])
+    read = dict(state[KEY_READ]) if KEY_READ in state else {}
+    read[me] = dict(seats)
+    state[KEY_READ] = read
+    tickets = dict(state[KEY_TICKETS]) if KEY_TICKETS in state else {}
+    tickets.update({(me, code): token for code, token in seats.items()})
+    state[KEY_TICKETS] = tickets
+
+
+def _keeper_data(at: AppTest) -> dict | None:
+    from tests.test_app_helpers import component_data
+
+    return component_data(at, "escoba_seat_keeper")
+
+
 def _best_move(at: AppTest) -> Move:
     seat = _seat(at)
     obs = seat.game.observation(seat.seat)
@@ -209,6 +230,17 @@ def test_a_friend_who_left_is_shown_and_the_computer_takes_the_seat() -> None:
     leo.run()  # a reload of the same link: still watching
     assert_ok(leo)
     assert t("table_watching") in "\n".join(c.value for c in leo.caption)
+    # Leo's tablet, the tab closed and opened again on the table's address alone: the
+    # tablet keeps his seat, so he watches too (issue 31).
+    token = leo.query_params["seat"]
+    again = new_app(query={"p": str(leo_row.profile_id), "table": code})
+    again.switch_page(PAGE).run()
+    _tablet_keeps(again, {code: token[0] if isinstance(token, list) else token})
+    again.run()
+    assert_ok(again)
+    assert t("table_seat_handed", name="Leo") in [e.value for e in again.info]
+    assert t("table_watching") in "\n".join(c.value for c in again.caption)
+    assert _seat(again) is None and not [b for b in again.button if b.key == "tb_play"]
     # Ana plays on against the computer to the end, which says who played Leo's moves.
     _play_to_the_end(ana)
     assert _seat(ana).game.is_over
@@ -305,7 +337,12 @@ def test_each_child_at_a_table_finds_its_game_in_my_games_as_themselves() -> Non
     assert_ok(other)
     (line,) = _game_lines(other)
     assert t("game_player_you", name="Leo") in line
-    assert t("table_game_other_device", code=code) in "\n".join(c.value for c in other.caption)
+    # Until that tablet says which seats it keeps, nothing untrue is said; then, that the
+    # seat is not on it.
+    assert t("table_seat_looking") in "\n".join(c.value for c in other.caption)
+    _tablet_keeps(other, {})
+    other.run()
+    assert t("table_seat_not_here", code=code) in "\n".join(c.value for c in other.caption)
     assert not [b for b in other.button if b.key == f"table_{game_id}"]
     # Once the game is over, each child downloads its record.
     ana.switch_page(PAGE).run()  # back at the table: this session still holds her seat
@@ -515,7 +552,8 @@ def test_a_wrong_secret_to_a_table_in_play_says_it_is_another_tablets_seat(secre
     table_id = _seat(ana).table.id
     before = (store.table_pulse(table_id), store.table_seats(table_id, history=True))
     mia = _device("Mia", query={"table": code} | ({"seat": secret} if secret else {}))
-    said = t("table_link_not_yours", code=code)
+    # The address alone (no secret) is a third device at a full table (issue 31).
+    said = t("table_full_started" if secret is None else "table_link_not_yours", code=code)
     assert said in [e.value for e in mia.warning]
     assert t("table_bad_link") not in _texts(mia)
     assert _seat(mia) is None and "table_watch" not in mia.session_state
@@ -732,3 +770,108 @@ def test_the_seats_own_child_comes_back_with_their_pin() -> None:
     seat = _seat(at)
     assert seat is not None and seat.player_id == bob and seat.code == bobs.code
     assert t("table_your_turn") in _texts(at)
+
+
+# -- back to my seat (issue 31) ---------------------------------------------------------------
+
+def test_the_tablet_keeps_the_seat_and_the_address_drops_the_secret() -> None:
+    """Opening a table asks the tablet to keep the seat (for this child only); once it
+    says it does, the address carries the table and no secret; the tablet that keeps
+    nothing (no answer) keeps the secret in the address, as before."""
+    ana = _device("Ana")
+    code = _open_table(ana)
+    seat = _seat(ana)
+    data = _keeper_data(ana)
+    assert data["profile"] == seat.player_id and data["save"] == {code: seat.token}
+    assert ana.query_params["seat"] in (seat.token, [seat.token])
+    _tablet_keeps(ana, {code: seat.token})
+    ana.run()
+    assert_ok(ana)
+    assert "seat" not in ana.query_params and ana.query_params["table"] in (code, [code])
+    assert _seat(ana).seat == 0 and _keeper_data(ana)["save"] == {}
+    # Back to the tables: the tablet forgets the seat.
+    ana.button(key="tb_close").click().run()
+    ana.button(key="tb_close_yes").click().run()
+    assert_ok(ana)
+    assert _keeper_data(ana)["forget"] == [code]
+
+
+def test_a_closed_tab_comes_back_to_its_seat_by_my_games_by_the_code_and_the_address() -> None:
+    ana, leo, code = _two_at_a_table()
+    seat = _seat(leo)
+    leo_id, token, game_id = seat.player_id, seat.token, seat.game.game_id
+    def who_sits() -> list[tuple]:
+        return [(r.id, r.seat, r.profile_id, r.left_at)
+                for r in seat.storage.table_seats(seat.table.id, history=True)]
+
+    rows = who_sits()
+    # Leo closed the tab; a new one on the same tablet (which keeps his seat).
+    for way in ("my games", "code", "address"):
+        tab = new_app(query={"p": str(leo_id)} | ({"table": code} if way == "address" else {}))
+        if way == "my games":
+            tab.switch_page("app_pages/games.py").run()
+            _tablet_keeps(tab, {code: token})
+            tab.run()
+            tab.button(key=f"table_{game_id}").click().run()
+            tab.switch_page(PAGE).run()  # (AppTest: stay on the page the button opened)
+        elif way == "code":
+            tab.switch_page(PAGE).run()
+            _tablet_keeps(tab, {code: token})
+            _join(tab, code)
+        else:
+            tab.switch_page(PAGE).run()
+            assert_ok(tab)
+            # Before the tablet answers: looking, no lobby, nothing untrue, a way out.
+            assert t("table_seat_looking") in "\n".join(c.value for c in tab.caption)
+            assert not [b for b in tab.button if b.key == "tb_join_button"]
+            assert tab.button(key="tb_leave_looking")
+            _tablet_keeps(tab, {code: token})
+            tab.run()
+        assert_ok(tab)
+        back = _seat(tab)
+        assert back is not None and back.seat == 1 and back.player_id == leo_id, way
+        assert back.revision == _seat(ana).revision
+        assert "seat" not in tab.query_params, way  # kept on the tablet: not in the address
+    assert who_sits() == rows  # no second seat, nobody moved
+    # The same code on a tablet that does not keep Leo's seat: true, and no seat.
+    elsewhere = new_app(query={"p": str(leo_id)})
+    elsewhere.switch_page(PAGE).run()
+    _tablet_keeps(elsewhere, {})
+    _join(elsewhere, code)
+    assert_ok(elsewhere)
+    assert t("table_seat_not_here", code=code) in [w.value for w in elsewhere.warning]
+    assert _seat(elsewhere) is None
+
+
+def test_a_third_device_at_a_full_table_is_told_so_and_may_open_a_new_table() -> None:
+    ana, leo, code = _two_at_a_table()
+    mia = _device("Mia")
+    _tablet_keeps(mia, {})
+    _join(mia, code)
+    assert_ok(mia)
+    said = t("table_full_started", code=code)
+    assert said in [w.value for w in mia.warning]
+    assert t("table_started") not in _texts(mia) and _seat(mia) is None
+    mia.button(key="tb_full_open").click().run()
+    assert_ok(mia)
+    assert said not in _texts(mia)
+    order = [b.key for b in mia.button if b.key in ("tb_open_button", "tb_join_button")]
+    assert order == ["tb_open_button", "tb_join_button"]  # the open form first
+    # The address of that table alone (shared, or left on a tablet): the same truth.
+    other = _device("Noa", query={"table": code})
+    assert said in [w.value for w in other.warning] and _seat(other) is None
+    assert "table" not in other.query_params
+
+
+def test_the_address_of_a_waiting_table_types_its_code_for_a_friend() -> None:
+    """``?table=CODE`` alone carries no seat: a friend who opens it is told the table
+    waits for friends, with the code typed in; Join seats them (nothing joins by itself)."""
+    ana = _device("Ana")
+    code = _open_table(ana)
+    leo = _device("Leo", query={"table": code})
+    said = t("table_join_waiting", code=code, join=t("table_join_button"))
+    assert said in [i.value for i in leo.info] and _seat(leo) is None
+    assert leo.text_input(key="tb_code").value == code
+    leo.button(key="tb_join_button").click().run()
+    assert_ok(leo)
+    assert _seat(leo) is not None and _seat(leo).seat == 1

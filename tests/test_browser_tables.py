@@ -9,6 +9,7 @@ are written to test-artifacts/tables-sync.txt (docs/TABLES.md quotes them).
 
 from __future__ import annotations
 
+import re
 import statistics
 import time
 
@@ -142,6 +143,83 @@ def play_table(devices: dict, database_url: str, made: list[dict], *,
     return delays
 
 
+def _profile_of(page) -> str:
+    """The profile id in the page's address (``?p=``)."""
+    return re.search(r"[?&]p=(\d+)", page.url).group(1)
+
+
+def _hand_shown(page) -> None:
+    """This seat's board with its own hand (the seat is back on this page)."""
+    page.locator('.eb-card[data-group="hand"]').first.wait_for()
+
+
+def _back_to_my_seat(leo, url: str, code: str, errors: list[str], ana_profile: str):
+    """Issue 31: Leo closes the tab and comes back to his seat on the same tablet (the
+    browser context keeps localStorage), by My games' Continue and by the table code;
+    the address then names the table, never the seat's secret. Ana signed in on Leo's
+    tablet is never given Leo's seat (a shared tablet). Returns his last page and the
+    frames it received."""
+    profile = _profile_of(leo)
+    context = leo.context
+    # The tablet keeps the seat under Leo's profile and this table only; the address has
+    # dropped the secret (it reached no proxy's logs after the first moment).
+    leo.wait_for_function("() => !location.search.includes('seat=')")
+    kept = leo.evaluate("() => JSON.parse(localStorage.getItem('escoba.seats'))")
+    assert list(kept) == [profile] and list(kept[profile]) == [code], kept
+    leo.reload()  # a reload (or another app process): the address alone finds the seat
+    _hand_shown(leo)
+    for way in ("my games", "code"):
+        leo.close()  # the tab is closed; a new one on the same tablet
+        leo = context.new_page()
+        leo.set_default_timeout(30_000)
+        leo.on("pageerror", lambda error: errors.append(str(error)))
+        frames = _Frames(leo)
+        if way == "my games":
+            leo.goto(f"{url}/games?p={profile}")
+            leo.get_by_role("button", name=f"Continue at table {code}").click()
+        else:
+            leo.goto(f"{url}/tables?p={profile}")
+            leo.get_by_role("textbox", name="Table code").fill(code)
+            leo.get_by_role("button", name="Join").first.click()
+        _hand_shown(leo)
+        assert "seat=" not in leo.url and f"table={code}" in leo.url, leo.url
+        assert not leo.get_by_text("already started").count()
+    shared = context.new_page()  # another tab of Leo's tablet, where Ana signs in
+    shared.set_default_timeout(30_000)
+    shared.goto(f"{url}/tables?p={ana_profile}")
+    shared.get_by_role("textbox", name="Table code").fill(code)
+    shared.get_by_role("button", name="Join").first.click()
+    shared.get_by_text(f"Your seat at table {code} is not on this tablet").wait_for()
+    assert not shared.locator('.eb-card[data-group="hand"]').count()
+    shared.close()
+    return leo, frames
+
+
+def _a_third_device_at_the_full_table(browser, url: str, code: str, errors: list[str]) -> None:
+    """Mia, on a phone of her own, types the code of the full table: it says the table is
+    full and offers a new one (no board, no seat); screenshots at 390x844 and 1024x768."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US",
+                                  device_scale_factor=1, is_mobile=True, has_touch=True)
+    mia = context.new_page()
+    mia.set_default_timeout(30_000)
+    mia.on("pageerror", lambda error: errors.append(str(error)))
+    _new_profile(mia, url, "Mia")
+    mia.goto(f"{url}/tables?p={_profile_of(mia)}")  # (on a phone the menu is folded)
+    mia.get_by_role("textbox", name="Table code").fill(code)
+    mia.get_by_role("button", name="Join").first.click()
+    mia.get_by_text(f"Table {code} is full").wait_for()
+    _wait_idle(mia)
+    assert mia.get_by_role("button", name="Open a new table").is_visible()
+    assert not mia.locator('.eb-card[data-group="hand"]').count()
+    mia.screenshot(path=str(_artifact("31-table-full-390x844.png")))
+    mia.set_viewport_size({"width": 1024, "height": 768})
+    _wait_idle(mia)
+    mia.screenshot(path=str(_artifact("31-table-full-1024x768.png")))
+    mia.get_by_role("button", name="Open a new table").click()
+    mia.get_by_role("button", name="Open the table").wait_for()
+    context.close()
+
+
 def test_two_children_play_a_whole_game_on_two_devices(server, browser_type_launch_args) -> None:  # noqa: F811
     from playwright.sync_api import sync_playwright
 
@@ -173,6 +251,8 @@ def test_two_children_play_a_whole_game_on_two_devices(server, browser_type_laun
         leo.get_by_role("button", name="Join").first.click()
         for page in (leo, ana):  # the game began: a board on both tablets
             page.locator("[data-testid=stBidiComponentIsolated]").first.wait_for()
+        leo, frames[1] = _back_to_my_seat(leo, url, code, errors, _profile_of(ana))
+        _a_third_device_at_the_full_table(browser_b, url, code, errors)
 
         devices = {0: ana, 1: leo}
         made: list[dict] = []

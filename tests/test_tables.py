@@ -149,7 +149,9 @@ def test_bad_codes_and_full_tables_change_nothing(make_store) -> None:
     assert tables.join("hello!", leo) == TableRefusal("table_code_bad")
     assert store.table_by_code(ticket.code) == before
     assert isinstance(tables.join(ticket.code, leo), TableTicket)
-    assert tables.join(ticket.code, mia) == TableRefusal("table_started")
+    # Every seat taken and the game begun: a third child is told the table is full.
+    assert tables.join(ticket.code, mia) == TableRefusal("table_full_started",
+                                                         {"code": ticket.code})
 
 
 def test_computer_seats_and_teams(make_store) -> None:
@@ -660,7 +662,8 @@ def test_a_finished_table_says_it_is_over_to_a_code_and_to_a_foreign_link(make_s
     tables = Tables(store)
     ticket = tables.open_table(ana, Rules.preset("relaxed", target=1), bots={1: "gentle"})
     seat = _seat(store, ticket)
-    assert tables.join(ticket.code, mia) == TableRefusal("table_started")  # in play
+    assert tables.join(ticket.code, mia) == TableRefusal(  # in play
+        "table_full_started", {"code": ticket.code})
     _play_to_the_end(seat)
     assert seat.game.is_over
     assert tables.join(ticket.code, mia) == TableRefusal("table_finished")
@@ -786,3 +789,68 @@ def test_each_seated_child_counts_the_tables_game_from_their_own_side(make_store
     assert sorted(won) == [False, True]  # one side won: each child sees their own result
     assert store.finished_games(mia.id) == []
     assert store.progress_version(mia.id).finished_games == 0
+
+
+# -- back to my seat (issue 31) -------------------------------------------------------------
+
+def test_back_to_my_seat_by_the_code_with_the_seat_this_device_keeps(make_store) -> None:
+    """A child who closed the tab types the code again (or the page reads ``?table=``
+    alone): the seat this device keeps for them is theirs again, never a second seat;
+    without it, what is true on this device; another child's kept secret seats nobody."""
+    a, b, (ana, leo) = _two_children(make_store)
+    store, tables, code = a.storage, a.tables, a.code
+    mia = store.create_profile("Mia", "🐼")
+    rows = store.table_seats(a.table.id, history=True)
+    anas = {code: a.token}
+    assert tables.join(code.lower(), ana, held=anas) == TableTicket(code, a.token, 0)
+    back = tables.seat_here(f" {code.lower()} ", ana.id, anas)
+    assert isinstance(back, TableSeat) and back.seat == 0 and back.revision == a.revision
+    assert store.table_seats(a.table.id, history=True) == rows  # nothing new, nothing moved
+    # This device keeps nothing for Ana (another tablet, or a browser that forgot).
+    not_here = TableRefusal("table_seat_not_here", {"code": code})
+    for held in (None, {}, {code: "'; drop table games; --"}, {"ZZZZZ": a.token}):
+        assert tables.join(code, ana, held=held) == not_here
+        assert tables.seat_here(code, ana.id, held) == not_here
+    # Leo's secret kept under Ana's name (a shared tablet): it seats nobody.
+    assert tables.join(code, ana, held={code: b.token}) == not_here
+    assert tables.seat_here(code, ana.id, {code: b.token}) == not_here
+    # A third child: the table is full and its game has begun.
+    full = TableRefusal("table_full_started", {"code": code})
+    assert tables.join(code, mia) == full == tables.seat_here(code, mia.id, {})
+    assert tables.seat_here("ZZZZZ", mia.id, {}) == TableRefusal("table_bad_link")
+    assert store.table_seats(a.table.id, history=True) == rows
+    # Leo's seat goes to the computer: his kept secret brings him back to the news (the
+    # page then offers to watch); without it, the same news in words.
+    gone = a.tables.clock() + timedelta(seconds=a.timeout + 1)
+    if a.my_turn:
+        assert _play_on(a).ok
+    assert a.hand_to_computer(1, "gentle", at=gone) is None
+    assert tables.join(code, leo, held={code: b.token}) == TableTicket(code, b.token, 1)
+    assert tables.seat_here(code, leo.id, {code: b.token}) == TableRefusal(
+        "table_seat_handed", {"name": "Leo"})
+    assert tables.join(code, leo) == TableRefusal("table_game_handed", {"code": code})
+    # Over: each child who sat there is told so (it is in their My games).
+    _play_to_the_end(a)
+    assert tables.join(code, ana) == TableRefusal("table_link_finished", {"code": code})
+    assert tables.join(code, mia) == TableRefusal("table_finished")
+    assert isinstance(tables.seat_here(code, ana.id, anas), TableSeat)  # its end, again
+
+
+def test_a_child_back_at_a_waiting_table_gets_their_own_seat_not_a_second(make_store) -> None:
+    store = make_store()
+    ana, leo, mia = _profiles(store, "Ana", "Leo", "Mia")
+    tables = Tables(store)
+    ticket = tables.open_table(ana, Rules.preset("relaxed", players=3))
+    leos = tables.join(ticket.code, leo)
+    assert isinstance(leos, TableTicket)
+    held = {ticket.code: leos.token}
+    assert tables.join(ticket.code, leo, held=held) == leos
+    assert tables.join(ticket.code, leo) == TableRefusal("table_seat_not_here",
+                                                         {"code": ticket.code})
+    table = store.table_by_code(ticket.code)
+    assert table.status == "waiting" and len(store.table_seats(table.id)) == 2
+    # Someone with only the address (no seat): they may join, with the code.
+    assert tables.seat_here(ticket.code, mia.id, {}) == TableRefusal(
+        "table_join_waiting", {"code": ticket.code})
+    assert _seat(store, ticket).close() is None
+    assert tables.join(ticket.code, leo, held={}) == TableRefusal("table_closed")

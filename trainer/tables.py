@@ -17,13 +17,14 @@ reloads, sleeps or lands on another app process reads the table again from its U
 (:meth:`Tables.seat_from_link`) and is exactly where the game is.
 
 **A seat is its device's secret, not a profile.** Opening or joining hands the device
-a random token (128 bits) that goes into that device's URL; the database keeps only
-its SHA-256. Profiles here are a nickname and a picture, chosen from a list on a
-shared tablet, with no password: a profile id would let anyone who picks the same
-nickname elsewhere take the seat and see its hand. The token names one seat of one
-table and nothing else; a reload keeps it (it is in the URL), a friend's device
-never has it. A seat handed to the computer keeps its row, so the old link then
-says so instead of playing.
+a random token (128 bits) that the device keeps (the app keeps it in the tablet's
+browser for that child: ``ui/seat_keeper.py``); the database keeps only its SHA-256.
+Profiles here are a nickname and a picture, chosen from a list on a shared tablet,
+with no password: a profile id would let anyone who picks the same nickname elsewhere
+take the seat and see its hand. The token names one seat of one table and nothing
+else; a reload or a closed tab finds it again on the tablet (:meth:`Tables.seat_here`,
+:meth:`Tables.join` with ``held``), a friend's device never has it. A seat handed to
+the computer keeps its row, so the old link then says so instead of playing.
 
 **Presence.** Each device touches its seat's ``last_seen`` every few seconds; the
 others see "Ana left" once it is older than :data:`AWAY_SECONDS`, and after the
@@ -39,7 +40,7 @@ import hashlib
 import os
 import re
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -68,7 +69,7 @@ from .words import seat_name
 
 __all__ = ["Tables", "TableSeat", "TableTicket", "SeatPresence", "MoveBy", "TableRefusal",
            "CODE_ALPHABET", "CODE_LENGTH", "new_table_code", "normalise_table_code",
-           "hash_token", "DEFAULT_TIMEOUT", "AWAY_SECONDS", "TOUCH_SECONDS"]
+           "hash_token", "TOKEN_PATTERN", "DEFAULT_TIMEOUT", "AWAY_SECONDS", "TOUCH_SECONDS"]
 
 #: Letters and digits a child reads aloud and types without mixing them up: no 0/O,
 #: no 1/I (nor L, which a child's handwriting turns into 1).
@@ -83,6 +84,8 @@ AWAY_SECONDS = 15
 TOUCH_SECONDS = 5
 #: A token as a device's URL carries it: ``secrets.token_urlsafe(16)`` is 22 characters.
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
+#: The same, for the app's edge (the tablet's seat keeper checks what a browser reports).
+TOKEN_PATTERN = _TOKEN
 #: How many codes to draw before giving up (each collision is one in millions).
 _CODE_TRIES = 8
 
@@ -218,21 +221,28 @@ class Tables:
         return TableTicket(table.code, token, 0)
 
     # -- joining ----------------------------------------------------------------------
-    def join(self, typed_code: Any, profile: Any) -> TableTicket | TableRefusal:
+    def join(self, typed_code: Any, profile: Any, *, held: Mapping[str, str] | None = None
+             ) -> TableTicket | TableRefusal:
         """``profile`` takes the first free seat of the table ``typed_code`` names. A bad
-        code, a full or started table: a refusal, and nothing changes."""
+        code, a full or started table: a refusal, and nothing changes.
+
+        ``held``: the seats this device keeps for this child (code -> the seat's secret,
+        docs/TABLES.md "Back to my seat"). When it holds the child's own seat at this
+        table, that seat is the answer (a child who closed the tab types the code again
+        and is back at their seat, never given a second one). The secret decides, never
+        the profile: a seat this device does not hold is not handed out."""
         code = normalise_table_code(typed_code)
         if code is None:
             return TableRefusal("table_code_bad")
+        back = self._held_ticket(code, profile.id, held)
+        if back is not None:
+            return back
         for _ in range(4):  # another child joining at the same moment: read again
             table = self.storage.table_by_code(code)
             if table is None:
                 return TableRefusal("table_code_unknown", {"code": code})
-            if table.status == "closed":
-                return TableRefusal("table_closed")
-            if table.status != "waiting":
-                return TableRefusal("table_finished" if self._finished(table)
-                                    else "table_started")
+            if table.status != "waiting" or self._sits_at(table, profile.id):
+                return self._no_seat_here(table, profile.id)
             current = {s.seat for s in self.storage.table_seats(table.id)}
             free = [i for i, p in enumerate(table.settings["plan"])
                     if p["kind"] == "human" and i not in current]
@@ -248,6 +258,68 @@ class Tables:
             TableSeat(self, code, token, player_id=profile.id).start_if_full()
             return TableTicket(code, token, free[0])
         return TableRefusal("table_moved_first")
+
+    def seat_here(self, code: Any, player_id: int, held: Mapping[str, str] | None = None
+                  ) -> TableSeat | TableRefusal:
+        """This device's seat at table ``code`` for the child signed in, from the seats
+        the device keeps (``held``, as in :meth:`join`): the address ``?table=K7MPX``
+        without a secret, after a reload, a closed tab or another app process. Without a
+        kept seat, the truth about this table for this child (:meth:`_no_seat_here`; a
+        table still waiting for friends is ``table_join_waiting``: they may join it)."""
+        normal = normalise_table_code(code)
+        if normal is None:
+            return TableRefusal("table_bad_link")
+        mine = self._held_ticket(normal, player_id, held)
+        if mine is not None:
+            return self.seat_from_link(normal, mine.token, player_id)
+        table = self.storage.table_by_code(normal)
+        if table is None:
+            return TableRefusal("table_bad_link")
+        if table.status == "waiting" and not self._sits_at(table, player_id):
+            return TableRefusal("table_join_waiting", {"code": normal})
+        return self._no_seat_here(table, player_id)
+
+    def _held_ticket(self, code: str, player_id: int, held: Mapping[str, str] | None
+                     ) -> TableTicket | None:
+        """The ticket of ``player_id``'s own seat at table ``code`` when this device keeps
+        its secret (a seat handed to the computer too: its page then says so and offers
+        to watch), else None. One read by the secret's hash."""
+        token = (held or {}).get(code)
+        if not isinstance(token, str) or not _TOKEN.fullmatch(token):
+            return None
+        me = self.storage.seat_by_token(hash_token(token))
+        if me is None or not _is_players(me, player_id):
+            return None
+        table = self.storage.get_table(me.table_id)
+        if table is None or table.code != code:
+            return None
+        return TableTicket(code, token, me.seat)
+
+    def _sits_at(self, table: TableRow, player_id: int | None) -> bool:
+        """Whether ``player_id`` has a seat of their own at ``table`` now (on any device)."""
+        return any(_is_players(s, player_id) for s in self.storage.table_seats(table.id))
+
+    def _no_seat_here(self, table: TableRow, player_id: int | None) -> TableRefusal:
+        """Why this device shows ``player_id`` no seat at ``table`` when it keeps none
+        there: what is true on this device (issue 31). Their seat is on another device
+        (``table_seat_not_here``), the computer plays it now (``table_game_handed``),
+        the game is over, the table was closed, or it is full: every seat taken and the
+        game begun (``table_full_started``: open a new table)."""
+        code = table.code
+        if table.status == "closed":
+            return TableRefusal("table_closed")
+        mine = [s for s in self.storage.table_seats(table.id, history=True)
+                if s.is_human and s.profile_id is not None and s.profile_id == player_id]
+        if self._finished(table):
+            return TableRefusal("table_link_finished" if mine else "table_finished",
+                                {"code": code} if mine else None)
+        if any(s.left_at is None for s in mine):
+            return TableRefusal("table_seat_not_here", {"code": code})
+        if mine:
+            return TableRefusal("table_game_handed", {"code": code})
+        if table.status == "waiting":
+            return TableRefusal("table_full")
+        return TableRefusal("table_full_started", {"code": code})
 
     def seat_from_link(self, code: Any, token: Any, player_id: int | None
                        ) -> TableSeat | TableRefusal:

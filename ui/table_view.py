@@ -2,9 +2,11 @@
 
 Over :mod:`trainer.tables` (no rules here). What this device keeps in session state
 is only its :class:`~trainer.tables.TableSeat` (a cache of the database's table, for
-drawing) and the seat's link is also in the URL (``?table=K7MPX&seat=<secret>``): a
-reload, a sleeping tablet or another app process reads the table again from the
-database, where everything shared lives.
+drawing); the tablet keeps the seat's secret (:mod:`ui.seat_keeper`, issue 31) and the
+address says the table (``?table=K7MPX``; ``&seat=<secret>`` too until the tablet has
+confirmed it keeps the seat, and old links with it still work): a reload, a closed tab,
+a sleeping tablet or another app process reads the table again from the database,
+where everything shared lives.
 
 Other devices' moves arrive by polling (docs/TABLES.md): a small fragment runs every
 :data:`POLL_SECONDS`, reads the table's version and the game's revision (one small
@@ -26,7 +28,14 @@ from trainer.cards import pick_label
 from trainer.evidence import TurnContext
 from trainer.gameplay import bot_levels
 from trainer.i18n import t
-from trainer.tables import SeatPresence, TableRefusal, Tables, TableSeat, TableTicket
+from trainer.tables import (
+    SeatPresence,
+    TableRefusal,
+    Tables,
+    TableSeat,
+    TableTicket,
+    normalise_table_code,
+)
 from trainer.text import md_escape
 from trainer.words import seat_name
 from ui.i18n import current_language, labels
@@ -40,6 +49,14 @@ from .newgame import build_rules, show_more_rules
 from .practice import today
 from .profiles import show_pin_form
 from .score import show_round_score
+from .seat_keeper import (
+    forget_seat,
+    held_seats,
+    keep_seats,
+    kept_on_tablet,
+    remember_seat,
+    tablet_has_read,
+)
 from .session import flash, set_profile, settings, storage
 from .speaker import board_speech
 
@@ -56,10 +73,10 @@ KEY_PRESENCE = "table_presence"
 KEY_BOARD = "table_board"
 #: A device whose seat went to the computer, watching the game (read-only).
 KEY_WATCH = "table_watch"
-#: Every seat this browser session opened or joined: (profile id, table code) -> the
-#: seat's secret (this device's own links; My games continues a table's game with it,
-#: for the child whose seat it is only).
-KEY_TICKETS = "table_tickets"
+#: A third device at a full table: the code, for the lobby's "full" box (issue 31).
+KEY_FULL = "tb_full"
+#: The lobby shows "Open a table" first (the full box's button).
+KEY_OPEN_FIRST = "tb_open_first"
 #: The child whose seat a link on this tablet is, when another child is signed in and
 #: tapped "I'm …": their PIN is asked here (issue 25).
 KEY_SEAT_OWNER = "table_seat_owner"
@@ -79,16 +96,37 @@ def _tables() -> Tables:
 # -- this device's seat ----------------------------------------------------------------
 
 def _set_seat(seat: TableSeat | None) -> None:
-    """Remember the seat in session state and in the URL (a reload keeps it)."""
+    """Remember the seat in session state and on the tablet, the table in the URL (a
+    reload, a closed tab or another app process finds the seat again)."""
     if seat is None:
         st.session_state.pop(KEY_SEAT, None)
         for key in TABLE_URL_KEYS:
             st.query_params.pop(key, None)
         return
     st.session_state[KEY_SEAT] = seat
-    st.session_state.setdefault(KEY_TICKETS, {})[(seat.player_id, seat.code)] = seat.token
-    st.query_params["table"] = seat.code
-    st.query_params["seat"] = seat.token
+    if seat.player_id is not None:
+        remember_seat(seat.player_id, seat.code, seat.token)
+    _link(seat.code, seat.token, seat.player_id)
+
+
+def _link(code: str, token: str, profile_id: int | None) -> None:
+    """The address of this device's seat: ``?table=CODE``, and the secret only until the
+    tablet has said it keeps the seat (the secret does not linger in the address bar, nor
+    in a proxy's logs through the referrer; a tablet that keeps nothing keeps it there)."""
+    params = st.query_params
+    if params.get("table") != code:
+        params["table"] = code
+    keeps = profile_id is not None and kept_on_tablet(profile_id, code, token)
+    if keeps and "seat" in params:
+        params.pop("seat", None)
+    elif not keeps and params.get("seat") != token:
+        params["seat"] = token
+
+
+def _link_names(seat: TableSeat) -> bool:
+    """Whether the address is this seat's: its table, and its secret or none."""
+    params = st.query_params
+    return params.get("table") == seat.code and params.get("seat") in (None, seat.token)
 
 
 def current_seat(profile: Any) -> TableSeat | TableRefusal | None:
@@ -102,23 +140,60 @@ def current_seat(profile: Any) -> TableSeat | TableRefusal | None:
         seat = None
     params = st.query_params
     code, token = params.get("table"), params.get("seat")
-    if seat is not None and (code is None or (code == seat.code and token == seat.token)):
-        if code is None:
-            _set_seat(seat)  # back on the page from another one: the link again
+    if seat is not None and (code is None or _link_names(seat)):
+        _link(seat.code, seat.token, seat.player_id)  # back from another page; or kept now
         return seat
     if code is None and token is None:
         return None
+    if token is None:  # ?table=CODE: the seat this tablet keeps for this child, if any
+        return _seat_on_tablet(code, profile)
     found = _tables().seat_from_link(code, token, profile.id)
     if isinstance(found, TableRefusal):
         if found.key == "table_seat_other_child":
             return found  # the link stays: its child may come back to it
-        _say_refusal(found)
         if _watch_instead(found, code, token, profile) is not None:  # the link stays
+            _say_refusal(found)
             return None
+        _flash_refusal(found)  # said below the page's title, above the lobby
         _set_seat(None)
         return None
     _set_seat(found)
     return found
+
+
+#: Said while the tablet has not yet said which seats it keeps (a moment after a load).
+LOOKING = TableRefusal("table_seat_looking")
+#: What is said to a child who sat at the table: the seat the tablet keeps may say more
+#: (its board, the game's end, the game to watch), so its answer is awaited first.
+_MY_TABLE = {"table_seat_not_here", "table_game_handed", "table_link_finished"}
+
+
+def _seat_on_tablet(code: str, profile: Any) -> TableSeat | TableRefusal | None:
+    """The address names a table and no secret (a reload, a closed tab opened again, My
+    games' Continue, another app process): the seat the tablet keeps for this child, or
+    the truth about that table on this tablet (issue 31)."""
+    held = held_seats(profile.id)
+    found = _tables().seat_here(code, profile.id, held)
+    if isinstance(found, TableSeat):
+        _set_seat(found)
+        return found
+    if found.key in _MY_TABLE and not tablet_has_read(profile.id):
+        return LOOKING  # the tablet answers in a moment: its seat, or "not on this tablet"
+    token = held.get(normalise_table_code(code) or "")
+    if found.key == "table_seat_handed" and token is not None \
+            and _watch_instead(found, code, token, profile) is not None:
+        _say_refusal(found)
+        return None
+    if found.key == "table_join_waiting":  # they may join: the code is typed for them
+        st.session_state["tb_code"] = str((found.params or {}).get("code", ""))
+    if found.key == "table_full_started":
+        st.session_state[KEY_FULL] = (found.params or {}).get("code")
+    else:
+        _flash_refusal(found)  # said below the page's title, above the lobby
+    if found.key in ("table_closed", "table_bad_link") and code in held:
+        forget_seat(profile.id, code)  # a secret of a table that is gone
+    _set_seat(None)
+    return None
 
 
 def _another_childs_seat(refusal: TableRefusal, profile: Any) -> None:
@@ -179,30 +254,53 @@ def _watch_instead(refusal: TableRefusal, code: Any, token: Any, profile: Any
 
 
 #: A link that no longer plays but is no mistake either: said as news, not in red.
-_NEWS = {"table_link_finished": "🏁", "table_seat_handed": "🤖"}
+_NEWS = {"table_link_finished": "🏁", "table_seat_handed": "🤖", "table_game_handed": "🤖",
+         "table_join_waiting": "🪑", "table_finished": "🏁"}
+#: What is true on this tablet, no mistake of the child's: said as a warning.
+_ELSEWHERE = {"table_link_not_yours", "table_seat_not_here"}
 
 
 def _say_refusal(refusal: TableRefusal) -> None:
     """Why this device's link shows no seat: news (the game is over, the computer took
     over the seat) as information, a broken link as an error."""
-    text = t(refusal.key, **{k: md_escape(str(v)) for k, v in (refusal.params or {}).items()})
+    params = {k: md_escape(str(v)) for k, v in (refusal.params or {}).items()}
+    if refusal.key == "table_join_waiting":  # the button's own words, in this language
+        params["join"] = t("table_join_button")
+    text = t(refusal.key, **params)
     if refusal.key in _NEWS:
         st.info(text, icon=_NEWS[refusal.key])
-    elif refusal.key == "table_link_not_yours":  # a friend's link: no mistake to fix here
+    elif refusal.key in _ELSEWHERE:  # a friend's link, a seat on another tablet
         st.warning(text, icon="🔒")
     else:
         st.error(text, icon="🔗")
+
+
+def _flash_refusal(refusal: TableRefusal) -> None:
+    """A refusal said on the next run, as :func:`_say_refusal` says it now: news as
+    information, "on another tablet" as a warning, a mistake as an error."""
+    kind = ("info" if refusal.key in _NEWS else
+            "warning" if refusal.key in _ELSEWHERE else "error")
+    params = dict(refusal.params or {})
+    if refusal.key == "table_join_waiting":  # the button's own words, in this language
+        params["join"] = t("table_join_button")
+    flash(kind, refusal.key, **params)
 
 
 def _ticket_seat(ticket: TableTicket, profile: Any) -> None:
     found = _tables().seat_from_link(ticket.code, ticket.token, profile.id)
     if isinstance(found, TableSeat):
         _set_seat(found)
+    elif found.key == "table_seat_handed":  # back by the code to a seat the computer took
+        if _watch_instead(found, ticket.code, ticket.token, profile) is not None:
+            _link(ticket.code, ticket.token, profile.id)  # the watch view says so
+        else:
+            _flash_refusal(found)
 
 
 def device_token(code: str, profile_id: int) -> str | None:
-    """The secret of ``profile_id``'s seat at table ``code``, if this session has one."""
-    return st.session_state.get(KEY_TICKETS, {}).get((profile_id, code))
+    """The secret of ``profile_id``'s seat at table ``code``, if this tablet (or this
+    session) keeps one: never another profile's (:mod:`ui.seat_keeper`)."""
+    return held_seats(profile_id).get(code)
 
 
 def continue_at_table(profile: Any, code: str) -> None:
@@ -210,12 +308,14 @@ def continue_at_table(profile: Any, code: str) -> None:
     (its hand only), if the seat is this profile's; otherwise nothing changes."""
     found = _tables().device_seat(profile.id, code, device_token(code, profile.id))
     if found is None:
-        flash("warning", "table_game_other_device", code=code)
+        flash("warning", "table_seat_not_here", code=code)
         return
     st.session_state.pop(KEY_WATCH, None)
     st.session_state[KEY_SEAT] = found
-    st.switch_page("app_pages/tables.py", query_params={"table": found.code,
-                                                        "seat": found.token})
+    query = {"table": found.code}
+    if not kept_on_tablet(profile.id, found.code, found.token):
+        query["seat"] = found.token  # not kept on the tablet: the address keeps it
+    st.switch_page("app_pages/tables.py", query_params=query)
 
 
 # -- the lobby: open or join -------------------------------------------------------------
@@ -223,9 +323,14 @@ def continue_at_table(profile: Any, code: str) -> None:
 @safe_callback
 def _on_join(profile: Any, code: str | None = None) -> None:
     typed = code if code is not None else st.session_state.get("tb_code", "")
-    ticket = _tables().join(typed, profile)
+    # The seats this tablet keeps for this child: the code brings them back to theirs.
+    ticket = _tables().join(typed, profile, held=held_seats(profile.id))
+    st.session_state.pop(KEY_FULL, None)
     if isinstance(ticket, TableRefusal):
-        flash("error", ticket.key, **(ticket.params or {}))
+        if ticket.key == "table_full_started":
+            st.session_state[KEY_FULL] = (ticket.params or {}).get("code")
+            return
+        _flash_refusal(ticket)
         return
     st.session_state["tb_code"] = ""
     _ticket_seat(ticket, profile)
@@ -234,6 +339,8 @@ def _on_join(profile: Any, code: str | None = None) -> None:
 @safe_callback
 def _on_open(profile: Any) -> None:
     state = st.session_state
+    for key in (KEY_FULL, KEY_OPEN_FIRST):  # the lobby's full box has done its work
+        state.pop(key, None)
     players = int(state.get("tb_players") or 2)
     form = {"ng_preset": state.get("tb_preset", "relaxed"), "ng_opponents": players - 1,
             "ng_teams": bool(state.get("tb_teams")) and players == 4,
@@ -313,7 +420,30 @@ def _more_rules() -> None:
     show_more_rules("tb")
 
 
+def _full_box() -> None:
+    """A third device typed the code of a table whose seats are all taken and whose game
+    has begun: it says so, and offers to open a new table (watching is for a seat's own
+    old link only: a code alone is no window into a game; docs/TABLES.md)."""
+    code = st.session_state.get(KEY_FULL)
+    if not code:
+        return
+    with st.container(border=True, key="tb_full_box"):
+        st.warning(t("table_full_started", code=md_escape(str(code))), icon="🪑")
+        st.button(t("table_full_open_new"), key="tb_full_open", type="primary",
+                  on_click=_on_full_open_new, icon="➕", use_container_width=True)
+
+
+@safe_callback
+def _on_full_open_new() -> None:
+    st.session_state.pop(KEY_FULL, None)
+    st.session_state[KEY_OPEN_FIRST] = True
+    st.session_state["tb_code"] = ""
+
+
 def _lobby(profile: Any) -> None:
+    _full_box()
+    if st.session_state.get(KEY_OPEN_FIRST):  # "Open a new table": the form on top
+        _open_form(profile)
     with st.container(border=True, key="tb_join_box"):
         st.subheader(t("table_join_title"))
         # A description, not a sample code a child might take for a real one.
@@ -324,7 +454,8 @@ def _lobby(profile: Any) -> None:
     class_id = storage().class_of(profile.id)
     if class_id is not None:
         _class_tables(profile, class_id)
-    _open_form(profile)
+    if not st.session_state.get(KEY_OPEN_FIRST):
+        _open_form(profile)
 
 
 @friendly_fragment(run_every=CLASS_TABLES_SECONDS)
@@ -399,6 +530,7 @@ def _on_close(seat: TableSeat) -> None:
     if refused is not None:  # a friend filled the last seat a moment earlier
         flash("warning", refused.key)
         return
+    _forget(seat)
     _set_seat(None)
     flash("success", "table_closed_done", code=seat.code)
 
@@ -409,13 +541,24 @@ def _on_leave_waiting(seat: TableSeat) -> None:
     if refused is not None:
         flash("warning", refused.key)
         return
+    _forget(seat)
     _set_seat(None)
     flash("success", "table_left_done", code=seat.code)
 
 
+def _forget(seat: TableSeat | None) -> None:
+    """The tablet forgets a seat its child is done with (never another child's)."""
+    if seat is not None and seat.me is not None and seat.player_id is not None \
+            and seat.me.profile_id == seat.player_id:
+        forget_seat(seat.player_id, seat.code)
+
+
 @safe_callback
 def _on_leave() -> None:
+    _forget(st.session_state.get(KEY_SEAT))
+    _forget(st.session_state.get(KEY_WATCH))
     st.session_state.pop(KEY_WATCH, None)
+    st.session_state.pop(KEY_OPEN_FIRST, None)
     _set_seat(None)
 
 
@@ -730,13 +873,30 @@ def _watch_view(watcher: TableSeat) -> None:
 
 def table_page(profile: Any) -> None:
     """The page: the lobby, the waiting room or the game of this device's seat (or, for
-    a seat handed to the computer, the game to watch)."""
+    a seat handed to the computer, the game to watch). Then the tablet's seat keeper,
+    told what to keep or forget in this run."""
+    _table_page(profile)
+    keep_seats(profile.id)
+
+
+def _looking() -> None:
+    """The tablet has not yet said which seats it keeps (a moment after a load): no false
+    "not on this tablet" meanwhile, and a way out if it never answers."""
+    _page_title(None)
+    st.caption("⏳ " + t("table_seat_looking"))
+    st.button(t("table_leave"), key="tb_leave_looking", on_click=_on_leave)
+
+
+def _table_page(profile: Any) -> None:
     seat = current_seat(profile)
+    if seat is LOOKING:
+        _looking()
+        return
     others: TableRefusal | None = None
     if isinstance(seat, TableRefusal):
         others, seat = seat, None
     watcher: TableSeat | None = st.session_state.get(KEY_WATCH)
-    if seat is None and watcher is not None and st.query_params.get("seat") == watcher.token \
+    if seat is None and watcher is not None and _link_names(watcher) \
             and watcher.player_id == profile.id:
         _watch_view(watcher)
         return
@@ -756,6 +916,8 @@ def table_page(profile: Any) -> None:
                 _say_refusal(problem)
                 _watch_view(watcher)
                 return
+            if problem.key == "table_bad_link":  # its table is gone: nothing to keep
+                forget_seat(profile.id, seat.code)
             _set_seat(None)
             _page_title(None)
             _say_refusal(problem)

@@ -164,6 +164,26 @@ def _tap_move(page, card: Card | None, take) -> None:
         assert _tap(page, c).get_attribute("aria-pressed") == "true"
 
 
+# The box of the board's Play / "Lay it down" against the window: [top, bottom, height].
+_PLAY_BOX_JS = """() => {
+  const host = document.querySelector('[data-testid=stBidiComponentIsolated]');
+  const play = host && host.shadowRoot && host.shadowRoot.querySelector('.eb-play');
+  if (!play) return null;
+  const r = play.getBoundingClientRect();
+  return [r.top, r.bottom, window.innerHeight];
+}"""
+
+
+def _assert_play_in_view(page, where: str = "") -> None:
+    """Play / "Lay it down" is on the screen as it is now (no scrolling for it): a child
+    who just picked a card sees the button that plays it (issue 31)."""
+    box = page.evaluate(_PLAY_BOX_JS)
+    assert box is not None, f"no Play button {where}"
+    top, bottom, height = box
+    assert top >= 0 and bottom <= height + 0.5, \
+        f"Play at {top:.0f}-{bottom:.0f} of {height} {where}"
+
+
 def _wait_board_at(page, game) -> None:
     """Until the board in the browser shows the position the database holds (a tap on
     the board of the position before would be undone when the new one arrives)."""
@@ -594,6 +614,7 @@ def test_a_whole_round_played_by_tapping_the_cards(server, browser_type_launch_a
             _wait_board_at(page, game)
             _tap_move(page, move.card, move.take)
             taps += 1 + len(move.take)
+            _assert_play_in_view(page, f"at move {moves + 1}")
             readout = page.locator(".eb-readout").inner_text()
             if move.take and not any(c.is_joker for c in (move.card, *move.take)):
                 assert readout.endswith("= 15 ✓"), readout

@@ -612,6 +612,8 @@ def test_a_whole_round_played_by_tapping_the_cards(server, browser_type_launch_a
             move = max(legal, key=lambda m: len(m.take))
             before = _moves_saved(db, nickname)
             _wait_board_at(page, game)
+            if moves == 0:
+                _a_refused_sum_goes_at_the_next_tap(page, game)
             _tap_move(page, move.card, move.take)
             taps += 1 + len(move.take)
             _assert_play_in_view(page, f"at move {moves + 1}")
@@ -644,6 +646,36 @@ def test_a_whole_round_played_by_tapping_the_cards(server, browser_type_launch_a
             assert motion["ghosts"] > 0 and 0 < motion["maxEnd"] < 1000, motion
         context.close()
         browser.close()
+
+
+def _a_refused_sum_goes_at_the_next_tap(page, game) -> None:
+    """A wrong sum tapped and played: the engine's words ("3 + 5 = 8 — you need 15") are
+    on the board beside Play, in sight, and only there; the next tap takes them away
+    (issue 31: they stayed on screen while the right move was built)."""
+    from escoba import Move
+    from trainer.verdicts import move_message
+
+    plain = [c for c in game.round.table if not c.is_joker]
+    card, table = next((c, t) for c in game.round.hand(0) if not c.is_joker
+                       for t in plain if c.value + t.value != 15)
+    key, params = move_message(game.round.check(Move(card, frozenset([table]))))
+    words = t(key, "en", **params)
+    assert key == "wrong_sum", words
+    _tap_move(page, card, [table])
+    page.locator(".eb-play").click()
+    refused = page.locator(".eb-refused")
+    refused.wait_for()
+    assert refused.inner_text() == words
+    box = refused.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= \
+        page.viewport_size["height"], box
+    assert not page.locator("[data-testid=stAlert]", has_text=words).count()
+    # The hand card stays picked for the next try, the table card went back.
+    assert _tap(page, card).get_attribute("aria-pressed") == "true"
+    assert _tap(page, table).get_attribute("aria-pressed") == "false"
+    _tap(page, card).click()  # the next tap (here: the card put back)
+    refused.wait_for(state="hidden", timeout=1_000)
+    assert _tap(page, card).get_attribute("aria-pressed") == "false"
 
 
 def test_a_move_played_with_the_keyboard_only(server, browser_type_launch_args) -> None:

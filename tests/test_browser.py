@@ -665,6 +665,8 @@ def _a_refused_sum_goes_at_the_next_tap(page, game) -> None:
     page.locator(".eb-play").click()
     refused = page.locator(".eb-refused")
     refused.wait_for()
+    size = page.viewport_size
+    page.screenshot(path=str(_artifact(f"31-refused-{size['width']}x{size['height']}.png")))
     assert refused.inner_text() == words
     box = refused.bounding_box()
     assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= \

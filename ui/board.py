@@ -44,12 +44,7 @@ from trainer.words import card_text, event_line, hint_line_text, move_text, seat
 from trainer.words import coach_text as _coach_text
 from trainer.words import seat_label as words_seat_label
 
-from .board_component import (
-    board_loaded,
-    fallback_choosers,
-    say_refusal,
-    show_board_component,
-)
+from .board_component import board_loaded, fallback_choosers, say_refusal, show_board_component
 from .errors import safe_callback
 from .i18n import current_language
 from .practice import today

@@ -138,7 +138,6 @@ def show_board_component(data: dict[str, Any], *, key: str,
         if raw is not None:
             on_action(raw)
 
-    answered = st.session_state.get(KEY_ANSWERED, 0)
     @safe_callback
     def _ready() -> None:
         if _said_ready(key):
@@ -147,6 +146,7 @@ def show_board_component(data: dict[str, Any], *, key: str,
     if _said_ready(key):  # the browser still holds it (a new session after a failover)
         st.session_state[KEY_READY] = True
     session = st.session_state.setdefault(KEY_SESSION, secrets.token_hex(6))
+    answered = st.session_state.get(KEY_ANSWERED, 0)
     data = {**data, "ready": board_loaded(), "session": session, "answered": answered,
             "refused": _refused(answered)}
     _BOARD(key=key, data=data, on_ready_change=_ready,

@@ -32,12 +32,7 @@ from trainer.words import seat_name
 from ui.i18n import current_language, labels
 
 from .board import deck_of, hint_panel, hint_step
-from .board_component import (
-    board_loaded,
-    fallback_choosers,
-    say_refusal,
-    show_board_component,
-)
+from .board_component import board_loaded, fallback_choosers, say_refusal, show_board_component
 from .endgame import show_review_of
 from .errors import friendly_fragment, safe_callback, show_error_flash
 from .layout import show_flash

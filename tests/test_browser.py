@@ -164,6 +164,26 @@ def _tap_move(page, card: Card | None, take) -> None:
         assert _tap(page, c).get_attribute("aria-pressed") == "true"
 
 
+# The box of the board's Play / "Lay it down" against the window: [top, bottom, height].
+_PLAY_BOX_JS = """() => {
+  const host = document.querySelector('[data-testid=stBidiComponentIsolated]');
+  const play = host && host.shadowRoot && host.shadowRoot.querySelector('.eb-play');
+  if (!play) return null;
+  const r = play.getBoundingClientRect();
+  return [r.top, r.bottom, window.innerHeight];
+}"""
+
+
+def _assert_play_in_view(page, where: str = "") -> None:
+    """Play / "Lay it down" is on the screen as it is now (no scrolling for it): a child
+    who just picked a card sees the button that plays it (issue 31)."""
+    box = page.evaluate(_PLAY_BOX_JS)
+    assert box is not None, f"no Play button {where}"
+    top, bottom, height = box
+    assert top >= 0 and bottom <= height + 0.5, \
+        f"Play at {top:.0f}-{bottom:.0f} of {height} {where}"
+
+
 def _wait_board_at(page, game) -> None:
     """Until the board in the browser shows the position the database holds (a tap on
     the board of the position before would be undone when the new one arrives)."""
@@ -592,8 +612,11 @@ def test_a_whole_round_played_by_tapping_the_cards(server, browser_type_launch_a
             move = max(legal, key=lambda m: len(m.take))
             before = _moves_saved(db, nickname)
             _wait_board_at(page, game)
+            if moves == 0:
+                _a_refused_sum_goes_at_the_next_tap(page, game)
             _tap_move(page, move.card, move.take)
             taps += 1 + len(move.take)
+            _assert_play_in_view(page, f"at move {moves + 1}")
             readout = page.locator(".eb-readout").inner_text()
             if move.take and not any(c.is_joker for c in (move.card, *move.take)):
                 assert readout.endswith("= 15 ✓"), readout
@@ -623,6 +646,120 @@ def test_a_whole_round_played_by_tapping_the_cards(server, browser_type_launch_a
             assert motion["ghosts"] > 0 and 0 < motion["maxEnd"] < 1000, motion
         context.close()
         browser.close()
+
+
+def _a_refused_sum_goes_at_the_next_tap(page, game) -> None:
+    """A wrong sum tapped and played: the engine's words ("3 + 5 = 8 — you need 15") are
+    on the board beside Play, in sight, and only there; the next tap takes them away
+    (issue 31: they stayed on screen while the right move was built)."""
+    from escoba import Move
+    from trainer.verdicts import move_message
+
+    plain = [c for c in game.round.table if not c.is_joker]
+    card, table = next((c, t) for c in game.round.hand(0) if not c.is_joker
+                       for t in plain if c.value + t.value != 15)
+    key, params = move_message(game.round.check(Move(card, frozenset([table]))))
+    words = t(key, "en", **params)
+    assert key == "wrong_sum", words
+    _tap_move(page, card, [table])
+    page.locator(".eb-play").click()
+    refused = page.locator(".eb-refused")
+    refused.wait_for()
+    size = page.viewport_size
+    page.screenshot(path=str(_artifact(f"31-refused-{size['width']}x{size['height']}.png")))
+    assert refused.inner_text() == words
+    box = refused.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= \
+        page.viewport_size["height"], box
+    assert not page.locator("[data-testid=stAlert]", has_text=words).count()
+    # The hand card stays picked for the next try, the table card went back.
+    assert _tap(page, card).get_attribute("aria-pressed") == "true"
+    assert _tap(page, table).get_attribute("aria-pressed") == "false"
+    _tap(page, card).click()  # the next tap (here: the card put back)
+    refused.wait_for(state="hidden", timeout=1_000)
+    assert _tap(page, card).get_attribute("aria-pressed") == "false"
+
+
+_FALLBACK_SEEN_JS = """(title) => [...document.querySelectorAll(
+    '[data-testid=stExpander] summary, .board-late')].some((el) => {
+  const r = el.getBoundingClientRect();
+  return r.height > 0 && getComputedStyle(el).visibility === 'visible' &&
+    (el.classList.contains('board-late') || el.innerText.includes(title));
+})"""
+
+
+def test_after_a_failover_a_working_board_shows_no_fallback(
+        browser_type_launch_args, tmp_path) -> None:
+    """The app's process dies mid-game and another takes its place (a failover in
+    miniature: the same address, a new server session, as behind the school's proxy).
+    The page reconnects by itself; the child taps Play in the menu (a whole run of the
+    new session): the text choosers and the hint panel's list of captures never show
+    beside the board that still works (issue 31: they did, until a reload); the move
+    tapped next is saved. The fallback's style hides it only for its first seconds."""
+    import signal
+
+    from playwright.sync_api import sync_playwright
+
+    from deploy.replicas import start_streamlit, stop, wait_healthy
+    from tests.conftest import free_port
+
+    db = tmp_path / "escoba.db"
+    env = dict(os.environ, ESCOBA_DB_PATH=str(db))
+    env.pop("ESCOBA_DATABASE_URL", None)
+    if _PINNED_NOW:
+        env["ESCOBA_NOW"] = _PINNED_NOW
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    proc = start_streamlit(port, env, tmp_path / "first.log")
+    title = t("board_fallback_title", "en")
+    try:
+        wait_healthy(url, proc, tmp_path / "first.log")
+        with sync_playwright() as p:
+            browser, context, page = _context(p, browser_type_launch_args, (1024, 768))
+            sockets: list[str] = []
+            page.on("websocket", lambda ws: sockets.append(ws.url))
+            _new_profile(page, url, "Fai")
+            page.get_by_role("link", name="Go and play").first.click()
+            page.get_by_role("button", name="Start the game!").click()
+            _hand(page).first.wait_for()
+            page.get_by_text(title).wait_for(state="detached")
+            _wait_idle(page)
+            proc.send_signal(signal.SIGKILL)  # a crash: this session is gone with it
+            proc.wait()
+            proc = start_streamlit(port, env, tmp_path / "second.log")
+            wait_healthy(url, proc, tmp_path / "second.log")
+            deadline = time.monotonic() + 60
+            while len(sockets) < 2:  # the page reconnects by itself
+                assert time.monotonic() < deadline, "the page did not reconnect"
+                page.wait_for_timeout(200)
+            page.get_by_role("link", name=t("nav_play", "en"), exact=True).first.click()
+            # For longer than the fallback's style waits: never in sight.
+            for _ in range(24):
+                assert not page.evaluate(_FALLBACK_SEEN_JS, title), "the fallback showed"
+                page.wait_for_timeout(250)
+            page.get_by_text(title).wait_for(state="detached")
+            page.screenshot(path=str(_artifact("31-after-failover.png")))
+            game, _record = _state(db, "Fai")
+            before = _moves_saved(db, "Fai")
+            _wait_board_at(page, game)
+            move = game.round.legal_moves()[0]
+            _tap_move(page, move.card, move.take)
+            page.locator(".eb-play").click()
+            _wait_saved(db, before, "Fai")
+            # The style hides a fallback only at first: one the board never takes away
+            # (a board that did not load) is in sight after 4 s.
+            page.evaluate("""() => { const probe = document.createElement('div');
+              probe.className = 'st-key-board_fallback_probe'; probe.textContent = 'probe';
+              document.querySelector('[data-testid=stMain]').prepend(probe); }""")
+            probe = page.locator(".st-key-board_fallback_probe")
+            assert not probe.is_visible()
+            page.wait_for_timeout(4500)
+            assert probe.is_visible()
+            assert not page.get_by_text("Traceback").count()
+            context.close()
+            browser.close()
+    finally:
+        stop(proc)
 
 
 def test_a_move_played_with_the_keyboard_only(server, browser_type_launch_args) -> None:

@@ -20,6 +20,7 @@ from escoba import Deck
 from escoba.record import replay
 from tests.test_browser import (  # noqa: F401 (fixtures)
     _artifact,
+    _assert_play_in_view,
     _context,
     _Frames,
     _new_profile,
@@ -83,13 +84,14 @@ def _wait_position(page, suffix: str, timeout: float = 30_000) -> None:
 
 def play_table(devices: dict, database_url: str, made: list[dict], *,
                until: int | None = None, frames: dict | None = None,
-               shot_at: int | None = None) -> list[float]:
+               shot_at: int | None = None, phones: tuple[int, ...] = ()) -> list[float]:
     """Play the table's game on its devices (seat -> page) by tapping each move on the
     board of the child whose turn it is (the largest capture, else the smallest card),
     until the game is over or ``made`` holds ``until`` moves; every move is appended to
     ``made``. Each move is waited for on the other devices' boards; returns the delays
     (committed in the database -> drawn at the friend's). With ``frames``, checks at
-    the first moves that no card of a friend's hand reached a browser."""
+    the first moves that no card of a friend's hand reached a browser. On the seats in
+    ``phones``, Play is on the screen after every pick (issue 31)."""
     delays: list[float] = []
     for _ in range(400):
         game, row = read_table_game(database_url)
@@ -123,6 +125,8 @@ def play_table(devices: dict, database_url: str, made: list[dict], *,
         move = max(game.round.legal_moves(), key=lambda m: (len(m.take), -m.card.value))
         before = _moves(game)
         _tap_move(mover, move.card, move.take)
+        if seat in phones:
+            _assert_play_in_view(mover, f"at move {len(made) + 1}")
         mover.locator(".eb-play").click()
         made.append({"seat": seat, "card": str(move.card),
                      "take": sorted(map(str, move.take))})
@@ -226,7 +230,8 @@ def test_two_children_play_a_whole_game_on_two_devices(server, browser_type_laun
     url, db = server
     with sync_playwright() as p:
         browser_a, context_a, ana = _context(p, browser_type_launch_args, (1024, 768))
-        browser_b, context_b, leo = _context(p, browser_type_launch_args, (1024, 768))
+        # Leo plays on a 390 × 844 phone: Play in sight at every turn of his (issue 31).
+        browser_b, context_b, leo = _context(p, browser_type_launch_args, (390, 844))
         errors: list[str] = []
         frames = {0: _Frames(ana), 1: _Frames(leo)}
         for page in (ana, leo):
@@ -243,7 +248,10 @@ def test_two_children_play_a_whole_game_on_two_devices(server, browser_type_laun
 
         _new_profile(leo, url, "Leo")
         frames[1].received.clear()  # a new child's lesson 1: its own, public cards
-        leo.get_by_role("link", name="Play a friend").first.click()
+        # The phone's menu is folded away: Leo goes by the page's address.
+        profile = re.search(r"[?&]p=(\d+)", leo.url)
+        assert profile, leo.url
+        leo.goto(f"{url}/tables?p={profile.group(1)}")
         leo.get_by_role("textbox", name="Table code").fill("ZZZZZ")
         leo.get_by_role("button", name="Join").first.click()
         leo.get_by_text("There is no table ZZZZZ").wait_for()
@@ -257,7 +265,7 @@ def test_two_children_play_a_whole_game_on_two_devices(server, browser_type_laun
         devices = {0: ana, 1: leo}
         made: list[dict] = []
         delays = play_table(devices, f"sqlite:///{db}", made, frames=frames,
-                            shot_at=3)
+                            shot_at=3, phones=(1,))
         game, row = read_table_game(f"sqlite:///{db}")
         assert row.status == "finished" and game.is_over and len(made) >= 18
         assert recorded_moves(f"sqlite:///{db}") == made

@@ -105,6 +105,10 @@ class Outcome:
     key: str
     params: dict[str, Any] = field(default_factory=dict)
     play: Play | None = None
+    #: The engine refused the move itself (a wrong sum, a capture that must be made):
+    #: nothing was played and the child tries again at the same position. The board says
+    #: it beside Play until the next tap (issue 31), unlike the session's own refusals.
+    move_refused: bool = False
 
 
 class GameSession:
@@ -293,7 +297,7 @@ class GameSession:
         key, params = move_message(attempt.verdict)
         if played is not None:  # the engine laid the card down: a miscount's penalty
             return Outcome(False, "penalty", params, played)
-        return Outcome(False, key, params)
+        return Outcome(False, key, params, move_refused=True)
 
     @contextlib.contextmanager
     def saved_together(self) -> Iterator[None]:

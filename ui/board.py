@@ -44,7 +44,7 @@ from trainer.words import card_text, event_line, hint_line_text, move_text, seat
 from trainer.words import coach_text as _coach_text
 from trainer.words import seat_label as words_seat_label
 
-from .board_component import board_loaded, show_board_component
+from .board_component import board_loaded, fallback_choosers, say_refusal, show_board_component
 from .errors import safe_callback
 from .i18n import current_language
 from .practice import today
@@ -127,7 +127,7 @@ def hint_panel(game: GameSession, obs: Observation, deck: Deck) -> hint_mod.Game
     if not board_loaded():
         # The text choosers have no badges on the cards: say the counts here.
         per_card = hint_mod.captures_per_card(obs)
-        lines += ["<ul style='margin:4px 0'>"] + [
+        lines += ["<ul class='board-late' style='margin:4px 0'>"] + [
             f"<li>{esc(t('hint_card_captures', card=card_text(c, deck), count=n))}</li>"
             for c, n in per_card.items()] + ["</ul>"]
     best = [hint_line_text(line, deck, style) for line in hint.lines if line.kind == "best"]
@@ -193,7 +193,10 @@ def _play_move(game: GameSession, card: Card, take: list[Card],
     if outcome.key == "penalty":
         flash("error", "penalty", **outcome.params)
     elif not outcome.ok:
-        flash("error", outcome.key, **outcome.params)
+        if outcome.move_refused:  # beside Play, until the next tap
+            say_refusal(outcome.key, **outcome.params)
+        else:
+            flash("error", outcome.key, **outcome.params)
         # The board (and the choosers) put the table cards back and keep the hand card,
         # as a lesson's board does after a refused try.
         st.session_state[KEY_REFUSALS] = st.session_state.get(KEY_REFUSALS, 0) + 1
@@ -325,7 +328,7 @@ def show_board(game: GameSession) -> None:
     if settings().get("hints", True):
         hint_panel(game, obs, deck)
     if not board_loaded():
-        with st.expander(t("board_fallback_title"), expanded=False):
+        with fallback_choosers():
             _fallback_controls(game, obs, deck)
 
 

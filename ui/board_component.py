@@ -4,38 +4,64 @@ The component's HTML is built in the browser from the data
 :mod:`trainer.board_view` makes (``ui/board_assets/board.js`` and ``board.css``,
 inlined at import: no build step, nothing fetched). Its two outputs:
 
-- ``ready`` (state): set once by the browser when the board has drawn. Until a
+- ``ready`` (state): set by the browser when the board has drawn, once for each
+  server session (the data carries the session's own token, ``session``). Until a
   board of this session has said so, the page also offers the text choosers
-  (pills) in a collapsed "cards don't respond?" section: that is how a browser
-  where the component cannot load (blocked scripts, a very old browser, an
-  error in our script) is detected, and AppTest (which runs no JavaScript)
-  plays through the same fallback. Once ready, the fallback is gone for the
-  session: there is one way to play.
+  (pills) in a collapsed "cards don't respond?" section (:func:`fallback_choosers`):
+  that is how a browser where the component cannot load (blocked scripts, a very
+  old browser, an error in our script) is detected, and AppTest (which runs no
+  JavaScript) plays through the same fallback. Once ready, the fallback is gone for
+  the session: there is one way to play.
+
+  Issue 31: right after a failover the page offered the choosers and the hint panel's
+  text list beside a board that worked, until a reload. The new replica's session had
+  never heard the board, which had said so once per mount (the same board, still on
+  the page, stayed quiet). Now the board says it to each session that draws it, the
+  state the browser still holds counts too, and the fallback's section stays out of
+  sight for its first seconds in the browser (``board-late`` in ui/layout.py): a
+  working board's word removes it before a child sees it; a board that never loads
+  leaves it there.
 - ``action`` (trigger): Play, Add or ¡Renuncio!, with the selection and the
   position it was made in; handed to the page's ``on_action`` callback, which
   reads it with :func:`trainer.board_view.read_action` before anything else.
+
+A move the engine refused is said on the board, beside Play, until the child's next
+tap (:func:`say_refusal`): a message above the board stayed on screen while the right
+move was being built, and on a phone it was out of sight anyway (issue 31).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import secrets
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import streamlit as st
 
+from trainer.i18n import t
+
 from .errors import safe_callback
+from .session import flash
 from .speaker import save_sound
 
-__all__ = ["show_board_component", "board_loaded", "KEY_READY"]
+__all__ = ["show_board_component", "board_loaded", "say_refusal", "fallback_choosers",
+           "KEY_READY"]
 
 _ASSETS = Path(__file__).with_name("board_assets")
 #: Session-state flag: a board of this session has drawn in the browser.
 KEY_READY = "board_component_ok"
+#: Session-state key: this server session's token, sent with the board's data; the board
+#: says it drew to each new token (a new session after a failover or a restart).
+KEY_SESSION = "board_session"
 #: How many actions this session's boards have sent and the server has answered: sent
 #: with the data, so that a refused move (same position, same cards) still redraws the
 #: board and gives the Play button back.
 KEY_ANSWERED = "board_answered"
+#: The last move the engine refused: (the answer it came with, catalog key, params). Sent
+#: to the board with that answer only; the board drops it at the child's next tap.
+KEY_REFUSED = "board_refused"
 
 def _asset(*names: str) -> str:
     return "\n".join((_ASSETS / name).read_text(encoding="utf-8") for name in names)
@@ -55,9 +81,40 @@ def board_loaded() -> bool:
     return bool(st.session_state.get(KEY_READY))
 
 
-@safe_callback
-def _on_ready() -> None:
-    st.session_state[KEY_READY] = True
+def _said_ready(key: str) -> bool:
+    """Whether the board under ``key`` has said it drew (the state the browser holds, sent
+    with this run or answered by the ready callback)."""
+    state = st.session_state.get(key)
+    return bool(state.get("ready")) if hasattr(state, "get") else False
+
+
+@contextlib.contextmanager
+def fallback_choosers(key: str = "board_fallback") -> Iterator[None]:
+    """The text choosers' collapsed section, for a browser where the board did not load.
+    Its keyed container is hidden by the page's style for its first seconds (the board's
+    word usually takes it away before that): only a board that failed leaves it shown."""
+    with st.container(key=key), st.expander(t("board_fallback_title"), expanded=False):
+        yield
+
+
+def say_refusal(key: str, **params: Any) -> None:
+    """A move the engine refused (``key``: its catalog message, e.g. ``wrong_sum``): said
+    on the board beside Play until the child's next tap; where no board has drawn, as the
+    page's message above the text choosers (which have no place for it)."""
+    if board_loaded():
+        st.session_state[KEY_REFUSED] = (st.session_state.get(KEY_ANSWERED, 0), key, params)
+    else:
+        flash("error", key, **params)
+
+
+def _refused(answered: int) -> dict[str, Any] | None:
+    """The refusal the board is to say with this answer, if the last action was refused."""
+    refused = st.session_state.get(KEY_REFUSED)
+    if not refused or refused[0] != answered:
+        return None
+    _answer, key, params = refused
+    # The board shows text, never markup: the catalog's words as they are.
+    return {"id": answered, "text": t(key, **params)}
 
 
 def _on_sound(key: str) -> None:
@@ -81,7 +138,17 @@ def show_board_component(data: dict[str, Any], *, key: str,
         if raw is not None:
             on_action(raw)
 
-    data = {**data, "ready": board_loaded(), "answered": st.session_state.get(KEY_ANSWERED, 0)}
-    _BOARD(key=key, data=data, on_ready_change=_on_ready,
+    @safe_callback
+    def _ready() -> None:
+        if _said_ready(key):
+            st.session_state[KEY_READY] = True
+
+    if _said_ready(key):  # the browser still holds it (a new session after a failover)
+        st.session_state[KEY_READY] = True
+    session = st.session_state.setdefault(KEY_SESSION, secrets.token_hex(6))
+    answered = st.session_state.get(KEY_ANSWERED, 0)
+    data = {**data, "ready": board_loaded(), "session": session, "answered": answered,
+            "refused": _refused(answered)}
+    _BOARD(key=key, data=data, on_ready_change=_ready,
            on_action_change=_action, on_sound_change=safe_callback(lambda: _on_sound(key)),
            width="stretch", height="content")

@@ -63,6 +63,13 @@ h1 { font-size: 2.1rem !important; padding-top: 0.2rem !important;
 .st-key-play_board div[data-testid="stWidgetLabel"] { margin-bottom: 0; }
 .st-key-play_board div[data-testid="stWidgetLabel"] p { font-size: 1rem; }
 .st-key-game_tools { align-items: center; }
+/* The board's text fallback (the choosers, the hint panel's list of captures) stays out
+   of sight for its first 4 s: a board that works says so within a second and the next
+   run takes the fallback away before a child sees it (issue 31: it flashed on every new
+   page, and showed after a failover); a board that never loads leaves it shown. */
+[class*="st-key-board_fallback"], .board-late {
+  animation: board-late 0s linear 4s backwards; }
+@keyframes board-late { from { visibility: hidden; max-height: 0; overflow: hidden; } }
 /* Streamlit's drop-zone text gives its limit, not Replay's: the page says ours. */
 .st-key-replay_file [data-testid="stFileUploaderDropzoneInstructions"] { display: none; }
 /* A segmented control that wraps on a phone: each choice its own whole box (joined into

@@ -38,7 +38,7 @@ from trainer.words import hint_line_text
 
 from . import celebrate
 from .board import deck_of
-from .board_component import board_loaded, show_board_component
+from .board_component import board_loaded, fallback_choosers, show_board_component
 from .celebrate import counters
 from .errors import safe_callback
 from .i18n import current_language
@@ -320,7 +320,7 @@ def show_level(profile: Any, view: LessonView,
         show_board_component(data, key="lesson_board",
                              on_action=lambda raw: _on_board(profile, raw))
         if data["interactive"] and not board_loaded():
-            with st.expander(t("board_fallback_title"), expanded=False):
+            with fallback_choosers():
                 _fallback(profile, view)
     # A question comparing both sides' piles (a category's points) says both counts in
     # its goal: the answers come first, the piles under them to check (on a phone two

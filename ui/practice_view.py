@@ -29,7 +29,7 @@ from trainer.practice_sessions import Feedback, PuzzleKeeper, PuzzleSession
 from trainer.speech import speakable
 
 from .board import coach_text, deck_of
-from .board_component import board_loaded, show_board_component
+from .board_component import board_loaded, fallback_choosers, show_board_component
 from .errors import safe_callback
 from .i18n import current_language
 from .session import settings
@@ -288,7 +288,7 @@ def show_puzzle(slot: str, puzzle: Puzzle, record: Recorder,
         return state
 
     if not board_loaded():
-        with st.expander(t("board_fallback_title"), expanded=False):
+        with fallback_choosers(f"board_fallback_{slot}"):
             _fallback_controls(slot, state, record, deck, values)
     with st.container(horizontal=True, key=f"{slot}_tools"):
         st.button(t("pz_hint"), key=f"{slot}_hint", on_click=_hint, args=(slot,),

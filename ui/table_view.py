@@ -41,7 +41,7 @@ from trainer.words import seat_name
 from ui.i18n import current_language, labels
 
 from .board import deck_of, hint_panel, hint_step
-from .board_component import board_loaded, show_board_component
+from .board_component import board_loaded, fallback_choosers, say_refusal, show_board_component
 from .endgame import show_review_of
 from .errors import friendly_fragment, safe_callback, show_error_flash
 from .layout import show_flash
@@ -613,7 +613,10 @@ def _play(seat: TableSeat, card: Any, take: list, seconds: float | None = None) 
     draws hints on the cards: they are always on screen there)."""
     turn = TurnContext(day=today().isoformat(), seconds=seconds, helped=seat.hints)
     outcome = seat.play(card, take, seat.revision, turn)
-    _flash_outcome(outcome.key, outcome.params)
+    if outcome.move_refused:  # said beside Play until the next tap (issue 31)
+        say_refusal(outcome.key, **outcome.params)
+    else:
+        _flash_outcome(outcome.key, outcome.params)
     if outcome.play is not None:
         st.session_state.pop("tb_hand", None)
         st.session_state.pop("tb_take", None)
@@ -743,7 +746,7 @@ def _game_fragment() -> None:
             _game_end(seat)
         return
     if seat.my_turn and not board_loaded():
-        with st.expander(t("board_fallback_title"), expanded=False):
+        with fallback_choosers():
             _fallback(seat)
 
 

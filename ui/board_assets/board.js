@@ -197,6 +197,7 @@ function render(root, data, st) {
   if (data.interactive && !sel.tap) {
     const b = data.buttons;
     parts.push(`<div class="eb-controls">
+      <p class="eb-refused" role="alert" hidden></p>
       <p class="eb-readout" role="status" aria-live="polite"></p>
       <div class="eb-warn" role="status" aria-live="polite" hidden></div>
       <div class="eb-buttons"><button type="button" class="eb-play" data-action="${esc(b.action || "play")}">${esc(b.play)}</button>
@@ -272,6 +273,11 @@ function update(root, data, st) {
   }
   if (s.ids.length < sel.min_values && s.take.length) ready = false;
   if (data.kind === "game") ready = !!st.hand;  // the engine judges every other case
+  // A move the engine refused ("1 + 3 + 2 = 6 — you need 15"), until the next tap.
+  const refused = root.querySelector(".eb-refused");
+  const said = data.refused && st.dismissed !== data.refused.id ? data.refused.text : "";
+  refused.hidden = !said;
+  refused.textContent = said;
   readout.textContent = text;
   readout.classList.toggle("eb-ok", s.total === need && !s.jokers && legal !== false);
   const warn = root.querySelector(".eb-warn");
@@ -418,6 +424,8 @@ function bind(root, st) {
         st.setTrigger("action", { kind: "tap", position: data.position, card: id, take: [] });
         return;
       }
+      // The next tap after a refused move begins a new try: its message goes.
+      if (data.refused) st.dismissed = data.refused.id;
       if (card.dataset.group === "hand") st.hand = st.hand === id ? null : id;
       else if (st.take.has(id)) st.take.delete(id);
       else st.take.add(id);
@@ -520,9 +528,12 @@ export default function (component) {
   root.dataset.position = data.position;
   root.dataset.renderedAt = String(performance.now());
   performance.mark("escoba-board-rendered");
-  if (!data.ready && !st.readySent) {
-    st.readySent = true;
-    setStateValue("ready", true);
+  // The board drew: said once to each server session (data.session), not once per mount.
+  // After a failover the same board, still on the page, meets a new session that never
+  // heard it; said once per mount, that session offered the text choosers beside it.
+  if (!data.ready && st.readyFor !== data.session) {
+    st.readyFor = data.session;
+    setStateValue("ready", data.session || true);
   }
 }
 

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Install a release of the Escoba app into its own venv (docs/DEPLOY.md; the Dockerfile
 # runs it too):
-#   sudo deploy/install.sh dist/escoba-0.2.0-py3-none-any.whl   # a built wheel
+#   sudo deploy/install.sh dist/escoba-0.1.0-py3-none-any.whl   # a built wheel
 #   sudo deploy/install.sh /opt/escoba/src                        # a source folder (a git tag)
 # makes /opt/escoba/releases/<version>/ (a venv with the app and its dependencies from
 # the package index) and points /opt/escoba/current at it, which the systemd units run.
@@ -27,7 +27,8 @@ if [ -f "$SOURCE" ]; then
     # escoba-0.2.0-py3-none-any.whl -> 0.2.0
     VERSION=$(basename "$SOURCE" | cut -d- -f2)
 elif [ -f "$SOURCE/pyproject.toml" ]; then
-    VERSION=$(sed -n 's/^version = "\(.*\)"/\1/p' "$SOURCE/pyproject.toml" | head -n 1)
+    # The one version of the project (pyproject.toml reads it from there too).
+    VERSION=$(sed -n 's/^__version__ = "\(.*\)"/\1/p' "$SOURCE/escoba/__init__.py" | head -n 1)
     # A checkout between two tags gets its commit too: two builds of "0.2.0" never share a folder.
     if command -v git >/dev/null && git -C "$SOURCE" rev-parse --short HEAD >/dev/null 2>&1; then
         VERSION="$VERSION+$(git -C "$SOURCE" rev-parse --short HEAD)"
@@ -51,7 +52,16 @@ fi
 mkdir -p "$PREFIX/releases"
 echo "Installing $VERSION into $TARGET ..."
 "$PYTHON" -m venv "$TARGET"
-"$TARGET/bin/pip" install --quiet --disable-pip-version-check "$SOURCE[app]" \
+# A source folder is built from a clean copy: pip builds in place, and a build/ folder
+# left by an earlier release would carry its files (one this release deleted) along.
+FROM=$SOURCE
+if [ -d "$SOURCE" ]; then
+    FROM=$(mktemp -d)
+    trap 'rm -rf "$FROM"' EXIT
+    tar -C "$SOURCE" --exclude=./.git --exclude=./build --exclude='*.egg-info' \
+        --exclude=./.venv --exclude=./dist -cf - . | tar -C "$FROM" -xf -
+fi
+"$TARGET/bin/pip" install --quiet --disable-pip-version-check "$FROM[app]" \
     || { rm -rf "$TARGET"; echo "error: the install failed (above); nothing changed" >&2; exit 1; }
 # The release must run: its command, its app and its settings are there.
 "$TARGET/bin/escoba" --version >/dev/null

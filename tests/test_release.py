@@ -61,6 +61,11 @@ pytestmark = [pytest.mark.browser, pytest.mark.postgres, pytest.mark.slow]
 ROOT = Path(__file__).resolve().parent.parent
 PASSPHRASE = "kettle-harbour-quince-29"
 PIN = "97531864"  # a parent's PIN, long enough not to turn up in a log by chance
+#: The seat secrets a tablet keeps (ui/seat_keeper.py's localStorage["escoba.seats"]:
+#: {profile: {code: {t: secret}}}).
+_KEPT_SEATS_JS = """(() => Object.values(JSON.parse(localStorage.getItem('escoba.seats') || '{}'))
+    .flatMap((codes) => Object.values(codes).map((seat) => seat.t)))()"""
+
 #: What an installed release must carry to run the app (pyproject.toml's data).
 IN_THE_WHEEL = ("escoba-{v}.data/data/share/escoba/app.py",
                 "escoba-{v}.data/data/share/escoba/app_pages/tables.py",
@@ -208,9 +213,14 @@ def test_an_installed_release_on_https_is_backed_up_while_it_runs_and_restored(
         leo.get_by_role("button", name="Join").first.click()
         for page in (ana, leo):
             page.locator("[data-testid=stBidiComponentIsolated]").first.wait_for()
+        # Each tablet keeps its seat's secret (ui/seat_keeper.py: localStorage, by profile
+        # and table); the address carries it only until the tablet has confirmed that.
         secrets = {m.group(1) for page in (ana, leo)
                    if (m := re.search(r"[?&]seat=([^&#]+)", page.url))}
-        assert secrets, f"no seat secret in the pages' addresses ({ana.url}, {leo.url})"
+        for page in (ana, leo):
+            page.wait_for_function(_KEPT_SEATS_JS + ".length > 0", timeout=30_000)
+            secrets |= set(page.evaluate(_KEPT_SEATS_JS))
+        assert len(secrets) == 2, secrets
         made: list[dict[str, Any]] = []
         play_table({0: ana, 1: leo}, postgres_url, made, until=6)
 

@@ -9,6 +9,7 @@ failure.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -125,9 +126,9 @@ def postgres_server() -> Iterator[str]:
         stop()
 
 
-@pytest.fixture
-def postgres_url(postgres_server: str) -> Iterator[str]:
-    """A brand-new empty database on the server, dropped after the test."""
+@contextlib.contextmanager
+def _fresh_database(postgres_server: str) -> Iterator[str]:
+    """A brand-new empty database on the server (its URL), dropped afterwards."""
     import sqlalchemy as sa
 
     name = "escoba_test_" + uuid.uuid4().hex[:10]
@@ -149,6 +150,20 @@ def postgres_url(postgres_server: str) -> Iterator[str]:
         with admin.connect() as conn:
             conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()
+
+
+@pytest.fixture
+def postgres_url(postgres_server: str) -> Iterator[str]:
+    """A brand-new empty database on the server, dropped after the test."""
+    with _fresh_database(postgres_server) as url:
+        yield url
+
+
+@pytest.fixture
+def second_postgres_url(postgres_server: str) -> Iterator[str]:
+    """Another brand-new empty database on the same server (a restore's target)."""
+    with _fresh_database(postgres_server) as url:
+        yield url
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -222,44 +220,28 @@ def test_pg_tools_are_found_or_named_with_the_package_to_install(monkeypatch) ->
 
 # -- PostgreSQL: pg_dump -Fc and pg_restore ------------------------------------------------
 
-@pytest.fixture
-def second_database(postgres_server: str) -> Iterator[str]:
-    """Another brand-new database on the server (the restore's target)."""
-    name = "escoba_restore_" + uuid.uuid4().hex[:8]
-    admin = sa.create_engine(postgres_server, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield sa.engine.make_url(postgres_server).set(database=name).render_as_string(
-            hide_password=False)
-    finally:
-        with admin.connect() as conn:
-            conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
-
-
 @pytest.mark.postgres
 def test_a_postgres_backup_restores_every_row_into_a_new_database(
-        postgres_url: str, second_database: str, tmp_path: Path, capsys) -> None:
+        postgres_url: str, second_postgres_url: str, tmp_path: Path, capsys) -> None:
     _played(postgres_url, moves=4).engine.dispose()
     code, out, err = run(capsys, "backup", "--db", postgres_url, str(tmp_path / "x.dump"))
     assert (code, err) == (0, "") and "4 moves" in out
     assert (tmp_path / "x.dump").read_bytes()[:5] == b"PGDMP"
     assert (tmp_path / "x.dump").stat().st_mode & 0o777 == 0o600
-    code, out, err = run(capsys, "restore", "--db", second_database, str(tmp_path / "x.dump"))
+    code, out, err = run(capsys, "restore", "--db", second_postgres_url, str(tmp_path / "x.dump"))
     assert (code, err) == (0, "") and "4 moves" in out
-    assert rows_of(second_database) == rows_of(postgres_url)
+    assert rows_of(second_postgres_url) == rows_of(postgres_url)
     # A second restore into it is refused (it holds the school's data now), then forced.
-    code, _, err = run(capsys, "restore", "--db", second_database, str(tmp_path / "x.dump"))
+    code, _, err = run(capsys, "restore", "--db", second_postgres_url, str(tmp_path / "x.dump"))
     assert code == 2 and "not empty" in err
-    assert restore(tmp_path / "x.dump", second_database, force=True).rows["moves"] == 4
-    assert rows_of(second_database) == rows_of(postgres_url)
+    assert restore(tmp_path / "x.dump", second_postgres_url, force=True).rows["moves"] == 4
+    assert rows_of(second_postgres_url) == rows_of(postgres_url)
     # The app opens the restored database and goes on: new sequences follow the old rows.
-    store = Storage(sa.create_engine(second_database))
+    store = Storage(sa.create_engine(second_postgres_url))
     assert store.create_profile("Leo", "🐼").id == 2
     store.engine.dispose()
     with pytest.raises(BackupError, match="is not a pg_dump -Fc backup"):
-        restore(Path(__file__), second_database, force=True)
+        restore(Path(__file__), second_postgres_url, force=True)
 
 
 @pytest.mark.parametrize("command, says", [

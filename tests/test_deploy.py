@@ -268,6 +268,22 @@ def _wait_repinned(page: Any, cluster: Replicas, replica: str) -> None:
         page.wait_for_timeout(250)
 
 
+def open_table_for_two(opener: Any, friend: Any) -> str:
+    """The opener opens a table ("first to score": one round), the friend joins it by its
+    code; both boards drawn. The table's code."""
+    opener.get_by_role("link", name="Play a friend").first.click()
+    opener.get_by_text("Quick: first to score").first.click()
+    _wait_idle(opener)
+    opener.get_by_role("button", name="Open the table").click()
+    code = opener.get_by_test_id("table-code").inner_text().replace(" ", "")
+    friend.get_by_role("link", name="Play a friend").first.click()
+    friend.get_by_role("textbox", name="Table code").fill(code)
+    friend.get_by_role("button", name="Join").first.click()
+    for page in (opener, friend):
+        page.locator("[data-testid=stBidiComponentIsolated]").first.wait_for()
+    return code
+
+
 def test_two_children_at_one_table_on_two_replicas_and_a_crash_mid_game(
         replicas_behind_nginx: Replicas, browser: Any) -> None:
     cluster = replicas_behind_nginx
@@ -277,16 +293,7 @@ def test_two_children_at_one_table_on_two_replicas_and_a_crash_mid_game(
     _new_profile(leo, cluster.url, "Leo")
     assert (served_by(ana), served_by(leo)) == ("r1", "r2")
     # Ana opens a table on r1 ("first to score": one round), Leo joins it from r2.
-    ana.get_by_role("link", name="Play a friend").first.click()
-    ana.get_by_text("Quick: first to score").first.click()
-    _wait_idle(ana)
-    ana.get_by_role("button", name="Open the table").click()
-    code = ana.get_by_test_id("table-code").inner_text().replace(" ", "")
-    leo.get_by_role("link", name="Play a friend").first.click()
-    leo.get_by_role("textbox", name="Table code").fill(code)
-    leo.get_by_role("button", name="Join").first.click()
-    for page in (ana, leo):
-        page.locator("[data-testid=stBidiComponentIsolated]").first.wait_for()
+    open_table_for_two(ana, leo)
     devices = {0: ana, 1: leo}
     made: list[dict[str, Any]] = []
     play_table(devices, cluster.database_url, made, until=8)

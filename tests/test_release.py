@@ -33,9 +33,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
-import uuid
 import zipfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -52,7 +50,7 @@ from deploy.replicas import replicas_behind_nginx as start_replicas
 from tests.test_backup import kept, rows_of
 from tests.test_browser import _new_profile, _require_browser, _wait_idle
 from tests.test_browser_tables import play_table, recorded_moves
-from tests.test_deploy import _require_nginx, browser  # noqa: F401 (a fixture)
+from tests.test_deploy import _require_nginx, browser, open_table_for_two  # noqa: F401
 from tests.test_storage_migrations import _fill
 from trainer.storage import SCHEMA_VERSION, Storage, configure_sqlite
 
@@ -139,22 +137,6 @@ def escoba(venv: Path, *args: str, env: dict[str, str], cwd: Path,
     return done.stdout
 
 
-@pytest.fixture
-def another_database(postgres_server: str) -> Iterator[str]:
-    """A brand-new database on the server, dropped afterwards."""
-    name = "escoba_release_" + uuid.uuid4().hex[:8]
-    admin = sa.create_engine(postgres_server, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield sa.engine.make_url(postgres_server).set(database=name).render_as_string(
-            hide_password=False)
-    finally:
-        with admin.connect() as conn:
-            conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
-
-
 def _page(browser: Any, url: str, replica: str) -> Any:  # noqa: F811
     context = browser.new_context(viewport={"width": 1024, "height": 900}, locale="en-US",
                                   ignore_https_errors=True)  # the throwaway certificate
@@ -165,7 +147,7 @@ def _page(browser: Any, url: str, replica: str) -> Any:  # noqa: F811
 
 
 def test_an_installed_release_on_https_is_backed_up_while_it_runs_and_restored(
-        release: Path, postgres_url: str, another_database: str, tmp_path: Path,
+        release: Path, postgres_url: str, second_postgres_url: str, tmp_path: Path,
         browser: Any) -> None:  # noqa: F811
     _require_browser()
     _require_nginx()
@@ -203,16 +185,7 @@ def test_an_installed_release_on_https_is_backed_up_while_it_runs_and_restored(
         assert response.headers[REPLICA_HEADER.lower()] == "r1"
         _new_profile(ana, cluster.url, "Ana")
         _new_profile(leo, cluster.url, "Leo")
-        ana.get_by_role("link", name="Play a friend").first.click()
-        ana.get_by_text("Quick: first to score").first.click()
-        _wait_idle(ana)
-        ana.get_by_role("button", name="Open the table").click()
-        code = ana.get_by_test_id("table-code").inner_text().replace(" ", "")
-        leo.get_by_role("link", name="Play a friend").first.click()
-        leo.get_by_role("textbox", name="Table code").fill(code)
-        leo.get_by_role("button", name="Join").first.click()
-        for page in (ana, leo):
-            page.locator("[data-testid=stBidiComponentIsolated]").first.wait_for()
+        open_table_for_two(ana, leo)
         # Each tablet keeps its seat's secret (ui/seat_keeper.py: localStorage, by profile
         # and table); the address carries it only until the tablet has confirmed that.
         secrets = {m.group(1) for page in (ana, leo)
@@ -250,10 +223,10 @@ def test_an_installed_release_on_https_is_backed_up_while_it_runs_and_restored(
             page.context.close()
 
     # Restored into a new database: every move of the game is there, in order.
-    out = escoba(release, "restore", "--db", another_database, str(made_file), env=env,
+    out = escoba(release, "restore", "--db", second_postgres_url, str(made_file), env=env,
                  cwd=home)
     assert f"schema {SCHEMA_VERSION}" in out
-    assert recorded_moves(another_database) == made and len(made) == 6
+    assert recorded_moves(second_postgres_url) == made and len(made) == 6
 
     # No secret in any log of the run: nginx's (access, error, its own output) and the
     # replicas' (their whole output, as journald would keep it).
@@ -269,14 +242,14 @@ def test_an_installed_release_on_https_is_backed_up_while_it_runs_and_restored(
 
 
 def test_a_previous_release_database_is_migrated_by_the_installed_release(
-        release: Path, another_database: str, tmp_path: Path) -> None:
+        release: Path, second_postgres_url: str, tmp_path: Path) -> None:
     """The upgrade path of the runbook: a database made by the previous release's
     migrations (SCHEMA_VERSION - 1), with rows in its columns, then `escoba migrate`."""
-    engine = sa.create_engine(another_database)
+    engine = sa.create_engine(second_postgres_url)
     configure_sqlite(engine)
     _fill(engine, SCHEMA_VERSION - 1)
     engine.dispose()
-    before = rows_of(another_database)
-    out = escoba(release, "migrate", env=_env(another_database), cwd=tmp_path)
+    before = rows_of(second_postgres_url)
+    out = escoba(release, "migrate", env=_env(second_postgres_url), cwd=tmp_path)
     assert f"schema {SCHEMA_VERSION - 1} -> {SCHEMA_VERSION}" in out
-    kept(before, rows_of(another_database))
+    kept(before, rows_of(second_postgres_url))

@@ -26,8 +26,8 @@ import sqlalchemy as sa
 from escoba.cli import CliError
 
 from .backup import BackupError, backup, prune, restore, summary
-from .storage import SCHEMA_VERSION, Storage, configure_sqlite
-from .teacher_cli import database_url
+from .storage import SCHEMA_VERSION
+from .teacher_cli import database_url, open_storage, with_sqlite_folder
 
 __all__ = ["register", "app_script", "serve_command"]
 
@@ -73,9 +73,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
 def _url(args: argparse.Namespace) -> str:
     url = database_url(args.db)
-    if url.startswith("sqlite:///") and args.command in ("migrate", "restore"):
-        Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
-    return url
+    # migrate and restore may make the database; backup and db-status only read one.
+    return with_sqlite_folder(url) if args.command in ("migrate", "restore") else url
 
 
 def _reached(handler: Callable[[argparse.Namespace], int]
@@ -99,17 +98,15 @@ def _shown(url: str) -> str:
 @_reached
 def _cmd_migrate(args: argparse.Namespace) -> int:
     url = _url(args)
-    engine = sa.create_engine(url)
-    configure_sqlite(engine)
+    store = open_storage(url, migrate=False)
     try:
-        store = Storage(engine, migrate=False)
         before = store.schema_version()
         if before > SCHEMA_VERSION:
             raise CliError(f"the database is at schema {before}, newer than this release "
                            f"({SCHEMA_VERSION}): install the newer release")
         after = store.migrate()
     finally:
-        engine.dispose()
+        store.engine.dispose()
     print(f"{_shown(url)}: schema {before} -> {after}" if after != before
           else f"{_shown(url)}: schema {after}, nothing to do")
     return 0

@@ -53,13 +53,22 @@ def database_url(given: str | None = None) -> str:
     return url
 
 
-def _storage(args: argparse.Namespace) -> Storage:
-    url = database_url(args.db)
+def with_sqlite_folder(url: str) -> str:
+    """``url``, with the folder of its SQLite file made (a first run writes data/escoba.db)."""
     if url.startswith("sqlite:///"):
         Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
-    engine = sa.create_engine(url)
+    return url
+
+
+def open_storage(url: str, migrate: bool = True) -> Storage:
+    """The app's storage on ``url`` as the app opens it (SQLite's settings too)."""
+    engine = sa.create_engine(with_sqlite_folder(url))
     configure_sqlite(engine)
-    return Storage(engine)
+    return Storage(engine, migrate=migrate)
+
+
+def _storage(args: argparse.Namespace) -> Storage:
+    return open_storage(database_url(args.db))
 
 
 def _passphrase(args: argparse.Namespace) -> str:

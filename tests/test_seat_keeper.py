@@ -70,3 +70,19 @@ def test_a_seat_to_keep_is_asked_until_kept_and_a_tablet_that_cannot_keep_is_not
     for _ in range(3):
         _answer(state, profile=2, seats={}, ok=True)
     assert state[keeper.KEY_SAVE] == {}
+
+
+def test_the_tablets_answer_keeps_a_message_on_screen_and_a_tap_does_not(state: dict) -> None:
+    """The answer comes a moment after a page is drawn and reruns it: a message that run
+    showed ("This table link doesn't work") is shown again, not wiped a moment after it
+    appeared (seen in Chromium at ?table=ZZZZZ); the child's next tap ends it."""
+    from ui.session import flash, pop_flash
+
+    flash("error", "table_bad_link")
+    shown = pop_flash()  # the run that drew the page showed it
+    assert shown == ("error", "table_bad_link", {})
+    _answer(state, profile=2, ok=True, seats={})
+    assert pop_flash() == shown  # the run the answer caused shows it again
+    assert pop_flash() is None  # the run after a tap: gone
+    _answer(state, profile=2, ok=True, seats={})
+    assert pop_flash() is None  # and an answer brings back nothing that is gone

@@ -27,7 +27,7 @@ import streamlit as st
 from trainer.tables import CODE_ALPHABET, CODE_LENGTH, TOKEN_PATTERN, normalise_table_code
 
 from .errors import safe_callback
-from .session import chosen_profile_id
+from .session import chosen_profile_id, flash_again
 
 __all__ = ["keep_seats", "held_seats", "tablet_has_read", "remember_seat", "forget_seat",
            "kept_on_tablet", "KEY_TICKETS", "KEY_READ"]
@@ -166,6 +166,7 @@ def kept_on_tablet(profile_id: int, code: str, token: str) -> bool:
 @safe_callback
 def _on_answer() -> None:
     """The tablet's answer: which seats it keeps for the child signed in."""
+    flash_again()  # the tablet's answer is no tap: a message on screen stays
     state = st.session_state.get(KEY_COMPONENT)
     answer = state.get("seats") if hasattr(state, "get") else None
     profile_id = chosen_profile_id()

@@ -36,7 +36,7 @@ from ui.i18n import current_language, set_language
 
 __all__ = ["storage", "database_url", "current_profile", "set_profile", "settings", "deck_of",
            "update_setting", "current_game", "set_game", "DEFAULT_SETTINGS", "flash",
-           "pop_flash", "new_seed", "profile_id_param", "pin_asked", "ask_pin",
+           "pop_flash", "flash_again", "new_seed", "profile_id_param", "pin_asked", "ask_pin",
            "url_names_another_profile", "drop_child_state", "CHILD_STATE_PREFIXES",
            "device_key"]
 
@@ -58,6 +58,7 @@ _PROFILE_OBJ = "profile"
 _GAME = "game_session"
 _SETTINGS = "settings"
 _FLASH = "flash"
+_FLASH_SHOWN = "flash_shown"  # the message the last run showed (flash_again)
 _PIN_ASKED = "pin_asked"
 #: What one child has open in this browser session, dropped when the child changes (a
 #: new choice on "Who's playing?", "Not you? Switch"): a seat at a table and what it
@@ -375,4 +376,17 @@ def flash(kind: str, key: str, **params: Any) -> None:
 
 
 def pop_flash() -> tuple[str, str, dict[str, Any]] | None:
-    return st.session_state.pop(_FLASH, None)
+    """The message to show in this run, if any; it is remembered as shown, so that a run
+    the child did not cause can show it again (:func:`flash_again`)."""
+    message = st.session_state.pop(_FLASH, None)
+    st.session_state[_FLASH_SHOWN] = message
+    return message
+
+
+def flash_again() -> None:
+    """Keep the message the last run showed for the next one too: for a callback of a
+    run the child did not cause (a component reporting back, such as the tablet's seat
+    keeper), which would otherwise wipe a message a moment after it appeared."""
+    shown = st.session_state.get(_FLASH_SHOWN)
+    if shown is not None and _FLASH not in st.session_state:
+        st.session_state[_FLASH] = shown

@@ -9,6 +9,8 @@ and the new shape here.
 from __future__ import annotations
 
 import logging
+import sqlite3
+import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -444,12 +446,36 @@ def configure_sqlite(engine: Engine, busy_timeout_ms: int = 5000) -> None:
         # replica starting beside another got "database is locked" from this pragma
         # when it ran under pysqlite's 5 s default (tests/test_storage_migrations.py's race).
         cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
-        cursor.execute("PRAGMA journal_mode=WAL")
+        _wal_journal(cursor, busy_timeout_ms / 1000)
         cursor.execute("PRAGMA foreign_keys=ON")
         # With WAL, NORMAL is durable against an app crash or restart (only a
         # power cut can lose the last commits) and saves an fsync per move.
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.close()
+
+
+def _wal_journal(cursor: Any, patience_s: float) -> None:
+    """Put the file in WAL mode, waiting up to ``patience_s`` for the lock it takes.
+
+    SQLite answers "database is locked" at once, without its busy handler, in the moments
+    its WAL documentation lists (another connection switching a new file to WAL, running
+    recovery, or cleaning up as the last one closes). Replicas starting together on one
+    file met it about once in 20 starts (CI, tests/test_storage_migrations.py's race), so
+    the switch is retried here until the busy timeout. A file already in WAL needs no
+    switch: the mode is read first, which takes no lock once the file is in WAL."""
+    deadline = time.monotonic() + patience_s
+    pause = 0.005
+    while True:
+        try:
+            mode = cursor.execute("PRAGMA journal_mode").fetchone()[0]
+            if str(mode).lower() != "wal":
+                cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() >= deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.2)
 
 
 #: PostgreSQL advisory lock key of migrations ("escb"); held to the end of a transaction.

@@ -762,6 +762,105 @@ def test_after_a_failover_a_working_board_shows_no_fallback(
         stop(proc)
 
 
+_BOARD_ROOT_JS = """(name) => {
+  const host = document.querySelector('[data-testid=stBidiComponentIsolated]');
+  const root = host && host.shadowRoot && host.shadowRoot.querySelector('.eb-root');
+  return root ? root.dataset[name] || null : null; }"""
+
+
+def test_after_a_failover_the_first_taps_on_the_board_play(
+        browser_type_launch_args, tmp_path) -> None:
+    """The app's process dies mid-game and another takes its place on the same address;
+    the page reconnects by itself and the child, without a reload or the menu, taps a
+    move on the board still drawn and Play: the move is saved within seconds (issue 31:
+    the new server session had never run the board's fragment and dropped every tap on
+    it, silently, until a reload). Twice, each after a whole run of the page (which is
+    when Streamlit asked the new session for no run): tapped once the new session has
+    drawn the page by itself, untouched; and tapped while the page says "Connecting"
+    (the board sends the move again, once, to the new session that draws it without
+    having answered it; the move is played once)."""
+    import signal
+
+    from playwright.sync_api import sync_playwright
+
+    from deploy.replicas import start_streamlit, stop, wait_healthy
+    from tests.conftest import free_port
+
+    db = tmp_path / "escoba.db"
+    env = dict(os.environ, ESCOBA_DB_PATH=str(db))
+    env.pop("ESCOBA_DATABASE_URL", None)
+    if _PINNED_NOW:
+        env["ESCOBA_NOW"] = _PINNED_NOW
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    proc = start_streamlit(port, env, tmp_path / "first.log")
+    try:
+        wait_healthy(url, proc, tmp_path / "first.log")
+        with sync_playwright() as p:
+            browser, context, page = _context(p, browser_type_launch_args, (1024, 768))
+            sockets: list[str] = []
+            page.on("websocket", lambda ws: sockets.append(ws.url))
+            loads: list[str] = []
+            page.on("load", lambda _page: loads.append(page.url))
+            _new_profile(page, url, "Tap")
+            page.get_by_role("link", name="Go and play").first.click()
+            page.get_by_role("button", name="Start the game!").click()
+            _hand(page).first.wait_for()
+            _wait_idle(page)  # the last run before the crash: a whole run, no fragment's
+            for attempt, while_down in enumerate((False, True)):
+                drawn = page.evaluate(_BOARD_ROOT_JS, "renderedAt")
+                resent = page.evaluate(_BOARD_ROOT_JS, "resent")
+                game, _record = _state(db, "Tap")
+                before = _moves_saved(db, "Tap")
+                _wait_board_at(page, game)
+                captures = [m for m in game.round.legal_moves() if m.take]
+                move = captures[0] if captures else game.round.legal_moves()[0]
+                proc.send_signal(signal.SIGKILL)  # a crash: this session is gone with it
+                proc.wait()
+                if while_down:  # tapped while the page says "Connecting"
+                    _tap_move(page, move.card, move.take)
+                    page.locator(".eb-play").click()
+                proc = start_streamlit(port, env, tmp_path / f"after-{attempt}.log")
+                wait_healthy(url, proc, tmp_path / f"after-{attempt}.log")
+                deadline = time.monotonic() + 60
+                while len(sockets) < attempt + 2:  # the page reconnects by itself
+                    assert time.monotonic() < deadline, "the page did not reconnect"
+                    page.wait_for_timeout(50)
+                loaded = len(loads)
+                if not while_down:
+                    # The new session runs the page at once, untouched (a new process's
+                    # first run: slow on a busy machine); then the taps.
+                    page.wait_for_function(f"() => ({_BOARD_ROOT_JS})('renderedAt') !== "
+                                           f"{drawn!r}", timeout=15_000)
+                    _wait_idle(page)
+                    _tap_move(page, move.card, move.take)
+                    page.locator(".eb-play").click()
+                deadline = time.monotonic() + 8
+                while _moves_saved(db, "Tap") <= before:
+                    assert time.monotonic() < deadline, f"the move tapped at failover " \
+                        f"{attempt + 1} was lost"
+                    time.sleep(0.1)
+                mine = [e for e in _state(db, "Tap")[0].rounds[0].history
+                        if e.seat == 0 and e.kind == "play"]
+                assert (mine[-1].card, mine[-1].take) == (move.card, frozenset(move.take))
+                assert len(loads) == loaded, "the page was reloaded"
+                # Sent again only when it was lost: here, the move tapped while down.
+                assert (page.evaluate(_BOARD_ROOT_JS, "resent") != resent) == while_down
+                _wait_idle(page)
+                if not while_down:
+                    page.reload()  # again a whole run last, before the next crash
+                    _hand(page).first.wait_for()
+                    _wait_idle(page)
+            history = _state(db, "Tap")[0].rounds[0].history
+            assert len([e for e in history if e.seat == 0 and e.kind == "play"]) == 2, \
+                "a move was played twice"
+            assert not page.get_by_text("Traceback").count()
+            context.close()
+            browser.close()
+    finally:
+        stop(proc)
+
+
 def test_a_move_played_with_the_keyboard_only(server, browser_type_launch_args) -> None:
     """Arrows move between cards of a row, Space picks, Tab goes from the table to the
     hand to Play, Enter plays. Focus is visible (an outline) on the focused card."""

@@ -179,6 +179,35 @@ def test_a_stale_tap_is_refused_kindly_and_redrawn() -> None:
     assert _seat(tab).revision == _seat(ana).revision
 
 
+def test_a_refused_sum_at_a_table_puts_the_table_cards_back() -> None:
+    """As in Play and the lessons: after a wrong sum the table cards go back (the board is
+    told by its refusal count, the choosers lose their picks), the hand card stays."""
+    from tests.test_app_helpers import board_data
+
+    ana = _device("Ana")
+    _start_against_the_computer(ana)
+    for _ in range(40):
+        seat = _seat(ana)
+        round_ = seat.game.round
+        wrong = [(h, c) for h in round_.hand(seat.seat) for c in round_.table
+                 if (v := round_.check(Move(h, frozenset({c})), seat.seat)) is not None
+                 and v.code == "wrong_sum"]
+        if wrong and seat.my_turn:
+            break
+        _play(ana, _best_move(ana))
+    assert wrong, "no position with a wrong sum to tap"
+    before = board_data(ana)["refusals"]
+    hand, table = wrong[0]
+    ana.pills(key="tb_hand").set_value(str(hand)).run()
+    ana.pills(key="tb_take").set_value([str(table)]).run()
+    ana.button(key="tb_play").click().run()
+    assert_ok(ana)
+    assert board_data(ana)["refusals"] == before + 1
+    assert ana.pills(key="tb_take").value == []
+    assert ana.pills(key="tb_hand").value == str(hand)
+    assert _seat(ana).revision == seat.revision  # nothing played
+
+
 @pytest.mark.parametrize("query", [
     {"table": "ZZZZZ", "seat": "A" * 22},
     {"table": "<b>x</b>", "seat": "'; drop table games; --"},

@@ -382,15 +382,22 @@ def test_a_refused_sum_clears_the_table_cards_and_keeps_the_hand_card_in_lessons
         page.screenshot(path=str(_artifact("24-refused-lesson-1024x768.png")), full_page=True)
 
         page.goto(f"{url}/play?{page.url.split('?', 1)[1]}")
-        page.get_by_role("button", name="Start the game!").click()
-        page.locator('.eb-card[data-group="hand"]').first.wait_for()
-        _wait_idle(page)
-        game, _record = _state(db, "Refused")
-        round_ = game.round
-        hand_card, table_card = next(
-            (h, c) for h in round_.hand(0) for c in round_.table
-            if (v := round_.check(Move(h, frozenset({c})), 0)) is not None
-            and v.code == "wrong_sum")
+        # Play deals at random: the dealer may take an opening table of 15, or the
+        # computer sweep it, leaving no table card to pick; then a different deal.
+        for deal in range(8):
+            if deal:
+                page.get_by_role("button", name="Start a different game").click()
+            page.get_by_role("button", name="Start the game!").click()
+            page.locator('.eb-card[data-group="hand"]').first.wait_for()
+            _wait_idle(page)
+            game, _record = _state(db, "Refused")
+            round_ = game.round
+            refusals = [(h, c) for h in round_.hand(0) for c in round_.table
+                        if (v := round_.check(Move(h, frozenset({c})), 0)) is not None
+                        and v.code == "wrong_sum"]
+            if refusals:
+                break
+        hand_card, table_card = refusals[0]
         _refused_sum(page, hand_card, table_card, _rendered_at(page))
         assert _pressed(page, hand_card) and not _pressed(page, table_card)
         context.close()

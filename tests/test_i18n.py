@@ -579,3 +579,62 @@ def test_chinese_full_width_marks_carry_their_own_space() -> None:
     assert join_text(["Take it.", "", "Well done!"]) == "Take it. Well done!"
     assert t("name_and_note", "zh", name="电脑1", note=t("level_gentle", "zh")) == "电脑1（温和）"
     assert t("name_and_note", "en", name="Computer 1", note="Gentle") == "Computer 1 (Gentle)"
+
+
+_PO_KEYWORD = re.compile(r'^(msgctxt|msgid_plural|msgid|msgstr(?:\[\d+\])?) "')
+
+
+def _po_syntax_errors(path: Path) -> list[str]:
+    """What GNU msgfmt would refuse in a catalog's entries, read line by line: Babel's
+    reader keeps going past a stray line (a merge once left a second ``msgstr`` after a
+    plural entry's ``msgstr[n]`` lines in German, and Babel said nothing)."""
+    errors: list[str] = []
+    entry: list[str] = []  # the keywords of the entry being read, in order
+
+    def close(line_no: int) -> None:
+        if not entry:
+            return
+        plural = "msgid_plural" in entry
+        strings = [k for k in entry if k.startswith("msgstr")]
+        expected = ("msgid", "msgid_plural") if plural else ("msgid",)
+        head = tuple(k for k in entry if not k.startswith("msgstr") and k != "msgctxt")
+        if head != expected or not strings or (
+                plural and any(not k.startswith("msgstr[") for k in strings)) or (
+                not plural and strings != ["msgstr"]) or (
+                entry.index(strings[0]) != len(entry) - len(strings)):
+            errors.append(f"{path.relative_to(ROOT)}:{line_no}: entry {entry}")
+        entry.clear()
+
+    for line_no, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        match = _PO_KEYWORD.match(line)
+        if match:
+            keyword = match.group(1)
+            if keyword in ("msgid", "msgctxt") and entry and entry[-1].startswith("msgstr"):
+                close(line_no)
+            entry.append(keyword)
+        elif not line.strip():
+            close(line_no)
+        elif not (line.startswith("#") or line.startswith('"')):
+            errors.append(f"{path.relative_to(ROOT)}:{line_no}: {line[:40]!r}")
+    close(line_no)
+    return errors
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "locales").glob("*/LC_MESSAGES/*.po")),
+                         ids=lambda p: f"{p.parent.parent.name}/{p.name}")
+def test_every_catalog_entry_is_well_formed(path: Path) -> None:
+    assert _po_syntax_errors(path) == []
+
+
+def test_the_catalog_check_finds_a_stray_msgstr(tmp_path: Path) -> None:
+    good = ('msgid "a"\nmsgid_plural "a.other"\nmsgstr[0] "x"\nmsgstr[1] "y"\n\n'
+            'msgid "b"\nmsgstr "z"\n')
+    stray = good.replace('msgstr[1] "y"\n', 'msgstr[1] "y"\nmsgstr "w"\n')
+    twice = good + 'msgstr "again"\n'
+    for text, bad in ((good, False), (stray, True), (twice, True)):
+        path = ROOT / "locales" / "_syntax_check.po"
+        try:
+            path.write_text(text, encoding="utf-8")
+            assert bool(_po_syntax_errors(path)) == bad, text
+        finally:
+            path.unlink()

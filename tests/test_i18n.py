@@ -117,12 +117,15 @@ SAME_AS_ENGLISH["es"] |= {"speech.word.escoba", "speech.word.escobas", "speech.w
 SAME_AS_ENGLISH["es"] |= {"tablets.minutes"}
 # issue 27: words
 SAME_AS_ENGLISH["es"] |= {"pic.cactus"}  # el cactus: the word is the same
-# issue 28: Italian keeps the game's name, ¡renuncio! and the rule presets' names, and
-# says Password, PIN, Computer, cactus and min as English does.
+# issue 28: Italian keeps the game's name, ¡renuncio!, mesa abierta (both explained in the
+# glossary) and the rule presets' names (Setenta: the name of the Argentine game, its
+# countries written alike), an Italian voice reads "setenta" and "renuncio" as written, and
+# Italian says Password, PIN, Computer, cactus and min as English does.
 SAME_AS_ENGLISH["it"] = {"play_title", "renuncio_button", "renuncio.title", "ui.renuncio",
-                         "rule_preset_escova", "rule_preset_setenta", "rule_renuncio", "pin",
-                         "list.pin", "bot_name", "kind_bot", "auth.password", "pic.cactus",
-                         "tablets.minutes", "speech.word.renuncio"}
+                         "rule_preset_escova", "rule_preset_setenta", "preset_setenta",
+                         "rule_renuncio", "rule_open_hand", "pin", "list.pin", "bot_name",
+                         "kind_bot", "table_kind_bot", "auth.password", "pic.cactus",
+                         "tablets.minutes", "speech.word.renuncio", "speech.word.setenta"}
 # A PIN is a PIN in Spanish and German.
 SAME_AS_ENGLISH["es"] |= {"list.pin"}
 SAME_AS_ENGLISH["de"] |= {"list.pin"}

@@ -46,7 +46,7 @@ st.session_state["set_deck"] = current.get("deck", "spanish")
 st.segmented_control(t("deck"), [d.value for d in Deck], key="set_deck", required=True,
                      format_func=labels("deck_"), on_change=_changed, args=("deck",))
 if current.get("deck", "spanish") == Deck.SPANISH.value and grammar(current_language()).own_names:
-    # German and Chinese name the Spanish cards in their own words (issue 33); a family
+    # German, Italian and Chinese name the Spanish cards in their own words (issue 33); a family
     # that plays the Spanish way keeps the baraja's names ("7 de oros", "Sota").
     st.session_state["set_spanish_names"] = bool(current.get("spanish_names"))
     st.toggle(t("setting_spanish_names"), key="set_spanish_names", on_change=_changed,

@@ -9,8 +9,9 @@ dein). A catalog message writes ``{card}`` for the bare name and ``{card.the_acc
 form; ``{cards.the}`` puts the form before each card of a list, which Babel joins the
 way the language lists things ("A, B und C", "A、B和C").
 
-German and Chinese name the Spanish cards in their own words by default (as their seeds
-do: die Münzen-Sieben, 金币7); ``spanish=True`` keeps the baraja's names for families
+German, Italian and Chinese name the Spanish cards in their own words by default (as
+their seeds do: die Münzen-Sieben, 金币7; Italian children know the Italian deck's words:
+il 7 di denari, il Fante di coppe); ``spanish=True`` keeps the baraja's names for families
 who play the Spanish way ("die 7 de oros"), with the genders the file gives them.
 English and Spanish use the Spanish names always.
 
@@ -44,6 +45,8 @@ GENDERS = ("m", "f", "n")
 DECKS = ("spanish", "french", "italian", "joker")  # joker: its gender as rank 1
 _CASES = ("nom", "acc", "dat")
 _SUITS = ("o", "c", "e", "b")
+#: Words ending in an apostrophe join the name without a space (Italian "l'Asso").
+_ELIDED = ("'", "\u2019")
 
 
 class CardsFileError(ValueError):
@@ -92,6 +95,8 @@ class CardGrammar:
             log.warning("no card form %r in %s", form, self.lang)
             return bare
         words = found.words.get(gender) or found.words.get("n") or ""
+        if words.endswith(_ELIDED):  # an elided article: "l'Asso", "dell'Asso"
+            return f"{words}{bare}"
         return f"{words} {bare}" if words else bare
 
 

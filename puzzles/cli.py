@@ -139,7 +139,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--count", type=int, default=20, help="number of puzzles (default 20)")
     p.add_argument("--paper", choices=("a4", "letter"), default="a4")
     p.add_argument("--lang", default="en", metavar="LANG",
-                   help="language of the sheet and its key: en, es, de or zh (default en)")
+                   help="language of the sheet and its key: en, es, de, it or zh (default en)")
     p.add_argument("-o", "--output", metavar="FILE.pdf",
                    help="where to write it (default worksheet-CODE.pdf; - writes the PDF "
                         "to standard output, the summary to standard error)")

@@ -305,8 +305,9 @@ def _raw_options(at, key: str | None) -> list:
     from ui.profiles import AVATARS
 
     fixed = {"ng_opponents": [1, 2, 3], "ng_sum": [10, 15, 20], "ng_target": [15, 21, 31],
-             "set_deck": ["spanish", "french", "italian"], "set_lang": ["en", "es", "de", "zh"],
-             "new_avatar": AVATARS, "lang_picker": ["en", "es", "de", "zh"]}
+             "set_deck": ["spanish", "french", "italian"],
+             "set_lang": ["en", "es", "de", "it", "zh"],
+             "new_avatar": AVATARS, "lang_picker": ["en", "es", "de", "it", "zh"]}
     if key in fixed:
         return fixed[key]
     if key and key.startswith("ng_kind_"):

@@ -79,9 +79,11 @@ def test_the_corner_shows_the_decks_own_suit_sign(deck: Deck, marks: tuple) -> N
     ("en", False, ["Sota", "b"], ["Rey", "c"], ["As", "o"]),
     ("es", False, ["Sota", "b"], ["Rey", "c"], ["As", "o"]),
     ("de", False, ["Knappe", "b"], ["König", "c"], ["Ass", "o"]),
+    ("it", False, ["Fante", "b"], ["Re", "c"], ["Asso", "d"]),
     ("zh", False, ["侍从", "棍"], ["国王", "杯"], ["A", "金"]),
     ("zh", True, ["Sota", "b"], ["Rey", "c"], ["As", "o"]),
     ("de", True, ["Sota", "b"], ["Rey", "c"], ["As", "o"]),
+    ("it", True, ["Sota", "b"], ["Rey", "c"], ["As", "o"]),
 ])
 def test_a_spanish_cards_face_speaks_the_childs_language(lang: str, spanish: bool, sota: list,
                                                          king: list, ace: list) -> None:

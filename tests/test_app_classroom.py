@@ -772,6 +772,8 @@ def test_names_are_shown_as_text_everywhere(media) -> None:
 @pytest.mark.parametrize(("locale", "words"), [
     ("de-DE", ("Für Lehrkräfte", "Klassencode", "Ein Feld ist blitzschnell", "Tippe auf dein Bild",
                "Deine Aufträge")),
+    ("it-IT", ("Per gli insegnanti", "Codice della classe", "Una casella è sicura",
+               "Tocca il tuo disegno", "I tuoi compiti")),
     ("zh-CN", ("教师专区", "班级代码", "格子就是熟练", "点你的图片", "你的作业")),
     ("es-ES", ("Para docentes", "Código de clase", "Una casilla va con soltura",
                "Toca tu dibujo", "Tus tareas", "Todos los alumnos",

@@ -240,6 +240,8 @@ def test_the_delete_warning_names_the_lesson_levels_done_and_started() -> None:
             ("es-ES", "0 niveles de lección hechos", "2 niveles de lección hechos (empezados: 1)"),
             ("de-DE", "0 geschaffte Levels in den Lektionen",
              "2 geschaffte Levels in den Lektionen, 1 angefangen"),
+            ("it-IT", "0 livelli di lezione finiti",
+             "2 livelli di lezione finiti (iniziati: 1)"),
             ("zh-CN", "学玩牌里已过的0关", "学玩牌里已过的2关、已开始的1关")):
         at = create_profile(new_app(locale), "Ana")
         ana = int(url_profile(at))

@@ -60,6 +60,14 @@ def c(text: str) -> Card:
     ("zh", "10c", None, "杯国王"),
     ("zh", "8e", None, "剑侍从"),
     ("zh", "9b", None, "棍骑士"),
+    # issue 28: the Italian deck's words (il settebello is "il 7 di denari"); l'Asso
+    ("it", "7o", None, "7 di denari"),
+    ("it", "7o", "the", "il 7 di denari"),
+    ("it", "1e", "the", "l'Asso di spade"),
+    ("it", "8c", "your", "il tuo Fante di coppe"),
+    ("it", "9b", "of_the", "del Cavallo di bastoni"),
+    ("it", "1o", "to_the", "all'Asso di denari"),
+    ("it", "10o", "a", "un Re di denari"),
     ("en", "7o", "the", "the 7 de oros"),
     ("en", "8c", "your", "your Sota de copas"),
 ])
@@ -75,6 +83,10 @@ def test_lists_are_joined_as_the_language_lists_things() -> None:
     assert cards_name(cards, Deck.SPANISH, "es").the == "el 3 de oros y el Rey de copas"
     assert cards_name([*cards, c("8e")], Deck.SPANISH, "zh") == "金币3、剑侍从和杯国王"
     assert cards_name(cards, Deck.SPANISH, "en") == "3 de oros and Rey de copas"
+    assert cards_name([*cards, c("1e")], Deck.SPANISH, "it").the == \
+        "l'Asso di spade, il 3 di denari e il Re di coppe"
+    assert cards_name(cards, Deck.SPANISH, "it", style="or").to_the == \
+        "al 3 di denari o al Re di coppe"
     assert cards_name([], Deck.SPANISH, "de", empty="nichts").the_acc == "nichts"
     # the cards that could sweep a table: any one of them
     assert cards_name(cards, Deck.SPANISH, "de", style="or").the_dat == \
@@ -88,6 +100,8 @@ def test_the_spanish_names_setting_keeps_the_barajas_names_with_their_genders() 
     assert card_name(c("8c"), Deck.SPANISH, "de").the == "die Sota de copas"
     assert card_name(c("1e"), Deck.SPANISH, "de").the == "das As de espadas"
     assert card_name(c("7o"), Deck.SPANISH, "zh") == "7 de oros"
+    assert card_name(c("8c"), Deck.SPANISH, "it").the == "la Sota de copas"
+    assert card_name(c("1e"), Deck.SPANISH, "it").of_the == "dell'As de espadas"
     use_card_names(False)
     assert card_name(c("9o"), Deck.SPANISH, "de").the_acc == "das Pferd der Münzen"
 
@@ -112,6 +126,9 @@ def test_other_decks_take_their_names_gender() -> None:
     assert card_name(c("10o"), Deck.FRENCH, "de").the_acc == "den Karo K"
     assert card_name(c("JK1"), Deck.SPANISH, "de").the_acc == "den Joker 1"
     assert card_name(c("8c"), Deck.ITALIAN, "de").the == "der Fante di coppe"
+    assert card_name(c("1c"), Deck.ITALIAN, "it").the == "l'Asso di coppe"
+    queen = card_name(c("9o"), Deck.FRENCH, "it")  # la donna
+    assert queen.the == f"la {queen}"
 
 
 @pytest.mark.parametrize("lang", sorted(LANGUAGES))

@@ -16,7 +16,7 @@ def _columns(line: str) -> int:
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in line)
 
 
-@pytest.mark.parametrize("lang", ["en", "es", "de", "zh"])
+@pytest.mark.parametrize("lang", ["en", "es", "de", "it", "zh"])
 @pytest.mark.parametrize("key", ["ch_additions", "ch_daily_title", "ch_puzzles_title",
                                  "ch_stars_title", "ch_streak_title", "ch_wins_title"])
 def test_every_title_line_fits_a_phone_and_nothing_is_lost(lang: str, key: str) -> None:

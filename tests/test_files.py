@@ -84,8 +84,8 @@ def game_turn(when: datetime) -> Attempt:
 # -- the writer ---------------------------------------------------------------------------
 
 def test_the_csv_style_follows_the_language_and_the_other_is_a_choice() -> None:
-    assert [default_csv_style(lang) for lang in ("es", "de", "en", "zh")] == [
-        "semicolon", "semicolon", "comma", "comma"]
+    assert [default_csv_style(lang) for lang in ("es", "de", "it", "en", "zh")] == [
+        "semicolon", "semicolon", "semicolon", "comma", "comma"]
     row = [12.49, 3, "3/4", date(2026, 12, 1)]
     de = _csv(table_csv(["a", "b", "c", "d"], [row], "de"), "de")[1]
     assert de == ["12,49", "3", "'3/4", "2026-12-01"]

@@ -117,6 +117,15 @@ SAME_AS_ENGLISH["es"] |= {"speech.word.escoba", "speech.word.escobas", "speech.w
 SAME_AS_ENGLISH["es"] |= {"tablets.minutes"}
 # issue 27: words
 SAME_AS_ENGLISH["es"] |= {"pic.cactus"}  # el cactus: the word is the same
+# issue 28: Italian keeps the game's name, ¡renuncio!, mesa abierta (both explained in the
+# glossary) and the rule presets' names (Setenta: the name of the Argentine game, its
+# countries written alike), an Italian voice reads "setenta" and "renuncio" as written, and
+# Italian says Password, PIN, Computer, cactus and min as English does.
+SAME_AS_ENGLISH["it"] = {"play_title", "renuncio_button", "renuncio.title", "ui.renuncio",
+                         "rule_preset_escova", "rule_preset_setenta", "preset_setenta",
+                         "rule_renuncio", "rule_open_hand", "pin", "list.pin", "bot_name",
+                         "kind_bot", "table_kind_bot", "auth.password", "pic.cactus",
+                         "tablets.minutes", "speech.word.renuncio", "speech.word.setenta"}
 # A PIN is a PIN in Spanish and German.
 SAME_AS_ENGLISH["es"] |= {"list.pin"}
 SAME_AS_ENGLISH["de"] |= {"list.pin"}
@@ -245,6 +254,9 @@ def test_language_from_browser_locale() -> None:
     assert language_from_locale("de-AT") == "de"
     assert language_from_locale("zh-CN") == "zh"
     assert language_from_locale("zh-Hans-CN") == "zh"
+    assert language_from_locale("it-IT") == "it"
+    assert language_from_locale("it-CH") == "it"
+    assert language_from_locale("it") == "it"
 
 
 def test_t_fills_parameters_and_falls_back(caplog) -> None:
@@ -269,6 +281,7 @@ def test_plurals_zero_one_many(lang: str) -> None:
                "7: 3 formas de capturar"),
         "de": ("7: kann nichts nehmen", "7: 1 Möglichkeit zum Nehmen",
                "7: 3 Möglichkeiten zum Nehmen"),
+        "it": ("7: non può prendere", "7: 1 modo di prendere", "7: 3 modi di prendere"),
         "zh": ("7：没有可收的牌", "7：有1种收法", "7：有3种收法"),
     }
     assert (zero, one, many) == expected[lang]
@@ -291,6 +304,7 @@ def test_every_plural_renders_with_0_1_2_5_21(lang: str, caplog) -> None:
         "en": ["0 points", "1 point", "2 points", "5 points", "21 points"],
         "es": ["0 puntos", "1 punto", "2 puntos", "5 puntos", "21 puntos"],
         "de": ["0 Punkte", "1 Punkt", "2 Punkte", "5 Punkte", "21 Punkte"],
+        "it": ["0 punti", "1 punto", "2 punti", "5 punti", "21 punti"],
         "zh": ["0分", "1分", "2分", "5分", "21分"],
     }[lang]
 
@@ -302,7 +316,8 @@ _PLURAL_WORDS = re.compile(
     r"things|cosas|moves|jugadas|games|partidas|capturadas|days|días|puzzles|"
     r"retos|answers|respuestas|rounds|rondas|seconds|segundos|"
     r"Punkte|Karten|Sterne|Möglichkeiten|Dinge|Züge|Spiele|Tage|Antworten|Runden|"
-    r"Sekunden)\b")
+    r"Sekunden|punti|carte|scope|stelle|modi|mosse|partite|giorni|sfide|risposte|giri|"
+    r"secondi|alunni|minuti|calcoli|compiti)\b")
 
 
 @pytest.mark.parametrize("lang", sorted(LANGUAGES))
@@ -341,8 +356,10 @@ def test_the_plural_form_follows_n_without_count() -> None:
 
 def test_dates_numbers_and_percentages_follow_the_language() -> None:
     day = date(2026, 12, 1)
-    assert [format_day(day, lang) for lang in ("en", "es", "de", "zh")] == [
-        "Dec 1", "1 dic", "1. Dez.", "12月1日"]
+    assert [format_day(day, lang) for lang in ("en", "es", "de", "it", "zh")] == [
+        "Dec 1", "1 dic", "1. Dez.", "1 dic", "12月1日"]
+    assert format_day(day, "it", weekday=True) == "mar 1 dic"
+    assert format_number(2.5, "it") == "2,5" and format_percent(0.75, "it") == "75%"
     assert format_day("2026-12-01", "de", weekday=True) == "Di., 1. Dez."
     assert format_number(2.5, "de") == "2,5" and format_number(2.5, "en") == "2.5"
     assert format_percent(0.75, "de") == "75\xa0%" and format_percent(0.75, "zh") == "75%"
@@ -362,6 +379,8 @@ def _pdf_text(data: bytes) -> str:
 @pytest.mark.parametrize(("lang", "words"), [
     ("de", ["Escoba-Rätsel:Nehmen-Stufe2-Summe15", "SpieldieSieben", "Lösungen", "Seite1von",
             "Datum:"]),
+    ("it", ["SfidediEscoba:Prese-livello2-somma15", "Giocalacartachevale", "Soluzioni",
+            "pagina1di", "Data:"]),
     ("zh", ["扫桌谜题：收牌-第2级-凑15", "哪些桌牌和它加起来是15", "答案", "第1页，共", "姓名："]),
 ])
 def test_a_worksheet_reads_back_in_its_language(lang: str, words: list[str]) -> None:
@@ -425,6 +444,8 @@ def test_the_share_text_speaks_the_language() -> None:
         f"Escoba-Tagesrätsel Nr. {daily.number} (Summe 10) ⭐ 9/15")
     assert share_text(daily, stars, "zh").splitlines()[0] == (
         f"扫桌每日谜题第{daily.number}期（凑10） ⭐ 9/15")
+    assert share_text(daily, stars, "it").splitlines()[0] == (
+        f"Escoba: sfida del giorno n. {daily.number} (somma 10) ⭐ 9/15")
     assert share_text(daily, stars).splitlines() == [
         f"Escoba daily #{daily.number} (sum 10) ⭐ 9/15", "🟩🟨⬜🟧🟩"]
 
@@ -464,9 +485,10 @@ def test_app_pages_match_the_router() -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize(("locale", "title", "play_button"), [
     ("de-DE", "Wer spielt?", "Spiel starten!"),
+    ("it-IT", "Chi gioca?", "Comincia la partita!"),
     ("zh-CN", "谁来玩？", "开始！"),
 ])
-def test_every_page_in_german_and_chinese(fresh_app, caplog, locale: str, title: str,
+def test_every_page_in_german_italian_and_chinese(fresh_app, caplog, locale: str, title: str,
                                           play_button: str) -> None:
     from tests.test_app_helpers import assert_ok, board_text, create_profile, new_app
 
@@ -547,6 +569,7 @@ def test_french_cards_and_jokers_are_named_in_the_language() -> None:
     assert names == {"en": ("7 of diamonds", "J of hearts", "Joker 1"),
                      "es": ("7 de diamantes", "J de corazones", "Comodín 1"),
                      "de": ("Karo 7", "Herz J", "Joker 1"),
+                     "it": ("7 di quadri", "J di cuori", "Jolly 1"),
                      "zh": ("方块7", "红心J", "王牌1")}
     for lang in LANGUAGES:
         assert card_name(sota, Deck.ITALIAN, lang) == sota.name(Deck.ITALIAN)

@@ -666,11 +666,14 @@ def test_cards_are_named_in_the_childs_deck() -> None:
     # German names the Spanish cards in its own words, with the article's case (issue 33)
     assert say(goal, "de") == "Du bist dran: Tippe auf den Knappen. Diese Karte ist 8 wert."
     assert say(goal, "zh") == "轮到你了：点一下侍从。它是8点。"
+    assert say(goal, "it") == "Ora tu: tocca il Fante. Vale 8."  # the Italian deck's words
     intro = _runner_at("values", "sota").view().stage_intro
     assert say(intro, "es", Deck.FRENCH) == (
         "Cada carta vale su número: la J vale 8, la Q 9 y el K 10.")
     assert say(intro, "de") == (
         "Jede Karte zählt so viel wie ihre Zahl: der Knappe 8, das Pferd 9 und der König 10.")
+    assert say(intro, "it") == (
+        "Ogni carta vale il suo numero: il Fante vale 8, il Cavallo 9 e il Re 10.")
     wrong = _runner_at("values", "sota").tap(Card.parse("3e"))
     assert say(wrong.feedback, "en", Deck.FRENCH) == (
         "That is the 3 of spades: it is worth 3. Find the card worth 8.")

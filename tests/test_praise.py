@@ -72,9 +72,10 @@ def test_a_finished_escoba_level_waits_and_is_praised_with_its_sum_in_every_lang
     assert praise.kind == "escoba" and praise.stars == 3
     assert runner.view().table == ()  # the empty table the broom is drawn on
     words = {lang: t(praise.key, lang, domain="lessons", **praise.params)
-             for lang in ("en", "es", "de", "zh")}
-    # the escoba by its name in each language's term base (扫桌 in Chinese, seed 000)
-    assert all("= 15" in w and ("扫桌" if lang == "zh" else "Escoba") in w
+             for lang in ("en", "es", "de", "it", "zh")}
+    # the escoba by its name in each language's term base (扫桌 in Chinese, seed 000; a
+    # scopa in Italian, issue 28)
+    assert all("= 15" in w and {"zh": "扫桌", "it": "Scopa"}.get(lang, "Escoba") in w
                for lang, w in words.items()), words
     assert words["en"] == f"¡Escoba! {praise.params['expr']} = 15!"
     assert stars_text(praise.stars) == "⭐⭐⭐" and stars_text(1) == "⭐☆☆"

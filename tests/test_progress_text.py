@@ -93,7 +93,7 @@ def test_dates_are_short_and_titles_fit_a_phone() -> None:
     assert "<br>" in long  # "Right answers and answer time per day" wraps
 
 
-@pytest.mark.parametrize("lang", ["en", "es", "de", "zh"])
+@pytest.mark.parametrize("lang", ["en", "es", "de", "it", "zh"])
 def test_the_fact_grids_titles_fit_a_phone(lang: str) -> None:
     """The fact grid's two titles wrap like every chart's (one line ran off a 390 px
     phone on both sides), and the top margin grows with the lines."""

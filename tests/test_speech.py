@@ -101,6 +101,7 @@ def test_every_child_facing_message_is_said_without_symbols_or_pictures(
     ("en", "seven of coins", "jack of cups"),
     ("es", "siete de oros", "sota de copas"),
     ("de", "Sieben der Münzen", "Knappe der Kelche"),
+    ("it", "sette di denari", "fante di coppe"),
     ("zh", "金币七", "杯侍从"),
 ])
 def test_cards_are_said_in_words_of_the_language(lang: str, seven: str, sota: str) -> None:
@@ -125,7 +126,7 @@ def test_every_card_of_every_deck_has_a_spoken_name(lang: str) -> None:
 
 @pytest.mark.parametrize("lang, said", [
     ("en", "8 plus 7 makes 15"), ("es", "8 más 7 son 15"), ("de", "8 und 7 sind 15"),
-    ("zh", "8 加 7 等于 15")])
+    ("it", "8 più 7 fa 15"), ("zh", "8 加 7 等于 15")])
 def test_a_sum_is_said_as_a_child_says_it(lang: str, said: str) -> None:
     assert speakable("8 + 7 = 15 ✓", lang) == said
 
@@ -143,7 +144,7 @@ def test_any_sum_keeps_its_numbers_in_order_and_loses_its_signs(
     assert t("speech.plus", lang) in said
 
 
-@pytest.mark.parametrize("lang", ["en", "de", "zh"])
+@pytest.mark.parametrize("lang", ["en", "de", "it", "zh"])
 def test_game_words_are_said_the_way_the_language_explains_them(lang: str) -> None:
     goal = spoken_message(Message("goal.take_siete"), lang)
     assert t("speech.word.siete_de_oros", lang) in goal

@@ -55,7 +55,7 @@ def _locale(lang: str) -> str:
 
 
 def default_csv_style(lang: str) -> str:
-    """``"semicolon"`` where the language writes decimals with a comma (de, es), else
+    """``"semicolon"`` where the language writes decimals with a comma (de, es, it), else
     ``"comma"`` (en, zh)."""
     return "semicolon" if get_decimal_symbol(_locale(lang)) == "," else "comma"
 

@@ -48,7 +48,7 @@ log = logging.getLogger(__name__)
 
 #: Language code -> its own name, as shown in the language picker.
 LANGUAGES: dict[str, str] = {"en": "English", "es": "Español", "de": "Deutsch",
-                             "zh": "中文"}
+                             "it": "Italiano", "zh": "中文"}
 DEFAULT = locales.DEFAULT
 _DOMAIN = "messages"
 
@@ -64,7 +64,8 @@ GLOSSARY: dict[str, str] = {
 
 
 def language_from_locale(locale: str | None) -> str:
-    """``"es-AR"`` -> ``"es"``, ``"zh-CN"`` -> ``"zh"``; anything we do not speak -> English."""
+    """``"es-AR"`` -> ``"es"``, ``"it-CH"`` -> ``"it"``, ``"zh-CN"`` -> ``"zh"``; anything we
+    do not speak -> English."""
     if not locale:
         return DEFAULT
     code = locale.replace("_", "-").split("-")[0].lower()

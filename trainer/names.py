@@ -243,6 +243,7 @@ def clean_name(text: str, limit: int = 40) -> str:
 # tailoring in CLDR, "&N<ñ<<<Ñ": ñ is a letter of its own right after n ("Nuria" before
 # "Ñandú" before "Óscar"); it is added here as a primary weight just above n's, below every
 # other letter's (the weights are whole numbers, so n + ½ sits between n and the next).
+# Italian, like German, has no tailoring in CLDR: the root order (à with a).
 # Chinese names keep the root order (by code point for Han characters): CLDR's pinyin
 # order needs ICU's data, and a class's nicknames there are short.
 

@@ -41,7 +41,8 @@ __all__ = ["LANG_TAGS", "VOICE_UNFRIENDLY", "GAME_WORDS", "spoken_key", "spoken_
 
 #: The BCP 47 tag a voice is asked for, per app language (any voice of the language
 #: will do: the browser matches on the first part).
-LANG_TAGS: dict[str, str] = {"en": "en-GB", "es": "es-ES", "de": "de-DE", "zh": "zh-CN"}
+LANG_TAGS: dict[str, str] = {"en": "en-GB", "es": "es-ES", "de": "de-DE", "it": "it-IT",
+                             "zh": "zh-CN"}
 
 #: Characters a voice reads as their names ("slash", "number sign", "check mark") or
 #: skips where they carry meaning: a message containing one has a ``.spoken`` variant.

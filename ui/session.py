@@ -51,7 +51,7 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "odds": "words",  # how hints say a chance: "words" (and a meter) or "numbers"
     "read_aloud": True,  # a lesson reads its goal aloud (issue 23; ui/speaker.py)
     "sound": True,  # sounds and voice at all: the mute switch
-    "spanish_names": False,  # Spanish cards by the baraja's names in de and zh (issue 33)
+    "spanish_names": False,  # Spanish cards by the baraja's names in de, it and zh (issue 33)
 }
 _PROFILE = "profile_id"
 _PROFILE_OBJ = "profile"

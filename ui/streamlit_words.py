@@ -97,7 +97,7 @@ def streamlit_words(lang: str) -> dict[str, Any]:
 
 #: ``st.date_input``'s field order and separator as each language writes a date
 #: (Streamlit offers year-month-day, day-month-year and month-day-year).
-_DATE_FORMATS = {"de": "DD.MM.YYYY", "es": "DD/MM/YYYY"}
+_DATE_FORMATS = {"de": "DD.MM.YYYY", "es": "DD/MM/YYYY", "it": "DD/MM/YYYY"}
 
 
 def date_format(lang: str) -> str:

@@ -486,18 +486,19 @@ _TRUNCATED_JS = """() => {
 }"""
 
 
-@pytest.mark.parametrize("lang", ["de", "zh"])
+@pytest.mark.parametrize("lang", ["de", "it", "zh"])
 @pytest.mark.parametrize("size", [(1024, 768), (390, 844)], ids=["tablet", "phone"])
-def test_play_and_a_puzzle_in_german_and_chinese_fit(server, browser_type_launch_args, lang,
-                                                     size) -> None:
-    """The browser's language chooses German or Chinese; Play and a puzzle show whole
-    buttons and labels (German's long words, Chinese glyphs) on a tablet and a phone."""
+def test_play_and_a_puzzle_in_german_italian_and_chinese_fit(server, browser_type_launch_args,
+                                                             lang, size) -> None:
+    """The browser's language chooses German, Italian or Chinese; Play and a puzzle show
+    whole buttons and labels (German's long words, Italian's long phrases, Chinese glyphs)
+    on a tablet and a phone."""
     from playwright.sync_api import sync_playwright
 
     url, _db = server
     width, height = size
     name = f"{lang}{width}"
-    locale = {"de": "de-DE", "zh": "zh-CN"}[lang]
+    locale = {"de": "de-DE", "it": "it-IT", "zh": "zh-CN"}[lang]
     with sync_playwright() as p:
         browser = p.chromium.launch(**browser_type_launch_args)
         context = browser.new_context(viewport={"width": width, "height": height},
@@ -508,7 +509,7 @@ def test_play_and_a_puzzle_in_german_and_chinese_fit(server, browser_type_launch
         page.get_by_role("textbox", name=t("nickname", lang)).wait_for()
         _wait_idle(page)
         page.screenshot(path=str(_artifact(f"11-first-page-{lang}-{width}x{height}.png")))
-        # the first page: its language picker (four languages) and the new-profile form
+        # the first page: its language picker (five languages) and the new-profile form
         assert page.evaluate(_TRUNCATED_JS) == [], "text cut short on the first page"
         page.get_by_role("textbox", name=t("nickname", lang)).fill(name)
         page.get_by_role("button", name=t("create_profile", lang)).click()

@@ -4,7 +4,7 @@
 recorders (``_STUB_JS``): every utterance (its text, its ``lang``, whether the page had
 been tapped) and every oscillator or noise started. The app's own voice.js is what runs.
 
-- a lesson level's goal is read aloud in each of en, es, de, zh with the right ``lang``
+- a lesson level's goal is read aloud in each of en, es, de, it, zh with the right ``lang``
   (a voice of that language);
 - nothing is spoken or played before the first tap; the first tap reads the goal that
   was waiting; a speaker button says its text;
@@ -36,7 +36,7 @@ from trainer.storage import Storage
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-ALL_VOICES = ["en-GB", "es-ES", "de-DE", "zh-CN"]
+ALL_VOICES = ["en-GB", "es-ES", "de-DE", "it-IT", "zh-CN"]
 
 _STUB_JS = """
 (() => {
@@ -108,7 +108,7 @@ def _device(launch_args: dict, lang: str, voices: list[str], size=(1024, 768)):
     offering ``voices``: (context, page), closed on leaving."""
     from playwright.sync_api import sync_playwright
 
-    locale = {"en": "en-US", "es": "es-ES", "de": "de-DE", "zh": "zh-CN"}[lang]
+    locale = {"en": "en-US", "es": "es-ES", "de": "de-DE", "it": "it-IT", "zh": "zh-CN"}[lang]
     with sync_playwright() as p:
         browser = p.chromium.launch(**launch_args)
         context = browser.new_context(viewport={"width": size[0], "height": size[1]},
@@ -182,7 +182,7 @@ def _start_here_by_script(page, lang: str) -> None:
     _wait_idle(page)
 
 
-@pytest.mark.parametrize("lang", ["en", "es", "de", "zh"])
+@pytest.mark.parametrize("lang", ["en", "es", "de", "it", "zh"])
 def test_a_lesson_goal_is_read_aloud_in_the_childs_language(
         server, browser_type_launch_args, lang: str) -> None:  # noqa: F811
     url, _db = server

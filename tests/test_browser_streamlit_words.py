@@ -1,6 +1,6 @@
 """Streamlit's own words in the real browser (issue 33, ui/streamlit_words.py).
 
-In Spanish, German and Chinese, in an English browser (Streamlit's worst case): Replay's
+In Spanish, German, Italian and Chinese, in an English browser (Streamlit's worst case): Replay's
 file chooser, Settings' PIN field (a password field with help), and the teacher's pages
 (a multiselect, a date field, a table with its toolbar) show no English of Streamlit's,
 in the visible text or in an accessible name (aria-label, title, placeholder), and show
@@ -60,8 +60,10 @@ _SAID_JS = """() => {
 
 def _english(page) -> list[str]:
     said = page.evaluate(_SAID_JS)
-    # Spanish writes a date's day and month fields as English does: dd/mm/aaaa.
-    same = {"dd", "mm"} if page.evaluate("() => document.documentElement.lang") == "es" else set()
+    # Spanish writes a date's day and month fields as English does (dd/mm/aaaa), Italian
+    # its month field (gg/mm/aaaa).
+    same = {"es": {"dd", "mm"}, "it": {"mm"}}.get(
+        page.evaluate("() => document.documentElement.lang"), set())
     return sorted({s for s in said if s in ENGLISH_EXACT - same
                    or any(p in s for p in ENGLISH_PARTS)})
 
@@ -202,10 +204,10 @@ def _teacher_pages(page, url: str, db, lang: str) -> None:
     # the weekdays' initials above the days, Sunday first as the days below them
     initials = page.get_by_role("dialog").locator("thead th").all_inner_texts()
     assert initials == {"es": list("DLMXJVS"), "de": list("SMDMDFS"),
-                        "zh": list("日一二三四五六")}[lang]
+                        "it": list("DLMMGVS"), "zh": list("日一二三四五六")}[lang]
 
 
-@pytest.mark.parametrize("lang", ["es", "de", "zh"])
+@pytest.mark.parametrize("lang", ["es", "de", "it", "zh"])
 def test_streamlits_own_words_are_in_the_pages_language(server, browser_type_launch_args,  # noqa: F811
                                                          lang: str) -> None:
     from playwright.sync_api import sync_playwright

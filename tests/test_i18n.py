@@ -126,6 +126,10 @@ SAME_AS_ENGLISH["it"] = {"play_title", "renuncio_button", "renuncio.title", "ui.
                          "rule_renuncio", "rule_open_hand", "pin", "list.pin", "bot_name",
                          "kind_bot", "table_kind_bot", "auth.password", "pic.cactus",
                          "tablets.minutes", "speech.word.renuncio", "speech.word.setenta"}
+# The game's name, said by a German or Italian voice as it is written (a Chinese one says
+# 十五扫桌: "十五扫桌（Escoba de quince）" is then said once).
+SAME_AS_ENGLISH["de"] |= {"speech.word.escoba_de_quince"}
+SAME_AS_ENGLISH["it"] |= {"speech.word.escoba_de_quince"}
 # A PIN is a PIN in Spanish and German.
 SAME_AS_ENGLISH["es"] |= {"list.pin"}
 SAME_AS_ENGLISH["de"] |= {"list.pin"}

@@ -51,6 +51,7 @@ VOICE_UNFRIENDLY = frozenset("/#▮▯✓✔✗✘→←↓↑×÷≈<>|~^&@\\")
 #: The Spanish game words inside running text and the catalog key saying each aloud,
 #: longest first (so "siete de oros" is said before "oros" could be).
 GAME_WORDS: tuple[tuple[str, str], ...] = (
+    ("escoba de quince", "speech.word.escoba_de_quince"),
     ("siete de oros", "speech.word.siete_de_oros"), ("mesa abierta", "speech.word.mesa_abierta"),
     ("escobas", "speech.word.escobas"), ("escoba", "speech.word.escoba"),
     ("oros", "speech.word.oros"), ("copas", "speech.word.copas"),
@@ -65,6 +66,12 @@ _EQUALS = re.compile(r"(?<=\w)\s*=\s*(?=\d)")
 _MARKDOWN = re.compile(r"\*\*|__|`")
 _SPACES = re.compile(r"\s+")
 _SPACE_BEFORE_PUNCT = re.compile(r"\s+([,.!?:;。，！？：])")
+#: A bracketed aside, Latin or full-width brackets: "(Sota)", "（escoba）".
+_ASIDE = re.compile(r"\s*[(（]([^()（）]*)[)）]")
+#: Where an aside's first words end ("escoba, a broom", "扫桌，意思是扫帚").
+_ASIDE_BREAK = re.compile(r"\s*[,，:：;；]\s*")
+#: What may stand between a word and its bracket, or around a word inside one.
+_QUOTES = " \t¡!¿?！？“”\"'‘’«»„"
 
 
 def lang_tag(lang: str | None) -> str:
@@ -133,6 +140,40 @@ def _is_decoration(char: str) -> bool:
     return category in ("So", "Sk", "Cs") or (category == "Mn" and ord(char) >= 0x1F000)
 
 
+def _said_twice(text: str) -> str:
+    """Without the bracketed asides that only repeat the words just before them.
+
+    The written text keeps a game word's Spanish name in brackets beside the language's
+    own ("il **fante** (Sota)", "der **Knappe** (Sota)", "扫桌（escoba）"), for a child who
+    reads both; said aloud, the Spanish word is said the way the language explains it
+    (:data:`GAME_WORDS`), so the bracket would repeat the word ("il fante (fante)"): it is
+    left out. An aside that says something else is kept, as a reader sees it: a Spanish
+    name the language says as it is ("la primiera (setenta)": the name the round's score
+    and other players use, which the child will hear), another name of the same thing
+    ("Setenta (primera)", "七十分（最佳牌）": both are what the written text teaches) or an
+    explanation ("il settebello (il 7 di denari)")."""
+
+    def repeats(before: str, word: str) -> bool:
+        word = word.strip(_QUOTES).casefold()
+        before = before.rstrip(_QUOTES).casefold()
+        if not word or not before.endswith(word):
+            return False
+        ahead = before[:-len(word)][-1:]  # a whole word: "(re)" repeats "il re", not "mare"
+        return not (ahead.isalnum() and word[0].isalnum() and word[0].isascii())
+
+    def aside(m: re.Match[str]) -> str:
+        before, inner = text[:m.start()], m.group(1)
+        if repeats(before, inner):
+            return ""
+        # "扫桌（扫桌，意思是扫帚）": the repeated word goes, what the aside adds stays
+        parts = _ASIDE_BREAK.split(inner, maxsplit=1)
+        if len(parts) == 2 and parts[1].strip() and repeats(before, parts[0]):
+            return m.group(0).replace(inner, parts[1].strip(), 1)
+        return m.group(0)
+
+    return _ASIDE.sub(aside, text)
+
+
 def speakable(text: str, lang: str | None = None, deck: Deck = Deck.SPANISH) -> str:
     """The spoken form of a worded text: cards in words, sums as a child says them,
     game words as the language explains them, no decoration."""
@@ -160,6 +201,7 @@ def speakable(text: str, lang: str | None = None, deck: Deck = Deck.SPANISH) -> 
     text = text.replace("·", ",").replace("…", "... ")
     text = "".join(" " if _is_decoration(c) else c for c in text)
     text = _SPACE_BEFORE_PUNCT.sub(r"\1", _SPACES.sub(" ", text)).strip()
+    text = _SPACE_BEFORE_PUNCT.sub(r"\1", _said_twice(text))
     return text.strip(" ,;:—-")
 
 

@@ -342,6 +342,22 @@ def test_count_strings_use_plural_forms(lang: str, domain: str) -> None:
     assert not bad
 
 
+@pytest.mark.parametrize("lang, one", [
+    ("en", "takes the card that is left"),
+    ("es", "se lleva la carta que queda en la mesa"),
+    ("de", "bekommt die übrige Karte"),
+    ("it", "prende la carta rimasta"),
+    ("zh", "会得到剩下的1张牌"),  # Chinese counts one card as it counts two
+])
+def test_the_last_card_of_the_round_is_worded_for_one_card_left(lang: str, one: str) -> None:
+    """The coach's why for a round's last card with one card left on the table: "the card
+    that is left", not "the 1 card left" ("prende 1 carta rimasta")."""
+    said = t("coach.last_play", lang, cards=1, count=1)
+    assert said.endswith(one), said
+    assert t("coach.last_play", lang, cards=2, count=2) != said
+    assert "2" in t("coach.last_play", lang, cards=2, count=2)
+
+
 def test_t_reads_the_lessons_domain() -> None:
     """One way to another catalog: ``domain=``; a lesson key is not a message of the app."""
     assert t("goal.tap_value", "es", domain="lessons", value=8) == (

@@ -25,19 +25,6 @@ inlined at import: no build step, nothing fetched). Its two outputs:
   position it was made in; handed to the page's ``on_action`` callback, which
   reads it with :func:`trainer.board_view.read_action` before anything else.
 
-Issue 31, after a failover: the page reconnects to a new server session that has not
-run the page yet, and Streamlit's browser side asks it for a whole run only when it
-knows the page has fragments: when its last run was a fragment's, or a fragment has a
-timer (``run_every``). After a whole run (a new game, a page opened, a reload) neither
-was true, so no run came; the board's next tap asked the new session to rerun the
-board's fragment, which it had never run, and Streamlit dropped it without a word
-(``AppSession.request_rerun``: "The fragment with id ... does not exist anymore"); on
-a page whose board is not in a fragment (a lesson, practice) the first tap's run came
-but its callback did not (the session did not know the board yet). Every board
-therefore draws a fragment with a timer beside it (:func:`_reconnect_watch`): on
-reconnecting, the browser asks at once for a whole run of the page, which puts the
-board (its fragment, its callbacks) in the new session before the child's next tap.
-
 A move the engine refused is said on the board, beside Play, until the child's next
 tap (:func:`say_refusal`): a message above the board stayed on screen while the right
 move was being built, and on a phone it was out of sight anyway (issue 31).
@@ -55,7 +42,7 @@ import streamlit as st
 
 from trainer.i18n import t
 
-from .errors import friendly_fragment, safe_callback
+from .errors import safe_callback
 from .session import flash
 from .speaker import save_sound
 
@@ -75,16 +62,6 @@ KEY_ANSWERED = "board_answered"
 #: The last move the engine refused: (the answer it came with, catalog key, params). Sent
 #: to the board with that answer only; the board drops it at the child's next tap.
 KEY_REFUSED = "board_refused"
-#: Session-state key: for each board (its key), the id of the last action it sent that
-#: was done. A board sends an action again when a new server session draws it before
-#: answering (board.js, ``lostAction``): should the first have arrived after all, the
-#: second changes nothing (a refused try is not counted twice).
-KEY_DONE = "board_actions_done"
-
-#: The board's watch fragment's timer, in seconds: a day. Its runs do nothing and all
-#: but never happen; that it has a timer is what makes a reconnected page run whole.
-WATCH_SECONDS = 24 * 60 * 60
-
 
 def _asset(*names: str) -> str:
     return "\n".join((_ASSETS / name).read_text(encoding="utf-8") for name in names)
@@ -148,18 +125,6 @@ def _on_sound(key: str) -> None:
         save_sound(value)
 
 
-@friendly_fragment(run_every=WATCH_SECONDS)
-def _reconnect_watch() -> None:
-    """Draws nothing. Streamlit's browser side asks a new server session (after a
-    failover or a restart) for a whole run of the page at once when the page has a
-    fragment with a timer; without one it asked for none after a whole run, and the
-    new session dropped the board's taps (module docstring). Only public API here
-    (``st.fragment(run_every=...)``); the reconnect rule it relies on is Streamlit's
-    browser code (streamlit/streamlit#11890, in 1.67), not a documented promise:
-    ``tests/test_browser.py::test_after_a_failover_the_first_taps_on_the_board_play``
-    fails if an upgrade drops it."""
-
-
 def show_board_component(data: dict[str, Any], *, key: str,
                          on_action: Callable[[Any], None]) -> None:
     """Draw the board for ``data``; a Play/Add/¡Renuncio! calls ``on_action(raw)`` first
@@ -169,11 +134,6 @@ def show_board_component(data: dict[str, Any], *, key: str,
     def _action() -> None:
         state = st.session_state.get(key)
         raw = state.get("action") if hasattr(state, "get") else None
-        ident = raw.get("id") if hasattr(raw, "get") else None
-        done = st.session_state.setdefault(KEY_DONE, {})
-        if isinstance(ident, str) and done.get(key) == ident:
-            return  # sent again after a failover, but the first arrived (module docstring)
-        done[key] = ident
         st.session_state[KEY_ANSWERED] = st.session_state.get(KEY_ANSWERED, 0) + 1
         if raw is not None:
             on_action(raw)
@@ -192,7 +152,3 @@ def show_board_component(data: dict[str, Any], *, key: str,
     _BOARD(key=key, data=data, on_ready_change=_ready,
            on_action_change=_action, on_sound_change=safe_callback(lambda: _on_sound(key)),
            width="stretch", height="content")
-    # After the board, so that nothing moves it in the page's tree; its own container
-    # is hidden by the page's style (ui/layout.py: an empty block adds a gap).
-    with st.container(key=f"board_watch_{key}"):
-        _reconnect_watch()

@@ -70,8 +70,6 @@ h1 { font-size: 2.1rem !important; padding-top: 0.2rem !important;
 [class*="st-key-board_fallback"], .board-late {
   animation: board-late 0s linear 4s backwards; }
 @keyframes board-late { from { visibility: hidden; max-height: 0; overflow: hidden; } }
-/* The board's watch fragment (ui/board_component.py) draws nothing: no gap for it. */
-[class*="st-key-board_watch_"] { display: none !important; }
 /* Streamlit's drop-zone text gives its limit, not Replay's: the page says ours. */
 .st-key-replay_file [data-testid="stFileUploaderDropzoneInstructions"] { display: none; }
 /* A segmented control that wraps on a phone: each choice its own whole box (joined into

@@ -402,29 +402,6 @@ function animate(root, data, before, st) {
 
 // ------------------------------------------------------------- the component ----------
 
-// Every action carries an id of its own (the server does one action once, whatever
-// arrives twice), and is kept until the next draw: should that draw come from a new
-// server session (data.session: a failover or a restart) that has answered nothing yet,
-// for the same position, the action may never have reached a session that knew this
-// board (issue 31: sent while the page was reconnecting, or before the new session's
-// first run had put the board in it, Streamlit dropped it without a word). It is sent
-// again, once, to the session that has now drawn the board. A slow server's draw comes
-// from the session the action was sent to: nothing is sent twice.
-function send(st, payload) {
-  st.sent = (st.sent || 0) + 1;
-  payload.id = `${st.nonce}:${st.sent}`;
-  st.pending = { payload, session: st.data ? st.data.session : null };
-  st.setTrigger("action", payload);
-}
-
-function lostAction(st, data) {
-  const pending = st.pending;
-  st.pending = null;
-  if (!pending || !data.session || !pending.session || pending.session === data.session) return null;
-  if (data.answered || pending.payload.position !== data.position) return null;
-  return pending.payload;
-}
-
 function bind(root, st) {
   root.addEventListener("click", (e) => {
     const data = st.data;
@@ -444,7 +421,7 @@ function bind(root, st) {
         card.setAttribute("aria-pressed", "true");
         st.sentAt = performance.now();
         root.dataset.sentAt = String(st.sentAt);
-        send(st, { kind: "tap", position: data.position, card: id, take: [] });
+        st.setTrigger("action", { kind: "tap", position: data.position, card: id, take: [] });
         return;
       }
       // The next tap after a refused move begins a new try: its message goes.
@@ -470,7 +447,7 @@ function bind(root, st) {
     update(root, data, st);
     st.sentAt = performance.now();
     root.dataset.sentAt = String(st.sentAt);
-    send(st, payload);
+    st.setTrigger("action", payload);
     // The server always answers with a new run; should it not, the button comes back.
     clearTimeout(st.busyTimer);
     st.busyTimer = setTimeout(() => { st.busy = false; update(root, st.data, st); }, 6000);
@@ -504,8 +481,7 @@ export default function (component) {
   let st = STATE.get(root);
   const mounted = !!st;
   if (!st) {
-    st = { position: null, hand: null, take: new Set(), busy: false, seen: -1, fresh: new Set(),
-      nonce: Math.random().toString(36).slice(2, 10) };
+    st = { position: null, hand: null, take: new Set(), busy: false, seen: -1, fresh: new Set() };
     STATE.set(root, st);
     bind(root, st);
   }
@@ -523,13 +499,11 @@ export default function (component) {
     st.take = new Set();
   } else if (data.select.fixed) {
     st.hand = data.select.fixed;
-  } else if (data.refusals !== st.refusals && data.session === st.data?.session) {
+  } else if (data.refusals !== st.refusals) {
     // A refused try (a wrong sum) on the same position: the table cards go back, the
     // hand card stays picked, for the next try. The same in the lessons and in Play.
-    // (A new server session counts its refusals from 0: that is no refused try.)
     st.take = new Set();
   }
-  const lost = lostAction(st, data);
   st.refusals = data.refusals;
   st.busy = false;
   clearTimeout(st.busyTimer);
@@ -551,17 +525,6 @@ export default function (component) {
   voiceBoard(root, data, st.fresh, mounted, (on) => setStateValue("sound", on));
   animate(root, data, before, st);
   startCelebration(root, data, st);
-  if (lost) {
-    // Play stays busy until the new session answers (lostAction, above).
-    st.busy = true;
-    update(root, data, st);
-    st.busyTimer = setTimeout(() => { st.busy = false; update(root, st.data, st); }, 6000);
-    root.dataset.resent = String(performance.now());
-    setTimeout(() => {
-      st.pending = { payload: lost, session: data.session };
-      st.setTrigger("action", lost);
-    }, 0);
-  }
   root.dataset.position = data.position;
   root.dataset.renderedAt = String(performance.now());
   performance.mark("escoba-board-rendered");
@@ -652,7 +615,7 @@ function sendAdvance(st) {
   if (!data || !data.celebrate || st.advanced === data.position) return;
   st.advanced = data.position;
   clearTimeout(st.celebrateTimer);
-  send(st, { kind: "advance", position: data.position });
+  st.setTrigger("action", { kind: "advance", position: data.position });
 }
 
 function startCelebration(root, data, st) {

@@ -646,8 +646,9 @@ def _po_syntax_errors(path: Path) -> list[str]:
     return errors
 
 
-@pytest.mark.parametrize("path", sorted((ROOT / "locales").glob("*/LC_MESSAGES/*.po")),
-                         ids=lambda p: f"{p.parent.parent.name}/{p.name}")
+@pytest.mark.parametrize("path", sorted((ROOT / "locales").glob("*/LC_MESSAGES/*.po"))
+                         + sorted((ROOT / "locales").glob("*.pot")),
+                         ids=lambda p: str(p.relative_to(ROOT / "locales")))
 def test_every_catalog_entry_is_well_formed(path: Path) -> None:
     assert _po_syntax_errors(path) == []
 

@@ -197,16 +197,27 @@ def _play_move(game: GameSession, card: Card, take: list[Card],
             say_refusal(outcome.key, **outcome.params)
         else:
             flash("error", outcome.key, **outcome.params)
-        # The board (and the choosers) put the table cards back and keep the hand card,
-        # as a lesson's board does after a refused try.
-        st.session_state[KEY_REFUSALS] = st.session_state.get(KEY_REFUSALS, 0) + 1
-        st.session_state[KEY_TABLE] = []
+        put_table_cards_back(KEY_TABLE)
     elif outcome.key == "escoba":
         flash("success", "you_escoba")
     if outcome.play is not None:
         st.session_state[KEY_HAND] = None
         st.session_state[KEY_TABLE] = []
         st.session_state.pop(KEY_REVEAL, None)
+
+
+def put_table_cards_back(table_key: str) -> None:
+    """After a refused try the board and the choosers (under ``table_key``) put the table
+    cards back and keep the hand card, in Play and at a table (as a lesson's board does): the
+    board clears its picks when the count it is sent grows (``with_refusals``)."""
+    st.session_state[KEY_REFUSALS] = st.session_state.get(KEY_REFUSALS, 0) + 1
+    st.session_state[table_key] = []
+
+
+def with_refusals(data: dict[str, Any]) -> dict[str, Any]:
+    """The board's data with the count of refused tries it has to answer."""
+    data["refusals"] = st.session_state.get(KEY_REFUSALS, 0)
+    return data
 
 
 def _claim_renuncio(game: GameSession, take: Sequence[Card] = ()) -> None:
@@ -290,8 +301,7 @@ def board_data(game: GameSession) -> dict[str, Any]:
                          show_value=bool(settings().get("show_values", True)),
                          hints_on=bool(settings().get("hints", True)),
                          hint_step=hint_step(game), odds_style=_odds_style())
-    data["refusals"] = st.session_state.get(KEY_REFUSALS, 0)
-    return data
+    return with_refusals(data)
 
 
 def show_board(game: GameSession) -> None:

@@ -40,7 +40,7 @@ from trainer.text import md_escape
 from trainer.words import seat_name
 from ui.i18n import current_language, labels
 
-from .board import KEY_REFUSALS, deck_of, hint_panel, hint_step
+from .board import deck_of, hint_panel, hint_step, put_table_cards_back, with_refusals
 from .board_component import board_loaded, fallback_choosers, say_refusal, show_board_component
 from .endgame import show_review_of
 from .errors import friendly_fragment, safe_callback, show_error_flash
@@ -615,10 +615,7 @@ def _play(seat: TableSeat, card: Any, take: list, seconds: float | None = None) 
     outcome = seat.play(card, take, seat.revision, turn)
     if outcome.move_refused:  # said beside Play until the next tap (issue 31)
         say_refusal(outcome.key, **outcome.params)
-        # The board and the choosers put the table cards back and keep the hand card,
-        # as Play's board and a lesson's do after a refused try.
-        st.session_state[KEY_REFUSALS] = st.session_state.get(KEY_REFUSALS, 0) + 1
-        st.session_state["tb_take"] = []
+        put_table_cards_back("tb_take")
     else:
         _flash_outcome(outcome.key, outcome.params)
     if outcome.play is not None:
@@ -731,8 +728,9 @@ def _game_fragment() -> None:
             _their_turn(seat)
     data = seat.board(deck=deck_of(), show_value=bool(settings().get("show_values", True)),
                       hint_step=hint_step(game), odds_style=str(settings().get("odds", "words")))
-    data["refusals"] = st.session_state.get(KEY_REFUSALS, 0)  # a refused try clears picks
-    board_speech(data)  # each line and the score can be heard, the moves sound (issue 23)
+    # Each line and the score can be heard, the moves sound (issue 23); a refused try
+    # clears the board's picks.
+    board_speech(with_refusals(data))
     show_board_component(data, key=KEY_BOARD, on_action=lambda raw: _on_board_action(seat, raw))
     if seat.hints and seat.my_turn:
         # The Play page's hint panel, for this device's seat only (from its observation),

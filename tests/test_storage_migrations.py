@@ -120,6 +120,7 @@ ROWS_AT: dict[int, list[tuple[str, dict[str, Any]]]] = {
                              "expires_at": WHEN, "used_at": None, "used_by": None}),
     ],
     14: [],  # classes.idle_minutes (a default) and signed_out_at (nullable): no new rows
+    15: [],  # profiles.data_version and classes.data_version (defaults): no new rows
 }
 
 

@@ -894,7 +894,8 @@ class Classroom:
             sort_names(snap.members, self.lang, key=lambda m: m.nickname)))
 
     def version(self, class_id: int) -> tuple[Any, ...]:
-        """A cache key of the class's data (changes with every answer, pupil, result)."""
+        """A cache key of the class's data: its version, bumped by every write the views
+        draw (:mod:`trainer.storage.versions`), read by the class's key."""
         self._class(class_id)
         return tuple(self.storage.class_version(class_id))
 

@@ -34,11 +34,23 @@ from .session import database_url, profile_book, storage
 
 __all__ = ["now_utc", "child_timezone", "timezone_unknown", "today", "attempt_row",
            "record_attempt",
-           "record_daily", "mastery", "attempts", "data_version", "history", "fact_stats_of",
+           "record_daily", "mastery", "attempts", "data_version", "PROGRESS_CACHE_PROFILES",
+           "PROGRESS_CACHE_SUMS", "history", "fact_stats_of",
            "cached_daily", "fact_text", "kept", "keep"]
 
 log = logging.getLogger(__name__)
 _MASTERY = "mastery_cache"
+
+#: The profiles whose progress one replica keeps computed (issue 32): a class of 30
+#: pupils and its teacher, with one spare. The teacher's views of a pupil's progress use
+#: that pupil's own key, so a class needs one entry per child; a child's answer makes a
+#: new key and the old one is never read again, so it is the first the least-recently-used
+#: eviction drops. With fewer entries than children, a busy class evicts its own results
+#: and each progress visit reads a year of attempts again.
+PROGRESS_CACHE_PROFILES = 32
+#: The caches keyed by a profile and a capture sum as well (a class's 15 and a child's
+#: own): two sums per profile.
+PROGRESS_CACHE_SUMS = 2 * PROGRESS_CACHE_PROFILES
 
 
 def now_utc() -> datetime:
@@ -119,7 +131,7 @@ def attempts(profile_id: int) -> list[Attempt]:
 
 class DataVersion(NamedTuple):
     """The key of a profile's cached results: the database, the profile, and its data's
-    :class:`~trainer.storage.ProgressVersion` (one small query)."""
+    :class:`~trainer.storage.ProgressVersion` (one lookup by the profile's key)."""
 
     database: str | None
     profile_id: int
@@ -158,7 +170,7 @@ def start_quick_facts(facts: list[str], capture_sum: int) -> None:
     st.switch_page("app_pages/quick_facts.py")
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@st.cache_data(max_entries=PROGRESS_CACHE_PROFILES, show_spinner=False)
 def history(version: DataVersion) -> tuple[pd.DataFrame, list[Answer]]:
     """The profile's attempts, read once: as a frame (the charts) and as answers (mastery).
     A frame and plain tuples copy out of the cache in milliseconds; the rows themselves
@@ -169,14 +181,14 @@ def history(version: DataVersion) -> tuple[pd.DataFrame, list[Answer]]:
     return attempts_frame(practice), answers_from_rows(practice) + game_answers(rows)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@st.cache_data(max_entries=PROGRESS_CACHE_PROFILES, show_spinner=False)
 def game_turns(version: DataVersion) -> pd.DataFrame:
     """The profile's game turns that were evidence, one row each (the chances chart)."""
     return attempts_frame([r for r in storage().attempts(version.profile_id)
                            if is_game_turn(r)])
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@st.cache_data(max_entries=PROGRESS_CACHE_SUMS, show_spinner=False)
 def fact_stats_of(version: DataVersion, capture_sum: int) -> dict[str, FactStats]:
     """Mastery of ``capture_sum``'s facts from the history of ``version``."""
     return fact_stats(history(version)[1], practice_candidates(capture_sum))

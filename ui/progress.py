@@ -22,6 +22,8 @@ from trainer.progress_summary import TREND_ANSWERS, ParentSummary, parent_summar
 from trainer.text import md_escape
 
 from .practice import (
+    PROGRESS_CACHE_PROFILES,
+    PROGRESS_CACHE_SUMS,
     DataVersion,
     attempts_of,
     data_version,
@@ -42,7 +44,7 @@ Charts = dict[str, charts.Chart | None]
 # speaks this run's language (ui.i18n.start_run), the same one the page passes.
 
 
-@st.cache_resource(max_entries=16, show_spinner=False)
+@st.cache_resource(max_entries=PROGRESS_CACHE_PROFILES, show_spinner=False)
 def practice_charts(version: DataVersion, lang: str, day: date) -> Charts:
     """Practice (answers a day) and puzzles (solved, stars, the daily streak), by key."""
     frame = history(version)[0]
@@ -54,7 +56,7 @@ def practice_charts(version: DataVersion, lang: str, day: date) -> Charts:
             "ch_streak": charts.streak_chart(results, day, current, best, t)}
 
 
-@st.cache_resource(max_entries=16, show_spinner=False)
+@st.cache_resource(max_entries=PROGRESS_CACHE_PROFILES, show_spinner=False)
 def games_charts(version: DataVersion, lang: str) -> Charts:
     """Finished games: won per opponent, escobas, points a round, the coach's mistakes;
     empty when there is no finished game."""
@@ -68,7 +70,7 @@ def games_charts(version: DataVersion, lang: str) -> Charts:
             "ch_mistakes": charts.mistakes_chart(games, t)}
 
 
-@st.cache_resource(max_entries=32, show_spinner=False)
+@st.cache_resource(max_entries=PROGRESS_CACHE_SUMS, show_spinner=False)
 def mastery_chart(version: DataVersion, lang: str, capture_sum: int) -> charts.Chart:
     """The grid of additions and the strip of complements of ``capture_sum``."""
     return charts.mastery_chart(fact_stats_of(version, capture_sum), capture_sum, t)
@@ -81,7 +83,7 @@ SECTIONS = ("facts", "practice", "puzzles", "games", "lessons")
 _CONFIG = {"displayModeBar": False, "responsive": True}
 
 
-@st.cache_resource(max_entries=32, show_spinner=False)
+@st.cache_resource(max_entries=PROGRESS_CACHE_SUMS, show_spinner=False)
 def summary_of(version: DataVersion, capture_sum: int) -> ParentSummary:
     """The parent's three answers (trainer.progress_summary), once per data version."""
     return parent_summary(fact_stats_of(version, capture_sum), attempts_of(version),

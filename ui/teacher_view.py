@@ -142,20 +142,16 @@ def _memo(memo: dict[Any, Any], key: Any, make: Callable[[], Any]) -> Any:
 
 def _class_data(room: Classroom, class_id: int) -> tuple[ClassSnapshot, dict[Any, Any]]:
     """The class's snapshot and a memo of its views, kept in this session until the class's
-    data or its row change (one small query a run instead of the snapshot's three)."""
+    version moves (every write they draw bumps it: its row, pupils' names, pictures, real
+    names, PINs, answers; one lookup by key a run instead of the snapshot's three)."""
     version = room.version(class_id)  # the access check comes first
     # The language too: the snapshot's pupils are in its alphabetical order.
-    key = (class_id, version, storage().get_class(class_id), current_language())
+    key = (class_id, version, current_language())
     cached = st.session_state.get(KEY_SNAP)
     if cached is None or cached[0] != key:
         cached = (key, room.snapshot(class_id), {})
         st.session_state[KEY_SNAP] = cached
     return cached[1], cached[2]
-
-
-def _forget_snapshot() -> None:
-    """After a change the version does not count (a real name, a PIN's lock)."""
-    st.session_state.pop(KEY_SNAP, None)
 
 
 # -- signing in ------------------------------------------------------------------------------
@@ -746,14 +742,12 @@ def _on_pupil_pin(class_id: int, profile_id: int) -> None:
         return  # asked about another pupil, or cancelled meanwhile: nothing changes
     login = _room().regenerate_pin(class_id, profile_id)
     st.session_state[KEY_PUPIL_PIN] = (class_id, login)
-    _forget_snapshot()
 
 
 @class_action
 def _on_rename(class_id: int, profile_id: int) -> None:
     typed = st.session_state.get(f"tc_nickname_{profile_id}", "") or ""
     member = _room().rename_pupil(class_id, profile_id, typed)
-    _forget_snapshot()
     st.session_state.pop(KEY_PUPIL_PIN, None)  # a card with the old name is no use
     class_flash("success", "pupils.renamed", name=member.nickname)
 
@@ -762,7 +756,6 @@ def _on_rename(class_id: int, profile_id: int) -> None:
 def _on_picture(class_id: int, profile_id: int) -> None:
     key = st.session_state.get(f"tc_picture_{profile_id}") or ""
     member = _room().set_picture(class_id, profile_id, key)
-    _forget_snapshot()
     class_flash("success", "pupils.picture_saved", name=f"{member.avatar} {member.nickname}")
 
 
@@ -770,7 +763,6 @@ def _on_picture(class_id: int, profile_id: int) -> None:
 def _on_real_name(class_id: int, profile_id: int) -> None:
     _room().set_real_name(class_id, profile_id,
                           st.session_state.get(f"tc_real_name_{profile_id}") or None)
-    _forget_snapshot()
     class_flash("success", "pupils.real_name_saved")
 
 
@@ -1021,7 +1013,6 @@ def _on_all_pins(class_id: int) -> None:
     logins = _room().regenerate_all_pins(class_id)
     st.session_state[KEY_NEW_PINS] = (class_id, list(logins))
     st.session_state["tc_all_pins_sure"] = False
-    _forget_snapshot()
 
 
 def _print(room: Classroom, snap: ClassSnapshot, memo: dict[Any, Any]) -> None:

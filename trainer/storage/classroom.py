@@ -24,7 +24,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
@@ -55,6 +55,7 @@ from .schema import (
     teacher_invites,
     teachers,
 )
+from .versions import bump_class, bump_profiles
 
 #: PostgreSQL advisory lock key of "the server's first teacher" ("escT").
 _FIRST_TEACHER_LOCK = 0x65736354
@@ -143,10 +144,15 @@ class ClassDeletion:
     lesson_goes: int = 0  # lesson levels tried, not finished yet
 
 
-class ClassVersion(tuple):
-    """The class's data in a few numbers (pupils, attempts, lesson results and goes,
-    assignments, games): it changes whenever anything a teacher's view shows does, so a
-    cache keyed by it is never stale."""
+class ClassVersion(NamedTuple):
+    """The class's data version: the counter bumped by every write a teacher's view of the
+    class draws (its row, co-teachers, assignments, pupils and each pupil's answers,
+    games, lessons, names and pictures; :mod:`.versions`), so a cache keyed by it is
+    never stale. The creation time tells apart a new class that reuses a deleted one's
+    id."""
+
+    created_at: datetime | None
+    data_version: int | None
 
 
 @dataclass(frozen=True)
@@ -356,6 +362,7 @@ class ClassroomStore(Database):
                 ).first() is not None:
                     raise StorageError("class_code_taken", code=values["code"])
                 conn.execute(classes.update().where(classes.c.id == class_id).values(**values))
+                bump_class(conn, class_id)
         except sa.exc.IntegrityError:
             raise StorageError("class_code_taken", code=values.get("code")) from None
         info = self.get_class(class_id)
@@ -374,6 +381,7 @@ class ClassroomStore(Database):
         if values:
             with self.transaction() as conn:
                 conn.execute(classes.update().where(classes.c.id == class_id).values(**values))
+                bump_class(conn, class_id)
         return self.get_class(class_id)
 
     def add_co_teacher(self, class_id: int, teacher_id: int) -> None:
@@ -383,12 +391,14 @@ class ClassroomStore(Database):
                     & (class_teachers.c.teacher_id == teacher_id))).first() is None:
                 conn.execute(class_teachers.insert().values(
                     class_id=class_id, teacher_id=teacher_id, created_at=now()))
+                bump_class(conn, class_id)
 
     def remove_co_teacher(self, class_id: int, teacher_id: int) -> None:
         with self.transaction() as conn:
             conn.execute(class_teachers.delete().where(
                 (class_teachers.c.class_id == class_id)
                 & (class_teachers.c.teacher_id == teacher_id)))
+            bump_class(conn, class_id)
 
     def class_deletion(self, class_id: int) -> ClassDeletion:
         """How much deleting the class removes (its pupils with all their data)."""
@@ -451,6 +461,7 @@ class ClassroomStore(Database):
                         class_id=class_id, profile_id=profile_id, real_name=pupil.real_name,
                         failed_attempts=0, created_at=stamp, card_pin=pupil.pin))
                     ids.append(int(profile_id))
+                bump_class(conn, class_id)
         except sa.exc.IntegrityError:
             raise StorageError("profile_taken", nickname="") from None
         found = {m.profile_id: m for m in self.members(class_id)}
@@ -486,6 +497,7 @@ class ClassroomStore(Database):
                          .values(pin_hash=digest))
             conn.execute(class_members.update().where(class_members.c.profile_id == profile_id)
                          .values(failed_attempts=0, locked_until=None, card_pin=pin))
+            bump_profiles(conn, [profile_id])
 
     def set_member_pins(self, class_id: int, pins: dict[int, str]) -> None:
         """New PINs for several pupils at once, in one transaction."""
@@ -499,6 +511,7 @@ class ClassroomStore(Database):
                 conn.execute(class_members.update()
                              .where(class_members.c.profile_id == profile_id)
                              .values(failed_attempts=0, locked_until=None, card_pin=pin))
+            bump_profiles(conn, digests)
 
     def member_pin_matches(self, class_id: int, profile_id: int, pin: str) -> bool:
         """Whether ``pin`` is the pupil's (checked against the hash). ``not_in_class`` when
@@ -532,6 +545,8 @@ class ClassroomStore(Database):
             conn.execute(class_members.update().where(
                 (class_members.c.class_id == class_id)
                 & (class_members.c.profile_id == profile_id)).values(real_name=real_name))
+            # My progress never shows the real name: only the class's version moves.
+            bump_profiles(conn, [profile_id], progress=False)
 
     def rename_member(self, class_id: int, profile_id: int, nickname: str) -> None:
         """The teacher's new nickname for a pupil (already checked by the classroom), in one
@@ -543,6 +558,7 @@ class ClassroomStore(Database):
                     raise StorageError("not_in_class")
                 conn.execute(profiles.update().where(profiles.c.id == profile_id)
                              .values(nickname=nickname, name_key=name_key(nickname)))
+                bump_profiles(conn, [profile_id])
         except sa.exc.IntegrityError:
             raise StorageError("profile_taken", nickname=nickname) from None
 
@@ -553,6 +569,7 @@ class ClassroomStore(Database):
                 raise StorageError("not_in_class")
             conn.execute(profiles.update().where(profiles.c.id == profile_id)
                          .values(avatar=avatar[:16]))
+            bump_profiles(conn, [profile_id])
 
     def remove_member(self, class_id: int, profile_id: int) -> None:
         """Delete a pupil: the profile and everything stored for it (a managed account has
@@ -570,6 +587,7 @@ class ClassroomStore(Database):
                 class_id=class_id, kind=kind, spec=json.dumps(spec, sort_keys=True), due=due,
                 created_at=now())).inserted_primary_key[0]
             row = conn.execute(sa.select(assignments).where(assignments.c.id == new_id)).one()
+            bump_class(conn, class_id)
         return _assignment(row)
 
     def assignments(self, class_id: int) -> list[AssignmentRow]:
@@ -582,6 +600,7 @@ class ClassroomStore(Database):
         with self.transaction() as conn:
             conn.execute(assignments.delete().where(
                 (assignments.c.id == assignment_id) & (assignments.c.class_id == class_id)))
+            bump_class(conn, class_id)
 
     # -- what the teacher's views read ------------------------------------------------
     def class_snapshot(self, class_id: int, *, only: int | None = None) -> ClassSnapshot | None:
@@ -664,30 +683,12 @@ class ClassroomStore(Database):
                              goes)
 
     def class_version(self, class_id: int) -> ClassVersion:
-        """See :class:`ClassVersion`: one cheap query."""
-        pupils = sa.select(class_members.c.profile_id).where(class_members.c.class_id == class_id)
-        mine = attempts.c.profile_id.in_(pupils)
-        lessons = lesson_results.c.profile_id.in_(pupils)
-        parts = [
-            sa.select(sa.func.count()).select_from(class_members)
-            .where(class_members.c.class_id == class_id),
-            sa.select(sa.func.max(class_members.c.id)).where(class_members.c.class_id == class_id),
-            sa.select(sa.func.count()).select_from(attempts).where(mine),
-            sa.select(sa.func.max(attempts.c.id)).where(mine),
-            sa.select(sa.func.count()).select_from(lesson_results).where(lessons),
-            sa.select(sa.func.max(lesson_results.c.updated_at)).where(lessons),
-            sa.select(sa.func.max(games.c.updated_at)).where(games.c.profile_id.in_(pupils)),
-            sa.select(sa.func.count()).select_from(lesson_goes)
-            .where(lesson_goes.c.profile_id.in_(pupils)),
-            sa.select(sa.func.max(lesson_goes.c.updated_at))
-            .where(lesson_goes.c.profile_id.in_(pupils)),
-            sa.select(sa.func.count()).select_from(assignments)
-            .where(assignments.c.class_id == class_id),
-            sa.select(sa.func.max(assignments.c.id)).where(assignments.c.class_id == class_id),
-        ]
+        """See :class:`ClassVersion`: one lookup by primary key, whatever the class's
+        history (``(None, None)`` for a class that is not there)."""
         with self.engine.connect() as conn:
-            row = conn.execute(sa.select(*(p.scalar_subquery() for p in parts))).one()
-        return ClassVersion(tuple(row))
+            row = conn.execute(sa.select(classes.c.created_at, classes.c.data_version)
+                               .where(classes.c.id == class_id)).first()
+        return ClassVersion(None, None) if row is None else ClassVersion(*row)
 
 
 def class_scope(class_id: int) -> str:

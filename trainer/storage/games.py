@@ -33,6 +33,7 @@ from .schema import (
     results,
     table_seats,
 )
+from .versions import bump_game_players, bump_profiles
 
 __all__ = ["GameRow", "GameChanged", "GameStore", "MoveRow", "RoundResult", "record_shareable"]
 
@@ -156,6 +157,7 @@ class GameStore(Database):
                 seats=json.dumps(list(seats)), options=json.dumps(options or {}),
                 seed=seed, record=json.dumps(record), created_at=stamp,
                 updated_at=stamp, revision=0)).inserted_primary_key[0]
+            bump_profiles(conn, [profile_id], progress=False)  # the class's "last active"
         return int(new_id)
 
     def save_progress(self, game_id: int, record: dict[str, Any] | None, *, revision: int,
@@ -212,6 +214,8 @@ class GameStore(Database):
                                      .where(games.c.id == game_id)).scalar_one()
                     conn.execute(attempts.insert(), [attempt_values(owner, item, stamp)
                                                      for item in evidence])
+                    bump_profiles(conn, [owner])
+                bump_game_players(conn, game_id, finished=finished)
         except sa.exc.IntegrityError as exc:
             # A move at a place another save has taken: the revision check stops this
             # first, so only a caller counting its own moves wrongly gets here.
@@ -234,12 +238,14 @@ class GameStore(Database):
         with self.transaction() as conn:
             conn.execute(games.update().where(games.c.id == game_id)
                          .values(review=json.dumps(review)))
+            bump_game_players(conn, game_id, finished=True)
 
     def abandon_game(self, game_id: int) -> None:
         with self.transaction() as conn:
             conn.execute(games.update().where(games.c.id == game_id)
                          .values(status="abandoned", updated_at=now(),
                                  revision=games.c.revision + 1))
+            bump_game_players(conn, game_id, finished=False)
 
     def get_game(self, game_id: int) -> GameRow | None:
         with self.engine.connect() as conn:

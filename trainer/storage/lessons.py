@@ -12,6 +12,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from .schema import Database, aware, lesson_goes, lesson_results, now
+from .versions import bump_profiles
 
 __all__ = ["LessonBest", "LessonGo", "LessonStore"]
 
@@ -95,6 +96,7 @@ class LessonStore(Database):
             conn.execute(lesson_goes.delete().where(
                 (lesson_goes.c.profile_id == profile_id) & (lesson_goes.c.stage == stage)
                 & (lesson_goes.c.level == level)))
+            bump_profiles(conn, [profile_id])
             return _best(conn.execute(sa.select(lesson_results).where(mine)).one())
 
     def record_lesson_try(self, profile_id: int, stage: str, level: str, *,
@@ -124,6 +126,8 @@ class LessonStore(Database):
                 conn.execute(lesson_goes.insert().values(
                     profile_id=profile_id, stage=stage, level=level, tries=1, wrong=wrong,
                     started_at=stamp, updated_at=stamp))
+            # The teacher sees a pupil stuck on a level; My progress does not show goes.
+            bump_profiles(conn, [profile_id], progress=False)
             return _go(conn.execute(sa.select(lesson_goes).where(mine)).one())
 
     def lesson_goes(self, profile_id: int) -> dict[tuple[str, str], LessonGo]:

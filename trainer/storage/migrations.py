@@ -462,6 +462,16 @@ def _migration_14(conn: Connection) -> None:
     conn.exec_driver_sql(f"ALTER TABLE classes ADD COLUMN signed_out_at {stamp}")
 
 
+def _migration_15(conn: Connection) -> None:
+    """Version counters instead of fingerprints (issue 32): ``profiles.data_version`` and
+    ``classes.data_version``, bumped in the transaction of every write a view keyed by them
+    draws (``trainer.storage.versions``). They start at 0: a cache key also holds the
+    row's ``created_at``, and no cache outlives the app process that upgrades."""
+    for table in ("profiles", "classes"):
+        conn.exec_driver_sql(
+            f"ALTER TABLE {table} ADD COLUMN data_version INTEGER NOT NULL DEFAULT 0")
+
+
 #: Append only; never edit one that has shipped.
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "profiles, games, moves, results", _migration_1),
@@ -479,5 +489,6 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(13, "names within a class, login-card PINs, teacher invitations",
               _migration_13),
     Migration(14, "shared tablets: a class's idle minutes and sign-out time", _migration_14),
+    Migration(15, "data versions of profiles and classes", _migration_15),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version

@@ -19,11 +19,11 @@ from .schema import (
     daily_results,
     game_tables,
     games,
-    lesson_results,
     now,
     profiles,
     table_seats,
 )
+from .versions import bump_profiles
 
 __all__ = ["DailyResult", "PracticeStore"]
 
@@ -89,20 +89,13 @@ def _daily(row: Any) -> DailyResult:
 
 
 class ProgressVersion(NamedTuple):
-    """A profile's data in a few numbers: they change whenever an attempt (daily answers
-    included), a finished game or its review, or a lesson level's result is written, so a
-    cache keyed by them is never stale. The profile's creation time tells apart a new
-    profile that reuses the id of a deleted one."""
+    """A profile's data version: the counter every write My progress draws from bumps
+    (:mod:`.versions`), so a cache keyed by it is never stale, and read by the profile's
+    id, however long its history. The creation time tells apart a new profile that
+    reuses the id of a deleted one (its counter starts again)."""
 
     created_at: datetime | None
-    attempts: int
-    last_attempt: int | None
-    finished_games: int
-    last_game: datetime | None
-    reviews: int
-    review_chars: int | None
-    lessons: int = 0  # lesson levels done
-    last_lesson: datetime | None = None  # when a lesson level was last done
+    data_version: int | None
 
 
 class PracticeStore(Database):
@@ -111,8 +104,10 @@ class PracticeStore(Database):
     def record_attempt(self, profile_id: int, attempt: Attempt) -> int:
         """One puzzle or quick-fact attempt, in a transaction; its id."""
         with self.transaction() as conn:
-            return int(conn.execute(attempts.insert().values(
-                **attempt_values(profile_id, attempt, now()))).inserted_primary_key[0])
+            new_id = conn.execute(attempts.insert().values(
+                **attempt_values(profile_id, attempt, now()))).inserted_primary_key[0]
+            bump_profiles(conn, [profile_id])
+            return int(new_id)
 
     def record_daily_answer(self, profile_id: int, day: str, number: int, index: int,
                             attempt: Attempt, slots: int = 5) -> DailyResult:
@@ -153,6 +148,7 @@ class PracticeStore(Database):
                     (daily_results.c.id == row.id) & daily_results.c.completed_at.is_(None))
                     .values(stars=json.dumps(stars), completed_at=stamp if done else None))
                 row = conn.execute(query).first()
+            bump_profiles(conn, [profile_id])
         return _daily(row)
 
     def daily_result(self, profile_id: int, day: str) -> DailyResult | None:
@@ -183,21 +179,10 @@ class PracticeStore(Database):
         return out[::-1] if limit is not None else out
 
     def progress_version(self, profile_id: int) -> ProgressVersion:
-        """What My progress is drawn from, in one cheap query (see :class:`ProgressVersion`)."""
-        mine = attempts.c.profile_id == profile_id
-        # The tables' games this child sat at too, as the Progress page draws them.
-        finished = games_of(profile_id) & (games.c.status == "finished")
-        lessons = lesson_results.c.profile_id == profile_id
-        parts = [
-            sa.select(profiles.c.created_at).where(profiles.c.id == profile_id),
-            sa.select(sa.func.count()).select_from(attempts).where(mine),
-            sa.select(sa.func.max(attempts.c.id)).where(mine),
-            sa.select(sa.func.count()).select_from(games).where(finished),
-            sa.select(sa.func.max(games.c.updated_at)).where(finished),
-            sa.select(sa.func.count(games.c.review)).where(finished),
-            sa.select(sa.func.sum(sa.func.length(games.c.review))).where(finished),
-            sa.select(sa.func.count()).select_from(lesson_results).where(lessons),
-            sa.select(sa.func.max(lesson_results.c.updated_at)).where(lessons)]
-        query = sa.select(*(part.scalar_subquery() for part in parts))
+        """What My progress is drawn from, as a version: one lookup by primary key (see
+        :class:`ProgressVersion`; ``(None, None)`` for a profile that is not there)."""
+        query = sa.select(profiles.c.created_at, profiles.c.data_version).where(
+            profiles.c.id == profile_id)
         with self.engine.connect() as conn:
-            return ProgressVersion(*conn.execute(query).one())
+            row = conn.execute(query).first()
+        return ProgressVersion(None, None) if row is None else ProgressVersion(*row)

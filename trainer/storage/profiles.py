@@ -29,6 +29,7 @@ from .schema import (
     profiles,
     results,
 )
+from .versions import bump_profiles, seated_children
 
 __all__ = ["Profile", "ProfileData", "ProfileStore", "hash_pin", "pin_matches", "pin_problem",
            "delete_profiles"]
@@ -144,6 +145,7 @@ class ProfileStore(Database):
         with self.transaction() as conn:
             conn.execute(profiles.update().where(profiles.c.id == profile_id)
                          .values(settings=json.dumps(settings)))
+            bump_profiles(conn, [profile_id])
 
     # -- a parent's controls: each asks the PIN when one is set ----------------------------
     def check_pin(self, profile_id: int, pin: str | None) -> bool:
@@ -168,6 +170,7 @@ class ProfileStore(Database):
         with self.transaction() as conn:
             conn.execute(profiles.update().where(profiles.c.id == profile_id).values(
                 pin_hash=hash_pin(new_pin) if new_pin is not None else None))
+            bump_profiles(conn, [profile_id])
 
     def rename_profile(self, profile_id: int, nickname: str, *, pin: str | None = None
                        ) -> Profile:
@@ -183,6 +186,7 @@ class ProfileStore(Database):
             self._name_free(conn, nickname, but=profile_id, scope=scope)
             conn.execute(profiles.update().where(profiles.c.id == profile_id)
                          .values(nickname=nickname, name_key=name_key(nickname)))
+            bump_profiles(conn, [profile_id])
         profile = self.get_profile(profile_id)
         assert profile is not None
         return profile
@@ -218,6 +222,9 @@ def delete_profiles(conn: Connection, profile_ids: Sequence[int]) -> None:
     if not ids:
         return
     game_ids = sa.select(games.c.id).where(games.c.profile_id.in_(ids))
+    # Their classes lose pupils, and the children who sat at their tables' games lose
+    # those games from My progress: all of them see their versions move.
+    bump_profiles(conn, [*ids, *seated_children(conn, game_ids)])
     conn.execute(attempts.delete().where(attempts.c.profile_id.in_(ids)))
     conn.execute(daily_results.delete().where(daily_results.c.profile_id.in_(ids)))
     conn.execute(lesson_results.delete().where(lesson_results.c.profile_id.in_(ids)))

@@ -75,6 +75,9 @@ profiles = sa.Table(
     # Where the nickname is unique (issue 27): "class:<id>" for a class's pupil, "" for
     # the profiles of "Who's playing?". Two classes may each have a "Lucía".
     sa.Column("name_scope", sa.String(24), nullable=False, server_default=sa.text("''")),
+    # Counts the writes My progress and the practice pages draw from (issue 32, migration
+    # 15): bumped in the transaction of each (trainer.storage.versions), read by id.
+    sa.Column("data_version", sa.Integer, nullable=False, default=0, server_default="0"),
 )
 sa.Index("uq_profiles_scope_name", profiles.c.name_scope, profiles.c.name_key, unique=True)
 
@@ -247,6 +250,9 @@ classes = sa.Table(
               server_default=str(PUPIL_IDLE_MINUTES)),
     sa.Column("signed_out_at", sa.DateTime(timezone=True), nullable=True),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    # Counts the writes the teacher's views draw from: the class's own and each of its
+    # pupils' (issue 32, migration 15; trainer.storage.versions).
+    sa.Column("data_version", sa.Integer, nullable=False, default=0, server_default="0"),
 )
 
 # Co-teachers: they see and run the class as its owner does, but cannot delete it.

@@ -29,6 +29,7 @@ from .schema import (
     profiles,
     table_seats,
 )
+from .versions import bump_game_players
 
 __all__ = ["TableRow", "SeatRow", "TableStore", "TableChanged", "NewSeat", "TablePulse"]
 
@@ -207,6 +208,7 @@ class TableStore(Database):
             if fill:
                 conn.execute(table_seats.insert(),
                              [_seat_values(table.id, s, stamp) for s in fill])
+            bump_game_players(conn, int(game_id), finished=False)
         return int(game_id)
 
     def close_table(self, table: TableRow) -> None:
@@ -236,6 +238,8 @@ class TableStore(Database):
                 & table_seats.c.left_at.is_(None)).values(left_at=stamp))
             conn.execute(table_seats.insert().values(
                 **_seat_values(table.id, new, stamp, from_round, from_move)))
+            assert table.game_id is not None  # the claim above found the game
+            bump_game_players(conn, table.game_id, finished=False)
         return game_revision + 1
 
     # -- reading ------------------------------------------------------------------------

@@ -11,13 +11,22 @@ from ui import progress
 from ui.downloads import csv_style_choice, table_buttons
 from ui.i18n import current_language
 from ui.layout import require_profile
-from ui.practice import attempts, child_timezone, data_version, keep, kept, mastery, today
+from ui.practice import (
+    attempts,
+    child_timezone,
+    data_version,
+    keep,
+    kept,
+    mastery,
+    progress_contents,
+    today,
+)
 
 profile = require_profile()
 st.title(t("progress_title"))
 
 version = data_version(profile.id)
-counts = version.data
+counts = progress_contents(version)
 if not counts.attempts and not counts.finished_games and not counts.lessons:
     # A new child: one friendly sentence and where to start, not a page of empty charts.
     st.info(t("ch_empty_new"), icon="🌱")

@@ -303,3 +303,13 @@ def test_a_profile_under_a_deleted_ones_id_has_another_version(world: World) -> 
     before = store.progress_version(world.zoe)
     store.delete_profile(world.zoe)
     assert store.progress_version(world.zoe) == (None, None) != before
+
+
+def test_progress_contents_say_which_parts_have_anything_to_draw(world: World) -> None:
+    store = world.store
+    assert store.progress_contents(world.ana) == (False, False, False)
+    store.record_attempt(world.ana, _attempt())
+    world.finished_game()
+    assert store.progress_contents(world.ana) == (True, True, False)
+    store.record_lesson(world.leo, "escoba", "two_cards", 2, 3)
+    assert store.progress_contents(world.leo) == (False, False, True)

@@ -26,7 +26,7 @@ from puzzles.practice import Attempt, answers_from_rows, practice_candidates
 from trainer.charts import attempts_frame
 from trainer.clock import now as clock_now
 from trainer.evidence import game_answers, is_game_turn
-from trainer.storage import DailyResult, ProgressVersion
+from trainer.storage import DailyResult, ProgressContents, ProgressVersion
 from trainer.text import fact_text
 
 from .errors import safe_callback
@@ -35,7 +35,7 @@ from .session import database_url, profile_book, storage
 __all__ = ["now_utc", "child_timezone", "timezone_unknown", "today", "attempt_row",
            "record_attempt",
            "record_daily", "mastery", "attempts", "data_version", "PROGRESS_CACHE_PROFILES",
-           "PROGRESS_CACHE_SUMS", "history", "fact_stats_of",
+           "PROGRESS_CACHE_SUMS", "progress_contents", "history", "fact_stats_of",
            "cached_daily", "fact_text", "kept", "keep"]
 
 log = logging.getLogger(__name__)
@@ -141,6 +141,12 @@ class DataVersion(NamedTuple):
 def data_version(profile_id: int) -> DataVersion:
     """What the profile's cached results are keyed by; changes with every new attempt."""
     return DataVersion(database_url(), profile_id, storage().progress_version(profile_id))
+
+
+@st.cache_data(max_entries=PROGRESS_CACHE_PROFILES, show_spinner=False)
+def progress_contents(version: DataVersion) -> ProgressContents:
+    """Which parts of My progress have anything to draw, until the data's next change."""
+    return storage().progress_contents(version.profile_id)
 
 
 def attempts_of(version: DataVersion) -> list[Attempt]:

@@ -31,6 +31,7 @@ from .practice import (
     fact_text,
     game_turns,
     history,
+    progress_contents,
     start_quick_facts,
 )
 from .session import storage
@@ -142,7 +143,7 @@ def show_part(profile_id: int, section: str, lang: str, day: date, capture_sum: 
     teacher's look at a pupil (``prefix`` keeps the charts' keys apart; ``links=False``
     leaves out the child's links to the pages)."""
     version = data_version(profile_id)
-    counts = version.data
+    counts = progress_contents(version)
     if section == "facts":
         show_chart(mastery_chart(version, lang, capture_sum) if counts.attempts else None,
                    f"{prefix}ch_mastery", "ch_empty_mastery")

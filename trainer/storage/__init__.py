@@ -28,7 +28,7 @@ from .games import GameChanged, GameRow, GameStore, MoveRow, RoundResult, record
 from .lessons import LessonBest, LessonGo, LessonStore
 from .limits import LimitStore, SecretTries
 from .migrations import MIGRATIONS, SCHEMA_VERSION
-from .practice import DailyResult, PracticeStore, ProgressVersion
+from .practice import DailyResult, PracticeStore, ProgressContents, ProgressVersion
 from .profiles import Profile, ProfileData, ProfileStore
 from .progress import ProgressStore
 from .schema import (
@@ -44,7 +44,8 @@ from .tables import NewSeat, SeatRow, TableChanged, TablePulse, TableRow, TableS
 
 __all__ = ["Storage", "Profile", "ProfileData", "GameRow", "GameChanged", "MoveRow", "LessonBest",
            "LessonGo",
-           "RoundResult", "record_shareable", "DailyResult", "ProgressVersion", "StorageError",
+           "RoundResult", "record_shareable", "DailyResult", "ProgressVersion", "ProgressContents",
+           "StorageError",
            "MIGRATIONS", "SCHEMA_VERSION", "metadata", "sqlite_url", "configure_sqlite",
            "app_database", "DEFAULT_DB_PATH", "PUPIL_IDLE_MINUTES",
            "Teacher", "ClassInfo", "Member", "NewMember",

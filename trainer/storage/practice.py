@@ -19,13 +19,14 @@ from .schema import (
     daily_results,
     game_tables,
     games,
+    lesson_results,
     now,
     profiles,
     table_seats,
 )
 from .versions import bump_profiles
 
-__all__ = ["DailyResult", "PracticeStore"]
+__all__ = ["DailyResult", "PracticeStore", "ProgressVersion", "ProgressContents"]
 
 _JSON_FIELDS = ("facts", "answers", "answer")
 # The attempt's fields that are columns: those storage sets (id, created_at) and
@@ -96,6 +97,14 @@ class ProgressVersion(NamedTuple):
 
     created_at: datetime | None
     data_version: int | None
+
+
+class ProgressContents(NamedTuple):
+    """Which parts of My progress have anything to draw (a new child sees a welcome)."""
+
+    attempts: bool
+    finished_games: bool  # the tables' games the child sat at included
+    lessons: bool  # lesson levels done
 
 
 class PracticeStore(Database):
@@ -186,3 +195,15 @@ class PracticeStore(Database):
         with self.engine.connect() as conn:
             row = conn.execute(query).first()
         return ProgressVersion(None, None) if row is None else ProgressVersion(*row)
+
+    def progress_contents(self, profile_id: int) -> ProgressContents:
+        """Whether the profile has attempts, finished games and lesson levels done: three
+        ``EXISTS`` by indexed columns, each stopping at the first row (callers cache it
+        by :meth:`progress_version`)."""
+        parts = [
+            sa.select(attempts.c.id).where(attempts.c.profile_id == profile_id),
+            sa.select(games.c.id).where(games_of(profile_id) & (games.c.status == "finished")),
+            sa.select(lesson_results.c.id).where(lesson_results.c.profile_id == profile_id)]
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(*(part.exists() for part in parts))).one()
+        return ProgressContents(*(bool(v) for v in row))

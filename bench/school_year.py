@@ -39,6 +39,7 @@ Prints one JSON object: what was written and how long it took.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import random
 import sys
@@ -138,7 +139,8 @@ def played_games(count: int, seed: int) -> list[dict[str, list[dict[str, Any]]]]
         for g in range(count):
             session = GameSession.new(
                 Rules.preset("classic", target=5),
-                [SeatSpec("human", "Pool"), SeatSpec("bot", "B", level=("gentle", "greedy")[g % 2])],
+                [SeatSpec("human", "Pool"),
+                 SeatSpec("bot", "B", level=("gentle", "greedy")[g % 2])],
                 seed * 100 + g, storage=store, profile_id=child.id)
             for _ in range(5000):
                 if session.is_over:
@@ -209,8 +211,14 @@ def fill_child(conn: Any, profile_id: int, material: Material, days: list[date],
     from puzzles import check
     from puzzles.practice import Attempt
     from trainer.storage.practice import attempt_values
-    from trainer.storage.schema import attempts, daily_results, games, lesson_results, moves, \
-        results
+    from trainer.storage.schema import (
+        attempts,
+        daily_results,
+        games,
+        lesson_results,
+        moves,
+        results,
+    )
 
     bumps = 0
     rows: list[dict[str, Any]] = []
@@ -230,8 +238,8 @@ def fill_child(conn: Any, profile_id: int, material: Material, days: list[date],
             given = _solve(puzzle, rng, skill)
             attempt = Attempt.of(puzzle, check(puzzle, given), round(rng.uniform(20, 80), 1),
                                  given, "daily", day)
-            attempt = Attempt(**{**{f: getattr(attempt, f) for f in _FIELDS},
-                                 "daily_date": day.isoformat()})
+            # As record_daily_answer does: the attempt names its daily's date.
+            attempt = dataclasses.replace(attempt, daily_date=day.isoformat())
             rows.append(attempt_values(profile_id, attempt, next(clock)))
             stars[k] = attempt.stars
         written.attempts["daily"] += len(daily.puzzles)
@@ -283,31 +291,22 @@ def fill_child(conn: Any, profile_id: int, material: Material, days: list[date],
     return bumps
 
 
-_FIELDS: tuple[str, ...] = ()
-
-
 def _copy_game(conn: Any, pooled: dict[str, list[dict[str, Any]]], profile_id: int,
                when: datetime, tables: tuple[Any, ...], written: Written, day: date) -> int:
     """A pooled game's rows as this child's game of ``when``; its evidence answers."""
     games, moves, results, attempts = tables
     (game,) = pooled["game"]
     shift = when - _aware(game["created_at"])
-    row = {k: v for k, v in game.items() if k != "id"}
-    row.update(profile_id=profile_id, created_at=when,
-               updated_at=_aware(game["updated_at"]) + shift)
-    game_id = conn.execute(games.insert().values(**row)).inserted_primary_key[0]
-    conn.execute(moves.insert(), [{**{k: v for k, v in m.items() if k != "id"},
-                                   "game_id": game_id, "created_at": _aware(m["created_at"]) + shift}
-                                  for m in pooled["moves"]])
+    game_id = conn.execute(games.insert().values(**_moved(
+        game, shift, profile_id=profile_id,
+        updated_at=_aware(game["updated_at"]) + shift))).inserted_primary_key[0]
+    conn.execute(moves.insert(), [_moved(m, shift, game_id=game_id) for m in pooled["moves"]])
     if pooled["results"]:
-        conn.execute(results.insert(), [{**{k: v for k, v in r.items() if k != "id"},
-                                         "game_id": game_id,
-                                         "created_at": _aware(r["created_at"]) + shift}
+        conn.execute(results.insert(), [_moved(r, shift, game_id=game_id)
                                         for r in pooled["results"]])
     pool_id = f"game-{game['id']}-"
-    evidence = [{**{k: v for k, v in a.items() if k != "id"}, "profile_id": profile_id,
-                 "day": day.isoformat(), "created_at": _aware(a["created_at"]) + shift,
-                 "puzzle_id": a["puzzle_id"].replace(pool_id, f"game-{game_id}-", 1)}
+    evidence = [_moved(a, shift, profile_id=profile_id, day=day.isoformat(),
+                       puzzle_id=a["puzzle_id"].replace(pool_id, f"game-{game_id}-", 1))
                 for a in pooled["evidence"]]
     if evidence:
         conn.execute(attempts.insert(), evidence)
@@ -315,6 +314,13 @@ def _copy_game(conn: Any, pooled: dict[str, list[dict[str, Any]]], profile_id: i
     written.moves += len(pooled["moves"])
     written.attempts["game"] += len(evidence)
     return len(evidence)
+
+
+def _moved(row: dict[str, Any], shift: timedelta, **changes: Any) -> dict[str, Any]:
+    """A pooled row for a new one: no id (the database gives one), its time moved."""
+    out = {k: v for k, v in row.items() if k != "id"}
+    out.update(created_at=_aware(row["created_at"]) + shift, **changes)
+    return out
 
 
 def _aware(value: datetime) -> datetime:
@@ -336,17 +342,11 @@ def make_school_year(database_url: str, *, pupils: int = 30, days: int = 180,
                      answers: int = 40, child_days: int = 365, seed: int = 32) -> SchoolYear:
     """The class (``classroom_load.make_class``) and its ``days`` school days, and a
     child with ``child_days`` days at home, into a new database at ``database_url``."""
-    import dataclasses
-
     import sqlalchemy as sa
-
     from classroom_load import make_class, open_storage
-    from puzzles.practice import Attempt
+
     from trainer.storage.schema import classes
 
-    global _FIELDS
-    _FIELDS = tuple(f.name for f in dataclasses.fields(Attempt) if f.init
-                    and f.name not in ("id", "created_at"))
     began = time.perf_counter()
     rng = random.Random(seed)
     material = Material(seed)

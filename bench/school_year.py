@@ -336,6 +336,12 @@ class SchoolYear:
     pupils: tuple[int, ...]
     child_id: int
     written: dict[str, Any]
+    days: int  # the class's school days
+
+    @property
+    def last_day(self) -> date:
+        """The class's last school day (a dashboard's "today")."""
+        return school_days(self.days)[-1]
 
 
 def make_school_year(database_url: str, *, pupils: int = 30, days: int = 180,
@@ -372,7 +378,8 @@ def make_school_year(database_url: str, *, pupils: int = 30, days: int = 180,
         store.engine.dispose()
     written.seconds = time.perf_counter() - began
     return SchoolYear(database_url, setup.class_id,
-                      tuple(p.profile_id for p in setup.pupils), child.id, written.as_dict())
+                      tuple(p.profile_id for p in setup.pupils), child.id, written.as_dict(),
+                      days)
 
 
 def database_url_of(target: str) -> str:

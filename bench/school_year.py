@@ -124,6 +124,7 @@ def played_games(count: int, seed: int) -> list[dict[str, list[dict[str, Any]]]]
     import sqlalchemy as sa
 
     from escoba import Rules
+    from tests.test_storage import play_to_end  # the tests' game to the end, as practice_bench
     from trainer.evidence import TurnContext
     from trainer.gameplay import GameSession, SeatSpec
     from trainer.storage import Storage, configure_sqlite
@@ -142,17 +143,8 @@ def played_games(count: int, seed: int) -> list[dict[str, list[dict[str, Any]]]]
                 [SeatSpec("human", "Pool"),
                  SeatSpec("bot", "B", level=("gentle", "greedy")[g % 2])],
                 seed * 100 + g, storage=store, profile_id=child.id)
-            for _ in range(5000):
-                if session.is_over:
-                    break
-                if session.round_over:
-                    session.next_round()
-                elif session.is_human_turn:
-                    move = rng.choice(session.observation(session.to_move).legal_moves())
-                    turn = TurnContext(day="2026-12-07", seconds=round(rng.uniform(2, 12), 1))
-                    assert session.play_human(move.card, move.take, turn).ok
-                else:
-                    session.bot_step()
+            play_to_end(session, seed=rng.randrange(1 << 30),
+                        turn=TurnContext(day="2026-12-07", seconds=5.0))
             assert session.is_over
             with engine.connect() as conn:
                 def rows(table: sa.Table, where: Any) -> list[dict[str, Any]]:
@@ -253,7 +245,7 @@ def fill_child(conn: Any, profile_id: int, material: Material, days: list[date],
         if n % games_every == games_every - 1:
             game_turns = _copy_game(conn, rng.choice(material.games), profile_id,
                                     next(clock), (games, moves, results, attempts), written, day)
-            bumps += 1
+            bumps += game_turns + 1  # each turn's save with its evidence, and the last
         # A lesson level now and then, on the path in order.
         if next_level < len(material.levels) and rng.random() < 0.4:
             key = material.levels[next_level]

@@ -11,6 +11,7 @@ import sqlalchemy as sa
 
 from escoba import Rules
 from puzzles.practice import Attempt
+from trainer.evidence import TurnContext
 from trainer.gameplay import GameSession, SeatSpec
 from trainer.storage import (
     SCHEMA_VERSION,
@@ -33,7 +34,10 @@ def engine(request: pytest.FixtureRequest, tmp_path) -> sa.Engine:
     eng.dispose()
 
 
-def play_to_end(session: GameSession, seed: int = 1, max_actions: int = 5000) -> None:
+def play_to_end(session: GameSession, seed: int = 1, max_actions: int = 5000,
+                turn: TurnContext | None = None) -> None:
+    """Random legal moves for the child, the bots' own, to the game's end (``turn``: the
+    page's context, so the child's turns are kept as evidence)."""
     rng = random.Random(seed)
     for _ in range(max_actions):
         if session.is_over:
@@ -42,7 +46,7 @@ def play_to_end(session: GameSession, seed: int = 1, max_actions: int = 5000) ->
             session.next_round()
         elif session.is_human_turn:
             move = rng.choice(session.observation(session.to_move).legal_moves())
-            assert session.play_human(move.card, move.take).ok
+            assert session.play_human(move.card, move.take, turn).ok
         else:
             session.bot_step()
     raise AssertionError("game did not end")

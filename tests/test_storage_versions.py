@@ -139,6 +139,11 @@ WRITES: tuple[Write, ...] = (
            lambda w: w.store.save_progress(w.kept["game"], None, revision=0,
                                            evidence=[_attempt(mode="game")]), BOTH,
            _keep("game", World.game)),
+    _write("Leo's turn at Ana's table as his evidence", "save_progress",
+           lambda w: w.store.save_progress(w.kept["game"], None, revision=0,
+                                           evidence=[_attempt(mode="game")],
+                                           evidence_profile=w.leo), CLASS,
+           _keep("game", World.game)),
     _write("game finished with its review", "save_progress",
            lambda w: w.store.save_progress(w.kept["game"], RECORD, revision=0, finished=True,
                                            winner=1, review=[{"round": 1}]), BOTH,
@@ -252,7 +257,7 @@ def test_each_write_a_view_draws_moves_its_version_and_no_other(world: World,
     # version moves only with the writes that name him.
     if "parent" in write.name:
         expected = {"zoe"}
-    if write.name in ("every pupil's PIN",):
+    if write.name in ("every pupil's PIN", "Leo's turn at Ana's table as his evidence"):
         expected |= {"leo"}
     if write.name == "pupil removed":
         expected |= {"leo"}  # gone: his version reads (None, None)

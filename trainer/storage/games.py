@@ -208,14 +208,14 @@ class GameStore(Database):
                 if review is not None:
                     conn.execute(games.update().where(games.c.id == game_id)
                                  .values(review=json.dumps(review)))
+                answered = None  # whose turns this save keeps as evidence
                 if evidence:
-                    owner = evidence_profile if evidence_profile is not None else \
+                    answered = evidence_profile if evidence_profile is not None else \
                         conn.execute(sa.select(games.c.profile_id)
                                      .where(games.c.id == game_id)).scalar_one()
-                    conn.execute(attempts.insert(), [attempt_values(owner, item, stamp)
+                    conn.execute(attempts.insert(), [attempt_values(answered, item, stamp)
                                                      for item in evidence])
-                    bump_profiles(conn, [owner])
-                bump_game_players(conn, game_id, finished=finished)
+                bump_game_players(conn, game_id, finished=finished, answered=answered)
         except sa.exc.IntegrityError as exc:
             # A move at a place another save has taken: the revision check stops this
             # first, so only a caller counting its own moves wrongly gets here.

@@ -62,12 +62,19 @@ def seated_children(conn: Connection, game_ids: Any) -> list[int]:
                & table_seats.c.profile_id.is_not(None))).scalars())
 
 
-def bump_game_players(conn: Connection, game_id: int, *, finished: bool) -> None:
+def bump_game_players(conn: Connection, game_id: int, *, finished: bool,
+                      answered: int | None = None) -> None:
     """A save of the game: its owner's class sees the game's time move (the dashboard's
     "last active"); a finished game, or its review, is also on My progress of the owner
-    and of every child who sat at its table."""
-    ids = list(conn.execute(sa.select(games.c.profile_id).where(games.c.id == game_id))
-               .scalars())
+    and of every child who sat at its table; ``answered``: the child whose turns the
+    save kept as evidence (their answers). Each version moves once."""
+    owner = list(conn.execute(sa.select(games.c.profile_id).where(games.c.id == game_id))
+                 .scalars())
     if finished:
-        ids += seated_children(conn, [game_id])
-    bump_profiles(conn, ids, progress=finished)
+        bump_profiles(conn, [*owner, *seated_children(conn, [game_id]),
+                             *([answered] if answered is not None else [])])
+        return
+    if answered is not None:
+        bump_profiles(conn, [answered])
+    if answered is None or owner != [answered]:
+        bump_profiles(conn, owner, progress=False)

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
+from puzzles.practice import Attempt
 from trainer.storage import (
     MIGRATIONS,
     SCHEMA_VERSION,
@@ -142,6 +143,13 @@ def make_engine(request: pytest.FixtureRequest, tmp_path):  # a factory of engin
         eng.dispose()
 
 
+def _an_attempt() -> Attempt:
+    return Attempt(day="2026-11-01", mode="quick", puzzle_id="quick-facts:1:15:x",
+                   kind="quick-facts", level=1, capture_sum=15, facts=("7+8",), answers=(),
+                   answer=(8,), correct=True, found=1, missed=0, wrong=0, seconds=2.0,
+                   hints=0, stars=3, fact="7+8")
+
+
 def _fill(engine: sa.Engine, upto: int) -> None:
     """Migrate one version at a time up to ``upto``, writing each version's rows in the
     columns it had then (a later migration may drop some of them)."""
@@ -217,6 +225,13 @@ def test_a_database_stopped_after_each_migration_upgrades_and_keeps_its_rows(
         if conn.dialect.name == "sqlite":
             assert conn.exec_driver_sql("PRAGMA foreign_key_check").all() == []
             assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+    # Migration 15: every profile and class starts at data version 0, and the next write
+    # a view draws moves it.
+    assert store.progress_version(1) == (WHEN, 0)
+    store.record_attempt(1, store.attempts(1)[0] if stop >= 2 else _an_attempt())
+    assert store.progress_version(1) == (WHEN, 1)
+    if stop >= 5:
+        assert store.class_version(1) == (WHEN, 1)  # Ana is a pupil of 3B
     # The upgraded database takes new rows as a new one does.
     if stop >= 3:  # Leo came with migration 3's rows: his game and PIN column read back
         leo = store.get_profile(2)

@@ -688,7 +688,8 @@ class ClassroomStore(Database):
         with self.engine.connect() as conn:
             row = conn.execute(sa.select(classes.c.created_at, classes.c.data_version)
                                .where(classes.c.id == class_id)).first()
-        return ClassVersion(None, None) if row is None else ClassVersion(*row)
+        return ClassVersion(None, None) if row is None else \
+            ClassVersion(aware(row.created_at), row.data_version)
 
 
 def class_scope(class_id: int) -> str:

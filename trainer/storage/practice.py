@@ -194,7 +194,8 @@ class PracticeStore(Database):
             profiles.c.id == profile_id)
         with self.engine.connect() as conn:
             row = conn.execute(query).first()
-        return ProgressVersion(None, None) if row is None else ProgressVersion(*row)
+        return ProgressVersion(None, None) if row is None else \
+            ProgressVersion(aware(row.created_at), row.data_version)
 
     def progress_contents(self, profile_id: int) -> ProgressContents:
         """Whether the profile has attempts, finished games and lesson levels done: three

@@ -32,7 +32,6 @@ from .cards import (
     cards_of,
     format_cards,
     mask_of,
-    value_sum,
 )
 from .errors import Code, DeckError, IllegalMoveError
 from .rules import Rules
@@ -45,10 +44,13 @@ from .solver import (
     is_capture,
     solution_cell,
     sort_key,
-    subset_masks_in_range,
     sum_terms,
     table_row,
 )
+from .variants import Variant, variant_for
+from .variants.base import not_on_table as _not_on_table
+from .variants.base import notations as _notations
+from .variants.escoba import wrong_sum as _wrong_sum
 
 __all__ = [
     "Move",
@@ -70,29 +72,6 @@ _FULL_MASK = {False: (1 << 40) - 1, True: (1 << 42) - 1}
 
 def _names(mask: int) -> str:
     return format_cards(cards_of(mask))
-
-
-def _notations(mask: int) -> list[str]:
-    return [str(c) for c in cards_of(mask)]
-
-
-def _wrong_sum(card: int, take: int, capture_sum: int) -> IllegalMoveError:
-    """ "3 + 4 + 7 = 14, not 15" (jokers shown as JK), with its code and parameters."""
-    values, plain, jokers = sum_terms(card, take)
-    shown = " + ".join(map(str, values))
-    params = {"card": str(CARDS[card]), "cards": _notations(take), "values": values,
-              "total": plain, "need": capture_sum, "jokers": jokers}
-    if jokers:
-        return IllegalMoveError(f"{shown}: the other cards already make {plain}; "
-                                f"no joker value 1-10 makes {capture_sum}", Code.WRONG_SUM,
-                                **params)
-    return IllegalMoveError(f"{shown} = {plain}, not {capture_sum}", Code.WRONG_SUM, **params)
-
-
-def _not_on_table(missing: int) -> IllegalMoveError:
-    names = _names(missing)
-    return IllegalMoveError(f"{names} {'is' if ' ' not in names else 'are'} not on the table",
-                            Code.CARD_NOT_ON_TABLE, cards=_notations(missing))
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,8 +214,11 @@ def legal_move_pairs(rules: Rules, hand: int, table: int) -> list[tuple[int, int
     Under ``forced`` a card that captures has only its captures; otherwise
     laying it down (take mask 0) is legal too. Without jokers (the engine's
     hottest path) the pairs come from the table's row of solution cells
-    (:func:`escoba.solver.table_row`, :func:`_row_pairs`).
+    (:func:`escoba.solver.table_row`, :func:`_row_pairs`). Another variant's
+    pairs come from its :meth:`~escoba.variants.Variant.legal_pairs`.
     """
+    if rules.variant != "escoba":
+        return variant_for(rules).legal_pairs(rules, hand, table)
     capture_sum = rules.capture_sum
     forced = rules.capture_rule == "forced"
     if rules.jokers and (hand | table) & JOKER_MASK:
@@ -345,13 +327,7 @@ def initial_table_triggers(rules: Rules, table: Sequence[Card] | int) -> bool:
     subsets of the other cards count. See docs/RULES-READING.md.
     """
     mask = table if isinstance(table, int) else mask_of(table)
-    if rules.initial_fifteen == "ignore":
-        return False
-    plain = mask & ~JOKER_MASK
-    if rules.initial_fifteen == "dealer_takes":
-        return not mask & JOKER_MASK and value_sum(plain) == rules.capture_sum
-    # redeal: the four cards total the capture sum or contain a subset that does
-    return any(s for s in subset_masks_in_range(plain, rules.capture_sum, rules.capture_sum))
+    return variant_for(rules).opening_table(rules, mask) != "play"
 
 
 _INDEX = operator.attrgetter("index")
@@ -506,10 +482,18 @@ class Round:
         self.deck: tuple[Card, ...] = deck
         self._stock: list[int] = stock
         self._deal()
-        table = _BIT[stock.pop()] | _BIT[stock.pop()] | _BIT[stock.pop()] | _BIT[stock.pop()]
+        if rules.table_cards == 4:
+            table = _BIT[stock.pop()] | _BIT[stock.pop()] | _BIT[stock.pop()] | _BIT[stock.pop()]
+        else:  # Scopone scientifico: no table cards
+            table = 0
         self._table = table
         self._seen = table
-        if rules.initial_fifteen != "ignore" and initial_table_triggers(rules, table):
+        if self._generic is not None:
+            if self._generic.opening_table(rules, table) == "redeal":
+                raise DeckError(f"the initial table {_names(table)} holds three or four re: "
+                                "the deal must be redealt", Code.DECK_REDEAL,
+                                table=_notations(table), need=rules.capture_sum)
+        elif rules.initial_fifteen != "ignore" and initial_table_triggers(rules, table):
             if rules.initial_fifteen == "redeal":
                 raise DeckError(f"the initial table {_names(table)} holds "
                                 f"{rules.capture_sum}: the deal must be redealt",
@@ -526,6 +510,10 @@ class Round:
     def _start(self, rules: Rules, dealer: int) -> None:
         """The state of a round before any card is placed (shared by both constructors)."""
         self.rules = rules
+        #: The capture rule (:mod:`escoba.variants`), and the same when it is not Escoba,
+        #: whose fast bitmask path stays inline here (``None``).
+        self._variant: Variant = variant_for(rules)
+        self._generic: Variant | None = None if rules.variant == "escoba" else self._variant
         # Rule facts read on every move, looked up once.
         self._forced = rules.capture_rule == "forced"
         self._renuncio_rule = rules.capture_rule == "renuncio"
@@ -888,13 +876,18 @@ class Round:
         verdict = self._check_can_play(card)
         if verdict is not None:
             return verdict
+        generic = self._generic
         if take:
             if take & ~table:
                 return _not_on_table(take & ~table)
+            if generic is not None:
+                return generic.refusal(rules, table, card, take)
             if not is_capture(table, card, take, rules.capture_sum):
                 return _wrong_sum(card, take, rules.capture_sum)
-        elif self._forced and has_capture(table, card, rules.capture_sum):
-            options = sorted(capture_masks(table, card, rules.capture_sum), key=sort_key)
+        elif self._forced and (has_capture(table, card, rules.capture_sum) if generic is None
+                               else generic.capture_sets(rules, table, card)):
+            options = sorted(capture_masks(table, card, rules.capture_sum) if generic is None
+                             else generic.capture_sets(rules, table, card), key=sort_key)
             shown = " or ".join(_names(s) for s in options[:3])
             return IllegalMoveError(f"{CARDS[card]} can capture ({shown}): a capture is forced",
                                     Code.CAPTURE_FORCED, card=str(CARDS[card]),
@@ -975,6 +968,7 @@ class Round:
             targets = _TARGETS[rules.capture_sum]
             forced = self._forced
             jokers = rules.jokers
+            generic = self._generic
         if self._over:
             return None
         played = None
@@ -991,7 +985,9 @@ class Round:
         while True:
             hand = hands[seat]
             if pair is None:  # ask the seat's chooser
-                if jokers and (hand | table) & JOKER_MASK:
+                if generic is not None:
+                    legal = tuple(generic.legal_pairs(rules, hand, table))
+                elif jokers and (hand | table) & JOKER_MASK:
                     legal = tuple(legal_move_pairs(rules, hand, table))
                     row = None
                 else:
@@ -1024,8 +1020,10 @@ class Round:
                 piles[seat] |= take | bit
                 piles_shown = None
                 self._last_capturer = seat
-                if not table and not (take | bit) & JOKER_MASK \
-                        and (self._last_play_escoba or in_hands or stock_left):
+                # Whether it sweeps is the variant's to say (asked only when the table
+                # is empty: a few times a round).
+                if not table and self._variant.is_sweep(rules, take, card, take,
+                                                        not in_hands and not stock_left):
                     escoba = True
                     escobas = list(self._escobas)
                     escobas[seat] += 1
@@ -1306,9 +1304,9 @@ def _no_round() -> IllegalMoveError:
 #: copies them by name (tests/test_compiled_core.py checks the list against a round's).
 _ROUND_ATTRIBUTES = (
     "_cards_in_hands", "_count_rows", "_deal_order", "_dealt_per", "_escobas", "_forced",
-    "_hands", "_history", "_last_capturer", "_last_play_escoba", "_legal", "_next_seat",
+    "_generic", "_hands", "_history", "_last_capturer", "_last_play_escoba", "_legal", "_next_seat",
     "_open_hand", "_over", "_piles", "_players", "_renuncio", "_renuncio_rule", "_score",
-    "_seen", "_stock", "_table", "_to_move", "dealer", "deck", "rules",
+    "_seen", "_stock", "_table", "_to_move", "_variant", "dealer", "deck", "rules",
 )
 
 

@@ -95,6 +95,10 @@ class Variant:
         low, high = self.sweep_risk_band(rules)
         return low <= table_total <= high
 
+    def sweeper_value(self, rules: Rules, table_total: int) -> int:
+        """The value of the card that would sweep a table of ``table_total``."""
+        raise NotImplementedError
+
     def opening_table(self, rules: Rules, table: int) -> OpeningVerdict:
         """What the opening table of a deal means."""
         raise NotImplementedError

@@ -55,6 +55,9 @@ class EscobaVariant(Variant):
     def sweep_risk_band(self, rules: Rules) -> tuple[int, int]:
         return max(1, rules.capture_sum - 10), rules.capture_sum - 1
 
+    def sweeper_value(self, rules: Rules, table_total: int) -> int:
+        return rules.capture_sum - table_total
+
     def opening_table(self, rules: Rules, table: int) -> OpeningVerdict:
         # A joker is never wild here (RULES.md: it "never triggers"): under
         # dealer_takes a table with a joker has no total; under redeal only subsets

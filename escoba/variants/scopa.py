@@ -124,6 +124,9 @@ class ScopaVariant(Variant):
     def sweep_risk_band(self, rules: Rules) -> tuple[int, int]:
         return 1, 10
 
+    def sweeper_value(self, rules: Rules, table_total: int) -> int:
+        return table_total
+
     def opening_table(self, rules: Rules, table: int) -> OpeningVerdict:
         return "redeal" if (table & KING_MASK).bit_count() >= 3 else "play"
 

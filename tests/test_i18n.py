@@ -130,6 +130,13 @@ SAME_AS_ENGLISH["it"] = {"play_title", "renuncio_button", "renuncio.title", "ui.
 # 十五扫桌: "十五扫桌（Escoba de quince）" is then said once).
 SAME_AS_ENGLISH["de"] |= {"speech.word.escoba_de_quince"}
 SAME_AS_ENGLISH["it"] |= {"speech.word.escoba_de_quince"}
+# issue 28 (Play): Scopa's own names stay Italian in every language, as Escoba's stay
+# Spanish (the game, its presets and options, the napola and the scopas' row).
+for _lang in ("es", "de", "zh", "it"):
+    SAME_AS_ENGLISH[_lang] |= {"play_title_scopa", "rule_preset_scopa", "rule_preset_scopone",
+                               "rule_preset_scopone_scientifico", "rule_napola",
+                               "rule_asso_piglia_tutto", "cat_napola", "cat_scope",
+                               "board_scopa_cheer"}
 # A PIN is a PIN in Spanish and German.
 SAME_AS_ENGLISH["es"] |= {"list.pin"}
 SAME_AS_ENGLISH["de"] |= {"list.pin"}

@@ -103,7 +103,7 @@ st.markdown(t("replay_where", round=pos.round_no, move=pos.move_in_round, total=
                      count=steps))
 history = [e for e in round_.history if e.kind != "sweep" or round_.is_over]
 if history:
-    st.info(md_escape(event_text_plain(history[-1], names, deck)))
+    st.info(md_escape(event_text_plain(history[-1], names, deck, game.rules.variant)))
 st.markdown(f"**{t('table_title')}**")
 st.html(cards_row_html(round_.table, deck, values, width=64))
 for seat in range(game.rules.players):

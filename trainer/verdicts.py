@@ -17,7 +17,8 @@ from escoba.solver import capture_masks, is_capture, sum_terms
 
 from .i18n import CardList, card_name, cards_name, t
 
-__all__ = ["sum_expression", "move_message", "record_error_text", "MOVE_KEYS", "RECORD_KEYS"]
+__all__ = ["sum_expression", "capture_terms", "move_message", "record_error_text", "MOVE_KEYS",
+           "RECORD_KEYS"]
 
 #: A child's move refused during a game: engine code -> catalog key.
 MOVE_KEYS: dict[str, str] = {
@@ -49,6 +50,15 @@ RECORD_KEYS: dict[str, str] = {code: f"rec_{code}" for code in (
 def sum_expression(values: Sequence[int | str]) -> str:
     """ "3 + 4 + 🃏": the engine's sum terms (a joker is ``"JK"``) as the board writes them."""
     return " + ".join("🃏" if v == "JK" else str(v) for v in values)
+
+
+def capture_terms(move: Any, variant: str, capture_sum: int) -> tuple[list[int | str], int]:
+    """A capture's sum as the game writes it, and the number it makes: Escoba's table
+    cards then the card played, to the capture sum ("8 + 7", 15); Scopa's table cards
+    only, to the played card's value ("3 + 4", 7). Words only: the engine judged it."""
+    if variant == "scopa":
+        return sorted(c.value for c in move.take), move.card.value
+    return move.sum_terms()[0], capture_sum
 
 
 def move_message(verdict: EscobaError) -> tuple[str, dict[str, Any]]:

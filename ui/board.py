@@ -40,7 +40,14 @@ from trainer.i18n import join_text, space_after, t
 from trainer.speech import speakable
 from trainer.text import md_escape
 from trainer.verdicts import sum_expression
-from trainer.words import card_text, event_line, hint_line_text, move_text, seat_status
+from trainer.words import (
+    card_text,
+    event_line,
+    hint_line_text,
+    move_text,
+    seat_status,
+    sweep_word_key,
+)
 from trainer.words import coach_text as _coach_text
 from trainer.words import seat_label as words_seat_label
 
@@ -76,13 +83,14 @@ def seat_label(game: GameSession, seat: int) -> str:
 
 def event_text(game: GameSession, event: Play, deck: Deck) -> str:
     """One line a child can follow: who did what, and what was captured."""
-    return event_line(seat_label(game, event.seat), event, deck)
+    return event_line(seat_label(game, event.seat), event, deck, game.rules.variant)
 
 
-def event_text_plain(event: Play, names: list[str], deck: Deck) -> str:
-    """:func:`event_text` for a replayed record (names from the record)."""
+def event_text_plain(event: Play, names: list[str], deck: Deck,
+                     variant: str = "escoba") -> str:
+    """:func:`event_text` for a replayed record (names and game from the record)."""
     who = names[event.seat] if event.seat < len(names) else t("player_n", n=event.seat + 1)
-    return event_line(who, event, deck)
+    return event_line(who, event, deck, variant)
 
 
 _BOX = ('<div style="border:1px solid rgba(128,128,128,0.35);border-radius:12px;'
@@ -202,7 +210,7 @@ def _play_move(game: GameSession, card: Card, take: list[Card],
         st.session_state[KEY_REFUSALS] = st.session_state.get(KEY_REFUSALS, 0) + 1
         st.session_state[KEY_TABLE] = []
     elif outcome.key == "escoba":
-        flash("success", "you_escoba")
+        flash("success", sweep_word_key("you_escoba", game.rules.variant))
     if outcome.play is not None:
         st.session_state[KEY_HAND] = None
         st.session_state[KEY_TABLE] = []

@@ -37,7 +37,7 @@ from trainer.tables import (
     normalise_table_code,
 )
 from trainer.text import md_escape
-from trainer.words import seat_name
+from trainer.words import seat_name, sweep_word_key
 from ui.i18n import current_language, labels
 
 from .board import KEY_REFUSALS, deck_of, hint_panel, hint_step
@@ -597,13 +597,13 @@ def _waiting_room(seat: TableSeat) -> None:
 
 # -- the game ----------------------------------------------------------------------------
 
-def _flash_outcome(key: str, params: dict[str, Any]) -> None:
+def _flash_outcome(key: str, params: dict[str, Any], variant: str = "escoba") -> None:
     if key in ("table_moved_first",):
         flash("warning", key)
     elif key == "penalty":
         flash("error", "penalty", **params)
     elif key == "escoba":
-        flash("success", "you_escoba")
+        flash("success", sweep_word_key("you_escoba", variant))
     elif key not in ("played", "next_round", "renuncio_ok"):
         flash("error", key, **params)
 
@@ -620,7 +620,8 @@ def _play(seat: TableSeat, card: Any, take: list, seconds: float | None = None) 
         st.session_state[KEY_REFUSALS] = st.session_state.get(KEY_REFUSALS, 0) + 1
         st.session_state["tb_take"] = []
     else:
-        _flash_outcome(outcome.key, outcome.params)
+        _flash_outcome(outcome.key, outcome.params,
+                       seat.game.rules.variant if seat.game is not None else "escoba")
     if outcome.play is not None:
         st.session_state.pop("tb_hand", None)
         st.session_state.pop("tb_take", None)

@@ -26,6 +26,7 @@ from . import __version__
 from .cards import Card, parse_cards
 from .rules import CAPTURE_RULES, CATEGORIES, INITIAL_FIFTEEN, MISCOUNT, PRESETS, Rules
 from .solver import captures
+from .variants import captures as variant_captures
 
 __all__ = ["run", "build_parser", "register", "CliError", "emit", "rules_from_args",
            "add_rules_args", "Registrar", "count_arg", "MAX_GAMES"]
@@ -130,8 +131,12 @@ def _cmd_captures(args: argparse.Namespace) -> int:
     if clash:
         raise CliError(f"{sorted(clash)[0]} is both played and on the table")
 
+    rules = Rules.preset(args.rules)
+
     def one(card: Card) -> dict[str, Any]:
-        sets = captures(table, card, cs)
+        # Escoba's sum is the option given here; another variant answers for itself.
+        sets = (captures(table, card, cs) if rules.variant == "escoba"
+                else variant_captures(rules, table, card))
         return {"card": str(card), "captures": [[str(c) for c in sorted(s)] for s in sets]}
 
     results = [one(c) for c in played]
@@ -199,6 +204,9 @@ def _cmd_rules(args: argparse.Namespace) -> int:
         "initial_fifteen": list(INITIAL_FIFTEEN), "last_play_escoba": [True, False],
         "primera": [False, True], "jokers": [False, True], "miscount": list(MISCOUNT),
         "capture_sum": [10, 15, 20], "open_hand": [False, True],
+        "variant": ["escoba", "scopa"], "napola": [False, True],
+        "asso_piglia_tutto": [False, True], "asso_piglia_tutto_scopa": [False, True],
+        "table_cards": [4, 0],
     }
     data = {"presets": presets, "options": options, "categories": list(CATEGORIES)}
     lines = ["presets:"]
@@ -227,6 +235,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--card", metavar="CARD", help="the card played, e.g. 7o")
     p.add_argument("--hand", nargs="+", metavar="CARD", help="every card of a hand")
     p.add_argument("--capture-sum", type=int, choices=(10, 15, 20), default=None)
+    p.add_argument("--rules", default="classic", metavar="PRESET",
+                   help=f"preset, for its capture rule: {', '.join(PRESETS)} (default classic)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=_cmd_captures)
 

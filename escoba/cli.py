@@ -24,7 +24,16 @@ from typing import Any, NoReturn
 
 from . import __version__
 from .cards import Card, parse_cards
-from .rules import CAPTURE_RULES, CATEGORIES, INITIAL_FIFTEEN, MISCOUNT, PRESETS, Rules
+from .rules import (
+    ALL_PRESETS,
+    CAPTURE_RULES,
+    CATEGORIES,
+    INITIAL_FIFTEEN,
+    MISCOUNT,
+    PRESETS,
+    SCOPA_PRESETS,
+    Rules,
+)
 from .solver import captures
 from .variants import captures as variant_captures
 
@@ -106,7 +115,7 @@ def _option_value(raw: str) -> Any:
 def add_rules_args(p: argparse.ArgumentParser) -> None:
     """``--rules``, ``--teams``, ``--capture-sum`` and ``--set``: see :func:`rules_from_args`."""
     p.add_argument("--rules", default="classic", metavar="PRESET",
-                   help=f"preset: {', '.join(PRESETS)} (default classic)")
+                   help=f"preset: {', '.join(ALL_PRESETS)} (default classic)")
     p.add_argument("--teams", action="store_true", help="4 players as teams: seats 0+2 vs 1+3")
     p.add_argument("--capture-sum", type=int, choices=(10, 15, 20), default=None,
                    help="the sum to capture (default 15)")
@@ -198,6 +207,9 @@ def _cmd_rules(args: argparse.Namespace) -> int:
     presets = {name: Rules.preset(name).to_dict() | {"source": p.source,
                                                      "description": p.description}
                for name, p in PRESETS.items()}
+    scopa_presets = {name: Rules.preset(name).to_dict() | {"source": p.source,
+                                                           "description": p.description}
+                     for name, p in SCOPA_PRESETS.items()}
     options = {
         "players": [2, 3, 4], "teams": [False, True], "target": "1-200 (21; 15 and 31 usual)",
         "hand_size": "1-9 (3; 7 for escoba de 7 cartas)", "capture_rule": list(CAPTURE_RULES),
@@ -208,9 +220,10 @@ def _cmd_rules(args: argparse.Namespace) -> int:
         "asso_piglia_tutto": [False, True], "asso_piglia_tutto_scopa": [False, True],
         "table_cards": [4, 0],
     }
-    data = {"presets": presets, "options": options, "categories": list(CATEGORIES)}
+    data = {"presets": presets, "scopa_presets": scopa_presets, "options": options,
+            "categories": list(CATEGORIES)}
     lines = ["presets:"]
-    for name, p in PRESETS.items():
+    for name, p in ALL_PRESETS.items():
         lines.append(f"  {name:8} ({p.source}): {p.description}")
     lines.append("options (change with --set KEY=VALUE):")
     for key, values in options.items():
@@ -236,7 +249,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--hand", nargs="+", metavar="CARD", help="every card of a hand")
     p.add_argument("--capture-sum", type=int, choices=(10, 15, 20), default=None)
     p.add_argument("--rules", default="classic", metavar="PRESET",
-                   help=f"preset, for its capture rule: {', '.join(PRESETS)} (default classic)")
+                   help=f"preset, for its capture rule: {', '.join(ALL_PRESETS)} "
+                        "(default classic)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=_cmd_captures)
 

@@ -24,6 +24,9 @@ __all__ = [
     "Rules",
     "RulesError",
     "PRESETS",
+    "SCOPA_PRESETS",
+    "ALL_PRESETS",
+    "VARIANT_NAMES",
     "CAPTURE_RULES",
     "INITIAL_FIFTEEN",
     "MISCOUNT",
@@ -65,6 +68,10 @@ PRESETS: Mapping[str, _Preset] = {
                        "Online rules: capturing is optional; the last card sweeps no escoba"),
     "escova": _Preset("000 var.", 31, "forced", "dealer_takes", True,
                       "Brazil/Portugal: to 31; all ten oros score 2; no sevens"),
+}
+#: The Scopa family (:mod:`escoba.variants.scopa`): kept apart from :data:`PRESETS`, whose
+#: four Escoba presets the app offers, until the app plays Scopa too.
+SCOPA_PRESETS: Mapping[str, _Preset] = {
     "scopa": _Preset("002 var.", 11, "forced", "ignore", False,
                      "Italian Scopa: equal value first, sums to the card; "
                      "carte, denari, settebello, primiera, scope",
@@ -77,6 +84,8 @@ PRESETS: Mapping[str, _Preset] = {
                                    {"variant": "scopa", "players": 4, "teams": True,
                                     "hand_size": 10, "table_cards": 0}),
 }
+#: Every preset :meth:`Rules.preset` knows.
+ALL_PRESETS: Mapping[str, _Preset] = {**PRESETS, **SCOPA_PRESETS}
 #: The variants (capture rules, :mod:`escoba.variants`) and the options only Scopa has.
 VARIANT_NAMES: tuple[str, ...] = ("escoba", "scopa")
 SCOPA_TARGETS: tuple[int, ...] = (11, 16, 21)
@@ -121,10 +130,11 @@ class Rules:
     @classmethod
     def preset(cls, name: str = "classic", **options: Any) -> Rules:
         """The preset ``name`` with ``options`` changed (e.g. ``players=4, teams=True``)."""
-        if name not in PRESETS:
-            raise RulesError(f"unknown preset {name!r} (choose one of {', '.join(PRESETS)})",
-                             Code.RULES_UNKNOWN_PRESET, preset=str(name), presets=list(PRESETS))
-        p = PRESETS[name]
+        if name not in ALL_PRESETS:
+            raise RulesError(f"unknown preset {name!r} (choose one of {', '.join(ALL_PRESETS)})",
+                             Code.RULES_UNKNOWN_PRESET, preset=str(name),
+                             presets=list(ALL_PRESETS))
+        p = ALL_PRESETS[name]
         base: dict[str, Any] = {
             "preset_name": name,
             "target": p.target,
@@ -184,8 +194,8 @@ class Rules:
                 raise RulesError(message, Code.RULES_BAD_VALUE, option=option,
                                  value=repr(getattr(self, option, None)))
 
-        check(self.preset_name in PRESETS,
-              f"unknown preset {self.preset_name!r} (choose one of {', '.join(PRESETS)})",
+        check(self.preset_name in ALL_PRESETS,
+              f"unknown preset {self.preset_name!r} (choose one of {', '.join(ALL_PRESETS)})",
               "preset_name")
         for name in ("teams", "last_play_escoba", "primera", "jokers", "open_hand", "napola",
                      "asso_piglia_tutto", "asso_piglia_tutto_scopa"):

@@ -10,9 +10,12 @@ entry in :data:`VARIANTS` (docs/ARCHITECTURE.md, "Variants").
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
+from ..cards import Card, cards_of, mask_of
+from ..errors import Code, IllegalMoveError
+from ..solver import sort_key
 from .base import OpeningVerdict, Variant
 from .escoba import EscobaVariant
 from .scopa import ScopaVariant
@@ -20,7 +23,7 @@ from .scopa import ScopaVariant
 if TYPE_CHECKING:
     from ..rules import Rules
 
-__all__ = ["Variant", "OpeningVerdict", "VARIANTS", "variant_for", "EscobaVariant",
+__all__ = ["Variant", "OpeningVerdict", "VARIANTS", "variant_for", "captures", "EscobaVariant",
            "ScopaVariant"]
 
 #: The one registry: variant name -> its (stateless) rule object.
@@ -30,3 +33,16 @@ VARIANTS: Mapping[str, Variant] = {v.name: v for v in (EscobaVariant(), ScopaVar
 def variant_for(rules: Rules) -> Variant:
     """The capture rule ``rules`` play by."""
     return VARIANTS[rules.variant]
+
+
+def captures(rules: Rules, table: Iterable[Card | str], card: Card | str
+             ) -> list[frozenset[Card]]:
+    """Every set of ``table`` cards ``card`` may take under ``rules`` (fewest cards
+    first): the solver's answer for any variant, e.g. ``escoba captures --rules scopa``."""
+    table_cards = [c if isinstance(c, Card) else Card.parse(c) for c in table]
+    played = card if isinstance(card, Card) else Card.parse(card)
+    if played in table_cards:
+        raise IllegalMoveError(f"{played} cannot be both played and on the table",
+                               Code.CARD_TWICE, card=str(played))
+    sets = variant_for(rules).capture_sets(rules, mask_of(table_cards), played.index)
+    return [frozenset(cards_of(s)) for s in sorted(sets, key=sort_key)]

@@ -6,15 +6,22 @@ from __future__ import annotations
 import random
 
 import pytest
+import streamlit as st
 
+from escoba import Deck, Move
 from tests.test_app_helpers import (
     assert_ok,
+    board_data,
+    choose,
     create_profile,
     game,
     new_app,
+    play,
     play_round_by_clicking,
     set_widget,
+    start_game,
 )
+from trainer.board_view import session_board
 
 pytestmark = pytest.mark.usefixtures("fresh_app")
 
@@ -47,3 +54,135 @@ def test_choosing_scopa_names_the_game_and_plays_a_round_to_its_score_table() ->
     assert rows[:4] == ["Most cards (carte)", "Most coins (denari)", "Settebello (7 of coins)",
                         "Primiera (best card of each suit)"]
     assert "Scopas" in rows and "Napola" in rows
+
+
+def _scopa_game(locale: str = "en-US", **choices):
+    at = _open_play(create_profile(new_app(locale)))
+    set_widget(at, "ng_game", "scopa")
+    at.run()
+    for key, value in choices.items():
+        set_widget(at, key, value)
+        at.run()
+    at.button(key="start_game").click().run()
+    assert_ok(at)
+    assert game(at).rules.variant == "scopa"
+    return at
+
+
+def _equal_value_choice(at, rng: random.Random):
+    """Play on until the child holds a card with an equal card on the table and another
+    table card to take instead: (card, other, equal)."""
+    for _ in range(80):
+        g = game(at)
+        if g.round_over:
+            at.button(key="next_round").click().run()
+            continue
+        obs = g.observation(g.to_move)
+        for card in obs.hand:
+            equal = [c for c in obs.table if c.value == card.value]
+            other = [c for c in obs.table if c.value != card.value]
+            if equal and other:
+                return card, other[0], equal[0]
+        play(at, rng.choice(obs.legal_moves()))
+    raise AssertionError("no equal card met")
+
+
+def test_a_scopa_move_that_skips_the_equal_card_is_refused_and_changes_nothing() -> None:
+    at = _scopa_game()
+    card, other, equal = _equal_value_choice(at, random.Random(5))
+    before = game(at).record()
+    seat = game(at).to_move
+    choose(at, Move(card, frozenset([other])))
+    label = at.button(key="play_button").label
+    assert label == f"Take the {card.value}: a card of the same value must be taken first."
+    at.button(key="play_button").click().run()
+    assert_ok(at)
+    said = [e.value for e in at.error]
+    assert f"Take the {card.value}: a card of the same value must be taken first." in said
+    assert not any("you need" in s for s in said)
+    assert game(at).record() == before and game(at).to_move == seat
+    # Taking the equal card is played.
+    play(at, Move(card, frozenset([equal])))
+    assert game(at).record() != before
+
+
+def test_a_scopa_wrong_sum_says_the_card_is_the_target() -> None:
+    at = _scopa_game()
+    rng = random.Random(8)
+    for _ in range(80):
+        g = game(at)
+        if g.round_over:
+            at.button(key="next_round").click().run()
+            continue
+        obs = g.observation(g.to_move)
+        found = [(card, c) for card in obs.hand for c in obs.table
+                 if c.value < card.value and not any(t.value == card.value for t in obs.table)]
+        if found:
+            break
+        play(at, rng.choice(obs.legal_moves()))
+    card, small = found[0]
+    choose(at, Move(card, frozenset([small])))
+    at.button(key="play_button").click().run()
+    assert_ok(at)
+    expected = f"{card.value} is the target: {small.value} makes {small.value}."
+    assert expected in [e.value for e in at.error]
+
+
+def test_a_scopa_game_resumes_after_a_restart_with_its_rules() -> None:
+    at = _scopa_game(ng_asso=True)
+    rng = random.Random(2)
+    for _ in range(3):
+        g = game(at)
+        play(at, rng.choice(g.observation(g.to_move).legal_moves()))
+    record = game(at).record()
+    assert record["rules"]["variant"] == "scopa"
+    profile_id = at.query_params["p"]
+    profile_id = profile_id[0] if isinstance(profile_id, list) else profile_id
+    st.cache_resource.clear()
+    st.cache_data.clear()
+    again = new_app(query={"p": str(profile_id)})
+    again.switch_page("app_pages/play.py").run()
+    assert_ok(again)
+    assert game(again).record() == record
+    assert game(again).rules.asso_piglia_tutto
+    assert again.title[0].value == "Scopa"
+    data = board_data(again)
+    assert data is None or data["sum_rule"] == "card"
+
+
+def test_the_board_is_told_scopas_sum_rule_and_band() -> None:
+    at = _scopa_game()
+    g = game(at)
+
+    data = session_board(g, viewer=g.to_move, reveal=True, deck=Deck.SPANISH,
+                         show_value=True, hints_on=True, hint_step=1)
+    assert data["sum_rule"] == "card"
+    assert "15" not in data["texts"]["pick_table"] and "{need}" in data["texts"]["pick_table"]
+    meter = data["hints"]["meter"]
+    assert meter is None or (meter["low"], meter["high"]) == (1, 10)
+
+
+@pytest.mark.parametrize("locale", ["en-US", "es-ES", "de-DE", "zh-CN", "it-IT"])
+def test_every_language_draws_the_scopa_form_and_board(locale: str, caplog) -> None:
+    at = _scopa_game(locale, ng_napola=True)
+    assert_ok(at)
+    assert "missing" not in caplog.text.lower()
+    g = game(at)
+    play(at, g.observation(g.to_move).legal_moves()[0])
+    assert_ok(at)
+    text = " ".join(str(x.value) for x in (*at.title, *at.markdown, *at.button))
+    assert "Escoba de quince" not in text or locale == "en-US"
+    assert "missing" not in caplog.text.lower()
+
+
+def test_escobas_form_and_board_are_unchanged() -> None:
+    at = start_game(create_profile(new_app()))
+    rules = game(at).rules
+    assert (rules.variant, rules.preset_name, rules.target) == ("escoba", "classic", 21)
+    assert at.title[0].value == "Escoba de quince"
+    g = game(at)
+
+    data = session_board(g, viewer=g.to_move, reveal=True, deck=Deck.SPANISH,
+                         show_value=True, hints_on=True, hint_step=1)
+    assert data["sum_rule"] == "with_card" and data["need"] == 15
+    assert "15" in data["texts"]["pick_table"]

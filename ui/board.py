@@ -24,7 +24,7 @@ from typing import Any
 
 import streamlit as st
 
-from escoba import Card, Deck, Move, Observation, Play
+from escoba import Card, Code, Deck, Move, Observation, Play
 from trainer import hints as hint_mod
 from trainer.board_view import (
     BoardAction,
@@ -39,7 +39,7 @@ from trainer.gameplay import GameSession
 from trainer.i18n import join_text, space_after, t
 from trainer.speech import speakable
 from trainer.text import md_escape
-from trainer.verdicts import sum_expression
+from trainer.verdicts import capture_terms, move_message, sum_expression
 from trainer.words import (
     card_text,
     event_line,
@@ -173,6 +173,8 @@ def play_label(game: GameSession, card: Card | None, take: list[Card]) -> str:
         return t("pick_a_card_first")
     if not take:
         return t("play_lay_label", card=card.value if not card.is_joker else "🃏")
+    if game.rules.variant == "scopa":
+        return _scopa_play_label(game, card, take)
     values, total, jokers = Move(card, frozenset(take)).sum_terms()
     expr = sum_expression(values)
     need = game.rules.capture_sum
@@ -180,6 +182,22 @@ def play_label(game: GameSession, card: Card | None, take: list[Card]) -> str:
         return t("sum_joker", expr=expr, need=need)
     if game.check(card, take) is None:
         return t("sum_ok", expr=expr, total=total)
+    return t("sum_not_yet", expr=expr, total=total, need=need)
+
+
+def _scopa_play_label(game: GameSession, card: Card, take: list[Card]) -> str:
+    """Scopa's Play label: the table cards' sum against the card's value ("3 + 4 = 7 ✓"),
+    or, when the engine would refuse for another reason than the sum (an equal card to
+    take first, the ace's whole table), that reason, so "3 = 3, you need 6" is never said."""
+    values, need = capture_terms(Move(card, frozenset(take)), "scopa", 0)
+    expr = sum_expression(values)
+    total = sum(int(v) for v in values)  # words only: the engine judges below
+    verdict = game.check(card, take)
+    if verdict is None:
+        return t("sum_ok", expr=expr, total=total)
+    if verdict.code in (Code.MUST_TAKE_EQUAL, Code.ACE_TAKES_ALL):
+        key, params = move_message(verdict)
+        return t(key, **params)
     return t("sum_not_yet", expr=expr, total=total, need=need)
 
 

@@ -45,7 +45,13 @@ from .board_component import board_loaded, fallback_choosers, say_refusal, show_
 from .endgame import show_review_of
 from .errors import friendly_fragment, safe_callback, show_error_flash
 from .layout import show_flash
-from .newgame import build_rules, show_more_rules
+from .newgame import (
+    ESCOBA_PRESETS,
+    build_rules,
+    show_game_choice,
+    show_more_rules,
+    show_scopa_options,
+)
 from .practice import today
 from .profiles import show_pin_form
 from .score import show_round_score
@@ -354,6 +360,10 @@ def _on_open(profile: Any) -> None:
             "jokers": False, "sum": 15, "miscount": "retry"}
     form.update({f"ng_{name}": state.get(f"tb_{name}", default)
                  for name, default in more.items()})
+    # The game and Scopa's options, under the table form's own keys.
+    form.update({f"ng_{name}": state.get(f"tb_{name}", default) for name, default in
+                 {"game": "escoba", "scopa_preset": "scopa", "scopa_target": 11,
+                  "napola": False, "asso": False}.items()})
     try:
         rules = build_rules(form)
     except RulesError as exc:
@@ -374,6 +384,7 @@ def _open_form(profile: Any) -> None:
         state.setdefault(key, value)
     with st.container(border=True, key="tb_open_box"):
         st.subheader(t("table_open_title"))
+        scopa = show_game_choice("tb")
         st.segmented_control(t("table_seats"), [2, 3, 4], key="tb_players", required=True)
         players = int(state.get("tb_players") or 2)
         if players == 4:
@@ -388,15 +399,19 @@ def _open_form(profile: Any) -> None:
                 if state.get(f"tb_kind_{i}") == "bot":
                     st.selectbox(t("table_computer_level"), bot_levels(), key=f"tb_level_{i}",
                                  format_func=labels("level_"))
-        st.selectbox(t("preset"), list(PRESETS), key="tb_preset", format_func=labels("preset_"),
-                     on_change=_on_table_preset)
-        lang = current_language()
-        st.segmented_control(t("target"), TARGETS, key="tb_target", required=True,
-                             format_func=lambda v: t("table_target_quick", lang) if v == 1
-                             else str(v))
+        if scopa:
+            show_scopa_options("tb", players)
+        else:
+            st.selectbox(t("preset"), ESCOBA_PRESETS, key="tb_preset",
+                         format_func=labels("preset_"), on_change=_on_table_preset)
+            lang = current_language()
+            st.segmented_control(t("target"), TARGETS, key="tb_target", required=True,
+                                 format_func=lambda v: t("table_target_quick", lang) if v == 1
+                                 else str(v))
         st.toggle(t("table_hints"), key="tb_hints")
         st.toggle(t("open_hand"), key="tb_open", help=t("open_hand_help"))
-        _more_rules()
+        if not scopa:  # Escoba's options: sums, jokers, miscounts...
+            _more_rules()
         st.button(t("table_open_button"), key="tb_open_button", type="primary",
                   on_click=_on_open, args=(profile,), use_container_width=True)
 

@@ -186,3 +186,34 @@ def test_escobas_form_and_board_are_unchanged() -> None:
                          show_value=True, hints_on=True, hint_step=1)
     assert data["sum_rule"] == "with_card" and data["need"] == 15
     assert "15" in data["texts"]["pick_table"]
+
+
+def test_a_play_a_friend_table_opens_for_scopa_and_its_seats_play_by_its_rules() -> None:
+    from tests.test_app_tables import _best_move, _device, _play, _seat
+
+    ana = _device("Ana")
+    ana.segmented_control(key="tb_game").set_value("scopa").run()
+    assert_ok(ana)
+    assert "tb_preset" not in {s.key for s in ana.selectbox}
+    ana.segmented_control(key="tb_scopa_target").set_value(21).run()
+    ana.toggle(key="tb_napola").set_value(True).run()
+    ana.button(key="tb_open_button").click().run()
+    assert_ok(ana)
+    code = _seat(ana).code
+    leo = _device("Leo", locale="it-IT")
+    leo.text_input(key="tb_code").input(code).run()
+    leo.button(key="tb_join_button").click().run()
+    assert_ok(leo)
+    ana.run()
+    rules = _seat(ana).rules
+    assert (rules.variant, rules.target, rules.napola) == ("scopa", 21, True)
+    for _ in range(30):  # the first round, both devices playing Scopa's moves
+        a = _seat(ana)
+        if a.game.round_over:
+            break
+        mover, other = (ana, leo) if a.my_turn else (leo, ana)
+        _play(mover, _best_move(mover))
+        other.run()
+        assert_ok(other)
+    assert _seat(leo).game.rules.variant == "scopa"
+    assert _seat(leo).revision == _seat(ana).revision > 5

@@ -217,3 +217,12 @@ def test_a_play_a_friend_table_opens_for_scopa_and_its_seats_play_by_its_rules()
         assert_ok(other)
     assert _seat(leo).game.rules.variant == "scopa"
     assert _seat(leo).revision == _seat(ana).revision > 5
+
+
+def test_a_scopa_game_names_its_cards_with_the_italian_decks_words() -> None:
+    at = _scopa_game("es-ES")
+    data = board_data(at)
+    assert data is not None
+    names = " ".join(f["name"] for f in data["faces"].values())
+    assert any(w in names for w in ("denari", "coppe", "spade", "bastoni")), names
+    assert not any(w in names for w in (" oros", " copas", " espadas", " bastos")), names

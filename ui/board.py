@@ -151,16 +151,16 @@ def hint_panel(game: GameSession, obs: Observation, deck: Deck) -> hint_mod.Game
               f'{esc(hint_line_text(line, deck, style))}</div>'
               for line in hint.lines if line.kind == "warn"]
     st.html(_BOX + "".join(lines) + "</div>")
-    _hint_speaker([hint_line_text(line, deck, style) for line in hint.lines])
+    _hint_speaker([hint_line_text(line, deck, style) for line in hint.lines], deck)
     if hint.more:
         st.button(t("hint_more"), key="hint_more", type="tertiary", on_click=_on_more_help,
                   args=(game,))
     return hint
 
 
-def _hint_speaker(lines: list[str]) -> None:
+def _hint_speaker(lines: list[str], deck: Deck) -> None:
     """The hint panel heard: each of its lines, said the way a voice needs (issue 23)."""
-    words = " ".join(speakable(line, current_language(), deck_of()) for line in lines)
+    words = " ".join(speakable(line, current_language(), deck) for line in lines)
     speaker_button(words, key="hint_speaker")
 
 
@@ -312,7 +312,7 @@ def viewer_seat(game: GameSession) -> tuple[int | None, bool]:
 def board_data(game: GameSession) -> dict[str, Any]:
     """The board component's data for the current position, as the Settings ask."""
     me, reveal = viewer_seat(game)
-    data = session_board(game, viewer=me, reveal=reveal, deck=deck_of(),
+    data = session_board(game, viewer=me, reveal=reveal, deck=deck_of(game.rules),
                          show_value=bool(settings().get("show_values", True)),
                          hints_on=bool(settings().get("hints", True)),
                          hint_step=hint_step(game), odds_style=_odds_style())
@@ -322,8 +322,8 @@ def board_data(game: GameSession) -> dict[str, Any]:
 
 def show_board(game: GameSession) -> None:
     """The whole board for the current position (round in play or just over)."""
-    deck = deck_of()
-    data = board_speech(board_data(game))  # each line and the score can be heard
+    deck = deck_of(game.rules)
+    data = board_speech(board_data(game), deck=deck)  # each line and the score can be heard
     show_board_component(data, key=KEY_BOARD,
                          on_action=lambda raw: handle_board_action(game, raw))
 

@@ -690,7 +690,7 @@ def _on_hand_over(seat: TableSeat, number: int) -> None:
 def _fallback(seat: TableSeat) -> None:
     """Text choosers and Play for a browser where the board cannot load (and AppTest)."""
     obs = seat.game.observation(seat.seat)
-    deck = deck_of()
+    deck = deck_of(seat.game.rules)
     values = bool(settings().get("show_values", True))
     lang = current_language()
     hand = [str(c) for c in obs.hand]
@@ -745,15 +745,17 @@ def _game_fragment() -> None:
             st.success(t("table_your_turn"), icon="👉")
         else:
             _their_turn(seat)
-    data = seat.board(deck=deck_of(), show_value=bool(settings().get("show_values", True)),
+    data = seat.board(deck=deck_of(game.rules),
+                      show_value=bool(settings().get("show_values", True)),
                       hint_step=hint_step(game), odds_style=str(settings().get("odds", "words")))
     data["refusals"] = st.session_state.get(KEY_REFUSALS, 0)  # a refused try clears picks
-    board_speech(data)  # each line and the score can be heard, the moves sound (issue 23)
+    # each line and the score can be heard, the moves sound (issue 23)
+    board_speech(data, deck=deck_of(game.rules))
     show_board_component(data, key=KEY_BOARD, on_action=lambda raw: _on_board_action(seat, raw))
     if seat.hints and seat.my_turn:
         # The Play page's hint panel, for this device's seat only (from its observation),
         # when the table agreed on hints at opening.
-        hint_panel(game, game.observation(seat.seat), deck_of())
+        hint_panel(game, game.observation(seat.seat), deck_of(game.rules))
     if game.round_over:
         _last_round_score(game)
         if not game.is_over:
@@ -885,9 +887,9 @@ def _watch_view(watcher: TableSeat) -> None:
             _game_result(watcher)
         handed = watcher.me is not None and watcher.me.left_at is not None
         st.caption(t("table_watching" if handed else "table_watching_other"))
-        data = watcher.board(deck=deck_of(),
+        data = watcher.board(deck=deck_of(game.rules),
                              show_value=bool(settings().get("show_values", True)))
-        board_speech(data)
+        board_speech(data, deck=deck_of(game.rules))
         show_board_component(data, key=KEY_BOARD, on_action=lambda raw: None)
         if game.round_over:
             _last_round_score(game)

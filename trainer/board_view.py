@@ -379,7 +379,7 @@ def game_board(*, obs: Observation, seats: Sequence[SeatView], game_id: int | No
         "sum_rule": "card" if scopa else "with_card",
         "game_key": f"g{game_id or 0}", "ready": ready,
         "faces": card_faces(visible, deck, show_value),
-        "back": back_svg(60),
+        "back": back_svg(60, t("card_back")),
         "table": [str(c) for c in obs.table], "hand": [str(c) for c in hand],
         "select": {"hand": "single" if interactive else "none",
                    "table": "multi" if interactive else "none", "fixed": None,

@@ -260,7 +260,7 @@ def _sweep_risk(obs: Observation, table_after: int, deal_ends: bool) -> SweepRis
     if not table_after or (deal_ends and obs.stock_count == 0):
         return None
     total = sum(VALUE[c.index] for c in cards_of(table_after))
-    low, high = rules.sweep_risk_range
+    low, high = variant_for(rules).sweep_risk_band(rules)
     if not (low <= total <= high) and not table_after & JOKER_MASK:
         return None
     nxt, size, pool = _next_opponent(obs, deal_ends)
@@ -294,7 +294,7 @@ def sweepers_gone(obs: Observation, table: int) -> bool:
     """
     if not table or table & JOKER_MASK:
         return False
-    low, high = obs.rules.sweep_risk_range
+    low, high = variant_for(obs.rules).sweep_risk_band(obs.rules)
     if not low <= sum(VALUE[c.index] for c in cards_of(table)) <= high:
         return False
     return not _sweepers(obs.rules, table, (obs.unseen_mask | obs.hand_mask) & ~table)

@@ -35,7 +35,7 @@ from .cards import (
 )
 from .errors import Code, DeckError, IllegalMoveError
 from .rules import Rules
-from .scoring import RoundScore, score_round
+from .scoring import RoundScore
 from .solver import (
     NIBBLE_SUBSETS,
     NO_SOLUTIONS,
@@ -1110,7 +1110,7 @@ class Round:
             self._history.append(Play(seat, "sweep", -1, self._table))
             self._piles[seat] |= self._table
             self._table = 0
-        self._score = score_round(self.rules, self._piles, self._escobas)
+        self._score = self._variant.score(self.rules, self._piles, self._escobas)
 
     def check_claim(self, claim: Renuncio) -> IllegalMoveError | None:
         """The verdict on a renuncio claim, changing nothing (``None``: it is valid)."""

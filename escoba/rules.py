@@ -288,10 +288,12 @@ class Rules:
 
     @property
     def sweep_risk_range(self) -> tuple[int, int]:
-        """Table totals one card can sweep: 5-14 for a capture sum of 15, 1-10 in Scopa
-        (the variant's band, :meth:`escoba.variants.Variant.sweep_risk_band`)."""
-        from .variants import variant_for  # the variants import this module
-        return variant_for(self).sweep_risk_band(self)
+        """Escoba's table totals one card can sweep: 5-14 for a capture sum of 15.
+
+        Any variant's band is :meth:`escoba.variants.Variant.sweep_risk_band` (Scopa's
+        1-10), which the engine asks; this module cannot (the variants import it).
+        """
+        return max(1, self.capture_sum - 10), self.capture_sum - 1
 
     def describe(self) -> str:
         """One line for people: "classic, 2 players, to 21, forced capture"."""

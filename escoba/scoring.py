@@ -15,7 +15,8 @@ from typing import NamedTuple
 from .cards import JOKER_MASK, OROS_MASK, SEVENS_MASK, SIETE_DE_OROS, SUIT_MASKS, Card
 from .rules import Rules
 
-__all__ = ["CategoryResult", "RoundScore", "score_round", "setenta_total", "setenta_cards",
+__all__ = ["CategoryResult", "RoundScore", "score_round", "score_escoba_round",
+           "score_scopa_round", "napola_points", "setenta_total", "setenta_cards",
            "SETENTA_VALUES"]
 
 #: Setenta (primera) value of each capture value 1..10 (index 0 unused).
@@ -171,10 +172,10 @@ _HOLDER_POINTS = {sides: tuple(tuple(1 if i == holder else 0 for i in range(side
 def score_round(rules: Rules, piles: Sequence[int], escobas: Sequence[int]) -> RoundScore:
     """Score a finished round from each *seat's* pile mask and escoba (sweep) count,
     by the categories of the rules' variant (:mod:`escoba.variants`)."""
-    if rules.variant == "escoba":
-        return score_escoba_round(rules, piles, escobas)
-    from .variants import variant_for  # the variants import this module
-    return variant_for(rules).score(rules, piles, escobas)
+    # The variants (escoba.variants) call these scorers; this module cannot import them.
+    if rules.variant == "scopa":
+        return score_scopa_round(rules, piles, escobas)
+    return score_escoba_round(rules, piles, escobas)
 
 
 def _sides(rules: Rules, piles: Sequence[int],
@@ -251,13 +252,26 @@ def score_escoba_round(rules: Rules, piles: Sequence[int],
                                                     None, "count"))))  # CATEGORIES order
 
 
+#: The coins (denari = oros) in value order 1..10.
+_COINS = tuple(i for i in range(40) if OROS_MASK >> i & 1)
+
+
+def napola_points(pile: int) -> int:
+    """Asso, 2 and 3 of coins: 3 points, and 1 more for each next coin in sequence."""
+    run = 0
+    for index in _COINS:
+        if not pile >> index & 1:
+            break
+        run += 1
+    return run if run >= 3 else 0
+
+
 def score_scopa_round(rules: Rules, piles: Sequence[int], scope: Sequence[int]) -> RoundScore:
     """Scopa's scoring: carte, denari, settebello, primiera (a tie or a missing suit
     scores nobody), each scopa, and napola when that option is on. The categories
     keep Escoba's keys (cards, oros, siete_de_oros, setenta, escobas; sevens is not
     played) so every breakdown reader works; the variant's ``category_labels`` name
     them in Italian."""
-    from .variants.scopa import napola_points  # the variants import this module
     sides, side_piles, side_scope = _sides(rules, piles, scope)
     cards = tuple([p.bit_count() for p in side_piles])
     coins = tuple([(p & OROS_MASK).bit_count() for p in side_piles])

@@ -11,17 +11,14 @@ entry in :data:`VARIANTS` (docs/ARCHITECTURE.md, "Variants").
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING
 
 from ..cards import Card, cards_of, mask_of
 from ..errors import Code, IllegalMoveError
+from ..rules import Rules
 from ..solver import sort_key
 from .base import OpeningVerdict, Variant
 from .escoba import EscobaVariant
 from .scopa import ScopaVariant
-
-if TYPE_CHECKING:
-    from ..rules import Rules
 
 __all__ = ["Variant", "OpeningVerdict", "VARIANTS", "variant_for", "captures", "EscobaVariant",
            "ScopaVariant"]

@@ -12,14 +12,12 @@ Cards are inner card indices and sets are int masks (:mod:`escoba.cards`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from ..cards import CARDS, JOKER_MASK, VALUE, cards_of, format_cards
 from ..errors import Code, IllegalMoveError
-
-if TYPE_CHECKING:
-    from ..rules import Rules
-    from ..scoring import RoundScore
+from ..rules import Rules
+from ..scoring import RoundScore
 
 __all__ = ["Variant", "OpeningVerdict", "not_on_table", "notations"]
 

@@ -7,17 +7,14 @@ questions the rest of the engine asks of every variant.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
 
 from ..cards import CARDS, JOKER_MASK, VALUE, value_sum
 from ..errors import Code, IllegalMoveError
+from ..rules import Rules
+from ..scoring import RoundScore, score_escoba_round
 from ..solver import capture_masks, is_capture, subset_masks_in_range, sum_terms
 from .base import OpeningVerdict, Variant, notations
-
-if TYPE_CHECKING:
-    from ..rules import Rules
-    from ..scoring import RoundScore
 
 __all__ = ["EscobaVariant", "wrong_sum"]
 
@@ -37,8 +34,9 @@ def wrong_sum(card: int, take: int, capture_sum: int) -> IllegalMoveError:
 
 class EscobaVariant(Variant):
     name = "escoba"
-    category_labels = {"cards": "cards", "oros": "oros", "siete_de_oros": "siete_de_oros",
-                       "sevens": "sevens", "setenta": "setenta", "escobas": "escobas"}
+    category_labels: Mapping[str, str] = {
+        "cards": "cards", "oros": "oros", "siete_de_oros": "siete_de_oros", "sevens": "sevens",
+        "setenta": "setenta", "escobas": "escobas"}
 
     def capture_sets(self, rules: Rules, table: int, card: int) -> list[int]:
         return capture_masks(table, card, rules.capture_sum)
@@ -53,7 +51,7 @@ class EscobaVariant(Variant):
         return f"{rules.capture_sum}-{VALUE[card]}"
 
     def sweep_risk_band(self, rules: Rules) -> tuple[int, int]:
-        return max(1, rules.capture_sum - 10), rules.capture_sum - 1
+        return rules.sweep_risk_range  # 5-14 for 15: Rules has said it since issue 9
 
     def sweeper_value(self, rules: Rules, table_total: int) -> int:
         return rules.capture_sum - table_total
@@ -72,5 +70,4 @@ class EscobaVariant(Variant):
         return "redeal" if hit else "play"
 
     def score(self, rules: Rules, piles: Sequence[int], sweeps: Sequence[int]) -> RoundScore:
-        from ..scoring import score_escoba_round
         return score_escoba_round(rules, piles, sweeps)

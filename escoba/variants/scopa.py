@@ -8,24 +8,19 @@ played card's value. The same 40 cards as Escoba (fante 8, cavallo 9, re 10).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
 
 from ..cards import CARDS, OROS_MASK, SIETE_DE_OROS, SUIT_MASKS, VALUE
 from ..errors import Code, IllegalMoveError
+from ..rules import Rules
+from ..scoring import RoundScore, napola_points, score_scopa_round
 from .base import OpeningVerdict, Variant, notations
-
-if TYPE_CHECKING:
-    from ..rules import Rules
-    from ..scoring import RoundScore
 
 __all__ = ["ScopaVariant", "napola_points", "ACE_MASK", "KING_MASK"]
 
 #: The four aces and the four re (value 10): card indices 0-3 and 36-39.
 ACE_MASK = sum(1 << i for i in range(40) if VALUE[i] == 1)
 KING_MASK = sum(1 << i for i in range(40) if VALUE[i] == 10)
-#: The coins (denari = oros) in value order 1..10.
-_COINS = tuple(i for i in range(40) if OROS_MASK >> i & 1)
 #: Each value's four cards, as a mask (index 0 unused).
 _VALUE_MASKS = (0, *(sum(1 << i for i in range(40) if VALUE[i] == v) for v in range(1, 11)))
 
@@ -56,21 +51,11 @@ def sum_sets(table: int, need: int) -> list[int]:
     return found
 
 
-def napola_points(pile: int) -> int:
-    """Asso, 2 and 3 of coins: 3 points, and 1 more for each next coin in sequence."""
-    run = 0
-    for index in _COINS:
-        if not pile >> index & 1:
-            break
-        run += 1
-    return run if run >= 3 else 0
-
-
 class ScopaVariant(Variant):
     name = "scopa"
-    category_labels = {"cards": "carte", "oros": "denari", "siete_de_oros": "settebello",
-                       "sevens": "sevens", "setenta": "primiera", "escobas": "scope",
-                       "napola": "napola"}
+    category_labels: Mapping[str, str] = {
+        "cards": "carte", "oros": "denari", "siete_de_oros": "settebello", "sevens": "sevens",
+        "setenta": "primiera", "escobas": "scope", "napola": "napola"}
 
     @staticmethod
     def _ace_takes_all(rules: Rules, table: int, card: int) -> bool:
@@ -134,7 +119,6 @@ class ScopaVariant(Variant):
         return rules.table_cards
 
     def score(self, rules: Rules, piles: Sequence[int], sweeps: Sequence[int]) -> RoundScore:
-        from ..scoring import score_scopa_round
         return score_scopa_round(rules, piles, sweeps)
 
 

@@ -159,7 +159,16 @@ def test_the_board_is_told_scopas_sum_rule_and_band() -> None:
     assert data["sum_rule"] == "card"
     assert "15" not in data["texts"]["pick_table"] and "{need}" in data["texts"]["pick_table"]
     meter = data["hints"]["meter"]
-    assert meter is None or (meter["low"], meter["high"]) == (1, 10)
+    assert meter is not None and (meter["low"], meter["high"]) == (1, 10)
+    # A table of 11 cannot be swept in Scopa (no card is worth 11): never "at risk".
+    from escoba import Card
+    from trainer.board_view import _risk_meter
+
+    obs = g.observation(g.to_move)
+    eleven = obs._replace(table_mask=sum(1 << Card.parse(c).index for c in ("5o", "6c")))
+    assert _risk_meter(eleven)["band"] == "safe"
+    assert _risk_meter(obs._replace(table_mask=1 << Card.parse("7e").index))["band"] in (
+        "risk", "safe")
 
 
 @pytest.mark.parametrize("locale", ["en-US", "es-ES", "de-DE", "zh-CN", "it-IT"])

@@ -278,9 +278,10 @@ def _risk_meter(obs: Observation) -> dict[str, Any]:
     been seen, and the text says so ("no 5 left"), as the hint does.
     """
     total = sum(c.value for c in obs.table if not c.is_joker)
-    low, high = obs.rules.sweep_risk_range  # the variant's band: 5-14 for 15, 1-10 in Scopa
+    variant = variant_for(obs.rules)
+    low, high = variant.sweep_risk_band(obs.rules)  # 5-14 for 15, 1-10 in Scopa
     # The card that would sweep it: 15 - total in Escoba, a card of the total in Scopa.
-    missing = variant_for(obs.rules).sweeper_value(obs.rules, total)
+    missing = variant.sweeper_value(obs.rules, total)
     gone = coach.sweepers_gone(obs, obs.table_mask)
     if not obs.table:
         band, text = "empty", t("board_meter_empty")

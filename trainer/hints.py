@@ -195,12 +195,16 @@ def game_hint(obs: Observation, step: int, picked: Card | None = None,
     card = best.move.card
     # The number a capture makes: 15 in Escoba, the card's own value in Scopa.
     values, cs = capture_terms(best.move, obs.rules.variant, obs.rules.capture_sum)
+    # Scopa has no one number to make: its nudges say "take" and "nothing to take".
+    scopa = obs.rules.variant == "scopa"
     if best.move.take:
-        nudge = "hint_nudge_escoba" if best.escoba else "hint_nudge_capture"
+        nudge = ("hint_nudge_escoba" if best.escoba
+                 else "hint_nudge_capture_scopa" if scopa else "hint_nudge_capture")
         lines.append(HintLine("best", nudge, {"card": card, "sum": cs}))
     else:
         can_capture = any(a.move.take for a in assessed)
-        lines.append(HintLine("best", "hint_nudge_hold" if can_capture else "hint_nudge_lay",
+        lay = "hint_nudge_lay_scopa" if scopa else "hint_nudge_lay"
+        lines.append(HintLine("best", "hint_nudge_hold" if can_capture else lay,
                               {"sum": cs}))
     lit: tuple[Card, ...] = ()
     if step >= 2:

@@ -17,7 +17,7 @@ from trainer.verdicts import record_error_text
 from ui.board import event_text_plain, seat_status
 from ui.errors import safe_callback
 from ui.score import show_piles, show_round_score
-from ui.session import settings
+from ui.session import deck_of, settings
 
 _MAX_MB = MAX_UPLOAD_BYTES // 1_000_000
 
@@ -98,6 +98,8 @@ try:
 except Exception as exc:
     _bad_file(exc)
 game = pos.replay.game
+if game.rules.variant == "scopa":
+    deck = deck_of(game.rules)  # a Scopa record is shown with Scopa's Italian cards
 round_ = game.round
 st.markdown(t("replay_where", round=pos.round_no, move=pos.move_in_round, total=steps,
                      count=steps))

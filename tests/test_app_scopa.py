@@ -235,3 +235,37 @@ def test_a_scopa_game_names_its_cards_with_the_italian_decks_words() -> None:
     names = " ".join(f["name"] for f in data["faces"].values())
     assert any(w in names for w in ("denari", "coppe", "spade", "bastoni")), names
     assert not any(w in names for w in (" oros", " copas", " espadas", " bastos")), names
+
+
+def test_a_scopa_game_is_listed_in_my_games_and_replayed_with_its_words() -> None:
+    import json
+
+    at = _scopa_game()
+    play_round_by_clicking(at, random.Random(4))
+    record = game(at).record()
+    at.switch_page("app_pages/games.py").run()
+    assert_ok(at)
+    assert any("Scopa (Italian, to 11 points)" in m.value for m in at.markdown)
+    at.switch_page("app_pages/replay.py").run()
+    at.file_uploader(key="replay_file").upload(
+        "game.json", json.dumps(record).encode(), "application/json").run()
+    assert_ok(at)
+    steps = sum(len(r["moves"]) for r in record["rounds"])
+    at.slider(key="replay_step").set_value(steps).run()
+    assert_ok(at)
+    rows = list(at.table[0].value.index)
+    assert "Settebello (7 of coins)" in rows and "Scopas" in rows
+    shown = " ".join(str(i.value) for i in at.info) + " ".join(
+        e.proto.body for e in at.get("html"))
+    assert " de oros" not in shown and " de copas" not in shown
+
+
+def test_a_computers_scopa_is_announced_as_scopa() -> None:
+    from escoba import Card, Play
+    from trainer.words import event_line
+
+    take = (1 << Card.parse("3c").index) | (1 << Card.parse("4e").index)
+    sweep = Play(seat=1, kind="play", card_index=Card.parse("7o").index, take_mask=take,
+                 escoba=True)
+    assert event_line("Computer 1", sweep, Deck.ITALIAN, "scopa").endswith("— scopa!")
+    assert event_line("Computer 1", sweep, Deck.SPANISH).endswith("— ¡escoba!")

@@ -110,7 +110,8 @@ st.markdown(f"**{t('table_title')}**")
 st.html(cards_row_html(round_.table, deck, values, width=64))
 for seat in range(game.rules.players):
     name = names[seat] if seat < len(names) else t("player_n", n=seat + 1)
-    status = seat_status(len(round_.hand(seat)), len(round_.pile(seat)), round_.escobas[seat])
+    status = seat_status(len(round_.hand(seat)), len(round_.pile(seat)), round_.escobas[seat],
+                         game.rules.variant)
     st.markdown(f"**{md_escape(name)}** · {status}")
     st.html(cards_row_html(round_.hand(seat), deck, values, width=52, names=False))
 sides = [" + ".join(names[s] for s in game.rules.seats_of(side) if s < len(names))

@@ -25,7 +25,7 @@ RULE_OPTIONS: tuple[tuple[str, str], ...] = (
     ("target", "🎯"), ("sum", "➕"), ("scopa_sum", "🟰"),
     ("forced", "✋"), ("optional", "🤷"), ("renuncio", "📣"),
     ("dealer_takes", "🃏"), ("redeal", "🔄"),
-    ("last_escoba_no", "🚫"),
+    ("last_escoba_no", "🚫"), ("last_scopa_no", "🚫"),
     ("primera", "7️⃣"), ("jokers", "🤡"), ("hand7", "🖐️"), ("penalty", "⚠️"),
     ("napola", "🪙"), ("asso_piglia_tutto", "🅰️"),
     ("open_hand", "👀"), ("teams", "🤝"), ("players", "👥"),
@@ -61,7 +61,7 @@ def rules_in_force(rules: Rules) -> list[RuleChip]:
     if rules.initial_fifteen != "ignore":
         chips.append(RuleChip(rules.initial_fifteen, {"sum": rules.capture_sum}))
     if not rules.last_play_escoba:
-        chips.append(RuleChip("last_escoba_no"))
+        chips.append(RuleChip("last_scopa_no" if rules.variant == "scopa" else "last_escoba_no"))
     if rules.primera:
         chips.append(RuleChip("primera"))
     if rules.jokers:

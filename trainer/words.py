@@ -76,10 +76,12 @@ def seat_label(spec: Any, seat: int = -1) -> str:
              note=t("level_" + spec.level))
 
 
-def seat_status(cards: int, pile: int, escobas: int) -> str:
-    """"3 in hand · 1 captured · 1 escoba", each count with its plural form."""
+def seat_status(cards: int, pile: int, escobas: int, variant: str = "escoba") -> str:
+    """"3 in hand · 1 captured · 1 escoba" (Scopa: "1 scopa"), each count with its plural
+    form."""
+    sweeps = "seat_scope" if variant == "scopa" else "seat_escobas"
     return " · ".join((t("seat_cards", count=cards), t("seat_pile", count=pile),
-                       t("seat_escobas", count=escobas)))
+                       t(sweeps, count=escobas)))
 
 
 #: A sweep's words under Scopa: "scopa!" where Escoba's say "¡escoba!".

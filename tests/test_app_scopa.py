@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 
 import pytest
-import streamlit as st
 
 from escoba import Deck, Move
 from tests.test_app_helpers import (
@@ -18,6 +17,7 @@ from tests.test_app_helpers import (
     new_app,
     play,
     play_round_by_clicking,
+    reopen_after_restart,
     set_widget,
     start_game,
 )
@@ -69,27 +69,34 @@ def _scopa_game(locale: str = "en-US", **choices):
     return at
 
 
-def _equal_value_choice(at, rng: random.Random):
-    """Play on until the child holds a card with an equal card on the table and another
-    table card to take instead: (card, other, equal)."""
+def _play_until(at, rng: random.Random, found):
+    """Play random legal moves until ``found(observation)`` gives something; return it."""
     for _ in range(80):
         g = game(at)
         if g.round_over:
             at.button(key="next_round").click().run()
             continue
         obs = g.observation(g.to_move)
-        for card in obs.hand:
-            equal = [c for c in obs.table if c.value == card.value]
-            other = [c for c in obs.table if c.value != card.value]
-            if equal and other:
-                return card, other[0], equal[0]
+        if (answer := found(obs)) is not None:
+            return answer
         play(at, rng.choice(obs.legal_moves()))
-    raise AssertionError("no equal card met")
+    raise AssertionError("never found")
+
+
+def _equal_value_choice(obs):
+    """A hand card with an equal card on the table and another table card to take
+    instead: (card, other, equal), or None."""
+    for card in obs.hand:
+        equal = [c for c in obs.table if c.value == card.value]
+        other = [c for c in obs.table if c.value != card.value]
+        if equal and other:
+            return card, other[0], equal[0]
+    return None
 
 
 def test_a_scopa_move_that_skips_the_equal_card_is_refused_and_changes_nothing() -> None:
     at = _scopa_game()
-    card, other, equal = _equal_value_choice(at, random.Random(5))
+    card, other, equal = _play_until(at, random.Random(5), _equal_value_choice)
     before = game(at).record()
     seat = game(at).to_move
     choose(at, Move(card, frozenset([other])))
@@ -108,19 +115,9 @@ def test_a_scopa_move_that_skips_the_equal_card_is_refused_and_changes_nothing()
 
 def test_a_scopa_wrong_sum_says_the_card_is_the_target() -> None:
     at = _scopa_game()
-    rng = random.Random(8)
-    for _ in range(80):
-        g = game(at)
-        if g.round_over:
-            at.button(key="next_round").click().run()
-            continue
-        obs = g.observation(g.to_move)
-        found = [(card, c) for card in obs.hand for c in obs.table
-                 if c.value < card.value and not any(t.value == card.value for t in obs.table)]
-        if found:
-            break
-        play(at, rng.choice(obs.legal_moves()))
-    card, small = found[0]
+    card, small = _play_until(at, random.Random(8), lambda obs: next(
+        ((card, c) for card in obs.hand for c in obs.table
+         if c.value < card.value and not any(t.value == card.value for t in obs.table)), None))
     choose(at, Move(card, frozenset([small])))
     at.button(key="play_button").click().run()
     assert_ok(at)
@@ -136,13 +133,7 @@ def test_a_scopa_game_resumes_after_a_restart_with_its_rules() -> None:
         play(at, rng.choice(g.observation(g.to_move).legal_moves()))
     record = game(at).record()
     assert record["rules"]["variant"] == "scopa"
-    profile_id = at.query_params["p"]
-    profile_id = profile_id[0] if isinstance(profile_id, list) else profile_id
-    st.cache_resource.clear()
-    st.cache_data.clear()
-    again = new_app(query={"p": str(profile_id)})
-    again.switch_page("app_pages/play.py").run()
-    assert_ok(again)
+    again = reopen_after_restart(at)
     assert game(again).record() == record
     assert game(again).rules.asso_piglia_tutto
     assert again.title[0].value == "Scopa"

@@ -15,6 +15,7 @@ import pytest
 from tests.test_browser import (  # noqa: F401 (fixtures)
     _TRUNCATED_JS,
     _artifact,
+    _context,
     _hand,
     _moves_saved,
     _state,
@@ -39,11 +40,7 @@ def test_a_scopa_capture_tapped_in_italian(server, browser_type_launch_args,  # 
     width, height = size
     nickname = f"Giulia{width}"
     with sync_playwright() as p:
-        browser = p.chromium.launch(**browser_type_launch_args)
-        context = browser.new_context(viewport={"width": width, "height": height},
-                                      locale="it-IT", device_scale_factor=1)
-        page = context.new_page()
-        page.set_default_timeout(30_000)
+        browser, context, page = _context(p, browser_type_launch_args, size, "it-IT")
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
         try:

@@ -260,3 +260,27 @@ def test_a_computers_scopa_is_announced_as_scopa() -> None:
                  escoba=True)
     assert event_line("Computer 1", sweep, Deck.ITALIAN, "scopa").endswith("— scopa!")
     assert event_line("Computer 1", sweep, Deck.SPANISH).endswith("— ¡escoba!")
+
+
+@pytest.mark.parametrize(("kind", "hand", "table"), [("scopone", 9, 4),
+                                                     ("scopone_scientifico", 10, 0)])
+def test_scopone_is_offered_for_four_and_played_in_teams(kind: str, hand: int,
+                                                         table: int) -> None:
+    at = _open_play(create_profile(new_app()))
+    set_widget(at, "ng_game", "scopa")
+    at.run()
+    assert "ng_scopa_preset" not in {s.key for s in at.selectbox}  # only for four
+    set_widget(at, "ng_opponents", 3)
+    at.run()
+    set_widget(at, "ng_scopa_preset", kind)
+    at.run()
+    at.button(key="start_game").click().run()
+    assert_ok(at)
+    rules = game(at).rules
+    assert (rules.preset_name, rules.players, rules.teams, rules.hand_size) == (
+        kind, 4, True, hand)
+    g = game(at)
+    assert len(g.game.round.history) >= 0 and rules.table_cards == table
+    play(at, g.observation(g.to_move).legal_moves()[0])
+    assert_ok(at)
+    assert board_data(at) is not None

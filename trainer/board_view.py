@@ -210,6 +210,7 @@ def _texts(need: int | str, cheer_key: str = "board_escoba_cheer") -> dict[str, 
         "table_label": t("table_title"),
         "suggested": t("board_suggested"),
         "escoba": t(cheer_key),
+        "ace_all": t("ace_takes_all"),
         "what_happened": t("what_happened"),
         "table_empty": t("table_empty"),
     }

@@ -9,6 +9,7 @@ import streamlit as st
 
 from escoba import PRESETS, Rules, RulesError
 from escoba.rules import (
+    ALL_PRESETS,
     CAPTURE_RULES,
     CAPTURE_SUMS,
     INITIAL_FIFTEEN,
@@ -29,8 +30,9 @@ __all__ = ["show_new_game_form", "build_rules", "show_game_choice", "game_title_
 
 TARGETS = [15, 21, 31]
 #: The presets of each game, as the engine's presets name their variant.
-ESCOBA_PRESETS = [n for n, p in PRESETS.items() if p.extra.get("variant", "escoba") == "escoba"]
-SCOPA_PRESETS = [n for n, p in PRESETS.items() if p.extra.get("variant") == "scopa"]
+ESCOBA_PRESETS = [n for n, p in ALL_PRESETS.items()
+                  if p.extra.get("variant", "escoba") == "escoba"]
+SCOPA_PRESETS = [n for n, p in ALL_PRESETS.items() if p.extra.get("variant") == "scopa"]
 
 
 def game_title_key(variant: str) -> str:

@@ -281,6 +281,10 @@ function update(root, data, st) {
   } else if (s.jokers) {
     text = fill(T.joker, { expr: s.expr });
     ready = true;
+  } else if (sumToCard(data) && legal === true && s.take.length && s.total !== need) {
+    // Scopa's asso piglia tutto: the ace takes the table by right, not by a sum.
+    text = T.ace_all || "";
+    ready = true;
   } else if (s.total < need) {
     text = fill(T.need_more, { expr: s.expr, total: s.total, more: need - s.total });
     ready = s.take.length > 0;
@@ -299,7 +303,8 @@ function update(root, data, st) {
   refused.hidden = !said;
   refused.textContent = said;
   readout.textContent = text;
-  readout.classList.toggle("eb-ok", s.total === need && !s.jokers && legal !== false);
+  readout.classList.toggle("eb-ok", (s.total === need && !s.jokers && legal !== false) ||
+    (sumToCard(data) && legal === true && s.take.length > 0));
   const warn = root.querySelector(".eb-warn");
   const w = legal && data.moves[key] && data.moves[key].warn ? data.moves[key] : null;
   warn.hidden = !w;

@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 #: The hot modules (docs/BENCHMARKS.md): what a simulated round runs, minus the bots
 #: (``bots.Player`` is a runtime-checkable Protocol, which mypyc cannot compile).
 MODULES = ["escoba/cards.py", "escoba/rules.py", "escoba/scoring.py", "escoba/solver.py",
-           "escoba/game.py", "escoba/variants/base.py",
+           "escoba/moves.py", "escoba/game.py", "escoba/variants/base.py",
            "escoba/variants/escoba.py", "escoba/variants/scopa.py"]
 #: The shared runtime's module name: ``escoba.engine__mypyc``.
 GROUP = "escoba.engine"

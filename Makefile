@@ -43,7 +43,7 @@ pure:
 ENGINE_TESTS = tests/test_game.py tests/test_solver.py tests/test_record.py \
 	tests/test_simulate_golden.py tests/test_illegal_moves.py tests/test_properties.py \
 	tests/test_worked_examples.py tests/test_board_view.py tests/test_engine_isolation.py \
-	tests/test_compiled_core.py tests/test_simulation_loop.py
+	tests/test_compiled_core.py tests/test_simulation_loop.py tests/test_scopa.py
 
 # The rows-against-brute-force property (300 random tables, up to millions of count
 # vectors each, the brute force in test code) runs in the pure suite; compiled, the

@@ -6,7 +6,7 @@ import streamlit as st
 
 from escoba import Card, Deck
 from trainer.cards import cards_row_html
-from trainer.i18n import GLOSSARY, t
+from trainer.i18n import GLOSSARY, SCOPA_GLOSSARY, t
 from trainer.rules_text import RULE_OPTIONS, chip_texts
 
 st.title(t("help_title"))
@@ -22,4 +22,7 @@ for key, _icon in RULE_OPTIONS:
     st.markdown(f"- {words['icon']} **{words['label']}** — {words['text']}")
 st.subheader(t("glossary_title"))
 for word, key in GLOSSARY.items():
+    st.markdown(f"- **{word}** — {t(key)}")
+st.subheader(t("glossary_scopa_title"))
+for word, key in SCOPA_GLOSSARY.items():
     st.markdown(f"- **{word}** — {t(key)}")

@@ -7,17 +7,23 @@ import streamlit as st
 from trainer.i18n import t
 from trainer.lessons import suggest_lessons
 from ui.layout import require_profile, show_flash
-from ui.newgame import show_new_game_form
+from ui.newgame import game_title_key, show_new_game_form
 from ui.play_view import game_view
 from ui.session import current_game, storage
 
 profile = require_profile()
-st.title(t("play_title"))
-
 game = current_game()
-if game is None or st.session_state.get("new_game_open"):
+form_open = game is None or bool(st.session_state.get("new_game_open"))
+# The heading names the game on the screen: the one chosen on the form, or the one in play.
+variant = (st.session_state.get("ng_game") or "escoba") if form_open else game.rules.variant
+st.title(t(game_title_key(variant)))
+
+if form_open:
     show_flash()
-    if suggest_lessons(storage().lesson_results(profile.id)):
+    if variant == "scopa":
+        # Scopa's rules in a sentence (the lessons teach Escoba's).
+        st.info(t("rule_scopa_sum_help"), icon="🇮🇹")
+    elif suggest_lessons(storage().lesson_results(profile.id)):
         # Suggested until the escoba stage is done; never in the way of a game.
         st.info(t("lessons_suggest"), icon="🎓")
         st.page_link("app_pages/lessons.py", label=t("nav_lessons"), icon="🎓")

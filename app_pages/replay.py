@@ -17,7 +17,7 @@ from trainer.verdicts import record_error_text
 from ui.board import event_text_plain, seat_status
 from ui.errors import safe_callback
 from ui.score import show_piles, show_round_score
-from ui.session import settings
+from ui.session import deck_of, settings
 
 _MAX_MB = MAX_UPLOAD_BYTES // 1_000_000
 
@@ -98,17 +98,20 @@ try:
 except Exception as exc:
     _bad_file(exc)
 game = pos.replay.game
+if game.rules.variant == "scopa":
+    deck = deck_of(game.rules)  # a Scopa record is shown with Scopa's Italian cards
 round_ = game.round
 st.markdown(t("replay_where", round=pos.round_no, move=pos.move_in_round, total=steps,
                      count=steps))
 history = [e for e in round_.history if e.kind != "sweep" or round_.is_over]
 if history:
-    st.info(md_escape(event_text_plain(history[-1], names, deck)))
+    st.info(md_escape(event_text_plain(history[-1], names, deck, game.rules.variant)))
 st.markdown(f"**{t('table_title')}**")
 st.html(cards_row_html(round_.table, deck, values, width=64))
 for seat in range(game.rules.players):
     name = names[seat] if seat < len(names) else t("player_n", n=seat + 1)
-    status = seat_status(len(round_.hand(seat)), len(round_.pile(seat)), round_.escobas[seat])
+    status = seat_status(len(round_.hand(seat)), len(round_.pile(seat)), round_.escobas[seat],
+                         game.rules.variant)
     st.markdown(f"**{md_escape(name)}** · {status}")
     st.html(cards_row_html(round_.hand(seat), deck, values, width=52, names=False))
 sides = [" + ".join(names[s] for s in game.rules.seats_of(side) if s < len(names))

@@ -29,7 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 #: The hot modules (docs/BENCHMARKS.md): what a simulated round runs, minus the bots
 #: (``bots.Player`` is a runtime-checkable Protocol, which mypyc cannot compile).
 MODULES = ["escoba/cards.py", "escoba/rules.py", "escoba/scoring.py", "escoba/solver.py",
-           "escoba/game.py"]
+           "escoba/moves.py", "escoba/game.py", "escoba/variants/base.py",
+           "escoba/variants/escoba.py", "escoba/variants/scopa.py"]
 #: The shared runtime's module name: ``escoba.engine__mypyc``.
 GROUP = "escoba.engine"
 
@@ -43,8 +44,8 @@ setup(name="escoba-compiled-core", packages=[], py_modules=[],
 
 
 def built_files() -> list[Path]:
-    """Every compiled file of ours now in the package."""
-    return sorted((ROOT / "escoba").glob("*.so")) + sorted((ROOT / "escoba").glob("*.pyd"))
+    """Every compiled file of ours now in the package, subpackages (variants) included."""
+    return sorted((ROOT / "escoba").rglob("*.so")) + sorted((ROOT / "escoba").rglob("*.pyd"))
 
 
 def clean() -> None:

@@ -37,6 +37,7 @@ from .cards import CARDS, JOKER_MASK, OROS_MASK, SEVENS_MASK, SIETE_INDEX, VALUE
 from .game import Move, Observation, Renuncio
 from .solver import capture_masks, exact_subsets, signature
 from .valuation import ESCOBA_VALUE, card_values, mask_value
+from .variants import variant_for
 
 __all__ = ["Player", "RandomPlayer", "GentlePlayer", "GreedyPlayer", "ExpertPlayer",
            "make_player", "PLAYER_LEVELS", "GREEDY_WEIGHTS", "greedy_weight"]
@@ -109,9 +110,9 @@ def greedy_weight(won: int, escoba: bool = False) -> int:
 
 
 def _is_escoba(obs: Observation, table: int, card: int, take: int) -> bool:
-    last = obs.stock_count == 0 and sum(obs.hand_counts) == 1
-    return (bool(take) and take == table and not (take | 1 << card) & JOKER_MASK
-            and not (last and not obs.rules.last_play_escoba))
+    """Whether the capture scores a sweep: the variant says (escoba, scopa)."""
+    rules = obs.rules
+    return variant_for(rules).is_sweep(rules, table, card, take, obs.last_play_of_round)
 
 
 class GreedyPlayer(_PairPlayer):
@@ -264,6 +265,10 @@ class _Search:
         self.obs = obs
         self.n = rules.players
         self.cs = rules.capture_sum
+        self.rules = rules
+        #: The capture rule; ``generic`` when it is not Escoba (whose fast path is inline).
+        self.variant = variant_for(rules)
+        self.generic = None if rules.variant == "escoba" else self.variant
         self.optional = rules.capture_rule == "optional"
         self.last_play_escoba = rules.last_play_escoba
         self.hand_size = rules.hand_size
@@ -310,7 +315,9 @@ class _Search:
         key = table << 6 | card
         out = self.captures.get(key)
         if out is None:
-            if card < 40 and not table & JOKER_MASK:
+            if self.generic is not None:
+                out = self.generic.capture_sets(self.rules, table, card)
+            elif card < 40 and not table & JOKER_MASK:
                 out = exact_subsets(table, self.cs - VALUE[card], signature(table))
             else:
                 out = capture_masks(table, card, self.cs)
@@ -400,8 +407,8 @@ class _Search:
             table2 = table ^ take
             last = seat
             gain = mask_value(self.values[seat], take | bit)
-            if not table2 and not (take | bit) & JOKER_MASK and \
-                    not (empty and not stock and not self.last_play_escoba):
+            if not table2 and self.variant.is_sweep(self.rules, table, card, take,
+                                                    empty and not stock):
                 gain += ESCOBA_VALUE
             gain *= self.sign[seat]
         else:
@@ -458,8 +465,8 @@ class _Search:
             m ^= low
             for take in self.caps(table, card):
                 g = mask_value(values, take | low)
-                if take == table and not (take | low) & JOKER_MASK \
-                        and not (last_card and not self.last_play_escoba):
+                if take == table and self.variant.is_sweep(self.rules, table, card, take,
+                                                           last_card):
                     g += ESCOBA_VALUE
                 if g > best:
                     best = g

@@ -24,8 +24,18 @@ from typing import Any, NoReturn
 
 from . import __version__
 from .cards import Card, parse_cards
-from .rules import CAPTURE_RULES, CATEGORIES, INITIAL_FIFTEEN, MISCOUNT, PRESETS, Rules
+from .rules import (
+    ALL_PRESETS,
+    CAPTURE_RULES,
+    CATEGORIES,
+    INITIAL_FIFTEEN,
+    MISCOUNT,
+    PRESETS,
+    SCOPA_PRESETS,
+    Rules,
+)
 from .solver import captures
+from .variants import captures as variant_captures
 
 __all__ = ["run", "build_parser", "register", "CliError", "emit", "rules_from_args",
            "add_rules_args", "Registrar", "count_arg", "MAX_GAMES"]
@@ -105,7 +115,7 @@ def _option_value(raw: str) -> Any:
 def add_rules_args(p: argparse.ArgumentParser) -> None:
     """``--rules``, ``--teams``, ``--capture-sum`` and ``--set``: see :func:`rules_from_args`."""
     p.add_argument("--rules", default="classic", metavar="PRESET",
-                   help=f"preset: {', '.join(PRESETS)} (default classic)")
+                   help=f"preset: {', '.join(ALL_PRESETS)} (default classic)")
     p.add_argument("--teams", action="store_true", help="4 players as teams: seats 0+2 vs 1+3")
     p.add_argument("--capture-sum", type=int, choices=(10, 15, 20), default=None,
                    help="the sum to capture (default 15)")
@@ -130,8 +140,12 @@ def _cmd_captures(args: argparse.Namespace) -> int:
     if clash:
         raise CliError(f"{sorted(clash)[0]} is both played and on the table")
 
+    rules = Rules.preset(args.rules)
+
     def one(card: Card) -> dict[str, Any]:
-        sets = captures(table, card, cs)
+        # Escoba's sum is the option given here; another variant answers for itself.
+        sets = (captures(table, card, cs) if rules.variant == "escoba"
+                else variant_captures(rules, table, card))
         return {"card": str(card), "captures": [[str(c) for c in sorted(s)] for s in sets]}
 
     results = [one(c) for c in played]
@@ -193,16 +207,23 @@ def _cmd_rules(args: argparse.Namespace) -> int:
     presets = {name: Rules.preset(name).to_dict() | {"source": p.source,
                                                      "description": p.description}
                for name, p in PRESETS.items()}
+    scopa_presets = {name: Rules.preset(name).to_dict() | {"source": p.source,
+                                                           "description": p.description}
+                     for name, p in SCOPA_PRESETS.items()}
     options = {
         "players": [2, 3, 4], "teams": [False, True], "target": "1-200 (21; 15 and 31 usual)",
         "hand_size": "1-9 (3; 7 for escoba de 7 cartas)", "capture_rule": list(CAPTURE_RULES),
         "initial_fifteen": list(INITIAL_FIFTEEN), "last_play_escoba": [True, False],
         "primera": [False, True], "jokers": [False, True], "miscount": list(MISCOUNT),
         "capture_sum": [10, 15, 20], "open_hand": [False, True],
+        "variant": ["escoba", "scopa"], "napola": [False, True],
+        "asso_piglia_tutto": [False, True], "asso_piglia_tutto_scopa": [False, True],
+        "table_cards": [4, 0],
     }
-    data = {"presets": presets, "options": options, "categories": list(CATEGORIES)}
+    data = {"presets": presets, "scopa_presets": scopa_presets, "options": options,
+            "categories": list(CATEGORIES)}
     lines = ["presets:"]
-    for name, p in PRESETS.items():
+    for name, p in ALL_PRESETS.items():
         lines.append(f"  {name:8} ({p.source}): {p.description}")
     lines.append("options (change with --set KEY=VALUE):")
     for key, values in options.items():
@@ -227,6 +248,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--card", metavar="CARD", help="the card played, e.g. 7o")
     p.add_argument("--hand", nargs="+", metavar="CARD", help="every card of a hand")
     p.add_argument("--capture-sum", type=int, choices=(10, 15, 20), default=None)
+    p.add_argument("--rules", default="classic", metavar="PRESET",
+                   help=f"preset, for its capture rule: {', '.join(ALL_PRESETS)} "
+                        "(default classic)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=_cmd_captures)
 

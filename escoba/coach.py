@@ -129,8 +129,9 @@ from .cards import (
 )
 from .game import Move, Observation, Round
 from .rules import Rules
-from .solver import capture_masks, is_capture, sort_key
+from .solver import sort_key
 from .valuation import ESCOBA_VALUE, card_values, mask_value
+from .variants import variant_for
 
 __all__ = [
     "SweepRisk",
@@ -259,23 +260,27 @@ def _sweep_risk(obs: Observation, table_after: int, deal_ends: bool) -> SweepRis
     if not table_after or (deal_ends and obs.stock_count == 0):
         return None
     total = sum(VALUE[c.index] for c in cards_of(table_after))
-    low, high = rules.sweep_risk_range
+    low, high = variant_for(rules).sweep_risk_band(rules)
     if not (low <= total <= high) and not table_after & JOKER_MASK:
         return None
     nxt, size, pool = _next_opponent(obs, deal_ends)
-    capture_sum = rules.capture_sum
     if pool < 0:
         assert obs.open_hands is not None
-        known = _sweepers(table_after, obs.open_hands[nxt], capture_sum)
+        known = _sweepers(rules, table_after, obs.open_hands[nxt])
         return SweepRisk(total, len(known), 1.0 if known else 0.0, known)
-    sweepers = len(_sweepers(table_after, pool, capture_sum))
+    sweepers = len(_sweepers(rules, table_after, pool))
     return SweepRisk(total, sweepers, round(chance_at_least_one(pool.bit_count(), sweepers,
                                                                  size), 6))
 
 
-def _sweepers(table: int, among: int, capture_sum: int) -> tuple[Card, ...]:
+def _sweepers(rules: Rules, table: int, among: int) -> tuple[Card, ...]:
     """The cards of ``among`` that would sweep ``table`` (take every card of it)."""
-    return tuple(c for c in cards_of(among) if is_capture(table, c.index, table, capture_sum))
+    return tuple(c for c in cards_of(among) if table in _capture_sets(rules, table, c.index))
+
+
+def _capture_sets(rules: Rules, table: int, card: int) -> list[int]:
+    """Every set ``card`` may take from ``table``: the variant's rule."""
+    return variant_for(rules).capture_sets(rules, table, card)
 
 
 def sweepers_gone(obs: Observation, table: int) -> bool:
@@ -289,11 +294,10 @@ def sweepers_gone(obs: Observation, table: int) -> bool:
     """
     if not table or table & JOKER_MASK:
         return False
-    low, high = obs.rules.sweep_risk_range
+    low, high = variant_for(obs.rules).sweep_risk_band(obs.rules)
     if not low <= sum(VALUE[c.index] for c in cards_of(table)) <= high:
         return False
-    return not _sweepers(table, (obs.unseen_mask | obs.hand_mask) & ~table,
-                         obs.rules.capture_sum)
+    return not _sweepers(obs.rules, table, (obs.unseen_mask | obs.hand_mask) & ~table)
 
 
 # -- analysis ---------------------------------------------------------------------
@@ -328,8 +332,8 @@ class MoveAssessment:
 
 
 def _scores_escoba(rules: Rules, table: int, take: int, card: int, last_card: bool) -> bool:
-    return (take == table and bool(take) and not ((take | 1 << card) & JOKER_MASK)
-            and not (last_card and not rules.last_play_escoba))
+    """Whether the capture scores a sweep: the variant says (escoba, scopa)."""
+    return variant_for(rules).is_sweep(rules, table, card, take, last_card)
 
 
 def _reply_value(obs: Observation, table: int, theirs: tuple[float, ...], card_pool: int,
@@ -337,7 +341,7 @@ def _reply_value(obs: Observation, table: int, theirs: tuple[float, ...], card_p
     """Best immediate value for the next player laying ``card_pool``'s card on ``table``."""
     rules = obs.rules
     best = 0.0
-    for take in capture_masks(table, card_pool, rules.capture_sum):
+    for take in _capture_sets(rules, table, card_pool):
         v = mask_value(theirs, take) + theirs[card_pool]
         if _scores_escoba(rules, table, take, card_pool, last_card):
             v += ESCOBA_VALUE
@@ -372,14 +376,14 @@ def _expected_reply(obs: Observation, table_after: int, theirs: tuple[float, ...
 def _capture_chance(obs: Observation, table_after: int, target: int, deal_ends: bool) -> float:
     """P(the next opponent holds a card that captures a set including ``target``)."""
     nxt, size, pool = _next_opponent(obs, deal_ends)
-    cs = obs.rules.capture_sum
+    rules = obs.rules
     if pool < 0:
         assert obs.open_hands is not None
         hand = obs.open_hands[nxt]
-        return 1.0 if any(any(t >> target & 1 for t in capture_masks(table_after, c.index, cs))
+        return 1.0 if any(any(t >> target & 1 for t in _capture_sets(rules, table_after, c.index))
                           for c in cards_of(hand)) else 0.0
     good = sum(1 for c in cards_of(pool)
-               if any(t >> target & 1 for t in capture_masks(table_after, c.index, cs)))
+               if any(t >> target & 1 for t in _capture_sets(rules, table_after, c.index)))
     return round(chance_at_least_one(pool.bit_count(), good, size), 6)
 
 
@@ -456,7 +460,7 @@ def _analyse(obs: Observation, pairs: list[tuple[int, int]],
              assess: list[tuple[int, int]]) -> list[MoveAssessment]:
     """Assess the plays ``assess`` in the light of the legal plays ``pairs``."""
     rules = obs.rules
-    cs = rules.capture_sum
+    variant = variant_for(rules)
     ours, theirs = _monotone(*card_values(obs))
     table = obs.table_mask
     deal_ends = _deal_ends(obs)
@@ -511,12 +515,12 @@ def _analyse(obs: Observation, pairs: list[tuple[int, int]],
             warnings.append(("misses_escoba", {}))
         if take and take.bit_count() < most_taken[card]:
             warnings.append(("fewer_cards", {"best": most_taken[card]}))
-        if not take and capture_masks(table, card, cs):
+        if not take and _capture_sets(rules, table, card):
             warnings.append(("misses_capture", {}))
             if rules.capture_rule == "renuncio" and not last_card:
                 warnings.append(("renuncio_risk", {}))
                 # The next player will claim: count the best claim against us.
-                risk += max(mask_value(theirs, t) for t in capture_masks(table, card, cs)) \
+                risk += max(mask_value(theirs, t) for t in _capture_sets(rules, table, card)) \
                     + theirs[card]
         if last_card:
             reason: Message = ("last_play", {"cards": table_after.bit_count()})
@@ -532,10 +536,12 @@ def _analyse(obs: Observation, pairs: list[tuple[int, int]],
                 and _sweepers_left(obs, table_after):
             reason = ("lay_down_open", {"total": total_after})
         elif risk_obj is not None and sweepers_gone(obs, table_after):
-            reason = ("lay_down_counted", {"total": total_after, "need": cs - total_after})
+            reason = ("lay_down_counted", {"total": total_after,
+                                           "need": variant.sweeper_value(rules, total_after)})
         elif risk_obj is not None and not table_after & JOKER_MASK:
             # Nobody else holds a sweeper (the chance is 0): the ones left are ours.
-            reason = ("lay_down_yours", {"total": total_after, "need": cs - total_after})
+            reason = ("lay_down_yours", {"total": total_after,
+                                         "need": variant.sweeper_value(rules, total_after)})
         else:
             reason = ("lay_down_safe", {"total": total_after})
         if not take:
@@ -606,7 +612,7 @@ def _kept_scoring_card(hand: int, laid: int) -> int | None:
 
 def _sweepers_left(obs: Observation, table_after: int) -> bool:
     """Whether some card nobody has seen yet (other hands included) could sweep ``table_after``."""
-    return bool(_sweepers(table_after, obs.unseen_mask, obs.rules.capture_sum))
+    return bool(_sweepers(obs.rules, table_after, obs.unseen_mask))
 
 
 @lru_cache(maxsize=1024)

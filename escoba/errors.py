@@ -39,6 +39,9 @@ card_not_on_table      ``cards``: chosen cards that are not on the table
 wrong_sum              ``card``, ``cards`` (the take), ``values`` (ints; a joker is
                        ``"JK"``), ``total`` (of the plain cards), ``need``, ``jokers``
 capture_forced         ``card``, ``captures`` (list of card lists), ``count``
+must_take_equal        ``card``, ``cards`` (the take), ``equal`` (cards of the same value
+                       on the table), ``value``: Scopa takes an equal card before any sum
+ace_takes_all          ``card``, ``cards`` (the table): Scopa's asso piglia tutto
 miscount_not_allowed   (none): ``miscount="retry"`` refuses miscounts
 miscount_takes_nothing (none)
 miscount_names_cards   (none): a miscount must name the cards chosen
@@ -101,6 +104,8 @@ class Code(enum.StrEnum):
     CARD_NOT_ON_TABLE = "card_not_on_table"
     WRONG_SUM = "wrong_sum"
     CAPTURE_FORCED = "capture_forced"
+    MUST_TAKE_EQUAL = "must_take_equal"
+    ACE_TAKES_ALL = "ace_takes_all"
     MISCOUNT_NOT_ALLOWED = "miscount_not_allowed"
     MISCOUNT_TAKES_NOTHING = "miscount_takes_nothing"
     MISCOUNT_NAMES_CARDS = "miscount_names_cards"

@@ -278,7 +278,7 @@ def replay(record: Mapping[str, Any] | str | bytes) -> Replay:
         redealt = entry.get("redealt", [])
         if not isinstance(redealt, list):
             raise where.malformed("redealt must be a list of decks")
-        if redealt and rules.initial_fifteen != "redeal":
+        if redealt and rules.initial_fifteen != "redeal" and rules.variant == "escoba":
             raise where.malformed("redealt decks need initial_fifteen=redeal")
         abandoned = []
         for k, old in enumerate(redealt, start=1):

@@ -24,6 +24,9 @@ __all__ = [
     "Rules",
     "RulesError",
     "PRESETS",
+    "SCOPA_PRESETS",
+    "ALL_PRESETS",
+    "VARIANT_NAMES",
     "CAPTURE_RULES",
     "INITIAL_FIFTEEN",
     "MISCOUNT",
@@ -51,6 +54,8 @@ class _Preset:
     initial_fifteen: str
     last_play_escoba: bool
     description: str
+    #: Options the preset fixes besides the above (its variant, players, hands...).
+    extra: Mapping[str, Any] = dataclasses.field(default_factory=dict)
 
 
 #: The four presets of RULES.md. The preset's name also selects its scoring table.
@@ -64,6 +69,26 @@ PRESETS: Mapping[str, _Preset] = {
     "escova": _Preset("000 var.", 31, "forced", "dealer_takes", True,
                       "Brazil/Portugal: to 31; all ten oros score 2; no sevens"),
 }
+#: The Scopa family (:mod:`escoba.variants.scopa`): kept apart from :data:`PRESETS`, whose
+#: four Escoba presets the app offers, until the app plays Scopa too.
+SCOPA_PRESETS: Mapping[str, _Preset] = {
+    "scopa": _Preset("002 var.", 11, "forced", "ignore", False,
+                     "Italian Scopa: equal value first, sums to the card; "
+                     "carte, denari, settebello, primiera, scope",
+                     {"variant": "scopa"}),
+    "scopone": _Preset("002 var.", 11, "forced", "ignore", False,
+                       "Scopone: Scopa for 4 in two teams, 9 cards each, 4 on the table",
+                       {"variant": "scopa", "players": 4, "teams": True, "hand_size": 9}),
+    "scopone_scientifico": _Preset("002 var.", 11, "forced", "ignore", False,
+                                   "Scopone scientifico: 10 cards each, an empty table",
+                                   {"variant": "scopa", "players": 4, "teams": True,
+                                    "hand_size": 10, "table_cards": 0}),
+}
+#: Every preset :meth:`Rules.preset` knows.
+ALL_PRESETS: Mapping[str, _Preset] = {**PRESETS, **SCOPA_PRESETS}
+#: The variants (capture rules, :mod:`escoba.variants`) and the options only Scopa has.
+VARIANT_NAMES: tuple[str, ...] = ("escoba", "scopa")
+SCOPA_TARGETS: tuple[int, ...] = (11, 16, 21)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +112,16 @@ class Rules:
     miscount: Miscount = "retry"
     capture_sum: int = 15
     open_hand: bool = False
+    #: The capture rule (:func:`escoba.variants.variant_for`): "escoba" or "scopa".
+    variant: str = "escoba"
+    #: Scopa: asso, 2 and 3 of denari score 3, +1 per next card in sequence.
+    napola: bool = False
+    #: Scopa: an ace takes the whole table unless an ace lies there...
+    asso_piglia_tutto: bool = False
+    #: ...and that capture counts as a scopa only with this option.
+    asso_piglia_tutto_scopa: bool = False
+    #: Cards a deal lays face up on the table (Scopone scientifico: 0).
+    table_cards: int = 4
 
     def __post_init__(self) -> None:
         self._validate()
@@ -95,16 +130,18 @@ class Rules:
     @classmethod
     def preset(cls, name: str = "classic", **options: Any) -> Rules:
         """The preset ``name`` with ``options`` changed (e.g. ``players=4, teams=True``)."""
-        if name not in PRESETS:
-            raise RulesError(f"unknown preset {name!r} (choose one of {', '.join(PRESETS)})",
-                             Code.RULES_UNKNOWN_PRESET, preset=str(name), presets=list(PRESETS))
-        p = PRESETS[name]
+        if name not in ALL_PRESETS:
+            raise RulesError(f"unknown preset {name!r} (choose one of {', '.join(ALL_PRESETS)})",
+                             Code.RULES_UNKNOWN_PRESET, preset=str(name),
+                             presets=list(ALL_PRESETS))
+        p = ALL_PRESETS[name]
         base: dict[str, Any] = {
             "preset_name": name,
             "target": p.target,
             "capture_rule": p.capture_rule,
             "initial_fifteen": p.initial_fifteen,
             "last_play_escoba": p.last_play_escoba,
+            **p.extra,
         }
         unknown = set(options) - set(OPTION_NAMES)
         if unknown:
@@ -143,6 +180,8 @@ class Rules:
             return full
         default = Rules.preset(self.preset_name)
         out: dict[str, Any] = {"preset": self.preset_name, "players": self.players}
+        if self.variant != "escoba":  # a record names its variant (old ones: Escoba)
+            out["variant"] = self.variant
         for key, value in full.items():
             if key not in out and value != getattr(default, key):
                 out[key] = value
@@ -155,12 +194,13 @@ class Rules:
                 raise RulesError(message, Code.RULES_BAD_VALUE, option=option,
                                  value=repr(getattr(self, option, None)))
 
-        check(self.preset_name in PRESETS,
-              f"unknown preset {self.preset_name!r} (choose one of {', '.join(PRESETS)})",
+        check(self.preset_name in ALL_PRESETS,
+              f"unknown preset {self.preset_name!r} (choose one of {', '.join(ALL_PRESETS)})",
               "preset_name")
-        for name in ("teams", "last_play_escoba", "primera", "jokers", "open_hand"):
+        for name in ("teams", "last_play_escoba", "primera", "jokers", "open_hand", "napola",
+                     "asso_piglia_tutto", "asso_piglia_tutto_scopa"):
             check(isinstance(getattr(self, name), bool), f"{name} must be true or false", name)
-        for name in ("players", "target", "hand_size", "capture_sum"):
+        for name in ("players", "target", "hand_size", "capture_sum", "table_cards"):
             value = getattr(self, name)
             check(isinstance(value, int) and not isinstance(value, bool),
                   f"{name} must be a whole number, got {value!r}", name)
@@ -178,11 +218,31 @@ class Rules:
               f"miscount must be one of {', '.join(MISCOUNT)}, got {self.miscount!r}", "miscount")
         check(self.capture_sum in CAPTURE_SUMS,
               f"capture_sum must be 10, 15 or 20, got {self.capture_sum}", "capture_sum")
-        check(1 <= self.hand_size <= 9, f"hand_size must be 1-9, got {self.hand_size}",
-              "hand_size")
-        check(self.players * self.hand_size + 4 <= 40,
-              f"{self.players} hands of {self.hand_size} plus 4 table cards need "
-              f"{self.players * self.hand_size + 4} cards; the deck has 40", "hand_size")
+        check(self.variant in VARIANT_NAMES,
+              f"variant must be one of {', '.join(VARIANT_NAMES)}, got {self.variant!r}",
+              "variant")
+        if self.variant == "escoba":
+            check(1 <= self.hand_size <= 9, f"hand_size must be 1-9, got {self.hand_size}",
+                  "hand_size")
+            for name in ("napola", "asso_piglia_tutto", "asso_piglia_tutto_scopa"):
+                check(not getattr(self, name), f"{name} is a Scopa option", name)
+            check(self.table_cards == 4, "Escoba deals 4 table cards", "table_cards")
+        else:
+            check(1 <= self.hand_size <= 10, f"hand_size must be 1-10, got {self.hand_size}",
+                  "hand_size")
+            check(self.table_cards in (0, 4), "table_cards must be 0 or 4", "table_cards")
+            check(self.capture_rule != "renuncio", "Scopa has no renuncio claims",
+                  "capture_rule")
+            check(self.miscount == "retry", "Scopa refuses miscounts (miscount=retry)",
+                  "miscount")
+            check(not self.jokers, "Scopa is played without jokers", "jokers")
+            check(not self.primera, "Scopa always scores the primiera", "primera")
+            check(self.capture_sum == 15, "Scopa's sums are the card's own value",
+                  "capture_sum")
+        check(self.players * self.hand_size + self.table_cards <= 40,
+              f"{self.players} hands of {self.hand_size} plus {self.table_cards} table cards "
+              f"need {self.players * self.hand_size + self.table_cards} cards; "
+              "the deck has 40", "hand_size")
 
     # -- derived facts ----------------------------------------------------
     @property
@@ -228,7 +288,11 @@ class Rules:
 
     @property
     def sweep_risk_range(self) -> tuple[int, int]:
-        """Table totals one card can sweep: 5-14 for a capture sum of 15."""
+        """Escoba's table totals one card can sweep: 5-14 for a capture sum of 15.
+
+        Any variant's band is :meth:`escoba.variants.Variant.sweep_risk_band` (Scopa's
+        1-10), which the engine asks; this module cannot (the variants import it).
+        """
         return max(1, self.capture_sum - 10), self.capture_sum - 1
 
     def describe(self) -> str:
@@ -245,6 +309,9 @@ class Rules:
             parts.append("primera")
         if self.open_hand:
             parts.append("open hands")
+        for option in ("napola", "asso_piglia_tutto"):
+            if getattr(self, option):
+                parts.append(option.replace("_", " "))
         return ", ".join(parts)
 
 

@@ -15,7 +15,8 @@ from typing import NamedTuple
 from .cards import JOKER_MASK, OROS_MASK, SEVENS_MASK, SIETE_DE_OROS, SUIT_MASKS, Card
 from .rules import Rules
 
-__all__ = ["CategoryResult", "RoundScore", "score_round", "setenta_total", "setenta_cards",
+__all__ = ["CategoryResult", "RoundScore", "score_round", "score_escoba_round",
+           "score_scopa_round", "napola_points", "setenta_total", "setenta_cards",
            "SETENTA_VALUES"]
 
 #: Setenta (primera) value of each capture value 1..10 (index 0 unused).
@@ -169,12 +170,17 @@ _HOLDER_POINTS = {sides: tuple(tuple(1 if i == holder else 0 for i in range(side
 
 
 def score_round(rules: Rules, piles: Sequence[int], escobas: Sequence[int]) -> RoundScore:
-    """Score a finished round from each *seat's* pile mask and escoba count.
+    """Score a finished round from each *seat's* pile mask and escoba (sweep) count,
+    by the categories of the rules' variant (:mod:`escoba.variants`)."""
+    # The variants (escoba.variants) call these scorers; this module cannot import them.
+    if rules.variant == "scopa":
+        return score_scopa_round(rules, piles, escobas)
+    return score_escoba_round(rules, piles, escobas)
 
-    Seats are pooled into sides here (teams share their piles).
-    """
-    side_piles: Sequence[int]
-    side_escobas: Sequence[int]
+
+def _sides(rules: Rules, piles: Sequence[int],
+           escobas: Sequence[int]) -> tuple[int, Sequence[int], Sequence[int]]:
+    """Seats pooled into sides (teams share their piles): count, piles, sweeps."""
     if rules.teams:
         sides = 2
         team_piles = [0] * sides
@@ -182,10 +188,19 @@ def score_round(rules: Rules, piles: Sequence[int], escobas: Sequence[int]) -> R
         for seat, pile in enumerate(piles):
             team_piles[rules.side_of(seat)] |= pile
             team_escobas[rules.side_of(seat)] += escobas[seat]
-        side_piles, side_escobas = team_piles, team_escobas
-    else:
-        sides = rules.players
-        side_piles, side_escobas = piles, escobas
+        return sides, team_piles, team_escobas
+    return rules.players, piles, escobas
+
+
+def score_escoba_round(rules: Rules, piles: Sequence[int],
+                       escobas: Sequence[int]) -> RoundScore:
+    """Escoba's scoring: the six categories of :data:`~escoba.rules.CATEGORIES`.
+
+    Seats are pooled into sides here (teams share their piles).
+    """
+    side_piles: Sequence[int]
+    side_escobas: Sequence[int]
+    sides, side_piles, side_escobas = _sides(rules, piles, escobas)
     if sides == 2:  # the usual table: each count written out
         a, b = side_piles
         cards: tuple[int, ...] = (a.bit_count(), b.bit_count())
@@ -235,3 +250,47 @@ def score_round(rules: Rules, piles: Sequence[int], escobas: Sequence[int]) -> R
     return RoundScore((cards_result, oros_result, siete_result, sevens_result, setenta_result,
                        _new_result(CategoryResult, ("escobas", escoba_counts, escoba_counts,
                                                     None, "count"))))  # CATEGORIES order
+
+
+#: The coins (denari = oros) in value order 1..10.
+_COINS = tuple(i for i in range(40) if OROS_MASK >> i & 1)
+
+
+def napola_points(pile: int) -> int:
+    """Asso, 2 and 3 of coins: 3 points, and 1 more for each next coin in sequence."""
+    run = 0
+    for index in _COINS:
+        if not pile >> index & 1:
+            break
+        run += 1
+    return run if run >= 3 else 0
+
+
+def score_scopa_round(rules: Rules, piles: Sequence[int], scope: Sequence[int]) -> RoundScore:
+    """Scopa's scoring: carte, denari, settebello, primiera (a tie or a missing suit
+    scores nobody), each scopa, and napola when that option is on. The categories
+    keep Escoba's keys (cards, oros, siete_de_oros, setenta, escobas; sevens is not
+    played) so every breakdown reader works; the variant's ``category_labels`` name
+    them in Italian."""
+    sides, side_piles, side_scope = _sides(rules, piles, scope)
+    cards = tuple([p.bit_count() for p in side_piles])
+    coins = tuple([(p & OROS_MASK).bit_count() for p in side_piles])
+    settebello = tuple([p >> _SIETE_INDEX & 1 for p in side_piles])
+    holder = settebello.index(1) if 1 in settebello else None
+    categories = [
+        _most("cards", cards), _most("oros", coins),
+        _new_result(CategoryResult, (
+            "siete_de_oros", settebello, _HOLDER_POINTS[sides][sides if holder is None
+                                                               else holder],
+            holder, "nobody" if holder is None else "holder")),
+        _new_result(CategoryResult, ("sevens", (None,) * sides, (0,) * sides, None,
+                                     "not_played")),
+        _most("setenta", tuple([setenta_total(p) for p in side_piles])),
+        _new_result(CategoryResult, ("escobas", tuple(side_scope), tuple(side_scope), None,
+                                     "count")),
+    ]
+    if rules.napola:
+        napola = tuple([napola_points(p) for p in side_piles])
+        categories.append(_new_result(CategoryResult, ("napola", napola, napola, None,
+                                                       "count")))
+    return RoundScore(tuple(categories))

@@ -27,6 +27,7 @@ from tests.test_app_helpers import (
     new_app,
     play,
     play_round_by_clicking,
+    reopen_after_restart,
     set_widget,
     start_game,
     wrong_choice,
@@ -233,14 +234,7 @@ def test_resume_after_a_restart() -> None:
         g = game(at)
         play(at, rng.choice(g.observation(g.to_move).legal_moves()))
     record = game(at).record()
-    profile_id = at.query_params["p"]
-    profile_id = profile_id[0] if isinstance(profile_id, list) else profile_id
-    # A restart: new process state (caches gone), a new browser session, same URL.
-    st.cache_resource.clear()
-    st.cache_data.clear()
-    again = new_app(query={"p": str(profile_id)})
-    again.switch_page("app_pages/play.py").run()
-    assert_ok(again)
+    again = reopen_after_restart(at)
     assert game(again).record() == record
     assert "play_button" in {b.key for b in again.button}
 

@@ -57,6 +57,21 @@ def start_game(at: AppTest, **choices: Any) -> AppTest:
     return at
 
 
+def reopen_after_restart(at: AppTest, page: str = "app_pages/play.py") -> AppTest:
+    """The same child's ``page`` after a restart: new process state (caches gone), a new
+    browser session, the same URL (its profile)."""
+    import streamlit as st
+
+    profile_id = at.query_params["p"]
+    profile_id = profile_id[0] if isinstance(profile_id, list) else profile_id
+    st.cache_resource.clear()
+    st.cache_data.clear()
+    again = new_app(query={"p": str(profile_id)})
+    again.switch_page(page).run()
+    assert_ok(again)
+    return again
+
+
 def set_widget(at: AppTest, key: str, value: Any) -> None:
     for kind in ("selectbox", "toggle", "segmented_control", "pills", "text_input", "checkbox"):
         widgets = [w for w in getattr(at, kind) if w.key == key]

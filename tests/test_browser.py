@@ -542,10 +542,10 @@ def test_play_and_a_puzzle_in_german_italian_and_chinese_fit(server, browser_typ
         browser.close()
 
 
-def _context(p, launch_args: dict, size: tuple[int, int], **kw):
+def _context(p, launch_args: dict, size: tuple[int, int], locale: str = "en-US", **kw):
     browser = p.chromium.launch(**launch_args)
     context = browser.new_context(viewport={"width": size[0], "height": size[1]},
-                                  locale="en-US", device_scale_factor=1, **kw)
+                                  locale=locale, device_scale_factor=1, **kw)
     page = context.new_page()
     page.set_default_timeout(30_000)
     return browser, context, page

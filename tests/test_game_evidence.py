@@ -195,3 +195,24 @@ def test_a_played_game_updates_the_childs_facts_in_the_app(fresh_app) -> None:
     stats = fact_stats_of(version, 15)
     found = {f for r in turns for f, ok, _s in r.answers if ok}
     assert found and all(stats[f].correct >= 1 for f in found if f in stats)
+
+
+# -- Scopa (issue 28): the variant names the fact; the model stores its additions --------
+
+SCOPA = Rules.preset("scopa")
+
+
+def test_a_scopa_sum_practises_the_additions_that_make_the_card() -> None:
+    session = _session(["7o", "1c", "2c"], ["3c", "4e", "9b", "10b"], ["3b", "4b", "6b"],
+                       rules=SCOPA)
+    made = _turn(session, "7o", ["3c", "4e"])
+    assert made.answers == (("3+4", True, None),) and made.found == 1
+
+
+def test_a_scopa_equal_card_and_a_refused_scopa_sum_say_nothing() -> None:
+    session = _session(["7o", "1c", "2c"], ["7c", "3c", "4e", "10b"], ["3b", "4b", "6b"],
+                       rules=SCOPA)
+    assert _turn(session, "7o", ["7c"]) is None  # the same number: no addition asked
+    other = _session(["6o", "1c", "2c"], ["3c", "2e", "9b", "10b"], ["3b", "4b", "6b"],
+                     rules=SCOPA)
+    assert _turn(other, "6o", ["3c", "2e"]) is None  # 3 + 2 for a 6: not a wrong addition

@@ -20,6 +20,7 @@ from escoba.rules import CAPTURE_RULES, CATEGORIES, INITIAL_FIFTEEN, MISCOUNT, P
 from trainer.i18n import (
     GLOSSARY,
     LANGUAGES,
+    SCOPA_GLOSSARY,
     format_day,
     format_number,
     format_percent,
@@ -130,6 +131,13 @@ SAME_AS_ENGLISH["it"] = {"play_title", "renuncio_button", "renuncio.title", "ui.
 # 十五扫桌: "十五扫桌（Escoba de quince）" is then said once).
 SAME_AS_ENGLISH["de"] |= {"speech.word.escoba_de_quince"}
 SAME_AS_ENGLISH["it"] |= {"speech.word.escoba_de_quince"}
+# issue 28 (Play): Scopa's own names stay Italian in every language, as Escoba's stay
+# Spanish (the game, its presets and options, the napola and the scopas' row).
+for _lang in ("es", "de", "zh", "it"):
+    SAME_AS_ENGLISH[_lang] |= {"play_title_scopa", "rule_preset_scopa", "rule_preset_scopone",
+                               "rule_preset_scopone_scientifico", "rule_napola",
+                               "rule_asso_piglia_tutto", "cat_napola", "cat_scope",
+                               "board_scopa_cheer", "seat_scope"}
 # A PIN is a PIN in Spanish and German.
 SAME_AS_ENGLISH["es"] |= {"list.pin"}
 SAME_AS_ENGLISH["de"] |= {"list.pin"}
@@ -185,7 +193,7 @@ def _dynamic_keys() -> set[str]:
     keys |= {"ch_mistakes_reading", "ch_mistakes_reading_down"}  # chosen by the trend
     keys |= {f"pz_hint_{k}" for k in ("need", "starts_with", "group_uses", "count_on",
                                       "consider", "check_each", "all_found")}
-    keys |= set(GLOSSARY.values())
+    keys |= set(GLOSSARY.values()) | set(SCOPA_GLOSSARY.values())
     # issue 26: the rules line's options and the won cards' groups
     from trainer.rules_text import RULE_OPTIONS
 
@@ -238,7 +246,7 @@ def test_every_coach_message_key_is_translated() -> None:
 def test_glossary_explains_domain_words_in_every_language() -> None:
     for lang in LANGUAGES:
         strings = _messages(lang)
-        for word, key in GLOSSARY.items():
+        for word, key in (*GLOSSARY.items(), *SCOPA_GLOSSARY.items()):
             assert strings[key][0].strip(), (lang, word)
     # The words stay Spanish inside the English catalog too.
     english = " ".join(" ".join(v) for v in EN.values())

@@ -42,6 +42,7 @@ from typing import Any
 
 from escoba import Card, Deck, Move, Observation, coach
 from escoba.cards import cards_of
+from escoba.variants import variant_for
 from puzzles import Puzzle
 
 from . import hints as hint_mod
@@ -49,8 +50,8 @@ from .cards import back_svg, card_svg
 from .gameplay import GameSession
 from .i18n import card_name, t
 from .rules_text import chip_texts, rules_in_force
-from .verdicts import sum_expression
-from .words import event_line, hint_line_text, odds_text, seat_label, seat_status
+from .verdicts import capture_terms, sum_expression
+from .words import event_line, hint_line_text, odds_text, seat_label, seat_status, sweep_word_key
 
 __all__ = ["BoardAction", "BoardRefusal", "read_action", "move_key", "card_faces",
            "game_board", "session_board", "session_position", "puzzle_board",
@@ -192,8 +193,9 @@ def card_faces(cards: Iterable[Card], deck: Deck, show_value: bool) -> dict[str,
     return faces
 
 
-def _texts(need: int) -> dict[str, str]:
-    """The readout's templates; the component fills in the placeholders."""
+def _texts(need: int | str, cheer_key: str = "board_escoba_cheer") -> dict[str, str]:
+    """The readout's templates; the component fills in the placeholders (Scopa's
+    ``need`` too: "{need}", the value of the card the child picks)."""
     keep = {"expr": "{expr}", "total": "{total}", "more": "{more}", "over": "{over}",
             "need": need, "card": "{card}", "count": "{count}"}
     return {
@@ -207,7 +209,8 @@ def _texts(need: int) -> dict[str, str]:
         "lay": t("board_lay", **keep),
         "table_label": t("table_title"),
         "suggested": t("board_suggested"),
-        "escoba": t("board_escoba_cheer"),
+        "escoba": t(cheer_key),
+        "ace_all": t("ace_takes_all"),
         "what_happened": t("what_happened"),
         "table_empty": t("table_empty"),
     }
@@ -229,11 +232,19 @@ class SeatView:
     is_viewer: bool
 
 
-def _capture_sum(event: Any) -> str | None:
+def _capture_sum(event: Any, variant: str = "escoba") -> str | None:
     """ "8 + 7 = 15": the sum a capture made, in the engine's own terms (for the board's
-    cheer of a child's capture); None for a card laid down or a take without a card."""
+    cheer of a child's capture); None for a card laid down or a take without a card.
+    Scopa's is the table cards to the card's value ("3 + 4 = 7"); an equal card or the
+    ace taking the whole table makes no sum to cheer."""
     if event.kind != "play" or event.card is None or not event.take_mask:
         return None
+    if variant == "scopa":
+        values, target = capture_terms(Move(event.card, event.take), variant, 0)
+        # One card is an equal value; an ace with two or more took the table by right.
+        if len(values) < 2 or target == 1:
+            return None
+        return f"{sum_expression(values)} = {target}"
     values, total, jokers = Move(event.card, event.take).sum_terms()
     return f"{sum_expression(values)} = {total if not jokers else '🃏'}"
 
@@ -267,10 +278,11 @@ def _risk_meter(obs: Observation) -> dict[str, Any]:
     issue 26): a total in the band is "safe" when every card that would sweep it has
     been seen, and the text says so ("no 5 left"), as the hint does.
     """
-    need = obs.rules.capture_sum
     total = sum(c.value for c in obs.table if not c.is_joker)
-    low, high = obs.rules.sweep_risk_range
-    missing = need - total
+    variant = variant_for(obs.rules)
+    low, high = variant.sweep_risk_band(obs.rules)  # 5-14 for 15, 1-10 in Scopa
+    # The card that would sweep it: 15 - total in Escoba, a card of the total in Scopa.
+    missing = variant.sweeper_value(obs.rules, total)
     gone = coach.sweepers_gone(obs, obs.table_mask)
     if not obs.table:
         band, text = "empty", t("board_meter_empty")
@@ -280,7 +292,7 @@ def _risk_meter(obs: Observation) -> dict[str, Any]:
         band, text = "risk", t("board_meter_risk", total=total, low=low, high=high)
     else:
         band, text = "safe", t("board_meter_safe", total=total, low=low, high=high)
-    return {"total": total, "low": low, "high": high, "max": 2 * need, "band": band,
+    return {"total": total, "low": low, "high": high, "max": 2 * (high + 1), "band": band,
             "text": text, "need": missing if gone else None}
 
 
@@ -298,6 +310,7 @@ def game_board(*, obs: Observation, seats: Sequence[SeatView], game_id: int | No
     hand card is in the data. ``interactive``: the viewer is to move and may play.
     """
     need = obs.rules.capture_sum
+    scopa = obs.rules.variant == "scopa"
     hand = list(obs.hand) if show_hand else []
     open_hands = obs.open_hands
     visible: list[Card] = list(obs.table) + hand
@@ -311,7 +324,7 @@ def game_board(*, obs: Observation, seats: Sequence[SeatView], game_id: int | No
             "seat": view.seat, "name": view.label,
             "status": seat_status(obs.hand_counts[view.seat],
                                   obs.pile_masks[view.seat].bit_count(),
-                                  obs.escobas[view.seat]),
+                                  obs.escobas[view.seat], obs.rules.variant),
             "count": obs.hand_counts[view.seat], "cards": [str(c) for c in faces],
             "pile": obs.pile_masks[view.seat].bit_count(), "turn": to_move == view.seat,
             "escobas": obs.escobas[view.seat],
@@ -328,12 +341,13 @@ def game_board(*, obs: Observation, seats: Sequence[SeatView], game_id: int | No
         shown = ([event.card] if event.card is not None else []) + sorted(event.take)
         visible += shown
         events.append({"id": rounds * 1000 + index, "seat": event.seat,
-                       "line": event_line(labels.get(event.seat, "?"), event, deck),
+                       "line": event_line(labels.get(event.seat, "?"), event, deck,
+                                          obs.rules.variant),
                        "card": str(event.card) if event.card is not None else None,
                        "take": [str(c) for c in sorted(event.take)],
                        "kind": event.kind, "escoba": bool(event.escoba),
                        "computer": event.seat not in humans,
-                       "sum": _capture_sum(event)})
+                       "sum": _capture_sum(event, obs.rules.variant)})
     events = events[-8:]
     me = next((v for v in seats if v.is_viewer), None)
     moves = None
@@ -363,9 +377,11 @@ def game_board(*, obs: Observation, seats: Sequence[SeatView], game_id: int | No
                "renuncio": t("renuncio_button") if claims else None}
     return {
         "kind": "game", "position": position, "need": need,
+        # Scopa's target is the card picked (board.js reads its value); Escoba's is need.
+        "sum_rule": "card" if scopa else "with_card",
         "game_key": f"g{game_id or 0}", "ready": ready,
         "faces": card_faces(visible, deck, show_value),
-        "back": back_svg(60),
+        "back": back_svg(60, t("card_back")),
         "table": [str(c) for c in obs.table], "hand": [str(c) for c in hand],
         "select": {"hand": "single" if interactive else "none",
                    "table": "multi" if interactive else "none", "fixed": None,
@@ -376,10 +392,13 @@ def game_board(*, obs: Observation, seats: Sequence[SeatView], game_id: int | No
             "seat": me.seat, "name": me.label,
             "pile": obs.pile_masks[me.seat].bit_count(), "escobas": obs.escobas[me.seat],
             "status": seat_status(len(hand) if show_hand else obs.hand_counts[me.seat],
-                                  obs.pile_masks[me.seat].bit_count(), obs.escobas[me.seat])},
+                                  obs.pile_masks[me.seat].bit_count(), obs.escobas[me.seat],
+                                  obs.rules.variant)},
         "hand_title": (header or {}).get("hand_title", ""),
         "events": events, "header": header_data,
-        "texts": _texts(need), "buttons": buttons,
+        "texts": _texts("{need}" if scopa else need,
+                        sweep_word_key("board_escoba_cheer", obs.rules.variant)),
+        "buttons": buttons,
     }
 
 

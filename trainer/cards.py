@@ -20,7 +20,7 @@ from functools import lru_cache
 from escoba import Card, Deck
 from locales.cards import grammar
 
-from .i18n import DEFAULT, card_name, rank_name, run_language, spanish_card_names
+from .i18n import DEFAULT, card_name, rank_name, run_language, spanish_card_names, t
 
 __all__ = ["card_svg", "card_img", "back_svg", "cards_row_html", "backs_row_html",
            "SUIT_COLOURS", "card_label", "pick_label"]
@@ -162,11 +162,12 @@ def _card_svg(card: Card, deck: Deck, show_value: bool, selected: bool, width: i
     return "".join(parts)
 
 
-@lru_cache(maxsize=16)
-def back_svg(width: int = 56) -> str:
-    """The back of a card: what an opponent's hidden card looks like (no face data)."""
+@lru_cache(maxsize=64)
+def back_svg(width: int = 56, label: str = "card back") -> str:
+    """The back of a card: what an opponent's hidden card looks like (no face data);
+    ``label``: its accessible name in the child's language (``t("card_back")``)."""
     return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" width="{width}" '
-            f'height="{int(width * 1.5)}" role="img" aria-label="card back">'
+            f'height="{int(width * 1.5)}" role="img" aria-label="{html.escape(label)}">'
             f'<rect x="3" y="3" width="{W - 6}" height="{H - 6}" rx="10" fill="#8A2432" '
             f'stroke="#4d0f19" stroke-width="3"/>'
             f'<rect x="14" y="14" width="{W - 28}" height="{H - 28}" rx="6" fill="none" '
@@ -211,7 +212,8 @@ def cards_row_html(cards: Iterable[Card], deck: Deck, show_value: bool, *,
 
 def backs_row_html(count: int, width: int = 44) -> str:
     """``count`` card backs: all that is ever sent about a hidden hand."""
-    data = base64.b64encode(back_svg(width).encode("utf-8")).decode("ascii")
+    label = t("card_back")
+    data = base64.b64encode(back_svg(width, label).encode("utf-8")).decode("ascii")
     back = (f'<img src="data:image/svg+xml;base64,{data}" width="{width}" '
-            f'height="{int(width * 1.5)}" alt="card back"/>')
+            f'height="{int(width * 1.5)}" alt="{html.escape(label)}"/>')
     return ('<div style="display:flex;flex-wrap:nowrap;gap:4px">' + back * count + "</div>")

@@ -21,6 +21,11 @@ puzzles and quick facts (:mod:`puzzles.mastery`), by the rules written in
   as fluency; without help, the turn's time (from the board being shown to Play)
   is the time of a capture of a single table card, which asks one fact.
 
+Scopa (issue 28): the variant names the fact a capture practises ("7=3+4": the table
+cards make the card's value); it is stored as the additions the fact model knows
+(3+4), so an equal card taken (7 = 7) practises no addition and says nothing, and a
+refused Scopa sum says nothing either (3 + 2 for a 6 is not a wrong addition).
+
 The engine judges; the solver lists the captures; nothing here adds up cards.
 """
 
@@ -29,9 +34,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from escoba import Card, Code, IllegalMoveError, Move, Observation
+from escoba import Card, Code, IllegalMoveError, Move, Observation, Rules
+from escoba.cards import mask_of
+from escoba.variants import variant_for
 from puzzles.mastery import Answer
-from puzzles.model import capture_facts
+from puzzles.model import addition_facts, capture_facts
 from puzzles.practice import Attempt, FactAnswer
 
 __all__ = ["TurnContext", "turn_evidence", "game_answers", "game_of", "is_game_turn",
@@ -60,9 +67,20 @@ def _simplest(captures: Sequence[Move]) -> Move:
                                         m.card.value))
 
 
-def _complement(capture_sum: int, move: Move) -> str:
-    """The fact a capture asks of the table: ``15-7`` for a 7 played."""
-    return capture_facts(move.take, move.card, capture_sum)[-1]
+def _capture_facts(rules: Rules, move: Move) -> tuple[str, ...]:
+    """The facts of a capture in the fact model's forms, the variant's own fact last:
+    Escoba's running additions then ``15-7``; Scopa's "7=3+4" as its additions (3+4)."""
+    fact = variant_for(rules).fact(rules, move.card.index, mask_of(move.take))
+    if "=" in fact:  # "value=a+b+...": the table cards that make the card's value
+        return addition_facts(int(v) for v in fact.split("=", 1)[1].split("+"))
+    return capture_facts(move.take, move.card, rules.capture_sum)[:-1] + (fact,)
+
+
+def _complement(rules: Rules, move: Move) -> str | None:
+    """The fact a capture asks of the table: ``15-7`` for a 7 played (Scopa: the last
+    addition, ``3+4`` for a 7; None for an equal card)."""
+    facts = _capture_facts(rules, move)
+    return facts[-1] if facts else None
 
 
 def turn_evidence(obs: Observation, move: Move, verdict: IllegalMoveError | None,
@@ -81,17 +99,22 @@ def turn_evidence(obs: Observation, move: Move, verdict: IllegalMoveError | None
     found = missed = wrong = 0
     could: Move | None = None  # the capture missed, for the review's words
     if verdict is None and move.take:
-        facts = capture_facts(move.take, move.card, need)
+        facts = _capture_facts(obs.rules, move)
         # One table card: the turn asked one fact (its complement), and timed it.
         timed = seconds if len(move.take) == 1 else None
         answers = [(fact, True, timed if fact == facts[-1] else None) for fact in facts]
         found = 1
     elif (verdict is None or verdict.code == Code.CAPTURE_FORCED) and captures:
         could = _simplest(captures)
-        answers = [(_complement(need, could), False, None)]
-        missed = 1
-    elif verdict is not None and verdict.code == Code.WRONG_SUM and move.take:
-        answers = [(f"{need}-{move.card.value}", False, None)]
+        missed_fact = _complement(obs.rules, could)
+        if missed_fact is not None:
+            answers = [(missed_fact, False, None)]
+            missed = 1
+    elif (verdict is not None and verdict.code == Code.WRONG_SUM and move.take
+          and obs.rules.variant == "escoba"):
+        # What the played card needed from the table: the variant's fact ("15-7").
+        tried = variant_for(obs.rules).fact(obs.rules, move.card.index, mask_of(move.take))
+        answers = [(tried, False, None)]
         wrong = 1
     if not answers:
         return None

@@ -16,9 +16,9 @@ from functools import lru_cache
 from typing import Any
 
 from escoba import Card, Move, Observation, coach
-from escoba.solver import capture_masks
+from escoba.variants import variant_for
 
-from .verdicts import sum_expression
+from .verdicts import capture_terms, sum_expression
 
 __all__ = ["Assessment", "SweepRisk", "assess", "captures_per_card", "review", "GameReview",
            "ReviewedMove", "GameHint", "HintLine", "Odds", "game_hint", "HINT_STEPS",
@@ -53,7 +53,8 @@ class Assessment:
 
 def captures_per_card(obs: Observation) -> dict[Card, int]:
     """How many different captures each hand card has on this table."""
-    return {card: len(capture_masks(obs.table_mask, card.index, obs.rules.capture_sum))
+    variant = variant_for(obs.rules)
+    return {card: len(variant.capture_sets(obs.rules, obs.table_mask, card.index))
             for card in obs.hand}
 
 
@@ -191,13 +192,19 @@ def game_hint(obs: Observation, step: int, picked: Card | None = None,
     if not assessed:
         return GameHint(step, ())
     best = assessed[0]
-    card, cs = best.move.card, obs.rules.capture_sum
+    card = best.move.card
+    # The number a capture makes: 15 in Escoba, the card's own value in Scopa.
+    values, cs = capture_terms(best.move, obs.rules.variant, obs.rules.capture_sum)
+    # Scopa has no one number to make: its nudges say "take" and "nothing to take".
+    scopa = obs.rules.variant == "scopa"
     if best.move.take:
-        nudge = "hint_nudge_escoba" if best.escoba else "hint_nudge_capture"
+        nudge = ("hint_nudge_escoba" if best.escoba
+                 else "hint_nudge_capture_scopa" if scopa else "hint_nudge_capture")
         lines.append(HintLine("best", nudge, {"card": card, "sum": cs}))
     else:
         can_capture = any(a.move.take for a in assessed)
-        lines.append(HintLine("best", "hint_nudge_hold" if can_capture else "hint_nudge_lay",
+        lay = "hint_nudge_lay_scopa" if scopa else "hint_nudge_lay"
+        lines.append(HintLine("best", "hint_nudge_hold" if can_capture else lay,
                               {"sum": cs}))
     lit: tuple[Card, ...] = ()
     if step >= 2:
@@ -205,7 +212,6 @@ def game_hint(obs: Observation, step: int, picked: Card | None = None,
         lines.append(HintLine("best", "hint_lit" if best.move.take else "hint_lit_lay",
                               {"card": card}))
     if step >= 3:
-        values = best.move.sum_terms()[0]  # the engine writes the sum (a joker is wild)
         # A risk is said once, by the risk line below, never as the best move's "why".
         why = None if best.reason[0] == "leaves_sweep" else best.reason
         params: dict[str, Any] = {"move": best.move}

@@ -39,8 +39,9 @@ from locales.cards import (
 )
 
 __all__ = ["t", "has_key", "LANGUAGES", "DEFAULT", "language_from_locale", "use_language",
-           "run_language", "GLOSSARY", "placeholders", "format_day", "format_number",
-           "format_percent", "format_list", "card_name", "rank_name", "field_forms", "cards_name",
+           "run_language", "GLOSSARY", "SCOPA_GLOSSARY", "placeholders", "format_day",
+           "format_number", "format_percent", "format_list", "card_name", "rank_name",
+           "field_forms", "cards_name",
            "use_card_names", "spanish_card_names", "CardText", "CardList", "space_after",
            "join_text"]
 
@@ -60,6 +61,14 @@ GLOSSARY: dict[str, str] = {
     "siete de oros": "glossary.siete_de_oros",
     "setenta / primera": "glossary.setenta_primera", "¡renuncio!": "glossary.renuncio",
     "mesa abierta": "glossary.mesa_abierta",
+}
+#: Scopa's Italian words (issue 28), explained in every language as Escoba's are.
+SCOPA_GLOSSARY: dict[str, str] = {
+    "scopa": "glossary.scopa", "denari": "glossary.denari", "coppe": "glossary.coppe",
+    "spade": "glossary.spade", "bastoni": "glossary.bastoni",
+    "Fante, Cavallo, Re": "glossary.fante_cavallo_re", "settebello": "glossary.settebello",
+    "primiera": "glossary.primiera", "napola": "glossary.napola",
+    "asso piglia tutto": "glossary.asso_piglia_tutto",
 }
 
 

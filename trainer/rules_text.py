@@ -20,12 +20,14 @@ __all__ = ["RuleChip", "RULE_OPTIONS", "rules_in_force", "chip_texts"]
 #: Every option the app offers: catalog key (``rule_<key>``, ``rule_<key>_help``), icon.
 RULE_OPTIONS: tuple[tuple[str, str], ...] = (
     ("preset_classic", "🇪🇸"), ("preset_setenta", "🧮"), ("preset_relaxed", "😌"),
-    ("preset_escova", "🇵🇹"),
-    ("target", "🎯"), ("sum", "➕"),
+    ("preset_escova", "🇵🇹"), ("preset_scopa", "🇮🇹"), ("preset_scopone", "🇮🇹"),
+    ("preset_scopone_scientifico", "🇮🇹"),
+    ("target", "🎯"), ("sum", "➕"), ("scopa_sum", "🟰"),
     ("forced", "✋"), ("optional", "🤷"), ("renuncio", "📣"),
     ("dealer_takes", "🃏"), ("redeal", "🔄"),
-    ("last_escoba_no", "🚫"),
+    ("last_escoba_no", "🚫"), ("last_scopa_no", "🚫"),
     ("primera", "7️⃣"), ("jokers", "🤡"), ("hand7", "🖐️"), ("penalty", "⚠️"),
+    ("napola", "🪙"), ("asso_piglia_tutto", "🅰️"),
     ("open_hand", "👀"), ("teams", "🤝"), ("players", "👥"),
 )
 _ICONS = dict(RULE_OPTIONS)
@@ -46,14 +48,20 @@ class RuleChip:
 def rules_in_force(rules: Rules) -> list[RuleChip]:
     """The options of ``rules``, in the order How to play lists them: the preset, the
     target and sum, the capture rule, then every option changed from the usual game."""
+    # Scopa's sum is each card's own value: no fixed capture sum to show.
+    sum_chip = (RuleChip("scopa_sum") if rules.variant == "scopa"
+                else RuleChip("sum", {"sum": rules.capture_sum}))
     chips = [RuleChip(f"preset_{rules.preset_name}"),
-             RuleChip("target", {"points": rules.target}),
-             RuleChip("sum", {"sum": rules.capture_sum}),
+             RuleChip("target", {"points": rules.target}), sum_chip,
              RuleChip(rules.capture_rule)]
+    if rules.napola:
+        chips.append(RuleChip("napola"))
+    if rules.asso_piglia_tutto:
+        chips.append(RuleChip("asso_piglia_tutto"))
     if rules.initial_fifteen != "ignore":
         chips.append(RuleChip(rules.initial_fifteen, {"sum": rules.capture_sum}))
     if not rules.last_play_escoba:
-        chips.append(RuleChip("last_escoba_no"))
+        chips.append(RuleChip("last_scopa_no" if rules.variant == "scopa" else "last_escoba_no"))
     if rules.primera:
         chips.append(RuleChip("primera"))
     if rules.jokers:

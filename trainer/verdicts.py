@@ -17,12 +17,15 @@ from escoba.solver import capture_masks, is_capture, sum_terms
 
 from .i18n import CardList, card_name, cards_name, t
 
-__all__ = ["sum_expression", "move_message", "record_error_text", "MOVE_KEYS", "RECORD_KEYS"]
+__all__ = ["sum_expression", "capture_terms", "move_message", "record_error_text", "MOVE_KEYS",
+           "RECORD_KEYS"]
 
 #: A child's move refused during a game: engine code -> catalog key.
 MOVE_KEYS: dict[str, str] = {
     Code.WRONG_SUM: "wrong_sum",
     Code.CAPTURE_FORCED: "must_capture",
+    Code.MUST_TAKE_EQUAL: "must_take_equal",
+    Code.ACE_TAKES_ALL: "ace_takes_all",
     Code.CARD_NOT_ON_TABLE: "not_on_table",
     Code.NOT_IN_HAND: "not_in_hand",
     Code.NOT_YOUR_TURN: "not_your_turn",
@@ -49,9 +52,25 @@ def sum_expression(values: Sequence[int | str]) -> str:
     return " + ".join("🃏" if v == "JK" else str(v) for v in values)
 
 
+def capture_terms(move: Any, variant: str, capture_sum: int) -> tuple[list[int | str], int]:
+    """A capture's sum as the game writes it, and the number it makes: Escoba's table
+    cards then the card played, to the capture sum ("8 + 7", 15); Scopa's table cards
+    only, to the played card's value ("3 + 4", 7). Words only: the engine judged it."""
+    if variant == "scopa":
+        return sorted(c.value for c in move.take), move.card.value
+    return move.sum_terms()[0], capture_sum
+
+
 def move_message(verdict: EscobaError) -> tuple[str, dict[str, Any]]:
     """The catalog key and parameters that tell a child why a move was refused."""
     p = verdict.params
+    if verdict.code == Code.WRONG_SUM and p.get("card") is not None \
+            and _is_scopa_sum(p):
+        # Scopa: the played card's value is the target; the sum is of table cards only.
+        return "wrong_sum_scopa", {"expr": sum_expression(p["values"]), "total": p["total"],
+                                   "need": p["need"]}
+    if verdict.code == Code.MUST_TAKE_EQUAL:
+        return "must_take_equal", {"value": p["value"]}
     if verdict.code == Code.WRONG_SUM:
         two = _two_sets(p)
         if two is not None:
@@ -61,6 +80,16 @@ def move_message(verdict: EscobaError) -> tuple[str, dict[str, Any]]:
     if verdict.code == Code.CAPTURE_FORCED:
         return "must_capture", {"count": p["count"]}
     return MOVE_KEYS.get(verdict.code, _OTHER_MOVE_KEY), {}
+
+
+def _is_scopa_sum(p: dict[str, Any]) -> bool:
+    """Whether a wrong sum is Scopa's (table cards against the card's own value): the
+    engine reports Scopa's values without the played card, Escoba's with it last."""
+    try:
+        value = Card.parse(str(p["card"])).value
+    except (KeyError, TypeError, ValueError):
+        return False
+    return p.get("need") == value and len(p["values"]) == len(p.get("cards", ()))
 
 
 def _two_sets(p: dict[str, Any]) -> tuple[str, str] | None:

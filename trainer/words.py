@@ -22,6 +22,7 @@ from .i18n import CardList, CardText, card_name, cards_name, has_key, t
 from .verdicts import sum_expression
 
 __all__ = ["card_text", "cards_text", "seat_label", "seat_name", "seat_status", "event_line",
+           "sweep_word_key",
            "odds_text", "hint_line_text", "coach_text", "move_text", "answer_text"]
 
 log = logging.getLogger(__name__)
@@ -75,14 +76,27 @@ def seat_label(spec: Any, seat: int = -1) -> str:
              note=t("level_" + spec.level))
 
 
-def seat_status(cards: int, pile: int, escobas: int) -> str:
-    """"3 in hand · 1 captured · 1 escoba", each count with its plural form."""
+def seat_status(cards: int, pile: int, escobas: int, variant: str = "escoba") -> str:
+    """"3 in hand · 1 captured · 1 escoba" (Scopa: "1 scopa"), each count with its plural
+    form."""
+    sweeps = "seat_scope" if variant == "scopa" else "seat_escobas"
     return " · ".join((t("seat_cards", count=cards), t("seat_pile", count=pile),
-                       t("seat_escobas", count=escobas)))
+                       t(sweeps, count=escobas)))
 
 
-def event_line(who: str, event: Play, deck: Deck) -> str:
-    """One line a child can follow: who did what, and what was captured."""
+#: A sweep's words under Scopa: "scopa!" where Escoba's say "¡escoba!".
+_SCOPA_WORDS = {"event_escoba": "event_scopa", "you_escoba": "you_scopa",
+                "board_escoba_cheer": "board_scopa_cheer"}
+
+
+def sweep_word_key(key: str, variant: str) -> str:
+    """The catalog key of a sweep's words in the game ``variant`` plays by."""
+    return _SCOPA_WORDS.get(key, key) if variant == "scopa" else key
+
+
+def event_line(who: str, event: Play, deck: Deck, variant: str = "escoba") -> str:
+    """One line a child can follow: who did what, and what was captured (a sweep is
+    "¡escoba!" or, under Scopa, "scopa!")."""
     if event.kind == "initial":
         return t("event_initial", who=who, cards=cards_text(event.take, deck))
     if event.kind == "sweep":
@@ -93,7 +107,7 @@ def event_line(who: str, event: Play, deck: Deck) -> str:
     if event.kind == "miscount":
         return t("event_miscount", who=who, card=card_text(event.card, deck))
     if event.take:
-        key = "event_escoba" if event.escoba else "event_capture"
+        key = sweep_word_key("event_escoba", variant) if event.escoba else "event_capture"
         return t(key, who=who, card=card_text(event.card, deck),
                  cards=cards_text(event.take, deck))
     return t("event_laid", who=who, card=card_text(event.card, deck))

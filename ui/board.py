@@ -24,7 +24,7 @@ from typing import Any
 
 import streamlit as st
 
-from escoba import Card, Deck, Move, Observation, Play
+from escoba import Card, Code, Deck, Move, Observation, Play
 from trainer import hints as hint_mod
 from trainer.board_view import (
     BoardAction,
@@ -39,8 +39,15 @@ from trainer.gameplay import GameSession
 from trainer.i18n import join_text, space_after, t
 from trainer.speech import speakable
 from trainer.text import md_escape
-from trainer.verdicts import sum_expression
-from trainer.words import card_text, event_line, hint_line_text, move_text, seat_status
+from trainer.verdicts import capture_terms, move_message, sum_expression
+from trainer.words import (
+    card_text,
+    event_line,
+    hint_line_text,
+    move_text,
+    seat_status,
+    sweep_word_key,
+)
 from trainer.words import coach_text as _coach_text
 from trainer.words import seat_label as words_seat_label
 
@@ -76,13 +83,14 @@ def seat_label(game: GameSession, seat: int) -> str:
 
 def event_text(game: GameSession, event: Play, deck: Deck) -> str:
     """One line a child can follow: who did what, and what was captured."""
-    return event_line(seat_label(game, event.seat), event, deck)
+    return event_line(seat_label(game, event.seat), event, deck, game.rules.variant)
 
 
-def event_text_plain(event: Play, names: list[str], deck: Deck) -> str:
-    """:func:`event_text` for a replayed record (names from the record)."""
+def event_text_plain(event: Play, names: list[str], deck: Deck,
+                     variant: str = "escoba") -> str:
+    """:func:`event_text` for a replayed record (names and game from the record)."""
     who = names[event.seat] if event.seat < len(names) else t("player_n", n=event.seat + 1)
-    return event_line(who, event, deck)
+    return event_line(who, event, deck, variant)
 
 
 _BOX = ('<div style="border:1px solid rgba(128,128,128,0.35);border-radius:12px;'
@@ -143,16 +151,16 @@ def hint_panel(game: GameSession, obs: Observation, deck: Deck) -> hint_mod.Game
               f'{esc(hint_line_text(line, deck, style))}</div>'
               for line in hint.lines if line.kind == "warn"]
     st.html(_BOX + "".join(lines) + "</div>")
-    _hint_speaker([hint_line_text(line, deck, style) for line in hint.lines])
+    _hint_speaker([hint_line_text(line, deck, style) for line in hint.lines], deck)
     if hint.more:
         st.button(t("hint_more"), key="hint_more", type="tertiary", on_click=_on_more_help,
                   args=(game,))
     return hint
 
 
-def _hint_speaker(lines: list[str]) -> None:
+def _hint_speaker(lines: list[str], deck: Deck) -> None:
     """The hint panel heard: each of its lines, said the way a voice needs (issue 23)."""
-    words = " ".join(speakable(line, current_language(), deck_of()) for line in lines)
+    words = " ".join(speakable(line, current_language(), deck) for line in lines)
     speaker_button(words, key="hint_speaker")
 
 
@@ -165,6 +173,8 @@ def play_label(game: GameSession, card: Card | None, take: list[Card]) -> str:
         return t("pick_a_card_first")
     if not take:
         return t("play_lay_label", card=card.value if not card.is_joker else "🃏")
+    if game.rules.variant == "scopa":
+        return _scopa_play_label(game, card, take)
     values, total, jokers = Move(card, frozenset(take)).sum_terms()
     expr = sum_expression(values)
     need = game.rules.capture_sum
@@ -172,6 +182,22 @@ def play_label(game: GameSession, card: Card | None, take: list[Card]) -> str:
         return t("sum_joker", expr=expr, need=need)
     if game.check(card, take) is None:
         return t("sum_ok", expr=expr, total=total)
+    return t("sum_not_yet", expr=expr, total=total, need=need)
+
+
+def _scopa_play_label(game: GameSession, card: Card, take: list[Card]) -> str:
+    """Scopa's Play label: the table cards' sum against the card's value ("3 + 4 = 7 ✓"),
+    or, when the engine would refuse for another reason than the sum (an equal card to
+    take first, the ace's whole table), that reason, so "3 = 3, you need 6" is never said."""
+    values, need = capture_terms(Move(card, frozenset(take)), "scopa", 0)
+    expr = sum_expression(values)
+    total = sum(int(v) for v in values)  # words only: the engine judges below
+    verdict = game.check(card, take)
+    if verdict is None:
+        return t("sum_ok", expr=expr, total=total)
+    if verdict.code in (Code.MUST_TAKE_EQUAL, Code.ACE_TAKES_ALL):
+        key, params = move_message(verdict)
+        return t(key, **params)
     return t("sum_not_yet", expr=expr, total=total, need=need)
 
 
@@ -199,7 +225,7 @@ def _play_move(game: GameSession, card: Card, take: list[Card],
             flash("error", outcome.key, **outcome.params)
         put_table_cards_back(KEY_TABLE)
     elif outcome.key == "escoba":
-        flash("success", "you_escoba")
+        flash("success", sweep_word_key("you_escoba", game.rules.variant))
     if outcome.play is not None:
         st.session_state[KEY_HAND] = None
         st.session_state[KEY_TABLE] = []
@@ -297,7 +323,7 @@ def viewer_seat(game: GameSession) -> tuple[int | None, bool]:
 def board_data(game: GameSession) -> dict[str, Any]:
     """The board component's data for the current position, as the Settings ask."""
     me, reveal = viewer_seat(game)
-    data = session_board(game, viewer=me, reveal=reveal, deck=deck_of(),
+    data = session_board(game, viewer=me, reveal=reveal, deck=deck_of(game.rules),
                          show_value=bool(settings().get("show_values", True)),
                          hints_on=bool(settings().get("hints", True)),
                          hint_step=hint_step(game), odds_style=_odds_style())
@@ -306,8 +332,8 @@ def board_data(game: GameSession) -> dict[str, Any]:
 
 def show_board(game: GameSession) -> None:
     """The whole board for the current position (round in play or just over)."""
-    deck = deck_of()
-    data = board_speech(board_data(game))  # each line and the score can be heard
+    deck = deck_of(game.rules)
+    data = board_speech(board_data(game), deck=deck)  # each line and the score can be heard
     show_board_component(data, key=KEY_BOARD,
                          on_action=lambda raw: handle_board_action(game, raw))
 

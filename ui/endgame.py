@@ -81,7 +81,7 @@ def _show_won_cards(game: GameSession, names: list[str]) -> None:
     from .session import settings
 
     round_ = game.game.rounds[-1]
-    show_piles(game.rules, round_.pile_masks, round_.escobas, names, deck_of(),
+    show_piles(game.rules, round_.pile_masks, round_.escobas, names, deck_of(game.rules),
                bool(settings().get("show_values", True)),
                key=f"end_{game.game_id}_{len(game.game.rounds)}")
 
@@ -117,7 +117,7 @@ def show_review_of(game: GameSession, seat: int, *, owner: bool) -> None:
         return
     count = review.mistake_count
     st.markdown(t("review_count", count=count))
-    deck = deck_of()
+    deck = deck_of(game.rules)
     for item in review.biggest(REVIEW_SHOWN):
         st.markdown("- " + md_escape(review_item_text(item, deck)))
     if count > REVIEW_SHOWN:

@@ -1,4 +1,5 @@
-"""The "new game" form: opponents (computer levels or children), preset and every option."""
+"""The "new game" form: the game (Escoba or Scopa), opponents (computer levels or children),
+preset and every option."""
 
 from __future__ import annotations
 
@@ -7,7 +8,15 @@ from typing import Any
 import streamlit as st
 
 from escoba import PRESETS, Rules, RulesError
-from escoba.rules import CAPTURE_RULES, CAPTURE_SUMS, INITIAL_FIFTEEN, MISCOUNT
+from escoba.rules import (
+    ALL_PRESETS,
+    CAPTURE_RULES,
+    CAPTURE_SUMS,
+    INITIAL_FIFTEEN,
+    MISCOUNT,
+    SCOPA_TARGETS,
+    VARIANT_NAMES,
+)
 from trainer.gameplay import GameSession, SeatSpec, bot_avatar, bot_levels
 from trainer.i18n import t
 from trainer.names import clean_name, name_problem
@@ -16,9 +25,19 @@ from ui.i18n import labels
 from .errors import safe_callback
 from .session import flash, new_seed, set_game, settings, storage
 
-__all__ = ["show_new_game_form", "build_rules"]
+__all__ = ["show_new_game_form", "build_rules", "show_game_choice", "game_title_key",
+           "ESCOBA_PRESETS", "SCOPA_PRESETS"]
 
 TARGETS = [15, 21, 31]
+#: The presets of each game, as the engine's presets name their variant.
+ESCOBA_PRESETS = [n for n, p in ALL_PRESETS.items()
+                  if p.extra.get("variant", "escoba") == "escoba"]
+SCOPA_PRESETS = [n for n, p in ALL_PRESETS.items() if p.extra.get("variant") == "scopa"]
+
+
+def game_title_key(variant: str) -> str:
+    """The Play page's heading for a game: "Escoba de quince" or "Scopa"."""
+    return "play_title_scopa" if variant == "scopa" else "play_title"
 
 
 def _preset_defaults(name: str) -> dict[str, Any]:
@@ -33,7 +52,9 @@ def _on_preset() -> None:
 
 
 def _init_state() -> None:
-    defaults: dict[str, Any] = {"ng_preset": "classic", "ng_opponents": 1, "ng_teams": False,
+    defaults: dict[str, Any] = {"ng_game": "escoba", "ng_scopa_preset": "scopa",
+                                "ng_scopa_target": 11, "ng_napola": False, "ng_asso": False,
+                                "ng_preset": "classic", "ng_opponents": 1, "ng_teams": False,
                                 "ng_open": False, "ng_primera": False, "ng_hand7": False,
                                 "ng_jokers": False, "ng_sum": 15, "ng_miscount": "retry"}
     defaults.update(_preset_defaults("classic"))
@@ -45,14 +66,17 @@ def build_rules(state: Any) -> Rules:
     """The Rules chosen in the form (``state``: session state or a dict). A choice the
     session lost (missing, or ``None``: a widget Streamlit reset while it was not drawn)
     is the preset's own, never an error page."""
-    preset = state.get("ng_preset") or "classic"
-    base = PRESETS[preset] if preset in PRESETS else PRESETS["classic"]
-
     def chosen(key: str, default: Any) -> Any:
         value = state.get(key)
         return default if value is None else value
 
     players = 1 + int(chosen("ng_opponents", 1))
+    if chosen("ng_game", "escoba") == "scopa":
+        return _scopa_rules(state, players, chosen)
+    preset = state.get("ng_preset") or "classic"
+    if preset not in ESCOBA_PRESETS:
+        preset = "classic"
+    base = PRESETS[preset]
     return Rules.preset(
         preset, players=players,
         teams=bool(chosen("ng_teams", False)) and players == 4,
@@ -65,6 +89,22 @@ def build_rules(state: Any) -> Rules:
         jokers=bool(chosen("ng_jokers", False)),
         capture_sum=int(chosen("ng_sum", 15)),
         miscount=chosen("ng_miscount", "retry"), open_hand=bool(chosen("ng_open", False)))
+
+
+def _scopa_rules(state: Any, players: int, chosen: Any) -> Rules:
+    """Scopa's rules from the form: its preset (Scopone only for four), target and options;
+    Escoba's "more rules" are not Scopa's and are left out."""
+    preset = chosen("ng_scopa_preset", "scopa") if players == 4 else "scopa"
+    if preset not in SCOPA_PRESETS:
+        preset = "scopa"
+    # The scopone presets are team games; plain Scopa for four has teams as chosen.
+    teams = players == 4 and (preset != "scopa" or bool(chosen("ng_teams", False)))
+    target = int(chosen("ng_scopa_target", 11))
+    return Rules.preset(preset, players=players, teams=teams,
+                        target=target if target in SCOPA_TARGETS else 11,
+                        napola=bool(chosen("ng_napola", False)),
+                        asso_piglia_tutto=bool(chosen("ng_asso", False)),
+                        open_hand=bool(chosen("ng_open", False)))
 
 
 def _seats(profile: Any, players: int) -> list[SeatSpec]:
@@ -106,10 +146,14 @@ def _start(profile: Any) -> None:
 def show_new_game_form(profile: Any) -> None:
     _init_state()
     st.subheader(t("new_game_title"))
-    st.selectbox(t("preset"), list(PRESETS), key="ng_preset", on_change=_on_preset,
-                 format_func=labels("preset_"))
+    scopa = show_game_choice("ng")
+    if not scopa:
+        st.selectbox(t("preset"), ESCOBA_PRESETS, key="ng_preset", on_change=_on_preset,
+                     format_func=labels("preset_"))
     st.segmented_control(t("opponents"), [1, 2, 3], key="ng_opponents", required=True)
     opponents = int(st.session_state["ng_opponents"] or 1)
+    if scopa:
+        show_scopa_options("ng", opponents + 1)
     if opponents == 3:
         st.toggle(t("teams"), key="ng_teams", help=t("teams_help"))
     levels = bot_levels()
@@ -127,9 +171,33 @@ def show_new_game_form(profile: Any) -> None:
                 st.selectbox(t("level"), levels, key=f"ng_level_{i}",
                              format_func=labels("level_"))
     st.toggle(t("open_hand"), key="ng_open", help=t("open_hand_help"))
-    show_more_rules("ng", with_target=True)
+    if not scopa:  # sums, jokers, miscounts and the rest are Escoba's options
+        show_more_rules("ng", with_target=True)
     st.button(t("start_game"), key="start_game", type="primary", on_click=_start,
               args=(profile,), use_container_width=True)
+
+
+def show_game_choice(prefix: str) -> bool:
+    """Escoba or Scopa, under ``<prefix>_game``; True when Scopa is chosen."""
+    st.session_state.setdefault(f"{prefix}_game", "escoba")
+    st.segmented_control(t("ng_game"), list(VARIANT_NAMES), key=f"{prefix}_game",
+                         required=True, format_func=labels("game_"))
+    return st.session_state.get(f"{prefix}_game") == "scopa"
+
+
+def show_scopa_options(prefix: str, players: int) -> None:
+    """Scopa's own options under ``<prefix>_scopa_target``, ``<prefix>_scopa_preset`` (the
+    scopone presets, four players only), ``<prefix>_napola`` and ``<prefix>_asso``."""
+    for key, value in {"scopa_target": 11, "scopa_preset": "scopa", "napola": False,
+                       "asso": False}.items():
+        st.session_state.setdefault(f"{prefix}_{key}", value)
+    if players == 4:
+        st.selectbox(t("scopa_kind"), SCOPA_PRESETS, key=f"{prefix}_scopa_preset",
+                     format_func=labels("preset_"))
+    st.segmented_control(t("target"), list(SCOPA_TARGETS), key=f"{prefix}_scopa_target",
+                         required=True)
+    st.toggle(t("napola"), key=f"{prefix}_napola", help=t("napola_help"))
+    st.toggle(t("asso_piglia_tutto"), key=f"{prefix}_asso", help=t("asso_piglia_tutto_help"))
 
 
 def show_more_rules(prefix: str, *, with_target: bool = False) -> None:

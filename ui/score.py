@@ -9,6 +9,7 @@ import streamlit as st
 
 from escoba import Deck, RoundScore, Rules
 from escoba.scoring import SETENTA_VALUES, CategoryResult
+from escoba.variants import variant_for
 from trainer.cards import cards_row_html
 from trainer.i18n import card_name, t
 from trainer.piles import sevens_row_key, side_piles
@@ -27,6 +28,8 @@ def reason_text(cat: CategoryResult, names: Sequence[str], rules: Rules | None =
     if cat.reason == "not_played":
         return t("why_not_played")
     if cat.reason == "count":
+        if rules is not None and rules.variant == "scopa":
+            return t("why_napola" if cat.category == "napola" else "why_scope")
         return t("why_escobas")
     if cat.category == "sevens" and cat.winner is None and rules is not None \
             and sevens_row_key(rules) == "cat_all_sevens":
@@ -42,6 +45,9 @@ def reason_text(cat: CategoryResult, names: Sequence[str], rules: Rules | None =
 def _label(category: str, rules: Rules | None) -> str:
     """A row's name under the rules in force: under primera in a classic game only all
     four sevens score ("All four sevens", not "Most sevens")."""
+    if rules is not None and rules.variant != "escoba":
+        # Scopa keeps Escoba's category keys; its variant names them (carte, denari...).
+        return t("cat_" + variant_for(rules).category_labels.get(category, category))
     if category == "sevens" and rules is not None:
         return t(sevens_row_key(rules) or "cat_sevens")
     return t("cat_" + category)

@@ -21,6 +21,7 @@ from typing import Any
 
 import streamlit as st
 
+from escoba import Deck
 from trainer.i18n import t
 from trainer.lessons import Message
 from trainer.speech import lang_tag, speakable, spoken_message
@@ -124,15 +125,17 @@ def _texts() -> dict[str, str]:
 
 def board_speech(data: dict[str, Any], *, goal: str | None = None, goal_key: str | None = None,
                  feedback: str | None = None, feedback_key: str | None = None,
-                 cue: dict[str, str] | None = None) -> dict[str, Any]:
+                 cue: dict[str, str] | None = None, deck: Deck | None = None
+                 ) -> dict[str, Any]:
     """Add what the board may say and play to its ``data`` (and return it).
 
     Every "what just happened" line and the score line get a speaker button; ``goal``
     gets one and, with ``read_aloud``, is read by itself once per ``goal_key``, after
     ``feedback`` (once per ``feedback_key``). ``cue``: ``{"id", "sound"}``, a sound played
     once (``star``, ``wrong``); captures, escobas and deals sound by themselves.
+    ``deck``: the one the board was drawn with (a Scopa game's Italian cards).
     """
-    lang, deck = current_language(), deck_of()
+    lang, deck = current_language(), deck or deck_of()
     voice = voice_settings()
     header = data.get("header")
     spoken_header = None

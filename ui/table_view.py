@@ -37,7 +37,7 @@ from trainer.tables import (
     normalise_table_code,
 )
 from trainer.text import md_escape
-from trainer.words import seat_name
+from trainer.words import seat_name, sweep_word_key
 from ui.i18n import current_language, labels
 
 from .board import deck_of, hint_panel, hint_step, put_table_cards_back, with_refusals
@@ -45,7 +45,13 @@ from .board_component import board_loaded, fallback_choosers, say_refusal, show_
 from .endgame import show_review_of
 from .errors import friendly_fragment, safe_callback, show_error_flash
 from .layout import show_flash
-from .newgame import build_rules, show_more_rules
+from .newgame import (
+    ESCOBA_PRESETS,
+    build_rules,
+    show_game_choice,
+    show_more_rules,
+    show_scopa_options,
+)
 from .practice import today
 from .profiles import show_pin_form
 from .score import show_round_score
@@ -354,6 +360,10 @@ def _on_open(profile: Any) -> None:
             "jokers": False, "sum": 15, "miscount": "retry"}
     form.update({f"ng_{name}": state.get(f"tb_{name}", default)
                  for name, default in more.items()})
+    # The game and Scopa's options, under the table form's own keys.
+    form.update({f"ng_{name}": state.get(f"tb_{name}", default) for name, default in
+                 {"game": "escoba", "scopa_preset": "scopa", "scopa_target": 11,
+                  "napola": False, "asso": False}.items()})
     try:
         rules = build_rules(form)
     except RulesError as exc:
@@ -374,6 +384,7 @@ def _open_form(profile: Any) -> None:
         state.setdefault(key, value)
     with st.container(border=True, key="tb_open_box"):
         st.subheader(t("table_open_title"))
+        scopa = show_game_choice("tb")
         st.segmented_control(t("table_seats"), [2, 3, 4], key="tb_players", required=True)
         players = int(state.get("tb_players") or 2)
         if players == 4:
@@ -388,15 +399,19 @@ def _open_form(profile: Any) -> None:
                 if state.get(f"tb_kind_{i}") == "bot":
                     st.selectbox(t("table_computer_level"), bot_levels(), key=f"tb_level_{i}",
                                  format_func=labels("level_"))
-        st.selectbox(t("preset"), list(PRESETS), key="tb_preset", format_func=labels("preset_"),
-                     on_change=_on_table_preset)
-        lang = current_language()
-        st.segmented_control(t("target"), TARGETS, key="tb_target", required=True,
-                             format_func=lambda v: t("table_target_quick", lang) if v == 1
-                             else str(v))
+        if scopa:
+            show_scopa_options("tb", players)
+        else:
+            st.selectbox(t("preset"), ESCOBA_PRESETS, key="tb_preset",
+                         format_func=labels("preset_"), on_change=_on_table_preset)
+            lang = current_language()
+            st.segmented_control(t("target"), TARGETS, key="tb_target", required=True,
+                                 format_func=lambda v: t("table_target_quick", lang) if v == 1
+                                 else str(v))
         st.toggle(t("table_hints"), key="tb_hints")
         st.toggle(t("open_hand"), key="tb_open", help=t("open_hand_help"))
-        _more_rules()
+        if not scopa:  # Escoba's options: sums, jokers, miscounts...
+            _more_rules()
         st.button(t("table_open_button"), key="tb_open_button", type="primary",
                   on_click=_on_open, args=(profile,), use_container_width=True)
 
@@ -597,13 +612,13 @@ def _waiting_room(seat: TableSeat) -> None:
 
 # -- the game ----------------------------------------------------------------------------
 
-def _flash_outcome(key: str, params: dict[str, Any]) -> None:
+def _flash_outcome(key: str, params: dict[str, Any], variant: str = "escoba") -> None:
     if key in ("table_moved_first",):
         flash("warning", key)
     elif key == "penalty":
         flash("error", "penalty", **params)
     elif key == "escoba":
-        flash("success", "you_escoba")
+        flash("success", sweep_word_key("you_escoba", variant))
     elif key not in ("played", "next_round", "renuncio_ok"):
         flash("error", key, **params)
 
@@ -617,7 +632,8 @@ def _play(seat: TableSeat, card: Any, take: list, seconds: float | None = None) 
         say_refusal(outcome.key, **outcome.params)
         put_table_cards_back("tb_take")
     else:
-        _flash_outcome(outcome.key, outcome.params)
+        _flash_outcome(outcome.key, outcome.params,
+                       seat.game.rules.variant if seat.game is not None else "escoba")
     if outcome.play is not None:
         st.session_state.pop("tb_hand", None)
         st.session_state.pop("tb_take", None)
@@ -671,7 +687,7 @@ def _on_hand_over(seat: TableSeat, number: int) -> None:
 def _fallback(seat: TableSeat) -> None:
     """Text choosers and Play for a browser where the board cannot load (and AppTest)."""
     obs = seat.game.observation(seat.seat)
-    deck = deck_of()
+    deck = deck_of(seat.game.rules)
     values = bool(settings().get("show_values", True))
     lang = current_language()
     hand = [str(c) for c in obs.hand]
@@ -726,16 +742,17 @@ def _game_fragment() -> None:
             st.success(t("table_your_turn"), icon="👉")
         else:
             _their_turn(seat)
-    data = seat.board(deck=deck_of(), show_value=bool(settings().get("show_values", True)),
+    data = seat.board(deck=deck_of(game.rules),
+                      show_value=bool(settings().get("show_values", True)),
                       hint_step=hint_step(game), odds_style=str(settings().get("odds", "words")))
     # Each line and the score can be heard, the moves sound (issue 23); a refused try
     # clears the board's picks.
-    board_speech(with_refusals(data))
+    board_speech(with_refusals(data), deck=deck_of(game.rules))
     show_board_component(data, key=KEY_BOARD, on_action=lambda raw: _on_board_action(seat, raw))
     if seat.hints and seat.my_turn:
         # The Play page's hint panel, for this device's seat only (from its observation),
         # when the table agreed on hints at opening.
-        hint_panel(game, game.observation(seat.seat), deck_of())
+        hint_panel(game, game.observation(seat.seat), deck_of(game.rules))
     if game.round_over:
         _last_round_score(game)
         if not game.is_over:
@@ -867,9 +884,9 @@ def _watch_view(watcher: TableSeat) -> None:
             _game_result(watcher)
         handed = watcher.me is not None and watcher.me.left_at is not None
         st.caption(t("table_watching" if handed else "table_watching_other"))
-        data = watcher.board(deck=deck_of(),
+        data = watcher.board(deck=deck_of(game.rules),
                              show_value=bool(settings().get("show_values", True)))
-        board_speech(data)
+        board_speech(data, deck=deck_of(game.rules))
         show_board_component(data, key=KEY_BOARD, on_action=lambda raw: None)
         if game.round_over:
             _last_round_score(game)

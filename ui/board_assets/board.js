@@ -22,10 +22,11 @@ function esc(text) {
   })[c]);
 }
 
-function fill(template, params) {
+function fillText(template, params) {
   return String(template ?? "").replace(/\{(\w+)\}/g, (m, k) =>
     Object.prototype.hasOwnProperty.call(params, k) ? String(params[k]) : m);
 }
+const fill = fillText;
 
 // An SVG string drawn by our own Python (trainer/cards.py: names escaped there), shown
 // as decoration: the button around it carries the accessible name.
@@ -215,11 +216,24 @@ function render(root, data, st) {
 
 // ------------------------------------------------------------- selection ----------
 
+// The sum a choice makes, by the game's rule (the server says which, never the number
+// alone): Escoba adds the played card to the table cards ("8 + 7 = 15"); Scopa adds the
+// table cards only, and the played card's value is the target ("3 + 4 = 7").
+function sumToCard(data) {
+  return data.sum_rule === "card";
+}
+
+function needOf(data, st) {
+  if (!sumToCard(data)) return data.need;
+  return st.hand ? data.faces[st.hand]?.value ?? null : null;
+}
+
 function termsOf(data, st) {
   const order = Object.fromEntries(data.table.map((id, i) => [id, i]));
   const take = [...st.take].sort((a, b) => order[a] - order[b]);
   const ids = st.hand ? [...take, st.hand] : take;
-  const values = ids.map((id) => data.faces[id]?.value ?? null);
+  const summed = sumToCard(data) ? take : ids;
+  const values = summed.map((id) => data.faces[id]?.value ?? null);
   const plain = values.filter((v) => v !== null);
   return {
     take, ids, order, jokers: values.length - plain.length,
@@ -239,14 +253,19 @@ function update(root, data, st) {
   if (!readout || !play) return;
   const T = data.texts;
   const sel = data.select;
-  const need = data.need;
+  const need = needOf(data, st);
   const s = termsOf(data, st);
+  // Scopa's templates keep {need}: it is the card picked, known only here.
+  const fill = (template, params) => fillText(template, { need: need ?? "?", ...params });
   const name = st.hand ? data.faces[st.hand]?.name || st.hand : "";
   const key = st.hand ? moveKey(st.hand, s.take, s.order) : null;
   const legal = data.moves ? (key !== null && key in data.moves) : null;
   let text;
   let ready;
-  if (sel.hand === "single" && !st.hand) {
+  if (sel.hand === "single" && !st.hand && sumToCard(data)) {
+    text = T.pick_card;  // the target is the card: nothing to add up to yet
+    ready = false;
+  } else if (sel.hand === "single" && !st.hand) {
     text = s.take.length ? fill(T.need_more, { expr: s.expr, total: s.total,
       more: Math.max(0, need - s.total) }) + " " + T.pick_card : T.pick_card;
     ready = false;
@@ -254,12 +273,17 @@ function update(root, data, st) {
     text = T.pick_table;
     ready = false;
   } else if (st.hand && !s.take.length && sel.lay) {
-    text = data.kind === "game" && legal === false ?
+    text = data.kind === "game" && legal === false && sumToCard(data) ?
+      fill(T.pick_table, {}) : data.kind === "game" && legal === false ?
       fill(T.need_more, { expr: s.expr, total: s.total, more: Math.max(0, need - s.total) }) :
       fill(T.lay, { card: name });
     ready = true;
   } else if (s.jokers) {
     text = fill(T.joker, { expr: s.expr });
+    ready = true;
+  } else if (sumToCard(data) && legal === true && s.take.length && s.total !== need) {
+    // Scopa's asso piglia tutto: the ace takes the table by right, not by a sum.
+    text = T.ace_all || "";
     ready = true;
   } else if (s.total < need) {
     text = fill(T.need_more, { expr: s.expr, total: s.total, more: need - s.total });
@@ -279,7 +303,8 @@ function update(root, data, st) {
   refused.hidden = !said;
   refused.textContent = said;
   readout.textContent = text;
-  readout.classList.toggle("eb-ok", s.total === need && !s.jokers && legal !== false);
+  readout.classList.toggle("eb-ok", (s.total === need && !s.jokers && legal !== false) ||
+    (sumToCard(data) && legal === true && s.take.length > 0));
   const warn = root.querySelector(".eb-warn");
   const w = legal && data.moves[key] && data.moves[key].warn ? data.moves[key] : null;
   warn.hidden = !w;

@@ -1,0 +1,102 @@
+"""Scopa on Play in Italian, played by tapping the cards on a 390 × 844 phone and a
+1024 × 768 tablet (issue 28): the form's game choice, the heading, a capture whose sum
+the board checks against the played card's value ("3 + 4 = 7 ✓", never "= 15"), and
+the computer's answer.
+
+Screenshots: test-artifacts/28-scopa-*.png.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.test_browser import (  # noqa: F401 (fixtures)
+    _TRUNCATED_JS,
+    _artifact,
+    _context,
+    _hand,
+    _moves_saved,
+    _state,
+    _tap_move,
+    _wait_board_at,
+    _wait_idle,
+    _wait_saved,
+    browser_type_launch_args,
+    server,
+)
+from trainer.i18n import t
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1024, 768)], ids=["phone", "tablet"])
+def test_a_scopa_capture_tapped_in_italian(server, browser_type_launch_args,  # noqa: F811
+                                           size) -> None:
+    from playwright.sync_api import sync_playwright
+
+    url, db = server
+    width, height = size
+    nickname = f"Giulia{width}"
+    with sync_playwright() as p:
+        browser, context, page = _context(p, browser_type_launch_args, size, "it-IT")
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        try:
+            page.goto(url)
+            page.get_by_role("textbox", name=t("nickname", "it")).fill(nickname)
+            page.get_by_role("button", name=t("create_profile", "it")).click()
+            page.get_by_role("link", name=t("skip_lessons", "it")).click()
+            page.get_by_text(t("profile_created", "it", name=nickname)).wait_for()
+            _wait_idle(page)
+            page.get_by_role("link", name=t("go_play", "it")).first.click()
+            page.locator(".st-key-ng_game button",
+                         has_text=t("game_scopa", "it")).click()
+            page.get_by_role("heading", name=t("play_title_scopa", "it")).wait_for()
+            page.get_by_text(t("napola", "it")).wait_for()
+            _wait_idle(page)
+            page.screenshot(path=str(_artifact(f"28-scopa-form-it-{width}x{height}.png")),
+                            full_page=True)
+            assert page.evaluate(_TRUNCATED_JS) == [], "text cut short on the form"
+            page.get_by_role("button", name=t("start_game", "it")).click()
+            _hand(page).first.wait_for()
+            page.get_by_text(t("board_fallback_title", "it")).wait_for(state="detached")
+            _wait_idle(page)
+            captured = 0
+            for _ in range(14):
+                game, _record = _state(db, nickname)
+                assert game.rules.variant == "scopa"
+                if game.round.is_over:
+                    break
+                legal = game.round.legal_moves()
+                move = max(legal, key=lambda m: len(m.take))
+                before = _moves_saved(db, nickname)
+                _wait_board_at(page, game)
+                _tap_move(page, move.card, move.take)
+                readout = page.locator(".eb-readout").inner_text()
+                if move.take and not (move.card.value == 1 and len(move.take) > 1):
+                    # the played card is the target: its value, never 15
+                    assert readout.endswith(f"= {move.card.value} ✓"), readout
+                    assert "15" not in readout, readout
+                    page.screenshot(path=str(_artifact(
+                        f"28-scopa-chosen-it-{width}x{height}.png")))
+                page.locator(".eb-play").click()
+                _wait_saved(db, before, nickname)
+                _wait_idle(page)
+                if move.take:
+                    captured += 1
+                    page.wait_for_timeout(1200)  # the cards have flown to the pile
+                    page.screenshot(path=str(_artifact(
+                        f"28-scopa-played-it-{width}x{height}.png")), full_page=True)
+                    break
+            assert captured, "no capture in the first moves"
+            text = page.locator("body").inner_text()
+            assert t("play_title_scopa", "it") in text
+            assert not re.search(r"\b(oros|copas|espadas|bastos)\b", text), "Spanish suits"
+            assert page.evaluate(_TRUNCATED_JS) == [], "text cut short on Play"
+            assert not page.get_by_text("Traceback").count()
+            assert not errors, errors
+        finally:
+            context.close()
+            browser.close()

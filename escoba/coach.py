@@ -91,6 +91,8 @@ Warnings (``MoveAssessment.warnings``, a tuple of key + params):
 * ``gives_oro`` {card, chance}: the same for an oro (other than the siete de
   oros, which has its own warning).
 * ``misses_escoba`` {}: another legal move made an escoba (one that scores).
+  Under Scopa the sweep keys name its sweep: ``scopa``, ``scopa_no_point`` and
+  ``misses_scopa``, with the same parameters.
 * ``fewer_cards`` {best}: another capture with the same card takes ``best``
   table cards, more than this one.
 * ``misses_capture`` {}: lays down a card that could have captured (only
@@ -156,6 +158,7 @@ MESSAGE_KEYS: frozenset[str] = frozenset({
     "lay_down_yours", "lay_down_open", "leaves_sweep", "last_play",
     "leaves_siete_de_oros", "gives_seven", "gives_oro", "misses_escoba", "fewer_cards",
     "misses_capture", "renuncio_risk", "miscount", "keeps", "safer", "less_to_lose",
+    "scopa", "scopa_no_point", "misses_scopa",
 })
 
 Message = tuple[str, dict[str, Any]]
@@ -512,7 +515,7 @@ def _analyse(obs: Observation, pairs: list[tuple[int, int]],
         if table_after & SIETE_BIT and (siete_takable or card == SIETE_INDEX):
             warnings.append(("leaves_siete_de_oros", {}))
         if escoba_moves and not escoba:
-            warnings.append(("misses_escoba", {}))
+            warnings.append((_sweep_key(rules, "misses_{}"), {}))
         if take and take.bit_count() < most_taken[card]:
             warnings.append(("fewer_cards", {"best": most_taken[card]}))
         if not take and _capture_sets(rules, table, card):
@@ -638,12 +641,18 @@ def _mask(cards: frozenset[Card]) -> int:
     return m
 
 
+def _sweep_key(rules: Rules, pattern: str) -> str:
+    """A message key that names the sweep: the game's own word ("misses_scopa" under
+    Scopa, "misses_escoba" under Escoba), so the coach never cheers "¡escoba!" at a
+    Scopa table."""
+    return pattern.format(rules.variant)
+
+
 def _capture_reason(rules: Rules, table: int, take: int, card: int, last_card: bool) -> Message:
     won = take | 1 << card
     if take == table:
-        key = "escoba" if _scores_escoba(rules, table, take, card, last_card) \
-            else "escoba_no_point"
-        return (key, {"cards": won.bit_count()})
+        key = "{}" if _scores_escoba(rules, table, take, card, last_card) else "{}_no_point"
+        return (_sweep_key(rules, key), {"cards": won.bit_count()})
     return ("captures", {"cards": won.bit_count(), "oros": (won & OROS_MASK).bit_count(),
                          "sevens": (won & SEVENS_MASK).bit_count(),
                          "siete_de_oros": bool(won & SIETE_BIT)})

@@ -427,3 +427,25 @@ def test_coach_warns_with_scopas_band():
     assessments = analyse(round_.observation(0), search=False)
     lay = next(a for a in assessments if a.move == Move.parse("4o"))
     assert lay.sweep_risk is not None and lay.sweep_risk.total == 7
+
+
+@pytest.mark.parametrize("rules", [SCOPA, Rules()], ids=["scopa", "escoba"])
+def test_coach_names_the_sweep_with_the_games_word(rules: Rules) -> None:
+    """The coach's reason for a sweep and its warning for a missed one use the game's
+    word: ``scopa``/``misses_scopa`` under Scopa, ``escoba``/``misses_escoba`` under
+    Escoba; the app's catalogs say "scopa!" and "¡escoba!" for them."""
+    from escoba.coach import MESSAGE_KEYS, analyse
+    from trainer.i18n import t
+    # Scopa: the 7o takes the 3c + 4c (the whole table); Escoba: the 8o does (8+3+4=15).
+    sweeper = "7o" if rules.variant == "scopa" else "8o"
+    others = {sweeper, "2e", "3c", "4c", "9c"}
+    round_ = Round.from_position(rules, [[sweeper, "2e"], ["9c"]], ["3c", "4c"], to_move=0,
+                                 stock=[], piles=[[], [str(c) for c in CARDS[:40]
+                                                       if str(c) not in others]])
+    assessments = {a.move: a for a in analyse(round_.observation(0), search=False)}
+    word = rules.variant
+    sweep = assessments[Move.parse(f"{sweeper}+3c+4c")]
+    assert sweep.reason[0] == word and word in MESSAGE_KEYS
+    assert any(w[0] == f"misses_{word}" for w in assessments[Move.parse("2e")].warnings)
+    said = t(f"coach.{word}", "en", cards=3)
+    assert ("scopa!" in said) == (word == "scopa") and ("escoba" in said) == (word == "escoba")

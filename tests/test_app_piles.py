@@ -89,3 +89,26 @@ def test_teams_pool_their_won_cards() -> None:
     labels = [e.label for e in at.expander]
     assert any(f"the {pooled.bit_count()} cards won" in label for label in labels), labels
     assert len([x for x in labels if "cards won" in x or "card won" in x]) == 2
+
+
+def test_scopa_piles_are_named_as_its_score_table_and_show_the_primiera() -> None:
+    """A Scopa round's piles use the score table's words (carte, denari, settebello,
+    scope) and show each suit's best card for the primiera, which Scopa always scores."""
+    from escoba.scoring import setenta_total
+
+    rules = Rules.preset("scopa")
+    at, session = _round_over(rules, seed=4)
+    cards, coins, settebello, primiera_row, scope = list(at.table[0].value.index)[:5]
+    assert primiera_row.startswith("Primiera") and scope == "Scopas", primiera_row
+    round_ = session.game.rounds[-1]
+    texts = [m.value.replace("\\", "") for m in at.markdown]
+    ana = round_.pile_masks[0]
+    assert f"**{cards}: {ana.bit_count()}**" in texts, texts
+    assert f"**{coins}: {(ana & OROS_MASK).bit_count()}**" in texts, texts
+    assert f"**{settebello}: {ana >> 24 & 1}**" in texts, texts
+    assert f"**{scope}: {round_.escobas[0]}**" in texts, texts
+    primiera = [x for x in texts if x.startswith("**Primiera")]
+    assert len(primiera) == 2, texts  # one per side
+    total = setenta_total(ana)
+    assert (f"= {total}**" in primiera[0]) if total else "no total" in primiera[0]
+    assert not any(w in x for x in texts for w in ("Oros", "Escobas", "Setenta")), texts

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from escoba import Card, Rules
 from escoba.cards import JOKER_MASK, OROS_MASK, SEVENS_MASK, SIETE_BIT, cards_of
 from escoba.scoring import setenta_cards, setenta_total
+from escoba.variants import variant_for
 
 __all__ = ["PileGroup", "SidePile", "side_piles", "sevens_row_key"]
 
@@ -58,6 +59,11 @@ def side_piles(rules: Rules, piles: Sequence[int], escobas: Sequence[int]) -> li
     for seat, pile in enumerate(piles):
         pooled[rules.side_of(seat)] |= pile
         sweeps[rules.side_of(seat)] += escobas[seat]
+    # Each suit's best card is shown when the rules score it: Escoba's setenta when it
+    # is played, Scopa's primiera always (the variant's own scoring says which).
+    best_of_each_suit = any(
+        c.category == "setenta" and c.reason != "not_played"
+        for c in variant_for(rules).score(rules, list(piles), list(escobas)).categories)
     out = []
     for side, pile in enumerate(pooled):
         every = tuple(sorted(cards_of(pile), key=_suit_order))
@@ -68,8 +74,9 @@ def side_piles(rules: Rules, piles: Sequence[int], escobas: Sequence[int]) -> li
             groups.append(PileGroup("sevens", tuple(sorted(cards_of(pile & SEVENS_MASK),
                                                            key=_suit_order)),
                                     (pile & SEVENS_MASK).bit_count()))
-        if rules.scores_setenta:
-            # The engine's own reading: each suit's best card, and their total.
+        if best_of_each_suit:
+            # The engine's own reading: each suit's best card, and their total (Escoba's
+            # setenta and Scopa's primiera count the same values).
             groups.append(PileGroup("setenta", setenta_cards(cards_of(pile)),
                                     setenta_total(pile & ~JOKER_MASK)))
         siete = tuple(cards_of(pile & SIETE_BIT))

@@ -12,7 +12,7 @@ from escoba.scoring import SETENTA_VALUES, CategoryResult
 from escoba.variants import variant_for
 from trainer.cards import cards_row_html
 from trainer.i18n import card_name, t
-from trainer.piles import sevens_row_key, side_piles
+from trainer.piles import PileGroup, sevens_row_key, side_piles
 from trainer.text import md_escape
 
 __all__ = ["score_frame", "show_round_score", "reason_text", "show_piles"]
@@ -93,18 +93,32 @@ def show_piles(rules: Rules, piles: Sequence[int], escobas: Sequence[int],
         with st.expander(t("pile_open", name=md_escape(name), count=len(pile.cards)),
                          key=f"{key}_pile_{pile.side}"):
             for group in pile.groups:
-                if group.key == "setenta":
-                    terms = " + ".join(f"{card_name(c, deck)} {SETENTA_VALUES[c.value]}"
-                                       for c in group.cards)
-                    text = (t("pile_setenta", terms=terms, total=group.count)
-                            if group.count is not None
-                            else t("pile_setenta_missing", terms=terms or "—"))
-                elif group.key == "siete_de_oros":
-                    text = t("pile_siete_yes" if group.count else "pile_siete_no")
-                else:
-                    text = t(f"pile_{group.key}", count=group.count)
-                st.markdown(f"**{md_escape(text)}**")
+                st.markdown(f"**{md_escape(_pile_row(rules, group, deck))}**")
                 if group.cards:
                     st.html(cards_row_html(group.cards, deck, show_value, width=40,
                                            names=False, gap=2))
-            st.markdown(f"**{md_escape(t('pile_escobas', count=pile.escobas))}**")
+            sweeps = (t("pile_escobas", count=pile.escobas) if rules.variant == "escoba"
+                      else _category_count(rules, "escobas", pile.escobas))
+            st.markdown(f"**{md_escape(sweeps)}**")
+
+
+def _category_count(rules: Rules, category: str, count: int | None) -> str:
+    """A pile's row under the score table's name of its category ("Denari: 4",
+    "Scope: 1"), for a variant that names them its own way."""
+    return t("pile_row", category=_label(category, rules), count=count)
+
+
+def _pile_row(rules: Rules, group: PileGroup, deck: Deck) -> str:
+    """One group of a side's won cards in words, named as the score table names it."""
+    escoba = rules.variant == "escoba"
+    if group.key == "setenta":
+        terms = " + ".join(f"{card_name(c, deck)} {SETENTA_VALUES[c.value]}"
+                           for c in group.cards)
+        name = "pile_setenta" if escoba else "pile_primiera"
+        return (t(name, terms=terms, total=group.count) if group.count is not None
+                else t(f"{name}_missing", terms=terms or "—"))
+    if not escoba:
+        return _category_count(rules, group.key, group.count)
+    if group.key == "siete_de_oros":
+        return t("pile_siete_yes" if group.count else "pile_siete_no")
+    return t(f"pile_{group.key}", count=group.count)

@@ -449,3 +449,25 @@ def test_coach_names_the_sweep_with_the_games_word(rules: Rules) -> None:
     assert any(w[0] == f"misses_{word}" for w in assessments[Move.parse("2e")].warnings)
     said = t(f"coach.{word}", "en", cards=3)
     assert ("scopa!" in said) == (word == "scopa") and ("escoba" in said) == (word == "escoba")
+
+
+def test_a_variant_must_say_what_its_game_owns() -> None:
+    """A new variant that leaves out one of the rules its game owns cannot be made: the
+    base class says which ones (the seam's contract), not a run-time surprise."""
+    from escoba.variants.base import Variant
+
+    if not hasattr(Variant, "__abstractmethods__"):
+        pytest.skip("compiled core: mypyc checks a native class's abstract methods when "
+                    "it builds (the pure run checks them here)")
+    owned = {"capture_sets", "refusal", "fact", "sweep_risk_band", "sweeper_value",
+             "opening_table", "score"}
+    assert Variant.__abstractmethods__ == owned
+    for variant in VARIANTS.values():
+        assert not type(variant).__abstractmethods__, variant
+
+    class HalfDone(Variant):
+        def capture_sets(self, rules: Rules, table: int, card: int) -> list[int]:
+            return []
+
+    with pytest.raises(TypeError, match="abstract"):
+        HalfDone()  # type: ignore[abstract]

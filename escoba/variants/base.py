@@ -11,6 +11,7 @@ Cards are inner card indices and sets are int masks (:mod:`escoba.cards`).
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Literal
 
@@ -35,8 +36,10 @@ def not_on_table(missing: int) -> IllegalMoveError:
                             Code.CARD_NOT_ON_TABLE, cards=notations(missing))
 
 
-class Variant:
-    """A capture rule and its scoring. Subclasses are stateless singletons."""
+class Variant(ABC):
+    """A capture rule and its scoring. Subclasses are stateless singletons; what every
+    game of the family must say for itself is abstract (a subclass that leaves one out
+    cannot be made), the rest is the family's common reading."""
 
     #: The registry key, also written in records (``"variant": "scopa"``).
     name: str = ""
@@ -44,9 +47,9 @@ class Variant:
     category_labels: Mapping[str, str] = {}
 
     # -- captures ------------------------------------------------------------
+    @abstractmethod
     def capture_sets(self, rules: Rules, table: int, card: int) -> list[int]:
         """Every set of table cards (masks) ``card`` may take, after any "must take" rule."""
-        raise NotImplementedError
 
     def legal_pairs(self, rules: Rules, hand: int, table: int) -> list[tuple[int, int]]:
         """Legal plays as ``(card index, take mask)``; take 0 lays the card down.
@@ -67,9 +70,9 @@ class Variant:
                 out.append((card, 0))
         return out
 
+    @abstractmethod
     def refusal(self, rules: Rules, table: int, card: int, take: int) -> IllegalMoveError | None:
         """Why ``card`` may not take ``take`` (non-empty, on the table), or ``None``."""
-        raise NotImplementedError
 
     def is_sweep(self, rules: Rules, table_before: int, card: int, take: int,
                  last_play: bool) -> bool:
@@ -80,35 +83,35 @@ class Variant:
         return (bool(take) and take == table_before and not (take | 1 << card) & JOKER_MASK
                 and (rules.last_play_escoba or not last_play))
 
+    @abstractmethod
     def fact(self, rules: Rules, card: int, take: int) -> str:
         """The arithmetic fact a capture practises, as evidence records it."""
-        raise NotImplementedError
 
     # -- the table -----------------------------------------------------------
+    @abstractmethod
     def sweep_risk_band(self, rules: Rules) -> tuple[int, int]:
         """Table totals one card can sweep (inclusive)."""
-        raise NotImplementedError
 
     def table_sweepable(self, rules: Rules, table_total: int) -> bool:
         low, high = self.sweep_risk_band(rules)
         return low <= table_total <= high
 
+    @abstractmethod
     def sweeper_value(self, rules: Rules, table_total: int) -> int:
         """The value of the card that would sweep a table of ``table_total``."""
-        raise NotImplementedError
 
+    @abstractmethod
     def opening_table(self, rules: Rules, table: int) -> OpeningVerdict:
         """What the opening table of a deal means."""
-        raise NotImplementedError
 
     def opening_table_cards(self, rules: Rules) -> int:
         """How many cards a deal lays face up on the table."""
         return 4
 
     # -- scoring -------------------------------------------------------------
+    @abstractmethod
     def score(self, rules: Rules, piles: Sequence[int], sweeps: Sequence[int]) -> RoundScore:
         """Score a finished round from each seat's pile mask and sweep count."""
-        raise NotImplementedError
 
     # -- words ---------------------------------------------------------------
     @staticmethod

@@ -37,7 +37,9 @@ no_round               (none): a game with no round in play
 not_in_hand            ``card``, ``seat``
 card_not_on_table      ``cards``: chosen cards that are not on the table
 wrong_sum              ``card``, ``cards`` (the take), ``values`` (ints; a joker is
-                       ``"JK"``), ``total`` (of the plain cards), ``need``, ``jokers``
+                       ``"JK"``), ``total`` (of the plain cards), ``need``, ``jokers``;
+                       under Scopa also ``sum_of="table"``: ``values`` are the table
+                       cards only and ``need`` is the played card's value
 capture_forced         ``card``, ``captures`` (list of card lists), ``count``
 must_take_equal        ``card``, ``cards`` (the take), ``equal`` (cards of the same value
                        on the table), ``value``: Scopa takes an equal card before any sum

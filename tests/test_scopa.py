@@ -471,3 +471,16 @@ def test_a_variant_must_say_what_its_game_owns() -> None:
 
     with pytest.raises(TypeError, match="abstract"):
         HalfDone()  # type: ignore[abstract]
+
+
+def test_scopas_wrong_sum_says_the_table_cards_make_the_played_cards_value() -> None:
+    """Scopa's refused sum names what it sums (``sum_of="table"``: the table cards, the
+    played card's value as ``need``), so the app need not guess it from the numbers;
+    Escoba's counts the played card and has no such parameter."""
+    wrong = position(SCOPA, ["6o"], ["3c", "2e"]).check(Move.parse("6o+3c+2e"))
+    assert wrong is not None and wrong.code == Code.WRONG_SUM
+    assert wrong.params["sum_of"] == "table"
+    assert sorted(wrong.params["values"]) == [2, 3] and wrong.params["need"] == 6
+    wrong = position(Rules(), ["6o"], ["3c", "2e"]).check(Move.parse("6o+3c+2e"))
+    assert wrong is not None and wrong.code == Code.WRONG_SUM
+    assert "sum_of" not in wrong.params and wrong.params["need"] == 15

@@ -64,8 +64,7 @@ def capture_terms(move: Any, variant: str, capture_sum: int) -> tuple[list[int |
 def move_message(verdict: EscobaError) -> tuple[str, dict[str, Any]]:
     """The catalog key and parameters that tell a child why a move was refused."""
     p = verdict.params
-    if verdict.code == Code.WRONG_SUM and p.get("card") is not None \
-            and _is_scopa_sum(p):
+    if verdict.code == Code.WRONG_SUM and p.get("sum_of") == "table":
         # Scopa: the played card's value is the target; the sum is of table cards only.
         return "wrong_sum_scopa", {"expr": sum_expression(p["values"]), "total": p["total"],
                                    "need": p["need"]}
@@ -80,16 +79,6 @@ def move_message(verdict: EscobaError) -> tuple[str, dict[str, Any]]:
     if verdict.code == Code.CAPTURE_FORCED:
         return "must_capture", {"count": p["count"]}
     return MOVE_KEYS.get(verdict.code, _OTHER_MOVE_KEY), {}
-
-
-def _is_scopa_sum(p: dict[str, Any]) -> bool:
-    """Whether a wrong sum is Scopa's (table cards against the card's own value): the
-    engine reports Scopa's values without the played card, Escoba's with it last."""
-    try:
-        value = Card.parse(str(p["card"])).value
-    except (KeyError, TypeError, ValueError):
-        return False
-    return p.get("need") == value and len(p["values"]) == len(p.get("cards", ()))
 
 
 def _two_sets(p: dict[str, Any]) -> tuple[str, str] | None:

@@ -84,11 +84,14 @@ class ScopaVariant(Variant):
                 f"{shown} must take a card of the same value ({value}) before any sum",
                 Code.MUST_TAKE_EQUAL, card=shown, cards=notations(take),
                 equal=notations(equal), value=value)
+        # The table cards alone make the played card's value (``sum_of="table"``), where
+        # Escoba's sum counts the played card too: the app words each its own way.
         values = [VALUE[i] for i in _cards(take)]
         total = sum(values)
         return IllegalMoveError(f"{' + '.join(map(str, values))} = {total}, not {value}",
                                 Code.WRONG_SUM, card=shown, cards=notations(take),
-                                values=values, total=total, need=value, jokers=0)
+                                values=values, total=total, need=value, jokers=0,
+                                sum_of="table")
 
     def is_sweep(self, rules: Rules, table_before: int, card: int, take: int,
                  last_play: bool) -> bool:

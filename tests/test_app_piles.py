@@ -98,15 +98,18 @@ def test_scopa_piles_are_named_as_its_score_table_and_show_the_primiera() -> Non
 
     rules = Rules.preset("scopa")
     at, session = _round_over(rules, seed=4)
-    cards, coins, settebello, primiera_row, scope = list(at.table[0].value.index)[:5]
-    assert primiera_row.startswith("Primiera") and scope == "Scopas", primiera_row
+    rows = list(at.table[0].value.index)[:5]
+    assert rows[3].startswith("Primiera") and rows[4] == "Scopas", rows
     round_ = session.game.rounds[-1]
     texts = [m.value.replace("\\", "") for m in at.markdown]
     ana = round_.pile_masks[0]
-    assert f"**{cards}: {ana.bit_count()}**" in texts, texts
-    assert f"**{coins}: {(ana & OROS_MASK).bit_count()}**" in texts, texts
-    assert f"**{settebello}: {ana >> 24 & 1}**" in texts, texts
-    assert f"**{scope}: {round_.escobas[0]}**" in texts, texts
+    # A pile row counts what this side holds ("Cards (carte): 19"), not "Most cards".
+    assert f"**Cards (carte): {ana.bit_count()}**" in texts, texts
+    assert f"**Coins (denari): {(ana & OROS_MASK).bit_count()}**" in texts, texts
+    settebello = "yes" if ana >> 24 & 1 else "no"
+    assert f"**Settebello (the 7 of coins): {settebello}**" in texts, texts
+    assert f"**Scopas: {round_.escobas[0]}**" in texts, texts
+    assert not any("Most" in x for x in texts), texts
     primiera = [x for x in texts if x.startswith("**Primiera")]
     assert len(primiera) == 2, texts  # one per side
     total = setenta_total(ana)

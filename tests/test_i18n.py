@@ -137,7 +137,7 @@ for _lang in ("es", "de", "zh", "it"):
     SAME_AS_ENGLISH[_lang] |= {"play_title_scopa", "rule_preset_scopa", "rule_preset_scopone",
                                "rule_preset_scopone_scientifico", "rule_napola",
                                "rule_asso_piglia_tutto", "cat_napola", "cat_scope",
-                               "board_scopa_cheer", "seat_scope"}
+                               "board_scopa_cheer", "seat_scope", "pile_scope"}
 # A PIN is a PIN in Spanish and German.
 SAME_AS_ENGLISH["es"] |= {"list.pin"}
 SAME_AS_ENGLISH["de"] |= {"list.pin"}

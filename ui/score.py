@@ -47,7 +47,7 @@ def _label(category: str, rules: Rules | None) -> str:
     four sevens score ("All four sevens", not "Most sevens")."""
     if rules is not None and rules.variant != "escoba":
         # Scopa keeps Escoba's category keys; its variant names them (carte, denari...).
-        return t("cat_" + variant_for(rules).category_labels.get(category, category))
+        return t("cat_" + _category_name(rules, category))
     if category == "sevens" and rules is not None:
         return t(sevens_row_key(rules) or "cat_sevens")
     return t("cat_" + category)
@@ -97,15 +97,16 @@ def show_piles(rules: Rules, piles: Sequence[int], escobas: Sequence[int],
                 if group.cards:
                     st.html(cards_row_html(group.cards, deck, show_value, width=40,
                                            names=False, gap=2))
-            sweeps = (t("pile_escobas", count=pile.escobas) if rules.variant == "escoba"
-                      else _category_count(rules, "escobas", pile.escobas))
+            sweeps = t(f"pile_{_category_name(rules, 'escobas')}", count=pile.escobas)
             st.markdown(f"**{md_escape(sweeps)}**")
 
 
-def _category_count(rules: Rules, category: str, count: int | None) -> str:
-    """A pile's row under the score table's name of its category ("Denari: 4",
-    "Scope: 1"), for a variant that names them its own way."""
-    return t("pile_row", category=_label(category, rules), count=count)
+def _category_name(rules: Rules, category: str) -> str:
+    """A category's name in catalog keys (``cat_*``, ``pile_*``): Escoba's own key, or the
+    name its variant's score table uses (Scopa: carte, denari, settebello, scope)."""
+    if rules.variant == "escoba":
+        return category
+    return variant_for(rules).category_labels.get(category, category)
 
 
 def _pile_row(rules: Rules, group: PileGroup, deck: Deck) -> str:
@@ -117,8 +118,7 @@ def _pile_row(rules: Rules, group: PileGroup, deck: Deck) -> str:
         name = "pile_setenta" if escoba else "pile_primiera"
         return (t(name, terms=terms, total=group.count) if group.count is not None
                 else t(f"{name}_missing", terms=terms or "—"))
-    if not escoba:
-        return _category_count(rules, group.key, group.count)
     if group.key == "siete_de_oros":
-        return t("pile_siete_yes" if group.count else "pile_siete_no")
-    return t(f"pile_{group.key}", count=group.count)
+        name = "siete" if escoba else _category_name(rules, group.key)
+        return t(f"pile_{name}_yes" if group.count else f"pile_{name}_no")
+    return t(f"pile_{_category_name(rules, group.key)}", count=group.count)

@@ -164,7 +164,9 @@ def attempt_answers(puzzle: Puzzle, result: CheckResult,
 
     wrong_facts: list[str] = []
     for wrong in result.wrong:
-        if wrong.key != "wrong_sum":
+        # A refused Scopa sum (3 + 2 for a 6) is no wrong complement: Scopa has none
+        # (as trainer/evidence.py reads a refused sum in a Scopa game).
+        if wrong.key != "wrong_sum" or puzzle.kind == "scopa":
             continue
         if wrong.card is not None:
             wrong_facts.append(f"{puzzle.capture_sum}-{wrong.card.value}")

@@ -17,7 +17,7 @@ from ui.practice import attempt_row, attempts, fact_text, keep, kept, mastery, r
 from ui.practice_view import show_puzzle
 from ui.session import new_seed, storage
 
-MODES = ["for-me", "captures", "hand", "fifteens", "best-move"]
+MODES = ["for-me", "captures", "hand", "fifteens", "best-move", "scopa"]
 CURRENT = "pz_current"  # (settings, puzzle, targets)
 
 profile = require_profile()

@@ -61,7 +61,7 @@ def difficulty(stats: Stats) -> int:
     longest = max(stats.max_cards - 2, 0)
     return (2 * stats.table_size + 3 * stats.solutions + 2 * longest + stats.extra_cards
             + 2 * stats.shared + min(stats.near_misses, 8)
-            + (1 if stats.largest_addend >= 9 else 0) + 2 * stats.traps)
+            + (1 if stats.largest_addend >= 9 else 0) + min(stats.traps, 4))
 
 
 def _with_score(stats: Stats) -> Stats:
@@ -120,8 +120,9 @@ def scopa_stats(table: int, card: int, sets: Sequence[int]) -> Stats:
     (the variant's answer). Scopa adds table cards only (3 + 4 makes the 7), so a set's
     cards added are its table cards: an equal card taken is one card and no addition,
     two cards are one addition like Escoba's 8 + 7. With an equal card on the table,
-    every set making the value is a trap (``traps``); without, sets one off it are
-    near misses."""
+    every set of two or more making the value is a trap (``traps``: the rule forbids it,
+    the arithmetic invites it) and nothing else distracts; without one, sets one off
+    the value are near misses."""
     value = VALUE[card]
     max_cards = max((s.bit_count() for s in sets), default=0)
     extra = sum(max(s.bit_count() - 2, 0) for s in sets)
@@ -131,7 +132,8 @@ def scopa_stats(table: int, card: int, sets: Sequence[int]) -> Stats:
     traps = sum(1 for m in sums if m.bit_count() >= 2) if equal else 0
     return _with_score(Stats(table_size=table.bit_count(), solutions=len(sets),
                              max_cards=max_cards, extra_cards=extra, largest_addend=largest,
-                             shared=shared, near_misses=_near_misses(table, value),
+                             shared=shared,
+                             near_misses=0 if equal else _near_misses(table, value),
                              traps=traps))
 
 

@@ -278,7 +278,8 @@ def generate(kind: str, level: int, seed: int | str = 0, capture_sum: int = 15) 
 
 def from_cards(kind: str, table: Sequence[Card], hand: Sequence[Card] = (),
                capture_sum: int = 15) -> Puzzle:
-    """A captures, hand or fifteens puzzle on given cards (lessons, a teacher's own puzzle).
+    """A captures, hand, fifteens or scopa puzzle on given cards (lessons, a teacher's own
+    puzzle).
 
     The level is graded from the cards' statistics like any generated puzzle.
     Its seed (and so its id) starts with ``custom-`` and names the cards; such
@@ -286,8 +287,9 @@ def from_cards(kind: str, table: Sequence[Card], hand: Sequence[Card] = (),
     kept with :meth:`~puzzles.model.Puzzle.to_dict`.
     """
     check_kind_level_sum(kind, 1, capture_sum)
-    if kind not in ("captures", "hand", "fifteens"):
-        raise PuzzleError(f"from_cards makes captures, hand or fifteens puzzles, not {kind!r}")
+    if kind not in ("captures", "hand", "fifteens", "scopa"):
+        raise PuzzleError(f"from_cards makes captures, hand, fifteens or scopa puzzles, "
+                          f"not {kind!r}")
     table_mask, hand_idx = _mask([c.index for c in table]), sorted(c.index for c in hand)
     if table_mask.bit_count() != len(table) or len(set(hand_idx)) != len(hand_idx) \
             or table_mask & _mask(hand_idx):
@@ -296,13 +298,18 @@ def from_cards(kind: str, table: Sequence[Card], hand: Sequence[Card] = (),
         raise PuzzleError("puzzles are played without jokers")
     if kind == "fifteens" and hand:
         raise PuzzleError("a fifteens puzzle has no hand")
-    if kind == "captures" and len(hand_idx) != 1:
-        raise PuzzleError("a captures puzzle plays exactly one card")
+    if kind in ("captures", "scopa") and len(hand_idx) != 1:
+        raise PuzzleError(f"a {kind} puzzle plays exactly one card")
     if kind == "hand" and not hand_idx:
         raise PuzzleError("a hand puzzle needs a hand")
     seed = "custom-" + ".".join(str(c) for c in cards_of(table_mask))
     if hand_idx:
         seed += "-" + ".".join(str(CARDS[i]) for i in hand_idx)
+    if kind == "scopa":
+        sets = scopa_captures(table_mask, hand_idx[0])
+        stats = scopa_stats(table_mask, hand_idx[0], sets)
+        return _assemble_scopa(level_of(stats.difficulty), capture_sum, seed, table_mask,
+                               hand_idx[0], sets, stats)
     if kind == "fifteens":
         groups = fifteens_masks(table_mask, capture_sum)
         stats = fifteens_stats(table_mask, capture_sum, groups)

@@ -39,6 +39,8 @@ def test_choosing_scopa_draws_italian_cards_and_solving_it_is_recorded() -> None
     italian = ("denari", "coppe", "spade", "bastoni", "Fante", "Cavallo", "Re")
     assert all(any(w in face["name"] for w in italian) for face in board["faces"].values())
     assert "Scopa rules" in board["intro"]
+    # Scopa has no capture sum: no sum to choose; the child's sum is kept for the others.
+    assert "pz_sum" not in {w.key for w in at.segmented_control}
     # Build each set with the pills (AppTest runs no JavaScript): the add button says
     # what the table cards make, compared with the card's value.
     card = puzzle.hand[0]
@@ -53,6 +55,20 @@ def test_choosing_scopa_draws_italian_cards_and_solving_it_is_recorded() -> None
     (row,) = _attempts(at)
     assert (row.kind, row.puzzle_id, row.correct, row.stars) == ("scopa", puzzle.id, True, 3)
     assert row.facts == puzzle.facts and all("-" not in f for f in row.facts)
+    at.segmented_control(key="pz_mode").set_value("captures").run()
+    assert at.segmented_control(key="pz_sum").value == 15
+
+
+def test_the_childs_sum_is_kept_across_a_scopa_puzzle() -> None:
+    at = create_profile(new_app())
+    at.switch_page("app_pages/puzzles.py").run()
+    at.segmented_control(key="pz_mode").set_value("captures").run()
+    at.segmented_control(key="pz_sum").set_value(10).run()
+    at.segmented_control(key="pz_mode").set_value("scopa").run()
+    assert at.session_state["pz_current"][1].capture_sum == 10
+    at.segmented_control(key="pz_mode").set_value("hand").run()
+    assert at.segmented_control(key="pz_sum").value == 10
+    assert at.session_state["pz_current"][1].capture_sum == 10
 
 
 @pytest.mark.parametrize(("locale", "said"), [

@@ -17,7 +17,7 @@ from ui.practice import attempt_row, attempts, fact_text, keep, kept, mastery, r
 from ui.practice_view import show_puzzle
 from ui.session import new_seed, storage
 
-MODES = ["for-me", "captures", "hand", "fifteens", "best-move"]
+MODES = ["for-me", "captures", "hand", "fifteens", "best-move", "scopa"]
 CURRENT = "pz_current"  # (settings, puzzle, targets)
 
 profile = require_profile()
@@ -28,8 +28,9 @@ show_flash()
 def _settings() -> tuple[str, int, int]:
     mode = st.session_state.get("pz_mode") or "for-me"
     level = st.session_state.get("pz_level") or kept("pz_level", 1)
-    return mode, int(level) if mode != "for-me" else 1, int(st.session_state.get("pz_sum")
-                                                              or 15)
+    # The sum chooser is not drawn for Scopa (it has none): its kept value stands.
+    capture_sum = st.session_state.get("pz_sum") or kept("pz_sum", 15)
+    return mode, int(level) if mode != "for-me" else 1, int(capture_sum)
 
 
 @safe_callback
@@ -77,9 +78,10 @@ _resume_after_restart()
 st.segmented_control(t("pz_mode"), MODES, format_func=labels("pz_mode_"), key="pz_mode",
                      default=kept("pz_mode", "for-me"), required=True, on_change=keep,
                      args=("pz_mode",))
-st.segmented_control(t("capture_sum"), list(CAPTURE_SUMS), key="pz_sum",
-                     default=kept("pz_sum", 15), required=True, on_change=keep,
-                     args=("pz_sum",))
+if st.session_state.get("pz_mode") != "scopa":  # a Scopa set makes the card's value
+    st.segmented_control(t("capture_sum"), list(CAPTURE_SUMS), key="pz_sum",
+                         default=kept("pz_sum", 15), required=True, on_change=keep,
+                         args=("pz_sum",))
 if st.session_state.get("pz_mode", "for-me") != "for-me":
     st.segmented_control(t("level"), list(LEVELS), key="pz_level",
                          default=kept("pz_level", 1), required=True, on_change=keep,
@@ -123,7 +125,7 @@ with st.expander(t("ws_title"), icon="🖨️"):
     ws_paper = st.segmented_control(t("ws_paper"), ["a4", "letter"], key="ws_paper",
                                     default="a4", required=True,
                                     format_func=lambda p: p.upper() if p == "a4" else "Letter")
-    ws_sum = int(st.session_state.get("pz_sum") or 15)
+    ws_sum = _settings()[2]
     code = worksheet_code(ws_kind, int(ws_level), int(ws_seed), ws_sum)
     st.markdown(t("ws_code", code=code))
     # The PDF is made only when the button is tapped, in the language of the page.

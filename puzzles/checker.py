@@ -25,9 +25,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from escoba.cards import Card, CardError, format_cards
+from escoba.cards import Card, CardError, format_cards, mask_of
+from escoba.errors import Code
+from escoba.variants import variant_for
 
-from .model import Puzzle, Solution, unique_facts
+from .model import SCOPA_RULES, Puzzle, Solution, unique_facts
 
 __all__ = ["check", "hint", "Hint", "CheckResult", "WrongAnswer", "Malformed", "stars_for"]
 
@@ -37,7 +39,8 @@ class WrongAnswer:
     """A set (or move, or number) that is not a solution, and why.
 
     ``key`` is a message key (``wrong_sum``, ``not_on_table``, ``two_played``,
-    ``group_too_small``, ``not_none``, ``not_best``, ``wrong_value``) and
+    ``group_too_small``, ``not_none``, ``not_best``, ``wrong_value``; Scopa:
+    ``must_take_equal``, and ``wrong_sum`` whose ``sum`` is the card's value) and
     ``params`` its parameters; ``message`` is the English sentence.
     """
 
@@ -275,7 +278,10 @@ def check(puzzle: Puzzle, answer: Any, hints: int = 0) -> CheckResult:
             found[key] = expected[key]
             continue
         values = [c.value for c in take] + ([card.value] if card is not None else [])
-        if puzzle.kind == "best-move" and key in ranking:
+        if puzzle.kind == "scopa":
+            assert card is not None
+            wrong.append(_scopa_wrong(puzzle, card, take))
+        elif puzzle.kind == "best-move" and key in ranking:
             move = ranking[key]
             wrong.append(WrongAnswer(take, card, None, "not_best",
                                      f"{_move_text(card, take)} is allowed, but not the best "
@@ -300,6 +306,27 @@ def check(puzzle: Puzzle, answer: Any, hints: int = 0) -> CheckResult:
     missed_none = not puzzle.solutions and not said_none and not wrong
     return CheckResult(puzzle.id, found_in_order, missed, tuple(wrong), tuple(duplicates),
                        tuple(malformed), said_none, missed_none, hints)
+
+
+def _scopa_wrong(puzzle: Puzzle, card: Card, take: tuple[Card, ...]) -> WrongAnswer:
+    """Why a set is no Scopa capture, as the variant refuses it: an equal card lies on
+    the table (it must be taken first), or the table cards do not make the card's value
+    ("3 + 5 = 8, not 7": Scopa adds the table cards only)."""
+    refusal = variant_for(SCOPA_RULES).refusal(SCOPA_RULES, mask_of(puzzle.table),
+                                               card.index, mask_of(take))
+    assert refusal is not None  # the set is not among the variant's captures
+    p = refusal.params
+    values = [c.value for c in take]
+    # A set that makes the value is the trap the rule is about; any other set is told
+    # by its arithmetic, which is true whatever else lies on the table.
+    if refusal.code == Code.MUST_TAKE_EQUAL and sum(values) == card.value:
+        return WrongAnswer(take, card, None, "must_take_equal",
+                           f"a {card.value} is on the table: {card} must take it first",
+                           {"card": str(card), "value": card.value,
+                            "equal": list(p["equal"])})
+    return WrongAnswer(take, card, None, "wrong_sum", _arithmetic(values, card.value),
+                       {"values": values, "total": sum(values), "sum": card.value,
+                        "sum_of": "table"})
 
 
 def _move_text(card: Card | None, take: tuple[Card, ...]) -> str:
@@ -352,7 +379,9 @@ class Hint:
     ``group_uses`` {card} (a missed group uses this card), ``count_on``
     {start, sum} (quick facts), ``consider`` {card} (best move), ``check_each``
     {sum} (nothing to find: check every card), ``all_found`` {}, ``the_set`` {card, take}
-    (the strongest: the whole set, card codes).
+    (the strongest: the whole set, card codes); Scopa: ``scopa_equal`` {card, value} (a
+    card of the same value is there), ``scopa_need`` {card, value} (table cards make
+    the value), ``scopa_check_each`` {card, value} (nothing to find).
     """
 
     key: str
@@ -372,6 +401,11 @@ def hint(puzzle: Puzzle, answer: Any = None, strength: int = 1) -> Hint:
         return Hint("count_on", {"start": start, "sum": s},
                     f"count on from {start} to {s}")
     if not puzzle.solutions:
+        if puzzle.kind == "scopa":
+            card = puzzle.hand[0]
+            return Hint("scopa_check_each", {"card": str(card), "value": card.value},
+                        f"is there a {card.value} on the table, or cards that make "
+                        f"{card.value}?")
         return Hint("check_each", {"sum": s}, f"add each table card to yours: is any {s}?")
     missed = check(puzzle, answer).missed if answer is not None else puzzle.solutions
     if not missed:
@@ -391,6 +425,13 @@ def hint(puzzle: Puzzle, answer: Any = None, strength: int = 1) -> Hint:
         return Hint("group_uses", {"card": str(card)}, f"one group you have not found uses "
                                                        f"{card}")
     assert target.card is not None
+    if strength <= 1 and puzzle.kind == "scopa":
+        value = target.card.value
+        if len(target.take) == 1 and target.take[0].value == value:
+            return Hint("scopa_equal", {"card": str(target.card), "value": value},
+                        f"is there a card of the same value as {target.card}, {value}?")
+        return Hint("scopa_need", {"card": str(target.card), "value": value},
+                    f"which table cards make {value} together?")
     if strength <= 1:
         need = s - target.card.value
         return Hint("need", {"card": str(target.card), "need": need},

@@ -18,7 +18,7 @@ from escoba.cli import CliError, emit
 
 from .daily import daily_set
 from .kinds import generate
-from .model import KINDS, Puzzle
+from .model import KINDS, ONE_CARD_KINDS, Puzzle
 
 __all__ = ["register", "describe"]
 
@@ -32,7 +32,10 @@ def _level(text: str) -> int:
 
 def describe(puzzle: Puzzle) -> str:
     """A puzzle and its solutions as plain text (the CLI's human output)."""
-    lines = [f"{puzzle.id}  ({puzzle.kind}, level {puzzle.level}, sum {puzzle.capture_sum}, "
+    scopa = puzzle.kind == "scopa"
+    # A Scopa set makes the played card's value: no capture sum to show.
+    rule = "Scopa's rule" if scopa else f"sum {puzzle.capture_sum}"
+    lines = [f"{puzzle.id}  ({puzzle.kind}, level {puzzle.level}, {rule}, "
              f"difficulty {puzzle.stats.difficulty})"]
     if puzzle.kind == "quick-facts":
         lines.append(f"  {' + '.join(map(str, puzzle.addends))} + ? = {puzzle.capture_sum}"
@@ -41,12 +44,14 @@ def describe(puzzle: Puzzle) -> str:
         return "\n".join(lines)
     lines.append(f"  table: {' '.join(map(str, puzzle.table))}")
     if puzzle.hand:
-        lines.append(f"  {'play' if puzzle.kind == 'captures' else 'hand'}: "
+        lines.append(f"  {'play' if puzzle.kind in ONE_CARD_KINDS else 'hand'}: "
                      f"{' '.join(map(str, puzzle.hand))}")
     if not puzzle.solutions:
         lines.append("  solutions: none")
     for sol in puzzle.solutions:
         values = sol.values
+        if scopa:  # the table cards alone make the card's value: 3 + 4 = 7, or 7 = 7
+            values = tuple(c.value for c in sol.take)
         taken = format_cards(sol.take)
         if sol.card is None:
             lines.append(f"  {taken}   ({' + '.join(map(str, values))} = {sum(values)})")
@@ -109,7 +114,9 @@ def _cmd_worksheet(args: argparse.Namespace) -> int:
 def _common(p: argparse.ArgumentParser, *, kind: bool = True) -> None:
     if kind:
         p.add_argument("--kind", required=True, metavar="KIND",
-                       help=f"one of {', '.join(KINDS)}")
+                       help=f"one of {', '.join(KINDS)} (scopa: every capture of one card "
+                            "by Scopa's rule, a card of equal value first, else table cards "
+                            "making its value; --capture-sum does not change it)")
         p.add_argument("--level", type=_level, required=True, metavar="1-5",
                        help="1 (a first day) to 5 (hard for an adult)")
         p.add_argument("--seed", default="0", help="any number or word: same seed, same puzzle")

@@ -25,6 +25,7 @@ __all__ = [
     "fifteens_stats",
     "fifteens_masks",
     "quick_stats",
+    "scopa_stats",
 ]
 
 #: Lowest difficulty of levels 1..5 for captures, hand and fifteens puzzles.
@@ -54,12 +55,13 @@ def difficulty(stats: Stats) -> int:
 
     More cards to scan, more answers to find, longer additions, cards shared
     between answers (a child who finds one tends to stop), distractor sets
-    one off the sum, and big addends all make a puzzle harder.
+    one off the sum, big addends and (Scopa) sums an equal card forbids all make
+    a puzzle harder. ``traps`` is 0 for every Escoba kind: their scores are as before.
     """
     longest = max(stats.max_cards - 2, 0)
     return (2 * stats.table_size + 3 * stats.solutions + 2 * longest + stats.extra_cards
             + 2 * stats.shared + min(stats.near_misses, 8)
-            + (1 if stats.largest_addend >= 9 else 0))
+            + (1 if stats.largest_addend >= 9 else 0) + min(stats.traps, 4))
 
 
 def _with_score(stats: Stats) -> Stats:
@@ -111,6 +113,28 @@ def capture_stats(table: int, hand: Sequence[int], capture_sum: int,
     return _with_score(Stats(table_size=table.bit_count(), solutions=len(solutions),
                              max_cards=max_cards, extra_cards=extra, largest_addend=largest,
                              shared=shared, near_misses=near))
+
+
+def scopa_stats(table: int, card: int, sets: Sequence[int]) -> Stats:
+    """Statistics of a Scopa puzzle: ``card`` played on ``table``, ``sets`` its captures
+    (the variant's answer). Scopa adds table cards only (3 + 4 makes the 7), so a set's
+    cards added are its table cards: an equal card taken is one card and no addition,
+    two cards are one addition like Escoba's 8 + 7. With an equal card on the table,
+    every set of two or more making the value is a trap (``traps``: the rule forbids it,
+    the arithmetic invites it) and nothing else distracts; without one, sets one off
+    the value are near misses."""
+    value = VALUE[card]
+    max_cards = max((s.bit_count() for s in sets), default=0)
+    extra = sum(max(s.bit_count() - 2, 0) for s in sets)
+    _, _, largest, shared = _shape(list(sets), [card] * len(sets))
+    sums = [m for m in subset_masks_in_range(table, value, value) if m]
+    equal = any(s.bit_count() == 1 and VALUE[s.bit_length() - 1] == value for s in sets)
+    traps = sum(1 for m in sums if m.bit_count() >= 2) if equal else 0
+    return _with_score(Stats(table_size=table.bit_count(), solutions=len(sets),
+                             max_cards=max_cards, extra_cards=extra, largest_addend=largest,
+                             shared=shared,
+                             near_misses=0 if equal else _near_misses(table, value),
+                             traps=traps))
 
 
 def fifteens_masks(table: int, capture_sum: int) -> list[int]:

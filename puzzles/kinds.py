@@ -15,6 +15,7 @@ from itertools import product
 
 from escoba.cards import CARDS, Card, cards_of
 from escoba.solver import sort_key
+from escoba.variants import variant_for
 
 from .grading import (
     BANDS,
@@ -27,9 +28,11 @@ from .grading import (
     level_of,
     quick_difficulty,
     quick_stats,
+    scopa_stats,
 )
 from .model import (
     LEVELS,
+    SCOPA_RULES,
     Puzzle,
     PuzzleError,
     Solution,
@@ -37,6 +40,7 @@ from .model import (
     addition_facts,
     capture_facts,
     check_kind_level_sum,
+    variant_capture_facts,
 )
 from .rng import Rng
 
@@ -48,6 +52,7 @@ TABLE_SIZES: dict[str, dict[int, tuple[int, int]]] = {
     "captures": {1: (3, 4), 2: (4, 5), 3: (5, 6), 4: (6, 7), 5: (7, 8)},
     "hand": {1: (2, 3), 2: (3, 4), 3: (4, 5), 4: (5, 6), 5: (6, 7)},
     "fifteens": {1: (3, 4), 2: (4, 5), 3: (5, 6), 4: (6, 7), 5: (7, 9)},
+    "scopa": {1: (3, 4), 2: (4, 5), 3: (5, 7), 4: (6, 8), 5: (8, 10)},
 }
 #: Share of captures puzzles at levels 1-2 drawn to have no capture ("none" is the answer).
 NONE_SHARE = (1, 6)
@@ -125,6 +130,40 @@ def _assemble_captures(kind: str, level: int, capture_sum: int, seed: str, table
         for c, t in ordered)
     return Puzzle(kind, level, capture_sum, seed, table=cards_of(table),
                   hand=tuple(CARDS[c] for c in sorted(hand)), solutions=solutions, stats=stats)
+
+
+def scopa_captures(table: int, card: int) -> list[int]:
+    """Every set of ``table`` cards ``card`` may take by Scopa's rule: the variant's
+    answer (:meth:`escoba.variants.ScopaVariant.capture_sets`), never a copy of it."""
+    return variant_for(SCOPA_RULES).capture_sets(SCOPA_RULES, table, card)
+
+
+def _scopa_puzzle(level: int, capture_sum: int, seed: str, rng: Rng) -> Puzzle:
+    # Like captures: one card in six at levels 1-2 is drawn to have no capture.
+    want_none = level <= 2 and rng.chance(*NONE_SHARE)
+
+    def candidate(n: int) -> tuple[object, Stats] | None:
+        drawn = rng.sample(range(40), n + 1)
+        table, card = _mask(drawn[:n]), drawn[n]
+        sets = scopa_captures(table, card)
+        if want_none == bool(sets):
+            return None
+        return (table, card, sets), scopa_stats(table, card, sets)
+
+    position, stats = _search(rng, level, TABLE_SIZES["scopa"][level], candidate)
+    table, card, sets = position  # type: ignore[misc]
+    return _assemble_scopa(level, capture_sum, seed, table, card, sets, stats)
+
+
+def _assemble_scopa(level: int, capture_sum: int, seed: str, table: int, card: int,
+                    sets: Sequence[int], stats: Stats) -> Puzzle:
+    played = CARDS[card]
+    solutions = tuple(
+        Solution(take=cards_of(s), card=played,
+                 facts=variant_capture_facts(SCOPA_RULES, played, cards_of(s)))
+        for s in sorted(sets, key=sort_key))
+    return Puzzle("scopa", level, capture_sum, seed, table=cards_of(table), hand=(played,),
+                  solutions=solutions, stats=stats)
 
 
 def _fifteens_puzzle(level: int, capture_sum: int, seed: str, rng: Rng) -> Puzzle:
@@ -220,6 +259,11 @@ def generate(kind: str, level: int, seed: int | str = 0, capture_sum: int = 15) 
     """
     check_kind_level_sum(kind, level, capture_sum)
     seed_text = normalise_seed(seed)
+    if kind == "scopa":
+        # Scopa has no capture sum (a set makes the played card's value): the cards
+        # depend on level and seed only; the sum is kept as the child's setting.
+        return _scopa_puzzle(level, capture_sum, seed_text,
+                             Rng("escoba-puzzle/1", kind, level, seed_text))
     rng = Rng("escoba-puzzle/1", kind, level, capture_sum, seed_text)
     if kind in ("captures", "hand"):
         return _capture_puzzle(kind, level, capture_sum, seed_text, rng)
@@ -234,7 +278,8 @@ def generate(kind: str, level: int, seed: int | str = 0, capture_sum: int = 15) 
 
 def from_cards(kind: str, table: Sequence[Card], hand: Sequence[Card] = (),
                capture_sum: int = 15) -> Puzzle:
-    """A captures, hand or fifteens puzzle on given cards (lessons, a teacher's own puzzle).
+    """A captures, hand, fifteens or scopa puzzle on given cards (lessons, a teacher's own
+    puzzle).
 
     The level is graded from the cards' statistics like any generated puzzle.
     Its seed (and so its id) starts with ``custom-`` and names the cards; such
@@ -242,8 +287,9 @@ def from_cards(kind: str, table: Sequence[Card], hand: Sequence[Card] = (),
     kept with :meth:`~puzzles.model.Puzzle.to_dict`.
     """
     check_kind_level_sum(kind, 1, capture_sum)
-    if kind not in ("captures", "hand", "fifteens"):
-        raise PuzzleError(f"from_cards makes captures, hand or fifteens puzzles, not {kind!r}")
+    if kind not in ("captures", "hand", "fifteens", "scopa"):
+        raise PuzzleError(f"from_cards makes captures, hand, fifteens or scopa puzzles, "
+                          f"not {kind!r}")
     table_mask, hand_idx = _mask([c.index for c in table]), sorted(c.index for c in hand)
     if table_mask.bit_count() != len(table) or len(set(hand_idx)) != len(hand_idx) \
             or table_mask & _mask(hand_idx):
@@ -252,13 +298,18 @@ def from_cards(kind: str, table: Sequence[Card], hand: Sequence[Card] = (),
         raise PuzzleError("puzzles are played without jokers")
     if kind == "fifteens" and hand:
         raise PuzzleError("a fifteens puzzle has no hand")
-    if kind == "captures" and len(hand_idx) != 1:
-        raise PuzzleError("a captures puzzle plays exactly one card")
+    if kind in ("captures", "scopa") and len(hand_idx) != 1:
+        raise PuzzleError(f"a {kind} puzzle plays exactly one card")
     if kind == "hand" and not hand_idx:
         raise PuzzleError("a hand puzzle needs a hand")
     seed = "custom-" + ".".join(str(c) for c in cards_of(table_mask))
     if hand_idx:
         seed += "-" + ".".join(str(CARDS[i]) for i in hand_idx)
+    if kind == "scopa":
+        sets = scopa_captures(table_mask, hand_idx[0])
+        stats = scopa_stats(table_mask, hand_idx[0], sets)
+        return _assemble_scopa(level_of(stats.difficulty), capture_sum, seed, table_mask,
+                               hand_idx[0], sets, stats)
     if kind == "fifteens":
         groups = fifteens_masks(table_mask, capture_sum)
         stats = fifteens_stats(table_mask, capture_sum, groups)

@@ -14,7 +14,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from escoba.cards import Card
+from escoba.cards import Card, mask_of
+from escoba.rules import Rules
+from escoba.variants import variant_for
 
 __all__ = [
     "KINDS",
@@ -29,10 +31,18 @@ __all__ = [
     "parse_id",
     "addition_facts",
     "capture_facts",
+    "variant_capture_facts",
+    "ONE_CARD_KINDS",
+    "SCOPA_RULES",
 ]
 
-#: Every puzzle kind, in the order of the issue.
-KINDS: tuple[str, ...] = ("captures", "hand", "fifteens", "best-move", "quick-facts")
+#: Every puzzle kind, in the order of the issues (``scopa``, issue 28, last: ids and
+#: worksheet codes of the others are unchanged).
+KINDS: tuple[str, ...] = ("captures", "hand", "fifteens", "best-move", "quick-facts", "scopa")
+#: Kinds that show one card to play and ask for every capture of it.
+ONE_CARD_KINDS: tuple[str, ...] = ("captures", "scopa")
+#: The rules a ``scopa`` puzzle's captures follow (the variant answers, see kinds.py).
+SCOPA_RULES: Rules = Rules.preset("scopa")
 LEVELS: tuple[int, ...] = (1, 2, 3, 4, 5)
 CAPTURE_SUMS: tuple[int, ...] = (10, 15, 20)
 
@@ -99,6 +109,20 @@ def capture_facts(take: Iterable[Card], card: Card | None, capture_sum: int) -> 
         return ()
     last = values[-1] if card is not None else max(values)
     return addition_facts(values) + (f"{capture_sum}-{last}",)
+
+
+def variant_capture_facts(rules: Rules, card: Card, take: Iterable[Card]) -> tuple[str, ...]:
+    """The facts of a capture under ``rules``, in the fact model's forms, the variant's
+    own fact last: Escoba's running additions then ``15-7``; Scopa's ``"7=3+4"`` as its
+    additions (``3+4``), and an equal card taken (``7=7``) as none (no addition done).
+
+    One conversion for game evidence (:mod:`trainer.evidence`) and Scopa puzzles.
+    """
+    taken = tuple(take)
+    fact = variant_for(rules).fact(rules, card.index, mask_of(taken))
+    if "=" in fact:  # "value=a+b+...": the table cards that make the card's value
+        return addition_facts(int(v) for v in fact.split("=", 1)[1].split("+"))
+    return capture_facts(taken, card, rules.capture_sum)[:-1] + (fact,)
 
 
 def _card(text: Any, where: str) -> Card:
@@ -198,6 +222,7 @@ class Stats:
     choices: int = 0          # best-move: legal moves; quick-facts: addends shown
     captures: int = 0         # best-move: legal moves that capture
     crossings: int = 0        # quick-facts: running totals that pass a ten
+    traps: int = 0            # scopa: sets making the card's value an equal card forbids
     difficulty: int = 0       # the graded score; its band is the level
 
     def to_dict(self) -> dict[str, int]:

@@ -53,10 +53,13 @@ from .rng import Rng
 __all__ = ["Attempt", "FactAnswer", "attempt_answers", "answers_from_rows", "quick_fact",
            "quick_facts_set",
            "quick_fact_for", "quick_fact_key", "puzzle_for", "for_me_quick_facts", "for_me_puzzle",
-           "practice_candidates", "puzzle_candidates", "suggested_level", "streaks", "FOR_ME_KINDS"]
+           "practice_candidates", "puzzle_candidates", "suggested_level", "streaks", "FOR_ME_KINDS",
+    "for_me_kinds"]
 
 #: The kinds "for me" draws puzzles from (best-move exercises judgement, not facts).
 FOR_ME_KINDS: tuple[str, ...] = ("captures", "fifteens", "hand")
+#: Joins the turns once the child has practised it (:func:`for_me_kinds`).
+SCOPA_KIND = "scopa"
 
 
 #: One fact an attempt answered: ``(fact, correct, seconds or None)``.
@@ -164,7 +167,9 @@ def attempt_answers(puzzle: Puzzle, result: CheckResult,
 
     wrong_facts: list[str] = []
     for wrong in result.wrong:
-        if wrong.key != "wrong_sum":
+        # A refused Scopa sum (3 + 2 for a 6) is no wrong complement: Scopa has none
+        # (as trainer/evidence.py reads a refused sum in a Scopa game).
+        if wrong.key != "wrong_sum" or puzzle.kind == "scopa":
             continue
         if wrong.card is not None:
             wrong_facts.append(f"{puzzle.capture_sum}-{wrong.card.value}")
@@ -381,16 +386,28 @@ def suggested_level(history: Sequence[tuple[int, int, bool]]) -> int:
     return level
 
 
+def for_me_kinds(history: Sequence[Attempt]) -> tuple[str, ...]:
+    """The kinds "for me" takes turns with: :data:`FOR_ME_KINDS`, and Scopa once the
+    child has answered a Scopa puzzle. A child learning Escoba is not handed another
+    game's rule unasked (a 7 that must take the 7 contradicts the 15 they practise);
+    a child who chose Scopa puzzles has that game's additions to practise too."""
+    if any(r.kind == SCOPA_KIND for r in history):
+        return (*FOR_ME_KINDS, SCOPA_KIND)
+    return FOR_ME_KINDS
+
+
 def for_me_puzzle(stats: Mapping[str, FactStats], history: Sequence[Attempt],
                   capture_sum: int = 15, number: int = 0, *,
                   prefix: str = "forme") -> tuple[Puzzle, list[str]]:
     """The next "for me" puzzle and the weak facts it was chosen for.
 
-    ``history`` are stored attempts, oldest first; kinds take turns (``number``), each at
-    :func:`suggested_level`. ``prefix`` names the seeds searched (the app gives each
-    profile its own, so children do not all start with the same puzzles).
+    ``history`` are stored attempts, oldest first; kinds take turns (``number``, over
+    :func:`for_me_kinds`), each at :func:`suggested_level`. ``prefix`` names the seeds
+    searched (the app gives each profile its own, so children do not all start with the
+    same puzzles).
     """
-    kind = FOR_ME_KINDS[number % len(FOR_ME_KINDS)]
+    kinds = for_me_kinds(history)
+    kind = kinds[number % len(kinds)]
     level = suggested_level([(r.level, r.stars, r.correct) for r in history
                              if r.kind == kind and r.capture_sum == capture_sum])
     targets = weakest_facts(stats, puzzle_candidates(capture_sum), count=3)

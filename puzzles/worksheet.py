@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from escoba.cards import Card, Suit, format_cards
+from escoba.cards import Card, Deck, Suit, format_cards
 
 from .i18n import Tr, translator
 from .kinds import generate, normalise_seed
@@ -66,10 +66,11 @@ _TEXT_FONT = "Helvetica"
 PAPERS: tuple[str, ...] = ("a4", "letter")
 MAX_COUNT = 100
 _ABBR = {"captures": "CA", "hand": "HA", "fifteens": "FI", "best-move": "BM",
-         "quick-facts": "QF"}
+         "quick-facts": "QF", "scopa": "SC"}
 _KIND_OF = {v: k for k, v in _ABBR.items()}
 #: Puzzles per sheet page, per kind (block heights below are chosen to fit).
-PER_PAGE = {"captures": 5, "hand": 4, "fifteens": 5, "best-move": 4, "quick-facts": 8}
+PER_PAGE = {"captures": 5, "hand": 4, "fifteens": 5, "best-move": 4, "quick-facts": 8,
+            "scopa": 5}
 #: Puzzles per answer-key page.
 KEY_PER_PAGE = 10
 _FIGURES = {8: "Sota", 9: "Caballo", 10: "Rey"}
@@ -78,12 +79,20 @@ _SUIT_LETTERS = ("o", "c", "e", "b")
 Label = Callable[[Card], str]
 
 
-def card_label(lang: str) -> Label:
+def card_label(lang: str, deck: Deck = Deck.SPANISH) -> Label:
     """The word under a card in ``lang``: the figure's name for 8-10, else the suit's, in
     the language's own words where its card grammar has them (de: Knappe, Münzen; zh:
-    侍从, 金币), else the Spanish ones (Sota, oros)."""
+    侍从, 金币), else the Spanish ones (Sota, oros). The Italian deck (a Scopa sheet)
+    keeps its own names in every language, as the app names it: Fante, Cavallo, Re;
+    denari, coppe, spade, bastoni."""
     from locales.cards import grammar
 
+    if deck is Deck.ITALIAN:
+        def italian(card: Card) -> str:
+            suit = Suit(int(card.suit) if card.suit is not None else 0)
+            return card.rank_name(Deck.ITALIAN) if card.value in _FIGURES else suit.italian
+
+        return italian
     words = grammar(lang)
 
     def label(card: Card) -> str:
@@ -95,6 +104,24 @@ def card_label(lang: str) -> Label:
         return _FIGURES.get(card.value) or Suit(suit).spanish
 
     return label
+
+
+def sheet_deck(kind: str) -> Deck:
+    """The deck a kind's cards are drawn with: Scopa's Italian cards for ``scopa``."""
+    return Deck.ITALIAN if kind == "scopa" else Deck.SPANISH
+
+
+def card_code(card: Card, deck: Deck = Deck.SPANISH) -> str:
+    """A card's short code as its corner shows it: ``7o``; on Italian cards the Italian
+    suit's initial (``7d`` for the 7 of denari, as the app's Italian corners)."""
+    if deck is Deck.ITALIAN and card.suit is not None:
+        return f"{card.value}{card.suit.italian[0]}"
+    return str(card)
+
+
+def _codes(cards: Sequence[Card], deck: Deck) -> str:
+    return format_cards(cards) if deck is Deck.SPANISH else " ".join(
+        card_code(c, deck) for c in sorted(cards))
 
 
 def worksheet_code(kind: str, level: int, seed: int | str, capture_sum: int = 15) -> str:
@@ -169,7 +196,7 @@ def _draw_suit(pdf: FPDF, suit: int, cx: float, cy: float, size: float) -> None:
 
 def _draw_card(pdf: FPDF, card: Card, x: float, y: float, w: float, h: float,
                highlight: bool = False, label: Label | None = None,
-               font: str = _TEXT_FONT) -> None:
+               font: str = _TEXT_FONT, deck: Deck = Deck.SPANISH) -> None:
     """One card: big value in the middle, suit sign and letter, figure name."""
     pdf.set_draw_color(*_INK)
     pdf.set_line_width(0.9 if highlight else 0.4)
@@ -181,7 +208,7 @@ def _draw_card(pdf: FPDF, card: Card, x: float, y: float, w: float, h: float,
     # small corner index: value and suit letter, as on real cards
     pdf.set_font("Helvetica", "B", max(7.0, w * 0.45))
     pdf.set_xy(x + 0.8, y + 0.8)
-    pdf.cell(w * 0.5, w * 0.22, str(card))
+    pdf.cell(w * 0.5, w * 0.22, card_code(card, deck))
     # the big value
     pdf.set_font("Helvetica", "B", w * 1.5)
     pdf.set_xy(x, y + h * 0.2)
@@ -199,14 +226,14 @@ def _draw_card(pdf: FPDF, card: Card, x: float, y: float, w: float, h: float,
 
 def _draw_row(pdf: FPDF, cards: tuple[Card, ...], x: float, y: float, max_width: float,
               card_w: float, highlight: bool = False, label: Label | None = None,
-              font: str = _TEXT_FONT) -> float:
+              font: str = _TEXT_FONT, deck: Deck = Deck.SPANISH) -> float:
     """Cards side by side from ``x``; returns the x after the row."""
     gap = 2.0
     n = max(len(cards), 1)
     w = min(card_w, (max_width - gap * (n - 1)) / n)
     h = w * 1.4
     for i, card in enumerate(cards):
-        _draw_card(pdf, card, x + i * (w + gap), y, w, h, highlight, label, font)
+        _draw_card(pdf, card, x + i * (w + gap), y, w, h, highlight, label, font, deck)
     return x + n * (w + gap)
 
 
@@ -214,6 +241,8 @@ def _instruction(p: Puzzle, tr: Tr) -> str:
     s = p.capture_sum
     if p.kind == "captures":
         return tr("ws_instruction_captures", value=p.hand[0].value, sum=s)
+    if p.kind == "scopa":
+        return tr("ws_instruction_scopa", value=p.hand[0].value)
     if p.kind == "hand":
         return tr("ws_instruction_hand", sum=s)
     if p.kind == "fifteens":
@@ -232,13 +261,16 @@ def _answer_text(p: Puzzle, tr: Tr) -> list[str]:
     if not p.solutions:
         return [tr("ws_key_none")]
     lines = []
+    deck = sheet_deck(p.kind)
     for sol in p.solutions:
         values = sol.values
+        if p.kind == "scopa":  # the table cards make the card's value: 3 + 4 = 7, 7 = 7
+            values = tuple(c.value for c in sol.take)
         sums = (f"{' + '.join(map(str, values))} = {sum(values)}" if sol.take
                 else tr("ws_key_lay"))
-        cards = format_cards(sol.take)
+        cards = _codes(sol.take, deck)
         if sol.card is not None:
-            lines.append(f"{sol.card}: {cards or '-'}  ({sums})")
+            lines.append(f"{card_code(sol.card, deck)}: {cards or '-'}  ({sums})")
         else:
             lines.append(f"{cards}  ({sums})")
     return lines
@@ -314,9 +346,8 @@ class _Sheet:
         self.pdf = FPDF(orientation="P", unit="mm", format="A4" if paper == "a4" else "Letter")
         self.tr = tr
         self.font, self.plain = use_fonts(self.pdf, lang, texts)
-        label = card_label(lang)
-        # the core font writes Latin-1 only: a label it cannot write is written as "?"
-        self.label: Label = (lambda c: latin1_text(label(c))) if self.plain else label
+        self.lang = lang
+        self.label: Label = self.label_for(Deck.SPANISH)
         self.pdf.set_auto_page_break(False)
         self.pdf.set_margins(12, 12, 12)
         self.pdf.set_creator("escoba puzzles")
@@ -325,6 +356,12 @@ class _Sheet:
         self.title = title
         self.width = self.pdf.w - 24
         self.bottom = self.pdf.h - 12
+
+    def label_for(self, deck: Deck) -> Label:
+        """The word under a card of ``deck`` in this sheet's language and fonts."""
+        label = card_label(self.lang, deck)
+        # the core font writes Latin-1 only: a label it cannot write is written as "?"
+        return (lambda c: latin1_text(label(c))) if self.plain else label
 
     def text(self, value: str) -> str:
         """``value`` as this sheet's fonts can write it."""
@@ -379,11 +416,13 @@ def _draw_puzzle(sheet: _Sheet, number: int, p: Puzzle, y: float, height: float)
         pdf.cell(40, 8, "? = ______")
         return
     table_space = width - 9
+    deck = sheet_deck(p.kind)
+    label = sheet.label_for(deck)
     if p.hand:
         hand_w = len(p.hand) * (card_w + 2) + 8
         table_space -= hand_w
-        x = _draw_row(pdf, p.table, x0 + 9, top, table_space, card_w, label=sheet.label,
-                      font=sheet.font)
+        x = _draw_row(pdf, p.table, x0 + 9, top, table_space, card_w, label=label,
+                      font=sheet.font, deck=deck)
         pdf.set_draw_color(*_INK)
         pdf.set_line_width(0.3)
         sep = max(x + 2, x0 + 9 + table_space + 2)
@@ -391,10 +430,10 @@ def _draw_puzzle(sheet: _Sheet, number: int, p: Puzzle, y: float, height: float)
         pdf.line(sep, top, sep, top + card_w * 1.4)
         pdf.set_dash_pattern()
         _draw_row(pdf, p.hand, sep + 4, top, hand_w, card_w, highlight=True,
-                  label=sheet.label, font=sheet.font)
+                  label=label, font=sheet.font, deck=deck)
     else:
-        _draw_row(pdf, p.table, x0 + 9, top, table_space, card_w, label=sheet.label,
-                  font=sheet.font)
+        _draw_row(pdf, p.table, x0 + 9, top, table_space, card_w, label=label,
+                  font=sheet.font, deck=deck)
     lines_top = top + card_w * 1.4 + 3
     pdf.set_draw_color(150, 150, 150)
     pdf.set_line_width(0.2)
@@ -418,7 +457,9 @@ def worksheet_pdf(kind: str, level: int, count: int = 20, seed: int | str = 0,
     puzzles = worksheet_puzzles(kind, level, count, seed, capture_sum)
     code = worksheet_code(kind, level, seed, capture_sum)
     tr = translator(lang)
-    title = tr("ws_title", kind=tr(f"ws_kind_{kind}"), level=level, sum=capture_sum)
+    # A Scopa sheet's title names no sum: a Scopa set makes the played card's value.
+    title = (tr("ws_title_scopa", kind=tr("ws_kind_scopa"), level=level) if kind == "scopa"
+             else tr("ws_title", kind=tr(f"ws_kind_{kind}"), level=level, sum=capture_sum))
     return sheets_pdf([SheetSpec(tuple(puzzles), code, title)], paper, lang, duplex)
 
 
@@ -482,9 +523,10 @@ def _draw_key_entry(sheet: _Sheet, number: int, p: Puzzle, y: float, height: flo
     pdf.set_text_color(*_INK)
     pdf.set_font(sheet.font, "B", 10)
     pdf.set_xy(12, y)
-    shown = format_cards(p.table)
+    deck = sheet_deck(p.kind)
+    shown = _codes(p.table, deck)
     if p.hand:
-        shown += "   |   " + format_cards(p.hand)
+        shown += "   |   " + _codes(p.hand, deck)
     pdf.cell(sheet.width, 4.5, f"{number}.  {shown}" if p.kind != "quick-facts"
              else f"{number}.  {_instruction(p, sheet.tr)}")
     lines = _answer_text(p, sheet.tr)

@@ -510,7 +510,7 @@ def test_attempts_csv_is_the_childs_own(tmp_path) -> None:
 
 def _options(at, key: str) -> list:
     """The values behind a pills/segmented widget of the practice pages."""
-    fixed = {"pz_mode": ["for-me", "captures", "hand", "fifteens", "best-move"],
+    fixed = {"pz_mode": ["for-me", "captures", "hand", "fifteens", "best-move", "scopa"],
              "pz_level": [1, 2, 3, 4, 5], "pz_sum": [10, 15, 20], "qf_sum": [10, 15, 20],
              "pr_sum": [10, 15, 20], "pr_view": ["facts", "practice", "puzzles", "games"],
              "qf_mode": ["for-me", "1", "2", "3", "4", "5"],

@@ -100,3 +100,63 @@ def test_a_scopa_capture_tapped_in_italian(server, browser_type_launch_args,  # 
         finally:
             context.close()
             browser.close()
+
+
+def test_a_scopa_puzzle_tapped_in_italian(server, browser_type_launch_args) -> None:  # noqa: F811
+    """The Puzzles page's Scopa kind in a browser: Italian cards, and the readout ticks a
+    set whose table cards make the played card's value (Scopa's sum, never "= 15")."""
+    from itertools import combinations
+
+    from playwright.sync_api import sync_playwright
+
+    from escoba.cards import Card
+
+    url, _db = server
+    nickname = "Marco"
+    with sync_playwright() as p:
+        browser, context, page = _context(p, browser_type_launch_args, (1024, 768), "it-IT")
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        try:
+            page.goto(url)
+            page.get_by_role("textbox", name=t("nickname", "it")).fill(nickname)
+            page.get_by_role("button", name=t("create_profile", "it")).click()
+            page.get_by_role("link", name=t("skip_lessons", "it")).click()
+            page.get_by_text(t("profile_created", "it", name=nickname)).wait_for()
+            profile = re.search(r"[?&]p=(\d+)", page.url)
+            assert profile, page.url
+            page.goto(f"{url}/puzzles?p={profile.group(1)}")
+            page.locator(".st-key-pz_mode button", has_text=t("pz_mode_scopa", "it")).click()
+            page.locator(".st-key-pz_level button", has_text="3").click()
+            page.get_by_text("Regole della scopa").first.wait_for()
+            _wait_idle(page)
+            hand = page.locator('.eb-card[data-group="hand"]').first.get_attribute("data-id")
+            value = Card.parse(hand).value
+            table = [c.get_attribute("data-id") for c in
+                     page.locator('.eb-card[data-group="table"]').all()]
+            ticked = None
+            for size in range(1, 4):
+                for subset in combinations(table, size):
+                    for code in subset:
+                        page.locator(f'.eb-card[data-id="{code}"]').click()
+                    readout = page.locator(".eb-readout").inner_text()
+                    assert "= 15" not in readout
+                    if readout.endswith("✓"):
+                        ticked = subset
+                        break
+                    for code in subset:
+                        page.locator(f'.eb-card[data-id="{code}"]').click()
+                if ticked:
+                    break
+            assert ticked, "no set ticked"
+            assert sum(Card.parse(c).value for c in ticked) == value
+            page.screenshot(path=str(_artifact("28-scopa-puzzle-it.png")), full_page=True)
+            page.locator(".eb-play").click()
+            _wait_idle(page)
+            said = page.get_by_text("Trovato!").count() + page.get_by_text(
+                "Sul tavolo c'è una carta che vale").count()
+            assert said  # a capture found, or the equal card's rule told
+            assert not errors, errors
+        finally:
+            context.close()
+            browser.close()

@@ -1084,7 +1084,7 @@ def test_every_classroom_key_is_in_the_catalog() -> None:
     literal -= {"name.real_"}
     dynamic = {f"pic.{p.key}" for p in PICTURES} | {f"nick.{a}" for a in NICK_ANIMALS}
     dynamic |= {f"kind.{k}" for k in ("captures", "hand", "fifteens", "best-move",
-                                      "quick-facts")}
+                                      "quick-facts", "scopa")}
     dynamic |= {f"task.{k}" for k in ASSIGNMENT_KINDS} | {f"task_kind.{k}" for k in
                                                           ASSIGNMENT_KINDS}
     dynamic |= {f"status.{s}" for s in TASK_STATUSES} | {f"cell.{c}" for c in CELL_STATES}

@@ -192,7 +192,8 @@ def _dynamic_keys() -> set[str]:
     keys |= {f"ch_level_{lv}" for lv in ("mixed", "friends")}
     keys |= {"ch_mistakes_reading", "ch_mistakes_reading_down"}  # chosen by the trend
     keys |= {f"pz_hint_{k}" for k in ("need", "starts_with", "group_uses", "count_on",
-                                      "consider", "check_each", "all_found")}
+                                      "consider", "check_each", "all_found", "scopa_equal",
+                                      "scopa_need", "scopa_check_each")}
     keys |= set(GLOSSARY.values()) | set(SCOPA_GLOSSARY.values())
     # issue 26: the rules line's options and the won cards' groups
     from trainer.rules_text import RULE_OPTIONS

@@ -44,6 +44,7 @@ from escoba import Card, Deck, Move, Observation, coach
 from escoba.cards import cards_of
 from escoba.variants import variant_for
 from puzzles import Puzzle
+from puzzles.model import ONE_CARD_KINDS
 
 from . import hints as hint_mod
 from .cards import back_svg, card_svg
@@ -523,12 +524,17 @@ def puzzle_board(puzzle: Puzzle, *, sets_given: int, deck: Deck, show_value: boo
     table cards (two at least). The set's ✓ is arithmetic only: whether it is one
     of the puzzle's answers is the checker's to say once it is added.
     """
-    need = puzzle.capture_sum
     kind = puzzle.kind
-    hand_mode = {"captures": "fixed", "hand": "single", "best-move": "single"}.get(kind, "none")
-    fixed = str(puzzle.hand[0]) if kind == "captures" and puzzle.hand else None
+    scopa = kind == "scopa"
+    # Scopa's target is the played card's value (board.js reads it, as on Play).
+    need: int | str = "{need}" if scopa else puzzle.capture_sum
+    hand_mode = {"captures": "fixed", "scopa": "fixed", "hand": "single",
+                 "best-move": "single"}.get(kind, "none")
+    fixed = str(puzzle.hand[0]) if kind in ONE_CARD_KINDS and puzzle.hand else None
     return {
-        "kind": "puzzle", "position": puzzle_position(puzzle, sets_given), "need": need,
+        "kind": "puzzle", "position": puzzle_position(puzzle, sets_given),
+        "need": puzzle.capture_sum,
+        "sum_rule": "card" if scopa else "with_card",
         "game_key": _puzzle_key(puzzle), "ready": ready,
         "faces": card_faces(list(puzzle.table) + list(puzzle.hand), deck, show_value),
         "back": None,

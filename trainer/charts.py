@@ -43,7 +43,8 @@ LEVEL_COLOURS: dict[str, str] = {"new": "#E6E6E6", "attempted": "#D55E00",
                                  "familiar": "#F0E442", "proficient": "#56B4E9",
                                  "fluent": "#009E73"}
 KIND_COLOURS: dict[str, str] = {"captures": "#0072B2", "hand": "#E69F00",
-                                "fifteens": "#009E73", "best-move": "#CC79A7"}
+                                "fifteens": "#009E73", "best-move": "#CC79A7",
+                                "scopa": "#56B4E9"}
 # The legend at the foot of the figure, not at a fraction of the plot's height below the
 # axis: on a phone the day labels turn slanted and grow taller, and a legend 20 % below
 # the axis covered their ends ("21. Nov." read "21. Nov"). The x axis makes room for its

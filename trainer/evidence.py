@@ -38,7 +38,7 @@ from escoba import Card, Code, IllegalMoveError, Move, Observation, Rules
 from escoba.cards import mask_of
 from escoba.variants import variant_for
 from puzzles.mastery import Answer
-from puzzles.model import addition_facts, capture_facts
+from puzzles.model import variant_capture_facts
 from puzzles.practice import Attempt, FactAnswer
 
 __all__ = ["TurnContext", "turn_evidence", "game_answers", "game_of", "is_game_turn",
@@ -68,12 +68,9 @@ def _simplest(captures: Sequence[Move]) -> Move:
 
 
 def _capture_facts(rules: Rules, move: Move) -> tuple[str, ...]:
-    """The facts of a capture in the fact model's forms, the variant's own fact last:
-    Escoba's running additions then ``15-7``; Scopa's "7=3+4" as its additions (3+4)."""
-    fact = variant_for(rules).fact(rules, move.card.index, mask_of(move.take))
-    if "=" in fact:  # "value=a+b+...": the table cards that make the card's value
-        return addition_facts(int(v) for v in fact.split("=", 1)[1].split("+"))
-    return capture_facts(move.take, move.card, rules.capture_sum)[:-1] + (fact,)
+    """The facts of a capture in the fact model's forms (the one conversion Scopa
+    puzzles use too: :func:`puzzles.model.variant_capture_facts`)."""
+    return variant_capture_facts(rules, move.card, move.take)
 
 
 def _complement(rules: Rules, move: Move) -> str | None:

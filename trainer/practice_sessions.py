@@ -19,6 +19,7 @@ from typing import Any
 from escoba import Card
 from puzzles import CheckResult, Puzzle, check, hint
 from puzzles.checker import Hint
+from puzzles.model import ONE_CARD_KINDS
 
 __all__ = ["Feedback", "PuzzleSession", "SetSum", "QuickRound", "DailyFlow", "DailyView",
            "quick_question"]
@@ -98,16 +99,19 @@ class PuzzleSession(_KeptOnlyIfSaved):
     def item(self, card: str | None, take: list[str]) -> dict[str, Any]:
         """The set put together (card codes) as a checker item; the card of a captures
         puzzle is always its one hand card."""
-        if self.puzzle.kind == "captures":
+        if self.puzzle.kind in ONE_CARD_KINDS:
             card = str(self.puzzle.hand[0])
         elif self.puzzle.kind not in ("hand", "best-move"):
             card = None
         return {"card": card, "take": list(take)}
 
     def set_sum(self, card: str | None, take: list[str]) -> SetSum:
-        """The arithmetic of the set put together: table cards, then the card played."""
+        """The arithmetic of the set put together: table cards, then the card played
+        (Scopa: the table cards alone, to make the played card's value)."""
         item = self.item(card, take)
         values = sorted(Card.parse(c).value for c in item["take"])
+        if self.puzzle.kind == "scopa":
+            return SetSum(tuple(values), sum(values), Card.parse(item["card"]).value)
         if item["card"]:
             values.append(Card.parse(item["card"]).value)
         return SetSum(tuple(values), sum(values), self.puzzle.capture_sum)

@@ -22,6 +22,7 @@ import streamlit as st
 
 from escoba import Card, Deck
 from puzzles import CheckResult, Puzzle, Solution, WrongAnswer
+from puzzles.model import ONE_CARD_KINDS, SCOPA_RULES
 from trainer.board_view import BoardRefusal, puzzle_board, puzzle_position, read_action
 from trainer.cards import pick_label
 from trainer.i18n import CardText, card_name, cards_name, t
@@ -40,6 +41,12 @@ __all__ = ["show_puzzle", "state_of", "reset", "wrong_text", "hint_text", "feedb
 
 #: record(puzzle, result, seconds, answer) -> None, called once when a puzzle is checked.
 Recorder = Callable[[Puzzle, CheckResult, float, list[Any]], None]
+
+
+def puzzle_deck(puzzle: Puzzle) -> Deck:
+    """The deck a puzzle is drawn with: the child's, and for a Scopa puzzle the deck a
+    Scopa game shows (the Italian cards, unless the family plays with French ones)."""
+    return deck_of(SCOPA_RULES if puzzle.kind == "scopa" else None)
 
 
 def state_of(slot: str) -> PuzzleSession | None:
@@ -79,6 +86,13 @@ def solution_text(puzzle: Puzzle, sol: Solution | dict[str, Any], deck: Deck) ->
     values = [c.value for c in sorted(take)] + ([card.value] if card is not None else [])
     cards = cards_name(take, deck)
     total = sum(values)
+    if puzzle.kind == "scopa" and card is not None:
+        # Scopa: the table cards make the card's value (3 + 4 = 7), or one card is it.
+        if len(take) == 1 and take[0].value == card.value:
+            return t("pz_scopa_equal_text", card=_name(card, deck), cards=cards,
+                     value=card.value)
+        values = values[:-1]
+        total = sum(values)
     if card is None:
         return t("pz_group_text", cards=cards, expr=_expr(values), total=total)
     if not take:
@@ -92,6 +106,8 @@ def wrong_text(wrong: WrongAnswer, deck: Deck) -> str:
     p = wrong.params
     if wrong.key in ("wrong_sum", "wrong_value"):
         return t("pz_wrong_sum", expr=_expr(list(p["values"])), total=p["total"], sum=p["sum"])
+    if wrong.key == "must_take_equal":
+        return t("pz_must_take_equal", card=_name(str(p["card"]), deck), value=p["value"])
     if wrong.key == "group_too_small":
         return t("pz_group_too_small")
     if wrong.key == "not_none":
@@ -124,6 +140,9 @@ def _intro(puzzle: Puzzle, deck: Deck) -> str:
     s = puzzle.capture_sum
     if puzzle.kind == "captures":
         return t("pz_intro_captures", card=_name(puzzle.hand[0], deck), sum=s)
+    if puzzle.kind == "scopa":
+        card = puzzle.hand[0]
+        return t("pz_intro_scopa", card=_name(card, deck), value=card.value)
     if puzzle.kind == "hand":
         return t("pz_intro_hand", sum=s)
     if puzzle.kind == "fifteens":
@@ -259,8 +278,8 @@ def show_puzzle(slot: str, puzzle: Puzzle, record: Recorder,
         if resumed is not None:
             state = resumed
             st.session_state[f"{slot}_state"] = state
-    deck, values = deck_of(), bool(settings().get("show_values", True))
-    title = t("pz_your_card") if puzzle.kind == "captures" else t("pz_your_hand")
+    deck, values = puzzle_deck(puzzle), bool(settings().get("show_values", True))
+    title = t("pz_your_card") if puzzle.kind in ONE_CARD_KINDS else t("pz_your_hand")
     data = puzzle_board(puzzle, sets_given=len(state.items), deck=deck, show_value=values,
                         intro=_intro(puzzle, deck), hand_title=title,
                         add_label=t("pz_add_set"), play_label=t("pz_play_move"),
@@ -293,7 +312,7 @@ def show_puzzle(slot: str, puzzle: Puzzle, record: Recorder,
     with st.container(horizontal=True, key=f"{slot}_tools"):
         st.button(t("pz_hint"), key=f"{slot}_hint", on_click=_hint, args=(slot,),
                   help=t("pz_hint_help"), use_container_width=True)
-        if puzzle.kind == "captures":
+        if puzzle.kind in ONE_CARD_KINDS:
             st.button(t("pz_none"), key=f"{slot}_none", on_click=_finish_now,
                       args=(slot, record, True), use_container_width=True)
         if puzzle.kind != "best-move":

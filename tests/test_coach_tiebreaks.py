@@ -223,7 +223,7 @@ def test_each_review_item_names_round_move_cards_and_a_concrete_reason():
     game = play_game(rules, [RandomPlayer(), RandomPlayer()], random.Random(3))
     reviewed = hint_review(game_to_record(game), 0)
     assert reviewed is not None and len(reviewed.mistakes) >= 5
-    texts = [review_item_text(m, Deck.SPANISH) for m in reviewed.mistakes]
+    texts = [review_item_text(m, Deck.SPANISH, rules) for m in reviewed.mistakes]
     assert len(set(texts)) == len(texts)  # no duplicates
     generic = t("review_better", "en")
     for item, text in zip(reviewed.mistakes, texts, strict=True):
@@ -238,3 +238,32 @@ def test_each_review_item_names_round_move_cards_and_a_concrete_reason():
     # A move the coach values like its best is never one (the advice itself included).
     assert all(m.lost > MISTAKE_MARGIN or m.mistakes for m in reviewed.mistakes)
     assert not [m for m in reviewed.moves if m.move == m.best and m.is_mistake]
+
+
+@pytest.mark.parametrize("options", [{}, {"asso_piglia_tutto": True}])
+def test_a_scopa_review_adds_only_the_table_cards_to_the_card_value(options: dict) -> None:
+    """Scopa's missed capture is told in Scopa's arithmetic: the table cards make the
+    played card's value ("4 + 6 = 10", never Escoba's "4 + 6 + 10 = 20"); the ace taking
+    the whole table by right is told as a move, never as a false sum."""
+    import re
+
+    from escoba.bots import RandomPlayer
+    from escoba.match import play_game
+
+    rules = Rules.preset("scopa", **options)
+    missed = []
+    for seed in range(8):
+        game = play_game(rules, [RandomPlayer(), RandomPlayer()], random.Random(seed))
+        reviewed = hint_review(game_to_record(game), 0)
+        assert reviewed is not None
+        missed += [m for m in reviewed.mistakes if m.missed_capture and m.best is not None]
+    assert len(missed) >= 5
+    for item in missed:
+        text = review_item_text(item, Deck.ITALIAN, rules)
+        sums = re.findall(r"((?:\d+ \+ )*\d+) = (\d+)", text)
+        if sums:
+            expr, total = sums[0]
+            assert sum(map(int, expr.split(" + "))) == int(total) == item.best.card.value, text
+            assert sorted(map(int, expr.split(" + "))) == sorted(c.value for c in item.best.take)
+        else:  # the ace's whole table
+            assert options and item.best.card.value == 1, text

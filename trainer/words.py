@@ -15,11 +15,11 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from escoba import Card, CardError, Deck, Move, Play
+from escoba import Card, CardError, Deck, Move, Play, Rules
 
 from . import hints as hint_mod
 from .i18n import CardList, CardText, card_name, cards_name, has_key, t
-from .verdicts import sum_expression
+from .verdicts import capture_terms, sum_expression
 
 __all__ = ["card_text", "cards_text", "seat_label", "seat_name", "seat_status", "event_line",
            "sweep_word_key",
@@ -193,19 +193,24 @@ def hint_line_text(line: hint_mod.HintLine, deck: Deck, odds_style: str = "words
     return text[:1].upper() + text[1:]
 
 
-def review_item_text(item: hint_mod.ReviewedMove, deck: Deck) -> str:
+def review_item_text(item: hint_mod.ReviewedMove, deck: Deck, rules: Rules) -> str:
     """One mistake of the coach's review in words (issue 26): its round and move, the
     cards, and what decides ("Round 2, move 5: 9 + 6 = 15: your 6 de copas could take
-    the Caballo de copas — it takes 2 cards"), never a bare "a better move was possible"."""
+    the Caballo de copas — it takes 2 cards"), never a bare "a better move was possible".
+    The sum is the game's own: Scopa's table cards make the card's value ("4 + 6 = 10")."""
     named = [coach_text(k, p, deck) for k, p in item.mistakes]
     why = [coach_text(*item.why, deck)] if item.why is not None else []
     reason = "; ".join(dict.fromkeys(why + named)) or t("review_better")
     where = {"round": item.round or "?", "move": item.move_no or "?"}
     if item.missed_capture and item.best is not None:
-        values, total, _jokers = item.best.sum_terms()
-        return t("review_item_missed_at", **where, expr=sum_expression(values), total=total,
-                 card=card_text(item.best.card, deck),
-                 cards=cards_text(item.best.take, deck), why=reason)
+        values, target = capture_terms(item.best, rules.variant, rules.capture_sum)
+        plain = [v for v in values if isinstance(v, int)]
+        # A capture that is no sum (Scopa's ace taking the whole table by right) is told
+        # as the move, never as a false "4 + 6 = 1".
+        if len(plain) < len(values) or sum(plain) == target:
+            return t("review_item_missed_at", **where, expr=sum_expression(values),
+                     total=target, card=card_text(item.best.card, deck),
+                     cards=cards_text(item.best.take, deck), why=reason)
     return t("review_item_at", **where, played=move_text(item.move, deck),
              best=move_text(item.best, deck), why=reason)
 

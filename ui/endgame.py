@@ -119,7 +119,7 @@ def show_review_of(game: GameSession, seat: int, *, owner: bool) -> None:
     st.markdown(t("review_count", count=count))
     deck = deck_of(game.rules)
     for item in review.biggest(REVIEW_SHOWN):
-        st.markdown("- " + md_escape(review_item_text(item, deck)))
+        st.markdown("- " + md_escape(review_item_text(item, deck, game.rules)))
     if count > REVIEW_SHOWN:
         st.caption(t("review_more", count=count - REVIEW_SHOWN))
 

@@ -20,7 +20,7 @@ import pytest
 import sqlalchemy as sa
 
 import locales
-from escoba import Card, Move, Suit
+from escoba import Card, Deck, Move, Suit
 from escoba.scoring import SETENTA_VALUES
 from lessons import (
     ACTIONS,
@@ -46,6 +46,7 @@ from trainer.lessons import (
     LessonRunner,
     Message,
     Outcome,
+    lesson_deck,
     next_lesson,
     say,
     stage_summaries,
@@ -105,14 +106,18 @@ def test_every_text_key_of_the_lessons_is_in_every_catalog(lang: str) -> None:
 # -- one test per level -------------------------------------------------------------------
 
 
-def _render(message: Message | None, caplog: pytest.LogCaptureFixture) -> None:
-    """A message reads in every language: its key exists, every placeholder is filled."""
+def _render(message: Message | None, caplog: pytest.LogCaptureFixture,
+            deck: Deck = Deck.SPANISH) -> None:
+    """A message reads in every language: its key exists (in its own catalog: a Scopa
+    refusal is the app's wording), every placeholder is filled, its cards named in the
+    level's ``deck``."""
     assert message is not None
-    english = " ".join(ENGLISH.text(message.key, n) or "" for n in (1, 2))
+    own = locales.catalog(message.domain, "en")
+    english = " ".join(own.text(message.key, n) or "" for n in (1, 2))
     assert english.strip(), f"no English for {message.key}"
     caplog.clear()
     for lang in LANGUAGES:
-        text = say(message, lang)
+        text = say(message, lang, deck)
         assert text and "{" not in text and text != message.key, (lang, message, text)
     problems = [r.getMessage() for r in caplog.records
                 if "translation" in r.getMessage() or "parameters" in r.getMessage()]
@@ -122,12 +127,13 @@ def _render(message: Message | None, caplog: pytest.LogCaptureFixture) -> None:
         assert wanted <= set(message.params), (message.key, wanted - set(message.params))
 
 
-def _readable(goal: Message | None) -> None:
+def _readable(goal: Message | None, deck: Deck = Deck.SPANISH) -> None:
     """A goal a child who reads slowly takes in: at most GOAL_WORDS words in every
-    language, its cards named as the child's language names them (issue 23)."""
+    language, its cards named as the child's language names them in the level's deck
+    (issue 23)."""
     assert goal is not None
     long = {lang: text for lang in LANGUAGES
-            if words_to_read(text := say(goal, lang)) > GOAL_WORDS}
+            if words_to_read(text := say(goal, lang, deck)) > GOAL_WORDS}
     assert not long, (goal.key, long)
 
 
@@ -333,10 +339,11 @@ def test_every_level_plays_through(stage: Stage, level: Level,
     caplog.set_level(logging.WARNING)
     runner = LessonRunner(STAGES, auto_advance=False)
     view = runner.start(stage.key, level.key)
-    _render(view.stage_title, caplog)
-    _render(view.stage_intro, caplog)
+    deck = lesson_deck(level.rules)  # a Scopa stage names its cards in Scopa's deck
+    _render(view.stage_title, caplog, deck)
+    _render(view.stage_intro, caplog, deck)
     if level.is_game:
-        _readable(view.goal)
+        _readable(view.goal, deck)
         outcome = _play_game(runner, caplog)
         assert outcome.result is not None and outcome.result.stars == 2  # one mistake
         return
@@ -346,8 +353,8 @@ def test_every_level_plays_through(stage: Stage, level: Level,
         _replay(runner, stage, level, path)
         view = runner.view()
         assert (view.step_index, view.action, view.status) == (index + 1, step.action, "playing")
-        _render(view.goal, caplog)
-        _readable(view.goal)
+        _render(view.goal, caplog, deck)
+        _readable(view.goal, deck)
         round_ = runner.round
         if step.action in ("tap_card", "play", "renuncio"):
             assert view.your_turn, "a step to act on is the child's turn"
@@ -374,13 +381,15 @@ def test_every_level_plays_through(stage: Stage, level: Level,
                 assert not outcome.counted, (action, outcome)
                 continue
             assert outcome.counted
-            _render(outcome.feedback, caplog)
+            _render(outcome.feedback, caplog, deck)
+            if outcome.comment is not None:  # where to look, named in every language too
+                _render(outcome.comment, caplog, deck)
             if action == "play" and round_.check(what) is None:
                 legal_others = True
                 if step.consequence:
                     assert runner.status == "consequence" and outcome.events
                     if outcome.consequence is not None:
-                        _render(outcome.consequence, caplog)
+                        _render(outcome.consequence, caplog, deck)
                     assert runner.retry().status == "playing"
         if step.action == "play" and legal_others:
             assert step.other, "a legal move that is not the goal's needs its own feedback"
@@ -390,7 +399,7 @@ def test_every_level_plays_through(stage: Stage, level: Level,
     assert outcome.ok and outcome.result is not None
     assert outcome.result.stars == 3 and outcome.result.plays == len(level.steps)
     assert runner.status == "level_done"
-    _render(outcome.feedback, caplog)
+    _render(outcome.feedback, caplog, deck)
     for event in outcome.events:  # the child's move and the scripted replies: all played
         assert event.seat in (0, 1)
 
@@ -649,7 +658,7 @@ def test_every_feedback_key_reads_in_every_language() -> None:
         english = ENGLISH.text(key, 2)
         assert english is not None, key
         params = {name: Card.parse("7o") if name in ("card", "best_card") else
-                  (Card.parse("8c"),) if name in ("cards", "best_cards") else 3
+                  (Card.parse("8c"),) if name.endswith("cards") else 3
                   for name in placeholders(english) | {"count"}}
         for lang in LANGUAGES:
             assert "{" not in say(Message(key, params), lang)

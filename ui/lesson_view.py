@@ -283,7 +283,7 @@ def _show_said() -> None:
             st.error(text, icon="🤔")
         else:
             st.info(text, icon="💬")
-    said_speaker(said, key="lesson_said_speaker")  # heard on a tap (issue 23)
+    said_speaker(said, key="lesson_said_speaker", deck=_deck())  # heard on a tap (issue 23)
 
 
 def _board_data(view: LessonView, profile: Any) -> dict[str, Any] | None:
@@ -294,7 +294,7 @@ def _board_data(view: LessonView, profile: Any) -> dict[str, Any] | None:
                         hand_title=t("your_hand", name=profile.nickname))
     if data is not None:
         data["intro"] = _say(view.goal)  # the goal, right above the cards
-        lesson_speech(data, view, st.session_state.get(KEY_SAID))  # heard too (issue 23)
+        lesson_speech(data, view, st.session_state.get(KEY_SAID), deck)  # heard too (issue 23)
     return data
 
 

@@ -405,10 +405,14 @@ class Answer:
         if number == right:
             return Judgement(True)
         key = "fb.answer_more" if right > number else "fb.answer_less"
-        return Judgement(False, key, {"given": number}, look=self.look(lit))
+        return Judgement(False, key, {"given": number},
+                         look=self.look(lit, round_.rules.variant))
 
-    def look(self, lit: bool) -> str | None:
-        """After a wrong number: where to look to count it (``lit``: the cards glow)."""
+    def look(self, lit: bool, variant: str = "escoba") -> str | None:
+        """After a wrong number: where to look to count it (``lit``: the cards glow). Which
+        hand cards can capture is said in the ``variant``'s arithmetic: a card that makes
+        15 with table cards (Escoba), a card whose value is on the table or adds up there
+        (Scopa)."""
         question, category = self.question, self.args.get("category")
         if question == "round_points":
             return "fb.look_score"
@@ -420,7 +424,8 @@ class Answer:
             return f"fb.look_{category}_lit" if lit and category != "cards" \
                 else f"fb.look_{category}"
         if question == "capturing_cards":
-            return "fb.look_capturing_lit" if lit else "fb.look_capturing"
+            key = "fb.look_capturing" if variant == "escoba" else f"fb.look_capturing_{variant}"
+            return f"{key}_lit" if lit else key
         if question == "table_total":
             return "fb.look_table"
         return None
@@ -901,6 +906,7 @@ def _level(r: _Reader, data: Any, index: int, stage_rules: Rules) -> Level:
             raise r.fail(f"must list words of the glossary ({', '.join(GLOSSARY)}), got "
                          f"{raw_words!r}", "words")
         words = tuple(raw_words)
+    _check_categories(r, steps, rules)
     level = Level(key, index, rules, hints, target, tuple(steps), check, deal, position, before,
                   game, words)
     if game is None:
@@ -909,6 +915,21 @@ def _level(r: _Reader, data: Any, index: int, stage_rules: Rules) -> Level:
         except EscobaError as exc:
             raise r.fail(f"a scripted move is refused: {exc}", "before") from None
     return level
+
+
+def _check_categories(r: _Reader, steps: Sequence[Step], rules: Rules) -> None:
+    """A question about a category the level's rules do not score (Scopa plays no sevens,
+    classic Escoba no setenta) has no answer: refused when the file is read. The variant's
+    own scoring says which are played."""
+    empty = (0,) * rules.players
+    played = {c.category for c in variant_for(rules).score(rules, empty, empty).categories
+              if c.reason != "not_played"}
+    for i, step in enumerate(steps):
+        category = step.kind.args.get("category") if isinstance(step.kind, Answer) else None
+        if category is not None and category not in played:
+            raise r.fail(f"{category} is not scored under these rules ({rules.variant}: "
+                         f"{', '.join(sorted(played))})", f"steps[{i}].expect.category"
+                         if len(steps) > 1 else "expect.category")
 
 
 def parse_stage(text: str, source: str, order: int = 0) -> Stage:

@@ -975,3 +975,147 @@ def test_a_pile_question_folds_away_the_groups_it_does_not_count() -> None:
                        if level.steps[0].expect.args.get("category") == "cards")
     every = runner.start("counting", cards_level).piles_shown[0]
     assert every.counted == () and all(every.is_counted(g) for g in ("oros", "others"))
+
+
+# -- issue 28: Scopa's two stages ------------------------------------------------------------
+
+ITALIAN_CARDS = Deck.ITALIAN
+
+
+def _named_in_every_language(message: Message, *cards: Card) -> None:
+    """``message`` names each of ``cards`` as the child's language names Scopa's deck."""
+    from trainer.i18n import card_name
+
+    for lang in LANGUAGES:
+        text = say(message, lang, ITALIAN_CARDS)
+        for card in cards:
+            assert str(card_name(card, ITALIAN_CARDS, lang)) in text, (lang, text)
+
+
+def test_the_scopa_stages_follow_the_path_under_scopas_rules() -> None:
+    scopa = [s for s in STAGES if s.key in ("scopa_same", "scopa_sum")]
+    assert [s.order for s in scopa] == [13, 14]
+    for stage in scopa:
+        assert {lv.rules.variant for lv in stage.levels} == {"scopa"}
+        assert lesson_deck(stage.rules) is Deck.ITALIAN
+        assert lesson_deck(stage.rules, Deck.FRENCH) is Deck.FRENCH  # a family's choice
+        view = LessonRunner(STAGES, auto_advance=False).start(stage.key)
+        # No sum to make under Scopa: no text may say 15.
+        assert "sum" not in view.goal.params and view.variant == "scopa"
+    assert lesson_deck(STAGES[0].rules) is Deck.SPANISH
+
+
+def test_a_sum_tapped_while_an_equal_card_lies_there_is_refused_and_the_card_named() -> None:
+    runner = _runner_at("scopa_same", "tap")  # the 7 di denari; 3 + 4 and a 7 on the table
+    refused = runner.round.check(Move(Card.parse("7o"), frozenset({Card.parse("3e")})))
+    assert refused.code == "must_take_equal" and refused.params["equal"] == ["7c"]
+    wrong = runner.tap(Card.parse("3e"))
+    assert not wrong.ok and wrong.counted
+    # The app's own Scopa wording (messages catalog), not a second copy in the lessons.
+    assert wrong.feedback == Message("must_take_equal", {"value": 7}, "messages")
+    assert say(wrong.feedback, "en") == \
+        "Take the 7: a card of the same value must be taken first."
+    assert wrong.comment == Message("fb.look_equal",
+                                    {"equal_cards": (Card.parse("7c"),), "value": 7})
+    _named_in_every_language(wrong.comment, Card.parse("7c"))
+    assert say(wrong.comment, "it", ITALIAN_CARDS) == \
+        "Guarda il tavolo: il 7 di coppe, anche di valore 7."
+    # Playing the sum is refused the same way (the play level: 5 with 2 + 3 and a 5).
+    play = _runner_at("scopa_same", "play")
+    sum_move = play.play(Card.parse("5c"), (Card.parse("2o"), Card.parse("3b")))
+    assert sum_move.feedback.key == "must_take_equal"
+    _named_in_every_language(sum_move.comment, Card.parse("5e"))
+    assert play.tap(Card.parse("5e")).counted is False  # not this step's action
+
+
+def test_two_equal_cards_either_is_right_and_a_sum_names_both() -> None:
+    fours = (Card.parse("4o"), Card.parse("4b"))
+    for four in fours:
+        runner = _runner_at("scopa_same", "two_equal")
+        done = runner.play(Card.parse("4e"), (four,))
+        assert done.ok and done.result.stars == 3, four
+    runner = _runner_at("scopa_same", "two_equal")
+    wrong = runner.play(Card.parse("4e"), (Card.parse("1c"), Card.parse("3o")))
+    assert wrong.feedback.key == "must_take_equal"
+    _named_in_every_language(wrong.comment, *fours)
+    # Both at once is no capture either: one card of the same value is taken, not two.
+    both = runner.play(Card.parse("4e"), fours)
+    assert not both.ok and both.feedback.key == "must_take_equal"
+    # Laying the four down is refused too: it can capture (Scopa's forced capture), said in
+    # the app's words with no "15" in them.
+    laid = runner.play(Card.parse("4e"))
+    assert laid.feedback.key == "must_capture" and laid.feedback.domain == "messages"
+    assert "15" not in say(laid.feedback, "en")
+
+
+def test_a_scopa_wrong_sum_says_the_cards_value_is_the_target() -> None:
+    runner = _runner_at("scopa_sum", "seven")
+    wrong = runner.play(Card.parse("7c"), (Card.parse("3o"),))
+    assert wrong.feedback == Message("wrong_sum_scopa", {"expr": "3", "total": 3, "need": 7},
+                                     "messages")
+    assert say(wrong.feedback, "en") == "7 is the target: 3 makes 3."
+    assert say(wrong.feedback, "it") == "L'obiettivo è 7: 3 fa 3."
+    other = runner.play(Card.parse("10b"), (Card.parse("1c"), Card.parse("9b")))
+    assert not other.ok and other.feedback.key == "fb.play_named"
+    done = runner.play(Card.parse("7c"), (Card.parse("3o"), Card.parse("4e")))
+    assert done.ok and done.result.plays == 3 and done.result.stars == 1
+
+
+def test_a_scopa_is_praised_in_scopas_words_with_its_own_sum() -> None:
+    from trainer.praise import praise_for
+
+    runner = _runner_at("scopa_sum", "scopa")
+    swept = runner.play(Card.parse("8o"), (Card.parse("3e"), Card.parse("5c")))
+    assert swept.ok and swept.events[0].escoba and swept.feedback == Message("fb.scopa")
+    praise = praise_for(swept.events, 0, rules=runner.level.rules)
+    assert (praise.key, praise.params) == ("praise.scopa", {"expr": "3 + 5", "total": 8})
+    assert say(Message(praise.key, praise.params), "en") == "Scopa! 3 + 5 = 8!"
+    escoba = praise_for(swept.events, 0)  # the same capture read as Escoba's sum
+    assert escoba.params == {"expr": "3 + 5 + 8", "total": 16}
+
+
+@pytest.mark.parametrize("stage", ["scopa_same", "scopa_sum"])
+def test_each_scopa_check_level_finishes_with_three_stars_and_ends_the_stage(stage: str) -> None:
+    runner = _runner_at(stage, "check")
+    outcome = None
+    for step in runner.level.steps:
+        move = step.expect.moves[0]
+        outcome = runner.play(move.card, move.take)
+        assert outcome.ok
+    assert outcome.result.stars == 3 and outcome.result.plays == 2
+    assert runner.advance().status == "stage_done"
+
+
+def test_a_scopa_deal_whose_opening_table_would_be_dealt_again_is_refused() -> None:
+    text = (LESSONS_DIR / "13-scopa_same.toml").read_text(encoding="utf-8")
+    three_re = text.replace('table = ["7c", "3e", "4b", "9o"]',
+                            'table = ["10o", "10e", "10b", "9o"]')
+    three_re = three_re.replace('"7o", "10c", "2b"', '"7o", "3e", "2b"', 1)
+    assert three_re != text
+    with pytest.raises(LessonError) as refused:
+        parse_stage(three_re, "13-scopa_same.toml")
+    assert refused.value.where == "level 1 'tap', deal.table"
+    assert "scopa's rules this opening table means redeal" in refused.value.message
+
+
+def test_under_scopa_a_question_is_asked_in_scopas_arithmetic_or_refused() -> None:
+    """How many hand cards can capture: where to look is said in Scopa's arithmetic (no
+    "make 15"); a count of sevens, which Scopa does not score, cannot be asked."""
+    question = Answer("capturing_cards")
+    assert question.look(False, "escoba") == "fb.look_capturing"
+    assert question.look(True, "scopa") == "fb.look_capturing_scopa_lit"
+    for key in ("fb.look_capturing_scopa", "fb.look_capturing_scopa_lit"):
+        assert "15" not in say(Message(key), "en") and "{" not in say(Message(key), "zh")
+    sevens = GOOD.replace('intro = "demo.intro"',
+                          'intro = "demo.intro"\nrules = { preset = "scopa" }')
+    sevens = sevens.replace(
+        'action = "tap_card"\nexpect = { value = 8 }\n\n[levels.deal]',
+        'action = "answer"\nexpect = { question = "count", category = "sevens", seat = 0 }'
+        '\n\n[levels.deal]', 1)
+    assert "sevens" in sevens
+    with pytest.raises(LessonError) as refused:
+        parse_stage(sevens, "99-demo.toml")
+    assert refused.value.where == "level 1 'one', expect.category"
+    assert "sevens is not scored under these rules (scopa" in refused.value.message
+    # The same question under Escoba's rules reads (sevens are scored there).
+    assert parse_stage(sevens.replace('rules = { preset = "scopa" }\n', ""), "99-demo.toml")

@@ -102,7 +102,8 @@ FEEDBACK_KEYS: frozenset[str] = frozenset({
     "fb.coach_better_take", "fb.coach_better_lay", "fb.right", "fb.escoba",
     # Scopa's words: its sweep, and where the equal card lies (its refusals themselves are
     # the app's own wordings, in the messages catalog: trainer.verdicts.move_message).
-    "fb.scopa", "fb.then_scopa", "fb.look_equal",
+    "fb.scopa", "fb.then_scopa", "fb.look_equal", "fb.look_capturing_scopa",
+    "fb.look_capturing_scopa_lit",
 })
 
 

@@ -325,9 +325,9 @@ def verdict_feedback(verdict: EscobaError, rules: Rules | None = None) -> Messag
     """
     p = verdict.params
     code = verdict.code
-    fixed_sum = sum_to_make(rules) if rules is not None else True
+    no_fixed_sum = rules is not None and sum_to_make(rules) is None
     if code in _GAME_WORDED or (code == Code.WRONG_SUM and p.get("sum_of") == "table") or (
-            code == Code.CAPTURE_FORCED and fixed_sum is None):
+            code == Code.CAPTURE_FORCED and no_fixed_sum):
         key, params = move_message(verdict)
         return Message(key, params, "messages")
     if code == Code.WRONG_SUM:

@@ -69,8 +69,7 @@ def praise_for(events: Iterable[Play], seat: int, *, stars: int = 0,
         return Praise(otherwise, {}, stars=stars, variant=variant)
     move = Move(play.card, play.take)
     values, total, jokers = move.sum_terms()
-    if variant == "scopa":
-        assert rules is not None
+    if rules is not None and variant == "scopa":
         values, total = capture_terms(move, variant, rules.capture_sum)
     params: dict[str, object] = {"expr": sum_expression(values),
                                  "total": total if not jokers else "🃏"}

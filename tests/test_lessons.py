@@ -1019,7 +1019,7 @@ def test_a_sum_tapped_while_an_equal_card_lies_there_is_refused_and_the_card_nam
                                     {"equal_cards": (Card.parse("7c"),), "value": 7})
     _named_in_every_language(wrong.comment, Card.parse("7c"))
     assert say(wrong.comment, "it", ITALIAN_CARDS) == \
-        "Guarda il tavolo: il 7 di coppe, anche di valore 7."
+        "Guarda sul tavolo: il 7 di coppe, dello stesso valore (7)."
     # Playing the sum is refused the same way (the play level: 5 with 2 + 3 and a 5).
     play = _runner_at("scopa_same", "play")
     sum_move = play.play(Card.parse("5c"), (Card.parse("2o"), Card.parse("3b")))

@@ -309,9 +309,9 @@ def lesson_deck(rules: Rules, chosen: Deck = Deck.SPANISH) -> Deck:
     return deck_for_game(chosen, rules)
 
 
-#: The refusals only another variant gives (Scopa's), and a forced capture under a
-#: variant with no fixed sum: worded as the app words them in a game (the messages
-#: catalog, :func:`trainer.verdicts.move_message`), not written a second time here.
+#: The refusals only Scopa gives: worded as the app words them in a game (the messages
+#: catalog, :func:`trainer.verdicts.move_message`), not written a second time here; so
+#: are its wrong sum (``sum_of="table"``) and its forced capture (no "make 15" in it).
 _GAME_WORDED = frozenset({Code.MUST_TAKE_EQUAL, Code.ACE_TAKES_ALL})
 
 

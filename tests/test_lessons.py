@@ -658,7 +658,7 @@ def test_every_feedback_key_reads_in_every_language() -> None:
         english = ENGLISH.text(key, 2)
         assert english is not None, key
         params = {name: Card.parse("7o") if name in ("card", "best_card") else
-                  (Card.parse("8c"),) if name.endswith("cards") else 3
+                  (Card.parse("8c"),) if name in ("cards", "best_cards") else 3
                   for name in placeholders(english) | {"count"}}
         for lang in LANGUAGES:
             assert "{" not in say(Message(key, params), lang)
@@ -1016,7 +1016,7 @@ def test_a_sum_tapped_while_an_equal_card_lies_there_is_refused_and_the_card_nam
     assert say(wrong.feedback, "en") == \
         "Take the 7: a card of the same value must be taken first."
     assert wrong.comment == Message("fb.look_equal",
-                                    {"equal_cards": (Card.parse("7c"),), "value": 7})
+                                    {"cards": (Card.parse("7c"),), "value": 7})
     _named_in_every_language(wrong.comment, Card.parse("7c"))
     assert say(wrong.comment, "it", ITALIAN_CARDS) == \
         "Guarda sul tavolo: il 7 di coppe, dello stesso valore (7)."

@@ -364,7 +364,7 @@ def verdict_look(verdict: EscobaError) -> Message | None:
     table card of the same value that must be taken first (Scopa), named."""
     if verdict.code == Code.MUST_TAKE_EQUAL:
         equal = _cards(verdict.params["equal"])
-        return Message("fb.look_equal", {"equal_cards": equal,
+        return Message("fb.look_equal", {"cards": equal,
                                          "value": verdict.params["value"]})
     return None
 

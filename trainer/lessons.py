@@ -904,8 +904,9 @@ class LessonRunner:
         return {} if fixed is None else {"sum": fixed}
 
     def _with_sum(self, message: Message) -> Message:
-        """Every lesson text may say the sum being made (15, or 10 in stage 12)."""
-        if message.domain != DOMAIN:  # the app's own wording takes its own parameters
+        """Every lesson text may say the sum being made (15, or 10 in stage 12; under Scopa
+        there is none to say). The app's own wordings take their own parameters."""
+        if message.domain != DOMAIN:
             return message
         return message._replace(params={**self._sum_param(), **message.params})
 

@@ -23,10 +23,10 @@ from typing import Any, ClassVar
 
 from escoba import Card, EscobaError, Move, Renuncio, Round, Rules, Suit, deck_for
 from escoba.bots import PLAYER_LEVELS
-from escoba.cards import CARDS, SIETE_DE_OROS, value_sum
-from escoba.game import initial_table_triggers
+from escoba.cards import CARDS, SIETE_DE_OROS, mask_of, value_sum
 from escoba.rules import CATEGORIES
 from escoba.scoring import SETENTA_VALUES, setenta_cards
+from escoba.variants import variant_for
 
 __all__ = ["LessonError", "Stage", "Level", "Step", "Deal", "Position", "GameSpec",
            "StepKind", "KINDS", "TapCard", "PlayCard", "Answer", "CallRenuncio", "WholeGame",
@@ -54,12 +54,14 @@ QUESTIONS: dict[str, tuple[str, ...]] = {
     "points": ("category", "seat"),
     "round_points": ("seat",),
 }
-#: The Spanish words of the game a child meets in the lessons, each explained in the
-#: child's language with a picture (catalog keys ``word.<word>``): a level names in
-#: ``words`` those it uses for the first time on the path (``tests/test_lessons.py``
-#: checks that no goal uses one earlier).
+#: The Spanish words of the game a child meets in the lessons, and the Italian ones of
+#: the Scopa stages, each explained in the child's language with a picture (catalog keys
+#: ``word.<word>``): a level names in ``words`` those it uses for the first time on the
+#: path (``tests/test_lessons.py`` checks that no goal uses one earlier).
 GLOSSARY: tuple[str, ...] = ("sota", "caballo", "rey", "as", "oros", "copas", "espadas",
-                             "bastos", "siete", "escoba", "setenta", "renuncio")
+                             "bastos", "siete", "escoba", "setenta", "renuncio",
+                             "scopa", "denari", "coppe", "spade", "bastoni", "fante",
+                             "cavallo", "re")
 #: A stage has this many levels, the last one its check.
 MIN_LEVELS, MAX_LEVELS = 5, 8
 #: Parameter names that hold cards (notation in the file, :class:`Card` once read): the
@@ -176,8 +178,9 @@ class _Kind:
 @dataclass(frozen=True)
 class TapCard(_Kind):
     """Tap one card: a card worth ``value`` (``among`` the hand, the table or both), a
-    table card that makes the sum alone with the hand card ``with_card`` (the engine
-    judges it), or one of ``cards``."""
+    table card the hand card ``with_card`` may take alone (the engine judges it by the
+    level's variant: the card that makes 15 with it in Escoba, the card of its value in
+    Scopa), or one of ``cards``."""
 
     action: ClassVar[str] = "tap_card"
     value: int | None = None
@@ -402,10 +405,14 @@ class Answer:
         if number == right:
             return Judgement(True)
         key = "fb.answer_more" if right > number else "fb.answer_less"
-        return Judgement(False, key, {"given": number}, look=self.look(lit))
+        return Judgement(False, key, {"given": number},
+                         look=self.look(lit, round_.rules.variant))
 
-    def look(self, lit: bool) -> str | None:
-        """After a wrong number: where to look to count it (``lit``: the cards glow)."""
+    def look(self, lit: bool, variant: str = "escoba") -> str | None:
+        """After a wrong number: where to look to count it (``lit``: the cards glow). Which
+        hand cards can capture is said in the ``variant``'s arithmetic: a card that makes
+        15 with table cards (Escoba), a card whose value is on the table or adds up there
+        (Scopa)."""
         question, category = self.question, self.args.get("category")
         if question == "round_points":
             return "fb.look_score"
@@ -417,7 +424,8 @@ class Answer:
             return f"fb.look_{category}_lit" if lit and category != "cards" \
                 else f"fb.look_{category}"
         if question == "capturing_cards":
-            return "fb.look_capturing_lit" if lit else "fb.look_capturing"
+            key = "fb.look_capturing" if variant == "escoba" else f"fb.look_capturing_{variant}"
+            return f"{key}_lit" if lit else key
         if question == "table_total":
             return "fb.look_table"
         return None
@@ -731,10 +739,14 @@ def _deal(r: _Reader, data: Any, rules: Rules) -> Deal:
         deck_for(rules, deal.hands, deal.table, deal.dealer)
     except EscobaError as exc:
         raise r.fail(str(exc), "deal") from None
-    if initial_table_triggers(rules, deal.table):
-        raise r.fail(f"the table totals {rules.capture_sum}: under "
-                     f"initial_fifteen={rules.initial_fifteen} it would not stay on the table",
-                     "deal.table")
+    # The variant says what an opening table means (Escoba's initial fifteen, Scopa's
+    # three re): a lesson's deal must be the table the child then plays on.
+    verdict = variant_for(rules).opening_table(rules, mask_of(deal.table))
+    if verdict != "play":
+        why = (f"the table totals {rules.capture_sum}: under "
+               f"initial_fifteen={rules.initial_fifteen}" if rules.variant == "escoba"
+               else f"under {rules.variant}'s rules this opening table means {verdict}")
+        raise r.fail(f"{why}; it would not stay on the table", "deal.table")
     return deal
 
 
@@ -894,6 +906,7 @@ def _level(r: _Reader, data: Any, index: int, stage_rules: Rules) -> Level:
             raise r.fail(f"must list words of the glossary ({', '.join(GLOSSARY)}), got "
                          f"{raw_words!r}", "words")
         words = tuple(raw_words)
+    _check_categories(r, steps, rules)
     level = Level(key, index, rules, hints, target, tuple(steps), check, deal, position, before,
                   game, words)
     if game is None:
@@ -902,6 +915,21 @@ def _level(r: _Reader, data: Any, index: int, stage_rules: Rules) -> Level:
         except EscobaError as exc:
             raise r.fail(f"a scripted move is refused: {exc}", "before") from None
     return level
+
+
+def _check_categories(r: _Reader, steps: Sequence[Step], rules: Rules) -> None:
+    """A question about a category the level's rules do not score (Scopa plays no sevens,
+    classic Escoba no setenta) has no answer: refused when the file is read. The variant's
+    own scoring says which are played."""
+    empty = (0,) * rules.players
+    played = {c.category for c in variant_for(rules).score(rules, empty, empty).categories
+              if c.reason != "not_played"}
+    for i, step in enumerate(steps):
+        category = step.kind.args.get("category") if isinstance(step.kind, Answer) else None
+        if category is not None and category not in played:
+            raise r.fail(f"{category} is not scored under these rules ({rules.variant}: "
+                         f"{', '.join(sorted(played))})", f"steps[{i}].expect.category"
+                         if len(steps) > 1 else "expect.category")
 
 
 def parse_stage(text: str, source: str, order: int = 0) -> Stage:

@@ -1,5 +1,6 @@
 """The Lessons page with AppTest: stages 1, 2 and 6 walked end to end, a wrong try and
-its feedback, the stars kept and the map after a reload (a new session).
+its feedback, the stars kept and the map after a reload (a new session); a Scopa stage
+in Italian, in Scopa's deck.
 
 AppTest runs no JavaScript, so it plays through the board's fallback choosers (the
 same runner, the same engine); tests/test_browser.py taps the real board.
@@ -10,7 +11,7 @@ from __future__ import annotations
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from escoba import Move
+from escoba import Card, Move
 from lessons import load_stages
 from tests.test_app_helpers import assert_ok, board_data, create_profile, new_app
 from tests.test_lessons import _candidates, _right_actions
@@ -153,3 +154,49 @@ def test_after_the_first_game_the_map_offers_play_not_stage_twelve(fresh_app) ->
     assert "Go and play" in links and "Play a friend" in links
     assert not [b for b in at.button if b.key == "lesson_next"]  # not "Next lesson: Make 10"
     assert at.button(key="lesson_open_ten")  # stage 12 is still open on the map
+
+
+def test_a_scopa_stage_opens_in_the_italian_deck_and_its_refusal_names_the_equal_card(
+        fresh_app) -> None:
+    """Stage 13 (issue 28) in Italian: the map shows both Scopa stages; the level's board
+    draws and names Scopa's own cards (7 di denari, not 7 de oros), adds up to the card
+    picked (Play's sum rule for Scopa), and a sum tapped while an equal card lies on the
+    table is refused in the app's Scopa words, the equal card named."""
+    at = create_profile(new_app("it-IT"), "Gio")
+    at.switch_page(PAGE).run()
+    assert_ok(at)
+    assert at.button(key="lesson_open_scopa_same") and at.button(key="lesson_open_scopa_sum")
+    at.button(key="lesson_open_scopa_same").click().run()
+    assert_ok(at)
+    view = _runner(at).view()
+    assert (view.stage, view.level, view.variant) == ("scopa_same", "tap", "scopa")
+    data = board_data(at, "lesson_board")
+    assert data is not None and data["sum_rule"] == "card"
+    assert "7 di denari" in data["intro"] and "oros" not in data["intro"]
+    shown = " ".join(str(p.options) for p in at.pills)
+    assert "7 di coppe" in shown and "Fante" not in shown  # the fallback's Italian names
+    new_words = " ".join(h.proto.body for h in at.get("html"))
+    assert 'data-word="scopa"' in new_words and 'data-word="denari"' in new_words
+    _do(at, "tap", Card.parse("3e"))  # 3 + 4 make 7, but the 7 di coppe comes first
+    said = _messages(at)
+    assert "Prendi il 7" in said and "7 di coppe" in said, said
+    assert _runner(at).view().plays == 1
+    _do(at, "tap", Card.parse("7c"))  # the right card: on to level 2 (no board to play out)
+    assert (_runner(at).view().level, _runner(at).view().plays) == ("play", 0)
+    assert any("Bravo" in s.value or "Ben fatto" in s.value for s in at.success)
+
+
+def test_a_scopa_level_names_scopas_cards_in_english_too_and_escobas_stay_spanish(
+        fresh_app) -> None:
+    """The deck follows the level's rules as Play's follows the game's: an English child
+    reads "7 di denari" in a Scopa stage and "de oros" again back in an Escoba one."""
+    at = create_profile(new_app(), "Max")
+    at.switch_page(PAGE).run()
+    at.button(key="lesson_open_scopa_same").click().run()
+    assert_ok(at)
+    assert "7 di denari" in board_data(at, "lesson_board")["intro"]
+    at.button(key="lesson_map_button").click().run()
+    at.button(key="lesson_open_one_card").click().run()
+    assert_ok(at)
+    intro = board_data(at, "lesson_board")["intro"]
+    assert " de " in intro and " di " not in intro, intro

@@ -8,10 +8,13 @@ runner judges it: if the two ever disagreed, the board would not move on).
   and of the completion card;
 - the tryout: stages 1-6 from the first page, as a new child, counting taps and
   the time the app took; the figures go to docs/LESSONS.md ("A first tryout");
-- the map on a phone read in DOM order (1 … 12, top to bottom), a counting level with
+- the map on a phone read in DOM order (1 … 14, top to bottom), a counting level with
   the won cards opened, and stage 11 played to the end of its game on a tablet and a
   phone: the result (winner, totals, each round's table), Play offered, the game in
-  My games (issue 24; screenshots ``test-artifacts/24-*``).
+  My games (issue 24; screenshots ``test-artifacts/24-*``);
+- a Scopa level (stage 13, issue 28) by touch: the Italian deck on the board, a sum
+  tapped while a card of the same value lies there refused and the card named, then the
+  equal card tapped (screenshot ``test-artifacts/28-lesson-scopa.png``).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import time
 
 import pytest
 
+from lessons import load_stages
 from tests.test_browser import (  # noqa: F401 (fixtures)
     ARTIFACTS,
     _artifact,
@@ -34,6 +38,9 @@ from tests.test_browser import (  # noqa: F401 (fixtures)
 )
 from tests.test_lessons import _right_actions
 from trainer.lessons import LessonRunner
+
+#: The map's stages, in path order (the Scopa stages 13-14 after Escoba's twelve).
+STAGE_COUNT = len(load_stages())
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -214,15 +221,15 @@ def test_the_map_is_a_path_in_order_and_a_counting_level_shows_the_pile(
         page.get_by_role("button", name="All the lessons").click()
         page.locator(".st-key-lesson_open_counting button").wait_for()
         _wait_idle(page)
-        assert _map_numbers(page) == list(range(1, 13))
+        assert _map_numbers(page) == list(range(1, STAGE_COUNT + 1))
         # Top to bottom on the screen too, one under the other at every width.
         tops = [box["y"] for box in (page.locator('[class*="st-key-lesson_stage_"]').nth(i)
-                                     .bounding_box() for i in range(12))]
-        assert tops == sorted(tops) and len(set(tops)) == 12
+                                     .bounding_box() for i in range(STAGE_COUNT))]
+        assert tops == sorted(tops) and len(set(tops)) == STAGE_COUNT
         # Stage 1 was begun: it is "next", in colour, with its icon; stars drawn as stars.
         first = page.locator('[class*="st-key-lesson_stage_next_values"]')
         assert "👉" in first.inner_text()
-        assert page.locator('.lesson-stars[aria-label^="Stars:"]').count() == 12
+        assert page.locator('.lesson-stars[aria-label^="Stars:"]').count() == STAGE_COUNT
         page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=str(_artifact(f"24-map-{width}x{height}.png")), full_page=True)
         # A counting level: the won cards opened and grouped, the oros to count glowing.
@@ -400,5 +407,42 @@ def test_a_refused_sum_clears_the_table_cards_and_keeps_the_hand_card_in_lessons
         hand_card, table_card = refusals[0]
         _refused_sum(page, hand_card, table_card, _rendered_at(page))
         assert _pressed(page, hand_card) and not _pressed(page, table_card)
+        context.close()
+        browser.close()
+
+
+# -- issue 28: a Scopa level by touch ---------------------------------------------------------
+
+
+def test_a_scopa_level_refuses_a_sum_when_the_same_value_lies_there(
+        server, browser_type_launch_args) -> None:  # noqa: F811
+    """Stage 13's first level on a tablet: the board draws Scopa's Italian cards; tapping
+    the 3 (3 + 4 would make 7) is refused in Scopa's words with the 7 di coppe named; the
+    7 di coppe is the answer and the next level comes."""
+    from playwright.sync_api import sync_playwright
+
+    url, _db = server
+    with sync_playwright() as p:
+        browser, context, page = _context(p, browser_type_launch_args, (1024, 768))
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        _open_lessons(page, url, "Scopa", _Taps())
+        page.get_by_role("button", name="All the lessons").click()
+        page.locator(".st-key-lesson_open_scopa_same button").click()
+        page.locator('.eb-card[data-id="7c"]').wait_for()
+        _wait_idle(page)
+        card = page.locator('.eb-card[data-id="7c"]')
+        assert card.get_attribute("aria-label").startswith("7 di coppe")  # Scopa's deck
+        before = _position(page)
+        page.locator('.eb-card[data-id="3e"]').click()
+        page.get_by_text("a card of the same value must be taken first").wait_for()
+        page.get_by_text("Look at the table: the 7 di coppe, worth 7 too.").wait_for()
+        _wait_idle(page)
+        assert _position(page) == before  # a refused tap leaves the board where it was
+        page.screenshot(path=str(_artifact("28-lesson-scopa.png")), full_page=True)
+        page.locator('.eb-card[data-id="7c"]').click()
+        _wait_moved(page, before)
+        assert not errors, errors
+        assert not page.get_by_text("Traceback").count()
         context.close()
         browser.close()

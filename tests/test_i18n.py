@@ -138,6 +138,9 @@ for _lang in ("es", "de", "zh", "it"):
                                "rule_preset_scopone_scientifico", "rule_napola",
                                "rule_asso_piglia_tutto", "cat_napola", "cat_scope",
                                "board_scopa_cheer", "seat_scope", "pile_scope"}
+# issue 28 (lessons): "Scopa!" before the sum, as German and Italian say "¡Escoba!".
+SAME_AS_ENGLISH["de"] |= {"praise.scopa"}
+SAME_AS_ENGLISH["it"] |= {"praise.scopa"}
 # A PIN is a PIN in Spanish and German.
 SAME_AS_ENGLISH["es"] |= {"list.pin"}
 SAME_AS_ENGLISH["de"] |= {"list.pin"}

@@ -20,7 +20,7 @@ import pytest
 import sqlalchemy as sa
 
 import locales
-from escoba import Card, Move, Suit
+from escoba import Card, Deck, Move, Suit
 from escoba.scoring import SETENTA_VALUES
 from lessons import (
     ACTIONS,
@@ -46,6 +46,7 @@ from trainer.lessons import (
     LessonRunner,
     Message,
     Outcome,
+    lesson_deck,
     next_lesson,
     say,
     stage_summaries,
@@ -105,14 +106,18 @@ def test_every_text_key_of_the_lessons_is_in_every_catalog(lang: str) -> None:
 # -- one test per level -------------------------------------------------------------------
 
 
-def _render(message: Message | None, caplog: pytest.LogCaptureFixture) -> None:
-    """A message reads in every language: its key exists, every placeholder is filled."""
+def _render(message: Message | None, caplog: pytest.LogCaptureFixture,
+            deck: Deck = Deck.SPANISH) -> None:
+    """A message reads in every language: its key exists (in its own catalog: a Scopa
+    refusal is the app's wording), every placeholder is filled, its cards named in the
+    level's ``deck``."""
     assert message is not None
-    english = " ".join(ENGLISH.text(message.key, n) or "" for n in (1, 2))
+    own = locales.catalog(message.domain, "en")
+    english = " ".join(own.text(message.key, n) or "" for n in (1, 2))
     assert english.strip(), f"no English for {message.key}"
     caplog.clear()
     for lang in LANGUAGES:
-        text = say(message, lang)
+        text = say(message, lang, deck)
         assert text and "{" not in text and text != message.key, (lang, message, text)
     problems = [r.getMessage() for r in caplog.records
                 if "translation" in r.getMessage() or "parameters" in r.getMessage()]
@@ -122,12 +127,13 @@ def _render(message: Message | None, caplog: pytest.LogCaptureFixture) -> None:
         assert wanted <= set(message.params), (message.key, wanted - set(message.params))
 
 
-def _readable(goal: Message | None) -> None:
+def _readable(goal: Message | None, deck: Deck = Deck.SPANISH) -> None:
     """A goal a child who reads slowly takes in: at most GOAL_WORDS words in every
-    language, its cards named as the child's language names them (issue 23)."""
+    language, its cards named as the child's language names them in the level's deck
+    (issue 23)."""
     assert goal is not None
     long = {lang: text for lang in LANGUAGES
-            if words_to_read(text := say(goal, lang)) > GOAL_WORDS}
+            if words_to_read(text := say(goal, lang, deck)) > GOAL_WORDS}
     assert not long, (goal.key, long)
 
 
@@ -333,10 +339,11 @@ def test_every_level_plays_through(stage: Stage, level: Level,
     caplog.set_level(logging.WARNING)
     runner = LessonRunner(STAGES, auto_advance=False)
     view = runner.start(stage.key, level.key)
-    _render(view.stage_title, caplog)
-    _render(view.stage_intro, caplog)
+    deck = lesson_deck(level.rules)  # a Scopa stage names its cards in Scopa's deck
+    _render(view.stage_title, caplog, deck)
+    _render(view.stage_intro, caplog, deck)
     if level.is_game:
-        _readable(view.goal)
+        _readable(view.goal, deck)
         outcome = _play_game(runner, caplog)
         assert outcome.result is not None and outcome.result.stars == 2  # one mistake
         return
@@ -346,8 +353,8 @@ def test_every_level_plays_through(stage: Stage, level: Level,
         _replay(runner, stage, level, path)
         view = runner.view()
         assert (view.step_index, view.action, view.status) == (index + 1, step.action, "playing")
-        _render(view.goal, caplog)
-        _readable(view.goal)
+        _render(view.goal, caplog, deck)
+        _readable(view.goal, deck)
         round_ = runner.round
         if step.action in ("tap_card", "play", "renuncio"):
             assert view.your_turn, "a step to act on is the child's turn"
@@ -374,13 +381,15 @@ def test_every_level_plays_through(stage: Stage, level: Level,
                 assert not outcome.counted, (action, outcome)
                 continue
             assert outcome.counted
-            _render(outcome.feedback, caplog)
+            _render(outcome.feedback, caplog, deck)
+            if outcome.comment is not None:  # where to look, named in every language too
+                _render(outcome.comment, caplog, deck)
             if action == "play" and round_.check(what) is None:
                 legal_others = True
                 if step.consequence:
                     assert runner.status == "consequence" and outcome.events
                     if outcome.consequence is not None:
-                        _render(outcome.consequence, caplog)
+                        _render(outcome.consequence, caplog, deck)
                     assert runner.retry().status == "playing"
         if step.action == "play" and legal_others:
             assert step.other, "a legal move that is not the goal's needs its own feedback"
@@ -390,7 +399,7 @@ def test_every_level_plays_through(stage: Stage, level: Level,
     assert outcome.ok and outcome.result is not None
     assert outcome.result.stars == 3 and outcome.result.plays == len(level.steps)
     assert runner.status == "level_done"
-    _render(outcome.feedback, caplog)
+    _render(outcome.feedback, caplog, deck)
     for event in outcome.events:  # the child's move and the scripted replies: all played
         assert event.seat in (0, 1)
 
@@ -966,3 +975,147 @@ def test_a_pile_question_folds_away_the_groups_it_does_not_count() -> None:
                        if level.steps[0].expect.args.get("category") == "cards")
     every = runner.start("counting", cards_level).piles_shown[0]
     assert every.counted == () and all(every.is_counted(g) for g in ("oros", "others"))
+
+
+# -- issue 28: Scopa's two stages ------------------------------------------------------------
+
+ITALIAN_CARDS = Deck.ITALIAN
+
+
+def _named_in_every_language(message: Message, *cards: Card) -> None:
+    """``message`` names each of ``cards`` as the child's language names Scopa's deck."""
+    from trainer.i18n import card_name
+
+    for lang in LANGUAGES:
+        text = say(message, lang, ITALIAN_CARDS)
+        for card in cards:
+            assert str(card_name(card, ITALIAN_CARDS, lang)) in text, (lang, text)
+
+
+def test_the_scopa_stages_follow_the_path_under_scopas_rules() -> None:
+    scopa = [s for s in STAGES if s.key in ("scopa_same", "scopa_sum")]
+    assert [s.order for s in scopa] == [13, 14]
+    for stage in scopa:
+        assert {lv.rules.variant for lv in stage.levels} == {"scopa"}
+        assert lesson_deck(stage.rules) is Deck.ITALIAN
+        assert lesson_deck(stage.rules, Deck.FRENCH) is Deck.FRENCH  # a family's choice
+        view = LessonRunner(STAGES, auto_advance=False).start(stage.key)
+        # No sum to make under Scopa: no text may say 15.
+        assert "sum" not in view.goal.params and view.variant == "scopa"
+    assert lesson_deck(STAGES[0].rules) is Deck.SPANISH
+
+
+def test_a_sum_tapped_while_an_equal_card_lies_there_is_refused_and_the_card_named() -> None:
+    runner = _runner_at("scopa_same", "tap")  # the 7 di denari; 3 + 4 and a 7 on the table
+    refused = runner.round.check(Move(Card.parse("7o"), frozenset({Card.parse("3e")})))
+    assert refused.code == "must_take_equal" and refused.params["equal"] == ["7c"]
+    wrong = runner.tap(Card.parse("3e"))
+    assert not wrong.ok and wrong.counted
+    # The app's own Scopa wording (messages catalog), not a second copy in the lessons.
+    assert wrong.feedback == Message("must_take_equal", {"value": 7}, "messages")
+    assert say(wrong.feedback, "en") == \
+        "Take the 7: a card of the same value must be taken first."
+    assert wrong.comment == Message("fb.look_equal",
+                                    {"cards": (Card.parse("7c"),), "value": 7})
+    _named_in_every_language(wrong.comment, Card.parse("7c"))
+    assert say(wrong.comment, "it", ITALIAN_CARDS) == \
+        "Guarda sul tavolo: il 7 di coppe, dello stesso valore (7)."
+    # Playing the sum is refused the same way (the play level: 5 with 2 + 3 and a 5).
+    play = _runner_at("scopa_same", "play")
+    sum_move = play.play(Card.parse("5c"), (Card.parse("2o"), Card.parse("3b")))
+    assert sum_move.feedback.key == "must_take_equal"
+    _named_in_every_language(sum_move.comment, Card.parse("5e"))
+    assert play.tap(Card.parse("5e")).counted is False  # not this step's action
+
+
+def test_two_equal_cards_either_is_right_and_a_sum_names_both() -> None:
+    fours = (Card.parse("4o"), Card.parse("4b"))
+    for four in fours:
+        runner = _runner_at("scopa_same", "two_equal")
+        done = runner.play(Card.parse("4e"), (four,))
+        assert done.ok and done.result.stars == 3, four
+    runner = _runner_at("scopa_same", "two_equal")
+    wrong = runner.play(Card.parse("4e"), (Card.parse("1c"), Card.parse("3o")))
+    assert wrong.feedback.key == "must_take_equal"
+    _named_in_every_language(wrong.comment, *fours)
+    # Both at once is no capture either: one card of the same value is taken, not two.
+    both = runner.play(Card.parse("4e"), fours)
+    assert not both.ok and both.feedback.key == "must_take_equal"
+    # Laying the four down is refused too: it can capture (Scopa's forced capture), said in
+    # the app's words with no "15" in them.
+    laid = runner.play(Card.parse("4e"))
+    assert laid.feedback.key == "must_capture" and laid.feedback.domain == "messages"
+    assert "15" not in say(laid.feedback, "en")
+
+
+def test_a_scopa_wrong_sum_says_the_cards_value_is_the_target() -> None:
+    runner = _runner_at("scopa_sum", "seven")
+    wrong = runner.play(Card.parse("7c"), (Card.parse("3o"),))
+    assert wrong.feedback == Message("wrong_sum_scopa", {"expr": "3", "total": 3, "need": 7},
+                                     "messages")
+    assert say(wrong.feedback, "en") == "7 is the target: 3 makes 3."
+    assert say(wrong.feedback, "it") == "L'obiettivo è 7: 3 fa 3."
+    other = runner.play(Card.parse("10b"), (Card.parse("1c"), Card.parse("9b")))
+    assert not other.ok and other.feedback.key == "fb.play_named"
+    done = runner.play(Card.parse("7c"), (Card.parse("3o"), Card.parse("4e")))
+    assert done.ok and done.result.plays == 3 and done.result.stars == 1
+
+
+def test_a_scopa_is_praised_in_scopas_words_with_its_own_sum() -> None:
+    from trainer.praise import praise_for
+
+    runner = _runner_at("scopa_sum", "scopa")
+    swept = runner.play(Card.parse("8o"), (Card.parse("3e"), Card.parse("5c")))
+    assert swept.ok and swept.events[0].escoba and swept.feedback == Message("fb.scopa")
+    praise = praise_for(swept.events, 0, rules=runner.level.rules)
+    assert (praise.key, praise.params) == ("praise.scopa", {"expr": "3 + 5", "total": 8})
+    assert say(Message(praise.key, praise.params), "en") == "Scopa! 3 + 5 = 8!"
+    escoba = praise_for(swept.events, 0)  # the same capture read as Escoba's sum
+    assert escoba.params == {"expr": "3 + 5 + 8", "total": 16}
+
+
+@pytest.mark.parametrize("stage", ["scopa_same", "scopa_sum"])
+def test_each_scopa_check_level_finishes_with_three_stars_and_ends_the_stage(stage: str) -> None:
+    runner = _runner_at(stage, "check")
+    outcome = None
+    for step in runner.level.steps:
+        move = step.expect.moves[0]
+        outcome = runner.play(move.card, move.take)
+        assert outcome.ok
+    assert outcome.result.stars == 3 and outcome.result.plays == 2
+    assert runner.advance().status == "stage_done"
+
+
+def test_a_scopa_deal_whose_opening_table_would_be_dealt_again_is_refused() -> None:
+    text = (LESSONS_DIR / "13-scopa_same.toml").read_text(encoding="utf-8")
+    three_re = text.replace('table = ["7c", "3e", "4b", "9o"]',
+                            'table = ["10o", "10e", "10b", "9o"]')
+    three_re = three_re.replace('"7o", "10c", "2b"', '"7o", "3e", "2b"', 1)
+    assert three_re != text
+    with pytest.raises(LessonError) as refused:
+        parse_stage(three_re, "13-scopa_same.toml")
+    assert refused.value.where == "level 1 'tap', deal.table"
+    assert "scopa's rules this opening table means redeal" in refused.value.message
+
+
+def test_under_scopa_a_question_is_asked_in_scopas_arithmetic_or_refused() -> None:
+    """How many hand cards can capture: where to look is said in Scopa's arithmetic (no
+    "make 15"); a count of sevens, which Scopa does not score, cannot be asked."""
+    question = Answer("capturing_cards")
+    assert question.look(False, "escoba") == "fb.look_capturing"
+    assert question.look(True, "scopa") == "fb.look_capturing_scopa_lit"
+    for key in ("fb.look_capturing_scopa", "fb.look_capturing_scopa_lit"):
+        assert "15" not in say(Message(key), "en") and "{" not in say(Message(key), "zh")
+    sevens = GOOD.replace('intro = "demo.intro"',
+                          'intro = "demo.intro"\nrules = { preset = "scopa" }')
+    sevens = sevens.replace(
+        'action = "tap_card"\nexpect = { value = 8 }\n\n[levels.deal]',
+        'action = "answer"\nexpect = { question = "count", category = "sevens", seat = 0 }'
+        '\n\n[levels.deal]', 1)
+    assert "sevens" in sevens
+    with pytest.raises(LessonError) as refused:
+        parse_stage(sevens, "99-demo.toml")
+    assert refused.value.where == "level 1 'one', expect.category"
+    assert "sevens is not scored under these rules (scopa" in refused.value.message
+    # The same question under Escoba's rules reads (sevens are scored there).
+    assert parse_stage(sevens.replace('rules = { preset = "scopa" }\n', ""), "99-demo.toml")

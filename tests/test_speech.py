@@ -14,7 +14,7 @@ from escoba import Card, Deck
 from escoba.cards import CARDS
 from lessons import load_stages
 from trainer.i18n import LANGUAGES, card_name, placeholders, t
-from trainer.lessons import LessonRunner, Message
+from trainer.lessons import LessonRunner, Message, lesson_deck
 from trainer.speech import (
     GAME_WORDS,
     VOICE_UNFRIENDLY,
@@ -154,21 +154,24 @@ def test_game_words_are_said_the_way_the_language_explains_them(lang: str) -> No
             assert word.casefold() not in speakable(f"你有{word}吗", lang).casefold(), key
 
 
-def _every_goal() -> list[tuple[str, str, Message]]:
+def _every_goal() -> list[tuple[str, str, Message, Deck]]:
+    """Every level's first goal, with the deck its level is drawn in (a Scopa stage's
+    Italian cards)."""
     runner = LessonRunner()
     goals = []
     for stage in load_stages():
         for number in range(1, len(stage.levels) + 1):
             view = runner.start(stage.key, number)
-            goals.append((stage.key, stage.levels[number - 1].key, view.goal))
+            goals.append((stage.key, stage.levels[number - 1].key, view.goal,
+                          lesson_deck(stage.rules)))
     return goals
 
 
 @pytest.mark.parametrize("lang", sorted(LANGUAGES))
 def test_every_lesson_goal_is_said_in_words(lang: str) -> None:
     bad = []
-    for stage, level, goal in _every_goal():
-        said = spoken_message(goal, lang)
+    for stage, level, goal, deck in _every_goal():
+        said = spoken_message(goal, lang, deck)
         if (not said or "{" in said or _symbols(said) or "+" in said or "=" in said
                 or (lang == "zh" and re.search(r"[A-Za-z]{3}", said))):
             bad.append((stage, level, said))

@@ -489,8 +489,8 @@ def lesson_board(view: Any, *, child: str, computer: str, deck: Deck, show_value
     if view.action == "tap_card":
         # Any card may be tapped: one in the wrong place is answered ("that one is on the
         # table: tap one in your hand"), which teaches more than a dead card.
-        # A "tap the card that makes 15 with your 7" shows the 7 picked: only a table card
-        # is the answer then.
+        # A "tap the card your 7 takes" (that makes 15 with it; under Scopa, a 7) shows the
+        # 7 picked: only a table card is the answer then.
         picked = getattr(view, "picked", None)
         tap = ("table" if picked is not None else "both") if interactive else None
         data["select"] = {"hand": "none", "table": "none",

@@ -17,13 +17,13 @@ import html
 from collections.abc import Iterable
 from functools import lru_cache
 
-from escoba import Card, Deck
+from escoba import Card, Deck, Rules
 from locales.cards import grammar
 
 from .i18n import DEFAULT, card_name, rank_name, run_language, spanish_card_names, t
 
 __all__ = ["card_svg", "card_img", "back_svg", "cards_row_html", "backs_row_html",
-           "SUIT_COLOURS", "card_label", "pick_label"]
+           "SUIT_COLOURS", "card_label", "pick_label", "deck_for_game"]
 
 # Okabe-Ito palette: distinguishable with the common colour-vision deficiencies.
 SUIT_COLOURS = ("#C77C00", "#0072B2", "#444444", "#009E73")  # oros copas espadas bastos
@@ -31,6 +31,16 @@ _FRENCH_COLOURS = ("#D55E00", "#CC3311", "#222222", "#0072B2")  # ♦ ♥ ♠ �
 _FRENCH_SYMBOLS = ("♦", "♥", "♠", "♣")
 
 W, H = 100, 150
+
+
+def deck_for_game(chosen: Deck, rules: Rules | None = None) -> Deck:
+    """The deck a game under ``rules`` is drawn and named in, from the one the child chose:
+    a Scopa game draws the Spanish deck as Scopa's own Italian one (denari, Fante,
+    Cavallo, Re), the same forty cards; the French deck stays a family's choice. Play,
+    the tables and the lessons all ask here (``ui.session.deck_of``)."""
+    if rules is not None and rules.variant == "scopa" and chosen is Deck.SPANISH:
+        return Deck.ITALIAN
+    return chosen
 
 
 def _shape(suit: int, cx: float, cy: float, r: float, colour: str) -> str:

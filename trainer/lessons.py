@@ -42,11 +42,13 @@ from escoba import (
     Play,
     Renuncio,
     Round,
+    Rules,
     Suit,
 )
 from escoba.bots import make_player
 from escoba.cards import CARDS, SIETE_DE_OROS, value_sum
 from escoba.scoring import RoundScore
+from escoba.variants import EscobaVariant, variant_for
 from lessons import (
     CHILD,
     Answer,
@@ -64,15 +66,17 @@ from lessons import (
     question_cards,
 )
 
+from .cards import deck_for_game
 from .gameplay import GameSession, SeatSpec, bot_avatar
 from .hints import assess, game_hint
 from .i18n import card_name, cards_name, rank_name, t
 from .storage import Storage
-from .verdicts import sum_expression
+from .verdicts import capture_terms, move_message, sum_expression
 
 __all__ = ["Message", "Outcome", "LevelResult", "LessonView", "LessonRunner", "StageSummary",
            "WonPile", "question_cards",
-           "stars_for", "verdict_feedback", "say", "stage_summaries", "next_lesson",
+           "stars_for", "verdict_feedback", "verdict_look", "say", "stage_summaries",
+           "next_lesson", "sum_to_make", "lesson_deck",
            "suggest_lessons",
            "FEEDBACK_KEYS", "DOMAIN", "STATUSES", "LessonRecorder", "GOAL_WORDS",
            "words_to_read"]
@@ -96,6 +100,10 @@ FEEDBACK_KEYS: frozenset[str] = frozenset({
     "fb.tap_on_table", "fb.tap_other", "fb.answer_more", "fb.answer_less", "fb.other_move",
     "fb.not_now", "fb.then_escoba", "fb.then_takes", "fb.then_lays", "fb.coach_best",
     "fb.coach_better_take", "fb.coach_better_lay", "fb.right", "fb.escoba",
+    # Scopa's words: its sweep, and where the equal card lies (its refusals themselves are
+    # the app's own wordings, in the messages catalog: trainer.verdicts.move_message).
+    "fb.scopa", "fb.then_scopa", "fb.look_equal", "fb.look_capturing_scopa",
+    "fb.look_capturing_scopa_lit",
 })
 
 
@@ -217,6 +225,9 @@ class LessonView:
     words: tuple[str, ...] = ()
     #: A tap step's hand card that the tapped table card goes with: shown picked.
     picked: Card | None = None
+    #: The capture rule the level plays by (``Rules.variant``): a Scopa level is drawn
+    #: in Scopa's deck (:func:`lesson_deck`) and its board adds up to the card's value.
+    variant: str = "escoba"
 
     @property
     def has_board(self) -> bool:
@@ -285,14 +296,40 @@ def _cards(notations: Iterable[str]) -> tuple[Card, ...]:
     return tuple(Card.parse(n) for n in notations)
 
 
-def verdict_feedback(verdict: EscobaError) -> Message:
+def sum_to_make(rules: Rules) -> int | None:
+    """The one sum every capture makes under ``rules`` (Escoba's 15, or 10 in stage 12), or
+    ``None`` when the variant has none: under Scopa each card makes its own value, so no
+    lesson text may say "make 15" (the runner gives such a text no ``{sum}`` to fill)."""
+    return rules.capture_sum if isinstance(variant_for(rules), EscobaVariant) else None
+
+
+def lesson_deck(rules: Rules, chosen: Deck = Deck.SPANISH) -> Deck:
+    """The deck a level under ``rules`` is drawn and named in: Play's own choice
+    (:func:`trainer.cards.deck_for_game`: a Scopa level shows the Italian deck)."""
+    return deck_for_game(chosen, rules)
+
+
+#: The refusals only Scopa gives: worded as the app words them in a game (the messages
+#: catalog, :func:`trainer.verdicts.move_message`), not written a second time here; so
+#: are its wrong sum (``sum_of="table"``) and its forced capture (no "make 15" in it).
+_GAME_WORDED = frozenset({Code.MUST_TAKE_EQUAL, Code.ACE_TAKES_ALL})
+
+
+def verdict_feedback(verdict: EscobaError, rules: Rules | None = None) -> Message:
     """The feedback for a refused move or claim, from the engine's code and parameters.
 
     The sum is the engine's (its terms, total and the sum needed); the runner only
-    says how far it is from the sum ("you need 3 more", "2 too many").
+    says how far it is from the sum ("you need 3 more", "2 too many"). Under Scopa
+    (``rules``; the code and its ``sum_of`` say it too) the refusal reads as a Scopa
+    game says it: "7 is the target: 3 + 2 makes 5", "take the 7 first".
     """
     p = verdict.params
     code = verdict.code
+    no_fixed_sum = rules is not None and sum_to_make(rules) is None
+    if code in _GAME_WORDED or (code == Code.WRONG_SUM and p.get("sum_of") == "table") or (
+            code == Code.CAPTURE_FORCED and no_fixed_sum):
+        key, params = move_message(verdict)
+        return Message(key, params, "messages")
     if code == Code.WRONG_SUM:
         expr = sum_expression(p["values"])
         if p["jokers"]:
@@ -322,11 +359,23 @@ def verdict_feedback(verdict: EscobaError) -> Message:
     return Message("fb.not_allowed")
 
 
-def _then(play: Play) -> Message:
-    """What the computer did, as the consequence of a wrong move."""
+def verdict_look(verdict: EscobaError) -> Message | None:
+    """Where to look after a refusal, when the refusal's words do not show it: the
+    table card of the same value that must be taken first (Scopa), named."""
+    if verdict.code == Code.MUST_TAKE_EQUAL:
+        equal = _cards(verdict.params["equal"])
+        return Message("fb.look_equal", {"cards": equal,
+                                         "value": verdict.params["value"]})
+    return None
+
+
+def _then(play: Play, rules: Rules) -> Message:
+    """What the computer did, as the consequence of a wrong move (a sweep in the game's
+    own word: escoba, scopa)."""
     card = play.card
     if play.take_mask:
-        key = "fb.then_escoba" if play.escoba else "fb.then_takes"
+        sweep = "fb.then_escoba" if sum_to_make(rules) is not None else "fb.then_scopa"
+        key = sweep if play.escoba else "fb.then_takes"
         return Message(key, {"card": card, "cards": tuple(sorted(play.take)),
                              "count": len(play.take) + 1})
     return Message("fb.then_lays", {"card": card})
@@ -546,7 +595,7 @@ class LessonRunner:
         obs = self._observation()
         rules = level.rules
         n = rules.players
-        goal_params = {"sum": rules.capture_sum, **step.goal_params, **self._answer_context()}
+        goal_params = {**self._sum_param(), **step.goal_params, **self._answer_context()}
         shown = self._shown()
         if level.game is not None:
             goal_params["target"] = level.game.target
@@ -580,7 +629,8 @@ class LessonRunner:
             refusals=s.refusals,
             then="play" if self.stage.levels[-1].is_game else "stage",
             game_hint_step=self._game_hint_step(obs), words=level.words,
-            picked=step.kind.with_card if isinstance(step.kind, TapCard) else None)
+            picked=step.kind.with_card if isinstance(step.kind, TapCard) else None,
+            variant=rules.variant)
 
     def _position(self, obs: Observation | None) -> str:
         s = self._s
@@ -694,7 +744,8 @@ class LessonRunner:
         if self.level.rules.capture_rule != "renuncio":  # no button to press: not a try
             verdict = round_.check_claim(Renuncio(CARDS[0], frozenset()))
             assert verdict is not None  # renuncio_not_allowed
-            return Outcome(False, self._with_sum(verdict_feedback(verdict)), counted=False)
+            return Outcome(False, self._with_sum(verdict_feedback(verdict, self.level.rules)),
+                           counted=False)
         s.plays += 1
         judged = CallRenuncio().judge(round_)
         if not judged.right:
@@ -808,7 +859,8 @@ class LessonRunner:
         if judged.right:
             return self._right()
         if judged.refusal is not None:
-            return self._wrong(verdict_feedback(judged.refusal))
+            return self._wrong(verdict_feedback(judged.refusal, self.level.rules),
+                               verdict_look(judged.refusal))
         assert judged.key is not None
         return self._wrong(Message(judged.key, judged.params),
                            Message(judged.look) if judged.look is not None else None)
@@ -827,7 +879,14 @@ class LessonRunner:
         trial = self._round().copy()
         played = trial.play(move, CHILD)
         won = tuple(sorted(played.take | {move.card})) if played.take_mask else ()
+        # The sum as the game writes it: Escoba's card and table cards to 15, Scopa's
+        # table cards to the card's value.
+        rules = self.level.rules
+        values: Sequence[int | str]
         values, total, _jokers = move.sum_terms()
+        if sum_to_make(rules) is None:
+            values = capture_terms(move, rules.variant, rules.capture_sum)[0]
+            total = sum(int(v) for v in values)
         return {"card": move.card, "cards": tuple(sorted(move.take)), "count": len(won),
                 "oros": sum(1 for c in won if c.suit is Suit.OROS),
                 "sevens": sum(1 for c in won if c.value == 7),
@@ -838,9 +897,18 @@ class LessonRunner:
         """The cards to light for this step: the kind says, faded by the level's hints."""
         return self.step.kind.lit(self._round(), self.level.hints)
 
+    def _sum_param(self) -> dict[str, int]:
+        """``{sum}`` for a lesson text: the sum every capture makes (15, or 10 in stage 12);
+        none under Scopa, where each card makes its own value."""
+        fixed = sum_to_make(self.level.rules)
+        return {} if fixed is None else {"sum": fixed}
+
     def _with_sum(self, message: Message) -> Message:
-        """Every lesson text may say the sum being made (15, or 10 in stage 12)."""
-        return message._replace(params={"sum": self.level.rules.capture_sum, **message.params})
+        """Every lesson text may say the sum being made (15, or 10 in stage 12; under Scopa
+        there is none to say). The app's own wordings take their own parameters."""
+        if message.domain != DOMAIN:
+            return message
+        return message._replace(params={**self._sum_param(), **message.params})
 
     def _count_try(self, right: bool) -> None:
         """Keep a counted try that did not finish the level (finishing it ends the go)."""
@@ -864,7 +932,8 @@ class LessonRunner:
         s.events = events
         s.feedback = None
         s.refusals = 0
-        praise = Message("fb.escoba" if any(e.escoba and e.seat == CHILD for e in events)
+        sweep = "fb.escoba" if sum_to_make(self.level.rules) is not None else "fb.scopa"
+        praise = Message(sweep if any(e.escoba and e.seat == CHILD for e in events)
                          else "fb.right")
         s.step += 1
         if s.step < len(self.level.steps):
@@ -893,7 +962,8 @@ class LessonRunner:
         s.events = tuple(events)
         s.status = "consequence"
         s.glow = ()
-        s.consequence = self._with_sum(_then(events[-1])) if len(events) > 1 else None
+        s.consequence = self._with_sum(_then(events[-1], self.level.rules)) \
+            if len(events) > 1 else None
         why = self._with_sum(why)
         s.feedback = why
         return Outcome(False, why, events=tuple(events), consequence=s.consequence)
@@ -925,7 +995,8 @@ class LessonRunner:
         verdict = game.check(move.card, sorted(move.take))
         if verdict is not None:
             s.plays += 1  # a mistake: in a game, stars count the wrong tries
-            return self._wrong(verdict_feedback(verdict))
+            return self._wrong(verdict_feedback(verdict, self.level.rules),
+                               verdict_look(verdict))
         # The coach speaks only while its hints are on: later the child plays alone.
         comment = self._coach_comment(game.observation(CHILD), move) \
             if self._game_hint_step(game.observation(CHILD)) else None

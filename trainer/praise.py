@@ -6,7 +6,9 @@ the child's own capture, the first one in what was played); this module only cho
 the words:
 
 - ``praise.escoba`` — the child's capture swept the table: "¡Escoba! 8 + 7 = 15!";
-- ``praise.sum`` — any other capture of the child: "8 + 7 = 15!";
+  under Scopa ``praise.scopa``: "Scopa! 3 + 4 = 7!";
+- ``praise.sum`` — any other capture of the child: "8 + 7 = 15!" (Scopa: "3 + 4 = 7!",
+  the table cards making the card's value, as a Scopa game writes it);
 - the level's own praise otherwise (a card tapped, a number answered, a card laid down).
 
 The stars of a finished level go after the words, as stars (the spoken variant says
@@ -18,9 +20,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from escoba import Move, Play
+from escoba import Move, Play, Rules
 
-from .verdicts import sum_expression
+from .verdicts import capture_terms, sum_expression
 
 __all__ = ["Praise", "praise_for", "stars_text", "child_capture"]
 
@@ -34,6 +36,8 @@ class Praise:
     params: dict[str, object]
     escoba: bool = False
     stars: int = 0
+    #: The game's capture rule (``Rules.variant``): a sweep is an escoba or a scopa.
+    variant: str = "escoba"
 
     @property
     def kind(self) -> str:
@@ -41,6 +45,11 @@ class Praise:
         if self.escoba:
             return "escoba"
         return "capture" if self.key == "praise.sum" else "right"
+
+    @property
+    def sweep_key(self) -> str:
+        """The praise of a sweep in the game's own word."""
+        return "praise.scopa" if self.variant == "scopa" else "praise.escoba"
 
 
 def child_capture(events: Iterable[Play], seat: int) -> Play | None:
@@ -50,17 +59,24 @@ def child_capture(events: Iterable[Play], seat: int) -> Play | None:
 
 
 def praise_for(events: Iterable[Play], seat: int, *, stars: int = 0,
-               otherwise: str = "fb.right") -> Praise:
+               otherwise: str = "fb.right", rules: Rules | None = None) -> Praise:
     """The praise for a right action that played ``events`` (``seat`` is the child's):
-    the sum of the child's capture in the engine's own terms, or ``otherwise``."""
+    the sum of the child's capture in the engine's own terms, or ``otherwise``. Under
+    ``rules`` of Scopa the sum is its table cards to the card's value."""
+    variant = rules.variant if rules is not None else "escoba"
     play = child_capture(events, seat)
     if play is None or play.card is None:
-        return Praise(otherwise, {}, stars=stars)
-    values, total, jokers = Move(play.card, play.take).sum_terms()
+        return Praise(otherwise, {}, stars=stars, variant=variant)
+    move = Move(play.card, play.take)
+    values, total, jokers = move.sum_terms()
+    if rules is not None and variant == "scopa":
+        values, total = capture_terms(move, variant, rules.capture_sum)
     params: dict[str, object] = {"expr": sum_expression(values),
                                  "total": total if not jokers else "🃏"}
-    return Praise("praise.escoba" if play.escoba else "praise.sum", params,
-                  escoba=bool(play.escoba), stars=stars)
+    praise = Praise("praise.sum", params, escoba=bool(play.escoba), stars=stars,
+                    variant=variant)
+    return Praise(praise.sweep_key, params, escoba=True, stars=stars, variant=variant) \
+        if play.escoba else praise
 
 
 def stars_text(stars: int, of: int = 3) -> str:

@@ -22,10 +22,12 @@ from typing import Any
 
 import streamlit as st
 
+from escoba import Rules
 from trainer.board_view import BoardRefusal, read_action
 from trainer.i18n import t
 from trainer.lessons import CHILD, LessonRunner, LessonView, Message, Outcome
 from trainer.praise import Praise, praise_for, stars_text
+from trainer.words import sweep_word_key
 
 __all__ = ["Celebration", "after_action", "current", "handle", "board_data",
            "praise_message", "counters", "AUTO_MS", "KEY_CELEBRATION"]
@@ -44,12 +46,13 @@ class Celebration:
     praise: Praise
 
 
-def praise_message(outcome: Outcome) -> Message | None:
-    """A right action's praise with the sum the child made ("8 + 7 = 15!"), or the
-    level's own words when there is no capture to repeat; a wrong one keeps its feedback."""
+def praise_message(outcome: Outcome, rules: Rules | None = None) -> Message | None:
+    """A right action's praise with the sum the child made ("8 + 7 = 15!"; under a Scopa
+    level's ``rules`` "3 + 4 = 7!"), or the level's own words when there is no capture to
+    repeat; a wrong one keeps its feedback."""
     if not outcome.ok or outcome.feedback is None:
         return outcome.feedback
-    praise = praise_for(outcome.events, CHILD, otherwise=outcome.feedback.key)
+    praise = praise_for(outcome.events, CHILD, otherwise=outcome.feedback.key, rules=rules)
     if praise.kind == "right":
         return outcome.feedback
     return Message(praise.key, praise.params)
@@ -65,7 +68,8 @@ def after_action(runner: LessonRunner | None, outcome: Outcome, board_drawn: boo
     view = runner.view()
     if board_drawn and view.game is None and view.has_board and outcome.result is not None:
         praise = praise_for(outcome.events, CHILD, stars=outcome.result.stars,
-                            otherwise=outcome.feedback.key if outcome.feedback else "fb.right")
+                            otherwise=outcome.feedback.key if outcome.feedback else "fb.right",
+                            rules=runner.level.rules)
         st.session_state[KEY_CELEBRATION] = Celebration(view, praise)
     else:
         st.session_state.pop(KEY_CELEBRATION, None)
@@ -102,9 +106,13 @@ def board_data(data: dict[str, Any], held: Celebration,
     praise = held.praise
     key = "praise.sum" if praise.escoba else praise.key
     words = say(Message(key, praise.params))
+    # The banner's title is the sweep in the game's word: the board's own cheer ("Scopa!
+    # 🧹" under Scopa), without its broom (the banner draws one before the title).
+    title = t("board_escoba_title") if praise.variant != "scopa" else \
+        t(sweep_word_key("board_escoba_cheer", praise.variant)).replace("🧹", "").strip()
     return {**data, "celebrate": {
         "text": words, "stars": praise.stars, "stars_text": stars_text(praise.stars),
-        "escoba": praise.escoba, "kind": praise.kind, "title": t("board_escoba_title"),
+        "escoba": praise.escoba, "kind": praise.kind, "title": title,
         "next": t("board_next"), "auto_ms": AUTO_MS}}
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import streamlit as st
 
-from escoba import Card
+from escoba import Card, Deck, Rules
 from lessons import GLOSSARY, load_stages
 from trainer import hints as hint_mod
 from trainer.board_view import BoardRefusal, lesson_board, read_action
@@ -59,8 +59,21 @@ def _lt(key: str, **params: Any) -> str:
     return t(key, domain="lessons", **params)
 
 
+def _rules() -> Rules | None:
+    """The rules of the level on screen (None on the map): a Scopa level is drawn in
+    Scopa's deck, as Play draws a Scopa game."""
+    runner = st.session_state.get(KEY_RUNNER)
+    return runner.level.rules if runner is not None else None
+
+
+def _deck() -> Deck:
+    """The deck the level on screen is drawn and named in: Play's choice for its rules
+    (``ui.session.deck_of``: the Italian deck for a Scopa level)."""
+    return deck_of(_rules())
+
+
 def _say(message: Message | None) -> str:
-    return say(message, current_language(), deck_of()) if message is not None else ""
+    return say(message, current_language(), _deck()) if message is not None else ""
 
 
 def runner_of(profile: Any) -> LessonRunner:
@@ -86,7 +99,7 @@ def _after(outcome: Outcome) -> None:
     if outcome.result is not None:
         lines.append(("stars", Message("ui.level_done", {"stars": outcome.result.stars})))
     lines.append(("success" if outcome.ok else ("info" if not outcome.counted else "error"),
-                  celebrate.praise_message(outcome)))
+                  celebrate.praise_message(outcome, _rules())))
     lines.append(("info", outcome.comment))
     _said(*lines)
     celebrate.after_action(st.session_state.get(KEY_RUNNER), outcome, board_loaded())
@@ -270,18 +283,18 @@ def _show_said() -> None:
             st.error(text, icon="🤔")
         else:
             st.info(text, icon="💬")
-    said_speaker(said, key="lesson_said_speaker")  # heard on a tap (issue 23)
+    said_speaker(said, key="lesson_said_speaker", deck=_deck())  # heard on a tap (issue 23)
 
 
 def _board_data(view: LessonView, profile: Any) -> dict[str, Any] | None:
-    deck = deck_of()
+    deck = _deck()
     data = lesson_board(view, child=f"{profile.avatar} {profile.nickname}",
                         computer=f"🤖 {t('bot_name', n=1)}", deck=deck,
                         show_value=bool(settings().get("show_values", True)),
                         hand_title=t("your_hand", name=profile.nickname))
     if data is not None:
         data["intro"] = _say(view.goal)  # the goal, right above the cards
-        lesson_speech(data, view, st.session_state.get(KEY_SAID))  # heard too (issue 23)
+        lesson_speech(data, view, st.session_state.get(KEY_SAID), deck)  # heard too (issue 23)
     return data
 
 
@@ -373,12 +386,21 @@ WORD_PICTURES: dict[str, tuple[str, str | None]] = {
     "oros": ("🪙", "1o"), "copas": ("🏆", "1c"), "espadas": ("⚔️", "1e"),
     "bastos": ("🪵", "1b"), "siete": ("7️⃣", "7o"), "escoba": ("🧹", None),
     "setenta": ("🏅", None), "renuncio": ("✋", None),
+    # Scopa's Italian words (stages 13-14): their cards drawn in Scopa's deck.
+    "scopa": ("🧹", None), "denari": ("🪙", "1o"), "coppe": ("🏆", "1c"),
+    "spade": ("⚔️", "1e"), "bastoni": ("🪵", "1b"), "fante": ("🧒", "8c"),
+    "cavallo": ("🐴", "9c"), "re": ("👑", "10c"),
 }
+#: The words of Scopa's deck: their picture is a card of the deck Scopa is drawn in.
+SCOPA_WORDS = frozenset({"scopa", "denari", "coppe", "spade", "bastoni", "fante", "cavallo",
+                         "re"})
+_SCOPA_RULES = Rules.preset("scopa")
 
 
 def _word_html(word: str, width: int) -> str:
     emoji, card = WORD_PICTURES[word]
-    picture = cards_row_html([Card.parse(card)], deck_of(), True, width=width, names=False) \
+    deck = deck_of(_SCOPA_RULES if word in SCOPA_WORDS else None)
+    picture = cards_row_html([Card.parse(card)], deck, True, width=width, names=False) \
         if card is not None else ""
     text = html.escape(_lt(f"word.{word}"))
     return (f'<div style="display:flex;align-items:center;gap:10px;margin:4px 0" '
@@ -402,7 +424,7 @@ def _glossary() -> None:
 def _pile_html(pile: WonPile, lit: tuple[Card, ...]) -> str:
     """The pile's groups the question counts, open; the others folded under one line
     (a native disclosure: on a phone the answers below stay in view)."""
-    deck, values = deck_of(), bool(settings().get("show_values", True))
+    deck, values = _deck(), bool(settings().get("show_values", True))
     shown: list[str] = []
     folded: list[str] = []
     hidden_cards = 0
@@ -457,7 +479,7 @@ def _game_help(profile: Any, view: LessonView) -> None:
         return
     if view.game_hint_step == 1:
         hint = hint_mod.game_hint(view.observation, 1)
-        words = join_text(hint_line_text(line, deck_of()) for line in hint.lines
+        words = join_text(hint_line_text(line, _deck()) for line in hint.lines
                           if line.kind == "best")
         if words:
             st.info(words, icon="💡")
@@ -517,7 +539,7 @@ def _on_fallback_renuncio(profile: Any) -> None:
 
 def _fallback(profile: Any, view: LessonView) -> None:
     """Text choosers for a browser where the board cannot load (and AppTest)."""
-    deck, values, lang = deck_of(), bool(settings().get("show_values", True)), \
+    deck, values, lang = _deck(), bool(settings().get("show_values", True)), \
         current_language()
 
     def label(code: str) -> str:

@@ -27,6 +27,7 @@ from typing import Any
 import streamlit as st
 
 from escoba import Deck, Rules
+from trainer.cards import deck_for_game
 from trainer.gameplay import GameSession
 from trainer.i18n import LANGUAGES
 from trainer.profile_book import ProfileBook
@@ -282,10 +283,7 @@ def deck_of(rules: Rules | None = None) -> Deck:
     """The card deck this child chose in Settings; a Scopa game (``rules``) draws and
     names the Spanish deck as Scopa's own Italian one (denari, Fante, Cavallo, Re): the
     cards are the same forty, the French deck stays a family's choice."""
-    deck = Deck(settings().get("deck", "spanish"))
-    if rules is not None and rules.variant == "scopa" and deck is Deck.SPANISH:
-        return Deck.ITALIAN
-    return deck
+    return deck_for_game(Deck(settings().get("deck", "spanish")), rules)
 
 
 def update_setting(name: str, value: Any) -> None:

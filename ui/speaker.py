@@ -161,14 +161,15 @@ def speaker_button(text: str, *, key: str) -> None:
              width="content", height="content")
 
 
-def said_speaker(said: Sequence[tuple[str, Message]] | None, *, key: str) -> None:
-    """The speaker button of a lesson's messages (what the last try did)."""
+def said_speaker(said: Sequence[tuple[str, Message]] | None, *, key: str,
+                 deck: Deck | None = None) -> None:
+    """The speaker button of a lesson's messages (what the last try did); ``deck``: the
+    one the level is drawn in (a Scopa level's Italian cards)."""
     if said:
-        speaker_button(_spoken_said(said, current_language()), key=key)
+        speaker_button(_spoken_said(said, current_language(), deck or deck_of()), key=key)
 
 
-def _spoken_said(said: Sequence[tuple[str, Message]], lang: str) -> str:
-    deck = deck_of()
+def _spoken_said(said: Sequence[tuple[str, Message]], lang: str, deck: Deck) -> str:
     parts: list[str] = []
     for kind, message in said:
         if kind == "stars":
@@ -179,10 +180,12 @@ def _spoken_said(said: Sequence[tuple[str, Message]], lang: str) -> str:
 
 
 def lesson_speech(data: dict[str, Any], view: Any,
-                  said: Iterable[tuple[str, Message]] | None) -> dict[str, Any]:
+                  said: Iterable[tuple[str, Message]] | None,
+                  deck: Deck | None = None) -> dict[str, Any]:
     """A lesson board's speech: its goal (read by itself when the level or step starts),
-    what the last try did (read by itself too), a star's or a wrong sum's sound."""
-    lang = current_language()
+    what the last try did (read by itself too), a star's or a wrong sum's sound; its cards
+    named in ``deck``, the one the board is drawn in."""
+    lang, deck = current_language(), deck or deck_of()
     said = list(said or [])
     seen = st.session_state.get(_SAID_SEEN)
     raw = st.session_state.get("lesson_said")
@@ -193,7 +196,7 @@ def lesson_speech(data: dict[str, Any], view: Any,
     kinds = {kind for kind, _ in said}
     sound = "star" if "stars" in kinds else "wrong" if "error" in kinds else None
     return board_speech(
-        data, goal=spoken_message(view.goal, lang, deck_of()),
+        data, goal=spoken_message(view.goal, lang, deck),
         goal_key=f"goal:{view.stage}:{view.level}:{view.step_index}",
-        feedback=_spoken_said(said, lang) or None, feedback_key=f"said:{number}",
-        cue={"id": f"cue:{number}", "sound": sound} if sound and said else None)
+        feedback=_spoken_said(said, lang, deck) or None, feedback_key=f"said:{number}",
+        cue={"id": f"cue:{number}", "sound": sound} if sound and said else None, deck=deck)

@@ -132,6 +132,10 @@ def test_two_devices_play_a_whole_game_against_each_other() -> None:
         if a.game.is_over:
             break
         if a.game.round_over:
+            # Each device can open both sides' won cards to recount the round.
+            for at in (ana, leo):
+                won = [e.label for e in at.expander if "cards won" in e.label]
+                assert len(won) == 2, [e.label for e in at.expander]
             ana.button(key="tb_next_round").click().run()
             assert_ok(ana)
             leo.run()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import streamlit as st
 
@@ -18,7 +19,7 @@ from .score import show_piles, show_round_score
 from .session import set_game
 
 __all__ = ["show_round_end", "show_game_tools", "show_download", "record_bytes", "show_review_of",
-           "open_new_game_form", "record_shareable"]
+           "open_new_game_form", "record_shareable", "show_won_cards"]
 
 
 @safe_callback
@@ -51,7 +52,7 @@ def show_round_end(game: GameSession) -> None:
     rounds = game.game.rounds
     names = [game.side_name(s) for s in range(game.rules.sides)]
     show_round_score(rounds[-1].score(), names, len(rounds), game.rules)
-    _show_won_cards(game, names)
+    show_won_cards(game, names, key=f"end_{game.game_id}")
     if not game.is_over:
         st.button(t("next_round"), key="next_round", type="primary", on_click=_next_round,
                   args=(game,), use_container_width=True)
@@ -75,15 +76,17 @@ def show_round_end(game: GameSession) -> None:
               use_container_width=True)
 
 
-def _show_won_cards(game: GameSession, names: list[str]) -> None:
-    """Every side's won cards of the round just played, behind a tap (issue 26)."""
+def show_won_cards(game: Any, names: list[str], *, key: str) -> None:
+    """Every side's won cards of the round just played, behind a tap (issue 26): a game
+    on this device or at a friends' table (``game``: either session, with its engine
+    ``game.game`` and ``rules``), so anyone at the end of a round can recount."""
     from .board import deck_of
     from .session import settings
 
     round_ = game.game.rounds[-1]
     show_piles(game.rules, round_.pile_masks, round_.escobas, names, deck_of(game.rules),
                bool(settings().get("show_values", True)),
-               key=f"end_{game.game_id}_{len(game.game.rounds)}")
+               key=f"{key}_{len(game.game.rounds)}")
 
 
 def _review(game: GameSession) -> None:

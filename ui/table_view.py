@@ -42,7 +42,7 @@ from ui.i18n import current_language, labels
 
 from .board import deck_of, hint_panel, hint_step, put_table_cards_back, with_refusals
 from .board_component import board_loaded, fallback_choosers, say_refusal, show_board_component
-from .endgame import show_review_of
+from .endgame import show_review_of, show_won_cards
 from .errors import friendly_fragment, safe_callback, show_error_flash
 from .layout import show_flash
 from .newgame import (
@@ -778,6 +778,7 @@ def _last_round_score(game: Any) -> None:
     """The score table of the round just played (the player's and the watcher's view)."""
     rounds = game.game.rounds
     show_round_score(rounds[-1].score(), _side_names(game), len(rounds), game.rules)
+    show_won_cards(game, _side_names(game), key="tb_end")
 
 
 def _their_turn(seat: TableSeat) -> None:

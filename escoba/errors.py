@@ -27,7 +27,7 @@ rules_bad_value        ``option``, ``value`` (as text), ``allowed`` (text)
 deck_not_full          ``size``, ``count``, ``twice``, ``missing``, ``extra`` (card lists)
 deck_redeal            ``table`` (cards), ``need``: a table of 15 under redeal
 bad_dealer             ``dealer`` (as text), ``players``
-deal_cards_twice       ``cards``: a scripted deal (:func:`escoba.game.deck_for`) repeats cards
+deal_cards_twice       ``cards``: a scripted deal (:func:`escoba.deck.deck_for`) repeats cards
 deal_wrong_count       ``where`` ("hand N", "table", "deck", "stock"), ``count``, ``expected``
 **moves** (:class:`IllegalMoveError`)
 not_a_move             ``type``: something other than a Move was played

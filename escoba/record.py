@@ -29,7 +29,9 @@ from .errors import (
     RecordError,
     RulesError,
 )
-from .game import Game, Move, Renuncio, Round
+from .game import Game
+from .moves import Move, Renuncio
+from .round import Round
 from .rules import Rules
 from .scoring import RoundScore
 

@@ -4,7 +4,7 @@ A stage is one TOML file (``lessons/NN-key.toml``); docs/LESSONS.md shows the
 format with an annotated level. Reading a file checks its shape (every field
 known, of the right type, text as catalog keys only) and asks the engine about
 everything the engine can judge at once: the rules, each scripted deal
-(:func:`escoba.game.deck_for`) or position (:meth:`escoba.Round.from_position`),
+(:func:`escoba.deck.deck_for`) or position (:meth:`escoba.Round.from_position`),
 the scripted moves before a level starts, the card and move notation. A
 mistake raises :class:`LessonError` naming the file, the level and the field.
 
@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 from escoba import Card, EscobaError, Move, Renuncio, Round, Rules, Suit, deck_for
 from escoba.bots import PLAYER_LEVELS
 from escoba.cards import CARDS, SIETE_DE_OROS, value_sum
-from escoba.game import initial_table_triggers
+from escoba.movegen import initial_table_triggers
 from escoba.rules import CATEGORIES
 from escoba.scoring import SETENTA_VALUES, setenta_cards
 

@@ -10,8 +10,8 @@ from helpers import card, cards, stacked_deck, stacked_round
 from escoba import DeckError, Game, IllegalMoveError, Move, Renuncio, Round, Rules
 from escoba.bots import RandomPlayer
 from escoba.cards import CARDS, mask_of
-from escoba.game import initial_table_triggers
 from escoba.match import play_game
+from escoba.movegen import initial_table_triggers
 from escoba.rules import CATEGORIES
 from escoba.scoring import score_round, setenta_total
 
@@ -581,7 +581,7 @@ def test_a_position_keeps_every_card_through_a_random_round():
 def test_observation_legal_moves_read_the_fields_they_mean():
     """Observation.legal_move_pairs unpacks the fields by position (speed, issue 17):
     the positions it relies on, and an answer that follows each field it reads."""
-    from escoba.game import Observation
+    from escoba.observation import Observation
 
     assert Observation._fields[:6] == ("rules", "seat", "to_move", "dealer", "hand_mask",
                                        "table_mask")

@@ -19,10 +19,14 @@ from hypothesis import strategies as st
 
 from escoba.bots import PLAYER_LEVELS, make_player
 from escoba.cards import CARDS, Card, mask_of
+from escoba.deck import deck_for
 from escoba.errors import Code, DeckError
-from escoba.game import Game, Move, Observation, Round, _observation, deck_for
+from escoba.game import Game
 from escoba.match import play_game
+from escoba.moves import Move
+from escoba.observation import Observation, build_observation
 from escoba.record import game_to_record, replay
+from escoba.round import Round
 from escoba.rules import SCOPA_PRESETS, VARIANT_NAMES, Rules
 from escoba.scoring import score_round
 from escoba.variants import VARIANTS, captures, variant_for
@@ -263,7 +267,7 @@ def test_sweep_risk_band_and_fact():
 
 
 def test_observation_builder_names_every_field():
-    code = getattr(_observation, "__code__", None)
+    code = getattr(build_observation, "__code__", None)
     if code is None:
         pytest.skip("compiled by mypyc: the pure run checks the builder's parameters")
     assert code.co_varnames[:code.co_argcount] == Observation._fields

@@ -1,6 +1,6 @@
 """Escoba de quince: the played card and a table set make the capture sum (15).
 
-Its fast bitmask move generation stays in :mod:`escoba.game` and
+Its fast bitmask move generation is in :mod:`escoba.movegen` and
 :mod:`escoba.solver` (the simulation's hot path); this class answers the
 questions the rest of the engine asks of every variant.
 """

@@ -63,7 +63,10 @@ def build() -> bool:
         setup_py.write_text(SETUP.format(modules=MODULES, group=GROUP))
         done = subprocess.run(
             [sys.executable, str(setup_py), "build_ext", "--inplace",
-             "--build-temp", str(ROOT / "build" / "mypyc")],
+             # All under build/mypyc, which --clean removes (by default setuptools also
+             # leaves a copy of every built module in build/lib.*/).
+             "--build-temp", str(ROOT / "build" / "mypyc"),
+             "--build-lib", str(ROOT / "build" / "mypyc" / "lib")],
             cwd=ROOT, capture_output=True, text=True,
             env={**os.environ, "MYPY_FORCE_COLOR": "0"})
     if done.returncode != 0 or not built_files():

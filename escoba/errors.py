@@ -25,7 +25,9 @@ rules_unknown_option   ``option``
 rules_bad_value        ``option``, ``value`` (as text), ``allowed`` (text)
 **decks** (:class:`DeckError`)
 deck_not_full          ``size``, ``count``, ``twice``, ``missing``, ``extra`` (card lists)
-deck_redeal            ``table`` (cards), ``need``: a table of 15 under redeal
+deck_redeal            ``table`` (cards) and why it is redealt: under Escoba ``need``, the
+                       sum its cards make (15, ``initial_fifteen="redeal"``); under Scopa
+                       ``kings``, the re on it (3 or 4)
 bad_dealer             ``dealer`` (as text), ``players``
 deal_cards_twice       ``cards``: a scripted deal (:func:`escoba.deck.deck_for`) repeats cards
 deal_wrong_count       ``where`` ("hand N", "table", "deck", "stock"), ``count``, ``expected``

@@ -84,8 +84,9 @@ class Game:
                     redealt: Sequence[Sequence[Card]] = ()) -> Round:
         """Deal the next round, from ``deck`` or a fresh shuffle.
 
-        Under ``initial_fifteen="redeal"`` a shuffled deal whose table holds
-        15 is gathered and shuffled again (kept in the record's ``redealt``).
+        A shuffled deal whose opening table must be redealt (a table of 15 under
+        ``initial_fifteen="redeal"``, three or four re under Scopa) is gathered and
+        shuffled again (kept in the record's ``redealt``).
         """
         if self.is_over:
             raise ValueError("the game is over")

@@ -64,8 +64,8 @@ class Round:
 
     ``deck`` is the shuffled deck, top card first; with ``dealer`` it fixes
     the deal exactly (RULES.md, "Deal order"). Raises :class:`DeckError` if
-    ``deck`` is not a full deck, or if ``rules.initial_fifteen == "redeal"``
-    and its table must be redealt (:meth:`escoba.game.Game.start_round` reshuffles).
+    ``deck`` is not a full deck, or ``deck_redeal`` if the variant says its opening
+    table must be redealt (:meth:`escoba.game.Game.start_round` reshuffles).
     """
 
     def __init__(self, rules: Rules, deck: Sequence[Card], dealer: int, *,
@@ -100,15 +100,10 @@ class Round:
         self._seen = table
         if self._generic is not None:
             if self._generic.opening_table(rules, table) == "redeal":
-                raise DeckError(f"the initial table {_names(table)} holds three or four re: "
-                                "the deal must be redealt", Code.DECK_REDEAL,
-                                table=_notations(table), need=rules.capture_sum)
+                raise self._generic.redeal_error(rules, table)
         elif rules.initial_fifteen != "ignore" and initial_table_triggers(rules, table):
             if rules.initial_fifteen == "redeal":
-                raise DeckError(f"the initial table {_names(table)} holds "
-                                f"{rules.capture_sum}: the deal must be redealt",
-                                Code.DECK_REDEAL, table=_notations(table),
-                                need=rules.capture_sum)
+                raise self._variant.redeal_error(rules, table)
             dealer = self.dealer
             self._piles[dealer] |= table
             self._table = 0

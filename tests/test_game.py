@@ -7,7 +7,7 @@ import random
 import pytest
 from helpers import card, cards, stacked_deck, stacked_round
 
-from escoba import DeckError, Game, IllegalMoveError, Move, Renuncio, Round, Rules
+from escoba import Code, DeckError, Game, IllegalMoveError, Move, Renuncio, Round, Rules
 from escoba.bots import RandomPlayer
 from escoba.cards import CARDS, mask_of
 from escoba.match import play_game
@@ -124,8 +124,10 @@ def test_redeal_triggers_on_any_subset_of_fifteen():
     assert initial_table_triggers(rules, cards("7o 8c 1e 2e"))
     assert not initial_table_triggers(rules, cards("1o 1c 1e 2e"))
     deck = stacked_deck(rules, ["3c 4c 6c", "3e 4e 6e"], "7o 8c 1e 2e")
-    with pytest.raises(DeckError, match="redealt"):
+    with pytest.raises(DeckError, match="redealt") as refused:
         Round(rules, deck, 0)
+    assert refused.value.code == Code.DECK_REDEAL
+    assert refused.value.params == {"table": ["1e", "2e", "7o", "8c"], "need": 15}
 
 
 def test_a_joker_never_triggers_the_initial_table_rules():

@@ -236,6 +236,10 @@ def test_three_or_four_re_on_the_opening_table_redeal(kings, redeal):
         with pytest.raises(DeckError) as refused:
             Round(SCOPA, deck, 0)
         assert refused.value.code == Code.DECK_REDEAL
+        # What happened under Scopa: the kings, not Escoba's sum (no ``need``).
+        assert refused.value.params == {"table": [str(c) for c in sorted(map(Card.parse, table))],
+                                        "kings": kings}
+        assert f"holds {kings} re" in str(refused.value)
     else:
         assert sorted(map(str, Round(SCOPA, deck, 0).table)) == sorted(table)
     # Escoba's opening-table rule is about 15s, not kings.
@@ -464,7 +468,7 @@ def test_a_variant_must_say_what_its_game_owns() -> None:
         pytest.skip("compiled core: mypyc checks a native class's abstract methods when "
                     "it builds (the pure run checks them here)")
     owned = {"capture_sets", "refusal", "fact", "sweep_risk_band", "sweeper_value",
-             "opening_table", "score"}
+             "opening_table", "redeal_error", "score"}
     assert Variant.__abstractmethods__ == owned
     for variant in VARIANTS.values():
         assert not type(variant).__abstractmethods__, variant

@@ -68,7 +68,8 @@ record_malformed       ``detail`` (English): a field of the wrong shape or unkno
 record_dealer          ``expected`` (or ``None``), ``got``
 record_game_won        (none): a round after the game was won
 record_stops_early     (none): a round that stops before its end, then another
-record_redeal          ``reason``: why a redealt deck was not to be redealt
+record_redeal          a redealt deck was not to be redealt: ``need`` under Escoba (the sum
+                       its table did not make); none under Scopa (fewer than three re)
 record_deck            ``reason``, ``reason_params``: the :class:`DeckError`
 record_move            ``reason``, ``reason_params``: the move's own error
                        (an :class:`IllegalMoveError` or :class:`CardError` code)

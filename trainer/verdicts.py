@@ -106,6 +106,8 @@ def _card_names(notations: Sequence[str], deck: Deck) -> CardList:
 def _reason_text(code: str, p: dict[str, Any], deck: Deck) -> str:
     """One record reason (a record code, or the code of the move inside the record)."""
     key = RECORD_KEYS.get(code, "rec_record_malformed")
+    if code == Code.RECORD_REDEAL and "need" not in p:
+        key = "rec_record_redeal_table"  # Scopa's redeal is about its re, not a sum
     if code == Code.WRONG_SUM:
         if p.get("jokers"):
             key = "rec_wrong_sum_joker"

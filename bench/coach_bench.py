@@ -43,7 +43,8 @@ sys.path.insert(0, str(ROOT))
 from escoba import coach as after_coach  # noqa: E402
 from escoba.bots import ExpertPlayer, _Search  # noqa: E402
 from escoba.cards import CARDS, JOKER_MASK, VALUE  # noqa: E402
-from escoba.game import Observation, Round  # noqa: E402
+from escoba.observation import Observation  # noqa: E402
+from escoba.round import Round  # noqa: E402
 from escoba.rules import Rules  # noqa: E402
 
 #: The set-ups: a name and the rules (every preset, and the tables the issue tried).

@@ -3,7 +3,7 @@
     python bench/compile_engine.py          # build (needs mypy and a C compiler)
     python bench/compile_engine.py --clean  # remove the build: pure Python again
 
-Each compiled module (``escoba/game.cpython-311-....so``) sits next to its
+Each compiled module (``escoba/round.cpython-311-....so``) sits next to its
 ``.py`` and Python imports it first; mypyc's shared runtime goes inside the
 package too (``escoba/engine__mypyc...so``), so nothing is added outside
 ``escoba/``. Pure Python stays the default: without this build, or for another
@@ -29,7 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 #: The hot modules (docs/BENCHMARKS.md): what a simulated round runs, minus the bots
 #: (``bots.Player`` is a runtime-checkable Protocol, which mypyc cannot compile).
 MODULES = ["escoba/cards.py", "escoba/rules.py", "escoba/scoring.py", "escoba/solver.py",
-           "escoba/moves.py", "escoba/game.py", "escoba/variants/base.py",
+           "escoba/moves.py", "escoba/movegen.py", "escoba/observation.py", "escoba/deck.py",
+           "escoba/round.py", "escoba/game.py", "escoba/variants/base.py",
            "escoba/variants/escoba.py", "escoba/variants/scopa.py"]
 #: The shared runtime's module name: ``escoba.engine__mypyc``.
 GROUP = "escoba.engine"
@@ -62,7 +63,10 @@ def build() -> bool:
         setup_py.write_text(SETUP.format(modules=MODULES, group=GROUP))
         done = subprocess.run(
             [sys.executable, str(setup_py), "build_ext", "--inplace",
-             "--build-temp", str(ROOT / "build" / "mypyc")],
+             # All under build/mypyc, which --clean removes (by default setuptools also
+             # leaves a copy of every built module in build/lib.*/).
+             "--build-temp", str(ROOT / "build" / "mypyc"),
+             "--build-lib", str(ROOT / "build" / "mypyc" / "lib")],
             cwd=ROOT, capture_output=True, text=True,
             env={**os.environ, "MYPY_FORCE_COLOR": "0"})
     if done.returncode != 0 or not built_files():

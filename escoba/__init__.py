@@ -6,6 +6,7 @@ Pure Python, standard library only. The main names::
 """
 
 from .cards import Card, Deck, Suit, format_cards, full_deck, parse_cards
+from .deck import deck_for
 from .errors import (
     CardError,
     Code,
@@ -15,17 +16,11 @@ from .errors import (
     RecordError,
     RulesError,
 )
-from .game import (
-    Attempt,
-    Game,
-    Move,
-    Observation,
-    Play,
-    Renuncio,
-    Round,
-    deck_for,
-)
+from .game import Game
+from .moves import Attempt, Move, Play, Renuncio
+from .observation import Observation
 from .record import Replay, game_to_record, replay
+from .round import Round
 from .rules import CATEGORIES, PRESETS, Rules
 from .scoring import CategoryResult, RoundScore, score_round
 from .solver import captures, hand_captures, subsets_totalling

@@ -27,7 +27,8 @@ from typing import Any
 
 from .bots import Player, make_player
 from .cards import CARDS
-from .game import DeckError, Round
+from .errors import DeckError
+from .round import Round
 from .rules import Rules
 
 __all__ = ["ArenaResult", "run_arena", "play_round", "percentile"]

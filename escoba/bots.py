@@ -1,4 +1,4 @@
-"""Computer players. Every player sees only an :class:`~escoba.game.Observation`.
+"""Computer players. Every player sees only an :class:`~escoba.observation.Observation`.
 
 A player is anything with ``choose(observation, rng) -> Move`` and
 ``claim_renuncio(observation, rng) -> Renuncio | None``; it never receives
@@ -34,7 +34,8 @@ import random
 from typing import Protocol, runtime_checkable
 
 from .cards import CARDS, JOKER_MASK, OROS_MASK, SEVENS_MASK, SIETE_INDEX, VALUE, cards_of
-from .game import Move, Observation, Renuncio
+from .moves import Move, Renuncio
+from .observation import Observation
 from .solver import capture_masks, exact_subsets, signature
 from .valuation import ESCOBA_VALUE, card_values, mask_value
 from .variants import variant_for

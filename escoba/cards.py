@@ -83,6 +83,8 @@ N_CARDS = 42  # forty Spanish cards and two jokers
 JOKER_INDICES = (40, 41)
 JOKER_MASK = (1 << 40) | (1 << 41)
 SPANISH_MASK = (1 << 40) - 1
+#: DECK_MASK[jokers]: every card of the deck played, without or with the two jokers.
+DECK_MASK = {False: SPANISH_MASK, True: SPANISH_MASK | JOKER_MASK}
 
 #: Capture value of each card index; 0 for the wild jokers.
 VALUE: tuple[int, ...] = tuple([i // 4 + 1 for i in range(40)] + [0, 0])

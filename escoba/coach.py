@@ -1,6 +1,6 @@
 """The coach: one shared judgement of every legal move, with reasons a child can read.
 
-:func:`analyse` takes an :class:`~escoba.game.Observation` (never the full
+:func:`analyse` takes an :class:`~escoba.observation.Observation` (never the full
 state, so it is equally valid for hints during a game) and returns one
 :class:`MoveAssessment` per legal move, best first. :func:`review` walks a
 finished (or unfinished) game record and tells one seat, move by move, what
@@ -129,7 +129,9 @@ from .cards import (
     Card,
     cards_of,
 )
-from .game import Move, Observation, Round
+from .moves import Move
+from .observation import Observation
+from .round import Round
 from .rules import Rules
 from .solver import sort_key
 from .valuation import ESCOBA_VALUE, card_values, mask_value
@@ -757,7 +759,7 @@ def _lost(best: MoveAssessment, mine: MoveAssessment) -> float:
 
 
 def _renuncio_of(event: Any) -> Any:
-    from .game import Renuncio
+    from .moves import Renuncio
 
     return Renuncio(CARDS[event.card_index], event.take)
 

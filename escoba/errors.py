@@ -25,9 +25,11 @@ rules_unknown_option   ``option``
 rules_bad_value        ``option``, ``value`` (as text), ``allowed`` (text)
 **decks** (:class:`DeckError`)
 deck_not_full          ``size``, ``count``, ``twice``, ``missing``, ``extra`` (card lists)
-deck_redeal            ``table`` (cards), ``need``: a table of 15 under redeal
+deck_redeal            ``table`` (cards) and why it is redealt: under Escoba ``need``, the
+                       sum its cards make (15, ``initial_fifteen="redeal"``); under Scopa
+                       ``kings``, the re on it (3 or 4)
 bad_dealer             ``dealer`` (as text), ``players``
-deal_cards_twice       ``cards``: a scripted deal (:func:`escoba.game.deck_for`) repeats cards
+deal_cards_twice       ``cards``: a scripted deal (:func:`escoba.deck.deck_for`) repeats cards
 deal_wrong_count       ``where`` ("hand N", "table", "deck", "stock"), ``count``, ``expected``
 **moves** (:class:`IllegalMoveError`)
 not_a_move             ``type``: something other than a Move was played
@@ -66,7 +68,8 @@ record_malformed       ``detail`` (English): a field of the wrong shape or unkno
 record_dealer          ``expected`` (or ``None``), ``got``
 record_game_won        (none): a round after the game was won
 record_stops_early     (none): a round that stops before its end, then another
-record_redeal          ``reason``: why a redealt deck was not to be redealt
+record_redeal          a redealt deck was not to be redealt: ``need`` under Escoba (the sum
+                       its table did not make); none under Scopa (fewer than three re)
 record_deck            ``reason``, ``reason_params``: the :class:`DeckError`
 record_move            ``reason``, ``reason_params``: the move's own error
                        (an :class:`IllegalMoveError` or :class:`CardError` code)

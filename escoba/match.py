@@ -1,6 +1,6 @@
 """Games between computer players: the loop behind ``escoba simulate``.
 
-The loop hands each player only its :class:`~escoba.game.Observation`.
+The loop hands each player only its :class:`~escoba.observation.Observation`.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """The values of moves: what a player chooses (:class:`Move`, :class:`Renuncio`),
 what happened (:class:`Play`) and the outcome of an attempt (:class:`Attempt`).
 
-Split out of :mod:`escoba.game` (issue 28), which re-exports them: plain values,
-no rules, so every variant and the app share them.
+Split out of :mod:`escoba.game` (issue 28): plain values, no rules, so every
+variant, the round, the bots and the app share them (``escoba`` exports them).
 """
 
 from __future__ import annotations

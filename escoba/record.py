@@ -29,7 +29,9 @@ from .errors import (
     RecordError,
     RulesError,
 )
-from .game import Game, Move, Renuncio, Round
+from .game import Game
+from .moves import Move, Renuncio
+from .round import Round
 from .rules import Rules
 from .scoring import RoundScore
 
@@ -290,9 +292,13 @@ def replay(record: Mapping[str, Any] | str | bytes) -> Replay:
                 if exc.code != Code.DECK_REDEAL:
                     raise at_old.because(exc, Code.RECORD_DECK) from None
             else:
-                raise at_old.error(f"its table holds no {rules.capture_sum}, so it was not "
-                                   "to be redealt", Code.RECORD_REDEAL,
-                                   need=rules.capture_sum)
+                if rules.variant == "escoba":
+                    raise at_old.error(f"its table holds no {rules.capture_sum}, so it was "
+                                       "not to be redealt", Code.RECORD_REDEAL,
+                                       need=rules.capture_sum)
+                # Another game's redeal is not about a sum (Scopa: three or four re).
+                raise at_old.error(f"its table was not one {rules.variant} redeals",
+                                   Code.RECORD_REDEAL)
             abandoned.append(old_deck)
         try:
             round_ = game.start_round(deck, redealt=abandoned)

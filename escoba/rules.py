@@ -96,7 +96,7 @@ class Rules:
     """Every option of RULES.md. Build with :meth:`preset`; change with :meth:`replace`.
 
     ``open_hand`` (*mesa abierta*) changes only what players may see, never the
-    rules; it lives here because every :class:`~escoba.game.Observation` needs it.
+    rules; it lives here because every :class:`~escoba.observation.Observation` needs it.
     """
 
     preset_name: str = "classic"

@@ -113,7 +113,7 @@ def subset_masks_in_range(mask: int, low: int, high: int) -> list[int]:
 # case where a solution takes every card of each value it uses.
 #
 # The public tables below let the engine's hottest loop
-# (:func:`escoba.game.legal_move_pairs`) inline :func:`signature` and the
+# (:func:`escoba.movegen.legal_move_pairs`) inline :func:`signature` and the
 # expansion of a solution row; treat them as read-only.
 
 _NIBBLE_COUNT = [bin(n).count("1") for n in range(16)]

@@ -14,7 +14,7 @@ import math
 from functools import lru_cache
 
 from .cards import JOKER_MASK, OROS_MASK, SEVENS_MASK, SIETE_BIT, SIETE_INDEX, SPANISH_MASK, VALUE
-from .game import Observation
+from .observation import Observation
 from .rules import Rules
 
 __all__ = ["ESCOBA_VALUE", "card_values", "mask_value"]

@@ -4,7 +4,7 @@ A stage is one TOML file (``lessons/NN-key.toml``); docs/LESSONS.md shows the
 format with an annotated level. Reading a file checks its shape (every field
 known, of the right type, text as catalog keys only) and asks the engine about
 everything the engine can judge at once: the rules, each scripted deal
-(:func:`escoba.game.deck_for`) or position (:meth:`escoba.Round.from_position`),
+(:func:`escoba.deck.deck_for`) or position (:meth:`escoba.Round.from_position`),
 the scripted moves before a level starts, the card and move notation. A
 mistake raises :class:`LessonError` naming the file, the level and the field.
 

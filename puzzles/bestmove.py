@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from escoba.cards import CARDS, cards_of
-from escoba.game import Observation, Round
+from escoba.observation import Observation
+from escoba.round import Round
 from escoba.rules import Rules
 
 from .grading import MOVE_BANDS

@@ -13,7 +13,7 @@ separated by ``;`` or new lines):
 - hand: the same, naming the played card (the hand card among the cards);
 - fifteens: the cards of each group;
 - best-move: one move, ``"7o 3o 5c"`` (played card first; ``"7o"`` lays it down),
-  a :class:`~escoba.game.Move` or ``{"card", "take"}``;
+  a :class:`~escoba.moves.Move` or ``{"card", "take"}``;
 - quick-facts: the missing number, ``7`` or ``"7"``;
 - ``"none"`` when there is nothing to find.
 """

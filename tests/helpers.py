@@ -6,7 +6,8 @@ import random
 from collections.abc import Iterable, Iterator, Sequence
 
 from escoba.cards import CARDS, Card, parse_cards
-from escoba.game import Round, deck_for
+from escoba.deck import deck_for
+from escoba.round import Round
 from escoba.rules import Rules
 
 

@@ -105,6 +105,67 @@ def test_a_wrong_sum_in_a_record_reads_as_arithmetic_in_spanish() -> None:
     assert text == f"Ronda 1, jugada 1: {table_card.value} + {card.value} = {total}, no 15."
 
 
+@pytest.mark.parametrize(("preset", "table", "said"), [
+    ("scopa", ["10o", "10c", "10e", "5o"],
+     "la mesa de esta baraja tiene 3 reyes (valen 10): ese reparto se repite, no se juega."),
+    ("setenta", ["7o", "8c", "1e", "2e"],
+     "en la mesa de esta baraja hay cartas que suman 15: ese reparto se repite, no se juega."),
+])
+def test_a_deal_to_redeal_in_a_record_says_its_games_reason_in_spanish(
+        preset: str, table: list[str], said: str) -> None:
+    """Scopa redeals three or four re on the opening table, Escoba (under redeal) cards
+    that make 15: a record that plays such a deal says which, not "not a whole deck"."""
+    from escoba.deck import deck_for
+    from trainer.i18n import use_language
+
+    rules = Rules.preset(preset)
+    game_ = Game(rules, seed=1, dealer=0)
+    game_.start_round()
+    record = game_to_record(game_)
+    deck = deck_for(rules, [["2o", "3o", "4o"], ["2c", "3c", "4c"]], table, dealer=0)
+    record["rounds"][0].update(deck=[str(c) for c in deck], moves=[])
+    with pytest.raises(RecordError) as raised:
+        replay(record)
+    assert raised.value.params["reason"] == "deck_redeal"
+    use_language("es")
+    try:
+        text = record_error_text(raised.value)
+    finally:
+        use_language(None)
+    assert text == f"Ronda 1: {said}"
+
+
+@pytest.mark.parametrize(("preset", "table", "said"), [
+    ("scopa", ["10o", "10c", "5o", "6o"],
+     "esta baraja se volvió a repartir, pero su mesa no era para repartir otra vez."),
+    ("setenta", ["7o", "9c", "1e", "3e"],
+     "esta baraja se volvió a repartir, pero su mesa no sumaba 15."),
+])
+def test_a_redealt_deck_that_was_not_to_be_redealt_says_so_in_its_games_words(
+        preset: str, table: list[str], said: str) -> None:
+    """Two re do not redeal a Scopa deal, and no 15 an Escoba one: Scopa's reason is
+    not a sum (the engine gives no ``need``), Escoba's is."""
+    from escoba.deck import deck_for
+    from trainer.i18n import use_language
+
+    rules = Rules.preset(preset)
+    game_ = Game(rules, seed=1, dealer=0)
+    game_.start_round()
+    record = game_to_record(game_)
+    deck = deck_for(rules, [["2o", "3o", "4o"], ["2c", "3c", "4c"]], table, dealer=0)
+    record["rounds"][0]["redealt"] = [[str(c) for c in deck]]
+    with pytest.raises(RecordError) as raised:
+        replay(record)
+    assert raised.value.code == "record_redeal"
+    assert ("need" in raised.value.params) == (preset != "scopa")
+    use_language("es")
+    try:
+        text = record_error_text(raised.value)
+    finally:
+        use_language(None)
+    assert text == f"Ronda 1: {said}"
+
+
 @pytest.mark.parametrize(("name", "content", "reason"), [
     ("grande.json", b" " * (MAX_UPLOAD_BYTES + 1), "El archivo es demasiado grande para ser "
                                                    "una partida (2 MB como mucho)."),

@@ -191,7 +191,7 @@ def test_the_board_warns_on_the_move_that_leaves_a_sweep_and_only_with_hints() -
     """7 takes the Sota (leaving 5 + 4 + 1 = 10: one 5 sweeps); the warning rides on
     the move's key, in words, and disappears when hints are off."""
     from escoba import Game
-    from escoba.game import deck_for
+    from escoba.deck import deck_for
 
     rules = Rules()
     deck = deck_for(rules, [["7o", "1c", "2c"], ["3b", "4b", "6b"]], ["8o", "5e", "4e", "1b"],

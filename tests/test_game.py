@@ -7,11 +7,11 @@ import random
 import pytest
 from helpers import card, cards, stacked_deck, stacked_round
 
-from escoba import DeckError, Game, IllegalMoveError, Move, Renuncio, Round, Rules
+from escoba import Code, DeckError, Game, IllegalMoveError, Move, Renuncio, Round, Rules
 from escoba.bots import RandomPlayer
 from escoba.cards import CARDS, mask_of
-from escoba.game import initial_table_triggers
 from escoba.match import play_game
+from escoba.movegen import initial_table_triggers
 from escoba.rules import CATEGORIES
 from escoba.scoring import score_round, setenta_total
 
@@ -124,8 +124,10 @@ def test_redeal_triggers_on_any_subset_of_fifteen():
     assert initial_table_triggers(rules, cards("7o 8c 1e 2e"))
     assert not initial_table_triggers(rules, cards("1o 1c 1e 2e"))
     deck = stacked_deck(rules, ["3c 4c 6c", "3e 4e 6e"], "7o 8c 1e 2e")
-    with pytest.raises(DeckError, match="redealt"):
+    with pytest.raises(DeckError, match="redealt") as refused:
         Round(rules, deck, 0)
+    assert refused.value.code == Code.DECK_REDEAL
+    assert refused.value.params == {"table": ["1e", "2e", "7o", "8c"], "need": 15}
 
 
 def test_a_joker_never_triggers_the_initial_table_rules():
@@ -581,7 +583,7 @@ def test_a_position_keeps_every_card_through_a_random_round():
 def test_observation_legal_moves_read_the_fields_they_mean():
     """Observation.legal_move_pairs unpacks the fields by position (speed, issue 17):
     the positions it relies on, and an answer that follows each field it reads."""
-    from escoba.game import Observation
+    from escoba.observation import Observation
 
     assert Observation._fields[:6] == ("rules", "seat", "to_move", "dealer", "hand_mask",
                                        "table_mask")

@@ -14,7 +14,7 @@ import pytest
 import sqlalchemy as sa
 
 from escoba import Card, Game, Move, Rules
-from escoba.game import deck_for
+from escoba.deck import deck_for
 from puzzles.mastery import fact_stats
 from trainer.evidence import TurnContext, game_answers, turn_evidence
 from trainer.gameplay import GameSession, SeatSpec

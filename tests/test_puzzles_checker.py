@@ -137,7 +137,7 @@ def test_result_to_dict_is_json_ready(example):
 
 
 def test_best_move_answers_say_why_a_move_is_not_the_best():
-    from escoba.game import Move
+    from escoba.moves import Move
 
     p = generate("best-move", 2, 5)
     best = p.solutions[0]

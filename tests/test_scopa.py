@@ -19,10 +19,14 @@ from hypothesis import strategies as st
 
 from escoba.bots import PLAYER_LEVELS, make_player
 from escoba.cards import CARDS, Card, mask_of
+from escoba.deck import deck_for
 from escoba.errors import Code, DeckError
-from escoba.game import Game, Move, Observation, Round, _observation, deck_for
+from escoba.game import Game
 from escoba.match import play_game
+from escoba.moves import Move
+from escoba.observation import Observation, build_observation
 from escoba.record import game_to_record, replay
+from escoba.round import Round
 from escoba.rules import SCOPA_PRESETS, VARIANT_NAMES, Rules
 from escoba.scoring import score_round
 from escoba.variants import VARIANTS, captures, variant_for
@@ -232,6 +236,10 @@ def test_three_or_four_re_on_the_opening_table_redeal(kings, redeal):
         with pytest.raises(DeckError) as refused:
             Round(SCOPA, deck, 0)
         assert refused.value.code == Code.DECK_REDEAL
+        # What happened under Scopa: the kings, not Escoba's sum (no ``need``).
+        assert refused.value.params == {"table": [str(c) for c in sorted(map(Card.parse, table))],
+                                        "kings": kings}
+        assert f"holds {kings} re" in str(refused.value)
     else:
         assert sorted(map(str, Round(SCOPA, deck, 0).table)) == sorted(table)
     # Escoba's opening-table rule is about 15s, not kings.
@@ -263,7 +271,7 @@ def test_sweep_risk_band_and_fact():
 
 
 def test_observation_builder_names_every_field():
-    code = getattr(_observation, "__code__", None)
+    code = getattr(build_observation, "__code__", None)
     if code is None:
         pytest.skip("compiled by mypyc: the pure run checks the builder's parameters")
     assert code.co_varnames[:code.co_argcount] == Observation._fields
@@ -460,7 +468,7 @@ def test_a_variant_must_say_what_its_game_owns() -> None:
         pytest.skip("compiled core: mypyc checks a native class's abstract methods when "
                     "it builds (the pure run checks them here)")
     owned = {"capture_sets", "refusal", "fact", "sweep_risk_band", "sweeper_value",
-             "opening_table", "score"}
+             "opening_table", "redeal_error", "score"}
     assert Variant.__abstractmethods__ == owned
     for variant in VARIANTS.values():
         assert not type(variant).__abstractmethods__, variant

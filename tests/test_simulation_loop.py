@@ -19,8 +19,9 @@ from hypothesis import strategies as st
 
 from escoba import Game, IllegalMoveError, Rules
 from escoba.bots import GentlePlayer, GreedyPlayer, RandomPlayer
-from escoba.game import Observation, legal_move_pairs
 from escoba.match import MAX_ROUNDS, play_game
+from escoba.movegen import legal_move_pairs
+from escoba.observation import Observation
 
 
 class Recorder:

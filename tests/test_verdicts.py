@@ -28,7 +28,7 @@ from escoba import (
     subsets_totalling,
 )
 from escoba.cards import CARDS, Card, parse_cards
-from escoba.game import deck_for
+from escoba.deck import deck_for
 
 CLASSIC = Rules.preset("classic")
 

@@ -7,7 +7,7 @@ module builds the component's *data* (a JSON-safe dict) and reads its
 *actions*, so both are tested directly:
 
 - **Only what the player may see.** A game's board is built from one seat's
-  :class:`~escoba.game.Observation`: opponents' hands are counts (faces only
+  :class:`~escoba.observation.Observation`: opponents' hands are counts (faces only
   in open-hand games, where the observation carries them), and the viewer's
   own hand only when that child may look. Hidden cards are absent from the
   data, not hidden by CSS.

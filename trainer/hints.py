@@ -3,7 +3,7 @@
 The coach (:mod:`escoba.coach`) is the only judge; this module puts its
 verdict in the overlay's shape, and its message keys are translated through
 our catalog (``coach.<key>``). It only ever sees an
-:class:`~escoba.game.Observation`: a hint never peeks at hidden cards. Should
+:class:`~escoba.observation.Observation`: a hint never peeks at hidden cards. Should
 the coach ever fail, the failure is logged and the overlay shows no hint
 rather than breaking the board.
 """

@@ -106,6 +106,8 @@ def _card_names(notations: Sequence[str], deck: Deck) -> CardList:
 def _reason_text(code: str, p: dict[str, Any], deck: Deck) -> str:
     """One record reason (a record code, or the code of the move inside the record)."""
     key = RECORD_KEYS.get(code, "rec_record_malformed")
+    if code == Code.RECORD_REDEAL and "need" not in p:
+        key = "rec_record_redeal_table"  # Scopa's redeal is about its re, not a sum
     if code == Code.WRONG_SUM:
         if p.get("jokers"):
             key = "rec_wrong_sum_joker"
@@ -127,6 +129,14 @@ def _reason_text(code: str, p: dict[str, Any], deck: Deck) -> str:
     return t(key, **params)
 
 
+def _redeal_text(p: dict[str, Any]) -> str:
+    """A deal its game redeals, said as that game says why (the engine's ``deck_redeal``
+    parameters): Scopa's re on the opening table, Escoba's cards that make 15."""
+    if "kings" in p:
+        return t("rec_deck_redeal_kings", kings=p["kings"])
+    return t("rec_deck_redeal", need=p["need"])
+
+
 def record_error_text(error: RecordError, deck: Deck = Deck.SPANISH) -> str:
     """Why a record cannot be replayed, in the child's language: "Round 1, move 6: …"."""
     p = error.params
@@ -134,6 +144,8 @@ def record_error_text(error: RecordError, deck: Deck = Deck.SPANISH) -> str:
         reason = _reason_text(p["reason"], p["reason_params"], deck)
     elif error.code == Code.RECORD_RULES:
         reason = t("rec_record_rules", option=p["reason_params"].get("option", "?"))
+    elif error.code == Code.RECORD_DECK and p.get("reason") == Code.DECK_REDEAL:
+        reason = _redeal_text(p["reason_params"])
     else:
         reason = _reason_text(error.code, p, deck)
     if p.get("move") is not None:

@@ -2,7 +2,7 @@
 
 The board itself is a browser component (:mod:`ui.board_component`) drawn from
 the data :func:`trainer.board_view.game_board` builds for one seat's
-:class:`~escoba.game.Observation`: in a normal game other hands are *counts*,
+:class:`~escoba.observation.Observation`: in a normal game other hands are *counts*,
 so their cards are never sent to the browser (absent, not hidden with CSS);
 in open-hand mode (*mesa abierta*) the observation carries every hand and all
 are drawn face up. The child taps a hand card and table cards, sees the sum

@@ -3,8 +3,8 @@
 A variant owns what differs between Escoba and its cousins: which table sets a
 played card may (and must) take, whether a capture sweeps the table, what a
 refusal means, the arithmetic fact a capture practises, the table totals one
-card can sweep, the opening-table rule and the scoring. The engine, bots and
-coach ask it; nobody else knows the arithmetic.
+card can sweep, the opening-table rule (and why a deal is redealt) and the
+scoring. The engine, bots and coach ask it; nobody else knows the arithmetic.
 
 Cards are inner card indices and sets are int masks (:mod:`escoba.cards`).
 """
@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Literal
 
 from ..cards import CARDS, JOKER_MASK, VALUE, cards_of, format_cards
-from ..errors import Code, IllegalMoveError
+from ..errors import Code, DeckError, IllegalMoveError
 from ..rules import Rules
 from ..scoring import RoundScore
 
@@ -103,6 +103,11 @@ class Variant(ABC):
     @abstractmethod
     def opening_table(self, rules: Rules, table: int) -> OpeningVerdict:
         """What the opening table of a deal means."""
+
+    @abstractmethod
+    def redeal_error(self, rules: Rules, table: int) -> DeckError:
+        """Why a deal whose opening ``table`` :meth:`opening_table` says to redeal is
+        refused: ``deck_redeal``, with the parameters that say it under this game."""
 
     def opening_table_cards(self, rules: Rules) -> int:
         """How many cards a deal lays face up on the table."""

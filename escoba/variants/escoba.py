@@ -1,6 +1,6 @@
 """Escoba de quince: the played card and a table set make the capture sum (15).
 
-Its fast bitmask move generation stays in :mod:`escoba.game` and
+Its fast bitmask move generation is in :mod:`escoba.movegen` and
 :mod:`escoba.solver` (the simulation's hot path); this class answers the
 questions the rest of the engine asks of every variant.
 """
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ..cards import CARDS, JOKER_MASK, VALUE, value_sum
-from ..errors import Code, IllegalMoveError
+from ..cards import CARDS, JOKER_MASK, VALUE, cards_of, format_cards, value_sum
+from ..errors import Code, DeckError, IllegalMoveError
 from ..rules import Rules
 from ..scoring import RoundScore, score_escoba_round
 from ..solver import capture_masks, is_capture, subset_masks_in_range, sum_terms
@@ -68,6 +68,11 @@ class EscobaVariant(Variant):
             return "dealer_takes" if hit else "play"
         hit = any(s for s in subset_masks_in_range(plain, rules.capture_sum, rules.capture_sum))
         return "redeal" if hit else "play"
+
+    def redeal_error(self, rules: Rules, table: int) -> DeckError:
+        return DeckError(f"the initial table {format_cards(cards_of(table))} holds "
+                         f"{rules.capture_sum}: the deal must be redealt", Code.DECK_REDEAL,
+                         table=notations(table), need=rules.capture_sum)
 
     def score(self, rules: Rules, piles: Sequence[int], sweeps: Sequence[int]) -> RoundScore:
         return score_escoba_round(rules, piles, sweeps)

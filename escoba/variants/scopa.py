@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ..cards import CARDS, OROS_MASK, SIETE_DE_OROS, SUIT_MASKS, VALUE
-from ..errors import Code, IllegalMoveError
+from ..cards import CARDS, OROS_MASK, SIETE_DE_OROS, SUIT_MASKS, VALUE, cards_of, format_cards
+from ..errors import Code, DeckError, IllegalMoveError
 from ..rules import Rules
 from ..scoring import RoundScore, napola_points, score_scopa_round
 from .base import OpeningVerdict, Variant, notations
@@ -117,6 +117,12 @@ class ScopaVariant(Variant):
 
     def opening_table(self, rules: Rules, table: int) -> OpeningVerdict:
         return "redeal" if (table & KING_MASK).bit_count() >= 3 else "play"
+
+    def redeal_error(self, rules: Rules, table: int) -> DeckError:
+        kings = (table & KING_MASK).bit_count()
+        return DeckError(f"the initial table {format_cards(cards_of(table))} holds {kings} "
+                         "re: the deal must be redealt", Code.DECK_REDEAL,
+                         table=notations(table), kings=kings)
 
     def opening_table_cards(self, rules: Rules) -> int:
         return rules.table_cards

@@ -45,7 +45,8 @@ wrong_sum              ``card``, ``cards`` (the take), ``values`` (ints; a joker
 capture_forced         ``card``, ``captures`` (list of card lists), ``count``
 must_take_equal        ``card``, ``cards`` (the take), ``equal`` (cards of the same value
                        on the table), ``value``: Scopa takes an equal card before any sum
-ace_takes_all          ``card``, ``cards`` (the table): Scopa's asso piglia tutto
+ace_takes_all          ``card``, ``cards`` (the table): Scopa's asso piglia tutto, for a part
+                       of the table taken or the ace laid down (a capture is forced)
 miscount_not_allowed   (none): ``miscount="retry"`` refuses miscounts
 miscount_takes_nothing (none)
 miscount_names_cards   (none): a miscount must name the cards chosen

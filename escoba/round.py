@@ -488,6 +488,10 @@ class Round:
                 return generic.refusal(rules, table, card, take)
             if not is_capture(table, card, take, rules.capture_sum):
                 return _wrong_sum(card, take, rules.capture_sum)
+        elif (self._forced and generic is not None
+              and generic.takes_table_by_right(rules, table, card)):
+            # Laid down, the card that takes the table by right is told why it must take.
+            return generic.refusal(rules, table, card, 0)
         elif self._forced and (has_capture(table, card, rules.capture_sum) if generic is None
                                else generic.capture_sets(rules, table, card)):
             options = sorted(capture_masks(table, card, rules.capture_sum) if generic is None

@@ -198,8 +198,11 @@ def test_napola_sequences(cards, points):
 def test_asso_piglia_tutto_without_an_ace_on_the_table():
     round_ = position(APT, ["1o"], ["5c", "9e", "10b"])
     assert [sorted(map(str, m.take)) for m in round_.legal_moves()] == [["10b", "5c", "9e"]]
-    part = round_.check(Move.parse("1o"))
-    assert part is not None and part.code == Code.CAPTURE_FORCED
+    # Laid down, the ace is told why it must take: the whole table, by right (not "a
+    # sum can be made", which a child looks for in vain).
+    laid = round_.check(Move.parse("1o"))
+    assert laid is not None and laid.code == Code.ACE_TAKES_ALL
+    assert sorted(laid.params["cards"]) == ["10b", "5c", "9e"]
     bad = round_.check(Move.parse("1o+5c"))
     assert bad is not None and bad.code == Code.ACE_TAKES_ALL
 

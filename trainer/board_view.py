@@ -212,6 +212,7 @@ def _texts(need: int | str, cheer_key: str = "board_escoba_cheer") -> dict[str, 
         "suggested": t("board_suggested"),
         "escoba": t(cheer_key),
         "ace_all": t("ace_takes_all"),
+        "ace_pick": t("board_ace_pick"),
         "what_happened": t("what_happened"),
         "table_empty": t("table_empty"),
     }
@@ -380,6 +381,10 @@ def game_board(*, obs: Observation, seats: Sequence[SeatView], game_id: int | No
         "kind": "game", "position": position, "need": need,
         # Scopa's target is the card picked (board.js reads its value); Escoba's is need.
         "sum_rule": "card" if scopa else "with_card",
+        # Hand cards that take the whole table by right (asso piglia tutto): the board
+        # asks for every table card, not for a sum to the card's value.
+        "takes_all": [str(c) for c in hand if variant_for(obs.rules).takes_table_by_right(
+            obs.rules, obs.table_mask, c.index)] if interactive else [],
         "game_key": f"g{game_id or 0}", "ready": ready,
         "faces": card_faces(visible, deck, show_value),
         "back": back_svg(60, t("card_back")),

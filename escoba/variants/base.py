@@ -72,7 +72,14 @@ class Variant(ABC):
 
     @abstractmethod
     def refusal(self, rules: Rules, table: int, card: int, take: int) -> IllegalMoveError | None:
-        """Why ``card`` may not take ``take`` (non-empty, on the table), or ``None``."""
+        """Why ``card`` may not take ``take`` (on the table), or ``None``. ``take`` is
+        empty only for a card laid down that :meth:`takes_table_by_right`."""
+
+    def takes_table_by_right(self, rules: Rules, table: int, card: int) -> bool:
+        """Whether ``card`` takes the whole ``table`` by a privilege, not by a sum (Scopa's
+        asso piglia tutto): the board then asks for every table card, and laying the card
+        down is refused with that reason. No privilege unless a variant grants one."""
+        return False
 
     def is_sweep(self, rules: Rules, table_before: int, card: int, take: int,
                  last_play: bool) -> bool:

@@ -57,13 +57,13 @@ class ScopaVariant(Variant):
         "cards": "carte", "oros": "denari", "siete_de_oros": "settebello", "sevens": "sevens",
         "setenta": "primiera", "escobas": "scope", "napola": "napola"}
 
-    @staticmethod
-    def _ace_takes_all(rules: Rules, table: int, card: int) -> bool:
+    def takes_table_by_right(self, rules: Rules, table: int, card: int) -> bool:
+        # Asso piglia tutto: an ace takes the whole table unless an ace lies there.
         return (rules.asso_piglia_tutto and VALUE[card] == 1 and bool(table)
                 and not table & ACE_MASK)
 
     def capture_sets(self, rules: Rules, table: int, card: int) -> list[int]:
-        if self._ace_takes_all(rules, table, card):
+        if self.takes_table_by_right(rules, table, card):
             return [table]
         equal = table & _VALUE_MASKS[VALUE[card]]
         if equal:  # equal value first: one of them, the player's choice
@@ -75,7 +75,7 @@ class ScopaVariant(Variant):
             return None
         value = VALUE[card]
         shown = str(CARDS[card])
-        if self._ace_takes_all(rules, table, card):
+        if self.takes_table_by_right(rules, table, card):
             return IllegalMoveError(f"{shown} takes the whole table (asso piglia tutto)",
                                     Code.ACE_TAKES_ALL, card=shown, cards=notations(table))
         equal = table & _VALUE_MASKS[value]
@@ -97,7 +97,7 @@ class ScopaVariant(Variant):
                  last_play: bool) -> bool:
         if not take or take != table_before or last_play:  # never on the very last play
             return False
-        if self._ace_takes_all(rules, table_before, card):
+        if self.takes_table_by_right(rules, table_before, card):
             # The ace took the table by privilege, not by a sum: a scopa only if the
             # option says so (sources differ; docs/RULES-READING.md).
             return rules.asso_piglia_tutto_scopa

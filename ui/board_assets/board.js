@@ -260,6 +260,8 @@ function update(root, data, st) {
   const name = st.hand ? data.faces[st.hand]?.name || st.hand : "";
   const key = st.hand ? moveKey(st.hand, s.take, s.order) : null;
   const legal = data.moves ? (key !== null && key in data.moves) : null;
+  // Asso piglia tutto: this hand card takes the whole table by right, not by a sum.
+  const takesAll = !!st.hand && (data.takes_all || []).includes(st.hand);
   let text;
   let ready;
   if (sel.hand === "single" && !st.hand && sumToCard(data)) {
@@ -272,6 +274,10 @@ function update(root, data, st) {
   } else if (!s.ids.length) {
     text = T.pick_table;
     ready = false;
+  } else if (takesAll) {
+    const all = s.take.length === data.table.length;
+    text = all ? T.ace_all || "" : T.ace_pick || "";
+    ready = true;
   } else if (st.hand && !s.take.length && sel.lay) {
     text = data.kind === "game" && legal === false && sumToCard(data) ?
       fill(T.pick_table, {}) : data.kind === "game" && legal === false ?
@@ -280,10 +286,6 @@ function update(root, data, st) {
     ready = true;
   } else if (s.jokers) {
     text = fill(T.joker, { expr: s.expr });
-    ready = true;
-  } else if (sumToCard(data) && legal === true && s.take.length && s.total !== need) {
-    // Scopa's asso piglia tutto: the ace takes the table by right, not by a sum.
-    text = T.ace_all || "";
     ready = true;
   } else if (s.total < need) {
     text = fill(T.need_more, { expr: s.expr, total: s.total, more: need - s.total });
@@ -303,14 +305,15 @@ function update(root, data, st) {
   refused.hidden = !said;
   refused.textContent = said;
   readout.textContent = text;
-  readout.classList.toggle("eb-ok", (s.total === need && !s.jokers && legal !== false) ||
+  readout.classList.toggle("eb-ok", takesAll ? s.take.length === data.table.length :
+    (s.total === need && !s.jokers && legal !== false) ||
     (sumToCard(data) && legal === true && s.take.length > 0));
   const warn = root.querySelector(".eb-warn");
   const w = legal && data.moves[key] && data.moves[key].warn ? data.moves[key] : null;
   warn.hidden = !w;
   warn.innerHTML = w ? warningHtml(w) : "";
   const b = data.buttons;
-  const laying = st.hand && !s.take.length && sel.lay && b.lay && legal !== false;
+  const laying = st.hand && !s.take.length && sel.lay && b.lay && legal !== false && !takesAll;
   play.textContent = laying ? b.lay : b.play;
   play.disabled = !ready || st.busy;
   play.setAttribute("aria-busy", st.busy ? "true" : "false");

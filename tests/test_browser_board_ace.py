@@ -1,0 +1,107 @@
+"""Scopa's asso piglia tutto on the real board, in Chromium (issue 28): the board's own
+script (``ui/board_assets``) drawn from the data the server makes for a real position
+(:func:`trainer.board_view.game_board`), without a Streamlit server around it.
+
+A child who picks the ace that takes the whole table is asked for every table card
+("tap every card on the table"), never for table cards "that make 1", and the readout
+says the ace takes the table once they are all picked. Found trying Scopa with the
+option on a phone: the child was stuck.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from escoba import Deck, Round, Rules
+from tests.test_browser import browser_type_launch_args  # noqa: F401 (fixture)
+from trainer.board_view import SeatView, game_board
+from trainer.i18n import t, use_language
+from ui.board_component import _asset
+
+pytestmark = [pytest.mark.browser]
+
+# The component's module (voice.js then board.js, as ui/board_component.py serves it),
+# imported from a blob and called as Streamlit calls it; the actions it sends are kept.
+_MOUNT_JS = """async ([source, data]) => {
+  const url = URL.createObjectURL(new Blob([source], {type: "text/javascript"}));
+  const board = (await import(url)).default;
+  window.__actions = [];
+  board({data, parentElement: document.getElementById("host"),
+         setTriggerValue: (name, value) => window.__actions.push([name, value]),
+         setStateValue: () => {}});
+}"""
+
+
+def _round(rules: Rules) -> Round:
+    """Giulia to play, the ace of denari in hand; three cards on the table, none an ace."""
+    return Round.from_position(rules, [["1o", "5b", "9c"], ["6e", "6b", "6c"]],
+                               ["3b", "7e", "10b"], to_move=0)
+
+
+def _board_data(lang: str) -> dict:
+    round_ = _round(Rules.preset("scopa", asso_piglia_tutto=True))
+    use_language(lang)
+    try:
+        return game_board(obs=round_.observation(0),
+                          seats=[SeatView(0, "Giulia", True), SeatView(1, "CPU", False)],
+                          game_id=1, rounds=1, history=round_.history, recent_from=0,
+                          to_move=0, totals=(0, 0), side_names=("Giulia", "CPU"),
+                          header=None, deck=Deck.ITALIAN, show_value=True,
+                          interactive=True, show_hand=True, hints_on=False, hint_step=1,
+                          odds_style="words")
+    finally:
+        use_language(None)
+
+
+def test_the_board_data_names_the_card_that_takes_the_table() -> None:
+    data = _board_data("en")
+    assert data["takes_all"] == ["1o"]
+    assert _board_data("en")["takes_all"] == data["takes_all"]  # the same position, the same
+    plain = _round(Rules.preset("scopa"))
+    no_option = game_board(obs=plain.observation(0), seats=[SeatView(0, "G", True)],
+                           game_id=1, rounds=1, history=(), recent_from=0, to_move=0,
+                           totals=(0, 0), side_names=("G", "C"), header=None,
+                           deck=Deck.ITALIAN, show_value=True, interactive=True,
+                           show_hand=True, hints_on=False, hint_step=1, odds_style="words")
+    assert no_option["takes_all"] == []
+
+
+@pytest.mark.parametrize("lang", ["it", "en"])
+def test_the_ace_asks_for_every_table_card(browser_type_launch_args, lang: str) -> None:  # noqa: F811
+    from playwright.sync_api import sync_playwright
+
+    data = _board_data(lang)
+    source = _asset("voice.js", "board.js")
+    css = _asset("board.css", "voice.css")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(**browser_type_launch_args)
+        page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True)
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        try:
+            page.set_content(f"<style>{css}</style><div id='host'></div>")
+            page.evaluate(_MOUNT_JS, [source, json.loads(json.dumps(data))])
+            readout = page.locator(".eb-readout")
+            page.locator('.eb-card[data-id="1o"]').tap()
+            assert readout.inner_text() == t("board_ace_pick", lang)
+            assert "1" not in readout.inner_text()  # never "the cards that make 1"
+            # Play is not "lay down" for the ace: laid, the engine refuses it anyway.
+            assert page.locator(".eb-play").inner_text() == t("board_play", lang)
+            for card in ("3b", "7e"):
+                page.locator(f'.eb-card[data-id="{card}"]').tap()
+                assert readout.inner_text() == t("board_ace_pick", lang)
+            page.locator('.eb-card[data-id="10b"]').tap()
+            assert readout.inner_text() == t("ace_takes_all", lang)
+            assert "eb-ok" in (readout.get_attribute("class") or "")
+            page.locator(".eb-play").tap()
+            name, action = page.evaluate("window.__actions")[-1]
+            assert name == "action" and action["card"] == "1o"
+            assert sorted(action["take"]) == ["10b", "3b", "7e"]
+            # Another card keeps Scopa's sum: the 5 di bastoni has no 5 to make here.
+            page.locator('.eb-card[data-id="5b"]').tap()
+            assert t("board_ace_pick", lang) not in readout.inner_text()
+            assert not errors, errors
+        finally:
+            browser.close()

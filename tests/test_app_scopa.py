@@ -22,6 +22,7 @@ from tests.test_app_helpers import (
     start_game,
 )
 from trainer.board_view import session_board
+from trainer.i18n import t
 
 pytestmark = pytest.mark.usefixtures("fresh_app")
 
@@ -236,7 +237,7 @@ def test_a_scopa_game_is_listed_in_my_games_and_replayed_with_its_words() -> Non
     record = game(at).record()
     at.switch_page("app_pages/games.py").run()
     assert_ok(at)
-    assert any("Scopa (Italian, to 11 points)" in m.value for m in at.markdown)
+    assert any("Scopa (2 to 4 players, 3 cards each)" in m.value for m in at.markdown)
     at.switch_page("app_pages/replay.py").run()
     at.file_uploader(key="replay_file").upload(
         "game.json", json.dumps(record).encode(), "application/json").run()
@@ -272,8 +273,12 @@ def test_scopone_is_offered_for_four_and_played_in_teams(kind: str, hand: int,
     assert "ng_scopa_preset" not in {s.key for s in at.selectbox}  # only for four
     set_widget(at, "ng_opponents", 3)
     at.run()
+    assert "ng_teams" in {s.key for s in at.toggle}  # plain Scopa for four: teams or not
     set_widget(at, "ng_scopa_preset", kind)
     at.run()
+    # Scopone is always a team game: no switch that would do nothing.
+    assert "ng_teams" not in {s.key for s in at.toggle}
+    assert t("open_hand_scopa") in [s.label for s in at.toggle]
     at.button(key="start_game").click().run()
     assert_ok(at)
     rules = game(at).rules

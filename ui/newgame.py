@@ -154,7 +154,9 @@ def show_new_game_form(profile: Any) -> None:
     opponents = int(st.session_state["ng_opponents"] or 1)
     if scopa:
         show_scopa_options("ng", opponents + 1)
-    if opponents == 3:
+    # Scopone is always played in teams: the switch is for plain Scopa and Escoba.
+    if opponents == 3 and not (scopa and st.session_state.get("ng_scopa_preset", "scopa")
+                               != "scopa"):
         st.toggle(t("teams"), key="ng_teams", help=t("teams_help"))
     levels = bot_levels()
     cols = st.columns(opponents)
@@ -170,7 +172,8 @@ def show_new_game_form(profile: Any) -> None:
             else:
                 st.selectbox(t("level"), levels, key=f"ng_level_{i}",
                              format_func=labels("level_"))
-    st.toggle(t("open_hand"), key="ng_open", help=t("open_hand_help"))
+    st.toggle(t("open_hand_scopa" if scopa else "open_hand"), key="ng_open",
+              help=t("open_hand_help"))
     if not scopa:  # sums, jokers, miscounts and the rest are Escoba's options
         show_more_rules("ng", with_target=True)
     st.button(t("start_game"), key="start_game", type="primary", on_click=_start,

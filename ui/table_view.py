@@ -387,7 +387,8 @@ def _open_form(profile: Any) -> None:
         scopa = show_game_choice("tb")
         st.segmented_control(t("table_seats"), [2, 3, 4], key="tb_players", required=True)
         players = int(state.get("tb_players") or 2)
-        if players == 4:
+        # Scopone is always played in teams: the switch is for plain Scopa and Escoba.
+        if players == 4 and not (scopa and state.get("tb_scopa_preset", "scopa") != "scopa"):
             st.toggle(t("teams"), key="tb_teams", help=t("teams_help"))
         cols = st.columns(players - 1)
         for i in range(1, players):
@@ -409,7 +410,8 @@ def _open_form(profile: Any) -> None:
                                  format_func=lambda v: t("table_target_quick", lang) if v == 1
                                  else str(v))
         st.toggle(t("table_hints"), key="tb_hints")
-        st.toggle(t("open_hand"), key="tb_open", help=t("open_hand_help"))
+        st.toggle(t("open_hand_scopa" if scopa else "open_hand"), key="tb_open",
+                  help=t("open_hand_help"))
         if not scopa:  # Escoba's options: sums, jokers, miscounts...
             _more_rules()
         st.button(t("table_open_button"), key="tb_open_button", type="primary",

@@ -41,8 +41,10 @@ from typing import Any
 import streamlit as st
 
 from trainer.i18n import t
+from trainer.speech import speakable
 
 from .errors import safe_callback
+from .i18n import current_language
 from .session import flash
 from .speaker import save_sound
 
@@ -147,8 +149,13 @@ def show_board_component(data: dict[str, Any], *, key: str,
         st.session_state[KEY_READY] = True
     session = st.session_state.setdefault(KEY_SESSION, secrets.token_hex(6))
     answered = st.session_state.get(KEY_ANSWERED, 0)
+    refused = _refused(answered)
+    if refused is not None and data.get("speech"):
+        # Said aloud by itself once, and on a 🔊 beside it: a child who reads slowly
+        # hears why the move was refused (voice.js).
+        refused["spoken"] = speakable(refused["text"], current_language())
     data = {**data, "ready": board_loaded(), "session": session, "answered": answered,
-            "refused": _refused(answered)}
+            "refused": refused}
     _BOARD(key=key, data=data, on_ready_change=_ready,
            on_action_change=_action, on_sound_change=safe_callback(lambda: _on_sound(key)),
            width="stretch", height="content")

@@ -280,6 +280,11 @@ function voiceBoard(root, data, fresh, mounted, onSound) {
     (speech.events || []).forEach((text, i) => {
       if (lines[i] && text) lines[i].prepend(speakerButton(text, T.listen, lang));
     });
+    // A refused move's reason (board.js shows it until the next tap, which removes it).
+    const refusal = root.querySelector(".eb-refused");
+    if (refusal && !refusal.hidden && data.refused && data.refused.spoken) {
+      refusal.prepend(speakerButton(data.refused.spoken, T.listen, lang));
+    }
   };
   if (root.__voiceDraw) VOICE.listeners.delete(root.__voiceDraw);
   root.__voiceDraw = draw;
@@ -291,6 +296,13 @@ function voiceBoard(root, data, fresh, mounted, onSound) {
     if (speech.feedback && !VOICE.said.has(speech.feedback_key)) {
       VOICE.said.add(speech.feedback_key);
       texts.push(speech.feedback);
+    }
+    // Why a move was refused, once, right after the tap on Play that it answers.
+    const refusedKey = data.refused && data.refused.spoken ?
+      `refused:${data.session}:${data.refused.id}` : null;
+    if (refusedKey && !VOICE.said.has(refusedKey)) {
+      VOICE.said.add(refusedKey);
+      texts.push(data.refused.spoken);
     }
     if (speech.goal && speech.goal_key && !VOICE.said.has(speech.goal_key)) {
       VOICE.said.add(speech.goal_key);

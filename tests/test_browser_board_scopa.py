@@ -1,6 +1,7 @@
-"""Scopa's asso piglia tutto on the real board, in Chromium (issue 28): the board's own
-script (``ui/board_assets``) drawn from the data the server makes for a real position
-(:func:`trainer.board_view.game_board`), without a Streamlit server around it.
+"""Scopa on the real board, in Chromium (issue 28): asso piglia tutto, and a refusal said
+aloud. The board's own script (``ui/board_assets``) is drawn from the data the server
+makes for a real position (:func:`trainer.board_view.game_board`), without a Streamlit
+server around it.
 
 A child who picks the ace that takes the whole table is asked for every table card
 ("tap every card on the table"), never for table cards "that make 1", and the readout
@@ -104,4 +105,58 @@ def test_the_ace_asks_for_every_table_card(browser_type_launch_args, lang: str) 
             assert t("board_ace_pick", lang) not in readout.inner_text()
             assert not errors, errors
         finally:
+            browser.close()
+
+
+def test_a_refused_move_is_said_aloud_and_has_its_speaker(browser_type_launch_args) -> None:  # noqa: F811
+    """Why a move was refused is read aloud by itself once (read-aloud on), in the child's
+    language, and a 🔊 beside it says it again: the child who reads slowly hears it. The
+    next tap takes the message, and its speaker, away."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.test_browser_speech import _STUB_JS
+    from trainer.speech import speakable
+    from ui.speaker import _texts
+
+    data = _board_data("it")
+    use_language("it")
+    try:
+        text = t("must_take_equal", value=5)
+        data["speech"] = {"lang": "it-IT", "auto": True, "sound": True, "goal": None,
+                          "goal_key": None, "feedback": None, "feedback_key": None,
+                          "events": [], "header": None, "cue": None, "texts": _texts()}
+        data["refused"] = {"id": 1, "text": text, "spoken": speakable(text, "it")}
+        data["session"] = "s1"
+    finally:
+        use_language(None)
+    source = _asset("voice.js", "board.js")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(**browser_type_launch_args)
+        context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+        context.add_init_script(script=_STUB_JS % json.dumps(["it-IT"]))
+        page = context.new_page()
+        try:
+            page.set_content("<button id='play'>Gioca</button><div id='host'></div>")
+            page.evaluate(_MOUNT_JS, [source, data])
+            # Nothing is said before a tap on the page (browsers allow it only then): the
+            # first tap says what waits.
+            assert page.evaluate("window.__speech.spoken") == []
+            page.locator("#play").tap()
+            refusal = page.locator(".eb-refused")
+            assert text in refusal.inner_text()
+            spoken = [s["text"] for s in page.evaluate("window.__speech.spoken")]
+            assert spoken.count(data["refused"]["spoken"]) == 1, spoken
+            speaker = refusal.locator(".eb-speak")
+            assert speaker.count() == 1
+            speaker.tap()
+            spoken = [s["text"] for s in page.evaluate("window.__speech.spoken")]
+            assert spoken.count(data["refused"]["spoken"]) == 2, spoken
+            # Drawn again with the same refusal (a rerun): not said by itself twice.
+            page.evaluate(_MOUNT_JS, [source, data])
+            spoken = [s["text"] for s in page.evaluate("window.__speech.spoken")]
+            assert spoken.count(data["refused"]["spoken"]) == 2, spoken
+            page.locator('.eb-card[data-id="5b"]').tap()
+            assert refusal.is_hidden()
+        finally:
+            context.close()
             browser.close()

@@ -90,7 +90,10 @@ for position, row in enumerate(rows):
             if row.record_shareable:
                 st.download_button(t("download_record"),
                                    lambda game_id=row.id: _record_json(game_id),
-                                   file_name=f"escoba-game-{row.id}.json",
+                                   # Named as the list numbers it ("Game 2"), by game.
+                                   file_name=f"{row.rules.get('variant', 'escoba')}-game-"
+                                             f"{count - position}-{row.updated_at:%Y-%m-%d}"
+                                             ".json",
                                    mime="application/json", key=f"download_{row.id}",
                                    use_container_width=True)
             else:

@@ -149,5 +149,5 @@ def show_download(game: GameSession) -> None:
         return
     # Deferred: the record is built only when the button is tapped.
     st.download_button(t("download_record"), lambda: record_bytes(game),
-                       file_name=f"escoba-game-{game.game_id or 'new'}.json",
+                       file_name=f"{game.rules.variant}-game-{game.game_id or 'new'}.json",
                        mime="application/json", key="download_record")

@@ -26,9 +26,12 @@ pytestmark = [pytest.mark.browser]
 # The component's module (voice.js then board.js, as ui/board_component.py serves it),
 # imported from a blob and called as Streamlit calls it; the actions it sends are kept.
 _MOUNT_JS = """async ([source, data]) => {
-  const url = URL.createObjectURL(new Blob([source], {type: "text/javascript"}));
-  const board = (await import(url)).default;
-  window.__actions = [];
+  if (!window.__board) {  // one module per page, as Streamlit loads it once
+    const url = URL.createObjectURL(new Blob([source], {type: "text/javascript"}));
+    window.__board = (await import(url)).default;
+  }
+  const board = window.__board;
+  window.__actions = window.__actions || [];
   board({data, parentElement: document.getElementById("host"),
          setTriggerValue: (name, value) => window.__actions.push([name, value]),
          setStateValue: () => {}});
@@ -159,4 +162,43 @@ def test_a_refused_move_is_said_aloud_and_has_its_speaker(browser_type_launch_ar
             assert refusal.is_hidden()
         finally:
             context.close()
+            browser.close()
+
+
+def test_a_refusal_on_a_small_phone_scrolls_the_cards_out_from_under_the_bar(
+        browser_type_launch_args) -> None:  # noqa: F811
+    """The action bar is sticky at the bottom of the screen; a refusal makes it taller,
+    and on a small phone it covered the whole hand. The board then scrolls down to the
+    bar's own place, so the cards show above it (found trying Scopa on a phone)."""
+    from playwright.sync_api import sync_playwright
+
+    data = _board_data("it")
+    refused = {**data, "refused": {"id": 1, "text": t("ace_takes_all", "it")}}
+    source = _asset("voice.js", "board.js")
+    css = _asset("board.css", "voice.css")
+    covered = """() => {
+      const hand = document.querySelector('.eb-hand').getBoundingClientRect();
+      const bar = document.querySelector('.eb-controls').getBoundingClientRect();
+      return hand.bottom - bar.top;
+    }"""
+    with sync_playwright() as p:
+        browser = p.chromium.launch(**browser_type_launch_args)
+        page = browser.new_page(viewport={"width": 390, "height": 600}, has_touch=True,
+                                reduced_motion="reduce")
+        try:
+            # The page's own heading and messages above the board, the rest of it below.
+            page.set_content(f"<style>{css}</style><div style='height: 250px'></div>"
+                             "<div id='host'></div><div style='height: 1500px'></div>")
+            page.evaluate(_MOUNT_JS, [source, data])
+            # The sticky bar covers part of the hand, and no refusal moves the page.
+            assert page.evaluate(covered) > 0 and page.evaluate("window.scrollY") == 0
+            page.evaluate(_MOUNT_JS, [source, refused])
+            assert page.locator(".eb-refused").is_visible()
+            assert page.evaluate(covered) <= 1, page.evaluate(covered)
+            assert page.locator('.eb-card[data-id="1o"]').is_visible()
+            # The same refusal drawn again (a rerun) leaves the child's scrolling alone.
+            page.evaluate("window.scrollTo(0, 0)")
+            page.evaluate(_MOUNT_JS, [source, refused])
+            assert page.evaluate("window.scrollY") == 0
+        finally:
             browser.close()

@@ -203,7 +203,7 @@ function render(root, data, st) {
       <div class="eb-warn" role="status" aria-live="polite" hidden></div>
       <div class="eb-buttons"><button type="button" class="eb-play" data-action="${esc(b.action || "play")}">${esc(b.play)}</button>
       ${b.renuncio ? `<button type="button" class="eb-renuncio" data-action="renuncio">${esc(b.renuncio)}</button>` : ""}
-      </div></div>`);
+      </div></div><div class="eb-bar-end" aria-hidden="true"></div>`);
   }
   if (data.events.length) parts.push(`<div class="eb-band eb-after">${eventsBox(data, fresh, step)}</div>`);
   root.innerHTML = parts.join("");
@@ -317,6 +317,18 @@ function update(root, data, st) {
   play.textContent = laying ? b.lay : b.play;
   play.disabled = !ready || st.busy;
   play.setAttribute("aria-busy", st.busy ? "true" : "false");
+}
+
+// A refusal makes the action bar taller, and the sticky bar then covers the cards above
+// it (on a phone, the whole hand). Scroll the board down to the bar's own place: the
+// table and the hand show above it, as far as the screen allows.
+function uncoverCards(root) {
+  const bar = root.querySelector(".eb-controls");
+  const cards = root.querySelector(".eb-main");
+  const end = root.querySelector(".eb-bar-end");
+  if (!bar || !cards || !end) return;
+  if (cards.getBoundingClientRect().bottom <= bar.getBoundingClientRect().top + 1) return;
+  end.scrollIntoView({ block: "end", behavior: REDUCED() ? "auto" : "smooth" });
 }
 
 // ------------------------------------------------------------- movement ----------
@@ -543,6 +555,10 @@ export default function (component) {
   st.data = data;
   render(root, data, st);
   update(root, data, st);
+  if (data.refused && st.uncovered !== data.refused.id) {
+    st.uncovered = data.refused.id;
+    uncoverCards(root);
+  }
   if (hadFocus) {
     const again = (focusedId &&
       root.querySelector(`.eb-card[data-id="${CSS.escape(focusedId)}"]:not(.eb-still)`)) ||

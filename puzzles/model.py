@@ -114,12 +114,15 @@ def capture_facts(take: Iterable[Card], card: Card | None, capture_sum: int) -> 
 def variant_capture_facts(rules: Rules, card: Card, take: Iterable[Card]) -> tuple[str, ...]:
     """The facts of a capture under ``rules``, in the fact model's forms, the variant's
     own fact last: Escoba's running additions then ``15-7``; Scopa's ``"7=3+4"`` as its
-    additions (``3+4``), and an equal card taken (``7=7``) as none (no addition done).
+    additions (``3+4``), and an equal card taken (``7=7``) or the ace taking the table
+    by right (no fact) as none (no addition done).
 
     One conversion for game evidence (:mod:`trainer.evidence`) and Scopa puzzles.
     """
     taken = tuple(take)
     fact = variant_for(rules).fact(rules, card.index, mask_of(taken))
+    if fact is None:
+        return ()
     if "=" in fact:  # "value=a+b+...": the table cards that make the card's value
         return addition_facts(int(v) for v in fact.split("=", 1)[1].split("+"))
     return capture_facts(taken, card, rules.capture_sum)[:-1] + (fact,)

@@ -289,3 +289,29 @@ def test_scopone_is_offered_for_four_and_played_in_teams(kind: str, hand: int,
     play(at, g.observation(g.to_move).legal_moves()[0])
     assert_ok(at)
     assert board_data(at) is not None
+
+
+def test_the_play_buttons_label_says_scopas_sums_and_the_ace_by_right() -> None:
+    """The fallback Play button's words under Scopa: its sum of table cards against the
+    card's value, the engine's reason when an equal card or the ace's privilege decides,
+    and never a false sum for the ace taking the table ("3 + 7 + 8 + 10 = 1")."""
+    from escoba import Card, Game, Rules
+    from escoba.deck import deck_for
+    from trainer.gameplay import GameSession, SeatSpec
+    from ui.board import play_label
+
+    rules = Rules.preset("scopa", asso_piglia_tutto=True)
+    game_ = Game(rules, dealer=1)
+    game_.start_round(deck_for(rules, [["1o", "2c", "5b"], ["3b", "4b", "6b"]],
+                               ["3c", "7e", "10b", "8o"], dealer=1))
+    session = GameSession(rules, [SeatSpec("human", "Giulia", "🦊"),
+                                  SeatSpec("bot", "CPU", "🤖", "gentle")], 1, game_)
+
+    def label(card: str, take: str) -> str:
+        return play_label(session, Card.parse(card), [Card.parse(c) for c in take.split()])
+
+    whole = label("1o", "3c 7e 10b 8o")
+    assert whole == t("ace_takes_all") and "=" not in whole
+    assert label("1o", "3c") == t("ace_takes_all")  # the engine's reason: all of it
+    assert label("2c", "3c") == t("sum_not_yet", expr="3", total=3, need=2)
+    assert "15" not in label("5b", "3c 7e")

@@ -138,14 +138,19 @@ def _hidden_from(game: GameSession, seat: int) -> list[Card]:
 def _mentions(data: dict[str, Any], card: Card) -> bool:
     text = json.dumps(data, ensure_ascii=False)
     names = {card_name(card, d) for d in Deck}
+    # A card's code as a value of its own anywhere ("takes_all": ["1o"]) counts too.
     return card.__str__() in data["faces"] or any(n in text for n in names) or (
-        f'data-card=\\"{card}\\"' in text)
+        f'data-card=\\"{card}\\"' in text) or f'"{card}"' in text
 
 
+@pytest.mark.parametrize("variant", ["escoba", "scopa"])
 @pytest.mark.parametrize("seed", range(12))
-def test_hidden_cards_are_never_in_the_boards_data(seed: int) -> None:
+def test_hidden_cards_are_never_in_the_boards_data(seed: int, variant: str) -> None:
     rng = random.Random(seed)
-    rules = Rules(players=rng.choice([2, 3, 4]))
+    # Scopa with asso piglia tutto: the board lists the cards that take the table by
+    # right ("takes_all"), which must be the viewer's own, never an opponent's ace.
+    rules = (Rules(players=rng.choice([2, 3, 4])) if variant == "escoba" else
+             Rules.preset("scopa", players=rng.choice([2, 3, 4]), asso_piglia_tutto=True))
     game = _session(seed, rules)
     _advance(game, rng, rng.randrange(0, 6))
     data = _board(game)
@@ -312,3 +317,34 @@ def test_the_play_page_refuses_forged_ignores_stale_and_plays_legal_actions() ->
     assert len(game.round.history) > before and session_position(game) != position
     again = handle_board_action(game, legal)  # a double tap: the same action once more
     assert isinstance(again, BoardRefusal) and again.stale
+
+
+def test_only_the_viewers_own_ace_is_named_as_taking_the_table() -> None:
+    """Asso piglia tutto: ``takes_all`` names the viewer's ace that takes the table by
+    right, never an opponent's ace, and nothing when the viewer may not play or look."""
+    from escoba import Round
+    from trainer.board_view import SeatView, game_board
+
+    rules = Rules.preset("scopa", asso_piglia_tutto=True)
+    round_ = Round.from_position(rules, [["1o", "5b", "9c"], ["1e", "6b", "6c"]],
+                                 ["3b", "7e", "10b"], to_move=0)
+
+    def board(seat: int, **kw: Any) -> dict[str, Any]:
+        obs = round_.observation(seat)
+        if not kw.get("show_hand", True):
+            obs = obs._replace(hand_mask=0)
+        return game_board(obs=obs, seats=[SeatView(seat, "me", True),
+                                          SeatView(1 - seat, "other", False)],
+                          game_id=1, rounds=1, history=(), recent_from=0, to_move=0,
+                          totals=(0, 0), side_names=("a", "b"), header=None,
+                          deck=Deck.ITALIAN, show_value=True,
+                          interactive=kw.get("interactive", True),
+                          show_hand=kw.get("show_hand", True), hints_on=False,
+                          hint_step=1, odds_style="words")
+
+    assert board(0)["takes_all"] == ["1o"]
+    mine = board(0)
+    assert not _mentions(mine, Card.parse("1e"))  # the opponent's ace stays hidden
+    assert board(0, interactive=False)["takes_all"] == []
+    assert board(0, show_hand=False, interactive=False)["takes_all"] == []
+    assert board(1, interactive=False)["takes_all"] == []  # not seat 1's turn

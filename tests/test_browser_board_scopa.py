@@ -59,19 +59,6 @@ def _board_data(lang: str) -> dict:
         use_language(None)
 
 
-def test_the_board_data_names_the_card_that_takes_the_table() -> None:
-    data = _board_data("en")
-    assert data["takes_all"] == ["1o"]
-    assert _board_data("en")["takes_all"] == data["takes_all"]  # the same position, the same
-    plain = _round(Rules.preset("scopa"))
-    no_option = game_board(obs=plain.observation(0), seats=[SeatView(0, "G", True)],
-                           game_id=1, rounds=1, history=(), recent_from=0, to_move=0,
-                           totals=(0, 0), side_names=("G", "C"), header=None,
-                           deck=Deck.ITALIAN, show_value=True, interactive=True,
-                           show_hand=True, hints_on=False, hint_step=1, odds_style="words")
-    assert no_option["takes_all"] == []
-
-
 @pytest.mark.parametrize("lang", ["it", "en"])
 def test_the_ace_asks_for_every_table_card(browser_type_launch_args, lang: str) -> None:  # noqa: F811
     from playwright.sync_api import sync_playwright

@@ -216,3 +216,17 @@ def test_a_scopa_equal_card_and_a_refused_scopa_sum_say_nothing() -> None:
     other = _session(["6o", "1c", "2c"], ["3c", "2e", "9b", "10b"], ["3b", "4b", "6b"],
                      rules=SCOPA)
     assert _turn(other, "6o", ["3c", "2e"]) is None  # 3 + 2 for a 6: not a wrong addition
+
+
+def test_the_ace_taking_the_table_by_right_practises_no_sum() -> None:
+    """Asso piglia tutto: the ace takes 3 + 7 + 10 by right, not by adding to 1. Taking
+    it records no addition, and laying another card instead records no wrong one (it
+    once recorded "3+7" and "10+10", facts the child never tried)."""
+    rules = Rules.preset("scopa", asso_piglia_tutto=True)
+    took = _session(["1o", "2c", "5b"], ["3c", "7e", "10b", "8o"], ["3b", "4b", "6b"],
+                    rules=rules)
+    assert _turn(took, "1o", ["3c", "7e", "10b", "8o"]) is None
+    laid = _session(["1o", "4c", "5b"], ["3c", "7e", "10b", "6o"], ["3b", "4b", "6b"],
+                    rules=Rules.preset("scopa", asso_piglia_tutto=True,
+                                       capture_rule="optional"))
+    assert _turn(laid, "4c", []) is None  # the only capture was the ace's, by right

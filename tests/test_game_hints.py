@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from escoba import Rules
+from escoba import Deck, Round, Rules
 from tests.helpers import card, stacked_round
 from tests.test_app_helpers import (
     assert_ok,
@@ -159,3 +159,20 @@ def test_the_board_and_the_hint_panel_say_the_same_odds(odds_style: str) -> None
                 assert shown["level"] == line.params["odds"].level
                 compared += 1
     assert compared >= 20
+
+
+def test_the_ace_taking_the_table_by_right_is_hinted_as_a_move_never_a_sum() -> None:
+    """Asso piglia tutto: the best move is the ace taking 3 + 5 + 7 by right. Its hint
+    lights the cards and says the move; never "3 + 5 + 7 = 1" nor "they add up"."""
+    from trainer.words import hint_line_text
+
+    rules = Rules.preset("scopa", asso_piglia_tutto=True)
+    round_ = Round.from_position(rules, [["1o", "9c", "9e"], ["2b", "6b", "6c"]],
+                                 ["3b", "5e", "7c"], to_move=0)
+    second, third = game_hint(round_.observation(0), 2), game_hint(round_.observation(0), 3)
+    assert second.lines[-1].key == "hint_lit_by_right"
+    assert set(second.lit) == {card("1o"), card("3b"), card("5e"), card("7c")}
+    assert "hint_arith" not in _keys(third) and "hint_arith_plain" not in _keys(third)
+    assert third.lines[-1].key in ("hint_move", "hint_move_plain")
+    words = " ".join(hint_line_text(line, Deck.ITALIAN) for line in third.lines)
+    assert "= 1" not in words and "add up" not in words, words

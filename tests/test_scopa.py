@@ -470,8 +470,8 @@ def test_a_variant_must_say_what_its_game_owns() -> None:
     if not hasattr(Variant, "__abstractmethods__"):
         pytest.skip("compiled core: mypyc checks a native class's abstract methods when "
                     "it builds (the pure run checks them here)")
-    owned = {"capture_sets", "refusal", "fact", "sweep_risk_band", "sweeper_value",
-             "opening_table", "redeal_error", "score"}
+    owned = {"capture_sets", "refusal", "fact", "capture_terms", "sweep_risk_band",
+             "sweeper_value", "opening_table", "redeal_error", "score"}
     assert Variant.__abstractmethods__ == owned
     for variant in VARIANTS.values():
         assert not type(variant).__abstractmethods__, variant
@@ -495,3 +495,21 @@ def test_scopas_wrong_sum_says_the_table_cards_make_the_played_cards_value() -> 
     wrong = position(Rules(), ["6o"], ["3c", "2e"]).check(Move.parse("6o+3c+2e"))
     assert wrong is not None and wrong.code == Code.WRONG_SUM
     assert "sum_of" not in wrong.params and wrong.params["need"] == 15
+
+
+def test_a_captures_terms_are_the_variants_and_the_ace_by_right_has_none() -> None:
+    """The sum a capture shows, said once by its variant: Scopa's table cards to the card's
+    value, an equal card as itself, and no sum (None) for the ace taking the table by
+    right; Escoba's table cards and card to the capture sum."""
+    def idx(codes: str) -> int:
+        return mask_of([Card.parse(c) for c in codes.split()])
+
+    scopa = variant_for(APT)
+    seven, ace = Card.parse("7o").index, Card.parse("1o").index
+    assert scopa.capture_terms(APT, seven, idx("4c 3e")) == ((3, 4), 7)
+    assert scopa.capture_terms(APT, seven, idx("7c")) == ((7,), 7)
+    assert scopa.capture_terms(APT, ace, idx("3b 7e 10b")) is None
+    assert scopa.fact(APT, ace, idx("3b 7e 10b")) is None
+    assert scopa.capture_terms(APT, ace, idx("1c")) == ((1,), 1)
+    classic = Rules.preset("classic")
+    assert variant_for(classic).capture_terms(classic, seven, idx("8c")) == ((8, 7), 15)

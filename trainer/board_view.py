@@ -40,7 +40,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from escoba import Card, Deck, Move, Observation, coach
+from escoba import Card, Deck, Move, Observation, Rules, coach
 from escoba.cards import cards_of
 from escoba.variants import variant_for
 from puzzles import Puzzle
@@ -234,21 +234,19 @@ class SeatView:
     is_viewer: bool
 
 
-def _capture_sum(event: Any, variant: str = "escoba") -> str | None:
-    """ "8 + 7 = 15": the sum a capture made, in the engine's own terms (for the board's
+def _capture_sum(event: Any, rules: Rules) -> str | None:
+    """ "8 + 7 = 15": the sum a capture made, in its variant's terms (for the board's
     cheer of a child's capture); None for a card laid down or a take without a card.
-    Scopa's is the table cards to the card's value ("3 + 4 = 7"); an equal card or the
-    ace taking the whole table makes no sum to cheer."""
+    Scopa's is the table cards to the card's value ("3 + 4 = 7"); an equal card (one
+    term) or the ace taking the whole table (no sum) makes no sum to cheer."""
     if event.kind != "play" or event.card is None or not event.take_mask:
         return None
-    if variant == "scopa":
-        values, target = capture_terms(Move(event.card, event.take), variant, 0)
-        # One card is an equal value; an ace with two or more took the table by right.
-        if len(values) < 2 or target == 1:
-            return None
-        return f"{sum_expression(values)} = {target}"
-    values, total, jokers = Move(event.card, event.take).sum_terms()
-    return f"{sum_expression(values)} = {total if not jokers else '🃏'}"
+    terms = capture_terms(rules, Move(event.card, event.take))
+    if terms is None or len(terms[0]) < 2:
+        return None
+    values, total = terms
+    # A joker's value is whatever made the sum: the total is then the joker itself.
+    return f"{sum_expression(values)} = {'🃏' if 'JK' in values else total}"
 
 
 def _move_warning(a: hint_mod.Assessment, hints_on: bool, deck: Deck, odds_style: str
@@ -349,7 +347,7 @@ def game_board(*, obs: Observation, seats: Sequence[SeatView], game_id: int | No
                        "take": [str(c) for c in sorted(event.take)],
                        "kind": event.kind, "escoba": bool(event.escoba),
                        "computer": event.seat not in humans,
-                       "sum": _capture_sum(event, obs.rules.variant)})
+                       "sum": _capture_sum(event, obs.rules)})
     events = events[-8:]
     me = next((v for v in seats if v.is_viewer), None)
     moves = None

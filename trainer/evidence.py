@@ -111,8 +111,9 @@ def turn_evidence(obs: Observation, move: Move, verdict: IllegalMoveError | None
           and obs.rules.variant == "escoba"):
         # What the played card needed from the table: the variant's fact ("15-7").
         tried = variant_for(obs.rules).fact(obs.rules, move.card.index, mask_of(move.take))
-        answers = [(tried, False, None)]
-        wrong = 1
+        if tried is not None:
+            answers = [(tried, False, None)]
+            wrong = 1
     if not answers:
         return None
     played = "ok" if verdict is None else "try"

@@ -193,8 +193,10 @@ def game_hint(obs: Observation, step: int, picked: Card | None = None,
         return GameHint(step, ())
     best = assessed[0]
     card = best.move.card
-    # The number a capture makes: 15 in Escoba, the card's own value in Scopa.
-    values, cs = capture_terms(best.move, obs.rules.variant, obs.rules.capture_sum)
+    # The number a capture makes: 15 in Escoba, the card's own value in Scopa; no sum
+    # for the ace taking the table by right (its move is said instead).
+    terms = capture_terms(obs.rules, best.move) if best.move.take else None
+    cs = terms[1] if terms is not None else obs.rules.capture_sum
     # Scopa has no one number to make: its nudges say "take" and "nothing to take".
     scopa = obs.rules.variant == "scopa"
     if best.move.take:
@@ -209,16 +211,17 @@ def game_hint(obs: Observation, step: int, picked: Card | None = None,
     lit: tuple[Card, ...] = ()
     if step >= 2:
         lit = (card, *sorted(best.move.take))
-        lines.append(HintLine("best", "hint_lit" if best.move.take else "hint_lit_lay",
-                              {"card": card}))
+        lit_key = ("hint_lit_lay" if not best.move.take
+                   else "hint_lit_by_right" if terms is None else "hint_lit")
+        lines.append(HintLine("best", lit_key, {"card": card}))
     if step >= 3:
         # A risk is said once, by the risk line below, never as the best move's "why".
         why = None if best.reason[0] == "leaves_sweep" else best.reason
         params: dict[str, Any] = {"move": best.move}
         if why is not None:
             params["why"] = why
-        if best.move.take:
-            params.update(expr=sum_expression(values), sum=cs)
+        if terms is not None:
+            params.update(expr=sum_expression(terms[0]), sum=cs)
             lines.append(HintLine("best", "hint_arith" if why else "hint_arith_plain", params))
         else:
             lines.append(HintLine("best", "hint_move" if why else "hint_move_plain", params))

@@ -884,9 +884,9 @@ class LessonRunner:
         rules = self.level.rules
         values: Sequence[int | str]
         values, total, _jokers = move.sum_terms()
-        if sum_to_make(rules) is None:
-            values = capture_terms(move, rules.variant, rules.capture_sum)[0]
-            total = sum(int(v) for v in values)
+        terms = capture_terms(rules, move) if move.take else None
+        if sum_to_make(rules) is None and terms is not None:
+            values, total = terms
         return {"card": move.card, "cards": tuple(sorted(move.take)), "count": len(won),
                 "oros": sum(1 for c in won if c.suit is Suit.OROS),
                 "sevens": sum(1 for c in won if c.value == 7),

@@ -69,8 +69,11 @@ def praise_for(events: Iterable[Play], seat: int, *, stars: int = 0,
         return Praise(otherwise, {}, stars=stars, variant=variant)
     move = Move(play.card, play.take)
     values, total, jokers = move.sum_terms()
-    if rules is not None and variant == "scopa":
-        values, total = capture_terms(move, variant, rules.capture_sum)
+    if rules is not None and variant != "escoba":
+        terms = capture_terms(rules, move)
+        if terms is None:  # the ace took the table by right: no sum to praise
+            return Praise(otherwise, {}, stars=stars, variant=variant)
+        values, total = terms
     params: dict[str, object] = {"expr": sum_expression(values),
                                  "total": total if not jokers else "🃏"}
     praise = Praise("praise.sum", params, escoba=bool(play.escoba), stars=stars,

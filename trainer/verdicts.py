@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from escoba import Card, Code, Deck, EscobaError, RecordError
+from escoba import Card, Code, Deck, EscobaError, Move, RecordError, Rules
 from escoba.cards import mask_of
 from escoba.solver import capture_masks, is_capture, sum_terms
+from escoba.variants import variant_for
 
 from .i18n import CardList, card_name, cards_name, t
 
@@ -52,13 +53,14 @@ def sum_expression(values: Sequence[int | str]) -> str:
     return " + ".join("🃏" if v == "JK" else str(v) for v in values)
 
 
-def capture_terms(move: Any, variant: str, capture_sum: int) -> tuple[list[int | str], int]:
-    """A capture's sum as the game writes it, and the number it makes: Escoba's table
-    cards then the card played, to the capture sum ("8 + 7", 15); Scopa's table cards
-    only, to the played card's value ("3 + 4", 7). Words only: the engine judged it."""
-    if variant == "scopa":
-        return sorted(c.value for c in move.take), move.card.value
-    return move.sum_terms()[0], capture_sum
+def capture_terms(rules: Rules, move: Move) -> tuple[list[int | str], int] | None:
+    """A capture's sum as the game writes it, and the number it makes, as its variant says
+    (:meth:`escoba.variants.Variant.capture_terms`): Escoba's table cards then the card
+    played, to the capture sum ("8 + 7", 15); Scopa's table cards only, to the played
+    card's value ("3 + 4", 7). None for a capture that is no sum (the ace taking the
+    table by right): the caller words the move. Words only: the engine judged it."""
+    terms = variant_for(rules).capture_terms(rules, move.card.index, mask_of(move.take))
+    return None if terms is None else (list(terms[0]), terms[1])
 
 
 def move_message(verdict: EscobaError) -> tuple[str, dict[str, Any]]:

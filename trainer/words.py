@@ -203,11 +203,11 @@ def review_item_text(item: hint_mod.ReviewedMove, deck: Deck, rules: Rules) -> s
     reason = "; ".join(dict.fromkeys(why + named)) or t("review_better")
     where = {"round": item.round or "?", "move": item.move_no or "?"}
     if item.missed_capture and item.best is not None:
-        values, target = capture_terms(item.best, rules.variant, rules.capture_sum)
-        plain = [v for v in values if isinstance(v, int)]
+        terms = capture_terms(rules, item.best)
         # A capture that is no sum (Scopa's ace taking the whole table by right) is told
-        # as the move, never as a false "4 + 6 = 1".
-        if len(plain) < len(values) or sum(plain) == target:
+        # as the move below, never as a false "4 + 6 = 1".
+        if terms is not None:
+            values, target = terms
             return t("review_item_missed_at", **where, expr=sum_expression(values),
                      total=target, card=card_text(item.best.card, deck),
                      cards=cards_text(item.best.take, deck), why=reason)

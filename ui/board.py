@@ -188,17 +188,21 @@ def play_label(game: GameSession, card: Card | None, take: list[Card]) -> str:
 def _scopa_play_label(game: GameSession, card: Card, take: list[Card]) -> str:
     """Scopa's Play label: the table cards' sum against the card's value ("3 + 4 = 7 ✓"),
     or, when the engine would refuse for another reason than the sum (an equal card to
-    take first, the ace's whole table), that reason, so "3 = 3, you need 6" is never said."""
-    values, need = capture_terms(Move(card, frozenset(take)), "scopa", 0)
-    expr = sum_expression(values)
-    total = sum(int(v) for v in values)  # words only: the engine judges below
+    take first, the ace's whole table), that reason, so "3 = 3, you need 6" is never said.
+    The sums are the engine's: its refusal's, or the variant's terms of a capture."""
     verdict = game.check(card, take)
-    if verdict is None:
-        return t("sum_ok", expr=expr, total=total)
-    if verdict.code in (Code.MUST_TAKE_EQUAL, Code.ACE_TAKES_ALL):
+    if verdict is not None and verdict.code == Code.WRONG_SUM:
+        p = verdict.params
+        return t("sum_not_yet", expr=sum_expression(p["values"]), total=p["total"],
+                 need=p["need"])
+    if verdict is not None:
         key, params = move_message(verdict)
         return t(key, **params)
-    return t("sum_not_yet", expr=expr, total=total, need=need)
+    terms = capture_terms(game.rules, Move(card, frozenset(take)))
+    if terms is None:  # the ace takes the table by right: no sum to show
+        return t("ace_takes_all")
+    values, total = terms
+    return t("sum_ok", expr=sum_expression(values), total=total)
 
 
 def _turn(game: GameSession, seconds: float | None) -> TurnContext:

@@ -91,8 +91,18 @@ class Variant(ABC):
                 and (rules.last_play_escoba or not last_play))
 
     @abstractmethod
-    def fact(self, rules: Rules, card: int, take: int) -> str:
-        """The arithmetic fact a capture practises, as evidence records it."""
+    def fact(self, rules: Rules, card: int, take: int) -> str | None:
+        """The arithmetic fact a capture practises, as evidence records it; None for a
+        capture that practises no sum (a card taking the table by right)."""
+
+    @abstractmethod
+    def capture_terms(self, rules: Rules, card: int,
+                      take: int) -> tuple[tuple[int | str, ...], int] | None:
+        """A capture's sum as a child writes it, and the number it makes: Escoba's table
+        cards then the card played, to the capture sum (``((8, 7), 15)``; a joker is
+        ``"JK"``); Scopa's table cards, to the played card's value (``((3, 4), 7)``).
+        None for a capture that is no sum (a card taking the table by right): the app
+        then words the move, never a false "3 + 5 + 7 = 1"."""
 
     # -- the table -----------------------------------------------------------
     @abstractmethod

@@ -50,6 +50,10 @@ class EscobaVariant(Variant):
         # What the table had to add up to, and the card's value: "15 - 7".
         return f"{rules.capture_sum}-{VALUE[card]}"
 
+    def capture_terms(self, rules: Rules, card: int,
+                      take: int) -> tuple[tuple[int | str, ...], int]:
+        return tuple(sum_terms(card, take)[0]), rules.capture_sum
+
     def sweep_risk_band(self, rules: Rules) -> tuple[int, int]:
         return rules.sweep_risk_range  # 5-14 for 15: Rules has said it since issue 9
 

@@ -103,11 +103,22 @@ class ScopaVariant(Variant):
             return rules.asso_piglia_tutto_scopa
         return True
 
-    def fact(self, rules: Rules, card: int, take: int) -> str:
+    def fact(self, rules: Rules, card: int, take: int) -> str | None:
         # Equal value practises recognising "the same number"; a sum practises the
-        # addition whose total is the card: "7=3+4".
-        parts = sorted(VALUE[i] for i in _cards(take))
-        return f"{VALUE[card]}=" + "+".join(map(str, parts))
+        # addition whose total is the card: "7=3+4". The ace taking the table by right
+        # practises none.
+        terms = self.capture_terms(rules, card, take)
+        if terms is None:
+            return None
+        values, value = terms
+        return f"{value}=" + "+".join(map(str, values))
+
+    def capture_terms(self, rules: Rules, card: int,
+                      take: int) -> tuple[tuple[int | str, ...], int] | None:
+        values = tuple(sorted(VALUE[i] for i in _cards(take)))
+        # Only a capture whose table cards make the card's value is a sum (asso piglia
+        # tutto takes any table by right).
+        return (values, VALUE[card]) if sum(values) == VALUE[card] else None
 
     def sweep_risk_band(self, rules: Rules) -> tuple[int, int]:
         return 1, 10

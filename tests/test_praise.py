@@ -31,12 +31,12 @@ def test_a_capture_is_praised_with_the_engines_own_sum(seed: int, capture_sum: i
     if not captures:
         lay = rng.choice(round_.legal_moves())
         played = round_.play(lay, seat)
-        praise = praise_for([played], seat)
+        praise = praise_for([played], seat, rules=rules)
         assert praise.kind == "right" and praise.key == "fb.right"
         return
     move = rng.choice(captures)
     played = round_.play(move, seat)
-    praise = praise_for([played], seat, stars=2)
+    praise = praise_for([played], seat, rules=rules, stars=2)
     values, total, jokers = move.sum_terms()
     assert praise.params["expr"] == " + ".join("🃏" if v == "JK" else str(v) for v in values)
     if not jokers:
@@ -44,7 +44,7 @@ def test_a_capture_is_praised_with_the_engines_own_sum(seed: int, capture_sum: i
     assert praise.kind == ("escoba" if played.escoba else "capture")
     assert praise.stars == 2
     # Another seat's capture is never the child's praise.
-    assert praise_for([played], (seat + 1) % rules.players).kind == "right"
+    assert praise_for([played], (seat + 1) % rules.players, rules=rules).kind == "right"
 
 
 def _finish(runner: LessonRunner):
@@ -68,7 +68,8 @@ def _finish_first_level_of(stage_key: str):
 def test_a_finished_escoba_level_waits_and_is_praised_with_its_sum_in_every_language() -> None:
     runner, outcome = _finish_first_level_of("escoba")
     assert runner.status == "level_done"  # held for the board to play it out
-    praise = praise_for(outcome.events, 0, stars=outcome.result.stars)
+    praise = praise_for(outcome.events, 0, rules=runner.level.rules,
+                        stars=outcome.result.stars)
     assert praise.kind == "escoba" and praise.stars == 3
     assert runner.view().table == ()  # the empty table the broom is drawn on
     words = {lang: t(praise.key, lang, domain="lessons", **praise.params)
@@ -87,8 +88,8 @@ def test_a_finished_escoba_level_waits_and_is_praised_with_its_sum_in_every_lang
 def test_a_tapping_level_is_praised_in_its_own_words() -> None:
     first = load_stages()[0]
     runner, outcome = _finish_first_level_of(first.key)
-    assert praise_for(outcome.events, 0, otherwise=outcome.feedback.key).key == \
-        outcome.feedback.key
+    assert praise_for(outcome.events, 0, rules=runner.level.rules,
+                      otherwise=outcome.feedback.key).key == outcome.feedback.key
 
 
 def test_the_board_may_ask_for_the_next_level_only_at_its_position() -> None:

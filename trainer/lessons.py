@@ -315,7 +315,7 @@ def lesson_deck(rules: Rules, chosen: Deck = Deck.SPANISH) -> Deck:
 _GAME_WORDED = frozenset({Code.MUST_TAKE_EQUAL, Code.ACE_TAKES_ALL})
 
 
-def verdict_feedback(verdict: EscobaError, rules: Rules | None = None) -> Message:
+def verdict_feedback(verdict: EscobaError, rules: Rules) -> Message:
     """The feedback for a refused move or claim, from the engine's code and parameters.
 
     The sum is the engine's (its terms, total and the sum needed); the runner only
@@ -325,7 +325,7 @@ def verdict_feedback(verdict: EscobaError, rules: Rules | None = None) -> Messag
     """
     p = verdict.params
     code = verdict.code
-    no_fixed_sum = rules is not None and sum_to_make(rules) is None
+    no_fixed_sum = sum_to_make(rules) is None
     if code in _GAME_WORDED or (code == Code.WRONG_SUM and p.get("sum_of") == "table") or (
             code == Code.CAPTURE_FORCED and no_fixed_sum):
         key, params = move_message(verdict)

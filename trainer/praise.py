@@ -58,24 +58,22 @@ def child_capture(events: Iterable[Play], seat: int) -> Play | None:
                  and e.card is not None and e.take_mask), None)
 
 
-def praise_for(events: Iterable[Play], seat: int, *, stars: int = 0,
-               otherwise: str = "fb.right", rules: Rules | None = None) -> Praise:
+def praise_for(events: Iterable[Play], seat: int, *, rules: Rules, stars: int = 0,
+               otherwise: str = "fb.right") -> Praise:
     """The praise for a right action that played ``events`` (``seat`` is the child's):
-    the sum of the child's capture in the engine's own terms, or ``otherwise``. Under
-    ``rules`` of Scopa the sum is its table cards to the card's value."""
-    variant = rules.variant if rules is not None else "escoba"
+    the sum of the child's capture in its game's terms (:func:`capture_terms`: Escoba's
+    card and table cards to the capture sum, Scopa's table cards to the card's value),
+    or ``otherwise`` (no capture, or the ace taking the table by right: no sum)."""
+    variant = rules.variant
     play = child_capture(events, seat)
-    if play is None or play.card is None:
+    terms = (capture_terms(rules, Move(play.card, play.take))
+             if play is not None and play.card is not None else None)
+    if play is None or terms is None:
         return Praise(otherwise, {}, stars=stars, variant=variant)
-    move = Move(play.card, play.take)
-    values, total, jokers = move.sum_terms()
-    if rules is not None and variant != "escoba":
-        terms = capture_terms(rules, move)
-        if terms is None:  # the ace took the table by right: no sum to praise
-            return Praise(otherwise, {}, stars=stars, variant=variant)
-        values, total = terms
+    values, total = terms
+    # A joker's value is whatever made the sum: the total is then the joker itself.
     params: dict[str, object] = {"expr": sum_expression(values),
-                                 "total": total if not jokers else "🃏"}
+                                 "total": "🃏" if "JK" in values else total}
     praise = Praise("praise.sum", params, escoba=bool(play.escoba), stars=stars,
                     variant=variant)
     return Praise(praise.sweep_key, params, escoba=True, stars=stars, variant=variant) \

@@ -46,11 +46,11 @@ class Celebration:
     praise: Praise
 
 
-def praise_message(outcome: Outcome, rules: Rules | None = None) -> Message | None:
+def praise_message(outcome: Outcome, rules: Rules | None) -> Message | None:
     """A right action's praise with the sum the child made ("8 + 7 = 15!"; under a Scopa
     level's ``rules`` "3 + 4 = 7!"), or the level's own words when there is no capture to
     repeat; a wrong one keeps its feedback."""
-    if not outcome.ok or outcome.feedback is None:
+    if not outcome.ok or outcome.feedback is None or rules is None:  # None: no level
         return outcome.feedback
     praise = praise_for(outcome.events, CHILD, otherwise=outcome.feedback.key, rules=rules)
     if praise.kind == "right":

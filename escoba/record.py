@@ -34,6 +34,7 @@ from .moves import Move, Renuncio
 from .round import Round
 from .rules import Rules
 from .scoring import RoundScore
+from .variants import variant_for
 
 __all__ = ["FORMAT", "RecordError", "Replay", "game_to_record", "round_moves", "replay",
            "load_record", "record_summary"]
@@ -292,13 +293,10 @@ def replay(record: Mapping[str, Any] | str | bytes) -> Replay:
                 if exc.code != Code.DECK_REDEAL:
                     raise at_old.because(exc, Code.RECORD_DECK) from None
             else:
-                if rules.variant == "escoba":
-                    raise at_old.error(f"its table holds no {rules.capture_sum}, so it was "
-                                       "not to be redealt", Code.RECORD_REDEAL,
-                                       need=rules.capture_sum)
-                # Another game's redeal is not about a sum (Scopa: three or four re).
-                raise at_old.error(f"its table was not one {rules.variant} redeals",
-                                   Code.RECORD_REDEAL)
+                # The variant says why (Escoba: no 15; Scopa: fewer than three re).
+                reason, params = variant_for(rules).no_redeal_reason(rules)
+                raise at_old.error(f"{reason}, so it was not to be redealt",
+                                   Code.RECORD_REDEAL, **params)
             abandoned.append(old_deck)
         try:
             round_ = game.start_round(deck, redealt=abandoned)

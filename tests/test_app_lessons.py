@@ -169,7 +169,7 @@ def test_a_scopa_stage_opens_in_the_italian_deck_and_its_refusal_names_the_equal
     at.button(key="lesson_open_scopa_same").click().run()
     assert_ok(at)
     view = _runner(at).view()
-    assert (view.stage, view.level, view.variant) == ("scopa_same", "tap", "scopa")
+    assert (view.stage, view.level) == ("scopa_same", "tap")
     data = board_data(at, "lesson_board")
     assert data is not None and data["sum_rule"] == "card"
     assert "7 di denari" in data["intro"] and "oros" not in data["intro"]

@@ -39,6 +39,7 @@ from lessons import (
     parse_stage,
     read_stages,
 )
+from trainer.cards import deck_for_game
 from trainer.i18n import LANGUAGES, placeholders, t, use_language
 from trainer.lessons import (
     FEEDBACK_KEYS,
@@ -46,7 +47,6 @@ from trainer.lessons import (
     LessonRunner,
     Message,
     Outcome,
-    lesson_deck,
     next_lesson,
     say,
     stage_summaries,
@@ -339,7 +339,8 @@ def test_every_level_plays_through(stage: Stage, level: Level,
     caplog.set_level(logging.WARNING)
     runner = LessonRunner(STAGES, auto_advance=False)
     view = runner.start(stage.key, level.key)
-    deck = lesson_deck(level.rules)  # a Scopa stage names its cards in Scopa's deck
+    # A Scopa stage names its cards in Scopa's deck.
+    deck = deck_for_game(Deck.SPANISH, level.rules)
     _render(view.stage_title, caplog, deck)
     _render(view.stage_intro, caplog, deck)
     if level.is_game:
@@ -997,12 +998,12 @@ def test_the_scopa_stages_follow_the_path_under_scopas_rules() -> None:
     assert [s.order for s in scopa] == [13, 14]
     for stage in scopa:
         assert {lv.rules.variant for lv in stage.levels} == {"scopa"}
-        assert lesson_deck(stage.rules) is Deck.ITALIAN
-        assert lesson_deck(stage.rules, Deck.FRENCH) is Deck.FRENCH  # a family's choice
+        assert deck_for_game(Deck.SPANISH, stage.rules) is Deck.ITALIAN
+        assert deck_for_game(Deck.FRENCH, stage.rules) is Deck.FRENCH  # a family's choice
         view = LessonRunner(STAGES, auto_advance=False).start(stage.key)
         # No sum to make under Scopa: no text may say 15.
-        assert "sum" not in view.goal.params and view.variant == "scopa"
-    assert lesson_deck(STAGES[0].rules) is Deck.SPANISH
+        assert "sum" not in view.goal.params
+    assert deck_for_game(Deck.SPANISH, STAGES[0].rules) is Deck.SPANISH
 
 
 def test_a_sum_tapped_while_an_equal_card_lies_there_is_refused_and_the_card_named() -> None:

@@ -13,8 +13,9 @@ import locales
 from escoba import Card, Deck
 from escoba.cards import CARDS
 from lessons import load_stages
+from trainer.cards import deck_for_game
 from trainer.i18n import LANGUAGES, card_name, placeholders, t
-from trainer.lessons import LessonRunner, Message, lesson_deck
+from trainer.lessons import LessonRunner, Message
 from trainer.speech import (
     GAME_WORDS,
     VOICE_UNFRIENDLY,
@@ -163,7 +164,7 @@ def _every_goal() -> list[tuple[str, str, Message, Deck]]:
         for number in range(1, len(stage.levels) + 1):
             view = runner.start(stage.key, number)
             goals.append((stage.key, stage.levels[number - 1].key, view.goal,
-                          lesson_deck(stage.rules)))
+                          deck_for_game(Deck.SPANISH, stage.rules)))
     return goals
 
 

@@ -66,7 +66,6 @@ from lessons import (
     question_cards,
 )
 
-from .cards import deck_for_game
 from .gameplay import GameSession, SeatSpec, bot_avatar
 from .hints import assess, game_hint
 from .i18n import card_name, cards_name, rank_name, t
@@ -76,7 +75,7 @@ from .verdicts import capture_terms, move_message, sum_expression
 __all__ = ["Message", "Outcome", "LevelResult", "LessonView", "LessonRunner", "StageSummary",
            "WonPile", "question_cards",
            "stars_for", "verdict_feedback", "verdict_look", "say", "stage_summaries",
-           "next_lesson", "sum_to_make", "lesson_deck",
+           "next_lesson", "sum_to_make",
            "suggest_lessons",
            "FEEDBACK_KEYS", "DOMAIN", "STATUSES", "LessonRecorder", "GOAL_WORDS",
            "words_to_read"]
@@ -225,9 +224,6 @@ class LessonView:
     words: tuple[str, ...] = ()
     #: A tap step's hand card that the tapped table card goes with: shown picked.
     picked: Card | None = None
-    #: The capture rule the level plays by (``Rules.variant``): a Scopa level is drawn
-    #: in Scopa's deck (:func:`lesson_deck`) and its board adds up to the card's value.
-    variant: str = "escoba"
 
     @property
     def has_board(self) -> bool:
@@ -301,12 +297,6 @@ def sum_to_make(rules: Rules) -> int | None:
     ``None`` when the variant has none: under Scopa each card makes its own value, so no
     lesson text may say "make 15" (the runner gives such a text no ``{sum}`` to fill)."""
     return rules.capture_sum if isinstance(variant_for(rules), EscobaVariant) else None
-
-
-def lesson_deck(rules: Rules, chosen: Deck = Deck.SPANISH) -> Deck:
-    """The deck a level under ``rules`` is drawn and named in: Play's own choice
-    (:func:`trainer.cards.deck_for_game`: a Scopa level shows the Italian deck)."""
-    return deck_for_game(chosen, rules)
 
 
 #: The refusals only Scopa gives: worded as the app words them in a game (the messages
@@ -629,8 +619,7 @@ class LessonRunner:
             refusals=s.refusals,
             then="play" if self.stage.levels[-1].is_game else "stage",
             game_hint_step=self._game_hint_step(obs), words=level.words,
-            picked=step.kind.with_card if isinstance(step.kind, TapCard) else None,
-            variant=rules.variant)
+            picked=step.kind.with_card if isinstance(step.kind, TapCard) else None)
 
     def _position(self, obs: Observation | None) -> str:
         s = self._s

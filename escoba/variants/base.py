@@ -126,6 +126,11 @@ class Variant(ABC):
         """Why a deal whose opening ``table`` :meth:`opening_table` says to redeal is
         refused: ``deck_redeal``, with the parameters that say it under this game."""
 
+    def no_redeal_reason(self, rules: Rules) -> tuple[str, dict[str, int]]:
+        """Why a record's deck listed as redealt was not to be: the reason's words and
+        the parameters of its ``record_redeal`` refusal (Escoba: no 15 on its table)."""
+        return f"its table was not one {self.name} redeals", {}
+
     def opening_table_cards(self, rules: Rules) -> int:
         """How many cards a deal lays face up on the table."""
         return 4

@@ -73,6 +73,9 @@ class EscobaVariant(Variant):
         hit = any(s for s in subset_masks_in_range(plain, rules.capture_sum, rules.capture_sum))
         return "redeal" if hit else "play"
 
+    def no_redeal_reason(self, rules: Rules) -> tuple[str, dict[str, int]]:
+        return f"its table holds no {rules.capture_sum}", {"need": rules.capture_sum}
+
     def redeal_error(self, rules: Rules, table: int) -> DeckError:
         return DeckError(f"the initial table {format_cards(cards_of(table))} holds "
                          f"{rules.capture_sum}: the deal must be redealt", Code.DECK_REDEAL,

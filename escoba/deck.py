@@ -20,7 +20,7 @@ from .cards import CARDS, DECK_MASK, Card, cards_of, format_cards, mask_of
 from .errors import Code, DeckError
 from .rules import Rules
 
-__all__ = ["deck_for", "check_full_deck", "shuffled_order", "deck_of"]
+__all__ = ["deck_for", "check_full_deck", "cards_once", "shuffled_order", "deck_of"]
 
 
 def check_full_deck(rules: Rules, deck: Sequence[object]) -> None:
@@ -48,6 +48,19 @@ def check_full_deck(rules: Rules, deck: Sequence[object]) -> None:
                         + (": " + "; ".join(why) if why else "") + ")", Code.DECK_NOT_FULL,
                         size=size, count=len(deck), twice=twice,
                         missing=[str(c) for c in missing], extra=[str(c) for c in extra])
+
+
+def cards_once(cards: Sequence[Card], verb: str) -> set[Card]:
+    """The cards, each once; a card given twice is refused (``deal_cards_twice``: "3o
+    dealt twice", "placed twice" for a position), every such card named."""
+    counts: dict[Card, int] = {}
+    for c in cards:
+        counts[c] = counts.get(c, 0) + 1
+    twice = sorted(c for c, k in counts.items() if k > 1)
+    if twice:
+        raise DeckError(f"{format_cards(twice)} {verb} twice", Code.DEAL_CARDS_TWICE,
+                        cards=[str(c) for c in twice])
+    return set(counts)
 
 
 def deck_for(rules: Rules, hands: Sequence[Sequence[Card | str]],
@@ -84,15 +97,9 @@ def deck_for(rules: Rules, hands: Sequence[Sequence[Card | str]],
         raise DeckError(f"the table has {len(on_table)} cards; a deal puts 4 there",
                         Code.DEAL_WRONG_COUNT, where="table", count=len(on_table), expected=4)
     dealt = [c for k in range(n) for c in as_cards[(dealer + 1 + k) % n]] + on_table
-    counts: dict[Card, int] = {}
-    for c in dealt:
-        counts[c] = counts.get(c, 0) + 1
-    twice = sorted(c for c, k in counts.items() if k > 1)
-    if twice:
-        raise DeckError(f"{format_cards(twice)} dealt twice", Code.DEAL_CARDS_TWICE,
-                        cards=[str(c) for c in twice])
+    seen = cards_once(dealt, "dealt")
     if rest is None:
-        stock = [c for c in CARDS[: rules.deck_size] if c not in counts]
+        stock = [c for c in CARDS[: rules.deck_size] if c not in seen]
     else:
         stock = [c if isinstance(c, Card) else Card.parse(c) for c in rest]
     deck = dealt + stock

@@ -21,7 +21,7 @@ import random
 from collections.abc import Callable, Sequence
 
 from .cards import CARDS, JOKER_MASK, Card, cards_of, format_cards, mask_of
-from .deck import check_full_deck, deck_of
+from .deck import cards_once, check_full_deck, deck_of
 from .errors import Code, DeckError, IllegalMoveError
 from .movegen import (
     ROW_SLOT,
@@ -226,15 +226,9 @@ class Round:
         in_piles = each_seat(piles, "piles") if piles is not None else [[] for _ in range(n)]
         on_table = parsed(table)
         placed = [c for group in (*in_hands, on_table, *in_piles) for c in group]
-        counts: dict[Card, int] = {}
-        for c in placed:
-            counts[c] = counts.get(c, 0) + 1
-        twice = sorted(c for c, k in counts.items() if k > 1)
-        if twice:
-            raise DeckError(f"{format_cards(twice)} placed twice", Code.DEAL_CARDS_TWICE,
-                            cards=[str(c) for c in twice])
+        seen = cards_once(placed, "placed")
         if stock is None:
-            in_stock = [c for c in CARDS[: rules.deck_size] if c not in counts]
+            in_stock = [c for c in CARDS[: rules.deck_size] if c not in seen]
         else:
             in_stock = parsed(stock)
         check_full_deck(rules, placed + in_stock)

@@ -314,12 +314,13 @@ def _scopa_wrong(puzzle: Puzzle, card: Card, take: tuple[Card, ...]) -> WrongAns
     ("3 + 5 = 8, not 7": Scopa adds the table cards only)."""
     refusal = variant_for(SCOPA_RULES).refusal(SCOPA_RULES, mask_of(puzzle.table),
                                                card.index, mask_of(take))
-    assert refusal is not None  # the set is not among the variant's captures
-    p = refusal.params
     values = [c.value for c in take]
     # A set that makes the value is the trap the rule is about; any other set is told
-    # by its arithmetic, which is true whatever else lies on the table.
-    if refusal.code == Code.MUST_TAKE_EQUAL and sum(values) == card.value:
+    # by its arithmetic, which is true whatever else lies on the table (also for a
+    # stored puzzle whose solutions the rule would not give: never an exception here).
+    if (refusal is not None and refusal.code == Code.MUST_TAKE_EQUAL
+            and sum(values) == card.value):
+        p = refusal.params
         return WrongAnswer(take, card, None, "must_take_equal",
                            f"a {card.value} is on the table: {card} must take it first",
                            {"card": str(card), "value": card.value,

@@ -94,13 +94,7 @@ def test_a_wrong_sum_in_a_record_reads_as_arithmetic_in_spanish() -> None:
                                      "take": [str(table_card)]}]
     with pytest.raises(RecordError) as raised:
         replay(record)
-    from trainer.i18n import use_language
-
-    use_language("es")
-    try:
-        text = record_error_text(raised.value)
-    finally:
-        use_language(None)
+    text = _in_spanish(raised.value)
     total = card.value + table_card.value
     assert text == f"Ronda 1, jugada 1: {table_card.value} + {card.value} = {total}, no 15."
 
@@ -116,7 +110,6 @@ def test_a_deal_to_redeal_in_a_record_says_its_games_reason_in_spanish(
     """Scopa redeals three or four re on the opening table, Escoba (under redeal) cards
     that make 15: a record that plays such a deal says which, not "not a whole deck"."""
     from escoba.deck import deck_for
-    from trainer.i18n import use_language
 
     rules = Rules.preset(preset)
     game_ = Game(rules, seed=1, dealer=0)
@@ -127,12 +120,7 @@ def test_a_deal_to_redeal_in_a_record_says_its_games_reason_in_spanish(
     with pytest.raises(RecordError) as raised:
         replay(record)
     assert raised.value.params["reason"] == "deck_redeal"
-    use_language("es")
-    try:
-        text = record_error_text(raised.value)
-    finally:
-        use_language(None)
-    assert text == f"Ronda 1: {said}"
+    assert _in_spanish(raised.value) == f"Ronda 1: {said}"
 
 
 @pytest.mark.parametrize(("preset", "table", "said"), [
@@ -146,7 +134,6 @@ def test_a_redealt_deck_that_was_not_to_be_redealt_says_so_in_its_games_words(
     """Two re do not redeal a Scopa deal, and no 15 an Escoba one: Scopa's reason is
     not a sum (the engine gives no ``need``), Escoba's is."""
     from escoba.deck import deck_for
-    from trainer.i18n import use_language
 
     rules = Rules.preset(preset)
     game_ = Game(rules, seed=1, dealer=0)
@@ -158,12 +145,7 @@ def test_a_redealt_deck_that_was_not_to_be_redealt_says_so_in_its_games_words(
         replay(record)
     assert raised.value.code == "record_redeal"
     assert ("need" in raised.value.params) == (preset != "scopa")
-    use_language("es")
-    try:
-        text = record_error_text(raised.value)
-    finally:
-        use_language(None)
-    assert text == f"Ronda 1: {said}"
+    assert _in_spanish(raised.value) == f"Ronda 1: {said}"
 
 
 @pytest.mark.parametrize(("name", "content", "reason"), [
@@ -183,3 +165,14 @@ def test_a_file_that_is_no_record_says_why_on_the_page_in_spanish(
     assert_ok(at)
     shown = [e.value.replace("\\", "") for e in at.error]  # markdown escapes
     assert any(reason in e and "No podemos leer" in e for e in shown), shown
+
+
+def _in_spanish(error: RecordError) -> str:
+    """A record's refusal as Replay says it to a Spanish family."""
+    from trainer.i18n import use_language
+
+    use_language("es")
+    try:
+        return record_error_text(error)
+    finally:
+        use_language(None)

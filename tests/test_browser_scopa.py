@@ -31,6 +31,15 @@ from trainer.i18n import t
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
+def _new_italian_child(page, url: str, nickname: str) -> None:
+    """Make a profile as an Italian child does, past the lessons ("Salta")."""
+    page.goto(url)
+    page.get_by_role("textbox", name=t("nickname", "it")).fill(nickname)
+    page.get_by_role("button", name=t("create_profile", "it")).click()
+    page.get_by_role("link", name=t("skip_lessons", "it")).click()
+    page.get_by_text(t("profile_created", "it", name=nickname)).wait_for()
+
+
 @pytest.mark.parametrize("size", [(390, 844), (1024, 768)], ids=["phone", "tablet"])
 def test_a_scopa_capture_tapped_in_italian(server, browser_type_launch_args,  # noqa: F811
                                            size) -> None:
@@ -44,11 +53,7 @@ def test_a_scopa_capture_tapped_in_italian(server, browser_type_launch_args,  # 
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
         try:
-            page.goto(url)
-            page.get_by_role("textbox", name=t("nickname", "it")).fill(nickname)
-            page.get_by_role("button", name=t("create_profile", "it")).click()
-            page.get_by_role("link", name=t("skip_lessons", "it")).click()
-            page.get_by_text(t("profile_created", "it", name=nickname)).wait_for()
+            _new_italian_child(page, url, nickname)
             _wait_idle(page)
             page.get_by_role("link", name=t("go_play", "it")).first.click()
             page.locator(".st-key-ng_game button",
@@ -118,11 +123,7 @@ def test_a_scopa_puzzle_tapped_in_italian(server, browser_type_launch_args) -> N
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
         try:
-            page.goto(url)
-            page.get_by_role("textbox", name=t("nickname", "it")).fill(nickname)
-            page.get_by_role("button", name=t("create_profile", "it")).click()
-            page.get_by_role("link", name=t("skip_lessons", "it")).click()
-            page.get_by_text(t("profile_created", "it", name=nickname)).wait_for()
+            _new_italian_child(page, url, nickname)
             profile = re.search(r"[?&]p=(\d+)", page.url)
             assert profile, page.url
             page.goto(f"{url}/puzzles?p={profile.group(1)}")

@@ -834,7 +834,8 @@ def test_every_view_of_a_class_takes_the_same_few_queries_whatever_its_size(
         assert len(rows) == size and all(r.quick_facts == 1 for r in rows)
         assert all(len(snap.lesson_goes[r.profile_id]) == 1 for r in rows)
         counts.append(len(statements))
-    assert counts[0] == counts[1] <= 3
+    # The class, the pupils, their attempts, and six of their aggregates (issue 32).
+    assert counts[0] == counts[1] <= 9
 
 
 # -- assignments ------------------------------------------------------------------------

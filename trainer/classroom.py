@@ -41,6 +41,7 @@ from . import clock
 from .classroom_views import (
     DEFAULT_FLUENCY,
     FLUENCY_LIMITS,
+    WEEK_DAYS,
     AssignmentProgress,
     ClassroomError,
     FactGrid,
@@ -881,11 +882,15 @@ class Classroom:
         return member
 
     # -- the views ------------------------------------------------------------------
-    def snapshot(self, class_id: int) -> ClassSnapshot:
-        """The class's data for the views below: three queries, whatever its size. A
-        page reads it once per run (or caches it by :meth:`version`)."""
+    def snapshot(self, class_id: int, today: date | None = None) -> ClassSnapshot:
+        """The class's data for the views below: a fixed number of queries, whatever its
+        size. Given ``today``, the per-day figures are read for the views' days up to it
+        and any later day only (the week, the fact totals); else for every day. A page
+        reads it once per run (or caches it by :meth:`version`)."""
         self.session.touch()
-        snap = self.storage.class_snapshot(class_id)
+        days_from = (today - timedelta(days=WEEK_DAYS - 1)).isoformat() \
+            if today is not None else None
+        snap = self.storage.class_snapshot(class_id, days_from=days_from)
         self._allowed(snap.info if snap is not None else None)
         assert snap is not None
         # In the teacher's alphabetical order: the dashboard, the grid, the assignments'

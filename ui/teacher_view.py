@@ -149,7 +149,7 @@ def _class_data(room: Classroom, class_id: int) -> tuple[ClassSnapshot, dict[Any
     key = (class_id, version, current_language())
     cached = st.session_state.get(KEY_SNAP)
     if cached is None or cached[0] != key:
-        cached = (key, room.snapshot(class_id), {})
+        cached = (key, room.snapshot(class_id, today()), {})
         st.session_state[KEY_SNAP] = cached
     return cached[1], cached[2]
 

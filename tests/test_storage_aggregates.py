@@ -101,7 +101,7 @@ def _expected(history: dict[int, list[Attempt]]) -> dict[str, set[tuple[Any, ...
                         if normalise(f) is not None), key=lambda t: t[:3])
         for fact in {t[3] for t in tries}:
             its = [t for t in tries if t[3] == fact]
-            kept = [[w.isoformat(timespec="microseconds"), i, k, r, s]
+            kept = [[w.astimezone(UTC).isoformat(timespec="microseconds"), i, k, r, s]
                     for w, i, k, _, r, s, _ in its if s is not None or not r][-KEPT_FACT_TRIES:]
             out["fact_progress"].add((pid, fact, len(its), sum(t[4] for t in its),
                                       max(t[0] for t in its), json.dumps(kept)))

@@ -30,7 +30,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
 import sqlalchemy as sa
@@ -71,8 +71,9 @@ def centiseconds(seconds: float) -> int:
 
 
 def _stamp(when: datetime) -> str:
-    # One fixed width, so that the kept tries sort as their instants do.
-    return when.isoformat(timespec="microseconds")
+    # In UTC and one fixed width, so that the kept tries sort as their instants do
+    # (PostgreSQL hands times back in the server's zone).
+    return when.astimezone(UTC).isoformat(timespec="microseconds")
 
 
 @dataclass

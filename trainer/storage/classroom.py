@@ -650,7 +650,8 @@ class ClassroomStore(Database):
         """The class, its assignments, its pupils with their lesson results and last game,
         their attempts and their aggregates (per-day ones from the local day ``days_from``
         on, every day if None): a fixed number of queries, whatever the number of pupils.
-        ``only`` reads one pupil's data (the pupil's own list of assignments)."""
+        ``only`` reads one pupil's data for the pupil's own list of assignments, which
+        reads no aggregates (none are read then)."""
         with self.engine.connect() as conn:
             # 1. the class with its assignments and co-teachers (few rows: a class has few)
             rows = conn.execute(
@@ -721,7 +722,8 @@ class ClassroomStore(Database):
             attempt_rows = conn.execute(sa.select(attempts).where(
                 attempts.c.profile_id.in_(pupils)).order_by(attempts.c.id)).all()
             # 4. their aggregates
-            aggregates = _read_aggregates(conn, pupils, list(members), days_from)
+            aggregates = _read_aggregates(conn, pupils, list(members), days_from) \
+                if only is None else {}
         by_pupil: dict[int, list[Attempt]] = {pid: [] for pid in members}
         for r in attempt_rows:
             by_pupil.setdefault(r.profile_id, []).append(_attempt(r))

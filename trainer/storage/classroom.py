@@ -13,9 +13,10 @@ device's guesses make that device wait without locking the target out on another
 (issue 27). A pupil's nickname is unique within its class (``profiles.name_scope``).
 
 A class's data for the teacher's views is read by :meth:`ClassroomStore.class_snapshot`
-in three queries whatever the class's size (the class with its assignments; the
+in nine queries whatever the class's size (the class with its assignments; the
 pupils with their lesson results, unfinished lesson goes and last game; the pupils'
-attempts).
+attempts; and six of the pupils' aggregates, :mod:`.aggregates`, from which the fact
+grid and the dashboard are computed).
 """
 
 from __future__ import annotations

@@ -4,7 +4,9 @@ dashboard's rows are the same as the full-history computation kept below (the ap
 code until issue 32, as the reference), for random histories written every way the app
 writes (out of time order too) and for the seeded school-year generator's small class,
 on every day of their history and the day after, with each time limit; and a snapshot
-read for one week gives what one read for every day gives.
+read for one week, with only the attempts the assignments count (as the teacher's page
+reads it), gives what one read for every day and attempt gives: the assignments'
+progress and a cell's history too.
 """
 
 from __future__ import annotations
@@ -125,8 +127,9 @@ def assert_views_match_the_full_history(room: Classroom, class_id: int,
     everything = room.snapshot(class_id)
     assert {m.profile_id for m in everything.members} == set(everything.aggregates)
     for today in days:
-        bounded = room.snapshot(class_id, today)
+        bounded = room.snapshot(class_id, today, every_attempt=False)
         assert bounded.days_from == (today - timedelta(days=6)).isoformat()
+        assert room.assignments(bounded, today) == room.assignments(everything, today)
         for snap in (everything, bounded):
             for limit in FLUENCY_LIMITS:
                 grid = room.fact_grid(snap, limit)
@@ -139,6 +142,10 @@ def assert_views_match_the_full_history(room: Classroom, class_id: int,
             assert totals == reference_totals(grid, everything, today)
             for row in room.dashboard(snap, today):
                 assert _figures(row) == reference_row(everything, row.profile_id, today)
+    for member in everything.members:
+        for fact in ("3+8", "7+8", "15-8"):
+            assert room.cell_history(bounded, member.profile_id, fact) \
+                == room.cell_history(everything, member.profile_id, fact)
     return sum(len(a) for a in everything.attempts.values())
 
 
@@ -149,6 +156,12 @@ def test_the_views_from_aggregates_equal_the_full_history_for_random_histories(
     info = room.create_class("3B")
     pupils = [p.profile_id for p in room.generate_pupils(info.id, 3, "en").added]
     _history(room.storage, pupils, seed)
+    # Assignments of every kind, with answers before and after them.
+    room.create_assignment(info.id, "puzzles", {"kind": "captures", "level": 1, "count": 2})
+    room.create_assignment(info.id, "facts", {"facts": ["3+8", "15-8", "15-6"]})
+    room.create_assignment(info.id, "weakest", {"count": 3})
+    room.create_assignment(info.id, "lesson", {"stage": "values"})
+    _history(room.storage, pupils, seed + 100)
     days = [START.date() + timedelta(days=n) for n in range(-1, 12)]
     assert assert_views_match_the_full_history(room, info.id, days) > 100
 

@@ -222,7 +222,9 @@ def fact_grid(snapshot: ClassSnapshot, limit: int | None = None) -> FactGrid:
 
 def cell_history(snapshot: ClassSnapshot, profile_id: int, fact: str) -> list[FactTry]:
     """A cell's history: every try of the pupil at the fact, oldest first (empty for a
-    profile that is not a pupil of this class)."""
+    profile that is not a pupil of this class). The snapshot must hold every attempt."""
+    if not snapshot.every_attempt:
+        raise ValueError("a cell's history needs every attempt of the pupil")
     key = normalise(fact)
     if key is None or snapshot.member(profile_id) is None:
         return []

@@ -70,7 +70,7 @@ _FIRST_TEACHER_LOCK = 0x65736354
 __all__ = ["Teacher", "ClassInfo", "Member", "NewMember",
            "AssignmentRow", "ClassSnapshot", "FactRecord", "PupilAggregates", "ClassDeletion",
            "ClassVersion", "ClassroomStore",
-           "class_scope"]
+           "class_scope", "assignment_attempts"]
 
 
 @dataclass(frozen=True)
@@ -210,6 +210,9 @@ class ClassSnapshot:
     aggregates: dict[int, PupilAggregates] = field(default_factory=dict)
     #: The first local day whose per-day aggregates were read (None: every day).
     days_from: str | None = None
+    #: Whether ``attempts`` holds every attempt of the pupils, or only those the class's
+    #: assignments count (:func:`assignment_attempts`).
+    every_attempt: bool = True
 
     def member(self, profile_id: int) -> Member | None:
         return next((m for m in self.members if m.profile_id == profile_id), None)
@@ -647,10 +650,12 @@ class ClassroomStore(Database):
 
     # -- what the teacher's views read ------------------------------------------------
     def class_snapshot(self, class_id: int, *, only: int | None = None,
-                       days_from: str | None = None) -> ClassSnapshot | None:
+                       days_from: str | None = None,
+                       every_attempt: bool = True) -> ClassSnapshot | None:
         """The class, its assignments, its pupils with their lesson results and last game,
-        their attempts and their aggregates (per-day ones from the local day ``days_from``
-        on, every day if None): a fixed number of queries, whatever the number of pupils.
+        their attempts (every one, or only those the assignments count) and their
+        aggregates (per-day ones from the local day ``days_from`` on, every day if None):
+        a fixed number of queries, whatever the number of pupils.
         ``only`` reads one pupil's data for the pupil's own list of assignments, which
         reads no aggregates (none are read then)."""
         with self.engine.connect() as conn:
@@ -720,8 +725,9 @@ class ClassroomStore(Database):
                         aware(r.l_updated))  # type: ignore[arg-type]
             # 3. the pupils' attempts, oldest first
             pupils = sa.select(class_members.c.profile_id).where(mine)
+            counted = sa.true() if every_attempt else assignment_attempts(tasks)
             attempt_rows = conn.execute(sa.select(attempts).where(
-                attempts.c.profile_id.in_(pupils)).order_by(attempts.c.id)).all()
+                attempts.c.profile_id.in_(pupils) & counted).order_by(attempts.c.id)).all()
             # 4. their aggregates
             aggregates = _read_aggregates(conn, pupils, list(members), days_from) \
                 if only is None else {}
@@ -729,7 +735,7 @@ class ClassroomStore(Database):
         for r in attempt_rows:
             by_pupil.setdefault(r.profile_id, []).append(_attempt(r))
         return ClassSnapshot(info, tuple(members.values()), tasks, by_pupil, lessons, last,
-                             goes, aggregates, days_from)
+                             goes, aggregates, days_from, every_attempt)
 
     def class_version(self, class_id: int) -> ClassVersion:
         """See :class:`ClassVersion`: one lookup by primary key, whatever the class's
@@ -739,6 +745,27 @@ class ClassroomStore(Database):
                                .where(classes.c.id == class_id)).first()
         return ClassVersion(None, None) if row is None else \
             ClassVersion(aware(row.created_at), row.data_version)
+
+
+def assignment_attempts(tasks: Sequence[AssignmentRow]) -> sa.ColumnElement[bool]:
+    """The attempts the assignments' progress counts (``trainer.classroom_views.pupil_task``
+    states the rules): a *puzzles* assignment's kind, level and sum since it was made; a
+    *facts* one's quick facts with its sum since; a *weakest* one's too, and every answer
+    before it (its facts are chosen from them). A lesson assignment counts none."""
+    quick = attempts.c.kind == "quick-facts"
+    parts: list[sa.ColumnElement[bool]] = []
+    for task in tasks:
+        since = attempts.c.created_at >= task.created_at
+        spec = task.spec
+        if task.kind == "puzzles":
+            parts.append(since & (attempts.c.kind == spec["kind"])
+                         & (attempts.c.level == spec["level"])
+                         & (attempts.c.capture_sum == spec["capture_sum"]))
+        elif task.kind in ("facts", "weakest"):
+            parts.append(since & quick & (attempts.c.capture_sum == spec["capture_sum"]))
+            if task.kind == "weakest":
+                parts.append(attempts.c.created_at < task.created_at)
+    return sa.or_(sa.false(), *parts)
 
 
 def _read_aggregates(conn: Connection, pupils: sa.Select, ids: Sequence[int],

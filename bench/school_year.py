@@ -202,9 +202,8 @@ def fill_child(conn: Any, profile_id: int, material: Material, days: list[date],
 
     from puzzles import check
     from puzzles.practice import Attempt
-    from trainer.storage.practice import attempt_values
+    from trainer.storage.practice import add_attempts, attempt_values
     from trainer.storage.schema import (
-        attempts,
         daily_results,
         games,
         lesson_results,
@@ -244,7 +243,7 @@ def fill_child(conn: Any, profile_id: int, material: Material, days: list[date],
         game_turns = 0
         if n % games_every == games_every - 1:
             game_turns = _copy_game(conn, rng.choice(material.games), profile_id,
-                                    next(clock), (games, moves, results, attempts), written, day)
+                                    next(clock), (games, moves, results), written, day)
             bumps += game_turns + 1  # each turn's save with its evidence, and the last
         # A lesson level now and then, on the path in order.
         if next_level < len(material.levels) and rng.random() < 0.4:
@@ -273,7 +272,7 @@ def fill_child(conn: Any, profile_id: int, material: Material, days: list[date],
                 written.attempts["practice"] += 1
             rows.append(attempt_values(profile_id, attempt, next(clock)))
     if rows:
-        conn.execute(attempts.insert(), rows)
+        add_attempts(conn, rows)
     if best:
         conn.execute(lesson_results.insert(), list(best.values()))
     written.lessons += len(best)
@@ -286,7 +285,9 @@ def fill_child(conn: Any, profile_id: int, material: Material, days: list[date],
 def _copy_game(conn: Any, pooled: dict[str, list[dict[str, Any]]], profile_id: int,
                when: datetime, tables: tuple[Any, ...], written: Written, day: date) -> int:
     """A pooled game's rows as this child's game of ``when``; its evidence answers."""
-    games, moves, results, attempts = tables
+    from trainer.storage.practice import add_attempts
+
+    games, moves, results = tables
     (game,) = pooled["game"]
     shift = when - _aware(game["created_at"])
     game_id = conn.execute(games.insert().values(**_moved(
@@ -301,7 +302,7 @@ def _copy_game(conn: Any, pooled: dict[str, list[dict[str, Any]]], profile_id: i
                        puzzle_id=a["puzzle_id"].replace(pool_id, f"game-{game_id}-", 1))
                 for a in pooled["evidence"]]
     if evidence:
-        conn.execute(attempts.insert(), evidence)
+        add_attempts(conn, evidence)
     written.games += 1
     written.moves += len(pooled["moves"])
     written.attempts["game"] += len(evidence)

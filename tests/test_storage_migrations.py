@@ -122,6 +122,9 @@ ROWS_AT: dict[int, list[tuple[str, dict[str, Any]]]] = {
     ],
     14: [],  # classes.idle_minutes (a default) and signed_out_at (nullable): no new rows
     15: [],  # profiles.data_version and classes.data_version (defaults): no new rows
+    # The attempts' aggregates: computed by the migration from the attempts before it
+    # (tests/test_storage_aggregates.py checks them all), no rows of their own.
+    16: [],
 }
 
 
@@ -195,6 +198,14 @@ def test_a_database_stopped_after_each_migration_upgrades_and_keeps_its_rows(
         (attempt,) = store.attempts(1)
         assert (attempt.fact, attempt.fact_seconds, attempt.answers) == (
             "15-8", 2.5, (("15-8", True, 2.5),))
+        # Migration 16 counted the attempt: the dashboard's totals and its fact's cell.
+        with engine.connect() as conn:
+            totals = conn.execute(sa.text("SELECT quick_facts, solved FROM attempt_totals "
+                                          "WHERE profile_id = 1")).one()
+            fact = conn.execute(sa.text("SELECT tries, recent FROM fact_progress "
+                                        "WHERE profile_id = 1")).one()
+        assert tuple(totals) == (1, 1) and fact.tries == 1
+        assert [entry[3:] for entry in json.loads(fact.recent)] == [[True, 2.5]]
         daily = store.daily_result(1, "2026-11-01")
         assert daily.total == 11 and daily.completed and daily.stars == (3, 2, 1, 3, 2)
     if stop >= 4:

@@ -41,6 +41,7 @@ from . import clock
 from .classroom_views import (
     DEFAULT_FLUENCY,
     FLUENCY_LIMITS,
+    WEEK_DAYS,
     AssignmentProgress,
     ClassroomError,
     FactGrid,
@@ -881,11 +882,20 @@ class Classroom:
         return member
 
     # -- the views ------------------------------------------------------------------
-    def snapshot(self, class_id: int) -> ClassSnapshot:
-        """The class's data for the views below: three queries, whatever its size. A
-        page reads it once per run (or caches it by :meth:`version`)."""
+    def snapshot(self, class_id: int, today: date | None = None, *,
+                 every_attempt: bool = True) -> ClassSnapshot:
+        """The class's data for the views below: a fixed number of queries, whatever its
+        size. Given ``today``, the per-day figures are read for the views' days up to it
+        and any later day only (the week, the fact totals); else for every day. Without
+        ``every_attempt``, only the attempts the assignments count are read: enough for
+        the dashboard, the grid and the assignments (a cell's history then reads its
+        pupil's; the attempts export needs every one). A page reads it once per run (or
+        caches it by :meth:`version`)."""
         self.session.touch()
-        snap = self.storage.class_snapshot(class_id)
+        days_from = (today - timedelta(days=WEEK_DAYS - 1)).isoformat() \
+            if today is not None else None
+        snap = self.storage.class_snapshot(class_id, days_from=days_from,
+                                           every_attempt=every_attempt)
         self._allowed(snap.info if snap is not None else None)
         assert snap is not None
         # In the teacher's alphabetical order: the dashboard, the grid, the assignments'
@@ -912,6 +922,11 @@ class Classroom:
     def cell_history(self, snapshot: ClassSnapshot, profile_id: int,
                      fact: str) -> list[FactTry]:
         self._seen(snapshot)
+        if not snapshot.every_attempt and snapshot.member(profile_id) is not None:
+            # One pupil's attempts, read by its key: the snapshot has the assignments' only.
+            snapshot = dataclasses.replace(
+                snapshot, attempts={profile_id: self.storage.attempts(profile_id)},
+                every_attempt=True)
         return cell_history(snapshot, profile_id, fact)
 
     def assignments(self, snapshot: ClassSnapshot, today: date) -> list[AssignmentProgress]:
@@ -1075,7 +1090,7 @@ def pupil_tasks(storage: Storage, profile_id: int, today: date) -> list[PupilTas
     member = storage.membership(profile_id)
     if member is None:
         return []
-    snap = storage.class_snapshot(member.class_id, only=profile_id)
+    snap = storage.class_snapshot(member.class_id, only=profile_id, every_attempt=False)
     if snap is None or snap.info.archived:
         return []
     tasks = [pupil_task(a, snap.attempts.get(profile_id, []),

@@ -444,7 +444,10 @@ Table = tuple[list[str], list[list[Any]]]
 
 def attempts_table(snapshot: ClassSnapshot, lang: str = "en") -> Table:
     """Every attempt of the class's pupils, one row each (oldest first, by pupil), every
-    value in ``lang``: where and what in words, facts as read, the answer as moves."""
+    value in ``lang``: where and what in words, facts as read, the answer as moves. The
+    snapshot must hold every attempt (``Classroom.snapshot``'s default)."""
+    if not snapshot.every_attempt:
+        raise ValueError("the attempts export needs every attempt of the class")
     tr = _tr(lang)
     header = [tr(f"csv.{k}") for k in (
         "nickname", "real_name", "created_at", "day", "mode", "kind", "level", "capture_sum",

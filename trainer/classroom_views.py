@@ -46,9 +46,16 @@ from puzzles.mastery import all_additions, all_complements, fact_stats, normalis
 from puzzles.model import PuzzleError, check_kind_level_sum
 from puzzles.practice import Attempt, answers_from_rows, practice_candidates, quick_fact_for
 
-from .evidence import TURN_KIND
 from .lessons import stage_summaries
-from .storage import AssignmentRow, ClassInfo, ClassSnapshot, LessonBest, LessonGo
+from .storage import (
+    AssignmentRow,
+    ClassInfo,
+    ClassSnapshot,
+    LessonBest,
+    LessonGo,
+    PupilAggregates,
+)
+from .storage.aggregates import KEPT_FACT_TRIES, KEPT_PUZZLES
 
 __all__ = ["ClassroomError", "FLUENCY_LIMITS", "DEFAULT_FLUENCY", "CELL_STATES",
            "ASSIGNMENT_KINDS", "TASK_STATUSES", "FactTry", "Cell", "GridRow", "FactGrid",
@@ -57,7 +64,7 @@ __all__ = ["ClassroomError", "FLUENCY_LIMITS", "DEFAULT_FLUENCY", "CELL_STATES",
            "check_assignment", "pupil_task", "assignments_progress", "task_puzzles",
            "askable_facts", "HELP_ACCURACY", "HELP_MIN_TRIES", "STUCK_WINDOW", "STUCK_MISSES",
            "STUCK_LESSON_WRONG", "STUCK_LESSON_TIMES", "stuck_lesson_threshold",
-           "WRONG_MIN", "FactTotal", "fact_totals", "task_words"]
+           "WRONG_MIN", "FactTotal", "fact_totals", "task_words", "WEEK_DAYS"]
 
 
 class ClassroomError(ValueError):
@@ -80,13 +87,17 @@ WRONG_MIN = 2
 ASSIGNMENT_KINDS: tuple[str, ...] = ("lesson", "puzzles", "facts", "weakest")
 #: ``done``, ``late`` (done after the due date), ``open``, ``overdue``.
 TASK_STATUSES: tuple[str, ...] = ("done", "late", "open", "overdue")
+#: The dashboard's week and the fact totals' days: 7 days up to today.
+WEEK_DAYS = 7
 #: "Needs help": under 70 % right this week (7 days up to today), with at least 5 attempts.
 HELP_ACCURACY = 0.7
 HELP_MIN_TRIES = 5
-#: "Stuck": of the last 5 attempts at the kind, level and sum of the latest puzzle, 4 missed.
-STUCK_WINDOW = 5
+#: "Stuck": of the last 5 attempts at the kind, level and sum of the latest puzzle, 4 missed
+#: (storage keeps that many per pupil, kind, level and sum: trainer.storage.aggregates).
+STUCK_WINDOW = KEPT_PUZZLES
 STUCK_MISSES = 4
-LAST_TRIES = 3
+#: A fact's cell looks at its last three tries with a time or wrong (storage keeps them).
+LAST_TRIES = KEPT_FACT_TRIES
 FLUENT_IN = 2
 MAX_PUZZLES = 50
 MAX_FACTS = 20
@@ -129,9 +140,17 @@ def fact_cell(tries: Sequence[FactTry], limit: float) -> str:
     """The cell of one fact from its tries in time order (see the module doc)."""
     if not tries:
         return "unseen"
-    last = [t for t in tries if t.seconds is not None or not t.correct][-LAST_TRIES:]
-    in_time = sum(1 for t in last if t.correct and t.seconds is not None and t.seconds <= limit)
-    right = sum(1 for t in last if t.correct)
+    return _cell_state([(t.correct, t.seconds) for t in tries
+                        if t.seconds is not None or not t.correct], limit)
+
+
+def _cell_state(timed_or_wrong: Sequence[tuple[bool, float | None]], limit: float) -> str:
+    """The cell of a fact tried at least once, from its tries with a time or wrong (right,
+    seconds), oldest first: the last :data:`LAST_TRIES` of them decide."""
+    last = timed_or_wrong[-LAST_TRIES:]
+    in_time = sum(1 for right, seconds in last
+                  if right and seconds is not None and seconds <= limit)
+    right = sum(1 for correct, _ in last if correct)
     if in_time >= FLUENT_IN:
         return "fast"
     if len(last) - right > right:
@@ -189,20 +208,23 @@ def fact_grid(snapshot: ClassSnapshot, limit: int | None = None) -> FactGrid:
     limit = limit if limit is not None else info.fluency_seconds
     facts = grid_facts(info.capture_sum)
     rows = []
+    unseen = Cell("unseen", 0, 0, None)
     for member in snapshot.members:
-        tries = fact_tries(snapshot.attempts.get(member.profile_id, ()))
+        records = _aggregates(snapshot, member.profile_id).facts
         cells = {}
         for fact in facts:
-            mine = tries.get(fact, [])
-            cells[fact] = Cell(fact_cell(mine, limit), len(mine), sum(t.correct for t in mine),
-                               mine[-1].when if mine else None)
+            record = records.get(fact)
+            cells[fact] = unseen if record is None else Cell(
+                _cell_state(record.recent, limit), record.tries, record.right, record.last_at)
         rows.append(GridRow(member.profile_id, member.nickname, member.avatar, cells))
     return FactGrid(facts, limit, info.capture_sum, tuple(rows))
 
 
 def cell_history(snapshot: ClassSnapshot, profile_id: int, fact: str) -> list[FactTry]:
     """A cell's history: every try of the pupil at the fact, oldest first (empty for a
-    profile that is not a pupil of this class)."""
+    profile that is not a pupil of this class). The snapshot must hold every attempt."""
+    if not snapshot.every_attempt:
+        raise ValueError("a cell's history needs every attempt of the pupil")
     key = normalise(fact)
     if key is None or snapshot.member(profile_id) is None:
         return []
@@ -232,27 +254,41 @@ class FactTotal:
 
 
 def fact_totals(grid: FactGrid, snapshot: ClassSnapshot, today: date,
-                days: int = 7) -> dict[str, FactTotal]:
+                days: int = WEEK_DAYS) -> dict[str, FactTotal]:
     """Each fact of ``grid``'s class totals over ``days`` days up to ``today`` (the
     pupils' local dates), every answer counted, puzzles' too."""
-    since = (today - timedelta(days=days - 1)).isoformat()
-    until = today.isoformat()
+    since, until = _days(snapshot, today, days)
     counts = {f: [0, 0, 0, 0] for f in grid.facts}
     for row in grid.rows:
-        tries = fact_tries(snapshot.attempts.get(row.profile_id, ()))
-        for fact, mine in tries.items():
+        mine: dict[str, list[int]] = {}
+        for day, facts in _aggregates(snapshot, row.profile_id).fact_days.items():
+            if since <= day <= until:
+                for fact, (tries, wrong) in facts.items():
+                    both = mine.setdefault(fact, [0, 0])
+                    both[0] += tries
+                    both[1] += wrong
+        for fact, (tries, wrong) in mine.items():
             if fact not in counts:
                 continue
-            week = [t for t in mine if since <= t.day <= until]
-            if not week:
-                continue
-            wrong = sum(1 for t in week if not t.correct)
             total = counts[fact]
-            total[0] += len(week)
+            total[0] += tries
             total[1] += wrong
             total[2] += 1
             total[3] += 1 if wrong else 0
     return {f: FactTotal(f, *c) for f, c in counts.items()}
+
+
+def _aggregates(snapshot: ClassSnapshot, profile_id: int) -> PupilAggregates:
+    return snapshot.aggregates.get(profile_id) or PupilAggregates()
+
+
+def _days(snapshot: ClassSnapshot, today: date, days: int) -> tuple[str, str]:
+    """The first and last local day of the ``days`` up to ``today``; ValueError if the
+    snapshot did not read that far back (a caller's bug: it would count too few)."""
+    since = (today - timedelta(days=days - 1)).isoformat()
+    if snapshot.days_from is not None and since < snapshot.days_from:
+        raise ValueError(f"the snapshot has the days from {snapshot.days_from}, not {since}")
+    return since, today.isoformat()
 
 
 @functools.cache
@@ -306,12 +342,6 @@ def _median(values: list[float]) -> float | None:
     return round(statistics.median(values), 2) if values else None
 
 
-def _practice(attempts: Sequence[Attempt]) -> list[Attempt]:
-    """Puzzles and quick facts: what accuracy and "needs help" are about (a game's turns
-    feed the fact grid, but a game is not a test)."""
-    return [a for a in attempts if a.kind != TURN_KIND]
-
-
 def stuck_lesson_threshold(target: int) -> int:
     """The wrong tries at an unfinished level that make a pupil "stuck" on it: a level
     whose three stars need more plays allows more wrong ones before."""
@@ -336,27 +366,30 @@ def _stuck_lesson(goes: Mapping[tuple[str, str], LessonGo], stages: Sequence[Sta
     return None
 
 
-def _help(attempts: Sequence[Attempt], today: date,
+def _week(mine: PupilAggregates, since: str, until: str) -> tuple[int, int]:
+    """Puzzles and quick facts made from ``since`` to ``until``, and solved."""
+    days = [counts for day, counts in mine.days.items() if since <= day <= until]
+    return sum(made for made, _ in days), sum(solved for _, solved in days)
+
+
+def _help(mine: PupilAggregates, today: date, week: tuple[int, int],
           goes: Mapping[tuple[str, str], LessonGo] | None = None,
           stages: Sequence[Stage] | None = None) -> tuple[HelpReason, ...]:
     reasons = []
-    since = (today - timedelta(days=6)).isoformat()
-    week = [a for a in attempts if since <= a.day <= today.isoformat()]
-    if len(week) >= HELP_MIN_TRIES:
-        share = sum(a.correct for a in week) / len(week)
+    made, solved = week
+    if made >= HELP_MIN_TRIES:
+        share = solved / made
         if share < HELP_ACCURACY:
             reasons.append(HelpReason("help.accuracy_week", {
-                "percent": round(100 * share), "count": len(week)}))
-    puzzles = [a for a in attempts if a.kind != "quick-facts"]
-    if puzzles:
-        latest = puzzles[-1]
-        same = [a for a in puzzles if (a.kind, a.level, a.capture_sum)
-                == (latest.kind, latest.level, latest.capture_sum)][-STUCK_WINDOW:]
-        misses = sum(1 for a in same if not a.correct)
-        if len(same) >= STUCK_WINDOW and misses >= STUCK_MISSES:
+                "percent": round(100 * share), "count": made}))
+    if mine.latest_puzzles is not None:
+        kind, level, total, results = mine.latest_puzzles
+        last = results[-STUCK_WINDOW:]
+        misses = sum(1 for solved_it in last if not solved_it)
+        if len(last) >= STUCK_WINDOW and misses >= STUCK_MISSES:
             reasons.append(HelpReason("help.stuck_level", {
-                "kind": latest.kind, "level": latest.level, "sum": latest.capture_sum,
-                "misses": misses, "tries": len(same)}))
+                "kind": kind, "level": level, "sum": total,
+                "misses": misses, "tries": len(last)}))
     if goes:
         stuck = _stuck_lesson(goes, stages if stages is not None else load_stages(), today)
         if stuck is not None:
@@ -366,20 +399,23 @@ def _help(attempts: Sequence[Attempt], today: date,
 
 def dashboard(snapshot: ClassSnapshot, today: date, grid: FactGrid | None = None,
               progress: Sequence[AssignmentProgress] | None = None) -> list[PupilRow]:
-    """The dashboard's rows, one per pupil, by nickname."""
+    """The dashboard's rows, one per pupil, by nickname. Accuracy and "needs help" are
+    about puzzles and quick facts: a game's turns feed the fact grid, but a game is not a
+    test. Read from the pupils' aggregates (the snapshot's days must reach ``today``'s
+    week)."""
     grid = grid if grid is not None else fact_grid(snapshot)
     progress = progress if progress is not None else assignments_progress(snapshot, today)
     stages = load_stages()
+    since, until = _days(snapshot, today, WEEK_DAYS)
     rows = []
     for member in snapshot.members:
         pid = member.profile_id
-        everything = snapshot.attempts.get(pid, [])
-        mine = _practice(everything)
+        mine = _aggregates(snapshot, pid)
         lessons = snapshot.lessons.get(pid, {})
         summaries = stage_summaries(lessons, stages).values()
-        week_since = (today - timedelta(days=6)).isoformat()
-        week = [a for a in mine if week_since <= a.day <= today.isoformat()]
-        times = [a for a in [a.created_at for a in everything[-1:]]
+        week = _week(mine, since, until)
+        practice = mine.puzzles + mine.quick_facts
+        times = [a for a in [mine.last_at]
                  + [b.updated_at for b in lessons.values()]
                  + [g.updated_at for g in snapshot.lesson_goes.get(pid, {}).values()]
                  + [snapshot.last_game.get(pid)] if a is not None]
@@ -391,19 +427,17 @@ def dashboard(snapshot: ClassSnapshot, today: date, grid: FactGrid | None = None
             lesson_stars=sum(s.stars for s in summaries),
             lesson_stars_max=sum(s.max_stars for s in summaries),
             lesson_levels=sum(s.done for s in summaries),
-            puzzles=sum(1 for a in mine if a.kind != "quick-facts"),
-            quick_facts=sum(1 for a in mine if a.kind == "quick-facts"),
-            accuracy=sum(a.correct for a in mine) / len(mine) if mine else None,
-            week_accuracy=sum(a.correct for a in week) / len(week) if week else None,
-            median_seconds=_median([a.seconds for a in mine
-                                    if a.kind == "quick-facts" and a.correct]),
+            puzzles=mine.puzzles, quick_facts=mine.quick_facts,
+            accuracy=mine.solved / practice if practice else None,
+            week_accuracy=week[1] / week[0] if week[0] else None,
+            median_seconds=_median(list(mine.quick_middle)),
             fluent_additions=grid_row.count("fast", grid.additions),
             fluent_complements=grid_row.count("fast", grid.complements),
             complements=len(grid.complements),
             assignments_done=sum(1 for p in progress if p.pupils[pid].complete),
             assignments=len(progress),
-            help=_help(mine, today, snapshot.lesson_goes.get(pid, {}), stages),
-            game_turns=len(everything) - len(mine)))
+            help=_help(mine, today, week, snapshot.lesson_goes.get(pid, {}), stages),
+            game_turns=mine.game_turns))
     return rows
 
 

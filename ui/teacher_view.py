@@ -149,7 +149,7 @@ def _class_data(room: Classroom, class_id: int) -> tuple[ClassSnapshot, dict[Any
     key = (class_id, version, current_language())
     cached = st.session_state.get(KEY_SNAP)
     if cached is None or cached[0] != key:
-        cached = (key, room.snapshot(class_id), {})
+        cached = (key, room.snapshot(class_id, today(), every_attempt=False), {})
         st.session_state[KEY_SNAP] = cached
     return cached[1], cached[2]
 
@@ -1071,8 +1071,10 @@ def _export(room: Classroom, snap: ClassSnapshot, memo: dict[Any, Any], day: dat
     st.caption(ct("export.help"))
     style = csv_style_choice("tc_csv_style", lang)
     table_buttons((ct("export.attempts"), ct("export.attempts_xlsx")),
-                  lambda: attempts_csv(snap, lang, style, zone),
-                  lambda: attempts_xlsx(snap, lang, zone),
+                  # Every attempt, read when the file is made (the page's snapshot
+                  # has the assignments' only).
+                  lambda: attempts_csv(room.snapshot(info.id), lang, style, zone),
+                  lambda: attempts_xlsx(room.snapshot(info.id), lang, zone),
                   (ct_text("file.attempts"), info.code), ("tc_attempts_csv", "tc_attempts_xlsx"))
     table_buttons((ct("export.dashboard"), ct("export.dashboard_xlsx")),
                   lambda: dashboard_csv(rows, lang, style, zone),

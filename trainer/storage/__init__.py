@@ -20,8 +20,10 @@ from .classroom import (
     ClassroomStore,
     ClassSnapshot,
     ClassVersion,
+    FactRecord,
     Member,
     NewMember,
+    PupilAggregates,
     Teacher,
 )
 from .games import GameChanged, GameRow, GameStore, MoveRow, RoundResult, record_shareable
@@ -49,7 +51,8 @@ __all__ = ["Storage", "Profile", "ProfileData", "GameRow", "GameChanged", "MoveR
            "MIGRATIONS", "SCHEMA_VERSION", "metadata", "sqlite_url", "configure_sqlite",
            "app_database", "DEFAULT_DB_PATH", "PUPIL_IDLE_MINUTES",
            "Teacher", "ClassInfo", "Member", "NewMember",
-           "AssignmentRow", "ClassSnapshot", "ClassDeletion", "ClassVersion",
+           "AssignmentRow", "ClassSnapshot", "ClassDeletion", "ClassVersion", "FactRecord",
+           "PupilAggregates",
            "TableRow", "SeatRow", "NewSeat", "TableChanged", "TablePulse", "SecretTries"]
 
 

@@ -13,9 +13,10 @@ device's guesses make that device wait without locking the target out on another
 (issue 27). A pupil's nickname is unique within its class (``profiles.name_scope``).
 
 A class's data for the teacher's views is read by :meth:`ClassroomStore.class_snapshot`
-in three queries whatever the class's size (the class with its assignments; the
+in nine queries whatever the class's size (the class with its assignments; the
 pupils with their lesson results, unfinished lesson goes and last game; the pupils'
-attempts).
+attempts; and six of the pupils' aggregates, :mod:`.aggregates`, from which the fact
+grid and the dashboard are computed).
 """
 
 from __future__ import annotations
@@ -41,17 +42,23 @@ from .schema import (
     Database,
     StorageError,
     assignments,
+    attempt_days,
+    attempt_totals,
     attempts,
     aware,
     class_members,
     class_teachers,
     classes,
     daily_results,
+    fact_days,
+    fact_progress,
     games,
     lesson_goes,
     lesson_results,
     now,
     profiles,
+    puzzle_streaks,
+    quick_fact_times,
     teacher_invites,
     teachers,
 )
@@ -61,8 +68,9 @@ from .versions import bump_class, bump_profiles
 _FIRST_TEACHER_LOCK = 0x65736354
 
 __all__ = ["Teacher", "ClassInfo", "Member", "NewMember",
-           "AssignmentRow", "ClassSnapshot", "ClassDeletion", "ClassVersion", "ClassroomStore",
-           "class_scope"]
+           "AssignmentRow", "ClassSnapshot", "FactRecord", "PupilAggregates", "ClassDeletion",
+           "ClassVersion", "ClassroomStore",
+           "class_scope", "assignment_attempts"]
 
 
 @dataclass(frozen=True)
@@ -156,6 +164,37 @@ class ClassVersion(NamedTuple):
 
 
 @dataclass(frozen=True)
+class FactRecord:
+    """A pupil's tries at one fact, from ``fact_progress`` (:mod:`.aggregates`)."""
+
+    tries: int
+    right: int
+    last_at: datetime
+    #: The last tries with a time or wrong, oldest first: (right, seconds or None).
+    recent: tuple[tuple[bool, float | None], ...]
+
+
+@dataclass(frozen=True)
+class PupilAggregates:
+    """What a pupil's attempts add up to (:mod:`.aggregates`), as the dashboard reads it."""
+
+    puzzles: int = 0  # neither quick facts nor game turns
+    quick_facts: int = 0
+    game_turns: int = 0
+    solved: int = 0  # puzzles and quick facts solved
+    last_at: datetime | None = None  # the latest attempt's
+    facts: dict[str, FactRecord] = field(default_factory=dict)
+    #: The days read (from the snapshot's ``days_from``): day -> (puzzles and quick facts,
+    #: solved), and day -> fact -> (tries, wrong).
+    days: dict[str, tuple[int, int]] = field(default_factory=dict)
+    fact_days: dict[str, dict[str, tuple[int, int]]] = field(default_factory=dict)
+    #: The middle one or two times of the right quick facts, in seconds (their median).
+    quick_middle: tuple[float, ...] = ()
+    #: The latest puzzle's kind, level and sum, and its last results there, oldest first.
+    latest_puzzles: tuple[str, int, int, tuple[bool, ...]] | None = None
+
+
+@dataclass(frozen=True)
 class ClassSnapshot:
     """Everything the teacher's views of one class are computed from."""
 
@@ -167,6 +206,13 @@ class ClassSnapshot:
     last_game: dict[int, datetime] = field(default_factory=dict)
     #: The levels each pupil has tried and not finished yet (the "stuck" reason).
     lesson_goes: dict[int, dict[tuple[str, str], LessonGo]] = field(default_factory=dict)
+    #: Each pupil's aggregates (every pupil has one, empty without attempts).
+    aggregates: dict[int, PupilAggregates] = field(default_factory=dict)
+    #: The first local day whose per-day aggregates were read (None: every day).
+    days_from: str | None = None
+    #: Whether ``attempts`` holds every attempt of the pupils, or only those the class's
+    #: assignments count (:func:`assignment_attempts`).
+    every_attempt: bool = True
 
     def member(self, profile_id: int) -> Member | None:
         return next((m for m in self.members if m.profile_id == profile_id), None)
@@ -603,10 +649,15 @@ class ClassroomStore(Database):
             bump_class(conn, class_id)
 
     # -- what the teacher's views read ------------------------------------------------
-    def class_snapshot(self, class_id: int, *, only: int | None = None) -> ClassSnapshot | None:
+    def class_snapshot(self, class_id: int, *, only: int | None = None,
+                       days_from: str | None = None,
+                       every_attempt: bool = True) -> ClassSnapshot | None:
         """The class, its assignments, its pupils with their lesson results and last game,
-        and their attempts: three queries, whatever the number of pupils. ``only`` reads
-        one pupil's data (the pupil's own list of assignments)."""
+        their attempts (every one, or only those the assignments count) and their
+        aggregates (per-day ones from the local day ``days_from`` on, every day if None):
+        a fixed number of queries, whatever the number of pupils.
+        ``only`` reads one pupil's data for the pupil's own list of assignments, which
+        reads no aggregates (none are read then)."""
         with self.engine.connect() as conn:
             # 1. the class with its assignments and co-teachers (few rows: a class has few)
             rows = conn.execute(
@@ -674,13 +725,17 @@ class ClassroomStore(Database):
                         aware(r.l_updated))  # type: ignore[arg-type]
             # 3. the pupils' attempts, oldest first
             pupils = sa.select(class_members.c.profile_id).where(mine)
+            counted = sa.true() if every_attempt else assignment_attempts(tasks)
             attempt_rows = conn.execute(sa.select(attempts).where(
-                attempts.c.profile_id.in_(pupils)).order_by(attempts.c.id)).all()
+                attempts.c.profile_id.in_(pupils) & counted).order_by(attempts.c.id)).all()
+            # 4. their aggregates
+            aggregates = _read_aggregates(conn, pupils, list(members), days_from) \
+                if only is None else {}
         by_pupil: dict[int, list[Attempt]] = {pid: [] for pid in members}
         for r in attempt_rows:
             by_pupil.setdefault(r.profile_id, []).append(_attempt(r))
         return ClassSnapshot(info, tuple(members.values()), tasks, by_pupil, lessons, last,
-                             goes)
+                             goes, aggregates, days_from, every_attempt)
 
     def class_version(self, class_id: int) -> ClassVersion:
         """See :class:`ClassVersion`: one lookup by primary key, whatever the class's
@@ -690,6 +745,83 @@ class ClassroomStore(Database):
                                .where(classes.c.id == class_id)).first()
         return ClassVersion(None, None) if row is None else \
             ClassVersion(aware(row.created_at), row.data_version)
+
+
+def assignment_attempts(tasks: Sequence[AssignmentRow]) -> sa.ColumnElement[bool]:
+    """The attempts the assignments' progress counts (``trainer.classroom_views.pupil_task``
+    states the rules): a *puzzles* assignment's kind, level and sum since it was made; a
+    *facts* one's quick facts with its sum since; a *weakest* one's too, and every answer
+    before it (its facts are chosen from them). A lesson assignment counts none."""
+    quick = attempts.c.kind == "quick-facts"
+    parts: list[sa.ColumnElement[bool]] = []
+    for task in tasks:
+        since = attempts.c.created_at >= task.created_at
+        spec = task.spec
+        if task.kind == "puzzles":
+            parts.append(since & (attempts.c.kind == spec["kind"])
+                         & (attempts.c.level == spec["level"])
+                         & (attempts.c.capture_sum == spec["capture_sum"]))
+        elif task.kind in ("facts", "weakest"):
+            parts.append(since & quick & (attempts.c.capture_sum == spec["capture_sum"]))
+            if task.kind == "weakest":
+                parts.append(attempts.c.created_at < task.created_at)
+    return sa.or_(sa.false(), *parts)
+
+
+def _read_aggregates(conn: Connection, pupils: sa.Select, ids: Sequence[int],
+                     days_from: str | None) -> dict[int, PupilAggregates]:
+    """The pupils' aggregates (:mod:`.aggregates`): six queries of rows that do not grow
+    with the answers given (per-day ones bounded by ``days_from``)."""
+    def of(table: sa.Table) -> Any:
+        return table.c.profile_id.in_(pupils)
+
+    def recent_days(table: sa.Table) -> Any:
+        return of(table) if days_from is None else of(table) & (table.c.day >= days_from)
+
+    parts: dict[int, dict[str, Any]] = {
+        pid: {"facts": {}, "days": {}, "fact_days": {}} for pid in ids}
+    for r in conn.execute(sa.select(attempt_totals).where(of(attempt_totals))):
+        parts[r.profile_id].update(puzzles=r.puzzles, quick_facts=r.quick_facts,
+                                   game_turns=r.game_turns, solved=r.solved,
+                                   last_at=aware(r.last_at))
+    for r in conn.execute(sa.select(fact_progress).where(of(fact_progress))):
+        parts[r.profile_id]["facts"][r.fact] = FactRecord(
+            r.tries, r.right, aware(r.last_at),  # type: ignore[arg-type]
+            tuple((bool(e[3]), e[4]) for e in json.loads(r.recent)))
+    for r in conn.execute(sa.select(attempt_days).where(recent_days(attempt_days))):
+        parts[r.profile_id]["days"][r.day] = (r.practice, r.solved)
+    for r in conn.execute(sa.select(fact_days).where(recent_days(fact_days))):
+        parts[r.profile_id]["fact_days"].setdefault(r.day, {})[r.fact] = (r.tries, r.wrong)
+    # The median's one or two middle times, found by the database: the rows whose running
+    # count covers the middle places (0-based (n - 1) // 2 and n // 2).
+    running = sa.select(
+        quick_fact_times.c.profile_id, quick_fact_times.c.centiseconds,
+        quick_fact_times.c.answers,
+        sa.func.sum(quick_fact_times.c.answers).over(
+            partition_by=quick_fact_times.c.profile_id,
+            order_by=quick_fact_times.c.centiseconds).label("upto"),
+        sa.func.sum(quick_fact_times.c.answers).over(
+            partition_by=quick_fact_times.c.profile_id).label("total"),
+    ).where(of(quick_fact_times)).subquery()
+    middle: dict[int, list[float]] = {}
+    for r in conn.execute(sa.select(running).where(
+            (running.c.upto > (running.c.total - 1) / 2)
+            & (running.c.upto - running.c.answers <= running.c.total / 2))
+            .order_by(running.c.profile_id, running.c.centiseconds)):
+        first, last = int(r.upto) - r.answers, int(r.upto) - 1
+        places = {(int(r.total) - 1) // 2, int(r.total) // 2}
+        middle.setdefault(r.profile_id, []).extend(
+            r.centiseconds / 100 for place in sorted(places) if first <= place <= last)
+    for pid, values in middle.items():
+        parts[pid]["quick_middle"] = tuple(values)
+    latest: dict[int, Any] = {}
+    for r in conn.execute(sa.select(puzzle_streaks).where(of(puzzle_streaks))):
+        if r.profile_id not in latest or r.last_id > latest[r.profile_id].last_id:
+            latest[r.profile_id] = r
+    for pid, r in latest.items():
+        parts[pid]["latest_puzzles"] = (r.kind, r.level, r.capture_sum, tuple(
+            bool(solved) for _, solved in json.loads(r.recent)))
+    return {pid: PupilAggregates(**values) for pid, values in parts.items()}
 
 
 def class_scope(class_id: int) -> str:

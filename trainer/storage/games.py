@@ -20,11 +20,10 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from .practice import attempt_values, games_of
+from .practice import add_attempts, attempt_values, games_of
 from .schema import (
     Database,
     StorageError,
-    attempts,
     aware,
     game_tables,
     games,
@@ -213,8 +212,8 @@ class GameStore(Database):
                     answered = evidence_profile if evidence_profile is not None else \
                         conn.execute(sa.select(games.c.profile_id)
                                      .where(games.c.id == game_id)).scalar_one()
-                    conn.execute(attempts.insert(), [attempt_values(answered, item, stamp)
-                                                     for item in evidence])
+                    add_attempts(conn, [attempt_values(answered, item, stamp)
+                                        for item in evidence])
                 bump_game_players(conn, game_id, finished=finished, answered=answered)
         except sa.exc.IntegrityError as exc:
             # A move at a place another save has taken: the revision check stops this

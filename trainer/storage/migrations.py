@@ -14,11 +14,15 @@ constraint.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
+
+from .aggregates import AggregateTables, Tally, write_tally
 
 __all__ = ["Migration", "MIGRATIONS", "SCHEMA_VERSION"]
 
@@ -472,6 +476,62 @@ def _migration_15(conn: Connection) -> None:
             f"ALTER TABLE {table} ADD COLUMN data_version INTEGER NOT NULL DEFAULT 0")
 
 
+def _migration_16(conn: Connection) -> None:
+    """Aggregates of the attempts kept at write time (issue 32; what each table holds:
+    ``trainer.storage.aggregates``), computed here for the attempts written before, so
+    an upgraded school's dashboard shows what it showed."""
+    v16 = sa.MetaData()
+    sa.Table("profiles", v16, sa.Column("id", sa.Integer, primary_key=True))
+
+    def pupil() -> sa.Column[int]:
+        return sa.Column("profile_id", sa.Integer,
+                         sa.ForeignKey("profiles.id", ondelete="CASCADE"), primary_key=True)
+
+    tables = AggregateTables(
+        sa.Table("fact_progress", v16, pupil(),
+                 sa.Column("fact", sa.String(16), primary_key=True),
+                 sa.Column("tries", sa.Integer, nullable=False),
+                 sa.Column("right", sa.Integer, nullable=False),
+                 sa.Column("last_at", sa.DateTime(timezone=True), nullable=False),
+                 sa.Column("recent", sa.Text, nullable=False)),
+        sa.Table("fact_days", v16, pupil(),
+                 sa.Column("day", sa.String(10), primary_key=True),
+                 sa.Column("fact", sa.String(16), primary_key=True),
+                 sa.Column("tries", sa.Integer, nullable=False),
+                 sa.Column("wrong", sa.Integer, nullable=False)),
+        sa.Table("attempt_totals", v16, pupil(),
+                 sa.Column("puzzles", sa.Integer, nullable=False),
+                 sa.Column("quick_facts", sa.Integer, nullable=False),
+                 sa.Column("game_turns", sa.Integer, nullable=False),
+                 sa.Column("solved", sa.Integer, nullable=False),
+                 sa.Column("last_attempt_id", sa.Integer, nullable=False),
+                 sa.Column("last_at", sa.DateTime(timezone=True), nullable=False)),
+        sa.Table("attempt_days", v16, pupil(),
+                 sa.Column("day", sa.String(10), primary_key=True),
+                 sa.Column("practice", sa.Integer, nullable=False),
+                 sa.Column("solved", sa.Integer, nullable=False)),
+        sa.Table("quick_fact_times", v16, pupil(),
+                 sa.Column("centiseconds", sa.Integer, primary_key=True),
+                 sa.Column("answers", sa.Integer, nullable=False)),
+        sa.Table("puzzle_streaks", v16, pupil(),
+                 sa.Column("kind", sa.String(16), primary_key=True),
+                 sa.Column("level", sa.Integer, primary_key=True),
+                 sa.Column("capture_sum", sa.Integer, primary_key=True),
+                 sa.Column("last_id", sa.Integer, nullable=False),
+                 sa.Column("recent", sa.Text, nullable=False)))
+    for table in tables:
+        table.create(conn)
+    tally = Tally()
+    rows = conn.execute(sa.text(
+        "SELECT id, profile_id, created_at, day, kind, level, capture_sum, correct, seconds, "
+        "answers FROM attempts ORDER BY id").columns(created_at=sa.DateTime(timezone=True)))
+    for row in rows.mappings():
+        when = row["created_at"]
+        tally.add({**row, "created_at": when if when.tzinfo is not None
+                   else when.replace(tzinfo=UTC)}, json.loads(row["answers"]))
+    write_tally(conn, tally, tables)
+
+
 #: Append only; never edit one that has shipped.
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "profiles, games, moves, results", _migration_1),
@@ -490,5 +550,6 @@ MIGRATIONS: tuple[Migration, ...] = (
               _migration_13),
     Migration(14, "shared tablets: a class's idle minutes and sign-out time", _migration_14),
     Migration(15, "data versions of profiles and classes", _migration_15),
+    Migration(16, "aggregates of the attempts for the teacher's views", _migration_16),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, NamedTuple
@@ -12,7 +13,9 @@ import sqlalchemy as sa
 
 from puzzles.practice import Attempt
 
+from .aggregates import insert_attempts
 from .schema import (
+    AGGREGATES,
     Database,
     attempts,
     aware,
@@ -26,7 +29,8 @@ from .schema import (
 )
 from .versions import bump_profiles
 
-__all__ = ["DailyResult", "PracticeStore", "ProgressVersion", "ProgressContents"]
+__all__ = ["DailyResult", "PracticeStore", "ProgressVersion", "ProgressContents",
+           "add_attempts"]
 
 _JSON_FIELDS = ("facts", "answers", "answer")
 # The attempt's fields that are columns: those storage sets (id, created_at) and
@@ -63,6 +67,12 @@ def attempt_values(profile_id: int, attempt: Attempt, stamp: datetime) -> dict[s
         values[name] = json.dumps(values[name], ensure_ascii=False)
     values.update(profile_id=profile_id, created_at=stamp)
     return values
+
+
+def add_attempts(conn: sa.Connection, rows: Sequence[dict[str, Any]]) -> list[int]:
+    """Attempt rows (:func:`attempt_values`) inserted with their aggregates, in ``conn``'s
+    transaction: the one way an attempt is written. Their ids, in order."""
+    return insert_attempts(conn, attempts, rows, AGGREGATES)
 
 
 def games_of(profile_id: int) -> sa.ColumnElement[bool]:
@@ -113,8 +123,7 @@ class PracticeStore(Database):
     def record_attempt(self, profile_id: int, attempt: Attempt) -> int:
         """One puzzle or quick-fact attempt, in a transaction; its id."""
         with self.transaction() as conn:
-            new_id = conn.execute(attempts.insert().values(
-                **attempt_values(profile_id, attempt, now()))).inserted_primary_key[0]
+            (new_id,) = add_attempts(conn, [attempt_values(profile_id, attempt, now())])
             bump_profiles(conn, [profile_id])
             return int(new_id)
 
@@ -138,7 +147,7 @@ class PracticeStore(Database):
                              attempt: Attempt, slots: int) -> DailyResult:
         stamp = now()
         with self.transaction() as conn:
-            conn.execute(attempts.insert().values(**attempt_values(profile_id, attempt, stamp)))
+            add_attempts(conn, [attempt_values(profile_id, attempt, stamp)])
             # Lock the day's row where the database can (PostgreSQL); SQLite
             # serialises writers anyway.
             query = sa.select(daily_results).where(

@@ -15,6 +15,7 @@ from sqlalchemy.engine import Connection
 from ..names import clean_name, name_key
 from .hashing import PIN_COST, hash_secret, secret_matches
 from .schema import (
+    AGGREGATES,
     Database,
     StorageError,
     attempts,
@@ -226,6 +227,8 @@ def delete_profiles(conn: Connection, profile_ids: Sequence[int]) -> None:
     # those games from My progress: all of them see their versions move.
     bump_profiles(conn, [*ids, *seated_children(conn, game_ids)])
     conn.execute(attempts.delete().where(attempts.c.profile_id.in_(ids)))
+    for aggregate in AGGREGATES:
+        conn.execute(aggregate.delete().where(aggregate.c.profile_id.in_(ids)))
     conn.execute(daily_results.delete().where(daily_results.c.profile_id.in_(ids)))
     conn.execute(lesson_results.delete().where(lesson_results.c.profile_id.in_(ids)))
     conn.execute(lesson_goes.delete().where(lesson_goes.c.profile_id.in_(ids)))

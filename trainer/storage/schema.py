@@ -20,13 +20,17 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from ..clock import now as clock_now
+from .aggregates import AggregateTables
 from .migrations import MIGRATIONS
 
 __all__ = ["Database", "StorageError", "metadata", "schema_version", "profiles", "games",
            "moves", "results", "attempts", "daily_results", "lesson_results", "lesson_goes",
            "teachers",
            "classes", "class_teachers", "class_members", "assignments", "game_tables",
-           "table_seats", "secret_tries", "puzzle_progress", "teacher_invites", "sqlite_url",
+           "table_seats", "secret_tries", "puzzle_progress", "teacher_invites", "fact_progress",
+           "fact_days", "attempt_totals", "attempt_days", "quick_fact_times", "puzzle_streaks",
+           "AGGREGATES",
+           "sqlite_url",
            "configure_sqlite",
            "now", "aware"]
 
@@ -385,6 +389,70 @@ puzzle_progress = sa.Table(
     sa.Column("data", sa.Text, nullable=False),  # JSON: the puzzle, sets, hints, choices
     sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
 )
+
+
+# -- aggregates of the attempts, kept in each attempt's transaction (issue 32;
+# trainer.storage.aggregates says what each is for) -------------------------------------
+
+def _pupil() -> sa.Column[int]:
+    return sa.Column("profile_id", sa.Integer, sa.ForeignKey("profiles.id", ondelete="CASCADE"),
+                     primary_key=True)
+
+
+fact_progress = sa.Table(
+    "fact_progress", metadata, _pupil(),
+    sa.Column("fact", sa.String(16), primary_key=True),  # canonical (mastery.normalise)
+    sa.Column("tries", sa.Integer, nullable=False),
+    sa.Column("right", sa.Integer, nullable=False),
+    sa.Column("last_at", sa.DateTime(timezone=True), nullable=False),
+    # JSON: the last tries with a time or wrong, oldest first: [[at, attempt id, place,
+    # right, seconds|null], ...]
+    sa.Column("recent", sa.Text, nullable=False),
+)
+
+fact_days = sa.Table(
+    "fact_days", metadata, _pupil(),
+    sa.Column("day", sa.String(10), primary_key=True),  # the pupil's local date
+    sa.Column("fact", sa.String(16), primary_key=True),
+    sa.Column("tries", sa.Integer, nullable=False),
+    sa.Column("wrong", sa.Integer, nullable=False),
+)
+
+attempt_totals = sa.Table(
+    "attempt_totals", metadata, _pupil(),
+    sa.Column("puzzles", sa.Integer, nullable=False),  # neither quick facts nor game turns
+    sa.Column("quick_facts", sa.Integer, nullable=False),
+    sa.Column("game_turns", sa.Integer, nullable=False),
+    sa.Column("solved", sa.Integer, nullable=False),  # puzzles and quick facts solved
+    sa.Column("last_attempt_id", sa.Integer, nullable=False),
+    sa.Column("last_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+attempt_days = sa.Table(
+    "attempt_days", metadata, _pupil(),
+    sa.Column("day", sa.String(10), primary_key=True),
+    sa.Column("practice", sa.Integer, nullable=False),  # puzzles and quick facts
+    sa.Column("solved", sa.Integer, nullable=False),
+)
+
+quick_fact_times = sa.Table(
+    "quick_fact_times", metadata, _pupil(),
+    sa.Column("centiseconds", sa.Integer, primary_key=True),
+    sa.Column("answers", sa.Integer, nullable=False),  # right quick facts in that time
+)
+
+puzzle_streaks = sa.Table(
+    "puzzle_streaks", metadata, _pupil(),
+    sa.Column("kind", sa.String(16), primary_key=True),
+    sa.Column("level", sa.Integer, primary_key=True),
+    sa.Column("capture_sum", sa.Integer, primary_key=True),
+    sa.Column("last_id", sa.Integer, nullable=False),  # the latest attempt's id
+    sa.Column("recent", sa.Text, nullable=False),  # JSON: [[attempt id, solved], ...]
+)
+
+#: The aggregates every attempt adds to, in the attempt's transaction.
+AGGREGATES = AggregateTables(fact_progress, fact_days, attempt_totals, attempt_days,
+                             quick_fact_times, puzzle_streaks)
 
 
 def now() -> datetime:

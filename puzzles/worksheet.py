@@ -43,7 +43,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["PAPERS", "worksheet_code", "parse_worksheet_code", "worksheet_puzzles",
            "page_counts", "worksheet_pdf", "MAX_COUNT", "CJK_FONTS", "cjk_font",
            "UNICODE_FONTS", "unicode_font", "SheetSpec", "sheets_pdf", "use_fonts",
-           "latin1_text", "card_label"]
+           "latin1_text", "card_label", "fit_text"]
 
 #: Languages written in Chinese characters: the PDF core fonts have none of them.
 CJK_LANGUAGES = frozenset({"zh"})
@@ -237,6 +237,32 @@ def _draw_row(pdf: FPDF, cards: tuple[Card, ...], x: float, y: float, max_width:
     return x + n * (w + gap)
 
 
+def fit_text(pdf: FPDF, font: str, text: str, width: float, size: float = 11,
+             smallest: float = 8.5) -> list[str]:
+    """``text`` in the lines it is printed on within ``width`` mm, the font set to the
+    size that fits: one line at 11 pt down to ``smallest``, else two lines at that size
+    (a Scopa instruction is long in Italian; never cut at the paper's edge)."""
+    while True:
+        pdf.set_font(font, "", size)
+        if pdf.get_string_width(text) <= width or size <= smallest:
+            break
+        size -= 0.5
+    if pdf.get_string_width(text) <= width:
+        return [text]
+    words: list[str] = []
+    for word in text.split(" "):  # a word wider than the line (Chinese has no spaces)
+        words.extend(list(word) if pdf.get_string_width(word) > width else [word])
+    lines = [""]
+    joiner = "" if any(len(w) == 1 and ord(w) > 0x2E7F for w in words) else " "
+    for word in words:
+        candidate = f"{lines[-1]}{joiner}{word}".strip()
+        if lines[-1] and pdf.get_string_width(candidate) > width:
+            lines.append(word)
+        else:
+            lines[-1] = candidate
+    return lines
+
+
 def _instruction(p: Puzzle, tr: Tr) -> str:
     s = p.capture_sum
     if p.kind == "captures":
@@ -400,10 +426,12 @@ def _draw_puzzle(sheet: _Sheet, number: int, p: Puzzle, y: float, height: float)
     pdf.set_font(sheet.font, "B", 12)
     pdf.set_xy(x0, y)
     pdf.cell(10, 6, f"{number}.")
-    pdf.set_font(sheet.font, "", 11)
     pdf.set_xy(x0 + 9, y)
-    pdf.cell(width - 9, 6, _instruction(p, sheet.tr))
-    top = y + 7.5
+    lines = fit_text(pdf, sheet.font, _instruction(p, sheet.tr), width - 9)
+    for k, line in enumerate(lines):
+        pdf.set_xy(x0 + 9, y + k * 4.2)
+        pdf.cell(width - 9, 6, line)
+    top = y + 7.5 + 3.5 * (len(lines) - 1)
     card_w = 19.0 if p.kind != "quick-facts" else 15.0
     if p.kind == "quick-facts":
         x = _draw_row(pdf, p.table, x0 + 9, top, width * 0.6, card_w, label=sheet.label,

@@ -84,3 +84,30 @@ def test_bad_arguments(kwargs):
     with pytest.raises(PuzzleError):
         worksheet_pdf(args["kind"], args["level"], args["count"], args["seed"],
                       paper=args["paper"])
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "de", "it", "zh"])
+def test_every_instruction_is_printed_within_the_page(lang: str) -> None:
+    """Each kind's instruction at every level fits the line's width, shrunk or wrapped,
+    never cut at the paper's edge (the Scopa instruction in Italian ran off the page)."""
+    from fpdf import FPDF
+
+    from puzzles.i18n import translator
+    from puzzles.model import KINDS
+    from puzzles.worksheet import _instruction, fit_text, use_fonts, worksheet_puzzles
+
+    tr = translator(lang)
+    longest = ""
+    for kind in KINDS:
+        for level in (1, 3, 5):
+            for puzzle in worksheet_puzzles(kind, level, count=2, seed=1):
+                text = _instruction(puzzle, tr)
+                pdf = FPDF(unit="mm", format="A4")
+                font, _plain = use_fonts(pdf, lang, [text])
+                width = pdf.w - 24 - 9  # the sheet's width, less the number's
+                lines = fit_text(pdf, font, text, width)
+                assert 1 <= len(lines) <= 2, lines
+                assert all(pdf.get_string_width(line) <= width + 0.01 for line in lines)
+                assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+                longest = max(longest, text, key=len)
+    assert longest  # the check above ran

@@ -67,3 +67,25 @@ def test_after_a_few_games_just_right_is_chosen_and_plays_at_the_childs_strength
     assert_ok(at)
     assert any("“Just right” computer plays at" in m.value for m in at.markdown), \
         [m.value for m in at.markdown]
+
+
+def test_a_pupils_teacher_reads_the_same_sentence(monkeypatch) -> None:
+    from tests.test_app_classroom import click, part, pupil_ids, shown, sign_up, store, submit
+    from trainer.storage import classroom as storage_classroom
+
+    cheap = {"n": 2**8, "r": 8, "p": 1}  # a class of pupils made in milliseconds
+    monkeypatch.setattr(storage_classroom, "PIN_COST", cheap)
+    monkeypatch.setattr(storage_classroom, "PASSWORD_COST", cheap)
+    at = sign_up()
+    at.text_input(key="tc_class_name").input("4A")
+    submit(at, "tc_new_class_form")
+    at.text_area(key="tc_paste").input("Ana")
+    submit(at, "tc_add_form")
+    ana = pupil_ids(at)["Ana"].profile_id
+    click(at, "tc_added_done")
+    _finish_games(store(), ana, 1)
+    part(at, "dashboard")
+    at.selectbox(key="tc_dash_pupil").set_value(ana).run()
+    at.segmented_control(key="tc_pr_view").set_value("games").run()
+    assert_ok(at)
+    assert "“Just right” computer plays at" in shown(at)

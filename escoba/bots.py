@@ -630,8 +630,13 @@ class JustRightPlayer(_PairPlayer):
     name = "just_right"
     #: Strength given up per point this side leads the game by.
     ease = 0.05
+    #: The strength when none is given (``make_player("just_right")``): a beginner's.
+    default_strength = 0.25
 
-    def __init__(self, strength: float = 0.3, expert: ExpertPlayer | None = None) -> None:
+    def __init__(self, strength: float | None = None,
+                 expert: ExpertPlayer | None = None) -> None:
+        if strength is None:
+            strength = self.default_strength
         self.strength = min(1.0, max(0.0, float(strength)))
         self.expert = expert or ExpertPlayer()
 

@@ -30,6 +30,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from escoba import Rules
+from escoba.bots import JustRightPlayer
 
 __all__ = ["LEVEL", "LEVEL_STRENGTH", "START", "STEP", "SCALE", "DEFAULT_AFTER_GAMES",
            "StrengthEstimate", "expected_result", "update_strength", "opponent_strength",
@@ -85,8 +86,8 @@ def opponent_strength(seats: Sequence[Mapping[str, Any]], child_side: int,
         if spec.get("kind") != "bot":
             return None
         level = str(spec.get("level", ""))
-        if level == LEVEL:
-            faced.append(float(spec.get("strength", START)))
+        if level == LEVEL:  # a seat without a strength (a table's) played at the default
+            faced.append(float(spec.get("strength", JustRightPlayer.default_strength)))
         elif level in LEVEL_STRENGTH:
             faced.append(LEVEL_STRENGTH[level])
         else:

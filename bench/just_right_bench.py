@@ -104,11 +104,12 @@ def paired_win_rate(rules: Rules, child: Player, opponent: Callable[[], Player],
     return WinRate(tuple(shares), strength())
 
 
-def warm_up(rules: Rules, child: Player, games: int, seed: int) -> float:
+def warm_up(rules: Rules, child: Player, games: int, seed: int) -> tuple[float, int]:
     """The estimate after the child's first ``games`` whole games against "just right",
-    each game at the estimate its previous games left (as the app does)."""
+    each game at the estimate its previous games left (as the app does), and the rounds
+    it rests on."""
     rng = random.Random(seed)
-    strength = START
+    strength, rounds = START, 0
     for g in range(games):
         bot = JustRightPlayer(strength)
         players = [child, bot] if g % 2 == 0 else [bot, child]
@@ -116,18 +117,21 @@ def warm_up(rules: Rules, child: Player, games: int, seed: int) -> float:
         game = play_game(rules, players, rng)
         for round_ in game.rounds:
             share = _round_share(round_.score().totals, child_side)
-            strength = update_strength(strength, strength, share)
-    return strength
+            strength = update_strength(strength, strength, share, rounds)
+            rounds += 1
+    return strength, rounds
 
 
 def just_right_win_rate(rules: Rules, child: Player, deals: int, seed: int,
                         warm_up_games: int = WARM_UP_GAMES) -> WinRate:
     """The child's win share against "just right" after ``warm_up_games`` games."""
-    state = {"strength": warm_up(rules, child, warm_up_games, seed)}
+    strength, rounds = warm_up(rules, child, warm_up_games, seed)
+    state = {"strength": strength, "rounds": rounds}
 
     def after_pair(first: float, second: float) -> None:
-        s = state["strength"]
-        state["strength"] = update_strength(update_strength(s, s, first), s, second)
+        s, n = state["strength"], int(state["rounds"])
+        state["strength"] = update_strength(update_strength(s, s, first, n), s, second, n + 1)
+        state["rounds"] = n + 2
 
     return paired_win_rate(rules, child, lambda: JustRightPlayer(state["strength"]), deals,
                            seed, after_pair, lambda: state["strength"])

@@ -619,12 +619,14 @@ class JustRightPlayer(_PairPlayer):
 
     Each move it either searches as :class:`ExpertPlayer` (with probability
     :meth:`expert_share`, none below s = 0.5, always at s = 1) or plays as a
-    :class:`ChildLikePlayer` that sees a capture with probability 0.2 + 0.8 s, picks the
-    most valuable one seen with probability 0.3 + 0.7 s and blocks a sweep with
-    probability s. It always takes an escoba it has: a child notices a silly miss.
-    It eases within a game: while its side leads the game, it plays as if its strength
-    were :attr:`ease` lower per point of lead (never below 0). Everything it uses is
-    in the observation (the game's scores included), so it is as fair as the others.
+    :class:`ChildLikePlayer` that sees a capture with probability 0.1 + 0.9 s, picks the
+    most valuable one seen with probability 0.2 + 0.8 s and blocks a sweep with
+    probability s (at s = 0 a child who sees 40% of the captures wins about half the
+    rounds: docs/BENCHMARKS.md, "Just right"). It always takes an escoba it has: a
+    child notices a silly miss. It eases within a game: while its side leads the game,
+    it plays as if its strength were :attr:`ease` lower per point of lead (never below
+    0). Everything it uses is in the observation (the game's scores included), so it is
+    as fair as the others.
     """
 
     name = "just_right"
@@ -656,7 +658,7 @@ class JustRightPlayer(_PairPlayer):
 
     @staticmethod
     def child_like(strength: float) -> ChildLikePlayer:
-        return ChildLikePlayer(see=0.2 + 0.8 * strength, best=0.3 + 0.7 * strength,
+        return ChildLikePlayer(see=0.1 + 0.9 * strength, best=0.2 + 0.8 * strength,
                                block=strength, sees_escobas=True, name="just_right")
 
     def choose_pair(self, observation: Observation, rng: random.Random) -> tuple[int, int]:

@@ -30,6 +30,7 @@ from trainer.just_right import (
     default_level,
     estimate_strength,
     just_right_summary,
+    step_for,
     update_strength,
 )
 from trainer.storage import RoundResult, Storage
@@ -173,6 +174,11 @@ def test_a_losing_streak_moves_it_down_to_the_bottom():
 def test_against_just_right_a_round_moves_it_half_a_step():
     assert update_strength(0.4, 0.4, 1.0) == pytest.approx(0.4 + STEP / 2)
     assert update_strength(0.4, 0.4, 0.0) == pytest.approx(0.4 - STEP / 2)
+    # the step shrinks as the rounds behind the estimate grow, never below STEP_MIN
+    steps = [step_for(n) for n in (0, 10, 25, 100, 10_000)]
+    assert steps == sorted(steps, reverse=True) and steps[0] == STEP
+    assert steps[-1] == just_right.STEP_MIN
+    assert update_strength(0.4, 0.4, 1.0, rounds=100) < update_strength(0.4, 0.4, 1.0)
     assert update_strength(0.4, 0.4, 0.5) == pytest.approx(0.4)
     # a win against an easier level says less than a win against a harder one
     assert update_strength(0.4, LEVEL_STRENGTH["random"], 1.0) < \
@@ -243,10 +249,10 @@ def test_the_estimate_is_read_back_from_storage_the_same(tmp_path):
     reread = Storage(sa.create_engine(url)).finished_games(ana.id)
     assert estimate_strength(reread) == estimate
     expected = START
-    for result in results:
+    for n, result in enumerate(results):
         mine, theirs = result.side_points(0), result.side_points(1)
         expected = update_strength(expected, 0.37,
-                                   1.0 if mine > theirs else 0.5 if mine == theirs else 0.0)
+                                   1.0 if mine > theirs else 0.5 if mine == theirs else 0.0, n)
     assert estimate.strength == pytest.approx(expected)
 
 

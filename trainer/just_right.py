@@ -12,13 +12,23 @@ would beat in half of the rounds. The fixed levels sit on the same scale
 bench/simulated_children.py: the strength at which the "just right" player scores as
 each fixed level does; docs/BENCHMARKS.md, "Just right (issue 30)").
 
-**Update**, one per round the child played against computers only (Elo's, bounded):
-``c += STEP * (result - expected)``, where *result* is 1 for a round the child's side
+**Update**, one per round the child played against computers only (Elo's, bounded, with
+a step that shrinks as evidence grows, as Glicko's does):
+``c += step(n) * (result - expected)``, where *n* is the rounds counted before it,
+``step(n) = max(STEP_MIN, STEP / sqrt(1 + n / STEP_ROUNDS))`` (big steps while little is
+known, so a child's first games move it across the scale; small ones later, so it
+wanders less around the child's strength), where *result* is 1 for a round the child's side
 won on points, ½ for a tie, 0 for a loss, and ``expected = 1 / (1 + exp(-(c - o) / SCALE))``
 against an opponent of strength *o* (the mean of the computers' strengths; a "just
 right" computer's is stored in its seat). Against "just right" itself *o* = *c*, so a
-round won moves it up by ``STEP / 2`` and a round lost down by as much: the child's win
-rate is pulled to one half. Then it is kept within [0, 1].
+round won moves it up by half a step and a round lost down by as much: the child's win
+rate is pulled to one half. Then it is kept within [0, 1]. The player's easing while
+it leads a game is not counted as a weaker opponent: a child who wins those rounds
+is judged a little stronger, which is the direction the next game should go.
+
+Only the rounds' points are read, not the review's mistakes (missed captures, escobas
+given away): those are already in the points, and a review exists only for the
+first child of a game.
 """
 
 from __future__ import annotations
@@ -32,8 +42,9 @@ from typing import Any
 from escoba import Rules
 from escoba.bots import JustRightPlayer
 
-__all__ = ["LEVEL", "LEVEL_STRENGTH", "START", "STEP", "SCALE", "DEFAULT_AFTER_GAMES",
-           "StrengthEstimate", "expected_result", "update_strength", "opponent_strength",
+__all__ = ["LEVEL", "LEVEL_STRENGTH", "START", "STEP", "STEP_MIN", "STEP_ROUNDS", "SCALE",
+           "DEFAULT_AFTER_GAMES", "StrengthEstimate", "expected_result", "step_for",
+           "update_strength", "opponent_strength",
            "estimate_strength", "strength_trend", "default_level", "JustRightSummary",
            "just_right_summary"]
 
@@ -44,12 +55,16 @@ LEVEL_STRENGTH: Mapping[str, float] = {"random": 0.0, "gentle": 0.45, "greedy": 
                                        "expert": 1.0}
 #: A child with no games yet: a beginner's strength, a little above the bottom.
 START = 0.25
-#: How far one round moves the estimate at most (half of it against "just right").
-STEP = 0.12
+#: How far the first round moves the estimate at most (half of it against "just right").
+STEP = 0.15
+#: The step once the estimate rests on many rounds (a child who gets better is followed).
+STEP_MIN = 0.04
+#: The rounds over which the step shrinks: about 0.08 after 25 rounds (five games).
+STEP_ROUNDS = 10
 #: The strength difference at which the stronger side wins about 73% of rounds (e^1 : 1).
 SCALE = 0.5
 #: Finished games after which "just right" is the new-game form's default level: by then
-#: the estimate rests on some ten to twenty rounds, enough for STEP to have carried it
+#: the estimate rests on some ten to twenty rounds, enough for the steps to have carried it
 #: across the scale from START, and the first games were played at the fixed level a
 #: parent chose, so the estimate starts from real evidence rather than from START.
 DEFAULT_AFTER_GAMES = 3
@@ -69,9 +84,16 @@ def expected_result(strength: float, opponent: float) -> float:
     return 1.0 / (1.0 + math.exp(-(strength - opponent) / SCALE))
 
 
-def update_strength(strength: float, opponent: float, result: float) -> float:
-    """The estimate after one round (``result``: 1 won, 0.5 tied, 0 lost), within [0, 1]."""
-    moved = strength + STEP * (result - expected_result(strength, opponent))
+def step_for(rounds: int) -> float:
+    """The step of the update when the estimate already rests on ``rounds`` rounds."""
+    return max(STEP_MIN, STEP / math.sqrt(1 + rounds / STEP_ROUNDS))
+
+
+def update_strength(strength: float, opponent: float, result: float, rounds: int = 0
+                    ) -> float:
+    """The estimate after one round (``result``: 1 won, 0.5 tied, 0 lost) when it rested
+    on ``rounds`` rounds before, within [0, 1]."""
+    moved = strength + step_for(rounds) * (result - expected_result(strength, opponent))
     return min(1.0, max(0.0, moved))
 
 
@@ -122,7 +144,7 @@ def estimate_strength(games: Iterable[tuple[Any, Sequence[Any]]],
             mine = result.side_points(side)
             theirs = max(result.side_points(s) for s in range(len(result.points)) if s != side)
             outcome = 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
-            strength = update_strength(strength, opponent, outcome)
+            strength = update_strength(strength, opponent, outcome, rounds)
             rounds += 1
     return StrengthEstimate(strength, rounds, counted)
 

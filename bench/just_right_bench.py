@@ -137,6 +137,26 @@ def just_right_win_rate(rules: Rules, child: Player, deals: int, seed: int,
                            seed, after_pair, lambda: state["strength"])
 
 
+def fixed_opponent(level: str) -> Player:
+    """A fixed level by name, or ``just_right@0.5``: "just right" held at a strength (how
+    the fixed levels' places on the estimate's scale are read)."""
+    if level.startswith(LEVEL + "@"):
+        return JustRightPlayer(float(level.split("@", 1)[1]))
+    return make_player(level)
+
+
+def _level_name(text: str) -> str:
+    if text in (*FIXED_LEVELS, LEVEL):
+        return text
+    try:
+        fixed_opponent(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: one of {', '.join((*FIXED_LEVELS, LEVEL))} or just_right@S "
+            "(S from 0 to 1)") from None
+    return text
+
+
 def run(rules: Rules, children: Sequence[str], levels: Sequence[str], deals: int, seed: int,
         on_result: Callable[[str, str, WinRate], None] | None = None
         ) -> dict[str, dict[str, WinRate]]:
@@ -149,7 +169,7 @@ def run(rules: Rules, children: Sequence[str], levels: Sequence[str], deals: int
             if level == LEVEL:
                 result = just_right_win_rate(rules, child, deals, seed)
             else:
-                bot = make_player(level)
+                bot = fixed_opponent(level)
                 result = paired_win_rate(rules, child, lambda b=bot: b, deals, seed)
             row[level] = result
             if on_result is not None:
@@ -180,7 +200,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--children", nargs="*", default=list(CHILDREN),
                         choices=list(CHILDREN), help="simulated children (all)")
     parser.add_argument("--levels", nargs="*", default=[*FIXED_LEVELS, LEVEL],
-                        choices=[*FIXED_LEVELS, LEVEL], help="opponents (all)")
+                        type=_level_name, metavar="LEVEL",
+                        help="opponents: gentle random greedy expert just_right (all), or "
+                             "just_right@S, held at strength S")
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args(argv)
     rules = Rules.preset(args.preset)

@@ -281,3 +281,12 @@ def test_the_weakest_child_wins_more_against_just_right_than_against_expert():
     against_just_right = just_right_win_rate(rules, weakest, 12, seed=3)
     assert against_just_right.rate > against_expert.rate + 0.1
     assert against_just_right.strength is not None and against_just_right.strength < 0.5
+
+
+def test_a_seats_strength_comes_back_exactly_so_a_resumed_game_plays_on_the_same():
+    import json
+
+    spec = SeatSpec("bot", "B", level="just_right", strength=1 / 3)
+    again = SeatSpec.from_dict(json.loads(json.dumps(spec.to_dict())))
+    assert again == spec and again.player().strength == 1 / 3
+    assert "strength" not in SeatSpec("bot", "B", level="gentle").to_dict()

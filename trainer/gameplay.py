@@ -93,8 +93,8 @@ class SeatSpec:
                                 "level": self.level}
         if self.stands_in:
             data["stands_in"] = self.stands_in
-        if self.strength is not None:
-            data["strength"] = round(self.strength, 4)
+        if self.strength is not None:  # unrounded: a resumed game plays on exactly as before
+            data["strength"] = self.strength
         return data
 
     def player(self) -> Player:

@@ -31,7 +31,7 @@ from .errors import DeckError
 from .round import Round
 from .rules import Rules
 
-__all__ = ["ArenaResult", "run_arena", "play_round", "percentile"]
+__all__ = ["ArenaResult", "run_arena", "play_round", "percentile", "shuffled_deck"]
 
 
 def percentile(values: Sequence[float], q: float) -> float:
@@ -148,7 +148,7 @@ class ArenaResult:
         }
 
 
-def _deal(rules: Rules, rng: random.Random, dealer: int) -> list[Any]:
+def shuffled_deck(rules: Rules, rng: random.Random, dealer: int) -> list[Any]:
     """A shuffled deck the rules accept (redrawn while ``redeal`` refuses its table)."""
     deck = list(CARDS[: rules.deck_size])
     for _ in range(1000):
@@ -161,9 +161,10 @@ def _deal(rules: Rules, rng: random.Random, dealer: int) -> list[Any]:
     raise ValueError("could not deal a round these rules accept")  # pragma: no cover
 
 
-def run_arena(rules: Rules, bots: Sequence[str], deals: int, seed: int = 0,
+def run_arena(rules: Rules, bots: Sequence[str | Player], deals: int, seed: int = 0,
               on_pair: Callable[[int], None] | None = None) -> ArenaResult:
-    """Play ``deals`` paired deals (``2 * deals`` rounds) between two bot levels.
+    """Play ``deals`` paired deals (``2 * deals`` rounds) between two bot levels (or two
+    players already made: the simulated children of bench/just_right_bench.py).
 
     ``seed`` fixes the decks and every bot's random choices: the same call
     gives the same result (the timings aside).
@@ -173,7 +174,8 @@ def run_arena(rules: Rules, bots: Sequence[str], deals: int, seed: int = 0,
     if deals < 1:
         raise ValueError("the arena needs at least one deal")
     n = rules.players
-    instances = [make_player(bots[0]), make_player(bots[1])]
+    instances = [make_player(b) if isinstance(b, str) else b for b in bots]
+    names = (instances[0].name, instances[1].name)
     deck_rng = random.Random(seed)
     times: tuple[list[float], list[float]] = ([], [])
     diffs: list[float] = []
@@ -182,7 +184,7 @@ def run_arena(rules: Rules, bots: Sequence[str], deals: int, seed: int = 0,
     start = time.perf_counter()
     for i in range(deals):
         dealer = i % n
-        deck = _deal(rules, deck_rng, dealer)
+        deck = shuffled_deck(rules, deck_rng, dealer)
         pair = 0.0
         for swap in (0, 1):
             who = [(s + swap) % 2 for s in range(n)]  # which bot (0 = A) sits at each seat
@@ -211,7 +213,7 @@ def run_arena(rules: Rules, bots: Sequence[str], deals: int, seed: int = 0,
             on_pair(i)
     rounds = 2 * deals
     return ArenaResult(
-        bots=(bots[0], bots[1]), rules=rules, deals=deals, seed=seed,
+        bots=names, rules=rules, deals=deals, seed=seed,
         pair_diffs=tuple(diffs), points=(points[0] / rounds, points[1] / rounds),
         wins=wins, losses=losses, ties=ties,
         timing=(_Timing(times[0]).summary(), _Timing(times[1]).summary()),

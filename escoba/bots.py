@@ -25,6 +25,12 @@ Levels (:data:`PLAYER_LEVELS`):
     take, it lays down the card of least weight (the smallest, among equals).
 ``expert``
     Card counting plus determinized search: :class:`ExpertPlayer`.
+``just_right``
+    Tunes its play between a beginner and the expert by a strength in [0, 1]
+    (:class:`JustRightPlayer`, issue 30); the app gives it each child's
+    estimated strength (trainer.just_right). Built on :class:`ChildLikePlayer`,
+    a player that plays as a child does (misses captures, forgets to block a
+    sweep), which the benchmark's simulated children use too.
 """
 
 from __future__ import annotations
@@ -41,7 +47,8 @@ from .valuation import ESCOBA_VALUE, card_values, mask_value
 from .variants import variant_for
 
 __all__ = ["Player", "RandomPlayer", "GentlePlayer", "GreedyPlayer", "ExpertPlayer",
-           "make_player", "PLAYER_LEVELS", "GREEDY_WEIGHTS", "greedy_weight"]
+           "ChildLikePlayer", "JustRightPlayer", "leaves_sweep", "make_player",
+           "PLAYER_LEVELS", "GREEDY_WEIGHTS", "greedy_weight"]
 
 
 @runtime_checkable
@@ -535,16 +542,148 @@ class _Search:
         return best
 
 
+# -- child-like and "just right" ------------------------------------------------------
+
+
+def leaves_sweep(observation: Observation, card: int) -> bool:
+    """Whether laying ``card`` down leaves a table that one card this seat has not seen
+    could sweep (in open hands: one card of another hand). Uses the observation only."""
+    obs = observation
+    rules = obs.rules
+    variant = variant_for(rules)
+    table = obs.table_mask | 1 << card
+    if obs.open_hands is not None:
+        others = 0
+        for seat, hand in enumerate(obs.open_hands):
+            if rules.side_of(seat) != rules.side_of(obs.seat):
+                others |= hand
+    else:
+        others = obs.unseen_mask
+    for other in cards_of(others):
+        if any(take == table and variant.is_sweep(rules, table, other.index, take, False)
+               for take in variant.capture_sets(rules, table, other.index)):
+            return True
+    return False
+
+
+class ChildLikePlayer(_PairPlayer):
+    """Plays as a child does: sees each capture with probability :attr:`see`, takes the
+    most valuable capture it sees with probability :attr:`best` (else any it sees), and
+    when it lays a card down avoids leaving a sweepable table with probability
+    :attr:`block`. A capture it does not see is not made when a lay-down is legal (under
+    the ``forced`` rule the app refuses a lay-down of a card that captures, so the child
+    then takes any capture of that card). ``sees_escobas``: an escoba on the table is
+    always seen (the "just right" player never refuses an obvious escoba)."""
+
+    name = "child"
+
+    def __init__(self, see: float = 1.0, best: float = 1.0, block: float = 0.0, *,
+                 sees_escobas: bool = False, name: str = "child") -> None:
+        self.see = see
+        self.best = best
+        self.block = block
+        self.sees_escobas = sees_escobas
+        self.name = name
+
+    def choose_pair(self, observation: Observation, rng: random.Random) -> tuple[int, int]:
+        obs = observation
+        pairs = obs.legal_move_pairs()
+        table = obs.table_mask
+        captures = [(c, t) for c, t in pairs if t]
+        escobas = [(c, t) for c, t in captures if _is_escoba(obs, table, c, t)]
+        seen = [p for p in captures
+                if (self.sees_escobas and p in escobas) or rng.random() < self.see]
+        if seen:
+            if rng.random() < self.best:
+                return max(seen, key=lambda p: (greedy_weight(
+                    p[1] | 1 << p[0], p in escobas), -p[0]))
+            return seen[rng.randrange(len(seen))]
+        laydowns = [(c, t) for c, t in pairs if not t]
+        if not laydowns:  # every card must capture: the child takes one, any one
+            return captures[rng.randrange(len(captures))]
+        if rng.random() < self.block:
+            safe = [p for p in laydowns if not leaves_sweep(obs, p[0])]
+            if safe:
+                return min(safe, key=lambda p: (greedy_weight(1 << p[0]), VALUE[p[0]], p[0]))
+        return laydowns[rng.randrange(len(laydowns))]
+
+    def claim_renuncio(self, observation: Observation, rng: random.Random) -> Renuncio | None:
+        claims = observation.renuncio_claims()
+        if not claims or rng.random() >= self.see:
+            return None
+        return max(claims, key=lambda c: greedy_weight(_mask(c.take) | c.card.bit))
+
+
+class JustRightPlayer(_PairPlayer):
+    """Between a beginner and the expert by ``strength`` s in [0, 1] (issue 30).
+
+    Each move it either searches as :class:`ExpertPlayer` (with probability
+    :meth:`expert_share`, none below s = 0.5, always at s = 1) or plays as a
+    :class:`ChildLikePlayer` that sees a capture with probability 0.1 + 0.9 s, picks the
+    most valuable one seen with probability 0.2 + 0.8 s and blocks a sweep with
+    probability s (at s = 0 a child who sees 40% of the captures wins about half the
+    rounds: docs/BENCHMARKS.md, "Just right"). It always takes an escoba it has: a
+    child notices a silly miss. It eases within a game: while its side leads the game,
+    it plays as if its strength were :attr:`ease` lower per point of lead (never below
+    0). Everything it uses is in the observation (the game's scores included), so it is
+    as fair as the others.
+    """
+
+    name = "just_right"
+    #: Strength given up per point this side leads the game by.
+    ease = 0.05
+    #: The strength when none is given (``make_player("just_right")``): a beginner's.
+    default_strength = 0.25
+
+    def __init__(self, strength: float | None = None,
+                 expert: ExpertPlayer | None = None) -> None:
+        if strength is None:
+            strength = self.default_strength
+        self.strength = min(1.0, max(0.0, float(strength)))
+        self.expert = expert or ExpertPlayer()
+
+    def effective_strength(self, observation: Observation) -> float:
+        """The strength for this move: eased by the lead this side has in the game."""
+        scores = observation.scores
+        if len(scores) < 2:
+            return self.strength
+        mine = observation.rules.side_of(observation.seat)
+        lead = scores[mine] - max(p for side, p in enumerate(scores) if side != mine)
+        return max(0.0, self.strength - self.ease * max(0, lead))
+
+    @staticmethod
+    def expert_share(strength: float) -> float:
+        """How often a move is searched as the expert's: 0 up to s = 0.5, 1 at s = 1."""
+        return max(0.0, 2.0 * strength - 1.0)
+
+    @staticmethod
+    def child_like(strength: float) -> ChildLikePlayer:
+        return ChildLikePlayer(see=0.1 + 0.9 * strength, best=0.2 + 0.8 * strength,
+                               block=strength, sees_escobas=True, name="just_right")
+
+    def choose_pair(self, observation: Observation, rng: random.Random) -> tuple[int, int]:
+        strength = self.effective_strength(observation)
+        if rng.random() < self.expert_share(strength):
+            return self.expert.choose_pair(observation, rng)
+        return self.child_like(strength).choose_pair(observation, rng)
+
+    def claim_renuncio(self, observation: Observation, rng: random.Random) -> Renuncio | None:
+        return self.child_like(self.effective_strength(observation)).claim_renuncio(
+            observation, rng)
+
+
 PLAYER_LEVELS: dict[str, type] = {
     "random": RandomPlayer,
     "gentle": GentlePlayer,
     "greedy": GreedyPlayer,
     "expert": ExpertPlayer,
+    "just_right": JustRightPlayer,
 }
 
 
 def make_player(level: str) -> Player:
-    """A computer player by level name (``random``, ``gentle``, ``greedy``, ``expert``)."""
+    """A computer player by level name (``random``, ``gentle``, ``greedy``, ``expert``,
+    ``just_right`` at its default strength: the app gives it the child's own)."""
     try:
         return PLAYER_LEVELS[level]()
     except KeyError:

@@ -24,7 +24,7 @@ from escoba.bots import (
 )
 from escoba.cards import mask_of
 
-LEVELS = ("random", "gentle", "greedy", "expert")
+LEVELS = ("random", "gentle", "greedy", "expert", "just_right")
 
 rule_sets = any_rules(miscount="retry")
 

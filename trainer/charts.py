@@ -462,12 +462,12 @@ def wins_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
     if frame.empty:
         return None
     table = frame.groupby("level").agg(won=("won", "sum"), played=("game", "count"))
-    order = {lv: i for i, lv in enumerate(("random", "gentle", "greedy", "expert", "mixed",
-                                           "friends"))}
+    computers = ("random", "gentle", "greedy", "expert", "just_right")
+    order = {lv: i for i, lv in enumerate((*computers, "mixed", "friends"))}
     table = table.reset_index()
     table = table.sort_values("level", key=lambda col: col.map(lambda v: order.get(v, 9)))
-    names = [tr("level_" + lv) if lv in ("random", "gentle", "greedy", "expert")
-             else tr("ch_level_" + lv) for lv in table["level"]]
+    names = [tr("level_" + lv) if lv in computers else tr("ch_level_" + lv)
+             for lv in table["level"]]
     fig = go.Figure([
         go.Bar(x=names, y=_list(table["won"]), name=tr("ch_won"), marker_color="#009E73"),
         go.Bar(x=names, y=_list(table["played"] - table["won"]), name=tr("ch_lost"),

@@ -35,7 +35,7 @@ from escoba import (
     Rules,
     game_to_record,
 )
-from escoba.bots import PLAYER_LEVELS, make_player
+from escoba.bots import PLAYER_LEVELS, JustRightPlayer, Player, make_player
 from escoba.record import replay, round_moves
 
 from .evidence import TurnContext, turn_evidence
@@ -54,7 +54,7 @@ MAX_ROUNDS = 60
 
 def bot_levels() -> list[str]:
     """The computer player levels the engine offers, easiest first."""
-    order = ["gentle", "random", "greedy", "expert"]
+    order = ["gentle", "random", "greedy", "expert", "just_right"]
     return [lvl for lvl in order if lvl in PLAYER_LEVELS] + sorted(
         lvl for lvl in PLAYER_LEVELS if lvl not in order)
 
@@ -79,22 +79,37 @@ class SeatSpec:
     #: A computer player that took over a child's seat at a table: the child's name
     #: (shown as "Computer for Leo", trainer.words.seat_name).
     stands_in: str = ""
+    #: A "just right" computer's strength (0-1), the child's estimate when the game
+    #: began (trainer.just_right): kept in the seat, so a resumed game plays on at it
+    #: and the estimate knows what the child faced.
+    strength: float | None = None
 
     @property
     def is_human(self) -> bool:
         return self.kind == "human"
 
-    def to_dict(self) -> dict[str, str]:
-        data = {"kind": self.kind, "name": self.name, "avatar": self.avatar, "level": self.level}
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"kind": self.kind, "name": self.name, "avatar": self.avatar,
+                                "level": self.level}
         if self.stands_in:
             data["stands_in"] = self.stands_in
+        if self.strength is not None:  # unrounded: a resumed game plays on exactly as before
+            data["strength"] = self.strength
         return data
+
+    def player(self) -> Player:
+        """The computer player of this seat (a "just right" one at its strength)."""
+        if self.level == "just_right" and self.strength is not None:
+            return JustRightPlayer(self.strength)
+        return make_player(self.level)
 
     @staticmethod
     def from_dict(data: dict[str, Any]) -> SeatSpec:
+        strength = data.get("strength")
         return SeatSpec(str(data.get("kind", "bot")), str(data.get("name", "?")),
                         str(data.get("avatar", "🙂")), str(data.get("level", "")),
-                        str(data.get("stands_in", "")))
+                        str(data.get("stands_in", "")),
+                        float(strength) if isinstance(strength, (int, float)) else None)
 
 
 @dataclass(frozen=True)
@@ -134,8 +149,7 @@ class GameSession:
         self.storage = storage
         self.game_id = game_id
         self.options = dict(options or {})
-        self.players = {i: make_player(s.level) for i, s in enumerate(self.seats)
-                        if not s.is_human}
+        self.players = {i: s.player() for i, s in enumerate(self.seats) if not s.is_human}
         #: The game's revision in the database this session extends (see save()).
         self.revision = revision
         #: Why this session no longer matches the database (``game_stale`` or

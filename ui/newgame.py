@@ -19,6 +19,8 @@ from escoba.rules import (
 )
 from trainer.gameplay import GameSession, SeatSpec, bot_avatar, bot_levels
 from trainer.i18n import t
+from trainer.just_right import LEVEL as JUST_RIGHT
+from trainer.just_right import JustRightSummary
 from trainer.names import clean_name, name_problem
 from ui.i18n import labels
 
@@ -107,6 +109,12 @@ def _scopa_rules(state: Any, players: int, chosen: Any) -> Rules:
                         open_hand=bool(chosen("ng_open", False)))
 
 
+def _just_right(profile: Any) -> JustRightSummary:
+    from .practice import data_version, just_right_of, today
+
+    return just_right_of(data_version(profile.id), today())
+
+
 def _seats(profile: Any, players: int) -> list[SeatSpec]:
     seats = [SeatSpec("human", profile.nickname, profile.avatar)]
     for i in range(1, players):
@@ -115,7 +123,10 @@ def _seats(profile: Any, players: int) -> list[SeatSpec]:
             seats.append(SeatSpec("human", name or t("player_n", n=i + 1), "🙂"))
         else:
             level = st.session_state.get(f"ng_level_{i}") or bot_levels()[0]
-            seats.append(SeatSpec("bot", t("bot_name", n=i), bot_avatar(i), level))
+            # "Just right" plays at the child's own strength, kept in the seat.
+            strength = _just_right(profile).strength if level == JUST_RIGHT else None
+            seats.append(SeatSpec("bot", t("bot_name", n=i), bot_avatar(i), level,
+                                  strength=strength))
     return seats
 
 
@@ -159,6 +170,9 @@ def show_new_game_form(profile: Any) -> None:
                                != "scopa"):
         st.toggle(t("teams"), key="ng_teams", help=t("teams_help"))
     levels = bot_levels()
+    # "Just right" is the first choice once the child has played a few games against
+    # the computer (trainer.just_right.DEFAULT_AFTER_GAMES); a choice made stays.
+    first_choice = _just_right(profile).default_level(levels)
     cols = st.columns(opponents)
     for i in range(1, opponents + 1):
         with cols[i - 1], st.container(border=True, key=f"ng_seat_box_{i}"):
@@ -170,6 +184,7 @@ def show_new_game_form(profile: Any) -> None:
                 st.text_input(t("nickname"), key=f"ng_name_{i}",
                               placeholder=t("player_n", n=i + 1))
             else:
+                st.session_state.setdefault(f"ng_level_{i}", first_choice)
                 st.selectbox(t("level"), levels, key=f"ng_level_{i}",
                              format_func=labels("level_"))
     st.toggle(t("open_hand_scopa" if scopa else "open_hand"), key="ng_open",

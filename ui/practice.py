@@ -26,6 +26,7 @@ from puzzles.practice import Attempt, answers_from_rows, practice_candidates
 from trainer.charts import attempts_frame
 from trainer.clock import now as clock_now
 from trainer.evidence import game_answers, is_game_turn
+from trainer.just_right import JustRightSummary, just_right_summary
 from trainer.storage import DailyResult, ProgressContents, ProgressVersion
 from trainer.text import fact_text
 
@@ -185,6 +186,14 @@ def history(version: DataVersion) -> tuple[pd.DataFrame, list[Answer]]:
     # Game turns feed the facts (weighted as their own source) but not the practice charts.
     practice = _practice_only(rows)
     return attempts_frame(practice), answers_from_rows(practice) + game_answers(rows)
+
+
+@st.cache_data(max_entries=PROGRESS_CACHE_PROFILES, show_spinner=False)
+def just_right_of(version: DataVersion, day: date) -> JustRightSummary:
+    """The child's "just right" strength now and a week ago (trainer.just_right), from
+    their finished games: the new-game form's default level and strength, and My
+    progress's sentence for a parent. Read again when a game finishes or the day turns."""
+    return just_right_summary(storage().finished_games(version.profile_id), now_utc())
 
 
 @st.cache_data(max_entries=PROGRESS_CACHE_PROFILES, show_spinner=False)

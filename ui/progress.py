@@ -31,6 +31,7 @@ from .practice import (
     fact_text,
     game_turns,
     history,
+    just_right_of,
     progress_contents,
     start_quick_facts,
 )
@@ -158,6 +159,11 @@ def show_part(profile_id: int, section: str, lang: str, day: date, capture_sum: 
     elif section == "lessons":
         show_lessons_table(profile_id, links=links)
     else:
+        # How hard the "just right" computer now plays, against a week ago (issue 30):
+        # a parent's sentence, and a teacher's, who reads this same part.
+        reading = just_right_of(version, day).reading()
+        if reading is not None:
+            st.markdown(f"🎚️ {md_escape(t(reading[0], **reading[1]))}")
         games = games_charts(version, lang)
         if games.get("ch_chances") is not None:  # found in games
             show_chart(games["ch_chances"], f"{prefix}ch_chances", "ch_empty_games")

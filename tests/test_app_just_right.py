@@ -1,0 +1,91 @@
+"""The "just right" level in the app (issue 30): offered with the fixed levels, the first
+choice once a child has finished a few games against the computer, played at the child's
+estimated strength, and explained on My progress."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+import sqlalchemy as sa
+
+from escoba import Rules
+from tests.test_app_helpers import assert_ok, create_profile, game, new_app
+from tests.test_storage import play_to_end
+from trainer.gameplay import GameSession, SeatSpec
+from trainer.just_right import DEFAULT_AFTER_GAMES, estimate_strength
+from trainer.storage import Storage
+
+pytestmark = pytest.mark.usefixtures("fresh_app")
+
+
+def _store() -> Storage:
+    return Storage(sa.create_engine(f"sqlite:///{os.environ['ESCOBA_DB_PATH']}"), migrate=False)
+
+
+def _finish_games(store: Storage, profile_id: int, count: int) -> None:
+    rules = Rules.preset("classic", target=5)
+    for n in range(count):
+        session = GameSession.new(rules, [SeatSpec("human", "Ana"),
+                                          SeatSpec("bot", "B", level="gentle")],
+                                  10 + n, storage=store, profile_id=profile_id)
+        play_to_end(session, seed=n)
+
+
+def _level_box(at):
+    return next(s for s in at.selectbox if s.key == "ng_level_1")
+
+
+def test_just_right_is_offered_beside_the_fixed_levels_and_not_first_for_a_new_child() -> None:
+    at = create_profile(new_app(), "Ana")
+    at.switch_page("app_pages/play.py").run()
+    assert_ok(at)
+    box = _level_box(at)
+    assert "Just right" in box.options
+    assert {"Gentle", "Expert"} <= set(box.options)
+    assert box.value == "gentle"  # no games yet: the easiest fixed level
+
+
+def test_after_a_few_games_just_right_is_chosen_and_plays_at_the_childs_strength() -> None:
+    at = create_profile(new_app(), "Ana")
+    store = _store()
+    ana = store.list_profiles()[0]
+    _finish_games(store, ana.id, DEFAULT_AFTER_GAMES)
+    at.switch_page("app_pages/play.py").run()
+    assert_ok(at)
+    assert _level_box(at).value == "just_right"
+    at.button(key="start_game").click().run()
+    assert_ok(at)
+    session = game(at)
+    expected = estimate_strength(store.finished_games(ana.id)).strength
+    assert session.seats[1].level == "just_right"
+    assert session.seats[1].strength == pytest.approx(expected)
+    assert session.players[1].strength == pytest.approx(expected)
+    # the parent reads where the computer stands, on My progress's games
+    at.switch_page("app_pages/progress.py").run()
+    at.segmented_control(key="pr_view").set_value("games").run()
+    assert_ok(at)
+    assert any("“Just right” computer plays at" in m.value for m in at.markdown), \
+        [m.value for m in at.markdown]
+
+
+def test_a_pupils_teacher_reads_the_same_sentence(monkeypatch) -> None:
+    from tests.test_app_classroom import click, part, pupil_ids, shown, sign_up, store, submit
+    from trainer.storage import classroom as storage_classroom
+
+    cheap = {"n": 2**8, "r": 8, "p": 1}  # a class of pupils made in milliseconds
+    monkeypatch.setattr(storage_classroom, "PIN_COST", cheap)
+    monkeypatch.setattr(storage_classroom, "PASSWORD_COST", cheap)
+    at = sign_up()
+    at.text_input(key="tc_class_name").input("4A")
+    submit(at, "tc_new_class_form")
+    at.text_area(key="tc_paste").input("Ana")
+    submit(at, "tc_add_form")
+    ana = pupil_ids(at)["Ana"].profile_id
+    click(at, "tc_added_done")
+    _finish_games(store(), ana, 1)
+    part(at, "dashboard")
+    at.selectbox(key="tc_dash_pupil").set_value(ana).run()
+    at.segmented_control(key="tc_pr_view").set_value("games").run()
+    assert_ok(at)
+    assert "“Just right” computer plays at" in shown(at)

@@ -85,6 +85,8 @@ def test_a_sum_beside_an_equal_card_is_explained(locale: str, said: str) -> None
     at.button(key="pz_add").click().run()
     assert_ok(at)
     assert any(said in e.value for e in at.error), [e.value for e in at.error]
+    # One stop between the reason and "Try another set!", never "sum.. Try".
+    assert not any(".." in e.value for e in at.error), [e.value for e in at.error]
     at.pills(key="pz_table").set_value(["7c"]).run()
     at.button(key="pz_add").click().run()
     assert at.session_state["pz_state"].result is not None  # the one answer found: done

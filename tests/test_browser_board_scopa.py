@@ -189,3 +189,39 @@ def test_a_refusal_on_a_small_phone_scrolls_the_cards_out_from_under_the_bar(
             assert page.evaluate("window.scrollY") == 0
         finally:
             browser.close()
+
+
+def test_a_scopa_puzzles_sum_beside_an_equal_card_gets_no_tick(
+        browser_type_launch_args) -> None:  # noqa: F811
+    """A Scopa puzzle with a 7 on the table: 3 + 4 makes 7, but the 7 must be taken, so
+    the readout shows the sum without ✓ (it once ticked what the checker then refused);
+    the 7 alone gets its ✓."""
+    from playwright.sync_api import sync_playwright
+
+    from escoba import Card
+    from puzzles.kinds import from_cards
+    from trainer.board_view import puzzle_board
+
+    puzzle = from_cards("scopa", [Card.parse(c) for c in ("3b", "4e", "7c", "9o")],
+                        [Card.parse("7o")])
+    data = puzzle_board(puzzle, sets_given=0, deck=Deck.ITALIAN, show_value=True,
+                        intro="", hand_title="", add_label="Add", play_label="Play")
+    assert data["equal_first"] is True
+    source = _asset("voice.js", "board.js")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(**browser_type_launch_args)
+        page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True)
+        try:
+            page.set_content("<div id='host'></div>")
+            page.evaluate(_MOUNT_JS, [source, data])
+            readout = page.locator(".eb-readout")
+            page.locator('.eb-card[data-id="3b"]').tap()
+            page.locator('.eb-card[data-id="4e"]').tap()
+            assert readout.inner_text().startswith("3 + 4") and "✓" not in readout.inner_text()
+            assert "eb-ok" not in (readout.get_attribute("class") or "")
+            page.locator('.eb-card[data-id="3b"]').tap()
+            page.locator('.eb-card[data-id="4e"]').tap()
+            page.locator('.eb-card[data-id="7c"]').tap()
+            assert readout.inner_text().endswith("✓"), readout.inner_text()
+        finally:
+            browser.close()

@@ -167,7 +167,7 @@ def test_a_game_weighs_like_one_puzzle_per_fact() -> None:
     assert stats["15-7"].answers == 2 and stats["15-8"].correct == 0
 
 
-def test_a_played_game_updates_the_childs_facts_in_the_app(fresh_app) -> None:
+def test_a_played_game_updates_the_childs_facts_in_the_app(fresh_app, monkeypatch) -> None:
     """AppTest: moves played on Play become answers of the fact model (My progress)."""
     from tests.test_app_helpers import create_profile, game, new_app, play, start_game
     from ui.practice import DataVersion, fact_stats_of
@@ -191,7 +191,10 @@ def test_a_played_game_updates_the_childs_facts_in_the_app(fresh_app) -> None:
     version = DataVersion(None, kid, store.progress_version(kid))
     from ui import practice as ui_practice
 
-    ui_practice.storage = lambda: store  # the test's own database, as the page reads it
+    # The test's own database, as the page reads it; put back after the test (left in
+    # place, it made later tests in the same process read this test's database: the
+    # parent's CSV of another test listed this game's turns).
+    monkeypatch.setattr(ui_practice, "storage", lambda: store)
     stats = fact_stats_of(version, 15)
     found = {f for r in turns for f, ok, _s in r.answers if ok}
     assert found and all(stats[f].correct >= 1 for f in found if f in stats)

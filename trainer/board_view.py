@@ -538,6 +538,11 @@ def puzzle_board(puzzle: Puzzle, *, sets_given: int, deck: Deck, show_value: boo
         "kind": "puzzle", "position": puzzle_position(puzzle, sets_given),
         "need": puzzle.capture_sum,
         "sum_rule": "card" if scopa else "with_card",
+        # Scopa: a card of the played card's value lies on the table, so no sum of two
+        # or more cards is a capture: the readout gives such a sum no ✓ (the rule the
+        # puzzle is about), only its arithmetic. Visible on the table anyway.
+        "equal_first": bool(scopa and puzzle.hand and any(
+            c.value == puzzle.hand[0].value for c in puzzle.table)),
         "game_key": _puzzle_key(puzzle), "ready": ready,
         "faces": card_faces(list(puzzle.table) + list(puzzle.hand), deck, show_value),
         "back": None,

@@ -158,7 +158,10 @@ def feedback_text(puzzle: Puzzle, said: Feedback, deck: Deck) -> str:
         return t("pz_found", what=solution_text(puzzle, said.params["solution"], deck))
     if said.key == "wrong":
         text = wrong_text(said.params["wrong"], deck)
-        return t("pz_try_again", what=text) if said.params["again"] else text
+        # "{what}. Try another set!": a reason that is a whole sentence brings its own
+        # stop ("... before any sum." once, never "sum.. Try").
+        what = text.rstrip(".。!！")
+        return t("pz_try_again", what=what) if said.params["again"] else text
     return t(said.key, **said.params)
 
 

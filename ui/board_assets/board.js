@@ -291,7 +291,9 @@ function update(root, data, st) {
     text = fill(T.need_more, { expr: s.expr, total: s.total, more: need - s.total });
     ready = s.take.length > 0;
   } else if (s.total === need) {
-    text = fill(legal === false ? T.made : T.made_check, { expr: s.expr, total: s.total });
+    // No ✓ where the engine refuses it, nor for a Scopa sum beside an equal card.
+    const noTick = legal === false || (data.equal_first && s.take.length > 1);
+    text = fill(noTick ? T.made : T.made_check, { expr: s.expr, total: s.total });
     ready = true;
   } else {
     text = fill(T.too_much, { expr: s.expr, total: s.total, over: s.total - need });
@@ -306,7 +308,8 @@ function update(root, data, st) {
   refused.textContent = said;
   readout.textContent = text;
   readout.classList.toggle("eb-ok", takesAll ? s.take.length === data.table.length :
-    (s.total === need && !s.jokers && legal !== false) ||
+    (s.total === need && !s.jokers && legal !== false &&
+     !(data.equal_first && s.take.length > 1)) ||
     (sumToCard(data) && legal === true && s.take.length > 0));
   const warn = root.querySelector(".eb-warn");
   const w = legal && data.moves[key] && data.moves[key].warn ? data.moves[key] : null;

@@ -179,7 +179,7 @@ def test_a_scopa_stage_opens_in_the_italian_deck_and_its_refusal_names_the_equal
     assert 'data-word="scopa"' in new_words and 'data-word="denari"' in new_words
     _do(at, "tap", Card.parse("3e"))  # 3 + 4 make 7, but the 7 di coppe comes first
     said = _messages(at)
-    assert "Prendi il 7" in said and "7 di coppe" in said, said
+    assert "Prendi la carta che vale 7" in said and "7 di coppe" in said, said
     assert _runner(at).view().plays == 1
     _do(at, "tap", Card.parse("7c"))  # the right card: on to level 2 (no board to play out)
     assert (_runner(at).view().level, _runner(at).view().plays) == ("play", 0)

@@ -187,6 +187,9 @@ def test_a_refusal_on_a_small_phone_scrolls_the_cards_out_from_under_the_bar(
             page.evaluate("window.scrollTo(0, 0)")
             page.evaluate(_MOUNT_JS, [source, refused])
             assert page.evaluate("window.scrollY") == 0
+            # A lesson says its refusal above the board and counts it (``refusals``).
+            page.evaluate(_MOUNT_JS, [source, {**data, "refusals": 1}])
+            assert page.evaluate(covered) <= 1, page.evaluate(covered)
         finally:
             browser.close()
 

@@ -1041,7 +1041,7 @@ def test_two_equal_cards_either_is_right_and_a_sum_names_both() -> None:
     _named_in_every_language(wrong.comment, *fours)
     # Both at once is no capture either: one card of the same value is taken, not two.
     both = runner.play(Card.parse("4e"), fours)
-    assert not both.ok and both.feedback.key == "must_take_equal"
+    assert not both.ok and both.feedback.key == "must_take_one_equal"  # "only one!"
     # Laying the four down is refused too: it can capture (Scopa's forced capture), said in
     # the app's words with no "15" in them.
     laid = runner.play(Card.parse("4e"))

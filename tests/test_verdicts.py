@@ -345,3 +345,23 @@ def test_each_round_has_its_own_legal_move_cache():
     copied.play_pair(*copied.legal_move_pairs()[0])
     assert copied._legal is None and first._legal is not None  # forgotten at the change
     assert first.observation(1) == before  # the same state, the same observation
+
+
+def test_two_equal_cards_taken_at_once_are_told_to_take_only_one() -> None:
+    """Scopa: with two 4s on the table, a 4 takes one of them. Taking both is refused as
+    "only one", not as "take the 4 first" (which the child just did); a sum beside the
+    4s is still told to take the 4 first."""
+    from escoba import Card, Move, Round, Rules
+    from trainer.i18n import t
+    from trainer.verdicts import move_message
+
+    round_ = Round.from_position(Rules.preset("scopa"), [["4o", "9c", "9e"],
+                                                         ["2b", "6b", "6c"]],
+                                 ["4c", "4e", "1b", "3b"], to_move=0)
+    both = round_.check(Move(Card.parse("4o"), frozenset({Card.parse("4c"),
+                                                           Card.parse("4e")})))
+    assert both is not None and move_message(both) == ("must_take_one_equal", {"value": 4})
+    summed = round_.check(Move(Card.parse("4o"), frozenset({Card.parse("1b"),
+                                                             Card.parse("3b")})))
+    assert summed is not None and move_message(summed)[0] == "must_take_equal"
+    assert "one" in t("must_take_one_equal", "en", value=4).casefold()

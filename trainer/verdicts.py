@@ -71,6 +71,11 @@ def move_message(verdict: EscobaError) -> tuple[str, dict[str, Any]]:
         return "wrong_sum_scopa", {"expr": sum_expression(p["values"]), "total": p["total"],
                                    "need": p["need"]}
     if verdict.code == Code.MUST_TAKE_EQUAL:
+        # Two cards of the same value taken at once: the equal card was right, the number
+        # of them was not ("only one"), not "take the 4 first".
+        taken, equal = set(p.get("cards", ())), set(p.get("equal", ()))
+        if len(taken) > 1 and taken <= equal:
+            return "must_take_one_equal", {"value": p["value"]}
         return "must_take_equal", {"value": p["value"]}
     if verdict.code == Code.WRONG_SUM:
         two = _two_sets(p)

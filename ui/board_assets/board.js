@@ -558,9 +558,15 @@ export default function (component) {
   st.data = data;
   render(root, data, st);
   update(root, data, st);
-  if (data.refused && st.uncovered !== data.refused.id) {
-    st.uncovered = data.refused.id;
-    uncoverCards(root);
+  // A refusal, said on the board (Play) or above it (a lesson's message pushes the
+  // board down): once each, the cards come out from under the action bar.
+  const refusal = data.refused ? `r${data.refused.id}` : data.refusals ? `n${data.refusals}` : null;
+  if (refusal && st.uncovered !== refusal) {
+    st.uncovered = refusal;
+    if (mounted) {  // not on a reload: the child did not just try
+      uncoverCards(root);
+      setTimeout(() => uncoverCards(root), 250);  // after the page's own messages settle
+    }
   }
   if (hadFocus) {
     const again = (focusedId &&

@@ -21,7 +21,9 @@ MODES = ["for-me", "captures", "hand", "fifteens", "best-move", "scopa"]
 CURRENT = "pz_current"  # (settings, puzzle, targets)
 
 profile = require_profile()
-st.title(t("puzzles_title"))
+# Scopa's captures make the played card's value: no "Find all the 15s" over them.
+st.title(t("puzzles_title_scopa" if st.session_state.get("pz_mode") == "scopa"
+           else "puzzles_title"))
 show_flash()
 
 

@@ -39,6 +39,7 @@ def test_choosing_scopa_draws_italian_cards_and_solving_it_is_recorded() -> None
     italian = ("denari", "coppe", "spade", "bastoni", "Fante", "Cavallo", "Re")
     assert all(any(w in face["name"] for w in italian) for face in board["faces"].values())
     assert "Scopa rules" in board["intro"]
+    assert at.title[0].value == "Find every capture"  # not "Find all the 15s"
     # Scopa has no capture sum: no sum to choose; the child's sum is kept for the others.
     assert "pz_sum" not in {w.key for w in at.segmented_control}
     # Build each set with the pills (AppTest runs no JavaScript): the add button says

@@ -1280,3 +1280,21 @@ def test_a_wrong_answer_looks_wrong_on_the_progress_map() -> None:
         assert "3 + 5 = 8: " + t("level_name_familiar", lang) in hover
     red, green, blue = (int(LEVEL_COLOURS["attempted"][i:i + 2], 16) for i in (1, 3, 5))
     assert red > 200 and green < 120 and blue < 60  # a red, not an orange
+
+
+def test_a_scopa_puzzle_set_is_described_without_a_sum() -> None:
+    """A Scopa set's captures make the played card's value: its line names no sum, in any
+    language ("2 puzzles: Scopa: every capture, level 1", never "(sum 15)")."""
+    from datetime import UTC, datetime
+
+    from trainer.storage.classroom import AssignmentRow
+
+    made = datetime(2026, 12, 1, tzinfo=UTC)
+    scopa = AssignmentRow(1, 1, "puzzles", {"kind": "scopa", "level": 1, "count": 2,
+                                            "capture_sum": 15}, None, made)
+    captures = AssignmentRow(2, 1, "puzzles", {"kind": "captures", "level": 1, "count": 2,
+                                               "capture_sum": 15}, None, made)
+    assert "15" in describe(captures, "en")
+    for lang in ("en", "es", "de", "it", "zh"):
+        line = describe(scopa, lang)
+        assert "15" not in line and "2" in line and "1" in line, (lang, line)

@@ -146,8 +146,10 @@ def say(key: str, params: Mapping[str, Any] | None = None, lang: str | None = No
 
 
 def describe(assignment: AssignmentRow, lang: str | None = None) -> str:
-    """An assignment in a line: "Puzzles: Captures, level 2, 10 puzzles (sum 15)"."""
-    return say(f"task.{assignment.kind}", assignment.spec, lang)
+    """An assignment in a line: "Puzzles: Captures, level 2, 10 puzzles (sum 15)"; a
+    Scopa set names no sum (its captures make the played card's value)."""
+    scopa = assignment.kind == "puzzles" and assignment.spec.get("kind") == "scopa"
+    return say(f"task.{assignment.kind}{'_scopa' if scopa else ''}", assignment.spec, lang)
 
 
 # -- pictures, codes, PINs --------------------------------------------------------------

@@ -200,3 +200,24 @@ def test_a_scopa_level_names_scopas_cards_in_english_too_and_escobas_stay_spanis
     assert_ok(at)
     intro = board_data(at, "lesson_board")["intro"]
     assert " de " in intro and " di " not in intro, intro
+
+
+def test_the_map_heads_scopas_stages_as_another_game_with_pictures_of_their_own(
+        fresh_app) -> None:
+    """In Italian Escoba's stages already say "scopa" (the sweep): a heading before the
+    first stage under Scopa's rules says the stages below are another game, once, after
+    stage 12; stage 14 has its own picture."""
+    at = create_profile(new_app("it-IT"), "Gio")
+    at.switch_page(PAGE).run()
+    assert_ok(at)
+    texts = [m.value for m in at.markdown]
+    heading = "#### Scopa, la cugina italiana"
+    assert texts.count(heading) == 1
+    stages = load_stages()
+    first_scopa = next(n for n, s in enumerate(stages, 1) if s.rules.variant == "scopa")
+    before = next(i for i, m in enumerate(texts) if m.startswith(f"**{first_scopa - 1}. "))
+    after = next(i for i, m in enumerate(texts) if m.startswith(f"**{first_scopa}. "))
+    assert before < texts.index(heading) < after
+    pictures = " ".join(h.proto.body for h in at.get("html"))
+    for stage in stages:
+        assert pictures.count(f'aria-hidden="true">{stage.picture}</div>') == 1, stage.key

@@ -1133,3 +1133,10 @@ def test_a_scopa_stage_never_calls_the_sweep_an_escoba(lang: str) -> None:
         for key in keys:
             said = t(key, lang, domain="lessons")
             assert "escoba" not in said.casefold(), (stage.key, key, said)
+
+
+def test_every_stage_has_a_picture_of_its_own() -> None:
+    """The map tells stages apart by their picture too: no two stages share one (stage 14,
+    Scopa's sum, once reused stage 2's ➕)."""
+    pictures = [stage.picture for stage in STAGES]
+    assert len(set(pictures)) == len(pictures), pictures

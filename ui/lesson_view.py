@@ -12,12 +12,13 @@ numbers to answer with, the completion card with its stars, and the map.
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 from typing import Any
 
 import streamlit as st
 
 from escoba import Card, Deck, Rules
-from lessons import GLOSSARY, load_stages
+from lessons import GLOSSARY, Stage, load_stages
 from trainer import hints as hint_mod
 from trainer.board_view import BoardRefusal, lesson_board, read_action
 from trainer.cards import cards_row_html, pick_label
@@ -46,7 +47,8 @@ from .score import score_frame, show_round_score
 from .session import settings, storage
 from .speaker import lesson_speech, said_speaker
 
-__all__ = ["show_lessons", "runner_of", "open_stage", "current_stage_title", "KEY_RUNNER"]
+__all__ = ["show_lessons", "runner_of", "open_stage", "current_stage_title", "KEY_RUNNER",
+           "variant_heading"]
 
 KEY_RUNNER = "lesson_runner"
 #: What the last action did, worded again on every run (the language may change):
@@ -218,6 +220,20 @@ def map_state(summary: StageSummary, is_next: bool) -> str:
     return "next" if is_next else summary.state
 
 
+#: The map's heading above the stages of another game than Escoba (by their rules'
+#: variant): in Italian, Escoba's own stages say "scopa" (the sweep), so "Scopa: …" in a
+#: title alone does not read as a different game.
+VARIANT_HEADINGS: dict[str, str] = {"scopa": "ui.map_variant_scopa"}
+
+
+def variant_heading(stages: Sequence[Stage], index: int) -> str | None:
+    """The catalog key of the heading the map shows before ``stages[index]``: where the
+    stages of a game with a heading (:data:`VARIANT_HEADINGS`) begin, else None."""
+    variant = stages[index].rules.variant
+    before = stages[index - 1].rules.variant if index > 0 else None
+    return VARIANT_HEADINGS.get(variant) if variant != before else None
+
+
 def show_map(profile: Any) -> None:
     """The path of stages, in order from the top at every width: each with its picture,
     its title, whether it is done, next or not started (colour, icon and word) and its
@@ -246,7 +262,10 @@ def show_map(profile: Any) -> None:
     for number, stage in enumerate(stages, 1):
         summary = summaries[stage.key]
         state = map_state(summary, upcoming is not None and upcoming[0] == stage.key)
-        if number > 1:
+        heading = variant_heading(stages, number - 1)
+        if heading is not None:  # another game's stages begin: said before the first
+            st.markdown(f"#### {md_escape(_lt(heading))}")
+        elif number > 1:
             st.html('<div class="lesson-step" aria-hidden="true">⋮</div>')
         with st.container(border=True, key=f"lesson_stage_{state}_{stage.key}",
                           horizontal=True, vertical_alignment="center"):

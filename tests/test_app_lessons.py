@@ -8,11 +8,14 @@ same runner, the same engine); tests/test_browser.py taps the real board.
 
 from __future__ import annotations
 
+import base64
+import re
+
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from escoba import Card, Move
-from lessons import load_stages
+from lessons import GLOSSARIES, load_stages
 from tests.test_app_helpers import assert_ok, board_data, create_profile, new_app
 from tests.test_lessons import _candidates, _right_actions
 from trainer.lessons import LessonRunner
@@ -221,3 +224,40 @@ def test_the_map_heads_scopas_stages_as_another_game_with_pictures_of_their_own(
     pictures = " ".join(h.proto.body for h in at.get("html"))
     for stage in stages:
         assert pictures.count(f'aria-hidden="true">{stage.picture}</div>') == 1, stage.key
+
+
+def _glossary(at: AppTest, label: str) -> tuple[list[str], str, list[str]]:
+    """The "Words" popover (``label``) of the level on screen: its words in order, its text
+    and the names of the cards it draws (each an SVG picture named for a screen reader)."""
+    popover = next(p for p in at.get("popover") if p.proto.popover.label == label)
+    body = " ".join(c.proto.body for c in popover.children.values())
+    cards = [re.search(r'aria-label="([^"]+)"', base64.b64decode(svg).decode()).group(1)
+             for svg in re.findall(r"data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)", body)]
+    return re.findall(r'data-word="([a-z]+)"', body), body, cards
+
+
+def test_a_stages_glossary_lists_only_its_own_games_words_in_its_own_deck(fresh_app) -> None:
+    """Inside a Scopa stage the "Parole" list Scopa's Italian words only (no Sota, oros or
+    a second broom), their cards in Scopa's deck; inside an Escoba stage Escoba's words
+    only, their cards in the deck its board is drawn in (the Spanish one in English)."""
+    at = create_profile(new_app("it-IT"), "Gio")
+    at.switch_page(PAGE).run()
+    at.button(key="lesson_open_scopa_sum").click().run()
+    assert_ok(at)
+    words, body, cards = _glossary(at, "Parole")
+    assert words == list(GLOSSARIES["scopa"])
+    assert body.count("🧹") == 1
+    assert "Asso di denari" in cards and "Fante di coppe" in cards, cards
+    at.button(key="lesson_map_button").click().run()
+    at.button(key="lesson_open_one_card").click().run()
+    assert_ok(at)
+    words, body, _cards = _glossary(at, "Parole")
+    assert words == list(GLOSSARIES["escoba"]) and body.count("🧹") == 1
+
+    english = create_profile(new_app(), "Max")
+    english.switch_page(PAGE).run()
+    english.button(key="lesson_open_one_card").click().run()
+    assert_ok(english)
+    words, body, cards = _glossary(english, "Words")
+    assert words == list(GLOSSARIES["escoba"]) and body.count("🧹") == 1
+    assert "Sota de copas" in cards and not [c for c in cards if "denari" in c], cards

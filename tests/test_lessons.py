@@ -24,6 +24,7 @@ from escoba import Card, Deck, Move, Suit
 from escoba.scoring import SETENTA_VALUES
 from lessons import (
     ACTIONS,
+    GLOSSARIES,
     GLOSSARY,
     HINTS,
     KINDS,
@@ -35,6 +36,7 @@ from lessons import (
     Level,
     Stage,
     TapCard,
+    glossary_of,
     load_stages,
     parse_stage,
     read_stages,
@@ -1140,3 +1142,15 @@ def test_every_stage_has_a_picture_of_its_own() -> None:
     Scopa's sum, once reused stage 2's ➕)."""
     pictures = [stage.picture for stage in STAGES]
     assert len(set(pictures)) == len(pictures), pictures
+
+
+def test_each_level_explains_words_of_its_own_games_glossary() -> None:
+    """A stage's glossary lists its own game's words (glossary_of its rules): every word a
+    level explains is one of them, and the two games share no word."""
+    assert set(GLOSSARY) == set(GLOSSARIES["escoba"]) | set(GLOSSARIES["scopa"])
+    assert not set(GLOSSARIES["escoba"]) & set(GLOSSARIES["scopa"])
+    for stage, level in LEVELS:
+        assert set(level.words) <= set(glossary_of(level.rules)), (stage.key, level.key)
+    scopa = next(s for s in STAGES if s.rules.variant == "scopa")
+    assert glossary_of(scopa.rules) == GLOSSARIES["scopa"]
+    assert glossary_of(STAGES[0].rules) == GLOSSARIES["escoba"]

@@ -18,7 +18,7 @@ from typing import Any
 import streamlit as st
 
 from escoba import Card, Deck, Rules
-from lessons import GLOSSARY, Stage, load_stages
+from lessons import GLOSSARIES, Stage, glossary_of, load_stages
 from trainer import hints as hint_mod
 from trainer.board_view import BoardRefusal, lesson_board, read_action
 from trainer.cards import cards_row_html, pick_label
@@ -399,27 +399,22 @@ def show_level(profile: Any, view: LessonView,
         _glossary()
 
 
-#: Each word of the game's picture: an emoji, and a card that shows it (None: no card).
+#: Each word of the game's picture: an emoji, and a card that shows it (None: no card),
+#: drawn in the deck of the stage on screen (Scopa's words in Scopa's deck).
 WORD_PICTURES: dict[str, tuple[str, str | None]] = {
     "sota": ("🧒", "8c"), "caballo": ("🐴", "9c"), "rey": ("👑", "10c"), "as": ("1️⃣", "1c"),
     "oros": ("🪙", "1o"), "copas": ("🏆", "1c"), "espadas": ("⚔️", "1e"),
     "bastos": ("🪵", "1b"), "siete": ("7️⃣", "7o"), "escoba": ("🧹", None),
     "setenta": ("🏅", None), "renuncio": ("✋", None),
-    # Scopa's Italian words (stages 13-14): their cards drawn in Scopa's deck.
     "scopa": ("🧹", None), "denari": ("🪙", "1o"), "coppe": ("🏆", "1c"),
     "spade": ("⚔️", "1e"), "bastoni": ("🪵", "1b"), "fante": ("🧒", "8c"),
     "cavallo": ("🐴", "9c"), "re": ("👑", "10c"),
 }
-#: The words of Scopa's deck: their picture is a card of the deck Scopa is drawn in.
-SCOPA_WORDS = frozenset({"scopa", "denari", "coppe", "spade", "bastoni", "fante", "cavallo",
-                         "re"})
-_SCOPA_RULES = Rules.preset("scopa")
 
 
 def _word_html(word: str, width: int) -> str:
     emoji, card = WORD_PICTURES[word]
-    deck = deck_of(_SCOPA_RULES if word in SCOPA_WORDS else None)
-    picture = cards_row_html([Card.parse(card)], deck, True, width=width, names=False) \
+    picture = cards_row_html([Card.parse(card)], _deck(), True, width=width, names=False) \
         if card is not None else ""
     text = html.escape(_lt(f"word.{word}"))
     return (f'<div style="display:flex;align-items:center;gap:10px;margin:4px 0" '
@@ -435,9 +430,12 @@ def _show_new_words(words: tuple[str, ...]) -> None:
 
 
 def _glossary() -> None:
-    """Every word of the game, one tap away on every level."""
+    """The words of the game the stage on screen plays, one tap away on every level: in
+    a Scopa stage only Scopa's Italian words, in an Escoba stage only Escoba's."""
+    rules = _rules()
+    words = glossary_of(rules) if rules is not None else GLOSSARIES["escoba"]
     with st.popover(_lt("ui.glossary"), icon="📖", key="lesson_glossary"):
-        st.html("".join(_word_html(w, 32) for w in GLOSSARY))
+        st.html("".join(_word_html(w, 32) for w in words))
 
 
 def _pile_html(pile: WonPile, lit: tuple[Card, ...]) -> str:

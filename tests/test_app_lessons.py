@@ -261,3 +261,34 @@ def test_a_stages_glossary_lists_only_its_own_games_words_in_its_own_deck(fresh_
     words, body, cards = _glossary(english, "Words")
     assert words == list(GLOSSARIES["escoba"]) and body.count("🧹") == 1
     assert "Sota de copas" in cards and not [c for c in cards if "denari" in c], cards
+
+
+def test_open_on_a_half_done_stage_goes_on_at_its_first_level_not_done(fresh_app) -> None:
+    """The tryout: "Iniziata · Livelli: 1 / 5" on the map, and Apri opened level 1 again.
+    Open now goes to the first level not done, in a Scopa stage as in an Escoba one; a
+    stage done opens at level 1, to play it again."""
+    at = create_profile(new_app("it-IT"), "Gio")
+    at.switch_page(PAGE).run()
+    store = _runner(at).storage
+    profile_id = int(at.session_state["profile_id"])
+    stages = {s.key: s for s in load_stages()}
+    scopa, values, one_card = stages["scopa_same"], stages["values"], stages["one_card"]
+    store.record_lesson(profile_id, scopa.key, scopa.level_keys[0], 3, 1)
+    for key in values.level_keys[:2]:
+        store.record_lesson(profile_id, values.key, key, 2, 2)
+    for key in one_card.level_keys:
+        store.record_lesson(profile_id, one_card.key, key, 3, 1)
+    at.switch_page(PAGE).run()
+    assert_ok(at)
+    assert any(m.value.endswith(f"Iniziata · Livelli: 1 / {len(scopa.levels)}")
+               for m in at.markdown)
+    for stage, level in ((scopa, scopa.level_keys[1]), (values, values.level_keys[2]),
+                         (one_card, one_card.level_keys[0])):
+        at.button(key=f"lesson_open_{stage.key}").click().run()
+        assert_ok(at)
+        view = _runner(at).view()
+        assert (view.stage, view.level, view.plays) == (stage.key, level, 0)
+        counters = " ".join(h.proto.body for h in at.get("html") if "lesson-counters" in
+                            h.proto.body)
+        assert f'aria-label="Livello {view.level_index} di' in counters, stage.key
+        at.button(key="lesson_map_button").click().run()

@@ -50,6 +50,7 @@ from trainer.lessons import (
     Message,
     Outcome,
     next_lesson,
+    opening_level,
     say,
     stage_summaries,
     stars_for,
@@ -1154,3 +1155,19 @@ def test_each_level_explains_words_of_its_own_games_glossary() -> None:
     scopa = next(s for s in STAGES if s.rules.variant == "scopa")
     assert glossary_of(scopa.rules) == GLOSSARIES["scopa"]
     assert glossary_of(STAGES[0].rules) == GLOSSARIES["escoba"]
+
+
+@pytest.mark.parametrize(
+    "stage", [STAGES[0], next(s for s in STAGES if s.rules.variant == "scopa")],
+    ids=lambda s: s.key)
+def test_a_stage_opens_at_its_first_level_not_done_or_at_level_one_once_done(
+        stage: Stage) -> None:
+    """The map's Open goes on where the child stopped, in an Escoba stage as in a Scopa
+    one; a stage not begun or done opens at level 1 (done: to play it again)."""
+    keys = stage.level_keys
+    assert opening_level(stage, {}) == keys[0]
+    assert opening_level(stage, {(stage.key, keys[0]): 3}) == keys[1]
+    # A level skipped (a teacher's link) is the first not done, before later ones.
+    assert opening_level(stage, {(stage.key, keys[0]): 3, (stage.key, keys[2]): 2}) == keys[1]
+    assert opening_level(stage, {("other", keys[0]): 3}) == keys[0]
+    assert opening_level(stage, {(stage.key, k): 1 for k in keys}) == keys[0]

@@ -30,6 +30,7 @@ from trainer.lessons import (
     Outcome,
     StageSummary,
     WonPile,
+    opening_level,
     say,
     stage_summaries,
 )
@@ -279,9 +280,10 @@ def show_map(profile: Any) -> None:
             st.html(f'<div class="lesson-stars" role="img" aria-label="{html.escape(label)}"'
                     f' title="{html.escape(label)}">{_stars(stage_stars(summary))}</div>',
                     width="content")
+            # A half-done stage goes on at its first level not done (not level 1 again).
             st.button(_lt("ui.open_stage" if summary.done else "ui.start_stage"),
                       key=f"lesson_open_{stage.key}", on_click=_on_start,
-                      args=(profile, stage.key),
+                      args=(profile, stage.key, opening_level(stage, results)),
                       type="primary" if state == "next" else "secondary")
 
 

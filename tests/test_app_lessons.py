@@ -292,3 +292,14 @@ def test_open_on_a_half_done_stage_goes_on_at_its_first_level_not_done(fresh_app
                             h.proto.body)
         assert f'aria-label="Livello {view.level_index} di' in counters, stage.key
         at.button(key="lesson_map_button").click().run()
+
+    # A done level is played again from the level's own list of levels.
+    at.button(key=f"lesson_open_{scopa.key}").click().run()
+    first = at.button(key=f"lesson_pick_{scopa.level_keys[0]}")
+    assert first.label == f"Livello 1 di {len(scopa.levels)} ✅"
+    assert at.button(key=f"lesson_pick_{scopa.level_keys[1]}").label.endswith(
+        f"di {len(scopa.levels)}")
+    first.click().run()
+    assert_ok(at)
+    view = _runner(at).view()
+    assert (view.stage, view.level, view.plays) == (scopa.key, scopa.level_keys[0], 0)

@@ -398,7 +398,23 @@ def show_level(profile: Any, view: LessonView,
         st.button(_lt("ui.restart"), key="lesson_restart", on_click=_on_restart,
                   args=(profile,))
         st.button(_lt("ui.map"), key="lesson_map_button", on_click=_on_map)
+        _level_picker(profile, view)
         _glossary()
+
+
+def _level_picker(profile: Any, view: LessonView) -> None:
+    """Every level of the stage, one tap away (✅ done): Open goes on at the first level
+    not done, so a done level is played again from here."""
+    stage = runner_of(profile).stage
+    results = storage().lesson_results(profile.id)
+    with st.popover(_lt("ui.levels"), icon="🔢", key="lesson_levels"):
+        for level in stage.levels:
+            done = " ✅" if (stage.key, level.key) in results else ""
+            st.button(f"{_lt('ui.level_n', n=level.index, count=len(stage.levels))}{done}",
+                      key=f"lesson_pick_{level.key}", on_click=_on_start,
+                      args=(profile, stage.key, level.key),
+                      type="primary" if level.index == view.level_index else "secondary",
+                      use_container_width=True)
 
 
 #: Each word of the game's picture: an emoji, and a card that shows it (None: no card),

@@ -20,6 +20,7 @@ from .schema import (
     ACTIONS,
     CARD_PARAMS,
     CHILD,
+    GLOSSARIES,
     GLOSSARY,
     HINTS,
     KINDS,
@@ -43,6 +44,7 @@ from .schema import (
     TapCard,
     WholeGame,
     best_claim,
+    glossary_of,
     is_card_param,
     load_file,
     parse_stage,
@@ -54,7 +56,8 @@ __all__ = ["LESSONS_DIR", "load_stages", "read_stages", "stage_files", "stage", 
            "Step", "StepKind", "KINDS", "TapCard", "PlayCard", "Answer", "CallRenuncio",
            "WholeGame", "Judgement", "Shown", "PILE_QUESTIONS", "question_cards", "best_claim",
            "Deal", "Position", "GameSpec", "ACTIONS", "HINTS", "QUESTIONS",
-           "MIN_LEVELS", "MAX_LEVELS", "CARD_PARAMS", "CHILD", "GLOSSARY", "is_card_param",
+           "MIN_LEVELS", "MAX_LEVELS", "CARD_PARAMS", "CHILD", "GLOSSARY", "GLOSSARIES",
+           "glossary_of", "is_card_param",
            "parse_stage", "load_file"]
 
 #: Where the stage files live (shipped as package data).

@@ -32,7 +32,7 @@ __all__ = ["LessonError", "Stage", "Level", "Step", "Deal", "Position", "GameSpe
            "StepKind", "KINDS", "TapCard", "PlayCard", "Answer", "CallRenuncio", "WholeGame",
            "Judgement", "Shown", "CHILD", "PILE_QUESTIONS", "question_cards", "best_claim",
            "ACTIONS", "HINTS", "QUESTIONS", "MIN_LEVELS", "MAX_LEVELS", "CARD_PARAMS",
-           "GLOSSARY", "parse_stage", "is_card_param"]
+           "GLOSSARY", "GLOSSARIES", "glossary_of", "parse_stage", "is_card_param"]
 
 #: What a child does in a step: tap one card; play a card (taking table cards or
 #: not); answer with a number; call ¡renuncio!; play a whole game (each a kind below).
@@ -54,14 +54,24 @@ QUESTIONS: dict[str, tuple[str, ...]] = {
     "points": ("category", "seat"),
     "round_points": ("seat",),
 }
-#: The Spanish words of the game a child meets in the lessons, and the Italian ones of
-#: the Scopa stages, each explained in the child's language with a picture (catalog keys
-#: ``word.<word>``): a level names in ``words`` those it uses for the first time on the
-#: path (``tests/test_lessons.py`` checks that no goal uses one earlier).
-GLOSSARY: tuple[str, ...] = ("sota", "caballo", "rey", "as", "oros", "copas", "espadas",
-                             "bastos", "siete", "escoba", "setenta", "renuncio",
-                             "scopa", "denari", "coppe", "spade", "bastoni", "fante",
-                             "cavallo", "re")
+#: Each game's own words, by its rules' variant: Escoba's Spanish ones and Scopa's
+#: Italian ones. A stage's glossary lists only its game's words (a Spanish "Sota" beside
+#: an Italian card, or the broom twice, would muddle a child).
+GLOSSARIES: dict[str, tuple[str, ...]] = {
+    "escoba": ("sota", "caballo", "rey", "as", "oros", "copas", "espadas", "bastos", "siete",
+               "escoba", "setenta", "renuncio"),
+    "scopa": ("scopa", "denari", "coppe", "spade", "bastoni", "fante", "cavallo", "re"),
+}
+#: Every word of the games a child meets in the lessons, each explained in the child's
+#: language with a picture (catalog keys ``word.<word>``): a level names in ``words``
+#: those it uses for the first time on the path (``tests/test_lessons.py`` checks that no
+#: goal uses one earlier).
+GLOSSARY: tuple[str, ...] = tuple(w for words in GLOSSARIES.values() for w in words)
+
+
+def glossary_of(rules: Rules) -> tuple[str, ...]:
+    """The words of the game these rules play (:data:`GLOSSARIES`), in glossary order."""
+    return GLOSSARIES.get(rules.variant, GLOSSARIES["escoba"])
 #: A stage has this many levels, the last one its check.
 MIN_LEVELS, MAX_LEVELS = 5, 8
 #: Parameter names that hold cards (notation in the file, :class:`Card` once read): the

@@ -8,11 +8,14 @@ same runner, the same engine); tests/test_browser.py taps the real board.
 
 from __future__ import annotations
 
+import base64
+import re
+
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from escoba import Card, Move
-from lessons import load_stages
+from lessons import GLOSSARIES, load_stages
 from tests.test_app_helpers import assert_ok, board_data, create_profile, new_app
 from tests.test_lessons import _candidates, _right_actions
 from trainer.lessons import LessonRunner
@@ -200,3 +203,103 @@ def test_a_scopa_level_names_scopas_cards_in_english_too_and_escobas_stay_spanis
     assert_ok(at)
     intro = board_data(at, "lesson_board")["intro"]
     assert " de " in intro and " di " not in intro, intro
+
+
+def test_the_map_heads_scopas_stages_as_another_game_with_pictures_of_their_own(
+        fresh_app) -> None:
+    """In Italian Escoba's stages already say "scopa" (the sweep): a heading before the
+    first stage under Scopa's rules says the stages below are another game, once, after
+    stage 12; stage 14 has its own picture."""
+    at = create_profile(new_app("it-IT"), "Gio")
+    at.switch_page(PAGE).run()
+    assert_ok(at)
+    texts = [m.value for m in at.markdown]
+    heading = "#### Scopa, la cugina italiana"
+    assert texts.count(heading) == 1
+    stages = load_stages()
+    first_scopa = next(n for n, s in enumerate(stages, 1) if s.rules.variant == "scopa")
+    before = next(i for i, m in enumerate(texts) if m.startswith(f"**{first_scopa - 1}. "))
+    after = next(i for i, m in enumerate(texts) if m.startswith(f"**{first_scopa}. "))
+    assert before < texts.index(heading) < after
+    pictures = " ".join(h.proto.body for h in at.get("html"))
+    for stage in stages:
+        assert pictures.count(f'aria-hidden="true">{stage.picture}</div>') == 1, stage.key
+
+
+def _glossary(at: AppTest, label: str) -> tuple[list[str], str, list[str]]:
+    """The "Words" popover (``label``) of the level on screen: its words in order, its text
+    and the names of the cards it draws (each an SVG picture named for a screen reader)."""
+    popover = next(p for p in at.get("popover") if p.proto.popover.label == label)
+    body = " ".join(c.proto.body for c in popover.children.values())
+    cards = [re.search(r'aria-label="([^"]+)"', base64.b64decode(svg).decode()).group(1)
+             for svg in re.findall(r"data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)", body)]
+    return re.findall(r'data-word="([a-z]+)"', body), body, cards
+
+
+def test_a_stages_glossary_lists_only_its_own_games_words_in_its_own_deck(fresh_app) -> None:
+    """Inside a Scopa stage the "Parole" list Scopa's Italian words only (no Sota, oros or
+    a second broom), their cards in Scopa's deck; inside an Escoba stage Escoba's words
+    only, their cards in the deck its board is drawn in (the Spanish one in English)."""
+    at = create_profile(new_app("it-IT"), "Gio")
+    at.switch_page(PAGE).run()
+    at.button(key="lesson_open_scopa_sum").click().run()
+    assert_ok(at)
+    words, body, cards = _glossary(at, "Parole")
+    assert words == list(GLOSSARIES["scopa"])
+    assert body.count("🧹") == 1
+    assert "Asso di denari" in cards and "Fante di coppe" in cards, cards
+    at.button(key="lesson_map_button").click().run()
+    at.button(key="lesson_open_one_card").click().run()
+    assert_ok(at)
+    words, body, _cards = _glossary(at, "Parole")
+    assert words == list(GLOSSARIES["escoba"]) and body.count("🧹") == 1
+
+    english = create_profile(new_app(), "Max")
+    english.switch_page(PAGE).run()
+    english.button(key="lesson_open_one_card").click().run()
+    assert_ok(english)
+    words, body, cards = _glossary(english, "Words")
+    assert words == list(GLOSSARIES["escoba"]) and body.count("🧹") == 1
+    assert "Sota de copas" in cards and not [c for c in cards if "denari" in c], cards
+
+
+def test_open_on_a_half_done_stage_goes_on_at_its_first_level_not_done(fresh_app) -> None:
+    """The tryout: "Iniziata · Livelli: 1 / 5" on the map, and Apri opened level 1 again.
+    Open now goes to the first level not done, in a Scopa stage as in an Escoba one; a
+    stage done opens at level 1, to play it again."""
+    at = create_profile(new_app("it-IT"), "Gio")
+    at.switch_page(PAGE).run()
+    store = _runner(at).storage
+    profile_id = int(at.session_state["profile_id"])
+    stages = {s.key: s for s in load_stages()}
+    scopa, values, one_card = stages["scopa_same"], stages["values"], stages["one_card"]
+    store.record_lesson(profile_id, scopa.key, scopa.level_keys[0], 3, 1)
+    for key in values.level_keys[:2]:
+        store.record_lesson(profile_id, values.key, key, 2, 2)
+    for key in one_card.level_keys:
+        store.record_lesson(profile_id, one_card.key, key, 3, 1)
+    at.switch_page(PAGE).run()
+    assert_ok(at)
+    assert any(m.value.endswith(f"Iniziata · Livelli: 1 / {len(scopa.levels)}")
+               for m in at.markdown)
+    for stage, level in ((scopa, scopa.level_keys[1]), (values, values.level_keys[2]),
+                         (one_card, one_card.level_keys[0])):
+        at.button(key=f"lesson_open_{stage.key}").click().run()
+        assert_ok(at)
+        view = _runner(at).view()
+        assert (view.stage, view.level, view.plays) == (stage.key, level, 0)
+        counters = " ".join(h.proto.body for h in at.get("html") if "lesson-counters" in
+                            h.proto.body)
+        assert f'aria-label="Livello {view.level_index} di' in counters, stage.key
+        at.button(key="lesson_map_button").click().run()
+
+    # A done level is played again from the level's own list of levels.
+    at.button(key=f"lesson_open_{scopa.key}").click().run()
+    first = at.button(key=f"lesson_pick_{scopa.level_keys[0]}")
+    assert first.label == f"Livello 1 di {len(scopa.levels)} ✅"
+    assert at.button(key=f"lesson_pick_{scopa.level_keys[1]}").label.endswith(
+        f"di {len(scopa.levels)}")
+    first.click().run()
+    assert_ok(at)
+    view = _runner(at).view()
+    assert (view.stage, view.level, view.plays) == (scopa.key, scopa.level_keys[0], 0)

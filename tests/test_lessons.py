@@ -24,6 +24,7 @@ from escoba import Card, Deck, Move, Suit
 from escoba.scoring import SETENTA_VALUES
 from lessons import (
     ACTIONS,
+    GLOSSARIES,
     GLOSSARY,
     HINTS,
     KINDS,
@@ -35,6 +36,7 @@ from lessons import (
     Level,
     Stage,
     TapCard,
+    glossary_of,
     load_stages,
     parse_stage,
     read_stages,
@@ -48,6 +50,7 @@ from trainer.lessons import (
     Message,
     Outcome,
     next_lesson,
+    opening_level,
     say,
     stage_summaries,
     stars_for,
@@ -1133,3 +1136,38 @@ def test_a_scopa_stage_never_calls_the_sweep_an_escoba(lang: str) -> None:
         for key in keys:
             said = t(key, lang, domain="lessons")
             assert "escoba" not in said.casefold(), (stage.key, key, said)
+
+
+def test_every_stage_has_a_picture_of_its_own() -> None:
+    """The map tells stages apart by their picture too: no two stages share one (stage 14,
+    Scopa's sum, once reused stage 2's ➕)."""
+    pictures = [stage.picture for stage in STAGES]
+    assert len(set(pictures)) == len(pictures), pictures
+
+
+def test_each_level_explains_words_of_its_own_games_glossary() -> None:
+    """A stage's glossary lists its own game's words (glossary_of its rules): every word a
+    level explains is one of them, and the two games share no word."""
+    assert set(GLOSSARY) == set(GLOSSARIES["escoba"]) | set(GLOSSARIES["scopa"])
+    assert not set(GLOSSARIES["escoba"]) & set(GLOSSARIES["scopa"])
+    for stage, level in LEVELS:
+        assert set(level.words) <= set(glossary_of(level.rules)), (stage.key, level.key)
+    scopa = next(s for s in STAGES if s.rules.variant == "scopa")
+    assert glossary_of(scopa.rules) == GLOSSARIES["scopa"]
+    assert glossary_of(STAGES[0].rules) == GLOSSARIES["escoba"]
+
+
+@pytest.mark.parametrize(
+    "stage", [STAGES[0], next(s for s in STAGES if s.rules.variant == "scopa")],
+    ids=lambda s: s.key)
+def test_a_stage_opens_at_its_first_level_not_done_or_at_level_one_once_done(
+        stage: Stage) -> None:
+    """The map's Open goes on where the child stopped, in an Escoba stage as in a Scopa
+    one; a stage not begun or done opens at level 1 (done: to play it again)."""
+    keys = stage.level_keys
+    assert opening_level(stage, {}) == keys[0]
+    assert opening_level(stage, {(stage.key, keys[0]): 3}) == keys[1]
+    # A level skipped (a teacher's link) is the first not done, before later ones.
+    assert opening_level(stage, {(stage.key, keys[0]): 3, (stage.key, keys[2]): 2}) == keys[1]
+    assert opening_level(stage, {("other", keys[0]): 3}) == keys[0]
+    assert opening_level(stage, {(stage.key, k): 1 for k in keys}) == keys[0]

@@ -75,7 +75,7 @@ from .verdicts import capture_terms, move_message, sum_expression
 __all__ = ["Message", "Outcome", "LevelResult", "LessonView", "LessonRunner", "StageSummary",
            "WonPile", "question_cards",
            "stars_for", "verdict_feedback", "verdict_look", "say", "stage_summaries",
-           "next_lesson", "sum_to_make",
+           "next_lesson", "opening_level", "sum_to_make",
            "suggest_lessons",
            "FEEDBACK_KEYS", "DOMAIN", "STATUSES", "LessonRecorder", "GOAL_WORDS",
            "words_to_read"]
@@ -473,6 +473,14 @@ def next_lesson(results: Mapping[tuple[str, str], Any],
             if (stage.key, key) not in results:
                 return stage.key, key
     return None
+
+
+def opening_level(stage: Stage, results: Mapping[tuple[str, str], Any]) -> str:
+    """The level a stage opens at (the map's Open, a pupil's assignment): its first level
+    not done yet, so a half-done stage goes on where the child stopped; a stage done (or
+    not begun) opens at its first level, to play it again."""
+    return next((key for key in stage.level_keys if (stage.key, key) not in results),
+                stage.level_keys[0])
 
 
 # -- the runner ---------------------------------------------------------------------------

@@ -12,12 +12,13 @@ numbers to answer with, the completion card with its stars, and the map.
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 from typing import Any
 
 import streamlit as st
 
 from escoba import Card, Deck, Rules
-from lessons import GLOSSARY, load_stages
+from lessons import GLOSSARIES, Stage, glossary_of, load_stages
 from trainer import hints as hint_mod
 from trainer.board_view import BoardRefusal, lesson_board, read_action
 from trainer.cards import cards_row_html, pick_label
@@ -29,6 +30,7 @@ from trainer.lessons import (
     Outcome,
     StageSummary,
     WonPile,
+    opening_level,
     say,
     stage_summaries,
 )
@@ -46,7 +48,8 @@ from .score import score_frame, show_round_score
 from .session import settings, storage
 from .speaker import lesson_speech, said_speaker
 
-__all__ = ["show_lessons", "runner_of", "open_stage", "current_stage_title", "KEY_RUNNER"]
+__all__ = ["show_lessons", "runner_of", "open_stage", "current_stage_title", "KEY_RUNNER",
+           "variant_heading"]
 
 KEY_RUNNER = "lesson_runner"
 #: What the last action did, worded again on every run (the language may change):
@@ -218,6 +221,20 @@ def map_state(summary: StageSummary, is_next: bool) -> str:
     return "next" if is_next else summary.state
 
 
+#: The map's heading above the stages of another game than Escoba (by their rules'
+#: variant): in Italian, Escoba's own stages say "scopa" (the sweep), so "Scopa: …" in a
+#: title alone does not read as a different game.
+VARIANT_HEADINGS: dict[str, str] = {"scopa": "ui.map_variant_scopa"}
+
+
+def variant_heading(stages: Sequence[Stage], index: int) -> str | None:
+    """The catalog key of the heading the map shows before ``stages[index]``: where the
+    stages of a game with a heading (:data:`VARIANT_HEADINGS`) begin, else None."""
+    variant = stages[index].rules.variant
+    before = stages[index - 1].rules.variant if index > 0 else None
+    return VARIANT_HEADINGS.get(variant) if variant != before else None
+
+
 def show_map(profile: Any) -> None:
     """The path of stages, in order from the top at every width: each with its picture,
     its title, whether it is done, next or not started (colour, icon and word) and its
@@ -246,7 +263,10 @@ def show_map(profile: Any) -> None:
     for number, stage in enumerate(stages, 1):
         summary = summaries[stage.key]
         state = map_state(summary, upcoming is not None and upcoming[0] == stage.key)
-        if number > 1:
+        heading = variant_heading(stages, number - 1)
+        if heading is not None:  # another game's stages begin: said before the first
+            st.markdown(f"#### {md_escape(_lt(heading))}")
+        elif number > 1:
             st.html('<div class="lesson-step" aria-hidden="true">⋮</div>')
         with st.container(border=True, key=f"lesson_stage_{state}_{stage.key}",
                           horizontal=True, vertical_alignment="center"):
@@ -260,9 +280,10 @@ def show_map(profile: Any) -> None:
             st.html(f'<div class="lesson-stars" role="img" aria-label="{html.escape(label)}"'
                     f' title="{html.escape(label)}">{_stars(stage_stars(summary))}</div>',
                     width="content")
+            # A half-done stage goes on at its first level not done (not level 1 again).
             st.button(_lt("ui.open_stage" if summary.done else "ui.start_stage"),
                       key=f"lesson_open_{stage.key}", on_click=_on_start,
-                      args=(profile, stage.key),
+                      args=(profile, stage.key, opening_level(stage, results)),
                       type="primary" if state == "next" else "secondary")
 
 
@@ -377,30 +398,41 @@ def show_level(profile: Any, view: LessonView,
         st.button(_lt("ui.restart"), key="lesson_restart", on_click=_on_restart,
                   args=(profile,))
         st.button(_lt("ui.map"), key="lesson_map_button", on_click=_on_map)
+        _level_picker(profile, view)
         _glossary()
 
 
-#: Each word of the game's picture: an emoji, and a card that shows it (None: no card).
+def _level_picker(profile: Any, view: LessonView) -> None:
+    """Every level of the stage, one tap away (✅ done): Open goes on at the first level
+    not done, so a done level is played again from here."""
+    stage = runner_of(profile).stage
+    results = storage().lesson_results(profile.id)
+    with st.popover(_lt("ui.levels"), icon="🔢", key="lesson_levels"):
+        for level in stage.levels:
+            done = " ✅" if (stage.key, level.key) in results else ""
+            st.button(f"{_lt('ui.level_n', n=level.index, count=len(stage.levels))}{done}",
+                      key=f"lesson_pick_{level.key}", on_click=_on_start,
+                      args=(profile, stage.key, level.key),
+                      type="primary" if level.index == view.level_index else "secondary",
+                      use_container_width=True)
+
+
+#: Each word of the game's picture: an emoji, and a card that shows it (None: no card),
+#: drawn in the deck of the stage on screen (Scopa's words in Scopa's deck).
 WORD_PICTURES: dict[str, tuple[str, str | None]] = {
     "sota": ("🧒", "8c"), "caballo": ("🐴", "9c"), "rey": ("👑", "10c"), "as": ("1️⃣", "1c"),
     "oros": ("🪙", "1o"), "copas": ("🏆", "1c"), "espadas": ("⚔️", "1e"),
     "bastos": ("🪵", "1b"), "siete": ("7️⃣", "7o"), "escoba": ("🧹", None),
     "setenta": ("🏅", None), "renuncio": ("✋", None),
-    # Scopa's Italian words (stages 13-14): their cards drawn in Scopa's deck.
     "scopa": ("🧹", None), "denari": ("🪙", "1o"), "coppe": ("🏆", "1c"),
     "spade": ("⚔️", "1e"), "bastoni": ("🪵", "1b"), "fante": ("🧒", "8c"),
     "cavallo": ("🐴", "9c"), "re": ("👑", "10c"),
 }
-#: The words of Scopa's deck: their picture is a card of the deck Scopa is drawn in.
-SCOPA_WORDS = frozenset({"scopa", "denari", "coppe", "spade", "bastoni", "fante", "cavallo",
-                         "re"})
-_SCOPA_RULES = Rules.preset("scopa")
 
 
 def _word_html(word: str, width: int) -> str:
     emoji, card = WORD_PICTURES[word]
-    deck = deck_of(_SCOPA_RULES if word in SCOPA_WORDS else None)
-    picture = cards_row_html([Card.parse(card)], deck, True, width=width, names=False) \
+    picture = cards_row_html([Card.parse(card)], _deck(), True, width=width, names=False) \
         if card is not None else ""
     text = html.escape(_lt(f"word.{word}"))
     return (f'<div style="display:flex;align-items:center;gap:10px;margin:4px 0" '
@@ -416,9 +448,12 @@ def _show_new_words(words: tuple[str, ...]) -> None:
 
 
 def _glossary() -> None:
-    """Every word of the game, one tap away on every level."""
+    """The words of the game the stage on screen plays, one tap away on every level: in
+    a Scopa stage only Scopa's Italian words, in an Escoba stage only Escoba's."""
+    rules = _rules()
+    words = glossary_of(rules) if rules is not None else GLOSSARIES["escoba"]
     with st.popover(_lt("ui.glossary"), icon="📖", key="lesson_glossary"):
-        st.html("".join(_word_html(w, 32) for w in GLOSSARY))
+        st.html("".join(_word_html(w, 32) for w in words))
 
 
 def _pile_html(pile: WonPile, lit: tuple[Card, ...]) -> str:

@@ -27,6 +27,7 @@ from trainer.cards import cards_row_html
 from trainer.classroom import ClassCard, ClassroomError, PupilSignIn, describe, pupil_tasks
 from trainer.classroom_views import PupilTask, task_puzzles, task_words
 from trainer.i18n import format_day, t
+from trainer.lessons import opening_level
 from trainer.practice_sessions import QuickRound, quick_question
 from trainer.storage import Profile
 from trainer.text import md_escape
@@ -212,12 +213,12 @@ def _on_round_again() -> None:
 
 
 def _lesson_level(profile: Profile, stage_key: str) -> str | None:
-    """The stage's first level without a result (where the assignment goes on)."""
+    """The level the assignment goes on at: as the map's Open, the stage's first level
+    without a result (its first once all are done)."""
     stage = next((s for s in load_stages() if s.key == stage_key), None)
     if stage is None:
         return None
-    done = {level for (s, level) in storage().lesson_results(profile.id) if s == stage_key}
-    return next((k for k in stage.level_keys if k not in done), None)
+    return opening_level(stage, storage().lesson_results(profile.id))
 
 
 def _task_card(profile: Profile, task: PupilTask) -> None:

@@ -97,6 +97,35 @@ def test_counting_is_slow_and_retrieval_speeds_up_with_practice():
     assert sum(r.seconds <= 3.0 for r in known) > 150
 
 
+def test_the_chance_of_passing_the_apps_check_follows_the_answers_it_predicts():
+    model = learner(6)
+    rng = random.Random(4)
+    model.memory["6+8"].p = 0.0
+    assert model.app_check_chance("6+8", 0.0) == 0.0        # counted: never within 3 s
+    model.memory["6+8"].p, model.memory["6+8"].retrievals = 1.0, 40
+    chance = model.app_check_chance("6+8", 0.0)
+    assert chance < (1 - PARAMS.slip) ** 3                   # a slip is always possible
+    passed = sum(all(r.correct and r.seconds <= 3.0 for r in
+                     (model.respond(ls.probe_step("6+8"), 0.0, rng) for _ in range(3)))
+                 for _ in range(2000)) / 2000
+    assert abs(passed - chance) < 0.03                       # what respond() does
+    model.memory["6+8"].retrievals = 2
+    assert model.app_check_chance("6+8", 0.0) < chance      # slower before practice
+    assert model.app_check_chance("6+8", 30.0) < model.app_check_chance("6+8", 0.0)
+
+
+def test_the_oracle_asks_the_facts_least_likely_to_pass_the_check():
+    model, oracle, _ = ls.new_child("oracle", 3, seed=5)
+    for key in ("3+9", "2+7"):
+        model.memory[key].p = 0.0
+    asked = [ls.normalise(f) for p in oracle.quick_round() for f in p.facts]
+    assert {"3+9", "2+7"} <= set(asked)
+    runs = ls.run(children=1, days=1, seed=5, workers=1, arms=("adaptive", "random", "oracle"))
+    summary = ls.summarise(runs, 1)
+    assert list(summary.rows) == ["adaptive", "random", "oracle"]
+    assert sum(line.startswith("oracle ") for line in ls.report(summary).splitlines()) == 4
+
+
 def test_steps_follow_the_facts_the_app_lists():
     # 3 + 5 + ? = 15: the addition 3+5, then what makes 15 with 8 (15-8 or 7+8)
     steps = ls.solution_steps(("3+5", "8+7", "15-8"), 15, missing=True)

@@ -618,6 +618,9 @@ class ChildRun:
     arm: str
     child: int
     checks: tuple[DayCheck, ...]
+    #: Per evening, the chance that the check finds the goal met at the app's bar
+    #: (:func:`app_goal_chance`): what the check's luck is averaged over.
+    app_goal_chances: tuple[float, ...] = ()
 
     def days_to(self, share: float = GOAL_SHARE, which: str = "both",
                 app_bar: bool = False) -> int | None:
@@ -674,11 +677,55 @@ def simulate_child(arm: str, child: int, days: int = 40, seed: int = 1, minutes:
     evening (and once before the first day)."""
     learner, practice, probe_rng = new_child(arm, child, seed, params)
     checks = [evening_check(learner, 0.0, probe_rng)]
+    chances = [app_goal_chance(learner, 0.0)]
     with memoised_generate():
         for day in range(days):
             practice.day(day, minutes, quick_share)
             checks.append(evening_check(learner, day + CHECK_AT, probe_rng))
-    return ChildRun(arm, child, tuple(checks))
+            chances.append(app_goal_chance(learner, day + CHECK_AT))
+    return ChildRun(arm, child, tuple(checks), tuple(chances))
+
+
+def _at_least(chances: Sequence[float], need: int) -> float:
+    """The chance that at least ``need`` of independent events with these chances happen."""
+    dist = [1.0]   # dist[k]: the chance that exactly k happened so far
+    for c in chances:
+        dist = [a * (1.0 - c) + b * c for a, b in zip([*dist, 0.0], [0.0, *dist], strict=True)]
+    return sum(dist[need:])
+
+
+def app_goal_chance(learner: Learner, t: float, share: float = GOAL_SHARE) -> float:
+    """The chance that an evening check at ``t`` finds ``share`` of the additions and of the
+    complements fluent at the app's bar (each fact's chance: :meth:`Learner.app_check_chance`)."""
+    need_a = math.ceil(share * len(ADDITIONS) - 1e-9)
+    need_c = math.ceil(share * len(COMPLEMENTS) - 1e-9)
+    return (_at_least([learner.app_check_chance(f, t) for f in ADDITIONS], need_a)
+            * _at_least([learner.app_check_chance(f, t) for f in COMPLEMENTS], need_c))
+
+
+def expected_reached(runs: Sequence[ChildRun]) -> list[float]:
+    """Per day, the expected share of these children who have met the goal at the app's
+    bar on some evening so far: the checks' luck averaged out (the check changes nothing,
+    so each evening's chance depends only on the practice before it)."""
+    if not runs:
+        return []
+    out = []
+    for day in range(len(runs[0].app_goal_chances)):
+        share = 0.0
+        for r in runs:
+            never = 1.0
+            for c in r.app_goal_chances[:day + 1]:
+                never *= 1.0 - c
+            share += 1.0 - never
+        out.append(share / len(runs))
+    return out
+
+
+def expected_median_day(runs: Sequence[ChildRun]) -> float:
+    """The first day by which half of these children are expected to have met the goal at
+    the app's bar (:func:`expected_reached`); infinite if not within the days simulated."""
+    return next((float(d) for d, s in enumerate(expected_reached(runs)) if s >= 0.5),
+                math.inf)
 
 
 def _simulate(job: tuple) -> ChildRun:
@@ -732,6 +779,8 @@ class Summary:
     children: int
     days: int
     means: dict[str, dict[str, float]] = field(default_factory=dict)
+    #: Per arm, :func:`expected_median_day` (the app's bar, the checks' luck averaged out).
+    expected_days: dict[str, float] = field(default_factory=dict)
 
 
 def arms_of(runs: Sequence[ChildRun]) -> list[str]:
@@ -758,7 +807,9 @@ def summarise(runs: Sequence[ChildRun], days: int) -> Summary:
     if not (math.isinf(a) or math.isinf(r)) and r > 0:
         saving = 1.0 - a / r
     children = len([r for r in runs if r.arm == "adaptive"])
-    return Summary(rows, reached, saving, children, days, means)
+    expected = {arm: expected_median_day([r for r in runs if r.arm == arm])
+                for arm in arms_of(runs)}
+    return Summary(rows, reached, saving, children, days, means, expected)
 
 
 def report(summary: Summary) -> str:
@@ -783,6 +834,13 @@ def report(summary: Summary) -> str:
         if arm != "random" and saving is not None:
             lines.append(f"{arm}: {round(100 * saving)}% fewer days than random to 80% "
                          f"fluent at the app's bar (medians)")
+    control = summary.expected_days.get("random", math.inf)
+    for arm, day in summary.expected_days.items():
+        line = (f"{arm}: half the children at the app's bar by day {_fmt(day, summary.days)}, "
+                f"the checks' luck averaged out")
+        if arm != "random" and not (math.isinf(day) or math.isinf(control)) and control > 0:
+            line += f" ({round(100 * (1.0 - day / control))}% fewer days than random)"
+        lines.append(line)
     return "\n".join(lines)
 
 

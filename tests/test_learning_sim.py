@@ -114,6 +114,29 @@ def test_the_chance_of_passing_the_apps_check_follows_the_answers_it_predicts():
     assert model.app_check_chance("6+8", 30.0) < model.app_check_chance("6+8", 0.0)
 
 
+def test_the_chance_of_meeting_the_goal_averages_the_checks_luck_out():
+    assert ls._at_least([0.5, 0.5], 1) == pytest.approx(0.75)
+    assert ls._at_least([1.0, 1.0, 0.0], 2) == pytest.approx(1.0)
+    assert ls._at_least([1.0, 1.0, 0.0], 3) == pytest.approx(0.0)
+    model = learner(2)
+    before = ls.app_goal_chance(model, 0.0)
+    for memory in model.memory.values():
+        memory.p, memory.retrievals = 1.0, 100
+    after = ls.app_goal_chance(model, 0.0)
+    assert before < 0.01 < after < 1.0
+    # evenings are independent given the practice: a child at 0.5 then 0.5 has met it
+    # with 0.75 after two evenings; one at 0 then 1 surely
+    checks = (ls.DayCheck(0, 0, 0, 0),) * 3
+    runs = [ls.ChildRun("adaptive", 0, checks, (0.0, 0.5, 0.5)),
+            ls.ChildRun("adaptive", 1, checks, (0.0, 0.0, 1.0))]
+    assert ls.expected_reached(runs) == pytest.approx([0.0, 0.25, 0.875])
+    assert ls.expected_median_day(runs) == 2
+    assert ls.expected_median_day(runs[:1]) == 1
+    assert math.isinf(ls.expected_median_day([ls.ChildRun("random", 0, checks, (0.0,) * 3)]))
+    run = ls.simulate_child("adaptive", 1, days=2, seed=3)
+    assert len(run.app_goal_chances) == len(run.checks) == 3
+
+
 def test_the_oracle_asks_the_facts_least_likely_to_pass_the_check():
     model, oracle, _ = ls.new_child("oracle", 3, seed=5)
     for key in ("3+9", "2+7"):

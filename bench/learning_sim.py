@@ -23,6 +23,11 @@ threshold and its "2 of the last 3" rule. We also report the app's own stricter 
     .venv/bin/python bench/learning_sim.py                 # 40 children per arm, 40 days
     .venv/bin/python bench/learning_sim.py --days 60       # long enough for the app's bar
     .venv/bin/python bench/learning_sim.py --children 8 --days 20 --no-plot
+    .venv/bin/python bench/learning_sim.py --days 60 --oracle  # a third arm: a bound
+
+The oracle arm (:class:`Oracle`) is not the app: it reads the simulated child's memory
+and asks the facts least likely to pass the app's check, to show what any choice of
+facts could do for this learner.
 
 Prints both arms' days to 80 % fluent (median and IQR), the line
 ``adaptive: N% fewer days to 80% fluent`` and writes docs/learning-sim.png (the curves;
@@ -66,9 +71,12 @@ from puzzles.practice import (  # noqa: E402
     FOR_ME_KINDS,
     Attempt,
     answers_from_rows,
+    for_me_kinds,
     for_me_puzzle,
     for_me_quick_facts,
     practice_candidates,
+    puzzle_candidates,
+    puzzle_for,
     quick_fact_for,
     suggested_level,
 )
@@ -212,6 +220,26 @@ class Learner:
             correct = rng.random() < (1.0 - p.count_error) ** step.counts
             seconds = self.count_median(step.counts) * math.exp(rng.gauss(0.0, p.count_sigma))
         return StepResult(correct, seconds, retrieved)
+
+    def app_check_chance(self, fact: str, t: float) -> float:
+        """The chance that ``fact`` passes the evening check at the app's bar at time ``t``
+        (three answers, each right within 3 s): retrieved by any of the step's facts (the
+        quickest one answers), not slipped, and within the time. Only the oracle reads it."""
+        p = self.params
+        step = probe_step(fact)
+        if not step.keys:
+            return 1.0
+        knowing = [self.knowing(k, t) for k in step.keys]
+        ranked = sorted(range(len(step.keys)),
+                        key=lambda i: self.retrieval_median(step.keys[i]))
+        one_try, none_before = 0.0, 1.0
+        for i in ranked:   # the quickest fact retrieved answers the step
+            median = self.retrieval_median(step.keys[i])
+            in_time = 0.5 * (1.0 + math.erf(math.log(p.app_fluent_seconds / median)
+                                            / (p.rt_sigma * math.sqrt(2.0))))
+            one_try += none_before * knowing[i] * (1.0 - p.slip) * in_time
+            none_before *= 1.0 - knowing[i]
+        return one_try ** 3
 
     def practise(self, step: Step, result: StepResult, t: float, rate: float) -> None:
         """The feedback after a step: BKT learning (P(T)), and a retrieval a day or more
@@ -453,6 +481,54 @@ class Adaptive(Practice):
         return puzzle
 
 
+@dataclass
+class Oracle(Adaptive):
+    """Not the app: a bound on what any choice of facts could do for this learner. It
+    reads the simulated child's memory and asks the facts least likely to pass the app's
+    3-second check right now (quick facts, and the targets of the puzzles, found as "for
+    me" finds them); the same sessions, kinds and levels as "for me". Run with
+    ``--oracle``; docs/LEARNING.md uses it to show what the learner model allows."""
+
+    mode_puzzle: str = "for-me"
+    now: float = 0.0
+
+    def _least_ready(self, facts: Sequence[str], count: int) -> list[str]:
+        return sorted(facts, key=lambda f: self.learner.app_check_chance(f, self.now))[:count]
+
+    def quick_round(self) -> list[Puzzle]:
+        return [p for p in (quick_fact_for(f, CAPTURE_SUM)
+                            for f in self._least_ready(_quick_usable(CAPTURE_SUM), 5))
+                if p is not None]
+
+    def next_puzzle(self, in_session: int) -> Puzzle:
+        number = len(self.puzzle_rows) + in_session
+        kinds = for_me_kinds(self.puzzle_rows)
+        kind = kinds[number % len(kinds)]
+        level = suggested_level([(r.level, r.stars, r.correct) for r in self.puzzle_rows
+                                 if r.kind == kind])
+        targets = self._least_ready(puzzle_candidates(CAPTURE_SUM), 3)
+        return puzzle_for(targets, kind, level, CAPTURE_SUM, prefix="forme-sim",
+                          start=number * 40)
+
+    def answer_quick(self, puzzle: Puzzle, clock: Clock) -> float:
+        self.now = clock.t
+        return super().answer_quick(puzzle, clock)
+
+    def answer_puzzle(self, puzzle: Puzzle, clock: Clock) -> float:
+        self.now = clock.t
+        return super().answer_puzzle(puzzle, clock)
+
+    def day(self, day: int, minutes: float, quick_share: float) -> None:
+        self.now = float(day)
+        super().day(day, minutes, quick_share)
+
+
+@lru_cache(maxsize=4)
+def _quick_usable(capture_sum: int) -> tuple[str, ...]:
+    return tuple(f for f in practice_candidates(capture_sum)
+                 if quick_fact_for(f, capture_sum) is not None)
+
+
 @lru_cache(maxsize=4)
 def random_pool(capture_sum: int = CAPTURE_SUM) -> tuple[Puzzle, ...]:
     """The quick facts "for me" can ask (one per fact it can ask at this sum)."""
@@ -542,6 +618,9 @@ class ChildRun:
     arm: str
     child: int
     checks: tuple[DayCheck, ...]
+    #: Per evening, the chance that the check finds the goal met at the app's bar
+    #: (:func:`app_goal_chance`): what the check's luck is averaged over.
+    app_goal_chances: tuple[float, ...] = ()
 
     def days_to(self, share: float = GOAL_SHARE, which: str = "both",
                 app_bar: bool = False) -> int | None:
@@ -560,6 +639,8 @@ class ChildRun:
 
 
 ARMS: dict[str, type[Practice]] = {"adaptive": Adaptive, "random": RandomPractice}
+#: Arms run only when asked (``--oracle``): a bound, not a way to practise.
+EXTRA_ARMS: dict[str, type[Practice]] = {"oracle": Oracle}
 
 
 _GENERATED = lru_cache(maxsize=100_000)(app_practice.generate)
@@ -585,7 +666,8 @@ def new_child(arm: str, child: int, seed: int = 1, params: LearnerParams | None 
     depends only on ``seed`` and ``child``: the same child practises in both arms."""
     params = params or LearnerParams()
     learner = Learner(params, random.Random(f"{seed}:child:{child}"))
-    practice = ARMS[arm](learner, random.Random(f"{seed}:{arm}:{child}"), params)
+    practice = (ARMS | EXTRA_ARMS)[arm](learner, random.Random(f"{seed}:{arm}:{child}"),
+                                        params)
     return learner, practice, random.Random(f"{seed}:check:{arm}:{child}")
 
 
@@ -595,11 +677,55 @@ def simulate_child(arm: str, child: int, days: int = 40, seed: int = 1, minutes:
     evening (and once before the first day)."""
     learner, practice, probe_rng = new_child(arm, child, seed, params)
     checks = [evening_check(learner, 0.0, probe_rng)]
+    chances = [app_goal_chance(learner, 0.0)]
     with memoised_generate():
         for day in range(days):
             practice.day(day, minutes, quick_share)
             checks.append(evening_check(learner, day + CHECK_AT, probe_rng))
-    return ChildRun(arm, child, tuple(checks))
+            chances.append(app_goal_chance(learner, day + CHECK_AT))
+    return ChildRun(arm, child, tuple(checks), tuple(chances))
+
+
+def _at_least(chances: Sequence[float], need: int) -> float:
+    """The chance that at least ``need`` of independent events with these chances happen."""
+    dist = [1.0]   # dist[k]: the chance that exactly k happened so far
+    for c in chances:
+        dist = [a * (1.0 - c) + b * c for a, b in zip([*dist, 0.0], [0.0, *dist], strict=True)]
+    return sum(dist[need:])
+
+
+def app_goal_chance(learner: Learner, t: float, share: float = GOAL_SHARE) -> float:
+    """The chance that an evening check at ``t`` finds ``share`` of the additions and of the
+    complements fluent at the app's bar (each fact's chance: :meth:`Learner.app_check_chance`)."""
+    need_a = math.ceil(share * len(ADDITIONS) - 1e-9)
+    need_c = math.ceil(share * len(COMPLEMENTS) - 1e-9)
+    return (_at_least([learner.app_check_chance(f, t) for f in ADDITIONS], need_a)
+            * _at_least([learner.app_check_chance(f, t) for f in COMPLEMENTS], need_c))
+
+
+def expected_reached(runs: Sequence[ChildRun]) -> list[float]:
+    """Per day, the expected share of these children who have met the goal at the app's
+    bar on some evening so far: the checks' luck averaged out (the check changes nothing,
+    so each evening's chance depends only on the practice before it)."""
+    if not runs:
+        return []
+    out = []
+    for day in range(len(runs[0].app_goal_chances)):
+        share = 0.0
+        for r in runs:
+            never = 1.0
+            for c in r.app_goal_chances[:day + 1]:
+                never *= 1.0 - c
+            share += 1.0 - never
+        out.append(share / len(runs))
+    return out
+
+
+def expected_median_day(runs: Sequence[ChildRun]) -> float:
+    """The first day by which half of these children are expected to have met the goal at
+    the app's bar (:func:`expected_reached`); infinite if not within the days simulated."""
+    return next((float(d) for d, s in enumerate(expected_reached(runs)) if s >= 0.5),
+                math.inf)
 
 
 def _simulate(job: tuple) -> ChildRun:
@@ -608,11 +734,12 @@ def _simulate(job: tuple) -> ChildRun:
 
 def run(children: int = 40, days: int = 40, seed: int = 1, workers: int = 2,
         minutes: float = 10.0, quick_share: float = 0.5,
-        params: LearnerParams | None = None) -> list[ChildRun]:
-    """Every child in both arms (in ``workers`` processes; the result does not depend on
+        params: LearnerParams | None = None,
+        arms: Sequence[str] = tuple(ARMS)) -> list[ChildRun]:
+    """Every child in every arm (in ``workers`` processes; the result does not depend on
     how many)."""
     jobs = [(arm, c, days, seed, minutes, quick_share, params)
-            for c in range(children) for arm in ARMS]
+            for c in range(children) for arm in arms]
     if workers <= 1:
         return [_simulate(j) for j in jobs]
     with ProcessPoolExecutor(workers) as pool:
@@ -652,13 +779,20 @@ class Summary:
     children: int
     days: int
     means: dict[str, dict[str, float]] = field(default_factory=dict)
+    #: Per arm, :func:`expected_median_day` (the app's bar, the checks' luck averaged out).
+    expected_days: dict[str, float] = field(default_factory=dict)
+
+
+def arms_of(runs: Sequence[ChildRun]) -> list[str]:
+    """The arms these runs practised, in the order first run."""
+    return list(dict.fromkeys(r.arm for r in runs))
 
 
 def summarise(runs: Sequence[ChildRun], days: int) -> Summary:
     rows: dict[str, dict[str, tuple[float, float, float]]] = {}
     reached: dict[str, dict[str, int]] = {}
     means: dict[str, dict[str, float]] = {}
-    for arm in ARMS:
+    for arm in arms_of(runs):
         mine = [r for r in runs if r.arm == arm]
         rows[arm], reached[arm], means[arm] = {}, {}, {}
         for which, app_bar in (("additions", False), ("complements", False), ("both", False),
@@ -673,7 +807,9 @@ def summarise(runs: Sequence[ChildRun], days: int) -> Summary:
     if not (math.isinf(a) or math.isinf(r)) and r > 0:
         saving = 1.0 - a / r
     children = len([r for r in runs if r.arm == "adaptive"])
-    return Summary(rows, reached, saving, children, days, means)
+    expected = {arm: expected_median_day([r for r in runs if r.arm == arm])
+                for arm in arms_of(runs)}
+    return Summary(rows, reached, saving, children, days, means, expected)
 
 
 def report(summary: Summary) -> str:
@@ -682,7 +818,7 @@ def report(summary: Summary) -> str:
              "days to 80% fluent: median [IQR]  (reached within the days simulated)  mean"]
     labels = {"additions": "55 additions", "complements": "complements to 15",
               "both": "both", "both_app": "both, app's bar (3 s, 3 of 3)"}
-    for arm in ARMS:
+    for arm in summary.rows:
         for which, label in labels.items():
             lo, med, hi = summary.rows[arm][which]
             n = summary.reached[arm][which]
@@ -693,14 +829,35 @@ def report(summary: Summary) -> str:
         lines.append("adaptive: saving unknown (a median is beyond the days simulated)")
     else:
         lines.append(f"adaptive: {round(100 * summary.saving)}% fewer days to 80% fluent")
+    for arm in summary.rows:
+        saving = app_bar_saving(summary, arm)
+        if arm != "random" and saving is not None:
+            lines.append(f"{arm}: {round(100 * saving)}% fewer days than random to 80% "
+                         f"fluent at the app's bar (medians)")
+    control = summary.expected_days.get("random", math.inf)
+    for arm, day in summary.expected_days.items():
+        line = (f"{arm}: half the children at the app's bar by day {_fmt(day, summary.days)}, "
+                f"the checks' luck averaged out")
+        if arm != "random" and not (math.isinf(day) or math.isinf(control)) and control > 0:
+            line += f" ({round(100 * (1.0 - day / control))}% fewer days than random)"
+        lines.append(line)
     return "\n".join(lines)
+
+
+def app_bar_saving(summary: Summary, arm: str) -> float | None:
+    """``arm``'s saving on random practice's median days at the app's bar (3 s, 3 of 3);
+    ``None`` when a median is beyond the days simulated."""
+    mine, control = summary.rows[arm]["both_app"][1], summary.rows["random"]["both_app"][1]
+    if math.isinf(mine) or math.isinf(control) or control <= 0:
+        return None
+    return 1.0 - mine / control
 
 
 def curves(runs: Sequence[ChildRun]) -> dict[str, dict[str, list[float]]]:
     """Per arm and day: the mean share of additions and of complements fluent (XtraMath's
     bar and the app's), and the share of children with 80 % of both fluent."""
     out: dict[str, dict[str, list[float]]] = {}
-    for arm in ARMS:
+    for arm in arms_of(runs):
         mine = [r for r in runs if r.arm == arm]
         n_days = len(mine[0].checks)
         reach = [r.days_to() for r in mine]
@@ -730,7 +887,7 @@ def figure(runs: Sequence[ChildRun], summary: Summary):
     from plotly.subplots import make_subplots
 
     data = curves(runs)
-    colours = {"adaptive": "#0072B2", "random": "#D55E00"}   # Okabe-Ito
+    colours = {"adaptive": "#0072B2", "random": "#D55E00", "oracle": "#009E73"}  # Okabe-Ito
     fig = make_subplots(rows=1, cols=3, horizontal_spacing=0.07, subplot_titles=(
         "Facts fluent: right within 6 s, 2 of 3", "Facts fluent at the app's bar: 3 s, 3 of 3",
         "Children with 80% of both fluent"))
@@ -810,11 +967,14 @@ def main(argv: Sequence[str] | None = None) -> None:
                         help="share of the time spent on quick facts (the rest: puzzles)")
     parser.add_argument("--plot", type=Path, default=DOCS / "learning-sim.png")
     parser.add_argument("--no-plot", action="store_true")
+    parser.add_argument("--oracle", action="store_true",
+                        help="also run the oracle arm (reads the simulated memory: a bound)")
     args = parser.parse_args(argv)
 
     start = time.perf_counter()
+    arms = (*ARMS, *EXTRA_ARMS) if args.oracle else tuple(ARMS)
     runs = run(args.children, args.days, args.seed, args.workers, args.minutes,
-               args.quick_share)
+               args.quick_share, arms=arms)
     summary = summarise(runs, args.days)
     print(report(summary))
     print(f"simulated in {time.perf_counter() - start:.1f} s")

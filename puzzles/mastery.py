@@ -26,8 +26,9 @@ Levels, in the style of Khan Academy, from a fact's answers in time order
 
 Spaced practice is Leitner's: every fact sits in a box 1-5 (:func:`leitner_box`).
 A right answer moves it up one box when it shows the fact is known by heart: a
-quick fact answered within the fluency time (for a step of a longer quick fact,
-the question's time per step), or a set found in a puzzle (untimed). A right
+quick fact answered within the fluency time (in a longer quick fact,
+``3 + 5 + ? = 15``, every fact's pace is the question's time per step, the
+complement asked too), or a set found in a puzzle (untimed). A right
 answer slower than that was most likely counted, not remembered: the fact moves
 down one box. A wrong quick fact sends the fact back to box 1; a set missed or
 wrong in a puzzle moves it down one box only (overlooking a set on the table is
@@ -144,7 +145,9 @@ class Answer:
     ``step_seconds`` is set for a step of a longer quick fact (the ``3 + 5`` of
     ``3 + 5 + ? = 15``): the question's time per step. It is no fluency evidence
     (which step was slow?), but it is how :func:`leitner_box` tells a step worked out
-    quickly from one counted.
+    quickly from one counted. ``steps`` is how many steps the question that timed this
+    answer had: the complement asked in ``3 + 5 + ? = 15`` is timed by the whole
+    question (fluency evidence as before), but its pace is the time per step.
     """
 
     fact: str
@@ -152,11 +155,15 @@ class Answer:
     when: datetime
     seconds: float | None = None
     step_seconds: float | None = None
+    steps: int = 1
 
     @property
     def pace(self) -> float | None:
-        """The time this answer took for the fact (its own, else its question's per step)."""
-        return self.seconds if self.seconds is not None else self.step_seconds
+        """The time this answer took for the fact: its question's time per step (one step:
+        its own time), else the untimed step's share."""
+        if self.seconds is not None:
+            return self.seconds / max(1, self.steps)
+        return self.step_seconds
 
 
 @dataclass(frozen=True)
@@ -198,7 +205,7 @@ def leitner_box(answers: Sequence[Answer]) -> int:
     was counted) or wrong in a puzzle; a wrong quick fact sends the fact back to 1."""
     box = 1
     for answer in answers:
-        pace = answer.seconds if answer.seconds is not None else answer.step_seconds
+        pace = answer.pace
         if answer.correct and (pace is None or pace <= FLUENT_SECONDS):
             box = min(BOXES, box + 1)
         elif answer.correct or pace is None:

@@ -200,7 +200,7 @@ def answers_from_rows(rows: Iterable[Attempt]) -> list[Answer]:
             steps = max(1, sum(1 for f in row.facts if "+" in f))
         for fact, correct, secs in row.answers:
             per_step = row.seconds / steps if steps and secs is None else None
-            out.append(Answer(fact, correct, row.created_at, secs, per_step))
+            out.append(Answer(fact, correct, row.created_at, secs, per_step, max(1, steps)))
     return out
 
 

@@ -97,6 +97,58 @@ def test_counting_is_slow_and_retrieval_speeds_up_with_practice():
     assert sum(r.seconds <= 3.0 for r in known) > 150
 
 
+def test_the_chance_of_passing_the_apps_check_follows_the_answers_it_predicts():
+    model = learner(6)
+    rng = random.Random(4)
+    model.memory["6+8"].p = 0.0
+    assert model.app_check_chance("6+8", 0.0) == 0.0        # counted: never within 3 s
+    model.memory["6+8"].p, model.memory["6+8"].retrievals = 1.0, 40
+    chance = model.app_check_chance("6+8", 0.0)
+    assert chance < (1 - PARAMS.slip) ** 3                   # a slip is always possible
+    passed = sum(all(r.correct and r.seconds <= 3.0 for r in
+                     (model.respond(ls.probe_step("6+8"), 0.0, rng) for _ in range(3)))
+                 for _ in range(2000)) / 2000
+    assert abs(passed - chance) < 0.03                       # what respond() does
+    model.memory["6+8"].retrievals = 2
+    assert model.app_check_chance("6+8", 0.0) < chance      # slower before practice
+    assert model.app_check_chance("6+8", 30.0) < model.app_check_chance("6+8", 0.0)
+
+
+def test_the_chance_of_meeting_the_goal_averages_the_checks_luck_out():
+    assert ls._at_least([0.5, 0.5], 1) == pytest.approx(0.75)
+    assert ls._at_least([1.0, 1.0, 0.0], 2) == pytest.approx(1.0)
+    assert ls._at_least([1.0, 1.0, 0.0], 3) == pytest.approx(0.0)
+    model = learner(2)
+    before = ls.app_goal_chance(model, 0.0)
+    for memory in model.memory.values():
+        memory.p, memory.retrievals = 1.0, 100
+    after = ls.app_goal_chance(model, 0.0)
+    assert before < 0.01 < after < 1.0
+    # evenings are independent given the practice: a child at 0.5 then 0.5 has met it
+    # with 0.75 after two evenings; one at 0 then 1 surely
+    checks = (ls.DayCheck(0, 0, 0, 0),) * 3
+    runs = [ls.ChildRun("adaptive", 0, checks, (0.0, 0.5, 0.5)),
+            ls.ChildRun("adaptive", 1, checks, (0.0, 0.0, 1.0))]
+    assert ls.expected_reached(runs) == pytest.approx([0.0, 0.25, 0.875])
+    assert ls.expected_median_day(runs) == 2
+    assert ls.expected_median_day(runs[:1]) == 1
+    assert math.isinf(ls.expected_median_day([ls.ChildRun("random", 0, checks, (0.0,) * 3)]))
+    run = ls.simulate_child("adaptive", 1, days=2, seed=3)
+    assert len(run.app_goal_chances) == len(run.checks) == 3
+
+
+def test_the_oracle_asks_the_facts_least_likely_to_pass_the_check():
+    model, oracle, _ = ls.new_child("oracle", 3, seed=5)
+    for key in ("3+9", "2+7"):
+        model.memory[key].p = 0.0
+    asked = [ls.normalise(f) for p in oracle.quick_round() for f in p.facts]
+    assert {"3+9", "2+7"} <= set(asked)
+    runs = ls.run(children=1, days=1, seed=5, workers=1, arms=("adaptive", "random", "oracle"))
+    summary = ls.summarise(runs, 1)
+    assert list(summary.rows) == ["adaptive", "random", "oracle"]
+    assert sum(line.startswith("oracle ") for line in ls.report(summary).splitlines()) == 4
+
+
 def test_steps_follow_the_facts_the_app_lists():
     # 3 + 5 + ? = 15: the addition 3+5, then what makes 15 with 8 (15-8 or 7+8)
     steps = ls.solution_steps(("3+5", "8+7", "15-8"), 15, missing=True)

@@ -88,6 +88,8 @@ def test_leitner_box_moves_up_only_on_quick_answers():
     assert leitner_box(step[:2]) == 3
     assert leitner_box(step) == 2
     assert step[2].pace == 5.5 and fast[0].pace == 2.5 and answers("3+5", "1")[0].pace is None
+    # timed by a question of two steps: the pace is the time per step
+    assert Answer("15-8", True, T0, 5.0, None, steps=2).pace == 2.5
 
 
 def test_stats_merge_orderings_and_ignore_outside_facts():

@@ -153,6 +153,29 @@ def test_steps_of_a_longer_quick_fact_carry_the_time_per_step():
                for a in answers_from_rows([puzzle_row]))
 
 
+def test_the_complement_asked_in_a_longer_quick_fact_is_paced_per_step():
+    # 3 + 5 + ? = 15 in 5 s is two quick steps (2.5 s each): 15 - 8 was remembered, not
+    # counted, and climbs its box; 8 + ? = 15 alone in 5 s was counted and moves it down.
+    # Fluency still reads the whole question's time: 5 s is not a 3-second answer.
+    day = date(2026, 12, 1)
+
+    def rows(addends: list[int], seconds: float, times: int) -> list[Attempt]:
+        p = quick_fact(addends)
+        return [dataclasses.replace(Attempt.of(p, check(p, 15 - sum(addends)), seconds, [7],
+                                               "quick", day),
+                                    created_at=T0 + timedelta(minutes=i))
+                for i in range(times)]
+
+    two_steps = fact_stats(answers_from_rows(rows([3, 5], 5.0, 3)))
+    one_step = fact_stats(answers_from_rows(rows([8], 5.0, 3)))
+    assert two_steps["15-8"].box == 4 and two_steps["7+8"].box == 4
+    assert one_step["15-8"].box == 1
+    assert two_steps["15-8"].level == "proficient"       # timed 5 s: not fluent
+    assert two_steps["15-8"].median_seconds == 5.0
+    slow = fact_stats(answers_from_rows(rows([3, 5], 8.0, 3)))   # 4 s a step: counted
+    assert slow["15-8"].box == 1 and slow["3+5"].box == 1
+
+
 def test_puzzle_for_prefers_more_and_earlier_targets():
     p = puzzle_for(["15-7", "3+5"], "captures", 2, 15, tries=60)
     facts = {normalise(f) for f in p.facts}

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import statistics
 import sys
@@ -34,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.simulated_children import CHILDREN, make_child
 from escoba import Rules
-from escoba.arena import play_round, shuffled_deck
+from escoba.arena import mean_ci95, play_round, shuffled_deck
 from escoba.bots import JustRightPlayer, Player, make_player
 from escoba.match import play_game
 from trainer.just_right import LEVEL, START, update_strength
@@ -58,11 +57,7 @@ class WinRate:
 
     @property
     def ci95(self) -> tuple[float, float]:
-        n = len(self.pair_shares)
-        if n < 2:
-            return (self.rate, self.rate)
-        half = 1.96 * statistics.stdev(self.pair_shares) / math.sqrt(n)
-        return (self.rate - half, self.rate + half)
+        return mean_ci95(self.pair_shares)
 
     def to_json(self) -> dict[str, object]:
         lo, hi = self.ci95

@@ -31,7 +31,8 @@ from .errors import DeckError
 from .round import Round
 from .rules import Rules
 
-__all__ = ["ArenaResult", "run_arena", "play_round", "percentile", "shuffled_deck"]
+__all__ = ["ArenaResult", "run_arena", "play_round", "percentile", "shuffled_deck",
+           "mean_ci95"]
 
 
 def percentile(values: Sequence[float], q: float) -> float:
@@ -43,6 +44,18 @@ def percentile(values: Sequence[float], q: float) -> float:
     lo = math.floor(pos)
     hi = min(lo + 1, len(ordered) - 1)
     return ordered[lo] + (ordered[hi] - ordered[lo]) * (pos - lo)
+
+
+def mean_ci95(values: Sequence[float]) -> tuple[float, float]:
+    """The mean of paired-deal values with its 95% interval (normal approximation; the
+    mean alone for fewer than two values)."""
+    if not values:
+        return (0.0, 0.0)
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return (mean, mean)
+    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+    return (mean - half, mean + half)
 
 
 @dataclass
@@ -115,11 +128,7 @@ class ArenaResult:
 
     @property
     def ci95(self) -> tuple[float, float]:
-        n = len(self.pair_diffs)
-        if n < 2:
-            return (self.mean_diff, self.mean_diff)
-        half = 1.96 * statistics.stdev(self.pair_diffs) / math.sqrt(n)
-        return (self.mean_diff - half, self.mean_diff + half)
+        return mean_ci95(self.pair_diffs)
 
     @property
     def win_rate(self) -> float:

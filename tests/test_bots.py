@@ -56,6 +56,24 @@ class Checked:
 # -- legal moves only -------------------------------------------------------------
 
 
+def walked_round(rules: Rules, seed: int, steps: int) -> tuple[Round, int] | None:
+    """A round dealt from ``seed`` and walked up to ``steps`` random moves, with its
+    dealer; None when the walk ended it."""
+    rng = random.Random(seed)
+    dealer = rng.randrange(rules.players)
+    round_ = Round(rules, dealable_deck(rules, rng, dealer), dealer)
+    random_walk(round_, rng, steps)
+    return None if round_.is_over else (round_, dealer)
+
+
+def redealt_round(round_: Round, dealer: int, seat: int, rng: random.Random) -> Round:
+    """The same round with the cards ``seat`` cannot see dealt again, its moves replayed:
+    ``seat``'s observation is the same, the hidden cards may not be."""
+    history = [e for e in round_.history if e.kind not in ("initial", "sweep")]
+    deck = redeal_hidden(round_, seat, rng)
+    return replay_history(round_.rules, deck, dealer, history)
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rules=rule_sets, seed=st.integers(0, 10**6), levels=st.lists(
     st.sampled_from(LEVELS), min_size=4, max_size=4))
@@ -141,23 +159,19 @@ def replay_history(rules: Rules, deck: list, dealer: int, history) -> Round:
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rules=rule_sets, seed=st.integers(0, 10**6), steps=st.integers(0, 30))
 def test_decisions_never_change_when_hidden_cards_are_redealt(rules, seed, steps):
-    rng = random.Random(seed)
-    dealer = rng.randrange(rules.players)
-    round_ = Round(rules, dealable_deck(rules, rng, dealer), dealer)
-    random_walk(round_, rng, steps)
-    if round_.is_over:
+    walked = walked_round(rules, seed, steps)
+    if walked is None:
         return
+    round_, dealer = walked
     seat = round_.to_move
     original = round_.observation(seat)
     players = {level: make_player(level) for level in LEVELS}
     decisions = {level: (p.claim_renuncio(original, random.Random(seed)),
                          p.choose(original, random.Random(seed)))
                  for level, p in players.items()}
-    history = [e for e in round_.history if e.kind not in ("initial", "sweep")]
     changed = 0
     for k in range(6):
-        deck = redeal_hidden(round_, seat, random.Random(seed * 7 + k))
-        other = replay_history(rules, deck, dealer, history)
+        other = redealt_round(round_, dealer, seat, random.Random(seed * 7 + k))
         obs = other.observation(seat)
         assert obs == original  # the seat cannot tell the two deals apart ...
         hands = [other.hand_mask(s) for s in range(rules.players)]

@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from helpers import any_rules, card, cards, dealable_deck, random_walk, stacked_round
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_bots import Checked, redeal_hidden, replay_history
+from test_bots import Checked, redealt_round, walked_round
 
 from escoba import Move, Round, Rules
 from escoba.arena import play_round
@@ -69,21 +69,17 @@ def test_just_right_plays_only_legal_moves_under_escoba_and_scopa_rules(rules, s
 @given(rules=st.one_of(any_rules(miscount="retry"), scopa_rules), seed=st.integers(0, 10**6),
        steps=st.integers(0, 25))
 def test_just_right_never_changes_its_move_when_hidden_cards_are_redealt(rules, seed, steps):
-    rng = random.Random(seed)
-    dealer = rng.randrange(rules.players)
-    round_ = Round(rules, dealable_deck(rules, rng, dealer), dealer)
-    random_walk(round_, rng, steps)
-    if round_.is_over:
+    walked = walked_round(rules, seed, steps)
+    if walked is None:
         return
+    round_, dealer = walked
     seat = round_.to_move
     original = round_.observation(seat)
     players = [quick(s) for s in STRENGTHS] + [ChildLikePlayer(0.5, 0.5, 0.5)]
     decisions = [(p.claim_renuncio(original, random.Random(seed)),
                   p.choose(original, random.Random(seed))) for p in players]
-    history = [e for e in round_.history if e.kind not in ("initial", "sweep")]
     for k in range(4):
-        deck = redeal_hidden(round_, seat, random.Random(seed * 7 + k))
-        obs = replay_history(rules, deck, dealer, history).observation(seat)
+        obs = redealt_round(round_, dealer, seat, random.Random(seed * 7 + k)).observation(seat)
         assert obs == original
         got = [(p.claim_renuncio(obs, random.Random(seed)), p.choose(obs, random.Random(seed)))
                for p in players]

@@ -137,7 +137,8 @@ for _lang in ("es", "de", "zh", "it"):
     SAME_AS_ENGLISH[_lang] |= {"play_title_scopa", "rule_preset_scopa", "rule_preset_scopone",
                                "rule_preset_scopone_scientifico", "rule_napola",
                                "rule_asso_piglia_tutto", "cat_napola", "cat_scope",
-                               "board_scopa_cheer", "seat_scope", "pile_scope"}
+                               "board_scopa_cheer", "board_scopa_title", "seat_scope",
+                               "pile_scope"}
 # issue 28 (lessons): "Scopa!" before the sum, as German and Italian say "¡Escoba!".
 SAME_AS_ENGLISH["de"] |= {"praise.scopa"}
 SAME_AS_ENGLISH["it"] |= {"praise.scopa"}

@@ -71,6 +71,7 @@ from .hints import assess, game_hint
 from .i18n import card_name, cards_name, rank_name, t
 from .storage import Storage
 from .verdicts import capture_terms, move_message, sum_expression
+from .words import sweep_word_key
 
 __all__ = ["Message", "Outcome", "LevelResult", "LessonView", "LessonRunner", "StageSummary",
            "WonPile", "question_cards",
@@ -364,8 +365,8 @@ def _then(play: Play, rules: Rules) -> Message:
     own word: escoba, scopa)."""
     card = play.card
     if play.take_mask:
-        sweep = "fb.then_escoba" if sum_to_make(rules) is not None else "fb.then_scopa"
-        key = sweep if play.escoba else "fb.then_takes"
+        key = (sweep_word_key("fb.then_escoba", rules.variant) if play.escoba
+               else "fb.then_takes")
         return Message(key, {"card": card, "cards": tuple(sorted(play.take)),
                              "count": len(play.take) + 1})
     return Message("fb.then_lays", {"card": card})
@@ -929,7 +930,7 @@ class LessonRunner:
         s.events = events
         s.feedback = None
         s.refusals = 0
-        sweep = "fb.escoba" if sum_to_make(self.level.rules) is not None else "fb.scopa"
+        sweep = sweep_word_key("fb.escoba", self.level.rules.variant)
         praise = Message(sweep if any(e.escoba and e.seat == CHILD for e in events)
                          else "fb.right")
         s.step += 1

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from escoba import Move, Play, Rules
 
 from .verdicts import capture_terms, sum_expression
+from .words import sweep_word_key
 
 __all__ = ["Praise", "praise_for", "stars_text", "child_capture"]
 
@@ -49,7 +50,7 @@ class Praise:
     @property
     def sweep_key(self) -> str:
         """The praise of a sweep in the game's own word."""
-        return "praise.scopa" if self.variant == "scopa" else "praise.escoba"
+        return sweep_word_key("praise.escoba", self.variant)
 
 
 def child_capture(events: Iterable[Play], seat: int) -> Play | None:

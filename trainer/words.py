@@ -86,11 +86,14 @@ def seat_status(cards: int, pile: int, escobas: int, variant: str = "escoba") ->
 
 #: A sweep's words under Scopa: "scopa!" where Escoba's say "¡escoba!".
 _SCOPA_WORDS = {"event_escoba": "event_scopa", "you_escoba": "you_scopa",
-                "board_escoba_cheer": "board_scopa_cheer"}
+                "board_escoba_cheer": "board_scopa_cheer",
+                "board_escoba_title": "board_scopa_title", "praise.escoba": "praise.scopa",
+                "fb.escoba": "fb.scopa", "fb.then_escoba": "fb.then_scopa"}
 
 
 def sweep_word_key(key: str, variant: str) -> str:
-    """The catalog key of a sweep's words in the game ``variant`` plays by."""
+    """The catalog key of a sweep's words in the game ``variant`` plays by (any domain:
+    the board, the praise, the lessons' feedback): the one place that says it."""
     return _SCOPA_WORDS.get(key, key) if variant == "scopa" else key
 
 

@@ -106,10 +106,8 @@ def board_data(data: dict[str, Any], held: Celebration,
     praise = held.praise
     key = "praise.sum" if praise.escoba else praise.key
     words = say(Message(key, praise.params))
-    # The banner's title is the sweep in the game's word: the board's own cheer ("Scopa!
-    # 🧹" under Scopa), without its broom (the banner draws one before the title).
-    title = t("board_escoba_title") if praise.variant != "scopa" else \
-        t(sweep_word_key("board_escoba_cheer", praise.variant)).replace("🧹", "").strip()
+    # The banner's title is the sweep in the game's word ("¡Escoba!", "Scopa!").
+    title = t(sweep_word_key("board_escoba_title", praise.variant))
     return {**data, "celebrate": {
         "text": words, "stars": praise.stars, "stars_text": stars_text(praise.stars),
         "escoba": praise.escoba, "kind": praise.kind, "title": title,

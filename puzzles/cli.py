@@ -49,9 +49,7 @@ def describe(puzzle: Puzzle) -> str:
     if not puzzle.solutions:
         lines.append("  solutions: none")
     for sol in puzzle.solutions:
-        values = sol.values
-        if scopa:  # the table cards alone make the card's value: 3 + 4 = 7, or 7 = 7
-            values = tuple(c.value for c in sol.take)
+        values, _need = puzzle.terms(sol.card, sol.take)  # Scopa: 3 + 4 = 7, or 7 = 7
         taken = format_cards(sol.take)
         if sol.card is None:
             lines.append(f"  {taken}   ({' + '.join(map(str, values))} = {sum(values)})")

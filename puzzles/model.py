@@ -267,6 +267,16 @@ class Puzzle:
         """Every fact exercised by the expected solutions, first occurrence order."""
         return unique_facts(self.solutions)
 
+    def terms(self, card: Card | None, take: Iterable[Card]) -> tuple[tuple[int, ...], int]:
+        """The sum a child writes for a set of this puzzle, and the number it should make:
+        the cards taken, then the card played, to the capture sum ("3 + 5 + 7", 15); a
+        Scopa set is its table cards alone, to the played card's value ("3 + 4", 7).
+        Arithmetic only: whether the set is an answer is the checker's to say."""
+        values = tuple(c.value for c in take)
+        if self.kind == "scopa" and card is not None:
+            return values, card.value
+        return values + ((card.value,) if card is not None else ()), self.capture_sum
+
     def to_dict(self) -> dict[str, Any]:
         """The ``escoba puzzle --json`` document (JSON-ready)."""
         out: dict[str, Any] = {"id": self.id, "kind": self.kind, "level": self.level,

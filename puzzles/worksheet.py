@@ -289,9 +289,7 @@ def _answer_text(p: Puzzle, tr: Tr) -> list[str]:
     lines = []
     deck = sheet_deck(p.kind)
     for sol in p.solutions:
-        values = sol.values
-        if p.kind == "scopa":  # the table cards make the card's value: 3 + 4 = 7, 7 = 7
-            values = tuple(c.value for c in sol.take)
+        values, _need = p.terms(sol.card, sol.take)  # Scopa: 3 + 4 = 7, 7 = 7
         sums = (f"{' + '.join(map(str, values))} = {sum(values)}" if sol.take
                 else tr("ws_key_lay"))
         cards = _codes(sol.take, deck)

@@ -109,12 +109,10 @@ class PuzzleSession(_KeptOnlyIfSaved):
         """The arithmetic of the set put together: table cards, then the card played
         (Scopa: the table cards alone, to make the played card's value)."""
         item = self.item(card, take)
-        values = sorted(Card.parse(c).value for c in item["take"])
-        if self.puzzle.kind == "scopa":
-            return SetSum(tuple(values), sum(values), Card.parse(item["card"]).value)
-        if item["card"]:
-            values.append(Card.parse(item["card"]).value)
-        return SetSum(tuple(values), sum(values), self.puzzle.capture_sum)
+        values, need = self.puzzle.terms(
+            Card.parse(item["card"]) if item["card"] else None,
+            sorted(Card.parse(c) for c in item["take"]))
+        return SetSum(values, sum(values), need)
 
     def add(self, card: str | None, take: list[str]) -> Feedback | None:
         """Give one set; its feedback (also kept in :attr:`feedback`). ``None`` once done."""

@@ -15,7 +15,7 @@ through the page's ``record`` callback (a database write in one transaction).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import streamlit as st
@@ -72,7 +72,7 @@ def _name(card: Card | str, deck: Deck) -> CardText:
     return card_name(c, deck)
 
 
-def _expr(values: list[int]) -> str:
+def _expr(values: Sequence[int]) -> str:
     return " + ".join(str(v) for v in values)
 
 
@@ -83,16 +83,12 @@ def solution_text(puzzle: Puzzle, sol: Solution | dict[str, Any], deck: Deck) ->
         take = tuple(Card.parse(c) for c in sol.get("take", []))
     else:
         card, take = sol.card, tuple(sol.take)
-    values = [c.value for c in sorted(take)] + ([card.value] if card is not None else [])
+    values, _need = puzzle.terms(card, sorted(take))  # Scopa: the table cards alone
     cards = cards_name(take, deck)
     total = sum(values)
-    if puzzle.kind == "scopa" and card is not None:
-        # Scopa: the table cards make the card's value (3 + 4 = 7), or one card is it.
-        if len(take) == 1 and take[0].value == card.value:
-            return t("pz_scopa_equal_text", card=_name(card, deck), cards=cards,
-                     value=card.value)
-        values = values[:-1]
-        total = sum(values)
+    if puzzle.kind == "scopa" and card is not None and values == (card.value,):
+        # Scopa's equal card: the same value, no sum.
+        return t("pz_scopa_equal_text", card=_name(card, deck), cards=cards, value=card.value)
     if card is None:
         return t("pz_group_text", cards=cards, expr=_expr(values), total=total)
     if not take:

@@ -249,6 +249,13 @@ def _capture_sum(event: Any, rules: Rules) -> str | None:
     return f"{sum_expression(values)} = {'🃏' if 'JK' in values else total}"
 
 
+def _takes_table_by_right(obs: Observation, hand: Sequence[Card]) -> list[str]:
+    """The viewer's hand cards that take the whole table by right (asso piglia tutto)."""
+    variant = variant_for(obs.rules)
+    return [str(c) for c in hand
+            if variant.takes_table_by_right(obs.rules, obs.table_mask, c.index)]
+
+
 def _move_warning(a: hint_mod.Assessment, hints_on: bool, deck: Deck, odds_style: str
                   ) -> dict[str, Any]:
     """A move's warning on the board: ``warn``, at most 12 words a child reads at once
@@ -381,8 +388,7 @@ def game_board(*, obs: Observation, seats: Sequence[SeatView], game_id: int | No
         "sum_rule": "card" if scopa else "with_card",
         # Hand cards that take the whole table by right (asso piglia tutto): the board
         # asks for every table card, not for a sum to the card's value.
-        "takes_all": [str(c) for c in hand if variant_for(obs.rules).takes_table_by_right(
-            obs.rules, obs.table_mask, c.index)] if interactive else [],
+        "takes_all": _takes_table_by_right(obs, hand) if interactive else [],
         "game_key": f"g{game_id or 0}", "ready": ready,
         "faces": card_faces(visible, deck, show_value),
         "back": back_svg(60, t("card_back")),

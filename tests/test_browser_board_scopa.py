@@ -228,3 +228,38 @@ def test_a_scopa_puzzles_sum_beside_an_equal_card_gets_no_tick(
             assert readout.inner_text().endswith("✓"), readout.inner_text()
         finally:
             browser.close()
+
+
+def test_a_card_with_an_equal_on_the_table_asks_for_that_card(
+        browser_type_launch_args) -> None:  # noqa: F811
+    """Play under Scopa: the 6 picked with a 6 on the table asks for "the table card worth
+    6", never "table cards that make 6", the sum the engine has just refused."""
+    from playwright.sync_api import sync_playwright
+
+    round_ = Round.from_position(Rules.preset("scopa"), [["6o", "4o", "9e"],
+                                                         ["2b", "6b", "6c"]],
+                                 ["6e", "1b", "3c", "10b"], to_move=0)
+    use_language("it")
+    try:
+        data = game_board(obs=round_.observation(0),
+                          seats=[SeatView(0, "Giulia", True), SeatView(1, "CPU", False)],
+                          game_id=1, rounds=1, history=(), recent_from=0, to_move=0,
+                          totals=(0, 0), side_names=("Giulia", "CPU"), header=None,
+                          deck=Deck.ITALIAN, show_value=True, interactive=True,
+                          show_hand=True, hints_on=False, hint_step=1, odds_style="words")
+    finally:
+        use_language(None)
+    source = _asset("voice.js", "board.js")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(**browser_type_launch_args)
+        page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True)
+        try:
+            page.set_content("<div id='host'></div>")
+            page.evaluate(_MOUNT_JS, [source, data])
+            readout = page.locator(".eb-readout")
+            page.locator('.eb-card[data-id="6o"]').tap()
+            assert readout.inner_text() == t("board_pick_equal", "it", need=6)
+            page.locator('.eb-card[data-id="4o"]').tap()  # no 4 on the table: 1 + 3 makes it
+            assert readout.inner_text() == t("board_pick_table", "it", need=4)
+        finally:
+            browser.close()

@@ -202,6 +202,7 @@ def _texts(need: int | str, cheer_key: str = "board_escoba_cheer") -> dict[str, 
     return {
         "pick_card": t("board_pick_card"),
         "pick_table": t("board_pick_table", need=need),
+        "pick_equal": t("board_pick_equal", need=need),
         "need_more": t("board_need_more", **keep),
         "made": t("board_made", **keep),
         "made_check": t("board_made_check", **keep),

@@ -223,6 +223,15 @@ function sumToCard(data) {
   return data.sum_rule === "card";
 }
 
+// Scopa: every capture the engine allows this hand card is one table card of its own
+// value (an equal card is taken before any sum): the board asks for that card, not a sum.
+function equalFirst(data, hand, need) {
+  const takes = Object.keys(data.moves || {}).filter((k) => k.startsWith(`${hand}|`))
+    .map((k) => k.slice(hand.length + 1)).filter((take) => take);
+  return takes.length > 0 && takes.every((take) =>
+    !take.includes(".") && data.faces[take]?.value === need);
+}
+
 function needOf(data, st) {
   if (!sumToCard(data)) return data.need;
   return st.hand ? data.faces[st.hand]?.value ?? null : null;
@@ -280,7 +289,8 @@ function update(root, data, st) {
     ready = true;
   } else if (st.hand && !s.take.length && sel.lay) {
     text = data.kind === "game" && legal === false && sumToCard(data) ?
-      fill(T.pick_table, {}) : data.kind === "game" && legal === false ?
+      fill(equalFirst(data, st.hand, need) ? T.pick_equal : T.pick_table, {}) :
+      data.kind === "game" && legal === false ?
       fill(T.need_more, { expr: s.expr, total: s.total, more: Math.max(0, need - s.total) }) :
       fill(T.lay, { card: name });
     ready = true;

@@ -218,6 +218,8 @@ def test_a_scopa_puzzles_sum_beside_an_equal_card_gets_no_tick(
             page.set_content("<div id='host'></div>")
             page.evaluate(_MOUNT_JS, [source, data])
             readout = page.locator(".eb-readout")
+            # Nothing taken yet: what to do, never "= 0 ... 7 more to make 7".
+            assert readout.inner_text() == t("board_pick_table", need=7)
             page.locator('.eb-card[data-id="3b"]').tap()
             page.locator('.eb-card[data-id="4e"]').tap()
             assert readout.inner_text().startswith("3 + 4") and "✓" not in readout.inner_text()

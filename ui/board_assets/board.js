@@ -283,6 +283,9 @@ function update(root, data, st) {
   } else if (!s.ids.length) {
     text = T.pick_table;
     ready = false;
+  } else if (sumToCard(data) && st.hand && !s.take.length && !sel.lay) {
+    text = fill(T.pick_table, {});  // Scopa's puzzle card: no table card yet, no "= 0"
+    ready = false;
   } else if (takesAll) {
     const all = s.take.length === data.table.length;
     text = all ? T.ace_all || "" : T.ace_pick || "";

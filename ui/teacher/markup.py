@@ -199,6 +199,7 @@ def totals_html(totals: dict[str, FactTotal], lang: str) -> str:
 
 
 def legend_html(lang: str) -> str:
+    """The grid's legend: each state's mark in its colours, with its word."""
     items = "".join(
         f"<span style='display:inline-block;margin:2px 10px 2px 0'>"
         f"<span style='display:inline-block;min-width:1.6rem;text-align:center;"

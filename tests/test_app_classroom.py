@@ -972,7 +972,7 @@ def test_the_dashboards_seconds_are_written_as_the_language_writes_decimals(
         lang: str, shown: str) -> None:
     """A Spanish dashboard said "mediana de segundos 2.04 s" (issue 27's tryout)."""
     from trainer.classroom_views import PupilRow
-    from ui.teacher_view import _figures
+    from ui.teacher.markup import _figures
 
     row = PupilRow(profile_id=1, nickname="Jimena", avatar="🏠", real_name=None,
                    last_active=None, lesson_stars=0, lesson_stars_max=231, lesson_levels=0,

@@ -1,14 +1,16 @@
-"""Print: worksheets for the class and for each pupil, the class list, and new login
-cards for the whole class."""
+"""Print: worksheets for the class and for each pupil, the reports to send home, the
+class list, and new login cards for the whole class."""
 
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
 from puzzles import KINDS, LEVELS
 from trainer.classroom_print import class_list_pdf, class_worksheet_pdf, pupil_worksheets_pdf
 from trainer.export import kind_text
-from trainer.i18n import join_text, t
+from trainer.i18n import LANGUAGES, join_text, t
+from trainer.pupil_report import REPORT_DAYS, class_report_pdf, pupil_reports
 
 from ...classroom import class_action, class_flash, ct
 from ...downloads import download
@@ -58,6 +60,7 @@ def show(view: OpenClass) -> None:
                  lambda: pupil_worksheets_pdf(snap, grid, lang, count=int(facts)),
                  pdf_name("file.pupil_sheets", info.code), "application/pdf",
                  "tc_pupil_ws_pdf", icon="🖨️")
+    _report_home(view, lang)
     members = room.pupils(info.id)
     with st.container(border=True):
         st.markdown(f"**{ct('print.class_list')}**")
@@ -77,6 +80,38 @@ def show(view: OpenClass) -> None:
             st.checkbox(ct("print.cards_sure"), key="tc_all_pins_sure")
             st.button(ct("print.cards_button"), key="tc_all_pins", on_click=_on_all_pins,
                      args=(info.id,), icon="🔑")
+
+
+def _report_home(view: OpenClass, lang: str) -> None:
+    """The reports to send home: a language per pupil (the one the child chose in the app,
+    else the page's; the teacher changes any in the table), then one PDF for the class."""
+    room, info = view.room, view.info
+    chosen = room.pupil_languages(info.id)
+    members = view.snap.members
+    table = pd.DataFrame({
+        ct("print.report_pupil"): [m.nickname for m in members],
+        ct("print.report_language"): [LANGUAGES.get(chosen.get(m.profile_id, lang), LANGUAGES[lang])
+                                      for m in members]})
+    with st.container(border=True):
+        st.markdown(f"**{ct('print.report')}**")
+        st.caption(ct("print.report_help"))
+        edited = st.data_editor(
+            table, key=f"tc_report_langs_{info.id}", hide_index=True, width="stretch",
+            disabled=[ct("print.report_pupil")],
+            column_config={ct("print.report_language"): st.column_config.SelectboxColumn(
+                options=list(LANGUAGES.values()), required=True)})
+        codes = {name: code for code, name in LANGUAGES.items()}
+        languages = {m.profile_id: codes.get(label, lang) for m, label in
+                     zip(members, edited[ct("print.report_language")], strict=True)}
+
+        def make() -> bytes:
+            snap = room.snapshot(info.id, view.day, every_attempt=False, days=REPORT_DAYS)
+            grid = room.fact_grid(snap)
+            reports = pupil_reports(snap, grid, room.dashboard(snap, view.day), view.day)
+            return class_report_pdf(reports, info.name, languages, lang)
+
+        download(ct("print.report_download"), make, pdf_name("file.report", info.code),
+                 "application/pdf", "tc_report_pdf", icon="🖨️")
 
 
 PART = Part(key="print", label="part.print", render=show)

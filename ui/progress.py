@@ -25,12 +25,12 @@ from .practice import (
     PROGRESS_CACHE_PROFILES,
     PROGRESS_CACHE_SUMS,
     DataVersion,
-    attempts_of,
     data_version,
     fact_stats_of,
     fact_text,
     game_turns,
     history,
+    history_view,
     just_right_of,
     progress_contents,
     start_quick_facts,
@@ -88,8 +88,8 @@ _CONFIG = {"displayModeBar": False, "responsive": True}
 @st.cache_resource(max_entries=PROGRESS_CACHE_SUMS, show_spinner=False)
 def summary_of(version: DataVersion, capture_sum: int) -> ParentSummary:
     """The parent's three answers (trainer.progress_summary), once per data version."""
-    return parent_summary(fact_stats_of(version, capture_sum), attempts_of(version),
-                          capture_sum)
+    return parent_summary(fact_stats_of(version, capture_sum),
+                          history_view(version).quick, capture_sum)
 
 
 def _percent(value: float) -> str:

@@ -21,7 +21,7 @@ import pandas as pd
 import streamlit as st
 
 from puzzles import CheckResult, DailySet, Puzzle, daily_set
-from puzzles.mastery import Answer, FactStats, fact_stats
+from puzzles.mastery import FactStats, fact_stats
 from puzzles.practice import Attempt, practice_candidates
 from trainer.charts import attempts_frame
 from trainer.clock import now as clock_now
@@ -36,7 +36,8 @@ from .session import database_url, profile_book, storage
 __all__ = ["now_utc", "child_timezone", "timezone_unknown", "today", "attempt_row",
            "record_attempt",
            "record_daily", "mastery", "attempts", "data_version", "PROGRESS_CACHE_PROFILES",
-           "PROGRESS_CACHE_SUMS", "progress_contents", "history", "fact_stats_of",
+           "PROGRESS_CACHE_SUMS", "progress_contents", "practice_frame", "history_view",
+           "fact_stats_of",
            "cached_daily", "fact_text", "kept", "keep"]
 
 log = logging.getLogger(__name__)
@@ -182,12 +183,10 @@ def history_view(version: DataVersion) -> HistoryView:
 
 
 @st.cache_data(max_entries=PROGRESS_CACHE_PROFILES, show_spinner=False)
-def history(version: DataVersion) -> tuple[pd.DataFrame, list[Answer]]:
-    """The profile's practice as a frame (the charts) and its answers (mastery; game
-    turns feed the facts, weighted as their own source, but not the practice charts).
-    A frame and plain tuples copy out of the cache in milliseconds."""
-    view = history_view(version)
-    return view.frame, list(view.answers)
+def practice_frame(version: DataVersion) -> pd.DataFrame:
+    """The profile's practice (puzzles and quick facts, not game turns) as a frame, for
+    the charts: a copy of the kept one, so that no chart can change what is kept."""
+    return history_view(version).frame
 
 
 @st.cache_data(max_entries=PROGRESS_CACHE_PROFILES, show_spinner=False)
@@ -207,7 +206,7 @@ def game_turns(version: DataVersion) -> pd.DataFrame:
 @st.cache_data(max_entries=PROGRESS_CACHE_SUMS, show_spinner=False)
 def fact_stats_of(version: DataVersion, capture_sum: int) -> dict[str, FactStats]:
     """Mastery of ``capture_sum``'s facts from the history of ``version``."""
-    return fact_stats(history(version)[1], practice_candidates(capture_sum))
+    return fact_stats(history_view(version).answers, practice_candidates(capture_sum))
 
 
 def mastery(profile_id: int, capture_sum: int = 15) -> dict[str, FactStats]:

@@ -30,16 +30,17 @@ class Generations(dict[K, V]):
     :attr:`old`. ``len()``, ``in`` and ``get`` see the young generation only;
     :meth:`lookup` and :meth:`entries` see both. ``None`` is not a value it holds.
 
-    ``retire``, if given, is called with the young generation just before it becomes
-    the old one: a cache whose values point at one another (the solver's rows) cuts
-    those links there, so a dropped generation is not kept alive by the one that
-    survives it.
+    ``retire``, if given, is called with the cache just before its young generation
+    becomes the old one (and :attr:`old` is dropped): where values are kept elsewhere
+    too (the solver's rows link one another and hold cells), the hook cuts those
+    references, so that what the cache drops is freed.
     """
 
     # No instance __dict__: a hit's ``cache.get`` is then looked up as fast as a dict's.
     __slots__ = ("old", "generation", "retire", "turnovers")
 
-    def __init__(self, limit: int, retire: Callable[[dict[K, V]], None] | None = None) -> None:
+    def __init__(self, limit: int,
+                 retire: Callable[[Generations[K, V]], None] | None = None) -> None:
         super().__init__()
         self.old: dict[K, V] = {}
         self.retire = retire

@@ -204,7 +204,9 @@ _Cell = tuple[tuple, ...]
 #: _CELLS[target][signature restricted to the values it can use]: the cell (see
 #: :func:`solution_cell`). Signatures are 30 bits: one-digit ints, whose arithmetic
 #: CPython does fastest. Bounded per target (docs/BENCHMARKS.md, "The engine's caches").
-_CELLS: list[Generations[int, _Cell]] = [Generations(3_000) for _ in range(20)]
+_CELLS: list[Generations[int, _Cell]] = [
+    Generations(3_000, retire=lambda cells, target=target: _forget_cells(cells, target))
+    for target in range(20)]
 #: Each target's ``_CELLS[target].get``, bound once: a dict subclass's ``get`` called
 #: as a method is not specialised by CPython 3.11 (about 1 % of a simulated round),
 #: a bound one is (as ``dict.get``'s). A cache keeps its identity when it turns over.
@@ -213,6 +215,23 @@ _CELL_GETS = [cells.get for cells in _CELLS]
 _ONLY_EMPTY: tuple[tuple[int, tuple[tuple[int, int], ...]], ...] = ((0, ()),)
 #: A cell with no solution.
 NO_SOLUTIONS: _Cell = ((), (), ())
+
+
+def _forget_cells(cells: Generations[int, _Cell], target: int) -> None:
+    """Take the cells ``_CELLS[target]`` is about to drop out of the rows holding them.
+
+    A row keeps the cells it was given; without this a row would keep a cell the
+    cache has dropped, and the next table needing it would get a copy: rows x 20
+    cells at most, growing with every turnover. A row asked for it again looks it up.
+    """
+    dropped = {id(cell) for cell in cells.old.values()}
+    dropped.discard(id(NO_SOLUTIONS))
+    if dropped:
+        for rows in (CELL_ROWS, CELL_ROWS.old):
+            for row in rows.values():
+                cell = row[target]
+                if cell is not None and id(cell) in dropped:
+                    row[target] = None
 
 
 def _unlink_rows(rows: dict[bytes, list]) -> None:

@@ -151,6 +151,20 @@ def test_rows_dropped_by_a_turnover_are_not_kept_alive_by_links(small_caches):
     assert solver.CELL_ROWS.turnovers > 50
 
 
+def test_rows_hold_no_cell_the_cells_cache_has_dropped(small_caches):
+    """Otherwise a row keeps a dropped cell alive and a new table gets a copy of it."""
+    solver.CELL_ROWS.resize(1_000_000)  # rows kept: only the cells turn over
+    for seed in range(4):
+        _games(seed)
+        rows = list(solver.CELL_ROWS.values())
+        for target, cells in enumerate(solver._CELLS):
+            kept = {id(cell) for cell in cells.values()} | {id(cell) for cell in cells.old.values()}
+            held = {id(row[target]) for row in rows if row[target] is not None}
+            assert held - {id(solver.NO_SOLUTIONS)} <= kept
+    assert sum(cells.turnovers for cells in solver._CELLS) > 50
+    assert all(cells.entries() <= cells.limit for cells in solver._CELLS)
+
+
 def test_legal_moves_stay_right_while_the_caches_turn_over(small_caches):
     """Every table and hand of random positions, against subset sums counted afresh."""
     rng = random.Random(5)

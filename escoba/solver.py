@@ -18,6 +18,7 @@ makes the total exact, whether played or on the table.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 
 from .caches import Generations
@@ -201,20 +202,6 @@ _LOWER_SIG = [(1 << 3 * min(t, 10)) - 1 for t in range(20)]
 #: A cell, ``(full masks, partial solutions)``, typed as a tuple of any length: a
 #: mypyc-compiled build keeps it one Python object (NO_SOLUTIONS is compared by ``is``).
 _Cell = tuple[tuple, ...]
-#: _CELLS[target][signature restricted to the values it can use]: the cell (see
-#: :func:`solution_cell`). Signatures are 30 bits: one-digit ints, whose arithmetic
-#: CPython does fastest. Bounded per target (docs/BENCHMARKS.md, "The engine's caches").
-_CELLS: list[Generations[int, _Cell]] = [
-    Generations(3_000, retire=lambda cells, target=target: _forget_cells(cells, target))
-    for target in range(20)]
-#: Each target's ``_CELLS[target].get``, bound once: a dict subclass's ``get`` called
-#: as a method is not specialised by CPython 3.11 (about 1 % of a simulated round),
-#: a bound one is (as ``dict.get``'s). A cache keeps its identity when it turns over.
-_CELL_GETS = [cells.get for cells in _CELLS]
-#: The solutions of a target already made: one, taking nothing more.
-_ONLY_EMPTY: tuple[tuple[int, tuple[tuple[int, int], ...]], ...] = ((0, ()),)
-#: A cell with no solution.
-NO_SOLUTIONS: _Cell = ((), (), ())
 
 
 def _forget_cells(cells: Generations[int, _Cell], target: int) -> None:
@@ -232,6 +219,22 @@ def _forget_cells(cells: Generations[int, _Cell], target: int) -> None:
                 cell = row[target]
                 if cell is not None and id(cell) in dropped:
                     row[target] = None
+
+
+#: _CELLS[target][signature restricted to the values it can use]: the cell (see
+#: :func:`solution_cell`). Signatures are 30 bits: one-digit ints, whose arithmetic
+#: CPython does fastest. Bounded per target (docs/BENCHMARKS.md, "The engine's caches").
+_CELLS: list[Generations[int, _Cell]] = [
+    Generations(3_000, retire=functools.partial(_forget_cells, target=target))
+    for target in range(20)]
+#: Each target's ``_CELLS[target].get``, bound once: a dict subclass's ``get`` called
+#: as a method is not specialised by CPython 3.11 (about 1 % of a simulated round),
+#: a bound one is (as ``dict.get``'s). A cache keeps its identity when it turns over.
+_CELL_GETS = [cells.get for cells in _CELLS]
+#: The solutions of a target already made: one, taking nothing more.
+_ONLY_EMPTY: tuple[tuple[int, tuple[tuple[int, int], ...]], ...] = ((0, ()),)
+#: A cell with no solution.
+NO_SOLUTIONS: _Cell = ((), (), ())
 
 
 def _unlink_rows(rows: dict[bytes, list]) -> None:

@@ -1095,7 +1095,7 @@ def pupil_tasks(storage: Storage, profile_id: int, today: date) -> list[PupilTas
     snap = storage.class_snapshot(member.class_id, only=profile_id, every_attempt=False)
     if snap is None or snap.info.archived:
         return []
-    tasks = [pupil_task(a, snap.attempts.get(profile_id, []),
+    tasks = [pupil_task(a, snap.progress.get(a.id, {}).get(profile_id),
                         snap.lessons.get(profile_id, {}), today) for a in snap.assignments]
     return sorted(tasks, key=lambda task: (task.complete, task.assignment.due or "9999-99-99",
                                            task.assignment.id))

@@ -29,11 +29,13 @@ assignment was made, so they do not move while the pupil works on them. A *lesso
 assignment is done when every level of its stage has a result, whenever it was earned
 (lesson results keep each level's best, not each play). Late: completed on a day (the
 pupil's local date) after the due date; overdue: not complete and the due date passed.
+What each pupil's attempts add up to under these rules is kept at write time, in the
+attempt's transaction (``trainer.storage.assignment_progress``, issue 32): the views read
+one row per assignment and pupil, never the attempts.
 """
 
 from __future__ import annotations
 
-import functools
 import statistics
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -42,9 +44,9 @@ from typing import Any
 
 from lessons import Stage, load_stages
 from puzzles import Puzzle, generate
-from puzzles.mastery import all_additions, all_complements, fact_stats, normalise, weakest_facts
+from puzzles.mastery import all_additions, all_complements, normalise
 from puzzles.model import PuzzleError, check_kind_level_sum
-from puzzles.practice import Attempt, answers_from_rows, practice_candidates, quick_fact_for
+from puzzles.practice import Attempt, askable_facts, quick_fact_for
 
 from .lessons import stage_summaries
 from .storage import (
@@ -54,6 +56,7 @@ from .storage import (
     LessonBest,
     LessonGo,
     PupilAggregates,
+    TaskProgress,
 )
 from .storage.aggregates import KEPT_FACT_TRIES, KEPT_PUZZLES
 
@@ -289,13 +292,6 @@ def _days(snapshot: ClassSnapshot, today: date, days: int) -> tuple[str, str]:
     if snapshot.days_from is not None and since < snapshot.days_from:
         raise ValueError(f"the snapshot has the days from {snapshot.days_from}, not {since}")
     return since, today.isoformat()
-
-
-@functools.cache
-def askable_facts(capture_sum: int) -> tuple[str, ...]:
-    """The facts a quick fact with this sum can ask, in the order new facts are taught."""
-    return tuple(f for f in practice_candidates(capture_sum)
-                 if quick_fact_for(f, capture_sum) is not None)
 
 
 # -- the dashboard ---------------------------------------------------------------------
@@ -552,18 +548,6 @@ class AssignmentProgress:
         return sum(1 for p in self.pupils.values() if p.complete and p.all_right)
 
 
-def _assigned_facts(assignment: AssignmentRow, attempts: Sequence[Attempt]) -> tuple[str, ...]:
-    spec = assignment.spec
-    if assignment.kind == "facts":
-        return tuple(spec["facts"])
-    total = spec["capture_sum"]
-    before = [a for a in attempts
-              if a.created_at is not None and a.created_at < assignment.created_at]
-    usable = askable_facts(total)
-    stats = fact_stats(answers_from_rows(before), usable)
-    return tuple(weakest_facts(stats, usable, count=spec["count"]))
-
-
 def _status(complete: bool, completed_day: str | None, due: str | None, today: date) -> str:
     if complete:
         return "late" if due is not None and completed_day is not None \
@@ -571,9 +555,10 @@ def _status(complete: bool, completed_day: str | None, due: str | None, today: d
     return "overdue" if due is not None and today.isoformat() > due else "open"
 
 
-def pupil_task(assignment: AssignmentRow, attempts: Sequence[Attempt],
+def pupil_task(assignment: AssignmentRow, progress: TaskProgress | None,
                lessons: Mapping[tuple[str, str], LessonBest], today: date) -> PupilTask:
-    """Where one pupil stands with one assignment (see the module doc for what counts)."""
+    """Where one pupil stands with one assignment (see the module doc for what counts),
+    from the pupil's progress kept at write time (None: nothing counted yet)."""
     spec, kind = assignment.spec, assignment.kind
     if kind == "lesson":
         stage = next((s for s in load_stages() if s.key == spec["stage"]), None)
@@ -584,34 +569,21 @@ def pupil_task(assignment: AssignmentRow, attempts: Sequence[Attempt],
         return PupilTask(assignment, len(best), len(keys), len(best), None,
                          sum(b.stars for b in best),
                          _status(complete, day, assignment.due, today), day)
-    after = [a for a in attempts
-             if a.created_at is not None and a.created_at >= assignment.created_at]
+    if progress is None:
+        progress = TaskProgress(facts=tuple(spec.get("facts", ())))
     if kind == "puzzles":
-        counted = [a for a in after if (a.kind, a.level, a.capture_sum)
-                   == (spec["kind"], spec["level"], spec["capture_sum"])]
         total = spec["count"]
-        complete = len(counted) >= total
-        day = counted[total - 1].day if complete else None
-        return PupilTask(assignment, min(len(counted), total), total, len(counted),
-                         sum(a.correct for a in counted), sum(a.stars for a in counted),
+        complete = progress.tried >= total
+        day = progress.first_days[total - 1] if complete else None
+        return PupilTask(assignment, min(progress.tried, total), total, progress.tried,
+                         progress.solved, progress.stars,
                          _status(complete, day, assignment.due, today), day)
-    facts = _assigned_facts(assignment, attempts)
-    latest: dict[str, Attempt] = {}
-    first_day: dict[str, str] = {}
-    tried = set()
-    for a in after:
-        if a.kind != "quick-facts" or a.capture_sum != spec["capture_sum"]:
-            continue
-        exercised = {normalise(f) for f in a.facts}
-        for fact in facts:
-            if fact in exercised:
-                latest[fact] = a
-                first_day.setdefault(fact, a.day)
-                tried.add(a.id)
+    facts = progress.facts
+    latest = {f: progress.fact_marks[f] for f in facts if f in progress.fact_marks}
     complete = bool(facts) and len(latest) == len(facts)
-    day = max(first_day.values()) if complete else None
-    return PupilTask(assignment, len(latest), len(facts), len(tried),
-                     sum(1 for a in latest.values() if a.correct), None,
+    day = max(first for first, _ in latest.values()) if complete else None
+    return PupilTask(assignment, len(latest), len(facts), progress.tried,
+                     sum(1 for _, right in latest.values() if right), None,
                      _status(complete, day, assignment.due, today), day, facts,
                      tuple(f for f in facts if f not in latest))
 
@@ -621,7 +593,8 @@ def assignments_progress(snapshot: ClassSnapshot, today: date) -> list[Assignmen
     out = []
     for assignment in sorted(snapshot.assignments, key=lambda a: a.id, reverse=True):
         out.append(AssignmentProgress(assignment, {
-            m.profile_id: pupil_task(assignment, snapshot.attempts.get(m.profile_id, []),
+            m.profile_id: pupil_task(assignment,
+                                     snapshot.progress.get(assignment.id, {}).get(m.profile_id),
                                      snapshot.lessons.get(m.profile_id, {}), today)
             for m in snapshot.members}))
     return out

@@ -24,6 +24,7 @@ from .classroom import (
     Member,
     NewMember,
     PupilAggregates,
+    TaskProgress,
     Teacher,
 )
 from .games import GameChanged, GameRow, GameStore, MoveRow, RoundResult, record_shareable
@@ -52,7 +53,7 @@ __all__ = ["Storage", "Profile", "ProfileData", "GameRow", "GameChanged", "MoveR
            "app_database", "DEFAULT_DB_PATH", "PUPIL_IDLE_MINUTES",
            "Teacher", "ClassInfo", "Member", "NewMember",
            "AssignmentRow", "ClassSnapshot", "ClassDeletion", "ClassVersion", "FactRecord",
-           "PupilAggregates",
+           "PupilAggregates", "TaskProgress",
            "TableRow", "SeatRow", "NewSeat", "TableChanged", "TablePulse", "SecretTries"]
 
 

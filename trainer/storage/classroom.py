@@ -15,8 +15,9 @@ device's guesses make that device wait without locking the target out on another
 A class's data for the teacher's views is read by :meth:`ClassroomStore.class_snapshot`
 in nine queries whatever the class's size (the class with its assignments; the
 pupils with their lesson results, unfinished lesson goes and last game; the pupils'
-attempts; and six of the pupils' aggregates, :mod:`.aggregates`, from which the fact
-grid and the dashboard are computed).
+progress on the assignments, :mod:`.assignment_progress`; and six of the pupils'
+aggregates, :mod:`.aggregates`, from which the fact grid and the dashboard are
+computed), and a tenth for every attempt when asked (the attempts export).
 """
 
 from __future__ import annotations
@@ -33,14 +34,17 @@ from sqlalchemy.engine import Connection
 from puzzles.practice import Attempt
 
 from ..names import name_key
+from .assignment_progress import Task, TaskProgress, read_progress, start_progress
 from .hashing import PASSWORD_COST, PIN_COST, hash_secret, secret_matches, waste_time
 from .lessons import LessonBest, LessonGo
 from .practice import _attempt
 from .profiles import delete_profiles
 from .schema import (
     PUPIL_IDLE_MINUTES,
+    TASK_TABLES,
     Database,
     StorageError,
+    assignment_progress,
     assignments,
     attempt_days,
     attempt_totals,
@@ -70,7 +74,7 @@ _FIRST_TEACHER_LOCK = 0x65736354
 __all__ = ["Teacher", "ClassInfo", "Member", "NewMember",
            "AssignmentRow", "ClassSnapshot", "FactRecord", "PupilAggregates", "ClassDeletion",
            "ClassVersion", "ClassroomStore",
-           "class_scope", "assignment_attempts"]
+           "class_scope", "TaskProgress"]
 
 
 @dataclass(frozen=True)
@@ -201,7 +205,8 @@ class ClassSnapshot:
     info: ClassInfo
     members: tuple[Member, ...]
     assignments: tuple[AssignmentRow, ...]
-    attempts: dict[int, list[Attempt]] = field(default_factory=dict)  # oldest first
+    #: Every attempt of each pupil, oldest first (when ``every_attempt``; else empty).
+    attempts: dict[int, list[Attempt]] = field(default_factory=dict)
     lessons: dict[int, dict[tuple[str, str], LessonBest]] = field(default_factory=dict)
     last_game: dict[int, datetime] = field(default_factory=dict)
     #: The levels each pupil has tried and not finished yet (the "stuck" reason).
@@ -210,9 +215,10 @@ class ClassSnapshot:
     aggregates: dict[int, PupilAggregates] = field(default_factory=dict)
     #: The first local day whose per-day aggregates were read (None: every day).
     days_from: str | None = None
-    #: Whether ``attempts`` holds every attempt of the pupils, or only those the class's
-    #: assignments count (:func:`assignment_attempts`).
+    #: Whether ``attempts`` holds every attempt of the pupils, or none.
     every_attempt: bool = True
+    #: Assignment id -> pupil -> progress, kept at write time (:mod:`.assignment_progress`).
+    progress: dict[int, dict[int, TaskProgress]] = field(default_factory=dict)
 
     def member(self, profile_id: int) -> Member | None:
         return next((m for m in self.members if m.profile_id == profile_id), None)
@@ -233,6 +239,10 @@ def _class(row: Any, co: Sequence[int] = ()) -> ClassInfo:
 def _assignment(row: Any) -> AssignmentRow:
     return AssignmentRow(row.id, row.class_id, row.kind, json.loads(row.spec), row.due,
                          aware(row.created_at))  # type: ignore[arg-type]
+
+
+def _task(assignment: AssignmentRow) -> Task:
+    return Task(assignment.id, assignment.kind, assignment.spec, assignment.created_at)
 
 
 class ClassroomStore(Database):
@@ -471,6 +481,8 @@ class ClassroomStore(Database):
             pupils = list(conn.execute(sa.select(class_members.c.profile_id)
                                        .where(class_members.c.class_id == class_id)).scalars())
             delete_profiles(conn, pupils)
+            conn.execute(assignment_progress.delete().where(assignment_progress.c.assignment_id.in_(
+                sa.select(assignments.c.id).where(assignments.c.class_id == class_id))))
             conn.execute(assignments.delete().where(assignments.c.class_id == class_id))
             conn.execute(class_teachers.delete().where(class_teachers.c.class_id == class_id))
             conn.execute(classes.delete().where(classes.c.id == class_id))
@@ -507,7 +519,13 @@ class ClassroomStore(Database):
                         class_id=class_id, profile_id=profile_id, real_name=pupil.real_name,
                         failed_attempts=0, created_at=stamp, card_pin=pupil.pin))
                     ids.append(int(profile_id))
+                # The class's row before its assignments are read (an assignment being made
+                # waits or is waited for); they are the new pupils' too (a weakest one: the
+                # first new facts, as no answer came before).
                 bump_class(conn, class_id)
+                tasks = [_task(_assignment(r)) for r in conn.execute(
+                    sa.select(assignments).where(assignments.c.class_id == class_id))]
+                start_progress(conn, TASK_TABLES, tasks, ids, new_pupils=True)
         except sa.exc.IntegrityError:
             raise StorageError("profile_taken", nickname="") from None
         found = {m.profile_id: m for m in self.members(class_id)}
@@ -628,13 +646,22 @@ class ClassroomStore(Database):
     # -- assignments ------------------------------------------------------------------
     def create_assignment(self, class_id: int, kind: str, spec: dict[str, Any],
                           due: str | None) -> AssignmentRow:
+        """A new assignment with its pupils' progress from what they answered so far (a
+        *weakest* one's facts chosen now), in one transaction."""
         with self.transaction() as conn:
+            # The class's row first: an answer being written, or pupils being added, wait
+            # or are waited for, and are then read (assignment_progress's module doc).
+            bump_class(conn, class_id)
+            pupils = list(conn.execute(sa.select(class_members.c.profile_id).where(
+                class_members.c.class_id == class_id).order_by(class_members.c.profile_id)
+            ).scalars())
             new_id = conn.execute(assignments.insert().values(
                 class_id=class_id, kind=kind, spec=json.dumps(spec, sort_keys=True), due=due,
                 created_at=now())).inserted_primary_key[0]
             row = conn.execute(sa.select(assignments).where(assignments.c.id == new_id)).one()
-            bump_class(conn, class_id)
-        return _assignment(row)
+            task = _assignment(row)
+            start_progress(conn, TASK_TABLES, [_task(task)], pupils)
+        return task
 
     def assignments(self, class_id: int) -> list[AssignmentRow]:
         with self.engine.connect() as conn:
@@ -644,6 +671,10 @@ class ClassroomStore(Database):
 
     def delete_assignment(self, class_id: int, assignment_id: int) -> None:
         with self.transaction() as conn:
+            mine = sa.select(assignments.c.id).where(
+                (assignments.c.id == assignment_id) & (assignments.c.class_id == class_id))
+            conn.execute(assignment_progress.delete().where(
+                assignment_progress.c.assignment_id.in_(mine)))
             conn.execute(assignments.delete().where(
                 (assignments.c.id == assignment_id) & (assignments.c.class_id == class_id)))
             bump_class(conn, class_id)
@@ -723,11 +754,13 @@ class ClassroomStore(Database):
                     goes[r.profile_id][(r.stage, r.level)] = LessonGo(
                         r.stage, r.level, r.first, r.second, aware(r.l_created),
                         aware(r.l_updated))  # type: ignore[arg-type]
-            # 3. the pupils' attempts, oldest first
+            # 3. their progress on the assignments, and every attempt if asked (oldest first)
             pupils = sa.select(class_members.c.profile_id).where(mine)
-            counted = sa.true() if every_attempt else assignment_attempts(tasks)
+            progress = read_progress(conn, TASK_TABLES, [t.id for t in tasks
+                                                         if t.kind != "lesson"], pupils)
             attempt_rows = conn.execute(sa.select(attempts).where(
-                attempts.c.profile_id.in_(pupils) & counted).order_by(attempts.c.id)).all()
+                attempts.c.profile_id.in_(pupils)).order_by(attempts.c.id)).all() \
+                if every_attempt else []
             # 4. their aggregates
             aggregates = _read_aggregates(conn, pupils, list(members), days_from) \
                 if only is None else {}
@@ -735,7 +768,7 @@ class ClassroomStore(Database):
         for r in attempt_rows:
             by_pupil.setdefault(r.profile_id, []).append(_attempt(r))
         return ClassSnapshot(info, tuple(members.values()), tasks, by_pupil, lessons, last,
-                             goes, aggregates, days_from, every_attempt)
+                             goes, aggregates, days_from, every_attempt, progress)
 
     def class_version(self, class_id: int) -> ClassVersion:
         """See :class:`ClassVersion`: one lookup by primary key, whatever the class's
@@ -745,27 +778,6 @@ class ClassroomStore(Database):
                                .where(classes.c.id == class_id)).first()
         return ClassVersion(None, None) if row is None else \
             ClassVersion(aware(row.created_at), row.data_version)
-
-
-def assignment_attempts(tasks: Sequence[AssignmentRow]) -> sa.ColumnElement[bool]:
-    """The attempts the assignments' progress counts (``trainer.classroom_views.pupil_task``
-    states the rules): a *puzzles* assignment's kind, level and sum since it was made; a
-    *facts* one's quick facts with its sum since; a *weakest* one's too, and every answer
-    before it (its facts are chosen from them). A lesson assignment counts none."""
-    quick = attempts.c.kind == "quick-facts"
-    parts: list[sa.ColumnElement[bool]] = []
-    for task in tasks:
-        since = attempts.c.created_at >= task.created_at
-        spec = task.spec
-        if task.kind == "puzzles":
-            parts.append(since & (attempts.c.kind == spec["kind"])
-                         & (attempts.c.level == spec["level"])
-                         & (attempts.c.capture_sum == spec["capture_sum"]))
-        elif task.kind in ("facts", "weakest"):
-            parts.append(since & quick & (attempts.c.capture_sum == spec["capture_sum"]))
-            if task.kind == "weakest":
-                parts.append(attempts.c.created_at < task.created_at)
-    return sa.or_(sa.false(), *parts)
 
 
 def _read_aggregates(conn: Connection, pupils: sa.Select, ids: Sequence[int],

@@ -18,6 +18,7 @@ from .schema import (
     AGGREGATES,
     Database,
     StorageError,
+    assignment_progress,
     attempts,
     aware,
     class_members,
@@ -227,7 +228,7 @@ def delete_profiles(conn: Connection, profile_ids: Sequence[int]) -> None:
     # those games from My progress: all of them see their versions move.
     bump_profiles(conn, [*ids, *seated_children(conn, game_ids)])
     conn.execute(attempts.delete().where(attempts.c.profile_id.in_(ids)))
-    for aggregate in AGGREGATES:
+    for aggregate in (*AGGREGATES, assignment_progress):
         conn.execute(aggregate.delete().where(aggregate.c.profile_id.in_(ids)))
     conn.execute(daily_results.delete().where(daily_results.c.profile_id.in_(ids)))
     conn.execute(lesson_results.delete().where(lesson_results.c.profile_id.in_(ids)))

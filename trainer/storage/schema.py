@@ -21,6 +21,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from ..clock import now as clock_now
 from .aggregates import AggregateTables
+from .assignment_progress import TaskTables
 from .migrations import MIGRATIONS
 
 __all__ = ["Database", "StorageError", "metadata", "schema_version", "profiles", "games",
@@ -29,6 +30,7 @@ __all__ = ["Database", "StorageError", "metadata", "schema_version", "profiles",
            "classes", "class_teachers", "class_members", "assignments", "game_tables",
            "table_seats", "secret_tries", "puzzle_progress", "teacher_invites", "fact_progress",
            "fact_days", "attempt_totals", "attempt_days", "quick_fact_times", "puzzle_streaks",
+           "assignment_progress", "TASK_TABLES",
            "AGGREGATES",
            "sqlite_url",
            "configure_sqlite",
@@ -450,9 +452,29 @@ puzzle_streaks = sa.Table(
     sa.Column("recent", sa.Text, nullable=False),  # JSON: [[attempt id, solved], ...]
 )
 
+#: Each pupil's progress on each assignment its attempts count toward (a lesson's comes
+#: from its results), kept in every attempt's transaction (issue 32;
+#: trainer.storage.assignment_progress says what each column holds).
+assignment_progress = sa.Table(
+    "assignment_progress", metadata,
+    sa.Column("assignment_id", sa.Integer,
+              sa.ForeignKey("assignments.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("profile_id", sa.Integer, sa.ForeignKey("profiles.id", ondelete="CASCADE"),
+              primary_key=True, index=True),
+    sa.Column("facts", sa.Text, nullable=False),  # JSON: the pupil's facts (facts, weakest)
+    sa.Column("tried", sa.Integer, nullable=False),  # attempts that counted
+    sa.Column("solved", sa.Integer, nullable=False),  # puzzles solved
+    sa.Column("stars", sa.Integer, nullable=False),  # puzzles' stars
+    # JSON: puzzles [[attempt id, day], ...] (the first `count`); facts {fact: [first id,
+    # its day, latest id, its attempt right]}
+    sa.Column("marks", sa.Text, nullable=False),
+)
+
 #: The aggregates every attempt adds to, in the attempt's transaction.
 AGGREGATES = AggregateTables(fact_progress, fact_days, attempt_totals, attempt_days,
                              quick_fact_times, puzzle_streaks)
+#: What an assignment's progress reads and writes.
+TASK_TABLES = TaskTables(assignment_progress, assignments, attempts, classes, class_members)
 
 
 def now() -> datetime:

@@ -4,9 +4,8 @@ dashboard's rows are the same as the full-history computation kept below (the ap
 code until issue 32, as the reference), for random histories written every way the app
 writes (out of time order too) and for the seeded school-year generator's small class,
 on every day of their history and the day after, with each time limit; and a snapshot
-read for one week, with only the attempts the assignments count (as the teacher's page
-reads it), gives what one read for every day and attempt gives: the assignments'
-progress and a cell's history too.
+read for one week and no attempt (as the teacher's page reads it) gives what one read
+for every day and attempt gives: a cell's history too.
 
 The assignments' progress is kept at write time too (``assignment_progress``): each
 pupil's task on each assignment, in the teacher's views and in the pupil's own list, is

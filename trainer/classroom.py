@@ -889,10 +889,10 @@ class Classroom:
         """The class's data for the views below: a fixed number of queries, whatever its
         size. Given ``today``, the per-day figures are read for the views' days up to it
         and any later day only (the week, the fact totals); else for every day. Without
-        ``every_attempt``, only the attempts the assignments count are read: enough for
-        the dashboard, the grid and the assignments (a cell's history then reads its
-        pupil's; the attempts export needs every one). A page reads it once per run (or
-        caches it by :meth:`version`)."""
+        ``every_attempt``, no attempt is read: the dashboard, the grid and the assignments
+        come from what is kept at write time (a cell's history then reads its pupil's;
+        the attempts export needs every one). A page reads it once per run (or caches it
+        by :meth:`version`)."""
         self.session.touch()
         days_from = (today - timedelta(days=WEEK_DAYS - 1)).isoformat() \
             if today is not None else None
@@ -925,7 +925,7 @@ class Classroom:
                      fact: str) -> list[FactTry]:
         self._seen(snapshot)
         if not snapshot.every_attempt and snapshot.member(profile_id) is not None:
-            # One pupil's attempts, read by its key: the snapshot has the assignments' only.
+            # One pupil's attempts, read by its key: the snapshot has none.
             snapshot = dataclasses.replace(
                 snapshot, attempts={profile_id: self.storage.attempts(profile_id)},
                 every_attempt=True)

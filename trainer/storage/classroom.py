@@ -684,7 +684,7 @@ class ClassroomStore(Database):
                        days_from: str | None = None,
                        every_attempt: bool = True) -> ClassSnapshot | None:
         """The class, its assignments, its pupils with their lesson results and last game,
-        their attempts (every one, or only those the assignments count) and their
+        their progress on the assignments, their attempts (every one, or none) and their
         aggregates (per-day ones from the local day ``days_from`` on, every day if None):
         a fixed number of queries, whatever the number of pupils.
         ``only`` reads one pupil's data for the pupil's own list of assignments, which

@@ -28,7 +28,6 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from lessons import load_stages
 from puzzles.mastery import fact_stats, normalise, weakest_facts
 from puzzles.practice import Attempt, answers_from_rows, askable_facts
 from tests.conftest import ROOT
@@ -51,6 +50,7 @@ from trainer.classroom_views import (
     fact_cell,
     fact_totals,
     fact_tries,
+    pupil_task,
 )
 from trainer.evidence import TURN_KIND
 from trainer.storage import AssignmentRow, ClassSnapshot, Storage, configure_sqlite
@@ -137,15 +137,8 @@ def reference_task(assignment: AssignmentRow, attempts: Sequence[Attempt],
                    lessons: dict[tuple[str, str], Any], today: date) -> PupilTask:
     """A pupil's task from every attempt, oldest first (the rule docs/CLASSROOM.md states)."""
     spec, kind = assignment.spec, assignment.kind
-    if kind == "lesson":
-        stage = next((s for s in load_stages() if s.key == spec["stage"]), None)
-        keys = stage.level_keys if stage is not None else ()
-        best = [lessons[(spec["stage"], k)] for k in keys if (spec["stage"], k) in lessons]
-        complete = bool(keys) and len(best) == len(keys)
-        day = max(b.created_at for b in best).date().isoformat() if complete else None
-        return PupilTask(assignment, len(best), len(keys), len(best), None,
-                         sum(b.stars for b in best),
-                         _status(complete, day, assignment.due, today), day)
+    if kind == "lesson":  # from the lesson results, as before: no attempt
+        return pupil_task(assignment, None, lessons, today)
     after = [a for a in attempts if a.created_at >= assignment.created_at]
     if kind == "puzzles":
         counted = [a for a in after if (a.kind, a.level, a.capture_sum)

@@ -713,26 +713,34 @@ class ClassroomStore(Database):
             mine = class_members.c.class_id == class_id
             if only is not None:
                 mine = mine & (class_members.c.profile_id == only)
-            last_game = sa.select(sa.func.max(games.c.updated_at)).where(
-                games.c.profile_id == class_members.c.profile_id).scalar_subquery()
+            # Each pupil's last game, grouped once (as a scalar subquery it was computed
+            # again for each of the pupil's lesson rows, over every game of their year),
+            # and the class's lesson rows only (not every profile's, then joined).
+            theirs = sa.select(class_members.c.profile_id).where(mine)
+            last_game = sa.select(games.c.profile_id,
+                                  sa.func.max(games.c.updated_at).label("last_game")).where(
+                games.c.profile_id.in_(theirs)).group_by(games.c.profile_id).subquery("last")
             levels = sa.union_all(
                 sa.select(lesson_results.c.profile_id, sa.literal(1).label("done"),
                           lesson_results.c.stage, lesson_results.c.level,
                           lesson_results.c.stars.label("first"),
                           lesson_results.c.plays.label("second"),
                           lesson_results.c.created_at.label("l_created"),
-                          lesson_results.c.updated_at.label("l_updated")),
+                          lesson_results.c.updated_at.label("l_updated"))
+                .where(lesson_results.c.profile_id.in_(theirs)),
                 sa.select(lesson_goes.c.profile_id, sa.literal(0).label("done"),
                           lesson_goes.c.stage, lesson_goes.c.level,
                           lesson_goes.c.tries.label("first"),
                           lesson_goes.c.wrong.label("second"),
                           lesson_goes.c.started_at.label("l_created"),
-                          lesson_goes.c.updated_at.label("l_updated"))).subquery("levels")
+                          lesson_goes.c.updated_at.label("l_updated"))
+                .where(lesson_goes.c.profile_id.in_(theirs))).subquery("levels")
             member_rows = conn.execute(
-                _members_query(last_game.label("last_game"), levels.c.done, levels.c.stage,
+                _members_query(last_game.c.last_game, levels.c.done, levels.c.stage,
                                levels.c.level, levels.c.first, levels.c.second,
                                levels.c.l_created, levels.c.l_updated)
                 .outerjoin(levels, levels.c.profile_id == profiles.c.id)
+                .outerjoin(last_game, last_game.c.profile_id == profiles.c.id)
                 .where(mine).order_by(sa.func.lower(profiles.c.nickname), profiles.c.id)).all()
             members: dict[int, Member] = {}
             lessons: dict[int, dict[tuple[str, str], LessonBest]] = {}

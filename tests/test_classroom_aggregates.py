@@ -53,7 +53,7 @@ from trainer.classroom_views import (
     pupil_task,
 )
 from trainer.evidence import TURN_KIND
-from trainer.storage import AssignmentRow, ClassSnapshot, Storage, configure_sqlite
+from trainer.storage import SCHEMA_VERSION, AssignmentRow, ClassSnapshot, Storage, configure_sqlite
 from trainer.storage.practice import add_attempts, attempt_values
 from trainer.storage.schema import assignment_progress
 
@@ -176,11 +176,18 @@ def reference_task(assignment: AssignmentRow, attempts: Sequence[Attempt],
                      tuple(f for f in facts if f not in latest))
 
 
+def reference_targets(assignment: AssignmentRow, member: Any) -> bool:
+    """The assignment's pupils (issue 29): its one pupil, its group's, or the class's."""
+    if assignment.profile_id is not None:
+        return member.profile_id == assignment.profile_id
+    return assignment.group_id is None or member.group_id == assignment.group_id
+
+
 def reference_progress(snapshot: ClassSnapshot, today: date) -> list[AssignmentProgress]:
     return [AssignmentProgress(a, {
         m.profile_id: reference_task(a, snapshot.attempts.get(m.profile_id, []),
                                      snapshot.lessons.get(m.profile_id, {}), today)
-        for m in snapshot.members})
+        for m in snapshot.members if reference_targets(a, m)})
         for a in sorted(snapshot.assignments, key=lambda a: a.id, reverse=True)]
 
 
@@ -197,7 +204,8 @@ def assert_tasks_match_the_full_history(room: Classroom, class_id: int,
         for member in everything.members:
             mine = {t.assignment.id: t for t in pupil_tasks(room.storage, member.profile_id,
                                                             today)}
-            assert mine == {p.assignment.id: p.pupils[member.profile_id] for p in expected}
+            assert mine == {p.assignment.id: p.pupils[member.profile_id] for p in expected
+                            if member.profile_id in p.pupils}
     return expected
 
 
@@ -349,6 +357,57 @@ def test_assignments_progress_kept_at_write_time_equals_the_full_history(
                     if p.assignment.kind != "lesson" for pid in p.pupils}
 
 
+@pytest.mark.parametrize("seed", [41, 42])
+def test_group_and_pupil_assignments_count_only_their_pupils(make_store, seed: int) -> None:
+    """Issue 29: an assignment for a group or one pupil has progress rows for its pupils
+    only, kept as pupils move between groups, a group is deleted and a pupil leaves."""
+    room = teacher(make_store())
+    info = room.create_class("3B")
+    pupils = [p.profile_id for p in room.generate_pupils(info.id, 5, "en").added]
+    red, blue = room.create_group(info.id, "Red"), room.create_group(info.id, "Blue")
+    for pid in pupils[:2]:
+        room.set_pupil_group(info.id, pid, red.id)
+    room.set_pupil_group(info.id, pupils[2], blue.id)
+    _history(room.storage, pupils, seed)
+    room.create_assignment(info.id, "weakest", {"count": 3}, group_id=red.id)
+    room.create_assignment(info.id, "facts", {"facts": ["3+8", "15-8", "15-6"]},
+                           group_id=blue.id)
+    room.create_assignment(info.id, "puzzles", {"kind": "captures", "level": 1, "count": 2},
+                           profile_id=pupils[3])
+    room.create_assignment(info.id, "puzzles", {"kind": "captures", "level": 1, "count": 2},
+                           profile_id=pupils[4])
+    room.create_assignment(info.id, "facts", {"facts": ["15-8", "7+8"]})
+    room.create_assignment(info.id, "lesson", {"stage": "values"}, group_id=red.id)
+    _history(room.storage, pupils, seed + 100)
+    # A pupil moves from red to blue (their answers since blue's assignment count), one
+    # joins red, one leaves every group; then more answers, a new group taken back with
+    # its assignment, a pupil with their own assignment leaves the class.
+    room.set_pupil_group(info.id, pupils[1], blue.id)
+    room.set_pupil_group(info.id, pupils[3], red.id)
+    room.set_pupil_group(info.id, pupils[2], None)
+    green = room.create_group(info.id, "Green")
+    room.set_pupil_group(info.id, pupils[0], green.id)
+    room.create_assignment(info.id, "facts", {"facts": ["2+9"]}, group_id=green.id)
+    _history(room.storage, pupils, seed + 200)
+    room.delete_group(info.id, green.id)
+    room.remove_pupil(info.id, pupils[4])
+    days = [START.date() + timedelta(days=n) for n in range(-1, 12, 3)]
+    expected = assert_tasks_match_the_full_history(room, info.id, days)
+    by_kind = {(p.assignment.kind, p.assignment.group_id, p.assignment.profile_id):
+               set(p.pupils) for p in expected}
+    assert by_kind == {
+        ("weakest", red.id, None): {pupils[3]},
+        ("facts", blue.id, None): {pupils[1]},
+        ("puzzles", None, pupils[3]): {pupils[3]},
+        ("facts", None, None): set(pupils[:4]),
+        ("lesson", red.id, None): {pupils[3]}}
+    with room.storage.engine.connect() as conn:
+        kept = set(conn.execute(sa.select(assignment_progress.c.assignment_id,
+                                          assignment_progress.c.profile_id)))
+    assert kept == {(p.assignment.id, pid) for p in expected
+                    if p.assignment.kind != "lesson" for pid in p.pupils}
+
+
 def test_migration_17_computes_the_assignments_progress_of_the_answers_before_it(
         make_store) -> None:
     store = make_store()
@@ -362,15 +421,20 @@ def test_migration_17_computes_the_assignments_progress_of_the_answers_before_it
     _history(store, pupils, 32)
     days = [START.date() + timedelta(days=n) for n in (0, 5, 11)]
     before = assert_tasks_match_the_full_history(room, info.id, days)
-    # The database as it was at version 16: no progress kept, the same attempts.
+    # The database as it was at version 16: no progress kept (nor migration 18's groups,
+    # none here), the same attempts.
     with store.engine.begin() as conn:
         assignment_progress.drop(conn)
+        for column in ("group_id", "profile_id"):
+            conn.exec_driver_sql(f"ALTER TABLE assignments DROP COLUMN {column}")
+        conn.exec_driver_sql("DROP TABLE group_members")
+        conn.exec_driver_sql("DROP TABLE class_groups")
         conn.exec_driver_sql("DELETE FROM schema_version WHERE version >= 17")
     engine = sa.create_engine(store.engine.url)
     configure_sqlite(engine)
     try:
         upgraded = Storage(engine)
-        assert upgraded.schema_version() == 17
+        assert upgraded.schema_version() == SCHEMA_VERSION
         room = Classroom(upgraded, room.session)
         assert assert_tasks_match_the_full_history(room, info.id, days) == before
     finally:

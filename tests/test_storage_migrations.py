@@ -128,6 +128,14 @@ ROWS_AT: dict[int, list[tuple[str, dict[str, Any]]]] = {
     # Each pupil's progress on each assignment: computed by the migration from the
     # attempts before it (tests/test_classroom_aggregates.py checks it), no rows of its own.
     17: [],
+    18: [
+        ("class_groups", {"id": 1, "class_id": 1, "name": "Table 1", "name_key": "table 1",
+                          "created_at": WHEN}),
+        ("group_members", {"group_id": 1, "profile_id": 1}),
+        ("assignments", {"class_id": 1, "kind": "puzzles", "group_id": 1, "profile_id": None,
+                         "spec": '{"capture_sum": 15, "count": 2, "kind": "captures", '
+                                 '"level": 1}', "due": None, "created_at": WHEN}),
+    ],
 }
 
 
@@ -168,7 +176,8 @@ def _fill(engine: sa.Engine, upto: int) -> None:
                 conn.execute(table.insert().values(**values))
     if engine.dialect.name == "postgresql":  # explicit ids: move the sequences on
         with engine.begin() as conn:
-            for name in ("profiles", "games", "teachers", "classes", "game_tables"):
+            for name in ("profiles", "games", "teachers", "classes", "game_tables",
+                         "class_groups"):
                 if not sa.inspect(conn).has_table(name):
                     continue
                 conn.execute(sa.text(f"SELECT setval('{name}_id_seq', 100)"))

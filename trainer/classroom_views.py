@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 from typing import Any
 
@@ -67,7 +67,8 @@ __all__ = ["ClassroomError", "FLUENCY_LIMITS", "DEFAULT_FLUENCY", "CELL_STATES",
            "check_assignment", "pupil_task", "assignments_progress", "task_puzzles",
            "askable_facts", "HELP_ACCURACY", "HELP_MIN_TRIES", "STUCK_WINDOW", "STUCK_MISSES",
            "STUCK_LESSON_WRONG", "STUCK_LESSON_TIMES", "stuck_lesson_threshold",
-           "WRONG_MIN", "FactTotal", "fact_totals", "task_words", "WEEK_DAYS"]
+           "WRONG_MIN", "FactTotal", "fact_totals", "task_words", "WEEK_DAYS", "of_group",
+           "group_names"]
 
 
 class ClassroomError(ValueError):
@@ -175,6 +176,7 @@ class GridRow:
     nickname: str
     avatar: str
     cells: dict[str, Cell]
+    group: str | None = None  # the pupil's group's name (issue 29), None: in none
 
     def count(self, state: str, facts: Iterable[str]) -> int:
         return sum(1 for f in facts if self.cells[f].state == state)
@@ -210,6 +212,7 @@ def fact_grid(snapshot: ClassSnapshot, limit: int | None = None) -> FactGrid:
     info = snapshot.info
     limit = limit if limit is not None else info.fluency_seconds
     facts = grid_facts(info.capture_sum)
+    groups = group_names(snapshot)
     rows = []
     unseen = Cell("unseen", 0, 0, None)
     for member in snapshot.members:
@@ -219,7 +222,8 @@ def fact_grid(snapshot: ClassSnapshot, limit: int | None = None) -> FactGrid:
             record = records.get(fact)
             cells[fact] = unseen if record is None else Cell(
                 _cell_state(record.recent, limit), record.tries, record.right, record.last_at)
-        rows.append(GridRow(member.profile_id, member.nickname, member.avatar, cells))
+        rows.append(GridRow(member.profile_id, member.nickname, member.avatar, cells,
+                            groups.get(member.group_id)))
     return FactGrid(facts, limit, info.capture_sum, tuple(rows))
 
 
@@ -328,6 +332,7 @@ class PupilRow:
     assignments: int
     help: tuple[HelpReason, ...] = ()
     game_turns: int = 0  # turns of games that asked a fact (docs/GAME-EVIDENCE.md)
+    group: str | None = None  # the pupil's group's name (issue 29), None: in none
 
     @property
     def needs_help(self) -> bool:
@@ -403,6 +408,7 @@ def dashboard(snapshot: ClassSnapshot, today: date, grid: FactGrid | None = None
     progress = progress if progress is not None else assignments_progress(snapshot, today)
     stages = load_stages()
     since, until = _days(snapshot, today, WEEK_DAYS)
+    groups = group_names(snapshot)
     rows = []
     for member in snapshot.members:
         pid = member.profile_id
@@ -430,10 +436,12 @@ def dashboard(snapshot: ClassSnapshot, today: date, grid: FactGrid | None = None
             fluent_additions=grid_row.count("fast", grid.additions),
             fluent_complements=grid_row.count("fast", grid.complements),
             complements=len(grid.complements),
-            assignments_done=sum(1 for p in progress if p.pupils[pid].complete),
-            assignments=len(progress),
+            # Only the assignments for the pupil (the class's, their group's, their own).
+            assignments_done=sum(1 for p in progress
+                                 if pid in p.pupils and p.pupils[pid].complete),
+            assignments=sum(1 for p in progress if pid in p.pupils),
             help=_help(mine, today, week, snapshot.lesson_goes.get(pid, {}), stages),
-            game_turns=mine.game_turns))
+            game_turns=mine.game_turns, group=groups.get(member.group_id)))
     return rows
 
 
@@ -589,15 +597,32 @@ def pupil_task(assignment: AssignmentRow, progress: TaskProgress | None,
 
 
 def assignments_progress(snapshot: ClassSnapshot, today: date) -> list[AssignmentProgress]:
-    """Every assignment of the class with each pupil's :class:`PupilTask`, newest first."""
+    """Every assignment of the class with the :class:`PupilTask` of each of its pupils
+    (the class's, a group's or one: ``AssignmentRow.is_for``), newest first."""
     out = []
     for assignment in sorted(snapshot.assignments, key=lambda a: a.id, reverse=True):
         out.append(AssignmentProgress(assignment, {
             m.profile_id: pupil_task(assignment,
                                      snapshot.progress.get(assignment.id, {}).get(m.profile_id),
                                      snapshot.lessons.get(m.profile_id, {}), today)
-            for m in snapshot.members}))
+            for m in snapshot.members if assignment.is_for(m)}))
     return out
+
+
+# -- groups (issue 29) -----------------------------------------------------------------
+
+def group_names(snapshot: ClassSnapshot) -> dict[int | None, str]:
+    """Group id -> its name, for the class's groups."""
+    return {g.id: g.name for g in snapshot.groups}
+
+
+def of_group(snapshot: ClassSnapshot, group_id: int | None) -> ClassSnapshot:
+    """The snapshot with only the pupils of one group (None: every pupil), for the views'
+    filter: the dashboard, the grid and the assignments drawn from it show that group."""
+    if group_id is None:
+        return snapshot
+    return replace(snapshot, members=tuple(m for m in snapshot.members
+                                           if m.group_id == group_id))
 
 
 def task_puzzles(task: PupilTask, info: ClassInfo | None = None) -> list[Puzzle]:

@@ -21,6 +21,7 @@ from .classroom import (
     ClassSnapshot,
     ClassVersion,
     FactRecord,
+    GroupRow,
     Member,
     NewMember,
     PupilAggregates,
@@ -52,7 +53,8 @@ __all__ = ["Storage", "Profile", "ProfileData", "GameRow", "GameChanged", "MoveR
            "MIGRATIONS", "SCHEMA_VERSION", "metadata", "sqlite_url", "configure_sqlite",
            "app_database", "DEFAULT_DB_PATH", "PUPIL_IDLE_MINUTES",
            "Teacher", "ClassInfo", "Member", "NewMember",
-           "AssignmentRow", "ClassSnapshot", "ClassDeletion", "ClassVersion", "FactRecord",
+           "AssignmentRow", "GroupRow", "ClassSnapshot", "ClassDeletion", "ClassVersion",
+           "FactRecord",
            "PupilAggregates", "TaskProgress",
            "TableRow", "SeatRow", "NewSeat", "TableChanged", "TablePulse", "SecretTries"]
 

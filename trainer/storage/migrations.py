@@ -581,6 +581,41 @@ def _migration_17(conn: Connection) -> None:
         start_progress(conn, tables, mine, members.get(class_id, []))
 
 
+def _migration_18(conn: Connection) -> None:
+    """Groups within a class (issue 29): ``class_groups``, a pupil's group in
+    ``group_members`` (one at most), and an assignment's pupils: the class's (as every
+    assignment before), a group's (``assignments.group_id``) or one pupil's
+    (``assignments.profile_id``); it goes with its group or its pupil."""
+    v18 = sa.MetaData()
+    sa.Table("profiles", v18, sa.Column("id", sa.Integer, primary_key=True))
+    sa.Table("classes", v18, sa.Column("id", sa.Integer, primary_key=True))
+    groups = sa.Table(
+        "class_groups", v18,
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("class_id", sa.Integer, sa.ForeignKey("classes.id", ondelete="CASCADE"),
+                  nullable=False, index=True),
+        sa.Column("name", sa.String(40), nullable=False),
+        sa.Column("name_key", sa.String(160), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.UniqueConstraint("class_id", "name_key", name="uq_class_groups_name"))
+    members = sa.Table(
+        "group_members", v18,
+        sa.Column("group_id", sa.Integer,
+                  sa.ForeignKey("class_groups.id", ondelete="CASCADE"), nullable=False,
+                  index=True),
+        sa.Column("profile_id", sa.Integer, sa.ForeignKey("profiles.id", ondelete="CASCADE"),
+                  primary_key=True))
+    groups.create(conn)
+    members.create(conn)
+    # Nullable references (SQLite adds a REFERENCES column only with a NULL default),
+    # without ON DELETE: SQLite's reflection reads no option of a column's own
+    # REFERENCES, and the writes delete an assignment before its group or pupil anyway.
+    conn.exec_driver_sql("ALTER TABLE assignments ADD COLUMN group_id INTEGER "
+                         "REFERENCES class_groups (id)")
+    conn.exec_driver_sql("ALTER TABLE assignments ADD COLUMN profile_id INTEGER "
+                         "REFERENCES profiles (id)")
+
+
 #: Append only; never edit one that has shipped.
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "profiles, games, moves, results", _migration_1),
@@ -601,5 +636,6 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(15, "data versions of profiles and classes", _migration_15),
     Migration(16, "aggregates of the attempts for the teacher's views", _migration_16),
     Migration(17, "each pupil's progress on each assignment", _migration_17),
+    Migration(18, "groups within a class; an assignment's group or pupil", _migration_18),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version

@@ -19,11 +19,13 @@ from .schema import (
     Database,
     StorageError,
     assignment_progress,
+    assignments,
     attempts,
     aware,
     class_members,
     daily_results,
     games,
+    group_members,
     lesson_goes,
     lesson_results,
     moves,
@@ -248,6 +250,9 @@ def delete_profiles(conn: Connection, profile_ids: Sequence[int]) -> None:
     conn.execute(attempts.delete().where(attempts.c.profile_id.in_(ids)))
     for aggregate in (*AGGREGATES, assignment_progress):
         conn.execute(aggregate.delete().where(aggregate.c.profile_id.in_(ids)))
+    # A pupil's own assignments go with them (their progress, only theirs, went above).
+    conn.execute(assignments.delete().where(assignments.c.profile_id.in_(ids)))
+    conn.execute(group_members.delete().where(group_members.c.profile_id.in_(ids)))
     conn.execute(daily_results.delete().where(daily_results.c.profile_id.in_(ids)))
     conn.execute(lesson_results.delete().where(lesson_results.c.profile_id.in_(ids)))
     conn.execute(lesson_goes.delete().where(lesson_goes.c.profile_id.in_(ids)))

@@ -798,9 +798,10 @@ class ClassroomStore(Database):
         what they answered since each was made, in one transaction (``not_in_class``,
         ``group_missing``)."""
         with self.transaction() as conn:
-            # The pupil's and the class's rows first, as an answer's transaction takes
-            # them: an answer being written waits or is waited for, then is read here.
-            bump_profiles(conn, [profile_id])
+            # The class's row first, as the assignment's maker takes it: an answer being
+            # written waits or is waited for, then is read here (My progress draws no
+            # group: the pupil's own version stays).
+            bump_class(conn, class_id)
             if not _is_member(conn, class_id, profile_id):
                 raise StorageError("not_in_class")
             if group_id is not None and not _group_of_class(conn, class_id, group_id):

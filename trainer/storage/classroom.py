@@ -829,7 +829,8 @@ class ClassroomStore(Database):
     def class_snapshot(self, class_id: int, *, only: int | None = None,
                        days_from: str | None = None,
                        every_attempt: bool = True) -> ClassSnapshot | None:
-        """The class, its assignments, its pupils with their lesson results and last game,
+        """The class, its assignments and groups, its pupils (each with their group) with
+        their lesson results and last game,
         their progress on the assignments, their attempts (every one, or none) and their
         aggregates (per-day ones from the local day ``days_from`` on, every day if None):
         a fixed number of queries, whatever the number of pupils.

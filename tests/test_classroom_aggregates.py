@@ -32,7 +32,7 @@ from puzzles.mastery import fact_stats, normalise, weakest_facts
 from puzzles.practice import Attempt, answers_from_rows, askable_facts
 from tests.conftest import ROOT
 from tests.test_classroom import fact_quick, teacher
-from tests.test_storage_aggregates import START, _history
+from tests.test_storage_aggregates import START, _history, undo_groups
 from tests.test_storage_aggregates import _puzzle as _puzzle_attempt
 from tests.test_storage_aggregates import _quick as _quick_fact
 from trainer.classroom import Classroom, TeacherAuth, pupil_tasks
@@ -425,10 +425,7 @@ def test_migration_17_computes_the_assignments_progress_of_the_answers_before_it
     # none here), the same attempts.
     with store.engine.begin() as conn:
         assignment_progress.drop(conn)
-        for column in ("group_id", "profile_id"):
-            conn.exec_driver_sql(f"ALTER TABLE assignments DROP COLUMN {column}")
-        conn.exec_driver_sql("DROP TABLE group_members")
-        conn.exec_driver_sql("DROP TABLE class_groups")
+        undo_groups(conn)
         conn.exec_driver_sql("DELETE FROM schema_version WHERE version >= 17")
     engine = sa.create_engine(store.engine.url)
     configure_sqlite(engine)

@@ -148,6 +148,15 @@ def test_the_aggregates_equal_every_attempt_counted_again(make_store, seed: int)
     assert _stored(store) == _expected({pid: history[pid] for pid in pupils[1:]})
 
 
+def undo_groups(conn: sa.Connection) -> None:
+    """Undo migration 18 (groups, issue 29) of a database without groups, for a test that
+    takes a database back to an older version and upgrades it again."""
+    for column in ("group_id", "profile_id"):
+        conn.exec_driver_sql(f"ALTER TABLE assignments DROP COLUMN {column}")
+    conn.exec_driver_sql("DROP TABLE group_members")
+    conn.exec_driver_sql("DROP TABLE class_groups")
+
+
 def test_migration_16_computes_the_aggregates_of_the_attempts_before_it(make_store) -> None:
     store = make_store()
     url = store.engine.url
@@ -155,10 +164,11 @@ def test_migration_16_computes_the_aggregates_of_the_attempts_before_it(make_sto
     _history(store, pupils, 7)
     history = _history_of(store, pupils)
     # The database as it was at version 15: no aggregates (nor assignments' progress,
-    # migration 17), the same attempts.
+    # migration 17, nor groups, 18), the same attempts.
     with store.engine.begin() as conn:
         for table in (*AGGREGATES, assignment_progress):
             table.drop(conn)
+        undo_groups(conn)
         conn.exec_driver_sql("DELETE FROM schema_version WHERE version >= 16")
     engine = sa.create_engine(url)
     configure_sqlite(engine)

@@ -85,7 +85,8 @@ def group_filter(view: OpenClass, key: str) -> OpenClass:
     if not view.snap.groups:
         return view
     names = {g.id: g.name for g in view.snap.groups}
-    options = [EVERYONE, *sorted(names, key=lambda gid: names[gid].casefold())]
+    options = [EVERYONE, *(g.id for g in sort_names(view.snap.groups, current_language(),
+                                                    key=lambda g: g.name))]
     if st.session_state.get(key) not in options:  # a group deleted meanwhile
         st.session_state[key] = EVERYONE
     everyone = ct_text("groups.everyone")  # now: AppTest formats the options after the run

@@ -20,6 +20,7 @@ from trainer.classroom_views import (
     askable_facts,
 )
 from trainer.i18n import format_day, t
+from trainer.names import sort_names
 from trainer.storage import AssignmentRow, ClassSnapshot
 from trainer.text import md_escape
 
@@ -81,7 +82,8 @@ def _target(snap: ClassSnapshot) -> str:
 def _target_choice(snap: ClassSnapshot, target: str) -> None:
     """The group or the pupil (inside the form: read when it is sent)."""
     if target == "group":
-        names = {g.id: g.name for g in sorted(snap.groups, key=lambda g: g.name.casefold())}
+        names = {g.id: g.name for g in sort_names(snap.groups, current_language(),
+                                                  key=lambda g: g.name)}
         st.selectbox(ct("assign.group"), list(names), key=KEY_FOR_GROUP, index=None,
                      format_func=lambda gid: f"👥 {names.get(gid, '')}",
                      placeholder=ct_text("dash.choose"))

@@ -6,10 +6,12 @@ from __future__ import annotations
 import streamlit as st
 
 from trainer.classroom import GROUP_NAME_MAX
+from trainer.names import sort_names
 from trainer.storage import ClassSnapshot, GroupRow
 from trainer.text import md_escape
 
 from ...classroom import class_action, class_flash, ct, ct_text
+from ...i18n import current_language
 from ..part import Part
 from ..snapshot import OpenClass
 from ..state import teacher_room
@@ -73,9 +75,9 @@ def _group_box(snap: ClassSnapshot, group: GroupRow) -> None:
                   yes=ct("groups.delete_yes"), on_yes=_on_delete, args=(info.id, group.id))
 
 
-def _pupils_groups(snap: ClassSnapshot) -> None:
+def _pupils_groups(snap: ClassSnapshot, groups: list[GroupRow]) -> None:
     """A row of buttons per pupil, one per group and "No group": one tap moves them."""
-    names = {g.id: g.name for g in snap.groups}
+    names = {g.id: g.name for g in groups}
     options = [NO_GROUP, *names]
     none = ct_text("groups.no_group")  # now: AppTest formats the options after the run
     st.markdown(f"**{ct('groups.pupils')}**")
@@ -98,14 +100,14 @@ def show(view: OpenClass) -> None:
                           placeholder=ct_text("groups.new_hint"))
             st.form_submit_button(ct("groups.add"), type="primary", icon="👥",
                                   on_click=_on_create, args=(info.id,))
-    groups = sorted(snap.groups, key=lambda g: g.name.casefold())
+    groups = sort_names(snap.groups, current_language(), key=lambda g: g.name)
     if not groups:
         st.info(ct("groups.none"), icon="👥")
         return
     for group in groups:
         _group_box(snap, group)
     if snap.members:
-        _pupils_groups(snap)
+        _pupils_groups(snap, groups)
 
 
 PART = Part(key="groups", label="part.groups", render=show)

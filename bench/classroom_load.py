@@ -309,6 +309,8 @@ def refresh_dashboard(room: Any, class_id: int, today: date) -> dict[str, float]
             "dashboard": (shown - read) * 1000, "fact_grid": (ended - shown) * 1000,
             "cpu": (time.process_time() - cpu) * 1000,
             "attempts": sum(len(a) for a in snap.attempts.values()),
+            # The answers the dashboard counts (read from the aggregates, not the attempts).
+            "answers": sum(r.puzzles + r.quick_facts + r.game_turns for r in rows),
             "rows": len(rows), "grid_rows": len(grid.rows)}
 
 
@@ -1255,6 +1257,7 @@ def summarise(result: dict[str, Any], counted: dict[int, Counter], teacher: dict
                          for k in ("total", "snapshot", "dashboard", "fact_grid", "cpu")},
         "dashboard_refreshes": len(dash),
         "dashboard_attempts_read": [dash[0]["attempts"], dash[-1]["attempts"]] if dash else [],
+        "dashboard_answers_seen": [dash[0]["answers"], dash[-1]["answers"]] if dash else [],
         "dashboard_cpu_seconds": round(teacher["cpu_seconds"], 1),
         "cpu": cpu,
         "answers_given": sum(p["answers"] for p in per_pupil),

@@ -53,7 +53,8 @@ from .rng import Rng
 __all__ = ["Attempt", "FactAnswer", "attempt_answers", "answers_from_rows", "quick_fact",
            "quick_facts_set",
            "quick_fact_for", "quick_fact_key", "puzzle_for", "for_me_quick_facts", "for_me_puzzle",
-           "practice_candidates", "puzzle_candidates", "suggested_level", "streaks", "FOR_ME_KINDS",
+           "practice_candidates", "askable_facts", "puzzle_candidates", "suggested_level",
+           "streaks", "FOR_ME_KINDS",
     "for_me_kinds"]
 
 #: The kinds "for me" draws puzzles from (best-move exercises judgement, not facts).
@@ -298,6 +299,14 @@ def quick_fact_for(fact: str, capture_sum: int = 15) -> Puzzle | None:
         return quick_fact([a, b], capture_sum)
     third = capture_sum - 10 - (a + b)
     return quick_fact([a, b, third], capture_sum) if 1 <= third <= 10 else None
+
+
+@functools.cache
+def askable_facts(capture_sum: int = 15) -> tuple[str, ...]:
+    """The facts a quick fact with this sum can ask, in the order new facts are taught
+    (a teacher's *facts* and *weakest* assignments choose among them)."""
+    return tuple(f for f in practice_candidates(capture_sum)
+                 if quick_fact_for(f, capture_sum) is not None)
 
 
 def practice_candidates(capture_sum: int = 15) -> list[str]:

@@ -783,13 +783,13 @@ def test_names_are_shown_as_text_everywhere(media) -> None:
 
 @pytest.mark.parametrize(("locale", "words"), [
     ("de-DE", ("Für Lehrkräfte", "Klassencode", "Ein Feld ist blitzschnell", "Tippe auf dein Bild",
-               "Deine Aufträge")),
+               "Deine Aufträge", "Noch keine Gruppen")),
     ("it-IT", ("Per gli insegnanti", "Codice della classe", "Una casella è sicura",
-               "Tocca il tuo disegno", "I tuoi compiti")),
-    ("zh-CN", ("教师专区", "班级代码", "格子就是熟练", "点你的图片", "你的作业")),
+               "Tocca il tuo disegno", "I tuoi compiti", "Ancora nessun gruppo")),
+    ("zh-CN", ("教师专区", "班级代码", "格子就是熟练", "点你的图片", "你的作业", "还没有小组")),
     ("es-ES", ("Para docentes", "Código de clase", "Una casilla va con soltura",
                "Toca tu dibujo", "Tus tareas", "Todos los alumnos",
-               "La clase esta semana")),
+               "La clase esta semana", "Aún no hay grupos")),
 ])
 def test_every_part_speaks_the_language(caplog, media, locale: str,
                                         words: tuple[str, ...]) -> None:
@@ -802,8 +802,8 @@ def test_every_part_speaks_the_language(caplog, media, locale: str,
     with caplog.at_level("WARNING", logger="locales"):
         at = open_class(locale, "Ms Díaz", info.id)
         seen = shown(at)
-        for name in ("grid", "pupils", "assignments", "print", "export", "settings",
-                     "dashboard"):
+        for name in ("grid", "pupils", "groups", "assignments", "print", "export",
+                     "settings", "dashboard"):
             part(at, name)
             seen += shown(at)
         at.selectbox(key="tc_dash_pupil").set_value(ids["Ana"]).run()

@@ -825,17 +825,22 @@ def test_every_view_of_a_class_takes_the_same_few_queries_whatever_its_size(
 
         sa.event.listen(store.engine, "before_cursor_execute", count)
         try:
-            snap = room.snapshot(info.id)
-            rows = room.dashboard(snap, TODAY)
-            room.fact_grid(snap)
-            room.assignments(snap, TODAY)
+            for every_attempt in (False, True):
+                statements.clear()
+                snap = room.snapshot(info.id, every_attempt=every_attempt)
+                rows = room.dashboard(snap, TODAY)
+                room.fact_grid(snap)
+                progress = room.assignments(snap, TODAY)
+                assert all(set(p.pupils) == {r.profile_id for r in rows} for p in progress)
+                assert len(rows) == size and all(r.quick_facts == 1 for r in rows)
+                assert all(len(snap.lesson_goes[r.profile_id]) == 1 for r in rows)
+                counts.append(len(statements))
         finally:
             sa.event.remove(store.engine, "before_cursor_execute", count)
-        assert len(rows) == size and all(r.quick_facts == 1 for r in rows)
-        assert all(len(snap.lesson_goes[r.profile_id]) == 1 for r in rows)
-        counts.append(len(statements))
-    # The class, the pupils, their attempts, and six of their aggregates (issue 32).
-    assert counts[0] == counts[1] <= 9
+    # The class, its groups (issue 29), the pupils, their progress on the assignments and
+    # six of their aggregates (issue 32); and every attempt when asked (the attempts export).
+    assert counts[0] == counts[2] <= 10
+    assert counts[1] == counts[3] == counts[0] + 1
 
 
 # -- assignments ------------------------------------------------------------------------

@@ -4,41 +4,58 @@ dashboard's rows are the same as the full-history computation kept below (the ap
 code until issue 32, as the reference), for random histories written every way the app
 writes (out of time order too) and for the seeded school-year generator's small class,
 on every day of their history and the day after, with each time limit; and a snapshot
-read for one week, with only the attempts the assignments count (as the teacher's page
-reads it), gives what one read for every day and attempt gives: the assignments'
-progress and a cell's history too.
+read for one week and no attempt (as the teacher's page reads it) gives what one read
+for every day and attempt gives: a cell's history too.
+
+The assignments' progress is kept at write time too (``assignment_progress``): each
+pupil's task on each assignment, in the teacher's views and in the pupil's own list, is
+the one the full-history rule computes (``reference_task`` below, the app's code until
+then), with assignments made before, between and after the answers, pupils who join
+later or leave, assignments deleted, answers written after a *weakest* assignment but
+stamped before it, and after migration 17 computed them for an older database.
 """
 
 from __future__ import annotations
 
+import random
 import statistics
 import sys
+import threading
 from collections.abc import Sequence
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
 
+from puzzles.mastery import fact_stats, normalise, weakest_facts
+from puzzles.practice import Attempt, answers_from_rows, askable_facts
 from tests.conftest import ROOT
-from tests.test_classroom import teacher
-from tests.test_storage_aggregates import START, _history
-from trainer.classroom import Classroom, TeacherAuth
+from tests.test_classroom import fact_quick, teacher
+from tests.test_storage_aggregates import START, _history, undo_groups
+from tests.test_storage_aggregates import _puzzle as _puzzle_attempt
+from tests.test_storage_aggregates import _quick as _quick_fact
+from trainer.classroom import Classroom, TeacherAuth, pupil_tasks
 from trainer.classroom_views import (
     FLUENCY_LIMITS,
     HELP_ACCURACY,
     HELP_MIN_TRIES,
     STUCK_MISSES,
     STUCK_WINDOW,
+    AssignmentProgress,
     FactGrid,
     HelpReason,
     PupilRow,
+    PupilTask,
     fact_cell,
     fact_totals,
     fact_tries,
+    pupil_task,
 )
 from trainer.evidence import TURN_KIND
-from trainer.storage import ClassSnapshot, Storage, configure_sqlite
+from trainer.storage import SCHEMA_VERSION, AssignmentRow, ClassSnapshot, Storage, configure_sqlite
+from trainer.storage.practice import add_attempts, attempt_values
+from trainer.storage.schema import assignment_progress
 
 sys.path.insert(0, str(ROOT / "bench"))
 
@@ -109,6 +126,89 @@ def reference_row(snapshot: ClassSnapshot, pid: int, today: date) -> dict[str, A
         "attempt_reasons": tuple(reasons)}
 
 
+def _status(complete: bool, completed_day: str | None, due: str | None, today: date) -> str:
+    if complete:
+        return "late" if due is not None and completed_day is not None \
+            and completed_day > due else "done"
+    return "overdue" if due is not None and today.isoformat() > due else "open"
+
+
+def reference_task(assignment: AssignmentRow, attempts: Sequence[Attempt],
+                   lessons: dict[tuple[str, str], Any], today: date) -> PupilTask:
+    """A pupil's task from every attempt, oldest first (the rule docs/CLASSROOM.md states)."""
+    spec, kind = assignment.spec, assignment.kind
+    if kind == "lesson":  # from the lesson results, as before: no attempt
+        return pupil_task(assignment, None, lessons, today)
+    after = [a for a in attempts if a.created_at >= assignment.created_at]
+    if kind == "puzzles":
+        counted = [a for a in after if (a.kind, a.level, a.capture_sum)
+                   == (spec["kind"], spec["level"], spec["capture_sum"])]
+        total = spec["count"]
+        complete = len(counted) >= total
+        day = counted[total - 1].day if complete else None
+        return PupilTask(assignment, min(len(counted), total), total, len(counted),
+                         sum(a.correct for a in counted), sum(a.stars for a in counted),
+                         _status(complete, day, assignment.due, today), day)
+    if kind == "facts":
+        facts = tuple(spec["facts"])
+    else:
+        before = [a for a in attempts if a.created_at < assignment.created_at]
+        usable = askable_facts(spec["capture_sum"])
+        facts = tuple(weakest_facts(fact_stats(answers_from_rows(before), usable), usable,
+                                    count=spec["count"]))
+    latest: dict[str, Attempt] = {}
+    first_day: dict[str, str] = {}
+    tried = set()
+    for a in after:
+        if a.kind != "quick-facts" or a.capture_sum != spec["capture_sum"]:
+            continue
+        exercised = {normalise(f) for f in a.facts}
+        for fact in facts:
+            if fact in exercised:
+                latest[fact] = a
+                first_day.setdefault(fact, a.day)
+                tried.add(a.id)
+    complete = bool(facts) and len(latest) == len(facts)
+    day = max(first_day.values()) if complete else None
+    return PupilTask(assignment, len(latest), len(facts), len(tried),
+                     sum(1 for a in latest.values() if a.correct), None,
+                     _status(complete, day, assignment.due, today), day, facts,
+                     tuple(f for f in facts if f not in latest))
+
+
+def reference_targets(assignment: AssignmentRow, member: Any) -> bool:
+    """The assignment's pupils (issue 29): its one pupil, its group's, or the class's."""
+    if assignment.profile_id is not None:
+        return member.profile_id == assignment.profile_id
+    return assignment.group_id is None or member.group_id == assignment.group_id
+
+
+def reference_progress(snapshot: ClassSnapshot, today: date) -> list[AssignmentProgress]:
+    return [AssignmentProgress(a, {
+        m.profile_id: reference_task(a, snapshot.attempts.get(m.profile_id, []),
+                                     snapshot.lessons.get(m.profile_id, {}), today)
+        for m in snapshot.members if reference_targets(a, m)})
+        for a in sorted(snapshot.assignments, key=lambda a: a.id, reverse=True)]
+
+
+def assert_tasks_match_the_full_history(room: Classroom, class_id: int,
+                                        days: Sequence[date]) -> list[AssignmentProgress]:
+    """The assignments' progress, in the teacher's views (either snapshot) and each pupil's
+    own list, equals the reference on each of ``days``; the last day's."""
+    everything = room.snapshot(class_id)
+    for today in days:
+        expected = reference_progress(everything, today)
+        assert room.assignments(everything, today) == expected
+        assert room.assignments(room.snapshot(class_id, today, every_attempt=False),
+                                today) == expected
+        for member in everything.members:
+            mine = {t.assignment.id: t for t in pupil_tasks(room.storage, member.profile_id,
+                                                            today)}
+            assert mine == {p.assignment.id: p.pupils[member.profile_id] for p in expected
+                            if member.profile_id in p.pupils}
+    return expected
+
+
 def _figures(row: PupilRow) -> dict[str, Any]:
     return {"puzzles": row.puzzles, "quick_facts": row.quick_facts,
             "accuracy": row.accuracy, "week_accuracy": row.week_accuracy,
@@ -129,7 +229,6 @@ def assert_views_match_the_full_history(room: Classroom, class_id: int,
     for today in days:
         bounded = room.snapshot(class_id, today, every_attempt=False)
         assert bounded.days_from == (today - timedelta(days=6)).isoformat()
-        assert room.assignments(bounded, today) == room.assignments(everything, today)
         for snap in (everything, bounded):
             for limit in FLUENCY_LIMITS:
                 grid = room.fact_grid(snap, limit)
@@ -146,6 +245,7 @@ def assert_views_match_the_full_history(room: Classroom, class_id: int,
         for fact in ("3+8", "7+8", "15-8"):
             assert room.cell_history(bounded, member.profile_id, fact) \
                 == room.cell_history(everything, member.profile_id, fact)
+    assert_tasks_match_the_full_history(room, class_id, days)
     return sum(len(a) for a in everything.attempts.values())
 
 
@@ -195,3 +295,166 @@ def test_a_snapshot_read_for_one_week_refuses_an_earlier_week(make_store) -> Non
     room.dashboard(snap, today + timedelta(days=3))  # a later day: its days were read
     with pytest.raises(ValueError):
         room.dashboard(snap, today - timedelta(days=1))
+
+
+# -- assignments' progress kept at write time ----------------------------------------------
+
+#: Long before the tests' assignments: answers stamped then but written after them.
+LONG_AGO = datetime(2026, 9, 1, 9, 0, tzinfo=UTC)
+
+
+def _late(store: Storage, pupils: Sequence[int], seed: int) -> None:
+    """A bulk import of answers stamped before every assignment (they change a weakest
+    assignment's facts, and count toward nothing)."""
+    rng = random.Random(seed)
+    rows = []
+    for n in range(12):
+        make = rng.choice((_quick_fact, _quick_fact, _puzzle_attempt))
+        rows.append(attempt_values(rng.choice(list(pupils)), make(rng, LONG_AGO),
+                                   LONG_AGO + timedelta(minutes=n)))
+    with store.transaction() as conn:
+        add_attempts(conn, rows)
+
+
+@pytest.mark.parametrize("seed", [21, 22])
+def test_assignments_progress_kept_at_write_time_equals_the_full_history(
+        make_store, seed: int) -> None:
+    room = teacher(make_store())
+    info = room.create_class("3B")
+    # An assignment of each kind before any answer, then answers, more assignments, more
+    # answers; a pupil who joins later, one who leaves, one assignment taken back.
+    room.create_assignment(info.id, "weakest", {"count": 4})
+    room.create_assignment(info.id, "facts", {"facts": ["3+8", "15-8", "15-6", "2+9"]})
+    pupils = [p.profile_id for p in room.generate_pupils(info.id, 3, "en").added]
+    _history(room.storage, pupils, seed)
+    room.create_assignment(info.id, "puzzles", {"kind": "captures", "level": 1, "count": 3})
+    room.create_assignment(info.id, "puzzles", {"kind": "fifteens", "level": 2, "count": 2},
+                           due=START.date() + timedelta(days=2))
+    # One fact, often answered: done on the day of its first try after it was made.
+    room.create_assignment(info.id, "facts", {"facts": ["15-8"]},
+                           due=START.date() + timedelta(days=1))
+    dropped = room.create_assignment(info.id, "facts", {"facts": ["5+5"]})
+    room.create_assignment(info.id, "weakest", {"count": 3}, due=START.date())
+    room.create_assignment(info.id, "lesson", {"stage": "values"})
+    late = room.generate_pupils(info.id, 1, "en").added[0].profile_id
+    _history(room.storage, [*pupils, late], seed + 100)
+    _late(room.storage, [*pupils, late], seed)
+    room.create_assignment(info.id, "weakest", {"count": 5})
+    _history(room.storage, [*pupils, late], seed + 200)
+    room.delete_assignment(info.id, dropped.id)
+    room.remove_pupil(info.id, pupils[0])
+    days = [START.date() + timedelta(days=n) for n in range(-1, 12)]
+    expected = assert_tasks_match_the_full_history(room, info.id, days)
+    # The answers counted toward something: every kind has a pupil who did part of it.
+    kinds = {p.assignment.kind for p in expected
+             if any(t.tried for t in p.pupils.values())}
+    assert kinds == {"puzzles", "facts", "weakest"}
+    # Nothing is kept for the assignment taken back or the pupil who left.
+    with room.storage.engine.connect() as conn:
+        kept = set(conn.execute(sa.select(assignment_progress.c.assignment_id,
+                                          assignment_progress.c.profile_id)))
+    assert kept == {(p.assignment.id, pid) for p in expected
+                    if p.assignment.kind != "lesson" for pid in p.pupils}
+
+
+@pytest.mark.parametrize("seed", [41, 42])
+def test_group_and_pupil_assignments_count_only_their_pupils(make_store, seed: int) -> None:
+    """Issue 29: an assignment for a group or one pupil has progress rows for its pupils
+    only, kept as pupils move between groups, a group is deleted and a pupil leaves."""
+    room = teacher(make_store())
+    info = room.create_class("3B")
+    pupils = [p.profile_id for p in room.generate_pupils(info.id, 5, "en").added]
+    red, blue = room.create_group(info.id, "Red"), room.create_group(info.id, "Blue")
+    for pid in pupils[:2]:
+        room.set_pupil_group(info.id, pid, red.id)
+    room.set_pupil_group(info.id, pupils[2], blue.id)
+    _history(room.storage, pupils, seed)
+    room.create_assignment(info.id, "weakest", {"count": 3}, group_id=red.id)
+    room.create_assignment(info.id, "facts", {"facts": ["3+8", "15-8", "15-6"]},
+                           group_id=blue.id)
+    room.create_assignment(info.id, "puzzles", {"kind": "captures", "level": 1, "count": 2},
+                           profile_id=pupils[3])
+    room.create_assignment(info.id, "puzzles", {"kind": "captures", "level": 1, "count": 2},
+                           profile_id=pupils[4])
+    room.create_assignment(info.id, "facts", {"facts": ["15-8", "7+8"]})
+    room.create_assignment(info.id, "lesson", {"stage": "values"}, group_id=red.id)
+    _history(room.storage, pupils, seed + 100)
+    # A pupil moves from red to blue (their answers since blue's assignment count), one
+    # joins red, one leaves every group; then more answers, a new group taken back with
+    # its assignment, a pupil with their own assignment leaves the class.
+    room.set_pupil_group(info.id, pupils[1], blue.id)
+    room.set_pupil_group(info.id, pupils[3], red.id)
+    room.set_pupil_group(info.id, pupils[2], None)
+    green = room.create_group(info.id, "Green")
+    room.set_pupil_group(info.id, pupils[0], green.id)
+    room.create_assignment(info.id, "facts", {"facts": ["2+9"]}, group_id=green.id)
+    _history(room.storage, pupils, seed + 200)
+    room.delete_group(info.id, green.id)
+    room.remove_pupil(info.id, pupils[4])
+    days = [START.date() + timedelta(days=n) for n in range(-1, 12, 3)]
+    expected = assert_tasks_match_the_full_history(room, info.id, days)
+    by_kind = {(p.assignment.kind, p.assignment.group_id, p.assignment.profile_id):
+               set(p.pupils) for p in expected}
+    assert by_kind == {
+        ("weakest", red.id, None): {pupils[3]},
+        ("facts", blue.id, None): {pupils[1]},
+        ("puzzles", None, pupils[3]): {pupils[3]},
+        ("facts", None, None): set(pupils[:4]),
+        ("lesson", red.id, None): {pupils[3]}}
+    with room.storage.engine.connect() as conn:
+        kept = set(conn.execute(sa.select(assignment_progress.c.assignment_id,
+                                          assignment_progress.c.profile_id)))
+    assert kept == {(p.assignment.id, pid) for p in expected
+                    if p.assignment.kind != "lesson" for pid in p.pupils}
+
+
+def test_migration_17_computes_the_assignments_progress_of_the_answers_before_it(
+        make_store) -> None:
+    store = make_store()
+    room = teacher(store)
+    info = room.create_class("3B")
+    pupils = [p.profile_id for p in room.generate_pupils(info.id, 3, "en").added]
+    _history(store, pupils, 31)
+    room.create_assignment(info.id, "weakest", {"count": 4})
+    room.create_assignment(info.id, "facts", {"facts": ["3+8", "15-8", "7+8"]})
+    room.create_assignment(info.id, "puzzles", {"kind": "captures", "level": 1, "count": 2})
+    _history(store, pupils, 32)
+    days = [START.date() + timedelta(days=n) for n in (0, 5, 11)]
+    before = assert_tasks_match_the_full_history(room, info.id, days)
+    # The database as it was at version 16: no progress kept (nor migration 18's groups,
+    # none here), the same attempts.
+    with store.engine.begin() as conn:
+        assignment_progress.drop(conn)
+        undo_groups(conn)
+        conn.exec_driver_sql("DELETE FROM schema_version WHERE version >= 17")
+    engine = sa.create_engine(store.engine.url)
+    configure_sqlite(engine)
+    try:
+        upgraded = Storage(engine)
+        assert upgraded.schema_version() == SCHEMA_VERSION
+        room = Classroom(upgraded, room.session)
+        assert assert_tasks_match_the_full_history(room, info.id, days) == before
+    finally:
+        engine.dispose()
+
+
+def test_an_answer_written_as_an_assignment_is_made_counts_once(make_store) -> None:
+    store = make_store()
+    room = teacher(store)
+    info = room.create_class("3B")
+    (pupil,) = [p.profile_id for p in room.generate_pupils(info.id, 1, "en").added]
+    later = datetime.now(UTC) + timedelta(hours=1)  # stamped after the assignment
+    made: list[AssignmentRow] = []
+    maker = threading.Thread(target=lambda: made.append(
+        room.create_assignment(info.id, "facts", {"facts": ["15-8"]})))
+    with store.transaction() as conn:  # the answer's transaction, not committed yet
+        add_attempts(conn, [attempt_values(pupil, fact_quick("15-8", True, 2.0, later),
+                                           later)])
+        maker.start()
+        maker.join(timeout=1.0)
+        assert maker.is_alive()  # the assignment waits for the answer ...
+    maker.join(timeout=10)
+    assert made  # ... and then reads it: counted by the one, not the other
+    (task,) = room.assignments(room.snapshot(info.id), later.date())
+    assert (task.pupils[pupil].tried, task.pupils[pupil].done) == (1, 1)
+    assert task == reference_progress(room.snapshot(info.id), later.date())[0]

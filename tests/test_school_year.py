@@ -20,6 +20,7 @@ school_year = pytest.importorskip("school_year")
 def test_a_small_school_year_reads_back_through_the_app(tmp_path) -> None:
     from classroom_load import TEACHER, open_storage, refresh_dashboard
 
+    from puzzles.mastery import normalise
     from trainer.classroom import Classroom, TeacherAuth
 
     url = school_year.database_url_of(str(tmp_path / "year.db"))
@@ -49,10 +50,15 @@ def test_a_small_school_year_reads_back_through_the_app(tmp_path) -> None:
         room = Classroom(store, TeacherAuth(store).sign_in(*TEACHER))
         refreshed = refresh_dashboard(room, year.class_id, year.last_day)
         assert refreshed["rows"] == 3
-        # The page reads the attempts its assignment counts: the class's weakest-facts
-        # assignment, made before the first day, counts every quick fact since.
-        assert refreshed["attempts"] == sum(
-            1 for rows in by_pupil.values() for a in rows
-            if a.kind == "quick-facts" and a.capture_sum == 15) > 0
+        # The page reads no attempt: the class's weakest-facts assignment, made before the
+        # first day, counts every quick fact since, kept at write time (issue 32).
+        assert refreshed["attempts"] == 0
+        assert refreshed["answers"] == sum(len(rows) for rows in by_pupil.values())
+        (task,) = room.assignments(room.snapshot(year.class_id, year.last_day,
+                                                 every_attempt=False), year.last_day)
+        assert {pid: t.tried for pid, t in task.pupils.items()} == {
+            pid: sum(1 for a in rows if a.kind == "quick-facts" and a.capture_sum == 15
+                     and {normalise(f) for f in a.facts} & set(task.pupils[pid].facts))
+            for pid, rows in by_pupil.items()}
     finally:
         store.engine.dispose()

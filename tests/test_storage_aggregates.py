@@ -19,10 +19,10 @@ from puzzles import check, generate
 from puzzles.mastery import normalise
 from puzzles.practice import Attempt, quick_fact_for
 from trainer.evidence import TURN_KIND
-from trainer.storage import Storage, configure_sqlite
+from trainer.storage import SCHEMA_VERSION, Storage, configure_sqlite
 from trainer.storage.aggregates import GAME_TURN, KEPT_FACT_TRIES, KEPT_PUZZLES, centiseconds
 from trainer.storage.practice import add_attempts, attempt_values
-from trainer.storage.schema import AGGREGATES, attempts
+from trainer.storage.schema import AGGREGATES, assignment_progress, attempts
 
 START = datetime(2026, 12, 7, 8, 30, tzinfo=UTC)
 FACTS = ("3+8", "7+8", "15-8", "15-6", "5+5", "2+9")
@@ -148,22 +148,33 @@ def test_the_aggregates_equal_every_attempt_counted_again(make_store, seed: int)
     assert _stored(store) == _expected({pid: history[pid] for pid in pupils[1:]})
 
 
+def undo_groups(conn: sa.Connection) -> None:
+    """Undo migration 18 (groups, issue 29) of a database without groups, for a test that
+    takes a database back to an older version and upgrades it again."""
+    for column in ("group_id", "profile_id"):
+        conn.exec_driver_sql(f"ALTER TABLE assignments DROP COLUMN {column}")
+    conn.exec_driver_sql("DROP TABLE group_members")
+    conn.exec_driver_sql("DROP TABLE class_groups")
+
+
 def test_migration_16_computes_the_aggregates_of_the_attempts_before_it(make_store) -> None:
     store = make_store()
     url = store.engine.url
     pupils = [store.create_profile(name, "🦊").id for name in ("Ana", "Leo")]
     _history(store, pupils, 7)
     history = _history_of(store, pupils)
-    # The database as it was at version 15: no aggregates, the same attempts.
+    # The database as it was at version 15: no aggregates (nor assignments' progress,
+    # migration 17, nor groups, 18), the same attempts.
     with store.engine.begin() as conn:
-        for table in AGGREGATES:
+        for table in (*AGGREGATES, assignment_progress):
             table.drop(conn)
+        undo_groups(conn)
         conn.exec_driver_sql("DELETE FROM schema_version WHERE version >= 16")
     engine = sa.create_engine(url)
     configure_sqlite(engine)
     try:
         upgraded = Storage(engine)
-        assert upgraded.schema_version() == 16
+        assert upgraded.schema_version() == SCHEMA_VERSION
         assert _stored(upgraded) == _expected(history)
         with engine.connect() as conn:
             assert conn.execute(sa.select(sa.func.count()).select_from(attempts)).scalar() \

@@ -125,6 +125,17 @@ ROWS_AT: dict[int, list[tuple[str, dict[str, Any]]]] = {
     # The attempts' aggregates: computed by the migration from the attempts before it
     # (tests/test_storage_aggregates.py checks them all), no rows of their own.
     16: [],
+    # Each pupil's progress on each assignment: computed by the migration from the
+    # attempts before it (tests/test_classroom_aggregates.py checks it), no rows of its own.
+    17: [],
+    18: [
+        ("class_groups", {"id": 1, "class_id": 1, "name": "Table 1", "name_key": "table 1",
+                          "created_at": WHEN}),
+        ("group_members", {"group_id": 1, "profile_id": 1}),
+        ("assignments", {"class_id": 1, "kind": "puzzles", "group_id": 1, "profile_id": None,
+                         "spec": '{"capture_sum": 15, "count": 2, "kind": "captures", '
+                                 '"level": 1}', "due": None, "created_at": WHEN}),
+    ],
 }
 
 
@@ -165,7 +176,8 @@ def _fill(engine: sa.Engine, upto: int) -> None:
                 conn.execute(table.insert().values(**values))
     if engine.dialect.name == "postgresql":  # explicit ids: move the sequences on
         with engine.begin() as conn:
-            for name in ("profiles", "games", "teachers", "classes", "game_tables"):
+            for name in ("profiles", "games", "teachers", "classes", "game_tables",
+                         "class_groups"):
                 if not sa.inspect(conn).has_table(name):
                     continue
                 conn.execute(sa.text(f"SELECT setval('{name}_id_seq', 100)"))
@@ -243,6 +255,13 @@ def test_a_database_stopped_after_each_migration_upgrades_and_keeps_its_rows(
     assert store.progress_version(1) == (WHEN, 1)
     if stop >= 5:
         assert store.class_version(1) == (WHEN, 1)  # Ana is a pupil of 3B
+    # Migration 17 (or the assignment's making, after it): Ana's progress on 3B's weakest
+    # facts assignment, chosen from no answers before it; the attempt of its very moment
+    # counts (8 + ? = 15 is among them), as does the one just recorded.
+    if stop >= 5:
+        (task,) = store.class_snapshot(1).progress.values()
+        assert task[1].facts == ("15-5", "15-6", "15-7", "15-8", "15-9")
+        assert (task[1].tried, set(task[1].fact_marks)) == (2, {"15-8"})
     # The upgraded database takes new rows as a new one does.
     if stop >= 3:  # Leo came with migration 3's rows: his game and PIN column read back
         leo = store.get_profile(2)

@@ -125,6 +125,8 @@ def _keep(key: str, make: Callable[[World], int]) -> Action:
 
 
 BOTH, CLASS = "progress class", "class"
+WEAKEST = {"count": 5, "capture_sum": 15}
+
 WRITES: tuple[Write, ...] = (
     # What the child does: answers, games, lessons.
     _write("attempt", "record_attempt", lambda w: w.store.record_attempt(w.ana, _attempt()),
@@ -205,13 +207,37 @@ WRITES: tuple[Write, ...] = (
            lambda w: w.store.rename_member(w.class_id, w.ana, "Anita"), BOTH),
     _write("picture", "set_member_avatar",
            lambda w: w.store.set_member_avatar(w.class_id, w.ana, "🐯"), BOTH),
+    # (A spec as trainer.classroom_views.check_assignment stores it.)
     _write("assignment given", "create_assignment",
-           lambda w: w.store.create_assignment(w.class_id, "weakest", {"count": 5}, None),
+           lambda w: w.store.create_assignment(w.class_id, "weakest", WEAKEST, None),
            CLASS),
     _write("assignment taken back", "delete_assignment",
            lambda w: w.store.delete_assignment(w.class_id, w.kept["task"]), CLASS,
            _keep("task", lambda w: w.store.create_assignment(w.class_id, "weakest",
-                                                             {"count": 5}, None).id)),
+                                                             WEAKEST, None).id)),
+    # Groups (issue 29).
+    _write("group made", "create_group",
+           lambda w: w.store.create_group(w.class_id, "Red"), CLASS),
+    _write("group renamed", "rename_group",
+           lambda w: w.store.rename_group(w.class_id, w.kept["group"], "Blue"), CLASS,
+           _keep("group", lambda w: w.store.create_group(w.class_id, "Red").id)),
+    _write("group deleted", "delete_group",
+           lambda w: w.store.delete_group(w.class_id, w.kept["group"]), CLASS,
+           _keep("group", lambda w: w.store.create_group(w.class_id, "Red").id)),
+    _write("pupil put in a group", "set_pupil_group",
+           lambda w: w.store.set_pupil_group(w.class_id, w.ana, w.kept["group"]), CLASS,
+           _keep("group", lambda w: w.store.create_group(w.class_id, "Red").id)),
+    _write("pupil out of their group", "set_pupil_group",
+           lambda w: w.store.set_pupil_group(w.class_id, w.ana, None), CLASS,
+           lambda w: w.store.set_pupil_group(
+               w.class_id, w.ana, w.store.create_group(w.class_id, "Red").id)),
+    _write("assignment given to a group", "create_assignment",
+           lambda w: w.store.create_assignment(w.class_id, "weakest", WEAKEST, None,
+                                               group_id=w.kept["group"]), CLASS,
+           _keep("group", lambda w: w.store.create_group(w.class_id, "Red").id)),
+    _write("assignment given to one pupil", "create_assignment",
+           lambda w: w.store.create_assignment(w.class_id, "weakest", WEAKEST, None,
+                                               profile_id=w.ana), CLASS),
 )
 
 #: Storage writes that move no version, each with why none of the keyed views draws it.

@@ -76,6 +76,7 @@ from .storage import (
     ClassDeletion,
     ClassInfo,
     ClassSnapshot,
+    GroupRow,
     Member,
     NewMember,
     SecretTries,
@@ -91,7 +92,7 @@ __all__ = ["ClassroomError", "DOMAIN", "Picture", "PICTURES", "picture_of", "MAX
            "new_invite", "format_invite", "normalise_invite", "INVITE_DAYS", "LOCAL",
            "AddedPupils", "PupilSignIn", "PupilCard", "ClassCard", "pupil_tasks",
            "Clock", "utc_now", "say", "describe", "fact_label", "PupilVisit", "visit_end",
-           "PUPIL_IDLE_CHOICES", "PUPIL_IDLE_MINUTES", "CLASS_GONE"]
+           "PUPIL_IDLE_CHOICES", "PUPIL_IDLE_MINUTES", "CLASS_GONE", "GROUP_NAME_MAX"]
 
 #: The catalog domain of the classroom's words (locales/<lang>/LC_MESSAGES/classroom.po).
 DOMAIN = "classroom"
@@ -101,6 +102,8 @@ PASSWORD_MIN = 10
 PASSWORD_MAX = 200
 TEACHER_NAME_MAX = 40
 CLASS_NAME_MAX = 40
+#: A group's name (issue 29): short, as it shows in a column of the grid.
+GROUP_NAME_MAX = 24
 REAL_NAME_MAX = 60
 #: Who typed a secret when the caller names no device (the command line, a test): one
 #: device. The app names each browser's device (ui.session.device_key).
@@ -895,11 +898,11 @@ class Classroom:
         """The class's data for the views below: a fixed number of queries, whatever its
         size. Given ``today``, the per-day figures are read for the views' days up to it
         and any later day only (the week, the fact totals); else for every day. Without
-        ``every_attempt``, only the attempts the assignments count are read: enough for
-        the dashboard, the grid and the assignments (a cell's history then reads its
-        pupil's; the attempts export needs every one). A page reads it once per run (or
-        caches it by :meth:`version`). ``days``: how many days up to ``today`` the per-day
-        figures cover (the views need a week; the report home, a month)."""
+        ``every_attempt``, no attempt is read: the dashboard, the grid and the assignments
+        come from what is kept at write time (a cell's history then reads its pupil's;
+        the attempts export needs every one). A page reads it once per run (or caches it
+        by :meth:`version`). ``days``: how many days up to ``today`` the per-day figures
+        cover (the views need a week; the report home, a month)."""
         self.session.touch()
         days_from = (today - timedelta(days=max(days, WEEK_DAYS) - 1)).isoformat() \
             if today is not None else None
@@ -932,7 +935,7 @@ class Classroom:
                      fact: str) -> list[FactTry]:
         self._seen(snapshot)
         if not snapshot.every_attempt and snapshot.member(profile_id) is not None:
-            # One pupil's attempts, read by its key: the snapshot has the assignments' only.
+            # One pupil's attempts, read by its key: the snapshot has none.
             snapshot = dataclasses.replace(
                 snapshot, attempts={profile_id: self.storage.attempts(profile_id)},
                 every_attempt=True)
@@ -957,17 +960,81 @@ class Classroom:
 
     # -- assignments ----------------------------------------------------------------
     def create_assignment(self, class_id: int, kind: str, spec: dict[str, Any],
-                          due: date | None = None) -> AssignmentRow:
+                          due: date | None = None, *, group_id: int | None = None,
+                          profile_id: int | None = None) -> AssignmentRow:
         """A lesson stage, puzzles, chosen facts or each pupil's weakest facts
-        (:func:`trainer.classroom_views.check_assignment` says the parameters)."""
+        (:func:`trainer.classroom_views.check_assignment` says the parameters), for the
+        whole class, one of its groups (``group_id``) or one pupil (``profile_id``):
+        ``group.missing``, ``pupil.not_in_class``, ``task.target`` (both given)."""
         info = self._class(class_id, write=True)
         checked = check_assignment(kind, spec, info.capture_sum)
-        return self.storage.create_assignment(class_id, kind, checked,
-                                              due.isoformat() if due is not None else None)
+        if group_id is not None and profile_id is not None:
+            raise ClassroomError("task.target")
+        try:
+            return self.storage.create_assignment(
+                class_id, kind, checked, due.isoformat() if due is not None else None,
+                group_id=group_id, profile_id=profile_id)
+        except StorageError as err:
+            raise _group_error(err) from err
 
     def delete_assignment(self, class_id: int, assignment_id: int) -> None:
         self._class(class_id, write=True)
         self.storage.delete_assignment(class_id, assignment_id)
+
+    # -- groups (issue 29) -------------------------------------------------------------
+    def groups(self, class_id: int) -> list[GroupRow]:
+        """The class's groups in the teacher's alphabetical order."""
+        self._class(class_id)
+        return sort_names(self.storage.groups(class_id), self.lang, key=lambda g: g.name)
+
+    def create_group(self, class_id: int, name: str) -> GroupRow:
+        """A new group named by the label rules (``name.*``), unique in the class however
+        it is written (``group.taken``)."""
+        self._class(class_id, write=True)
+        try:
+            return self.storage.create_group(class_id, _group_name(name))
+        except StorageError as err:
+            raise _group_error(err) from err
+
+    def rename_group(self, class_id: int, group_id: int, name: str) -> GroupRow:
+        """The group's new name (``name.*``, ``group.taken``, ``group.missing``)."""
+        self._class(class_id, write=True)
+        try:
+            return self.storage.rename_group(class_id, group_id, _group_name(name))
+        except StorageError as err:
+            raise _group_error(err) from err
+
+    def delete_group(self, class_id: int, group_id: int) -> None:
+        """Remove a group and its assignments; its pupils stay, in no group."""
+        self._class(class_id, write=True)
+        try:
+            self.storage.delete_group(class_id, group_id)
+        except StorageError as err:
+            raise _group_error(err) from err
+
+    def set_pupil_group(self, class_id: int, profile_id: int, group_id: int | None) -> None:
+        """Put a pupil of the class in one of its groups, or in none (``group_id`` None):
+        a pupil is in one group at most (``pupil.not_in_class``, ``group.missing``)."""
+        self._class(class_id, write=True)
+        self._member(class_id, profile_id)
+        try:
+            self.storage.set_pupil_group(class_id, profile_id, group_id)
+        except StorageError as err:
+            raise _group_error(err) from err
+
+
+def _group_name(name: str) -> str:
+    if (problem := label_problem(name, GROUP_NAME_MAX)) is not None:
+        key, params = _name_error(problem)
+        raise ClassroomError(key, **params)
+    return normalise(name)
+
+
+def _group_error(err: StorageError) -> ClassroomError:
+    """The storage's refusal of a group's write, as the classroom's key."""
+    keys = {"group_taken": "group.taken", "group_missing": "group.missing",
+            "not_in_class": "pupil.not_in_class"}
+    return ClassroomError(keys.get(err.key, "group.missing"), **err.params)
 
 
 def _class_name(name: str) -> str:
@@ -1102,7 +1169,7 @@ def pupil_tasks(storage: Storage, profile_id: int, today: date) -> list[PupilTas
     snap = storage.class_snapshot(member.class_id, only=profile_id, every_attempt=False)
     if snap is None or snap.info.archived:
         return []
-    tasks = [pupil_task(a, snap.attempts.get(profile_id, []),
+    tasks = [pupil_task(a, snap.progress.get(a.id, {}).get(profile_id),
                         snap.lessons.get(profile_id, {}), today) for a in snap.assignments]
     return sorted(tasks, key=lambda task: (task.complete, task.assignment.due or "9999-99-99",
                                            task.assignment.id))

@@ -29,22 +29,24 @@ assignment was made, so they do not move while the pupil works on them. A *lesso
 assignment is done when every level of its stage has a result, whenever it was earned
 (lesson results keep each level's best, not each play). Late: completed on a day (the
 pupil's local date) after the due date; overdue: not complete and the due date passed.
+What each pupil's attempts add up to under these rules is kept at write time, in the
+attempt's transaction (``trainer.storage.assignment_progress``, issue 32): the views read
+one row per assignment and pupil, never the attempts.
 """
 
 from __future__ import annotations
 
-import functools
 import statistics
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 from typing import Any
 
 from lessons import Stage, load_stages
 from puzzles import Puzzle, generate
-from puzzles.mastery import all_additions, all_complements, fact_stats, normalise, weakest_facts
+from puzzles.mastery import all_additions, all_complements, normalise
 from puzzles.model import PuzzleError, check_kind_level_sum
-from puzzles.practice import Attempt, answers_from_rows, practice_candidates, quick_fact_for
+from puzzles.practice import Attempt, askable_facts, quick_fact_for
 
 from .lessons import stage_summaries
 from .storage import (
@@ -54,6 +56,7 @@ from .storage import (
     LessonBest,
     LessonGo,
     PupilAggregates,
+    TaskProgress,
 )
 from .storage.aggregates import KEPT_FACT_TRIES, KEPT_PUZZLES
 
@@ -64,7 +67,8 @@ __all__ = ["ClassroomError", "FLUENCY_LIMITS", "DEFAULT_FLUENCY", "CELL_STATES",
            "check_assignment", "pupil_task", "assignments_progress", "task_puzzles",
            "askable_facts", "HELP_ACCURACY", "HELP_MIN_TRIES", "STUCK_WINDOW", "STUCK_MISSES",
            "STUCK_LESSON_WRONG", "STUCK_LESSON_TIMES", "stuck_lesson_threshold",
-           "WRONG_MIN", "FactTotal", "fact_totals", "task_words", "WEEK_DAYS"]
+           "WRONG_MIN", "FactTotal", "fact_totals", "task_words", "WEEK_DAYS", "of_group",
+           "group_names"]
 
 
 class ClassroomError(ValueError):
@@ -172,6 +176,7 @@ class GridRow:
     nickname: str
     avatar: str
     cells: dict[str, Cell]
+    group: str | None = None  # the pupil's group's name (issue 29), None: in none
 
     def count(self, state: str, facts: Iterable[str]) -> int:
         return sum(1 for f in facts if self.cells[f].state == state)
@@ -207,6 +212,7 @@ def fact_grid(snapshot: ClassSnapshot, limit: int | None = None) -> FactGrid:
     info = snapshot.info
     limit = limit if limit is not None else info.fluency_seconds
     facts = grid_facts(info.capture_sum)
+    groups = group_names(snapshot)
     rows = []
     unseen = Cell("unseen", 0, 0, None)
     for member in snapshot.members:
@@ -216,7 +222,8 @@ def fact_grid(snapshot: ClassSnapshot, limit: int | None = None) -> FactGrid:
             record = records.get(fact)
             cells[fact] = unseen if record is None else Cell(
                 _cell_state(record.recent, limit), record.tries, record.right, record.last_at)
-        rows.append(GridRow(member.profile_id, member.nickname, member.avatar, cells))
+        rows.append(GridRow(member.profile_id, member.nickname, member.avatar, cells,
+                            groups.get(member.group_id)))
     return FactGrid(facts, limit, info.capture_sum, tuple(rows))
 
 
@@ -291,13 +298,6 @@ def _days(snapshot: ClassSnapshot, today: date, days: int) -> tuple[str, str]:
     return since, today.isoformat()
 
 
-@functools.cache
-def askable_facts(capture_sum: int) -> tuple[str, ...]:
-    """The facts a quick fact with this sum can ask, in the order new facts are taught."""
-    return tuple(f for f in practice_candidates(capture_sum)
-                 if quick_fact_for(f, capture_sum) is not None)
-
-
 # -- the dashboard ---------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -332,6 +332,7 @@ class PupilRow:
     assignments: int
     help: tuple[HelpReason, ...] = ()
     game_turns: int = 0  # turns of games that asked a fact (docs/GAME-EVIDENCE.md)
+    group: str | None = None  # the pupil's group's name (issue 29), None: in none
 
     @property
     def needs_help(self) -> bool:
@@ -407,6 +408,7 @@ def dashboard(snapshot: ClassSnapshot, today: date, grid: FactGrid | None = None
     progress = progress if progress is not None else assignments_progress(snapshot, today)
     stages = load_stages()
     since, until = _days(snapshot, today, WEEK_DAYS)
+    groups = group_names(snapshot)
     rows = []
     for member in snapshot.members:
         pid = member.profile_id
@@ -434,10 +436,12 @@ def dashboard(snapshot: ClassSnapshot, today: date, grid: FactGrid | None = None
             fluent_additions=grid_row.count("fast", grid.additions),
             fluent_complements=grid_row.count("fast", grid.complements),
             complements=len(grid.complements),
-            assignments_done=sum(1 for p in progress if p.pupils[pid].complete),
-            assignments=len(progress),
+            # Only the assignments for the pupil (the class's, their group's, their own).
+            assignments_done=sum(1 for p in progress
+                                 if pid in p.pupils and p.pupils[pid].complete),
+            assignments=sum(1 for p in progress if pid in p.pupils),
             help=_help(mine, today, week, snapshot.lesson_goes.get(pid, {}), stages),
-            game_turns=mine.game_turns))
+            game_turns=mine.game_turns, group=groups.get(member.group_id)))
     return rows
 
 
@@ -552,18 +556,6 @@ class AssignmentProgress:
         return sum(1 for p in self.pupils.values() if p.complete and p.all_right)
 
 
-def _assigned_facts(assignment: AssignmentRow, attempts: Sequence[Attempt]) -> tuple[str, ...]:
-    spec = assignment.spec
-    if assignment.kind == "facts":
-        return tuple(spec["facts"])
-    total = spec["capture_sum"]
-    before = [a for a in attempts
-              if a.created_at is not None and a.created_at < assignment.created_at]
-    usable = askable_facts(total)
-    stats = fact_stats(answers_from_rows(before), usable)
-    return tuple(weakest_facts(stats, usable, count=spec["count"]))
-
-
 def _status(complete: bool, completed_day: str | None, due: str | None, today: date) -> str:
     if complete:
         return "late" if due is not None and completed_day is not None \
@@ -571,9 +563,10 @@ def _status(complete: bool, completed_day: str | None, due: str | None, today: d
     return "overdue" if due is not None and today.isoformat() > due else "open"
 
 
-def pupil_task(assignment: AssignmentRow, attempts: Sequence[Attempt],
+def pupil_task(assignment: AssignmentRow, progress: TaskProgress | None,
                lessons: Mapping[tuple[str, str], LessonBest], today: date) -> PupilTask:
-    """Where one pupil stands with one assignment (see the module doc for what counts)."""
+    """Where one pupil stands with one assignment (see the module doc for what counts),
+    from the pupil's progress kept at write time (None: nothing counted yet)."""
     spec, kind = assignment.spec, assignment.kind
     if kind == "lesson":
         stage = next((s for s in load_stages() if s.key == spec["stage"]), None)
@@ -584,47 +577,52 @@ def pupil_task(assignment: AssignmentRow, attempts: Sequence[Attempt],
         return PupilTask(assignment, len(best), len(keys), len(best), None,
                          sum(b.stars for b in best),
                          _status(complete, day, assignment.due, today), day)
-    after = [a for a in attempts
-             if a.created_at is not None and a.created_at >= assignment.created_at]
+    if progress is None:
+        progress = TaskProgress(facts=tuple(spec.get("facts", ())))
     if kind == "puzzles":
-        counted = [a for a in after if (a.kind, a.level, a.capture_sum)
-                   == (spec["kind"], spec["level"], spec["capture_sum"])]
         total = spec["count"]
-        complete = len(counted) >= total
-        day = counted[total - 1].day if complete else None
-        return PupilTask(assignment, min(len(counted), total), total, len(counted),
-                         sum(a.correct for a in counted), sum(a.stars for a in counted),
+        complete = progress.tried >= total
+        day = progress.first_days[total - 1] if complete else None
+        return PupilTask(assignment, min(progress.tried, total), total, progress.tried,
+                         progress.solved, progress.stars,
                          _status(complete, day, assignment.due, today), day)
-    facts = _assigned_facts(assignment, attempts)
-    latest: dict[str, Attempt] = {}
-    first_day: dict[str, str] = {}
-    tried = set()
-    for a in after:
-        if a.kind != "quick-facts" or a.capture_sum != spec["capture_sum"]:
-            continue
-        exercised = {normalise(f) for f in a.facts}
-        for fact in facts:
-            if fact in exercised:
-                latest[fact] = a
-                first_day.setdefault(fact, a.day)
-                tried.add(a.id)
+    facts = progress.facts
+    latest = {f: progress.fact_marks[f] for f in facts if f in progress.fact_marks}
     complete = bool(facts) and len(latest) == len(facts)
-    day = max(first_day.values()) if complete else None
-    return PupilTask(assignment, len(latest), len(facts), len(tried),
-                     sum(1 for a in latest.values() if a.correct), None,
+    day = max(first for first, _ in latest.values()) if complete else None
+    return PupilTask(assignment, len(latest), len(facts), progress.tried,
+                     sum(1 for _, right in latest.values() if right), None,
                      _status(complete, day, assignment.due, today), day, facts,
                      tuple(f for f in facts if f not in latest))
 
 
 def assignments_progress(snapshot: ClassSnapshot, today: date) -> list[AssignmentProgress]:
-    """Every assignment of the class with each pupil's :class:`PupilTask`, newest first."""
+    """Every assignment of the class with the :class:`PupilTask` of each of its pupils
+    (the class's, a group's or one: ``AssignmentRow.is_for``), newest first."""
     out = []
     for assignment in sorted(snapshot.assignments, key=lambda a: a.id, reverse=True):
         out.append(AssignmentProgress(assignment, {
-            m.profile_id: pupil_task(assignment, snapshot.attempts.get(m.profile_id, []),
+            m.profile_id: pupil_task(assignment,
+                                     snapshot.progress.get(assignment.id, {}).get(m.profile_id),
                                      snapshot.lessons.get(m.profile_id, {}), today)
-            for m in snapshot.members}))
+            for m in snapshot.members if assignment.is_for(m)}))
     return out
+
+
+# -- groups (issue 29) -----------------------------------------------------------------
+
+def group_names(snapshot: ClassSnapshot) -> dict[int | None, str]:
+    """Group id -> its name, for the class's groups."""
+    return {g.id: g.name for g in snapshot.groups}
+
+
+def of_group(snapshot: ClassSnapshot, group_id: int | None) -> ClassSnapshot:
+    """The snapshot with only the pupils of one group (None: every pupil), for the views'
+    filter: the dashboard, the grid and the assignments drawn from it show that group."""
+    if group_id is None:
+        return snapshot
+    return replace(snapshot, members=tuple(m for m in snapshot.members
+                                           if m.group_id == group_id))
 
 
 def task_puzzles(task: PupilTask, info: ClassInfo | None = None) -> list[Puzzle]:

@@ -21,9 +21,11 @@ from .classroom import (
     ClassSnapshot,
     ClassVersion,
     FactRecord,
+    GroupRow,
     Member,
     NewMember,
     PupilAggregates,
+    TaskProgress,
     Teacher,
 )
 from .games import GameChanged, GameRow, GameStore, MoveRow, RoundResult, record_shareable
@@ -51,8 +53,9 @@ __all__ = ["Storage", "Profile", "ProfileData", "GameRow", "GameChanged", "MoveR
            "MIGRATIONS", "SCHEMA_VERSION", "metadata", "sqlite_url", "configure_sqlite",
            "app_database", "DEFAULT_DB_PATH", "PUPIL_IDLE_MINUTES",
            "Teacher", "ClassInfo", "Member", "NewMember",
-           "AssignmentRow", "ClassSnapshot", "ClassDeletion", "ClassVersion", "FactRecord",
-           "PupilAggregates",
+           "AssignmentRow", "GroupRow", "ClassSnapshot", "ClassDeletion", "ClassVersion",
+           "FactRecord",
+           "PupilAggregates", "TaskProgress",
            "TableRow", "SeatRow", "NewSeat", "TableChanged", "TablePulse", "SecretTries"]
 
 

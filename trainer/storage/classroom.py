@@ -15,8 +15,9 @@ device's guesses make that device wait without locking the target out on another
 A class's data for the teacher's views is read by :meth:`ClassroomStore.class_snapshot`
 in nine queries whatever the class's size (the class with its assignments; the
 pupils with their lesson results, unfinished lesson goes and last game; the pupils'
-attempts; and six of the pupils' aggregates, :mod:`.aggregates`, from which the fact
-grid and the dashboard are computed).
+progress on the assignments, :mod:`.assignment_progress`; and six of the pupils'
+aggregates, :mod:`.aggregates`, from which the fact grid and the dashboard are
+computed), and a tenth for every attempt when asked (the attempts export).
 """
 
 from __future__ import annotations
@@ -33,19 +34,23 @@ from sqlalchemy.engine import Connection
 from puzzles.practice import Attempt
 
 from ..names import name_key
+from .assignment_progress import Task, TaskProgress, read_progress, start_progress
 from .hashing import PASSWORD_COST, PIN_COST, hash_secret, secret_matches, waste_time
 from .lessons import LessonBest, LessonGo
 from .practice import _attempt
 from .profiles import delete_profiles
 from .schema import (
     PUPIL_IDLE_MINUTES,
+    TASK_TABLES,
     Database,
     StorageError,
+    assignment_progress,
     assignments,
     attempt_days,
     attempt_totals,
     attempts,
     aware,
+    class_groups,
     class_members,
     class_teachers,
     classes,
@@ -53,6 +58,7 @@ from .schema import (
     fact_days,
     fact_progress,
     games,
+    group_members,
     lesson_goes,
     lesson_results,
     now,
@@ -67,10 +73,10 @@ from .versions import bump_class, bump_profiles
 #: PostgreSQL advisory lock key of "the server's first teacher" ("escT").
 _FIRST_TEACHER_LOCK = 0x65736354
 
-__all__ = ["Teacher", "ClassInfo", "Member", "NewMember",
+__all__ = ["Teacher", "ClassInfo", "Member", "NewMember", "GroupRow",
            "AssignmentRow", "ClassSnapshot", "FactRecord", "PupilAggregates", "ClassDeletion",
            "ClassVersion", "ClassroomStore",
-           "class_scope", "assignment_attempts"]
+           "class_scope", "TaskProgress"]
 
 
 @dataclass(frozen=True)
@@ -117,6 +123,18 @@ class Member:
     real_name: str | None
     created_at: datetime
     locked_until: datetime | None = None
+    #: The pupil's group in the class (issue 29; None: in none).
+    group_id: int | None = None
+
+
+@dataclass(frozen=True)
+class GroupRow:
+    """A group within a class (a table, a support group), named by its teachers."""
+
+    id: int
+    class_id: int
+    name: str
+    created_at: datetime
 
 
 @dataclass(frozen=True)
@@ -137,6 +155,17 @@ class AssignmentRow:
     spec: dict[str, Any]
     due: str | None  # YYYY-MM-DD
     created_at: datetime
+    #: Its pupils (issue 29): one group's, or one pupil's; neither: the whole class's.
+    group_id: int | None = None
+    profile_id: int | None = None
+
+    def is_for(self, member: Member) -> bool:
+        """Whether the pupil is one of the assignment's pupils (as of their group now)."""
+        if self.profile_id is not None:
+            return member.profile_id == self.profile_id
+        if self.group_id is not None:
+            return member.group_id == self.group_id
+        return True
 
 
 @dataclass(frozen=True)
@@ -201,7 +230,8 @@ class ClassSnapshot:
     info: ClassInfo
     members: tuple[Member, ...]
     assignments: tuple[AssignmentRow, ...]
-    attempts: dict[int, list[Attempt]] = field(default_factory=dict)  # oldest first
+    #: Every attempt of each pupil, oldest first (when ``every_attempt``; else empty).
+    attempts: dict[int, list[Attempt]] = field(default_factory=dict)
     lessons: dict[int, dict[tuple[str, str], LessonBest]] = field(default_factory=dict)
     last_game: dict[int, datetime] = field(default_factory=dict)
     #: The levels each pupil has tried and not finished yet (the "stuck" reason).
@@ -210,9 +240,12 @@ class ClassSnapshot:
     aggregates: dict[int, PupilAggregates] = field(default_factory=dict)
     #: The first local day whose per-day aggregates were read (None: every day).
     days_from: str | None = None
-    #: Whether ``attempts`` holds every attempt of the pupils, or only those the class's
-    #: assignments count (:func:`assignment_attempts`).
+    #: Whether ``attempts`` holds every attempt of the pupils, or none.
     every_attempt: bool = True
+    #: Assignment id -> pupil -> progress, kept at write time (:mod:`.assignment_progress`).
+    progress: dict[int, dict[int, TaskProgress]] = field(default_factory=dict)
+    #: The class's groups by name (each member's is ``Member.group_id``).
+    groups: tuple[GroupRow, ...] = ()
 
     def member(self, profile_id: int) -> Member | None:
         return next((m for m in self.members if m.profile_id == profile_id), None)
@@ -232,7 +265,34 @@ def _class(row: Any, co: Sequence[int] = ()) -> ClassInfo:
 
 def _assignment(row: Any) -> AssignmentRow:
     return AssignmentRow(row.id, row.class_id, row.kind, json.loads(row.spec), row.due,
-                         aware(row.created_at))  # type: ignore[arg-type]
+                         aware(row.created_at),  # type: ignore[arg-type]
+                         row.group_id, row.profile_id)
+
+
+def _group(row: Any) -> GroupRow:
+    return GroupRow(row.id, row.class_id, row.name, aware(row.created_at))  # type: ignore[arg-type]
+
+
+def _targets(conn: Connection, class_id: int, group_id: int | None,
+             profile_id: int | None) -> list[int]:
+    """The pupils of an assignment (the class's, a group's or one), by id."""
+    query = sa.select(class_members.c.profile_id).where(class_members.c.class_id == class_id)
+    if profile_id is not None:
+        query = query.where(class_members.c.profile_id == profile_id)
+    elif group_id is not None:
+        query = query.where(class_members.c.profile_id.in_(
+            sa.select(group_members.c.profile_id).where(group_members.c.group_id == group_id)))
+    return list(conn.execute(query.order_by(class_members.c.profile_id)).scalars())
+
+
+def _group_of_class(conn: Connection, class_id: int, group_id: int) -> bool:
+    return conn.execute(sa.select(class_groups.c.id).where(
+        (class_groups.c.id == group_id) & (class_groups.c.class_id == class_id))
+    ).first() is not None
+
+
+def _task(assignment: AssignmentRow) -> Task:
+    return Task(assignment.id, assignment.kind, assignment.spec, assignment.created_at)
 
 
 class ClassroomStore(Database):
@@ -471,7 +531,12 @@ class ClassroomStore(Database):
             pupils = list(conn.execute(sa.select(class_members.c.profile_id)
                                        .where(class_members.c.class_id == class_id)).scalars())
             delete_profiles(conn, pupils)
+            conn.execute(assignment_progress.delete().where(assignment_progress.c.assignment_id.in_(
+                sa.select(assignments.c.id).where(assignments.c.class_id == class_id))))
             conn.execute(assignments.delete().where(assignments.c.class_id == class_id))
+            theirs = sa.select(class_groups.c.id).where(class_groups.c.class_id == class_id)
+            conn.execute(group_members.delete().where(group_members.c.group_id.in_(theirs)))
+            conn.execute(class_groups.delete().where(class_groups.c.class_id == class_id))
             conn.execute(class_teachers.delete().where(class_teachers.c.class_id == class_id))
             conn.execute(classes.delete().where(classes.c.id == class_id))
 
@@ -507,7 +572,16 @@ class ClassroomStore(Database):
                         class_id=class_id, profile_id=profile_id, real_name=pupil.real_name,
                         failed_attempts=0, created_at=stamp, card_pin=pupil.pin))
                     ids.append(int(profile_id))
+                # The class's row before its assignments are read (an assignment being made
+                # waits or is waited for); the whole class's are the new pupils' too (a
+                # weakest one: the first new facts, as no answer came before); a new pupil
+                # is in no group yet.
                 bump_class(conn, class_id)
+                tasks = [_task(_assignment(r)) for r in conn.execute(
+                    sa.select(assignments).where(
+                        (assignments.c.class_id == class_id) & assignments.c.group_id.is_(None)
+                        & assignments.c.profile_id.is_(None)))]
+                start_progress(conn, TASK_TABLES, tasks, ids, new_pupils=True)
         except sa.exc.IntegrityError:
             raise StorageError("profile_taken", nickname="") from None
         found = {m.profile_id: m for m in self.members(class_id)}
@@ -627,14 +701,29 @@ class ClassroomStore(Database):
 
     # -- assignments ------------------------------------------------------------------
     def create_assignment(self, class_id: int, kind: str, spec: dict[str, Any],
-                          due: str | None) -> AssignmentRow:
+                          due: str | None, *, group_id: int | None = None,
+                          profile_id: int | None = None) -> AssignmentRow:
+        """A new assignment for the whole class, one of its groups (``group_id``) or one
+        pupil (``profile_id``), with its pupils' progress from what they answered so far
+        (a *weakest* one's facts chosen now), in one transaction: ``group_missing`` or
+        ``not_in_class`` for a group or pupil that is not the class's (nothing is made)."""
         with self.transaction() as conn:
+            # The class's row first: an answer being written, or pupils being added, wait
+            # or are waited for, and are then read (assignment_progress's module doc).
+            bump_class(conn, class_id)
+            if group_id is not None and not _group_of_class(conn, class_id, group_id):
+                raise StorageError("group_missing")
+            if profile_id is not None and not _is_member(conn, class_id, profile_id):
+                raise StorageError("not_in_class")
+            pupils = _targets(conn, class_id, group_id, profile_id)
             new_id = conn.execute(assignments.insert().values(
                 class_id=class_id, kind=kind, spec=json.dumps(spec, sort_keys=True), due=due,
-                created_at=now())).inserted_primary_key[0]
+                created_at=now(), group_id=group_id,
+                profile_id=profile_id)).inserted_primary_key[0]
             row = conn.execute(sa.select(assignments).where(assignments.c.id == new_id)).one()
-            bump_class(conn, class_id)
-        return _assignment(row)
+            task = _assignment(row)
+            start_progress(conn, TASK_TABLES, [_task(task)], pupils)
+        return task
 
     def assignments(self, class_id: int) -> list[AssignmentRow]:
         with self.engine.connect() as conn:
@@ -644,16 +733,105 @@ class ClassroomStore(Database):
 
     def delete_assignment(self, class_id: int, assignment_id: int) -> None:
         with self.transaction() as conn:
+            mine = sa.select(assignments.c.id).where(
+                (assignments.c.id == assignment_id) & (assignments.c.class_id == class_id))
+            conn.execute(assignment_progress.delete().where(
+                assignment_progress.c.assignment_id.in_(mine)))
             conn.execute(assignments.delete().where(
                 (assignments.c.id == assignment_id) & (assignments.c.class_id == class_id)))
             bump_class(conn, class_id)
+
+    # -- groups (issue 29) --------------------------------------------------------------
+    def groups(self, class_id: int) -> list[GroupRow]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(class_groups).where(class_groups.c.class_id == class_id)
+                                .order_by(class_groups.c.id)).all()
+        return [_group(r) for r in rows]
+
+    def create_group(self, class_id: int, name: str) -> GroupRow:
+        """A new group (the name already checked): ``group_taken`` when the class has a
+        group of that name (folded: "Table 1" and "table 1" are one)."""
+        try:
+            with self.transaction() as conn:
+                new_id = conn.execute(class_groups.insert().values(
+                    class_id=class_id, name=name, name_key=name_key(name),
+                    created_at=now())).inserted_primary_key[0]
+                bump_class(conn, class_id)
+                row = conn.execute(sa.select(class_groups).where(class_groups.c.id == new_id)
+                                   ).one()
+        except sa.exc.IntegrityError:
+            raise StorageError("group_taken", name=name) from None
+        return _group(row)
+
+    def rename_group(self, class_id: int, group_id: int, name: str) -> GroupRow:
+        """The group's new name: ``group_missing`` (not the class's), ``group_taken``."""
+        try:
+            with self.transaction() as conn:
+                if not _group_of_class(conn, class_id, group_id):
+                    raise StorageError("group_missing")
+                conn.execute(class_groups.update().where(class_groups.c.id == group_id)
+                             .values(name=name, name_key=name_key(name)))
+                bump_class(conn, class_id)
+                row = conn.execute(sa.select(class_groups)
+                                   .where(class_groups.c.id == group_id)).one()
+        except sa.exc.IntegrityError:
+            raise StorageError("group_taken", name=name) from None
+        return _group(row)
+
+    def delete_group(self, class_id: int, group_id: int) -> None:
+        """Remove the group with its assignments (and their progress); its pupils stay in
+        the class, in no group. ``group_missing`` when it is not the class's."""
+        with self.transaction() as conn:
+            bump_class(conn, class_id)
+            if not _group_of_class(conn, class_id, group_id):
+                raise StorageError("group_missing")
+            theirs = sa.select(assignments.c.id).where(assignments.c.group_id == group_id)
+            conn.execute(assignment_progress.delete().where(
+                assignment_progress.c.assignment_id.in_(theirs)))
+            conn.execute(assignments.delete().where(assignments.c.group_id == group_id))
+            conn.execute(group_members.delete().where(group_members.c.group_id == group_id))
+            conn.execute(class_groups.delete().where(class_groups.c.id == group_id))
+
+    def set_pupil_group(self, class_id: int, profile_id: int, group_id: int | None) -> None:
+        """Put a pupil in a group of their class, or in none: they leave their former
+        group's assignments (their progress rows go) and get the new group's, counted from
+        what they answered since each was made, in one transaction (``not_in_class``,
+        ``group_missing``)."""
+        with self.transaction() as conn:
+            # The class's row first, as the assignment's maker takes it: an answer being
+            # written waits or is waited for, then is read here (My progress draws no
+            # group: the pupil's own version stays).
+            bump_class(conn, class_id)
+            if not _is_member(conn, class_id, profile_id):
+                raise StorageError("not_in_class")
+            if group_id is not None and not _group_of_class(conn, class_id, group_id):
+                raise StorageError("group_missing")
+            before = conn.execute(sa.select(group_members.c.group_id).where(
+                group_members.c.profile_id == profile_id)).scalar()
+            if before == group_id:
+                return
+            if before is not None:
+                conn.execute(assignment_progress.delete().where(
+                    (assignment_progress.c.profile_id == profile_id)
+                    & assignment_progress.c.assignment_id.in_(
+                        sa.select(assignments.c.id).where(assignments.c.group_id == before))))
+                conn.execute(group_members.delete().where(
+                    group_members.c.profile_id == profile_id))
+            if group_id is None:
+                return
+            conn.execute(group_members.insert().values(group_id=group_id,
+                                                       profile_id=profile_id))
+            tasks = [_task(_assignment(r)) for r in conn.execute(
+                sa.select(assignments).where(assignments.c.group_id == group_id))]
+            start_progress(conn, TASK_TABLES, tasks, [profile_id])
 
     # -- what the teacher's views read ------------------------------------------------
     def class_snapshot(self, class_id: int, *, only: int | None = None,
                        days_from: str | None = None,
                        every_attempt: bool = True) -> ClassSnapshot | None:
-        """The class, its assignments, its pupils with their lesson results and last game,
-        their attempts (every one, or only those the assignments count) and their
+        """The class, its assignments and groups, its pupils (each with their group) with
+        their lesson results and last game,
+        their progress on the assignments, their attempts (every one, or none) and their
         aggregates (per-day ones from the local day ``days_from`` on, every day if None):
         a fixed number of queries, whatever the number of pupils.
         ``only`` reads one pupil's data for the pupil's own list of assignments, which
@@ -665,6 +843,8 @@ class ClassroomStore(Database):
                           assignments.c.kind.label("a_kind"), assignments.c.spec.label("a_spec"),
                           assignments.c.due.label("a_due"),
                           assignments.c.created_at.label("a_created"),
+                          assignments.c.group_id.label("a_group"),
+                          assignments.c.profile_id.label("a_pupil"),
                           class_teachers.c.teacher_id.label("co_id"))
                 .outerjoin(assignments, assignments.c.class_id == classes.c.id)
                 .outerjoin(class_teachers, class_teachers.c.class_id == classes.c.id)
@@ -674,7 +854,8 @@ class ClassroomStore(Database):
             info = _class(rows[0], {r.co_id for r in rows if r.co_id is not None})
             tasks = tuple({r.a_id: AssignmentRow(r.a_id, class_id, r.a_kind,
                                                  json.loads(r.a_spec), r.a_due,
-                                                 aware(r.a_created))  # type: ignore[arg-type]
+                                                 aware(r.a_created),  # type: ignore[arg-type]
+                                                 r.a_group, r.a_pupil)
                            for r in rows if r.a_id is not None}.values())
             # 2. the pupils, each with its lesson results and unfinished lesson goes (one
             # row per level, the two tables one under the other: no product of the two)
@@ -682,26 +863,34 @@ class ClassroomStore(Database):
             mine = class_members.c.class_id == class_id
             if only is not None:
                 mine = mine & (class_members.c.profile_id == only)
-            last_game = sa.select(sa.func.max(games.c.updated_at)).where(
-                games.c.profile_id == class_members.c.profile_id).scalar_subquery()
+            # Each pupil's last game, grouped once (as a scalar subquery it was computed
+            # again for each of the pupil's lesson rows, over every game of their year),
+            # and the class's lesson rows only (not every profile's, then joined).
+            theirs = sa.select(class_members.c.profile_id).where(mine)
+            last_game = sa.select(games.c.profile_id,
+                                  sa.func.max(games.c.updated_at).label("last_game")).where(
+                games.c.profile_id.in_(theirs)).group_by(games.c.profile_id).subquery("last")
             levels = sa.union_all(
                 sa.select(lesson_results.c.profile_id, sa.literal(1).label("done"),
                           lesson_results.c.stage, lesson_results.c.level,
                           lesson_results.c.stars.label("first"),
                           lesson_results.c.plays.label("second"),
                           lesson_results.c.created_at.label("l_created"),
-                          lesson_results.c.updated_at.label("l_updated")),
+                          lesson_results.c.updated_at.label("l_updated"))
+                .where(lesson_results.c.profile_id.in_(theirs)),
                 sa.select(lesson_goes.c.profile_id, sa.literal(0).label("done"),
                           lesson_goes.c.stage, lesson_goes.c.level,
                           lesson_goes.c.tries.label("first"),
                           lesson_goes.c.wrong.label("second"),
                           lesson_goes.c.started_at.label("l_created"),
-                          lesson_goes.c.updated_at.label("l_updated"))).subquery("levels")
+                          lesson_goes.c.updated_at.label("l_updated"))
+                .where(lesson_goes.c.profile_id.in_(theirs))).subquery("levels")
             member_rows = conn.execute(
-                _members_query(last_game.label("last_game"), levels.c.done, levels.c.stage,
+                _members_query(last_game.c.last_game, levels.c.done, levels.c.stage,
                                levels.c.level, levels.c.first, levels.c.second,
                                levels.c.l_created, levels.c.l_updated)
                 .outerjoin(levels, levels.c.profile_id == profiles.c.id)
+                .outerjoin(last_game, last_game.c.profile_id == profiles.c.id)
                 .where(mine).order_by(sa.func.lower(profiles.c.nickname), profiles.c.id)).all()
             members: dict[int, Member] = {}
             lessons: dict[int, dict[tuple[str, str], LessonBest]] = {}
@@ -723,11 +912,19 @@ class ClassroomStore(Database):
                     goes[r.profile_id][(r.stage, r.level)] = LessonGo(
                         r.stage, r.level, r.first, r.second, aware(r.l_created),
                         aware(r.l_updated))  # type: ignore[arg-type]
-            # 3. the pupils' attempts, oldest first
+            if only is not None:  # the pupil's own list: their assignments only
+                tasks = tuple(t for t in tasks
+                              if only in members and t.is_for(members[only]))
+            groups = tuple(_group(r) for r in conn.execute(
+                sa.select(class_groups).where(class_groups.c.class_id == class_id)
+                .order_by(class_groups.c.id)))
+            # 3. their progress on the assignments, and every attempt if asked (oldest first)
             pupils = sa.select(class_members.c.profile_id).where(mine)
-            counted = sa.true() if every_attempt else assignment_attempts(tasks)
+            progress = read_progress(conn, TASK_TABLES, [t.id for t in tasks
+                                                         if t.kind != "lesson"], pupils)
             attempt_rows = conn.execute(sa.select(attempts).where(
-                attempts.c.profile_id.in_(pupils) & counted).order_by(attempts.c.id)).all()
+                attempts.c.profile_id.in_(pupils)).order_by(attempts.c.id)).all() \
+                if every_attempt else []
             # 4. their aggregates
             aggregates = _read_aggregates(conn, pupils, list(members), days_from) \
                 if only is None else {}
@@ -735,7 +932,7 @@ class ClassroomStore(Database):
         for r in attempt_rows:
             by_pupil.setdefault(r.profile_id, []).append(_attempt(r))
         return ClassSnapshot(info, tuple(members.values()), tasks, by_pupil, lessons, last,
-                             goes, aggregates, days_from, every_attempt)
+                             goes, aggregates, days_from, every_attempt, progress, groups)
 
     def class_version(self, class_id: int) -> ClassVersion:
         """See :class:`ClassVersion`: one lookup by primary key, whatever the class's
@@ -745,27 +942,6 @@ class ClassroomStore(Database):
                                .where(classes.c.id == class_id)).first()
         return ClassVersion(None, None) if row is None else \
             ClassVersion(aware(row.created_at), row.data_version)
-
-
-def assignment_attempts(tasks: Sequence[AssignmentRow]) -> sa.ColumnElement[bool]:
-    """The attempts the assignments' progress counts (``trainer.classroom_views.pupil_task``
-    states the rules): a *puzzles* assignment's kind, level and sum since it was made; a
-    *facts* one's quick facts with its sum since; a *weakest* one's too, and every answer
-    before it (its facts are chosen from them). A lesson assignment counts none."""
-    quick = attempts.c.kind == "quick-facts"
-    parts: list[sa.ColumnElement[bool]] = []
-    for task in tasks:
-        since = attempts.c.created_at >= task.created_at
-        spec = task.spec
-        if task.kind == "puzzles":
-            parts.append(since & (attempts.c.kind == spec["kind"])
-                         & (attempts.c.level == spec["level"])
-                         & (attempts.c.capture_sum == spec["capture_sum"]))
-        elif task.kind in ("facts", "weakest"):
-            parts.append(since & quick & (attempts.c.capture_sum == spec["capture_sum"]))
-            if task.kind == "weakest":
-                parts.append(attempts.c.created_at < task.created_at)
-    return sa.or_(sa.false(), *parts)
 
 
 def _read_aggregates(conn: Connection, pupils: sa.Select, ids: Sequence[int],
@@ -842,13 +1018,15 @@ def _members_query(*extra: Any) -> sa.Select:
     return (sa.select(class_members.c.profile_id, class_members.c.class_id,
                       class_members.c.real_name, class_members.c.created_at,
                       class_members.c.locked_until, profiles.c.nickname, profiles.c.avatar,
-                      *extra)
-            .join(profiles, profiles.c.id == class_members.c.profile_id))
+                      group_members.c.group_id, *extra)
+            .join(profiles, profiles.c.id == class_members.c.profile_id)
+            .outerjoin(group_members, group_members.c.profile_id == class_members.c.profile_id))
 
 
 def _member(row: Any) -> Member:
     return Member(row.profile_id, row.class_id, row.nickname, row.avatar, row.real_name,
-                  aware(row.created_at), aware(row.locked_until))  # type: ignore[arg-type]
+                  aware(row.created_at), aware(row.locked_until),  # type: ignore[arg-type]
+                  row.group_id)
 
 
 def _is_member(conn: Connection, class_id: int, profile_id: int) -> bool:

@@ -23,6 +23,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from .aggregates import AggregateTables, Tally, write_tally
+from .assignment_progress import Task, TaskTables, start_progress
 
 __all__ = ["Migration", "MIGRATIONS", "SCHEMA_VERSION"]
 
@@ -532,6 +533,89 @@ def _migration_16(conn: Connection) -> None:
     write_tally(conn, tally, tables)
 
 
+def _migration_17(conn: Connection) -> None:
+    """Each pupil's progress on each assignment, kept at write time (issue 32; what each
+    column holds: ``trainer.storage.assignment_progress``), computed here from the
+    attempts written before, so an upgraded school's assignments show what they showed."""
+    v17 = sa.MetaData()
+    sa.Table("profiles", v17, sa.Column("id", sa.Integer, primary_key=True))
+    classes = sa.Table("classes", v17, sa.Column("id", sa.Integer, primary_key=True))
+    class_members = sa.Table("class_members", v17, sa.Column("class_id", sa.Integer),
+                             sa.Column("profile_id", sa.Integer))
+    assignments = sa.Table(
+        "assignments", v17, sa.Column("id", sa.Integer, primary_key=True),
+        sa.Column("class_id", sa.Integer), sa.Column("kind", sa.String(16)),
+        sa.Column("spec", sa.Text), sa.Column("created_at", sa.DateTime(timezone=True)))
+    attempts = sa.Table(
+        "attempts", v17, sa.Column("id", sa.Integer, primary_key=True),
+        sa.Column("profile_id", sa.Integer), sa.Column("created_at", sa.DateTime(timezone=True)),
+        sa.Column("day", sa.String(10)), sa.Column("kind", sa.String(16)),
+        sa.Column("level", sa.Integer), sa.Column("capture_sum", sa.Integer),
+        sa.Column("correct", sa.Boolean), sa.Column("stars", sa.Integer),
+        sa.Column("seconds", sa.Float), sa.Column("facts", sa.Text),
+        sa.Column("answers", sa.Text))
+    progress = sa.Table(
+        "assignment_progress", v17,
+        sa.Column("assignment_id", sa.Integer,
+                  sa.ForeignKey("assignments.id", ondelete="CASCADE"), primary_key=True),
+        sa.Column("profile_id", sa.Integer, sa.ForeignKey("profiles.id", ondelete="CASCADE"),
+                  primary_key=True, index=True),
+        sa.Column("facts", sa.Text, nullable=False),
+        sa.Column("tried", sa.Integer, nullable=False),
+        sa.Column("solved", sa.Integer, nullable=False),
+        sa.Column("stars", sa.Integer, nullable=False),
+        sa.Column("marks", sa.Text, nullable=False))
+    progress.create(conn)
+    tables = TaskTables(progress, assignments, attempts, classes, class_members)
+    members: dict[int, list[int]] = {}
+    for class_id, profile_id in conn.execute(sa.select(class_members).order_by(
+            class_members.c.profile_id)):
+        members.setdefault(class_id, []).append(profile_id)
+    tasks: dict[int, list[Task]] = {}
+    for row in conn.execute(sa.select(assignments).order_by(assignments.c.id)):
+        when = row.created_at if row.created_at.tzinfo is not None \
+            else row.created_at.replace(tzinfo=UTC)
+        tasks.setdefault(row.class_id, []).append(
+            Task(row.id, row.kind, json.loads(row.spec), when))
+    for class_id, mine in tasks.items():
+        start_progress(conn, tables, mine, members.get(class_id, []))
+
+
+def _migration_18(conn: Connection) -> None:
+    """Groups within a class (issue 29): ``class_groups``, a pupil's group in
+    ``group_members`` (one at most), and an assignment's pupils: the class's (as every
+    assignment before), a group's (``assignments.group_id``) or one pupil's
+    (``assignments.profile_id``); it goes with its group or its pupil."""
+    v18 = sa.MetaData()
+    sa.Table("profiles", v18, sa.Column("id", sa.Integer, primary_key=True))
+    sa.Table("classes", v18, sa.Column("id", sa.Integer, primary_key=True))
+    groups = sa.Table(
+        "class_groups", v18,
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("class_id", sa.Integer, sa.ForeignKey("classes.id", ondelete="CASCADE"),
+                  nullable=False, index=True),
+        sa.Column("name", sa.String(40), nullable=False),
+        sa.Column("name_key", sa.String(160), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.UniqueConstraint("class_id", "name_key", name="uq_class_groups_name"))
+    members = sa.Table(
+        "group_members", v18,
+        sa.Column("group_id", sa.Integer,
+                  sa.ForeignKey("class_groups.id", ondelete="CASCADE"), nullable=False,
+                  index=True),
+        sa.Column("profile_id", sa.Integer, sa.ForeignKey("profiles.id", ondelete="CASCADE"),
+                  primary_key=True))
+    groups.create(conn)
+    members.create(conn)
+    # Nullable references (SQLite adds a REFERENCES column only with a NULL default),
+    # without ON DELETE: SQLite's reflection reads no option of a column's own
+    # REFERENCES, and the writes delete an assignment before its group or pupil anyway.
+    conn.exec_driver_sql("ALTER TABLE assignments ADD COLUMN group_id INTEGER "
+                         "REFERENCES class_groups (id)")
+    conn.exec_driver_sql("ALTER TABLE assignments ADD COLUMN profile_id INTEGER "
+                         "REFERENCES profiles (id)")
+
+
 #: Append only; never edit one that has shipped.
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "profiles, games, moves, results", _migration_1),
@@ -551,5 +635,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(14, "shared tablets: a class's idle minutes and sign-out time", _migration_14),
     Migration(15, "data versions of profiles and classes", _migration_15),
     Migration(16, "aggregates of the attempts for the teacher's views", _migration_16),
+    Migration(17, "each pupil's progress on each assignment", _migration_17),
+    Migration(18, "groups within a class; an assignment's group or pupil", _migration_18),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version

@@ -14,8 +14,10 @@ import sqlalchemy as sa
 from puzzles.practice import Attempt
 
 from .aggregates import insert_attempts
+from .assignment_progress import add_to_assignments
 from .schema import (
     AGGREGATES,
+    TASK_TABLES,
     Database,
     attempt_totals,
     attempts,
@@ -71,9 +73,14 @@ def attempt_values(profile_id: int, attempt: Attempt, stamp: datetime) -> dict[s
 
 
 def add_attempts(conn: sa.Connection, rows: Sequence[dict[str, Any]]) -> list[int]:
-    """Attempt rows (:func:`attempt_values`) inserted with their aggregates, in ``conn``'s
-    transaction: the one way an attempt is written. Their ids, in order."""
-    return insert_attempts(conn, attempts, rows, AGGREGATES)
+    """Attempt rows (:func:`attempt_values`) inserted with their aggregates and their
+    pupils' progress on their class's assignments (:mod:`.assignment_progress`), in
+    ``conn``'s transaction: the one way an attempt is written. Their ids, in order."""
+    ids = insert_attempts(conn, attempts, rows, AGGREGATES)
+    if not ids:
+        return ids
+    add_to_assignments(conn, TASK_TABLES, rows, ids)
+    return ids
 
 
 def games_of(profile_id: int) -> sa.ColumnElement[bool]:

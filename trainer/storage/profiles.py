@@ -18,11 +18,14 @@ from .schema import (
     AGGREGATES,
     Database,
     StorageError,
+    assignment_progress,
+    assignments,
     attempts,
     aware,
     class_members,
     daily_results,
     games,
+    group_members,
     lesson_goes,
     lesson_results,
     moves,
@@ -245,8 +248,11 @@ def delete_profiles(conn: Connection, profile_ids: Sequence[int]) -> None:
     # those games from My progress: all of them see their versions move.
     bump_profiles(conn, [*ids, *seated_children(conn, game_ids)])
     conn.execute(attempts.delete().where(attempts.c.profile_id.in_(ids)))
-    for aggregate in AGGREGATES:
+    for aggregate in (*AGGREGATES, assignment_progress):
         conn.execute(aggregate.delete().where(aggregate.c.profile_id.in_(ids)))
+    # A pupil's own assignments go with them (their progress, only theirs, went above).
+    conn.execute(assignments.delete().where(assignments.c.profile_id.in_(ids)))
+    conn.execute(group_members.delete().where(group_members.c.profile_id.in_(ids)))
     conn.execute(daily_results.delete().where(daily_results.c.profile_id.in_(ids)))
     conn.execute(lesson_results.delete().where(lesson_results.c.profile_id.in_(ids)))
     conn.execute(lesson_goes.delete().where(lesson_goes.c.profile_id.in_(ids)))

@@ -21,6 +21,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from ..clock import now as clock_now
 from .aggregates import AggregateTables
+from .assignment_progress import TaskTables
 from .migrations import MIGRATIONS
 
 __all__ = ["Database", "StorageError", "metadata", "schema_version", "profiles", "games",
@@ -29,6 +30,7 @@ __all__ = ["Database", "StorageError", "metadata", "schema_version", "profiles",
            "classes", "class_teachers", "class_members", "assignments", "game_tables",
            "table_seats", "secret_tries", "puzzle_progress", "teacher_invites", "fact_progress",
            "fact_days", "attempt_totals", "attempt_days", "quick_fact_times", "puzzle_streaks",
+           "assignment_progress", "TASK_TABLES", "class_groups", "group_members",
            "AGGREGATES",
            "sqlite_url",
            "configure_sqlite",
@@ -301,6 +303,34 @@ assignments = sa.Table(
     sa.Column("due", sa.String(10), nullable=True),  # YYYY-MM-DD, the pupils' local date
     # Attempts count toward the assignment from this moment on (docs/CLASSROOM.md).
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    # Its pupils (issue 29, migration 18): the class's (both None), one group's, or one
+    # pupil's. It goes with its group or its pupil, deleted first by their deletions
+    # (docs/CLASSROOM.md; no ON DELETE: see the migration).
+    sa.Column("group_id", sa.Integer, sa.ForeignKey("class_groups.id"), nullable=True),
+    sa.Column("profile_id", sa.Integer, sa.ForeignKey("profiles.id"), nullable=True),
+)
+
+# Groups within a class (issue 29): tables, support groups, named by its teachers.
+class_groups = sa.Table(
+    "class_groups", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("class_id", sa.Integer, sa.ForeignKey("classes.id", ondelete="CASCADE"),
+              nullable=False, index=True),
+    sa.Column("name", sa.String(40), nullable=False),  # as typed (cleaned), shown
+    # The folded name (trainer.names.name_key): "Table 1" and "table 1" are one group.
+    sa.Column("name_key", sa.String(160), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.UniqueConstraint("class_id", "name_key", name="uq_class_groups_name"),
+)
+
+# A pupil's group: at most one (the unique profile), of the pupil's own class (checked
+# by the storage's writes).
+group_members = sa.Table(
+    "group_members", metadata,
+    sa.Column("group_id", sa.Integer, sa.ForeignKey("class_groups.id", ondelete="CASCADE"),
+              nullable=False, index=True),
+    sa.Column("profile_id", sa.Integer, sa.ForeignKey("profiles.id", ondelete="CASCADE"),
+              primary_key=True),
 )
 
 # A table between devices (issue 16, docs/TABLES.md): the code friends type, the game
@@ -450,9 +480,29 @@ puzzle_streaks = sa.Table(
     sa.Column("recent", sa.Text, nullable=False),  # JSON: [[attempt id, solved], ...]
 )
 
+#: Each pupil's progress on each assignment its attempts count toward (a lesson's comes
+#: from its results), kept in every attempt's transaction (issue 32;
+#: trainer.storage.assignment_progress says what each column holds).
+assignment_progress = sa.Table(
+    "assignment_progress", metadata,
+    sa.Column("assignment_id", sa.Integer,
+              sa.ForeignKey("assignments.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("profile_id", sa.Integer, sa.ForeignKey("profiles.id", ondelete="CASCADE"),
+              primary_key=True, index=True),
+    sa.Column("facts", sa.Text, nullable=False),  # JSON: the pupil's facts (facts, weakest)
+    sa.Column("tried", sa.Integer, nullable=False),  # attempts that counted
+    sa.Column("solved", sa.Integer, nullable=False),  # puzzles solved
+    sa.Column("stars", sa.Integer, nullable=False),  # puzzles' stars
+    # JSON: puzzles [[attempt id, day], ...] (the first `count`); facts {fact: [first id,
+    # its day, latest id, its attempt right]}
+    sa.Column("marks", sa.Text, nullable=False),
+)
+
 #: The aggregates every attempt adds to, in the attempt's transaction.
 AGGREGATES = AggregateTables(fact_progress, fact_days, attempt_totals, attempt_days,
                              quick_fact_times, puzzle_streaks)
+#: What an assignment's progress reads and writes.
+TASK_TABLES = TaskTables(assignment_progress, assignments, attempts, classes, class_members)
 
 
 def now() -> datetime:

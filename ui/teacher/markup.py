@@ -77,6 +77,8 @@ def dashboard_html(rows: list[PupilRow], lang: str) -> str:
         name = html.escape(f"{row.avatar} {row.nickname}")
         real = (f" <span class='dash-real'>({html.escape(row.real_name)})</span>"
                 if row.real_name else "")
+        group = (f" <span class='dash-real' data-testid='dash-group'>· 👥 "
+                 f"{html.escape(row.group)}</span>" if row.group else "")
         # say(): a reason's kind, lesson stage and facts worded, not their keys
         why = "".join(f"<li data-testid='dash-reason'>{html.escape(say(r.key, r.params, lang))}"
                       "</li>"
@@ -86,7 +88,7 @@ def dashboard_html(rows: list[PupilRow], lang: str) -> str:
                           for key, label, value in _figures(row, lang))
         return (f"<div class='dash-card{' dash-help' if row.help else ''}' "
                 f"data-testid='dash-pupil' data-pupil='{row.profile_id}'>"
-                f"<div class='dash-name'>{'⚠️ ' if row.help else ''}{name}{real}</div>"
+                f"<div class='dash-name'>{'⚠️ ' if row.help else ''}{name}{real}{group}</div>"
                 + (f"<ul class='dash-why'>{why}</ul>" if why else "")
                 + f"<dl class='dash-figs'>{figures}</dl></div>")
 
@@ -127,6 +129,9 @@ def grid_html(grid: FactGrid, facts: tuple[str, ...], lang: str,
     body = []
     for row in grid.rows:
         name = html.escape(f"{row.avatar} {row.nickname}")
+        if row.group:  # the pupil's group under the name, small (issue 29)
+            name += (f"<br><small data-testid='fg-group'>👥 {html.escape(row.group)}"
+                     "</small>")
         cells = []
         for fact in facts:
             cell = row.cells[fact]

@@ -12,7 +12,7 @@ from typing import Any
 import streamlit as st
 
 from trainer.classroom import Classroom
-from trainer.classroom_views import FactGrid, PupilRow
+from trainer.classroom_views import FactGrid, PupilRow, of_group
 from trainer.storage import ClassInfo, ClassSnapshot
 
 from ..i18n import current_language
@@ -46,6 +46,14 @@ class OpenClass:
         rows: list[PupilRow] = self.kept(("dashboard", self.day),
                                          lambda: self.room.dashboard(self.snap, self.day))
         return rows
+
+    def of_group(self, group_id: int | None) -> OpenClass:
+        """The class as one group's pupils only (None: every pupil), for the views'
+        filter (issue 29), with a memo of its own kept beside the class's."""
+        if group_id is None:
+            return self
+        memo: dict[Any, Any] = self.memo.setdefault(("group", group_id), {})
+        return OpenClass(self.room, of_group(self.snap, group_id), memo, self.day)
 
     def fact_grid(self, limit: int | None = None) -> FactGrid:
         """The fact grid at ``limit`` seconds, or the class's (the grid's and the sheets')."""

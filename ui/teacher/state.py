@@ -17,7 +17,7 @@ from ..session import storage
 
 __all__ = ["KEY_CLASS", "KEY_PART", "KEY_SNAP", "KEY_ADDED", "KEY_NEW_PINS", "KEY_PUPIL_PIN",
            "KEY_PIN_ASK", "KEY_ARCHIVE_ASK", "KEY_PUPIL_CHOSEN", "KEY_INVITE", "KEY_LOOKED_UP",
-           "teacher_room", "open_class", "on_open"]
+           "KEY_GROUP_FILTER", "teacher_room", "open_class", "on_open"]
 
 KEY_CLASS = "tc_class"
 KEY_PART = "tc_part"
@@ -31,6 +31,8 @@ KEY_ARCHIVE_ASK = "tc_archive_ask"  # class id whose "Archive" was tapped once
 KEY_PUPIL_CHOSEN = "tc_pupil_chosen"  # the profile id chosen on the Pupils part
 KEY_INVITE = "tc_invite"  # (code, expires): the invitation just made, shown once
 KEY_LOOKED_UP = "tc_looked_up"  # (class id, PupilLogin): a pupil's PIN looked up
+#: The group the dashboard and the grid show (issue 29; 0: everyone), one for both.
+KEY_GROUP_FILTER = "tc_gr_filter"
 
 
 def teacher_room() -> Classroom:
@@ -50,7 +52,7 @@ def open_class(class_id: int | None) -> None:
         st.session_state[KEY_CLASS] = class_id
         st.session_state.pop(KEY_PART, None)
     for key in (KEY_ADDED, KEY_NEW_PINS, KEY_PUPIL_PIN, KEY_SNAP, KEY_LOOKED_UP, KEY_PIN_ASK,
-                KEY_ARCHIVE_ASK, KEY_PUPIL_CHOSEN):
+                KEY_ARCHIVE_ASK, KEY_PUPIL_CHOSEN, KEY_GROUP_FILTER):
         st.session_state.pop(key, None)
 
 

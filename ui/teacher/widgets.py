@@ -13,12 +13,15 @@ from trainer.export import file_name
 from trainer.i18n import t
 from trainer.names import sort_names
 from trainer.storage import ClassInfo
+from trainer.text import md_escape
 
 from ..classroom import class_action, ct, ct_text
 from ..downloads import download
 from ..i18n import current_language
+from .snapshot import OpenClass
 
-__all__ = ["pupil_label", "pdf_name", "cards_button", "on_forget", "ask_first"]
+__all__ = ["pupil_label", "pdf_name", "cards_button", "on_forget", "ask_first",
+           "group_filter"]
 
 
 def pupil_label(avatar: str, nickname: str, real_name: str | None = None) -> str:
@@ -70,3 +73,25 @@ def ask_first(ask_key: str, value: Any, *, key: str, label: str, icon: str, sure
                       icon=icon)
             st.button(ct("confirm.cancel"), key=f"{key}_no", on_click=on_forget,
                       args=(ask_key,))
+
+
+#: The group filter's "everyone" (a group's id is never 0).
+EVERYONE = 0
+
+
+def group_filter(view: OpenClass, key: str) -> OpenClass:
+    """The filter by group of the dashboard and the grid (issue 29), drawn when the class
+    has groups: the class as the chosen group's pupils, or as it is."""
+    if not view.snap.groups:
+        return view
+    names = {g.id: g.name for g in view.snap.groups}
+    options = [EVERYONE, *(g.id for g in sort_names(view.snap.groups, current_language(),
+                                                    key=lambda g: g.name))]
+    if st.session_state.get(key) not in options:  # a group deleted meanwhile
+        st.session_state[key] = EVERYONE
+    everyone = ct_text("groups.everyone")  # now: AppTest formats the options after the run
+    chosen = st.segmented_control(
+        ct("groups.filter"), options, key=key, required=True,
+        format_func=lambda gid: everyone if gid == EVERYONE
+        else f"👥 {md_escape(names[gid])}")  # an option's label is Markdown
+    return view.of_group(chosen or None)

@@ -16,10 +16,12 @@ from trainer.classroom_views import (
     MAX_FACTS,
     MAX_PUZZLES,
     AssignmentProgress,
+    ClassroomError,
     askable_facts,
 )
 from trainer.i18n import format_day, t
-from trainer.storage import ClassInfo
+from trainer.names import sort_names
+from trainer.storage import AssignmentRow, ClassSnapshot
 from trainer.text import md_escape
 
 from ...classroom import class_action, class_flash, class_labels, ct, ct_text
@@ -34,6 +36,8 @@ from ..widgets import pupil_label
 __all__ = ["PART"]
 
 _PUZZLE_KINDS = tuple(k for k in KINDS if k != "quick-facts")
+#: Who a new assignment is for (issue 29): "class", "group", "pupil"; the group; the pupil.
+KEY_FOR, KEY_FOR_GROUP, KEY_FOR_PUPIL = "tc_gr_for", "tc_gr_for_group", "tc_gr_for_pupil"
 
 
 @class_action
@@ -49,7 +53,14 @@ def _on_assign(class_id: int, kind: str, capture_sum: int) -> None:
     else:
         spec = {"count": state.get("tc_as_weakest"), "capture_sum": capture_sum}
     due = state.get("tc_as_due")
-    row = teacher_room().create_assignment(class_id, kind, spec, due=due)
+    # For the whole class, a group or one pupil (issue 29): only the chosen one's box counts.
+    target = state.get(KEY_FOR) or "class"
+    group = state.get(KEY_FOR_GROUP) if target == "group" else None
+    pupil = state.get(KEY_FOR_PUPIL) if target == "pupil" else None
+    if target != "class" and group is None and pupil is None:
+        raise ClassroomError(f"assign.choose_{target}")
+    row = teacher_room().create_assignment(class_id, kind, spec, due=due, group_id=group,
+                                           profile_id=pupil)
     class_flash("success", "assign.created", what=describe(row, current_language()))
 
 
@@ -59,8 +70,35 @@ def _on_unassign(class_id: int, assignment_id: int) -> None:
     class_flash("success", "assign.deleted")
 
 
-def _new_assignment(info: ClassInfo) -> None:
+def _target(snap: ClassSnapshot) -> str:
+    """Who the new assignment is for: the whole class, a group, one pupil (issue 29)."""
+    targets = ("class", "group", "pupil") if snap.groups else ("class", "pupil")
+    if st.session_state.get(KEY_FOR) not in targets:
+        st.session_state[KEY_FOR] = "class"
+    return st.segmented_control(ct("assign.for"), targets, key=KEY_FOR, required=True,
+                                format_func=class_labels("assign.for_")) or "class"
+
+
+def _target_choice(snap: ClassSnapshot, target: str) -> None:
+    """The group or the pupil (inside the form: read when it is sent)."""
+    if target == "group":
+        names = {g.id: g.name for g in sort_names(snap.groups, current_language(),
+                                                  key=lambda g: g.name)}
+        st.selectbox(ct("assign.group"), list(names), key=KEY_FOR_GROUP, index=None,
+                     format_func=lambda gid: f"👥 {names.get(gid, '')}",
+                     placeholder=ct_text("dash.choose"))
+    elif target == "pupil":
+        pupils = {m.profile_id: pupil_label(m.avatar, m.nickname, m.real_name)
+                  for m in snap.members}
+        st.selectbox(ct("assign.pupil"), list(pupils), key=KEY_FOR_PUPIL, index=None,
+                     format_func=lambda pid: pupils.get(pid, ""),
+                     placeholder=ct_text("dash.choose"))
+
+
+def _new_assignment(snap: ClassSnapshot) -> None:
+    info = snap.info
     st.markdown(f"**{ct('assign.new')}**")
+    target = _target(snap)
     st.session_state.setdefault("tc_as_type", "puzzles")
     kind = st.segmented_control(ct("assign.type"), ASSIGNMENT_KINDS, key="tc_as_type",
                                 required=True,
@@ -90,17 +128,32 @@ def _new_assignment(info: ClassInfo) -> None:
                            placeholder=t("stw.choose_options"))
         else:
             st.number_input(ct("assign.weakest"), 1, MAX_FACTS, 5, key="tc_as_weakest")
+        _target_choice(snap, target)
         st.date_input(ct("assign.due"), value=None, key="tc_as_due", min_value=today(),
                       format=date_format(lang))
         st.form_submit_button(ct("assign.create"), type="primary", on_click=_on_assign,
                               args=(info.id, kind, capture_sum), width="stretch")
 
 
-def _assignment_card(info: ClassInfo, item: AssignmentProgress, names: dict[int, str]) -> None:
+def _for_whom(snap: ClassSnapshot, a: AssignmentRow, names: dict[int, str]) -> str:
+    """Who an assignment is for, said on its card (the whole class's says nothing)."""
+    if a.group_id is not None:
+        group = next((g.name for g in snap.groups if g.id == a.group_id), "")
+        return ct("assign.to_group", name=group)
+    if a.profile_id is not None:
+        return ct("assign.to_pupil", name=names.get(a.profile_id, ""))
+    return ""
+
+
+def _assignment_card(snap: ClassSnapshot, item: AssignmentProgress,
+                     names: dict[int, str]) -> None:
+    info = snap.info
     lang = current_language()
     a = item.assignment
     with st.container(border=True, key=f"tc_assignment_{a.id}"):
         st.markdown(f"**{md_escape(describe(a, lang))}**")
+        if whom := _for_whom(snap, a, names):
+            st.markdown(whom)
         due = ct("task.due", date=format_day(a.due, lang)) if a.due else ct("assign.no_due")
         done = ct("assign.completion", done=item.completed, count=len(item.pupils))
         right = ct("assign.completion_right", count=item.completed_right)
@@ -124,7 +177,7 @@ def _assignment_card(info: ClassInfo, item: AssignmentProgress, names: dict[int,
 def show(view: OpenClass) -> None:
     snap, info = view.snap, view.info
     if not info.archived:
-        _new_assignment(info)
+        _new_assignment(snap)
     items: list[AssignmentProgress] = view.kept(
         ("assignments", view.day), lambda: view.room.assignments(snap, view.day))
     st.markdown(f"**{ct('assign.list')}**")
@@ -133,7 +186,7 @@ def show(view: OpenClass) -> None:
         return
     names = {m.profile_id: pupil_label(m.avatar, m.nickname) for m in snap.members}
     for item in items:
-        _assignment_card(info, item, names)
+        _assignment_card(snap, item, names)
 
 
 PART = Part(key="assignments", label="part.assignments", render=show)

@@ -13,15 +13,20 @@ from ...i18n import current_language
 from ..markup import dashboard_html
 from ..part import Part
 from ..snapshot import OpenClass
-from ..widgets import pupil_label
+from ..state import KEY_GROUP_FILTER
+from ..widgets import group_filter, pupil_label
 
 __all__ = ["PART"]
 
 
 def show(view: OpenClass) -> None:
+    if not view.snap.members:
+        st.info(ct("dash.none"), icon="🌱")
+        return
+    view = group_filter(view, KEY_GROUP_FILTER)
     rows = view.rows()
     if not rows:
-        st.info(ct("dash.none"), icon="🌱")
+        st.info(ct("groups.empty"), icon="👥")
         return
     lang = current_language()
     helped = sum(1 for r in rows if r.needs_help)

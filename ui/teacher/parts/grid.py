@@ -16,15 +16,20 @@ from ...practice import child_timezone
 from ..markup import CELL_MARKS, grid_html, legend_html, totals_html
 from ..part import Part
 from ..snapshot import OpenClass
-from ..widgets import pupil_label
+from ..state import KEY_GROUP_FILTER
+from ..widgets import group_filter, pupil_label
 
 __all__ = ["PART"]
 
 
 def show(view: OpenClass) -> None:
+    if not view.snap.members:
+        st.info(ct("dash.none"), icon="🌱")
+        return
+    view = group_filter(view, KEY_GROUP_FILTER)
     snap, info = view.snap, view.info
     if not snap.members:
-        st.info(ct("dash.none"), icon="🌱")
+        st.info(ct("groups.empty"), icon="👥")
         return
     lang = current_language()
     # One above the other: side by side, the second was cut off on a phone (issue 27).

@@ -1,0 +1,141 @@
+"""Groups on the teacher's page with AppTest (issue 29): a teacher names groups, moves
+pupils with a tap, sees each pupil's group on the dashboard and the grid and filters them
+by group; an assignment for one group is done by a pupil in it, on her tablet, and never
+shown to a pupil outside it."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_app_classroom import (  # noqa: F401 (_setup, media: autouse fixtures)
+    MY_CLASS,
+    TODAY,
+    _class,
+    _setup,
+    answer_round,
+    card_of,
+    click,
+    dash_cards,
+    media,
+    open_class,
+    part,
+    shown,
+    sign_in_pupil,
+    store,
+    submit,
+)
+from tests.test_app_helpers import assert_ok, new_app
+
+pytestmark = pytest.mark.usefixtures("fresh_app")
+
+
+def _grid(at) -> str:
+    return next(h.proto.body for h in at.get("html") if "fact-grid'" in h.proto.body)
+
+
+def test_a_teacher_names_groups_moves_pupils_and_filters_the_views() -> None:
+    db = store()
+    (room, info), ids = _class(db, "Ms Díaz", "3B", "Ana\nLeo\nMia", ["4821", "7395", "5102"])
+    at = open_class("en-US", "Ms Díaz", info.id)
+    part(at, "groups")
+    assert "No groups yet" in shown(at)
+    at.text_input(key="tc_gr_new").input("Table 1")
+    submit(at, "tc_gr_form")
+    assert "Group Table 1 added." in shown(at)
+    at.text_input(key="tc_gr_new").input("  TABLE 1 ")
+    submit(at, "tc_gr_form")
+    assert "The class already has a group called TABLE 1." in shown(at)
+    at.text_input(key="tc_gr_new").input("<b>Blue</b>")
+    submit(at, "tc_gr_form")
+    assert "Names cannot use signs" in shown(at)
+    at.text_input(key="tc_gr_new").input("Blue")
+    submit(at, "tc_gr_form")
+    groups = {g.name: g.id for g in db.groups(info.id)}
+    assert set(groups) == {"Table 1", "Blue"}
+    table, blue = groups["Table 1"], groups["Blue"]
+    # One tap puts a pupil in a group; another moves her (never in two).
+    at.segmented_control(key=f"tc_gr_pupil_{ids['Ana']}").set_value(blue).run()
+    assert_ok(at)
+    at.segmented_control(key=f"tc_gr_pupil_{ids['Ana']}").set_value(table).run()
+    at.segmented_control(key=f"tc_gr_pupil_{ids['Leo']}").set_value(table).run()
+    assert_ok(at)
+    assert {m.nickname: m.group_id for m in db.members(info.id)} \
+        == {"Ana": table, "Leo": table, "Mia": None}
+    assert at.segmented_control(key=f"tc_gr_pupil_{ids['Ana']}").value == table
+
+    # The dashboard shows each pupil's group and filters by group.
+    part(at, "dashboard")
+    assert "Table 1" in card_of(at, "Ana")["name"] and "Table 1" not in card_of(at, "Mia")["name"]
+    at.segmented_control(key="tc_gr_filter").set_value(table).run()
+    assert_ok(at)
+    assert {c["id"] for c in dash_cards(at)} == {ids["Ana"], ids["Leo"]}
+    # The grid too: the group under the name, one group's rows when filtered.
+    part(at, "grid")
+    at.segmented_control(key="tc_gr_filter").set_value(0).run()
+    grid = _grid(at)
+    ana_line = next(line for line in grid.split("<tr>") if "Ana" in line)
+    assert "👥 Table 1" in ana_line and grid.count("👥 Table 1") == 2
+    at.segmented_control(key="tc_gr_filter").set_value(blue).run()
+    assert_ok(at)
+    assert "No pupil is in this group yet" in shown(at)
+    assert not [h for h in at.get("html") if "fact-grid'" in h.proto.body]
+
+    # Renamed in place; deleted after asking (its pupils stay, in no group).
+    part(at, "groups")
+    at.text_input(key=f"tc_gr_name_{table}").input("Red table")
+    click(at, f"tc_gr_rename_{table}")
+    assert "The group is called Red table now." in shown(at)
+    click(at, f"tc_gr_delete_{table}")
+    assert "Delete the group Red table?" in shown(at)
+    click(at, f"tc_gr_delete_{table}_yes")
+    assert "Group deleted." in shown(at)
+    assert [g.name for g in db.groups(info.id)] == ["Blue"]
+    assert {m.group_id for m in db.members(info.id)} == {None}
+
+
+def test_a_group_assignment_is_done_by_a_pupil_in_the_group_and_unseen_outside_it() -> None:
+    db = store()
+    (room, info), ids = _class(db, "Ms Díaz", "3B", "Ana\nLeo", ["4821", "7395"])
+    group = room.create_group(info.id, "Table 1")
+    room.set_pupil_group(info.id, ids["Ana"], group.id)
+    at = open_class("en-US", "Ms Díaz", info.id)
+    part(at, "assignments")
+    at.segmented_control(key="tc_gr_for").set_value("group").run()
+    at.segmented_control(key="tc_as_type").set_value("facts").run()
+    at.multiselect(key="tc_as_facts").set_value(["15-6"])
+    submit(at, "tc_assign_form")
+    assert "Choose the group first: nothing was assigned." in shown(at)
+    assert db.assignments(info.id) == []
+    at.selectbox(key="tc_gr_for_group").set_value(group.id)
+    at.multiselect(key="tc_as_facts").set_value(["15-6"])
+    submit(at, "tc_assign_form")
+    (task,) = db.assignments(info.id)
+    assert task.group_id == group.id
+    assert "For the group Table 1" in shown(at) and "0 of 1 pupil done" in shown(at)
+
+    # Ana, in the group, finds it first on her tablet and does it.
+    ana = new_app()
+    ana.switch_page(MY_CLASS).run()
+    sign_in_pupil(ana, info.code, ids["Ana"], "4821")
+    assert f"mc_do_{task.id}" in {b.key for b in ana.button}
+    click(ana, f"mc_do_{task.id}")
+    answer_round(ana, right=True)
+    # Leo, outside it, never sees it.
+    leo = new_app()
+    leo.switch_page(MY_CLASS).run()
+    sign_in_pupil(leo, info.code, ids["Leo"], "7395")
+    assert not [b for b in leo.button if b.key and b.key.startswith("mc_do_")]
+    assert "6 + ? = 15" not in shown(leo)
+    # The teacher's card counts the group's pupil only.
+    at.run()
+    assert "1 of 1 pupil done" in shown(at)
+    progress = {p.assignment.id: p for p in room.assignments(room.snapshot(info.id),
+                                                              TODAY.date())}[task.id]
+    assert set(progress.pupils) == {ids["Ana"]} and progress.completed == 1
+    # One pupil's own assignment, from the page.
+    at.segmented_control(key="tc_gr_for").set_value("pupil").run()
+    at.selectbox(key="tc_gr_for_pupil").set_value(ids["Leo"])
+    at.multiselect(key="tc_as_facts").set_value(["3+5"])
+    submit(at, "tc_assign_form")
+    assert "Leo only" in shown(at)  # "For 🌙 Leo only": the picture beside the name
+    assert {a.profile_id for a in db.assignments(info.id)} == {None, ids["Leo"]}

@@ -30,6 +30,7 @@ from .classroom import (
 from .games import GameChanged, GameRow, GameStore, MoveRow, RoundResult, record_shareable
 from .lessons import LessonBest, LessonGo, LessonStore
 from .limits import LimitStore, SecretTries
+from .live import LiveAnswerRow, LiveRoundRow, LiveStore
 from .migrations import MIGRATIONS, SCHEMA_VERSION
 from .practice import DailyResult, PracticeStore, ProgressContents, ProgressVersion
 from .profiles import Profile, ProfileData, ProfileStore
@@ -54,10 +55,11 @@ __all__ = ["Storage", "Profile", "ProfileData", "GameRow", "GameChanged", "MoveR
            "Teacher", "ClassInfo", "Member", "NewMember",
            "AssignmentRow", "ClassSnapshot", "ClassDeletion", "ClassVersion", "FactRecord",
            "PupilAggregates", "TaskProgress",
+           "LiveRoundRow", "LiveAnswerRow",
            "TableRow", "SeatRow", "NewSeat", "TableChanged", "TablePulse", "SecretTries"]
 
 
 class Storage(ProfileStore, GameStore, PracticeStore, LessonStore, ClassroomStore, TableStore,
-              LimitStore, ProgressStore):
+              LimitStore, ProgressStore, LiveStore):
     """Profiles, games, practice, lessons, the classroom and tables between devices over
     one SQLAlchemy engine (SQLite or PostgreSQL)."""

@@ -51,6 +51,7 @@ from .schema import (
     attempts,
     aware,
     class_members,
+    class_presence,
     class_teachers,
     classes,
     daily_results,
@@ -59,6 +60,8 @@ from .schema import (
     games,
     lesson_goes,
     lesson_results,
+    live_answers,
+    live_rounds,
     now,
     profiles,
     puzzle_streaks,
@@ -484,6 +487,10 @@ class ClassroomStore(Database):
             conn.execute(assignment_progress.delete().where(assignment_progress.c.assignment_id.in_(
                 sa.select(assignments.c.id).where(assignments.c.class_id == class_id))))
             conn.execute(assignments.delete().where(assignments.c.class_id == class_id))
+            rounds = sa.select(live_rounds.c.id).where(live_rounds.c.class_id == class_id)
+            conn.execute(live_answers.delete().where(live_answers.c.round_id.in_(rounds)))
+            conn.execute(live_rounds.delete().where(live_rounds.c.class_id == class_id))
+            conn.execute(class_presence.delete().where(class_presence.c.class_id == class_id))
             conn.execute(class_teachers.delete().where(class_teachers.c.class_id == class_id))
             conn.execute(classes.delete().where(classes.c.id == class_id))
 

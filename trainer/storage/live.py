@@ -9,6 +9,7 @@ same pupil is refused by the table's key, whichever replica wrote the first.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from dataclasses import dataclass
 from datetime import datetime
@@ -167,10 +168,9 @@ class LiveStore(Database):
     def touch_presence(self, class_id: int, profile_id: int) -> None:
         """The pupil is on My class now (signed in, or the page's timer)."""
         stamp = now()
-        try:
+        # Another tab of the pupil may write the row this instant: seen all the same.
+        with contextlib.suppress(sa.exc.IntegrityError):
             self._touch(class_id, profile_id, stamp)
-        except sa.exc.IntegrityError:
-            pass  # another tab of the pupil wrote the row this instant: seen all the same
 
     def _touch(self, class_id: int, profile_id: int, stamp: datetime) -> None:
         with self.transaction() as conn:

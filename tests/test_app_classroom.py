@@ -802,8 +802,8 @@ def test_every_part_speaks_the_language(caplog, media, locale: str,
     with caplog.at_level("WARNING", logger="locales"):
         at = open_class(locale, "Ms Díaz", info.id)
         seen = shown(at)
-        for name in ("grid", "pupils", "assignments", "print", "export", "settings",
-                     "dashboard"):
+        for name in ("grid", "pupils", "assignments", "projector", "print", "export",
+                     "settings", "dashboard"):
             part(at, name)
             seen += shown(at)
         at.selectbox(key="tc_dash_pupil").set_value(ids["Ana"]).run()

@@ -36,7 +36,8 @@ __all__ = ["PART", "REFRESH_SECONDS"]
 REFRESH_SECONDS = 1.5
 
 _BIG = "font-size:clamp(1.6rem,3.2vw,3.4rem);font-weight:700;line-height:1.2"
-_HUGE = "font-size:clamp(2.4rem,6vw,6.5rem);font-weight:800;letter-spacing:0.08em"
+_MID = "font-size:clamp(1.2rem,2.2vw,2.4rem);font-weight:600;line-height:1.25"
+_HUGE = "font-size:clamp(2.2rem,4.6vw,5rem);font-weight:800;letter-spacing:0.08em"
 
 
 def _live() -> LiveClass:
@@ -77,50 +78,57 @@ def _right_set(item: RightSet, width: int) -> str:
             + cards_row_html(item.cards, deck_of(), bool(settings().get("show_values", True)),
                              width=width, names=False)
             + f"<div style='{_BIG}'>{html.escape(f'{values} = {item.total}')}</div>"
-            f"<div style='font-size:clamp(1.2rem,2vw,2.2rem)'>"
+            f"<div style='{_MID}'>"
             f"{html.escape(ct_text('live.found_by', count=item.found_by))}</div></div>")
 
 
 def _reveal(summary: LiveSummary) -> None:
-    sets = "".join(_right_set(item, 110) for item in summary.sets)
-    st.html("<div style='display:flex;flex-wrap:wrap;gap:24px'>" + sets + "</div>")
-    _line(ct_text("live.all_right", count=summary.all_right), testid="tc-live-all-right")
+    sets = "".join(_right_set(item, 72) for item in summary.sets)
+    st.html("<div style='display:flex;flex-wrap:wrap;gap:16px'>" + sets + "</div>")
+    _line(ct_text("live.all_right", count=summary.all_right), _MID, "tc-live-all-right")
     wrong = summary.common_wrong
     if wrong is not None:
         _line(ct_text("live.common_wrong", arithmetic=wrong.arithmetic,
-                      off=_off_words(wrong.off)), testid="tc-live-wrong")
+                      off=_off_words(wrong.off)), _MID, "tc-live-wrong")
 
 
 def _round(class_id: int, board: LiveBoard) -> None:
     live, summary = board.round, board.summary
     assert live is not None and summary is not None
-    _line(ct_text("live.title", sum=live.puzzle.capture_sum), testid="tc-live-title")
-    st.html(cards_row_html(live.puzzle.table, deck_of(),
-                           bool(settings().get("show_values", True)), width=150,
-                           names=False, gap=14))
-    _line(ct_text("live.answers", count=summary.answered,
-                  present=len(board.present)), testid="tc-live-count")
-    if live.state == "open":
-        st.button(ct("live.reveal"), key="tc_live_reveal", type="primary", icon="👀",
-                  on_click=_on_reveal, args=(class_id, live.id), width="stretch")
-        return
-    _reveal(summary)
-    st.button(ct("live.close"), key="tc_live_close", icon="✅", on_click=_on_close,
-              args=(class_id, live.id), width="stretch")
+    # Side by side, so the whole round fits a 1080-line screen under the page's header:
+    # the cards and the count on the left, the reveal on the right.
+    cards, answers = st.columns([3, 2], gap="large")
+    with cards:
+        _line(ct_text("live.title", sum=live.puzzle.capture_sum), testid="tc-live-title")
+        st.html(cards_row_html(live.puzzle.table, deck_of(),
+                               bool(settings().get("show_values", True)), width=130,
+                               names=False, gap=12))
+        _line(ct_text("live.answers", count=summary.answered), testid="tc-live-count")
+    with answers:
+        if live.state == "open":
+            st.button(ct("live.reveal"), key="tc_live_reveal", type="primary", icon="👀",
+                      on_click=_on_reveal, args=(class_id, live.id), width="stretch")
+            return
+        _reveal(summary)
+        st.button(ct("live.close"), key="tc_live_close", icon="✅", on_click=_on_close,
+                  args=(class_id, live.id), width="stretch")
 
 
 @friendly_fragment(run_every=REFRESH_SECONDS)
 def _screen(class_id: int, code: str, capture_sum: int) -> None:
     show_class_flash()  # a refusal of a tap in here (the round closed in another tab)
     board = _live().board(class_id, touch=False)
-    _line(ct_text("card.code", code=format_code(code)), _HUGE, "tc-live-code")
-    if board.present:
-        _line(ct_text("live.in", count=len(board.present)), testid="tc-live-in")
-        st.html("<div style='font-size:clamp(2rem,4vw,4.5rem);display:flex;flex-wrap:wrap;"
-                "gap:0.3em' data-testid='tc-live-pictures'>"
-                + "".join(f"<span>{html.escape(p)}</span>" for p in board.present) + "</div>")
-    else:
-        st.info(ct("live.nobody_in"), icon="🪧")
+    with st.container(horizontal=True, vertical_alignment="center", gap="large"):
+        _line(ct_text("card.code", code=format_code(code)), _HUGE, "tc-live-code")
+        if board.present:
+            st.html(f"<div style='{_MID}' data-testid='tc-live-in'>"
+                    f"{html.escape(ct_text('live.in', count=len(board.present)))}"
+                    "<div style='font-size:clamp(1.8rem,3vw,3.4rem);display:flex;"
+                    "flex-wrap:wrap;gap:0.25em' data-testid='tc-live-pictures'>"
+                    + "".join(f"<span>{html.escape(p)}</span>" for p in board.present)
+                    + "</div></div>")
+        else:
+            st.info(ct("live.nobody_in"), icon="🪧")
     if board.round is not None:
         _round(class_id, board)
         return

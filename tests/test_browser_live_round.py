@@ -87,7 +87,7 @@ def _add(page, cards) -> None:
     _wait_idle(page)
 
 
-def test_a_live_round_on_the_projector_and_two_tablets(server, browser_type_launch_args) -> None:  # noqa: F811, E501
+def test_a_live_round_on_the_projector_and_two_tablets(server, browser_type_launch_args) -> None:  # noqa: F811
     from playwright.sync_api import sync_playwright
 
     url, db_path = server

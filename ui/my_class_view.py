@@ -368,7 +368,8 @@ def _live_round(profile: Profile, live: LiveRound) -> None:
     docs/CLASSROOM.md); the projector's reveal then goes over it with the class."""
     pupil = PupilLive(storage(), profile.id)
     with st.container(border=True, key="mc_live"):
-        st.subheader(ct("mc.live_title"), anchor=False)
+        # One bold line, not a heading: on a phone the board must start high on the screen.
+        st.markdown(f"📽️ **{ct('mc.live_title')}**")
         mine = pupil.mine(live)
         drawn = state_of("mc_live")
         answered_here = drawn is not None and drawn.puzzle.id == live.puzzle.id \

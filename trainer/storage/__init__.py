@@ -3,7 +3,7 @@
 - :mod:`.migrations` -- the database's history, each migration with its own tables;
 - :mod:`.schema` -- the tables as they are now, the connection, migrating on start;
 - :mod:`.profiles`, :mod:`.games`, :mod:`.practice`, :mod:`.lessons`, :mod:`.classroom`,
-  :mod:`.tables`, :mod:`.limits`, :mod:`.progress`
+  :mod:`.tables`, :mod:`.limits`, :mod:`.progress`, :mod:`.live` (a class's live rounds)
   -- data access per domain (:mod:`.hashing`: the slow salted hash of PINs and passwords).
 
 :class:`Storage` is all of them over one ``Engine``, tested without Streamlit

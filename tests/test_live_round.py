@@ -15,7 +15,7 @@ from puzzles import check, generate
 from puzzles.practice import Attempt
 from trainer.classroom import Classroom, TeacherSession
 from trainer.classroom_views import ClassroomError
-from trainer.live import LIVE_MODE, LiveClass, LiveRound, PupilLive, summarise
+from trainer.live import LIVE_MODE, STALE_HOURS, LiveClass, LiveRound, PupilLive, summarise
 from trainer.storage import LiveAnswerRow, NewMember, Storage, configure_sqlite
 from trainer.storage.schema import StorageError
 
@@ -179,3 +179,14 @@ def test_deleting_a_pupil_or_the_class_takes_their_live_rows(store: Storage) -> 
     assert store.present_pupils(info.id, datetime(2000, 1, 1, tzinfo=UTC)) == []
     store.delete_class(info.id)
     assert store.live_round(info.id) is None and store.live_answers(live.id) == []
+
+
+def test_a_round_left_open_overnight_is_not_put_before_the_pupils(
+        store: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    teacher, info, ana, *_ = _class(store)
+    live = teacher.start(info.id, 2, seed=SEED)
+    assert PupilLive(store, ana.profile_id).current().id == live.id
+    monkeypatch.setenv("ESCOBA_NOW", (live.created_at + timedelta(hours=STALE_HOURS, minutes=1))
+                       .isoformat().replace("+00:00", "Z"))
+    assert PupilLive(store, ana.profile_id).current() is None
+    assert store.live_round(info.id).id == live.id  # the projector still shows it, to close

@@ -31,8 +31,8 @@ from .classroom_views import ClassroomError
 from .clock import now as clock_now
 from .storage import LiveAnswerRow, LiveRoundRow, Storage, StorageError
 
-__all__ = ["LIVE_KINDS", "LIVE_MODE", "PRESENT_MINUTES", "LiveRound", "RightSet", "WrongSum",
-           "LiveSummary", "LiveBoard", "LiveClass", "PupilLive", "summarise"]
+__all__ = ["LIVE_KINDS", "LIVE_MODE", "PRESENT_MINUTES", "STALE_HOURS", "LiveRound", "RightSet",
+           "WrongSum", "LiveSummary", "LiveBoard", "LiveClass", "PupilLive", "summarise"]
 
 #: The kinds of live round (the first slice: "find all the 15s").
 LIVE_KINDS: tuple[str, ...] = ("fifteens",)
@@ -40,6 +40,10 @@ LIVE_KINDS: tuple[str, ...] = ("fifteens",)
 LIVE_MODE = "live"
 #: A pupil seen on My class within these minutes counts as signed in on the projector.
 PRESENT_MINUTES = 5
+#: A round left open longer than this (the teacher went home without closing it) is no
+#: longer put before the pupils: My class would otherwise show only it, the next morning.
+#: The projector still shows it, to close.
+STALE_HOURS = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,7 +211,9 @@ class PupilLive:
         """Their class's round (open or revealed), or None (not a pupil, no round)."""
         class_id = self._class_id()
         row = self.storage.live_round(class_id) if class_id is not None else None
-        return None if row is None else LiveRound.of(row)
+        if row is None or row.created_at < clock_now() - timedelta(hours=STALE_HOURS):
+            return None
+        return LiveRound.of(row)
 
     def mine(self, live: LiveRound) -> LiveAnswerRow | None:
         """Their answer to the round, if they gave one."""

@@ -5,7 +5,8 @@ browser session; unknown codes are counted by the core per device and per server
 in the database: trainer.limits); the class's pictures
 and nicknames (never real names) as big buttons; the PIN on a number pad of big
 buttons (wrong PINs are counted per pupil by the core); then the pupil plays as
-themselves (:func:`ui.session.set_profile`), assignments first, each done right here
+themselves (:func:`ui.session.set_profile`), the class's live round first when the
+teacher runs one on the projector (issue 29), else assignments first, each done right here
 (puzzles on the board, quick facts on the number buttons, a lesson on the Lessons
 page), then the rest of the app as always. "Not you? Switch" goes back to the
 pictures for the next child.
@@ -392,7 +393,6 @@ def _live_round(profile: Profile, live: LiveRound) -> None:
             st.info(ct("mc.live_wait"), icon="👀")
         else:
             st.info(ct("mc.live_revealed"), icon="📽️")
-
 
 
 def _everything_else() -> None:

@@ -802,7 +802,7 @@ def test_every_part_speaks_the_language(caplog, media, locale: str,
     with caplog.at_level("WARNING", logger="locales"):
         at = open_class(locale, "Ms Díaz", info.id)
         seen = shown(at)
-        for name in ("grid", "pupils", "groups", "assignments", "print", "export",
+        for name in ("grid", "pupils", "groups", "assignments", "projector", "print", "export",
                      "settings", "dashboard"):
             part(at, name)
             seen += shown(at)

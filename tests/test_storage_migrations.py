@@ -136,6 +136,8 @@ ROWS_AT: dict[int, list[tuple[str, dict[str, Any]]]] = {
                          "spec": '{"capture_sum": 15, "count": 2, "kind": "captures", '
                                  '"level": 1}', "due": None, "created_at": WHEN}),
     ],
+    # Live rounds (issue 29): new tables, written by the live round only.
+    19: [],
 }
 
 
@@ -168,7 +170,8 @@ def _fill(engine: sa.Engine, upto: int) -> None:
     """Migrate one version at a time up to ``upto``, writing each version's rows in the
     columns it had then (a later migration may drop some of them)."""
     store = Storage(engine, migrate=False)
-    for version in range(1, upto + 1):
+    # The versions as numbered (18 comes from a branch not merged yet: numbers may skip).
+    for version in [m.version for m in MIGRATIONS if m.version <= upto]:
         assert store.migrate(upto=version) == version
         with engine.begin() as conn:
             for name, values in ROWS_AT[version]:
@@ -370,7 +373,8 @@ def test_a_migration_that_fails_leaves_the_database_at_the_version_before(
     from trainer.storage import schema
 
     engine = make_engine(f"fail{version}")
-    _fill(engine, version - 1)
+    previous = max((m.version for m in MIGRATIONS if m.version < version), default=0)
+    _fill(engine, previous)
     Storage(engine, migrate=False).migrate(upto=0)  # the version's own table, even at 0
     before = _database_as_it_is(engine)
     broken = tuple(_failing_after(m, statements) if m.version == version else m
@@ -378,7 +382,7 @@ def test_a_migration_that_fails_leaves_the_database_at_the_version_before(
     monkeypatch.setattr(schema, "MIGRATIONS", broken)
     with pytest.raises(InjectedFailure):
         Storage(engine)
-    assert Storage(engine, migrate=False).schema_version() == version - 1
+    assert Storage(engine, migrate=False).schema_version() == previous
     assert _database_as_it_is(engine) == before  # every statement of it undone
     # ... and the next start, the fault gone, migrates to the latest.
     monkeypatch.setattr(schema, "MIGRATIONS", MIGRATIONS)

@@ -126,6 +126,7 @@ def _keep(key: str, make: Callable[[World], int]) -> Action:
 
 BOTH, CLASS = "progress class", "class"
 WEAKEST = {"count": 5, "capture_sum": 15}
+LIVE = {"puzzle": "fifteens:2:15:abc"}
 
 WRITES: tuple[Write, ...] = (
     # What the child does: answers, games, lessons.
@@ -238,6 +239,18 @@ WRITES: tuple[Write, ...] = (
     _write("assignment given to one pupil", "create_assignment",
            lambda w: w.store.create_assignment(w.class_id, "weakest", WEAKEST, None,
                                                profile_id=w.ana), CLASS),
+    # The class plays together (issue 29): the teacher's round, Ana's answer (evidence).
+    _write("live round started", "start_live_round",
+           lambda w: w.store.start_live_round(w.class_id, "fifteens", LIVE), CLASS),
+    _write("live round revealed", "set_live_round_state",
+           lambda w: w.store.set_live_round_state(w.class_id, w.kept["round"], "revealed"),
+           CLASS, _keep("round", lambda w: w.store.start_live_round(w.class_id, "fifteens",
+                                                                    LIVE).id)),
+    _write("live answer", "record_live_answer",
+           lambda w: w.store.record_live_answer(w.kept["round"], w.ana, ["5c 10o"],
+                                                _attempt(mode="live")), BOTH,
+           _keep("round", lambda w: w.store.start_live_round(w.class_id, "fifteens",
+                                                             LIVE).id)),
 )
 
 #: Storage writes that move no version, each with why none of the keyed views draws it.
@@ -259,6 +272,8 @@ NOT_DRAWN: dict[str, str] = {
     "leave_waiting": "as create_table",
     "close_table": "as create_table",
     "touch_seat": "a seat's presence: the tables' own version",
+    "_touch": "a pupil seen on My class: the projector reads it on every refresh",
+    "leave_presence": "as _touch",
 }
 
 

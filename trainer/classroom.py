@@ -511,6 +511,21 @@ class Classroom:
         return self.session.teacher
 
     # -- access ---------------------------------------------------------------------
+    def class_info(self, class_id: int, *, write: bool = False,
+                   touch: bool = True) -> ClassInfo:
+        """The class, if this teacher may see it (``write``: change it). ``touch=False``
+        for a page's timer (the projector's refresh): a refresh is not the teacher's
+        activity, so the inactivity lock still comes; a locked session is refused all
+        the same."""
+        if touch:
+            return self._class(class_id, write=write)
+        if self.session.locked:
+            raise ClassroomError("auth.session_locked")
+        info = self.storage.get_class(class_id)
+        self._allowed(info, write=write)
+        assert info is not None
+        return info
+
     def _class(self, class_id: int, *, write: bool = False, owner: bool = False) -> ClassInfo:
         self.session.touch()
         info = self.storage.get_class(class_id)

@@ -5,7 +5,8 @@ browser session; unknown codes are counted by the core per device and per server
 in the database: trainer.limits); the class's pictures
 and nicknames (never real names) as big buttons; the PIN on a number pad of big
 buttons (wrong PINs are counted per pupil by the core); then the pupil plays as
-themselves (:func:`ui.session.set_profile`), assignments first, each done right here
+themselves (:func:`ui.session.set_profile`), the class's live round first when the
+teacher runs one on the projector (issue 29), else assignments first, each done right here
 (puzzles on the board, quick facts on the number buttons, a lesson on the Lessons
 page), then the rest of the app as always. "Not you? Switch" goes back to the
 pictures for the next child.
@@ -17,6 +18,7 @@ A pupil signing in ends any teacher's session of this browser session
 from __future__ import annotations
 
 import html
+import time
 from typing import Any
 
 import streamlit as st
@@ -28,16 +30,25 @@ from trainer.classroom import ClassCard, ClassroomError, PupilSignIn, describe, 
 from trainer.classroom_views import PupilTask, task_puzzles, task_words
 from trainer.i18n import format_day, t
 from trainer.lessons import opening_level
+from trainer.live import LiveRound, PupilLive
 from trainer.practice_sessions import QuickRound, quick_question
 from trainer.storage import Profile
 from trainer.text import md_escape
 
 from .board import deck_of
-from .classroom import class_action, ct, ct_text, end_teacher_session, show_class_flash
+from .classroom import (
+    class_action,
+    class_flash,
+    ct,
+    ct_text,
+    end_teacher_session,
+    show_class_flash,
+)
+from .errors import friendly_fragment
 from .i18n import current_language
 from .lesson_view import open_stage
 from .practice import attempt_row, record_attempt, today
-from .practice_view import show_puzzle
+from .practice_view import show_puzzle, state_of
 from .session import current_profile, device_key, set_profile, settings, storage
 
 __all__ = ["show_my_class", "KEY_CARD"]
@@ -48,9 +59,15 @@ KEY_PIN = "mc_pin"  # the digits typed so far
 KEY_TASK = "mc_task"  # the assignment being done
 KEY_CURRENT = "mc_current"  # (assignment id, puzzle on screen)
 KEY_ROUND = "mc_round"  # (assignment id, QuickRound)
+KEY_LIVE_DRAWN = "mc_live_drawn"  # (round id, state) of the class round drawn, or None
+KEY_LIVE_SEEN = "mc_live_seen"  # when this tablet last said the pupil is here (monotonic)
 _TASK_KEYS = (KEY_TASK, KEY_CURRENT, KEY_ROUND)
 PIN_LENGTH = 4
 ROUND = 5
+#: How often a signed-in pupil's My class looks for the class's round (a new round is
+#: on every tablet within about this), and how often it says the pupil is still here.
+LIVE_WATCH_SECONDS = 2.0
+PRESENCE_SECONDS = 30.0
 
 
 def _door() -> PupilSignIn:
@@ -121,12 +138,17 @@ def _sign_in(pin: str) -> None:
         return
     end_teacher_session()
     set_profile(profile)
+    PupilLive(storage(), profile.id).here()  # their picture on the projector
+    st.session_state[KEY_LIVE_SEEN] = time.monotonic()
     _forget(KEY_PICKED, *_TASK_KEYS)
 
 
 @class_action
 def _on_switch() -> None:
     """"Not you? Switch": nobody plays; the class's pictures again."""
+    profile = current_profile()
+    if profile is not None:
+        PupilLive(storage(), profile.id).leave()
     set_profile(None)
     _forget(KEY_PICKED, KEY_PIN, *_TASK_KEYS)
 
@@ -321,6 +343,58 @@ def _run_task(profile: Profile, task: PupilTask) -> None:
         _task_facts(profile, task)
 
 
+# -- the class round (issue 29) -----------------------------------------------------------------
+
+def _live_key(live: LiveRound | None) -> tuple[int, str] | None:
+    return None if live is None else (live.id, live.state)
+
+
+@friendly_fragment(run_every=LIVE_WATCH_SECONDS)
+def _live_watch(profile_id: int) -> None:
+    """Every couple of seconds: the class's round read again (one small query); when it
+    is not the one drawn (a new round, the reveal, the close) the page is drawn again.
+    Every half minute the pupil is said to be here (the projector's pictures)."""
+    pupil = PupilLive(storage(), profile_id)
+    seen = st.session_state.get(KEY_LIVE_SEEN, 0.0)
+    if time.monotonic() - seen > PRESENCE_SECONDS:
+        pupil.here()
+        st.session_state[KEY_LIVE_SEEN] = time.monotonic()
+    if _live_key(pupil.current()) != st.session_state.get(KEY_LIVE_DRAWN):
+        st.rerun(scope="app")
+
+
+def _live_round(profile: Profile, live: LiveRound) -> None:
+    """The class round, first: the cards on the board the pupil knows, answered once.
+    The board says right or wrong at once, set by set, as on every puzzle page (see
+    docs/CLASSROOM.md); the projector's reveal then goes over it with the class."""
+    pupil = PupilLive(storage(), profile.id)
+    with st.container(border=True, key="mc_live"):
+        # One bold line, not a heading: on a phone the board must start high on the screen.
+        st.markdown(f"📽️ **{ct('mc.live_title')}**")
+        mine = pupil.mine(live)
+        drawn = state_of("mc_live")
+        answered_here = drawn is not None and drawn.puzzle.id == live.puzzle.id \
+            and drawn.result is not None
+        if live.state == "open" and (mine is None or answered_here):
+
+            def record(p: Puzzle, result: Any, seconds: float, answer: list[Any]) -> None:
+                try:
+                    pupil.answer(live, result, seconds, answer, today())
+                except ClassroomError as err:
+                    class_flash("error", err.key)
+
+            state = show_puzzle("mc_live", live.puzzle, record)
+            if state.result is not None:
+                st.info(ct("mc.live_wait"), icon="👀")
+            return
+        if answered_here:
+            show_puzzle("mc_live", live.puzzle, lambda *_: None)
+        if live.state == "open":
+            st.info(ct("mc.live_wait"), icon="👀")
+        else:
+            st.info(ct("mc.live_revealed"), icon="📽️")
+
+
 def _everything_else() -> None:
     st.markdown(f"**{ct('mc.everything')}**")
     with st.container(horizontal=True):
@@ -334,6 +408,12 @@ def _everything_else() -> None:
 def _signed_in(profile: Profile) -> None:
     st.success(ct("mc.welcome", name=f"{profile.avatar} {profile.nickname}"), icon="👋")
     st.button(ct("mc.switch"), key="mc_switch", on_click=_on_switch, icon="🔁")
+    live = PupilLive(storage(), profile.id).current()
+    st.session_state[KEY_LIVE_DRAWN] = _live_key(live)
+    _live_watch(profile.id)
+    if live is not None:  # the class plays together: the round only, until it closes
+        _live_round(profile, live)
+        return
     tasks = pupil_tasks(storage(), profile.id, today())
     chosen = st.session_state.get(KEY_TASK)
     task = next((x for x in tasks if x.assignment.id == chosen), None)

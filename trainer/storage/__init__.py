@@ -3,7 +3,7 @@
 - :mod:`.migrations` -- the database's history, each migration with its own tables;
 - :mod:`.schema` -- the tables as they are now, the connection, migrating on start;
 - :mod:`.profiles`, :mod:`.games`, :mod:`.practice`, :mod:`.lessons`, :mod:`.classroom`,
-  :mod:`.tables`, :mod:`.limits`, :mod:`.progress`
+  :mod:`.tables`, :mod:`.limits`, :mod:`.progress`, :mod:`.live` (a class's live rounds)
   -- data access per domain (:mod:`.hashing`: the slow salted hash of PINs and passwords).
 
 :class:`Storage` is all of them over one ``Engine``, tested without Streamlit
@@ -31,6 +31,7 @@ from .classroom import (
 from .games import GameChanged, GameRow, GameStore, MoveRow, RoundResult, record_shareable
 from .lessons import LessonBest, LessonGo, LessonStore
 from .limits import LimitStore, SecretTries
+from .live import LiveAnswerRow, LiveRoundRow, LiveStore
 from .migrations import MIGRATIONS, SCHEMA_VERSION
 from .practice import DailyResult, PracticeStore, ProgressContents, ProgressVersion
 from .profiles import Profile, ProfileData, ProfileStore
@@ -56,10 +57,11 @@ __all__ = ["Storage", "Profile", "ProfileData", "GameRow", "GameChanged", "MoveR
            "AssignmentRow", "GroupRow", "ClassSnapshot", "ClassDeletion", "ClassVersion",
            "FactRecord",
            "PupilAggregates", "TaskProgress",
+           "LiveRoundRow", "LiveAnswerRow",
            "TableRow", "SeatRow", "NewSeat", "TableChanged", "TablePulse", "SecretTries"]
 
 
 class Storage(ProfileStore, GameStore, PracticeStore, LessonStore, ClassroomStore, TableStore,
-              LimitStore, ProgressStore):
+              LimitStore, ProgressStore, LiveStore):
     """Profiles, games, practice, lessons, the classroom and tables between devices over
     one SQLAlchemy engine (SQLite or PostgreSQL)."""

@@ -52,6 +52,7 @@ from .schema import (
     aware,
     class_groups,
     class_members,
+    class_presence,
     class_teachers,
     classes,
     daily_results,
@@ -61,6 +62,8 @@ from .schema import (
     group_members,
     lesson_goes,
     lesson_results,
+    live_answers,
+    live_rounds,
     now,
     profiles,
     puzzle_streaks,
@@ -537,6 +540,10 @@ class ClassroomStore(Database):
             theirs = sa.select(class_groups.c.id).where(class_groups.c.class_id == class_id)
             conn.execute(group_members.delete().where(group_members.c.group_id.in_(theirs)))
             conn.execute(class_groups.delete().where(class_groups.c.class_id == class_id))
+            rounds = sa.select(live_rounds.c.id).where(live_rounds.c.class_id == class_id)
+            conn.execute(live_answers.delete().where(live_answers.c.round_id.in_(rounds)))
+            conn.execute(live_rounds.delete().where(live_rounds.c.class_id == class_id))
+            conn.execute(class_presence.delete().where(class_presence.c.class_id == class_id))
             conn.execute(class_teachers.delete().where(class_teachers.c.class_id == class_id))
             conn.execute(classes.delete().where(classes.c.id == class_id))
 

@@ -616,6 +616,47 @@ def _migration_18(conn: Connection) -> None:
                          "REFERENCES profiles (id)")
 
 
+def _migration_19(conn: Connection) -> None:
+    """The class plays together (issue 29): a class's live rounds (the puzzle every tablet
+    shows, named by its id, and where the round is: open, revealed, closed), one answer
+    per pupil per round, and when each pupil was last seen on My class (the projector's
+    pictures of who is signed in)."""
+    v19 = sa.MetaData()
+    sa.Table("profiles", v19, sa.Column("id", sa.Integer, primary_key=True))
+    sa.Table("classes", v19, sa.Column("id", sa.Integer, primary_key=True))
+    sa.Table(
+        "live_rounds", v19,
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("class_id", sa.Integer, sa.ForeignKey("classes.id", ondelete="CASCADE"),
+                  nullable=False, index=True),
+        sa.Column("kind", sa.String(16), nullable=False),
+        sa.Column("spec", sa.Text, nullable=False),
+        sa.Column("state", sa.String(10), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("revealed_at", sa.DateTime(timezone=True), nullable=True),
+    ).create(conn)
+    sa.Table(
+        "live_answers", v19,
+        sa.Column("round_id", sa.Integer, sa.ForeignKey("live_rounds.id", ondelete="CASCADE"),
+                  primary_key=True),
+        sa.Column("profile_id", sa.Integer, sa.ForeignKey("profiles.id", ondelete="CASCADE"),
+                  primary_key=True, index=True),
+        sa.Column("answer", sa.Text, nullable=False),
+        sa.Column("correct", sa.Boolean, nullable=False),
+        sa.Column("found", sa.Integer, nullable=False),
+        sa.Column("wrong", sa.Integer, nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    ).create(conn)
+    sa.Table(
+        "class_presence", v19,
+        sa.Column("profile_id", sa.Integer, sa.ForeignKey("profiles.id", ondelete="CASCADE"),
+                  primary_key=True),
+        sa.Column("class_id", sa.Integer, sa.ForeignKey("classes.id", ondelete="CASCADE"),
+                  nullable=False, index=True),
+        sa.Column("seen_at", sa.DateTime(timezone=True), nullable=False),
+    ).create(conn)
+
+
 #: Append only; never edit one that has shipped.
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "profiles, games, moves, results", _migration_1),
@@ -637,5 +678,6 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(16, "aggregates of the attempts for the teacher's views", _migration_16),
     Migration(17, "each pupil's progress on each assignment", _migration_17),
     Migration(18, "groups within a class; an assignment's group or pupil", _migration_18),
+    Migration(19, "live rounds, their answers, pupils seen on My class", _migration_19),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version

@@ -23,11 +23,13 @@ from .schema import (
     attempts,
     aware,
     class_members,
+    class_presence,
     daily_results,
     games,
     group_members,
     lesson_goes,
     lesson_results,
+    live_answers,
     moves,
     now,
     profiles,
@@ -256,6 +258,8 @@ def delete_profiles(conn: Connection, profile_ids: Sequence[int]) -> None:
     conn.execute(daily_results.delete().where(daily_results.c.profile_id.in_(ids)))
     conn.execute(lesson_results.delete().where(lesson_results.c.profile_id.in_(ids)))
     conn.execute(lesson_goes.delete().where(lesson_goes.c.profile_id.in_(ids)))
+    conn.execute(live_answers.delete().where(live_answers.c.profile_id.in_(ids)))
+    conn.execute(class_presence.delete().where(class_presence.c.profile_id.in_(ids)))
     conn.execute(moves.delete().where(moves.c.game_id.in_(game_ids)))
     conn.execute(results.delete().where(results.c.game_id.in_(game_ids)))
     conn.execute(games.delete().where(games.c.profile_id.in_(ids)))

@@ -31,6 +31,7 @@ __all__ = ["Database", "StorageError", "metadata", "schema_version", "profiles",
            "table_seats", "secret_tries", "puzzle_progress", "teacher_invites", "fact_progress",
            "fact_days", "attempt_totals", "attempt_days", "quick_fact_times", "puzzle_streaks",
            "assignment_progress", "TASK_TABLES", "class_groups", "group_members",
+           "live_rounds", "live_answers", "class_presence",
            "AGGREGATES",
            "sqlite_url",
            "configure_sqlite",
@@ -497,6 +498,45 @@ assignment_progress = sa.Table(
     # its day, latest id, its attempt right]}
     sa.Column("marks", sa.Text, nullable=False),
 )
+
+# The class plays together (issue 29, migration 19): a live round on the projector, the
+# same puzzle on every tablet (``spec``: its id), open, then revealed, then closed.
+live_rounds = sa.Table(
+    "live_rounds", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("class_id", sa.Integer, sa.ForeignKey("classes.id", ondelete="CASCADE"),
+              nullable=False, index=True),
+    sa.Column("kind", sa.String(16), nullable=False),  # "fifteens" (the first kind)
+    sa.Column("spec", sa.Text, nullable=False),  # JSON: {"puzzle": id}
+    sa.Column("state", sa.String(10), nullable=False),  # open | revealed | closed
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("revealed_at", sa.DateTime(timezone=True), nullable=True),
+)
+
+#: One answer per pupil per round (its attempt is in ``attempts`` as evidence too).
+live_answers = sa.Table(
+    "live_answers", metadata,
+    sa.Column("round_id", sa.Integer, sa.ForeignKey("live_rounds.id", ondelete="CASCADE"),
+              primary_key=True),
+    sa.Column("profile_id", sa.Integer, sa.ForeignKey("profiles.id", ondelete="CASCADE"),
+              primary_key=True, index=True),
+    sa.Column("answer", sa.Text, nullable=False),  # JSON: the sets as tapped, ["3o 5c 7e"]
+    sa.Column("correct", sa.Boolean, nullable=False),
+    sa.Column("found", sa.Integer, nullable=False),
+    sa.Column("wrong", sa.Integer, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+#: When each pupil was last seen on My class: the projector's pictures of who is in.
+class_presence = sa.Table(
+    "class_presence", metadata,
+    sa.Column("profile_id", sa.Integer, sa.ForeignKey("profiles.id", ondelete="CASCADE"),
+              primary_key=True),
+    sa.Column("class_id", sa.Integer, sa.ForeignKey("classes.id", ondelete="CASCADE"),
+              nullable=False, index=True),
+    sa.Column("seen_at", sa.DateTime(timezone=True), nullable=False),
+)
+
 
 #: The aggregates every attempt adds to, in the attempt's transaction.
 AGGREGATES = AggregateTables(fact_progress, fact_days, attempt_totals, attempt_days,

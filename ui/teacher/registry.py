@@ -5,11 +5,22 @@ projector, the live view, groups) is a module in ``ui/teacher/parts/`` that decl
 from __future__ import annotations
 
 from .part import Part
-from .parts import assignments, dashboard, export, grid, groups, printing, pupils, settings
+from .parts import (
+    assignments,
+    dashboard,
+    export,
+    grid,
+    groups,
+    printing,
+    projector,
+    pupils,
+    settings,
+)
 
 __all__ = ["PARTS", "PART_KEYS"]
 
 PARTS: tuple[Part, ...] = (dashboard.PART, grid.PART, pupils.PART, groups.PART,
-                           assignments.PART, printing.PART, export.PART, settings.PART)
+                           assignments.PART, projector.PART, printing.PART, export.PART,
+                           settings.PART)
 #: The parts' keys: the control's options (a class opens at the first).
 PART_KEYS = tuple(part.key for part in PARTS)

@@ -1,0 +1,139 @@
+"""The class plays together with AppTest (issue 29): the teacher's Projector part and two
+pupils on My class, through a live "find all the 15s" round: who is in, the round on
+every tablet, answers arriving as a count, the reveal, the close. The projector never
+shows a pupil's nickname, let alone with a wrong answer."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+import trainer.storage.classroom as storage_classroom
+from tests.test_app_classroom import (
+    MY_CLASS,
+    NOW,
+    _class,
+    click,
+    open_class,
+    part,
+    shown,
+    sign_in_pupil,
+    store,
+)
+from tests.test_app_helpers import assert_ok, new_app
+from trainer.live import LiveRound
+
+pytestmark = pytest.mark.usefixtures("fresh_app")
+
+
+@pytest.fixture(autouse=True)
+def _setup(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ESCOBA_NOW", NOW)
+    monkeypatch.setattr(storage_classroom, "PIN_COST", {"n": 2**8, "r": 8, "p": 1})
+    monkeypatch.setattr(storage_classroom, "PASSWORD_COST", {"n": 2**8, "r": 8, "p": 1})
+
+
+def _add_set(at, cards: list[str]) -> None:
+    at.pills(key="mc_live_table").set_value(cards).run()
+    click(at, "mc_live_add")
+
+
+def test_a_live_round_from_the_projector_to_every_tablet_and_back() -> None:
+    db = store()
+    (_, info), ids = _class(db, "Ms Díaz", "3B", "Quokka\nWombat", ["4821", "7395"])
+    teacher = open_class("en-US", "Ms Díaz", info.id)
+    part(teacher, "projector")
+    assert "No one is in yet" in shown(teacher.main)
+    assert teacher.button(key="tc_live_start").label.startswith("Start a round: find all the 15s")
+
+    quokka, wombat = new_app(), new_app()
+    for at, name, pin in ((quokka, "Quokka", "4821"), (wombat, "Wombat", "7395")):
+        at.switch_page(MY_CLASS).run()
+        sign_in_pupil(at, info.code, ids[name], pin)
+        assert "Your tasks" in shown(at)
+    teacher.run()
+    screen = shown(teacher.main)
+    assert "2 pupils are in" in screen
+    pictures = db.members(info.id)
+    assert all(m.avatar in screen for m in pictures)
+
+    teacher.selectbox(key="tc_live_level").set_value(2).run()
+    click(teacher, "tc_live_start")
+    row = db.live_round(info.id)
+    assert row is not None and row.state == "open"
+    live = LiveRound.of(row)
+    assert live.puzzle.level == 2
+    assert "Find every group of cards that makes 15!" in shown(teacher.main)
+    assert "0 answers in" in shown(teacher.main)
+
+    # Each tablet finds the round at its next look (the page's timer; here a run).
+    for at in (quokka, wombat):
+        at.run()
+        assert_ok(at)
+        assert "Class round: the same cards are on the big screen." in shown(at)
+        assert "Your tasks" not in shown(at)
+    # Quokka finds every set; Wombat gives one wrong set and stops.
+    for solution in live.puzzle.solutions:
+        _add_set(quokka, [str(c) for c in solution.take])
+    if quokka.session_state["mc_live_state"].result is None:
+        click(quokka, "mc_live_done")
+    assert "Your answer is in" in shown(quokka)
+    right = {frozenset(s.take) for s in live.puzzle.solutions}
+    wrong = next(pair for pair in itertools.combinations(live.puzzle.table, 2)
+                 if sum(c.value for c in pair) != 15 and frozenset(pair) not in right)
+    _add_set(wombat, [str(c) for c in wrong])
+    click(wombat, "mc_live_done")
+    assert "Your answer is in" in shown(wombat)
+
+    teacher.run()
+    assert "2 answers in" in shown(teacher.main)
+    click(teacher, "tc_live_reveal")
+    screen = shown(teacher.main)
+    total = sum(c.value for c in wrong)
+    values = " + ".join(str(v) for v in sorted(c.value for c in wrong))
+    assert f"{values} = {total}" in screen
+    assert ("too many" if total > 15 else "too few") in screen
+    assert "found by 1" in screen and "1 found them all, with nothing wrong" in screen
+    # Nothing names a child on the projector, before or after the reveal.
+    assert "Quokka" not in screen and "Wombat" not in screen
+
+    wombat.run()
+    assert "Look at the board: your teacher is showing the answers." in shown(wombat)
+    click(teacher, "tc_live_close")
+    assert teacher.button(key="tc_live_start")
+    wombat.run()
+    assert "Your tasks" in shown(wombat) and "Class round" not in shown(wombat)
+
+    # Each answer is evidence for the pupil's facts, like any puzzle.
+    (mine,) = db.attempts(ids["Quokka"])
+    assert (mine.mode, mine.puzzle_id, mine.correct) == ("live", live.puzzle.id, True)
+    (theirs,) = db.attempts(ids["Wombat"])
+    assert theirs.wrong == 1 and not theirs.correct
+
+
+def test_a_pupil_who_reloads_answers_once_and_a_pupil_sees_no_projector() -> None:
+    db = store()
+    (room, info), ids = _class(db, "Ms Díaz", "3B", "Quokka", ["4821"])
+    from trainer.live import LiveClass
+    live = LiveClass(room).start(info.id, 1, seed="x")
+    at = new_app()
+    at.switch_page(MY_CLASS).run()
+    sign_in_pupil(at, info.code, ids["Quokka"], "4821")
+    assert "Class round" in shown(at)
+    for solution in live.puzzle.solutions:
+        _add_set(at, [str(c) for c in solution.take])
+    if at.session_state["mc_live_state"].result is None:
+        click(at, "mc_live_done")
+    # A new browser session of the same pupil: the answer is in, no board to answer again.
+    again = new_app()
+    again.switch_page(MY_CLASS).run()
+    sign_in_pupil(again, info.code, ids["Quokka"], "4821")
+    assert "Your answer is in" in shown(again)
+    assert not [p for p in again.get("pills") if p.key == "mc_live_table"]
+    assert len(db.live_answers(live.id)) == 1
+    # The pupil's session reaches no teacher page, the projector included.
+    again.switch_page("app_pages/teacher.py").run()
+    assert_ok(again)
+    assert [t.key for t in again.text_input] == ["tc_name", "tc_password"]
+    assert "Find every group" not in shown(again.main)

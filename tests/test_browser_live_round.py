@@ -1,0 +1,172 @@
+"""The class plays together in the real browser (issue 29): the projector on a 1920 × 1080
+screen, Lola on a phone (390 × 844) and Teo on a tablet (1024 × 768).
+
+The pupils sign in on My class and their pictures come on the projector by themselves; the
+teacher starts a "find all the 15s" round; each tablet shows it within a couple of seconds;
+Lola taps every right set on the board, Teo a wrong one and "Done"; the projector's count
+goes to 2 by itself; the reveal draws the right sets with their sums and how many found
+each, and Teo's wrong sum with its arithmetic, with no child's name anywhere on it.
+
+Screenshots: test-artifacts/29-live-*.png.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+import sqlalchemy as sa
+
+from tests.test_browser import (  # noqa: F401 (fixtures)
+    _artifact,
+    _context,
+    _tap,
+    _wait_idle,
+    browser_type_launch_args,
+    server,
+)
+from trainer.classroom import Classroom, TeacherAuth
+from trainer.live import LiveRound
+from trainer.storage import Storage, configure_sqlite
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+PASSWORD = "seven oros on the table"
+PINS = {"Lola": "4821", "Teo": "7395"}
+
+
+def _seed(db_path) -> tuple[int, str, dict[str, int]]:
+    engine = sa.create_engine(f"sqlite:///{db_path}")
+    configure_sqlite(engine)
+    store = Storage(engine)
+    session = TeacherAuth(store).create_account("Ms Robles", PASSWORD, command_line=True)
+    pins = iter(PINS.values())
+    room = Classroom(store, session, pin_maker=lambda: next(pins))
+    info = room.create_class("4A")
+    added = room.add_pupils(info.id, "\n".join(PINS))
+    engine.dispose()
+    return info.id, info.code, {p.nickname: p.profile_id for p in added.added}
+
+
+def _round(db_path, class_id: int) -> LiveRound:
+    engine = sa.create_engine(f"sqlite:///{db_path}")
+    row = Storage(engine, migrate=False).live_round(class_id)
+    engine.dispose()
+    assert row is not None
+    return LiveRound.of(row)
+
+
+def _button(page, key: str, text: str | None = None):
+    locator = page.locator(f".st-key-{key} button")
+    return locator.filter(has_text=text) if text else locator
+
+
+def _main(page) -> str:
+    return page.locator("[data-testid=stMain]").inner_text()
+
+
+def _pupil_signs_in(page, url: str, code: str, name: str, profile_id: int) -> None:
+    page.goto(f"{url}/my_class")
+    page.locator(".st-key-mc_code input").wait_for()
+    _wait_idle(page)
+    page.locator(".st-key-mc_code input").fill(code)
+    page.get_by_role("button", name="Find my class").click()
+    _button(page, f"mc_pupil_{profile_id}").click()
+    page.get_by_text("Type your PIN.").wait_for()
+    _wait_idle(page)
+    for digit in PINS[name]:
+        _button(page, f"mc_d_{digit}").click()
+        _wait_idle(page)
+    page.get_by_text("Your tasks").wait_for()
+
+
+def _add(page, cards) -> None:
+    for card in cards:
+        _tap(page, card).click()
+    page.locator(".eb-play").click()
+    _wait_idle(page)
+
+
+def test_a_live_round_on_the_projector_and_two_tablets(server, browser_type_launch_args) -> None:  # noqa: F811
+    from playwright.sync_api import sync_playwright
+
+    url, db_path = server
+    class_id, code, ids = _seed(db_path)
+    with sync_playwright() as p:
+        browser, screen_context, screen = _context(p, browser_type_launch_args, (1920, 1080))
+        phone_context = browser.new_context(viewport={"width": 390, "height": 844},
+                                            locale="en-US", device_scale_factor=1,
+                                            is_mobile=True, has_touch=True)
+        tablet_context = browser.new_context(viewport={"width": 1024, "height": 768},
+                                             locale="en-US", device_scale_factor=1)
+        lola, teo = phone_context.new_page(), tablet_context.new_page()
+        errors: list[str] = []
+        for page in (screen, lola, teo):
+            page.set_default_timeout(30_000)
+            page.on("pageerror", lambda error: errors.append(str(error)))
+
+        screen.goto(f"{url}/teacher")
+        screen.locator(".st-key-tc_name input").wait_for()
+        _wait_idle(screen)
+        screen.locator(".st-key-tc_name input").fill("Ms Robles")
+        screen.locator(".st-key-tc_password input").fill(PASSWORD)
+        screen.locator("[data-testid=stFormSubmitButton] button").click()
+        _button(screen, f"tc_open_{class_id}").click()
+        _button(screen, "tc_part", "Projector").click()
+        screen.get_by_text("No one is in yet").wait_for()
+        _wait_idle(screen)
+
+        _pupil_signs_in(lola, url, code, "Lola", ids["Lola"])
+        _pupil_signs_in(teo, url, code, "Teo", ids["Teo"])
+        # The projector's own refresh brings their pictures, without a tap.
+        screen.get_by_text("2 pupils are in").wait_for(timeout=10_000)
+        screen.locator(".st-key-tc_live_start button").click()
+        screen.get_by_text("0 answers in").wait_for()
+        _wait_idle(screen)
+        live = _round(db_path, class_id)
+
+        for page in (lola, teo):  # each tablet's own look finds the round
+            page.get_by_text("Class round: the same cards are on the big screen.").wait_for(
+                timeout=10_000)
+            page.locator(".eb-card").first.wait_for()
+            _wait_idle(page)
+        lola.screenshot(path=str(_artifact("29-live-phone-round.png")), full_page=True)
+        for solution in live.puzzle.solutions:
+            _add(lola, solution.take)
+        lola.get_by_text("Your answer is in").wait_for()
+        _wait_idle(lola)
+        lola.screenshot(path=str(_artifact("29-live-phone-answered.png")), full_page=True)
+
+        right = {frozenset(s.take) for s in live.puzzle.solutions}
+        wrong = next(pair for pair in itertools.combinations(live.puzzle.table, 2)
+                     if sum(c.value for c in pair) != 15 and frozenset(pair) not in right)
+        _add(teo, wrong)
+        _button(teo, "mc_live_done").click()
+        teo.get_by_text("Your answer is in").wait_for()
+
+        screen.get_by_text("2 answers in").wait_for(timeout=10_000)
+        _wait_idle(screen)
+        screen.screenshot(path=str(_artifact("29-live-projector-answers.png")))
+        screen.locator(".st-key-tc_live_reveal button").click()
+        screen.locator("[data-testid=tc-live-wrong]").wait_for()
+        _wait_idle(screen)
+        screen.screenshot(path=str(_artifact("29-live-projector-reveal.png")), full_page=True)
+        seen = _main(screen)
+        values = " + ".join(str(v) for v in sorted(c.value for c in wrong))
+        assert f"{values} = {sum(c.value for c in wrong)}" in seen
+        assert screen.locator("[data-testid=tc-live-set]").count() == len(live.puzzle.solutions)
+        for name in PINS:  # never a child's name on the projector
+            assert name not in seen, name
+
+        teo.get_by_text("Look at the board: your teacher is showing the answers.").wait_for(
+            timeout=10_000)
+        teo.screenshot(path=str(_artifact("29-live-tablet-revealed.png")), full_page=True)
+        screen.locator(".st-key-tc_live_close button").click()
+        lola.get_by_text("Your tasks").wait_for(timeout=10_000)
+
+        assert not errors, errors
+        for page in (screen, lola, teo):
+            assert not page.get_by_text("Traceback").count()
+        for context in (phone_context, tablet_context, screen_context):
+            context.close()
+        browser.close()

@@ -34,7 +34,7 @@ from sqlalchemy.engine import Connection
 from puzzles.practice import Attempt
 
 from ..names import name_key
-from .assignment_progress import Task, TaskProgress, read_progress, start_progress
+from .assignment_progress import Task, TaskProgress, read_ahead, read_progress, start_progress
 from .hashing import PASSWORD_COST, PIN_COST, hash_secret, secret_matches, waste_time
 from .lessons import LessonBest, LessonGo
 from .practice import _attempt
@@ -648,19 +648,23 @@ class ClassroomStore(Database):
                           due: str | None) -> AssignmentRow:
         """A new assignment with its pupils' progress from what they answered so far (a
         *weakest* one's facts chosen now), in one transaction."""
+        stamp = now()
+        ahead = None
+        if kind == "weakest":  # its pupils' every answer, weighed before the transaction
+            with self.engine.connect() as conn:
+                ahead = read_ahead(conn, TASK_TABLES, Task(0, kind, spec, stamp),
+                                   _pupils_of(conn, class_id))
         with self.transaction() as conn:
             # The class's row first: an answer being written, or pupils being added, wait
             # or are waited for, and are then read (assignment_progress's module doc).
             bump_class(conn, class_id)
-            pupils = list(conn.execute(sa.select(class_members.c.profile_id).where(
-                class_members.c.class_id == class_id).order_by(class_members.c.profile_id)
-            ).scalars())
+            pupils = _pupils_of(conn, class_id)
             new_id = conn.execute(assignments.insert().values(
                 class_id=class_id, kind=kind, spec=json.dumps(spec, sort_keys=True), due=due,
-                created_at=now())).inserted_primary_key[0]
+                created_at=stamp)).inserted_primary_key[0]
             row = conn.execute(sa.select(assignments).where(assignments.c.id == new_id)).one()
             task = _assignment(row)
-            start_progress(conn, TASK_TABLES, [_task(task)], pupils)
+            start_progress(conn, TASK_TABLES, [_task(task)], pupils, ahead=ahead)
         return task
 
     def assignments(self, class_id: int) -> list[AssignmentRow]:
@@ -869,6 +873,11 @@ def _members_query(*extra: Any) -> sa.Select:
 def _member(row: Any) -> Member:
     return Member(row.profile_id, row.class_id, row.nickname, row.avatar, row.real_name,
                   aware(row.created_at), aware(row.locked_until))  # type: ignore[arg-type]
+
+
+def _pupils_of(conn: Connection, class_id: int) -> list[int]:
+    return list(conn.execute(sa.select(class_members.c.profile_id).where(
+        class_members.c.class_id == class_id).order_by(class_members.c.profile_id)).scalars())
 
 
 def _is_member(conn: Connection, class_id: int, profile_id: int) -> bool:

@@ -3,6 +3,6 @@ print, export and settings (issue 13). Nothing but the sign-in without a teacher
 
 from __future__ import annotations
 
-from ui.teacher_view import show_teacher_page
+from ui.teacher.page import show_teacher_page
 
 show_teacher_page()

@@ -4,8 +4,8 @@
 For every simulated child (bench/simulated_children.py) and every opponent: the share
 of rounds the child wins (ties count half) over paired deals (each deal played twice,
 seats swapped, the same random numbers for both halves: escoba.arena), with a 95%
-interval (normal approximation over the pairs' win shares). Gentle, today's default for
-young children, is the baseline in the same run.
+interval (normal approximation over the pairs' win shares). Gentle as it was before
+issue 30 made it gentler (``gentle_before``) is the baseline in the same run.
 
 "Just right" is measured as the app plays it: the child first plays five whole games
 against it, the strength estimate (trainer.just_right) updated from each finished
@@ -34,13 +34,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.simulated_children import CHILDREN, make_child
 from escoba import Rules
 from escoba.arena import mean_ci95, play_round, shuffled_deck
-from escoba.bots import JustRightPlayer, Player, make_player
+from escoba.bots import GentlePlayer, JustRightPlayer, Player, _is_escoba, make_player
+from escoba.cards import VALUE
 from escoba.match import play_game
+from escoba.observation import Observation
 from trainer.just_right import LEVEL, START, update_strength
 
 __all__ = ["WinRate", "paired_win_rate", "warm_up", "just_right_win_rate", "run", "main"]
 
-FIXED_LEVELS = ("gentle", "random", "greedy", "expert")
+#: Gentle as it played before issue 30 changed it: the baseline the new one is measured
+#: against, in the same run.
+GENTLE_BEFORE = "gentle_before"
+FIXED_LEVELS = ("gentle", GENTLE_BEFORE, "random", "greedy", "expert")
 WARM_UP_GAMES = 5
 
 
@@ -132,11 +137,40 @@ def just_right_win_rate(rules: Rules, child: Player, deals: int, seed: int,
                            seed, after_pair, lambda: state["strength"])
 
 
+class GentleBeforePlayer(GentlePlayer):
+    """Gentle before issue 30, kept here word for word as the baseline: every escoba it
+    has, otherwise the capture taking the fewest cards, otherwise its lowest card laid
+    down (under optional rules the same slips as today's)."""
+
+    name = GENTLE_BEFORE
+
+    def choose_pair(self, observation: Observation, rng: random.Random) -> tuple[int, int]:
+        obs = observation
+        pairs = obs.legal_move_pairs()
+        table = obs.table_mask
+        captures = [(c, t) for c, t in pairs if t]
+        if captures and obs.rules.capture_rule != "forced" and rng.random() < self.slip:
+            capturing_cards = {c for c, _ in captures}
+            slips = [(c, t) for c, t in pairs if not t and c in capturing_cards]
+            if slips:
+                return slips[rng.randrange(len(slips))]
+        if captures:
+            escobas = [(c, t) for c, t in captures if _is_escoba(obs, table, c, t)]
+            if escobas:
+                return escobas[rng.randrange(len(escobas))]
+            fewest = min(t.bit_count() for _, t in captures)
+            simple = [(c, t) for c, t in captures if t.bit_count() == fewest]
+            return simple[rng.randrange(len(simple))]
+        return min(pairs, key=lambda p: (VALUE[p[0]], p[0]))
+
+
 def fixed_opponent(level: str) -> Player:
     """A fixed level by name, or ``just_right@0.5``: "just right" held at a strength (how
     the fixed levels' places on the estimate's scale are read)."""
     if level.startswith(LEVEL + "@"):
         return JustRightPlayer(float(level.split("@", 1)[1]))
+    if level == GENTLE_BEFORE:
+        return GentleBeforePlayer()
     return make_player(level)
 
 
@@ -196,7 +230,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         choices=list(CHILDREN), help="simulated children (all)")
     parser.add_argument("--levels", nargs="*", default=[*FIXED_LEVELS, LEVEL],
                         type=_level_name, metavar="LEVEL",
-                        help="opponents: gentle random greedy expert just_right (all), or "
+                        help="opponents: gentle gentle_before random greedy expert just_right "
+                             "(all), or "
                              "just_right@S, held at strength S")
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args(argv)

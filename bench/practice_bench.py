@@ -47,8 +47,7 @@ def fill(store, profile_id: int, days: int, games: int, now: datetime) -> int:
     from puzzles.practice import Attempt, quick_fact
     from tests.test_storage import play_to_end
     from trainer.gameplay import GameSession, SeatSpec
-    from trainer.storage.practice import _attempt_values
-    from trainer.storage.schema import attempts
+    from trainer.storage.practice import add_attempts, attempt_values
 
     rng = random.Random(3)
     count = 0
@@ -61,7 +60,7 @@ def fill(store, profile_id: int, days: int, games: int, now: datetime) -> int:
             value = q.solutions[0].value if rng.random() < 0.8 else 1
             r = check(q, value)
             secs = round(rng.uniform(1, 6), 2)
-            rows.append(_attempt_values(profile_id, Attempt.of(
+            rows.append(attempt_values(profile_id, Attempt.of(
                 q, r, secs, [value], "quick", when.date()), when + timedelta(minutes=i)))
         for i in range(4):
             p = generate(rng.choice(["captures", "fifteens", "hand"]), rng.randint(1, 5),
@@ -70,7 +69,7 @@ def fill(store, profile_id: int, days: int, games: int, now: datetime) -> int:
                      {"take": [str(c) for c in s.take]} for s in p.solutions
                      if rng.random() < 0.8]
             r = check(p, given or ["none"])
-            rows.append(_attempt_values(profile_id, Attempt.of(
+            rows.append(attempt_values(profile_id, Attempt.of(
                 p, r, 40.0, given, "practice", when.date()), when + timedelta(minutes=30 + i)))
         if day >= "2026-12-01":
             daily = daily_set(day)
@@ -81,8 +80,8 @@ def fill(store, profile_id: int, days: int, games: int, now: datetime) -> int:
                     found=1, missed=0, wrong=0, seconds=30.0, hints=0,
                     stars=rng.randint(1, 3)))
                 count += 1
-    with store.transaction() as conn:
-        conn.execute(attempts.insert(), rows)
+    with store.transaction() as conn:  # as record_attempt writes them, aggregates too
+        add_attempts(conn, rows)
     count += len(rows)
     for g in range(games):
         session = GameSession.new(Rules.preset("classic", target=5),

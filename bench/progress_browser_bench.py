@@ -24,7 +24,13 @@ Chromium, driven by Playwright, measures with the page's own clock
 Each measure and its baseline alternate ``--runs`` times, so machine load
 hits both alike. The first round is a warm-up (not counted).
 
+``--week-days 7`` (issue 32) adds a second child in the same database with a week of
+the same daily use (and a game per week of the year's games): the progress measures
+are taken for both children, one after the other in each round, the year's figures
+against the week's (goal: within 1.5×).
+
     .venv/bin/python bench/progress_browser_bench.py --days 365 --games 25 --runs 7
+    .venv/bin/python bench/progress_browser_bench.py --days 365 --week-days 7 --runs 7
 
 Prints one JSON object (milliseconds); figures go to docs/BENCHMARKS.md
 ("My progress in the browser (issue 10)").
@@ -90,6 +96,8 @@ def main() -> None:
     parser.add_argument("--days", type=int, default=365)
     parser.add_argument("--games", type=int, default=25)
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--week-days", type=int, default=0,
+                        help="also a child with this many days of use, measured beside")
     args = parser.parse_args()
 
     import sqlalchemy as sa
@@ -111,15 +119,23 @@ def main() -> None:
     fill_seconds = time.perf_counter() - start
     last = store.attempts(pid, limit=1)[0]
     answer = dataclasses.replace(last, id=None, created_at=None)  # answered again
+    children = {"": pid}
+    if args.week_days:
+        week = store.create_profile("Bea", "🐼").id
+        fill(store, week, args.week_days, max(1, args.games * args.week_days // args.days),
+             now)
+        children["week_"] = week
+    counts = {prefix: len(store.attempts(child)) for prefix, child in children.items()}
     bare = work / "bare.py"
     bare.write_text(BARE_PAGE)
     env = dict(os.environ, ESCOBA_DB_PATH=str(db), ESCOBA_NOW=now.isoformat())
     env.pop("ESCOBA_DATABASE_URL", None)
 
+    measured = ("progress_menu", "progress_menu_new_answer", "help_menu", "progress_url",
+                "help_url")
     times: dict[str, list[float]] = {k: [] for k in (
         "first_fcp", "first_content", "bare_fcp", "bare_content",
-        "progress_menu", "progress_menu_new_answer", "help_menu", "progress_url",
-        "help_url")}
+        *(prefix + m for prefix in children for m in measured))}
     with streamlit_server(ROOT / "app.py", env, work / "app.log", 90) as url, \
             streamlit_server(bare, env, work / "bare.log", 90) as bare_url, \
             sync_playwright() as pw:
@@ -141,8 +157,8 @@ def main() -> None:
         page = context.new_page()
         page.set_default_timeout(60_000)
 
-        def by_url(path: str, drawn: str) -> float:
-            page.goto(f"{url}{path}?p={pid}")
+        def by_url(path: str, drawn: str, child: int) -> float:
+            page.goto(f"{url}{path}?p={child}")
             return page.wait_for_function(drawn, arg=marks, timeout=60_000).json_value()
 
         def by_menu(name: str, drawn: str) -> float:
@@ -155,26 +171,32 @@ def main() -> None:
             end = page.wait_for_function(drawn, arg=marks, timeout=60_000).json_value()
             return end - page.evaluate("window.__tapped")
 
-        def new_answer() -> float:
+        def new_answer(child: int) -> float:
             """An answer written (as another tab would), then My progress from the menu:
             its cached charts are stale and built again."""
-            store.record_attempt(pid, answer)
+            store.record_attempt(child, answer)
             return by_menu("My progress", _PROGRESS_DRAWN)
 
-        steps: list[tuple[str, Callable[[], float]]] = [
-            ("help_url", lambda: by_url("/help", _HELP_DRAWN)),
-            ("progress_menu", lambda: by_menu("My progress", _PROGRESS_DRAWN)),
-            ("help_menu", lambda: by_menu(HELP, _HELP_DRAWN)),
-            ("progress_menu_new_answer", new_answer),
-            ("help_menu", lambda: by_menu(HELP, _HELP_DRAWN)),
-            ("progress_url", lambda: by_url("/progress", _PROGRESS_DRAWN)),
-        ]
+        def steps(prefix: str, child: int) -> list[tuple[str, Callable[[], float]]]:
+            return [
+                (prefix + "help_url", lambda: by_url("/help", _HELP_DRAWN, child)),
+                (prefix + "progress_menu", lambda: by_menu("My progress", _PROGRESS_DRAWN)),
+                (prefix + "help_menu", lambda: by_menu(HELP, _HELP_DRAWN)),
+                (prefix + "progress_menu_new_answer", lambda: new_answer(child)),
+                (prefix + "help_menu", lambda: by_menu(HELP, _HELP_DRAWN)),
+                (prefix + "progress_url", lambda: by_url("/progress", _PROGRESS_DRAWN, child)),
+            ]
+
         for run in range(args.runs + 1):
             first = cold(f"{url}/")
             baseline = cold(f"{bare_url}/")
             results = [("first_fcp", first[0]), ("first_content", first[1]),
                        ("bare_fcp", baseline[0]), ("bare_content", baseline[1])]
-            results += [(name, step()) for name, step in steps]
+            order = list(children.items())
+            if run % 2:  # the year first in one round, the week first in the next
+                order.reverse()
+            for prefix, child in order:
+                results += [(name, step()) for name, step in steps(prefix, child)]
             if run:  # the first round warms the server's imports and the browser's cache
                 for name, value in results:
                     times[name].append(value)
@@ -186,7 +208,8 @@ def main() -> None:
     medians = {k: _median(v) for k, v in times.items()}
     print(json.dumps({
         "python": platform.python_version(), "days": args.days, "games": args.games,
-        "attempts": count, "fill_seconds": round(fill_seconds, 1), "runs": args.runs,
+        "attempts": count, "attempts_by_child": counts,
+        "fill_seconds": round(fill_seconds, 1), "runs": args.runs,
         "median_ms": medians,
         "range_ms": {k: [round(min(v)), round(max(v))] for k, v in times.items()},
         "minus_baseline_ms": {
@@ -195,6 +218,10 @@ def main() -> None:
             "progress_menu_new_answer":
                 medians["progress_menu_new_answer"] - medians["help_menu"],
             "progress_url": medians["progress_url"] - medians["help_url"]},
+        "year_over_week": {
+            m: round(medians[m] / medians["week_" + m], 2)
+            for m in ("progress_menu", "progress_menu_new_answer", "progress_url")
+            if medians.get("week_" + m)},
         "load_average": [round(x, 2) for x in os.getloadavg()],
     }, indent=1))
 

@@ -162,10 +162,32 @@ def _mask(cards: object) -> int:
 # -- gentle ---------------------------------------------------------------------
 
 
+def _simplest(captures: list[tuple[int, int]], rng: random.Random) -> tuple[int, int]:
+    """One of the captures that take the fewest table cards (the easiest to see)."""
+    fewest = min(t.bit_count() for _, t in captures)
+    simple = [p for p in captures if p[1].bit_count() == fewest]
+    return simple[rng.randrange(len(simple))]
+
+
 class GentlePlayer(_PairPlayer):
-    """Kind to young children: obvious captures, small slips they can punish."""
+    """Kind to young children, as a grown-up playing with a beginner is: it notices most
+    captures but not all, takes the simplest one it notices, lets most of its escobas go,
+    and lays down a card as a child would (any). Under optional rules it sometimes lays
+    down a card that could capture, a slip the child can punish (renuncio).
+
+    Tuned so that a child who has just learned the game (bench/simulated_children.py's
+    ``just_learned``) wins at least 40% of rounds against it, where the Gentle before
+    issue 30 (every capture and every escoba taken, its lowest card laid down) let that
+    child win 29%: docs/BENCHMARKS.md, "Just right", measures both in one run.
+    """
 
     name = "gentle"
+    #: Chance of noticing each capture it could make (a capture not noticed is not made
+    #: when another card can be laid down).
+    notices = 0.85
+    #: Chance of taking an escoba it has noticed (else a capture that leaves cards, or a
+    #: lay-down): about one in three, so a beginner is not swept off the table.
+    sweeps = 0.35
     #: Chance, under optional/renuncio rules, of laying down a card that could capture.
     slip = 0.3
     #: Chance of calling a renuncio that could be called.
@@ -176,19 +198,20 @@ class GentlePlayer(_PairPlayer):
         pairs = obs.legal_move_pairs()
         table = obs.table_mask
         captures = [(c, t) for c, t in pairs if t]
+        laydowns = [(c, t) for c, t in pairs if not t]
         if captures and obs.rules.capture_rule != "forced" and rng.random() < self.slip:
             capturing_cards = {c for c, _ in captures}
-            slips = [(c, t) for c, t in pairs if not t and c in capturing_cards]
+            slips = [p for p in laydowns if p[0] in capturing_cards]
             if slips:
                 return slips[rng.randrange(len(slips))]
-        if captures:
-            escobas = [(c, t) for c, t in captures if _is_escoba(obs, table, c, t)]
-            if escobas:
-                return escobas[rng.randrange(len(escobas))]
-            fewest = min(t.bit_count() for _, t in captures)
-            simple = [(c, t) for c, t in captures if t.bit_count() == fewest]
-            return simple[rng.randrange(len(simple))]
-        return min(pairs, key=lambda p: (VALUE[p[0]], p[0]))
+        noticed = [p for p in captures if rng.random() < self.notices]
+        escobas = [p for p in noticed if _is_escoba(obs, table, *p)]
+        if escobas and rng.random() < self.sweeps:
+            return escobas[rng.randrange(len(escobas))]
+        others = [p for p in noticed if p not in escobas]
+        if others or not laydowns:  # a capture it noticed, or one it must make
+            return _simplest(others or captures, rng)
+        return laydowns[rng.randrange(len(laydowns))]
 
     def claim_renuncio(self, observation: Observation, rng: random.Random) -> Renuncio | None:
         claims = observation.renuncio_claims()

@@ -620,7 +620,7 @@ def _sweepers_left(obs: Observation, table_after: int) -> bool:
     return bool(_sweepers(obs.rules, table_after, obs.unseen_mask))
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=256)  # keyed by valuation.card_values' results, cached as many (issue 32)
 def _monotone(ours: tuple[float, ...], theirs: tuple[float, ...]
               ) -> tuple[tuple[float, ...], tuple[float, ...]]:
     """The card values with an oro or a seven never worth less than a plain card of

@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Sequence
 
+from .caches import Generations
 from .cards import CARDS, JOKER_MASK, VALUE, Card, cards_of, mask_of
 from .moves import Move
 from .rules import Rules
@@ -108,12 +109,16 @@ _NO_SOLUTIONS = NO_SOLUTIONS
 #: ROW_SLOT[card]: where a row keeps the row one card of that card's value further.
 ROW_SLOT = tuple(20 + VALUE[i] for i in range(40))
 #: The card indices of each hand, ascending (a hand is asked for its cards at every
-#: move). Every hand of one to three Spanish cards is here from the start (10,700
-#: hands, a few milliseconds at import); others are added when met.
+#: move): every hand of one to three Spanish cards, made once at import (10,700
+#: hands, a few milliseconds) and never dropped. Other hands (jokers, a larger
+#: ``hand_size``) are kept in :data:`_OTHER_HANDS` when met.
 _HAND_CARDS: dict[int, tuple[int, ...]] = {
     sum(1 << i for i in hand): hand
     for size in (1, 2, 3) for hand in itertools.combinations(range(40), size)}
 _HAND_CARDS_GET = _HAND_CARDS.get
+#: The cards of the hands not in :data:`_HAND_CARDS`, bounded (docs/BENCHMARKS.md,
+#: "The engine's caches").
+_OTHER_HANDS: Generations[int, tuple[int, ...]] = Generations(20_000)
 
 
 #: _BYTE_CARDS[k][b]: the card indices of the bits of byte value ``b`` at byte ``k`` of a mask.
@@ -122,12 +127,13 @@ _BYTE_CARDS = [[tuple(8 * k + i for i in range(8) if b >> i & 1) for b in range(
 
 
 def _hand_cards(hand: int) -> tuple[int, ...]:
-    if len(_HAND_CARDS) >= 200_000:
-        _HAND_CARDS.clear()  # the precomputed hands come back when met
-    b0, b1, b2, b3, b4, b5 = _BYTE_CARDS
-    cards = _HAND_CARDS[hand] = (b0[hand & 255] + b1[hand >> 8 & 255] + b2[hand >> 16 & 255]
-                                 + b3[hand >> 24 & 255] + b4[hand >> 32 & 255]
-                                 + b5[hand >> 40 & 255])
+    """The cards of a hand not in :data:`_HAND_CARDS`."""
+    cards = _OTHER_HANDS.get(hand)
+    if cards is None:
+        b0, b1, b2, b3, b4, b5 = _BYTE_CARDS
+        cards = (b0[hand & 255] + b1[hand >> 8 & 255] + b2[hand >> 16 & 255]
+                 + b3[hand >> 24 & 255] + b4[hand >> 32 & 255] + b5[hand >> 40 & 255])
+        _OTHER_HANDS.put(hand, cards)
     return cards
 
 

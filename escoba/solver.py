@@ -18,8 +18,10 @@ makes the total exact, whether played or on the table.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 
+from .caches import Generations
 from .cards import (
     JOKER_MASK,
     VALUE,
@@ -126,8 +128,10 @@ SIGNATURE_OF_BYTE: list[int] = [_NIBBLE_COUNT[b & 15] | _NIBBLE_COUNT[b >> 4] <<
 NIBBLE_SUBSETS: list[list[list[int]]] = [
     [[s for s in range(16) if s & ~n == 0 and _NIBBLE_COUNT[s] == k] for k in range(5)]
     for n in range(16)]
-_CACHE: dict[int, list[tuple[int, tuple[tuple[int, int], ...]]]] = {}
-_CACHE_LIMIT = 500_000
+#: _value_solutions by ``signature << 5 | target`` (exact_subsets, has_capture, the
+#: expert's search); the limit and its bytes: docs/BENCHMARKS.md, "The engine's caches".
+_CACHE: Generations[int, list[tuple[int, tuple[tuple[int, int], ...]]]] = Generations(60_000)
+_CACHE_GET = _CACHE.get  # bound once, as _CELL_GETS below
 
 
 def signature(table: int) -> int:
@@ -198,21 +202,63 @@ _LOWER_SIG = [(1 << 3 * min(t, 10)) - 1 for t in range(20)]
 #: A cell, ``(full masks, partial solutions)``, typed as a tuple of any length: a
 #: mypyc-compiled build keeps it one Python object (NO_SOLUTIONS is compared by ``is``).
 _Cell = tuple[tuple, ...]
+
+
+def _forget_cells(cells: Generations[int, _Cell], target: int) -> None:
+    """Take the cells ``_CELLS[target]`` is about to drop out of the rows holding them.
+
+    A row keeps the cells it was given; without this a row would keep a cell the
+    cache has dropped, and the next table needing it would get a copy: rows x 20
+    cells at most, growing with every turnover. A row asked for it again looks it up.
+    """
+    dropped = {id(cell) for cell in cells.old.values()}
+    dropped.discard(id(NO_SOLUTIONS))
+    if dropped:
+        for rows in (CELL_ROWS, CELL_ROWS.old):
+            for row in rows.values():
+                cell = row[target]
+                if cell is not None and id(cell) in dropped:
+                    row[target] = None
+
+
 #: _CELLS[target][signature restricted to the values it can use]: the cell (see
 #: :func:`solution_cell`). Signatures are 30 bits: one-digit ints, whose arithmetic
-#: CPython does fastest.
-_CELLS: list[dict[int, _Cell]] = [{} for _ in range(20)]
-_CELLS_LIMIT = 20_000  # cells per target
+#: CPython does fastest. Bounded per target (docs/BENCHMARKS.md, "The engine's caches").
+_CELLS: list[Generations[int, _Cell]] = [
+    Generations(3_000, retire=functools.partial(_forget_cells, target=target))
+    for target in range(20)]
+#: Each target's ``_CELLS[target].get``, bound once: a dict subclass's ``get`` called
+#: as a method is not specialised by CPython 3.11 (about 1 % of a simulated round),
+#: a bound one is (as ``dict.get``'s). A cache keeps its identity when it turns over.
+_CELL_GETS = [cells.get for cells in _CELLS]
 #: The solutions of a target already made: one, taking nothing more.
 _ONLY_EMPTY: tuple[tuple[int, tuple[tuple[int, int], ...]], ...] = ((0, ()),)
 #: A cell with no solution.
 NO_SOLUTIONS: _Cell = ((), (), ())
+
+
+def _unlink_rows(rows: dict[bytes, list]) -> None:
+    """Forget the links of the rows of the generation about to become old.
+
+    A row links the rows one card further (slots 21-30), and the usual tables' rows
+    stay young: without this a row dropped from the cache would stay alive behind a
+    link, with every row it links in turn. Once this is done every link points into
+    the young generation (a row met again makes its links again), so a dropped
+    generation is freed but for the rows a round in play still holds.
+    """
+    for row in rows.values():
+        row[21:] = _NO_LINKS
+
+
+_NO_LINKS = [None] * 10
 #: CELL_ROWS[counts_key(table)]: the table's row (see :func:`table_row`): twenty
 #: cells (``None`` where not computed yet), the table's :func:`signature`, then the
 #: rows one card further. The hot loop reads a cell as ``row[target]``, then
-#: :func:`solution_cell` (``row[20]``, target) for a ``None`` cell.
-CELL_ROWS: dict[bytes, list] = {}
-_CELL_ROWS_LIMIT = 100_000
+#: :func:`solution_cell` (``row[20]``, target) for a ``None`` cell. At most
+#: ``CELL_ROWS.limit`` rows in two generations (:class:`~escoba.caches.Generations`):
+#: :func:`table_row` reads the young one, a miss goes through :func:`new_cell_row`.
+CELL_ROWS: Generations[bytes, list] = Generations(40_000, retire=_unlink_rows)
+_CELL_ROWS_GET = CELL_ROWS.get  # bound once, as _CELL_GETS
 
 
 def value_counts(table: int) -> int:
@@ -261,9 +307,17 @@ def solution_cell(sig: int, target: int) -> _Cell:
     if target <= 0:
         return NO_SOLUTIONS
     sig &= _LOWER_SIG[target]  # values above the target cannot be used
-    memo = _CELLS[target]
-    cell = memo.get(sig)
+    cell = _CELL_GETS[target](sig)
     if cell is not None:
+        return cell
+    memo = _CELLS[target]
+    # Generations.promote and .put inlined: two calls on each miss would cost 1 % of a
+    # simulated round (docs/BENCHMARKS.md, "The engine's caches").
+    cell = memo.old.pop(sig, None)
+    if cell is not None:
+        if len(memo) >= memo.generation:
+            memo.turn_over()
+        memo[sig] = cell
         return cell
     merged: list[tuple[int, tuple[tuple[int, int], ...]]] = []
     if sig:
@@ -279,7 +333,7 @@ def solution_cell(sig: int, target: int) -> _Cell:
                 below = lower & _LOWER_SIG[need]
                 if not below:
                     continue
-                below_cell = _CELLS[need].get(below)  # the memo read here: no call on a hit
+                below_cell = _CELL_GETS[need](below)  # the memo read here: no call on a hit
                 if below_cell is None:
                     below_cell = solution_cell(below, need)
                 rest = below_cell[2]
@@ -306,21 +360,25 @@ def solution_cell(sig: int, target: int) -> _Cell:
             else:
                 fulls.append(solution[0])
         cell = (tuple(fulls), tuple(partials) if partials else (), tuple(merged))
-    if len(memo) >= _CELLS_LIMIT:
-        memo.clear()
+    if len(memo) >= memo.generation:
+        memo.turn_over()
     memo[sig] = cell
     return cell
 
 
 def new_cell_row(key: bytes) -> list:
-    """A fresh row of :data:`CELL_ROWS` for ``key`` (no cell computed yet)."""
-    if len(CELL_ROWS) >= _CELL_ROWS_LIMIT:
-        CELL_ROWS.clear()
-    row: list = [None] * 31
-    row[0] = NO_SOLUTIONS  # a card worth the sum or more captures nothing
-    of = _SIGNATURE_OF_COUNTS
-    row[20] = (of[key[0]] | of[key[1]] << 6 | of[key[2]] << 12 | of[key[3]] << 18
-               | of[key[4]] << 24)  # the table's signature, for solution_cell
+    """The row of :data:`CELL_ROWS` for ``key`` after a miss in its young generation:
+    the old generation's, or a fresh one (no cell computed yet)."""
+    # Generations.promote and .put inlined, as in solution_cell.
+    row = CELL_ROWS.old.pop(key, None)
+    if row is None:
+        row = [None] * 31
+        row[0] = NO_SOLUTIONS  # a card worth the sum or more captures nothing
+        of = _SIGNATURE_OF_COUNTS
+        row[20] = (of[key[0]] | of[key[1]] << 6 | of[key[2]] << 12 | of[key[3]] << 18
+                   | of[key[4]] << 24)  # the table's signature, for solution_cell
+    if len(CELL_ROWS) >= CELL_ROWS.generation:
+        CELL_ROWS.turn_over()
     CELL_ROWS[key] = row
     return row
 
@@ -334,14 +392,14 @@ def table_row(table: int) -> list:
     looked up: a card laid down moves to the next row without a lookup.
     """
     key = table.to_bytes(5, "little").translate(COUNTS_OF_BYTE)  # counts_key(table)
-    row = CELL_ROWS.get(key)
+    row = _CELL_ROWS_GET(key)
     if row is None:
         row = new_cell_row(key)
     return row
 
 
 #: The cache of :func:`solution_row`, keyed ``signature << 5 | limit``.
-SOLUTION_ROWS: dict[int, tuple[_Cell, ...]] = {}
+SOLUTION_ROWS: Generations[int, tuple[_Cell, ...]] = Generations(4_000)
 
 
 def solution_row(sig: int, limit: int = 19) -> tuple[_Cell, ...]:
@@ -354,14 +412,21 @@ def solution_row(sig: int, limit: int = 19) -> tuple[_Cell, ...]:
     many cards of each value to take (fewest first).
     """
     key = sig << 5 | limit
-    row = SOLUTION_ROWS.get(key)
+    row = SOLUTION_ROWS.lookup(key)
     if row is not None:
         return row
-    if len(SOLUTION_ROWS) >= _CACHE_LIMIT // 20:
-        SOLUTION_ROWS.clear()
-    row = SOLUTION_ROWS[key] = tuple(solution_cell(sig, t) if t <= limit else NO_SOLUTIONS
-                                     for t in range(20))
+    row = tuple(solution_cell(sig, t) if t <= limit else NO_SOLUTIONS for t in range(20))
+    SOLUTION_ROWS.put(key, row)
     return row
+
+
+def _solutions(key: int, target: int) -> list[tuple[int, tuple[tuple[int, int], ...]]]:
+    """:data:`_CACHE`'s value of ``key`` after a miss in its young generation."""
+    solutions = _CACHE.promote(key)
+    if solutions is None:
+        solutions = _value_solutions(key >> 5, target)
+        _CACHE.put(key, solutions)
+    return solutions
 
 
 def exact_subsets(table: int, target: int, sig: int = -1) -> list[int]:
@@ -374,11 +439,9 @@ def exact_subsets(table: int, target: int, sig: int = -1) -> list[int]:
     if target <= 0:
         return []
     key = (signature(table) if sig < 0 else sig) << 5 | target
-    solutions = _CACHE.get(key)
+    solutions = _CACHE_GET(key)
     if solutions is None:
-        if len(_CACHE) >= _CACHE_LIMIT:
-            _CACHE.clear()
-        solutions = _CACHE[key] = _value_solutions(key >> 5, target)
+        solutions = _solutions(key, target)
     out: list[int] = []
     for full, partial in solutions:
         base = table & full
@@ -397,11 +460,9 @@ def _exact_exists(table: int, target: int) -> bool:
     if target <= 0:
         return False
     key = signature(table) << 5 | target
-    solutions = _CACHE.get(key)
+    solutions = _CACHE_GET(key)
     if solutions is None:
-        if len(_CACHE) >= _CACHE_LIMIT:
-            _CACHE.clear()
-        solutions = _CACHE[key] = _value_solutions(key >> 5, target)
+        solutions = _solutions(key, target)
     return bool(solutions)
 
 

@@ -51,7 +51,10 @@ def _marginals(lead: int, remaining: int, spread: float) -> tuple[float, float]:
     return ours, theirs
 
 
-@lru_cache(maxsize=4096)
+# 256 entries (about 1.7 kB each: two tuples of 42 floats) hit as often as 4,096 did in
+# expert games (2,022 against 2,066 hits in 60 games): the piles rarely repeat beyond
+# the game in play, and 4,096 held 7 MB in every process (issue 32).
+@lru_cache(maxsize=256)
 def _card_values_cached(rules: Rules, pile_masks: tuple[int, ...],
                         seat: int) -> tuple[tuple[float, ...], tuple[float, ...]]:
     sides = rules.sides

@@ -319,6 +319,18 @@ def test_a_teachers_year_from_the_account_to_deleting_the_class(media) -> None:
     sheets = pdf_text(download(at, media, "tc_pupil_ws_pdf"))
     assert "Ana" in sheets and "Leo" in sheets
     assert "Leonardo Ruíz" in pdf_text(download(at, media, "tc_list_pdf"))
+    # The reports to send home: a page per pupil, Leo's in the Spanish he chose in the
+    # app (his real name: the teacher entered it), Ana's in the page's English.
+    db.update_settings(leo, {"lang": "es"})
+    at.run()
+    reports = [page.extract_text() for page in PdfReader(io.BytesIO(
+        download(at, media, "tc_report_pdf"))).pages]
+    assert len(reports) == 2
+    (leo_page,) = [p for p in reports if "Leonardo" in p]
+    (ana_page,) = [p for p in reports if "Ana" in p]
+    assert "Informe de progreso: Leonardo Ruíz" in leo_page and "Ana" not in leo_page
+    assert "Progress report: Ana" in ana_page and "Leo" not in ana_page
+    assert "15 − 7" in ana_page  # the fact she keeps missing, to practise at home
     click(at, "tc_all_pins")  # not ticked: nothing changes
     assert "Tick the box first" in shown(at)
     at.checkbox(key="tc_all_pins_sure").check().run()
@@ -972,7 +984,7 @@ def test_the_dashboards_seconds_are_written_as_the_language_writes_decimals(
         lang: str, shown: str) -> None:
     """A Spanish dashboard said "mediana de segundos 2.04 s" (issue 27's tryout)."""
     from trainer.classroom_views import PupilRow
-    from ui.teacher_view import _figures
+    from ui.teacher.markup import _figures
 
     row = PupilRow(profile_id=1, nickname="Jimena", avatar="🏠", real_name=None,
                    last_active=None, lesson_stars=0, lesson_stars_max=231, lesson_levels=0,

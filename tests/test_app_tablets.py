@@ -37,7 +37,7 @@ from tests.test_app_tables import _tick, _timers
 from trainer import clock
 from trainer.i18n import t
 from ui.pupil_guard import WATCH_SECONDS
-from ui.teacher_view import LOCK_WATCH_SECONDS
+from ui.teacher.page import LOCK_WATCH_SECONDS
 
 pytestmark = pytest.mark.usefixtures("fresh_app")
 

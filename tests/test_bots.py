@@ -269,6 +269,46 @@ def test_expert_never_leaves_a_renuncio_chance_but_gentle_sometimes_does():
 # -- what each level promises ---------------------------------------------------------
 
 
+def test_gentle_lets_most_of_its_escobas_go_and_otherwise_takes_a_simple_capture():
+    rules = Rules.preset("classic")
+    # the 5e sweeps 2c 3c 4b 1b; the 10o and the 9b each take two or three of them
+    round_ = stacked_round(rules, ["5e 10o 9b", "1o 2o 3o"], "2c 3c 4b 1b", dealer=1)
+    obs = round_.observation(0)
+    escoba = Move(card("5e"), frozenset(cards("2c 3c 4b 1b")))
+    moves = [GentlePlayer().choose(obs, random.Random(s)) for s in range(300)]
+    assert all(m in obs.legal_moves() for m in moves)
+    swept = sum(m == escoba for m in moves)
+    # it notices a capture 85% of the time and takes a noticed escoba 35% of the time
+    assert 0.2 * len(moves) < swept < 0.45 * len(moves)
+    others = [m for m in moves if m != escoba]
+    captures = [m for m in others if m.take]
+    assert len(captures) > len(others) / 2  # it mostly takes something else instead
+    # the simplest it noticed: two table cards, unless it noticed only 9b's 1b 2c 3c
+    assert sum(len(m.take) == 2 for m in captures) > 0.9 * len(captures)
+
+
+def test_gentle_captures_when_every_card_it_holds_must():
+    rules = Rules.preset("classic")  # forced: a card that can capture must
+    round_ = stacked_round(rules, ["10c 10o 10e", "1o 2o 3o"], "5c 5o 5e 5b", dealer=1)
+    obs = round_.observation(0)
+    assert all(m.take for m in obs.legal_moves())  # no lay-down is legal
+    for s in range(50):
+        move = GentlePlayer().choose(obs, random.Random(s))
+        assert move in obs.legal_moves() and len(move.take) == 1
+
+
+def test_the_weakest_child_wins_more_against_gentle_than_against_gentle_before():
+    """Issue 30's direction on a small seeded run (the figures: docs/BENCHMARKS.md)."""
+    from bench.just_right_bench import GentleBeforePlayer, paired_win_rate
+    from bench.simulated_children import CHILDREN, make_child
+
+    rules = Rules.preset("classic")
+    weakest = make_child(next(iter(CHILDREN)))
+    now = paired_win_rate(rules, weakest, GentlePlayer, 80, seed=5)
+    before = paired_win_rate(rules, weakest, GentleBeforePlayer, 80, seed=5)
+    assert now.rate > before.rate + 0.05
+
+
 def test_greedy_takes_the_most_valuable_capture():
     rules = Rules.preset("classic")
     # 8c takes the 7o (2 cards + oro + seven + siete de oros = 10) or 3c 4c (3 cards = 3)

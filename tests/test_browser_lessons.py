@@ -249,6 +249,19 @@ def test_the_map_is_a_path_in_order_and_a_counting_level_shows_the_pile(
         browser.close()
 
 
+def _saved_game(db, name: str, wait: float = 15.0):
+    """The lesson's game in play as the app saved it, waiting for the save: on a loaded
+    machine the board can be drawn a moment before its game's row is committed."""
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            return _state(db, name)[0]
+        except AssertionError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+
+
 def _play_game_level(page, db, name: str, taps: _Taps) -> int:
     """The whole game of stage 11 played on the board to its end; each move is a legal
     one of the game the app saved (read from its database). Returns the rounds played."""
@@ -264,7 +277,7 @@ def _play_game_level(page, db, name: str, taps: _Taps) -> int:
             taps.count += 1
             rounds += 1
             continue
-        game, _record = _state(db, name)
+        game = _saved_game(db, name)
         round_ = game.round
         move = round_.legal_moves()[0]
         before = _position(page)

@@ -24,7 +24,7 @@ from tests.test_browser import (  # noqa: F401 (fixtures)
 from trainer.classroom_views import ASSIGNMENT_KINDS
 from trainer.i18n import LANGUAGES, t
 from trainer.storage import Storage
-from ui.teacher_view import PARTS
+from ui.teacher.registry import PART_KEYS
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -175,7 +175,7 @@ def _teacher_pages(page, url: str, db, lang: str) -> None:
     _wait_idle(page)
 
     # A quick-facts assignment: the multiselect of facts and the due date.
-    page.locator(".st-key-tc_part button").nth(PARTS.index("assignments")).click()
+    page.locator(".st-key-tc_part button").nth(PART_KEYS.index("assignments")).click()
     _wait_idle(page)
     page.locator(".st-key-tc_as_type button").nth(ASSIGNMENT_KINDS.index("facts")).click()
     _wait_idle(page)

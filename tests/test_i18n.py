@@ -32,7 +32,7 @@ from trainer.i18n import (
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = [ROOT / "app.py", *sorted((ROOT / "app_pages").glob("*.py")),
-           *sorted((ROOT / "ui").glob("*.py"))]
+           *sorted((ROOT / "ui").rglob("*.py"))]
 DOMAINS = ("messages", "puzzles", "lessons", "classroom")
 #: Numbers whose plural form every language must get right (CLDR: 21 is "other" in
 #: German and English, whatever a hand-written rule on the last digit would say).
@@ -219,9 +219,9 @@ def _classroom_keys() -> set[str]:
         found |= set(said.findall(text)) | set(flashed.findall(text)) | set(words.findall(text))
     from puzzles import KINDS
     from trainer.classroom_views import ASSIGNMENT_KINDS, CELL_STATES, FLUENCY_LIMITS
-    from ui.teacher_view import PARTS
+    from ui.teacher.registry import PARTS
 
-    found |= {f"part.{p}" for p in PARTS} | {f"cell.{c}" for c in CELL_STATES}
+    found |= {p.label for p in PARTS} | {f"cell.{c}" for c in CELL_STATES}
     found |= {f"fluency.{s}" for s in FLUENCY_LIMITS} | {f"task_kind.{k}" for k in ASSIGNMENT_KINDS}
     found |= {f"kind.{k}" for k in (*KINDS, "game-turn")}
     found |= {f"grid.facts_{w}" for w in ("all", "complements", "additions")}

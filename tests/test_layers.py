@@ -68,6 +68,56 @@ def test_widgets_never_import_pages():
         assert "app_pages" not in _imports(path), path.name
 
 
+def _our_modules_imported(path: Path, root: Path = ROOT) -> set[str]:
+    """The dotted modules (or packages) ``path`` imports, relative imports resolved."""
+    package = list(path.relative_to(root).with_suffix("").parts)[:-1]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            anchor = package[: len(package) - node.level + 1] if node.level else []
+            base = ".".join(anchor + ([node.module] if node.module else []))
+            found.update(f"{base}.{a.name}" for a in node.names)
+    return found
+
+
+def _teacher_part_imports(root: Path = ROOT) -> list[str]:
+    """Where ui/teacher/ imports one of its parts other than in the registry."""
+    teacher = root / "ui" / "teacher"
+    return sorted(f"{path.relative_to(root)} imports {name}"
+                  for path in teacher.rglob("*.py")
+                  if path.name != "__init__.py" and path != teacher / "registry.py"
+                  for name in _our_modules_imported(path, root)
+                  if name.startswith("ui.teacher.parts."))
+
+
+def test_the_teachers_parts_are_reached_through_the_registry_alone():
+    """Issue 29: the page draws whichever part is chosen from ui/teacher/registry.py and
+    knows none by name; a part imports no other (what two share has its own module)."""
+    assert _teacher_part_imports() == []
+
+
+def test_the_part_import_check_finds_a_part_imported_elsewhere(tmp_path):
+    parts = tmp_path / "ui" / "teacher" / "parts"
+    parts.mkdir(parents=True)
+    (parts / "grid.py").write_text("from .dashboard import show\n", encoding="utf-8")
+    (tmp_path / "ui" / "teacher" / "page.py").write_text(
+        "from .parts import grid\nfrom .registry import PARTS\n", encoding="utf-8")
+    assert _teacher_part_imports(tmp_path) == [
+        "ui/teacher/page.py imports ui.teacher.parts.grid",
+        "ui/teacher/parts/grid.py imports ui.teacher.parts.dashboard.show"]
+
+
+def test_every_teachers_part_is_registered_once():
+    from ui.teacher.registry import PARTS
+
+    modules = {p.stem for p in (ROOT / "ui" / "teacher" / "parts").glob("*.py")} - {"__init__"}
+    assert sorted(part.render.__module__ for part in PARTS) == sorted(
+        f"ui.teacher.parts.{name}" for name in modules)
+    assert len({part.key for part in PARTS}) == len(PARTS)
+
+
 def test_lessons_import_only_the_engine_and_the_standard_library():
     """lessons/ is data and its schema: the runner (trainer.lessons) and the page sit above."""
     ours = {"escoba", "lessons", "puzzles", "trainer", "ui", "app_pages", "commands", "locales"}
@@ -81,7 +131,7 @@ def test_lessons_import_only_the_engine_and_the_standard_library():
 
 def _view_modules() -> list[Path]:
     return [ROOT / "app.py", *sorted((ROOT / "app_pages").glob("*.py")),
-            *sorted((ROOT / "ui").glob("*.py"))]
+            *sorted((ROOT / "ui").rglob("*.py"))]
 
 
 def _bare_fragments(path: Path, root: Path = ROOT) -> list[str]:

@@ -29,7 +29,8 @@ from .hints import GameReview
 from .i18n import format_number, format_percent
 from .storage import GameRow, RoundResult
 
-__all__ = ["Chart", "attempts_frame", "attempts_table", "attempts_csv", "attempts_xlsx",
+__all__ = ["Chart", "attempts_frame", "attempt_record", "records_frame", "attempts_table",
+           "attempts_csv", "attempts_xlsx",
            "daily_chart", "mastery_chart",
            "puzzles_chart", "stars_chart", "streak_chart", "games_frame", "wins_chart",
            "escobas_chart", "points_chart", "mistakes_chart", "LEVEL_COLOURS", "whole"]
@@ -104,14 +105,25 @@ _COLUMNS = ["id", "created_at", "day", "mode", "puzzle_id", "kind", "level", "ca
             "fact_seconds", "daily_date", "facts"]
 
 
-def attempts_frame(rows: Sequence[Attempt]) -> pd.DataFrame:
-    """One row per attempt (oldest first); ``facts`` joined with spaces."""
-    frame = pd.DataFrame([{k: getattr(r, k) for k in _COLUMNS} for r in rows],
-                         columns=_COLUMNS)
+def attempt_record(row: Attempt) -> tuple[Any, ...]:
+    """The values of :func:`attempts_frame`'s columns for one attempt (a plain tuple:
+    a year of them is a sixth of the attempts' memory; trainer.progress_history keeps
+    them)."""
+    return tuple(getattr(row, k) for k in _COLUMNS)
+
+
+def records_frame(records: Sequence[tuple[Any, ...]]) -> pd.DataFrame:
+    """:func:`attempts_frame` built from the records of :func:`attempt_record`."""
+    frame = pd.DataFrame.from_records(list(records), columns=_COLUMNS)
     if not frame.empty:
         frame["facts"] = frame["facts"].map(lambda f: " ".join(f or []))
         frame["correct"] = frame["correct"].astype(bool)
     return frame
+
+
+def attempts_frame(rows: Sequence[Attempt]) -> pd.DataFrame:
+    """One row per attempt (oldest first); ``facts`` joined with spaces."""
+    return records_frame([attempt_record(r) for r in rows])
 
 
 def attempts_table(rows: Sequence[Attempt], lang: str = "en"

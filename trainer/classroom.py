@@ -643,6 +643,12 @@ class Classroom:
         self._class(class_id)
         return sort_names(self.storage.members(class_id), self.lang, key=lambda m: m.nickname)
 
+    def pupil_languages(self, class_id: int) -> dict[int, str]:
+        """The language each pupil of the class last chose in the app (for the report
+        home: a family reads it in the child's language), for those who chose one."""
+        self._class(class_id)
+        return self.storage.languages([m.profile_id for m in self.storage.members(class_id)])
+
     def add_pupils(self, class_id: int, pasted: str) -> AddedPupils:
         """Pupils from a pasted list, one per line: ``nickname``, or ``nickname`` and the
         real name separated by a tab (two spreadsheet columns) or ``;``. Each nickname
@@ -885,16 +891,17 @@ class Classroom:
 
     # -- the views ------------------------------------------------------------------
     def snapshot(self, class_id: int, today: date | None = None, *,
-                 every_attempt: bool = True) -> ClassSnapshot:
+                 every_attempt: bool = True, days: int = WEEK_DAYS) -> ClassSnapshot:
         """The class's data for the views below: a fixed number of queries, whatever its
         size. Given ``today``, the per-day figures are read for the views' days up to it
         and any later day only (the week, the fact totals); else for every day. Without
         ``every_attempt``, no attempt is read: the dashboard, the grid and the assignments
         come from what is kept at write time (a cell's history then reads its pupil's;
         the attempts export needs every one). A page reads it once per run (or caches it
-        by :meth:`version`)."""
+        by :meth:`version`). ``days``: how many days up to ``today`` the per-day figures
+        cover (the views need a week; the report home, a month)."""
         self.session.touch()
-        days_from = (today - timedelta(days=WEEK_DAYS - 1)).isoformat() \
+        days_from = (today - timedelta(days=max(days, WEEK_DAYS) - 1)).isoformat() \
             if today is not None else None
         snap = self.storage.class_snapshot(class_id, days_from=days_from,
                                            every_attempt=every_attempt)

@@ -13,11 +13,28 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from statistics import median
+from typing import Protocol
 
 from puzzles.mastery import FactStats, all_additions, all_complements, weakest_facts
-from puzzles.practice import Attempt, practice_candidates, quick_fact_for
+from puzzles.practice import practice_candidates, quick_fact_for
 
 __all__ = ["ParentSummary", "parent_summary", "KNOWN_LEVELS", "TREND_ANSWERS", "TREND_DAYS"]
+
+class QuickAnswer(Protocol):
+    """What the trend reads of an attempt: an :class:`~puzzles.practice.Attempt`, or the
+    compact row My progress keeps (:class:`trainer.progress_history.QuickRow`)."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def capture_sum(self) -> int: ...
+    @property
+    def day(self) -> str: ...
+    @property
+    def correct(self) -> bool: ...
+    @property
+    def fact_seconds(self) -> float | None: ...
+
 
 #: The levels a parent reads as "knows it": right three times running (and fluent).
 KNOWN_LEVELS = frozenset({"proficient", "fluent"})
@@ -52,7 +69,7 @@ class ParentSummary:
     answers_needed: int
 
 
-def _third(rows: Sequence[Attempt]) -> tuple[float, float | None]:
+def _third(rows: Sequence[QuickAnswer]) -> tuple[float, float | None]:
     right = 100.0 * sum(1 for r in rows if r.correct) / len(rows)
     times = [r.fact_seconds for r in rows if r.correct and r.fact_seconds is not None]
     return right, (median(times) if times else None)
@@ -70,7 +87,7 @@ def _trend(before: tuple[float, float | None],
     return "steady"
 
 
-def parent_summary(stats: Mapping[str, FactStats], attempts: Sequence[Attempt],
+def parent_summary(stats: Mapping[str, FactStats], attempts: Sequence[QuickAnswer],
                    capture_sum: int = 15, count: int = 3) -> ParentSummary:
     """The three answers from a child's fact stats and attempts (oldest first)."""
     additions = [s for f, s in stats.items() if "+" in f]

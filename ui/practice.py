@@ -21,12 +21,12 @@ import pandas as pd
 import streamlit as st
 
 from puzzles import CheckResult, DailySet, Puzzle, daily_set
-from puzzles.mastery import Answer, FactStats, fact_stats
-from puzzles.practice import Attempt, answers_from_rows, practice_candidates
+from puzzles.mastery import FactStats, fact_stats
+from puzzles.practice import Attempt, practice_candidates
 from trainer.charts import attempts_frame
 from trainer.clock import now as clock_now
-from trainer.evidence import game_answers, is_game_turn
 from trainer.just_right import JustRightSummary, just_right_summary
+from trainer.progress_history import HistoryView, ProgressHistory
 from trainer.storage import DailyResult, ProgressContents, ProgressVersion
 from trainer.text import fact_text
 
@@ -36,7 +36,8 @@ from .session import database_url, profile_book, storage
 __all__ = ["now_utc", "child_timezone", "timezone_unknown", "today", "attempt_row",
            "record_attempt",
            "record_daily", "mastery", "attempts", "data_version", "PROGRESS_CACHE_PROFILES",
-           "PROGRESS_CACHE_SUMS", "progress_contents", "history", "fact_stats_of",
+           "PROGRESS_CACHE_SUMS", "progress_contents", "practice_frame", "history_view",
+           "fact_stats_of",
            "cached_daily", "fact_text", "kept", "keep"]
 
 log = logging.getLogger(__name__)
@@ -150,16 +151,6 @@ def progress_contents(version: DataVersion) -> ProgressContents:
     return storage().progress_contents(version.profile_id)
 
 
-def attempts_of(version: DataVersion) -> list[Attempt]:
-    """The profile's practice attempts, oldest first (game turns are evidence apart)."""
-    return _practice_only(storage().attempts(version.profile_id))
-
-
-def _practice_only(rows: list[Attempt]) -> list[Attempt]:
-    """Puzzle answers and quick facts: a game's turns are the facts' evidence apart."""
-    return [r for r in rows if not is_game_turn(r)]
-
-
 def start_quick_facts(facts: list[str], capture_sum: int) -> None:
     """Open Quick facts on a round of exactly these facts ("practise these" on My
     progress), as "for me" (they are what "for me" practises next)."""
@@ -177,15 +168,25 @@ def start_quick_facts(facts: list[str], capture_sum: int) -> None:
     st.switch_page("app_pages/quick_facts.py")
 
 
+@st.cache_resource(max_entries=PROGRESS_CACHE_PROFILES, show_spinner=False)
+def _kept_history(database: str | None, profile_id: int) -> ProgressHistory:
+    """The profile's history as this process last read it, shared by its sessions and
+    brought up to date by the attempts added since (trainer.progress_history)."""
+    return ProgressHistory(profile_id)
+
+
+def history_view(version: DataVersion) -> HistoryView:
+    """The profile's history at ``version``: the attempts added since the last read are
+    read, not the whole history (a year of it took 0.6 s after each answer)."""
+    return _kept_history(version.database, version.profile_id).update(
+        storage(), version.data.created_at)
+
+
 @st.cache_data(max_entries=PROGRESS_CACHE_PROFILES, show_spinner=False)
-def history(version: DataVersion) -> tuple[pd.DataFrame, list[Answer]]:
-    """The profile's attempts, read once: as a frame (the charts) and as answers (mastery).
-    A frame and plain tuples copy out of the cache in milliseconds; the rows themselves
-    (dicts of JSON) would take as long to copy as to read again."""
-    rows = storage().attempts(version.profile_id)
-    # Game turns feed the facts (weighted as their own source) but not the practice charts.
-    practice = _practice_only(rows)
-    return attempts_frame(practice), answers_from_rows(practice) + game_answers(rows)
+def practice_frame(version: DataVersion) -> pd.DataFrame:
+    """The profile's practice (puzzles and quick facts, not game turns) as a frame, for
+    the charts: a copy of the kept one, so that no chart can change what is kept."""
+    return history_view(version).frame
 
 
 @st.cache_data(max_entries=PROGRESS_CACHE_PROFILES, show_spinner=False)
@@ -199,14 +200,13 @@ def just_right_of(version: DataVersion, day: date) -> JustRightSummary:
 @st.cache_data(max_entries=PROGRESS_CACHE_PROFILES, show_spinner=False)
 def game_turns(version: DataVersion) -> pd.DataFrame:
     """The profile's game turns that were evidence, one row each (the chances chart)."""
-    return attempts_frame([r for r in storage().attempts(version.profile_id)
-                           if is_game_turn(r)])
+    return attempts_frame(history_view(version).game_turns)
 
 
 @st.cache_data(max_entries=PROGRESS_CACHE_SUMS, show_spinner=False)
 def fact_stats_of(version: DataVersion, capture_sum: int) -> dict[str, FactStats]:
     """Mastery of ``capture_sum``'s facts from the history of ``version``."""
-    return fact_stats(history(version)[1], practice_candidates(capture_sum))
+    return fact_stats(history_view(version).answers, practice_candidates(capture_sum))
 
 
 def mastery(profile_id: int, capture_sum: int = 15) -> dict[str, FactStats]:

@@ -25,13 +25,13 @@ from .practice import (
     PROGRESS_CACHE_PROFILES,
     PROGRESS_CACHE_SUMS,
     DataVersion,
-    attempts_of,
     data_version,
     fact_stats_of,
     fact_text,
     game_turns,
-    history,
+    history_view,
     just_right_of,
+    practice_frame,
     progress_contents,
     start_quick_facts,
 )
@@ -49,7 +49,7 @@ Charts = dict[str, charts.Chart | None]
 @st.cache_resource(max_entries=PROGRESS_CACHE_PROFILES, show_spinner=False)
 def practice_charts(version: DataVersion, lang: str, day: date) -> Charts:
     """Practice (answers a day) and puzzles (solved, stars, the daily streak), by key."""
-    frame = history(version)[0]
+    frame = practice_frame(version)
     results = storage().daily_results(version.profile_id)
     current, best = streaks([date.fromisoformat(r.day) for r in results if r.completed], day)
     return {"ch_daily": charts.daily_chart(frame, t),
@@ -88,8 +88,8 @@ _CONFIG = {"displayModeBar": False, "responsive": True}
 @st.cache_resource(max_entries=PROGRESS_CACHE_SUMS, show_spinner=False)
 def summary_of(version: DataVersion, capture_sum: int) -> ParentSummary:
     """The parent's three answers (trainer.progress_summary), once per data version."""
-    return parent_summary(fact_stats_of(version, capture_sum), attempts_of(version),
-                          capture_sum)
+    return parent_summary(fact_stats_of(version, capture_sum),
+                          history_view(version).quick, capture_sum)
 
 
 def _percent(value: float) -> str:

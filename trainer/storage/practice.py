@@ -19,6 +19,7 @@ from .schema import (
     AGGREGATES,
     TASK_TABLES,
     Database,
+    attempt_totals,
     attempts,
     aware,
     daily_results,
@@ -202,6 +203,22 @@ class PracticeStore(Database):
             rows = conn.execute(query).all()
         out = [_attempt(r) for r in rows]
         return out[::-1] if limit is not None else out
+
+    def attempts_after(self, profile_id: int, after_id: int) -> tuple[list[Attempt], int]:
+        """The profile's attempts with an id above ``after_id``, oldest first, and how many
+        attempts the profile has in all (its ``attempt_totals`` row, kept in the same
+        transaction as every attempt), read in one transaction: a reader that keeps the
+        attempts it has read adds these, and when its count and the total differ (an
+        attempt committed late with a lower id, on PostgreSQL) reads them all again."""
+        query = sa.select(attempts).where((attempts.c.profile_id == profile_id)
+                                          & (attempts.c.id > after_id)).order_by(attempts.c.id)
+        total = sa.select(attempt_totals.c.puzzles + attempt_totals.c.quick_facts
+                          + attempt_totals.c.game_turns).where(
+            attempt_totals.c.profile_id == profile_id)
+        with self.engine.connect() as conn, conn.begin():
+            rows = conn.execute(query).all()
+            count = conn.execute(total).scalar()
+        return [_attempt(r) for r in rows], int(count or 0)
 
     def progress_version(self, profile_id: int) -> ProgressVersion:
         """What My progress is drawn from, as a version: one lookup by primary key (see

@@ -143,6 +143,24 @@ class ProfileStore(Database):
             row = conn.execute(sa.select(profiles).where(profiles.c.id == profile_id)).first()
         return _profile(row) if row is not None else None
 
+    def languages(self, profile_ids: Sequence[int]) -> dict[int, str]:
+        """The language each of these profiles last chose in the app (their settings'
+        ``lang``), for those that chose one: the report home is written in it."""
+        if not profile_ids:
+            return {}
+        query = sa.select(profiles.c.id, profiles.c.settings).where(
+            profiles.c.id.in_(list(profile_ids)))
+        out = {}
+        with self.engine.connect() as conn:
+            for row in conn.execute(query):
+                try:
+                    lang = json.loads(row.settings or "{}").get("lang")
+                except (ValueError, AttributeError):  # a damaged row chose nothing
+                    continue
+                if isinstance(lang, str) and lang:
+                    out[row.id] = lang
+        return out
+
     def update_settings(self, profile_id: int, settings: dict[str, Any]) -> None:
         with self.transaction() as conn:
             conn.execute(profiles.update().where(profiles.c.id == profile_id)

@@ -1,0 +1,139 @@
+"""The assignments: a new one (a lesson, puzzles, chosen facts or each pupil's weakest)
+and each one's progress, pupil by pupil."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from lessons import load_stages
+from puzzles import CAPTURE_SUMS, KINDS, LEVELS
+from trainer.classroom import describe, fact_label
+from trainer.classroom_views import (
+    ASSIGNMENT_KINDS,
+    MAX_FACTS,
+    MAX_PUZZLES,
+    AssignmentProgress,
+    askable_facts,
+)
+from trainer.i18n import format_day, t
+from trainer.storage import ClassInfo
+from trainer.text import md_escape
+
+from ...classroom import class_action, class_flash, class_labels, ct, ct_text
+from ...i18n import current_language
+from ...practice import today
+from ...streamlit_words import date_format
+from ..part import Part
+from ..snapshot import OpenClass
+from ..state import teacher_room
+from ..widgets import pupil_label
+
+__all__ = ["PART"]
+
+_PUZZLE_KINDS = tuple(k for k in KINDS if k != "quick-facts")
+
+
+@class_action
+def _on_assign(class_id: int, kind: str, capture_sum: int) -> None:
+    state = st.session_state
+    if kind == "lesson":
+        spec: dict[str, Any] = {"stage": state.get("tc_as_stage")}
+    elif kind == "puzzles":
+        spec = {"kind": state.get("tc_as_kind"), "level": state.get("tc_as_level"),
+                "count": state.get("tc_as_count"), "capture_sum": capture_sum}
+    elif kind == "facts":
+        spec = {"facts": list(state.get("tc_as_facts") or []), "capture_sum": capture_sum}
+    else:
+        spec = {"count": state.get("tc_as_weakest"), "capture_sum": capture_sum}
+    due = state.get("tc_as_due")
+    row = teacher_room().create_assignment(class_id, kind, spec, due=due)
+    class_flash("success", "assign.created", what=describe(row, current_language()))
+
+
+@class_action
+def _on_unassign(class_id: int, assignment_id: int) -> None:
+    teacher_room().delete_assignment(class_id, assignment_id)
+    class_flash("success", "assign.deleted")
+
+
+def _new_assignment(info: ClassInfo) -> None:
+    st.markdown(f"**{ct('assign.new')}**")
+    st.session_state.setdefault("tc_as_type", "puzzles")
+    kind = st.segmented_control(ct("assign.type"), ASSIGNMENT_KINDS, key="tc_as_type",
+                                required=True,
+                                format_func=class_labels("task_kind.")) or "puzzles"
+    capture_sum = info.capture_sum
+    if kind != "lesson":
+        st.session_state.setdefault("tc_as_sum", info.capture_sum)
+        capture_sum = int(st.segmented_control(t("capture_sum"), CAPTURE_SUMS, key="tc_as_sum",
+                                               required=True) or info.capture_sum)
+    lang = current_language()
+    stages = load_stages()
+    with st.form("tc_assign_form", border=True):
+        if kind == "lesson":
+            titles = {s.key: f"{n}. {t(s.title, lang, domain='lessons')}"
+                      for n, s in enumerate(stages, 1)}
+            st.selectbox(ct("assign.stage"), list(titles), key="tc_as_stage",
+                         format_func=titles.get)
+        elif kind == "puzzles":
+            cols = st.columns(3)
+            cols[0].selectbox(t("pz_mode"), _PUZZLE_KINDS, key="tc_as_kind",
+                              format_func=lambda k: t(f"pz_mode_{k}", lang))
+            cols[1].selectbox(t("level"), LEVELS, key="tc_as_level")
+            cols[2].number_input(ct("assign.count"), 1, MAX_PUZZLES, 10, key="tc_as_count")
+        elif kind == "facts":
+            st.multiselect(ct("assign.facts", max=MAX_FACTS), askable_facts(capture_sum),
+                           key="tc_as_facts", max_selections=MAX_FACTS, format_func=fact_label,
+                           placeholder=t("stw.choose_options"))
+        else:
+            st.number_input(ct("assign.weakest"), 1, MAX_FACTS, 5, key="tc_as_weakest")
+        st.date_input(ct("assign.due"), value=None, key="tc_as_due", min_value=today(),
+                      format=date_format(lang))
+        st.form_submit_button(ct("assign.create"), type="primary", on_click=_on_assign,
+                              args=(info.id, kind, capture_sum), width="stretch")
+
+
+def _assignment_card(info: ClassInfo, item: AssignmentProgress, names: dict[int, str]) -> None:
+    lang = current_language()
+    a = item.assignment
+    with st.container(border=True, key=f"tc_assignment_{a.id}"):
+        st.markdown(f"**{md_escape(describe(a, lang))}**")
+        due = ct("task.due", date=format_day(a.due, lang)) if a.due else ct("assign.no_due")
+        done = ct("assign.completion", done=item.completed, count=len(item.pupils))
+        right = ct("assign.completion_right", count=item.completed_right)
+        st.caption(f"{due} · {done} · {right}")
+        if item.pupils:
+            with st.expander(ct("assign.per_pupil")):
+                st.dataframe(pd.DataFrame([{
+                    ct_text("grid.pupil"): names.get(pid, ""),
+                    ct_text("assign.col_status"): ct_text(f"status.{task.status}"),
+                    ct_text("assign.col_done"): f"{task.done} / {task.total}",
+                    # Done is not right (issue 27): "1 / 4" beside "4 / 4" done.
+                    ct_text("assign.col_right"): "" if task.right is None
+                    else f"{min(task.right, task.total)} / {task.total}",
+                } for pid, task in item.pupils.items()]), hide_index=True,
+                    width="stretch")
+        if not info.archived:
+            st.button(ct("assign.delete"), key=f"tc_unassign_{a.id}", on_click=_on_unassign,
+                      args=(info.id, a.id), icon="🗑️")
+
+
+def show(view: OpenClass) -> None:
+    snap, info = view.snap, view.info
+    if not info.archived:
+        _new_assignment(info)
+    items: list[AssignmentProgress] = view.kept(
+        ("assignments", view.day), lambda: view.room.assignments(snap, view.day))
+    st.markdown(f"**{ct('assign.list')}**")
+    if not items:
+        st.info(ct("assign.none"), icon="📋")
+        return
+    names = {m.profile_id: pupil_label(m.avatar, m.nickname) for m in snap.members}
+    for item in items:
+        _assignment_card(info, item, names)
+
+
+PART = Part(key="assignments", label="part.assignments", render=show)

@@ -1,0 +1,51 @@
+"""The dashboard: who needs help first and why, every pupil's figures, and one pupil's
+progress as the child sees it."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from trainer.i18n import t
+
+from ... import progress
+from ...classroom import ct, ct_text
+from ...i18n import current_language
+from ..markup import dashboard_html
+from ..part import Part
+from ..snapshot import OpenClass
+from ..widgets import pupil_label
+
+__all__ = ["PART"]
+
+
+def show(view: OpenClass) -> None:
+    rows = view.rows()
+    if not rows:
+        st.info(ct("dash.none"), icon="🌱")
+        return
+    lang = current_language()
+    helped = sum(1 for r in rows if r.needs_help)
+    st.markdown(f"**{ct('dash.pupils', count=len(rows))} · "
+                f"{ct('dash.need_help', count=helped)}**")
+    st.caption(ct("dash.legend"))
+    st.html(dashboard_html(rows, lang))
+    by_id = {r.profile_id: r for r in rows}
+    chosen = st.selectbox(ct("dash.pupil_progress"), list(by_id), index=None,
+                          key="tc_dash_pupil", placeholder=ct_text("dash.choose"),
+                          format_func=lambda pid: pupil_label(by_id[pid].avatar,
+                                                              by_id[pid].nickname,
+                                                              by_id[pid].real_name))
+    if chosen is None or chosen not in by_id:
+        return
+    member = view.room.pupil_profile(view.snap, chosen)  # only a pupil of this class
+    with st.container(border=True, key="tc_pupil_progress"):
+        st.markdown(f"**{ct('dash.progress_of', name=f'{member.avatar} {member.nickname}')}**")
+        section = st.segmented_control(t("progress_title"), progress.SECTIONS,
+                                       key="tc_pr_view", default="facts", required=True,
+                                       format_func=lambda s: t(f"progress_{s}", lang),
+                                       label_visibility="collapsed") or "facts"
+        progress.show_part(member.profile_id, section, lang, view.day, view.info.capture_sum,
+                           prefix="tc_", links=False)
+
+
+PART = Part(key="dashboard", label="part.dashboard", render=show)

@@ -1,0 +1,117 @@
+"""Print: worksheets for the class and for each pupil, the reports to send home, the
+class list, and new login cards for the whole class."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from puzzles import KINDS, LEVELS
+from trainer.classroom_print import class_list_pdf, class_worksheet_pdf, pupil_worksheets_pdf
+from trainer.export import kind_text
+from trainer.i18n import LANGUAGES, join_text, t
+from trainer.pupil_report import REPORT_DAYS, class_report_pdf, pupil_reports
+
+from ...classroom import class_action, class_flash, ct
+from ...downloads import download
+from ...i18n import current_language
+from ..part import Part
+from ..snapshot import OpenClass
+from ..state import KEY_NEW_PINS, teacher_room
+from ..widgets import cards_button, on_forget, pdf_name
+
+__all__ = ["PART"]
+
+
+@class_action
+def _on_all_pins(class_id: int) -> None:
+    if not st.session_state.get("tc_all_pins_sure"):
+        class_flash("warning", "print.cards_confirm_first")
+        return
+    logins = teacher_room().regenerate_all_pins(class_id)
+    st.session_state[KEY_NEW_PINS] = (class_id, list(logins))
+    st.session_state["tc_all_pins_sure"] = False
+
+
+def show(view: OpenClass) -> None:
+    room, snap, info = view.room, view.snap, view.info
+    lang = current_language()
+    with st.container(border=True):
+        st.markdown(f"**{ct('print.worksheet')}**")
+        cols = st.columns(3)
+        kind = cols[0].selectbox(t("pz_mode"), KINDS, key="tc_ws_kind",
+                                format_func=lambda k: t(f"pz_mode_{k}", lang))
+        level = cols[1].selectbox(t("level"), LEVELS, key="tc_ws_level")
+        count = cols[2].number_input(ct("assign.count"), 1, 60, 20, key="tc_ws_count")
+        download(ct("print.worksheet_download"),
+                 lambda: class_worksheet_pdf(info, kind, int(level), int(count), lang=lang),
+                 pdf_name("file.worksheet", info.code, kind_text(kind, lang), str(level)),
+                 "application/pdf",
+                 "tc_ws_pdf", icon="🖨️")
+    if not snap.members:
+        st.info(ct("dash.none"), icon="🌱")
+        return
+    grid = view.fact_grid()
+    with st.container(border=True):
+        st.markdown(f"**{ct('print.pupil_sheets')}**")
+        st.caption(join_text((ct("print.pupil_sheets_help"), ct("print.keys_at_end"))))
+        facts = st.number_input(ct("print.facts_per_sheet"), 1, 20, 8, key="tc_pupil_ws_count")
+        download(ct("print.pupil_sheets_download"),
+                 lambda: pupil_worksheets_pdf(snap, grid, lang, count=int(facts)),
+                 pdf_name("file.pupil_sheets", info.code), "application/pdf",
+                 "tc_pupil_ws_pdf", icon="🖨️")
+    _report_home(view, lang)
+    members = room.pupils(info.id)
+    with st.container(border=True):
+        st.markdown(f"**{ct('print.class_list')}**")
+        download(ct("print.class_list_download"), lambda: class_list_pdf(info, members, lang),
+                 pdf_name("file.class_list", info.code), "application/pdf", "tc_list_pdf",
+                 icon="🖨️")
+    with st.container(border=True):
+        st.markdown(f"**{ct('print.cards')}**")
+        made = st.session_state.get(KEY_NEW_PINS)
+        if made is not None and made[0] == info.id:
+            st.warning(ct("print.cards_made"), icon="🪪")
+            cards_button(info, made[1], "tc_cards_all")
+            st.button(ct("pupils.done"), key="tc_new_pins_done", on_click=on_forget,
+                     args=(KEY_NEW_PINS,))
+        elif not info.archived:
+            st.caption(ct("print.cards_help"))
+            st.checkbox(ct("print.cards_sure"), key="tc_all_pins_sure")
+            st.button(ct("print.cards_button"), key="tc_all_pins", on_click=_on_all_pins,
+                     args=(info.id,), icon="🔑")
+
+
+def _report_home(view: OpenClass, lang: str) -> None:
+    """The reports to send home: a language per pupil (the one the child chose in the app,
+    else the page's; the teacher changes any in the table), then one PDF for the class."""
+    room, info = view.room, view.info
+    chosen = room.pupil_languages(info.id)
+    members = view.snap.members
+    table = pd.DataFrame({
+        ct("print.report_pupil"): [m.nickname for m in members],
+        ct("print.report_language"): [LANGUAGES.get(chosen.get(m.profile_id, lang), LANGUAGES[lang])
+                                      for m in members]})
+    with st.container(border=True):
+        st.markdown(f"**{ct('print.report')}**")
+        st.caption(ct("print.report_help"))
+        edited = st.data_editor(
+            table, key=f"tc_report_langs_{info.id}", hide_index=True, width="stretch",
+            disabled=[ct("print.report_pupil")],
+            column_config={ct("print.report_language"): st.column_config.SelectboxColumn(
+                options=list(LANGUAGES.values()), required=True)})
+        codes = {name: code for code, name in LANGUAGES.items()}
+        languages = {m.profile_id: codes.get(label, lang) for m, label in
+                     zip(members, edited[ct("print.report_language")], strict=True)}
+
+        def make() -> bytes:
+            snap = room.snapshot(info.id, view.day, every_attempt=False, days=REPORT_DAYS)
+            grid = room.fact_grid(snap)
+            reports = pupil_reports(snap, grid, room.dashboard(snap, view.day), view.day)
+            return class_report_pdf(reports, info.name, languages, lang)
+
+        download(ct("print.report_download"), make, pdf_name("file.report", info.code),
+                 "application/pdf", "tc_report_pdf", icon="🖨️")
+
+
+PART = Part(key="print", label="part.print", render=show)

@@ -31,7 +31,7 @@ import sqlalchemy as sa
 from puzzles.mastery import fact_stats, normalise, weakest_facts
 from puzzles.practice import Attempt, answers_from_rows, askable_facts
 from tests.conftest import ROOT
-from tests.test_classroom import fact_quick, teacher
+from tests.test_classroom import fact_quick, put, teacher
 from tests.test_storage_aggregates import START, _history, undo_groups
 from tests.test_storage_aggregates import _puzzle as _puzzle_attempt
 from tests.test_storage_aggregates import _quick as _quick_fact
@@ -458,3 +458,35 @@ def test_an_answer_written_as_an_assignment_is_made_counts_once(make_store) -> N
     (task,) = room.assignments(room.snapshot(info.id), later.date())
     assert (task.pupils[pupil].tried, task.pupils[pupil].done) == (1, 1)
     assert task == reference_progress(room.snapshot(info.id), later.date())[0]
+
+
+def test_an_answer_written_while_a_weakest_assignment_reads_ahead_is_weighed(
+        make_store, monkeypatch) -> None:
+    import trainer.storage.classroom as storage_classroom
+
+    store = make_store()
+    room = teacher(store)
+    info = room.create_class("3B")
+    pupils = [p.profile_id for p in room.generate_pupils(info.id, 2, "en").added]
+    _history(store, pupils, 41)
+    reading = storage_classroom.read_ahead
+    weighed: list[Any] = []
+
+    def then_answers(*args: Any) -> Any:
+        weighed.append(reading(*args))
+        # Stamped before the assignment, written after its answers were weighed: they are
+        # among the answers its facts are chosen from.
+        when = datetime.now(UTC) - timedelta(minutes=5)
+        weakest = weighed[0][pupils[1]][1].facts[0]
+        for _ in range(4):  # the weakest fact weighed, known now: no longer among them
+            put(store, pupils[1], fact_quick(weakest, True, 1.0, when), when)
+        return weighed[0]
+
+    monkeypatch.setattr(storage_classroom, "read_ahead", then_answers)
+    room.create_assignment(info.id, "weakest", {"count": 3})
+    monkeypatch.setattr(storage_classroom, "read_ahead", reading)
+    (task,) = assert_tasks_match_the_full_history(room, info.id, [START.date()])
+    # The pupil's facts were chosen again (what was weighed ahead would not do); the
+    # other pupil's are the ones weighed ahead.
+    assert task.pupils[pupils[1]].facts != tuple(weighed[0][pupils[1]][1].facts)
+    assert task.pupils[pupils[0]].facts == tuple(weighed[0][pupils[0]][1].facts)

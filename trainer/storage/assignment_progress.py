@@ -20,7 +20,8 @@ latest are kept by attempt id, as the views ordered them. An attempt written aft
 assignment but stamped before it (a bulk import, a tab that answered as the teacher made
 it) changes the answers a *weakest* assignment's facts are chosen from: that one pupil's
 row is then computed again from their attempts (:func:`build`). The rows are made with the
-assignment (for its class's pupils, from what they answered so far), with a pupil who
+assignment (for its class's pupils, from what they answered so far: a *weakest* one reads
+their every answer, ahead of its transaction, :func:`read_ahead`), with a pupil who
 joins later, and by migration 17 for the assignments made before it; they go with the
 assignment, the pupil, the profile or the class.
 
@@ -47,7 +48,7 @@ from puzzles.mastery import fact_stats, normalise, weakest_facts
 from puzzles.practice import answers_from_rows, askable_facts
 
 __all__ = ["COUNTED_KINDS", "TaskTables", "TaskProgress", "Task", "TaskAttempt",
-           "chosen_facts", "build", "fold", "lock_classes", "start_progress",
+           "chosen_facts", "build", "fold", "lock_classes", "start_progress", "read_ahead",
            "add_to_assignments", "read_progress"]
 
 #: The assignment kinds whose progress comes from attempts (a lesson's from its results).
@@ -223,23 +224,49 @@ def _attempts_of(conn: Connection, t: TaskTables, profile_ids: Sequence[int],
     return out
 
 
+#: Each pupil's progress computed ahead, and how many attempts it was computed from.
+ReadAhead = dict[int, tuple[int, _State]]
+
+
+def read_ahead(conn: Connection, t: TaskTables, task: Task,
+               profile_ids: Sequence[int]) -> ReadAhead:
+    """A *weakest* assignment's progress for each pupil from their every attempt so far,
+    read before the assignment's transaction (a year of a class's answers takes seconds to
+    read and weigh: no writer of the class, or of a SQLite file, waits for it meanwhile);
+    :func:`start_progress` then reads again only the pupils with attempts since."""
+    mine = _attempts_of(conn, t, profile_ids, None)
+    return {pid: (len(rows), build(task, rows)) for pid, rows in mine.items()}
+
+
 def start_progress(conn: Connection, t: TaskTables, tasks: Sequence[Task],
-                   profile_ids: Sequence[int], *, new_pupils: bool = False) -> None:
+                   profile_ids: Sequence[int], *, new_pupils: bool = False,
+                   ahead: ReadAhead | None = None) -> None:
     """The progress rows of these assignments and pupils, from the pupils' attempts stored
     so far (``new_pupils``: pupils just made, who have none), in ``conn``'s transaction.
-    A *weakest* assignment reads the pupils' every attempt (once, when it is made); the
-    others only those made since."""
+    A *weakest* assignment reads the pupils' every attempt (once, when it is made: given
+    ``ahead``, computed before the transaction, only the pupils whose attempts are not as
+    many as then); the others only those made since."""
     tasks = [task for task in tasks if task.kind in COUNTED_KINDS]
     if not tasks or not profile_ids:
         return
-    if new_pupils:
+    known: dict[int, _State] = {}
+    if ahead is not None:
+        a = t.attempts
+        # Attempts are never deleted but with their profile: the same count, the same rows.
+        counts = dict(conn.execute(
+            sa.select(a.c.profile_id, sa.func.count()).where(
+                a.c.profile_id.in_(sorted(set(profile_ids)))).group_by(a.c.profile_id)).all())
+        known = {pid: state for pid, (read, state) in ahead.items()
+                 if pid in profile_ids and counts.get(pid, 0) == read}
+    rest = [pid for pid in profile_ids if pid not in known]
+    if new_pupils or not rest:
         mine: dict[int, list[TaskAttempt]] = {}
     else:
         since = None if any(task.kind == "weakest" for task in tasks) \
             else min(task.created_at for task in tasks)
-        mine = _attempts_of(conn, t, profile_ids, since)
+        mine = _attempts_of(conn, t, rest, since)
     conn.execute(t.assignment_progress.insert(), [
-        _values(task.id, pid, build(task, mine.get(pid, [])))
+        _values(task.id, pid, known[pid] if pid in known else build(task, mine.get(pid, [])))
         for task in tasks for pid in profile_ids])
 
 

@@ -34,7 +34,7 @@ from sqlalchemy.engine import Connection
 from puzzles.practice import Attempt
 
 from ..names import name_key
-from .assignment_progress import Task, TaskProgress, read_progress, start_progress
+from .assignment_progress import Task, TaskProgress, read_ahead, read_progress, start_progress
 from .hashing import PASSWORD_COST, PIN_COST, hash_secret, secret_matches, waste_time
 from .lessons import LessonBest, LessonGo
 from .practice import _attempt
@@ -714,6 +714,12 @@ class ClassroomStore(Database):
         pupil (``profile_id``), with its pupils' progress from what they answered so far
         (a *weakest* one's facts chosen now), in one transaction: ``group_missing`` or
         ``not_in_class`` for a group or pupil that is not the class's (nothing is made)."""
+        stamp = now()
+        ahead = None
+        if kind == "weakest":  # its pupils' every answer, weighed before the transaction
+            with self.engine.connect() as conn:
+                ahead = read_ahead(conn, TASK_TABLES, Task(0, kind, spec, stamp),
+                                   _targets(conn, class_id, group_id, profile_id))
         with self.transaction() as conn:
             # The class's row first: an answer being written, or pupils being added, wait
             # or are waited for, and are then read (assignment_progress's module doc).
@@ -725,11 +731,11 @@ class ClassroomStore(Database):
             pupils = _targets(conn, class_id, group_id, profile_id)
             new_id = conn.execute(assignments.insert().values(
                 class_id=class_id, kind=kind, spec=json.dumps(spec, sort_keys=True), due=due,
-                created_at=now(), group_id=group_id,
+                created_at=stamp, group_id=group_id,
                 profile_id=profile_id)).inserted_primary_key[0]
             row = conn.execute(sa.select(assignments).where(assignments.c.id == new_id)).one()
             task = _assignment(row)
-            start_progress(conn, TASK_TABLES, [_task(task)], pupils)
+            start_progress(conn, TASK_TABLES, [_task(task)], pupils, ahead=ahead)
         return task
 
     def assignments(self, class_id: int) -> list[AssignmentRow]:

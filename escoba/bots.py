@@ -170,10 +170,14 @@ def _simplest(captures: list[tuple[int, int]], rng: random.Random) -> tuple[int,
 
 
 class GentlePlayer(_PairPlayer):
-    """Kind to young children, as a grown-up playing with a beginner is: it notices most
-    captures but not all, takes the simplest one it notices, lets most of its escobas go,
-    and lays down a card as a child would (any). Under optional rules it sometimes lays
-    down a card that could capture, a slip the child can punish (renuncio).
+    """Kind to young children, as a grown-up playing with a beginner is: it misses what a
+    beginner misses, the captures of several table cards (a sum of three cards is harder
+    to see than one card that makes 15), never the obvious ones. It sees a capture of one
+    table card always and of *k* cards with probability ``notices ** (k - 1)``, a sweep
+    of a table of one or two cards always (a child notices a computer that does not take
+    the 8 with its 7), takes a sweep it sees, else the simplest capture it sees, and lays
+    down any card as a child would. Under optional rules it sometimes lays down a card
+    that could capture, a slip the child can punish (renuncio).
 
     Tuned so that a child who has just learned the game (bench/simulated_children.py's
     ``just_learned``) wins at least 40% of rounds against it, where the Gentle before
@@ -182,21 +186,26 @@ class GentlePlayer(_PairPlayer):
     """
 
     name = "gentle"
-    #: Chance of noticing each capture it could make (a capture not noticed is not made
-    #: when another card can be laid down).
-    notices = 0.85
-    #: Chance of taking an escoba it has noticed (else a capture that leaves cards, or a
-    #: lay-down): about one in three, so a beginner is not swept off the table.
-    sweeps = 0.35
+    #: The chance of seeing a capture for each table card it takes beyond the first: a
+    #: two-card capture 30% of the time, three cards 9%, four 3%.
+    notices = 0.3
+    #: A sweep of a table of at most this many cards is always seen.
+    obvious_sweep = 2
     #: Chance, under optional/renuncio rules, of laying down a card that could capture.
     slip = 0.3
     #: Chance of calling a renuncio that could be called.
     claims = 0.5
 
+    def sees(self, observation: Observation, take: int, rng: random.Random) -> bool:
+        """Whether it notices the capture of the table cards ``take`` (see the class)."""
+        table = observation.table_mask
+        if take == table and table.bit_count() <= self.obvious_sweep:
+            return True
+        return rng.random() < self.notices ** (take.bit_count() - 1)
+
     def choose_pair(self, observation: Observation, rng: random.Random) -> tuple[int, int]:
         obs = observation
         pairs = obs.legal_move_pairs()
-        table = obs.table_mask
         captures = [(c, t) for c, t in pairs if t]
         laydowns = [(c, t) for c, t in pairs if not t]
         if captures and obs.rules.capture_rule != "forced" and rng.random() < self.slip:
@@ -204,13 +213,12 @@ class GentlePlayer(_PairPlayer):
             slips = [p for p in laydowns if p[0] in capturing_cards]
             if slips:
                 return slips[rng.randrange(len(slips))]
-        noticed = [p for p in captures if rng.random() < self.notices]
-        escobas = [p for p in noticed if _is_escoba(obs, table, *p)]
-        if escobas and rng.random() < self.sweeps:
+        seen = [p for p in captures if self.sees(obs, p[1], rng)]
+        escobas = [p for p in seen if _is_escoba(obs, obs.table_mask, *p)]
+        if escobas:  # a sweep it saw is taken
             return escobas[rng.randrange(len(escobas))]
-        others = [p for p in noticed if p not in escobas]
-        if others or not laydowns:  # a capture it noticed, or one it must make
-            return _simplest(others or captures, rng)
+        if seen or not laydowns:  # a capture it saw, or one it must make
+            return _simplest(seen or captures, rng)
         return laydowns[rng.randrange(len(laydowns))]
 
     def claim_renuncio(self, observation: Observation, rng: random.Random) -> Renuncio | None:

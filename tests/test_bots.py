@@ -269,22 +269,40 @@ def test_expert_never_leaves_a_renuncio_chance_but_gentle_sometimes_does():
 # -- what each level promises ---------------------------------------------------------
 
 
-def test_gentle_lets_most_of_its_escobas_go_and_otherwise_takes_a_simple_capture():
+def test_gentle_never_misses_an_obvious_capture_nor_the_sweep_of_a_tiny_table():
     rules = Rules.preset("classic")
-    # the 5e sweeps 2c 3c 4b 1b; the 10o and the 9b each take two or three of them
-    round_ = stacked_round(rules, ["5e 10o 9b", "1o 2o 3o"], "2c 3c 4b 1b", dealer=1)
+    # a one-card capture (the 7o takes the 8c) is always seen, and taken
+    round_ = stacked_round(rules, ["7o 4e 4b", "1o 2o 3o"], "8c 9e 10e 10b", dealer=1)
+    obs = round_.observation(0)
+    moves = [GentlePlayer().choose(obs, random.Random(s)) for s in range(100)]
+    assert all(m.take for m in moves)
+    # the sweep of a table of two cards (3c 5c with the 7o) is always taken, though it
+    # takes two cards: two captures leave the table at 3c 5c, then seat 0 is to play
+    round_ = stacked_round(rules, ["5e 7o 1e", "10o 1o 2o"], "3c 5c 5o 10b", dealer=1)
+    round_.play(Move(card("5e"), frozenset(cards("10b"))))
+    round_.play(Move(card("10o"), frozenset(cards("5o"))))
+    obs = round_.observation(0)
+    assert obs.table_mask.bit_count() == 2
+    sweep = Move(card("7o"), frozenset(cards("3c 5c")))
+    assert all(GentlePlayer().choose(obs, random.Random(s)) == sweep for s in range(100))
+
+
+def test_gentle_misses_the_captures_of_many_cards_a_beginner_misses():
+    rules = Rules.preset("classic")
+    # the 5e sweeps four cards (2c 3c 4b 1b); the 10o takes two (2c 3c or 4b 1b); the 1e
+    # takes nothing (it can be laid down)
+    round_ = stacked_round(rules, ["5e 10o 1e", "1o 2o 3o"], "2c 3c 4b 1b", dealer=1)
     obs = round_.observation(0)
     escoba = Move(card("5e"), frozenset(cards("2c 3c 4b 1b")))
-    moves = [GentlePlayer().choose(obs, random.Random(s)) for s in range(300)]
+    moves = [GentlePlayer().choose(obs, random.Random(s)) for s in range(400)]
     assert all(m in obs.legal_moves() for m in moves)
-    swept = sum(m == escoba for m in moves)
-    # it notices a capture 85% of the time and takes a noticed escoba 35% of the time
-    assert 0.2 * len(moves) < swept < 0.45 * len(moves)
-    others = [m for m in moves if m != escoba]
-    captures = [m for m in others if m.take]
-    assert len(captures) > len(others) / 2  # it mostly takes something else instead
-    # the simplest it noticed: two table cards, unless it noticed only 9b's 1b 2c 3c
-    assert sum(len(m.take) == 2 for m in captures) > 0.9 * len(captures)
+    # a four-card sweep is seen 0.3 ** 3 of the time: a few times in a hundred
+    assert 0 < sum(m == escoba for m in moves) < 0.08 * len(moves)
+    captures = [m for m in moves if m.take and m != escoba]
+    laid = [m for m in moves if not m.take]
+    # it sees one of the two two-card captures about half the time (1 - 0.7 ** 2)
+    assert 0.35 * len(moves) < len(captures) < 0.65 * len(moves)
+    assert all(len(m.take) == 2 for m in captures) and laid == [Move(card("1e"))] * len(laid)
 
 
 def test_gentle_captures_when_every_card_it_holds_must():

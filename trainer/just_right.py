@@ -51,7 +51,7 @@ __all__ = ["LEVEL", "LEVEL_STRENGTH", "START", "STEP", "STEP_MIN", "STEP_ROUNDS"
 #: The level's name, as PLAYER_LEVELS and the catalogs (``level_just_right``) spell it.
 LEVEL = "just_right"
 #: Where the fixed levels sit on the "just right" scale (see the module's docstring).
-LEVEL_STRENGTH: Mapping[str, float] = {"random": 0.0, "gentle": 0.1, "greedy": 0.6,
+LEVEL_STRENGTH: Mapping[str, float] = {"random": 0.0, "gentle": 0.2, "greedy": 0.6,
                                        "expert": 1.0}
 #: A child with no games yet: a beginner's strength, a little above the bottom.
 START = 0.25

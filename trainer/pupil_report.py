@@ -133,8 +133,8 @@ def _page_texts(report: PupilReport, class_name: str, lang: str) -> list[str]:
     right = sum(r for _, _, r in report.days)
     return [
         _tr(lang, "title", name=report.name),
-        _tr(lang, "subtitle", name=class_name, first=format_day(first, lang),
-            last=format_day(last, lang)),
+        _tr(lang, "subtitle", name=class_name, start=format_day(first, lang),
+            end=format_day(last, lang)),
         _tr(lang, "known", count=len(report.known), total=len(report.facts)),
         _tr(lang, "legend_known"), _tr(lang, "legend_practising"), _tr(lang, "legend_unseen"),
         _tr(lang, "practising", count=len(report.practising)),

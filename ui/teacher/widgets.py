@@ -79,6 +79,20 @@ def ask_first(ask_key: str, value: Any, *, key: str, label: str, icon: str, sure
 EVERYONE = 0
 
 
+def pupils_shown(view: OpenClass, key: str) -> OpenClass | None:
+    """The class as the dashboard and the grid show it: its pupils, filtered by the group
+    chosen (:func:`group_filter`); None, with a word why, when there is no pupil to show
+    (a class with none yet, or an empty group)."""
+    if not view.snap.members:
+        st.info(ct("dash.none"), icon="🌱")
+        return None
+    view = group_filter(view, key)
+    if not view.snap.members:
+        st.info(ct("groups.empty"), icon="👥")
+        return None
+    return view
+
+
 def group_filter(view: OpenClass, key: str) -> OpenClass:
     """The filter by group of the dashboard and the grid (issue 29), drawn when the class
     has groups: the class as the chosen group's pupils, or as it is."""

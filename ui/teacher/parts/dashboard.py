@@ -14,20 +14,17 @@ from ..markup import dashboard_html
 from ..part import Part
 from ..snapshot import OpenClass
 from ..state import KEY_GROUP_FILTER
-from ..widgets import group_filter, pupil_label
+from ..widgets import pupil_label, pupils_shown
 
 __all__ = ["PART"]
 
 
 def show(view: OpenClass) -> None:
-    if not view.snap.members:
-        st.info(ct("dash.none"), icon="🌱")
+    shown = pupils_shown(view, KEY_GROUP_FILTER)
+    if shown is None:
         return
-    view = group_filter(view, KEY_GROUP_FILTER)
+    view = shown
     rows = view.rows()
-    if not rows:
-        st.info(ct("groups.empty"), icon="👥")
-        return
     lang = current_language()
     helped = sum(1 for r in rows if r.needs_help)
     st.markdown(f"**{ct('dash.pupils', count=len(rows))} · "

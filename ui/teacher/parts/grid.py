@@ -17,20 +17,17 @@ from ..markup import CELL_MARKS, grid_html, legend_html, totals_html
 from ..part import Part
 from ..snapshot import OpenClass
 from ..state import KEY_GROUP_FILTER
-from ..widgets import group_filter, pupil_label
+from ..widgets import pupil_label, pupils_shown
 
 __all__ = ["PART"]
 
 
 def show(view: OpenClass) -> None:
-    if not view.snap.members:
-        st.info(ct("dash.none"), icon="🌱")
+    shown = pupils_shown(view, KEY_GROUP_FILTER)
+    if shown is None:
         return
-    view = group_filter(view, KEY_GROUP_FILTER)
+    view = shown
     snap, info = view.snap, view.info
-    if not snap.members:
-        st.info(ct("groups.empty"), icon="👥")
-        return
     lang = current_language()
     # One above the other: side by side, the second was cut off on a phone (issue 27).
     with st.container():

@@ -27,7 +27,7 @@ from .rng import Rng
 if TYPE_CHECKING:  # pragma: no cover
     from escoba.coach import MoveAssessment
 
-__all__ = ["best_move_puzzle", "move_difficulty", "MIN_GAP"]
+__all__ = ["best_move_puzzle", "best_move_at", "move_difficulty", "MIN_GAP"]
 
 #: Smallest score gap (points of the round) between the best move and the next.
 MIN_GAP = 0.05
@@ -95,6 +95,29 @@ def best_move_puzzle(level: int, capture_sum: int, seed: str, rng: Rng) -> Puzzl
         raise PuzzleError("could not generate this best-move puzzle")
     _, round_, ranked, stats = best_found
     return _assemble(level, capture_sum, seed, round_.observation(round_.to_move), ranked, stats)
+
+
+def best_move_at(obs: Observation, seed: str) -> Puzzle | None:
+    """The best-move puzzle of a given position (a class's live round, issue 29): the
+    coach's one-ply ranking, graded like a generated one; ``None`` when the seat has no
+    choice (fewer than two legal moves). ``seed`` should start with ``custom-``: such a
+    puzzle is kept with ``to_dict``, not regenerated."""
+    from escoba.coach import analyse
+
+    ranked = analyse(obs, search=False)
+    if len(ranked) < 2:
+        return None
+    gap = ranked[0].score - ranked[1].score
+    captures = sum(1 for a in ranked if a.move.take)
+    most = max(len(a.move.take) for a in ranked)
+    table_size = obs.table_mask.bit_count()
+    score = move_difficulty(len(ranked), captures, table_size, gap,
+                            len(ranked[0].move.take) == most)
+    level = next((lvl for lvl in range(len(MOVE_BANDS), 0, -1)
+                  if score >= MOVE_BANDS[lvl - 1]), 1)
+    stats = Stats(table_size=table_size, solutions=1, max_cards=most + 1,
+                  choices=len(ranked), captures=captures, difficulty=score)
+    return _assemble(level, obs.rules.capture_sum, seed, obs, ranked, stats)
 
 
 def _assemble(level: int, capture_sum: int, seed: str, obs: Observation,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -116,12 +117,17 @@ class LiveStore(Database):
                                        .where(live_rounds.c.id == round_id)).one())
 
     def record_live_answer(self, round_id: int, profile_id: int, answer: list[Any],
-                           attempt: Attempt) -> LiveAnswerRow:
-        """A pupil's answer to an open round of their class, with its attempt (evidence),
-        in one transaction. Refused (``StorageError``) when the round is not open any more
-        (``live.closed``), is not their class's (``live.gone``), or they answered it
-        already (``live.answered``): then nothing is written."""
+                           attempt: Attempt | Sequence[Attempt]) -> LiveAnswerRow:
+        """A pupil's answer to an open round of their class, with its attempts (evidence:
+        one, or a quick round's one a question), in one transaction. Refused
+        (``StorageError``) when the round is not open any more (``live.closed``), is not
+        their class's (``live.gone``), or they answered it already (``live.answered``):
+        then nothing is written."""
         stamp = now()
+        attempts = [attempt] if isinstance(attempt, Attempt) else list(attempt)
+        correct = all(a.correct for a in attempts)
+        found = sum(a.found for a in attempts)
+        wrong = sum(a.wrong for a in attempts)
         try:
             with self.transaction() as conn:
                 row = conn.execute(sa.select(live_rounds.c.state).where(
@@ -134,14 +140,12 @@ class LiveStore(Database):
                     raise StorageError("live.closed")
                 conn.execute(live_answers.insert().values(
                     round_id=round_id, profile_id=profile_id, answer=json.dumps(answer),
-                    correct=bool(attempt.correct), found=attempt.found, wrong=attempt.wrong,
-                    created_at=stamp))
-                add_attempts(conn, [attempt_values(profile_id, attempt, stamp)])
+                    correct=correct, found=found, wrong=wrong, created_at=stamp))
+                add_attempts(conn, [attempt_values(profile_id, a, stamp) for a in attempts])
                 bump_profiles(conn, [profile_id])
         except sa.exc.IntegrityError:
             raise StorageError("live.answered") from None
-        return LiveAnswerRow(round_id, profile_id, list(answer), bool(attempt.correct),
-                             attempt.found, attempt.wrong, stamp)
+        return LiveAnswerRow(round_id, profile_id, list(answer), correct, found, wrong, stamp)
 
     def live_answers(self, round_id: int) -> list[LiveAnswerRow]:
         """Every answer to the round, in the order they came."""

@@ -45,7 +45,8 @@ def test_a_live_round_from_the_projector_to_every_tablet_and_back() -> None:
     teacher = open_class("en-US", "Ms Díaz", info.id)
     part(teacher, "projector")
     assert "No one is in yet" in shown(teacher.main)
-    assert teacher.button(key="tc_live_start").label.startswith("Start a round: find all the 15s")
+    assert teacher.selectbox(key="tc_live_kind").value == "fifteens"
+    assert teacher.button(key="tc_live_start").label.startswith("Start the round")
 
     quokka, wombat = new_app(), new_app()
     for at, name, pin in ((quokka, "Quokka", "4821"), (wombat, "Wombat", "7395")):

@@ -23,15 +23,17 @@ from typing import Any
 
 import streamlit as st
 
+from escoba import Card
 from lessons import load_stages
 from puzzles import Puzzle
-from trainer.cards import cards_row_html
+from trainer.cards import cards_row_html, pick_label
 from trainer.classroom import ClassCard, ClassroomError, PupilSignIn, describe, pupil_tasks
 from trainer.classroom_views import PupilTask, task_puzzles, task_words
 from trainer.i18n import format_day, t
 from trainer.lessons import opening_level
 from trainer.live import LiveRound, PupilLive
 from trainer.practice_sessions import QuickRound, quick_question
+from trainer.speech import speakable
 from trainer.storage import Profile
 from trainer.text import md_escape
 
@@ -50,6 +52,7 @@ from .lesson_view import open_stage
 from .practice import attempt_row, record_attempt, today
 from .practice_view import show_puzzle, state_of
 from .session import current_profile, device_key, set_profile, settings, storage
+from .speaker import speaker_button
 
 __all__ = ["show_my_class", "KEY_CARD"]
 
@@ -61,6 +64,8 @@ KEY_CURRENT = "mc_current"  # (assignment id, puzzle on screen)
 KEY_ROUND = "mc_round"  # (assignment id, QuickRound)
 KEY_LIVE_DRAWN = "mc_live_drawn"  # (round id, state) of the class round drawn, or None
 KEY_LIVE_SEEN = "mc_live_seen"  # when this tablet last said the pupil is here (monotonic)
+KEY_LIVE_SHOWN = "mc_live_shown"  # (round id, when its question was first shown)
+KEY_LIVE_QUICK = "mc_live_quick"  # (round id, QuickRound, values given, seconds each)
 _TASK_KEYS = (KEY_TASK, KEY_CURRENT, KEY_ROUND)
 PIN_LENGTH = 4
 ROUND = 5
@@ -363,36 +368,151 @@ def _live_watch(profile_id: int) -> None:
         st.rerun(scope="app")
 
 
-def _live_round(profile: Profile, live: LiveRound) -> None:
-    """The class round, first: the cards on the board the pupil knows, answered once.
+def _live_board(profile: Profile, live: LiveRound, pupil: PupilLive) -> None:
+    """A round answered on the board the pupil knows (fifteens, captures, best move).
     The board says right or wrong at once, set by set, as on every puzzle page (see
     docs/CLASSROOM.md); the projector's reveal then goes over it with the class."""
+    mine = pupil.mine(live)
+    drawn = state_of("mc_live")
+    answered_here = drawn is not None and drawn.puzzle.id == live.puzzle.id \
+        and drawn.result is not None
+    if live.state == "open" and (mine is None or answered_here):
+
+        def record(p: Puzzle, result: Any, seconds: float, answer: list[Any]) -> None:
+            try:
+                pupil.answer(live, result, seconds, answer, today())
+            except ClassroomError as err:
+                class_flash("error", err.key)
+
+        state = show_puzzle("mc_live", live.puzzle, record)
+        if state.result is not None:
+            st.info(ct("mc.live_wait"), icon="👀")
+        return
+    if answered_here:
+        show_puzzle("mc_live", live.puzzle, lambda *_: None)
+    _live_waiting(live)
+
+
+def _live_waiting(live: LiveRound) -> None:
+    if live.state == "open":
+        st.info(ct("mc.live_wait"), icon="👀")
+    else:
+        st.info(ct("mc.live_revealed"), icon="📽️")
+
+
+def _say(text: str, key: str) -> None:
+    """The round's question, read aloud on a tap (as the board reads its own)."""
+    speaker_button(speakable(text, deck=deck_of()), key=key)
+
+
+@class_action
+def _on_sweep(profile_id: int, round_id: int, code: str) -> None:
+    pupil = PupilLive(storage(), profile_id)
+    live = pupil.current()
+    if live is None or live.id != round_id:
+        raise ClassroomError("live.gone")
+    started = st.session_state.get(KEY_LIVE_SHOWN, (round_id, time.monotonic()))
+    seconds = time.monotonic() - started[1] if started[0] == round_id else 0.0
+    pupil.answer_sweep(live, Card.parse(code), round(seconds, 2), today())
+
+
+def _live_sweep(profile: Profile, live: LiveRound, pupil: PupilLive) -> None:
+    """Where is the sweep risk? The table and the hand, and the hand cards as big
+    buttons: the pupil taps the one they would not lay down."""
+    deck, values = deck_of(), bool(settings().get("show_values", True))
+    question = ct_text("live.q_sweep")
+    with st.container(horizontal=True, vertical_alignment="center"):
+        st.markdown(f"**{md_escape(question)}**")
+        _say(question, "mc_live_say")
+    st.caption(ct("live.table"))
+    st.html(cards_row_html(live.puzzle.table, deck, values, width=72, names=False))
+    mine = pupil.mine(live)
+    if mine is not None or live.state != "open":
+        st.caption(ct("live.hand"))
+        st.html(cards_row_html(live.puzzle.hand, deck, values, width=72, names=False))
+        if mine is not None and mine.answer:
+            code = str(mine.answer[0].get("card", "")) if isinstance(mine.answer[0], dict) \
+                else ""
+            if code:
+                st.markdown(ct("mc.live_sent", what=pick_label(code, deck, values,
+                                                                current_language())))
+        _live_waiting(live)
+        return
+    if st.session_state.get(KEY_LIVE_SHOWN, (None,))[0] != live.id:
+        st.session_state[KEY_LIVE_SHOWN] = (live.id, time.monotonic())
+    st.caption(ct("live.hand"))
+    with st.container(horizontal=True, key="mc_live_hand"):
+        for card in live.puzzle.hand:
+            with st.container(key=f"mc_live_card_{card}"):
+                st.html(cards_row_html((card,), deck, values, width=96, names=False))
+                st.button(pick_label(str(card), deck, values, current_language()),
+                          key=f"mc_live_pick_{card}", on_click=_on_sweep,
+                          args=(profile.id, live.id, str(card)), width="stretch")
+
+
+@class_action
+def _on_quick(profile_id: int, round_id: int, value: int) -> None:
+    kept = st.session_state.get(KEY_LIVE_QUICK)
+    if kept is None or kept[0] != round_id:
+        return
+    rnd: QuickRound = kept[1]
+    answered = rnd.answer(value)
+    if answered is None:
+        return
+    kept[2].append(value)
+    kept[3].append(answered[2])
+    if rnd.done:
+        pupil = PupilLive(storage(), profile_id)
+        live = pupil.current()
+        if live is None or live.id != round_id:
+            raise ClassroomError("live.gone")
+        pupil.answer_quick(live, kept[2], kept[3], today())
+
+
+def _live_quick(profile: Profile, live: LiveRound, pupil: PupilLive) -> None:
+    """A quick round: the facts one at a time on the number buttons, as an assignment's;
+    the answers go in together once the last is tapped."""
+    kept = st.session_state.get(KEY_LIVE_QUICK)
+    if kept is None or kept[0] != live.id:
+        kept = (live.id, QuickRound("live", live.puzzle.capture_sum, list(live.questions)),
+                [], [])
+        st.session_state[KEY_LIVE_QUICK] = kept
+    rnd: QuickRound = kept[1]
+    mine = pupil.mine(live)
+    if rnd.feedback is not None:
+        said = rnd.feedback
+        (st.success if said.kind == "success" else st.error)(t(said.key, **said.params))
+    puzzle = rnd.shown()
+    if mine is not None or live.state != "open" or puzzle is None:
+        if mine is not None:
+            st.markdown(f"### {t('qf_round_done', right=mine.found, total=len(live.questions))}")
+        _live_waiting(live)
+        return
+    st.caption(t("qf_progress", n=rnd.index + 1, total=len(rnd.puzzles)))
+    question = quick_question(puzzle)
+    st.html(cards_row_html(puzzle.table, deck_of(), bool(settings().get("show_values", True)),
+                           width=72, names=False)
+            + "<div style='font-size:3rem;font-weight:700;margin:8px 0' "
+              f"data-testid='mc-live-question'>{html.escape(question)}</div>")
+    _say(question, f"mc_live_say_{rnd.index}")
+    with st.container(horizontal=True, key="mc_live_numbers"):
+        for n in range(1, 11):
+            st.button(str(n), key=f"mc_live_n_{n}", on_click=_on_quick,
+                      args=(profile.id, live.id, n))
+
+
+def _live_round(profile: Profile, live: LiveRound) -> None:
+    """The class round, first, whatever its kind (see :mod:`trainer.live`)."""
     pupil = PupilLive(storage(), profile.id)
     with st.container(border=True, key="mc_live"):
         # One bold line, not a heading: on a phone the board must start high on the screen.
         st.markdown(f"📽️ **{ct('mc.live_title')}**")
-        mine = pupil.mine(live)
-        drawn = state_of("mc_live")
-        answered_here = drawn is not None and drawn.puzzle.id == live.puzzle.id \
-            and drawn.result is not None
-        if live.state == "open" and (mine is None or answered_here):
-
-            def record(p: Puzzle, result: Any, seconds: float, answer: list[Any]) -> None:
-                try:
-                    pupil.answer(live, result, seconds, answer, today())
-                except ClassroomError as err:
-                    class_flash("error", err.key)
-
-            state = show_puzzle("mc_live", live.puzzle, record)
-            if state.result is not None:
-                st.info(ct("mc.live_wait"), icon="👀")
-            return
-        if answered_here:
-            show_puzzle("mc_live", live.puzzle, lambda *_: None)
-        if live.state == "open":
-            st.info(ct("mc.live_wait"), icon="👀")
+        if live.kind == "sweep":
+            _live_sweep(profile, live, pupil)
+        elif live.kind == "quick":
+            _live_quick(profile, live, pupil)
         else:
-            st.info(ct("mc.live_revealed"), icon="📽️")
+            _live_board(profile, live, pupil)
 
 
 def _everything_else() -> None:

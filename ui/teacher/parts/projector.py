@@ -1,9 +1,13 @@
 """The projector (issue 29): the class's screen at the front of the room, read from the
 back of it. The class code big, the pictures of who is in (never a name), and a live
-"find all the 15s" round: the cards every tablet shows, the answers arriving as a count,
-then on the teacher's tap the right sets drawn with their sums and how many found each,
-and the wrong sum most often given with its arithmetic. Nothing private: no real name,
-no nickname, no child's answer (``trainer.live.LiveSummary`` holds counts only).
+round of the kind the teacher chose (``trainer.live.LIVE_KINDS``): "find all the 15s",
+a position from a real game ("which cards make 15 with this card?", "where is the sweep
+risk?", "what would you play?") or a set of quick facts. The cards every tablet shows,
+the answers arriving as a count, then on the teacher's tap the reveal: the right sets
+drawn with their sums and how many found each, the spread of moves or cards chosen as
+bars with the coach's best move and why, each quick fact's right count, and the wrong
+sum most often given with its arithmetic. Nothing private: no real name, no nickname,
+no child's answer (``trainer.live.LiveSummary`` holds counts only).
 
 The round refreshes itself every :data:`REFRESH_SECONDS` (a fragment of its own: the
 rest of the page is not drawn again); the refresh does not count as the teacher's
@@ -16,12 +20,25 @@ import html
 
 import streamlit as st
 
+from escoba import Card
 from puzzles import LEVELS
 from trainer.cards import cards_row_html
 from trainer.classroom import format_code
-from trainer.live import LiveBoard, LiveClass, LiveSummary, RightSet
+from trainer.live import (
+    LIVE_KINDS,
+    POSITION_KINDS,
+    QUICK_COUNT,
+    Choice,
+    LiveBoard,
+    LiveClass,
+    LiveRound,
+    LiveSummary,
+    RightSet,
+    WrongSum,
+)
+from trainer.practice_sessions import quick_question
 
-from ...board import deck_of
+from ...board import coach_text, deck_of
 from ...classroom import class_action, ct, ct_text, show_class_flash
 from ...errors import friendly_fragment
 from ...session import settings
@@ -47,7 +64,8 @@ def _live() -> LiveClass:
 @class_action
 def _on_start(class_id: int) -> None:
     level = st.session_state.get("tc_live_level", LEVELS[1])
-    _live().start(class_id, int(level))
+    kind = st.session_state.get("tc_live_kind", LIVE_KINDS[0])
+    _live().start(class_id, int(level), kind=str(kind))
 
 
 @class_action
@@ -70,26 +88,131 @@ def _off_words(off: int) -> str:
                                                                          count=-off)
 
 
+def _cards(cards: tuple[Card, ...], width: int, lit: tuple[Card, ...] = ()) -> str:
+    return cards_row_html(cards, deck_of(), bool(settings().get("show_values", True)),
+                          width=width, names=False, gap=12, lit=lit)
+
+
 def _right_set(item: RightSet, width: int) -> str:
     values = " + ".join(str(c.value) for c in item.cards)
     return ("<div style='display:flex;flex-direction:column;align-items:center;gap:6px;"
             "padding:12px;border:3px solid #2E7D32;border-radius:16px' "
             "data-testid='tc-live-set'>"
-            + cards_row_html(item.cards, deck_of(), bool(settings().get("show_values", True)),
-                             width=width, names=False)
+            + _cards(item.cards, width)
             + f"<div style='{_BIG}'>{html.escape(f'{values} = {item.total}')}</div>"
             f"<div style='{_MID}'>"
             f"{html.escape(ct_text('live.found_by', count=item.found_by))}</div></div>")
 
 
-def _reveal(summary: LiveSummary) -> None:
-    sets = "".join(_right_set(item, 72) for item in summary.sets)
-    st.html("<div style='display:flex;flex-wrap:wrap;gap:16px'>" + sets + "</div>")
-    _line(ct_text("live.all_right", count=summary.all_right), _MID, "tc-live-all-right")
-    wrong = summary.common_wrong
+def _wrong_line(wrong: WrongSum | None) -> None:
     if wrong is not None:
         _line(ct_text("live.common_wrong", arithmetic=wrong.arithmetic,
                       off=_off_words(wrong.off)), _MID, "tc-live-wrong")
+
+
+def _reveal_sets(summary: LiveSummary) -> None:
+    sets = "".join(_right_set(item, 72) for item in summary.sets)
+    st.html("<div style='display:flex;flex-wrap:wrap;gap:16px'>" + sets + "</div>")
+    _line(ct_text("live.all_right", count=summary.all_right), _MID, "tc-live-all-right")
+    _wrong_line(summary.common_wrong)
+
+
+def _bar(choice: Choice, most: int, cards: tuple[Card, ...], words: str) -> str:
+    """One choice as a bar: its cards, a bar as long as its count (a tick on a right
+    one), how many chose it and what it makes."""
+    share = 0 if most == 0 else round(100 * choice.count / most)
+    colour = "#2E7D32" if choice.right else "#78909C"
+    mark = "✅ " if choice.right else ""
+    return ("<div style='display:flex;align-items:center;gap:16px;margin:6px 0' "
+            f"data-testid='tc-live-choice' data-right='{int(choice.right)}'>"
+            f"<div style='flex:0 0 auto'>{_cards(cards, 56)}</div>"
+            "<div style='flex:1 1 auto'>"
+            f"<div style='height:28px;width:{max(share, 2)}%;background:{colour};"
+            "border-radius:8px'></div>"
+            f"<div style='{_MID}'>"
+            f"{html.escape(mark + ct_text('live.chosen_by', count=choice.count))}"
+            f"</div><div style='font-size:clamp(1rem,1.6vw,1.8rem)'>{html.escape(words)}</div>"
+            "</div></div>")
+
+
+def _reveal_best(live: LiveRound, summary: LiveSummary) -> None:
+    most = max((c.count for c in summary.choices), default=0)
+    bars = []
+    for choice in summary.choices:
+        cards = (*choice.take, choice.card)
+        # A capture's arithmetic (the table cards, then the card played); a lay-down none.
+        words = (f"{' + '.join(str(c.value) for c in cards)} = {sum(c.value for c in cards)}"
+                 if choice.take else "")
+        bars.append(_bar(choice, most, cards, words))
+    st.html("".join(bars))
+    _line(ct_text("live.best_right", count=summary.all_right), _MID, "tc-live-all-right")
+    best = live.puzzle.ranking[0] if live.puzzle.ranking else None
+    if best is not None:
+        _line(ct_text("live.best_why", why=coach_text(best.reason, dict(best.params))),
+              _MID, "tc-live-why")
+
+
+def _reveal_sweep(live: LiveRound, summary: LiveSummary) -> None:
+    most = max((c.count for c in summary.choices), default=0)
+    bars = []
+    for choice, judged in zip(summary.choices, live.sweep, strict=True):
+        words = (ct_text("live.sweep_risky", arithmetic=judged.arithmetic, need=judged.need)
+                 if judged.risky and judged.need is not None
+                 else ct_text("live.sweep_safe", arithmetic=judged.arithmetic))
+        bars.append(_bar(choice, most, (choice.card,), words))
+    st.html("".join(bars))
+    _line(ct_text("live.sweep_right", count=summary.all_right), _MID, "tc-live-all-right")
+    if summary.common_wrong is not None:
+        _line(ct_text("live.sweep_wrong", arithmetic=summary.common_wrong.arithmetic), _MID,
+              "tc-live-wrong")
+
+
+def _reveal_quick(summary: LiveSummary) -> None:
+    for item in summary.questions:
+        text = quick_question_of(item.addends, item.answer)
+        _line(f"{text} · {ct_text('live.right_count', count=item.right)}", _MID,
+              "tc-live-question")
+        _wrong_line(item.common_wrong)
+    _line(ct_text("live.quick_all_right", count=summary.all_right), _MID, "tc-live-all-right")
+
+
+def quick_question_of(addends: tuple[int, ...], answer: int) -> str:
+    """``7 + 8 = 15``: a quick fact with its answer, digits and signs only."""
+    return f"{' + '.join(map(str, addends))} + {answer} = {sum(addends) + answer}"
+
+
+def _reveal(live: LiveRound, summary: LiveSummary) -> None:
+    if live.kind == "best":
+        _reveal_best(live, summary)
+    elif live.kind == "sweep":
+        _reveal_sweep(live, summary)
+    elif live.kind == "quick":
+        _reveal_quick(summary)
+    else:
+        _reveal_sets(summary)
+
+
+def _question(live: LiveRound) -> None:
+    """The round's question and what every tablet shows, big."""
+    puzzle = live.puzzle
+    s = puzzle.capture_sum
+    if live.kind == "quick":
+        _line(ct_text("live.q_quick"), testid="tc-live-title")
+        for q in live.questions:
+            _line(quick_question(q), _BIG, "tc-live-question")
+        return
+    if live.kind == "fifteens":
+        _line(ct_text("live.title", sum=s), testid="tc-live-title")
+        st.html(_cards(puzzle.table, 130))
+        return
+    title = {"captures": ct_text("live.kind.captures", sum=s),
+             "sweep": ct_text("live.q_sweep"), "best": ct_text("live.q_best")}[live.kind]
+    _line(title, testid="tc-live-title")
+    st.caption(ct("live.from_game" if live.source == "game" else "live.from_deal"))
+    _line(ct_text("live.table"), _MID)
+    st.html(_cards(puzzle.table, 110))
+    _line(ct_text("live.hand"), _MID)
+    st.html(_cards(puzzle.hand, 110, lit=puzzle.hand if live.kind == "captures" else ()))
 
 
 def _round(class_id: int, board: LiveBoard) -> None:
@@ -99,19 +222,20 @@ def _round(class_id: int, board: LiveBoard) -> None:
     # the cards and the count on the left, the reveal on the right.
     cards, answers = st.columns([3, 2], gap="large")
     with cards:
-        _line(ct_text("live.title", sum=live.puzzle.capture_sum), testid="tc-live-title")
-        st.html(cards_row_html(live.puzzle.table, deck_of(),
-                               bool(settings().get("show_values", True)), width=130,
-                               names=False, gap=12))
+        _question(live)
         _line(ct_text("live.answers", count=summary.answered), testid="tc-live-count")
     with answers:
         if live.state == "open":
             st.button(ct("live.reveal"), key="tc_live_reveal", type="primary", icon="👀",
                       on_click=_on_reveal, args=(class_id, live.id), width="stretch")
             return
-        _reveal(summary)
+        _reveal(live, summary)
         st.button(ct("live.close"), key="tc_live_close", icon="✅", on_click=_on_close,
                   args=(class_id, live.id), width="stretch")
+
+
+def _kind_label(kind: str, capture_sum: int) -> str:
+    return ct_text(f"live.kind.{kind}", sum=capture_sum, count=QUICK_COUNT)
 
 
 @friendly_fragment(run_every=REFRESH_SECONDS)
@@ -133,8 +257,11 @@ def _screen(class_id: int, code: str, capture_sum: int) -> None:
         _round(class_id, board)
         return
     with st.container(horizontal=True, vertical_alignment="bottom"):
-        st.selectbox(ct("live.level"), LEVELS, index=1, key="tc_live_level")
-        st.button(ct("live.start", sum=capture_sum), key="tc_live_start",
+        kind = st.selectbox(ct("live.kind"), LIVE_KINDS, key="tc_live_kind",
+                            format_func=lambda k: _kind_label(k, capture_sum))
+        if kind not in POSITION_KINDS:  # a position's difficulty is the game's own
+            st.selectbox(ct("live.level"), LEVELS, index=1, key="tc_live_level")
+        st.button(ct("live.go"), key="tc_live_start",
                   type="primary", icon="🃏", on_click=_on_start, args=(class_id,))
 
 

@@ -7,6 +7,11 @@ Lola taps every right set on the board, Teo a wrong one and "Done"; the projecto
 goes to 2 by itself; the reveal draws the right sets with their sums and how many found
 each, and Teo's wrong sum with its arithmetic, with no child's name anywhere on it.
 
+A second test runs the other kinds through the same screens: "what would you play?"
+(Lola plays the coach's best move on the board, Teo another), "where is the sweep risk?"
+(each taps a hand card) and a quick-facts round (number buttons), each revealed with
+its bars or counts.
+
 Screenshots: test-artifacts/29-live-*.png.
 """
 
@@ -80,6 +85,19 @@ def _pupil_signs_in(page, url: str, code: str, name: str, profile_id: int) -> No
     page.get_by_text("Your tasks").wait_for()
 
 
+def _open_projector(screen, url: str, class_id: int) -> None:
+    screen.goto(f"{url}/teacher")
+    screen.locator(".st-key-tc_name input").wait_for()
+    _wait_idle(screen)
+    screen.locator(".st-key-tc_name input").fill("Ms Robles")
+    screen.locator(".st-key-tc_password input").fill(PASSWORD)
+    screen.locator("[data-testid=stFormSubmitButton] button").click()
+    _button(screen, f"tc_open_{class_id}").click()
+    _button(screen, "tc_part", "Projector").click()
+    screen.get_by_text("No one is in yet").wait_for()
+    _wait_idle(screen)
+
+
 def _add(page, cards) -> None:
     for card in cards:
         _tap(page, card).click()
@@ -105,16 +123,7 @@ def test_a_live_round_on_the_projector_and_two_tablets(server, browser_type_laun
             page.set_default_timeout(30_000)
             page.on("pageerror", lambda error: errors.append(str(error)))
 
-        screen.goto(f"{url}/teacher")
-        screen.locator(".st-key-tc_name input").wait_for()
-        _wait_idle(screen)
-        screen.locator(".st-key-tc_name input").fill("Ms Robles")
-        screen.locator(".st-key-tc_password input").fill(PASSWORD)
-        screen.locator("[data-testid=stFormSubmitButton] button").click()
-        _button(screen, f"tc_open_{class_id}").click()
-        _button(screen, "tc_part", "Projector").click()
-        screen.get_by_text("No one is in yet").wait_for()
-        _wait_idle(screen)
+        _open_projector(screen, url, class_id)
 
         _pupil_signs_in(lola, url, code, "Lola", ids["Lola"])
         _pupil_signs_in(teo, url, code, "Teo", ids["Teo"])
@@ -163,6 +172,124 @@ def test_a_live_round_on_the_projector_and_two_tablets(server, browser_type_laun
         teo.screenshot(path=str(_artifact("29-live-tablet-revealed.png")), full_page=True)
         screen.locator(".st-key-tc_live_close button").click()
         lola.get_by_text("Your tasks").wait_for(timeout=10_000)
+
+        assert not errors, errors
+        for page in (screen, lola, teo):
+            assert not page.get_by_text("Traceback").count()
+        for context in (phone_context, tablet_context, screen_context):
+            context.close()
+        browser.close()
+
+
+def _start_kind(screen, label: str) -> None:
+    screen.locator(".st-key-tc_live_kind").click()
+    screen.get_by_role("option", name=label).click()
+    _wait_idle(screen)
+    screen.locator(".st-key-tc_live_start button").click()
+    screen.get_by_text("0 answers in").wait_for()
+    _wait_idle(screen)
+
+
+def _reveal(screen, name: str) -> str:
+    screen.get_by_text("2 answers in").wait_for(timeout=10_000)
+    _wait_idle(screen)
+    screen.screenshot(path=str(_artifact(f"29-live-projector-{name}-answers.png")))
+    screen.locator(".st-key-tc_live_reveal button").click()
+    screen.locator("[data-testid=tc-live-all-right]").wait_for()
+    _wait_idle(screen)
+    screen.screenshot(path=str(_artifact(f"29-live-projector-{name}-reveal.png")),
+                      full_page=True)
+    seen = _main(screen)
+    for pupil in PINS:  # never a child's name on the projector
+        assert pupil not in seen, pupil
+    return seen
+
+
+def _close(screen, pupils) -> None:
+    screen.locator(".st-key-tc_live_close button").click()
+    for page in pupils:
+        page.get_by_text("Your tasks").wait_for(timeout=10_000)
+    _wait_idle(screen)
+
+
+def test_a_position_round_and_a_quick_round_on_the_projector_and_two_tablets(
+        server, browser_type_launch_args) -> None:  # noqa: F811
+    from playwright.sync_api import sync_playwright
+
+    url, db_path = server
+    class_id, code, ids = _seed(db_path)
+    with sync_playwright() as p:
+        browser, screen_context, screen = _context(p, browser_type_launch_args, (1920, 1080))
+        phone_context = browser.new_context(viewport={"width": 390, "height": 844},
+                                            locale="en-US", device_scale_factor=1,
+                                            is_mobile=True, has_touch=True)
+        tablet_context = browser.new_context(viewport={"width": 1024, "height": 768},
+                                             locale="en-US", device_scale_factor=1)
+        lola, teo = phone_context.new_page(), tablet_context.new_page()
+        errors: list[str] = []
+        for page in (screen, lola, teo):
+            page.set_default_timeout(30_000)
+            page.on("pageerror", lambda error: errors.append(str(error)))
+        _open_projector(screen, url, class_id)
+        _pupil_signs_in(lola, url, code, "Lola", ids["Lola"])
+        _pupil_signs_in(teo, url, code, "Teo", ids["Teo"])
+        screen.get_by_text("2 pupils are in").wait_for(timeout=10_000)
+
+        # What would you play? A move on the board each.
+        _start_kind(screen, "What would you play?")
+        live = _round(db_path, class_id)
+        for page in (lola, teo):
+            page.locator(".eb-card").first.wait_for(timeout=10_000)
+            _wait_idle(page)
+        lola.screenshot(path=str(_artifact("29-live-phone-best.png")), full_page=True)
+        best, other = live.puzzle.ranking[0], live.puzzle.ranking[-1]
+        for page, move in ((lola, best), (teo, other)):
+            _tap(page, move.card).click()
+            _add(page, move.take)
+            page.get_by_text("Your answer is in").wait_for()
+        seen = _reveal(screen, "best")
+        assert "The coach plays this:" in seen and "best move: 1" in seen
+        assert screen.locator("[data-testid=tc-live-choice]").count() == 2
+        _close(screen, (lola, teo))
+
+        # Where is the sweep risk? A hand card each.
+        _start_kind(screen, "Where is the sweep risk?")
+        live = _round(db_path, class_id)
+        (risky,) = live.risky
+        safe = next(c for c in live.sweep if not c.risky)
+        for page in (lola, teo):
+            page.locator(f".st-key-mc_live_pick_{risky} button").wait_for(timeout=10_000)
+            _wait_idle(page)
+        teo.screenshot(path=str(_artifact("29-live-tablet-sweep.png")), full_page=True)
+        lola.screenshot(path=str(_artifact("29-live-phone-sweep.png")), full_page=True)
+        _button(lola, f"mc_live_pick_{risky}").click()
+        _button(teo, f"mc_live_pick_{safe.card}").click()
+        for page in (lola, teo):
+            page.get_by_text("Your answer is in").wait_for()
+        seen = _reveal(screen, "sweep")
+        assert "Saw the sweep risk: 1" in seen
+        assert f"Often chosen: {safe.arithmetic}" in seen
+        _close(screen, (lola, teo))
+
+        # Quick facts: five numbers each.
+        _start_kind(screen, "Quick facts: 5 questions")
+        live = _round(db_path, class_id)
+        right = [q.solutions[0].value for q in live.questions]
+        for page, values in ((lola, right), (teo, [right[0] % 10 + 1, *right[1:]])):
+            page.locator("[data-testid=mc-live-question]").wait_for(timeout=10_000)
+            _wait_idle(page)
+            if page is lola:
+                lola.screenshot(path=str(_artifact("29-live-phone-quick.png")), full_page=True)
+            for value in values:
+                _button(page, f"mc_live_n_{value}").click()
+                _wait_idle(page)
+            page.get_by_text("Your answer is in").wait_for()
+        seen = _reveal(screen, "quick")
+        assert "All right: 1" in seen
+        assert screen.locator("[data-testid=tc-live-question]").count() == 2 * len(right)
+        teo.get_by_text("Look at the board").wait_for(timeout=10_000)
+        teo.screenshot(path=str(_artifact("29-live-tablet-quick-revealed.png")), full_page=True)
+        _close(screen, (lola, teo))
 
         assert not errors, errors
         for page in (screen, lola, teo):

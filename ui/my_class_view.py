@@ -444,7 +444,7 @@ def _live_sweep(profile: Profile, live: LiveRound, pupil: PupilLive) -> None:
     with st.container(horizontal=True, key="mc_live_hand"):
         for card in live.puzzle.hand:
             with st.container(key=f"mc_live_card_{card}"):
-                st.html(cards_row_html((card,), deck, values, width=96, names=False))
+                st.html(cards_row_html((card,), deck, values, width=72, names=False))
                 st.button(pick_label(str(card), deck, values, current_language()),
                           key=f"mc_live_pick_{card}", on_click=_on_sweep,
                           args=(profile.id, live.id, str(card)), width="stretch")

@@ -54,6 +54,7 @@ REFRESH_SECONDS = 1.5
 
 _BIG = "font-size:clamp(1.6rem,3.2vw,3.4rem);font-weight:700;line-height:1.2"
 _MID = "font-size:clamp(1.2rem,2.2vw,2.4rem);font-weight:600;line-height:1.25"
+_SMALL = "font-size:clamp(1rem,1.7vw,1.9rem);font-weight:600;line-height:1.25"
 _HUGE = "font-size:clamp(2.2rem,4.6vw,5rem);font-weight:800;letter-spacing:0.08em"
 
 
@@ -104,10 +105,10 @@ def _right_set(item: RightSet, width: int) -> str:
             f"{html.escape(ct_text('live.found_by', count=item.found_by))}</div></div>")
 
 
-def _wrong_line(wrong: WrongSum | None) -> None:
+def _wrong_line(wrong: WrongSum | None, style: str = _MID) -> None:
     if wrong is not None:
         _line(ct_text("live.common_wrong", arithmetic=wrong.arithmetic,
-                      off=_off_words(wrong.off)), _MID, "tc-live-wrong")
+                      off=_off_words(wrong.off)), style, "tc-live-wrong")
 
 
 def _reveal_sets(summary: LiveSummary) -> None:
@@ -118,27 +119,37 @@ def _reveal_sets(summary: LiveSummary) -> None:
 
 
 def _bar(choice: Choice, most: int, cards: tuple[Card, ...], words: str) -> str:
-    """One choice as a bar: its cards, a bar as long as its count (a tick on a right
-    one), how many chose it and what it makes."""
+    """One choice as a bar: its cards, a bar as long as its count (green on a right
+    one, with a tick) with how many chose it beside it, and what it makes under it."""
     share = 0 if most == 0 else round(100 * choice.count / most)
     colour = "#2E7D32" if choice.right else "#78909C"
     mark = "✅ " if choice.right else ""
-    return ("<div style='display:flex;align-items:center;gap:16px;margin:6px 0' "
+    chosen = html.escape(mark + ct_text("live.chosen_by", count=choice.count))
+    return ("<div style='display:flex;align-items:center;gap:14px;margin:4px 0' "
             f"data-testid='tc-live-choice' data-right='{int(choice.right)}'>"
-            f"<div style='flex:0 0 auto'>{_cards(cards, 56)}</div>"
-            "<div style='flex:1 1 auto'>"
-            f"<div style='height:28px;width:{max(share, 2)}%;background:{colour};"
+            f"<div style='flex:0 0 auto'>{_cards(cards, 40)}</div>"
+            "<div style='flex:1 1 auto;min-width:0'>"
+            "<div style='display:flex;align-items:center;gap:12px'>"
+            f"<div style='flex:0 1 {max(share, 2) * 0.4}%;height:26px;background:{colour};"
             "border-radius:8px'></div>"
-            f"<div style='{_MID}'>"
-            f"{html.escape(mark + ct_text('live.chosen_by', count=choice.count))}"
-            f"</div><div style='font-size:clamp(1rem,1.6vw,1.8rem)'>{html.escape(words)}</div>"
+            f"<div style='{_SMALL}'>{chosen}</div></div>"
+            f"<div style='font-size:clamp(1rem,1.5vw,1.7rem)'>{html.escape(words)}</div>"
             "</div></div>")
+
+
+#: The most bars a best-move reveal draws (the best move's always among them): the
+#: reveal fits a 1080-line screen whatever the class chose.
+MAX_BARS = 5
 
 
 def _reveal_best(live: LiveRound, summary: LiveSummary) -> None:
     most = max((c.count for c in summary.choices), default=0)
+    shown = list(summary.choices[:MAX_BARS])
+    best_bar = next((c for c in summary.choices if c.right), None)
+    if best_bar is not None and best_bar not in shown:  # the best move's bar, always
+        shown[-1] = best_bar
     bars = []
-    for choice in summary.choices:
+    for choice in shown:
         cards = (*choice.take, choice.card)
         # A capture's arithmetic (the table cards, then the card played); a lay-down none.
         words = (f"{' + '.join(str(c.value) for c in cards)} = {sum(c.value for c in cards)}"
@@ -172,7 +183,7 @@ def _reveal_quick(summary: LiveSummary) -> None:
         text = quick_question_of(item.addends, item.answer)
         _line(f"{text} · {ct_text('live.right_count', count=item.right)}", _MID,
               "tc-live-question")
-        _wrong_line(item.common_wrong)
+        _wrong_line(item.common_wrong, _SMALL)
     _line(ct_text("live.quick_all_right", count=summary.all_right), _MID, "tc-live-all-right")
 
 
@@ -192,27 +203,36 @@ def _reveal(live: LiveRound, summary: LiveSummary) -> None:
         _reveal_sets(summary)
 
 
+def _group(label: str, cards: tuple[Card, ...], lit: bool, width: int) -> str:
+    return (f"<div><div style='{_MID}'>{html.escape(label)}</div>"
+            + _cards(cards, width, lit=cards if lit else ()) + "</div>")
+
+
 def _question(live: LiveRound) -> None:
-    """The round's question and what every tablet shows, big."""
+    """The round's question and what every tablet shows, big, in one screen."""
     puzzle = live.puzzle
     s = puzzle.capture_sum
     if live.kind == "quick":
-        _line(ct_text("live.q_quick"), testid="tc-live-title")
-        for q in live.questions:
-            _line(quick_question(q), _BIG, "tc-live-question")
+        _line(ct_text("live.kind.quick", count=len(live.questions)), testid="tc-live-title")
+        st.html("<div style='display:flex;flex-wrap:wrap;column-gap:1.4em'>"
+                + "".join(f"<div style='{_BIG}' data-testid='tc-live-question'>"
+                          f"{html.escape(quick_question(q))}</div>" for q in live.questions)
+                + "</div>")
         return
     if live.kind == "fifteens":
         _line(ct_text("live.title", sum=s), testid="tc-live-title")
         st.html(_cards(puzzle.table, 130))
         return
-    title = {"captures": ct_text("live.kind.captures", sum=s),
-             "sweep": ct_text("live.q_sweep"), "best": ct_text("live.q_best")}[live.kind]
-    _line(title, testid="tc-live-title")
+    _line(ct_text(f"live.kind.{live.kind}", sum=s), testid="tc-live-title")
     st.caption(ct("live.from_game" if live.source == "game" else "live.from_deal"))
-    _line(ct_text("live.table"), _MID)
-    st.html(_cards(puzzle.table, 110))
-    _line(ct_text("live.hand"), _MID)
-    st.html(_cards(puzzle.hand, 110, lit=puzzle.hand if live.kind == "captures" else ()))
+    # The table and the hand side by side (wrapping on a narrow screen), smaller cards
+    # for a big table, so that a position fits one row of a 1920-wide screen.
+    count = len(puzzle.table) + len(puzzle.hand)
+    width = 96 if count <= 7 else 76 if count <= 9 else 60
+    st.html("<div style='display:flex;flex-wrap:wrap;gap:12px 48px;align-items:flex-start'>"
+            + _group(ct_text("live.table"), puzzle.table, False, width)
+            + _group(ct_text("live.hand"), puzzle.hand, live.kind == "captures", width)
+            + "</div>")
 
 
 def _round(class_id: int, board: LiveBoard) -> None:

@@ -40,11 +40,11 @@ PASSWORD = "seven oros on the table"
 PINS = {"Lola": "4821", "Teo": "7395"}
 
 
-def _seed(db_path) -> tuple[int, str, dict[str, int]]:
+def _seed(db_path, teacher: str = "Ms Robles") -> tuple[int, str, dict[str, int]]:
     engine = sa.create_engine(f"sqlite:///{db_path}")
     configure_sqlite(engine)
     store = Storage(engine)
-    session = TeacherAuth(store).create_account("Ms Robles", PASSWORD, command_line=True)
+    session = TeacherAuth(store).create_account(teacher, PASSWORD, command_line=True)
     pins = iter(PINS.values())
     room = Classroom(store, session, pin_maker=lambda: next(pins))
     info = room.create_class("4A")
@@ -85,11 +85,11 @@ def _pupil_signs_in(page, url: str, code: str, name: str, profile_id: int) -> No
     page.get_by_text("Your tasks").wait_for()
 
 
-def _open_projector(screen, url: str, class_id: int) -> None:
+def _open_projector(screen, url: str, class_id: int, teacher: str = "Ms Robles") -> None:
     screen.goto(f"{url}/teacher")
     screen.locator(".st-key-tc_name input").wait_for()
     _wait_idle(screen)
-    screen.locator(".st-key-tc_name input").fill("Ms Robles")
+    screen.locator(".st-key-tc_name input").fill(teacher)
     screen.locator(".st-key-tc_password input").fill(PASSWORD)
     screen.locator("[data-testid=stFormSubmitButton] button").click()
     _button(screen, f"tc_open_{class_id}").click()
@@ -217,7 +217,7 @@ def test_a_position_round_and_a_quick_round_on_the_projector_and_two_tablets(
     from playwright.sync_api import sync_playwright
 
     url, db_path = server
-    class_id, code, ids = _seed(db_path)
+    class_id, code, ids = _seed(db_path, "Mr Pardo")  # the server's database is shared
     with sync_playwright() as p:
         browser, screen_context, screen = _context(p, browser_type_launch_args, (1920, 1080))
         phone_context = browser.new_context(viewport={"width": 390, "height": 844},
@@ -230,7 +230,7 @@ def test_a_position_round_and_a_quick_round_on_the_projector_and_two_tablets(
         for page in (screen, lola, teo):
             page.set_default_timeout(30_000)
             page.on("pageerror", lambda error: errors.append(str(error)))
-        _open_projector(screen, url, class_id)
+        _open_projector(screen, url, class_id, "Mr Pardo")
         _pupil_signs_in(lola, url, code, "Lola", ids["Lola"])
         _pupil_signs_in(teo, url, code, "Teo", ids["Teo"])
         screen.get_by_text("2 pupils are in").wait_for(timeout=10_000)

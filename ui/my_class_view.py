@@ -441,13 +441,14 @@ def _live_sweep(profile: Profile, live: LiveRound, pupil: PupilLive) -> None:
     if st.session_state.get(KEY_LIVE_SHOWN, (None,))[0] != live.id:
         st.session_state[KEY_LIVE_SHOWN] = (live.id, time.monotonic())
     st.caption(ct("live.hand"))
+    # The hand's cards in one row (three or four fit a phone), then a big button for each,
+    # named as the card is everywhere in the app.
+    st.html(cards_row_html(live.puzzle.hand, deck, values, width=72, names=False))
     with st.container(horizontal=True, key="mc_live_hand"):
         for card in live.puzzle.hand:
-            with st.container(key=f"mc_live_card_{card}"):
-                st.html(cards_row_html((card,), deck, values, width=72, names=False))
-                st.button(pick_label(str(card), deck, values, current_language()),
-                          key=f"mc_live_pick_{card}", on_click=_on_sweep,
-                          args=(profile.id, live.id, str(card)), width="stretch")
+            st.button(pick_label(str(card), deck, values, current_language()),
+                      key=f"mc_live_pick_{card}", on_click=_on_sweep, icon="✋",
+                      args=(profile.id, live.id, str(card)))
 
 
 @class_action

@@ -27,7 +27,7 @@ from .rng import Rng
 if TYPE_CHECKING:  # pragma: no cover
     from escoba.coach import MoveAssessment
 
-__all__ = ["best_move_puzzle", "best_move_at", "move_difficulty", "MIN_GAP"]
+__all__ = ["best_move_puzzle", "best_move_at", "dealt_position", "move_difficulty", "MIN_GAP"]
 
 #: Smallest score gap (points of the round) between the best move and the next.
 MIN_GAP = 0.05
@@ -48,7 +48,9 @@ def move_difficulty(choices: int, captures: int, table_size: int, gap: float,
     return choices + 2 * captures + table_size + margin + (0 if best_is_biggest else 3)
 
 
-def _position(rng: Rng, capture_sum: int) -> Round:
+def dealt_position(rng: Rng, capture_sum: int) -> Round:
+    """A round of the classic rules dealt from a deck ``rng`` shuffles, 0-24 random legal
+    moves in (it may be over: the caller skips it)."""
     rules = Rules.preset("classic", capture_sum=capture_sum, initial_fifteen="ignore")
     deck = list(CARDS[:40])
     rng.shuffle(deck)
@@ -71,7 +73,7 @@ def best_move_puzzle(level: int, capture_sum: int, seed: str, rng: Rng) -> Puzzl
     high = MOVE_BANDS[level] - 1 if level < len(MOVE_BANDS) else 10**6
     best_found: tuple[int, Round, list[MoveAssessment], Stats] | None = None
     for _ in range(_TRIES):
-        round_ = _position(rng, capture_sum)
+        round_ = dealt_position(rng, capture_sum)
         if round_.is_over:
             continue
         obs = round_.observation(round_.to_move)

@@ -7,10 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-import trainer.storage.classroom as storage_classroom
 from tests.test_app_classroom import (
     MY_CLASS,
-    NOW,
     _class,
     click,
     open_class,
@@ -20,16 +18,10 @@ from tests.test_app_classroom import (
     store,
 )
 from tests.test_app_helpers import assert_ok, new_app
+from tests.test_app_live_round import _setup  # noqa: F401 (autouse: the clock, cheap PINs)
 from trainer.live import QUICK_COUNT, LiveRound
 
 pytestmark = pytest.mark.usefixtures("fresh_app")
-
-
-@pytest.fixture(autouse=True)
-def _setup(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("ESCOBA_NOW", NOW)
-    monkeypatch.setattr(storage_classroom, "PIN_COST", {"n": 2**8, "r": 8, "p": 1})
-    monkeypatch.setattr(storage_classroom, "PASSWORD_COST", {"n": 2**8, "r": 8, "p": 1})
 
 
 def _start(kind: str):
@@ -129,7 +121,7 @@ def test_what_would_you_play() -> None:
 def test_a_quick_facts_round() -> None:
     db, info, ids, teacher, (quokka, wombat), live = _start("quick")
     screen = shown(teacher.main)
-    assert "Quick facts: answer them all on your tablet!" in screen
+    assert "Quick facts: 5 questions" in screen
     right = [q.solutions[0].value for q in live.questions]
     first_wrong = right[0] % 10 + 1  # a number from 1 to 10 that is not the answer
     for at, values in ((quokka, right), (wombat, [first_wrong, *right[1:]])):

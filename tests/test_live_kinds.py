@@ -12,11 +12,12 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 import pytest
-import sqlalchemy as sa
 
 from escoba import Card, Rules
 from puzzles import check
 from puzzles.mastery import normalise
+from puzzles.rng import Rng
+from tests import test_live_round
 from tests.test_live_round import _class
 from trainer.classroom_views import ClassroomError
 from trainer.gameplay import GameSession, SeatSpec
@@ -28,23 +29,14 @@ from trainer.live import (
     LiveClass,
     LiveRound,
     PupilLive,
+    _dealt_positions,
     find_position,
     summarise,
 )
-from trainer.storage import LiveAnswerRow, Storage, configure_sqlite
+from trainer.storage import LiveAnswerRow, Storage
 
 DAY = date(2026, 12, 4)
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def store(request: pytest.FixtureRequest, tmp_path) -> Any:
-    if request.param == "sqlite":
-        engine = sa.create_engine(f"sqlite:///{tmp_path / 'live.db'}")
-        configure_sqlite(engine)
-    else:
-        engine = sa.create_engine(request.getfixturevalue("postgres_url"))
-    yield Storage(engine)
-    engine.dispose()
+store = test_live_round.store  # the same fixture: SQLite, and PostgreSQL when there is one
 
 
 def _reveal(teacher: LiveClass, info: Any, live: LiveRound) -> Any:
@@ -137,17 +129,10 @@ def test_a_sweep_round_is_judged_by_the_hints(store: Storage) -> None:
 
 def test_the_sweep_judgement_is_the_hints_own() -> None:
     spec = find_position(None, 0, "sweep", 15, "b")
-    live = LiveRound(1, 1, "open", LiveRound.of(_row("sweep", spec)).puzzle,
-                     datetime(2026, 12, 4, tzinfo=UTC), "sweep",
-                     sweep=LiveRound.of(_row("sweep", spec)).sweep)
+    live = LiveRound.of(_row("sweep", spec))
     assert live.risky and len(live.risky) < len(live.sweep)
-    # Replayed from the same seeded deal, the hints say the same of each lay-down.
-    import random
-
-    from trainer.live import _dealt_positions  # the deal the spec came from
-
-    rng = random.Random("live/sweep/15/b")
-    for obs in _dealt_positions(15, rng):
+    # Dealt again from the same seed, the hints say the same of each lay-down.
+    for obs in _dealt_positions(15, Rng("escoba-live/1", "sweep", 15, "b")):
         if tuple(obs.table) == live.puzzle.table and tuple(sorted(obs.hand)) == live.puzzle.hand:
             lays = {a.move.card: a for a in assess(obs) if not a.move.take}
             assert {c for c in obs.hand if sweep_warning(lays[c])} == set(live.risky)

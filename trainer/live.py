@@ -27,7 +27,6 @@ Kinds of round (:data:`LIVE_KINDS`), chosen by the teacher:
 
 from __future__ import annotations
 
-import random
 import secrets
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
@@ -36,14 +35,13 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from escoba import Observation
-from escoba.cards import CARDS, Card
-from escoba.round import Round
-from escoba.rules import Rules
+from escoba.cards import Card
 from puzzles import Puzzle, check, from_cards, generate, regenerate
-from puzzles.bestmove import MIN_GAP, best_move_at
+from puzzles.bestmove import MIN_GAP, best_move_at, dealt_position
 from puzzles.checker import CheckResult
 from puzzles.mastery import normalise
 from puzzles.practice import Attempt, quick_facts_set
+from puzzles.rng import Rng
 
 from .classroom import Classroom
 from .classroom_views import ClassroomError
@@ -71,8 +69,10 @@ PRESENT_MINUTES = 5
 #: longer put before the pupils: My class would otherwise show only it, the next morning.
 #: The projector still shows it, to close.
 STALE_HOURS = 3
-#: Games of the class read for a position (newest first, per pupil), and positions tried.
+#: Games of the class read for a position (newest first, per pupil), the moves of each
+#: tried (each replays the game to it), and the positions tried in all.
 _GAMES_PER_PUPIL = 10
+_STEPS_PER_GAME = 24
 _TRIES = 300
 
 
@@ -341,7 +341,7 @@ def summarise(live: LiveRound | Puzzle, answers: Sequence[LiveAnswerRow]) -> Liv
 # -- positions from real games ---------------------------------------------------------------
 
 def _game_positions(storage: Storage, class_id: int, capture_sum: int,
-                    rng: random.Random) -> Iterator[Observation]:
+                    rng: Rng) -> Iterator[Observation]:
     """Positions of the class's finished games (of its own rules: Escoba to the class's
     sum, no joker), the seat to move's view, in a seeded order."""
     rows = {}
@@ -357,7 +357,7 @@ def _game_positions(storage: Storage, class_id: int, capture_sum: int,
             steps = count_steps(record)
         except Exception:  # a record that cannot be read gives no position
             continue
-        for step in rng.sample(range(steps), min(steps, 8)):
+        for step in rng.sample(range(steps), min(steps, _STEPS_PER_GAME)):
             try:
                 game = position_at(record, step).replay.game
                 round_ = game.round
@@ -372,18 +372,10 @@ def _game_positions(storage: Storage, class_id: int, capture_sum: int,
                 yield obs
 
 
-def _dealt_positions(capture_sum: int, rng: random.Random) -> Iterator[Observation]:
-    """Positions of seeded deals under the classic rules (some moves into a round)."""
-    rules = Rules.preset("classic", capture_sum=capture_sum, initial_fifteen="ignore")
+def _dealt_positions(capture_sum: int, rng: Rng) -> Iterator[Observation]:
+    """Positions of seeded deals under the classic rules (as best-move puzzles')."""
     while True:
-        deck = list(CARDS[:40])
-        rng.shuffle(deck)
-        round_ = Round(rules, deck, dealer=0)
-        for _ in range(rng.randint(0, 24)):
-            pairs = round_.legal_move_pairs()
-            if round_.is_over or not pairs:
-                break
-            round_.play_pair(*rng.choice(pairs))
+        round_ = dealt_position(rng, capture_sum)
         if not round_.is_over:
             yield round_.observation(round_.to_move)
 
@@ -455,7 +447,7 @@ def find_position(storage: Storage | None, class_id: int, kind: str, capture_sum
     A position that asks well (two captures or more; one clear best move with a capture
     to weigh; one risky card of the hand) is taken first; else the first that asks."""
     question = _QUESTIONS[kind]
-    rng = random.Random(f"live/{kind}/{capture_sum}/{seed}")
+    rng = Rng("escoba-live/1", kind, capture_sum, seed)
     sources: list[tuple[str, Iterator[Observation]]] = []
     if storage is not None:
         sources.append(("game", _game_positions(storage, class_id, capture_sum, rng)))

@@ -70,6 +70,23 @@ def _main(page) -> str:
     return page.locator("[data-testid=stMain]").inner_text()
 
 
+def _devices(p, launch_args):
+    """The projector (1920 × 1080), Lola's phone (390 × 844) and Teo's tablet (1024 × 768),
+    each page's errors collected."""
+    browser, screen_context, screen = _context(p, launch_args, (1920, 1080))
+    phone_context = browser.new_context(viewport={"width": 390, "height": 844},
+                                        locale="en-US", device_scale_factor=1,
+                                        is_mobile=True, has_touch=True)
+    tablet_context = browser.new_context(viewport={"width": 1024, "height": 768},
+                                         locale="en-US", device_scale_factor=1)
+    pages = (screen, phone_context.new_page(), tablet_context.new_page())
+    errors: list[str] = []
+    for page in pages:
+        page.set_default_timeout(30_000)
+        page.on("pageerror", lambda error: errors.append(str(error)))
+    return browser, (phone_context, tablet_context, screen_context), pages, errors
+
+
 def _pupil_signs_in(page, url: str, code: str, name: str, profile_id: int) -> None:
     page.goto(f"{url}/my_class")
     page.locator(".st-key-mc_code input").wait_for()
@@ -111,17 +128,7 @@ def test_a_live_round_on_the_projector_and_two_tablets(server, browser_type_laun
     url, db_path = server
     class_id, code, ids = _seed(db_path)
     with sync_playwright() as p:
-        browser, screen_context, screen = _context(p, browser_type_launch_args, (1920, 1080))
-        phone_context = browser.new_context(viewport={"width": 390, "height": 844},
-                                            locale="en-US", device_scale_factor=1,
-                                            is_mobile=True, has_touch=True)
-        tablet_context = browser.new_context(viewport={"width": 1024, "height": 768},
-                                             locale="en-US", device_scale_factor=1)
-        lola, teo = phone_context.new_page(), tablet_context.new_page()
-        errors: list[str] = []
-        for page in (screen, lola, teo):
-            page.set_default_timeout(30_000)
-            page.on("pageerror", lambda error: errors.append(str(error)))
+        browser, contexts, (screen, lola, teo), errors = _devices(p, browser_type_launch_args)
 
         _open_projector(screen, url, class_id)
 
@@ -176,7 +183,7 @@ def test_a_live_round_on_the_projector_and_two_tablets(server, browser_type_laun
         assert not errors, errors
         for page in (screen, lola, teo):
             assert not page.get_by_text("Traceback").count()
-        for context in (phone_context, tablet_context, screen_context):
+        for context in contexts:
             context.close()
         browser.close()
 
@@ -219,17 +226,7 @@ def test_a_position_round_and_a_quick_round_on_the_projector_and_two_tablets(
     url, db_path = server
     class_id, code, ids = _seed(db_path, "Mr Pardo")  # the server's database is shared
     with sync_playwright() as p:
-        browser, screen_context, screen = _context(p, browser_type_launch_args, (1920, 1080))
-        phone_context = browser.new_context(viewport={"width": 390, "height": 844},
-                                            locale="en-US", device_scale_factor=1,
-                                            is_mobile=True, has_touch=True)
-        tablet_context = browser.new_context(viewport={"width": 1024, "height": 768},
-                                             locale="en-US", device_scale_factor=1)
-        lola, teo = phone_context.new_page(), tablet_context.new_page()
-        errors: list[str] = []
-        for page in (screen, lola, teo):
-            page.set_default_timeout(30_000)
-            page.on("pageerror", lambda error: errors.append(str(error)))
+        browser, contexts, (screen, lola, teo), errors = _devices(p, browser_type_launch_args)
         _open_projector(screen, url, class_id, "Mr Pardo")
         _pupil_signs_in(lola, url, code, "Lola", ids["Lola"])
         _pupil_signs_in(teo, url, code, "Teo", ids["Teo"])
@@ -294,6 +291,6 @@ def test_a_position_round_and_a_quick_round_on_the_projector_and_two_tablets(
         assert not errors, errors
         for page in (screen, lola, teo):
             assert not page.get_by_text("Traceback").count()
-        for context in (phone_context, tablet_context, screen_context):
+        for context in contexts:
             context.close()
         browser.close()

@@ -277,8 +277,10 @@ def _screen(class_id: int, code: str, capture_sum: int) -> None:
         _round(class_id, board)
         return
     with st.container(horizontal=True, vertical_alignment="bottom"):
+        # Labels worded now, in the page's language (AppTest formats options after the run).
+        labels = {k: _kind_label(k, capture_sum) for k in LIVE_KINDS}
         kind = st.selectbox(ct("live.kind"), LIVE_KINDS, key="tc_live_kind",
-                            format_func=lambda k: _kind_label(k, capture_sum))
+                            format_func=labels.__getitem__)
         if kind not in POSITION_KINDS:  # a position's difficulty is the game's own
             st.selectbox(ct("live.level"), LEVELS, index=1, key="tc_live_level")
         st.button(ct("live.go"), key="tc_live_start",

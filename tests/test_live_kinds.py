@@ -269,3 +269,12 @@ def test_the_summaries_of_every_kind_hold_counts_only_never_a_pupil(store: Stora
                 names = {f.name for f in fields(item)}
                 assert not names & {"profile_id", "profile_ids", "pupils", "names",
                                     "nickname", "avatar"}, kind
+
+
+def test_a_round_of_a_kind_this_module_does_not_know_is_not_drawn(store: Storage) -> None:
+    # Another part may keep its own kind of class round in the same table: neither the
+    # projector's round nor a pupil's tablet reads it as one of these.
+    teacher, info, ana, *_ = _class(store)
+    store.start_live_round(info.id, "vote", {"anything": 1})
+    assert PupilLive(store, ana.profile_id).current() is None
+    assert teacher.current(info.id) is None and teacher.board(info.id).round is None

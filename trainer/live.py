@@ -518,7 +518,7 @@ class LiveClass:
         """The round on the projector (open or revealed), if any."""
         self.room.class_info(class_id, touch=touch)
         row = self.storage.live_round(class_id)
-        return None if row is None else LiveRound.of(row)
+        return None if row is None or row.kind not in LIVE_KINDS else LiveRound.of(row)
 
     def reveal(self, class_id: int, round_id: int) -> LiveRound:
         return self._move(class_id, round_id, "revealed")
@@ -546,7 +546,7 @@ class LiveClass:
         pictures = tuple(m.avatar for m in self.storage.members(class_id)
                          if m.profile_id in present_ids)
         row = self.storage.live_round(class_id)
-        if row is None:
+        if row is None or row.kind not in LIVE_KINDS:  # another part's round: not ours
             return LiveBoard(pictures, None, None)
         live = LiveRound.of(row)
         if live.state == "open":
@@ -571,7 +571,8 @@ class PupilLive:
         """Their class's round (open or revealed), or None (not a pupil, no round)."""
         class_id = self._class_id()
         row = self.storage.live_round(class_id) if class_id is not None else None
-        if row is None or row.created_at < clock_now() - timedelta(hours=STALE_HOURS):
+        if row is None or row.kind not in LIVE_KINDS \
+                or row.created_at < clock_now() - timedelta(hours=STALE_HOURS):
             return None
         return LiveRound.of(row)
 

@@ -25,7 +25,9 @@ measured and taken off):
   event's time) to the arrival, on each tablet, of the message that carries "Look at
   the board" (every tablet of the class, each round).
 
-Configurations (``--configs``): ``sqlite1`` one replica on SQLite (``streamlit run``),
+Configurations (``--configs``): ``sqlite1`` one replica on SQLite (``streamlit run``;
+``sqlite1@0.5``: the same with both pages' polling of the round every 0.5 s,
+bench/polling_streamlit.py, to see what the intervals cost),
 ``postgres2`` two replicas behind Debian's nginx (deploy/replicas.py's template,
 ``least_conn``) on a fresh PostgreSQL database; ``postgres1`` (one replica behind the
 same nginx on PostgreSQL) is there to tell the proxy's and database's part from the
@@ -71,7 +73,6 @@ from bench.classroom_load import (  # noqa: E402
     open_storage,
     plan_puzzle,
     postgres_database,
-    serve,
     warm_up,
 )
 
@@ -155,6 +156,7 @@ class LiveTablet(WireTablet):
         self.reader: asyncio.Task | None = None
         self.boards: dict[str, Any] = {}  # the live board as last drawn
         self.ticks = 0
+        self.intervals: set[float] = set()  # the page's timers as announced
 
     def _read(self, raw: bytes) -> Any:
         from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
@@ -169,6 +171,7 @@ class LiveTablet(WireTablet):
         elif kind == "auto_rerun":
             fid, every = msg.auto_rerun.fragment_id, msg.auto_rerun.interval
             self.fragments[fid] = every
+            self.intervals.add(round(every, 2))
             self.due.setdefault(fid, time.monotonic() + every)
         element = super()._read(raw)
         if element is not None and element is not _finished():
@@ -344,7 +347,8 @@ def _servers(config: str, work: Path) -> Iterator[tuple[str, str, dict[str, int]
     """(url, database url, process ids) of the configuration's servers."""
     env = dict(os.environ)
     env.pop("ESCOBA_NOW", None)
-    if config == "sqlite1":
+    if config.startswith("sqlite1"):
+        from deploy.replicas import free_port, start_streamlit, stop, wait_healthy
         from trainer.storage import sqlite_url
 
         db = work / "escoba.db"
@@ -352,8 +356,17 @@ def _servers(config: str, work: Path) -> Iterator[tuple[str, str, dict[str, int]
         env["ESCOBA_DB_PATH"] = str(db)
         database = sqlite_url(str(db))
         open_storage(database).engine.dispose()  # migrated before the server opens it
-        with serve(env, work / "streamlit.log", options=SERVER_OPTIONS) as (url, proc):
+        _, _, polling = config.partition("@")
+        command = [sys.executable, str(ROOT / "bench" / "polling_streamlit.py"), polling] \
+            if polling else None
+        port, log = free_port(), work / "streamlit.log"
+        proc = start_streamlit(port, env, log, SERVER_OPTIONS, command)
+        url = f"http://127.0.0.1:{port}"
+        try:
+            wait_healthy(url, proc, log, 120)
             yield url, database, {"a": proc.pid}
+        finally:
+            stop(proc, wait=30)
         return
     from deploy.replicas import replicas_behind_nginx
 
@@ -482,6 +495,7 @@ async def run_rounds(url: str, database: str, setup: ClassSetup, args: argparse.
         await browser.close()
     notes["cores"] = {name: round((cpu_after[name] - cpu_before.get(name, 0)) / wall, 2)
                       for name in cpu_after}
+    notes["pupil_page_timers_s"] = sorted({i for t in tablets for i in t.intervals})
     notes["fragment_ticks_per_s"] = round(sum(t.ticks for t in tablets) / wall, 1)
     notes["errors"] = [e for log in logs for e in log.errors]
     return notes

@@ -86,9 +86,16 @@ SERVER_OPTIONS = ("--server.fileWatcherType", "none")
 # its time on the page's clock, in epoch milliseconds; the reveal's click time.
 _PROBE = r"""() => {
   if (window.__lr) return;
-  const lr = window.__lr = {counts: [], reveal: [], revealed: [], last: undefined,
-                            shown: false};
+  const lr = window.__lr = {counts: [], reveal: [], revealed: [], sends: [],
+                            last: undefined, shown: false};
   const now = () => performance.timeOrigin + performance.now();
+  // Every message the page sends (a tap, or its fragment's timer asking for a refresh).
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) {
+    lr.sends.push(now());
+    if (lr.sends.length > 5000) lr.sends.splice(0, 1000);
+    return send.call(this, data);
+  };
   const look = () => {
     const el = document.querySelector('[data-testid=tc-live-count]');
     const m = el && el.textContent.match(/\d+/);
@@ -130,6 +137,8 @@ class Round:
     reveal_click: float | None = None  # epoch s, the page's click event
     #: profile id -> when the message carrying the reveal reached the tablet
     revealed_at: dict[int, float] = field(default_factory=dict)
+    #: profile id -> when the tablet sent the refresh that brought the reveal
+    reveal_asked: dict[int, float] = field(default_factory=dict)
     revealed: bool = False  # the teacher tapped: the tablets watch for it
 
 
@@ -157,6 +166,7 @@ class LiveTablet(WireTablet):
         self.boards: dict[str, Any] = {}  # the live board as last drawn
         self.ticks = 0
         self.intervals: set[float] = set()  # the page's timers as announced
+        self.last_sent = 0.0  # when the last rerun was sent (epoch s)
 
     def _read(self, raw: bytes) -> Any:
         from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
@@ -188,6 +198,7 @@ class LiveTablet(WireTablet):
             if live is not None and live.revealed and \
                     self.pupil.profile_id not in live.revealed_at:
                 live.revealed_at[self.pupil.profile_id] = time.time()
+                live.reveal_asked[self.pupil.profile_id] = self.last_sent
 
     async def _read_all(self) -> None:
         from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
@@ -229,7 +240,7 @@ class LiveTablet(WireTablet):
         info.timezone, info.timezone_offset, info.locale = "UTC", 0, "en-US"
         info.url, info.is_embedded, info.color_scheme = self.url, False, "light"
         self.finished.clear()
-        sent = time.time()
+        sent = self.last_sent = time.time()
         await self.ws.send(msg.SerializeToString())
         await asyncio.wait_for(self.finished.wait(), SCREEN_TIMEOUT)
         return sent
@@ -475,6 +486,7 @@ async def run_rounds(url: str, database: str, setup: ClassSetup, args: argparse.
             live.reveal_click = (probe["reveal"][-1] - offset) / 1000
             ranks = _answer_ranks(database, live.round_id)
             counts = [(n, (at - offset) / 1000) for n, at in probe["counts"]]
+            probe["sends"] = [(at - offset) / 1000 for at in probe["sends"]]
             rounds.append(live)
             _score(live, ranks, counts, probe, offset, notes)
             if number == 1 and args.screenshot:
@@ -516,10 +528,20 @@ def _score(live: Round, ranks: dict[int, int], counts: list[tuple[int | None, fl
             missing += 1
             continue
         to_count.append((shown - sent) * 1000)
+        # The projector's refresh that brought it: the last message its page sent before.
+        asked = max((at for at in probe["sends"] if at <= shown), default=None)
+        if asked is not None and asked >= sent:
+            notes.setdefault("tap_to_projector_refresh", []).append((asked - sent) * 1000)
+            notes.setdefault("projector_refresh_to_count", []).append((shown - asked) * 1000)
     notes["count_never_shown"] = missing
     reveal = notes.setdefault("reveal_to_tablet", [])
-    for at in live.revealed_at.values():
+    for pid, at in live.revealed_at.items():
         reveal.append((at - live.reveal_click) * 1000)
+        asked = live.reveal_asked.get(pid)
+        if asked is not None and asked >= live.reveal_click:
+            notes.setdefault("reveal_to_tablet_refresh", []).append(
+                (asked - live.reveal_click) * 1000)
+            notes.setdefault("tablet_refresh_to_reveal", []).append((at - asked) * 1000)
     notes["reveal_not_seen"] = notes.get("reveal_not_seen", 0) + \
         len(live.answer_sent) - len(live.revealed_at)
     if probe["revealed"]:
@@ -535,7 +557,9 @@ def run_config(config: str, args: argparse.Namespace) -> dict[str, Any]:
         args.pids = pids
         notes = asyncio.run(run_rounds(url, database, setup, args))
     out: dict[str, Any] = {"config": config, "pupils": args.pupils, "rounds": args.rounds}
-    for key in ("tap_to_count", "tap_to_written", "reveal_to_tablet", "reveal_to_projector"):
+    for key in ("tap_to_count", "tap_to_written", "tap_to_projector_refresh",
+                "projector_refresh_to_count", "reveal_to_tablet", "reveal_to_tablet_refresh",
+                "tablet_refresh_to_reveal", "reveal_to_projector"):
         out[key] = summary(notes.pop(key, []))
     out.update(notes)
     out["load_average"] = round(os.getloadavg()[0], 2)

@@ -25,17 +25,25 @@ def test_an_answer_counts_when_the_projector_shows_its_rank_after_its_tap() -> N
     counts = [(0, 9.0), (2, 11.0), (3, 12.9)]
     live.reveal_click = 20.0
     live.revealed_at = {11: 20.5, 12: 21.25}  # 13's tablet never showed it
+    live.reveal_asked = {11: 20.4, 12: 21.0}  # the refreshes that brought it
     notes: dict = {}
-    probe = {"revealed": [20_300.0], "reveal": [20_000.0]}
+    # The projector's page sent its refreshes at 10.8 s and 12.7 s.
+    probe = {"revealed": [20_300.0], "reveal": [20_000.0], "sends": [9.5, 10.8, 12.7]}
     _score(live, ranks, counts, probe, 0.0, notes)
     assert [round(ms) for ms in notes["tap_to_count"]] == [1000, 900, 900]
     assert [round(ms) for ms in notes["tap_to_written"]] == [200, 300, 300]
     assert sorted(round(ms) for ms in notes["reveal_to_tablet"]) == [500, 1250]
     assert notes["reveal_not_seen"] == 1 and notes["count_never_shown"] == 0
     assert notes["reveal_to_projector"] == [300.0]
+    # Each time split at the refresh that brought it: waiting for it, then its run.
+    assert [round(ms) for ms in notes["tap_to_projector_refresh"]] == [800, 700, 700]
+    assert [round(ms) for ms in notes["projector_refresh_to_count"]] == [200, 200, 200]
+    assert sorted(round(ms) for ms in notes["reveal_to_tablet_refresh"]) == [400, 1000]
+    assert sorted(round(ms) for ms in notes["tablet_refresh_to_reveal"]) == [100, 250]
     # A count never reached is counted, not timed.
     late = Round(2, answer_sent={14: 30.0}, answer_done={14: 30.1})
-    _score(late, {14: 4}, [(3, 31.0)], {"revealed": [], "reveal": [0.0]}, 0.0, notes)
+    _score(late, {14: 4}, [(3, 31.0)], {"revealed": [], "reveal": [0.0], "sends": []}, 0.0,
+           notes)
     assert notes["count_never_shown"] == 1 and len(notes["tap_to_count"]) == 3
 
 

@@ -224,21 +224,7 @@ class LiveTablet(WireTablet):
 
     async def send(self, widgets: list[Any] = (), fragment: str = "") -> float:
         """One rerun (the whole page, or one fragment), read to its end: when it was sent."""
-        from streamlit.proto.BackMsg_pb2 import BackMsg
-
-        msg = BackMsg()
-        state = msg.rerun_script
-        state.query_string = self.query
-        state.page_script_hash = self.page_hash
-        if fragment:
-            state.fragment_id = fragment
-            state.is_auto_rerun = True
-        for widget in (*self.sent_states.values(), *widgets):
-            state.widget_states.widgets.append(widget)
-        state.cached_message_hashes.extend(self.cache)
-        info = state.context_info
-        info.timezone, info.timezone_offset, info.locale = "UTC", 0, "en-US"
-        info.url, info.is_embedded, info.color_scheme = self.url, False, "light"
+        msg = self.rerun_message(widgets, fragment=fragment)
         self.finished.clear()
         sent = self.last_sent = time.time()
         await self.ws.send(msg.SerializeToString())

@@ -9,11 +9,10 @@ from datetime import timedelta
 
 import pytest
 
-import trainer.storage.classroom as storage_classroom
-from tests.test_app_classroom import (
-    NOW,
+from tests.test_app_classroom import (  # noqa: F401 (_setup: an autouse fixture)
     TEACHER,
     _class,
+    _setup,
     click,
     open_class,
     part,
@@ -24,13 +23,6 @@ from tests.test_app_helpers import assert_ok, new_app
 from ui.teacher.registry import PARTS
 
 pytestmark = pytest.mark.usefixtures("fresh_app")
-
-
-@pytest.fixture(autouse=True)
-def _setup(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("ESCOBA_NOW", NOW)
-    monkeypatch.setattr(storage_classroom, "PIN_COST", {"n": 2**8, "r": 8, "p": 1})
-    monkeypatch.setattr(storage_classroom, "PASSWORD_COST", {"n": 2**8, "r": 8, "p": 1})
 
 
 def _keys(at, kind: str) -> set[str]:

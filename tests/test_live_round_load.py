@@ -93,3 +93,20 @@ def test_a_wire_tablet_keeps_the_pages_timers_and_sees_the_reveal() -> None:
     tablet._read(_msg("auto_rerun", fragment="watch", every=0.05))
     asyncio.run(tablet.wait(0.18))
     assert 2 <= sent.count("watch") <= 4 and tablet.ticks == len(sent)
+
+
+def test_a_fragments_timer_asks_for_that_fragment_with_the_widgets_as_last_sent() -> None:
+    from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+    pupil = Pupil(5, "Quokka", "4821")
+    tablet = LiveTablet("http://127.0.0.1:1", pupil, random.Random(0), (0.0, 0.0),
+                        PupilLog(pupil), Control())
+    tablet.page_hash, tablet.query = "page", "p=5"
+    tablet.sent_states["board"] = WidgetState(id="board", json_value='{"ready":true}')
+    tick = tablet.rerun_message(fragment="watch").rerun_script
+    assert tick.fragment_id == "watch" and tick.is_auto_rerun
+    assert tick.page_script_hash == "page" and tick.query_string == "p=5"
+    assert [w.id for w in tick.widget_states.widgets] == ["board"]
+    tap = tablet.rerun_message([WidgetState(id="done", trigger_value=True)]).rerun_script
+    assert not tap.fragment_id and not tap.is_auto_rerun
+    assert [w.id for w in tap.widget_states.widgets] == ["board", "done"]

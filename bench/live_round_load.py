@@ -27,6 +27,7 @@ measured and taken off):
 
 Configurations (``--configs``): ``sqlite1`` one replica on SQLite (``streamlit run``;
 ``sqlite1@0.5``: the same with both pages' polling of the round every 0.5 s,
+``sqlite1@0.5/2`` the projector's every 0.5 s and the tablets' every 2 s:
 bench/polling_streamlit.py, to see what the intervals cost),
 ``postgres2`` two replicas behind Debian's nginx (deploy/replicas.py's template,
 ``least_conn``) on a fresh PostgreSQL database; ``postgres1`` (one replica behind the

@@ -110,3 +110,17 @@ def test_a_fragments_timer_asks_for_that_fragment_with_the_widgets_as_last_sent(
     tap = tablet.rerun_message([WidgetState(id="done", trigger_value=True)]).rerun_script
     assert not tap.fragment_id and not tap.is_auto_rerun
     assert [w.id for w in tap.widget_states.widgets] == ["board", "done"]
+
+
+def test_the_polling_launcher_reads_each_pollers_interval() -> None:
+    from bench.polling_streamlit import POLLERS, intervals
+
+    projector, tablet = POLLERS
+    assert intervals("0.5") == {projector: 0.5, tablet: 0.5}
+    assert intervals("0.5/2") == {projector: 0.5, tablet: 2.0}
+    # The names are the app's: the two fragments a live round waits on.
+    import ui.my_class_view
+    import ui.teacher.parts.projector
+
+    assert ui.teacher.parts.projector._screen.__module__ + "._screen" == projector
+    assert ui.my_class_view._live_watch.__module__ + "._live_watch" == tablet

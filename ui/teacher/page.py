@@ -23,6 +23,7 @@ from trainer.classroom import Classroom, ClassroomError, format_code, say
 from trainer.text import md_escape
 
 from ..classroom import (
+    class_action,
     class_flash,
     ct,
     ct_text,
@@ -96,6 +97,7 @@ def _presenting() -> bool:
     return st.session_state.get(KEY_CLASS) is not None and _chosen_part().presentation
 
 
+@class_action
 def _on_leave() -> None:
     """Back from a presentation to the part the teacher was on before (the first part
     if none)."""

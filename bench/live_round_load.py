@@ -28,7 +28,7 @@ measured and taken off):
 Configurations (``--configs``): ``sqlite1`` one replica on SQLite (``streamlit run``;
 ``sqlite1@0.5``: the same with both pages' polling of the round every 0.5 s,
 ``sqlite1@0.5/2`` the projector's every 0.5 s and the tablets' every 2 s:
-bench/polling_streamlit.py, to see what the intervals cost),
+bench/polling_streamlit.py, to see what the intervals cost; ``postgres2@0.5`` likewise),
 ``postgres2`` two replicas behind Debian's nginx (deploy/replicas.py's template,
 ``least_conn``) on a fresh PostgreSQL database; ``postgres1`` (one replica behind the
 same nginx on PostgreSQL) is there to tell the proxy's and database's part from the
@@ -340,6 +340,12 @@ async def clock_offset(page: Any) -> float:
 
 # -- one configuration -----------------------------------------------------------------
 
+def _launcher(polling: str) -> list[str] | None:
+    """``streamlit`` with the round's polling at ``polling`` ("0.5", "0.5/2"), or as is."""
+    return [sys.executable, str(ROOT / "bench" / "polling_streamlit.py"), polling] \
+        if polling else None
+
+
 @contextlib.contextmanager
 def _servers(config: str, work: Path) -> Iterator[tuple[str, str, dict[str, int]]]:
     """(url, database url, process ids) of the configuration's servers."""
@@ -354,11 +360,9 @@ def _servers(config: str, work: Path) -> Iterator[tuple[str, str, dict[str, int]
         env["ESCOBA_DB_PATH"] = str(db)
         database = sqlite_url(str(db))
         open_storage(database).engine.dispose()  # migrated before the server opens it
-        _, _, polling = config.partition("@")
-        command = [sys.executable, str(ROOT / "bench" / "polling_streamlit.py"), polling] \
-            if polling else None
         port, log = free_port(), work / "streamlit.log"
-        proc = start_streamlit(port, env, log, SERVER_OPTIONS, command)
+        proc = start_streamlit(port, env, log, SERVER_OPTIONS,
+                               _launcher(config.partition("@")[2]))
         url = f"http://127.0.0.1:{port}"
         try:
             wait_healthy(url, proc, log, 120)
@@ -368,10 +372,11 @@ def _servers(config: str, work: Path) -> Iterator[tuple[str, str, dict[str, int]
         return
     from deploy.replicas import replicas_behind_nginx
 
-    count = int(config.removeprefix("postgres"))
+    replicas, _, polling = config.removeprefix("postgres").partition("@")
+    count = int(replicas)
     with postgres_database() as database, replicas_behind_nginx(
             database, count, work / f"replicas-{count}", env=env,
-            options=SERVER_OPTIONS) as cluster:
+            options=SERVER_OPTIONS, launcher=_launcher(polling)) as cluster:
         pids = {r.name: r.process.pid for r in cluster.replicas}
         pids["nginx"] = cluster.nginx.pid
         yield cluster.url, database, pids

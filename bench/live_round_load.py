@@ -543,7 +543,7 @@ def _score(live: Round, ranks: dict[int, int], counts: list[tuple[int | None, fl
 
 
 def run_config(config: str, args: argparse.Namespace) -> dict[str, Any]:
-    work = Path(tempfile.mkdtemp(prefix=f"liveround-{config}-"))
+    work = Path(tempfile.mkdtemp(prefix=f"liveround-{config.replace('/', '-')}-"))
     with _servers(config, work) as (url, database, pids):
         setup = make_class(database, args.pupils)
         args.pids = pids

@@ -69,7 +69,7 @@ def show(view: OpenClass) -> None:
                                               only=sorted(ids)),
                  pdf_name("file.pupil_sheets", *parts), "application/pdf",
                  "tc_pupil_ws_pdf", icon="🖨️")
-    _report_home(shown, lang, parts)
+    _report_home(shown, lang, parts, group.id if group is not None else 0)
     members = [m for m in room.pupils(info.id) if m.profile_id in ids]
     with st.container(border=True):
         st.markdown(f"**{ct('print.class_list')}**")
@@ -97,10 +97,12 @@ def show(view: OpenClass) -> None:
                       args=(info.id, group.id if group is not None else None), icon="🔑")
 
 
-def _report_home(view: OpenClass, lang: str, parts: tuple[str, ...]) -> None:
+def _report_home(view: OpenClass, lang: str, parts: tuple[str, ...], group_id: int) -> None:
     """The reports to send home: a language per pupil (the one the child chose in the app,
     else the page's; the teacher changes any in the table), then one PDF for the class
-    (or for the group chosen: ``view`` is then that group's; ``parts``, the file name's)."""
+    (or for the group chosen: ``view`` is then that group's; ``parts``, the file name's).
+    The table is the group's own (its edits are by row: another group's rows are other
+    pupils)."""
     room, info = view.room, view.info
     chosen = room.pupil_languages(info.id)
     members = view.snap.members
@@ -112,7 +114,7 @@ def _report_home(view: OpenClass, lang: str, parts: tuple[str, ...]) -> None:
         st.markdown(f"**{ct('print.report')}**")
         st.caption(ct("print.report_help"))
         edited = st.data_editor(
-            table, key=f"tc_report_langs_{info.id}", hide_index=True, width="stretch",
+            table, key=f"tc_report_langs_{info.id}_{group_id}", hide_index=True, width="stretch",
             disabled=[ct("print.report_pupil")],
             column_config={ct("print.report_language"): st.column_config.SelectboxColumn(
                 options=list(LANGUAGES.values()), required=True)})

@@ -796,21 +796,9 @@ class WireTablet:
         """Send one rerun and read its messages to the end of the run. ``screen``: a test
         on each new element; the first that passes is the tap's screen (timed as
         ``kind``)."""
-        from streamlit.proto.BackMsg_pb2 import BackMsg
-
-        msg = BackMsg()
-        state = msg.rerun_script
-        state.query_string = self.query
         if page is not None:
             self.page_hash = page
-        state.page_script_hash = self.page_hash
-        state.page_name = page_name
-        for widget in (*self.sent_states.values(), *widgets):
-            state.widget_states.widgets.append(widget)
-        state.cached_message_hashes.extend(self.cache)
-        info = state.context_info
-        info.timezone, info.timezone_offset, info.locale = "UTC", 0, "en-US"
-        info.url, info.is_embedded, info.color_scheme = self.url, False, "light"
+        msg = self.rerun_message(widgets, page_name)
         began = time.monotonic()
         await self.ws.send(msg.SerializeToString())
         seen: float | None = None
@@ -831,6 +819,27 @@ class WireTablet:
                 raise RuntimeError(f"{kind}: its screen did not come")
             self.log.samples.append((kind, (seen - began) * 1000, seen))
             self.log.run_ms.append((kind, (time.monotonic() - began) * 1000))
+
+    def rerun_message(self, widgets: Any = (), page_name: str = "", fragment: str = "") -> Any:
+        """The ``BackMsg`` a browser sends for a rerun of this page (``fragment``: of one
+        fragment, as its timer asks): the widgets' values as last sent, and ``widgets``."""
+        from streamlit.proto.BackMsg_pb2 import BackMsg
+
+        msg = BackMsg()
+        state = msg.rerun_script
+        state.query_string = self.query
+        state.page_script_hash = self.page_hash
+        state.page_name = page_name
+        if fragment:
+            state.fragment_id = fragment
+            state.is_auto_rerun = True
+        for widget in (*self.sent_states.values(), *widgets):
+            state.widget_states.widgets.append(widget)
+        state.cached_message_hashes.extend(self.cache)
+        info = state.context_info
+        info.timezone, info.timezone_offset, info.locale = "UTC", 0, "en-US"
+        info.url, info.is_embedded, info.color_scheme = self.url, False, "light"
+        return msg
 
     def _read(self, raw: bytes) -> Any:
         from streamlit.proto.ForwardMsg_pb2 import ForwardMsg

@@ -360,14 +360,17 @@ def replicas_behind_nginx(database_url: str, count: int = 2, work: Path | None =
                           tls: tuple[Path, Path] | None = None,
                           redirect_port: int | None = None,
                           serve: Sequence[str] | None = None,
-                          migrated: bool = False) -> Iterator[Replicas]:
+                          migrated: bool = False,
+                          launcher: Sequence[str] | None = None) -> Iterator[Replicas]:
     """``count`` replicas of the app on ``database_url`` (migrated first), on loopback,
     behind nginx on ``port`` (a free one by default); all stopped afterwards.
 
     ``tls`` (certificate, key): nginx on HTTPS, and with ``redirect_port`` a plain-HTTP
     port that redirects to it. ``serve``: an installed release's command (``[.../bin/escoba,
     "serve"]``, run in ``work``) instead of this checkout's ``streamlit run app.py``;
-    ``migrated``: the caller migrated the database already (``escoba migrate``)."""
+    ``migrated``: the caller migrated the database already (``escoba migrate``);
+    ``launcher``: another launcher than ``python -m streamlit`` for this checkout's
+    replicas (a benchmark's, e.g. bench/polling_streamlit.py)."""
     work = Path(work or tempfile.mkdtemp(prefix="escoba-replicas-"))
     work.mkdir(parents=True, exist_ok=True)
     binary = nginx or nginx_binary()
@@ -386,7 +389,7 @@ def replicas_behind_nginx(database_url: str, count: int = 2, work: Path | None =
         if serve is not None:
             return start_served([*serve, *(["--", *options] if options else [])],
                                 replica_port, environment, log, work)
-        return start_streamlit(replica_port, environment, log, options)
+        return start_streamlit(replica_port, environment, log, options, launcher)
 
     try:
         for name, replica_port in zip(replica_names(count), ports, strict=True):

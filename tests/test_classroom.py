@@ -945,8 +945,9 @@ def test_csv_exports_are_utf8_with_a_bom_and_keep_accents(sq: Storage) -> None:
     # Spanish and German spreadsheets split at ";" (their decimal sign is a comma)
     rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig")), delimiter=";"))
     assert rows[0][:2] == ["apodo", "nombre real"] and len(rows) == 2
-    assert rows[1][:2] == ["Lola", "Dolores García"] and rows[1][5] == "Cuentas rápidas"
-    assert rows[1][8] == "sí" and rows[1][12] == "2"  # yes in words; seconds
+    # the group's column third (empty: Lola is in none)
+    assert rows[1][:3] == ["Lola", "Dolores García", ""] and rows[1][6] == "Cuentas rápidas"
+    assert rows[1][9] == "sí" and rows[1][13] == "2"  # yes in words; seconds
     table = cp.dashboard_csv(room.dashboard(snap, TODAY), "de")
     assert table.startswith("\ufeff".encode())
     text = table.decode("utf-8-sig")

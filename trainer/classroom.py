@@ -768,10 +768,16 @@ class Classroom:
         self._clear_counts(profile_id)
         return PupilLogin(profile_id, member.nickname, member.avatar, pin, member.real_name)
 
-    def regenerate_all_pins(self, class_id: int) -> tuple[PupilLogin, ...]:
-        """New PINs for the whole class (to print every login card again)."""
+    def regenerate_all_pins(self, class_id: int, group_id: int | None = None
+                            ) -> tuple[PupilLogin, ...]:
+        """New PINs for the whole class, or for one of its groups' pupils only (issue 29;
+        ``group.missing``), to print their login cards again; the others keep theirs."""
         self._class(class_id, write=True)
         members = self.storage.members(class_id)
+        if group_id is not None:
+            if all(g.id != group_id for g in self.storage.groups(class_id)):
+                raise ClassroomError("group.missing")
+            members = [m for m in members if m.group_id == group_id]
         pins = {m.profile_id: self._pin() for m in members}
         self.storage.set_member_pins(class_id, pins)
         self._clear_counts(*pins)  # new cards: every device's count for them starts again

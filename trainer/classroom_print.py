@@ -365,12 +365,15 @@ def _cut_lines(pdf: FPDF, width: float, height: float) -> None:
     pdf.set_draw_color(*_INK)
 
 
-def class_list_pdf(info: ClassInfo, members: Sequence[Member], lang: str = "en") -> bytes:
+def class_list_pdf(info: ClassInfo, members: Sequence[Member], lang: str = "en",
+                   group: str | None = None) -> bytes:
     """The class list for the teacher: number, picture, nickname, real name; the class's
-    name and code on top."""
+    name and code on top, and the group's name when the list is one group's (issue 29:
+    ``members`` are then that group's)."""
     tr = _tr(lang)
-    texts = [info.name] + [m.nickname for m in members] + [m.real_name or "" for m in members]
-    doc = _Doc(lang, texts, tr("list.title", name=info.name))
+    name = f"{info.name} · {group}" if group else info.name
+    texts = [name] + [m.nickname for m in members] + [m.real_name or "" for m in members]
+    doc = _Doc(lang, texts, tr("list.title", name=name))
     pdf = doc.pdf
     columns = ((10, 10, tr("list.number")), (20, 42, tr("list.picture")),
                (62, 60, tr("list.nickname")), (122, 78, tr("list.real_name")))
@@ -378,7 +381,7 @@ def class_list_pdf(info: ClassInfo, members: Sequence[Member], lang: str = "en")
     pages = max(1, math.ceil(len(members) / per_page))
     for page in range(pages):
         pdf.add_page()
-        doc.write(10, 10, 130, 9, tr("list.title", name=info.name), 16, bold=True)
+        doc.write(10, 10, 130, 9, tr("list.title", name=name), 16, bold=True)
         doc.write(140, 10, 60, 9, tr("card.code", code=format_code(info.code)), 12, align="R")
         doc.write(10, 19, 130, 6, tr("list.count", count=len(members)), 10)
         doc.write(140, 19, 60, 6, tr("list.page", number=page + 1, total=pages), 9, align="R")
@@ -444,19 +447,23 @@ Table = tuple[list[str], list[list[Any]]]
 
 def attempts_table(snapshot: ClassSnapshot, lang: str = "en") -> Table:
     """Every attempt of the class's pupils, one row each (oldest first, by pupil), every
-    value in ``lang``: where and what in words, facts as read, the answer as moves. The
+    value in ``lang``: the pupil's group (issue 29; empty: in none), where and what in
+    words, facts as read, the answer as moves. The
     snapshot must hold every attempt (``Classroom.snapshot``'s default)."""
     if not snapshot.every_attempt:
         raise ValueError("the attempts export needs every attempt of the class")
     tr = _tr(lang)
     header = [tr(f"csv.{k}") for k in (
-        "nickname", "real_name", "created_at", "day", "mode", "kind", "level", "capture_sum",
-        "correct", "found", "missed", "wrong", "seconds", "hints", "stars", "fact", "facts",
-        "answer")]
+        "nickname", "real_name", "group", "created_at", "day", "mode", "kind", "level",
+        "capture_sum", "correct", "found", "missed", "wrong", "seconds", "hints", "stars",
+        "fact", "facts", "answer")]
+    groups = {g.id: g.name for g in snapshot.groups}
     rows = []
     for member in snapshot.members:
+        group = groups.get(member.group_id) if member.group_id is not None else None
         for a in snapshot.attempts.get(member.profile_id, []):
-            rows.append([member.nickname, member.real_name, a.created_at, day_value(a.day),
+            rows.append([member.nickname, member.real_name, group, a.created_at,
+                         day_value(a.day),
                          mode_text(a.mode, lang), kind_text(a.kind, lang), a.level,
                          a.capture_sum, a.correct, a.found, a.missed, a.wrong, a.seconds,
                          a.hints, a.stars, fact_text(a.fact) if a.fact else None,
@@ -479,11 +486,11 @@ def attempts_xlsx(snapshot: ClassSnapshot, lang: str = "en", zone: tzinfo | None
 
 
 def dashboard_table(rows: Sequence[PupilRow], lang: str = "en") -> Table:
-    """The dashboard table as the teacher sees it (percentages 0-100, "3 of 45" in
-    words, the needs-help reasons worded in ``lang``)."""
+    """The dashboard table as the teacher sees it (each pupil's group, percentages 0-100,
+    "3 of 45" in words, the needs-help reasons worded in ``lang``)."""
     tr = _tr(lang)
     header = [tr(f"csv.{k}") for k in (
-        "nickname", "real_name", "last_active", "lesson_stars", "lesson_levels", "puzzles",
+        "nickname", "real_name", "group", "last_active", "lesson_stars", "lesson_levels", "puzzles",
         "quick_facts", "game_turns", "accuracy", "week_accuracy", "median_seconds",
         "fluent_additions", "fluent_complements", "assignments_done", "needs_help")]
 
@@ -493,7 +500,7 @@ def dashboard_table(rows: Sequence[PupilRow], lang: str = "en") -> Table:
     out = []
     for row in rows:
         reasons = "; ".join(say(r.key, r.params, lang) for r in row.help)
-        out.append([row.nickname, row.real_name, row.last_active,
+        out.append([row.nickname, row.real_name, row.group, row.last_active,
                     of(row.lesson_stars, row.lesson_stars_max), row.lesson_levels,
                     row.puzzles, row.quick_facts, row.game_turns,
                     round(100 * row.accuracy) if row.accuracy is not None else None,

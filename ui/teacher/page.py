@@ -4,7 +4,10 @@ Without a :class:`~trainer.classroom.TeacherSession` in this browser session the
 shows the sign-in and nothing else: whatever a pupil's profile, URL or query, no class,
 name or number of the teacher area is drawn. A session locked by inactivity asks the
 password again. Signed in, the teacher sees their classes, and a class one part at a
-time (like My progress): the parts of :mod:`ui.teacher.registry`.
+time (like My progress): the parts of :mod:`ui.teacher.registry`. A part marked
+``presentation`` (the projector) is drawn alone, read from the back of the room: no
+title, no sidebar, no parts' control, only a small button in a corner to leave it; the
+area still locks, and still shows nothing but the sign-in without a session.
 
 Every action is a callback through :func:`ui.classroom.class_action` (a refusal of the
 core is said on the next run).
@@ -20,6 +23,7 @@ from trainer.classroom import Classroom, ClassroomError, format_code, say
 from trainer.text import md_escape
 
 from ..classroom import (
+    class_action,
     class_flash,
     ct,
     ct_text,
@@ -31,6 +35,7 @@ from ..i18n import current_language
 from ..practice import today
 from ..session import storage
 from .classes import show_classes
+from .part import Part
 from .registry import PART_KEYS, PARTS
 from .sign_in import on_sign_out, sign_in, unlock
 from .snapshot import class_data
@@ -43,6 +48,27 @@ _BY_KEY = {part.key: part for part in PARTS}
 #: How often an untouched teacher's page checks its lock (the lock is 15 minutes: it
 #: comes on screen 20 s late at most).
 LOCK_WATCH_SECONDS = 20
+
+#: The part the teacher was on before a presentation part: its "leave" button goes back
+#: there (a part's key, good for any class: opening another keeps it).
+KEY_PART_BACK = "tc_part_back"
+
+#: A presentation's run only (a <style> tag: the next run without it takes it away):
+#: the sidebar, its arrow and Streamlit's header out of sight, the page to the screen's
+#: edges, and the way out a small, faint button in the top right corner.
+_PRESENTATION_STYLE = """<style>
+section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],
+[data-testid="stExpandSidebarButton"], header[data-testid="stHeader"] {
+  display: none !important; }
+[data-testid="stMainBlockContainer"] { padding: 0.75rem 2rem 0.5rem !important;
+  max-width: none !important; }
+.st-key-tc_leave_presentation { position: fixed; top: 0.4rem; right: 0.6rem; z-index: 999990;
+  width: auto !important; opacity: 0.45; }
+.st-key-tc_leave_presentation:hover, .st-key-tc_leave_presentation:focus-within {
+  opacity: 1; }
+.st-key-tc_leave_presentation button { min-height: 2.2rem !important; padding: 0 0.7rem; }
+.st-key-tc_leave_presentation button p { font-size: 0.9rem !important; }
+</style>"""
 
 
 @friendly_fragment(run_every=LOCK_WATCH_SECONDS)
@@ -62,6 +88,33 @@ def _lock_watch() -> None:
         st.rerun()
 
 
+def _chosen_part() -> Part:
+    return _BY_KEY.get(st.session_state.get(KEY_PART) or "", PARTS[0])
+
+
+def _presenting() -> bool:
+    """Whether this run draws a part alone (a class open at a presentation part)."""
+    return st.session_state.get(KEY_CLASS) is not None and _chosen_part().presentation
+
+
+@class_action
+def _on_leave() -> None:
+    """Back from a presentation to the part the teacher was on before (the first part
+    if none)."""
+    back = st.session_state.get(KEY_PART_BACK)
+    st.session_state[KEY_PART] = back if back in PART_KEYS else PART_KEYS[0]
+
+
+def _presentation(room: Classroom, class_id: int) -> None:
+    """The chosen part alone on the screen, and the small button that leaves it."""
+    # The parts' control is not drawn in this run: its value would go with it.
+    st.session_state[KEY_PART] = st.session_state[KEY_PART]
+    st.html(_PRESENTATION_STYLE)
+    st.button(ct("part.leave_presentation"), key="tc_leave_presentation", on_click=_on_leave,
+              icon=":material/fullscreen_exit:")
+    _chosen_part().render(class_data(room, class_id, today()))
+
+
 def _class_view(room: Classroom, class_id: int) -> None:
     """One class: its name and code, and the part chosen on the parts' control."""
     view = class_data(room, class_id, today())
@@ -78,14 +131,19 @@ def _class_view(room: Classroom, class_id: int) -> None:
     chosen = st.segmented_control(ct("part.label"), PART_KEYS, key=KEY_PART, required=True,
                                   format_func=lambda key: say(_BY_KEY[key].label, {}, lang),
                                   label_visibility="collapsed")
-    _BY_KEY.get(chosen or "", PARTS[0]).render(view)
+    part = _BY_KEY.get(chosen or "", PARTS[0])
+    if not part.presentation:
+        st.session_state[KEY_PART_BACK] = part.key  # where leaving a presentation goes
+    part.render(view)
 
 
 def show_teacher_page() -> None:
     """The whole "For teachers" page (see the module doc)."""
-    st.title(ct("page.teacher_title"))
-    show_class_flash()
     session = teacher_session()
+    presenting = session is not None and not session.locked and _presenting()
+    if not presenting:
+        st.title(ct("page.teacher_title"))
+    show_class_flash()
     if session is None:
         sign_in()
         return
@@ -94,14 +152,18 @@ def show_teacher_page() -> None:
         return
     with st.sidebar:  # shows nothing; the sidebar is drawn whatever the page below does
         _lock_watch()
-    with st.container(horizontal=True, vertical_alignment="center"):
-        st.markdown(ct("auth.signed_in_as", name=session.teacher.name))
-        st.button(ct("auth.sign_out"), key="tc_sign_out", on_click=on_sign_out, icon="🚪")
+    if not presenting:
+        with st.container(horizontal=True, vertical_alignment="center"):
+            st.markdown(ct("auth.signed_in_as", name=session.teacher.name))
+            st.button(ct("auth.sign_out"), key="tc_sign_out", on_click=on_sign_out,
+                      icon="🚪")
     room = Classroom(storage(), session, lang=current_language())
     class_id = st.session_state.get(KEY_CLASS)
     try:
         if class_id is None:
             show_classes(room)
+        elif presenting:
+            _presentation(room, int(class_id))
         else:
             _class_view(room, int(class_id))
     except ClassroomError as err:

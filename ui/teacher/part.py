@@ -19,3 +19,6 @@ class Part:
     label: str
     #: Draws the part of the class open.
     render: Callable[[OpenClass], None]
+    #: Drawn alone on the screen (issue 29: the projector, read from the back of the
+    #: room): no sidebar, no title, no parts' control; a small button leaves it.
+    presentation: bool = False

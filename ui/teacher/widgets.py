@@ -12,7 +12,7 @@ from trainer.classroom_print import login_cards_pdf
 from trainer.export import file_name
 from trainer.i18n import t
 from trainer.names import sort_names
-from trainer.storage import ClassInfo
+from trainer.storage import ClassInfo, GroupRow
 from trainer.text import md_escape
 
 from ..classroom import class_action, ct, ct_text
@@ -21,7 +21,7 @@ from ..i18n import current_language
 from .snapshot import OpenClass
 
 __all__ = ["pupil_label", "pdf_name", "cards_button", "on_forget", "ask_first",
-           "group_filter"]
+           "group_filter", "pupils_shown", "chosen_group", "EVERYONE"]
 
 
 def pupil_label(avatar: str, nickname: str, real_name: str | None = None) -> str:
@@ -79,23 +79,30 @@ def ask_first(ask_key: str, value: Any, *, key: str, label: str, icon: str, sure
 EVERYONE = 0
 
 
-def pupils_shown(view: OpenClass, key: str) -> OpenClass | None:
-    """The class as the dashboard and the grid show it: its pupils, filtered by the group
-    chosen (:func:`group_filter`); None, with a word why, when there is no pupil to show
-    (a class with none yet, or an empty group)."""
+def chosen_group(view: OpenClass, key: str) -> GroupRow | None:
+    """The group a filter drawn under ``key`` shows (None: everyone)."""
+    chosen = st.session_state.get(key)
+    return next((g for g in view.snap.groups if g.id == chosen), None)
+
+
+def pupils_shown(view: OpenClass, key: str, label: str | None = None) -> OpenClass | None:
+    """The class as the dashboard and the grid show it (and the Print part prints it):
+    its pupils, filtered by the group chosen (:func:`group_filter`); None, with a word
+    why, when there is no pupil to show (a class with none yet, or an empty group)."""
     if not view.snap.members:
         st.info(ct("dash.none"), icon="🌱")
         return None
-    view = group_filter(view, key)
+    view = group_filter(view, key, label)
     if not view.snap.members:
         st.info(ct("groups.empty"), icon="👥")
         return None
     return view
 
 
-def group_filter(view: OpenClass, key: str) -> OpenClass:
+def group_filter(view: OpenClass, key: str, label: str | None = None) -> OpenClass:
     """The filter by group of the dashboard and the grid (issue 29), drawn when the class
-    has groups: the class as the chosen group's pupils, or as it is."""
+    has groups: the class as the chosen group's pupils, or as it is (``label``: the
+    control's, "Show" by default)."""
     if not view.snap.groups:
         return view
     names = {g.id: g.name for g in view.snap.groups}
@@ -105,7 +112,7 @@ def group_filter(view: OpenClass, key: str) -> OpenClass:
         st.session_state[key] = EVERYONE
     everyone = ct_text("groups.everyone")  # now: AppTest formats the options after the run
     chosen = st.segmented_control(
-        ct("groups.filter"), options, key=key, required=True,
+        label or ct("groups.filter"), options, key=key, required=True,
         format_func=lambda gid: everyone if gid == EVERYONE
         else f"👥 {md_escape(names[gid])}")  # an option's label is Markdown
     return view.of_group(chosen or None)

@@ -1,5 +1,6 @@
 """Print: worksheets for the class and for each pupil, the reports to send home, the
-class list, and new login cards for the whole class."""
+class list, and new login cards for the whole class; in a class with groups, the pupils'
+sheets, reports, list and cards of one group (issue 29: a table's cards to hand round)."""
 
 from __future__ import annotations
 
@@ -18,17 +19,21 @@ from ...i18n import current_language
 from ..part import Part
 from ..snapshot import OpenClass
 from ..state import KEY_NEW_PINS, teacher_room
-from ..widgets import cards_button, on_forget, pdf_name
+from ..widgets import cards_button, chosen_group, on_forget, pdf_name, pupils_shown
 
 __all__ = ["PART"]
 
 
+#: The group the Print part prints for (0: everyone), its own: the dashboard's stays.
+KEY_PRINT_GROUP = "tc_print_group"
+
+
 @class_action
-def _on_all_pins(class_id: int) -> None:
+def _on_all_pins(class_id: int, group_id: int | None = None) -> None:
     if not st.session_state.get("tc_all_pins_sure"):
         class_flash("warning", "print.cards_confirm_first")
         return
-    logins = teacher_room().regenerate_all_pins(class_id)
+    logins = teacher_room().regenerate_all_pins(class_id, group_id)
     st.session_state[KEY_NEW_PINS] = (class_id, list(logins))
     st.session_state["tc_all_pins_sure"] = False
 
@@ -48,27 +53,34 @@ def show(view: OpenClass) -> None:
                  pdf_name("file.worksheet", info.code, kind_text(kind, lang), str(level)),
                  "application/pdf",
                  "tc_ws_pdf", icon="🖨️")
-    if not snap.members:
-        st.info(ct("dash.none"), icon="🌱")
+    shown = pupils_shown(view, KEY_PRINT_GROUP, ct("print.for_group"))
+    if shown is None:
         return
-    grid = view.fact_grid()
+    group = chosen_group(view, KEY_PRINT_GROUP)  # None: everyone
+    ids = {m.profile_id for m in shown.snap.members}
+    grid = view.fact_grid()  # the class's: a pupil's sheet is the same in a group's PDF
+    parts = (info.code, group.name) if group is not None else (info.code,)
     with st.container(border=True):
         st.markdown(f"**{ct('print.pupil_sheets')}**")
         st.caption(join_text((ct("print.pupil_sheets_help"), ct("print.keys_at_end"))))
         facts = st.number_input(ct("print.facts_per_sheet"), 1, 20, 8, key="tc_pupil_ws_count")
         download(ct("print.pupil_sheets_download"),
-                 lambda: pupil_worksheets_pdf(snap, grid, lang, count=int(facts)),
-                 pdf_name("file.pupil_sheets", info.code), "application/pdf",
+                 lambda: pupil_worksheets_pdf(snap, grid, lang, count=int(facts),
+                                              only=sorted(ids)),
+                 pdf_name("file.pupil_sheets", *parts), "application/pdf",
                  "tc_pupil_ws_pdf", icon="🖨️")
-    _report_home(view, lang)
-    members = room.pupils(info.id)
+    _report_home(shown, lang, parts, group.id if group is not None else 0)
+    members = [m for m in room.pupils(info.id) if m.profile_id in ids]
     with st.container(border=True):
         st.markdown(f"**{ct('print.class_list')}**")
-        download(ct("print.class_list_download"), lambda: class_list_pdf(info, members, lang),
-                 pdf_name("file.class_list", info.code), "application/pdf", "tc_list_pdf",
+        download(ct("print.class_list_download"),
+                 lambda: class_list_pdf(info, members, lang,
+                                        group.name if group is not None else None),
+                 pdf_name("file.class_list", *parts), "application/pdf", "tc_list_pdf",
                  icon="🖨️")
     with st.container(border=True):
-        st.markdown(f"**{ct('print.cards')}**")
+        st.markdown("**" + (ct("print.cards_group", group=group.name) if group is not None
+                            else ct("print.cards")) + "**")
         made = st.session_state.get(KEY_NEW_PINS)
         if made is not None and made[0] == info.id:
             st.warning(ct("print.cards_made"), icon="🪪")
@@ -76,15 +88,21 @@ def show(view: OpenClass) -> None:
             st.button(ct("pupils.done"), key="tc_new_pins_done", on_click=on_forget,
                      args=(KEY_NEW_PINS,))
         elif not info.archived:
-            st.caption(ct("print.cards_help"))
+            st.caption(ct("print.cards_help_group" if group is not None
+                          else "print.cards_help"))
             st.checkbox(ct("print.cards_sure"), key="tc_all_pins_sure")
-            st.button(ct("print.cards_button"), key="tc_all_pins", on_click=_on_all_pins,
-                     args=(info.id,), icon="🔑")
+            st.button(ct("print.cards_button_group" if group is not None
+                         else "print.cards_button"), key="tc_all_pins",
+                      on_click=_on_all_pins,
+                      args=(info.id, group.id if group is not None else None), icon="🔑")
 
 
-def _report_home(view: OpenClass, lang: str) -> None:
+def _report_home(view: OpenClass, lang: str, parts: tuple[str, ...], group_id: int) -> None:
     """The reports to send home: a language per pupil (the one the child chose in the app,
-    else the page's; the teacher changes any in the table), then one PDF for the class."""
+    else the page's; the teacher changes any in the table), then one PDF for the class
+    (or for the group chosen: ``view`` is then that group's; ``parts``, the file name's).
+    The table is the group's own (its edits are by row: another group's rows are other
+    pupils)."""
     room, info = view.room, view.info
     chosen = room.pupil_languages(info.id)
     members = view.snap.members
@@ -96,7 +114,7 @@ def _report_home(view: OpenClass, lang: str) -> None:
         st.markdown(f"**{ct('print.report')}**")
         st.caption(ct("print.report_help"))
         edited = st.data_editor(
-            table, key=f"tc_report_langs_{info.id}", hide_index=True, width="stretch",
+            table, key=f"tc_report_langs_{info.id}_{group_id}", hide_index=True, width="stretch",
             disabled=[ct("print.report_pupil")],
             column_config={ct("print.report_language"): st.column_config.SelectboxColumn(
                 options=list(LANGUAGES.values()), required=True)})
@@ -107,10 +125,11 @@ def _report_home(view: OpenClass, lang: str) -> None:
         def make() -> bytes:
             snap = room.snapshot(info.id, view.day, every_attempt=False, days=REPORT_DAYS)
             grid = room.fact_grid(snap)
-            reports = pupil_reports(snap, grid, room.dashboard(snap, view.day), view.day)
+            reports = pupil_reports(snap, grid, room.dashboard(snap, view.day), view.day,
+                                    only=[m.profile_id for m in members])
             return class_report_pdf(reports, info.name, languages, lang)
 
-        download(ct("print.report_download"), make, pdf_name("file.report", info.code),
+        download(ct("print.report_download"), make, pdf_name("file.report", *parts),
                  "application/pdf", "tc_report_pdf", icon="🖨️")
 
 

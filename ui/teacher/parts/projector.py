@@ -292,4 +292,4 @@ def show(view: OpenClass) -> None:
     _screen(view.info.id, view.info.code, view.info.capture_sum)
 
 
-PART = Part(key="projector", label="part.projector", render=show)
+PART = Part(key="projector", label="part.projector", render=show, presentation=True)

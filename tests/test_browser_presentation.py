@@ -1,0 +1,73 @@
+"""The projector read from the back of the room, in the real browser (issue 29): on a
+1920 × 1080 screen the Projector part is drawn alone (no sidebar, no Streamlit header,
+no title, no parts' control), a round's cards big; the small "Leave the big screen"
+button brings the class's page back with its sidebar.
+
+Screenshots: test-artifacts/29-presentation-*.png.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_browser import (  # noqa: F401 (fixtures)
+    _artifact,
+    _context,
+    _wait_idle,
+    browser_type_launch_args,
+    server,
+)
+from tests.test_browser_live_round import PASSWORD, _button, _seed
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+def test_the_projector_fills_the_screen_and_leaves_it(server, browser_type_launch_args) -> None:  # noqa: F811
+    from playwright.sync_api import sync_playwright
+
+    url, db_path = server
+    class_id, code, _ = _seed(db_path)
+    with sync_playwright() as p:
+        browser, context, screen = _context(p, browser_type_launch_args, (1920, 1080))
+        errors: list[str] = []
+        screen.on("pageerror", lambda error: errors.append(str(error)))
+        screen.set_default_timeout(30_000)
+        screen.goto(f"{url}/teacher")
+        screen.locator(".st-key-tc_name input").wait_for()
+        _wait_idle(screen)
+        screen.locator(".st-key-tc_name input").fill("Ms Robles")
+        screen.locator(".st-key-tc_password input").fill(PASSWORD)
+        screen.locator("[data-testid=stFormSubmitButton] button").click()
+        _button(screen, f"tc_open_{class_id}").click()
+        _button(screen, "tc_part", "Grid").click()
+        _wait_idle(screen)
+        assert screen.locator("[data-testid=stSidebar]").is_visible()
+        _button(screen, "tc_part", "Projector").click()
+        _button(screen, "tc_leave_presentation").wait_for()
+        screen.locator(".st-key-tc_live_start button").click()
+        screen.get_by_text("0 answers in").wait_for()
+        _wait_idle(screen)
+        screen.screenshot(path=str(_artifact("29-presentation-round.png")))
+        assert not screen.locator("[data-testid=stSidebar]").is_visible()
+        assert not screen.locator("header[data-testid=stHeader]").is_visible()
+        assert not screen.locator(".st-key-tc_part").count()
+        assert "For teachers" not in screen.locator("[data-testid=stMain]").inner_text()
+        # The round fits the screen: its count and the reveal's button without a scroll.
+        for locator in (screen.locator("[data-testid=tc-live-count]"),
+                        screen.locator(".st-key-tc_live_reveal button")):
+            box = locator.bounding_box()
+            assert box is not None and box["y"] + box["height"] <= 1080, box
+        assert code.replace("-", "")[:3] in screen.locator(
+            "[data-testid=tc-live-code]").inner_text().replace("-", "").replace(" ", "")
+        leave = _button(screen, "tc_leave_presentation")
+        box = leave.bounding_box()
+        assert box is not None and box["width"] < 320 and box["y"] < 60, box  # small, in a corner
+        leave.click()
+        screen.get_by_role("heading", name="For teachers").wait_for()
+        _wait_idle(screen)
+        assert screen.locator("[data-testid=stSidebar]").is_visible()
+        assert _button(screen, "tc_part", "Grid").get_attribute("aria-checked") == "true"
+        screen.screenshot(path=str(_artifact("29-presentation-left.png")))
+        assert not errors, errors
+        context.close()
+        browser.close()

@@ -277,7 +277,7 @@ def test_a_new_game_closes_the_one_before_and_a_stale_one_leaves_the_tablets(
     assert PupilVote(store, ana).current().id == second.id
     later = second.row.updated_at + timedelta(hours=STALE_HOURS, minutes=1)
     monkeypatch.setenv("ESCOBA_NOW", later.isoformat().replace("+00:00", "Z"))
-    assert PupilVote(store, ana).current() is None
+    assert PupilVote(store, ana).current() is None and PupilVote(store, ana).pulse() is None
     assert store.class_game(info.id).id == second.id  # the projector still shows it, to end
 
 

@@ -35,7 +35,7 @@ import secrets
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from escoba import Card, Code, IllegalMoveError, Move, Observation, Rules
@@ -408,6 +408,11 @@ def _class_attempt(attempt: Any) -> Any:
     return dataclasses.replace(attempt, puzzle_id="class" + attempt.puzzle_id)
 
 
+def _stale(updated_at: datetime) -> bool:
+    """A game nobody moved for :data:`STALE_HOURS` (left open overnight)."""
+    return updated_at < clock_now() - timedelta(hours=STALE_HOURS)
+
+
 class PupilVote:
     """A pupil's side: their class's game and their vote at its open turn."""
 
@@ -420,15 +425,19 @@ class PupilVote:
         return None if member is None else member.class_id
 
     def pulse(self) -> tuple[int, str, int] | None:
-        """(game, state, turn) of their class's game: a tablet's timer's one small read."""
+        """(game, state, turn) of their class's game (None as :meth:`current`): a tablet's
+        timer's one small read."""
         class_id = self._class_id()
-        return None if class_id is None else self.storage.class_game_pulse(class_id)
+        found = None if class_id is None else self.storage.class_game_pulse(class_id)
+        if found is None or _stale(found[3]):
+            return None
+        return found[:3]
 
     def current(self) -> ClassGame | None:
         """Their class's game (not closed, not left from another day), or None."""
         class_id = self._class_id()
         row = self.storage.class_game(class_id) if class_id is not None else None
-        if row is None or row.updated_at < clock_now() - timedelta(hours=STALE_HOURS):
+        if row is None or _stale(row.updated_at):
             return None
         info = self.storage.get_class(row.class_id)
         return ClassGame(row, info.name if info is not None else "")

@@ -84,15 +84,19 @@ class ClassGameStore(Database):
                 .order_by(class_games.c.id.desc()).limit(1)).first()
         return None if row is None else _row(row)
 
-    def class_game_pulse(self, class_id: int) -> tuple[int, str, int] | None:
-        """(id, state, turn) of the class's game that is not closed: what a tablet's timer
-        reads to know the game moved on (no record read)."""
+    def class_game_pulse(self, class_id: int) -> tuple[int, str, int, datetime] | None:
+        """(id, state, turn, updated_at) of the class's game that is not closed: what a
+        tablet's timer reads to know the game moved on (no record read)."""
         with self.engine.connect() as conn:
             row = conn.execute(sa.select(class_games.c.id, class_games.c.state,
-                                         class_games.c.turn).where(
+                                         class_games.c.turn, class_games.c.updated_at).where(
                 (class_games.c.class_id == class_id) & (class_games.c.state != "closed"))
                 .order_by(class_games.c.id.desc()).limit(1)).first()
-        return None if row is None else (int(row.id), str(row.state), int(row.turn))
+        if row is None:
+            return None
+        updated = aware(row.updated_at)
+        assert updated is not None
+        return int(row.id), str(row.state), int(row.turn), updated
 
     def save_class_turn(self, class_id: int, game_id: int, *, revision: int,
                         record: dict[str, Any], state: str, turn: int,

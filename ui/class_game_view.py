@@ -16,16 +16,21 @@ from typing import Any
 
 import streamlit as st
 
+from escoba import Card
 from trainer.board_view import BoardRefusal, read_action, session_board
+from trainer.cards import pick_label
 from trainer.class_game import CLASS_SEAT, ClassGame, PupilVote, VoteRefused
 from trainer.classroom_views import ClassroomError
+from trainer.i18n import t
 from trainer.speech import speakable
 from trainer.storage import Profile
 from trainer.words import move_text
 
-from .board_component import say_refusal, show_board_component
+from .board_component import board_loaded, fallback_choosers, say_refusal, show_board_component
 from .classroom import class_flash, ct, ct_text
-from .errors import friendly_fragment
+from .errors import friendly_fragment, safe_callback
+from .i18n import current_language
+from .layout import show_flash
 from .practice import today
 from .session import deck_of, flash, settings, storage
 from .speaker import board_speech
@@ -38,6 +43,7 @@ log = logging.getLogger(__name__)
 WATCH_SECONDS = 2.0
 KEY_DRAWN = "mc_cg_drawn"  # (game, state, turn) of the class's game drawn, or None
 KEY_BOARD = "mc_cg_board"
+KEY_HAND, KEY_TABLE = "mc_cg_hand", "mc_cg_table"  # the text choosers' picks
 
 
 @friendly_fragment(run_every=WATCH_SECONDS)
@@ -62,13 +68,51 @@ def _on_vote(profile_id: int, game: ClassGame, raw: Any) -> None:
             flash("error", action.key)
         return
     assert action.card is not None
+    _vote(profile_id, game, action.card, list(action.take))
+
+
+def _vote(profile_id: int, game: ClassGame, card: Card, take: list[Card]) -> None:
     try:
-        PupilVote(storage(), profile_id).vote(game, game.turn, action.card, list(action.take),
-                                              today())
+        PupilVote(storage(), profile_id).vote(game, game.turn, card, take, today())
     except VoteRefused as refused:
         say_refusal(refused.key, **refused.params)
     except ClassroomError as err:
         class_flash("error", err.key, **err.params)
+
+
+@safe_callback
+def _on_fallback_vote(profile_id: int, game: ClassGame) -> None:
+    """The text choosers' Vote (a browser where the board cannot load)."""
+    hand = st.session_state.get(KEY_HAND)
+    if not hand:
+        flash("warning", "pick_a_card_first")
+        return
+    take = [Card.parse(k) for k in st.session_state.get(KEY_TABLE) or []]
+    _vote(profile_id, game, Card.parse(hand), take)
+
+
+def _fallback(profile: Profile, game: ClassGame) -> None:
+    """Text choosers and Vote, for a browser where the board cannot load (and AppTest)."""
+    obs = game.observation()
+    deck, values, lang = deck_of(game.rules), bool(settings().get("show_values", True)), \
+        current_language()
+
+    def label(key: str) -> str:
+        return pick_label(key, deck, values, lang)
+
+    table = [str(c) for c in obs.table]
+    if any(k not in table for k in st.session_state.get(KEY_TABLE) or []):
+        st.session_state[KEY_TABLE] = []
+    if st.session_state.get(KEY_HAND) not in (None, *(str(c) for c in obs.hand)):
+        st.session_state[KEY_HAND] = None
+    with fallback_choosers("mc_cg_fallback"):
+        st.pills(t("pick_hand_label"), [str(c) for c in obs.hand], selection_mode="single",
+                 format_func=label, key=KEY_HAND)
+        if table:
+            st.pills(t("pick_table_label"), table, selection_mode="multi", format_func=label,
+                     key=KEY_TABLE)
+        st.button(ct("mc.cg_vote"), key="mc_cg_vote", type="primary",
+                  on_click=_on_fallback_vote, args=(profile.id, game), width="stretch")
 
 
 def _board(profile: Profile, game: ClassGame, mine: Any) -> None:
@@ -86,6 +130,8 @@ def _board(profile: Profile, game: ClassGame, mine: Any) -> None:
     board_speech(data, goal=speakable(goal, deck=deck), goal_key=f"cg{game.id}", deck=deck)
     show_board_component(data, key=KEY_BOARD,
                          on_action=lambda raw: _on_vote(profile.id, game, raw))
+    if not board_loaded():
+        _fallback(profile, game)
 
 
 def show_class_vote(profile: Profile) -> bool:
@@ -107,6 +153,7 @@ def show_class_vote(profile: Profile) -> bool:
         if game.state != "voting":
             st.info(ct("mc.cg_wait"), icon="📽️")
             return True
+        show_flash()  # a vote refused before the engine (or, without the board, by it)
         mine = pupil.mine(game)
         _board(profile, game, mine)
         if mine is not None:

@@ -155,9 +155,10 @@ def show_class_vote(profile: Profile) -> bool:
             return True
         show_flash()  # a vote refused before the engine (or, without the board, by it)
         mine = pupil.mine(game)
-        _board(profile, game, mine)
+        # Above the board: the vote is seen as soon as it is in, on a phone too.
         if mine is not None:
             st.success(ct("mc.cg_voted", move=move_text(mine, deck_of(game.rules))), icon="🗳️")
         else:
             st.caption(ct("mc.cg_how"))
+        _board(profile, game, mine)
     return True

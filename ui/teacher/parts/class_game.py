@@ -54,11 +54,14 @@ __all__ = ["PART", "REFRESH_SECONDS"]
 #: How often the projector reads the game and the count of votes again.
 REFRESH_SECONDS = 1.5
 
-_BIG = "font-size:clamp(1.5rem,2.6vw,3rem);font-weight:700;line-height:1.2"
-_MID = "font-size:clamp(1.1rem,1.7vw,2rem);font-weight:600;line-height:1.3"
+_BIG = "font-size:clamp(1.4rem,2.2vw,2.6rem);font-weight:700;line-height:1.2"
+_MID = "font-size:clamp(1.05rem,1.4vw,1.7rem);font-weight:600;line-height:1.3"
+_SMALL = "font-size:clamp(0.95rem,1.1vw,1.35rem);font-weight:600;line-height:1.3"
+_LABEL = "font-size:clamp(1rem,1.2vw,1.5rem);font-weight:700;color:#444;line-height:1.2"
 _HUGE = "font-size:clamp(2rem,3.6vw,4.2rem);font-weight:800;letter-spacing:0.06em"
-#: Card widths on the projector (CSS pixels at 1920 wide).
-HAND_W, TABLE_W, MOVE_W = 150, 118, 54
+#: Card widths on the projector (CSS pixels at 1920 wide): the table and the class's hand
+#: fit under the page's header on a 1080-line screen.
+HAND_W, TABLE_W, MOVE_W = 128, 100, 46
 _BAR = "#0072B2"
 
 
@@ -113,10 +116,10 @@ def _hand_with_bars(game: ClassGame, tally: Tally, deck: Deck) -> str:
         share = round(100 * votes / top)
         name = card_name(card, deck)
         items.append(
-            "<div style='display:flex;flex-direction:column;align-items:center;gap:8px' "
+            "<div style='display:flex;flex-direction:column;align-items:center;gap:6px' "
             f"data-testid='tc-cg-hand-card' data-votes='{votes}'>"
             + card_img(card, deck, _values(), False, HAND_W, name)
-            + f"<div style='width:{HAND_W}px;height:26px;background:#E8EEF4;"
+            + f"<div style='width:{HAND_W}px;height:20px;background:#E8EEF4;"
             "border-radius:8px;overflow:hidden' aria-hidden='true'>"
             f"<div style='width:{share}%;height:100%;background:{_BAR}'></div></div>"
             f"<div style='{_MID}'>{html.escape(ct_text('class_game.votes_for', count=votes))}"
@@ -130,11 +133,17 @@ def _tally_rows(tally: Tally, deck: Deck) -> str:
     top = max([n for _m, n in tally.counts] + [1])
     rows = []
     for move, votes in tally.counts:
-        cards = cards_row_html([move.card, *sorted(move.take)], deck, _values(), width=MOVE_W,
-                               names=False, gap=4)
+        # The card played, then (after a line) the table cards it takes.
+        played = cards_row_html([move.card], deck, _values(), width=MOVE_W, names=False)
+        taken = cards_row_html(sorted(move.take), deck, _values(), width=MOVE_W, names=False,
+                               gap=2) if move.take else ""
         rows.append(
             "<div style='display:flex;align-items:center;gap:12px' data-testid='tc-cg-move'>"
-            f"<div style='min-width:{4 * (MOVE_W + 8)}px'>{cards}</div>"
+            f"<div style='display:flex;align-items:center;gap:8px;flex:none;"
+            f"width:{6 * (MOVE_W + 10)}px'>{played}"
+            + (f"<div style='border-left:3px solid #999;padding-left:8px'>{taken}</div>"
+               if taken else "")
+            + "</div>"
             f"<div style='flex:1;height:22px;background:#E8EEF4;border-radius:8px;"
             f"overflow:hidden'><div style='width:{round(100 * votes / top)}%;height:100%;"
             f"background:{_BAR}'></div></div>"
@@ -158,18 +167,18 @@ def _last_turn(game: ClassGame, last: TurnResult, deck: Deck) -> None:
                "teacher": " " + ct_text("class_game.how_teacher")}.get(last.how, "")
         if last.how == "votes":
             how = f" ({ct_text('class_game.votes_for', count=last.votes)})"
-        _line(played + how, _MID, "tc-cg-played")
+        _line(played + how, _SMALL, "tc-cg-played")
         if last.reason is not None:
             why = coach_text(last.reason[0], last.reason[1], deck)
-            _line(ct_text("class_game.coach_says", why=why), _MID, "tc-cg-coach")
+            _line(ct_text("class_game.coach_says", why=why), _SMALL, "tc-cg-coach")
         if last.better is not None:
             _line(ct_text("class_game.coach_better", move=move_text(last.better, deck)),
-                  _MID, "tc-cg-better")
+                  _SMALL, "tc-cg-better")
         for move, escoba in last.computer:
             if move is not None:
                 _line(ct_text("class_game.computer_played", event=event_line(
                     computer, _play(COMPUTER_SEAT, move, escoba), deck, variant)),
-                    _MID, "tc-cg-computer")
+                    _SMALL, "tc-cg-computer")
 
 
 def _score(game: ClassGame) -> str:
@@ -178,22 +187,30 @@ def _score(game: ClassGame) -> str:
 
 
 def _voting(class_id: int, game: ClassGame, deck: Deck) -> None:
+    """Side by side, so that a 1080-line screen holds it all under the page's header: the
+    table and the class's hand with its bars on the left; what just happened, the votes
+    and the buttons on the right."""
     tally = _games().tally(game)
     obs = game.observation()
-    cards, side = st.columns([3, 2], gap="large")
+    cards, side = st.columns([11, 9], gap="large")
     with cards:
-        _line(ct_text("class_game.table"), _MID)
+        count = obs.hand_counts[COMPUTER_SEAT]
+        with st.container(horizontal=True, vertical_alignment="center", gap="medium"):
+            _line(ct_text("class_game.table"), _LABEL)
+            st.html("<div style='display:flex;align-items:center;gap:10px' "
+                    "data-testid='tc-cg-computer-hand'>" + backs_row_html(count, 30)
+                    + f"<span style='{_SMALL}'>"
+                    f"{html.escape(ct_text('class_game.computer_cards', count=count))}</span>"
+                    "</div>")
         st.html("<div data-testid='tc-cg-table'>"
                 + cards_row_html(obs.table, deck, _values(), width=TABLE_W, names=False, gap=10)
                 + "</div>")
-        count = obs.hand_counts[COMPUTER_SEAT]
-        st.html("<div style='display:flex;align-items:center;gap:16px' "
-                "data-testid='tc-cg-computer-hand'>" + backs_row_html(count, 40)
-                + f"<span style='{_MID}'>"
-                f"{html.escape(ct_text('class_game.computer_cards', count=count))}</span></div>")
-        _line(ct_text("class_game.hand"), _MID)
+        _line(ct_text("class_game.hand"), _LABEL)
         st.html(_hand_with_bars(game, tally, deck))
     with side:
+        last = game.last
+        if last is not None:
+            _last_turn(game, last, deck)
         _line(ct_text("class_game.votes", count=tally.voters), _BIG, "tc-cg-count")
         if tally.counts:
             st.html(_tally_rows(tally, deck))
@@ -210,15 +227,15 @@ def _voting(class_id: int, game: ClassGame, deck: Deck) -> None:
                           args=(class_id, game.id, game.turn, move_key(move.card, move.take)),
                           width="stretch")
         else:
-            st.caption(ct("class_game.no_votes"))
-            labels = {move_key(m.card, m.take): move_text(m, deck) for m in obs.legal_moves()}
-            st.selectbox(ct("class_game.pick"), list(labels), key="tc_cg_pick",
-                         format_func=lambda k: labels.get(k, k))
-            st.button(ct("class_game.play_pick"), key="tc_cg_play_pick", on_click=_on_pick,
-                      args=(class_id, game.id, game.turn), width="stretch")
-        last = game.last
-        if last is not None:
-            _last_turn(game, last, deck)
+            # Folded: the class votes first; the teacher's own pick is for a silent turn.
+            with st.expander(ct("class_game.no_votes")):
+                labels = {move_key(m.card, m.take): move_text(m, deck)
+                          for m in obs.legal_moves()}
+                st.selectbox(ct("class_game.pick"), list(labels), key="tc_cg_pick",
+                             format_func=lambda k: labels.get(k, k))
+                st.button(ct("class_game.play_pick"), key="tc_cg_play_pick",
+                          on_click=_on_pick, args=(class_id, game.id, game.turn),
+                          width="stretch")
 
 
 def _between(class_id: int, game: ClassGame, deck: Deck) -> None:
@@ -259,7 +276,7 @@ def _screen(class_id: int, code: str) -> None:
     game = _games().current(class_id, touch=False)
     deck = deck_of()
     with st.container(horizontal=True, vertical_alignment="center", gap="large"):
-        _line(ct_text("card.code", code=format_code(code)), _HUGE, "tc-cg-code")
+        _line(ct_text("card.code", code=format_code(code)), _BIG, "tc-cg-code")
         if game is not None:
             _line(_score(game), _BIG, "tc-cg-score")
             _line(t("round_n", n=game.round_no), _MID, "tc-cg-round")

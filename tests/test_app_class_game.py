@@ -140,3 +140,27 @@ def test_a_class_plays_the_computer_by_votes_to_the_end() -> None:
     assert teacher.button(key="tc_cg_start")
     # The votes were the pupils' evidence, named as the class's game.
     assert any(a.puzzle_id.startswith("classgame-") for a in db.attempts(ids["Quokka"]))
+
+
+@pytest.mark.parametrize("locale", ["de-DE", "zh-CN", "es-ES"])
+def test_the_class_game_speaks_the_language(caplog, locale: str) -> None:
+    """The part and the pupil's vote in another language: every word found, with its
+    parameters (a missing one is logged by the catalogs)."""
+    db = store()
+    (_, info), ids = _class(db, "Ms Díaz", "3B", "Quokka\nWombat", ["4821", "7395"])
+    with caplog.at_level("WARNING", logger="locales"):
+        teacher = open_class(locale, "Ms Díaz", info.id)
+        part(teacher, "class_game")
+        click(teacher, "tc_cg_start")
+        pupil = new_app(locale=locale)
+        pupil.switch_page(MY_CLASS).run()
+        sign_in_pupil(pupil, info.code, ids["Quokka"], "4821")
+        game = _game(db, info.id)
+        _vote(pupil, move_key(game.legal_moves()[0].card, game.legal_moves()[0].take))
+        teacher.run()
+        click(teacher, "tc_cg_close")
+        pupil.run()
+        assert_ok(pupil)
+        seen = shown(teacher.main) + shown(pupil)
+    assert "Class vs computer" not in seen and "votes in" not in seen
+    assert [r.getMessage() for r in caplog.records if r.name == "locales"] == []

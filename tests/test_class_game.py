@@ -302,3 +302,20 @@ def test_deleting_a_pupil_or_the_class_takes_their_class_game_rows(store: Storag
     assert [p for p, _m in store.class_votes(game.id, game.turn)] == [leo]
     store.delete_class(info.id)
     assert store.class_game(info.id) is None and store.class_votes(game.id, game.turn) == []
+
+
+def test_no_tablet_is_sent_the_computers_hand(store: Storage) -> None:
+    """The board a tablet draws is built from the class's observation: the computer's
+    cards are a count, absent from the data (as on the Play page)."""
+    from escoba import Deck
+    from trainer.board_view import session_board
+
+    games, info, *_ = _class(store)
+    game = _voting(games, info.id)
+    hidden = {str(c) for c in game.session.observation(COMPUTER_SEAT).hand}
+    assert hidden
+    data = session_board(game.session, viewer=CLASS_SEAT, reveal=True, deck=Deck.SPANISH,
+                         show_value=True, hints_on=False, hint_step=1)
+    assert not hidden & set(data["faces"]) and not hidden & set(data["hand"])
+    assert set(data["hand"]) == {str(c) for c in game.observation().hand}
+    assert [s["count"] for s in data["seats"]] == [len(hidden)]

@@ -122,7 +122,8 @@ def _board(profile: Profile, game: ClassGame, mine: Any) -> None:
                          hint_step=1)
     data["position"] = _position(game)
     data["game_key"] = f"cg{game.id}"
-    data["buttons"]["play"] = ct_text("mc.cg_vote")
+    # One button, Vote, whatever the move (a capture or a card laid down).
+    data["buttons"]["play"] = data["buttons"]["lay"] = ct_text("mc.cg_vote")
     data["hand_title"] = ct_text("class_game.hand")
     if mine is not None:  # their vote glows until they change it
         data["hints"]["lit"] = [str(mine.card), *(str(c) for c in sorted(mine.take))]

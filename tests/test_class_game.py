@@ -213,6 +213,31 @@ def test_two_tabs_closing_the_same_vote_play_it_once(store: Storage) -> None:
     assert games.current(info.id).turn == game.turn + 1
 
 
+def test_a_vote_that_comes_while_the_vote_closes_is_never_lost(
+        store: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The close counted the votes; Leo's comes before it is saved: the close is refused
+    (the teacher taps again and his vote counts), not played without it."""
+    games, info, ana, leo, _ = _class(store)
+    game = _voting(games, info.id)
+    first, second = _capture_and_other(game)
+    _vote(store, ana, game, first)
+    read = Storage.class_votes
+
+    def votes_then_leo(self: Storage, game_id: int, turn: int) -> list[tuple[int, str]]:
+        counted = read(self, game_id, turn)
+        monkeypatch.setattr(Storage, "class_votes", read)
+        _vote(store, leo, game, second)
+        return counted
+
+    monkeypatch.setattr(Storage, "class_votes", votes_then_leo)
+    with pytest.raises(ClassroomError) as moved:
+        games.close_vote(info.id, game.id, game.turn)
+    assert moved.value.key == "class_game.moved"
+    assert games.tally(games.current(info.id)).voters == 2
+    result = games.close_vote(info.id, game.id, game.turn, second)  # now a tie, broken
+    assert (result.how, result.voters) == ("tie", 2)
+
+
 def test_the_computer_never_reads_the_class_hand(store: Storage,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """The computer chooses from its own observation: the class's cards are not in it."""

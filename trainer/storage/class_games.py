@@ -7,7 +7,9 @@ class's turn the votes are for, and what the last close of a vote did (``last``,
 A vote is one row per pupil per turn, replaced while the turn is open; it is taken only
 while the game waits for votes at that turn, from a pupil of the game's class. A turn is
 saved at the revision read (two teacher's tabs closing the same vote: one wins, the
-other is refused ``class_game.moved``), with the pupils' evidence (their votes as game
+other is refused ``class_game.moved``; a vote moves the revision too, so a close that
+counted the votes before a last one came is refused rather than played without it),
+with the pupils' evidence (their votes as game
 turns, :mod:`trainer.evidence`) in the same transaction.
 """
 
@@ -159,6 +161,10 @@ class ClassGameStore(Database):
                 add_attempts(conn, [attempt_values(profile_id, evidence, stamp)])
                 bump_profiles(conn, [profile_id])
                 return
+            # The game's revision moves with each vote: a close that read the votes
+            # before this one came is refused (class_game.moved), never played without it.
+            conn.execute(class_games.update().where(class_games.c.id == game_id)
+                         .values(revision=class_games.c.revision + 1))
             moved = conn.execute(class_votes.update().where(
                 (class_votes.c.game_id == game_id) & (class_votes.c.turn == turn)
                 & (class_votes.c.profile_id == profile_id))

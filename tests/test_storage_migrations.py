@@ -138,6 +138,8 @@ ROWS_AT: dict[int, list[tuple[str, dict[str, Any]]]] = {
     ],
     # Live rounds (issue 29): new tables, written by the live round only.
     19: [],
+    # The class against the computer (issue 29): new tables, written by its games only.
+    20: [],
 }
 
 

@@ -38,6 +38,7 @@ from trainer.storage import Profile
 from trainer.text import md_escape
 
 from .board import deck_of
+from .class_game_view import show_class_vote
 from .classroom import (
     class_action,
     class_flash,
@@ -534,6 +535,8 @@ def _signed_in(profile: Profile) -> None:
     _live_watch(profile.id)
     if live is not None:  # the class plays together: the round only, until it closes
         _live_round(profile, live)
+        return
+    if show_class_vote(profile):  # the class against the computer (issue 29): the vote first
         return
     tasks = pupil_tasks(storage(), profile.id, today())
     chosen = st.session_state.get(KEY_TASK)

@@ -50,10 +50,12 @@ from .schema import (
     attempt_totals,
     attempts,
     aware,
+    class_games,
     class_groups,
     class_members,
     class_presence,
     class_teachers,
+    class_votes,
     classes,
     daily_results,
     fact_days,
@@ -544,6 +546,9 @@ class ClassroomStore(Database):
             conn.execute(live_answers.delete().where(live_answers.c.round_id.in_(rounds)))
             conn.execute(live_rounds.delete().where(live_rounds.c.class_id == class_id))
             conn.execute(class_presence.delete().where(class_presence.c.class_id == class_id))
+            played = sa.select(class_games.c.id).where(class_games.c.class_id == class_id)
+            conn.execute(class_votes.delete().where(class_votes.c.game_id.in_(played)))
+            conn.execute(class_games.delete().where(class_games.c.class_id == class_id))
             conn.execute(class_teachers.delete().where(class_teachers.c.class_id == class_id))
             conn.execute(classes.delete().where(classes.c.id == class_id))
 

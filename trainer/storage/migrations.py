@@ -657,6 +657,49 @@ def _migration_19(conn: Connection) -> None:
     ).create(conn)
 
 
+def _class_game_tables(meta: sa.MetaData) -> tuple[sa.Table, sa.Table]:
+    """The class-vs-computer tables of migration 20 on ``meta`` (also the schema's)."""
+    games_ = sa.Table(
+        "class_games", meta,
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("class_id", sa.Integer, sa.ForeignKey("classes.id", ondelete="CASCADE"),
+                  nullable=False, index=True),
+        sa.Column("level", sa.String(16), nullable=False),
+        sa.Column("target", sa.Integer, nullable=False),
+        sa.Column("seed", sa.BigInteger, nullable=False),
+        sa.Column("record", sa.Text, nullable=False),
+        sa.Column("state", sa.String(12), nullable=False),
+        sa.Column("turn", sa.Integer, nullable=False),
+        sa.Column("last", sa.Text, nullable=True),
+        sa.Column("revision", sa.Integer, nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    )
+    votes = sa.Table(
+        "class_votes", meta,
+        sa.Column("game_id", sa.Integer, sa.ForeignKey("class_games.id", ondelete="CASCADE"),
+                  primary_key=True),
+        sa.Column("turn", sa.Integer, primary_key=True),
+        sa.Column("profile_id", sa.Integer, sa.ForeignKey("profiles.id", ondelete="CASCADE"),
+                  primary_key=True, index=True),
+        sa.Column("move", sa.String(64), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    )
+    return games_, votes
+
+
+def _migration_20(conn: Connection) -> None:
+    """The class against the computer (issue 29): a class's game on the projector (its
+    ``escoba-record/1``, the computer's level, the target, where it is: voting, a round
+    over, over, closed; the class's turn number) and the pupils' votes, one per pupil per
+    turn (a move's board name)."""
+    v20 = sa.MetaData()
+    sa.Table("profiles", v20, sa.Column("id", sa.Integer, primary_key=True))
+    sa.Table("classes", v20, sa.Column("id", sa.Integer, primary_key=True))
+    for table in _class_game_tables(v20):
+        table.create(conn)
+
+
 #: Append only; never edit one that has shipped.
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "profiles, games, moves, results", _migration_1),
@@ -679,5 +722,6 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(17, "each pupil's progress on each assignment", _migration_17),
     Migration(18, "groups within a class; an assignment's group or pupil", _migration_18),
     Migration(19, "live rounds, their answers, pupils seen on My class", _migration_19),
+    Migration(20, "a class's games against the computer and their votes", _migration_20),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version

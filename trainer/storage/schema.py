@@ -31,7 +31,7 @@ __all__ = ["Database", "StorageError", "metadata", "schema_version", "profiles",
            "table_seats", "secret_tries", "puzzle_progress", "teacher_invites", "fact_progress",
            "fact_days", "attempt_totals", "attempt_days", "quick_fact_times", "puzzle_streaks",
            "assignment_progress", "TASK_TABLES", "class_groups", "group_members",
-           "live_rounds", "live_answers", "class_presence",
+           "live_rounds", "live_answers", "class_presence", "class_games", "class_votes",
            "AGGREGATES",
            "sqlite_url",
            "configure_sqlite",
@@ -535,6 +535,37 @@ class_presence = sa.Table(
     sa.Column("class_id", sa.Integer, sa.ForeignKey("classes.id", ondelete="CASCADE"),
               nullable=False, index=True),
     sa.Column("seen_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+# The class against the computer (issue 29, migration 20): the game on the projector and
+# the pupils' votes, one per pupil per turn of the class.
+class_games = sa.Table(
+    "class_games", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("class_id", sa.Integer, sa.ForeignKey("classes.id", ondelete="CASCADE"),
+              nullable=False, index=True),
+    sa.Column("level", sa.String(16), nullable=False),  # the computer's level
+    sa.Column("target", sa.Integer, nullable=False),  # points to win (1: first to lead)
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("record", sa.Text, nullable=False),  # JSON: escoba-record/1 of the game
+    sa.Column("state", sa.String(12), nullable=False),  # voting | round_over | over | closed
+    sa.Column("turn", sa.Integer, nullable=False),  # the class's turn the votes are for
+    sa.Column("last", sa.Text, nullable=True),  # JSON: what the last close of a vote did
+    sa.Column("revision", sa.Integer, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+#: One vote per pupil per turn of the class (changed until the turn closes).
+class_votes = sa.Table(
+    "class_votes", metadata,
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("class_games.id", ondelete="CASCADE"),
+              primary_key=True),
+    sa.Column("turn", sa.Integer, primary_key=True),
+    sa.Column("profile_id", sa.Integer, sa.ForeignKey("profiles.id", ondelete="CASCADE"),
+              primary_key=True, index=True),
+    sa.Column("move", sa.String(64), nullable=False),  # the board's name: "7o|3c.5e"
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
 )
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from .part import Part
 from .parts import (
     assignments,
+    class_game,
     dashboard,
     export,
     grid,
@@ -21,6 +22,6 @@ __all__ = ["PARTS", "PART_KEYS"]
 
 PARTS: tuple[Part, ...] = (dashboard.PART, grid.PART, pupils.PART, groups.PART,
                            assignments.PART, projector.PART, printing.PART, export.PART,
-                           settings.PART)
+                           class_game.PART, settings.PART)
 #: The parts' keys: the control's options (a class opens at the first).
 PART_KEYS = tuple(part.key for part in PARTS)

@@ -77,6 +77,23 @@ def _answer(store: Any, year: SchoolYear, n: int) -> None:
     store.record_attempt(year.pupils[n % len(year.pupils)], attempt)
 
 
+def _made(path: Path, days: int) -> SchoolYear:
+    """A school year made before by ``bench/school_year.py --days days`` (its first
+    class), upgraded to this code's schema."""
+    import sqlalchemy as sa
+
+    from trainer.storage import sqlite_url
+    from trainer.storage.schema import class_members, classes
+
+    store = open_storage(sqlite_url(str(path)))
+    with store.engine.connect() as conn:
+        class_id = conn.execute(sa.select(sa.func.min(classes.c.id))).scalar()
+        pupils = tuple(conn.execute(sa.select(class_members.c.profile_id).where(
+            class_members.c.class_id == class_id).order_by(class_members.c.id)).scalars())
+    store.engine.dispose()
+    return SchoolYear(sqlite_url(str(path)), class_id, pupils, 0, {"made": "before"}, days)
+
+
 def _stats(values: list[float]) -> dict[str, Any]:
     return {"median": round(statistics.median(values), 1),
             "p95": round(_nearest_rank(values, 0.95), 1), "min": round(min(values), 1),
@@ -149,13 +166,17 @@ def main() -> None:
     parser.add_argument("--taps", type=int, default=10, help="rounds measured (each: the "
                         "grid and the dashboard, quiet and answered, on both)")
     parser.add_argument("--seed", type=int, default=32)
+    parser.add_argument("--work", type=Path, default=None,
+                        help="a folder for the databases; week.db and year.db made by "
+                        "bench/school_year.py there already are used as they are")
     args = parser.parse_args()
     from trainer.storage import sqlite_url
 
-    work = Path(tempfile.mkdtemp(prefix="teacher-year-"))
+    work = args.work or Path(tempfile.mkdtemp(prefix="teacher-year-"))
     began = time.perf_counter()
-    years = {name: make_school_year(sqlite_url(str(work / f"{name}.db")), days=days,
-                                    child_days=1, seed=args.seed)
+    years = {name: _made(work / f"{name}.db", days) if (work / f"{name}.db").exists()
+             else make_school_year(sqlite_url(str(work / f"{name}.db")), days=days,
+                                   child_days=1, seed=args.seed)
              for name, days in (("week", args.week_days), ("year", args.days))}
     made = time.perf_counter() - began
     # The pages' clock (and the answers written here) at the last school day's evening.

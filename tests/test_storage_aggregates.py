@@ -164,48 +164,36 @@ def undo_groups(conn: sa.Connection) -> None:
     conn.exec_driver_sql("DROP TABLE class_groups")
 
 
-def test_migration_16_computes_the_aggregates_of_the_attempts_before_it(make_store) -> None:
+@pytest.mark.parametrize("since", [16, 22])
+def test_a_migration_computes_the_aggregates_of_the_attempts_before_it(
+        make_store, since: int) -> None:
+    """Migration 16 computes the six tables; migration 22 the counts per second from
+    ``quick_fact_times`` (and adds the games' index)."""
     store = make_store()
     url = store.engine.url
     pupils = [store.create_profile(name, "🦊").id for name in ("Ana", "Leo")]
     _history(store, pupils, 7)
     history = _history_of(store, pupils)
-    # The database as it was at version 15: no aggregates (nor assignments' progress,
-    # migration 17, nor groups, 18), the same attempts.
     with store.engine.begin() as conn:
-        for table in (*AGGREGATES, assignment_progress):
-            table.drop(conn)
-        undo_groups(conn)
-        conn.exec_driver_sql("DELETE FROM schema_version WHERE version >= 16")
+        if since == 16:
+            # The database as it was at version 15: no aggregates (nor assignments'
+            # progress, migration 17, nor groups, 18), the same attempts.
+            for table in (*AGGREGATES, assignment_progress):
+                table.drop(conn)
+            undo_groups(conn)
+        else:  # as it was before migration 22
+            conn.exec_driver_sql("DROP TABLE quick_fact_seconds")
+            conn.exec_driver_sql("DROP INDEX ix_games_profile_updated")
+        conn.exec_driver_sql(f"DELETE FROM schema_version WHERE version >= {since}")
     engine = sa.create_engine(url)
     configure_sqlite(engine)
     try:
         upgraded = Storage(engine)
         assert upgraded.schema_version() == SCHEMA_VERSION
-        assert _stored(upgraded) == _expected(history)
+        stored = _stored(upgraded)
+        assert stored == _expected(history) and len(stored["quick_fact_seconds"]) > 2
         with engine.connect() as conn:
             assert conn.execute(sa.select(sa.func.count()).select_from(attempts)).scalar() \
                 == sum(map(len, history.values()))
-    finally:
-        engine.dispose()
-
-
-def test_migration_22_counts_the_quick_facts_times_per_second(make_store) -> None:
-    store = make_store()
-    url = store.engine.url
-    pupils = [store.create_profile(name, "🦊").id for name in ("Ana", "Leo")]
-    _history(store, pupils, 5)
-    history = _history_of(store, pupils)
-    with store.engine.begin() as conn:  # the database as it was before migration 22
-        conn.exec_driver_sql("DROP TABLE quick_fact_seconds")
-        conn.exec_driver_sql("DROP INDEX ix_games_profile_updated")
-        conn.exec_driver_sql("DELETE FROM schema_version WHERE version >= 22")
-    engine = sa.create_engine(url)
-    configure_sqlite(engine)
-    try:
-        upgraded = Storage(engine)
-        assert upgraded.schema_version() == SCHEMA_VERSION
-        stored, expected = _stored(upgraded), _expected(history)
-        assert stored == expected and len(stored["quick_fact_seconds"]) > 2
     finally:
         engine.dispose()

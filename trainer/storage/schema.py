@@ -30,6 +30,7 @@ __all__ = ["Database", "StorageError", "metadata", "schema_version", "profiles",
            "classes", "class_teachers", "class_members", "assignments", "game_tables",
            "table_seats", "secret_tries", "puzzle_progress", "teacher_invites", "fact_progress",
            "fact_days", "attempt_totals", "attempt_days", "quick_fact_times", "puzzle_streaks",
+           "quick_fact_seconds",
            "assignment_progress", "TASK_TABLES", "class_groups", "group_members",
            "live_rounds", "live_answers", "class_presence", "class_games", "class_votes",
            "AGGREGATES",
@@ -110,6 +111,9 @@ games = sa.Table(
     # concurrency). Not the number of moves: dealing a round is a save too.
     sa.Column("revision", sa.Integer, nullable=False, default=0, server_default=sa.text("0")),
 )
+
+#: Each pupil's last game, found by the index (migration 22), not over their year of games.
+sa.Index("ix_games_profile_updated", games.c.profile_id, games.c.updated_at)
 
 moves = sa.Table(
     "moves", metadata,
@@ -472,6 +476,13 @@ quick_fact_times = sa.Table(
     sa.Column("answers", sa.Integer, nullable=False),  # right quick facts in that time
 )
 
+#: The right quick facts per whole second (migration 22): where the median is.
+quick_fact_seconds = sa.Table(
+    "quick_fact_seconds", metadata, _pupil(),
+    sa.Column("seconds", sa.Integer, primary_key=True),  # centiseconds // 100
+    sa.Column("answers", sa.Integer, nullable=False),
+)
+
 puzzle_streaks = sa.Table(
     "puzzle_streaks", metadata, _pupil(),
     sa.Column("kind", sa.String(16), primary_key=True),
@@ -571,7 +582,7 @@ class_votes = sa.Table(
 
 #: The aggregates every attempt adds to, in the attempt's transaction.
 AGGREGATES = AggregateTables(fact_progress, fact_days, attempt_totals, attempt_days,
-                             quick_fact_times, puzzle_streaks)
+                             quick_fact_times, puzzle_streaks, quick_fact_seconds)
 #: What an assignment's progress reads and writes.
 TASK_TABLES = TaskTables(assignment_progress, assignments, attempts, classes, class_members)
 

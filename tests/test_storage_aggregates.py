@@ -149,10 +149,10 @@ def test_the_aggregates_equal_every_attempt_counted_again(make_store, seed: int)
 
 
 def undo_groups(conn: sa.Connection) -> None:
-    """Undo migrations 19 (live rounds) and 18 (groups, issue 29) of a database without
-    groups or live rounds, for a test that takes a database back to an older version and
-    upgrades it again."""
-    for table in ("class_presence", "live_answers", "live_rounds"):
+    """Undo migrations 21 (the live view), 19 (live rounds) and 18 (groups, issue 29) of a
+    database without groups, live rounds or activity, for a test that takes a database
+    back to an older version and upgrades it again."""
+    for table in ("pupil_activity", "class_presence", "live_answers", "live_rounds"):
         conn.exec_driver_sql(f"DROP TABLE {table}")
     for column in ("group_id", "profile_id"):
         conn.exec_driver_sql(f"ALTER TABLE assignments DROP COLUMN {column}")

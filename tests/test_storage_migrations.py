@@ -138,6 +138,13 @@ ROWS_AT: dict[int, list[tuple[str, dict[str, Any]]]] = {
     ],
     # Live rounds (issue 29): new tables, written by the live round only.
     19: [],
+    # The teacher's live view (issue 29): each pupil's activity, kept current as they go.
+    21: [
+        ("pupil_activity", {"profile_id": 1, "class_id": 1, "device": "AB12C",
+                            "page": "puzzles", "assignment_id": None, "page_since": WHEN,
+                            "seen_at": WHEN, "answer_at": None, "right_at": None,
+                            "wrong_streak": 0, "recent": "[]", "answer_what": None}),
+    ],
 }
 
 

@@ -274,6 +274,8 @@ NOT_DRAWN: dict[str, str] = {
     "touch_seat": "a seat's presence: the tables' own version",
     "_touch": "a pupil seen on My class: the projector reads it on every refresh",
     "leave_presence": "as _touch",
+    "_note": "a pupil's page on their activity row: the live view reads it on every refresh",
+    "leave_activity": "as _note",
 }
 
 

@@ -3,8 +3,9 @@
 - :mod:`.migrations` -- the database's history, each migration with its own tables;
 - :mod:`.schema` -- the tables as they are now, the connection, migrating on start;
 - :mod:`.profiles`, :mod:`.games`, :mod:`.practice`, :mod:`.lessons`, :mod:`.classroom`,
-  :mod:`.tables`, :mod:`.limits`, :mod:`.progress`, :mod:`.live` (a class's live rounds)
-  -- data access per domain (:mod:`.hashing`: the slow salted hash of PINs and passwords).
+  :mod:`.tables`, :mod:`.limits`, :mod:`.progress`, :mod:`.live` (a class's live rounds),
+  :mod:`.activity` (the teacher's live view) -- data access per domain (:mod:`.hashing`:
+  the slow salted hash of PINs and passwords).
 
 :class:`Storage` is all of them over one ``Engine``, tested without Streamlit
 against SQLite and PostgreSQL alike. The app gets its engine from
@@ -13,6 +14,7 @@ against SQLite and PostgreSQL alike. The app gets its engine from
 
 from __future__ import annotations
 
+from .activity import ActivityRow, ActivityStore
 from .classroom import (
     AssignmentRow,
     ClassDeletion,
@@ -57,11 +59,11 @@ __all__ = ["Storage", "Profile", "ProfileData", "GameRow", "GameChanged", "MoveR
            "AssignmentRow", "GroupRow", "ClassSnapshot", "ClassDeletion", "ClassVersion",
            "FactRecord",
            "PupilAggregates", "TaskProgress",
-           "LiveRoundRow", "LiveAnswerRow",
+           "LiveRoundRow", "LiveAnswerRow", "ActivityRow",
            "TableRow", "SeatRow", "NewSeat", "TableChanged", "TablePulse", "SecretTries"]
 
 
 class Storage(ProfileStore, GameStore, PracticeStore, LessonStore, ClassroomStore, TableStore,
-              LimitStore, ProgressStore, LiveStore):
+              LimitStore, ProgressStore, LiveStore, ActivityStore):
     """Profiles, games, practice, lessons, the classroom and tables between devices over
     one SQLAlchemy engine (SQLite or PostgreSQL)."""

@@ -14,7 +14,7 @@ import streamlit as st
 from ui.errors import friendly_errors, show_error_flash
 from ui.i18n import start_run
 from ui.layout import pages, sidebar
-from ui.pupil_guard import guard_run, show_ended, watch
+from ui.pupil_guard import guard_run, note_page, show_ended, watch
 from ui.session import current_profile
 
 logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -56,4 +56,7 @@ with friendly_errors():
     watch()
     show_error_flash()
     show_ended(link=page.url_path != "my_class")  # on My class: its pictures follow
+    # The teacher's live view (issue 29): where a pupil is, with the assignment in hand.
+    note_page(page.url_path or "profiles", assignment_id=st.session_state.get("mc_task")
+              if page.url_path == "my_class" else None)
     page.run()

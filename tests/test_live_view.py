@@ -21,10 +21,12 @@ from trainer.live_view import (
     LiveView,
     Noted,
     device_label,
+    signed_out,
 )
 from trainer.storage import NewMember, Storage, configure_sqlite
 
 T0 = datetime(2026, 12, 4, 9, 0, tzinfo=UTC)
+FACTS = {"facts": ["7+8"], "capture_sum": 15, "count": 10}
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
@@ -76,7 +78,7 @@ def _by_name(view: LiveView, class_id: int, **kw: Any) -> dict[str, Any]:
 
 def test_a_pupil_on_a_page_then_answering_shows_on_the_view(store: Storage, clock) -> None:
     view, info, (ana, leo, mia) = _class(store)
-    task = store.create_assignment(info.id, "facts", {"facts": ["7+8"], "capture_sum": 15, "count": 10}, None)
+    task = store.create_assignment(info.id, "facts", FACTS, None)
     ActivityNotes(store, ana.profile_id, info.id).page("my_class", task.id, "AB12C", None)
     ActivityNotes(store, leo.profile_id, info.id).page("puzzles", None, "77F0E", None)
     for correct in (True, False, True):
@@ -121,7 +123,7 @@ def test_signing_out_and_the_teachers_sign_out_of_every_tablet(store: Storage, c
     view, info, (ana, leo, _) = _class(store)
     ActivityNotes(store, ana.profile_id, info.id).page("puzzles", None, "AB12C", None)
     ActivityNotes(store, leo.profile_id, info.id).page("puzzles", None, "77F0E", None)
-    ActivityNotes(store, leo.profile_id, info.id).leave()
+    signed_out(store, leo.profile_id)
     seen = _by_name(view, info.id)
     assert (seen["Ana"].signed_in, seen["Leo"].signed_in) == (True, False)
     assert seen["Leo"].seen_at is not None  # "last seen" stays
@@ -222,7 +224,7 @@ def test_one_query_for_the_view_whatever_the_class_size(store: Storage, clock) -
         view, info, members = _class(store, size, code)
         group = store.create_group(info.id, "Table 1")
         store.set_pupil_group(info.id, members[0].profile_id, group.id)
-        task = store.create_assignment(info.id, "facts", {"facts": ["7+8"], "capture_sum": 15, "count": 10}, None)
+        task = store.create_assignment(info.id, "facts", FACTS, None)
         for i, member in enumerate(members):
             ActivityNotes(store, member.profile_id, info.id).page(
                 "my_class", task.id if i % 2 else None, device_label(str(i)), None)

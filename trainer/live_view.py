@@ -27,7 +27,8 @@ from .storage import ActivityRow, AssignmentRow, Storage
 from .storage.activity import RECENT_MINUTES, recent_counts
 
 __all__ = ["ANSWER_PAGES", "ONLINE_MINUTES", "RECENT_MINUTES", "SEEN_SECONDS", "STUCK_MINUTES",
-           "STUCK_WRONG", "ActivityNotes", "LiveView", "Noted", "PupilNow", "device_label"]
+           "STUCK_WRONG", "ActivityNotes", "LiveView", "Noted", "PupilNow", "device_label",
+           "signed_out"]
 
 #: A pupil is signed in on a tablet while the tablet says so at least this often: a page
 #: run or its timer (``ui.pupil_guard``) notes them every :data:`SEEN_SECONDS`.
@@ -154,6 +155,10 @@ class ActivityNotes:
                                    assignment_id=assignment_id)
         return Noted(self.profile_id, page, assignment_id, device, at)
 
-    def leave(self) -> None:
-        """Signed out: on no page any more."""
-        self.storage.leave_activity(self.profile_id)
+
+
+def signed_out(storage: Storage, profile_id: int) -> None:
+    """The pupil signed out of this tablet (switched, idle, the teacher's "sign out every
+    tablet", another profile chosen): on no page any more (a profile in no class has no
+    row: nothing changes)."""
+    storage.leave_activity(profile_id)

@@ -11,6 +11,7 @@ from .parts import (
     export,
     grid,
     groups,
+    live_view,
     printing,
     projector,
     pupils,
@@ -19,7 +20,7 @@ from .parts import (
 
 __all__ = ["PARTS", "PART_KEYS"]
 
-PARTS: tuple[Part, ...] = (dashboard.PART, grid.PART, pupils.PART, groups.PART,
+PARTS: tuple[Part, ...] = (dashboard.PART, live_view.PART, grid.PART, pupils.PART, groups.PART,
                            assignments.PART, projector.PART, printing.PART, export.PART,
                            settings.PART)
 #: The parts' keys: the control's options (a class opens at the first).

@@ -11,10 +11,8 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-import trainer.storage.classroom as storage_classroom
 from tests.test_app_classroom import (
     MY_CLASS,
-    NOW,
     TEACHER,
     _class,
     click,
@@ -25,16 +23,10 @@ from tests.test_app_classroom import (
     store,
 )
 from tests.test_app_helpers import assert_ok, new_app
+from tests.test_app_live_round import _setup  # noqa: F401 (the clock, cheap hashes)
 from tests.test_live_view import _attempt
 
 pytestmark = pytest.mark.usefixtures("fresh_app")
-
-
-@pytest.fixture(autouse=True)
-def _setup(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("ESCOBA_NOW", NOW)
-    monkeypatch.setattr(storage_classroom, "PIN_COST", {"n": 2**8, "r": 8, "p": 1})
-    monkeypatch.setattr(storage_classroom, "PASSWORD_COST", {"n": 2**8, "r": 8, "p": 1})
 
 
 def _cards(at: Any) -> str:

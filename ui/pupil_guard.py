@@ -132,8 +132,12 @@ def note_page(page: str, *, assignment_id: int | None = None) -> None:
         return
     visit: PupilVisit = kept[1]
     notes = ActivityNotes(storage(), visit.profile_id, visit.class_id)
-    noted = notes.page(page, assignment_id, device_label(device_key()),
-                       st.session_state.get(KEY_NOTED))
+    try:
+        noted = notes.page(page, assignment_id, device_label(device_key()),
+                           st.session_state.get(KEY_NOTED))
+    except Exception:  # the teacher's view a minute behind, never the child's page broken
+        log.warning("could not note the page of profile %s", visit.profile_id, exc_info=True)
+        return
     if noted is not None:
         st.session_state[KEY_NOTED] = noted
 

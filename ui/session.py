@@ -231,7 +231,11 @@ def set_profile(profile: Profile | None) -> None:
     ask_pin(None)
     previous = st.session_state.get(_PROFILE)
     if previous is not None and (profile is None or profile.id != previous):
-        signed_out(storage(), int(previous))
+        try:
+            signed_out(storage(), int(previous))
+        except Exception:  # the database unreachable: the sign-out happens all the same
+            log.warning("could not mark profile %s signed out on the live view", previous,
+                        exc_info=True)
     if profile is None:
         drop_child_state()
         for key in (_PROFILE, _PROFILE_OBJ, _GAME, _SETTINGS):

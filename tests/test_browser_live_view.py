@@ -3,7 +3,8 @@
 
 The view changes by itself (its own 5-second refresh, no tap of the teacher's): Lola and
 Teo sign in on My class and come on as signed in; Lola goes to Puzzles and her card says
-so; Teo taps "Not you? Switch" and his card says he is not signed in.
+so; Teo taps "Not you? Switch" and his card says he is not signed in; three wrong
+answers of Lola's in a row make her card "stuck", in red, first.
 
 Screenshots: test-artifacts/29-liveview-*.png.
 """
@@ -11,6 +12,7 @@ Screenshots: test-artifacts/29-liveview-*.png.
 from __future__ import annotations
 
 import pytest
+import sqlalchemy as sa
 
 from tests.test_browser import (  # noqa: F401 (fixtures)
     _artifact,
@@ -20,6 +22,8 @@ from tests.test_browser import (  # noqa: F401 (fixtures)
     server,
 )
 from tests.test_browser_live_round import PASSWORD, _button, _pupil_signs_in, _seed
+from tests.test_live_view import _attempt
+from trainer.storage import Storage
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -74,6 +78,17 @@ def test_the_live_view_follows_two_tablets_by_itself(server,  # noqa: F811
             .first.wait_for()
         _card(teacher, "Teo").filter(has_text="Not signed in").wait_for(timeout=15_000)
         teacher.get_by_text("Signed in: 1 of 2").wait_for()
+        _wait_idle(teacher)
+
+        # Three wrong answers of Lola's in a row (as her page writes them): stuck, by itself.
+        engine = sa.create_engine(f"sqlite:///{db_path}")
+        store = Storage(engine, migrate=False)
+        for _ in range(3):
+            store.record_attempt(ids["Lola"], _attempt(False))
+        engine.dispose()
+        _card(teacher, "Lola").filter(has_text="Stuck: 3 wrong in a row").wait_for(
+            timeout=15_000)
+        teacher.get_by_text("Stuck: 1").wait_for()
         _wait_idle(teacher)
 
         teacher.set_viewport_size({"width": 1024, "height": 768})

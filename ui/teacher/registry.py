@@ -20,8 +20,8 @@ from .parts import (
 
 __all__ = ["PARTS", "PART_KEYS"]
 
-PARTS: tuple[Part, ...] = (dashboard.PART, live_view.PART, grid.PART, pupils.PART, groups.PART,
-                           assignments.PART, projector.PART, printing.PART, export.PART,
-                           settings.PART)
+PARTS: tuple[Part, ...] = (dashboard.PART, grid.PART, pupils.PART, groups.PART,
+                           assignments.PART, projector.PART, live_view.PART, printing.PART,
+                           export.PART, settings.PART)
 #: The parts' keys: the control's options (a class opens at the first).
 PART_KEYS = tuple(part.key for part in PARTS)

@@ -113,3 +113,33 @@ def test_reruns_on_one_page_write_once_a_minute_and_a_pupil_sees_no_view() -> No
     assert_ok(at)
     assert [t.key for t in at.text_input] == ["tc_name", "tc_password"]
     assert "lv-card" not in shown(at.main)
+
+
+@pytest.mark.parametrize(("locale", "words"), [
+    ("de-DE", ("Angemeldet: 2 von 2", "Hängt fest: 3 falsch hintereinander", "Rätsel",
+               "Aufgabe:", "Gruppe Tisch 1", "Letzte 5 Min.: 0 richtig von 3")),
+    ("es-ES", ("Dentro: 2 de 2", "Atascado: 3 mal seguidas", "Retos", "Tarea:",
+               "Grupo Mesa 1", "Últimos 5 min: 0 bien de 3")),
+    ("it-IT", ("Dentro: 2 su 2", "Bloccato: 3 sbagliate di fila", "Sfide", "Compito:",
+               "Gruppo Tavolo 1", "Ultimi 5 min: 0 giuste su 3")),
+    ("zh-CN", ("已登录：2/2", "卡住：连续答错3次", "谜题", "作业：", "小组", "最近5分钟")),
+])
+def test_the_live_view_speaks_the_language(caplog, locale: str, words: tuple[str, ...]) -> None:
+    from trainer.live_view import ActivityNotes
+
+    db = store()
+    (room, info), ids = _class(db, "Ms Díaz", "3B", "Quokka\nWombat", ["4821", "7395"])
+    group = room.create_group(info.id, {"de-DE": "Tisch 1", "es-ES": "Mesa 1",
+                                        "it-IT": "Tavolo 1"}.get(locale, "一组"))
+    room.set_pupil_group(info.id, ids["Quokka"], group.id)
+    task = room.create_assignment(info.id, "weakest", {"count": 3})
+    ActivityNotes(db, ids["Quokka"], info.id).page("puzzles", None, "AB12C", None)
+    ActivityNotes(db, ids["Wombat"], info.id).page("my_class", task.id, "77F0E", None)
+    for _ in range(3):
+        db.record_attempt(ids["Quokka"], _attempt(False))
+    with caplog.at_level("WARNING", logger="locales"):
+        teacher = open_class(locale, "Ms Díaz", info.id)
+        part(teacher, "live_view")
+        seen = shown(teacher.main)
+    assert [word for word in words if word not in seen] == []
+    assert [r.getMessage() for r in caplog.records if r.name == "locales"] == []

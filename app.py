@@ -56,7 +56,5 @@ with friendly_errors():
     watch()
     show_error_flash()
     show_ended(link=page.url_path != "my_class")  # on My class: its pictures follow
-    # The teacher's live view (issue 29): where a pupil is, with the assignment in hand.
-    note_page(page.url_path or "profiles", assignment_id=st.session_state.get("mc_task")
-              if page.url_path == "my_class" else None)
+    note_page(page.url_path or "profiles")  # the teacher's live view (issue 29)
     page.run()

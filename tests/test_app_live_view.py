@@ -47,7 +47,7 @@ class _Writes:
 
 def test_the_live_view_follows_two_pupils_by_itself() -> None:
     db = store()
-    (_, info), ids = _class(db, "Ms Díaz", "3B", "Quokka\nWombat", ["4821", "7395"])
+    (room, info), ids = _class(db, "Ms Díaz", "3B", "Quokka\nWombat", ["4821", "7395"])
     teacher = open_class("en-US", "Ms Díaz", info.id)
     part(teacher, "live_view")
     assert "Signed in: 0 of 2 · Stuck: 0" in shown(teacher.main)
@@ -77,6 +77,14 @@ def test_the_live_view_follows_two_pupils_by_itself() -> None:
     assert "Stuck: 3 wrong in a row" in cards and "Last 5 min: 0 right of 3" in cards
     assert "Last 5 min: 1 right of 1" in cards
     assert cards.index("Quokka") < cards.index("Wombat") and "lv-stuck" in cards
+
+    # Wombat opens the class's assignment on My class: the card names it.
+    task = room.create_assignment(info.id, "facts", {"facts": ["7+8"]})
+    wombat.run()
+    click(wombat, f"mc_do_{task.id}")
+    teacher.run()
+    assert "Assignment: " in cards_of(teacher)["Wombat"]
+    assert "Assignment: " not in cards_of(teacher)["Quokka"]
 
     click(wombat, "mc_switch")  # "Not you? Switch"
     teacher.run()

@@ -30,7 +30,7 @@ from trainer.live_view import ActivityNotes, Noted, device_label
 
 from .errors import drop_error_flash, friendly_fragment, set_pupil_hooks
 from .i18n import current_language
-from .my_class_view import KEY_CARD, KEY_PICKED, KEY_PIN
+from .my_class_view import KEY_CARD, KEY_PICKED, KEY_PIN, KEY_TASK
 from .session import chosen_profile_id, device_key, set_profile, storage
 
 __all__ = ["guard_run", "watch", "show_ended", "note_page", "WATCH_SECONDS"]
@@ -123,13 +123,15 @@ def show_ended(link: bool = True) -> None:
         st.page_link("app_pages/my_class.py", label=say("ended.again", None, lang), icon="🏫")
 
 
-def note_page(page: str, *, assignment_id: int | None = None) -> None:
+def note_page(page: str) -> None:
     """A pupil's full run on ``page`` (``app.py``, after the guard): where they are on the
-    teacher's live view (issue 29), written only when it changed or once a minute
-    (:class:`trainer.live_view.ActivityNotes`). Nothing for anyone but a pupil."""
+    teacher's live view (issue 29), with the assignment in hand on My class, written only
+    when it changed or once a minute (:class:`trainer.live_view.ActivityNotes`). Nothing
+    for anyone but a pupil."""
     kept = st.session_state.get(KEY_VISIT)
     if kept is None or kept[1] is None:
         return
+    assignment_id = st.session_state.get(KEY_TASK) if page == "my_class" else None
     visit: PupilVisit = kept[1]
     notes = ActivityNotes(storage(), visit.profile_id, visit.class_id)
     try:
@@ -153,7 +155,7 @@ def _tick() -> None:
     # the live view keeps them signed in.
     last: Noted | None = st.session_state.get(KEY_NOTED)
     if last is not None and last.profile_id == kept[1].profile_id:
-        note_page(last.page, assignment_id=last.assignment_id)
+        note_page(last.page)
 
 
 def watch() -> None:

@@ -151,13 +151,14 @@ def test_the_aggregates_equal_every_attempt_counted_again(make_store, seed: int)
 
 
 def undo_groups(conn: sa.Connection) -> None:
-    """Undo migrations 22 (quick facts' times per second, the games' index), 20 (class
-    games), 19 (live rounds) and 18 (groups, issue 29) of a database without them, for a
-    test that takes a database back to an older version and upgrades it again."""
+    """Undo migrations 22 (quick facts' times per second, the games' index), 21 (the live
+    view), 20 (class games), 19 (live rounds) and 18 (groups, issue 29) of a database
+    without them, for a test that takes a database back to an older version and upgrades
+    it again."""
     conn.exec_driver_sql("DROP TABLE IF EXISTS quick_fact_seconds")
     conn.exec_driver_sql("DROP INDEX ix_games_profile_updated")
-    for table in ("class_votes", "class_games", "class_presence", "live_answers",
-                  "live_rounds"):
+    for table in ("pupil_activity", "class_votes", "class_games", "class_presence",
+                  "live_answers", "live_rounds"):
         conn.exec_driver_sql(f"DROP TABLE {table}")
     for column in ("group_id", "profile_id"):
         conn.exec_driver_sql(f"ALTER TABLE assignments DROP COLUMN {column}")

@@ -289,6 +289,8 @@ NOT_DRAWN: dict[str, str] = {
     "touch_seat": "a seat's presence: the tables' own version",
     "_touch": "a pupil seen on My class: the projector reads it on every refresh",
     "leave_presence": "as _touch",
+    "_note": "a pupil's page on their activity row: the live view reads it on every refresh",
+    "leave_activity": "as _note",
 }
 #: A vote itself (no evidence yet) moves no version: the projector counts the votes on
 #: every refresh, and the vote is evidence only when its turn closes (save_class_turn).

@@ -701,6 +701,33 @@ def _migration_20(conn: Connection) -> None:
         table.create(conn)
 
 
+def _migration_21(conn: Connection) -> None:
+    """The teacher's live view (issue 29): one row per pupil kept current as they go --
+    the tablet (an anonymous label), the page and the assignment in hand, when they were
+    last seen and last answered, their wrong answers in a row, and their answers of the
+    last minutes in ten-second buckets -- so the view of a class is one query."""
+    v21 = sa.MetaData()
+    sa.Table("profiles", v21, sa.Column("id", sa.Integer, primary_key=True))
+    sa.Table("classes", v21, sa.Column("id", sa.Integer, primary_key=True))
+    sa.Table(
+        "pupil_activity", v21,
+        sa.Column("profile_id", sa.Integer, sa.ForeignKey("profiles.id", ondelete="CASCADE"),
+                  primary_key=True),
+        sa.Column("class_id", sa.Integer, sa.ForeignKey("classes.id", ondelete="CASCADE"),
+                  nullable=False, index=True),
+        sa.Column("device", sa.String(16), nullable=True),
+        sa.Column("page", sa.String(32), nullable=True),
+        sa.Column("assignment_id", sa.Integer, nullable=True),
+        sa.Column("page_since", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("seen_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("answer_at", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("right_at", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("wrong_streak", sa.Integer, nullable=False),
+        sa.Column("recent", sa.Text, nullable=False),
+        sa.Column("answer_what", sa.String(48), nullable=True),
+    ).create(conn)
+
+
 def _migration_22(conn: Connection) -> None:
     """The right quick facts per whole second (issue 32): the teacher's dashboard finds
     the median's second there and reads only its hundredths (computed here from
@@ -749,6 +776,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(18, "groups within a class; an assignment's group or pupil", _migration_18),
     Migration(19, "live rounds, their answers, pupils seen on My class", _migration_19),
     Migration(20, "a class's games against the computer and their votes", _migration_20),
+    Migration(21, "each pupil's activity for the teacher's live view", _migration_21),
     Migration(22, "quick facts' times per second; games by pupil and time", _migration_22),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version

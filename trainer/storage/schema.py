@@ -33,6 +33,7 @@ __all__ = ["Database", "StorageError", "metadata", "schema_version", "profiles",
            "quick_fact_seconds",
            "assignment_progress", "TASK_TABLES", "class_groups", "group_members",
            "live_rounds", "live_answers", "class_presence", "class_games", "class_votes",
+           "pupil_activity",
            "AGGREGATES",
            "sqlite_url",
            "configure_sqlite",
@@ -577,6 +578,28 @@ class_votes = sa.Table(
               primary_key=True, index=True),
     sa.Column("move", sa.String(64), nullable=False),  # the board's name: "7o|3c.5e"
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+#: The teacher's live view (issue 29, migration 21): where each pupil of a class is now,
+#: kept current by their page runs (throttled: trainer.live_view) and by their answers
+#: (in the answer's transaction: .activity). One row per pupil; ``page`` NULL: signed out.
+pupil_activity = sa.Table(
+    "pupil_activity", metadata,
+    sa.Column("profile_id", sa.Integer, sa.ForeignKey("profiles.id", ondelete="CASCADE"),
+              primary_key=True),
+    sa.Column("class_id", sa.Integer, sa.ForeignKey("classes.id", ondelete="CASCADE"),
+              nullable=False, index=True),
+    sa.Column("device", sa.String(16), nullable=True),  # the tablet's anonymous label
+    sa.Column("page", sa.String(32), nullable=True),  # "puzzles", "my_class", ...
+    # The assignment being done on My class (no key: a deleted one reads as none).
+    sa.Column("assignment_id", sa.Integer, nullable=True),
+    sa.Column("page_since", sa.DateTime(timezone=True), nullable=True),  # on this page since
+    sa.Column("seen_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("answer_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("right_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("wrong_streak", sa.Integer, nullable=False),  # wrong answers since a right one
+    sa.Column("recent", sa.Text, nullable=False),  # JSON [[10-s bucket, answers, right], ...]
+    sa.Column("answer_what", sa.String(48), nullable=True),  # "mode:kind:level" of the last
 )
 
 

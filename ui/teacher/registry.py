@@ -12,6 +12,7 @@ from .parts import (
     export,
     grid,
     groups,
+    live_view,
     printing,
     projector,
     pupils,
@@ -21,7 +22,7 @@ from .parts import (
 __all__ = ["PARTS", "PART_KEYS"]
 
 PARTS: tuple[Part, ...] = (dashboard.PART, grid.PART, pupils.PART, groups.PART,
-                           assignments.PART, projector.PART, printing.PART, export.PART,
-                           class_game.PART, settings.PART)
+                           assignments.PART, projector.PART, class_game.PART,
+                           live_view.PART, printing.PART, export.PART, settings.PART)
 #: The parts' keys: the control's options (a class opens at the first).
 PART_KEYS = tuple(part.key for part in PARTS)

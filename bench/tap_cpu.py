@@ -11,7 +11,9 @@ the children of ``bench/replicas_capacity.py`` (``?p=``, rounds of quick facts a
 "for me" puzzles on the board, ``bench.classroom_load.WireTablet``), on the bare page
 a tap on its button. Each server's CPU (``/proc``) over its window, divided by the
 reruns its clients asked for in that window (every rerun: the board's ``ready``, a
-page from the menu) and by the timed taps. ``--profile OUT.prof``: the app runs under
+page from the menu) and by the timed taps. ``--base DIR``: another checkout's app
+(``git archive main``, say) in each round too, on the same database, for a before and
+after side by side. ``--profile OUT.prof``: the app runs under
 ``bench/profiled_streamlit.py`` (about twice the CPU: shares, not times).
 """
 
@@ -22,6 +24,7 @@ import asyncio
 import json
 import os
 import random
+import subprocess
 import sys
 import tempfile
 import time
@@ -37,6 +40,7 @@ from bench.classroom_load import (  # noqa: E402
     PupilLog,
     _proc_stat,
     _summary,
+    open_storage,
     postgres_database,
     warm_up,
 )
@@ -69,12 +73,32 @@ class CountedEmpty(Counted, EmptyPageTablet):
     runs_of_kind = 0
 
 
-def start(script: Path | None, env: dict[str, str], log: Path, profile: Path | None):
+def make_others(database_url: str, count: int) -> list[Pupil]:
+    """The base's children: their own profiles (a name is taken once)."""
+    store = open_storage(database_url)
+    try:
+        return [Pupil(store.create_profile(f"Other {n}", "🙂").id, f"Other {n}", "")
+                for n in range(1, count + 1)]
+    finally:
+        store.engine.dispose()
+
+
+def start(script: Path | None, env: dict[str, str], log: Path, profile: Path | None,
+          root: Path | None = None):
+    """A server of ``script`` (None: the app), or of another checkout's app (``root``)."""
     port = free_port()
     command = None if profile is None else [
         sys.executable, str(ROOT / "bench" / "profiled_streamlit.py"), str(profile)]
-    kwargs = {} if script is None else {"script": script}
-    proc = start_streamlit(port, env, log, SERVER_OPTIONS, command, **kwargs)
+    if root is not None:
+        with open(log, "w") as out:
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "streamlit", "run", str(root / "app.py"),
+                 "--server.headless", "true", "--server.address", "127.0.0.1",
+                 "--server.port", str(port), *SERVER_OPTIONS],
+                cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT)
+    else:
+        kwargs = {} if script is None else {"script": script}
+        proc = start_streamlit(port, env, log, SERVER_OPTIONS, command, **kwargs)
     url = f"http://127.0.0.1:{port}"
     wait_healthy(url, proc, log)
     return url, proc
@@ -118,6 +142,9 @@ def main() -> None:
     parser.add_argument("--database", default="postgres", help="postgres or sqlite")
     parser.add_argument("--profile", type=Path, help="cProfile the app's server to this file")
     parser.add_argument("--no-bare", action="store_true", help="the app only")
+    parser.add_argument("--base", type=Path,
+                        help="another checkout (e.g. main exported): its app in each round "
+                             "too, on the same database, with other children")
     args = parser.parse_args()
     think = tuple(float(x) for x in args.think.split(","))
     from bench.practice_bench import _quiet
@@ -130,11 +157,15 @@ def main() -> None:
 
     def run(database_url: str) -> dict[str, Any]:
         children = make_children(database_url, args.sessions)
+        others = make_others(database_url, args.sessions) if args.base else []
         app_env = {**env, "ESCOBA_DATABASE_URL": database_url}
         app_url, app = start(None, app_env, work / "app.log", args.profile)
-        bare_url = bare = None
+        bare_url = bare = base_url = base = None
         try:
             asyncio.run(warm_up(app_url, children[0].profile_id))
+            if args.base:
+                base_url, base = start(None, app_env, work / "base.log", None, args.base)
+                asyncio.run(warm_up(base_url, others[0].profile_id))
             if not args.no_bare:
                 bare_url, bare = start(work / "empty_page.py", env, work / "bare.log", None)
             visitors = [Pupil(0, f"Visitor {n}", "") for n in range(args.sessions)]
@@ -145,8 +176,18 @@ def main() -> None:
                     pair["bare"] = asyncio.run(step(bare_url, visitors, CountedEmpty,
                                                     args.seconds, think, args.seed + n,
                                                     bare.pid))
+                if base is not None:
+                    pair["base"] = asyncio.run(step(base_url, others, CountedChild,
+                                                    args.seconds, think, args.seed + n,
+                                                    base.pid))
                 pair["app"] = asyncio.run(step(app_url, children, CountedChild, args.seconds,
                                                think, args.seed + n, app.pid))
+                if base is not None:
+                    pair["app_over_base"] = round(pair["app"]["cpu_ms_per_tap"]
+                                                  / pair["base"]["cpu_ms_per_tap"], 2)
+                    if bare is not None:
+                        pair["base_ratio_per_tap"] = round(
+                            pair["base"]["cpu_ms_per_tap"] / pair["bare"]["cpu_ms_per_tap"], 2)
                 if bare is not None:
                     pair["ratio_per_tap"] = round(pair["app"]["cpu_ms_per_tap"]
                                                   / pair["bare"]["cpu_ms_per_tap"], 2)
@@ -154,8 +195,9 @@ def main() -> None:
                 rounds.append(pair)
             return {"rounds": rounds}
         finally:
-            if bare is not None:
-                stop(bare)
+            for server in (bare, base):
+                if server is not None:
+                    stop(server)
             stop(app, wait=60)
 
     if args.database == "sqlite":
@@ -171,10 +213,15 @@ def main() -> None:
 
     summary = {"app_cpu_ms_per_tap": median([r["app"]["cpu_ms_per_tap"] for r in rounds]),
                "app_cpu_ms_per_run": median([r["app"]["cpu_ms_per_run"] for r in rounds])}
+    if args.base:
+        summary["base_cpu_ms_per_tap"] = median([r["base"]["cpu_ms_per_tap"] for r in rounds])
+        summary["app_over_base"] = median([r["app_over_base"] for r in rounds])
     if not args.no_bare:
         summary.update({
             "bare_cpu_ms_per_tap": median([r["bare"]["cpu_ms_per_tap"] for r in rounds]),
             "ratio_per_tap": median([r["ratio_per_tap"] for r in rounds])})
+        if args.base:
+            summary["base_ratio_per_tap"] = median([r["base_ratio_per_tap"] for r in rounds])
     print(json.dumps(summary, indent=1), flush=True)
 
 

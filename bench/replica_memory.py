@@ -120,7 +120,13 @@ def main() -> None:
         url = f"http://127.0.0.1:{port}"
         try:
             wait_healthy(url, proc, log)
-            asyncio.run(warm_up(url, children[0].profile_id))
+            for attempt in range(3):  # under tracemalloc the first imports are slow
+                try:
+                    asyncio.run(warm_up(url, children[0].profile_id))
+                    break
+                except TimeoutError:
+                    if attempt == 2:
+                        raise
             started_rss = rss_mb(proc.pid)
             samples: list[dict[str, Any]] = []
             logs: list[PupilLog] = []

@@ -13,9 +13,7 @@ state a while). The replica's RSS (``/proc/PID/status``) is sampled every
 ``--every`` seconds with the taps answered so far. Class time is counted in taps: a
 class of 30 tapping every 2 s makes 900 taps a minute, so "5 minutes" is 4,500 taps
 and "an hour" 54,000. Prints the samples and the RSS at 5 minutes, at the end, and
-their ratio (goal: the hour within 1.3x of the 5 minutes). ``--tracemalloc OUT.txt``:
-the replica runs under ``bench/traced_streamlit.py`` (tracemalloc, far slower) and writes
-there what grew from the "5 minutes" mark (``--reference-taps``) to the end.
+their ratio (goal: the hour within 1.3x of the 5 minutes).
 """
 
 from __future__ import annotations
@@ -25,7 +23,6 @@ import asyncio
 import json
 import os
 import random
-import signal
 import sys
 import tempfile
 import time
@@ -69,12 +66,9 @@ async def pupil(url: str, child: Any, n: int, deadline: float, args: argparse.Na
 
 
 async def sample(pid: int, logs: list[PupilLog], deadline: float, every: float,
-                 began: float, out: list[dict[str, Any]], reference: int | None) -> None:
+                 began: float, out: list[dict[str, Any]]) -> None:
     while time.monotonic() < deadline:
         taps = sum(len(log.samples) for log in logs)
-        if reference is not None and taps >= reference:
-            os.kill(pid, signal.SIGUSR1)  # bench/traced_streamlit.py: the reference
-            reference = None
         out.append({"s": round(time.monotonic() - began), "taps": taps,
                     "rss_mb": round(rss_mb(pid), 1),
                     "cpu_s": round((_proc_stat(pid) or (0, 0.0))[1], 1),
@@ -97,9 +91,6 @@ def main() -> None:
     parser.add_argument("--every", type=float, default=10, help="seconds between samples")
     parser.add_argument("--seed", type=int, default=32)
     parser.add_argument("--database", default="postgres", help="postgres or sqlite")
-    parser.add_argument("--tracemalloc", type=Path, help="what grew, written to this file")
-    parser.add_argument("--reference-taps", type=int, default=5 * CLASS_MINUTE_TAPS,
-                        help="tracemalloc's reference snapshot after this many taps")
     args = parser.parse_args()
     args.think = tuple(float(x) for x in args.think.split(","))
     from bench.practice_bench import _quiet
@@ -112,21 +103,13 @@ def main() -> None:
     def run(database_url: str) -> dict[str, Any]:
         children = make_children(database_url, args.pupils)
         app_env = {**env, "ESCOBA_DATABASE_URL": database_url}
-        command = None if args.tracemalloc is None else [
-            sys.executable, str(ROOT / "bench" / "traced_streamlit.py"), str(args.tracemalloc)]
         port = free_port()
         log = work / "app.log"
-        proc = start_streamlit(port, app_env, log, SERVER_OPTIONS, command)
+        proc = start_streamlit(port, app_env, log, SERVER_OPTIONS)
         url = f"http://127.0.0.1:{port}"
         try:
             wait_healthy(url, proc, log)
-            for attempt in range(3):  # under tracemalloc the first imports are slow
-                try:
-                    asyncio.run(warm_up(url, children[0].profile_id))
-                    break
-                except TimeoutError:
-                    if attempt == 2:
-                        raise
+            asyncio.run(warm_up(url, children[0].profile_id))
             started_rss = rss_mb(proc.pid)
             samples: list[dict[str, Any]] = []
             logs: list[PupilLog] = []
@@ -135,8 +118,7 @@ def main() -> None:
                 began = time.monotonic()
                 deadline = began + args.seconds
                 await asyncio.gather(
-                    sample(proc.pid, logs, deadline, args.every, began, samples,
-                           args.reference_taps if args.tracemalloc else None),
+                    sample(proc.pid, logs, deadline, args.every, began, samples),
                     *(pupil(url, child, n, deadline, args, logs)
                       for n, child in enumerate(children)))
                 samples.append({"s": round(time.monotonic() - began),
@@ -147,9 +129,6 @@ def main() -> None:
                                 "errors": sum(len(lg.errors) for lg in logs)})
 
             asyncio.run(everything())
-            if args.tracemalloc:
-                os.kill(proc.pid, signal.SIGUSR1)  # what grew since the reference
-                time.sleep(30)
             five = at_taps(samples, 5 * CLASS_MINUTE_TAPS)
             end = samples[-1]
             return {"rss_after_warm_up_mb": round(started_rss, 1),

@@ -32,8 +32,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.classroom_load import PupilLog, _proc_stat, postgres_database, warm_up  # noqa: E402
+from bench.classroom_load import PupilLog, _proc_stat, warm_up  # noqa: E402
 from bench.replicas_capacity import SERVER_OPTIONS, ChildTablet, make_children  # noqa: E402
+from bench.tap_cpu import on_database  # noqa: E402
 from deploy.replicas import free_port, start_streamlit, stop, wait_healthy  # noqa: E402
 
 #: Taps of a class of 30 in a minute (a tap every 2 s each).
@@ -141,11 +142,7 @@ def main() -> None:
         finally:
             stop(proc, wait=60)
 
-    if args.database == "sqlite":
-        result = run(f"sqlite:///{work / 'app.db'}")
-    else:
-        with postgres_database() as url:
-            result = run(url)
+    result = on_database(args.database, work, run)
     result.update({"pupils": args.pupils, "seconds": args.seconds,
                    "think": list(args.think), "visit": args.visit,
                    "load_average": [round(x, 2) for x in os.getloadavg()]})

@@ -28,8 +28,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -53,6 +54,8 @@ from bench.replicas_capacity import (  # noqa: E402
 )
 from deploy.replicas import free_port, start_streamlit, stop, wait_healthy  # noqa: E402
 
+T = TypeVar("T")
+
 
 class Counted:
     """Counts every rerun a tablet sends (a mixin before the tablet class)."""
@@ -71,6 +74,14 @@ class CountedChild(Counted, ChildTablet):
 
 class CountedEmpty(Counted, EmptyPageTablet):
     runs_of_kind = 0
+
+
+def on_database(kind: str, work: Path, run: Callable[[str], T]) -> T:
+    """``run(url)`` on a fresh database: ``sqlite`` (a file in ``work``) or ``postgres``."""
+    if kind == "sqlite":
+        return run(f"sqlite:///{work / 'app.db'}")
+    with postgres_database() as url:
+        return run(url)
 
 
 def make_others(database_url: str, count: int) -> list[Pupil]:
@@ -200,11 +211,7 @@ def main() -> None:
                     stop(server)
             stop(app, wait=60)
 
-    if args.database == "sqlite":
-        result = run(f"sqlite:///{work / 'app.db'}")
-    else:
-        with postgres_database() as url:
-            result = run(url)
+    result = on_database(args.database, work, run)
     rounds = result["rounds"]
 
     def median(values: list[float]) -> float:

@@ -10,7 +10,7 @@ from puzzles.worksheet import worksheet_code, worksheet_pdf
 from trainer.export import file_name
 from trainer.i18n import format_list, t
 from trainer.practice_sessions import PuzzleKeeper
-from ui.errors import safe_callback
+from ui.errors import friendly_fragment, safe_callback, show_error_flash
 from ui.i18n import current_language, labels
 from ui.layout import require_profile, show_flash
 from ui.practice import attempt_row, attempts, fact_text, keep, kept, mastery, record_attempt
@@ -89,31 +89,38 @@ if st.session_state.get("pz_mode", "for-me") != "for-me":
                          default=kept("pz_level", 1), required=True, on_change=keep,
                          args=("pz_level",))
 
-current = st.session_state.get(CURRENT)
-if current is None or current[0] != _settings():
-    puzzle, targets = _make(*_settings())
-    current = (_settings(), puzzle, targets)
-    st.session_state[CURRENT] = current
-_, puzzle, targets = current
-mode = _settings()[0]
-if targets:
-    st.caption(t("pz_for_me_targets", facts=format_list(fact_text(f) for f in targets)))
-st.caption(t("pz_level_is", level=puzzle.level, kind=t("pz_mode_" + puzzle.kind)))
-
-
 def _record(p, result, seconds, answer) -> None:
+    mode = _settings()[0]
     record_attempt(profile.id, attempt_row(p, result, seconds, answer,
                                            "for-me" if mode == "for-me" else "practice"))
 
 
-mode_now, level_now, sum_now = _settings()
-keeper = PuzzleKeeper(storage(), profile.id, "pz", {
-    "choices": {"mode": mode_now, "level": level_now, "sum": sum_now},
-    "targets": list(targets)})
-state = show_puzzle("pz", puzzle, _record, keeper)
-if state.result is not None:
-    st.button(t("pz_next"), key="pz_next", type="primary", on_click=_next,
-              use_container_width=True)
+@friendly_fragment
+def _puzzle() -> None:
+    """The puzzle, its board and Next: a set added, a hint, "I've found them all" and
+    Next rerun only this (issue 32: not the router, the sidebar, the choosers above or
+    the worksheet below)."""
+    show_error_flash()
+    current = st.session_state.get(CURRENT)
+    if current is None or current[0] != _settings():
+        puzzle, targets = _make(*_settings())
+        current = (_settings(), puzzle, targets)
+        st.session_state[CURRENT] = current
+    _, puzzle, targets = current
+    if targets:
+        st.caption(t("pz_for_me_targets", facts=format_list(fact_text(f) for f in targets)))
+    st.caption(t("pz_level_is", level=puzzle.level, kind=t("pz_mode_" + puzzle.kind)))
+    mode_now, level_now, sum_now = _settings()
+    keeper = PuzzleKeeper(storage(), profile.id, "pz", {
+        "choices": {"mode": mode_now, "level": level_now, "sum": sum_now},
+        "targets": list(targets)})
+    state = show_puzzle("pz", puzzle, _record, keeper)
+    if state.result is not None:
+        st.button(t("pz_next"), key="pz_next", type="primary", on_click=_next,
+                  use_container_width=True)
+
+
+_puzzle()
 
 # For teachers: the printable worksheet of issue 4, the same as `escoba worksheet`.
 with st.expander(t("ws_title"), icon="🖨️"):

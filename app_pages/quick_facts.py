@@ -17,7 +17,7 @@ from trainer.i18n import t
 from trainer.practice_sessions import QuickRound, quick_question
 from trainer.speech import speakable
 from ui.board import deck_of
-from ui.errors import safe_callback
+from ui.errors import friendly_fragment, safe_callback, show_error_flash
 from ui.layout import require_profile, show_flash
 from ui.practice import attempt_row, keep, kept, mastery, record_attempt
 from ui.session import new_seed, settings
@@ -68,33 +68,43 @@ st.segmented_control(t("capture_sum"), list(CAPTURE_SUMS), key="qf_sum",
 mode = st.session_state.get("qf_mode") or "for-me"
 capture_sum = int(st.session_state.get("qf_sum") or 15)
 
-rnd = st.session_state.get(KEY)
-if rnd is None or (rnd.mode, rnd.capture_sum) != (mode, capture_sum):
-    rnd = _new_round(mode, capture_sum)
-    st.session_state[KEY] = rnd
 
-if rnd.feedback is not None:
-    said = rnd.feedback
-    said_text = t(said.key, **said.params)
-    (st.success if said.kind == "success" else st.error)(said_text)
-    speaker_button(speakable(said_text, deck=deck_of()), key="qf_said_speaker")  # issue 23
 
-puzzle = rnd.shown()
-if puzzle is None:
-    st.markdown(f"### {t('qf_round_done', right=rnd.right, total=len(rnd.results))}")
-    st.markdown("\n".join(
-        f"- {'✅' if ok else '🔁'} {html.escape(quick_question(p, p.solutions[0].value))}"
-        for p, ok in rnd.results))
-    st.button(t("qf_again"), key="qf_again", type="primary", on_click=_again,
-              use_container_width=True)
-    st.stop()
+@friendly_fragment
+def _round() -> None:
+    """The question and the number pad: a tap reruns only this (issue 32: the router,
+    the sidebar and the choosers above are not drawn again for each answer)."""
+    show_error_flash()
+    rnd = st.session_state.get(KEY)
+    if rnd is None or (rnd.mode, rnd.capture_sum) != (mode, capture_sum):
+        rnd = _new_round(mode, capture_sum)
+        st.session_state[KEY] = rnd
 
-st.caption(t("qf_progress", n=rnd.index + 1, total=len(rnd.puzzles)))
-st.html(cards_row_html(puzzle.table, deck_of(), bool(settings().get("show_values", True)),
-                       width=72, names=False)
-        + f"<div style='font-size:3rem;font-weight:700;margin:8px 0' data-testid='qf-question'>"
-          f"{html.escape(quick_question(puzzle))}</div>")
-speaker_button(speakable(quick_question(puzzle), deck=deck_of()), key="qf_question_speaker")
-with st.container(horizontal=True, key="qf_numbers"):
-    for n in range(1, 11):
-        st.button(str(n), key=f"qf_n_{n}", on_click=_answer, args=(n,), type="secondary")
+    if rnd.feedback is not None:
+        said = rnd.feedback
+        said_text = t(said.key, **said.params)
+        (st.success if said.kind == "success" else st.error)(said_text)
+        speaker_button(speakable(said_text, deck=deck_of()), key="qf_said_speaker")  # issue 23
+
+    puzzle = rnd.shown()
+    if puzzle is None:
+        st.markdown(f"### {t('qf_round_done', right=rnd.right, total=len(rnd.results))}")
+        st.markdown("\n".join(
+            f"- {'✅' if ok else '🔁'} {html.escape(quick_question(p, p.solutions[0].value))}"
+            for p, ok in rnd.results))
+        st.button(t("qf_again"), key="qf_again", type="primary", on_click=_again,
+                  use_container_width=True)
+        return
+
+    st.caption(t("qf_progress", n=rnd.index + 1, total=len(rnd.puzzles)))
+    st.html(cards_row_html(puzzle.table, deck_of(), bool(settings().get("show_values", True)),
+                           width=72, names=False)
+            + f"<div style='font-size:3rem;font-weight:700;margin:8px 0' "
+              f"data-testid='qf-question'>{html.escape(quick_question(puzzle))}</div>")
+    speaker_button(speakable(quick_question(puzzle), deck=deck_of()), key="qf_question_speaker")
+    with st.container(horizontal=True, key="qf_numbers"):
+        for n in range(1, 11):
+            st.button(str(n), key=f"qf_n_{n}", on_click=_answer, args=(n,), type="secondary")
+
+
+_round()

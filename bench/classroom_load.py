@@ -768,6 +768,11 @@ class WireTablet:
         self.query = ""
         self.widgets: dict[str, str] = {}  # key -> widget id, of the last run
         self.elements: list[Any] = []  # the last run's elements
+        # What is on the screen, by the fragment that drew it ("": the page's run): a
+        # tap inside a fragment reruns that fragment only (as the browser asks), and the
+        # rest of the screen stays as it was.
+        self.fragment_of: dict[str, str] = {}  # widget or component id -> its fragment
+        self._shown: dict[str, list[tuple[Any, str, str]]] = {}  # (element, key, id)
         self.cache: dict[str, bytes] = {}
         self.board_ready: set[str] = set()
         self.board_shown = 0.0
@@ -798,21 +803,27 @@ class WireTablet:
         ``kind``)."""
         if page is not None:
             self.page_hash = page
-        msg = self.rerun_message(widgets, page_name)
+        # A tap inside a fragment reruns only that fragment, as the browser asks it.
+        fragment = self._fragment(widgets) if page is None and not page_name else ""
+        msg = self.rerun_message(widgets, page_name, fragment, timer=False)
         began = time.monotonic()
         await self.ws.send(msg.SerializeToString())
         seen: float | None = None
-        self.elements = []
-        self.widgets = {}
+        if fragment:
+            self._shown.pop(fragment, None)
+        else:
+            self._shown.clear()
         while True:
             raw = await asyncio.wait_for(self.ws.recv(), SCREEN_TIMEOUT)
             element = self._read(raw)
             if element is _FINISHED:
                 break
-            if element is not None:
-                self.elements.append(element)
-                if seen is None and screen is not None and screen(element):
-                    seen = time.monotonic()
+            if element is not None and seen is None and screen is not None \
+                    and screen(element):
+                seen = time.monotonic()
+        self.elements = [e for shown in self._shown.values() for e, _, _ in shown]
+        self.widgets = {key: wid for shown in self._shown.values() for _, key, wid in shown
+                        if key}
         if kind is not None:
             if seen is None:
                 self.log.unconfirmed[kind] += 1
@@ -820,9 +831,11 @@ class WireTablet:
             self.log.samples.append((kind, (seen - began) * 1000, seen))
             self.log.run_ms.append((kind, (time.monotonic() - began) * 1000))
 
-    def rerun_message(self, widgets: Any = (), page_name: str = "", fragment: str = "") -> Any:
+    def rerun_message(self, widgets: Any = (), page_name: str = "", fragment: str = "",
+                      *, timer: bool = True) -> Any:
         """The ``BackMsg`` a browser sends for a rerun of this page (``fragment``: of one
-        fragment, as its timer asks): the widgets' values as last sent, and ``widgets``."""
+        fragment, as its timer asks, or a tap inside it with ``timer=False``): the widgets'
+        values as last sent, and ``widgets`` (one value per widget, the newest)."""
         from streamlit.proto.BackMsg_pb2 import BackMsg
 
         msg = BackMsg()
@@ -832,8 +845,8 @@ class WireTablet:
         state.page_name = page_name
         if fragment:
             state.fragment_id = fragment
-            state.is_auto_rerun = True
-        for widget in (*self.sent_states.values(), *widgets):
+            state.is_auto_rerun = timer
+        for widget in {w.id: w for w in (*self.sent_states.values(), *widgets)}.values():
             state.widget_states.widgets.append(widget)
         state.cached_message_hashes.extend(self.cache)
         info = state.context_info
@@ -864,10 +877,23 @@ class WireTablet:
             element = msg.delta.new_element
             inner = getattr(element, element.WhichOneof("type") or "empty", None)
             widget_id = getattr(inner, "id", "")
-            if widget_id.startswith("$$ID-"):
-                self.widgets[widget_id.split("-", 2)[2]] = widget_id
+            fragment = msg.delta.fragment_id
+            if widget_id:
+                self.fragment_of[widget_id] = fragment
+            key = widget_id.split("-", 2)[2] if widget_id.startswith("$$ID-") else ""
+            self._shown.setdefault(fragment, []).append((element, key, widget_id))
             return element
         return None
+
+    def _fragment(self, widgets: Any) -> str:
+        """The fragment the tapped widgets are drawn in ("": a run of the whole page)."""
+        found = set()
+        for widget in widgets:
+            wid = widget.id
+            if wid.startswith("$$STREAMLIT_INTERNAL_KEY_"):  # a component's event
+                wid = wid.removeprefix("$$STREAMLIT_INTERNAL_KEY_").rsplit("__", 1)[0]
+            found.add(self.fragment_of.get(wid, ""))
+        return found.pop() if len(found) == 1 else ""
 
     # -- what the screens hold -----------------------------------------------------
     def _question(self) -> str | None:
@@ -951,8 +977,9 @@ class WireTablet:
         if board is None or board["id"] in self.board_ready:
             return
         self.board_ready.add(board["id"])
-        self.sent_states[board["id"]] = WidgetState(id=board["id"], json_value='{"ready":true}')
-        await self.rerun()
+        ready = WidgetState(id=board["id"], json_value='{"ready":true}')
+        self.sent_states[board["id"]] = ready
+        await self.rerun(widgets=[ready])  # the board's own fragment, if it is in one
 
     async def quick_round(self) -> None:
         while time.monotonic() < self.deadline:

@@ -14,19 +14,27 @@ from __future__ import annotations
 
 import atexit
 import cProfile
+import os
 import pstats
 import sys
 import threading
+import time
 from typing import Any
 
 _profiles: list[cProfile.Profile] = []
 _lock = threading.Lock()
 
 
+def _new_profile() -> cProfile.Profile:
+    if os.environ.get("ESCOBA_PROFILE_CPU") == "1":
+        return cProfile.Profile(time.thread_time)
+    return cProfile.Profile()
+
+
 def _start_thread_profile(frame: Any, event: str, arg: Any) -> None:
     """The first event of a new thread: from now on, its own profiler records it."""
     sys.setprofile(None)
-    profile = cProfile.Profile()
+    profile = _new_profile()
     with _lock:
         _profiles.append(profile)
     profile.enable()
@@ -49,7 +57,7 @@ def _dump(path: str, main: cProfile.Profile) -> None:
 def main() -> None:
     out = sys.argv.pop(1)
     threading.setprofile(_start_thread_profile)
-    main_profile = cProfile.Profile()
+    main_profile = _new_profile()
     atexit.register(_dump, out, main_profile)
     sys.argv[0] = "streamlit"
     from streamlit.web.cli import main as streamlit_main

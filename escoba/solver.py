@@ -204,21 +204,52 @@ _LOWER_SIG = [(1 << 3 * min(t, 10)) - 1 for t in range(20)]
 _Cell = tuple[tuple, ...]
 
 
+#: Cells the cells' caches dropped that a row may still hold, per target, by ``id``
+#: (kept alive here until the rows are walked, so an ``id`` is not reused meanwhile).
+_DROPPED: list[dict[int, _Cell]] = [{} for _ in range(20)]
+#: The rows are walked for the dropped cells only once these add up to this share of
+#: the rows kept: a walk at every turnover of a target's cells cost the quick moves'
+#: p99 at small limits (docs/BENCHMARKS.md, "The price of the cells' fix").
+DROPPED_SHARE = 0.25
+#: How many times the rows were walked (the tests and the benchmark read it).
+ROW_WALKS = [0]
+
+
 def _forget_cells(cells: Generations[int, _Cell], target: int) -> None:
-    """Take the cells ``_CELLS[target]`` is about to drop out of the rows holding them.
+    """Note the cells ``_CELLS[target]`` is about to drop; once those of every target
+    add up to :data:`DROPPED_SHARE` of the rows, take them out of the rows holding them
+    (:func:`forget_dropped_cells`).
 
     A row keeps the cells it was given; without this a row would keep a cell the
     cache has dropped, and the next table needing it would get a copy: rows x 20
-    cells at most, growing with every turnover. A row asked for it again looks it up.
+    cells at most, growing with every turnover. Meanwhile a row keeps using the dropped
+    cell it holds (a cell never changes); at most that share of the rows' cells wait.
     """
-    dropped = {id(cell) for cell in cells.old.values()}
-    dropped.discard(id(NO_SOLUTIONS))
-    if dropped:
-        for rows in (CELL_ROWS, CELL_ROWS.old):
-            for row in rows.values():
+    dropped = _DROPPED[target]
+    for cell in cells.old.values():
+        if cell is not NO_SOLUTIONS:
+            dropped[id(cell)] = cell
+    waiting = 0
+    for kept in _DROPPED:
+        waiting += len(kept)
+    if waiting >= DROPPED_SHARE * (len(CELL_ROWS) + len(CELL_ROWS.old)):
+        forget_dropped_cells()
+
+
+def forget_dropped_cells() -> None:
+    """Take every dropped cell out of the rows holding it, in one walk over the rows."""
+    pending = [(target, dropped) for target, dropped in enumerate(_DROPPED) if dropped]
+    if not pending:
+        return
+    ROW_WALKS[0] += 1
+    for rows in (CELL_ROWS, CELL_ROWS.old):
+        for row in rows.values():
+            for target, dropped in pending:
                 cell = row[target]
                 if cell is not None and id(cell) in dropped:
                     row[target] = None
+    for _, dropped in pending:
+        dropped.clear()
 
 
 #: _CELLS[target][signature restricted to the values it can use]: the cell (see

@@ -152,16 +152,31 @@ def test_rows_dropped_by_a_turnover_are_not_kept_alive_by_links(small_caches):
 
 
 def test_rows_hold_no_cell_the_cells_cache_has_dropped(small_caches):
-    """Otherwise a row keeps a dropped cell alive and a new table gets a copy of it."""
+    """Otherwise a row keeps a dropped cell alive and a new table gets a copy of it. The
+    rows are walked for them once they add up to a share of the rows: until then a row
+    may hold one of those waiting (no more), and after the walk none."""
     solver.CELL_ROWS.resize(1_000_000)  # rows kept: only the cells turn over
+    walks = solver.ROW_WALKS[0]
     for seed in range(4):
         _games(seed)
         rows = list(solver.CELL_ROWS.values())
-        for target, cells in enumerate(solver._CELLS):
-            kept = {id(cell) for cell in cells.values()} | {id(cell) for cell in cells.old.values()}
-            held = {id(row[target]) for row in rows if row[target] is not None}
-            assert held - {id(solver.NO_SOLUTIONS)} <= kept
-    assert sum(cells.turnovers for cells in solver._CELLS) > 50
+        waiting = sum(len(dropped) for dropped in solver._DROPPED)
+        assert waiting < solver.DROPPED_SHARE * len(rows) + max(
+            cells.entries() for cells in solver._CELLS)
+        for check in ("before the walk", "after"):
+            for target, cells in enumerate(solver._CELLS):
+                kept = ({id(cell) for cell in cells.values()}
+                        | {id(cell) for cell in cells.old.values()})
+                if check == "before the walk":
+                    kept |= set(solver._DROPPED[target])
+                held = {id(row[target]) for row in rows if row[target] is not None}
+                assert held - {id(solver.NO_SOLUTIONS)} <= kept, check
+            solver.forget_dropped_cells()
+    turnovers = sum(cells.turnovers for cells in solver._CELLS)
+    assert turnovers > 50
+    # Walked far less often than the cells turned over (each turnover walked before;
+    # four of these walks are the test's own).
+    assert 0 < solver.ROW_WALKS[0] - walks < turnovers / 4
     assert all(cells.entries() <= cells.limit for cells in solver._CELLS)
 
 

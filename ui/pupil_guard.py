@@ -13,7 +13,8 @@ Without a tap the full run never comes: :func:`watch`, a fragment on a timer
 (:data:`WATCH_SECONDS`), asks the same question and redraws the page when the answer
 is yes. So the next child who picks up the tablet, on any page, does not play as the
 last one. A fragment's own rerun without a timer (a tap on the Play board) counts as a
-tap too (:func:`note_activity`, from :func:`ui.errors.friendly_fragment`).
+tap too, and asks the same question first (:func:`note_activity`, from
+:func:`ui.errors.friendly_fragment`).
 
 Idle time is read from the app's clock (:func:`trainer.clock.now`): tests move it.
 """
@@ -90,10 +91,19 @@ def guard_run() -> None:
 
 
 def note_activity() -> None:
-    """A tap that reran a fragment only: the idle time starts again."""
+    """A tap that reran a fragment only (the Play board, a quick fact, a puzzle's set:
+    issue 32 made these fragments): as :func:`guard_run` at a full run, the visit ends if
+    it must (the pupil is signed out and the whole app runs again, saying why), else
+    the idle time starts again. One read of the class's row by its key."""
     kept = st.session_state.get(KEY_VISIT)
-    if kept is not None and kept[1] is not None:
-        kept[1].touch(clock.now())
+    if kept is None or kept[1] is None:
+        return
+    at = clock.now()
+    reason = visit_end(storage(), kept[1], at)
+    if reason is not None:
+        _end(reason)
+        st.rerun()  # the whole page again, signed out: it says why (show_ended)
+    kept[1].touch(at)
 
 
 def end_if_class_gone() -> bool:

@@ -1,0 +1,236 @@
+"""A tap's CPU on one app replica beside a bare Streamlit page's, in one run (issue 32).
+
+    .venv/bin/python bench/tap_cpu.py --sessions 30 --seconds 30 --rounds 3
+    .venv/bin/python bench/tap_cpu.py --profile /tmp/app.prof   # where the app's goes
+
+Two servers side by side, no proxy: the app (``streamlit run app.py`` on a fresh
+PostgreSQL database, or ``--database sqlite``) and the one-line page of
+``bench/replicas_capacity.py`` (a button and a count). Round after round, the same
+number of clients on each in turn, at the same pace (1-3 s between taps): on the app
+the children of ``bench/replicas_capacity.py`` (``?p=``, rounds of quick facts and
+"for me" puzzles on the board, ``bench.classroom_load.WireTablet``), on the bare page
+a tap on its button. Each server's CPU (``/proc``) over its window, divided by the
+reruns its clients asked for in that window (every rerun: the board's ``ready``, a
+page from the menu) and by the timed taps. ``--base DIR``: another checkout's app
+(``git archive main``, say) in each round too, on the same database, for a before and
+after side by side. ``--profile OUT.prof``: the app runs under
+``bench/profiled_streamlit.py`` (about twice the CPU: shares, not times).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.classroom_load import (  # noqa: E402
+    ANSWER_TAPS,
+    Pupil,
+    PupilLog,
+    _proc_stat,
+    _summary,
+    open_storage,
+    postgres_database,
+    warm_up,
+)
+from bench.replicas_capacity import (  # noqa: E402
+    EMPTY_PAGE,
+    SERVER_OPTIONS,
+    ChildTablet,
+    EmptyPageTablet,
+    make_children,
+)
+from deploy.replicas import free_port, start_streamlit, stop, wait_healthy  # noqa: E402
+
+T = TypeVar("T")
+
+
+class Counted:
+    """Counts every rerun a tablet sends (a mixin before the tablet class)."""
+
+    runs = 0
+
+    async def rerun(self, **kwargs: Any) -> None:  # type: ignore[override]
+        Counted.runs += 1
+        type(self).runs_of_kind += 1
+        await super().rerun(**kwargs)  # type: ignore[misc]
+
+
+class CountedChild(Counted, ChildTablet):
+    runs_of_kind = 0
+
+
+class CountedEmpty(Counted, EmptyPageTablet):
+    runs_of_kind = 0
+
+
+def on_database(kind: str, work: Path, run: Callable[[str], T]) -> T:
+    """``run(url)`` on a fresh database: ``sqlite`` (a file in ``work``) or ``postgres``."""
+    if kind == "sqlite":
+        return run(f"sqlite:///{work / 'app.db'}")
+    with postgres_database() as url:
+        return run(url)
+
+
+def make_others(database_url: str, count: int) -> list[Pupil]:
+    """The base's children: their own profiles (a name is taken once)."""
+    store = open_storage(database_url)
+    try:
+        return [Pupil(store.create_profile(f"Other {n}", "🙂").id, f"Other {n}", "")
+                for n in range(1, count + 1)]
+    finally:
+        store.engine.dispose()
+
+
+def start(script: Path | None, env: dict[str, str], log: Path, profile: Path | None,
+          root: Path | None = None):
+    """A server of ``script`` (None: the app), or of another checkout's app (``root``)."""
+    port = free_port()
+    command = None if profile is None else [
+        sys.executable, str(ROOT / "bench" / "profiled_streamlit.py"), str(profile)]
+    if root is not None:
+        with open(log, "w") as out:
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "streamlit", "run", str(root / "app.py"),
+                 "--server.headless", "true", "--server.address", "127.0.0.1",
+                 "--server.port", str(port), *SERVER_OPTIONS],
+                cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT)
+    else:
+        kwargs = {} if script is None else {"script": script}
+        proc = start_streamlit(port, env, log, SERVER_OPTIONS, command, **kwargs)
+    url = f"http://127.0.0.1:{port}"
+    wait_healthy(url, proc, log)
+    return url, proc
+
+
+async def step(url: str, people: list[Pupil], tablet: type, seconds: float,
+               think: tuple[float, float], seed: int, pid: int) -> dict[str, Any]:
+    logs = [PupilLog(p, client="wire") for p in people]
+    tablets = [tablet(url, p, random.Random(f"{seed}-{n}"), think, log)
+               for n, (p, log) in enumerate(zip(people, logs, strict=True))]
+    for tab in tablets:  # opened before the window: a new session's first run is not a tap
+        await tab.open()
+    runs_before = tablet.runs_of_kind
+    cpu_before = _proc_stat(pid)[1]
+    began = time.monotonic()
+    await asyncio.gather(*(tab.play(began + seconds, start_with_puzzles=n % 2 == 1)
+                           for n, tab in enumerate(tablets)))
+    cpu = _proc_stat(pid)[1] - cpu_before
+    wall = time.monotonic() - began
+    runs = tablet.runs_of_kind - runs_before
+    for tab in tablets:
+        await tab.close()
+    samples = [(kind, ms) for log in logs for kind, ms, _ in log.samples]
+    answers = [ms for kind, ms in samples if kind in (*ANSWER_TAPS, "empty")]
+    errors = [e for log in logs for e in log.errors]
+    return {"sessions": len(people), "cpu_s": round(cpu, 2), "wall_s": round(wall, 1),
+            "cores": round(cpu / wall, 3), "runs": runs, "taps": len(samples),
+            "cpu_ms_per_run": round(cpu * 1000 / max(runs, 1), 2),
+            "cpu_ms_per_tap": round(cpu * 1000 / max(len(samples), 1), 2),
+            "answers_ms": _summary(answers), "errors": errors[:3],
+            "load_average_1min": round(os.getloadavg()[0], 2)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sessions", type=int, default=30)
+    parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--think", default="1,3")
+    parser.add_argument("--seed", type=int, default=32)
+    parser.add_argument("--database", default="postgres", help="postgres or sqlite")
+    parser.add_argument("--profile", type=Path, help="cProfile the app's server to this file")
+    parser.add_argument("--no-bare", action="store_true", help="the app only")
+    parser.add_argument("--base", type=Path,
+                        help="another checkout (e.g. main exported): its app in each round "
+                             "too, on the same database, with other children")
+    args = parser.parse_args()
+    think = tuple(float(x) for x in args.think.split(","))
+    from bench.practice_bench import _quiet
+
+    _quiet()
+    work = Path(tempfile.mkdtemp(prefix="tap-cpu-"))
+    (work / "empty_page.py").write_text(EMPTY_PAGE)
+    env = dict(os.environ)
+    env.pop("ESCOBA_NOW", None)
+
+    def run(database_url: str) -> dict[str, Any]:
+        children = make_children(database_url, args.sessions)
+        others = make_others(database_url, args.sessions) if args.base else []
+        app_env = {**env, "ESCOBA_DATABASE_URL": database_url}
+        app_url, app = start(None, app_env, work / "app.log", args.profile)
+        bare_url = bare = base_url = base = None
+        try:
+            asyncio.run(warm_up(app_url, children[0].profile_id))
+            if args.base:
+                base_url, base = start(None, app_env, work / "base.log", None, args.base)
+                asyncio.run(warm_up(base_url, others[0].profile_id))
+            if not args.no_bare:
+                bare_url, bare = start(work / "empty_page.py", env, work / "bare.log", None)
+            visitors = [Pupil(0, f"Visitor {n}", "") for n in range(args.sessions)]
+            rounds = []
+            for n in range(args.rounds):
+                pair = {}
+                if bare is not None:
+                    pair["bare"] = asyncio.run(step(bare_url, visitors, CountedEmpty,
+                                                    args.seconds, think, args.seed + n,
+                                                    bare.pid))
+                if base is not None:
+                    pair["base"] = asyncio.run(step(base_url, others, CountedChild,
+                                                    args.seconds, think, args.seed + n,
+                                                    base.pid))
+                pair["app"] = asyncio.run(step(app_url, children, CountedChild, args.seconds,
+                                               think, args.seed + n, app.pid))
+                if base is not None:
+                    pair["app_over_base"] = round(pair["app"]["cpu_ms_per_tap"]
+                                                  / pair["base"]["cpu_ms_per_tap"], 2)
+                    if bare is not None:
+                        pair["base_ratio_per_tap"] = round(
+                            pair["base"]["cpu_ms_per_tap"] / pair["bare"]["cpu_ms_per_tap"], 2)
+                if bare is not None:
+                    pair["ratio_per_tap"] = round(pair["app"]["cpu_ms_per_tap"]
+                                                  / pair["bare"]["cpu_ms_per_tap"], 2)
+                print(json.dumps(pair), flush=True)
+                rounds.append(pair)
+            return {"rounds": rounds}
+        finally:
+            for server in (bare, base):
+                if server is not None:
+                    stop(server)
+            stop(app, wait=60)
+
+    result = on_database(args.database, work, run)
+    rounds = result["rounds"]
+
+    def median(values: list[float]) -> float:
+        values = sorted(values)
+        return values[len(values) // 2] if values else 0.0
+
+    summary = {"app_cpu_ms_per_tap": median([r["app"]["cpu_ms_per_tap"] for r in rounds]),
+               "app_cpu_ms_per_run": median([r["app"]["cpu_ms_per_run"] for r in rounds])}
+    if args.base:
+        summary["base_cpu_ms_per_tap"] = median([r["base"]["cpu_ms_per_tap"] for r in rounds])
+        summary["app_over_base"] = median([r["app_over_base"] for r in rounds])
+    if not args.no_bare:
+        summary.update({
+            "bare_cpu_ms_per_tap": median([r["bare"]["cpu_ms_per_tap"] for r in rounds]),
+            "ratio_per_tap": median([r["ratio_per_tap"] for r in rounds])})
+        if args.base:
+            summary["base_ratio_per_tap"] = median([r["base_ratio_per_tap"] for r in rounds])
+    print(json.dumps(summary, indent=1), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -14,7 +14,7 @@ import streamlit as st
 from ui.errors import friendly_errors, show_error_flash
 from ui.i18n import start_run
 from ui.layout import pages, sidebar
-from ui.pupil_guard import guard_run, show_ended, watch
+from ui.pupil_guard import guard_run, note_page, show_ended, watch
 from ui.session import current_profile
 
 logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -56,4 +56,5 @@ with friendly_errors():
     watch()
     show_error_flash()
     show_ended(link=page.url_path != "my_class")  # on My class: its pictures follow
+    note_page(page.url_path or "profiles")  # the teacher's live view (issue 29)
     page.run()

@@ -34,7 +34,8 @@ def _presenting(at) -> bool:
 
 
 def test_the_projector_is_drawn_alone_and_its_small_button_goes_back() -> None:
-    assert [p.key for p in PARTS if p.presentation] == ["projector"]
+    # The class's screens at the front of the room: the live rounds and the class's game.
+    assert [p.key for p in PARTS if p.presentation] == ["projector", "class_game"]
     db = store()
     (_, info), _ = _class(db, "Ms Díaz", "3B", "Quokka\nWombat", ["4821", "7395"])
     at = open_class("en-US", "Ms Díaz", info.id)

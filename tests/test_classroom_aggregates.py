@@ -286,6 +286,41 @@ def test_the_views_from_aggregates_equal_the_full_history_for_a_school_year(tmp_
         engine.dispose()
 
 
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_median_time_from_the_counts_per_second_is_every_right_answer_s(
+        make_store, seed: int) -> None:
+    """The dashboard's median of the right quick facts' times, found from the counts per
+    second and the middle seconds' hundredths only: the middle places in one second, in
+    two seconds next to each other or with empty seconds between them, at a second's
+    edge, one answer, only wrong answers, and many random times with ties."""
+    rng = random.Random(seed)
+    room = teacher(make_store())
+    info = room.create_class("3B")
+    pupils = [p.profile_id for p in room.generate_pupils(info.id, 8, "en").added]
+    times: list[list[tuple[float, bool]]] = [
+        [(1.2, True), (1.2, True), (3.4, True), (3.4, True)],  # two seconds, one empty between
+        [(0.99, True), (1.0, True), (1.01, True), (9.5, False)],  # at a second's edge
+        [(1.99, True), (2.0, True)],
+        [(5.0, True)],
+        [(2.5, False), (3.5, False)],  # no right answer: no median
+        [(round(rng.uniform(0.5, 12), 2), rng.random() < 0.8) for _ in range(201)],
+        [(rng.choice((1.5, 2.25, 3.0, 7.77)), True) for _ in range(40)],
+        [(round(rng.uniform(1, 3), 1), True) for _ in range(rng.randint(50, 90))],
+    ]
+    facts = ("3+8", "7+8", "15-8", "15-6")
+    for pid, mine in zip(pupils, times, strict=True):
+        for n, (seconds, right) in enumerate(mine):
+            when = START + timedelta(minutes=n)
+            put(room.storage, pid, fact_quick(facts[n % 4], right, seconds, when), when)
+    today = START.date()
+    rows = {r.profile_id: r for r in room.dashboard(
+        room.snapshot(info.id, today, every_attempt=False), today)}
+    for pid, mine in zip(pupils, times, strict=True):
+        right = [seconds for seconds, ok in mine if ok]
+        assert rows[pid].median_seconds == (
+            round(statistics.median(right), 2) if right else None), mine
+
+
 def test_a_snapshot_read_for_one_week_refuses_an_earlier_week(make_store) -> None:
     room = teacher(make_store())
     info = room.create_class("3B")

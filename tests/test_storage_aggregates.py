@@ -81,7 +81,7 @@ def _history(store: Storage, pupils: list[int], seed: int) -> None:
 
 
 def _expected(history: dict[int, list[Attempt]]) -> dict[str, set[tuple[Any, ...]]]:
-    """The six tables' rows, from every attempt, the plain way."""
+    """The tables' rows, from every attempt, the plain way."""
     out: dict[str, set[tuple[Any, ...]]] = {t.name: set() for t in AGGREGATES}
     for pid, mine in history.items():
         if not mine:
@@ -96,6 +96,8 @@ def _expected(history: dict[int, list[Attempt]]) -> dict[str, set[tuple[Any, ...
             out["attempt_days"].add((pid, day, len(that), sum(a.correct for a in that)))
         times = [centiseconds(a.seconds) for a in practice if a.kind == "quick-facts" and a.correct]
         out["quick_fact_times"] |= {(pid, cs, times.count(cs)) for cs in set(times)}
+        seconds = [cs // 100 for cs in times]
+        out["quick_fact_seconds"] |= {(pid, s, seconds.count(s)) for s in set(seconds)}
         tries = sorted(((a.created_at, a.id, i, normalise(f), right, secs, a.day)
                         for a in mine for i, (f, right, secs) in enumerate(a.answers)
                         if normalise(f) is not None), key=lambda t: t[:3])
@@ -149,10 +151,14 @@ def test_the_aggregates_equal_every_attempt_counted_again(make_store, seed: int)
 
 
 def undo_groups(conn: sa.Connection) -> None:
-    """Undo migrations 19 (live rounds) and 18 (groups, issue 29) of a database without
-    groups or live rounds, for a test that takes a database back to an older version and
-    upgrades it again."""
-    for table in ("class_presence", "live_answers", "live_rounds"):
+    """Undo migrations 22 (quick facts' times per second, the games' index), 21 (the live
+    view), 20 (class games), 19 (live rounds) and 18 (groups, issue 29) of a database
+    without them, for a test that takes a database back to an older version and upgrades
+    it again."""
+    conn.exec_driver_sql("DROP TABLE IF EXISTS quick_fact_seconds")
+    conn.exec_driver_sql("DROP INDEX ix_games_profile_updated")
+    for table in ("pupil_activity", "class_votes", "class_games", "class_presence",
+                  "live_answers", "live_rounds"):
         conn.exec_driver_sql(f"DROP TABLE {table}")
     for column in ("group_id", "profile_id"):
         conn.exec_driver_sql(f"ALTER TABLE assignments DROP COLUMN {column}")
@@ -160,25 +166,34 @@ def undo_groups(conn: sa.Connection) -> None:
     conn.exec_driver_sql("DROP TABLE class_groups")
 
 
-def test_migration_16_computes_the_aggregates_of_the_attempts_before_it(make_store) -> None:
+@pytest.mark.parametrize("since", [16, 22])
+def test_a_migration_computes_the_aggregates_of_the_attempts_before_it(
+        make_store, since: int) -> None:
+    """Migration 16 computes the six tables; migration 22 the counts per second from
+    ``quick_fact_times`` (and adds the games' index)."""
     store = make_store()
     url = store.engine.url
     pupils = [store.create_profile(name, "🦊").id for name in ("Ana", "Leo")]
     _history(store, pupils, 7)
     history = _history_of(store, pupils)
-    # The database as it was at version 15: no aggregates (nor assignments' progress,
-    # migration 17, nor groups, 18), the same attempts.
     with store.engine.begin() as conn:
-        for table in (*AGGREGATES, assignment_progress):
-            table.drop(conn)
-        undo_groups(conn)
-        conn.exec_driver_sql("DELETE FROM schema_version WHERE version >= 16")
+        if since == 16:
+            # The database as it was at version 15: no aggregates (nor assignments'
+            # progress, migration 17, nor groups, 18), the same attempts.
+            for table in (*AGGREGATES, assignment_progress):
+                table.drop(conn)
+            undo_groups(conn)
+        else:  # as it was before migration 22
+            conn.exec_driver_sql("DROP TABLE quick_fact_seconds")
+            conn.exec_driver_sql("DROP INDEX ix_games_profile_updated")
+        conn.exec_driver_sql(f"DELETE FROM schema_version WHERE version >= {since}")
     engine = sa.create_engine(url)
     configure_sqlite(engine)
     try:
         upgraded = Storage(engine)
         assert upgraded.schema_version() == SCHEMA_VERSION
-        assert _stored(upgraded) == _expected(history)
+        stored = _stored(upgraded)
+        assert stored == _expected(history) and len(stored["quick_fact_seconds"]) > 2
         with engine.connect() as conn:
             assert conn.execute(sa.select(sa.func.count()).select_from(attempts)).scalar() \
                 == sum(map(len, history.values()))

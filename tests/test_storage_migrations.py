@@ -138,6 +138,18 @@ ROWS_AT: dict[int, list[tuple[str, dict[str, Any]]]] = {
     ],
     # Live rounds (issue 29): new tables, written by the live round only.
     19: [],
+    # The class against the computer (issue 29): new tables, written by its games only.
+    20: [],
+    # The teacher's live view (issue 29): each pupil's activity, kept current as they go.
+    21: [
+        ("pupil_activity", {"profile_id": 1, "class_id": 1, "device": "AB12C",
+                            "page": "puzzles", "assignment_id": None, "page_since": WHEN,
+                            "seen_at": WHEN, "answer_at": None, "right_at": None,
+                            "wrong_streak": 0, "recent": "[]", "answer_what": None}),
+    ],
+    # The right quick facts per second, computed from quick_fact_times by the migration
+    # (tests/test_storage_aggregates.py checks it), and an index: no rows of their own.
+    22: [],
 }
 
 

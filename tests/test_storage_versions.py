@@ -251,6 +251,21 @@ WRITES: tuple[Write, ...] = (
                                                 _attempt(mode="live")), BOTH,
            _keep("round", lambda w: w.store.start_live_round(w.class_id, "fifteens",
                                                              LIVE).id)),
+    # The class against the computer (issue 29): the teacher's game and its turns, with
+    # the pupils' votes as their evidence; a refused vote's wrong sum is Ana's evidence.
+    _write("class game started", "start_class_game", lambda w: _class_game(w), CLASS),
+    _write("class vote closed, Ana's vote her evidence", "save_class_turn",
+           lambda w: w.store.save_class_turn(w.class_id, w.kept["game"], revision=0,
+                                             record=RECORD, state="voting", turn=2, last=None,
+                                             evidence=[(w.ana, _attempt(mode="game"))]),
+           BOTH, _keep("game", lambda w: _class_game(w))),
+    _write("class game ended", "close_class_game",
+           lambda w: w.store.close_class_game(w.class_id, w.kept["game"]), CLASS,
+           _keep("game", lambda w: _class_game(w))),
+    _write("Ana's refused vote, its wrong sum", "record_class_vote",
+           lambda w: w.store.record_class_vote(w.kept["game"], 1, w.ana, "",
+                                               _attempt(mode="game")), BOTH,
+           _keep("game", lambda w: _class_game(w))),
 )
 
 #: Storage writes that move no version, each with why none of the keyed views draws it.
@@ -274,7 +289,23 @@ NOT_DRAWN: dict[str, str] = {
     "touch_seat": "a seat's presence: the tables' own version",
     "_touch": "a pupil seen on My class: the projector reads it on every refresh",
     "leave_presence": "as _touch",
+    "_note": "a pupil's page on their activity row: the live view reads it on every refresh",
+    "leave_activity": "as _note",
 }
+#: A vote itself (no evidence yet) moves no version: the projector counts the votes on
+#: every refresh, and the vote is evidence only when its turn closes (save_class_turn).
+
+
+def _class_game(w: World) -> int:
+    return w.store.start_class_game(w.class_id, level="gentle", target=1, seed=1,
+                                    record=RECORD, state="voting", turn=1).id
+
+
+def test_a_vote_alone_moves_no_version(world: World) -> None:
+    game = _class_game(world)
+    before = _versions(world)
+    world.store.record_class_vote(game, 1, world.ana, "7o|8c")
+    assert _versions(world) == before
 
 
 def _versions(w: World) -> dict[str, Any]:

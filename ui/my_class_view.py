@@ -38,6 +38,7 @@ from trainer.storage import Profile
 from trainer.text import md_escape
 
 from .board import deck_of
+from .class_game_view import show_class_vote
 from .classroom import (
     class_action,
     class_flash,
@@ -567,6 +568,8 @@ def _signed_in(profile: Profile) -> None:
         _live_watch(profile)
         return
     _idle_watch(profile.id)
+    if show_class_vote(profile):  # the class against the computer (issue 29): the vote first
+        return
     tasks = pupil_tasks(storage(), profile.id, today())
     chosen = st.session_state.get(KEY_TASK)
     task = next((x for x in tasks if x.assignment.id == chosen), None)

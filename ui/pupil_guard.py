@@ -26,13 +26,14 @@ import streamlit as st
 
 from trainer import clock
 from trainer.classroom import CLASS_GONE, PupilVisit, say, visit_end
+from trainer.live_view import ActivityNotes, Noted, device_label
 
 from .errors import drop_error_flash, friendly_fragment, set_pupil_hooks
 from .i18n import current_language
-from .my_class_view import KEY_CARD, KEY_PICKED, KEY_PIN
-from .session import chosen_profile_id, set_profile, storage
+from .my_class_view import KEY_CARD, KEY_PICKED, KEY_PIN, KEY_TASK
+from .session import chosen_profile_id, device_key, set_profile, storage
 
-__all__ = ["guard_run", "watch", "show_ended", "WATCH_SECONDS"]
+__all__ = ["guard_run", "watch", "show_ended", "note_page", "WATCH_SECONDS"]
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +42,9 @@ log = logging.getLogger(__name__)
 KEY_VISIT = "pupil_visit"
 #: Why the last visit ended (said once on the next run); kept across the sign-out.
 KEY_ENDED = "tablet_ended"
+#: What this tablet last wrote of its pupil on the teacher's live view (a Noted).
+#: Dropped with the child's state: a pupil signing in again is written at once.
+KEY_NOTED = "pupil_noted"
 #: How often an untouched tablet checks (the class's idle time is minutes: 20 s late at
 #: most; one small read each time).
 WATCH_SECONDS = 20
@@ -119,6 +123,27 @@ def show_ended(link: bool = True) -> None:
         st.page_link("app_pages/my_class.py", label=say("ended.again", None, lang), icon="🏫")
 
 
+def note_page(page: str) -> None:
+    """A pupil's full run on ``page`` (``app.py``, after the guard): where they are on the
+    teacher's live view (issue 29), with the assignment in hand on My class, written only
+    when it changed or once a minute (:class:`trainer.live_view.ActivityNotes`). Nothing
+    for anyone but a pupil."""
+    kept = st.session_state.get(KEY_VISIT)
+    if kept is None or kept[1] is None:
+        return
+    assignment_id = st.session_state.get(KEY_TASK) if page == "my_class" else None
+    visit: PupilVisit = kept[1]
+    notes = ActivityNotes(storage(), visit.profile_id, visit.class_id)
+    try:
+        noted = notes.page(page, assignment_id, device_label(device_key()),
+                           st.session_state.get(KEY_NOTED))
+    except Exception:  # the teacher's view a minute behind, never the child's page broken
+        log.warning("could not note the page of profile %s", visit.profile_id, exc_info=True)
+        return
+    if noted is not None:
+        st.session_state[KEY_NOTED] = noted
+
+
 @friendly_fragment(run_every=WATCH_SECONDS)
 def _tick() -> None:
     kept = st.session_state.get(KEY_VISIT)
@@ -126,6 +151,11 @@ def _tick() -> None:
         return
     if visit_end(storage(), kept[1], clock.now()) is not None:
         st.rerun()  # the full run's guard signs out and says why
+    # Still here, on the page last noted (a lesson read, a game played without a rerun):
+    # the live view keeps them signed in.
+    last: Noted | None = st.session_state.get(KEY_NOTED)
+    if last is not None and last.profile_id == kept[1].profile_id:
+        note_page(last.page)
 
 
 def watch() -> None:

@@ -30,6 +30,7 @@ from escoba import Deck, Rules
 from trainer.cards import deck_for_game
 from trainer.gameplay import GameSession
 from trainer.i18n import LANGUAGES
+from trainer.live_view import signed_out
 from trainer.profile_book import ProfileBook
 from trainer.storage import GameRow, Profile, Storage, app_database, configure_sqlite
 from trainer.storage.trouble import UNAVAILABLE
@@ -73,7 +74,8 @@ CHILD_STATE_PREFIXES = (
     "review_", "balloons_", "qf_round", "pz_current", "pz_count", "pz_state", "pz_hand",
     "pz_keeper",
     "pz_table", "dy", "lesson_", "mc_task", "mc_current", "mc_round", "mastery_cache",
-    "replay_step", "new_game_open", "pupil_visit")  # pupil_visit: ui.pupil_guard.KEY_VISIT
+    "replay_step", "new_game_open", "pupil_visit",  # pupil_visit: ui.pupil_guard.KEY_VISIT
+    "pupil_noted")  # ui.pupil_guard.KEY_NOTED
 # A profile id in the URL: plain ASCII digits, no sign, small enough for any database
 # integer (a 20-digit number overflowed SQLite's and showed "Oops" twice).
 _PROFILE_ID = re.compile(r"[0-9]{1,9}")
@@ -224,8 +226,16 @@ def _load_profile(profile: Profile) -> None:
 
 
 def set_profile(profile: Profile | None) -> None:
-    """Choose the profile of this session (a PIN, if it has one, was checked already)."""
+    """Choose the profile of this session (a PIN, if it has one, was checked already).
+    The pupil signed in before, if any, is signed out of the teacher's live view."""
     ask_pin(None)
+    previous = st.session_state.get(_PROFILE)
+    if previous is not None and (profile is None or profile.id != previous):
+        try:
+            signed_out(storage(), int(previous))
+        except Exception:  # the database unreachable: the sign-out happens all the same
+            log.warning("could not mark profile %s signed out on the live view", previous,
+                        exc_info=True)
     if profile is None:
         drop_child_state()
         for key in (_PROFILE, _PROFILE_OBJ, _GAME, _SETTINGS):

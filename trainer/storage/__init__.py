@@ -3,8 +3,10 @@
 - :mod:`.migrations` -- the database's history, each migration with its own tables;
 - :mod:`.schema` -- the tables as they are now, the connection, migrating on start;
 - :mod:`.profiles`, :mod:`.games`, :mod:`.practice`, :mod:`.lessons`, :mod:`.classroom`,
-  :mod:`.tables`, :mod:`.limits`, :mod:`.progress`, :mod:`.live` (a class's live rounds)
-  -- data access per domain (:mod:`.hashing`: the slow salted hash of PINs and passwords).
+  :mod:`.tables`, :mod:`.limits`, :mod:`.progress`, :mod:`.live` (a class's live rounds),
+  :mod:`.class_games` (the class against the computer), :mod:`.activity` (the teacher's
+  live view) -- data access per domain (:mod:`.hashing`: the slow salted hash of PINs and
+  passwords).
 
 :class:`Storage` is all of them over one ``Engine``, tested without Streamlit
 against SQLite and PostgreSQL alike. The app gets its engine from
@@ -13,6 +15,8 @@ against SQLite and PostgreSQL alike. The app gets its engine from
 
 from __future__ import annotations
 
+from .activity import ActivityRow, ActivityStore
+from .class_games import ClassGameRow, ClassGameStore
 from .classroom import (
     AssignmentRow,
     ClassDeletion,
@@ -57,11 +61,12 @@ __all__ = ["Storage", "Profile", "ProfileData", "GameRow", "GameChanged", "MoveR
            "AssignmentRow", "GroupRow", "ClassSnapshot", "ClassDeletion", "ClassVersion",
            "FactRecord",
            "PupilAggregates", "TaskProgress",
-           "LiveRoundRow", "LiveAnswerRow",
+           "LiveRoundRow", "LiveAnswerRow", "ClassGameRow", "ActivityRow",
            "TableRow", "SeatRow", "NewSeat", "TableChanged", "TablePulse", "SecretTries"]
 
 
 class Storage(ProfileStore, GameStore, PracticeStore, LessonStore, ClassroomStore, TableStore,
-              LimitStore, ProgressStore, LiveStore):
+              LimitStore, ProgressStore, LiveStore, ClassGameStore,
+              ActivityStore):
     """Profiles, games, practice, lessons, the classroom and tables between devices over
     one SQLAlchemy engine (SQLite or PostgreSQL)."""

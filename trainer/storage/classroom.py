@@ -50,10 +50,12 @@ from .schema import (
     attempt_totals,
     attempts,
     aware,
+    class_games,
     class_groups,
     class_members,
     class_presence,
     class_teachers,
+    class_votes,
     classes,
     daily_results,
     fact_days,
@@ -67,6 +69,7 @@ from .schema import (
     now,
     profiles,
     puzzle_streaks,
+    quick_fact_seconds,
     quick_fact_times,
     teacher_invites,
     teachers,
@@ -544,6 +547,9 @@ class ClassroomStore(Database):
             conn.execute(live_answers.delete().where(live_answers.c.round_id.in_(rounds)))
             conn.execute(live_rounds.delete().where(live_rounds.c.class_id == class_id))
             conn.execute(class_presence.delete().where(class_presence.c.class_id == class_id))
+            played = sa.select(class_games.c.id).where(class_games.c.class_id == class_id)
+            conn.execute(class_votes.delete().where(class_votes.c.game_id.in_(played)))
+            conn.execute(class_games.delete().where(class_games.c.class_id == class_id))
             conn.execute(class_teachers.delete().where(class_teachers.c.class_id == class_id))
             conn.execute(classes.delete().where(classes.c.id == class_id))
 
@@ -870,19 +876,28 @@ class ClassroomStore(Database):
                                                  aware(r.a_created),  # type: ignore[arg-type]
                                                  r.a_group, r.a_pupil)
                            for r in rows if r.a_id is not None}.values())
-            # 2. the pupils, each with its lesson results and unfinished lesson goes (one
-            # row per level, the two tables one under the other: no product of the two)
-            # and last game
+            # 2. the pupils with their last game, then their lesson results and
+            # unfinished lesson goes (one row per level, the two tables one under the
+            # other: no product of the two), each read on its own: joined, every lesson
+            # row carried its pupil's columns and the last game (a year: 1,500 rows).
             mine = class_members.c.class_id == class_id
             if only is not None:
                 mine = mine & (class_members.c.profile_id == only)
-            # Each pupil's last game, grouped once (as a scalar subquery it was computed
-            # again for each of the pupil's lesson rows, over every game of their year),
-            # and the class's lesson rows only (not every profile's, then joined).
+            # Each pupil's last game: one look in the index on games (profile_id,
+            # updated_at) per pupil (migration 22), not a year of games grouped.
+            last_game = sa.select(sa.func.max(games.c.updated_at)).where(
+                games.c.profile_id == class_members.c.profile_id).scalar_subquery()
+            members: dict[int, Member] = {}
+            last: dict[int, datetime] = {}
+            for r in conn.execute(_members_query(last_game.label("last_game")).where(mine)
+                                  .order_by(sa.func.lower(profiles.c.nickname),
+                                            profiles.c.id)):
+                if r.profile_id not in members:
+                    members[r.profile_id] = _member(r)
+                    if r.last_game is not None:
+                        last[r.profile_id] = aware(r.last_game)  # type: ignore[assignment]
+            # The class's lesson rows only (not every profile's).
             theirs = sa.select(class_members.c.profile_id).where(mine)
-            last_game = sa.select(games.c.profile_id,
-                                  sa.func.max(games.c.updated_at).label("last_game")).where(
-                games.c.profile_id.in_(theirs)).group_by(games.c.profile_id).subquery("last")
             levels = sa.union_all(
                 sa.select(lesson_results.c.profile_id, sa.literal(1).label("done"),
                           lesson_results.c.stage, lesson_results.c.level,
@@ -897,25 +912,11 @@ class ClassroomStore(Database):
                           lesson_goes.c.wrong.label("second"),
                           lesson_goes.c.started_at.label("l_created"),
                           lesson_goes.c.updated_at.label("l_updated"))
-                .where(lesson_goes.c.profile_id.in_(theirs))).subquery("levels")
-            member_rows = conn.execute(
-                _members_query(last_game.c.last_game, levels.c.done, levels.c.stage,
-                               levels.c.level, levels.c.first, levels.c.second,
-                               levels.c.l_created, levels.c.l_updated)
-                .outerjoin(levels, levels.c.profile_id == profiles.c.id)
-                .outerjoin(last_game, last_game.c.profile_id == profiles.c.id)
-                .where(mine).order_by(sa.func.lower(profiles.c.nickname), profiles.c.id)).all()
-            members: dict[int, Member] = {}
-            lessons: dict[int, dict[tuple[str, str], LessonBest]] = {}
-            goes: dict[int, dict[tuple[str, str], LessonGo]] = {}
-            last: dict[int, datetime] = {}
-            for r in member_rows:
-                members.setdefault(r.profile_id, _member(r))
-                lessons.setdefault(r.profile_id, {})
-                goes.setdefault(r.profile_id, {})
-                if r.last_game is not None:
-                    last[r.profile_id] = aware(r.last_game)  # type: ignore[assignment]
-                if r.stage is None:
+                .where(lesson_goes.c.profile_id.in_(theirs)))
+            lessons: dict[int, dict[tuple[str, str], LessonBest]] = {pid: {} for pid in members}
+            goes: dict[int, dict[tuple[str, str], LessonGo]] = {pid: {} for pid in members}
+            for r in conn.execute(levels):
+                if r.profile_id not in members:  # joined as this was read
                     continue
                 if r.done:
                     lessons[r.profile_id][(r.stage, r.level)] = LessonBest(
@@ -981,28 +982,8 @@ def _read_aggregates(conn: Connection, pupils: sa.Select, ids: Sequence[int],
         parts[r.profile_id]["days"][r.day] = (r.practice, r.solved)
     for r in conn.execute(sa.select(fact_days).where(recent_days(fact_days))):
         parts[r.profile_id]["fact_days"].setdefault(r.day, {})[r.fact] = (r.tries, r.wrong)
-    # The median's one or two middle times, found by the database: the rows whose running
-    # count covers the middle places (0-based (n - 1) // 2 and n // 2).
-    running = sa.select(
-        quick_fact_times.c.profile_id, quick_fact_times.c.centiseconds,
-        quick_fact_times.c.answers,
-        sa.func.sum(quick_fact_times.c.answers).over(
-            partition_by=quick_fact_times.c.profile_id,
-            order_by=quick_fact_times.c.centiseconds).label("upto"),
-        sa.func.sum(quick_fact_times.c.answers).over(
-            partition_by=quick_fact_times.c.profile_id).label("total"),
-    ).where(of(quick_fact_times)).subquery()
-    middle: dict[int, list[float]] = {}
-    for r in conn.execute(sa.select(running).where(
-            (running.c.upto > (running.c.total - 1) / 2)
-            & (running.c.upto - running.c.answers <= running.c.total / 2))
-            .order_by(running.c.profile_id, running.c.centiseconds)):
-        first, last = int(r.upto) - r.answers, int(r.upto) - 1
-        places = {(int(r.total) - 1) // 2, int(r.total) // 2}
-        middle.setdefault(r.profile_id, []).extend(
-            r.centiseconds / 100 for place in sorted(places) if first <= place <= last)
-    for pid, values in middle.items():
-        parts[pid]["quick_middle"] = tuple(values)
+    for pid, values in _quick_middles(conn, of(quick_fact_seconds)).items():
+        parts[pid]["quick_middle"] = values
     latest: dict[int, Any] = {}
     for r in conn.execute(sa.select(puzzle_streaks).where(of(puzzle_streaks))):
         if r.profile_id not in latest or r.last_id > latest[r.profile_id].last_id:
@@ -1011,6 +992,48 @@ def _read_aggregates(conn: Connection, pupils: sa.Select, ids: Sequence[int],
         parts[pid]["latest_puzzles"] = (r.kind, r.level, r.capture_sum, tuple(
             bool(solved) for _, solved in json.loads(r.recent)))
     return {pid: PupilAggregates(**values) for pid, values in parts.items()}
+
+
+def _quick_middles(conn: Connection, pupils: Any) -> dict[int, tuple[float, ...]]:
+    """Each pupil's one or two middle times of the right quick facts (their median's:
+    the 0-based places ``(n - 1) // 2`` and ``n // 2``), in seconds, found by the
+    database in one statement: the running counts per whole second
+    (``quick_fact_seconds``: a few dozen rows a pupil, whatever the year) say which one or
+    two seconds hold the middle places; only those seconds' hundredths are read and
+    counted on (at most a hundred rows a pupil), not the year's every distinct time."""
+    seconds, times = quick_fact_seconds, quick_fact_times
+
+    def middle(table: Any, key: Any, start: Any = 0) -> Any:
+        """``table``'s rows whose running count (from ``start``) covers a middle place."""
+        upto = start + sa.func.sum(table.c.answers).over(partition_by=table.c.profile_id,
+                                                          order_by=key)
+        running = sa.select(table, upto.label("upto")).subquery()
+        return running, (running.c.upto > (running.c.total - 1) / 2) \
+            & (running.c.upto - running.c.answers <= running.c.total / 2)
+
+    counted = sa.select(seconds, sa.func.sum(seconds.c.answers).over(
+        partition_by=seconds.c.profile_id).label("total")).where(pupils).subquery()
+    per_second, holds = middle(counted, counted.c.seconds)
+    picked = sa.select(per_second.c.profile_id, per_second.c.seconds, per_second.c.total,
+                       (per_second.c.upto - per_second.c.answers).label("before")
+                       ).where(holds).subquery()
+    fine = sa.select(times.c.profile_id, times.c.centiseconds, times.c.answers,
+                     picked.c.total, picked.c.before).join(picked, (
+                         picked.c.profile_id == times.c.profile_id)
+                         & (times.c.centiseconds >= picked.c.seconds * 100)
+                         & (times.c.centiseconds < picked.c.seconds * 100 + 100)).subquery()
+    # The middle seconds are next to each other in the order: their hundredths count on
+    # from the answers before the first of them.
+    per_time, covers = middle(fine, fine.c.centiseconds, sa.func.min(fine.c.before).over(
+        partition_by=fine.c.profile_id))
+    found: dict[int, list[float]] = {}
+    for r in conn.execute(sa.select(per_time).where(covers)
+                          .order_by(per_time.c.profile_id, per_time.c.centiseconds)):
+        first, last = int(r.upto) - r.answers, int(r.upto) - 1
+        places = {(int(r.total) - 1) // 2, int(r.total) // 2}
+        found.setdefault(r.profile_id, []).extend(
+            r.centiseconds / 100 for place in sorted(places) if first <= place <= last)
+    return {pid: tuple(values) for pid, values in found.items()}
 
 
 def class_scope(class_id: int) -> str:

@@ -521,7 +521,8 @@ def _migration_16(conn: Connection) -> None:
                  sa.Column("last_id", sa.Integer, nullable=False),
                  sa.Column("recent", sa.Text, nullable=False)))
     for table in tables:
-        table.create(conn)
+        if table is not None:
+            table.create(conn)
     tally = Tally()
     rows = conn.execute(sa.text(
         "SELECT id, profile_id, created_at, day, kind, level, capture_sum, correct, seconds, "
@@ -657,6 +658,101 @@ def _migration_19(conn: Connection) -> None:
     ).create(conn)
 
 
+def _class_game_tables(meta: sa.MetaData) -> tuple[sa.Table, sa.Table]:
+    """The class-vs-computer tables of migration 20 on ``meta`` (also the schema's)."""
+    games_ = sa.Table(
+        "class_games", meta,
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("class_id", sa.Integer, sa.ForeignKey("classes.id", ondelete="CASCADE"),
+                  nullable=False, index=True),
+        sa.Column("level", sa.String(16), nullable=False),
+        sa.Column("target", sa.Integer, nullable=False),
+        sa.Column("seed", sa.BigInteger, nullable=False),
+        sa.Column("record", sa.Text, nullable=False),
+        sa.Column("state", sa.String(12), nullable=False),
+        sa.Column("turn", sa.Integer, nullable=False),
+        sa.Column("last", sa.Text, nullable=True),
+        sa.Column("revision", sa.Integer, nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    )
+    votes = sa.Table(
+        "class_votes", meta,
+        sa.Column("game_id", sa.Integer, sa.ForeignKey("class_games.id", ondelete="CASCADE"),
+                  primary_key=True),
+        sa.Column("turn", sa.Integer, primary_key=True),
+        sa.Column("profile_id", sa.Integer, sa.ForeignKey("profiles.id", ondelete="CASCADE"),
+                  primary_key=True, index=True),
+        sa.Column("move", sa.String(64), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    )
+    return games_, votes
+
+
+def _migration_20(conn: Connection) -> None:
+    """The class against the computer (issue 29): a class's game on the projector (its
+    ``escoba-record/1``, the computer's level, the target, where it is: voting, a round
+    over, over, closed; the class's turn number) and the pupils' votes, one per pupil per
+    turn (a move's board name)."""
+    v20 = sa.MetaData()
+    sa.Table("profiles", v20, sa.Column("id", sa.Integer, primary_key=True))
+    sa.Table("classes", v20, sa.Column("id", sa.Integer, primary_key=True))
+    for table in _class_game_tables(v20):
+        table.create(conn)
+
+
+def _migration_21(conn: Connection) -> None:
+    """The teacher's live view (issue 29): one row per pupil kept current as they go --
+    the tablet (an anonymous label), the page and the assignment in hand, when they were
+    last seen and last answered, their wrong answers in a row, and their answers of the
+    last minutes in ten-second buckets -- so the view of a class is one query."""
+    v21 = sa.MetaData()
+    sa.Table("profiles", v21, sa.Column("id", sa.Integer, primary_key=True))
+    sa.Table("classes", v21, sa.Column("id", sa.Integer, primary_key=True))
+    sa.Table(
+        "pupil_activity", v21,
+        sa.Column("profile_id", sa.Integer, sa.ForeignKey("profiles.id", ondelete="CASCADE"),
+                  primary_key=True),
+        sa.Column("class_id", sa.Integer, sa.ForeignKey("classes.id", ondelete="CASCADE"),
+                  nullable=False, index=True),
+        sa.Column("device", sa.String(16), nullable=True),
+        sa.Column("page", sa.String(32), nullable=True),
+        sa.Column("assignment_id", sa.Integer, nullable=True),
+        sa.Column("page_since", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("seen_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("answer_at", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("right_at", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("wrong_streak", sa.Integer, nullable=False),
+        sa.Column("recent", sa.Text, nullable=False),
+        sa.Column("answer_what", sa.String(48), nullable=True),
+    ).create(conn)
+
+
+def _migration_22(conn: Connection) -> None:
+    """The right quick facts per whole second (issue 32): the teacher's dashboard finds
+    the median's second there and reads only its hundredths (computed here from
+    ``quick_fact_times``); and an index on each pupil's games by time, so that the last
+    game is found by the index, not among a school year of games."""
+    v22 = sa.MetaData()
+    sa.Table("profiles", v22, sa.Column("id", sa.Integer, primary_key=True))
+    seconds = sa.Table(
+        "quick_fact_seconds", v22,
+        sa.Column("profile_id", sa.Integer, sa.ForeignKey("profiles.id", ondelete="CASCADE"),
+                  primary_key=True),
+        sa.Column("seconds", sa.Integer, primary_key=True),
+        sa.Column("answers", sa.Integer, nullable=False))
+    seconds.create(conn)
+    times = sa.Table("quick_fact_times", v22, sa.Column("profile_id", sa.Integer),
+                     sa.Column("centiseconds", sa.Integer), sa.Column("answers", sa.Integer))
+    whole = (times.c.centiseconds // 100).label("seconds")
+    conn.execute(seconds.insert().from_select(
+        ["profile_id", "seconds", "answers"],
+        sa.select(times.c.profile_id, whole, sa.func.sum(times.c.answers))
+        .group_by(times.c.profile_id, whole)))
+    conn.exec_driver_sql(
+        "CREATE INDEX ix_games_profile_updated ON games (profile_id, updated_at)")
+
+
 #: Append only; never edit one that has shipped.
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "profiles, games, moves, results", _migration_1),
@@ -679,5 +775,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(17, "each pupil's progress on each assignment", _migration_17),
     Migration(18, "groups within a class; an assignment's group or pupil", _migration_18),
     Migration(19, "live rounds, their answers, pupils seen on My class", _migration_19),
+    Migration(20, "a class's games against the computer and their votes", _migration_20),
+    Migration(21, "each pupil's activity for the teacher's live view", _migration_21),
+    Migration(22, "quick facts' times per second; games by pupil and time", _migration_22),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version

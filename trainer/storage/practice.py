@@ -13,6 +13,7 @@ import sqlalchemy as sa
 
 from puzzles.practice import Attempt
 
+from .activity import note_answers
 from .aggregates import insert_attempts
 from .assignment_progress import add_to_assignments
 from .schema import (
@@ -74,12 +75,14 @@ def attempt_values(profile_id: int, attempt: Attempt, stamp: datetime) -> dict[s
 
 def add_attempts(conn: sa.Connection, rows: Sequence[dict[str, Any]]) -> list[int]:
     """Attempt rows (:func:`attempt_values`) inserted with their aggregates and their
-    pupils' progress on their class's assignments (:mod:`.assignment_progress`), in
+    pupils' progress on their class's assignments (:mod:`.assignment_progress`) and
+    their activity rows (:mod:`.activity`: the teacher's live view), in
     ``conn``'s transaction: the one way an attempt is written. Their ids, in order."""
     ids = insert_attempts(conn, attempts, rows, AGGREGATES)
     if not ids:
         return ids
     add_to_assignments(conn, TASK_TABLES, rows, ids)
+    note_answers(conn, rows)  # the teacher's live view (issue 29)
     return ids
 
 

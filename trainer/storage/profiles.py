@@ -24,6 +24,7 @@ from .schema import (
     aware,
     class_members,
     class_presence,
+    class_votes,
     daily_results,
     games,
     group_members,
@@ -259,6 +260,7 @@ def delete_profiles(conn: Connection, profile_ids: Sequence[int]) -> None:
     conn.execute(lesson_results.delete().where(lesson_results.c.profile_id.in_(ids)))
     conn.execute(lesson_goes.delete().where(lesson_goes.c.profile_id.in_(ids)))
     conn.execute(live_answers.delete().where(live_answers.c.profile_id.in_(ids)))
+    conn.execute(class_votes.delete().where(class_votes.c.profile_id.in_(ids)))
     conn.execute(class_presence.delete().where(class_presence.c.profile_id.in_(ids)))
     conn.execute(moves.delete().where(moves.c.game_id.in_(game_ids)))
     conn.execute(results.delete().where(results.c.game_id.in_(game_ids)))

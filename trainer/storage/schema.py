@@ -30,8 +30,10 @@ __all__ = ["Database", "StorageError", "metadata", "schema_version", "profiles",
            "classes", "class_teachers", "class_members", "assignments", "game_tables",
            "table_seats", "secret_tries", "puzzle_progress", "teacher_invites", "fact_progress",
            "fact_days", "attempt_totals", "attempt_days", "quick_fact_times", "puzzle_streaks",
+           "quick_fact_seconds",
            "assignment_progress", "TASK_TABLES", "class_groups", "group_members",
-           "live_rounds", "live_answers", "class_presence",
+           "live_rounds", "live_answers", "class_presence", "class_games", "class_votes",
+           "pupil_activity",
            "AGGREGATES",
            "sqlite_url",
            "configure_sqlite",
@@ -110,6 +112,9 @@ games = sa.Table(
     # concurrency). Not the number of moves: dealing a round is a save too.
     sa.Column("revision", sa.Integer, nullable=False, default=0, server_default=sa.text("0")),
 )
+
+#: Each pupil's last game, found by the index (migration 22), not over their year of games.
+sa.Index("ix_games_profile_updated", games.c.profile_id, games.c.updated_at)
 
 moves = sa.Table(
     "moves", metadata,
@@ -472,6 +477,13 @@ quick_fact_times = sa.Table(
     sa.Column("answers", sa.Integer, nullable=False),  # right quick facts in that time
 )
 
+#: The right quick facts per whole second (migration 22): where the median is.
+quick_fact_seconds = sa.Table(
+    "quick_fact_seconds", metadata, _pupil(),
+    sa.Column("seconds", sa.Integer, primary_key=True),  # centiseconds // 100
+    sa.Column("answers", sa.Integer, nullable=False),
+)
+
 puzzle_streaks = sa.Table(
     "puzzle_streaks", metadata, _pupil(),
     sa.Column("kind", sa.String(16), primary_key=True),
@@ -537,10 +549,63 @@ class_presence = sa.Table(
     sa.Column("seen_at", sa.DateTime(timezone=True), nullable=False),
 )
 
+# The class against the computer (issue 29, migration 20): the game on the projector and
+# the pupils' votes, one per pupil per turn of the class.
+class_games = sa.Table(
+    "class_games", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("class_id", sa.Integer, sa.ForeignKey("classes.id", ondelete="CASCADE"),
+              nullable=False, index=True),
+    sa.Column("level", sa.String(16), nullable=False),  # the computer's level
+    sa.Column("target", sa.Integer, nullable=False),  # points to win (1: first to lead)
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("record", sa.Text, nullable=False),  # JSON: escoba-record/1 of the game
+    sa.Column("state", sa.String(12), nullable=False),  # voting | round_over | over | closed
+    sa.Column("turn", sa.Integer, nullable=False),  # the class's turn the votes are for
+    sa.Column("last", sa.Text, nullable=True),  # JSON: what the last close of a vote did
+    sa.Column("revision", sa.Integer, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+#: One vote per pupil per turn of the class (changed until the turn closes).
+class_votes = sa.Table(
+    "class_votes", metadata,
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("class_games.id", ondelete="CASCADE"),
+              primary_key=True),
+    sa.Column("turn", sa.Integer, primary_key=True),
+    sa.Column("profile_id", sa.Integer, sa.ForeignKey("profiles.id", ondelete="CASCADE"),
+              primary_key=True, index=True),
+    sa.Column("move", sa.String(64), nullable=False),  # the board's name: "7o|3c.5e"
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+#: The teacher's live view (issue 29, migration 21): where each pupil of a class is now,
+#: kept current by their page runs (throttled: trainer.live_view) and by their answers
+#: (in the answer's transaction: .activity). One row per pupil; ``page`` NULL: signed out.
+pupil_activity = sa.Table(
+    "pupil_activity", metadata,
+    sa.Column("profile_id", sa.Integer, sa.ForeignKey("profiles.id", ondelete="CASCADE"),
+              primary_key=True),
+    sa.Column("class_id", sa.Integer, sa.ForeignKey("classes.id", ondelete="CASCADE"),
+              nullable=False, index=True),
+    sa.Column("device", sa.String(16), nullable=True),  # the tablet's anonymous label
+    sa.Column("page", sa.String(32), nullable=True),  # "puzzles", "my_class", ...
+    # The assignment being done on My class (no key: a deleted one reads as none).
+    sa.Column("assignment_id", sa.Integer, nullable=True),
+    sa.Column("page_since", sa.DateTime(timezone=True), nullable=True),  # on this page since
+    sa.Column("seen_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("answer_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("right_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("wrong_streak", sa.Integer, nullable=False),  # wrong answers since a right one
+    sa.Column("recent", sa.Text, nullable=False),  # JSON [[10-s bucket, answers, right], ...]
+    sa.Column("answer_what", sa.String(48), nullable=True),  # "mode:kind:level" of the last
+)
+
 
 #: The aggregates every attempt adds to, in the attempt's transaction.
 AGGREGATES = AggregateTables(fact_progress, fact_days, attempt_totals, attempt_days,
-                             quick_fact_times, puzzle_streaks)
+                             quick_fact_times, puzzle_streaks, quick_fact_seconds)
 #: What an assignment's progress reads and writes.
 TASK_TABLES = TaskTables(assignment_progress, assignments, attempts, classes, class_members)
 

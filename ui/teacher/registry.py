@@ -7,10 +7,12 @@ from __future__ import annotations
 from .part import Part
 from .parts import (
     assignments,
+    class_game,
     dashboard,
     export,
     grid,
     groups,
+    live_view,
     printing,
     projector,
     pupils,
@@ -20,7 +22,7 @@ from .parts import (
 __all__ = ["PARTS", "PART_KEYS"]
 
 PARTS: tuple[Part, ...] = (dashboard.PART, grid.PART, pupils.PART, groups.PART,
-                           assignments.PART, projector.PART, printing.PART, export.PART,
-                           settings.PART)
+                           assignments.PART, projector.PART, class_game.PART,
+                           live_view.PART, printing.PART, export.PART, settings.PART)
 #: The parts' keys: the control's options (a class opens at the first).
 PART_KEYS = tuple(part.key for part in PARTS)

@@ -1,0 +1,166 @@
+"""Class against the computer with AppTest (issue 29): the teacher's "Class vs computer"
+part on the projector and three pupils on My class voting the class's moves (with the
+text choosers: AppTest runs no JavaScript, so the board's own taps are the browser
+test's), through ties, a turn nobody voted, an illegal vote, to the end of the game.
+The projector never shows a pupil's nickname."""
+
+from __future__ import annotations
+
+import pytest
+
+import trainer.storage.classroom as storage_classroom
+from tests.test_app_classroom import (
+    MY_CLASS,
+    NOW,
+    _class,
+    click,
+    open_class,
+    part,
+    shown,
+    sign_in_pupil,
+    store,
+)
+from tests.test_app_helpers import assert_ok, new_app
+from trainer.board_view import move_key
+from trainer.class_game import ClassGame, move_of
+
+pytestmark = pytest.mark.usefixtures("fresh_app")
+
+
+@pytest.fixture(autouse=True)
+def _setup(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ESCOBA_NOW", NOW)
+    monkeypatch.setattr(storage_classroom, "PIN_COST", {"n": 2**8, "r": 8, "p": 1})
+    monkeypatch.setattr(storage_classroom, "PASSWORD_COST", {"n": 2**8, "r": 8, "p": 1})
+
+
+def _game(db, class_id: int) -> ClassGame:
+    row = db.class_game(class_id)
+    assert row is not None
+    return ClassGame(row, "3B")
+
+
+def _vote(at, key: str) -> None:
+    move = move_of(key)
+    at.pills(key="mc_cg_hand").set_value(str(move.card))
+    if any(p.key == "mc_cg_table" for p in at.pills):
+        at.pills(key="mc_cg_table").set_value([str(c) for c in sorted(move.take)])
+    at.run()
+    click(at, "mc_cg_vote")
+
+
+def test_a_class_plays_the_computer_by_votes_to_the_end() -> None:
+    db = store()
+    (_, info), ids = _class(db, "Ms Díaz", "3B", "Quokka\nWombat\nNumbat",
+                            ["4821", "7395", "2468"])
+    teacher = open_class("en-US", "Ms Díaz", info.id)
+    part(teacher, "class_game")
+    assert "Start a game against the computer" in teacher.button(key="tc_cg_start").label
+    pupils = [new_app(), new_app(), new_app()]
+    for at, (name, pin) in zip(pupils, (("Quokka", "4821"), ("Wombat", "7395"),
+                                        ("Numbat", "2468")), strict=True):
+        at.switch_page(MY_CLASS).run()
+        sign_in_pupil(at, info.code, ids[name], pin)
+        assert "Your tasks" in shown(at)
+    click(teacher, "tc_cg_start")
+    game = _game(db, info.id)
+    assert game.voting and "0 votes in" in shown(teacher.main)
+
+    for at in pupils:
+        at.run()
+        assert_ok(at)
+        assert "Class against the computer: vote for the class's move!" in shown(at)
+        assert "Your tasks" not in shown(at)
+    # An illegal vote: the engine says why, nothing is counted.
+    obs = game.observation()
+    wrong = move_key(obs.hand[0], obs.table)
+    _vote(pupils[0], wrong)
+    assert any("not 15" in e.value or "15" in e.value for e in pupils[0].error), \
+        [e.value for e in pupils[0].error]
+    assert "0 votes in" in shown(teacher.run().main)
+    turns = 0
+    while True:
+        game = _game(db, info.id)
+        if game.state == "over":
+            break
+        if game.state == "round_over":
+            click(teacher, "tc_cg_next")
+            continue
+        legal = [move_key(m.card, m.take) for m in game.legal_moves()]
+        if turns == 0 and len(legal) > 1:
+            # Three votes, one changed: the move with most votes is played.
+            _vote(pupils[0], legal[0])
+            _vote(pupils[1], legal[1])
+            _vote(pupils[2], legal[0])
+            _vote(pupils[2], legal[1])  # Numbat changes her mind: 1 against 2
+            assert "Your vote:" in shown(pupils[2])
+            teacher.run()
+            assert "3 votes in" in shown(teacher.main)
+            click(teacher, "tc_cg_close")
+            assert _game(db, info.id).last.move == move_of(legal[1])
+            assert "(2 votes)" in shown(teacher.main)
+            assert "Coach:" in shown(teacher.main)
+        elif turns == 1 and len(legal) > 1:
+            _vote(pupils[0], legal[0])
+            _vote(pupils[1], legal[1])
+            teacher.run()
+            assert "A tie: tap the move the class plays." in shown(teacher.main)
+            click(teacher, "tc_cg_tie_1")
+        elif turns == 2:
+            teacher.run()
+            assert "0 votes in" in shown(teacher.main)
+            assert "No votes yet" in teacher.expander[0].label
+            teacher.selectbox(key="tc_cg_pick").set_value(legal[-1]).run()
+            click(teacher, "tc_cg_play_pick")
+        else:
+            for at in pupils:
+                at.run()
+                _vote(at, legal[0])
+            teacher.run()
+            click(teacher, "tc_cg_close")
+        after = _game(db, info.id)
+        assert after.turn == game.turn + 1 or after.state != "voting"
+        for at in pupils:
+            at.run()
+            assert_ok(at)
+        turns += 1
+        assert turns < 120
+    teacher.run()
+    assert_ok(teacher)
+    result = shown(teacher.main)
+    assert "The class won!" in result or "The computer won this time." in result
+    # Never a pupil's nickname on the projector.
+    assert not any(name in result for name in ("Quokka", "Wombat", "Numbat"))
+    for at in pupils:
+        at.run()
+        assert "The game is over: look at the board!" in shown(at)
+        assert "Your tasks" in shown(at)
+    click(teacher, "tc_cg_end")
+    assert db.class_game(info.id) is None
+    assert teacher.button(key="tc_cg_start")
+    # The votes were the pupils' evidence, named as the class's game.
+    assert any(a.puzzle_id.startswith("classgame-") for a in db.attempts(ids["Quokka"]))
+
+
+@pytest.mark.parametrize("locale", ["de-DE", "zh-CN", "es-ES"])
+def test_the_class_game_speaks_the_language(caplog, locale: str) -> None:
+    """The part and the pupil's vote in another language: every word found, with its
+    parameters (a missing one is logged by the catalogs)."""
+    db = store()
+    (_, info), ids = _class(db, "Ms Díaz", "3B", "Quokka\nWombat", ["4821", "7395"])
+    with caplog.at_level("WARNING", logger="locales"):
+        teacher = open_class(locale, "Ms Díaz", info.id)
+        part(teacher, "class_game")
+        click(teacher, "tc_cg_start")
+        pupil = new_app(locale=locale)
+        pupil.switch_page(MY_CLASS).run()
+        sign_in_pupil(pupil, info.code, ids["Quokka"], "4821")
+        game = _game(db, info.id)
+        _vote(pupil, move_key(game.legal_moves()[0].card, game.legal_moves()[0].take))
+        teacher.run()
+        click(teacher, "tc_cg_close")
+        pupil.run()
+        assert_ok(pupil)
+        seen = shown(teacher.main) + shown(pupil)
+    assert "Class vs computer" not in seen and "votes in" not in seen
+    assert [r.getMessage() for r in caplog.records if r.name == "locales"] == []

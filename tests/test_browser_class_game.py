@@ -1,0 +1,195 @@
+"""The class against the computer in the real browser (issue 29): the projector on a
+1920 × 1080 screen, Lola on a phone (390 × 844), Teo and Noa on tablets (1024 × 768).
+
+The teacher starts a game against the computer on "Class vs computer"; each tablet shows
+the class's hand on the board within a couple of seconds; the pupils vote by tapping a
+card of the class and the table cards it takes, then Vote; the projector's count and the
+bars on the class's cards move by themselves; the teacher closes the vote and the
+projector says what the class played, the coach's sentence and the computer's reply; the
+game is played to its end by votes. No child's name is ever on the projector.
+
+Screenshots: test-artifacts/29-vote-*.png.
+"""
+
+from __future__ import annotations
+
+import pytest
+import sqlalchemy as sa
+
+from tests.test_browser import (  # noqa: F401 (fixtures)
+    _artifact,
+    _context,
+    _tap,
+    _wait_idle,
+    browser_type_launch_args,
+    server,
+)
+from tests.test_browser_live_round import _button, _main
+from trainer.class_game import ClassGame
+from trainer.classroom import Classroom, TeacherAuth
+from trainer.storage import Storage, configure_sqlite
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+PASSWORD = "seven oros on the table"
+PINS = {"Lola": "4821", "Teo": "7395", "Noa": "2468"}
+HOW = "Tap a card of the class, then the table cards it takes, then Vote."
+
+
+def _seed(db_path) -> tuple[int, str, dict[str, int]]:
+    engine = sa.create_engine(f"sqlite:///{db_path}")
+    configure_sqlite(engine)
+    store = Storage(engine)
+    session = TeacherAuth(store).create_account("Ms Robles", PASSWORD, command_line=True)
+    pins = iter(PINS.values())
+    room = Classroom(store, session, pin_maker=lambda: next(pins))
+    info = room.create_class("4A")
+    added = room.add_pupils(info.id, "\n".join(PINS))
+    engine.dispose()
+    return info.id, info.code, {p.nickname: p.profile_id for p in added.added}
+
+
+def _game(db_path, class_id: int) -> ClassGame | None:
+    engine = sa.create_engine(f"sqlite:///{db_path}")
+    row = Storage(engine, migrate=False).class_game(class_id)
+    engine.dispose()
+    return None if row is None else ClassGame(row, "4A")
+
+
+def _signs_in(page, url: str, code: str, name: str, profile_id: int) -> None:
+    page.goto(f"{url}/my_class")
+    page.locator(".st-key-mc_code input").wait_for()
+    _wait_idle(page)
+    page.locator(".st-key-mc_code input").fill(code)
+    page.get_by_role("button", name="Find my class").click()
+    _button(page, f"mc_pupil_{profile_id}").click()
+    page.get_by_text("Type your PIN.").wait_for()
+    _wait_idle(page)
+    for digit in PINS[name]:
+        _button(page, f"mc_d_{digit}").click()
+        _wait_idle(page)
+    page.get_by_text("Your tasks").wait_for()
+
+
+def _vote(page, move) -> None:
+    """Tap the move's cards on the board, then Vote; the tablet says the vote is in."""
+    page.get_by_text(HOW).wait_for(timeout=15_000)
+    _wait_idle(page)
+    _tap(page, move.card).click()
+    for card in sorted(move.take):
+        _tap(page, card).click()
+    page.locator(".eb-play").click()
+    page.get_by_text("Your vote:").wait_for(timeout=15_000)
+    _wait_idle(page)
+
+
+def test_a_class_plays_the_computer_by_votes_on_three_tablets(server, browser_type_launch_args) -> None:  # noqa: E501,F811
+    from playwright.sync_api import sync_playwright
+
+    url, db_path = server
+    class_id, code, ids = _seed(db_path)
+    with sync_playwright() as p:
+        browser, screen_context, screen = _context(p, browser_type_launch_args, (1920, 1080))
+        phone_context = browser.new_context(viewport={"width": 390, "height": 844},
+                                            locale="en-US", device_scale_factor=1,
+                                            is_mobile=True, has_touch=True)
+        tablet_contexts = [browser.new_context(viewport={"width": 1024, "height": 768},
+                                               locale="en-US", device_scale_factor=1)
+                           for _ in range(2)]
+        lola = phone_context.new_page()
+        teo, noa = (c.new_page() for c in tablet_contexts)
+        pupils = {"Lola": lola, "Teo": teo, "Noa": noa}
+        errors: list[str] = []
+        for page in (screen, *pupils.values()):
+            page.set_default_timeout(30_000)
+            page.on("pageerror", lambda error: errors.append(str(error)))
+
+        screen.goto(f"{url}/teacher")
+        screen.locator(".st-key-tc_name input").wait_for()
+        _wait_idle(screen)
+        screen.locator(".st-key-tc_name input").fill("Ms Robles")
+        screen.locator(".st-key-tc_password input").fill(PASSWORD)
+        screen.locator("[data-testid=stFormSubmitButton] button").click()
+        _button(screen, f"tc_open_{class_id}").click()
+        _button(screen, "tc_part", "Class vs computer").click()
+        screen.locator(".st-key-tc_cg_start button").wait_for()
+        _wait_idle(screen)
+        for name, page in pupils.items():
+            _signs_in(page, url, code, name, ids[name])
+        screen.locator(".st-key-tc_cg_start button").click()
+        screen.get_by_text("0 votes in").wait_for()
+        _wait_idle(screen)
+
+        turns = 0
+        while True:
+            game = _game(db_path, class_id)
+            assert game is not None
+            if game.state == "over":
+                break
+            if game.state == "round_over":
+                screen.locator("[data-testid=tc-cg-round-over]").wait_for()
+                _wait_idle(screen)
+                if turns < 30:
+                    screen.screenshot(path=str(_artifact("29-vote-projector-round-over.png")))
+                teo.get_by_text("Look at the board: your teacher is showing").wait_for(
+                    timeout=15_000)
+                screen.locator(".st-key-tc_cg_next button").click()
+                _wait_idle(screen)
+                continue
+            legal = game.legal_moves()
+            # The first two turns: all three vote (the first split 2 to 1); then Lola alone.
+            if turns == 0:
+                votes = {"Lola": legal[0], "Teo": legal[-1], "Noa": legal[0]}
+            elif turns == 1:
+                votes = {name: legal[0] for name in pupils}
+            else:
+                votes = {"Lola": legal[0]}
+            if turns == 0:
+                for page in pupils.values():
+                    page.locator(".eb-card").first.wait_for(timeout=15_000)
+                    _wait_idle(page)
+                lola.screenshot(path=str(_artifact("29-vote-phone-board.png")), full_page=True)
+            for name, move in votes.items():
+                _vote(pupils[name], move)
+            screen.get_by_text(f"{len(votes)} vote" + ("s" if len(votes) > 1 else "")
+                               + " in").wait_for(timeout=10_000)
+            _wait_idle(screen)
+            if turns == 0:
+                teo.screenshot(path=str(_artifact("29-vote-tablet-voted.png")), full_page=True)
+                screen.screenshot(path=str(_artifact("29-vote-projector-voting.png")))
+                bars = screen.locator("[data-testid=tc-cg-hand-card]")
+                spread = sorted(int(bars.nth(i).get_attribute("data-votes") or 0)
+                                for i in range(bars.count()))
+                expected = [0] * (bars.count() - 2) + [1, 2] \
+                    if legal[0].card != legal[-1].card else [0] * (bars.count() - 1) + [3]
+                assert spread == expected, spread
+            for name in PINS:  # never a child's name on the projector
+                assert name not in _main(screen), name
+            screen.locator(".st-key-tc_cg_close button").click()
+            screen.locator("[data-testid=tc-cg-played]").wait_for()
+            _wait_idle(screen)
+            if turns == 0:
+                screen.screenshot(path=str(_artifact("29-vote-projector-played.png")))
+                assert screen.locator("[data-testid=tc-cg-coach]").count() == 1
+            turns += 1
+            assert turns < 80
+
+        screen.locator("[data-testid=tc-cg-result]").wait_for(timeout=10_000)
+        _wait_idle(screen)
+        screen.screenshot(path=str(_artifact("29-vote-projector-end.png")))
+        seen = _main(screen)
+        assert "The class won!" in seen or "The computer won this time." in seen
+        for name in PINS:
+            assert name not in seen, name
+        lola.get_by_text("The game is over: look at the board!").wait_for(timeout=15_000)
+        _wait_idle(lola)
+        lola.screenshot(path=str(_artifact("29-vote-phone-end.png")), full_page=True)
+        screen.locator(".st-key-tc_cg_end button").click()
+        screen.locator(".st-key-tc_cg_start button").wait_for()
+
+        assert not errors, errors
+        for page in (screen, *pupils.values()):
+            assert not page.get_by_text("Traceback").count()
+        for context in (phone_context, *tablet_contexts, screen_context):
+            context.close()
+        browser.close()

@@ -1,0 +1,206 @@
+"""Where each pupil of a class is now, for the teacher's live view (issue 29).
+
+One row per pupil in ``pupil_activity``, kept current two ways:
+
+- a page run of the pupil (:meth:`ActivityStore.note_activity`, throttled by
+  :class:`trainer.live_view.ActivityNotes`: a new page, assignment or tablet at once,
+  else at most once a minute): the tablet's anonymous label, the page, the assignment in
+  hand, since when, last seen. One ``UPDATE`` (an ``INSERT`` the first time);
+- an answer (:func:`note_answers`, from :func:`.practice.add_attempts`, in the answer's
+  own transaction): when, right or not, wrong answers in a row, and the answers of the
+  last :data:`RECENT_MINUTES` in :data:`BUCKET_SECONDS` buckets. One read of the row by
+  its key and one ``UPDATE``, only for a pupil who has a row (a profile in no class has
+  none: nothing is written for it).
+
+So the teacher's view of a class, whatever its size, is one query
+(:meth:`ActivityStore.live_view_rows`): the class's pupils, their group, their row and
+the assignment named in it, joined.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+import sqlalchemy as sa
+
+from .schema import (
+    Database,
+    assignments,
+    aware,
+    class_groups,
+    class_members,
+    group_members,
+    now,
+    profiles,
+    pupil_activity,
+)
+
+if TYPE_CHECKING:  # .classroom imports .practice, which imports this module
+    from .classroom import AssignmentRow
+
+__all__ = ["ActivityRow", "ActivityStore", "BUCKET_SECONDS", "RECENT_MINUTES", "note_answers",
+           "recent_counts"]
+
+#: The answers of the last minutes are kept in buckets of this many seconds ...
+BUCKET_SECONDS = 10
+#: ... for this many minutes (older buckets are dropped at the next answer).
+RECENT_MINUTES = 5
+
+
+def _bucket(at: datetime) -> int:
+    return int(at.timestamp()) // BUCKET_SECONDS * BUCKET_SECONDS
+
+
+def recent_counts(recent: Sequence[Sequence[int]], at: datetime,
+                  minutes: int = RECENT_MINUTES) -> tuple[int, int]:
+    """(answers, right answers) in the buckets of the last ``minutes`` before ``at``."""
+    since = _bucket(at - timedelta(minutes=minutes))
+    total = right = 0
+    for start, answers, good in recent:
+        if since < start <= at.timestamp():
+            total += answers
+            right += good
+    return total, right
+
+
+@dataclass(frozen=True, slots=True)
+class ActivityRow:
+    """A pupil of the class and their activity row (None fields: never seen)."""
+
+    profile_id: int
+    nickname: str
+    avatar: str
+    real_name: str | None
+    group_name: str | None
+    device: str | None
+    page: str | None  # None: signed out (or never signed in)
+    assignment: AssignmentRow | None
+    page_since: datetime | None
+    seen_at: datetime | None
+    answer_at: datetime | None
+    right_at: datetime | None
+    wrong_streak: int
+    recent: tuple[tuple[int, int, int], ...]
+    answer_what: str | None
+
+
+def note_answers(conn: sa.Connection, rows: Sequence[dict[str, Any]]) -> None:
+    """The answers (attempt rows) on their pupils' activity rows, in ``conn``'s
+    transaction. A profile without a row (in no class) is left alone."""
+    by_pupil: dict[int, list[dict[str, Any]]] = {}
+    for row in rows:
+        by_pupil.setdefault(int(row["profile_id"]), []).append(row)
+    for profile_id, mine in by_pupil.items():
+        kept = conn.execute(sa.select(pupil_activity.c.recent, pupil_activity.c.wrong_streak,
+                                      pupil_activity.c.right_at)
+                            .where(pupil_activity.c.profile_id == profile_id)
+                            .with_for_update()).first()
+        if kept is None:
+            continue
+        buckets = {int(b[0]): [int(b[1]), int(b[2])] for b in json.loads(kept.recent)}
+        streak, right_at = int(kept.wrong_streak), kept.right_at
+        last: dict[str, Any] = mine[-1]
+        for row in mine:
+            stamp = row["created_at"]
+            counts = buckets.setdefault(_bucket(stamp), [0, 0])
+            counts[0] += 1
+            if row["correct"]:
+                counts[1] += 1
+                streak, right_at = 0, stamp
+            else:
+                streak += 1
+        oldest = _bucket(last["created_at"] - timedelta(minutes=RECENT_MINUTES))
+        recent = sorted([start, *counts] for start, counts in buckets.items() if start > oldest)
+        what = f"{last.get('mode', '')}:{last.get('kind', '')}:{last.get('level', '')}"[:48]
+        conn.execute(pupil_activity.update().where(pupil_activity.c.profile_id == profile_id)
+                     .values(recent=json.dumps(recent), wrong_streak=streak, right_at=right_at,
+                             answer_at=last["created_at"], answer_what=what))
+
+
+def _assignment_of(row: Any) -> AssignmentRow | None:
+    if row.a_id is None:
+        return None
+    from .classroom import AssignmentRow  # an import cycle: see above
+
+    return AssignmentRow(row.a_id, row.a_class_id, row.a_kind, json.loads(row.a_spec), row.a_due,
+                         aware(row.a_created_at),  # type: ignore[arg-type]
+                         row.a_group_id, row.a_profile_id)
+
+
+class ActivityStore(Database):
+    """The pupils' activity rows: written by their page runs and answers, read by the
+    teacher's live view."""
+
+    def note_activity(self, class_id: int, profile_id: int, *, device: str | None,
+                      page: str, assignment_id: int | None) -> None:
+        """The pupil is on ``page`` (with ``assignment_id`` in hand) on the tablet
+        ``device`` now. A new page or assignment starts the time on it again, and the
+        wrong answers in a row."""
+        stamp = now()
+        # Another tab of the pupil may insert the row this instant: noted all the same.
+        with contextlib.suppress(sa.exc.IntegrityError):
+            self._note(class_id, profile_id, device, page, assignment_id, stamp)
+
+    def _note(self, class_id: int, profile_id: int, device: str | None, page: str,
+              assignment_id: int | None, stamp: datetime) -> None:
+        c = pupil_activity.c
+        moved = (c.page.is_distinct_from(page)
+                 | c.assignment_id.is_distinct_from(assignment_id))
+        with self.transaction() as conn:
+            done = conn.execute(pupil_activity.update().where(c.profile_id == profile_id).values(
+                class_id=class_id, device=device, page=page, assignment_id=assignment_id,
+                seen_at=stamp,
+                page_since=sa.case((moved, stamp), else_=c.page_since),
+                wrong_streak=sa.case((moved, 0), else_=c.wrong_streak))).rowcount
+            if not done:
+                conn.execute(pupil_activity.insert().values(
+                    profile_id=profile_id, class_id=class_id, device=device, page=page,
+                    assignment_id=assignment_id, page_since=stamp, seen_at=stamp,
+                    wrong_streak=0, recent="[]"))
+
+    def leave_activity(self, profile_id: int) -> None:
+        """The pupil signed out (switched, idle, the teacher's "sign out every tablet"):
+        on no page any more; the rest stays for the view's "last seen"."""
+        with self.transaction() as conn:
+            conn.execute(pupil_activity.update()
+                         .where(pupil_activity.c.profile_id == profile_id)
+                         .values(page=None, assignment_id=None, page_since=None))
+
+    def live_view_rows(self, class_id: int) -> list[ActivityRow]:
+        """Every pupil of the class with their group and activity, in ONE query."""
+        a = assignments.c
+        query = (sa.select(class_members.c.profile_id, class_members.c.real_name,
+                           profiles.c.nickname, profiles.c.avatar,
+                           class_groups.c.name.label("group_name"),
+                           pupil_activity.c.device, pupil_activity.c.page,
+                           pupil_activity.c.page_since, pupil_activity.c.seen_at,
+                           pupil_activity.c.answer_at, pupil_activity.c.right_at,
+                           pupil_activity.c.wrong_streak, pupil_activity.c.recent,
+                           pupil_activity.c.answer_what,
+                           a.id.label("a_id"), a.class_id.label("a_class_id"),
+                           a.kind.label("a_kind"), a.spec.label("a_spec"), a.due.label("a_due"),
+                           a.created_at.label("a_created_at"), a.group_id.label("a_group_id"),
+                           a.profile_id.label("a_profile_id"))
+                 .join(profiles, profiles.c.id == class_members.c.profile_id)
+                 .outerjoin(group_members,
+                            group_members.c.profile_id == class_members.c.profile_id)
+                 .outerjoin(class_groups, class_groups.c.id == group_members.c.group_id)
+                 .outerjoin(pupil_activity,
+                            pupil_activity.c.profile_id == class_members.c.profile_id)
+                 .outerjoin(assignments, (a.id == pupil_activity.c.assignment_id)
+                            & (a.class_id == class_members.c.class_id))
+                 .where(class_members.c.class_id == class_id)
+                 .order_by(sa.func.lower(profiles.c.nickname), class_members.c.profile_id))
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+        return [ActivityRow(
+            r.profile_id, r.nickname, r.avatar, r.real_name, r.group_name, r.device, r.page,
+            _assignment_of(r), aware(r.page_since), aware(r.seen_at), aware(r.answer_at),
+            aware(r.right_at), int(r.wrong_streak or 0),
+            tuple(tuple(b) for b in json.loads(r.recent or "[]")),  # type: ignore[misc]
+            r.answer_what) for r in rows]

@@ -1,0 +1,165 @@
+"""The class against the computer on a pupil's tablet (issue 29): the vote of the class's
+move, on the board the pupil knows (tap a card of the class's hand, tap the table cards
+it takes, then Vote). The engine judges the vote as it judges a move on the Play page: an
+illegal one is said beside the button, in the child's words, and nothing is voted. A vote
+can be changed until the teacher closes it; the projector shows counts, never a name.
+
+:func:`show_class_vote` is the one call My class makes (``ui.my_class_view``). It also
+watches the class's game every :data:`WATCH_SECONDS` (one small read): a new game, a
+closed vote, a new round draw the page again.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import streamlit as st
+
+from escoba import Card
+from trainer.board_view import BoardRefusal, read_action, session_board
+from trainer.cards import pick_label
+from trainer.class_game import CLASS_SEAT, ClassGame, PupilVote, VoteRefused
+from trainer.classroom_views import ClassroomError
+from trainer.i18n import t
+from trainer.speech import speakable
+from trainer.storage import Profile
+from trainer.words import move_text
+
+from .board_component import board_loaded, fallback_choosers, say_refusal, show_board_component
+from .classroom import class_flash, ct, ct_text
+from .errors import friendly_fragment, safe_callback
+from .i18n import current_language
+from .layout import show_flash
+from .practice import today
+from .session import deck_of, flash, settings, storage
+from .speaker import board_speech
+
+__all__ = ["show_class_vote", "WATCH_SECONDS"]
+
+log = logging.getLogger(__name__)
+
+#: How often a tablet looks whether the class's game moved on.
+WATCH_SECONDS = 2.0
+KEY_DRAWN = "mc_cg_drawn"  # (game, state, turn) of the class's game drawn, or None
+KEY_BOARD = "mc_cg_board"
+KEY_HAND, KEY_TABLE = "mc_cg_hand", "mc_cg_table"  # the text choosers' picks
+
+
+@friendly_fragment(run_every=WATCH_SECONDS)
+def _watch(profile_id: int) -> None:
+    """Every couple of seconds: the class's game read again (id, state, turn only); when
+    it is not the one drawn the page is drawn again."""
+    if PupilVote(storage(), profile_id).pulse() != st.session_state.get(KEY_DRAWN):
+        st.rerun(scope="app")
+
+
+def _position(game: ClassGame) -> str:
+    return f"cg{game.id}-t{game.turn}"
+
+
+def _on_vote(profile_id: int, game: ClassGame, raw: Any) -> None:
+    """What the board sent: read for this turn, judged by the engine, voted."""
+    action = read_action(raw, _position(game), kinds=("play",))
+    if isinstance(action, BoardRefusal):
+        if action.stale:
+            log.info("a vote for an older turn was ignored")
+        else:
+            flash("error", action.key)
+        return
+    assert action.card is not None
+    _vote(profile_id, game, action.card, list(action.take))
+
+
+def _vote(profile_id: int, game: ClassGame, card: Card, take: list[Card]) -> None:
+    try:
+        PupilVote(storage(), profile_id).vote(game, game.turn, card, take, today())
+    except VoteRefused as refused:
+        say_refusal(refused.key, **refused.params)
+    except ClassroomError as err:
+        class_flash("error", err.key, **err.params)
+
+
+@safe_callback
+def _on_fallback_vote(profile_id: int, game: ClassGame) -> None:
+    """The text choosers' Vote (a browser where the board cannot load)."""
+    hand = st.session_state.get(KEY_HAND)
+    if not hand:
+        flash("warning", "pick_a_card_first")
+        return
+    take = [Card.parse(k) for k in st.session_state.get(KEY_TABLE) or []]
+    _vote(profile_id, game, Card.parse(hand), take)
+
+
+def _fallback(profile: Profile, game: ClassGame) -> None:
+    """Text choosers and Vote, for a browser where the board cannot load (and AppTest)."""
+    obs = game.observation()
+    deck, values, lang = deck_of(game.rules), bool(settings().get("show_values", True)), \
+        current_language()
+
+    def label(key: str) -> str:
+        return pick_label(key, deck, values, lang)
+
+    table = [str(c) for c in obs.table]
+    if any(k not in table for k in st.session_state.get(KEY_TABLE) or []):
+        st.session_state[KEY_TABLE] = []
+    if st.session_state.get(KEY_HAND) not in (None, *(str(c) for c in obs.hand)):
+        st.session_state[KEY_HAND] = None
+    with fallback_choosers("mc_cg_fallback"):
+        st.pills(t("pick_hand_label"), [str(c) for c in obs.hand], selection_mode="single",
+                 format_func=label, key=KEY_HAND)
+        if table:
+            st.pills(t("pick_table_label"), table, selection_mode="multi", format_func=label,
+                     key=KEY_TABLE)
+        st.button(ct("mc.cg_vote"), key="mc_cg_vote", type="primary",
+                  on_click=_on_fallback_vote, args=(profile.id, game), width="stretch")
+
+
+def _board(profile: Profile, game: ClassGame, mine: Any) -> None:
+    deck = deck_of(game.rules)
+    data = session_board(game.session, viewer=CLASS_SEAT, reveal=True, deck=deck,
+                         show_value=bool(settings().get("show_values", True)), hints_on=False,
+                         hint_step=1)
+    data["position"] = _position(game)
+    data["game_key"] = f"cg{game.id}"
+    # One button, Vote, whatever the move (a capture or a card laid down).
+    data["buttons"]["play"] = data["buttons"]["lay"] = ct_text("mc.cg_vote")
+    data["hand_title"] = ct_text("class_game.hand")
+    if mine is not None:  # their vote glows until they change it
+        data["hints"]["lit"] = [str(mine.card), *(str(c) for c in sorted(mine.take))]
+    goal = ct_text("mc.cg_how")
+    board_speech(data, goal=speakable(goal, deck=deck), goal_key=f"cg{game.id}", deck=deck)
+    show_board_component(data, key=KEY_BOARD,
+                         on_action=lambda raw: _on_vote(profile.id, game, raw))
+    if not board_loaded():
+        _fallback(profile, game)
+
+
+def show_class_vote(profile: Profile) -> bool:
+    """The class's game against the computer, first, while it waits for votes or between
+    rounds (True: My class shows nothing else); False when there is none (or it is over:
+    a line says so, and the pupil's tasks follow)."""
+    pupil = PupilVote(storage(), profile.id)
+    game = pupil.current()
+    st.session_state[KEY_DRAWN] = pupil.pulse() if game is not None else None
+    _watch(profile.id)
+    if game is None:
+        return False
+    if game.state == "over":
+        st.info(ct("mc.cg_over"), icon="🏁")
+        return False
+    with st.container(border=True, key="mc_cg"):
+        # One bold line, not a heading: on a phone the board must start high on the screen.
+        st.markdown(f"🤖 **{ct('mc.cg_title')}**")
+        if game.state != "voting":
+            st.info(ct("mc.cg_wait"), icon="📽️")
+            return True
+        show_flash()  # a vote refused before the engine (or, without the board, by it)
+        mine = pupil.mine(game)
+        # Above the board: the vote is seen as soon as it is in, on a phone too.
+        if mine is not None:
+            st.success(ct("mc.cg_voted", move=move_text(mine, deck_of(game.rules))), icon="🗳️")
+        else:
+            st.caption(ct("mc.cg_how"))
+        _board(profile, game, mine)
+    return True

@@ -7,8 +7,8 @@ the app:
 Before the app is imported, :func:`ui.errors.friendly_fragment` (the app's one way to
 make a fragment) is wrapped so that the two fragments a live round waits on run at
 other intervals: the projector's round (``ui.teacher.parts.projector._screen``,
-``REFRESH_SECONDS``) every ``PROJECTOR`` seconds, and a pupil's look at the round on My
-class (``ui.my_class_view._live_watch``, ``LIVE_WATCH_SECONDS``) every ``TABLET``
+``REFRESH_SECONDS``) every ``PROJECTOR`` seconds, and the round's block on a pupil's
+My class (``ui.my_class_view._live_watch``, ``LIVE_WATCH_SECONDS``) every ``TABLET``
 seconds (the same as the projector's when not given). Every other fragment keeps its
 interval.
 """

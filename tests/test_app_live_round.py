@@ -138,3 +138,28 @@ def test_a_pupil_who_reloads_answers_once_and_a_pupil_sees_no_projector() -> Non
     assert_ok(again)
     assert [t.key for t in again.text_input] == ["tc_name", "tc_password"]
     assert "Find every group" not in shown(again.main)
+
+
+def test_a_tap_in_the_rounds_block_keeps_the_visit_awake_and_its_timer_does_not(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The round's block is a fragment on a timer (every LIVE_WATCH_SECONDS): a tap in it
+    runs it alone, not through app.py's guard, so the block tells its taps (one of its
+    widgets changed since its last run) from its ticks (nothing changed)."""
+    import ui.my_class_view as view
+
+    state: dict[str, object] = {"mc_live_n_3": False, "mc_live_board": None, "mc_other": 1}
+    monkeypatch.setattr(view.st, "session_state", state)
+    assert not view._tapped_in_block()  # the block's first run
+    assert not view._tapped_in_block()  # a tick
+    state["mc_live_n_3"] = True  # a number button tapped
+    assert view._tapped_in_block()
+    state["mc_live_n_3"] = False  # the button back up at the next tick: a change too
+    assert view._tapped_in_block()  # (within a tick of the tap: the same tap)
+    assert not view._tapped_in_block()
+    state["mc_live_board"] = '{"picked":["1o"]}'  # a card tapped on the board
+    assert view._tapped_in_block()
+    # What the block keeps for itself changes on a tick, and is no tap.
+    state[view.KEY_LIVE_SEEN] = 12.5
+    state[view.KEY_LIVE_SHOWN] = (1, 3.0)
+    state["mc_other"] = 2  # another page's widget
+    assert not view._tapped_in_block()

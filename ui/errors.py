@@ -36,7 +36,7 @@ from ui.i18n import start_run
 
 __all__ = ["friendly_errors", "friendly", "friendly_fragment", "safe_callback",
            "show_error_flash", "show_storage_unavailable", "show_storage_damaged",
-           "say_trouble", "drop_error_flash"]
+           "say_trouble", "drop_error_flash", "note_activity"]
 
 log = logging.getLogger("escoba.app")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -154,7 +154,7 @@ def friendly_fragment(fn: F | None = None, /, *,
         def each_run(*args: Any, **kwargs: Any) -> Any:
             start_run()
             if run_every is None:  # only a tap reruns it: a pupil's tablet is in use
-                _note_activity()
+                note_activity()
             with friendly_errors():
                 return body(*args, **kwargs)
             return None
@@ -227,7 +227,9 @@ def _class_gone() -> bool:
         return False
 
 
-def _note_activity() -> None:
+def note_activity() -> None:
+    """A pupil's tap that ran a fragment only (the idle sign-out starts again): nothing
+    for anyone else. A timer's run must not call it."""
     if (noted := _PUPIL_HOOKS.get("activity")) is not None:
         noted()
 

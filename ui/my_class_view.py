@@ -47,7 +47,7 @@ from .classroom import (
     end_teacher_session,
     show_class_flash,
 )
-from .errors import friendly_fragment
+from .errors import friendly_fragment, note_activity
 from .i18n import current_language
 from .lesson_view import open_stage
 from .practice import attempt_row, record_attempt, today
@@ -63,16 +63,20 @@ KEY_PIN = "mc_pin"  # the digits typed so far
 KEY_TASK = "mc_task"  # the assignment being done
 KEY_CURRENT = "mc_current"  # (assignment id, puzzle on screen)
 KEY_ROUND = "mc_round"  # (assignment id, QuickRound)
-KEY_LIVE_DRAWN = "mc_live_drawn"  # (round id, state) of the class round drawn, or None
+KEY_LIVE_TAPS = "mc_live_taps"  # the round block's widget values at its last run
 KEY_LIVE_SEEN = "mc_live_seen"  # when this tablet last said the pupil is here (monotonic)
 KEY_LIVE_SHOWN = "mc_live_shown"  # (round id, when its question was first shown)
 KEY_LIVE_QUICK = "mc_live_quick"  # (round id, QuickRound, values given, seconds each)
+_LIVE_OWN = (KEY_LIVE_TAPS, KEY_LIVE_SEEN, KEY_LIVE_SHOWN, KEY_LIVE_QUICK)
 _TASK_KEYS = (KEY_TASK, KEY_CURRENT, KEY_ROUND)
 PIN_LENGTH = 4
 ROUND = 5
-#: How often a signed-in pupil's My class looks for the class's round (a new round is
-#: on every tablet within about this), and how often it says the pupil is still here.
-LIVE_WATCH_SECONDS = 2.0
+#: How often a signed-in pupil's My class looks for the class's round while there is
+#: none (a new round is on every tablet within about this: 30 idle tablets stay cheap),
+#: and, while a round is on the tablet, how often the round's block is drawn again (the
+#: reveal is on every tablet within about this: issue 29, docs/BENCHMARKS.md).
+IDLE_WATCH_SECONDS = 2.0
+LIVE_WATCH_SECONDS = 0.75
 PRESENCE_SECONDS = 30.0
 
 
@@ -351,22 +355,52 @@ def _run_task(profile: Profile, task: PupilTask) -> None:
 
 # -- the class round (issue 29) -----------------------------------------------------------------
 
-def _live_key(live: LiveRound | None) -> tuple[int, str] | None:
-    return None if live is None else (live.id, live.state)
+def _tapped_in_block() -> bool:
+    """Whether this run of the round's block is a tap in it (a widget of the block
+    changed since its last run) rather than its timer: a tap keeps the pupil's visit
+    awake (:func:`ui.errors.note_activity`), a tick must not."""
+    values = repr(sorted((k, repr(v)) for k, v in st.session_state.items()
+                         if isinstance(k, str) and k.startswith("mc_live")
+                         and k not in _LIVE_OWN))
+    last = st.session_state.get(KEY_LIVE_TAPS)
+    st.session_state[KEY_LIVE_TAPS] = values
+    return last is not None and last != values
 
 
-@friendly_fragment(run_every=LIVE_WATCH_SECONDS)
-def _live_watch(profile_id: int) -> None:
-    """Every couple of seconds: the class's round read again (one small query); when it
-    is not the one drawn (a new round, the reveal, the close) the page is drawn again.
-    Every half minute the pupil is said to be here (the projector's pictures)."""
-    pupil = PupilLive(storage(), profile_id)
+def _say_here(pupil: PupilLive) -> None:
+    """Every half minute the pupil is said to be here (the projector's pictures)."""
     seen = st.session_state.get(KEY_LIVE_SEEN, 0.0)
     if time.monotonic() - seen > PRESENCE_SECONDS:
         pupil.here()
         st.session_state[KEY_LIVE_SEEN] = time.monotonic()
-    if _live_key(pupil.current()) != st.session_state.get(KEY_LIVE_DRAWN):
+
+
+@friendly_fragment(run_every=IDLE_WATCH_SECONDS)
+def _idle_watch(profile_id: int) -> None:
+    """No round on the tablet: every couple of seconds the class's round is read again
+    (one small query); when one has started the whole page is drawn again (the round
+    takes the page's place)."""
+    pupil = PupilLive(storage(), profile_id)
+    _say_here(pupil)
+    if pupil.current() is not None:
         st.rerun(scope="app")
+
+
+@friendly_fragment(run_every=LIVE_WATCH_SECONDS)
+def _live_watch(profile: Profile) -> None:
+    """A round on the tablet: its block, drawn again every :data:`LIVE_WATCH_SECONDS`
+    from the round read again (one small query), so the reveal or the next round shows
+    in the block alone; a tap in the block runs the block alone too. Only when the round
+    has closed is the whole page drawn again (the tasks come back)."""
+    pupil = PupilLive(storage(), profile.id)
+    _say_here(pupil)
+    if _tapped_in_block():
+        note_activity()
+    live = pupil.current()
+    if live is None:
+        st.rerun(scope="app")
+    show_class_flash()  # a refusal of a tap in the block (the round closed meanwhile)
+    _live_round(profile, live, pupil)
 
 
 def _live_board(profile: Profile, live: LiveRound, pupil: PupilLive) -> None:
@@ -503,9 +537,8 @@ def _live_quick(profile: Profile, live: LiveRound, pupil: PupilLive) -> None:
                       args=(profile.id, live.id, n))
 
 
-def _live_round(profile: Profile, live: LiveRound) -> None:
+def _live_round(profile: Profile, live: LiveRound, pupil: PupilLive) -> None:
     """The class round, first, whatever its kind (see :mod:`trainer.live`)."""
-    pupil = PupilLive(storage(), profile.id)
     with st.container(border=True, key="mc_live"):
         # One bold line, not a heading: on a phone the board must start high on the screen.
         st.markdown(f"📽️ **{ct('mc.live_title')}**")
@@ -531,11 +564,10 @@ def _signed_in(profile: Profile) -> None:
     st.success(ct("mc.welcome", name=f"{profile.avatar} {profile.nickname}"), icon="👋")
     st.button(ct("mc.switch"), key="mc_switch", on_click=_on_switch, icon="🔁")
     live = PupilLive(storage(), profile.id).current()
-    st.session_state[KEY_LIVE_DRAWN] = _live_key(live)
-    _live_watch(profile.id)
     if live is not None:  # the class plays together: the round only, until it closes
-        _live_round(profile, live)
+        _live_watch(profile)
         return
+    _idle_watch(profile.id)
     if show_class_vote(profile):  # the class against the computer (issue 29): the vote first
         return
     tasks = pupil_tasks(storage(), profile.id, today())

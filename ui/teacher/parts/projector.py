@@ -48,9 +48,11 @@ from ..state import teacher_room
 
 __all__ = ["PART", "REFRESH_SECONDS"]
 
-#: How often the projector reads the round again (a count query, or the answers once
-#: revealed): answers show within about this, whatever the class's size.
-REFRESH_SECONDS = 1.5
+#: How often the projector reads the round again (the class, who is in, the round and its
+#: count: a few small queries; the answers once revealed): answers show within about
+#: this, whatever the class's size. One device, so 0.5 s costs little (issue 29:
+#: docs/BENCHMARKS.md, "A live round on the projector").
+REFRESH_SECONDS = 0.5
 
 _BIG = "font-size:clamp(1.6rem,3.2vw,3.4rem);font-weight:700;line-height:1.2"
 _MID = "font-size:clamp(1.2rem,2.2vw,2.4rem);font-weight:600;line-height:1.25"

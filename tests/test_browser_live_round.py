@@ -1,11 +1,13 @@
 """The class plays together in the real browser (issue 29): the projector on a 1920 × 1080
-screen, Lola on a phone (390 × 844) and Teo on a tablet (1024 × 768).
+screen, Lola on a phone (390 × 844), Teo on a tablet (1024 × 768) and, in the first test,
+Mia on a second phone.
 
 The pupils sign in on My class and their pictures come on the projector by themselves; the
 teacher starts a "find all the 15s" round; each tablet shows it within a couple of seconds;
-Lola taps every right set on the board, Teo a wrong one and "Done"; the projector's count
-goes to 2 by itself; the reveal draws the right sets with their sums and how many found
-each, and Teo's wrong sum with its arithmetic, with no child's name anywhere on it.
+Lola taps every right set on the board, Teo a wrong one and "Done", Mia one right set and
+"Done"; the projector's count goes to 3 by itself; the reveal draws the right sets with
+their sums and how many found each, and Teo's wrong sum with its arithmetic, with no
+child's name anywhere on it.
 
 A second test runs the other kinds through the same screens: "what would you play?"
 (Lola plays the coach's best move on the board, Teo another), "where is the sweep risk?"
@@ -37,7 +39,7 @@ from trainer.storage import Storage, configure_sqlite
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 PASSWORD = "seven oros on the table"
-PINS = {"Lola": "4821", "Teo": "7395"}
+PINS = {"Lola": "4821", "Teo": "7395", "Mia": "5160"}
 
 
 def _seed(db_path, teacher: str = "Ms Robles") -> tuple[int, str, dict[str, int]]:
@@ -70,21 +72,25 @@ def _main(page) -> str:
     return page.locator("[data-testid=stMain]").inner_text()
 
 
-def _devices(p, launch_args):
+def _devices(p, launch_args, phones: int = 1):
     """The projector (1920 × 1080), Lola's phone (390 × 844) and Teo's tablet (1024 × 768),
-    each page's errors collected."""
+    then ``phones - 1`` more phones, each page's errors collected."""
     browser, screen_context, screen = _context(p, launch_args, (1920, 1080))
     phone_context = browser.new_context(viewport={"width": 390, "height": 844},
                                         locale="en-US", device_scale_factor=1,
                                         is_mobile=True, has_touch=True)
     tablet_context = browser.new_context(viewport={"width": 1024, "height": 768},
                                          locale="en-US", device_scale_factor=1)
-    pages = (screen, phone_context.new_page(), tablet_context.new_page())
+    more = [browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US",
+                                device_scale_factor=1, is_mobile=True, has_touch=True)
+            for _ in range(phones - 1)]
+    pages = (screen, phone_context.new_page(), tablet_context.new_page(),
+             *(context.new_page() for context in more))
     errors: list[str] = []
     for page in pages:
         page.set_default_timeout(30_000)
         page.on("pageerror", lambda error: errors.append(str(error)))
-    return browser, (phone_context, tablet_context, screen_context), pages, errors
+    return browser, (phone_context, tablet_context, *more, screen_context), pages, errors
 
 
 def _pupil_signs_in(page, url: str, code: str, name: str, profile_id: int) -> None:
@@ -122,26 +128,28 @@ def _add(page, cards) -> None:
     _wait_idle(page)
 
 
-def test_a_live_round_on_the_projector_and_two_tablets(server, browser_type_launch_args) -> None:  # noqa: F811
+def test_a_live_round_on_the_projector_and_three_tablets(server, browser_type_launch_args) -> None:  # noqa: F811
     from playwright.sync_api import sync_playwright
 
     url, db_path = server
     class_id, code, ids = _seed(db_path)
     with sync_playwright() as p:
-        browser, contexts, (screen, lola, teo), errors = _devices(p, browser_type_launch_args)
+        browser, contexts, (screen, lola, teo, mia), errors = _devices(
+            p, browser_type_launch_args, phones=2)
 
         _open_projector(screen, url, class_id)
 
         _pupil_signs_in(lola, url, code, "Lola", ids["Lola"])
         _pupil_signs_in(teo, url, code, "Teo", ids["Teo"])
+        _pupil_signs_in(mia, url, code, "Mia", ids["Mia"])
         # The projector's own refresh brings their pictures, without a tap.
-        screen.get_by_text("2 pupils are in").wait_for(timeout=10_000)
+        screen.get_by_text("3 pupils are in").wait_for(timeout=10_000)
         screen.locator(".st-key-tc_live_start button").click()
         screen.get_by_text("0 answers in").wait_for()
         _wait_idle(screen)
         live = _round(db_path, class_id)
 
-        for page in (lola, teo):  # each tablet's own look finds the round
+        for page in (lola, teo, mia):  # each tablet's own look finds the round
             page.get_by_text("Class round: the same cards are on the big screen.").wait_for(
                 timeout=10_000)
             page.locator(".eb-card").first.wait_for()
@@ -159,8 +167,12 @@ def test_a_live_round_on_the_projector_and_two_tablets(server, browser_type_laun
         _add(teo, wrong)
         _button(teo, "mc_live_done").click()
         teo.get_by_text("Your answer is in").wait_for()
+        _add(mia, live.puzzle.solutions[0].take)  # the first right set, then Done
+        if len(live.puzzle.solutions) > 1:  # (the only set found is an answer by itself)
+            _button(mia, "mc_live_done").click()
+        mia.get_by_text("Your answer is in").wait_for()
 
-        screen.get_by_text("2 answers in").wait_for(timeout=10_000)
+        screen.get_by_text("3 answers in").wait_for(timeout=10_000)
         _wait_idle(screen)
         screen.screenshot(path=str(_artifact("29-live-projector-answers.png")))
         screen.locator(".st-key-tc_live_reveal button").click()
@@ -173,6 +185,9 @@ def test_a_live_round_on_the_projector_and_two_tablets(server, browser_type_laun
         assert screen.locator("[data-testid=tc-live-set]").count() == len(live.puzzle.solutions)
         for name in PINS:  # never a child's name on the projector
             assert name not in seen, name
+        # Lola found every set and Mia the first: it was found by two, the others by one.
+        found = screen.locator("[data-testid=tc-live-set]").all_inner_texts()
+        assert sum("found by 2" in text for text in found) == 1, found
 
         teo.get_by_text("Look at the board: your teacher is showing the answers.").wait_for(
             timeout=10_000)
@@ -181,7 +196,7 @@ def test_a_live_round_on_the_projector_and_two_tablets(server, browser_type_laun
         lola.get_by_text("Your tasks").wait_for(timeout=10_000)
 
         assert not errors, errors
-        for page in (screen, lola, teo):
+        for page in (screen, lola, teo, mia):
             assert not page.get_by_text("Traceback").count()
         for context in contexts:
             context.close()

@@ -6,9 +6,9 @@ One row per pupil in ``pupil_activity``, kept current two ways:
   :class:`trainer.live_view.ActivityNotes`: a new page, assignment or tablet at once,
   else at most once a minute): the tablet's anonymous label, the page, the assignment in
   hand, since when, last seen. One ``UPDATE`` (an ``INSERT`` the first time);
-- an answer (:func:`note_answers`, from :func:`.practice.add_attempts`, in the answer's
-  own transaction): when, right or not, wrong answers in a row, and the answers of the
-  last :data:`RECENT_MINUTES` in :data:`BUCKET_SECONDS` buckets. One read of the row by
+- an answer (:func:`.activity_answers.note_answers`, from :func:`.practice.add_attempts`,
+  in the answer's own transaction): when, right or not, wrong answers in a row, and the
+  answers of the last :data:`RECENT_MINUTES` in :data:`BUCKET_SECONDS` buckets. One read of the row by
   its key and one ``UPDATE``, only for a pupil who has a row (a profile in no class has
   none: nothing is written for it).
 
@@ -21,13 +21,14 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from datetime import datetime
+from typing import Any
 
 import sqlalchemy as sa
 
+from .activity_answers import BUCKET_SECONDS, RECENT_MINUTES, note_answers, recent_counts
+from .classroom import AssignmentRow
 from .schema import (
     Database,
     assignments,
@@ -40,32 +41,8 @@ from .schema import (
     pupil_activity,
 )
 
-if TYPE_CHECKING:  # .classroom imports .practice, which imports this module
-    from .classroom import AssignmentRow
-
 __all__ = ["ActivityRow", "ActivityStore", "BUCKET_SECONDS", "RECENT_MINUTES", "note_answers",
            "recent_counts"]
-
-#: The answers of the last minutes are kept in buckets of this many seconds ...
-BUCKET_SECONDS = 10
-#: ... for this many minutes (older buckets are dropped at the next answer).
-RECENT_MINUTES = 5
-
-
-def _bucket(at: datetime) -> int:
-    return int(at.timestamp()) // BUCKET_SECONDS * BUCKET_SECONDS
-
-
-def recent_counts(recent: Sequence[Sequence[int]], at: datetime,
-                  minutes: int = RECENT_MINUTES) -> tuple[int, int]:
-    """(answers, right answers) in the buckets of the last ``minutes`` before ``at``."""
-    since = _bucket(at - timedelta(minutes=minutes))
-    total = right = 0
-    for start, answers, good in recent:
-        if since < start <= at.timestamp():
-            total += answers
-            right += good
-    return total, right
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,44 +66,9 @@ class ActivityRow:
     answer_what: str | None
 
 
-def note_answers(conn: sa.Connection, rows: Sequence[dict[str, Any]]) -> None:
-    """The answers (attempt rows) on their pupils' activity rows, in ``conn``'s
-    transaction. A profile without a row (in no class) is left alone."""
-    by_pupil: dict[int, list[dict[str, Any]]] = {}
-    for row in rows:
-        by_pupil.setdefault(int(row["profile_id"]), []).append(row)
-    for profile_id, mine in by_pupil.items():
-        kept = conn.execute(sa.select(pupil_activity.c.recent, pupil_activity.c.wrong_streak,
-                                      pupil_activity.c.right_at)
-                            .where(pupil_activity.c.profile_id == profile_id)
-                            .with_for_update()).first()
-        if kept is None:
-            continue
-        buckets = {int(b[0]): [int(b[1]), int(b[2])] for b in json.loads(kept.recent)}
-        streak, right_at = int(kept.wrong_streak), kept.right_at
-        last: dict[str, Any] = mine[-1]
-        for row in mine:
-            stamp = row["created_at"]
-            counts = buckets.setdefault(_bucket(stamp), [0, 0])
-            counts[0] += 1
-            if row["correct"]:
-                counts[1] += 1
-                streak, right_at = 0, stamp
-            else:
-                streak += 1
-        oldest = _bucket(last["created_at"] - timedelta(minutes=RECENT_MINUTES))
-        recent = sorted([start, *counts] for start, counts in buckets.items() if start > oldest)
-        what = f"{last.get('mode', '')}:{last.get('kind', '')}:{last.get('level', '')}"[:48]
-        conn.execute(pupil_activity.update().where(pupil_activity.c.profile_id == profile_id)
-                     .values(recent=json.dumps(recent), wrong_streak=streak, right_at=right_at,
-                             answer_at=last["created_at"], answer_what=what))
-
-
 def _assignment_of(row: Any) -> AssignmentRow | None:
     if row.a_id is None:
         return None
-    from .classroom import AssignmentRow  # an import cycle: see above
-
     return AssignmentRow(row.a_id, row.a_class_id, row.a_kind, json.loads(row.a_spec), row.a_due,
                          aware(row.a_created_at),  # type: ignore[arg-type]
                          row.a_group_id, row.a_profile_id)

@@ -13,7 +13,7 @@ import sqlalchemy as sa
 
 from puzzles.practice import Attempt
 
-from .activity import note_answers
+from .activity_answers import note_answers
 from .aggregates import insert_attempts
 from .assignment_progress import add_to_assignments
 from .schema import (

@@ -8,9 +8,9 @@ One row per pupil in ``pupil_activity``, kept current two ways:
   hand, since when, last seen. One ``UPDATE`` (an ``INSERT`` the first time);
 - an answer (:func:`.activity_answers.note_answers`, from :func:`.practice.add_attempts`,
   in the answer's own transaction): when, right or not, wrong answers in a row, and the
-  answers of the last :data:`RECENT_MINUTES` in :data:`BUCKET_SECONDS` buckets. One read of the row by
-  its key and one ``UPDATE``, only for a pupil who has a row (a profile in no class has
-  none: nothing is written for it).
+  answers of the last :data:`RECENT_MINUTES` in :data:`BUCKET_SECONDS` buckets. One read
+  of the row by its key and one ``UPDATE``, only for a pupil who has a row (a profile in
+  no class has none: nothing is written for it).
 
 So the teacher's view of a class, whatever its size, is one query
 (:meth:`ActivityStore.live_view_rows`): the class's pupils, their group, their row and

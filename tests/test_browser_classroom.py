@@ -131,6 +131,10 @@ def _teacher_sets_up(page, url: str) -> tuple[str, str]:
     _wait_idle(page)
     _button(page, "tc_as_type", "Quick facts on chosen facts").click()
     _wait_idle(page)
+    # Scrolled up first, as a teacher does: a multiselect at the foot of the window opens
+    # no list (the parts' control takes two or three rows).
+    page.locator(".st-key-tc_as_facts").evaluate(
+        "element => element.scrollIntoView({block: 'start'})")
     page.locator(".st-key-tc_as_facts input").click()
     page.get_by_role("option", name=FACT, exact=True).click()
     page.keyboard.press("Escape")

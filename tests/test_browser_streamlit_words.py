@@ -182,6 +182,9 @@ def _teacher_pages(page, url: str, db, lang: str) -> None:
     facts = page.locator(".st-key-tc_as_facts")
     facts.wait_for()
     assert t("stw.choose_options", lang) in _said(page)
+    # Scrolled up first, as a teacher does: with eleven parts the control takes three rows
+    # in German or Spanish, and a multiselect at the foot of the window opens no list.
+    facts.evaluate("element => element.scrollIntoView({block: 'start'})")
     facts.locator("input").click()
     page.get_by_text(t("stw.select_all", lang), exact=True).wait_for()
     _shot(page, lang, "teacher-facts")

@@ -42,15 +42,18 @@ PASSWORD = "seven oros on the table"
 PINS = {"Lola": "4821", "Teo": "7395", "Mia": "5160"}
 
 
-def _seed(db_path, teacher: str = "Ms Robles") -> tuple[int, str, dict[str, int]]:
+def _seed(db_path, teacher: str = "Ms Robles",
+          names: tuple[str, ...] = ("Lola", "Teo")) -> tuple[int, str, dict[str, int]]:
+    """A teacher's class of ``names`` (two pupils unless more are asked), their PINs
+    from :data:`PINS`."""
     engine = sa.create_engine(f"sqlite:///{db_path}")
     configure_sqlite(engine)
     store = Storage(engine)
     session = TeacherAuth(store).create_account(teacher, PASSWORD, command_line=True)
-    pins = iter(PINS.values())
+    pins = iter(PINS[name] for name in names)
     room = Classroom(store, session, pin_maker=lambda: next(pins))
     info = room.create_class("4A")
-    added = room.add_pupils(info.id, "\n".join(PINS))
+    added = room.add_pupils(info.id, "\n".join(names))
     engine.dispose()
     return info.id, info.code, {p.nickname: p.profile_id for p in added.added}
 
@@ -132,7 +135,7 @@ def test_a_live_round_on_the_projector_and_three_tablets(server, browser_type_la
     from playwright.sync_api import sync_playwright
 
     url, db_path = server
-    class_id, code, ids = _seed(db_path)
+    class_id, code, ids = _seed(db_path, names=("Lola", "Teo", "Mia"))
     with sync_playwright() as p:
         browser, contexts, (screen, lola, teo, mia), errors = _devices(
             p, browser_type_launch_args, phones=2)

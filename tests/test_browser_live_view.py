@@ -56,6 +56,7 @@ def test_the_live_view_follows_two_tablets_by_itself(server,  # noqa: F811
         teacher.locator(".st-key-tc_password input").fill(PASSWORD)
         teacher.locator("[data-testid=stFormSubmitButton] button").click()
         _button(teacher, f"tc_open_{class_id}").click()
+        _wait_idle(teacher)  # the class drawn before a part is chosen (a tap mid-run is lost)
         _button(teacher, "tc_part", "Live view").click()
         teacher.get_by_text("Signed in: 0 of 2 · Stuck: 0").wait_for()
         _wait_idle(teacher)

@@ -35,7 +35,7 @@ import secrets
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import date
 from typing import Any
 
 from escoba import Card, Code, IllegalMoveError, Move, Observation, Rules
@@ -47,6 +47,7 @@ from .classroom_views import ClassroomError
 from .clock import now as clock_now
 from .evidence import TurnContext, turn_evidence
 from .gameplay import GameSession, SeatSpec
+from .live import STALE_HOURS, ClassPupil, left_open
 from .storage import ClassGameRow, Storage, StorageError
 from .verdicts import move_message
 
@@ -62,8 +63,6 @@ DEFAULT_LEVEL = "gentle"
 #: the default: about 18 votes, a lesson's time.
 CLASS_GAME_TARGETS: tuple[int, ...] = (1, 5, 11)
 DEFAULT_TARGET = 1
-#: A game left open longer than this is not put before the pupils (as a live round).
-STALE_HOURS = 3
 
 
 class VoteRefused(ClassroomError):
@@ -408,28 +407,16 @@ def _class_attempt(attempt: Any) -> Any:
     return dataclasses.replace(attempt, puzzle_id="class" + attempt.puzzle_id)
 
 
-def _stale(updated_at: datetime) -> bool:
-    """A game nobody moved for :data:`STALE_HOURS` (left open overnight)."""
-    return updated_at < clock_now() - timedelta(hours=STALE_HOURS)
-
-
-class PupilVote:
-    """A pupil's side: their class's game and their vote at its open turn."""
-
-    def __init__(self, storage: Storage, profile_id: int) -> None:
-        self.storage = storage
-        self.profile_id = profile_id
-
-    def _class_id(self) -> int | None:
-        member = self.storage.membership(self.profile_id)
-        return None if member is None else member.class_id
+class PupilVote(ClassPupil):
+    """A pupil's side: their class's game and their vote at its open turn. A game nobody
+    moved for :data:`~trainer.live.STALE_HOURS` (left open overnight) is not theirs."""
 
     def pulse(self) -> tuple[int, str, int] | None:
         """(game, state, turn) of their class's game (None as :meth:`current`): a tablet's
         timer's one small read."""
         class_id = self._class_id()
         found = None if class_id is None else self.storage.class_game_pulse(class_id)
-        if found is None or _stale(found[3]):
+        if found is None or left_open(found[3]):
             return None
         return found[:3]
 
@@ -437,7 +424,7 @@ class PupilVote:
         """Their class's game (not closed, not left from another day), or None."""
         class_id = self._class_id()
         row = self.storage.class_game(class_id) if class_id is not None else None
-        if row is None or _stale(row.updated_at):
+        if row is None or left_open(row.updated_at):
             return None
         info = self.storage.get_class(row.class_id)
         return ClassGame(row, info.name if info is not None else "")

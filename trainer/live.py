@@ -50,7 +50,8 @@ from .hints import assess, sweep_warning
 from .replayer import count_steps, position_at
 from .storage import LiveAnswerRow, LiveRoundRow, Storage, StorageError
 
-__all__ = ["LIVE_KINDS", "POSITION_KINDS", "LIVE_MODE", "PRESENT_MINUTES", "STALE_HOURS",
+__all__ = ["ClassPupil", "left_open", "LIVE_KINDS", "POSITION_KINDS", "LIVE_MODE",
+           "PRESENT_MINUTES", "STALE_HOURS",
            "QUICK_COUNT", "LiveRound", "RightSet", "WrongSum", "SweepChoice", "Choice",
            "QuestionCount", "LiveSummary", "LiveBoard", "LiveClass", "PupilLive",
            "summarise", "find_position"]
@@ -556,8 +557,15 @@ class LiveClass:
         return LiveBoard(pictures, live, summary)
 
 
-class PupilLive:
-    """A pupil's side: the open round of their class and their one answer to it."""
+def left_open(since: datetime) -> bool:
+    """Whether something a class plays together (a live round, a class's game) was left
+    open longer than :data:`STALE_HOURS`: no longer put before the pupils."""
+    return since < clock_now() - timedelta(hours=STALE_HOURS)
+
+
+class ClassPupil:
+    """A pupil's side of what their class plays together (:class:`PupilLive`,
+    :class:`trainer.class_game.PupilVote`): the pupil and their class."""
 
     def __init__(self, storage: Storage, profile_id: int) -> None:
         self.storage = storage
@@ -567,12 +575,15 @@ class PupilLive:
         member = self.storage.membership(self.profile_id)
         return None if member is None else member.class_id
 
+
+class PupilLive(ClassPupil):
+    """A pupil's side: the open round of their class and their one answer to it."""
+
     def current(self) -> LiveRound | None:
         """Their class's round (open or revealed), or None (not a pupil, no round)."""
         class_id = self._class_id()
         row = self.storage.live_round(class_id) if class_id is not None else None
-        if row is None or row.kind not in LIVE_KINDS \
-                or row.created_at < clock_now() - timedelta(hours=STALE_HOURS):
+        if row is None or row.kind not in LIVE_KINDS or left_open(row.created_at):
             return None
         return LiveRound.of(row)
 

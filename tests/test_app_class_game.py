@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-import trainer.storage.classroom as storage_classroom
 from tests.test_app_classroom import (
     MY_CLASS,
-    NOW,
     _class,
     click,
     open_class,
@@ -21,17 +19,11 @@ from tests.test_app_classroom import (
     store,
 )
 from tests.test_app_helpers import assert_ok, new_app
+from tests.test_app_live_round import _setup  # noqa: F401 (autouse: the clock, cheap PINs)
 from trainer.board_view import move_key
 from trainer.class_game import ClassGame, move_of
 
 pytestmark = pytest.mark.usefixtures("fresh_app")
-
-
-@pytest.fixture(autouse=True)
-def _setup(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("ESCOBA_NOW", NOW)
-    monkeypatch.setattr(storage_classroom, "PIN_COST", {"n": 2**8, "r": 8, "p": 1})
-    monkeypatch.setattr(storage_classroom, "PASSWORD_COST", {"n": 2**8, "r": 8, "p": 1})
 
 
 def _game(db, class_id: int) -> ClassGame:

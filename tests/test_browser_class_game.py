@@ -24,29 +24,19 @@ from tests.test_browser import (  # noqa: F401 (fixtures)
     browser_type_launch_args,
     server,
 )
-from tests.test_browser_live_round import _button, _main
+from tests.test_browser_live_round import (
+    PINS,
+    _main,
+    _pupil_signs_in,
+    _seed,
+    _teacher_opens,
+)
 from trainer.class_game import ClassGame
-from trainer.classroom import Classroom, TeacherAuth
-from trainer.storage import Storage, configure_sqlite
+from trainer.storage import Storage
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-PASSWORD = "seven oros on the table"
-PINS = {"Lola": "4821", "Teo": "7395", "Noa": "2468"}
 HOW = "Tap a card of the class, then the table cards it takes, then Vote."
-
-
-def _seed(db_path) -> tuple[int, str, dict[str, int]]:
-    engine = sa.create_engine(f"sqlite:///{db_path}")
-    configure_sqlite(engine)
-    store = Storage(engine)
-    session = TeacherAuth(store).create_account("Ms Robles", PASSWORD, command_line=True)
-    pins = iter(PINS.values())
-    room = Classroom(store, session, pin_maker=lambda: next(pins))
-    info = room.create_class("4A")
-    added = room.add_pupils(info.id, "\n".join(PINS))
-    engine.dispose()
-    return info.id, info.code, {p.nickname: p.profile_id for p in added.added}
 
 
 def _game(db_path, class_id: int) -> ClassGame | None:
@@ -54,21 +44,6 @@ def _game(db_path, class_id: int) -> ClassGame | None:
     row = Storage(engine, migrate=False).class_game(class_id)
     engine.dispose()
     return None if row is None else ClassGame(row, "4A")
-
-
-def _signs_in(page, url: str, code: str, name: str, profile_id: int) -> None:
-    page.goto(f"{url}/my_class")
-    page.locator(".st-key-mc_code input").wait_for()
-    _wait_idle(page)
-    page.locator(".st-key-mc_code input").fill(code)
-    page.get_by_role("button", name="Find my class").click()
-    _button(page, f"mc_pupil_{profile_id}").click()
-    page.get_by_text("Type your PIN.").wait_for()
-    _wait_idle(page)
-    for digit in PINS[name]:
-        _button(page, f"mc_d_{digit}").click()
-        _wait_idle(page)
-    page.get_by_text("Your tasks").wait_for()
 
 
 def _vote(page, move) -> None:
@@ -87,7 +62,7 @@ def test_a_class_plays_the_computer_by_votes_on_three_tablets(server, browser_ty
     from playwright.sync_api import sync_playwright
 
     url, db_path = server
-    class_id, code, ids = _seed(db_path)
+    class_id, code, ids = _seed(db_path, names=("Lola", "Teo", "Noa"))
     with sync_playwright() as p:
         browser, screen_context, screen = _context(p, browser_type_launch_args, (1920, 1080))
         phone_context = browser.new_context(viewport={"width": 390, "height": 844},
@@ -104,18 +79,11 @@ def test_a_class_plays_the_computer_by_votes_on_three_tablets(server, browser_ty
             page.set_default_timeout(30_000)
             page.on("pageerror", lambda error: errors.append(str(error)))
 
-        screen.goto(f"{url}/teacher")
-        screen.locator(".st-key-tc_name input").wait_for()
-        _wait_idle(screen)
-        screen.locator(".st-key-tc_name input").fill("Ms Robles")
-        screen.locator(".st-key-tc_password input").fill(PASSWORD)
-        screen.locator("[data-testid=stFormSubmitButton] button").click()
-        _button(screen, f"tc_open_{class_id}").click()
-        _button(screen, "tc_part", "Class vs computer").click()
+        _teacher_opens(screen, url, class_id, "Class vs computer")
         screen.locator(".st-key-tc_cg_start button").wait_for()
         _wait_idle(screen)
         for name, page in pupils.items():
-            _signs_in(page, url, code, name, ids[name])
+            _pupil_signs_in(page, url, code, name, ids[name])
         screen.locator(".st-key-tc_cg_start button").click()
         screen.get_by_text("0 votes in").wait_for()
         _wait_idle(screen)

@@ -39,7 +39,7 @@ from trainer.storage import Storage, configure_sqlite
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 PASSWORD = "seven oros on the table"
-PINS = {"Lola": "4821", "Teo": "7395", "Mia": "5160"}
+PINS = {"Lola": "4821", "Teo": "7395", "Mia": "5160", "Noa": "2468"}
 
 
 def _seed(db_path, teacher: str = "Ms Robles",
@@ -111,7 +111,9 @@ def _pupil_signs_in(page, url: str, code: str, name: str, profile_id: int) -> No
     page.get_by_text("Your tasks").wait_for()
 
 
-def _open_projector(screen, url: str, class_id: int, teacher: str = "Ms Robles") -> None:
+def _teacher_opens(screen, url: str, class_id: int, part: str,
+                   teacher: str = "Ms Robles") -> None:
+    """The teacher signs in, opens the class and taps the part labelled ``part``."""
     screen.goto(f"{url}/teacher")
     screen.locator(".st-key-tc_name input").wait_for()
     _wait_idle(screen)
@@ -119,7 +121,12 @@ def _open_projector(screen, url: str, class_id: int, teacher: str = "Ms Robles")
     screen.locator(".st-key-tc_password input").fill(PASSWORD)
     screen.locator("[data-testid=stFormSubmitButton] button").click()
     _button(screen, f"tc_open_{class_id}").click()
-    _button(screen, "tc_part", "Projector").click()
+    _wait_idle(screen)  # the class drawn before a part is chosen (a tap mid-run is lost)
+    _button(screen, "tc_part", part).click()
+
+
+def _open_projector(screen, url: str, class_id: int, teacher: str = "Ms Robles") -> None:
+    _teacher_opens(screen, url, class_id, "Projector", teacher)
     screen.get_by_text("No one is in yet").wait_for()
     _wait_idle(screen)
 

@@ -21,7 +21,7 @@ from tests.test_browser import (  # noqa: F401 (fixtures)
     browser_type_launch_args,
     server,
 )
-from tests.test_browser_live_round import PASSWORD, _button, _pupil_signs_in, _seed
+from tests.test_browser_live_round import _button, _pupil_signs_in, _seed, _teacher_opens
 from tests.test_live_view import _attempt
 from trainer.storage import Storage
 
@@ -49,15 +49,7 @@ def test_the_live_view_follows_two_tablets_by_itself(server,  # noqa: F811
             page.set_default_timeout(30_000)
             page.on("pageerror", lambda error: errors.append(str(error)))
 
-        teacher.goto(f"{url}/teacher")
-        teacher.locator(".st-key-tc_name input").wait_for()
-        _wait_idle(teacher)
-        teacher.locator(".st-key-tc_name input").fill("Ms Robles")
-        teacher.locator(".st-key-tc_password input").fill(PASSWORD)
-        teacher.locator("[data-testid=stFormSubmitButton] button").click()
-        _button(teacher, f"tc_open_{class_id}").click()
-        _wait_idle(teacher)  # the class drawn before a part is chosen (a tap mid-run is lost)
-        _button(teacher, "tc_part", "Live view").click()
+        _teacher_opens(teacher, url, class_id, "Live view")
         teacher.get_by_text("Signed in: 0 of 2 · Stuck: 0").wait_for()
         _wait_idle(teacher)
 

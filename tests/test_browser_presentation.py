@@ -17,7 +17,7 @@ from tests.test_browser import (  # noqa: F401 (fixtures)
     browser_type_launch_args,
     server,
 )
-from tests.test_browser_live_round import PASSWORD, _button, _seed
+from tests.test_browser_live_round import _button, _seed, _teacher_opens
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -32,14 +32,7 @@ def test_the_projector_fills_the_screen_and_leaves_it(server, browser_type_launc
         errors: list[str] = []
         screen.on("pageerror", lambda error: errors.append(str(error)))
         screen.set_default_timeout(30_000)
-        screen.goto(f"{url}/teacher")
-        screen.locator(".st-key-tc_name input").wait_for()
-        _wait_idle(screen)
-        screen.locator(".st-key-tc_name input").fill("Ms Robles")
-        screen.locator(".st-key-tc_password input").fill(PASSWORD)
-        screen.locator("[data-testid=stFormSubmitButton] button").click()
-        _button(screen, f"tc_open_{class_id}").click()
-        _button(screen, "tc_part", "Grid").click()
+        _teacher_opens(screen, url, class_id, "Grid")
         _wait_idle(screen)
         assert screen.locator("[data-testid=stSidebar]").is_visible()
         _button(screen, "tc_part", "Projector").click()

@@ -12,7 +12,6 @@ from datetime import date, timedelta
 from typing import Any
 
 import pytest
-import sqlalchemy as sa
 
 from escoba import Card, Move, Observation
 from escoba.bots import GentlePlayer
@@ -30,21 +29,16 @@ from trainer.class_game import (
 from trainer.classroom import Classroom, TeacherSession
 from trainer.classroom_views import ClassroomError
 from trainer.evidence import game_of
-from trainer.storage import NewMember, Storage, configure_sqlite
+from trainer.storage import NewMember, Storage
 
 DAY = date(2026, 12, 4)
 SEED = 7
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def store(request: pytest.FixtureRequest, tmp_path) -> Any:
-    if request.param == "sqlite":
-        engine = sa.create_engine(f"sqlite:///{tmp_path / 'class_game.db'}")
-        configure_sqlite(engine)
-    else:
-        engine = sa.create_engine(request.getfixturevalue("postgres_url"))
-    yield Storage(engine)
-    engine.dispose()
+@pytest.fixture
+def store(make_store) -> Storage:
+    """A Storage on SQLite and on PostgreSQL (conftest's ``make_store``)."""
+    return make_store()
 
 
 def _class(store: Storage, name: str = "Ms Díaz", code: str = "KDM472") -> tuple[Any, ...]:

@@ -9,29 +9,23 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import pytest
-import sqlalchemy as sa
 
 from puzzles import check, generate
 from puzzles.practice import Attempt
 from trainer.classroom import Classroom, TeacherSession
 from trainer.classroom_views import ClassroomError
 from trainer.live import LIVE_MODE, STALE_HOURS, LiveClass, LiveRound, PupilLive, summarise
-from trainer.storage import LiveAnswerRow, NewMember, Storage, configure_sqlite
+from trainer.storage import LiveAnswerRow, NewMember, Storage
 from trainer.storage.schema import StorageError
 
 DAY = date(2026, 12, 4)
 SEED = "abc"  # fifteens:2:15:abc: 5c 6c 7e 10o, one set: 5c + 10o
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def store(request: pytest.FixtureRequest, tmp_path) -> Any:
-    if request.param == "sqlite":
-        engine = sa.create_engine(f"sqlite:///{tmp_path / 'live.db'}")
-        configure_sqlite(engine)
-    else:
-        engine = sa.create_engine(request.getfixturevalue("postgres_url"))
-    yield Storage(engine)
-    engine.dispose()
+@pytest.fixture
+def store(make_store) -> Storage:
+    """A Storage on SQLite and on PostgreSQL (conftest's ``make_store``)."""
+    return make_store()
 
 
 def _class(store: Storage, name: str = "Ms Díaz", code: str = "KDM472") -> tuple[Any, ...]:

@@ -23,21 +23,16 @@ from trainer.live_view import (
     device_label,
     signed_out,
 )
-from trainer.storage import NewMember, Storage, configure_sqlite
+from trainer.storage import NewMember, Storage
 
 T0 = datetime(2026, 12, 4, 9, 0, tzinfo=UTC)
 FACTS = {"facts": ["7+8"], "capture_sum": 15, "count": 10}
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def store(request: pytest.FixtureRequest, tmp_path) -> Any:
-    if request.param == "sqlite":
-        engine = sa.create_engine(f"sqlite:///{tmp_path / 'view.db'}")
-        configure_sqlite(engine)
-    else:
-        engine = sa.create_engine(request.getfixturevalue("postgres_url"))
-    yield Storage(engine)
-    engine.dispose()
+@pytest.fixture
+def store(make_store) -> Storage:
+    """A Storage on SQLite and on PostgreSQL (conftest's ``make_store``)."""
+    return make_store()
 
 
 @pytest.fixture

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 from typing import Any
 
@@ -20,8 +21,15 @@ from ..downloads import download
 from ..i18n import current_language
 from .snapshot import OpenClass
 
-__all__ = ["pupil_label", "pdf_name", "cards_button", "on_forget", "ask_first",
+__all__ = ["big_line", "pupil_label", "pdf_name", "cards_button", "on_forget", "ask_first",
            "group_filter", "pupils_shown", "chosen_group", "EVERYONE"]
+
+
+def big_line(text: str, style: str, testid: str = "") -> None:
+    """A line of text on the big screen (the projector's parts), in ``style`` (a part's
+    type size), marked for tests by ``testid``."""
+    mark = f" data-testid='{testid}'" if testid else ""
+    st.html(f"<div style='{style}'{mark}>{html.escape(text)}</div>")
 
 
 def pupil_label(avatar: str, nickname: str, real_name: str | None = None) -> str:

@@ -48,6 +48,7 @@ from ...session import settings
 from ..part import Part
 from ..snapshot import OpenClass
 from ..state import teacher_room
+from ..widgets import big_line
 
 __all__ = ["PART", "REFRESH_SECONDS"]
 
@@ -98,8 +99,7 @@ def _on_end(class_id: int, game_id: int) -> None:
 
 
 def _line(text: str, style: str = _BIG, testid: str = "") -> None:
-    mark = f" data-testid='{testid}'" if testid else ""
-    st.html(f"<div style='{style}'{mark}>{html.escape(text)}</div>")
+    big_line(text, style, testid)
 
 
 def _values() -> bool:

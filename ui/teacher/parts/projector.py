@@ -45,6 +45,7 @@ from ...session import settings
 from ..part import Part
 from ..snapshot import OpenClass
 from ..state import teacher_room
+from ..widgets import big_line
 
 __all__ = ["PART", "REFRESH_SECONDS"]
 
@@ -82,8 +83,7 @@ def _on_close(class_id: int, round_id: int) -> None:
 
 
 def _line(text: str, style: str = _BIG, testid: str = "") -> None:
-    mark = f" data-testid='{testid}'" if testid else ""
-    st.html(f"<div style='{style}'{mark}>{html.escape(text)}</div>")
+    big_line(text, style, testid)
 
 
 def _off_words(off: int) -> str:

@@ -4,9 +4,9 @@ it takes, then Vote). The engine judges the vote as it judges a move on the Play
 illegal one is said beside the button, in the child's words, and nothing is voted. A vote
 can be changed until the teacher closes it; the projector shows counts, never a name.
 
-:func:`show_class_vote` is the one call My class makes (``ui.my_class_view``). It also
-watches the class's game every :data:`WATCH_SECONDS` (one small read): a new game, a
-closed vote, a new round draw the page again.
+:func:`show_class_vote` draws it on My class (``ui.my_class_view``), whose one timer also
+asks :func:`class_game_moved` (one small read): a new game, a closed vote, a new round
+draw the page again.
 """
 
 from __future__ import annotations
@@ -28,30 +28,26 @@ from trainer.words import move_text
 
 from .board_component import board_loaded, fallback_choosers, say_refusal, show_board_component
 from .classroom import class_flash, ct, ct_text
-from .errors import friendly_fragment, safe_callback
+from .errors import safe_callback
 from .i18n import current_language
 from .layout import show_flash
 from .practice import today
 from .session import deck_of, flash, settings, storage
 from .speaker import board_speech
 
-__all__ = ["show_class_vote", "WATCH_SECONDS"]
+__all__ = ["show_class_vote", "class_game_moved"]
 
 log = logging.getLogger(__name__)
 
-#: How often a tablet looks whether the class's game moved on.
-WATCH_SECONDS = 2.0
 KEY_DRAWN = "mc_cg_drawn"  # (game, state, turn) of the class's game drawn, or None
 KEY_BOARD = "mc_cg_board"
 KEY_HAND, KEY_TABLE = "mc_cg_hand", "mc_cg_table"  # the text choosers' picks
 
 
-@friendly_fragment(run_every=WATCH_SECONDS)
-def _watch(profile_id: int) -> None:
-    """Every couple of seconds: the class's game read again (id, state, turn only); when
-    it is not the one drawn the page is drawn again."""
-    if PupilVote(storage(), profile_id).pulse() != st.session_state.get(KEY_DRAWN):
-        st.rerun(scope="app")
+def class_game_moved(profile_id: int) -> bool:
+    """Whether the class's game is not the one drawn (a new game, the next turn, a round
+    over): one small read (id, state, turn), asked by My class's one timer."""
+    return PupilVote(storage(), profile_id).pulse() != st.session_state.get(KEY_DRAWN)
 
 
 def _position(game: ClassGame) -> str:
@@ -141,8 +137,7 @@ def show_class_vote(profile: Profile) -> bool:
     a line says so, and the pupil's tasks follow)."""
     pupil = PupilVote(storage(), profile.id)
     game = pupil.current()
-    st.session_state[KEY_DRAWN] = pupil.pulse() if game is not None else None
-    _watch(profile.id)
+    st.session_state[KEY_DRAWN] = None if game is None else (game.id, game.state, game.turn)
     if game is None:
         return False
     if game.state == "over":

@@ -38,7 +38,7 @@ from trainer.storage import Profile
 from trainer.text import md_escape
 
 from .board import deck_of
-from .class_game_view import show_class_vote
+from .class_game_view import class_game_moved, show_class_vote
 from .classroom import (
     class_action,
     class_flash,
@@ -377,12 +377,13 @@ def _say_here(pupil: PupilLive) -> None:
 
 @friendly_fragment(run_every=IDLE_WATCH_SECONDS)
 def _idle_watch(profile_id: int) -> None:
-    """No round on the tablet: every couple of seconds the class's round is read again
-    (one small query); when one has started the whole page is drawn again (the round
-    takes the page's place)."""
+    """No round on the tablet: every couple of seconds the class's round and the class's
+    game are read again (a small query each); when a round has started or the game moved
+    on, the whole page is drawn again (the round or the vote takes the page's place). One
+    timer for both: a tablet's idle cost."""
     pupil = PupilLive(storage(), profile_id)
     _say_here(pupil)
-    if pupil.current() is not None:
+    if pupil.current() is not None or class_game_moved(profile_id):
         st.rerun(scope="app")
 
 
@@ -567,8 +568,9 @@ def _signed_in(profile: Profile) -> None:
     if live is not None:  # the class plays together: the round only, until it closes
         _live_watch(profile)
         return
-    _idle_watch(profile.id)
-    if show_class_vote(profile):  # the class against the computer (issue 29): the vote first
+    voting = show_class_vote(profile)  # the class against the computer (issue 29): first
+    _idle_watch(profile.id)  # after it: the game it drew is the one the timer compares
+    if voting:
         return
     tasks = pupil_tasks(storage(), profile.id, today())
     chosen = st.session_state.get(KEY_TASK)

@@ -55,12 +55,13 @@ KEY_PART_BACK = "tc_part_back"
 
 #: A presentation's run only (a <style> tag: the next run without it takes it away):
 #: the sidebar, its arrow and Streamlit's header out of sight, the page to the screen's
-#: edges, and the way out a small, faint button in the top right corner.
+#: edges, and the way out a small, faint button in the top right corner, above the page
+#: (the page starts below it: at a tablet's width the part's first line ran under it).
 _PRESENTATION_STYLE = """<style>
 section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],
 [data-testid="stExpandSidebarButton"], header[data-testid="stHeader"] {
   display: none !important; }
-[data-testid="stMainBlockContainer"] { padding: 0.75rem 2rem 0.5rem !important;
+[data-testid="stMainBlockContainer"] { padding: 3rem 2rem 0.5rem !important;
   max-width: none !important; }
 .st-key-tc_leave_presentation { position: fixed; top: 0.4rem; right: 0.6rem; z-index: 999990;
   width: auto !important; opacity: 0.45; }

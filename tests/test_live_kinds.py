@@ -205,6 +205,39 @@ def test_a_quick_round_counts_each_fact_and_its_common_wrong_answer(store: Stora
     assert rows[0].fact == f"15-{sum(live.questions[0].addends)}"
 
 
+def test_no_kind_shows_a_wrong_answer_only_one_pupil_gave(store: Storage) -> None:
+    teacher, info, ana, leo, mia = _class(store)
+    # Quick facts: Leo and Mia each miss a different fact, once each.
+    live = teacher.start(info.id, 2, seed="q", kind="quick")
+    right = [q.solutions[0].value for q in live.questions]
+    seconds = [2.0] * QUICK_COUNT
+    leo_says = [right[0] % 10 + 1, *right[1:]]
+    mia_says = [right[0], right[1] % 10 + 1, *right[2:]]
+    for pid, values in ((ana.profile_id, right), (leo.profile_id, leo_says),
+                        (mia.profile_id, mia_says)):
+        PupilLive(store, pid).answer_quick(live, values, seconds, DAY)
+    summary = _reveal(teacher, info, live)
+    assert [q.right for q in summary.questions[:2]] == [2, 2]
+    assert all(q.common_wrong is None for q in summary.questions)
+    # Where is the sweep risk? One safe card chosen by one pupil.
+    live = teacher.start(info.id, 1, seed="a", kind="sweep")
+    (risky,) = live.risky
+    safe = next(c for c in live.sweep if not c.risky)
+    PupilLive(store, ana.profile_id).answer_sweep(live, risky, 3.0, DAY)
+    PupilLive(store, leo.profile_id).answer_sweep(live, safe.card, 3.0, DAY)
+    summary = _reveal(teacher, info, live)
+    assert summary.common_wrong is None
+    assert {c.card: c.count for c in summary.choices}[safe.card] == 1  # the spread, counts
+    # Which cards make 15? One pupil's wrong set.
+    live = teacher.start(info.id, 1, seed="a", kind="captures")
+    card = live.puzzle.hand[0]
+    a, b = next((a, b) for i, a in enumerate(live.puzzle.table) for b in live.puzzle.table[i + 1:]
+                if a.value + b.value + card.value != 15)
+    wrong = _move(card, (a, b))
+    PupilLive(store, mia.profile_id).answer(live, check(live.puzzle, wrong), 5.0, wrong, DAY)
+    assert _reveal(teacher, info, live).common_wrong is None
+
+
 def test_a_pupil_answers_a_round_only_in_its_own_way(store: Storage) -> None:
     teacher, info, ana, *_ = _class(store)
     quick = teacher.start(info.id, 2, seed="q", kind="quick")

@@ -14,7 +14,15 @@ from puzzles import check, generate
 from puzzles.practice import Attempt
 from trainer.classroom import Classroom, TeacherSession
 from trainer.classroom_views import ClassroomError
-from trainer.live import LIVE_MODE, STALE_HOURS, LiveClass, LiveRound, PupilLive, summarise
+from trainer.live import (
+    LIVE_MODE,
+    MIN_WRONG_GIVERS,
+    STALE_HOURS,
+    LiveClass,
+    LiveRound,
+    PupilLive,
+    summarise,
+)
 from trainer.storage import LiveAnswerRow, NewMember, Storage
 from trainer.storage.schema import StorageError
 
@@ -135,18 +143,44 @@ def test_the_reveal_counts_each_set_and_says_the_common_wrong_sum(store: Storage
     assert (wrong.arithmetic, wrong.off, wrong.count) == ("6 + 10 = 16", 1, 2)
 
 
+def _rows(*answers: list[str]) -> list[LiveAnswerRow]:
+    """Answers to the fifteens puzzle of :data:`SEED`, one a pupil (ids 1001, 1002...)."""
+    stamp = datetime(2026, 12, 4, 9, tzinfo=UTC)
+    return [LiveAnswerRow(1, 1001 + i, sets, False, 0, 1, stamp)
+            for i, sets in enumerate(answers)]
+
+
 def test_the_summary_holds_counts_only_never_a_pupil() -> None:
     puzzle = generate("fifteens", 2, SEED)
-    stamp = datetime(2026, 12, 4, 9, tzinfo=UTC)
-    answers = [LiveAnswerRow(1, 1001, ["6c 10o"], False, 0, 1, stamp),
-               LiveAnswerRow(1, 1002, ["6c 7e"], False, 0, 1, stamp)]
-    summary = summarise(puzzle, answers)
+    summary = summarise(puzzle, _rows(["6c 10o"], ["6c 7e"], ["6c 7e"], ["6c 10o"]))
     text = repr(summary)
-    assert "1001" not in text and "1002" not in text
+    assert not any(str(pid) in text for pid in range(1001, 1005))
     names = {f.name for f in fields(summary)}
     assert not names & {"profile_id", "profile_ids", "pupils", "names", "ranking"}
     # Equal counts: the smaller values win, the same on every replica.
     assert summary.common_wrong.arithmetic == "6 + 7 = 13" and summary.common_wrong.off == -2
+    assert summary.common_wrong.count == 2
+
+
+def test_a_wrong_sum_one_pupil_gave_is_not_in_the_summary_at_all() -> None:
+    puzzle = generate("fifteens", 2, SEED)
+    assert MIN_WRONG_GIVERS == 2
+    # Nobody wrong (0 givers): no wrong sum.
+    assert summarise(puzzle, _rows(["5c 10o"], ["5c 10o"])).common_wrong is None
+    # One pupil's wrong sum: on a small class's big screen it says who gave it.
+    lone = summarise(puzzle, _rows(["5c 10o"], ["6c 10o"]))
+    assert lone.common_wrong is None and "16" not in repr(lone)
+    # Two lone wrong sums tie at one each: still nobody's to show.
+    assert summarise(puzzle, _rows(["6c 10o"], ["6c 7e"])).common_wrong is None
+    # Said twice by one pupil is still one pupil.
+    assert summarise(puzzle, _rows(["6c 10o", "6c 10o"])).common_wrong is None
+    # Two pupils gave it: shown, with how many.
+    two = summarise(puzzle, _rows(["6c 10o"], ["5c 10o"], ["6c 10o"])).common_wrong
+    assert (two.arithmetic, two.off, two.count) == ("6 + 10 = 16", 1, 2)
+    # The most given wins over a smaller sum given by fewer; a lone one never outranks.
+    most = summarise(puzzle, _rows(["6c 7e"], ["6c 7e"], ["7e 10o"], ["7e 10o"], ["7e 10o"],
+                                   ["5c 6c"])).common_wrong
+    assert (most.arithmetic, most.count) == ("7 + 10 = 17", 3)
 
 
 def test_storage_refuses_a_second_answer_by_its_key(store: Storage) -> None:

@@ -20,9 +20,11 @@ Kinds of round (:data:`LIVE_KINDS`), chosen by the teacher:
 - :func:`summarise` is the projector's reveal, computed by the puzzle checker and the
   coach's judgement stored with the round (the only judges) from the answers: how many
   answered, each right set with how many found it, the spread of moves or cards chosen,
-  each quick fact's right count, and the most common wrong sum with its arithmetic. It
-  holds counts only: no profile id, no name, no order of children, so the projector
-  cannot show who got what wrong.
+  each quick fact's right count, and the most common wrong sum with its arithmetic, but
+  only when at least :data:`MIN_WRONG_GIVERS` pupils gave that same wrong answer (one
+  child's wrong answer on the big screen of a small class says who gave it). It holds
+  counts only: no profile id, no name, no order of children, so the projector cannot
+  show who got what wrong.
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ from .replayer import count_steps, position_at
 from .storage import LiveAnswerRow, LiveRoundRow, Storage, StorageError
 
 __all__ = ["ClassPupil", "left_open", "LIVE_KINDS", "POSITION_KINDS", "LIVE_MODE",
-           "PRESENT_MINUTES", "STALE_HOURS",
+           "PRESENT_MINUTES", "STALE_HOURS", "MIN_WRONG_GIVERS",
            "QUICK_COUNT", "LiveRound", "RightSet", "WrongSum", "SweepChoice", "Choice",
            "QuestionCount", "LiveSummary", "LiveBoard", "LiveClass", "PupilLive",
            "summarise", "find_position"]
@@ -64,6 +66,10 @@ POSITION_KINDS: tuple[str, ...] = ("captures", "sweep", "best")
 QUICK_COUNT = 5
 #: The mode of a live answer's attempt (evidence like any other; My progress counts it).
 LIVE_MODE = "live"
+#: The fewest pupils who must give the same wrong answer before a summary carries it (the
+#: projector's "3 said 8 + 8 = 16"): a wrong answer one child gave, shown to a small
+#: class, says who gave it. A summary never holds one given by fewer.
+MIN_WRONG_GIVERS = 2
 #: A pupil seen on My class within these minutes counts as signed in on the projector.
 PRESENT_MINUTES = 5
 #: A round left open longer than this (the teacher went home without closing it) is no
@@ -155,7 +161,8 @@ class RightSet:
 @dataclass(frozen=True, slots=True)
 class WrongSum:
     """The wrong set most often given: its values, their sum, the sum asked, and how many
-    gave it. ``off`` > 0: too many; < 0: too few."""
+    gave it (never fewer than :data:`MIN_WRONG_GIVERS`). ``off`` > 0: too many; < 0: too
+    few."""
 
     values: tuple[int, ...]
     total: int
@@ -216,11 +223,14 @@ class LiveBoard:
     summary: LiveSummary | None
 
 
-def _most(counter: Counter[Any]) -> tuple[Any, int] | None:
-    """The most given; among equals the smallest, so every replica says the same."""
-    if not counter:
+def _most_wrong(counter: Counter[Any]) -> tuple[Any, int] | None:
+    """The wrong answer most given, and by how many; among equals the smallest, so every
+    replica says the same. None when no wrong answer was given by
+    :data:`MIN_WRONG_GIVERS` pupils or more: the summary does not carry it at all."""
+    given = [item for item in counter.items() if item[1] >= MIN_WRONG_GIVERS]
+    if not given:
         return None
-    return min(counter.items(), key=lambda item: (-item[1], item[0]))
+    return min(given, key=lambda item: (-item[1], item[0]))
 
 
 def _item(answer: Sequence[Any]) -> tuple[Card, tuple[Card, ...]] | None:
@@ -243,18 +253,20 @@ def _summarise_sets(puzzle: Puzzle, answers: Sequence[LiveAnswerRow]) -> LiveSum
         right += result.solved
         for solution in result.found:
             found[frozenset(solution.take)] += 1
+        given: set[tuple[int, ...]] = set()  # a wrong sum counts once a pupil, said twice or not
         for miss in result.wrong:
             if miss.key == "wrong_sum":
                 table = sorted(c.value for c in miss.take)
                 played = (miss.card.value,) if miss.card is not None else ()
-                wrong[tuple(table) + played] += 1
+                given.add(tuple(table) + played)
+        wrong.update(given)
     sets = []
     for s in puzzle.solutions:
         values, total = puzzle.terms(s.card, s.take)
         cards = tuple(s.take) + ((s.card,) if s.card is not None else ())
         sets.append(RightSet(cards, sum(values), found[frozenset(s.take)]))
         assert total == puzzle.capture_sum
-    most = _most(wrong)
+    most = _most_wrong(wrong)
     common = None if most is None else WrongSum(most[0], sum(most[0]), puzzle.capture_sum,
                                                 most[1])
     return LiveSummary(len(answers), right, tuple(sets), common)
@@ -286,7 +298,7 @@ def _summarise_sweep(live: LiveRound, answers: Sequence[LiveAnswerRow]) -> LiveS
     choices = tuple(Choice(c.card, (), chosen[c.card], c.risky) for c in live.sweep)
     safe = Counter({c.card: chosen[c.card] for c in live.sweep
                     if not c.risky and chosen[c.card]})
-    most = _most(safe)
+    most = _most_wrong(safe)
     common = None
     if most is not None:
         picked = next(c for c in live.sweep if c.card == most[0])
@@ -314,7 +326,7 @@ def _summarise_quick(live: LiveRound, answers: Sequence[LiveAnswerRow]) -> LiveS
         all_right += every
     questions = []
     for i, q in enumerate(live.questions):
-        most = _most(wrongs[i])
+        most = _most_wrong(wrongs[i])
         common = None
         if most is not None:
             values = (*q.addends, most[0])

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from escoba import Deck
 from tests.test_app_classroom import (
     MY_CLASS,
     _class,
@@ -22,6 +23,7 @@ from tests.test_app_helpers import assert_ok, new_app
 from tests.test_app_live_round import _setup  # noqa: F401 (autouse: the clock, cheap PINs)
 from trainer.board_view import move_key
 from trainer.class_game import ClassGame, move_of
+from trainer.words import coach_text
 
 pytestmark = pytest.mark.usefixtures("fresh_app")
 
@@ -92,6 +94,8 @@ def test_a_class_plays_the_computer_by_votes_to_the_end() -> None:
             assert _game(db, info.id).last.move == move_of(legal[1])
             assert "(2 votes)" in shown(teacher.main)
             assert "Coach:" in shown(teacher.main)
+            reason = _game(db, info.id).last.reason  # said to the class: "we take", not "you"
+            assert coach_text(*reason, Deck.SPANISH, voice="class") in shown(teacher.main)
         elif turns == 1 and len(legal) > 1:
             _vote(pupils[0], legal[0])
             _vote(pupils[1], legal[1])

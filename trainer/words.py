@@ -23,7 +23,7 @@ from .verdicts import capture_terms, sum_expression
 
 __all__ = ["card_text", "cards_text", "seat_label", "seat_name", "seat_status", "event_line",
            "sweep_word_key",
-           "odds_text", "hint_line_text", "coach_text", "move_text", "answer_text"]
+           "odds_text", "hint_line_text", "coach_text", "move_text", "answer_text", "VOICES"]
 
 log = logging.getLogger(__name__)
 
@@ -133,12 +133,23 @@ def move_text(move: Move | None, deck: Deck) -> str:
     return t("hint_best_lay", card=card_text(move.card, deck))
 
 
-def coach_text(key: str, params: dict[str, Any], deck: Deck) -> str:
-    """A coach message key through our catalog (unknown keys get a general line).
+#: Who the coach's sentence speaks to: one child at their board ("you take 3 cards"), or a
+#: whole class at the front of the room, the teacher's screen (issue 29: "we take 3
+#: cards"). A ``class`` sentence is the catalog's ``coach_class.<key>`` where the child's
+#: speaks to "you" in some language, else the child's own (it speaks to no one).
+VOICES = ("child", "class")
+
+
+def coach_text(key: str, params: dict[str, Any], deck: Deck, voice: str = "child") -> str:
+    """A coach message key through our catalog (unknown keys get a general line), in
+    ``voice`` (:data:`VOICES`).
 
     The coach speaks in keys with raw parameters; here a chance 0-1 becomes a
     percentage and a card code ("7o") the card's name in the chosen deck.
     """
+    if voice not in VOICES:
+        raise ValueError(f"unknown voice {voice!r} (one of {', '.join(VOICES)})")
+    to_class = voice == "class"
     shown = dict(params)
     if key == "captures" and shown.get("siete_de_oros"):
         key = "captures_siete"
@@ -159,13 +170,14 @@ def coach_text(key: str, params: dict[str, Any], deck: Deck) -> str:
         with contextlib.suppress(ValueError):
             shown["card"] = card_name(Card.parse(shown["card"]), deck)
     kept = shown.pop("kept", None)
-    for candidate in (f"coach.{key}", key):
+    candidates = ((f"coach_class.{key}",) if to_class else ()) + (f"coach.{key}", key)
+    for candidate in candidates:
         if has_key(candidate):
             text = t(candidate, **shown)
             if isinstance(kept, str):
                 # What decides between two cards of one value: the scoring one is kept.
                 with contextlib.suppress(ValueError):
-                    text = t("coach_kept", why=text,
+                    text = t("coach_class_kept" if to_class else "coach_kept", why=text,
                              card=card_name(Card.parse(kept), deck))
             return text
     log.warning("untranslated coach key %s", key)

@@ -72,9 +72,10 @@ KEY_REFUSALS = "board_refusals"
 KEY_BOARD = "game_board"
 
 
-def coach_text(key: str, params: dict[str, Any]) -> str:
-    """:func:`trainer.words.coach_text` in the deck this child chose."""
-    return _coach_text(key, params, deck_of())
+def coach_text(key: str, params: dict[str, Any], voice: str = "child") -> str:
+    """:func:`trainer.words.coach_text` in the deck this child chose (``voice="class"``:
+    said to the whole class, on the teacher's screen)."""
+    return _coach_text(key, params, deck_of(), voice)
 
 
 def seat_label(game: GameSession, seat: int) -> str:

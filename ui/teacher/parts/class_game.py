@@ -169,7 +169,7 @@ def _last_turn(game: ClassGame, last: TurnResult, deck: Deck) -> None:
             how = f" ({ct_text('class_game.votes_for', count=last.votes)})"
         _line(played + how, _SMALL, "tc-cg-played")
         if last.reason is not None:
-            why = coach_text(last.reason[0], last.reason[1], deck)
+            why = coach_text(last.reason[0], last.reason[1], deck, voice="class")
             _line(ct_text("class_game.coach_says", why=why), _SMALL, "tc-cg-coach")
         if last.better is not None:
             _line(ct_text("class_game.coach_better", move=move_text(last.better, deck)),

@@ -57,6 +57,9 @@ def test_images_carry_the_svg_and_the_name() -> None:
     assert 'alt="7 de oros"' in img
     row = cards_row_html([card, Card.parse("JK1")], Deck.FRENCH, True)
     assert "7 of diamonds" in row and "Joker 1" in row
+    assert "style=" not in img  # its own pixels, unless sized on the screen:
+    big = cards_row_html([card], Deck.SPANISH, True, size="min(6vw, 10vh)")
+    assert 'style="width:min(6vw, 10vh);height:auto"' in big
 
 
 @pytest.mark.parametrize(("deck", "marks"), [

@@ -185,30 +185,36 @@ def back_svg(width: int = 56, label: str = "card back") -> str:
 
 
 def card_img(card: Card, deck: Deck, show_value: bool, selected: bool, width: int,
-             name: str) -> str:
-    """An ``<img>`` carrying the SVG as a data URI (st.html's sanitiser keeps these)."""
-    return _card_img(card_svg(card, deck, show_value, selected, width, name), card, width, name)
+             name: str, size: str = "") -> str:
+    """An ``<img>`` carrying the SVG as a data URI (st.html's sanitiser keeps these).
+    ``size``, a CSS length, is its width on the screen instead of ``width`` pixels (the
+    height follows): a projector's cards grow with the screen ("min(6vw, 10vh)")."""
+    return _card_img(card_svg(card, deck, show_value, selected, width, name), card, width, name,
+                     size)
 
 
 @lru_cache(maxsize=4096)
-def _card_img(svg: str, card: Card, width: int, name: str) -> str:
+def _card_img(svg: str, card: Card, width: int, name: str, size: str = "") -> str:
     data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
+    style = f' style="width:{html.escape(size)};height:auto"' if size else ""
     return (f'<img src="data:image/svg+xml;base64,{data}" width="{width}" '
-            f'height="{int(width * 1.5)}" alt="{html.escape(name)}" title="{html.escape(name)}" '
-            f'data-card="{card}"/>')
+            f'height="{int(width * 1.5)}"{style} alt="{html.escape(name)}" '
+            f'title="{html.escape(name)}" data-card="{card}"/>')
 
 
 def cards_row_html(cards: Iterable[Card], deck: Deck, show_value: bool, *,
                    selected: Iterable[Card] = (), width: int = 96,
-                   names: bool = True, gap: int = 6, lit: Iterable[Card] = ()) -> str:
+                   names: bool = True, gap: int = 6, lit: Iterable[Card] = (),
+                   size: str = "") -> str:
     """A wrapping row of card faces with their names under them (for ``st.html``).
 
-    ``selected`` cards are drawn chosen; ``lit`` cards glow (a hint pointing at them)."""
+    ``selected`` cards are drawn chosen; ``lit`` cards glow (a hint pointing at them);
+    ``size`` (a CSS length) sizes each card on the screen instead of ``width`` pixels."""
     chosen, glowing = set(selected), set(lit)
     items = []
     for card in cards:
         name = card_name(card, deck)
-        svg = card_img(card, deck, show_value, card in chosen, width, name)
+        svg = card_img(card, deck, show_value, card in chosen, width, name, size)
         caption = (f'<div style="font-size:0.85rem;text-align:center;max-width:{width + 8}px">'
                    f'{html.escape(name)}</div>') if names else ""
         glow = (";border-radius:10px;box-shadow:0 0 0 3px #F2C14E,0 0 12px 4px #F2C14E"

@@ -5,9 +5,17 @@ a position from a real game ("which cards make 15 with this card?", "where is th
 risk?", "what would you play?") or a set of quick facts. The cards every tablet shows,
 the answers arriving as a count, then on the teacher's tap the reveal: the right sets
 drawn with their sums and how many found each, the spread of moves or cards chosen as
-bars with the coach's best move and why, each quick fact's right count, and the wrong
-sum most often given with its arithmetic. Nothing private: no real name, no nickname,
-no child's answer (``trainer.live.LiveSummary`` holds counts only).
+bars with the coach's best move and why (said to the class: "we take 3 cards"), each
+quick fact on a line of its own with its right count, and the wrong sum most often
+given with its arithmetic and how many gave it, when two pupils or more gave it
+(``trainer.live.MIN_WRONG_GIVERS``). A round nobody answered says so and shows the
+answer without counts. Nothing private: no real name, no nickname, no child's answer
+(``trainer.live.LiveSummary`` holds counts only).
+
+The cards are sized by the screen (:data:`CARD_SIZE`): about 160 px tall on a 1920 × 1080
+projector, read from the back of the room. Starting a round and counting its answers
+take a few seconds: a spinner says so (the tap only asks; the screen's run does the
+work under it).
 
 The round refreshes itself every :data:`REFRESH_SECONDS` (a fragment of its own: the
 rest of the page is not drawn again); the refresh does not count as the teacher's
@@ -17,6 +25,7 @@ activity, so the area still locks when nobody taps.
 from __future__ import annotations
 
 import html
+from collections.abc import Iterable
 
 import streamlit as st
 
@@ -37,6 +46,7 @@ from trainer.live import (
     WrongSum,
 )
 from trainer.practice_sessions import quick_question
+from trainer.words import card_text
 
 from ...board import coach_text, deck_of
 from ...classroom import class_action, ct, ct_text, show_class_flash
@@ -60,21 +70,59 @@ _MID = "font-size:clamp(1.2rem,2.2vw,2.4rem);font-weight:600;line-height:1.25"
 _SMALL = "font-size:clamp(1rem,1.7vw,1.9rem);font-weight:600;line-height:1.25"
 _HUGE = "font-size:clamp(2.2rem,4.6vw,5rem);font-weight:800;letter-spacing:0.08em"
 
+#: A card of the board on the projector (the round's position, a right set of the
+#: reveal), as a CSS width: about 108 × 162 px at 1920 × 1080 and 77 × 115 at 1366 × 768,
+#: so that a table of 8 cards and the card played fit one line, and the round one screen.
+CARD_SIZE = "min(6.2vw, 10vh)"
+#: A card of a choice of the reveal (a move, a hand card), and of a reveal's many sets.
+SMALL_CARD_SIZE = "min(4.4vw, 7.2vh)"
+#: More cards than this in a reveal's right sets: drawn at :data:`SMALL_CARD_SIZE`.
+MAX_BIG_SET_CARDS = 10
+#: The session's key of the work a tap asked for (start a round, reveal it), done by the
+#: screen's next run under a spinner.
+ASKED = "tc_live_asked"
+
 
 def _live() -> LiveClass:
     return LiveClass(teacher_room())
 
 
 @class_action
-def _on_start(class_id: int) -> None:
+def _ask_start(class_id: int) -> None:
+    """The start button's callback: the round is made by the screen's run, under a
+    spinner (a position from the class's games takes seconds to find)."""
     level = st.session_state.get("tc_live_level", LEVELS[1])
     kind = st.session_state.get("tc_live_kind", LIVE_KINDS[0])
-    _live().start(class_id, int(level), kind=str(kind))
+    st.session_state[ASKED] = ("start", class_id, str(kind), int(level))
 
 
 @class_action
-def _on_reveal(class_id: int, round_id: int) -> None:
+def _ask_reveal(class_id: int, round_id: int) -> None:
+    """The reveal button's callback: the answers are read and judged by the screen's run,
+    under a spinner."""
+    st.session_state[ASKED] = ("reveal", class_id, round_id)
+
+
+@class_action
+def _start(class_id: int, kind: str, level: int) -> None:
+    _live().start(class_id, level, kind=kind)
+
+
+@class_action
+def _reveal_round(class_id: int, round_id: int) -> None:
     _live().reveal(class_id, round_id)
+
+
+def _do_asked() -> bool:
+    """The work a tap asked for, if any, under a spinner that says what it is doing;
+    whether there was some."""
+    asked = st.session_state.pop(ASKED, None)
+    if not isinstance(asked, tuple) or not asked:
+        return False
+    action, *args = asked
+    with st.spinner(ct(f"live.working_{action}")):
+        (_start if action == "start" else _reveal_round)(*args)
+    return True
 
 
 @class_action
@@ -91,52 +139,93 @@ def _off_words(off: int) -> str:
                                                                          count=-off)
 
 
-def _cards(cards: tuple[Card, ...], width: int, lit: tuple[Card, ...] = ()) -> str:
+def _cards(cards: tuple[Card, ...], size: str = CARD_SIZE, lit: tuple[Card, ...] = ()) -> str:
     return cards_row_html(cards, deck_of(), bool(settings().get("show_values", True)),
-                          width=width, names=False, gap=12, lit=lit)
+                          width=96, names=False, gap=12, lit=lit, size=size)
 
 
-def _right_set(item: RightSet, width: int) -> str:
+def _right_set(item: RightSet, size: str, counted: bool) -> str:
+    """A right set: its cards, its sum and (``counted``) how many found it."""
     values = " + ".join(str(c.value) for c in item.cards)
+    found = (f"<div style='{_MID}'>"
+             f"{html.escape(ct_text('live.found_by', count=item.found_by))}</div>"
+             if counted else "")
     return ("<div style='display:flex;flex-direction:column;align-items:center;gap:6px;"
             "padding:12px;border:3px solid #2E7D32;border-radius:16px' "
             "data-testid='tc-live-set'>"
-            + _cards(item.cards, width)
+            + _cards(item.cards, size)
             + f"<div style='{_BIG}'>{html.escape(f'{values} = {item.total}')}</div>"
-            f"<div style='{_MID}'>"
-            f"{html.escape(ct_text('live.found_by', count=item.found_by))}</div></div>")
+            + found + "</div>")
 
 
-def _wrong_line(wrong: WrongSum | None, style: str = _MID) -> None:
-    if wrong is not None:
-        _line(ct_text("live.common_wrong", arithmetic=wrong.arithmetic,
-                      off=_off_words(wrong.off)), style, "tc-live-wrong")
+def _wrong_words(wrong: WrongSum) -> str:
+    """"3 said 8 + 8 = 16: one too many." (a summary carries a wrong sum only when two
+    pupils or more gave it)."""
+    return ct_text("live.wrong_said", count=wrong.count, arithmetic=wrong.arithmetic,
+                   off=_off_words(wrong.off))
+
+
+def _nobody(summary: LiveSummary) -> bool:
+    """Whether nobody answered: said so, and the answer is shown without counts."""
+    if summary.answered:
+        return False
+    _line(ct_text("live.nobody_answered"), _MID, "tc-live-nobody")
+    return True
 
 
 def _reveal_sets(summary: LiveSummary) -> None:
-    sets = "".join(_right_set(item, 72) for item in summary.sets)
+    nobody = _nobody(summary)
+    size = CARD_SIZE if sum(len(s.cards) for s in summary.sets) <= MAX_BIG_SET_CARDS \
+        else SMALL_CARD_SIZE
+    sets = "".join(_right_set(item, size, not nobody) for item in summary.sets)
     st.html("<div style='display:flex;flex-wrap:wrap;gap:16px'>" + sets + "</div>")
+    if nobody:
+        return
     _line(ct_text("live.all_right", count=summary.all_right), _MID, "tc-live-all-right")
-    _wrong_line(summary.common_wrong)
+    if summary.common_wrong is not None:
+        _line(_wrong_words(summary.common_wrong), _MID, "tc-live-wrong")
 
 
-def _bar(choice: Choice, most: int, cards: tuple[Card, ...], words: str) -> str:
-    """One choice as a bar: its cards, a bar as long as its count (green on a right
-    one, with a tick) with how many chose it beside it, and what it makes under it."""
-    share = 0 if most == 0 else round(100 * choice.count / most)
-    colour = "#2E7D32" if choice.right else "#78909C"
-    mark = "✅ " if choice.right else ""
-    chosen = html.escape(mark + ct_text("live.chosen_by", count=choice.count))
-    return ("<div style='display:flex;align-items:center;gap:14px;margin:4px 0' "
+#: The height of a choice's bar area: the tallest bar (the choice most chosen) and its count.
+_BAR_AREA = "13vh"
+
+
+def _bar(choice: Choice, most: int, cards: tuple[Card, ...], words: str, size: str,
+         counted: bool = True) -> str:
+    """One choice as a column: how many chose it over a bar as tall as its count (green
+    on a right one, with a tick), its cards under them, and what it makes under those.
+    The bars of every choice rise from one line, so the class compares them at a glance.
+    Not ``counted`` (nobody answered): the cards and the words only."""
+    bar = ""
+    if counted:
+        share = 0 if most == 0 else choice.count / most
+        colour = "#2E7D32" if choice.right else "#78909C"
+        mark = "✅ " if choice.right else ""
+        chosen = html.escape(mark + ct_text("live.chosen_by", count=choice.count))
+        bar = (f"<div style='height:{_BAR_AREA};display:flex;flex-direction:column;"
+               "justify-content:flex-end;align-items:center;gap:4px;width:100%'>"
+               f"<div style='{_SMALL};white-space:nowrap'>{chosen}</div>"
+               f"<div style='width:5vw;height:calc(({_BAR_AREA} - 2.8rem) * {share:.3f});"
+               f"min-height:6px;background:{colour};border-radius:8px 8px 0 0'></div></div>")
+    return ("<div style='display:flex;flex-direction:column;align-items:center;gap:8px;"
+            "min-width:14vw;max-width:30vw;padding:0 8px' "
             f"data-testid='tc-live-choice' data-right='{int(choice.right)}'>"
-            f"<div style='flex:0 0 auto'>{_cards(cards, 40)}</div>"
-            "<div style='flex:1 1 auto;min-width:0'>"
-            "<div style='display:flex;align-items:center;gap:12px'>"
-            f"<div style='flex:0 1 {max(share, 2) * 0.4}%;height:26px;background:{colour};"
-            "border-radius:8px'></div>"
-            f"<div style='{_SMALL}'>{chosen}</div></div>"
-            f"<div style='font-size:clamp(1rem,1.5vw,1.7rem)'>{html.escape(words)}</div>"
-            "</div></div>")
+            + bar + _cards(cards, size)
+            + f"<div style='{_SMALL};text-align:center'>{html.escape(words)}</div></div>")
+
+
+#: More cards than this in a reveal's choices: drawn at :data:`SMALL_CARD_SIZE` (the
+#: choices stay on one line of a 1920-wide screen).
+MAX_BIG_CHOICE_CARDS = 9
+
+
+def _choice_size(cards_per_choice: Iterable[int]) -> str:
+    return CARD_SIZE if sum(cards_per_choice) <= MAX_BIG_CHOICE_CARDS else SMALL_CARD_SIZE
+
+
+def _choices(bars: list[str]) -> None:
+    st.html("<div style='display:flex;flex-wrap:wrap;gap:20px 28px;align-items:flex-start'>"
+            + "".join(bars) + "</div>")
 
 
 #: The most bars a best-move reveal draws (the best move's always among them): the
@@ -144,49 +233,76 @@ def _bar(choice: Choice, most: int, cards: tuple[Card, ...], words: str) -> str:
 MAX_BARS = 5
 
 
+def _move_words(choice: Choice) -> str:
+    """A capture's arithmetic (the table cards, then the card played: "2 + 3 + 10 = 15"),
+    or a lay-down in words ("lay down the 5 de oros")."""
+    if not choice.take:
+        return ct_text("live.lay_down", card=card_text(choice.card, deck_of()))
+    cards = (*choice.take, choice.card)
+    return f"{' + '.join(str(c.value) for c in cards)} = {sum(c.value for c in cards)}"
+
+
 def _reveal_best(live: LiveRound, summary: LiveSummary) -> None:
+    nobody = _nobody(summary)
     most = max((c.count for c in summary.choices), default=0)
     shown = list(summary.choices[:MAX_BARS])
     best_bar = next((c for c in summary.choices if c.right), None)
     if best_bar is not None and best_bar not in shown:  # the best move's bar, always
         shown[-1] = best_bar
-    bars = []
-    for choice in shown:
-        cards = (*choice.take, choice.card)
-        # A capture's arithmetic (the table cards, then the card played); a lay-down none.
-        words = (f"{' + '.join(str(c.value) for c in cards)} = {sum(c.value for c in cards)}"
-                 if choice.take else "")
-        bars.append(_bar(choice, most, cards, words))
-    st.html("".join(bars))
-    _line(ct_text("live.best_right", count=summary.all_right), _MID, "tc-live-all-right")
+    if nobody:  # no spread to draw: the coach's move alone
+        shown = [c for c in shown if c.right]
+    size = _choice_size(len(c.take) + 1 for c in shown)
+    _choices([_bar(choice, most, (*choice.take, choice.card), _move_words(choice), size,
+                   not nobody) for choice in shown])
+    if not nobody:
+        _line(ct_text("live.best_right", count=summary.all_right), _MID, "tc-live-all-right")
     best = live.puzzle.ranking[0] if live.puzzle.ranking else None
-    if best is not None:
-        _line(ct_text("live.best_why", why=coach_text(best.reason, dict(best.params))),
-              _MID, "tc-live-why")
+    if best is not None:  # said to the whole class: "we take 3 cards", not "you take"
+        why = coach_text(best.reason, dict(best.params), voice="class")
+        _line(ct_text("live.best_why", why=why), _MID, "tc-live-why")
 
 
 def _reveal_sweep(live: LiveRound, summary: LiveSummary) -> None:
+    nobody = _nobody(summary)
     most = max((c.count for c in summary.choices), default=0)
     bars = []
     for choice, judged in zip(summary.choices, live.sweep, strict=True):
+        if nobody and not choice.right:  # no spread to draw: the risky card alone
+            continue
         words = (ct_text("live.sweep_risky", arithmetic=judged.arithmetic, need=judged.need)
                  if judged.risky and judged.need is not None
                  else ct_text("live.sweep_safe", arithmetic=judged.arithmetic))
-        bars.append(_bar(choice, most, (choice.card,), words))
-    st.html("".join(bars))
+        bars.append(_bar(choice, most, (choice.card,), words, CARD_SIZE, not nobody))
+    _choices(bars)
+    if nobody:
+        return
     _line(ct_text("live.sweep_right", count=summary.all_right), _MID, "tc-live-all-right")
     if summary.common_wrong is not None:
-        _line(ct_text("live.sweep_wrong", arithmetic=summary.common_wrong.arithmetic), _MID,
-              "tc-live-wrong")
+        _line(ct_text("live.sweep_wrong_said", count=summary.common_wrong.count,
+                      arithmetic=summary.common_wrong.arithmetic), _MID, "tc-live-wrong")
 
 
 def _reveal_quick(summary: LiveSummary) -> None:
+    """One fact a line, big: the fact with its answer, how many got it right, and the
+    wrong answer two pupils or more gave to it."""
+    nobody = _nobody(summary)
+    rows = []
     for item in summary.questions:
-        text = quick_question_of(item.addends, item.answer)
-        _line(f"{text} · {ct_text('live.right_count', count=item.right)}", _MID,
-              "tc-live-question")
-        _wrong_line(item.common_wrong, _SMALL)
-    _line(ct_text("live.quick_all_right", count=summary.all_right), _MID, "tc-live-all-right")
+        cells = [f"<td style='{_BIG};padding:4px 1.2em 4px 0;white-space:nowrap'>"
+                 f"{html.escape(quick_question_of(item.addends, item.answer))}</td>"]
+        if not nobody:
+            right = ct_text("live.right_count", count=item.right)
+            wrong = _wrong_words(item.common_wrong) if item.common_wrong is not None else ""
+            cells.append(f"<td style='{_MID};padding:4px 1.2em 4px 0;white-space:nowrap'>"
+                         f"{html.escape(right)}</td>")
+            cells.append(f"<td style='{_SMALL};padding:4px 0' data-testid='tc-live-wrong'>"
+                         f"{html.escape(wrong)}</td>" if wrong else "<td></td>")
+        rows.append("<tr data-testid='tc-live-question'>" + "".join(cells) + "</tr>")
+    st.html("<table style='border-collapse:collapse;border:none'>" + "".join(rows)
+            + "</table>")
+    if not nobody:
+        _line(ct_text("live.quick_all_right", count=summary.all_right), _MID,
+              "tc-live-all-right")
 
 
 def quick_question_of(addends: tuple[int, ...], answer: int) -> str:
@@ -205,55 +321,60 @@ def _reveal(live: LiveRound, summary: LiveSummary) -> None:
         _reveal_sets(summary)
 
 
-def _group(label: str, cards: tuple[Card, ...], lit: bool, width: int) -> str:
+def _group(label: str, cards: tuple[Card, ...], lit: bool) -> str:
     return (f"<div><div style='{_MID}'>{html.escape(label)}</div>"
-            + _cards(cards, width, lit=cards if lit else ()) + "</div>")
+            + _cards(cards, lit=cards if lit else ()) + "</div>")
+
+
+def _title(live: LiveRound) -> None:
+    """The round's question, big."""
+    s = live.puzzle.capture_sum
+    if live.kind == "quick":
+        _line(ct_text("live.kind.quick", count=len(live.questions)), testid="tc-live-title")
+    elif live.kind == "fifteens":
+        _line(ct_text("live.title", sum=s), testid="tc-live-title")
+    else:
+        _line(ct_text(f"live.kind.{live.kind}", sum=s), testid="tc-live-title")
 
 
 def _question(live: LiveRound) -> None:
     """The round's question and what every tablet shows, big, in one screen."""
     puzzle = live.puzzle
-    s = puzzle.capture_sum
-    if live.kind == "quick":
-        _line(ct_text("live.kind.quick", count=len(live.questions)), testid="tc-live-title")
-        st.html("<div style='display:flex;flex-wrap:wrap;column-gap:1.4em'>"
-                + "".join(f"<div style='{_BIG}' data-testid='tc-live-question'>"
-                          f"{html.escape(quick_question(q))}</div>" for q in live.questions)
-                + "</div>")
+    _title(live)
+    if live.kind == "quick":  # one fact a line, as the tablets ask them
+        st.html("".join(f"<div style='{_BIG}' data-testid='tc-live-question'>"
+                        f"{html.escape(quick_question(q))}</div>" for q in live.questions))
         return
     if live.kind == "fifteens":
-        _line(ct_text("live.title", sum=s), testid="tc-live-title")
-        st.html(_cards(puzzle.table, 130))
+        st.html(_cards(puzzle.table))
         return
-    _line(ct_text(f"live.kind.{live.kind}", sum=s), testid="tc-live-title")
     st.caption(ct("live.from_game" if live.source == "game" else "live.from_deal"))
-    # The table and the hand side by side (wrapping on a narrow screen), smaller cards
-    # for a big table, so that a position fits one row of a 1920-wide screen.
-    count = len(puzzle.table) + len(puzzle.hand)
-    width = 96 if count <= 7 else 76 if count <= 9 else 60
+    # The table and the hand side by side (the hand wraps under a long table).
     st.html("<div style='display:flex;flex-wrap:wrap;gap:12px 48px;align-items:flex-start'>"
-            + _group(ct_text("live.table"), puzzle.table, False, width)
-            + _group(ct_text("live.hand"), puzzle.hand, live.kind == "captures", width)
+            + _group(ct_text("live.table"), puzzle.table, False)
+            + _group(ct_text("live.hand"), puzzle.hand, live.kind == "captures")
             + "</div>")
 
 
 def _round(class_id: int, board: LiveBoard) -> None:
     live, summary = board.round, board.summary
     assert live is not None and summary is not None
-    # Side by side, so the whole round fits a 1080-line screen under the page's header:
-    # the cards and the count on the left, the reveal on the right.
-    cards, answers = st.columns([3, 2], gap="large")
-    with cards:
+    if live.state == "open":
+        # The whole width for the cards; the count and the reveal's button under them.
         _question(live)
-        _line(ct_text("live.answers", count=summary.answered), testid="tc-live-count")
-    with answers:
-        if live.state == "open":
+        with st.container(horizontal=True, vertical_alignment="center", gap="large"):
+            _line(ct_text("live.answers", count=summary.answered), testid="tc-live-count")
             st.button(ct("live.reveal"), key="tc_live_reveal", type="primary", icon="👀",
-                      on_click=_on_reveal, args=(class_id, live.id), width="stretch")
-            return
-        _reveal(live, summary)
-        st.button(ct("live.close"), key="tc_live_close", icon="✅", on_click=_on_close,
-                  args=(class_id, live.id), width="stretch")
+                      on_click=_ask_reveal, args=(class_id, live.id))
+        return
+    # Revealed: the question, then the answers over the whole width (the right sets and
+    # the moves chosen carry their cards).
+    with st.container(horizontal=True, vertical_alignment="center", gap="large"):
+        _title(live)
+        _line(ct_text("live.answers", count=summary.answered), _MID, "tc-live-count")
+    _reveal(live, summary)
+    st.button(ct("live.close"), key="tc_live_close", icon="✅", on_click=_on_close,
+              args=(class_id, live.id))
 
 
 def _kind_label(kind: str, capture_sum: int) -> str:
@@ -264,17 +385,21 @@ def _kind_label(kind: str, capture_sum: int) -> str:
 def _screen(class_id: int, code: str, capture_sum: int) -> None:
     show_class_flash()  # a refusal of a tap in here (the round closed in another tab)
     board = _live().board(class_id, touch=False)
+    present = board.present
     with st.container(horizontal=True, vertical_alignment="center", gap="large"):
         _line(ct_text("card.code", code=format_code(code)), _HUGE, "tc-live-code")
-        if board.present:
+        if present:
             st.html(f"<div style='{_MID}' data-testid='tc-live-in'>"
-                    f"{html.escape(ct_text('live.in', count=len(board.present)))}"
+                    f"{html.escape(ct_text('live.in', count=len(present)))}"
                     "<div style='font-size:clamp(1.8rem,3vw,3.4rem);display:flex;"
                     "flex-wrap:wrap;gap:0.25em' data-testid='tc-live-pictures'>"
-                    + "".join(f"<span>{html.escape(p)}</span>" for p in board.present)
+                    + "".join(f"<span>{html.escape(p)}</span>" for p in present)
                     + "</div></div>")
         else:
             st.info(ct("live.nobody_in"), icon="🪧")
+    if _do_asked():  # a round to start or to reveal: the screen as it is now
+        show_class_flash()
+        board = _live().board(class_id, touch=False)
     if board.round is not None:
         _round(class_id, board)
         return
@@ -286,7 +411,7 @@ def _screen(class_id: int, code: str, capture_sum: int) -> None:
         if kind not in POSITION_KINDS:  # a position's difficulty is the game's own
             st.selectbox(ct("live.level"), LEVELS, index=1, key="tc_live_level")
         st.button(ct("live.go"), key="tc_live_start",
-                  type="primary", icon="🃏", on_click=_on_start, args=(class_id,))
+                  type="primary", icon="🃏", on_click=_ask_start, args=(class_id,))
 
 
 def show(view: OpenClass) -> None:

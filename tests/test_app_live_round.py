@@ -6,10 +6,12 @@ shows a pupil's nickname, let alone with a wrong answer."""
 from __future__ import annotations
 
 import itertools
+from datetime import date
 
 import pytest
 
 import trainer.storage.classroom as storage_classroom
+from puzzles import check
 from tests.test_app_classroom import (
     MY_CLASS,
     NOW,
@@ -22,7 +24,7 @@ from tests.test_app_classroom import (
     store,
 )
 from tests.test_app_helpers import assert_ok, new_app
-from trainer.live import LiveRound
+from trainer.live import LiveRound, PupilLive
 
 pytestmark = pytest.mark.usefixtures("fresh_app")
 
@@ -41,7 +43,8 @@ def _add_set(at, cards: list[str]) -> None:
 
 def test_a_live_round_from_the_projector_to_every_tablet_and_back() -> None:
     db = store()
-    (_, info), ids = _class(db, "Ms Díaz", "3B", "Quokka\nWombat", ["4821", "7395"])
+    (_, info), ids = _class(db, "Ms Díaz", "3B", "Quokka\nWombat\nNumbat",
+                            ["4821", "7395", "5160"])
     teacher = open_class("en-US", "Ms Díaz", info.id)
     part(teacher, "projector")
     assert "No one is in yet" in shown(teacher.main)
@@ -56,7 +59,7 @@ def test_a_live_round_from_the_projector_to_every_tablet_and_back() -> None:
     teacher.run()
     screen = shown(teacher.main)
     assert "2 pupils are in" in screen
-    pictures = db.members(info.id)
+    pictures = [m for m in db.members(info.id) if m.nickname != "Numbat"]  # not signed in
     assert all(m.avatar in screen for m in pictures)
 
     teacher.selectbox(key="tc_live_level").set_value(2).run()
@@ -86,18 +89,30 @@ def test_a_live_round_from_the_projector_to_every_tablet_and_back() -> None:
     _add_set(wombat, [str(c) for c in wrong])
     click(wombat, "mc_live_done")
     assert "Your answer is in" in shown(wombat)
+    # Numbat's tablet sends the same wrong set, and one wrong set nobody else gave.
+    values_of = {tuple(sorted(c.value for c in pair)) for pair in (wrong,)}
+    lone = next(pair for pair in itertools.combinations(live.puzzle.table, 2)
+                if sum(c.value for c in pair) != 15 and frozenset(pair) not in right
+                and tuple(sorted(c.value for c in pair)) not in values_of)
+    numbat = [" ".join(map(str, wrong)), " ".join(map(str, lone))]
+    PupilLive(db, ids["Numbat"]).answer(live, check(live.puzzle, numbat), 5.0, numbat,
+                                        date(2026, 12, 4))
 
     teacher.run()
-    assert "2 answers in" in shown(teacher.main)
+    assert "3 answers in" in shown(teacher.main)
     click(teacher, "tc_live_reveal")
     screen = shown(teacher.main)
     total = sum(c.value for c in wrong)
     values = " + ".join(str(v) for v in sorted(c.value for c in wrong))
-    assert f"{values} = {total}" in screen
-    assert ("too many" if total > 15 else "too few") in screen
+    off = "one too many" if total == 16 else f"{total - 15} too many" if total > 15 \
+        else "one too few" if total == 14 else f"{15 - total} too few"
+    assert f"2 said {values} = {total}: {off}." in screen  # two gave it: how many, and how
+    # A wrong set one pupil gave says who it was in a small class: not on the projector.
+    lone_values = " + ".join(str(v) for v in sorted(c.value for c in lone))
+    assert f"{lone_values} = {sum(c.value for c in lone)}" not in screen
     assert "found by 1" in screen and "1 found them all, with nothing wrong" in screen
     # Nothing names a child on the projector, before or after the reveal.
-    assert "Quokka" not in screen and "Wombat" not in screen
+    assert "Quokka" not in screen and "Wombat" not in screen and "Numbat" not in screen
 
     wombat.run()
     assert "Look at the board: your teacher is showing the answers." in shown(wombat)

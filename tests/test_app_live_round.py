@@ -178,3 +178,38 @@ def test_a_tap_in_the_rounds_block_keeps_the_visit_awake_and_its_timer_does_not(
     state[view.KEY_LIVE_SHOWN] = (1, 3.0)
     state["mc_other"] = 2  # another page's widget
     assert not view._tapped_in_block()
+
+
+def test_starting_and_revealing_say_on_the_projector_that_they_are_working(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A position round takes seconds to find and the reveal to count, and the projector
+    # has no Streamlit header to show it is busy: a line says so *before* the work
+    # starts. Seen from inside the work: what the run had sent to the browser by then.
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    from trainer.live import LiveClass
+
+    sent_before: list[str] = []
+
+    def watched(work):
+        def run(self, *args, **kwargs):
+            runner = get_script_run_ctx()._enqueue.__self__  # AppTest's script runner
+            sent_before.append("\n".join(str(m) for m in runner.forward_msg_queue._queue))
+            return work(self, *args, **kwargs)
+        return run
+
+    monkeypatch.setattr(LiveClass, "start", watched(LiveClass.start))
+    monkeypatch.setattr(LiveClass, "reveal", watched(LiveClass.reveal))
+    db = store()
+    (_, info), _ids = _class(db, "Ms Díaz", "3B", "Quokka", ["4821"])
+    teacher = open_class("en-US", "Ms Díaz", info.id)
+    part(teacher, "projector")
+    click(teacher, "tc_live_start")
+    assert "0 answers in" in shown(teacher.main)
+    click(teacher, "tc_live_reveal")
+    assert "Nobody answered this round." in shown(teacher.main)
+    assert len(sent_before) == 2
+    assert "Getting the round ready" in sent_before[0] and "tc-live-working" in sent_before[0]
+    assert "Counting the answers" in sent_before[1]
+    # Done, the line goes.
+    assert "Counting the answers" not in shown(teacher.main)

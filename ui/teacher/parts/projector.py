@@ -14,8 +14,8 @@ answer without counts. Nothing private: no real name, no nickname, no child's an
 
 The cards are sized by the screen (:data:`CARD_SIZE`): about 160 px tall on a 1920 × 1080
 projector, read from the back of the room. Starting a round and counting its answers
-take a few seconds: a spinner says so (the tap only asks; the screen's run does the
-work under it).
+take a few seconds: a line says so while they run (the tap only asks; the screen's run
+does the work under that line).
 
 The round refreshes itself every :data:`REFRESH_SECONDS` (a fragment of its own: the
 rest of the page is not drawn again); the refresh does not count as the teacher's
@@ -79,7 +79,7 @@ SMALL_CARD_SIZE = "min(4.4vw, 7.2vh)"
 #: More cards than this in a reveal's right sets: drawn at :data:`SMALL_CARD_SIZE`.
 MAX_BIG_SET_CARDS = 10
 #: The session's key of the work a tap asked for (start a round, reveal it), done by the
-#: screen's next run under a spinner.
+#: screen's next run under a line saying so.
 ASKED = "tc_live_asked"
 
 
@@ -90,7 +90,7 @@ def _live() -> LiveClass:
 @class_action
 def _ask_start(class_id: int) -> None:
     """The start button's callback: the round is made by the screen's run, under a
-    spinner (a position from the class's games takes seconds to find)."""
+    "working" line (a position from the class's games takes seconds to find)."""
     level = st.session_state.get("tc_live_level", LEVELS[1])
     kind = st.session_state.get("tc_live_kind", LIVE_KINDS[0])
     st.session_state[ASKED] = ("start", class_id, str(kind), int(level))
@@ -99,7 +99,7 @@ def _ask_start(class_id: int) -> None:
 @class_action
 def _ask_reveal(class_id: int, round_id: int) -> None:
     """The reveal button's callback: the answers are read and judged by the screen's run,
-    under a spinner."""
+    under a "working" line."""
     st.session_state[ASKED] = ("reveal", class_id, round_id)
 
 
@@ -114,14 +114,20 @@ def _reveal_round(class_id: int, round_id: int) -> None:
 
 
 def _do_asked() -> bool:
-    """The work a tap asked for, if any, under a spinner that says what it is doing;
-    whether there was some."""
+    """The work a tap asked for, if any, under a line that says what it is doing, drawn
+    before the work starts (``st.spinner`` waits half a second before it shows, and the
+    projector has no Streamlit header showing that the app is busy); whether there was
+    some."""
     asked = st.session_state.pop(ASKED, None)
     if not isinstance(asked, tuple) or not asked:
         return False
     action, *args = asked
-    with st.spinner(ct(f"live.working_{action}")):
-        (_start if action == "start" else _reveal_round)(*args)
+    working = st.empty()
+    working.html(f"<div style='{_MID};display:flex;align-items:center;gap:0.5em' "
+                 f"data-testid='tc-live-working'><span>⏳</span>"
+                 f"{html.escape(ct_text(f'live.working_{action}'))}</div>")
+    (_start if action == "start" else _reveal_round)(*args)
+    working.empty()
     return True
 
 

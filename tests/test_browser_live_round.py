@@ -6,13 +6,14 @@ The pupils sign in on My class and their pictures come on the projector by thems
 teacher starts a "find all the 15s" round; each tablet shows it within a couple of seconds;
 Lola taps every right set on the board, Teo a wrong one and "Done", Mia one right set and
 "Done"; the projector's count goes to 3 by itself; the reveal draws the right sets with
-their sums and how many found each, and Teo's wrong sum with its arithmetic, with no
-child's name anywhere on it.
+their sums and how many found each, and the wrong sum Teo and Mia both gave with its
+arithmetic and "2 said", but not the one Teo alone gave (in a small class it would say
+who), with no child's name anywhere on it.
 
 A second test runs the other kinds through the same screens: "what would you play?"
 (Lola plays the coach's best move on the board, Teo another), "where is the sweep risk?"
 (each taps a hand card) and a quick-facts round (number buttons), each revealed with
-its bars or counts.
+its bars or counts, and no wrong answer only one of the two gave.
 
 Screenshots: test-artifacts/29-live-*.png.
 """
@@ -24,6 +25,7 @@ import itertools
 import pytest
 import sqlalchemy as sa
 
+from escoba import Deck
 from tests.test_browser import (  # noqa: F401 (fixtures)
     _artifact,
     _context,
@@ -35,6 +37,7 @@ from tests.test_browser import (  # noqa: F401 (fixtures)
 from trainer.classroom import Classroom, TeacherAuth
 from trainer.live import LiveRound
 from trainer.storage import Storage, configure_sqlite
+from trainer.words import card_text, coach_text
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -172,12 +175,18 @@ def test_a_live_round_on_the_projector_and_three_tablets(server, browser_type_la
         lola.screenshot(path=str(_artifact("29-live-phone-answered.png")), full_page=True)
 
         right = {frozenset(s.take) for s in live.puzzle.solutions}
-        wrong = next(pair for pair in itertools.combinations(live.puzzle.table, 2)
-                     if sum(c.value for c in pair) != 15 and frozenset(pair) not in right)
+        wrongs = [pair for pair in itertools.combinations(live.puzzle.table, 2)
+                  if sum(c.value for c in pair) != 15 and frozenset(pair) not in right]
+        wrong = wrongs[0]
+        # A wrong set of other values, that only Teo gives.
+        lone = next(pair for pair in wrongs
+                    if sorted(c.value for c in pair) != sorted(c.value for c in wrong))
         _add(teo, wrong)
+        _add(teo, lone)
         _button(teo, "mc_live_done").click()
         teo.get_by_text("Your answer is in").wait_for()
-        _add(mia, live.puzzle.solutions[0].take)  # the first right set, then Done
+        _add(mia, wrong)  # Teo's wrong set too, then the first right set, then Done
+        _add(mia, live.puzzle.solutions[0].take)
         if len(live.puzzle.solutions) > 1:  # (the only set found is an answer by itself)
             _button(mia, "mc_live_done").click()
         mia.get_by_text("Your answer is in").wait_for()
@@ -191,8 +200,18 @@ def test_a_live_round_on_the_projector_and_three_tablets(server, browser_type_la
         screen.screenshot(path=str(_artifact("29-live-projector-reveal.png")), full_page=True)
         seen = _main(screen)
         values = " + ".join(str(v) for v in sorted(c.value for c in wrong))
-        assert f"{values} = {sum(c.value for c in wrong)}" in seen
+        assert f"2 said {values} = {sum(c.value for c in wrong)}: " in seen
+        # Only Teo gave this one: on the projector it would say who.
+        alone = " + ".join(str(v) for v in sorted(c.value for c in lone))
+        assert f"{alone} = {sum(c.value for c in lone)}" not in seen
+        assert screen.locator("[data-testid=tc-live-wrong]").count() == 1
         assert screen.locator("[data-testid=tc-live-set]").count() == len(live.puzzle.solutions)
+        # The reveal's cards are big enough for the back of the room, without a scroll.
+        for card in screen.locator("[data-testid=tc-live-set] img").all():
+            box = card.bounding_box()
+            assert box is not None and 140 <= box["height"] <= 190, box
+        close = screen.locator(".st-key-tc_live_close button").bounding_box()
+        assert close is not None and close["y"] + close["height"] <= 1080, close
         for name in PINS:  # never a child's name on the projector
             assert name not in seen, name
         # Lola found every set and Mia the first: it was found by two, the others by one.
@@ -271,7 +290,12 @@ def test_a_position_round_and_a_quick_round_on_the_projector_and_two_tablets(
             page.get_by_text("Your answer is in").wait_for()
         seen = _reveal(screen, "best")
         assert "The coach plays this:" in seen and "best move: 1" in seen
+        # Said to the whole class: "we take…", never "you take…".
+        why = coach_text(best.reason, dict(best.params), Deck.SPANISH, voice="class")
+        assert f"The coach plays this: {why}" in seen
         assert screen.locator("[data-testid=tc-live-choice]").count() == 2
+        if not other.take:  # a lay-down is said in words
+            assert f"lay down the {card_text(other.card, Deck.SPANISH)}" in seen
         _close(screen, (lola, teo))
 
         # Where is the sweep risk? A hand card each.
@@ -290,7 +314,10 @@ def test_a_position_round_and_a_quick_round_on_the_projector_and_two_tablets(
             page.get_by_text("Your answer is in").wait_for()
         seen = _reveal(screen, "sweep")
         assert "Saw the sweep risk: 1" in seen
-        assert f"Often chosen: {safe.arithmetic}" in seen
+        assert "chosen by 1" in seen
+        # The safe card only Teo chose is not said: it would say who.
+        assert f"chose {safe.arithmetic}" not in seen
+        assert not screen.locator("[data-testid=tc-live-wrong]").count()
         _close(screen, (lola, teo))
 
         # Quick facts: five numbers each.
@@ -308,7 +335,14 @@ def test_a_position_round_and_a_quick_round_on_the_projector_and_two_tablets(
             page.get_by_text("Your answer is in").wait_for()
         seen = _reveal(screen, "quick")
         assert "All right: 1" in seen
-        assert screen.locator("[data-testid=tc-live-question]").count() == 2 * len(right)
+        # One fact a line, each with its answer and right count; Teo's lone wrong answer
+        # is not on the projector.
+        rows = screen.locator("[data-testid=tc-live-question]")
+        assert rows.count() == len(right)
+        tops = [rows.nth(i).bounding_box()["y"] for i in range(len(right))]
+        assert tops == sorted(tops) and len(set(tops)) == len(right), tops
+        assert "right: 1" in rows.nth(0).inner_text()
+        assert not screen.locator("[data-testid=tc-live-wrong]").count()
         teo.get_by_text("Look at the board").wait_for(timeout=10_000)
         teo.screenshot(path=str(_artifact("29-live-tablet-quick-revealed.png")), full_page=True)
         _close(screen, (lola, teo))

@@ -23,7 +23,7 @@ DOMAINS = ("messages", "lessons", "puzzles", "classroom")
 #: Fields that hold a card or a list of cards when a message is worded (``cards`` is a
 #: number of cards in the coach's reasons: "it takes {cards} cards").
 CARD_FIELDS = {"card", "laid", "first", "best_card", "kept", "cards"}
-_COUNTED_CARDS = ("coach.",)
+_COUNTED_CARDS = ("coach.", "coach_class.")  # {cards}: how many cards
 #: Fields that hold a card's rank alone ("der Knappe", "la Sota"): forms too.
 RANK_FIELDS = {"rank", "sota_rank", "caballo_rank", "rey_rank"}
 

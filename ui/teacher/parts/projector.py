@@ -69,13 +69,16 @@ _BIG = "font-size:clamp(1.6rem,3.2vw,3.4rem);font-weight:700;line-height:1.2"
 _MID = "font-size:clamp(1.2rem,2.2vw,2.4rem);font-weight:600;line-height:1.25"
 _SMALL = "font-size:clamp(1rem,1.7vw,1.9rem);font-weight:600;line-height:1.25"
 _HUGE = "font-size:clamp(2.2rem,4.6vw,5rem);font-weight:800;letter-spacing:0.08em"
+#: The class code while a round is on: still read from the back (a late pupil joins),
+#: smaller, so that the round's cards and the reveal fit one screen.
+_CODE_IN_ROUND = "font-size:clamp(1.6rem,3vw,3.4rem);font-weight:800;letter-spacing:0.08em"
 
 #: A card of the board on the projector (the round's position, a right set of the
 #: reveal), as a CSS width: about 108 × 162 px at 1920 × 1080 and 77 × 115 at 1366 × 768,
 #: so that a table of 8 cards and the card played fit one line, and the round one screen.
 CARD_SIZE = "min(6.2vw, 10vh)"
 #: A card of a choice of the reveal (a move, a hand card), and of a reveal's many sets.
-SMALL_CARD_SIZE = "min(4.4vw, 7.2vh)"
+SMALL_CARD_SIZE = "min(4vw, 6.4vh)"
 #: More cards than this in a reveal's right sets: drawn at :data:`SMALL_CARD_SIZE`.
 MAX_BIG_SET_CARDS = 10
 #: The session's key of the work a tap asked for (start a round, reveal it), done by the
@@ -150,17 +153,19 @@ def _cards(cards: tuple[Card, ...], size: str = CARD_SIZE, lit: tuple[Card, ...]
                           width=96, names=False, gap=12, lit=lit, size=size)
 
 
-def _right_set(item: RightSet, size: str, counted: bool) -> str:
-    """A right set: its cards, its sum and (``counted``) how many found it."""
+def _right_set(item: RightSet, many: bool, counted: bool) -> str:
+    """A right set: its cards, its sum and (``counted``) how many found it; smaller
+    when the round has ``many`` sets (they all fit one screen)."""
     values = " + ".join(str(c.value) for c in item.cards)
-    found = (f"<div style='{_MID}'>"
+    found = (f"<div style='{_SMALL if many else _MID}'>"
              f"{html.escape(ct_text('live.found_by', count=item.found_by))}</div>"
              if counted else "")
-    return ("<div style='display:flex;flex-direction:column;align-items:center;gap:6px;"
-            "padding:12px;border:3px solid #2E7D32;border-radius:16px' "
+    return ("<div style='display:flex;flex-direction:column;align-items:center;gap:4px;"
+            f"padding:{8 if many else 12}px;border:3px solid #2E7D32;border-radius:16px' "
             "data-testid='tc-live-set'>"
-            + _cards(item.cards, size)
-            + f"<div style='{_BIG}'>{html.escape(f'{values} = {item.total}')}</div>"
+            + _cards(item.cards, SMALL_CARD_SIZE if many else CARD_SIZE)
+            + f"<div style='{_MID if many else _BIG}'>"
+            f"{html.escape(f'{values} = {item.total}')}</div>"
             + found + "</div>")
 
 
@@ -181,10 +186,10 @@ def _nobody(summary: LiveSummary) -> bool:
 
 def _reveal_sets(summary: LiveSummary) -> None:
     nobody = _nobody(summary)
-    size = CARD_SIZE if sum(len(s.cards) for s in summary.sets) <= MAX_BIG_SET_CARDS \
-        else SMALL_CARD_SIZE
-    sets = "".join(_right_set(item, size, not nobody) for item in summary.sets)
-    st.html("<div style='display:flex;flex-wrap:wrap;gap:16px'>" + sets + "</div>")
+    many = sum(len(s.cards) for s in summary.sets) > MAX_BIG_SET_CARDS
+    sets = "".join(_right_set(item, many, not nobody) for item in summary.sets)
+    st.html(f"<div style='display:flex;flex-wrap:wrap;gap:{10 if many else 16}px'>" + sets
+            + "</div>")
     if nobody:
         return
     _line(ct_text("live.all_right", count=summary.all_right), _MID, "tc-live-all-right")
@@ -393,7 +398,8 @@ def _screen(class_id: int, code: str, capture_sum: int) -> None:
     board = _live().board(class_id, touch=False)
     present = board.present
     with st.container(horizontal=True, vertical_alignment="center", gap="large"):
-        _line(ct_text("card.code", code=format_code(code)), _HUGE, "tc-live-code")
+        _line(ct_text("card.code", code=format_code(code)),
+              _HUGE if board.round is None else _CODE_IN_ROUND, "tc-live-code")
         if present:
             st.html(f"<div style='{_MID}' data-testid='tc-live-in'>"
                     f"{html.escape(ct_text('live.in', count=len(present)))}"

@@ -50,6 +50,13 @@ def test_the_projector_fills_the_screen_and_leaves_it(server, browser_type_launc
                         screen.locator(".st-key-tc_live_reveal button")):
             box = locator.bounding_box()
             assert box is not None and box["y"] + box["height"] <= 1080, box
+        # The round's cards are big enough for the back of the room (about 160 px tall).
+        cards = screen.locator("[data-testid=stMain] img[data-card]").all()
+        assert cards
+        for card in cards:
+            box = card.bounding_box()
+            assert box is not None and 140 <= box["height"] <= 190, box
+            assert box["y"] + box["height"] <= 1080, box
         assert code.replace("-", "")[:3] in screen.locator(
             "[data-testid=tc-live-code]").inner_text().replace("-", "").replace(" ", "")
         leave = _button(screen, "tc_leave_presentation")

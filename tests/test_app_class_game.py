@@ -19,7 +19,7 @@ from tests.test_app_classroom import (
     sign_in_pupil,
     store,
 )
-from tests.test_app_helpers import assert_ok, new_app
+from tests.test_app_helpers import assert_ok, board_data, board_text, component_data, new_app
 from tests.test_app_live_round import _setup  # noqa: F401 (autouse: the clock, cheap PINs)
 from trainer.board_view import move_key
 from trainer.class_game import ClassGame, move_of
@@ -136,6 +136,39 @@ def test_a_class_plays_the_computer_by_votes_to_the_end() -> None:
     assert teacher.button(key="tc_cg_start")
     # The votes were the pupils' evidence, named as the class's game.
     assert any(a.puzzle_id.startswith("classgame-") for a in db.attempts(ids["Quokka"]))
+
+
+def test_the_vote_names_the_sides_in_words_and_the_buttons_say_they_work() -> None:
+    """Issue 34: on the pupil's board one line of words (who plays, the score, the round)
+    instead of the Play page's icons, "Our class" and "The computer" (never "Computer 2"),
+    a compact board for a phone; on the projector the same names, and the game's buttons
+    watched for the "Working…" sign, which goes when a tap is answered."""
+    db = store()
+    (_, info), ids = _class(db, "Ms Díaz", "3B", "Quokka", ["4821"])
+    teacher = open_class("en-US", "Ms Díaz", info.id)
+    part(teacher, "class_game")
+    busy = component_data(teacher, "escoba_busy")
+    assert busy is not None and busy["text"] == "Working…" and "tc_cg_start" in busy["keys"]
+    click(teacher, "tc_cg_start")
+    after_start = component_data(teacher, "escoba_busy")
+    assert after_start is not None and after_start["answered"] == busy["answered"] + 1
+    assert "tc_cg_close" in after_start["keys"]
+    pupil = new_app()
+    pupil.switch_page(MY_CLASS).run()
+    sign_in_pupil(pupil, info.code, ids["Quokka"], "4821")
+    data = board_data(pupil)
+    assert data is not None and data["compact"] is True
+    assert data["header"]["line"] == "🏫 Our class 0 · 🤖 The computer 0 · Round 1"
+    assert [s["name"] for s in data["seats"]] == ["🤖 The computer (Gentle)"]
+    assert "Computer 2" not in board_text(pupil) and "3B" not in data["header"]["line"]
+    game = _game(db, info.id)
+    _vote(pupil, move_key(game.legal_moves()[0].card, game.legal_moves()[0].take))
+    assert "Your vote:" in shown(pupil)
+    teacher.run()
+    click(teacher, "tc_cg_close")
+    seen = shown(teacher.main)
+    assert "🏫 Our class " in seen and "Computer 2" not in seen
+    assert component_data(teacher, "escoba_busy")["answered"] == busy["answered"] + 2
 
 
 @pytest.mark.parametrize("locale", ["de-DE", "zh-CN", "es-ES"])

@@ -38,6 +38,38 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 HOW = "Tap a card of the class, then the table cards it takes, then Vote."
 
+# Where the board's cards, its header and action bar are on the screen (issue 34): each
+# card's [top, bottom] against the window, the sticky action bar's top, the header's words
+# and every word of the board (its shadow root, which the page's own text leaves out).
+_SIGHT_JS = """() => {
+  const host = document.querySelector('[data-testid=stBidiComponentIsolated]');
+  const root = host && host.shadowRoot;
+  if (!root) return null;
+  const box = (el) => { const r = el.getBoundingClientRect(); return [r.top, r.bottom]; };
+  const cards = (group) => [...root.querySelectorAll(`.eb-card[data-group=${group}]`)].map(box);
+  const bar = root.querySelector('.eb-controls');
+  const header = root.querySelector('.eb-header');
+  return {table: cards('table'), hand: cards('hand'), bar: bar ? box(bar)[0] : null,
+          header: header ? header.innerText : '', words: root.textContent,
+          height: window.innerHeight};
+}"""
+
+
+def _in_sight(page) -> dict:
+    """The board's table and hand are on the screen, above its action bar, unscrolled."""
+    sight = page.evaluate(_SIGHT_JS)
+    assert sight is not None and sight["hand"], sight
+    for top, bottom in sight["table"] + sight["hand"]:
+        assert top >= 0 and bottom <= sight["bar"] <= sight["height"], sight
+    return sight
+
+
+def _visible(page, locator) -> bool:
+    """Whether ``locator`` is wholly inside the window (not scrolled away, not under)."""
+    box = locator.bounding_box()
+    return box is not None and box["y"] >= 0 and \
+        box["y"] + box["height"] <= page.viewport_size["height"]
+
 
 def _game(db_path, class_id: int) -> ClassGame | None:
     engine = sa.create_engine(f"sqlite:///{db_path}")
@@ -117,8 +149,18 @@ def test_a_class_plays_the_computer_by_votes_on_three_tablets(server, browser_ty
                     page.locator(".eb-card").first.wait_for(timeout=15_000)
                     _wait_idle(page)
                 lola.screenshot(path=str(_artifact("29-vote-phone-board.png")), full_page=True)
+                # Issue 34: on the phone, the table and the class's hand in sight without
+                # scrolling, the sides named in words, no "Computer 2".
+                sight = _in_sight(lola)
+                assert "Our class" in sight["header"] and "The computer" in sight["header"]
+                assert "Computer 2" not in sight["words"] + _main(lola)
+                assert "The computer (Gentle)" in sight["words"]
             for name, move in votes.items():
                 _vote(pupils[name], move)
+            if turns == 0:  # Lola's vote said above the board, and the cards still in sight
+                _in_sight(lola)
+                assert _visible(lola, lola.get_by_text("Your vote:").first)
+                lola.screenshot(path=str(_artifact("34-vote-phone-voted.png")))
             screen.get_by_text(f"{len(votes)} vote" + ("s" if len(votes) > 1 else "")
                                + " in").wait_for(timeout=10_000)
             _wait_idle(screen)
@@ -131,14 +173,29 @@ def test_a_class_plays_the_computer_by_votes_on_three_tablets(server, browser_ty
                 expected = [0] * (bars.count() - 2) + [1, 2] \
                     if legal[0].card != legal[-1].card else [0] * (bars.count() - 1) + [3]
                 assert spread == expected, spread
+                # Issue 34: cards read from the back of the room (140-180 px tall at 1080).
+                heights = screen.evaluate(
+                    "() => [...document.querySelectorAll('[data-testid=tc-cg-table] svg, "
+                    "[data-testid=tc-cg-table] img, [data-testid=tc-cg-hand] svg, "
+                    "[data-testid=tc-cg-hand] img')].map(e => e.getBoundingClientRect().height)")
+                assert heights and all(140 <= h <= 185 for h in heights), heights
             for name in PINS:  # never a child's name on the projector
                 assert name not in _main(screen), name
-            screen.locator(".st-key-tc_cg_close button").click()
+            if turns == 0:  # "Working…" on the button at the tap, gone once it is done
+                assert screen.evaluate(
+                    "() => { const b = document.querySelector('.st-key-tc_cg_close button');"
+                    " b.click(); return [b.getAttribute('data-esc-busy'),"
+                    " b.getAttribute('aria-busy')]; }") == ["Working…", "true"]
+            else:
+                screen.locator(".st-key-tc_cg_close button").click()
             screen.locator("[data-testid=tc-cg-played]").wait_for()
             _wait_idle(screen)
             if turns == 0:
                 screen.screenshot(path=str(_artifact("29-vote-projector-played.png")))
                 assert screen.locator("[data-testid=tc-cg-coach]").count() == 1
+                assert screen.locator("button[data-esc-busy]").count() == 0
+                played = screen.locator("[data-testid=tc-cg-played]").inner_text()
+                assert played.startswith("🏫 Our class "), played
             turns += 1
             assert turns < 80
 

@@ -30,6 +30,7 @@ from trainer.classroom import Classroom, TeacherSession
 from trainer.classroom_views import ClassroomError
 from trainer.evidence import game_of
 from trainer.storage import NewMember, Storage
+from trainer.words import seat_label, seat_name
 
 DAY = date(2026, 12, 4)
 SEED = 7
@@ -310,6 +311,26 @@ def test_the_turn_result_keeps_what_the_projector_draws(store: Storage) -> None:
     # Nothing in it names a pupil.
     assert set(stored) == {"move", "how", "votes", "voters", "reason", "better", "escoba",
                            "computer"}
+
+
+def test_the_views_name_the_sides_plainly_and_the_record_keeps_its_own(store: Storage) -> None:
+    """Issue 34: a child voting read "Computer 2" and the class's code name; the views
+    name the sides ("Our class", "The computer"), for drawing only."""
+    games, info, ana, *_ = _class(store)
+    game = _voting(games, info.id)
+    assert seat_label(game.session.seats[COMPUTER_SEAT], COMPUTER_SEAT).startswith(
+        "🤖 Computer 2")  # what the tablets said before
+    game.name_sides("Our class", "The computer")
+    seats = game.session.seats
+    assert [seat_name(s, i) for i, s in enumerate(seats)] == ["Our class", "The computer"]
+    assert seat_label(seats[CLASS_SEAT], CLASS_SEAT) == "🏫 Our class"
+    assert seat_label(seats[COMPUTER_SEAT], COMPUTER_SEAT) == "🤖 The computer (Gentle)"
+    assert seats[COMPUTER_SEAT].level == game.row.level  # the same computer player
+    _vote(store, ana, game, game.legal_moves()[0])
+    games.close_vote(info.id, game.id, game.turn)
+    again = games.current(info.id)
+    assert again is not None and again.session.seats[CLASS_SEAT].name == "3B"
+    assert store.class_game(info.id).record["names"][CLASS_SEAT] == "3B"
 
 
 def test_deleting_a_pupil_or_the_class_takes_their_class_game_rows(store: Storage) -> None:

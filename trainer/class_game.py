@@ -145,8 +145,8 @@ def _json_safe(params: dict[str, Any]) -> dict[str, Any]:
     return {str(k): plain(v) for k, v in params.items()}
 
 
-def _seats(class_name: str, level: str) -> list[SeatSpec]:
-    return [SeatSpec("human", class_name, "🏫"), SeatSpec("bot", "", "🤖", level)]
+def _seats(class_name: str, level: str, computer_name: str = "") -> list[SeatSpec]:
+    return [SeatSpec("human", class_name, "🏫"), SeatSpec("bot", computer_name, "🤖", level)]
 
 
 @dataclass(frozen=True)
@@ -172,6 +172,13 @@ class ClassGame:
                                                  [s.to_dict() for s in seats], row.seed, {}))
         # The names drawn are this class's (the record keeps those it was started with).
         self.session.seats = seats
+
+    def name_sides(self, ours: str, computer: str) -> None:
+        """The names the views draw for the two sides, in the viewer's words ("Our
+        class", "The computer"): a child voting for the class reads who plays plainly,
+        not the class's code name and "Computer 2". Drawing only: a close of the vote
+        rebuilds the game from its row, and the record keeps the names it started with."""
+        self.session.seats = _seats(ours, self.row.level, computer)
 
     @property
     def id(self) -> int:

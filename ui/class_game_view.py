@@ -11,6 +11,7 @@ draw the page again.
 
 from __future__ import annotations
 
+import html
 import logging
 from typing import Any
 
@@ -35,7 +36,7 @@ from .practice import today
 from .session import deck_of, flash, settings, storage
 from .speaker import board_speech
 
-__all__ = ["show_class_vote", "class_game_moved"]
+__all__ = ["show_class_vote", "class_game_moved", "vote_header"]
 
 log = logging.getLogger(__name__)
 
@@ -111,13 +112,36 @@ def _fallback(profile: Profile, game: ClassGame) -> None:
                   on_click=_on_fallback_vote, args=(profile.id, game), width="stretch")
 
 
+def _name_sides(game: ClassGame) -> tuple[str, str]:
+    """The sides named plainly for a child voting for the class ("Our class", "The
+    computer"), in the game drawn and returned."""
+    ours, computer = ct_text("class_game.our_class"), ct_text("class_game.the_computer")
+    game.name_sides(ours, computer)
+    return ours, computer
+
+
+def vote_header(game: ClassGame, ours: str, computer: str) -> str:
+    """The board's one line over the vote, in words: who plays and the score, then the
+    round ("🏫 Our class 0 · 🤖 The computer 2 · Round 1"). The Play page's row of icons
+    (round, stock, points, rules) said nothing to a child voting for the class."""
+    mine, theirs = game.totals
+    return " · ".join((f"🏫 {ours} {mine}", f"🤖 {computer} {theirs}",
+                       t("round_n", n=game.round_no)))
+
+
 def _board(profile: Profile, game: ClassGame, mine: Any) -> None:
     deck = deck_of(game.rules)
+    ours, computer = _name_sides(game)
     data = session_board(game.session, viewer=CLASS_SEAT, reveal=True, deck=deck,
                          show_value=bool(settings().get("show_values", True)), hints_on=False,
                          hint_step=1)
     data["position"] = _position(game)
     data["game_key"] = f"cg{game.id}"
+    # Small cards and one line of words on a phone: the table, the class's hand and Vote
+    # in sight at once (issue 34), the page's title and the vote's line above them.
+    data["compact"] = True
+    line = vote_header(game, ours, computer)
+    data["header"] = {"line": line, "round": line, "sides": []}
     # One button, Vote, whatever the move (a capture or a card laid down).
     data["buttons"]["play"] = data["buttons"]["lay"] = ct_text("mc.cg_vote")
     data["hand_title"] = ct_text("class_game.hand")
@@ -129,6 +153,15 @@ def _board(profile: Profile, game: ClassGame, mine: Any) -> None:
                          on_action=lambda raw: _on_vote(profile.id, game, raw))
     if not board_loaded():
         _fallback(profile, game)
+
+
+def _said_voted(text: str) -> None:
+    """Their vote, said in a green band as small as the title and how-to it replaces (a
+    message box's margins pushed the class's hand under the Vote bar on a phone, in
+    German's longer words). Its own colours: readable in the dark theme too."""
+    st.html("<div role='status' data-testid='mc-cg-voted' style='background:#E3F2E6;"
+            "color:#17371F;border-radius:10px;padding:6px 12px;font-size:0.95rem;"
+            f"line-height:1.4'>🗳️ {html.escape(text)}</div>")
 
 
 def show_class_vote(profile: Profile) -> bool:
@@ -144,17 +177,18 @@ def show_class_vote(profile: Profile) -> bool:
         st.info(ct("mc.cg_over"), icon="🏁")
         return False
     with st.container(border=True, key="mc_cg"):
-        # One bold line, not a heading: on a phone the board must start high on the screen.
-        st.markdown(f"🤖 **{ct('mc.cg_title')}**")
         if game.state != "voting":
+            st.markdown(f"🤖 **{ct('mc.cg_title')}**")
             st.info(ct("mc.cg_wait"), icon="📽️")
             return True
         show_flash()  # a vote refused before the engine (or, without the board, by it)
         mine = pupil.mine(game)
-        # Above the board: the vote is seen as soon as it is in, on a phone too.
+        # One block above the board, the same height before and after a vote (on a phone
+        # the board must start high): the title and how to vote, then their vote in its
+        # place, seen as soon as it is in.
         if mine is not None:
-            st.success(ct("mc.cg_voted", move=move_text(mine, deck_of(game.rules))), icon="🗳️")
+            _said_voted(ct_text("mc.cg_voted", move=move_text(mine, deck_of(game.rules))))
         else:
-            st.caption(ct("mc.cg_how"))
+            st.markdown(f"🤖 **{ct('mc.cg_title')}**  \n:small[{ct('mc.cg_how')}]")
         _board(profile, game, mine)
     return True

@@ -152,7 +152,10 @@ function render(root, data, st) {
   const lit = new Set(hints.lit || []);
   const badges = hints.badges || {};
   const parts = [];
-  if (data.header) {
+  if (data.header && data.header.line !== undefined) {
+    // One line of plain words (the class's vote: who plays and the score, no icons).
+    parts.push(`<div class="eb-header"><span class="eb-headline">${esc(data.header.line)}</span></div>`);
+  } else if (data.header) {
     const h = data.header;
     parts.push(`<div class="eb-header">${headerCounts(data, h)}${
       h.sides.map((s) => `<span><b>${esc(s.name)}</b> ${pointsOf(s)}</span>`).join("")
@@ -534,6 +537,8 @@ export default function (component) {
     parentElement.appendChild(root);
   }
   if (!data) return;
+  // A compact board (the class's vote on a phone): smaller cards, the hand in sight.
+  root.classList.toggle("eb-compact", !!data.compact);
   let st = STATE.get(root);
   const mounted = !!st;
   if (!st) {
@@ -618,13 +623,15 @@ function countsOf(seat) {
 // A side's points as a big number (the words, "3 points", its accessible name).
 function pointsOf(side) {
   if (side.points_no === undefined) return `<span class="eb-points">${esc(side.points)}</span>`;
-  return `<span class="eb-points" role="img" aria-label="${esc(side.points)}">${esc(side.points_no)}</span>`;
+  return `<span class="eb-points" role="img" aria-label="${esc(side.points)}" title="${esc(side.points)}">${esc(side.points_no)}</span>`;
 }
 
 function headerCounts(data, h) {
   if (h.round_no === undefined) return `<span><b>${esc(h.round)}</b> · ${esc(h.stock)}</span>`;
   const back = (data.back || "").replace("<svg ", '<svg aria-hidden="true" ');
-  return `<span class="eb-icons" role="img" aria-label="${esc(h.round + " · " + h.stock)}">` +
+  // The icons' words as their name and as a tooltip (a pointer resting on them shows it).
+  const words = esc(h.round + " · " + h.stock);
+  return `<span class="eb-icons" role="img" aria-label="${words}" title="${words}">` +
     `<span aria-hidden="true">🔁 <b>${esc(h.round_no)}</b></span>` +
     `<span aria-hidden="true"><span class="eb-pileback">${back}</span> <b>${esc(h.stock_no)}</b></span></span>`;
 }

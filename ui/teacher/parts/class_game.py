@@ -41,6 +41,7 @@ from trainer.i18n import card_name, t
 from trainer.words import coach_text, event_line, move_text, seat_label
 
 from ...board import deck_of
+from ...busy import answered, busy_buttons
 from ...classroom import class_action, ct, ct_text, show_class_flash
 from ...errors import friendly_fragment
 from ...i18n import current_language
@@ -61,15 +62,24 @@ _SMALL = "font-size:clamp(0.95rem,1.1vw,1.35rem);font-weight:600;line-height:1.3
 _LABEL = "font-size:clamp(1rem,1.2vw,1.5rem);font-weight:700;color:#444;line-height:1.2"
 _HUGE = "font-size:clamp(2rem,3.6vw,4.2rem);font-weight:800;letter-spacing:0.06em"
 #: Card widths on the projector (CSS pixels at 1920 wide): the table and the class's hand
-#: fit under the page's header on a 1080-line screen.
-HAND_W, TABLE_W, MOVE_W = 128, 100, 46
+#: fit under the page's header on a 1080-line screen, each card 150-180 px tall (read from
+#: the back of a room); a voted move's cards about 100 px.
+HAND_W, TABLE_W, MOVE_W = 120, 106, 66
+#: The bars of the votes, as tall as the words beside them.
+BAR_H = 30
 _BAR = "#0072B2"
+
+
+#: The game's buttons that show "Working…" at once when tapped (ui.busy).
+_BUSY_KEYS = ("tc_cg_start", "tc_cg_close", "tc_cg_tie_*", "tc_cg_play_pick", "tc_cg_next",
+              "tc_cg_end")
 
 
 def _games() -> ClassGames:
     return ClassGames(teacher_room())
 
 
+@answered
 @class_action
 def _on_start(class_id: int) -> None:
     level = st.session_state.get("tc_cg_level", DEFAULT_LEVEL)
@@ -77,22 +87,26 @@ def _on_start(class_id: int) -> None:
     _games().start(class_id, str(level), int(target))
 
 
+@answered
 @class_action
 def _on_close(class_id: int, game_id: int, turn: int, choice: str | None = None) -> None:
     _games().close_vote(class_id, game_id, turn, move_of(choice) if choice else None)
 
 
+@answered
 @class_action
 def _on_pick(class_id: int, game_id: int, turn: int) -> None:
     choice = st.session_state.get("tc_cg_pick")
     _games().close_vote(class_id, game_id, turn, move_of(choice) if choice else None)
 
 
+@answered
 @class_action
 def _on_next_round(class_id: int, game_id: int) -> None:
     _games().next_round(class_id, game_id)
 
 
+@answered
 @class_action
 def _on_end(class_id: int, game_id: int) -> None:
     _games().end(class_id, game_id)
@@ -119,7 +133,7 @@ def _hand_with_bars(game: ClassGame, tally: Tally, deck: Deck) -> str:
             "<div style='display:flex;flex-direction:column;align-items:center;gap:6px' "
             f"data-testid='tc-cg-hand-card' data-votes='{votes}'>"
             + card_img(card, deck, _values(), False, HAND_W, name)
-            + f"<div style='width:{HAND_W}px;height:20px;background:#E8EEF4;"
+            + f"<div style='width:{HAND_W}px;height:{BAR_H}px;background:#E8EEF4;"
             "border-radius:8px;overflow:hidden' aria-hidden='true'>"
             f"<div style='width:{share}%;height:100%;background:{_BAR}'></div></div>"
             f"<div style='{_MID}'>{html.escape(ct_text('class_game.votes_for', count=votes))}"
@@ -144,10 +158,10 @@ def _tally_rows(tally: Tally, deck: Deck) -> str:
             + (f"<div style='border-left:3px solid #999;padding-left:8px'>{taken}</div>"
                if taken else "")
             + "</div>"
-            f"<div style='flex:1;height:22px;background:#E8EEF4;border-radius:8px;"
+            f"<div style='flex:1;height:{BAR_H}px;background:#E8EEF4;border-radius:8px;"
             f"overflow:hidden'><div style='width:{round(100 * votes / top)}%;height:100%;"
             f"background:{_BAR}'></div></div>"
-            f"<div style='{_MID};min-width:2.5em;text-align:right'>{votes}</div></div>")
+            f"<div style='{_BIG};min-width:2.5em;text-align:right'>{votes}</div></div>")
     return "<div style='display:flex;flex-direction:column;gap:8px'>" + "".join(rows) + "</div>"
 
 
@@ -274,6 +288,8 @@ def _start(class_id: int) -> None:
 def _screen(class_id: int, code: str) -> None:
     show_class_flash()  # a refusal of a tap in here (another tab closed the vote)
     game = _games().current(class_id, touch=False)
+    if game is not None:  # the sides as the pupils' tablets name them, not "Computer 2"
+        game.name_sides(ct_text("class_game.our_class"), ct_text("class_game.the_computer"))
     deck = deck_of()
     with st.container(horizontal=True, vertical_alignment="center", gap="large"):
         _line(ct_text("card.code", code=format_code(code)), _BIG, "tc-cg-code")
@@ -282,6 +298,7 @@ def _screen(class_id: int, code: str) -> None:
             _line(t("round_n", n=game.round_no), _MID, "tc-cg-round")
     if game is None:
         _start(class_id)
+        _working()
         return
     if game.voting:
         _voting(class_id, game, deck)
@@ -289,6 +306,13 @@ def _screen(class_id: int, code: str) -> None:
         _between(class_id, game, deck)
     st.button(ct("class_game.end"), key="tc_cg_end", icon="⏹️", on_click=_on_end,
               args=(class_id, game.id))
+    _working()
+
+
+def _working() -> None:
+    """The sign on a tapped button of the game until the part is drawn again (a close
+    of the vote can take seconds while the tablets are busy)."""
+    busy_buttons(_BUSY_KEYS, ct_text("class_game.working"), key="tc_cg_busy")
 
 
 def show(view: OpenClass) -> None:

@@ -38,7 +38,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 HOW = "Tap a card of the class, then the table cards it takes, then Vote."
 
-# Where the board's cards, its header and action bar are on the screen (issue 34): each
+# Where the board's cards, its header and action bar are on the screen (issue 29): each
 # card's [top, bottom] against the window, the sticky action bar's top, the header's words
 # and every word of the board (its shadow root, which the page's own text leaves out).
 _SIGHT_JS = """() => {

@@ -1,4 +1,4 @@
-"""A sign that a tapped button is working (issue 34).
+"""A sign that a tapped button is working (issue 29).
 
 The teacher's "Close the vote" and "Start a game against the computer" take a moment
 when the server is busy with a class of tablets (3-4 s were seen), and nothing on the

@@ -138,7 +138,7 @@ def _board(profile: Profile, game: ClassGame, mine: Any) -> None:
     data["position"] = _position(game)
     data["game_key"] = f"cg{game.id}"
     # Small cards and one line of words on a phone: the table, the class's hand and Vote
-    # in sight at once (issue 34), the page's title and the vote's line above them.
+    # in sight at once (issue 29), the page's title and the vote's line above them.
     data["compact"] = True
     line = vote_header(game, ours, computer)
     data["header"] = {"line": line, "round": line, "sides": []}

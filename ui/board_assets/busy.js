@@ -1,4 +1,4 @@
-// "Working…" on a button the moment it is tapped (issue 34; ui/busy.py). A tap on the
+// "Working…" on a button the moment it is tapped (issue 29; ui/busy.py). A tap on the
 // teacher's "Close the vote" waited seconds for the server with no sign, and a second
 // tap was easy. Runs in the page itself: one click listener for the whole document,
 // kept across reruns. A tapped button of the watched keys is marked busy at once (its

@@ -26,6 +26,7 @@ import pytest
 from tests.test_browser import (  # noqa: F401 (fixtures)
     _artifact,
     _context,
+    _open_part,
     _wait_idle,
     browser_type_launch_args,
     server,
@@ -127,7 +128,7 @@ def _teacher_sets_up(page, url: str) -> tuple[str, str]:
     _button(page, "tc_added_done").click()
     _wait_idle(page)
 
-    _button(page, "tc_part", "Assignments").click()
+    _open_part(page, "Assignments")
     _wait_idle(page)
     _button(page, "tc_as_type", "Quick facts on chosen facts").click()
     _wait_idle(page)
@@ -210,7 +211,7 @@ def test_a_class_an_assignment_and_a_pupil_doing_it(server, browser_type_launch_
 
         # The teacher's pages, drawn again: the assignment done by one of two, and the
         # dashboard's row of each pupil.
-        _button(teacher, "tc_part", "Dashboard").click()
+        _open_part(teacher, "Dashboard")
         _wait_idle(teacher)
         assert _figure(teacher, "Lola", "quick_facts") == "1"
         assert _figure(teacher, "Teo", "quick_facts") == "0"
@@ -218,7 +219,7 @@ def test_a_class_an_assignment_and_a_pupil_doing_it(server, browser_type_launch_
         assert _figure(teacher, "Teo", "assignments_done") == "0 / 1"
         teacher.screenshot(path=str(_artifact("17-classroom-teacher-dashboard.png")),
                            full_page=True)
-        _button(teacher, "tc_part", "Assignments").click()
+        _open_part(teacher, "Assignments")
         _wait_idle(teacher)
         card = teacher.locator("[class*='st-key-tc_assignment_']")
         card.get_by_text("1 of 2 pupils done").wait_for()
@@ -327,7 +328,7 @@ def test_wrong_passwords_on_a_phone_never_lock_the_teacher_out_on_her_tablet(
         # Her pupils: Mateo's wrong PINs, unlocked with his PIN unchanged, which she looks up.
         _button(tablet, f"tc_open_{info.id}").click()
         _wait_idle(tablet)
-        _button(tablet, "tc_part", "Pupils").click()
+        _open_part(tablet, "Pupils")
         _wait_idle(tablet)
         choose = tablet.locator(".st-key-tc_pupil_one input")
         choose.click()

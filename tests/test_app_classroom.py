@@ -297,7 +297,7 @@ def test_a_teachers_year_from_the_account_to_deleting_the_class(media) -> None:
     # An assignment: Leo does it on his tablet, the teacher sees it done.
     part(at, "assignments")
     at.segmented_control(key="tc_as_type").set_value("facts").run()
-    at.multiselect(key="tc_as_facts").set_value(["15-6", "3+5"])
+    at.pills(key="tc_as_facts").set_value(["15-6", "3+5"])
     submit(at, "tc_assign_form")
     assert "Assigned: Quick facts: 6 + ? = 15, 3 + 5" in shown(at)
     assert "0 of 2 pupils done" in shown(at)

@@ -132,13 +132,11 @@ def _teacher_sets_up(page, url: str) -> tuple[str, str]:
     _wait_idle(page)
     _button(page, "tc_as_type", "Quick facts on chosen facts").click()
     _wait_idle(page)
-    # Scrolled up first, as a teacher does: a multiselect at the foot of the window opens
-    # no list (the parts' control takes two or three rows).
-    page.locator(".st-key-tc_as_facts").evaluate(
-        "element => element.scrollIntoView({block: 'start'})")
-    page.locator(".st-key-tc_as_facts input").click()
-    page.get_by_role("option", name=FACT, exact=True).click()
-    page.keyboard.press("Escape")
+    # Each fact is one tap, with no scroll first (issue 34): the multiselect it replaces
+    # opened no list at the foot of the window (its list closed as the page scrolled).
+    fact = page.locator(".st-key-tc_as_facts").get_by_role("button", name=FACT, exact=True)
+    fact.click()
+    assert fact.get_attribute("aria-pressed") == "true"
     page.get_by_role("button", name="Assign it").click()
     page.locator("[class*='st-key-tc_assignment_']").first.wait_for()
     _wait_idle(page)
@@ -146,6 +144,8 @@ def _teacher_sets_up(page, url: str) -> tuple[str, str]:
     card.get_by_text("0 of 2 pupils done").wait_for()
     assert card.count() == 1
     assert FACT in card.inner_text() and "0 of 2 pupils done" in card.inner_text()
+    # The form starts again: a second tap on "Assign it" cannot make the same one twice.
+    assert fact.get_attribute("aria-pressed") == "false"
     page.screenshot(path=str(_artifact("17-classroom-teacher-assignment.png")),
                     full_page=True)
     return pin, code

@@ -25,6 +25,7 @@ from tests.test_app_classroom import (  # noqa: F401 (_setup, media: autouse fix
     submit,
 )
 from tests.test_app_helpers import assert_ok, new_app
+from trainer.classroom_views import askable_facts
 
 pytestmark = pytest.mark.usefixtures("fresh_app")
 
@@ -168,4 +169,10 @@ def test_the_assign_form_clears_and_a_second_tap_assigns_nothing_twice(locale: s
     assert sorted(at.pills(key="tc_as_facts").value) == ["15-6", "7+8"]
     at.pills(key="tc_as_facts").set_value(["7+8"])
     submit(at, "tc_assign_form")
+    assert len(db.assignments(info.id)) == 2
+    # More facts than an assignment holds: said plainly, nothing assigned.
+    at.pills(key="tc_as_facts").set_value(askable_facts(15)[:21])
+    submit(at, "tc_assign_form")
+    assert {"en-US": "Choose at most 20 facts: nothing was assigned.",
+            "de-DE": "Wählen Sie höchstens 20 Aufgaben"}[locale] in shown(at)
     assert len(db.assignments(info.id)) == 2

@@ -173,6 +173,6 @@ def test_the_assign_form_clears_and_a_second_tap_assigns_nothing_twice(locale: s
     # More facts than an assignment holds: said plainly, nothing assigned.
     at.pills(key="tc_as_facts").set_value(askable_facts(15)[:21])
     submit(at, "tc_assign_form")
-    assert {"en-US": "Choose at most 20 facts: nothing was assigned.",
-            "de-DE": "Wählen Sie höchstens 20 Aufgaben"}[locale] in shown(at)
+    assert {"en-US": "Too many facts chosen: take some away. Nothing was assigned.",
+            "de-DE": "Zu viele Aufgaben gewählt"}[locale] in shown(at)
     assert len(db.assignments(info.id)) == 2

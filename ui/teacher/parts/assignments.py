@@ -53,7 +53,7 @@ def _on_assign(class_id: int, kind: str, capture_sum: int) -> None:
     elif kind == "facts":
         spec = {"facts": list(state.get("tc_as_facts") or []), "capture_sum": capture_sum}
         if len(spec["facts"]) > MAX_FACTS:  # pills have no limit of their own
-            raise ClassroomError("assign.too_many_facts", max=MAX_FACTS)
+            raise ClassroomError("assign.too_many_facts")
     else:
         spec = {"count": state.get("tc_as_weakest"), "capture_sum": capture_sum}
     due = state.get("tc_as_due")

@@ -36,6 +36,7 @@ from trainer.classroom_views import stuck_lesson_threshold
 from trainer.i18n import t
 from trainer.storage import Storage, configure_sqlite
 from trainer.text import md_escape
+from ui.teacher.registry import SECTION_OF
 
 pytestmark = pytest.mark.usefixtures("fresh_app")
 
@@ -186,9 +187,15 @@ def teacher_signs_in(name: str = "Ms Díaz", locale: str = "en-US") -> AppTest:
 
 
 def part(at: AppTest, name: str) -> AppTest:
+    """The part ``name`` opened as a teacher does: its section tapped, then the part."""
     if not [c for c in at.get("segmented_control") if c.key == "tc_part"]:
         click(at, "tc_leave_presentation")  # a part drawn alone (the projector)
-    at.segmented_control(key="tc_part").set_value(name).run()
+    section = SECTION_OF[name]
+    if at.segmented_control(key="tc_section").value != section:
+        at.segmented_control(key="tc_section").set_value(section).run()
+        assert_ok(at)
+    if at.segmented_control(key="tc_part").value != name:
+        at.segmented_control(key="tc_part").set_value(name).run()
     assert_ok(at)
     return at
 
@@ -290,7 +297,7 @@ def test_a_teachers_year_from_the_account_to_deleting_the_class(media) -> None:
     # An assignment: Leo does it on his tablet, the teacher sees it done.
     part(at, "assignments")
     at.segmented_control(key="tc_as_type").set_value("facts").run()
-    at.multiselect(key="tc_as_facts").set_value(["15-6", "3+5"])
+    at.pills(key="tc_as_facts").set_value(["15-6", "3+5"])
     submit(at, "tc_assign_form")
     assert "Assigned: Quick facts: 6 + ? = 15, 3 + 5" in shown(at)
     assert "0 of 2 pupils done" in shown(at)

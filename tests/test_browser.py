@@ -425,6 +425,21 @@ def test_play_fits_a_tablet_screen(server, browser_type_launch_args, size) -> No
         browser.close()
 
 
+def _open_part(page, label: str) -> None:
+    """Tap the teacher's part labelled ``label`` (any language), its section first when
+    another is open (issue 34: the parts sit in sections, one short row each)."""
+    part = page.locator(".st-key-tc_part button").filter(has_text=label)
+    if not part.count():
+        for section in page.locator(".st-key-tc_section button").all():
+            if section.get_attribute("aria-checked") == "true":
+                continue
+            section.click()
+            _wait_idle(page)
+            if part.count():
+                break
+    part.click()
+
+
 def _artifact(name: str) -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS / name

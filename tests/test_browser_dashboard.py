@@ -17,6 +17,7 @@ import trainer.storage.classroom as storage_classroom
 from lessons import load_stages
 from tests.test_browser import (  # noqa: F401 (fixtures)
     _artifact,
+    _open_part,
     _wait_idle,
     browser_type_launch_args,
     server,
@@ -159,7 +160,7 @@ def test_the_dashboard_fits_a_phone_and_a_tablet_with_every_reason_in_full(
 
         # The fact grid: the class's total per fact as sentences; the page still does
         # not scroll sideways (the grid scrolls inside its own box).
-        page.locator(".st-key-tc_part button").filter(has_text="Tabla de cuentas").click()
+        _open_part(page, "Tabla de cuentas")
         page.locator("[data-testid=fact-totals]").wait_for()
         _wait_idle(page)
         totals = page.locator("[data-testid=fact-totals]").inner_text()
@@ -178,7 +179,7 @@ def test_the_dashboard_fits_a_phone_and_a_tablet_with_every_reason_in_full(
         page.set_viewport_size({"width": size[0], "height": size[1]})
 
         # A pupil's nickname, picture and PIN: "Nuevo PIN" asks before it voids the card.
-        page.locator(".st-key-tc_part button").filter(has_text="Alumnos").click()
+        _open_part(page, "Alumnos")
         page.locator(".st-key-tc_pupil_one").wait_for()
         _wait_idle(page)
         page.locator(".st-key-tc_pupil_one input").click()

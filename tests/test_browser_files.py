@@ -18,6 +18,7 @@ import sqlalchemy as sa
 
 from tests.test_browser import (  # noqa: F401 (fixtures)
     _artifact,
+    _open_part,
     _wait_idle,
     browser_type_launch_args,
     server,
@@ -72,7 +73,7 @@ def test_a_spanish_teacher_downloads_the_answers_as_csv_and_excel(
         page.locator("[data-testid=stFormSubmitButton] button").first.click()
         page.locator(f".st-key-tc_open_{class_id} button").click()
         _wait_idle(page)
-        page.locator(".st-key-tc_part button").filter(has_text="Exportar").click()
+        _open_part(page, "Exportar")
         page.locator(".st-key-tc_attempts_xlsx button").wait_for()
         _wait_idle(page)
         style = page.locator(".st-key-tc_csv_style")

@@ -9,6 +9,7 @@ import pytest
 from tests.test_browser import (  # noqa: F401 (fixtures)
     _artifact,
     _context,
+    _open_part,
     _wait_idle,
     browser_type_launch_args,
     server,
@@ -48,7 +49,7 @@ def test_a_teacher_on_a_phone_makes_groups_and_moves_a_pupil_by_a_tap(
         page.get_by_text("2 pupils added.").wait_for()
         _wait_idle(page)
 
-        _button(page, "tc_part", "Groups").tap()
+        _open_part(page, "Groups")
         _wait_idle(page)
         for name in ("Red table", "Blue table"):
             page.locator(".st-key-tc_gr_new input").fill(name)
@@ -63,7 +64,7 @@ def test_a_teacher_on_a_phone_makes_groups_and_moves_a_pupil_by_a_tap(
         assert box is not None and box["height"] >= 32  # a finger's size on a phone
         page.screenshot(path=str(_artifact("29-groups-phone.png")), full_page=True)
 
-        _button(page, "tc_part", "Dashboard").tap()
+        _open_part(page, "Dashboard")
         _wait_idle(page)
         _button(page, "tc_gr_filter", "Red table").tap()
         _wait_idle(page)

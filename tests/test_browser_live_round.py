@@ -29,6 +29,7 @@ from escoba import Deck
 from tests.test_browser import (  # noqa: F401 (fixtures)
     _artifact,
     _context,
+    _open_part,
     _tap,
     _wait_idle,
     browser_type_launch_args,
@@ -125,7 +126,7 @@ def _teacher_opens(screen, url: str, class_id: int, part: str,
     screen.locator("[data-testid=stFormSubmitButton] button").click()
     _button(screen, f"tc_open_{class_id}").click()
     _wait_idle(screen)  # the class drawn before a part is chosen (a tap mid-run is lost)
-    _button(screen, "tc_part", part).click()
+    _open_part(screen, part)
 
 
 def _open_projector(screen, url: str, class_id: int, teacher: str = "Ms Robles") -> None:

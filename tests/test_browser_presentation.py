@@ -13,6 +13,7 @@ import pytest
 from tests.test_browser import (  # noqa: F401 (fixtures)
     _artifact,
     _context,
+    _open_part,
     _wait_idle,
     browser_type_launch_args,
     server,
@@ -35,7 +36,7 @@ def test_the_projector_fills_the_screen_and_leaves_it(server, browser_type_launc
         _teacher_opens(screen, url, class_id, "Grid")
         _wait_idle(screen)
         assert screen.locator("[data-testid=stSidebar]").is_visible()
-        _button(screen, "tc_part", "Projector").click()
+        _open_part(screen, "Projector")
         _button(screen, "tc_leave_presentation").wait_for()
         screen.locator(".st-key-tc_live_start button").click()
         screen.get_by_text("0 answers in").wait_for()
@@ -66,7 +67,11 @@ def test_the_projector_fills_the_screen_and_leaves_it(server, browser_type_launc
         screen.get_by_role("heading", name="For teachers").wait_for()
         _wait_idle(screen)
         assert screen.locator("[data-testid=stSidebar]").is_visible()
-        assert _button(screen, "tc_part", "Grid").get_attribute("aria-checked") == "true"
+        # Back to the part it was on: the lesson's section opened at the live view, then
+        # the projector was tapped (issue 34).
+        assert _button(screen, "tc_part", "Live view").get_attribute("aria-checked") == "true"
+        assert _button(screen, "tc_section", "During the lesson").get_attribute(
+            "aria-checked") == "true"
         screen.screenshot(path=str(_artifact("29-presentation-left.png")))
         assert not errors, errors
         context.close()

@@ -2,7 +2,7 @@
 
 In Spanish, German, Italian and Chinese, in an English browser (Streamlit's worst case): Replay's
 file chooser, Settings' PIN field (a password field with help), and the teacher's pages
-(a multiselect, a date field, a table with its toolbar) show no English of Streamlit's,
+(a date field, a table with its toolbar) show no English of Streamlit's,
 in the visible text or in an accessible name (aria-label, title, placeholder), and show
 the catalog's words instead.
 
@@ -24,7 +24,7 @@ from tests.test_browser import (  # noqa: F401 (fixtures)
 from trainer.classroom_views import ASSIGNMENT_KINDS
 from trainer.i18n import LANGUAGES, t
 from trainer.storage import Storage
-from ui.teacher.registry import PART_KEYS
+from ui.teacher.registry import SECTION_KEYS, SECTIONS
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -174,25 +174,22 @@ def _teacher_pages(page, url: str, db, lang: str) -> None:
     page.locator(".st-key-tc_added_done button").click()
     _wait_idle(page)
 
-    # A quick-facts assignment: the multiselect of facts and the due date.
-    page.locator(".st-key-tc_part button").nth(PART_KEYS.index("assignments")).click()
+    # A quick-facts assignment: its facts and the due date.
+    page.locator(".st-key-tc_section button").nth(SECTION_KEYS.index("after")).click()
+    _wait_idle(page)
+    page.locator(".st-key-tc_part button").nth(SECTIONS["after"].index("assignments")).click()
     _wait_idle(page)
     page.locator(".st-key-tc_as_type button").nth(ASSIGNMENT_KINDS.index("facts")).click()
     _wait_idle(page)
     facts = page.locator(".st-key-tc_as_facts")
     facts.wait_for()
-    assert t("stw.choose_options", lang) in _said(page)
-    # Scrolled up first, as a teacher does: with eleven parts the control takes three rows
-    # in German or Spanish, and a multiselect at the foot of the window opens no list.
-    facts.evaluate("element => element.scrollIntoView({block: 'start'})")
-    facts.locator("input").click()
-    page.get_by_text(t("stw.select_all", lang), exact=True).wait_for()
+    # Each fact is one tap at the foot of the window, with no scroll first (issue 34: the
+    # multiselect the pills replace opened no list there), and reads as a question.
+    fact = facts.get_by_role("button", name="7 + 8 = ?", exact=True)
+    fact.click()
+    assert fact.get_attribute("aria-pressed") == "true"
     _shot(page, lang, "teacher-facts")
     assert _english(page) == []
-    page.keyboard.type("zzz")
-    page.get_by_text(t("stw.no_results", lang), exact=True).wait_for()
-    assert _english(page) == []
-    page.keyboard.press("Escape")
     due = page.locator(".st-key-tc_as_due")
     due.locator(f"[aria-label='{t('stw.choose_date', lang)}']").click()
     page.get_by_role("dialog").wait_for()

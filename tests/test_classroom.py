@@ -33,6 +33,7 @@ from trainer.classroom import (
     TeacherAuth,
     describe,
     fact_label,
+    fact_question,
     format_code,
     format_invite,
     new_class_code,
@@ -1305,3 +1306,61 @@ def test_a_scopa_puzzle_set_is_described_without_a_sum() -> None:
     for lang in ("en", "es", "de", "it", "zh"):
         line = describe(scopa, lang)
         assert "15" not in line and "2" in line and "1" in line, (lang, line)
+
+
+# -- issue 34: the teacher's picker, duplicates, a group's cards as they are ---------------
+
+def test_a_fact_reads_as_the_question_a_child_answers() -> None:
+    assert fact_question("7+8") == "7 + 8 = ?"
+    assert fact_question("15-8") == "8 + ? = 15"  # already a question: not "= ?" twice
+    assert fact_label("7+8") == "7 + 8"  # the grid's and the messages' words stay
+
+
+def test_the_same_open_assignment_for_the_same_pupils_is_refused(store: Storage) -> None:
+    room = teacher(store)  # its clock at noon on TODAY
+    info, pupils = class_with(room, "Ana\nLeo")
+    group = room.create_group(info.id, "Table 1")
+    room.create_assignment(info.id, "facts", {"facts": ["3+5", "15-8"]})
+    with pytest.raises(ClassroomError) as err:  # the same facts in another order
+        room.create_assignment(info.id, "facts", {"facts": ["15-8", "3+5"]})
+    assert err.value.key == "assign.duplicate"
+    assert "still open: nothing was assigned" in say(err.value.key, {}, "en")
+    assert "Nichts wurde zugewiesen" in say(err.value.key, {}, "de")
+    assert len(store.assignments(info.id)) == 1
+    # Anything else is a new assignment: other facts, other pupils, another due date.
+    room.create_assignment(info.id, "facts", {"facts": ["3+5"]})
+    room.create_assignment(info.id, "facts", {"facts": ["3+5", "15-8"]}, group_id=group.id)
+    ana = pupils["Ana"].profile_id
+    room.create_assignment(info.id, "facts", {"facts": ["3+5", "15-8"]}, profile_id=ana)
+    due = TODAY + timedelta(days=2)
+    room.create_assignment(info.id, "facts", {"facts": ["3+5", "15-8"]}, due=due)
+    for kwargs in ({"group_id": group.id}, {"profile_id": ana}, {"due": due}):
+        with pytest.raises(ClassroomError, match="assign.duplicate"):
+            room.create_assignment(info.id, "facts", {"facts": ["3+5", "15-8"]}, **kwargs)
+    assert len(store.assignments(info.id)) == 5
+    # Past its due date it is no longer open: the same one may be set again.
+    past = TODAY - timedelta(days=1)
+    for _ in range(2):
+        room.create_assignment(info.id, "facts", {"facts": ["3+5", "15-8"]}, due=past)
+    assert len(store.assignments(info.id)) == 7
+
+
+def test_login_cards_keep_every_pin_and_take_one_group(store: Storage) -> None:
+    room = teacher(store)
+    info, pupils = class_with(room, "Mia\nAna\nLeo")
+    group = room.create_group(info.id, "Table 1")
+    for name in ("Ana", "Leo"):
+        room.set_pupil_group(info.id, pupils[name].profile_id, group.id)
+    cards = room.login_cards(info.id, group.id)
+    assert [(c.nickname, c.pin) for c in cards] == [("Ana", pupils["Ana"].pin),
+                                                    ("Leo", pupils["Leo"].pin)]
+    assert [c.nickname for c in room.login_cards(info.id)] == ["Ana", "Leo", "Mia"]
+    door = PupilSignIn(store)
+    card = door.find_class(info.code)
+    for name in ("Ana", "Leo", "Mia"):  # nobody's PIN changed
+        assert door.sign_in(card, pupils[name].profile_id, pupils[name].pin)
+    with pytest.raises(ClassroomError, match="group.missing"):
+        room.login_cards(info.id, group.id + 99)
+    other = teacher(store, "Mr Roe")
+    with pytest.raises(ClassroomError):
+        other.login_cards(info.id, group.id)

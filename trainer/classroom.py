@@ -91,7 +91,8 @@ __all__ = ["ClassroomError", "DOMAIN", "Picture", "PICTURES", "picture_of", "MAX
            "TeacherAuth", "TeacherSession", "Classroom", "PupilLogin", "Refusal", "PinAttempts",
            "new_invite", "format_invite", "normalise_invite", "INVITE_DAYS", "LOCAL",
            "AddedPupils", "PupilSignIn", "PupilCard", "ClassCard", "pupil_tasks",
-           "Clock", "utc_now", "say", "describe", "fact_label", "PupilVisit", "visit_end",
+           "Clock", "utc_now", "say", "describe", "fact_label", "fact_question", "PupilVisit",
+           "visit_end",
            "PUPIL_IDLE_CHOICES", "PUPIL_IDLE_MINUTES", "CLASS_GONE", "GROUP_NAME_MAX"]
 
 #: The catalog domain of the classroom's words (locales/<lang>/LC_MESSAGES/classroom.po).
@@ -129,6 +130,13 @@ def fact_label(fact: str) -> str:
         total, value = fact.split("-")
         return f"{value} + ? = {total}"
     return fact.replace("+", " + ")
+
+
+def fact_question(fact: str) -> str:
+    """A fact as the question a child answers: ``7+8`` -> ``7 + 8 = ?``, ``15-8`` ->
+    ``8 + ? = 15`` (issue 34: the teacher's picker showed additions without their "= ?")."""
+    label = fact_label(fact)
+    return label if "=" in label else f"{label} = ?"
 
 
 def say(key: str, params: Mapping[str, Any] | None = None, lang: str | None = None) -> str:
@@ -901,6 +909,22 @@ class Classroom:
         return PupilLogin(profile_id, member.nickname, member.avatar,
                           self.storage.card_pin(class_id, profile_id), member.real_name)
 
+    def login_cards(self, class_id: int, group_id: int | None = None
+                    ) -> tuple[PupilLogin, ...]:
+        """The class's (or one group's: ``group.missing``) login cards as they are, each
+        pupil's PIN unchanged (issue 34: a group's cards were printed only with new PINs);
+        ``pin`` None for a pupil made before PINs were kept (the card has a line to write
+        it on). The class's teachers only; in the class list's order."""
+        self._class(class_id)
+        members = self.storage.members(class_id)
+        if group_id is not None:
+            if all(g.id != group_id for g in self.storage.groups(class_id)):
+                raise ClassroomError("group.missing")
+            members = [m for m in members if m.group_id == group_id]
+        return tuple(PupilLogin(m.profile_id, m.nickname, m.avatar,
+                                self.storage.card_pin(class_id, m.profile_id), m.real_name)
+                     for m in sort_names(members, self.lang, key=lambda m: m.nickname))
+
     def invite_teacher(self) -> tuple[str, datetime]:
         """A single-use invitation code for a colleague's new account, and when it
         expires (:data:`INVITE_DAYS`). Shown once: only its digest is stored."""
@@ -986,11 +1010,20 @@ class Classroom:
         """A lesson stage, puzzles, chosen facts or each pupil's weakest facts
         (:func:`trainer.classroom_views.check_assignment` says the parameters), for the
         whole class, one of its groups (``group_id``) or one pupil (``profile_id``):
-        ``group.missing``, ``pupil.not_in_class``, ``task.target`` (both given)."""
+        ``group.missing``, ``pupil.not_in_class``, ``task.target`` (both given),
+        ``assign.duplicate`` (the same one, for the same pupils and due the same day, is
+        still open: issue 34, a second tap on "Assign" made it twice)."""
         info = self._class(class_id, write=True)
         checked = check_assignment(kind, spec, info.capture_sum)
         if group_id is not None and profile_id is not None:
             raise ClassroomError("task.target")
+        due_text = due.isoformat() if due is not None else None
+        today = self._clock().date().isoformat()
+        if any(a.kind == kind and _same_spec(a.spec, checked) and a.group_id == group_id
+               and a.profile_id == profile_id and a.due == due_text
+               and (a.due is None or a.due >= today)
+               for a in self.storage.assignments(class_id)):
+            raise ClassroomError("assign.duplicate")
         try:
             return self.storage.create_assignment(
                 class_id, kind, checked, due.isoformat() if due is not None else None,
@@ -1042,6 +1075,14 @@ class Classroom:
             self.storage.set_pupil_group(class_id, profile_id, group_id)
         except StorageError as err:
             raise _group_error(err) from err
+
+
+def _same_spec(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    """Whether two assignments' parameters ask the same (chosen facts in any order)."""
+    def norm(spec: Mapping[str, Any]) -> dict[str, Any]:
+        facts = spec.get("facts")
+        return {**spec, "facts": sorted(facts)} if isinstance(facts, list) else dict(spec)
+    return norm(a) == norm(b)
 
 
 def _group_name(name: str) -> str:

@@ -4,7 +4,8 @@ Without a :class:`~trainer.classroom.TeacherSession` in this browser session the
 shows the sign-in and nothing else: whatever a pupil's profile, URL or query, no class,
 name or number of the teacher area is drawn. A session locked by inactivity asks the
 password again. Signed in, the teacher sees their classes, and a class one part at a
-time (like My progress): the parts of :mod:`ui.teacher.registry`. A part marked
+time (like My progress): the parts of :mod:`ui.teacher.registry`, chosen in two short
+controls, the section (during the lesson, after it, the class) then its part. A part marked
 ``presentation`` (the projector) is drawn alone, read from the back of the room: no
 title, no sidebar, no parts' control, only a small button in a corner to leave it; the
 area still locks, and still shows nothing but the sign-in without a session.
@@ -36,10 +37,10 @@ from ..practice import today
 from ..session import storage
 from .classes import show_classes
 from .part import Part
-from .registry import PART_KEYS, PARTS
+from .registry import PART_KEYS, PARTS, SECTION_KEYS, SECTION_OF, SECTIONS, section_start
 from .sign_in import on_sign_out, sign_in, unlock
 from .snapshot import class_data
-from .state import KEY_CLASS, KEY_PART, on_open, open_class
+from .state import KEY_CLASS, KEY_PART, KEY_SECTION, KEY_SECTION_PARTS, on_open, open_class
 
 __all__ = ["show_teacher_page", "LOCK_WATCH_SECONDS"]
 
@@ -116,6 +117,42 @@ def _presentation(room: Classroom, class_id: int) -> None:
     _chosen_part().render(class_data(room, class_id, today()))
 
 
+@class_action
+def _on_section() -> None:
+    """A section tapped: its part last chosen (in any class), else its first."""
+    section = st.session_state.get(KEY_SECTION)
+    if section not in SECTIONS:
+        return
+    last = st.session_state.get(KEY_SECTION_PARTS, {}).get(section)
+    st.session_state[KEY_PART] = last if last in SECTIONS[section] else section_start(section)
+
+
+def _parts_control() -> Part:
+    """The section's control, then its parts' (issue 34: one control of eleven parts took
+    three rows on a tablet in German or Spanish); the part chosen, which the session keeps
+    under ``tc_part`` as before. The section follows the part: it is set from it before
+    it is drawn."""
+    if st.session_state.get(KEY_PART) not in PART_KEYS:
+        st.session_state[KEY_PART] = PART_KEYS[0]
+    section = SECTION_OF[st.session_state[KEY_PART]]
+    st.session_state[KEY_SECTION] = section
+    lang = current_language()  # fixed now: AppTest formats the options after the run
+    st.segmented_control(ct("part.section_label"), SECTION_KEYS, key=KEY_SECTION,
+                         required=True, on_change=_on_section,
+                         format_func=lambda key: say(f"part.section_{key}", {}, lang),
+                         label_visibility="collapsed")
+    chosen = st.segmented_control(ct("part.label"), SECTIONS[section], key=KEY_PART,
+                                  required=True,
+                                  format_func=lambda key: say(_BY_KEY[key].label, {}, lang),
+                                  label_visibility="collapsed")
+    part = _BY_KEY.get(chosen or "", PARTS[0])
+    if not part.presentation:  # a section tapped again shows a part, not the big screen
+        remembered = dict(st.session_state.get(KEY_SECTION_PARTS, {}))
+        remembered[SECTION_OF[part.key]] = part.key
+        st.session_state[KEY_SECTION_PARTS] = remembered
+    return part
+
+
 def _class_view(room: Classroom, class_id: int) -> None:
     """One class: its name and code, and the part chosen on the parts' control."""
     view = class_data(room, class_id, today())
@@ -127,12 +164,7 @@ def _class_view(room: Classroom, class_id: int) -> None:
             f"{html.escape(ct_text('card.code', code=format_code(info.code)))}</div>")
     if info.archived:
         st.warning(ct("class.archived_note"), icon="🗄️")
-    st.session_state.setdefault(KEY_PART, PART_KEYS[0])
-    lang = current_language()  # fixed now: AppTest formats the options after the run
-    chosen = st.segmented_control(ct("part.label"), PART_KEYS, key=KEY_PART, required=True,
-                                  format_func=lambda key: say(_BY_KEY[key].label, {}, lang),
-                                  label_visibility="collapsed")
-    part = _BY_KEY.get(chosen or "", PARTS[0])
+    part = _parts_control()
     if not part.presentation:
         st.session_state[KEY_PART_BACK] = part.key  # where leaving a presentation goes
     part.render(view)

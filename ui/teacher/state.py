@@ -15,12 +15,17 @@ from ..classroom import class_action, teacher_session
 from ..i18n import current_language
 from ..session import storage
 
-__all__ = ["KEY_CLASS", "KEY_PART", "KEY_SNAP", "KEY_ADDED", "KEY_NEW_PINS", "KEY_PUPIL_PIN",
+__all__ = ["KEY_CLASS", "KEY_PART", "KEY_SECTION", "KEY_SECTION_PARTS", "KEY_SNAP", "KEY_ADDED",
+           "KEY_NEW_PINS", "KEY_PUPIL_PIN",
            "KEY_PIN_ASK", "KEY_ARCHIVE_ASK", "KEY_PUPIL_CHOSEN", "KEY_INVITE", "KEY_LOOKED_UP",
            "KEY_GROUP_FILTER", "teacher_room", "open_class", "on_open"]
 
 KEY_CLASS = "tc_class"
 KEY_PART = "tc_part"
+#: The section control's value (issue 34): drawn from the part chosen, on every run.
+KEY_SECTION = "tc_section"
+#: {section: the part last chosen in it}: a section opens again at its part (any class's).
+KEY_SECTION_PARTS = "tc_section_parts"
 KEY_SNAP = "tc_snap"
 KEY_ADDED = "tc_added"  # (class id, AddedPupils): the PINs just made, until "done"
 KEY_NEW_PINS = "tc_new_pins"  # (class id, [PupilLogin]): a class's new PINs, until "done"

@@ -10,7 +10,7 @@ import streamlit as st
 
 from lessons import load_stages
 from puzzles import CAPTURE_SUMS, KINDS, LEVELS
-from trainer.classroom import describe, fact_label
+from trainer.classroom import describe, fact_question
 from trainer.classroom_views import (
     ASSIGNMENT_KINDS,
     MAX_FACTS,
@@ -38,6 +38,8 @@ __all__ = ["PART"]
 _PUZZLE_KINDS = tuple(k for k in KINDS if k != "quick-facts")
 #: Who a new assignment is for (issue 29): "class", "group", "pupil"; the group; the pupil.
 KEY_FOR, KEY_FOR_GROUP, KEY_FOR_PUPIL = "tc_gr_for", "tc_gr_for_group", "tc_gr_for_pupil"
+#: The form's fields emptied once it has assigned (the kind and its settings stay).
+_CLEARED = {"tc_as_facts": [], "tc_as_due": None, KEY_FOR_GROUP: None, KEY_FOR_PUPIL: None}
 
 
 @class_action
@@ -50,6 +52,8 @@ def _on_assign(class_id: int, kind: str, capture_sum: int) -> None:
                 "count": state.get("tc_as_count"), "capture_sum": capture_sum}
     elif kind == "facts":
         spec = {"facts": list(state.get("tc_as_facts") or []), "capture_sum": capture_sum}
+        if len(spec["facts"]) > MAX_FACTS:  # pills have no limit of their own
+            raise ClassroomError("assign.too_many_facts")
     else:
         spec = {"count": state.get("tc_as_weakest"), "capture_sum": capture_sum}
     due = state.get("tc_as_due")
@@ -62,6 +66,9 @@ def _on_assign(class_id: int, kind: str, capture_sum: int) -> None:
     row = teacher_room().create_assignment(class_id, kind, spec, due=due, group_id=group,
                                            profile_id=pupil)
     class_flash("success", "assign.created", what=describe(row, current_language()))
+    # A clean form (issue 34: it kept its facts, and a second tap assigned them twice).
+    for key, empty in _CLEARED.items():
+        state[key] = empty
 
 
 @class_action
@@ -123,9 +130,11 @@ def _new_assignment(snap: ClassSnapshot) -> None:
             cols[1].selectbox(t("level"), LEVELS, key="tc_as_level")
             cols[2].number_input(ct("assign.count"), 1, MAX_PUZZLES, 10, key="tc_as_count")
         elif kind == "facts":
-            st.multiselect(ct("assign.facts", max=MAX_FACTS), askable_facts(capture_sum),
-                           key="tc_as_facts", max_selections=MAX_FACTS, format_func=fact_label,
-                           placeholder=t("stw.choose_options"))
+            # Pills, not a multiselect (issue 34): at the foot of a tablet's window its list
+            # closed as it opened, the page scrolling the field above the on-screen
+            # keyboard; every fact in sight is one tap, and no keyboard comes up.
+            st.pills(ct("assign.facts", max=MAX_FACTS), askable_facts(capture_sum),
+                     selection_mode="multi", key="tc_as_facts", format_func=fact_question)
         else:
             st.number_input(ct("assign.weakest"), 1, MAX_FACTS, 5, key="tc_as_weakest")
         _target_choice(snap, target)

@@ -1,6 +1,7 @@
 """Print: worksheets for the class and for each pupil, the reports to send home, the
 class list, and new login cards for the whole class; in a class with groups, the pupils'
-sheets, reports, list and cards of one group (issue 29: a table's cards to hand round)."""
+sheets, reports, list and cards of one group (issue 29: a table's cards to hand round).
+The cards print with the PINs the pupils have (issue 34), or with new ones, asked first."""
 
 from __future__ import annotations
 
@@ -8,10 +9,16 @@ import pandas as pd
 import streamlit as st
 
 from puzzles import KINDS, LEVELS
-from trainer.classroom_print import class_list_pdf, class_worksheet_pdf, pupil_worksheets_pdf
+from trainer.classroom_print import (
+    class_list_pdf,
+    class_worksheet_pdf,
+    login_cards_pdf,
+    pupil_worksheets_pdf,
+)
 from trainer.export import kind_text
-from trainer.i18n import LANGUAGES, join_text, t
+from trainer.i18n import LANGUAGES, format_list, join_text, t
 from trainer.pupil_report import REPORT_DAYS, class_report_pdf, pupil_reports
+from trainer.text import md_escape
 
 from ...classroom import class_action, class_flash, ct
 from ...downloads import download
@@ -78,23 +85,42 @@ def show(view: OpenClass) -> None:
                                         group.name if group is not None else None),
                  pdf_name("file.class_list", *parts), "application/pdf", "tc_list_pdf",
                  icon="🖨️")
+    _login_cards(view, group.id if group is not None else None,
+                 group.name if group is not None else None, parts)
+
+
+def _login_cards(view: OpenClass, group_id: int | None, group_name: str | None,
+                 parts: tuple[str, ...]) -> None:
+    """The class's or the group's login cards: first as they are, every PIN unchanged
+    (issue 34: a group's cards could be printed only by making its PINs new), then new
+    PINs, asked first. A pupil with no PIN kept gets a line to write it on."""
+    info = view.info
     with st.container(border=True):
-        st.markdown("**" + (ct("print.cards_group", group=group.name) if group is not None
+        st.markdown("**" + (ct("print.cards_group", group=group_name) if group_name is not None
                             else ct("print.cards")) + "**")
         made = st.session_state.get(KEY_NEW_PINS)
         if made is not None and made[0] == info.id:
             st.warning(ct("print.cards_made"), icon="🪪")
             cards_button(info, made[1], "tc_cards_all")
             st.button(ct("pupils.done"), key="tc_new_pins_done", on_click=on_forget,
-                     args=(KEY_NEW_PINS,))
-        elif not info.archived:
-            st.caption(ct("print.cards_help_group" if group is not None
-                          else "print.cards_help"))
-            st.checkbox(ct("print.cards_sure"), key="tc_all_pins_sure")
-            st.button(ct("print.cards_button_group" if group is not None
-                         else "print.cards_button"), key="tc_all_pins",
-                      on_click=_on_all_pins,
-                      args=(info.id, group.id if group is not None else None), icon="🔑")
+                      args=(KEY_NEW_PINS,))
+            return
+        logins = view.room.login_cards(info.id, group_id)
+        lang = current_language()
+        st.caption(ct("print.cards_kept_help"))
+        if blank := [p.nickname for p in logins if not p.pin]:
+            st.info(ct("print.cards_no_pin", names=md_escape(format_list(blank, lang))), icon="✍️")
+        download(ct("print.cards_kept_download"), lambda: login_cards_pdf(info, logins, lang),
+                 pdf_name("file.login_cards", *parts), "application/pdf", "tc_cards_kept",
+                 icon="🪪")
+        if info.archived:
+            return
+        st.caption(ct("print.cards_new_help_group" if group_id is not None
+                      else "print.cards_new_help"))
+        st.checkbox(ct("print.cards_sure"), key="tc_all_pins_sure")
+        st.button(ct("print.cards_button_group" if group_id is not None
+                     else "print.cards_button"), key="tc_all_pins",
+                  on_click=_on_all_pins, args=(info.id, group_id), icon="🔑")
 
 
 def _report_home(view: OpenClass, lang: str, parts: tuple[str, ...], group_id: int) -> None:

@@ -45,6 +45,11 @@ _STYLE = """<style>
 </style>"""
 
 
+_FENCE_STYLE = """<style>
+div:has(> .st-key-together_fence):not(:has(.st-key-together_notice)) { display:none; }
+</style>"""
+
+
 def _watcher(profile_id: int, class_id: int) -> ClassTogether:
     kept = st.session_state.get(_KEY)
     if not isinstance(kept, ClassTogether) or (kept.profile_id, kept.class_id) != (
@@ -76,4 +81,9 @@ def show_together_notice(page: str) -> None:
     kept = st.session_state.get(KEY_VISIT)
     if kept is None or kept[1] is None or page in _QUIET_PAGES:
         return
-    _notice(kept[1].profile_id, kept[1].class_id)
+    # The timer's place takes no room while there is nothing to say (its wrapper hidden:
+    # no gap either): the page starts where it always does (Play fits a landscape
+    # tablet to the pixel).
+    with st.container(key="together_fence"):
+        st.html(_FENCE_STYLE)
+        _notice(kept[1].profile_id, kept[1].class_id)

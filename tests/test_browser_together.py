@@ -1,8 +1,9 @@
 """A pupil away from My class, in the real browser (issue 34).
 
-- Lola is on Play on her tablet (1024 × 768); the teacher starts a round on the
-  projector; within seconds a big notice at the top of Play says "Your class is playing
-  together!"; she taps "Go to My class" and lands on the round.
+- Lola is on Play on her tablet (1024 × 768), Teo on Quick facts on his phone (390 × 844);
+  the teacher starts a round on the projector; within seconds a big notice at the top of
+  each page says "Your class is playing together!"; Lola taps "Go to My class" and lands
+  on the round.
 - On a phone's width (390 × 844) the menu is opened and a page picked: the menu closes
   and the page picked is what the child sees, not covered.
 
@@ -44,13 +45,20 @@ def test_a_pupil_on_play_sees_the_class_round_begin_and_goes_to_it(
         browser, screen_context, screen = _context(p, browser_type_launch_args, (1920, 1080))
         tablet_context = browser.new_context(viewport={"width": 1024, "height": 768},
                                              locale="en-US", device_scale_factor=1)
-        lola = tablet_context.new_page()
-        lola.set_default_timeout(30_000)
+        phone_context = browser.new_context(viewport={"width": 390, "height": 844},
+                                            locale="en-US", device_scale_factor=1,
+                                            is_mobile=True, has_touch=True)
+        lola, teo = tablet_context.new_page(), phone_context.new_page()
         errors: list[str] = []
-        for page in (screen, lola):
+        for page in (screen, lola, teo):
+            page.set_default_timeout(30_000)
             page.on("pageerror", lambda error: errors.append(str(error)))
 
         _pupil_signs_in(lola, url, code, "Lola", ids["Lola"])
+        _pupil_signs_in(teo, url, code, "Teo", ids["Teo"])
+        _wait_idle(teo)
+        _pick(teo, "Quick facts")  # Teo on his phone, on Quick facts (from the menu)
+        teo.get_by_role("heading", name="Quick facts").first.wait_for()
         lola.locator("[data-testid=stSidebarNav]").get_by_role("link", name="Play",
                                                                exact=True).click()
         lola.get_by_role("heading", name="Escoba de quince").first.wait_for()
@@ -64,7 +72,7 @@ def test_a_pupil_on_play_sees_the_class_round_begin_and_goes_to_it(
         lola.screenshot(path=str(_artifact("34-notice-tablet-before.png")))
 
         _teacher_opens(screen, url, class_id, "Projector", "Ms Vidal")
-        screen.get_by_text("is in").first.wait_for(timeout=10_000)
+        screen.get_by_text("2 pupils are in").wait_for(timeout=10_000)
         _wait_idle(screen)
         screen.locator(".st-key-tc_live_start button").click()
         screen.get_by_text("0 answers in").wait_for()
@@ -79,6 +87,10 @@ def test_a_pupil_on_play_sees_the_class_round_begin_and_goes_to_it(
         assert "/play" in lola.url  # a notice, not a page switch
         assert lola.get_by_role("heading", name="Escoba de quince").first.is_visible()
         lola.screenshot(path=str(_artifact("34-notice-tablet-play.png")))
+        teo.get_by_text(NOTICE).wait_for(timeout=8_000)  # on a phone, on Quick facts too
+        teo_box = teo.locator(".st-key-together_go button").bounding_box()
+        assert teo_box is not None and teo_box["y"] + teo_box["height"] < 844, teo_box
+        teo.screenshot(path=str(_artifact("34-notice-phone-quick-facts.png")))
         go.click()
         lola.get_by_text(ROUND).wait_for(timeout=10_000)
         _wait_idle(lola)
@@ -87,11 +99,22 @@ def test_a_pupil_on_play_sees_the_class_round_begin_and_goes_to_it(
         lola.screenshot(path=str(_artifact("34-notice-tablet-my-class.png")))
 
         assert not errors, errors
-        for page in (screen, lola):
+        for page in (screen, lola, teo):
             assert not page.get_by_text("Traceback").count()
+        phone_context.close()
         tablet_context.close()
         screen_context.close()
         browser.close()
+
+
+def _pick(page, name: str) -> None:
+    """A page picked in the menu, opened first on a narrow screen."""
+    page.locator("[data-testid=stExpandSidebarButton]").click()
+    page.wait_for_function("() => document.querySelector("
+                           "'[data-testid=stSidebar]').dataset.collapsed === 'false'")
+    page.wait_for_timeout(400)
+    page.locator("[data-testid=stSidebarNav]").get_by_role("link", name=name,
+                                                          exact=True).click()
 
 
 def _menu_open(page) -> bool:
@@ -112,13 +135,7 @@ def test_on_a_phone_the_menu_closes_after_a_page_is_picked(
         page.locator("[data-testid=stExpandSidebarButton]").wait_for()
         _wait_idle(page)
         for name, heading in (("How to play", "How to play"), ("Settings", "Settings")):
-            page.locator("[data-testid=stExpandSidebarButton]").click()
-            page.wait_for_function("() => document.querySelector("
-                                   "'[data-testid=stSidebar]').dataset.collapsed === 'false'")
-            page.wait_for_timeout(400)
-            page.screenshot(path=str(_artifact("34-phone-menu-open.png")))
-            page.locator("[data-testid=stSidebarNav]").get_by_role("link", name=name,
-                                                                  exact=True).click()
+            _pick(page, name)
             title = page.get_by_role("heading", name=heading).first
             title.wait_for()
             _wait_idle(page)

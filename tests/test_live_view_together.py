@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from tests.test_live_view import T0, _attempt
+from trainer import clock as app_clock
 from trainer.class_game import ClassGames, PupilVote
 from trainer.classroom import Classroom, TeacherSession
 from trainer.live import LiveClass, PupilLive
@@ -32,6 +33,9 @@ def store(make_store) -> Storage:
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> Any:
     def at(minutes: float = 0) -> None:
+        # The clock runs on from the first read of each value: a value an earlier test
+        # read would start late, so each is read afresh.
+        app_clock._offset.cache_clear()
         monkeypatch.setenv("ESCOBA_NOW", (T0 + timedelta(minutes=minutes)).isoformat())
 
     at(0)

@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 import trainer.storage.classroom as storage_classroom
 from tests.test_app_classroom import MY_CLASS, NOW, _class, shown, sign_in_pupil, store
-from tests.test_app_helpers import assert_ok, create_profile, new_app
+from tests.test_app_helpers import assert_ok, component_data, create_profile, new_app
 from trainer.class_game import ClassGames
 from trainer.live import LiveClass
 from trainer.together import ClassTogether
@@ -106,3 +106,27 @@ def test_one_small_read_per_look() -> None:
         sa.event.remove(db.engine, "before_cursor_execute", count)
     assert watch.playing == "round" and watch.game_id is not None
     assert all("class_members" not in s for s in statements)  # the visit's class, no lookup
+
+
+def test_the_notice_is_heard_on_a_tap_when_the_class_may_hear() -> None:
+    """A speaker beside the notice says it, as the app's other texts (quiet classes: none,
+    as every speaker of a pupil whose teacher keeps the class quiet)."""
+    db = store()
+    (room, info), ids = _class(db, "Ms Díaz", "3B", "Quokka\nWombat", ["4821", "7395"])
+    LiveClass(room).start(info.id, 1, seed="s34", kind="quick")
+    quiet, heard = new_app(), new_app()
+    room.update_class(info.id, voice=True)  # read at sign-in: Wombat's class may hear
+    heard.switch_page(MY_CLASS).run()
+    sign_in_pupil(heard, info.code, ids["Wombat"], "7395")
+    heard.switch_page(PLAY).run()
+    _look(heard)
+    said = component_data(heard, "escoba_speaker", "together_say")
+    assert said is not None and said["text"].startswith(NOTICE.rstrip("!"))
+    assert "Go to My class" in said["text"]
+    room.update_class(info.id, voice=False)
+    quiet.switch_page(MY_CLASS).run()
+    sign_in_pupil(quiet, info.code, ids["Quokka"], "4821")
+    quiet.switch_page(PLAY).run()
+    _look(quiet)
+    assert NOTICE in shown(quiet)
+    assert component_data(quiet, "escoba_speaker", "together_say") is None

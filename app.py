@@ -16,6 +16,7 @@ from ui.i18n import start_run
 from ui.layout import pages, sidebar
 from ui.pupil_guard import guard_run, note_page, show_ended, watch
 from ui.session import current_profile
+from ui.together_notice import show_together_notice
 
 logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
@@ -57,4 +58,6 @@ with friendly_errors():
     show_error_flash()
     show_ended(link=page.url_path != "my_class")  # on My class: its pictures follow
     note_page(page.url_path or "profiles")  # the teacher's live view (issue 29)
+    # A pupil elsewhere hears that the class plays together (issue 34): a notice on top.
+    show_together_notice(page.url_path or "profiles")
     page.run()

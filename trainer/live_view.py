@@ -12,7 +12,10 @@
 "Stuck" (docs/CLASSROOM.md): a pupil signed in who gave :data:`STUCK_WRONG` wrong
 answers in a row (the last of them in the last :data:`RECENT_MINUTES`), or who has been
 on a page where answers are given (:data:`ANSWER_PAGES`) for :data:`STUCK_MINUTES` with
-no right answer since they came to it.
+no right answer since they came to it -- and none among the answers the card counts
+("last 5 min: 1 right of 1"), whatever page it was given on: the card never says both.
+A vote at the class's game restarts that time as a right answer does (the engine took
+its sum; :func:`trainer.storage.activity_answers.note_vote`).
 """
 
 from __future__ import annotations
@@ -72,6 +75,9 @@ class PupilNow:
     answers: int  # in the last RECENT_MINUTES
     right: int
     minutes_on_page: int
+    #: Minutes since the last right answer (or since they came to the page, if later):
+    #: what "stuck: N min with no right answer" says.
+    minutes_without_right: int
     #: Why they look stuck: "wrong" (wrong answers in a row), "slow" (long on a page of
     #: answers with no right one), or None.
     stuck: str | None
@@ -101,21 +107,25 @@ class LiveView:
     def _now(row: ActivityRow, at: datetime, since: datetime) -> PupilNow:
         signed_in = row.page is not None and row.seen_at is not None and row.seen_at >= since
         answers, right = recent_counts(row.recent, at)
-        minutes = 0
+        minutes = without_right = 0
         stuck = None
         if signed_in and row.page_since is not None:
             minutes = int((at - row.page_since).total_seconds() // 60)
             last_right = max(filter(None, (row.page_since, row.right_at)))
+            without_right = int((at - last_right).total_seconds() // 60)
             if (row.wrong_streak >= STUCK_WRONG and row.answer_at is not None
                     and row.answer_at >= at - timedelta(minutes=RECENT_MINUTES)):
                 stuck = "wrong"
-            elif row.page in ANSWER_PAGES and at - last_right >= timedelta(minutes=STUCK_MINUTES):
+            # ``right == 0``: a right answer the card counts in its last minutes (given
+            # 4 to 5 minutes ago, or on the page before) is never beside "no right answer".
+            elif (row.page in ANSWER_PAGES and right == 0
+                  and at - last_right >= timedelta(minutes=STUCK_MINUTES)):
                 stuck = "slow"
         return PupilNow(
             row.profile_id, row.nickname, row.avatar, row.real_name, row.group_name, signed_in,
             row.device, row.page if signed_in else None,
             row.assignment if signed_in else None, row.answer_what, row.answer_at,
-            row.seen_at, answers, right, minutes, stuck, row.wrong_streak)
+            row.seen_at, answers, right, minutes, without_right, stuck, row.wrong_streak)
 
 
 @dataclass(frozen=True, slots=True)

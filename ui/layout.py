@@ -16,6 +16,7 @@ from ui.i18n import current_language
 
 from .errors import safe_callback, show_storage_unavailable
 from .fit import FIT_STYLE
+from .menu_closer import close_menu_after_pick
 from .session import current_profile, pop_flash, save_language
 from .streamlit_words import translate_streamlit_words
 from .voice_component import listen_for_first_tap
@@ -124,6 +125,7 @@ def sidebar() -> None:
     st.sidebar.html(_STYLE + FIT_STYLE + who)
     listen_for_first_tap()  # speech and sounds wait for a tap on the page (issue 23)
     translate_streamlit_words(current_language())  # Streamlit's English words (issue 33)
+    close_menu_after_pick()  # a narrow screen's menu closes on a pick (issue 34)
 
 
 #: Message parameters that hold a name someone typed (a nickname, a player's name).

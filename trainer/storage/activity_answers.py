@@ -14,7 +14,7 @@ import sqlalchemy as sa
 
 from .schema import pupil_activity
 
-__all__ = ["BUCKET_SECONDS", "RECENT_MINUTES", "note_answers", "recent_counts"]
+__all__ = ["BUCKET_SECONDS", "RECENT_MINUTES", "note_answers", "note_vote", "recent_counts"]
 
 #: The answers of the last minutes are kept in buckets of this many seconds ...
 BUCKET_SECONDS = 10
@@ -69,3 +69,14 @@ def note_answers(conn: sa.Connection, rows: Sequence[dict[str, Any]]) -> None:
         conn.execute(pupil_activity.update().where(pupil_activity.c.profile_id == profile_id)
                      .values(recent=json.dumps(recent), wrong_streak=streak, right_at=right_at,
                              answer_at=last["created_at"], answer_what=what))
+
+
+def note_vote(conn: sa.Connection, profile_id: int, stamp: datetime) -> None:
+    """A vote at the class's game (a move the engine took: its sum is right), in the
+    vote's transaction: the pupil answered, so the live view's "long with no right
+    answer" starts again, as after a right answer, and so do the wrong answers in a row.
+    Not counted among the last minutes' answers: the vote's evidence is, once the
+    teacher closes the turn (:meth:`.class_games.ClassGameStore.save_class_turn`),
+    through :func:`note_answers` like any answer. One ``UPDATE`` by the row's key."""
+    conn.execute(pupil_activity.update().where(pupil_activity.c.profile_id == profile_id)
+                 .values(right_at=stamp, wrong_streak=0))

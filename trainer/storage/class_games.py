@@ -25,6 +25,7 @@ import sqlalchemy as sa
 
 from puzzles.practice import Attempt
 
+from .activity_answers import note_vote
 from .practice import add_attempts, attempt_values
 from .schema import Database, StorageError, aware, class_games, class_members, class_votes, now
 from .versions import bump_class, bump_profiles
@@ -173,6 +174,7 @@ class ClassGameStore(Database):
                 conn.execute(class_votes.insert().values(
                     game_id=game_id, turn=turn, profile_id=profile_id, move=move,
                     created_at=stamp))
+            note_vote(conn, profile_id, stamp)  # the teacher's live view: not stuck
 
     def class_votes(self, game_id: int, turn: int) -> list[tuple[int, str]]:
         """Every vote of the turn: (pupil, move), in the pupils' order (for the tally and

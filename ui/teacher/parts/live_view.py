@@ -89,7 +89,7 @@ def _card(p: PupilNow, lang: str) -> str:
                      "</div>")
     elif p.stuck == "slow":
         lines.append(f"<div class='lv-stuck-why'>⚠️ "
-                     f"{say('lv.stuck_slow', minutes=p.minutes_on_page)}</div>")
+                     f"{say('lv.stuck_slow', minutes=p.minutes_without_right)}</div>")
     return (f"<div class='lv-card {kind}' data-testid='lv-card' data-pupil='{p.profile_id}'>"
             + "".join(lines) + "</div>")
 

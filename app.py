@@ -58,6 +58,6 @@ with friendly_errors():
     show_error_flash()
     show_ended(link=page.url_path != "my_class")  # on My class: its pictures follow
     note_page(page.url_path or "profiles")  # the teacher's live view (issue 29)
-    # A pupil elsewhere hears that the class plays together (issue 34): a notice on top.
+    # A pupil elsewhere hears that the class plays together (issue 29): a notice on top.
     show_together_notice(page.url_path or "profiles")
     page.run()

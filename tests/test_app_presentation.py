@@ -60,7 +60,7 @@ def test_the_projector_is_drawn_alone_and_its_small_button_goes_back() -> None:
     click(at, "tc_leave_presentation")
     assert not _presenting(at)
     # Back to the part the teacher was on: the lesson's section opened at the live view
-    # (issue 34), then the projector was tapped.
+    # (issue 29), then the projector was tapped.
     assert at.segmented_control(key="tc_section").value == "lesson"
     assert at.segmented_control(key="tc_part").value == "live_view"
     # "After the lesson" opens again at the part last chosen in it.

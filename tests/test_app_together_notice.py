@@ -1,4 +1,4 @@
-"""A pupil on another page hears that the class plays together (issue 34), with AppTest:
+"""A pupil on another page hears that the class plays together (issue 29), with AppTest:
 the notice on Play while the teacher's round is on, its button to My class with the
 round, the class's game too; nothing for a pupil of no class, nor once it is over; and
 one small read per look of the timer."""

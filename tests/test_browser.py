@@ -427,7 +427,7 @@ def test_play_fits_a_tablet_screen(server, browser_type_launch_args, size) -> No
 
 def _open_part(page, label: str) -> None:
     """Tap the teacher's part labelled ``label`` (any language), its section first when
-    another is open (issue 34: the parts sit in sections, one short row each)."""
+    another is open (issue 29: the parts sit in sections, one short row each)."""
     part = page.locator(".st-key-tc_part button").filter(has_text=label)
     if not part.count():
         for section in page.locator(".st-key-tc_section button").all():

@@ -132,7 +132,7 @@ def _teacher_sets_up(page, url: str) -> tuple[str, str]:
     _wait_idle(page)
     _button(page, "tc_as_type", "Quick facts on chosen facts").click()
     _wait_idle(page)
-    # Each fact is one tap, with no scroll first (issue 34): the multiselect it replaces
+    # Each fact is one tap, with no scroll first (issue 29): the multiselect it replaces
     # opened no list at the foot of the window (its list closed as the page scrolled).
     fact = page.locator(".st-key-tc_as_facts").get_by_role("button", name=FACT, exact=True)
     fact.click()

@@ -68,7 +68,7 @@ def test_the_projector_fills_the_screen_and_leaves_it(server, browser_type_launc
         _wait_idle(screen)
         assert screen.locator("[data-testid=stSidebar]").is_visible()
         # Back to the part it was on: the lesson's section opened at the live view, then
-        # the projector was tapped (issue 34).
+        # the projector was tapped (issue 29).
         assert _button(screen, "tc_part", "Live view").get_attribute("aria-checked") == "true"
         assert _button(screen, "tc_section", "During the lesson").get_attribute(
             "aria-checked") == "true"

@@ -183,7 +183,7 @@ def _teacher_pages(page, url: str, db, lang: str) -> None:
     _wait_idle(page)
     facts = page.locator(".st-key-tc_as_facts")
     facts.wait_for()
-    # Each fact is one tap at the foot of the window, with no scroll first (issue 34: the
+    # Each fact is one tap at the foot of the window, with no scroll first (issue 29: the
     # multiselect the pills replace opened no list there), and reads as a question.
     fact = facts.get_by_role("button", name="7 + 8 = ?", exact=True)
     fact.click()

@@ -1,4 +1,4 @@
-"""The teacher's parts in sections, in the real browser (issue 34): on a tablet
+"""The teacher's parts in sections, in the real browser (issue 29): on a tablet
 (1024 × 768) in German and Spanish each control, the sections' and each section's parts',
 is one row; on a phone (390 × 844) every button is a finger's size and on the screen.
 

@@ -1,4 +1,4 @@
-"""A pupil away from My class, in the real browser (issue 34).
+"""A pupil away from My class, in the real browser (issue 29).
 
 - Lola is on Play on her tablet (1024 × 768), Teo on Quick facts on his phone (390 × 844);
   the teacher starts a round on the projector; within seconds a big notice at the top of

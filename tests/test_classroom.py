@@ -1308,7 +1308,7 @@ def test_a_scopa_puzzle_set_is_described_without_a_sum() -> None:
         assert "15" not in line and "2" in line and "1" in line, (lang, line)
 
 
-# -- issue 34: the teacher's picker, duplicates, a group's cards as they are ---------------
+# -- issue 29: the teacher's picker, duplicates, a group's cards as they are ---------------
 
 def test_a_fact_reads_as_the_question_a_child_answers() -> None:
     assert fact_question("7+8") == "7 + 8 = ?"

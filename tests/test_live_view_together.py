@@ -1,4 +1,4 @@
-"""The teacher's live view and the class playing together (issue 34): an answer given on
+"""The teacher's live view and the class playing together (issue 29): an answer given on
 My class -- a live round's answer, a vote at the class's game -- clears "stuck" as the
 card's own count of the last minutes says, and the card never says "stuck: no right
 answer" beside "last 5 min: 1 right" (SQLite and PostgreSQL, conftest's ``make_store``).

@@ -134,7 +134,7 @@ def fact_label(fact: str) -> str:
 
 def fact_question(fact: str) -> str:
     """A fact as the question a child answers: ``7+8`` -> ``7 + 8 = ?``, ``15-8`` ->
-    ``8 + ? = 15`` (issue 34: the teacher's picker showed additions without their "= ?")."""
+    ``8 + ? = 15`` (issue 29: the teacher's picker showed additions without their "= ?")."""
     label = fact_label(fact)
     return label if "=" in label else f"{label} = ?"
 
@@ -912,7 +912,7 @@ class Classroom:
     def login_cards(self, class_id: int, group_id: int | None = None
                     ) -> tuple[PupilLogin, ...]:
         """The class's (or one group's: ``group.missing``) login cards as they are, each
-        pupil's PIN unchanged (issue 34: a group's cards were printed only with new PINs);
+        pupil's PIN unchanged (issue 29: a group's cards were printed only with new PINs);
         ``pin`` None for a pupil made before PINs were kept (the card has a line to write
         it on). The class's teachers only; in the class list's order."""
         self._class(class_id)
@@ -1012,7 +1012,7 @@ class Classroom:
         whole class, one of its groups (``group_id``) or one pupil (``profile_id``):
         ``group.missing``, ``pupil.not_in_class``, ``task.target`` (both given),
         ``assign.duplicate`` (the same one, for the same pupils and due the same day, is
-        still open: issue 34, a second tap on "Assign" made it twice)."""
+        still open: issue 29, a second tap on "Assign" made it twice)."""
         info = self._class(class_id, write=True)
         checked = check_assignment(kind, spec, info.capture_sum)
         if group_id is not None and profile_id is not None:

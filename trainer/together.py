@@ -1,5 +1,5 @@
 """Whether a pupil's class plays together now, for a pupil on another page than My class
-(issue 34): "Your class is playing together! Go to My class". Plain classes, no Streamlit.
+(issue 29): "Your class is playing together! Go to My class". Plain classes, no Streamlit.
 
 A tablet asks on a timer (``ui.together_notice``), so the cost counts (issue 32): one
 small indexed read per look, and only for a pupil signed in to a class. The looks take

@@ -125,7 +125,7 @@ def sidebar() -> None:
     st.sidebar.html(_STYLE + FIT_STYLE + who)
     listen_for_first_tap()  # speech and sounds wait for a tap on the page (issue 23)
     translate_streamlit_words(current_language())  # Streamlit's English words (issue 33)
-    close_menu_after_pick()  # a narrow screen's menu closes on a pick (issue 34)
+    close_menu_after_pick()  # a narrow screen's menu closes on a pick (issue 29)
 
 
 #: Message parameters that hold a name someone typed (a nickname, a player's name).

@@ -1,4 +1,4 @@
-"""The menu closes after a child picks a page, on a narrow screen (issue 34).
+"""The menu closes after a child picks a page, on a narrow screen (issue 29).
 
 Below a tablet's width Streamlit's sidebar (the page menu of ``st.navigation``) lies over
 the page when open. Streamlit 1.67 closes it after a pick only when the browser says it

@@ -1,4 +1,4 @@
-"""On every page but My class: "Your class is playing together! Go to My class" (issue 34).
+"""On every page but My class: "Your class is playing together! Go to My class" (issue 29).
 
 A pupil on Play, Puzzles, a lesson... was never told that the teacher started a live
 round or the class's game. Now, for a pupil signed in to a class only (nothing is drawn,

@@ -1,4 +1,4 @@
-// The menu closes after a page is picked, when it lies over the page (issue 34; see
+// The menu closes after a page is picked, when it lies over the page (issue 29; see
 // ui/menu_closer.py). Runs in the page itself: one click listener for the document,
 // installed once and kept across reruns.
 export default function () {

@@ -128,7 +128,7 @@ def _on_section() -> None:
 
 
 def _parts_control() -> Part:
-    """The section's control, then its parts' (issue 34: one control of eleven parts took
+    """The section's control, then its parts' (issue 29: one control of eleven parts took
     three rows on a tablet in German or Spanish); the part chosen, which the session keeps
     under ``tc_part`` as before. The section follows the part: it is set from it before
     it is drawn."""

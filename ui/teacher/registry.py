@@ -28,7 +28,7 @@ PARTS: tuple[Part, ...] = (dashboard.PART, grid.PART, pupils.PART, groups.PART,
 #: The parts' keys (a class opens at the first).
 PART_KEYS = tuple(part.key for part in PARTS)
 
-#: The parts by when a teacher reaches for them (issue 34: eleven parts on one control
+#: The parts by when a teacher reaches for them (issue 29: eleven parts on one control
 #: took three rows on a tablet in German or Spanish): during the lesson, after it, and the
 #: class's running. A first control chooses the section, a second its part; each fits one
 #: row at 1024 px in every language.

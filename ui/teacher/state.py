@@ -22,7 +22,7 @@ __all__ = ["KEY_CLASS", "KEY_PART", "KEY_SECTION", "KEY_SECTION_PARTS", "KEY_SNA
 
 KEY_CLASS = "tc_class"
 KEY_PART = "tc_part"
-#: The section control's value (issue 34): drawn from the part chosen, on every run.
+#: The section control's value (issue 29): drawn from the part chosen, on every run.
 KEY_SECTION = "tc_section"
 #: {section: the part last chosen in it}: a section opens again at its part (any class's).
 KEY_SECTION_PARTS = "tc_section_parts"

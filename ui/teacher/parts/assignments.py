@@ -66,7 +66,7 @@ def _on_assign(class_id: int, kind: str, capture_sum: int) -> None:
     row = teacher_room().create_assignment(class_id, kind, spec, due=due, group_id=group,
                                            profile_id=pupil)
     class_flash("success", "assign.created", what=describe(row, current_language()))
-    # A clean form (issue 34: it kept its facts, and a second tap assigned them twice).
+    # A clean form (issue 29: it kept its facts, and a second tap assigned them twice).
     for key, empty in _CLEARED.items():
         state[key] = empty
 
@@ -130,7 +130,7 @@ def _new_assignment(snap: ClassSnapshot) -> None:
             cols[1].selectbox(t("level"), LEVELS, key="tc_as_level")
             cols[2].number_input(ct("assign.count"), 1, MAX_PUZZLES, 10, key="tc_as_count")
         elif kind == "facts":
-            # Pills, not a multiselect (issue 34): at the foot of a tablet's window its list
+            # Pills, not a multiselect (issue 29): at the foot of a tablet's window its list
             # closed as it opened, the page scrolling the field above the on-screen
             # keyboard; every fact in sight is one tap, and no keyboard comes up.
             st.pills(ct("assign.facts", max=MAX_FACTS), askable_facts(capture_sum),

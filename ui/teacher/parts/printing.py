@@ -1,7 +1,7 @@
 """Print: worksheets for the class and for each pupil, the reports to send home, the
 class list, and new login cards for the whole class; in a class with groups, the pupils'
 sheets, reports, list and cards of one group (issue 29: a table's cards to hand round).
-The cards print with the PINs the pupils have (issue 34), or with new ones, asked first."""
+The cards print with the PINs the pupils have (issue 29), or with new ones, asked first."""
 
 from __future__ import annotations
 
@@ -92,7 +92,7 @@ def show(view: OpenClass) -> None:
 def _login_cards(view: OpenClass, group_id: int | None, group_name: str | None,
                  parts: tuple[str, ...]) -> None:
     """The class's or the group's login cards: first as they are, every PIN unchanged
-    (issue 34: a group's cards could be printed only by making its PINs new), then new
+    (issue 29: a group's cards could be printed only by making its PINs new), then new
     PINs, asked first. A pupil with no PIN kept gets a line to write it on."""
     info = view.info
     with st.container(border=True):

@@ -87,7 +87,12 @@ def test_a_right_live_answer_clears_stuck_while_the_pupil_waits_for_the_reveal(
     clock(4.1)
     seen = _seen(room, info.id, store, ana, leo)
     assert (seen[ana].answers, seen[ana].stuck) == (len(live.questions), None)
-    assert seen[leo].stuck == "slow" and seen[leo].minutes_without_right == 4
+    # Leo has been on My class four minutes, but the round (all there was to answer)
+    # started one minute ago: no chance to answer yet is not stuck.
+    assert seen[leo].stuck is None and seen[leo].minutes_on_page == 4
+    clock(3 + STUCK_MINUTES + 0.1)
+    leo_now = _seen(room, info.id, store, leo)[leo]
+    assert leo_now.stuck == "slow" and leo_now.minutes_without_right == 7
     # The teacher talks the round over: Ana's right answers are 4.5 minutes old, still
     # in "last 5 min" -- so she is not "stuck with no right answer" (she was, before).
     clock(7.5)
@@ -97,11 +102,18 @@ def test_a_right_live_answer_clears_stuck_while_the_pupil_waits_for_the_reveal(
         clock(minutes)
         for pupil in _seen(room, info.id, store, ana, leo).values():
             _never_contradicts(pupil)
-    # Once the answer is out of the last minutes, a long wait with no right answer is
-    # stuck again, and the card says how long since the right one.
+    # Once the answer is out of the last minutes, Ana still only waits for the reveal:
+    # she answered the round, there is nothing more to answer -- not stuck; nor is anyone
+    # once the round is revealed. Closed, My class again asks for an assignment: a long
+    # time there with no right answer is stuck again, saying how long since the right one.
     clock(3 + RECENT_MINUTES + 0.6)
     a = _seen(room, info.id, store, ana)[ana]
-    assert (a.answers, a.stuck, a.minutes_without_right) == (0, "slow", RECENT_MINUTES)
+    assert (a.answers, a.stuck, a.minutes_without_right) == (0, None, RECENT_MINUTES)
+    LiveClass(room).reveal(info.id, live.id)
+    assert {p.stuck for p in _seen(room, info.id, store, ana, leo).values()} == {None}
+    LiveClass(room).close(info.id, live.id)
+    a = _seen(room, info.id, store, ana)[ana]
+    assert (a.stuck, a.minutes_without_right) == ("slow", RECENT_MINUTES)
 
 
 def test_a_right_answer_on_the_page_before_is_never_beside_stuck(store: Storage,

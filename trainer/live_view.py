@@ -15,7 +15,12 @@ on a page where answers are given (:data:`ANSWER_PAGES`) for :data:`STUCK_MINUTE
 no right answer since they came to it -- and none among the answers the card counts
 ("last 5 min: 1 right of 1"), whatever page it was given on: the card never says both.
 A vote at the class's game restarts that time as a right answer does (the engine took
-its sum; :func:`trainer.storage.activity_answers.note_vote`).
+its sum; :func:`trainer.storage.activity_answers.note_vote`). On My class with no
+assignment in hand, the class's live round is what there is to answer: the time starts
+no earlier than the round, and stops once the pupil answered it or it is revealed
+(:func:`_chance_since`). A right answer is what the pupil's own screen called right,
+for every kind of round or puzzle: solved, or a right set found
+(:func:`trainer.storage.activity_answers.counts_right`).
 """
 
 from __future__ import annotations
@@ -26,7 +31,8 @@ from datetime import datetime, timedelta
 
 from .classroom import Classroom
 from .clock import now as clock_now
-from .storage import ActivityRow, AssignmentRow, Storage
+from .live import LIVE_KINDS, LIVE_MODE, left_open
+from .storage import ActivityRow, AssignmentRow, LiveRoundRow, Storage
 from .storage.activity import RECENT_MINUTES, recent_counts
 
 __all__ = ["ANSWER_PAGES", "ONLINE_MINUTES", "RECENT_MINUTES", "SEEN_SECONDS", "STUCK_MINUTES",
@@ -100,11 +106,16 @@ class LiveView:
         since = at - timedelta(minutes=ONLINE_MINUTES)
         if info.signed_out_at is not None and info.signed_out_at > since:
             since = info.signed_out_at  # "Sign out every tablet"
-        seen = [self._now(row, at, since) for row in self.storage.live_view_rows(class_id)]
+        live = self.storage.live_round(class_id)  # one read by the class's index
+        if live is not None and (live.kind not in LIVE_KINDS or left_open(live.created_at)):
+            live = None  # not a round the pupils see (another part's, or left open)
+        seen = [self._now(row, at, since, live)
+                for row in self.storage.live_view_rows(class_id)]
         return sorted(seen, key=lambda p: not p.signed_in)  # stable: by nickname within
 
     @staticmethod
-    def _now(row: ActivityRow, at: datetime, since: datetime) -> PupilNow:
+    def _now(row: ActivityRow, at: datetime, since: datetime,
+             live: LiveRoundRow | None = None) -> PupilNow:
         signed_in = row.page is not None and row.seen_at is not None and row.seen_at >= since
         answers, right = recent_counts(row.recent, at)
         minutes = without_right = 0
@@ -113,19 +124,39 @@ class LiveView:
             minutes = int((at - row.page_since).total_seconds() // 60)
             last_right = max(filter(None, (row.page_since, row.right_at)))
             without_right = int((at - last_right).total_seconds() // 60)
+            chance = _chance_since(row, live, last_right)
             if (row.wrong_streak >= STUCK_WRONG and row.answer_at is not None
                     and row.answer_at >= at - timedelta(minutes=RECENT_MINUTES)):
                 stuck = "wrong"
             # ``right == 0``: a right answer the card counts in its last minutes (given
             # 4 to 5 minutes ago, or on the page before) is never beside "no right answer".
-            elif (row.page in ANSWER_PAGES and right == 0
-                  and at - last_right >= timedelta(minutes=STUCK_MINUTES)):
+            elif (row.page in ANSWER_PAGES and right == 0 and chance is not None
+                  and at - chance >= timedelta(minutes=STUCK_MINUTES)):
                 stuck = "slow"
         return PupilNow(
             row.profile_id, row.nickname, row.avatar, row.real_name, row.group_name, signed_in,
             row.device, row.page if signed_in else None,
             row.assignment if signed_in else None, row.answer_what, row.answer_at,
             row.seen_at, answers, right, minutes, without_right, stuck, row.wrong_streak)
+
+
+def _chance_since(row: ActivityRow, live: LiveRoundRow | None,
+                  last_right: datetime) -> datetime | None:
+    """Since when the pupil has had something to answer with no right answer (the clock
+    of "stuck: slow"), or None while they have nothing to answer. On My class with no
+    assignment in hand, the class's round is what there is to answer: a round that
+    started after they came has given them a chance only since it started; once they
+    answered it, or it is revealed, they wait for the teacher -- not stuck. (A pupil who
+    sat on My class while the teacher explained was "stuck: 4 min" the moment the round
+    opened.)"""
+    if row.page != "my_class" or row.assignment is not None or live is None:
+        return last_right
+    if live.state != "open":
+        return None
+    if (row.answer_at is not None and row.answer_at >= live.created_at
+            and (row.answer_what or "").startswith(f"{LIVE_MODE}:")):
+        return None  # answered the round: waiting for the reveal
+    return max(last_right, live.created_at)
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,7 @@ Apart from :mod:`.activity` (which reads the rows with their assignments, from
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -14,7 +14,8 @@ import sqlalchemy as sa
 
 from .schema import pupil_activity
 
-__all__ = ["BUCKET_SECONDS", "RECENT_MINUTES", "note_answers", "note_vote", "recent_counts"]
+__all__ = ["BUCKET_SECONDS", "RECENT_MINUTES", "counts_right", "note_answers", "note_vote",
+           "recent_counts"]
 
 #: The answers of the last minutes are kept in buckets of this many seconds ...
 BUCKET_SECONDS = 10
@@ -38,6 +39,17 @@ def recent_counts(recent: Sequence[Sequence[int]], at: datetime,
     return total, right
 
 
+def counts_right(row: Mapping[str, Any]) -> bool:
+    """Whether an answer (an attempt row) is a right one on the live view: what the
+    pupil's own screen called right -- solved (``correct``), or at least one right set
+    found (``found``: "Found!" on the board, a round of the 15s where a wrong try came
+    before the find). ``correct`` alone means *perfect* (nothing missed, nothing wrong):
+    a pupil who found the only 15 after one wrong try was counted "0 right of 1" and
+    shown stuck. A one-answer kind (a quick fact, a best move, a sweep card) has
+    ``found`` 1 exactly when it is right, so it is unchanged."""
+    return bool(row.get("correct")) or int(row.get("found") or 0) > 0
+
+
 def note_answers(conn: sa.Connection, rows: Sequence[dict[str, Any]]) -> None:
     """The answers (attempt rows) on their pupils' activity rows, in ``conn``'s
     transaction. A profile without a row (in no class) is left alone."""
@@ -58,7 +70,7 @@ def note_answers(conn: sa.Connection, rows: Sequence[dict[str, Any]]) -> None:
             stamp = row["created_at"]
             counts = buckets.setdefault(_bucket(stamp), [0, 0])
             counts[0] += 1
-            if row["correct"]:
+            if counts_right(row):
                 counts[1] += 1
                 streak, right_at = 0, stamp
             else:

@@ -22,7 +22,7 @@ from tests.test_app_classroom import (
 from tests.test_app_helpers import assert_ok, board_data, board_text, component_data, new_app
 from tests.test_app_live_round import _setup  # noqa: F401 (autouse: the clock, cheap PINs)
 from trainer.board_view import move_key
-from trainer.class_game import ClassGame, move_of
+from trainer.class_game import COMPUTER_AVATAR, ClassGame, move_of
 from trainer.words import coach_text
 
 pytestmark = pytest.mark.usefixtures("fresh_app")
@@ -158,8 +158,8 @@ def test_the_vote_names_the_sides_in_words_and_the_buttons_say_they_work() -> No
     sign_in_pupil(pupil, info.code, ids["Quokka"], "4821")
     data = board_data(pupil)
     assert data is not None and data["compact"] is True
-    assert data["header"]["line"] == "🏫 Our class 0 · 🤖 The computer 0 · Round 1"
-    assert [s["name"] for s in data["seats"]] == ["🤖 The computer (Gentle)"]
+    assert data["header"]["line"] == f"🏫 Our class 0 · {COMPUTER_AVATAR} The computer 0 · Round 1"
+    assert [s["name"] for s in data["seats"]] == [f"{COMPUTER_AVATAR} The computer (Gentle)"]
     assert "Computer 2" not in board_text(pupil) and "3B" not in data["header"]["line"]
     game = _game(db, info.id)
     _vote(pupil, move_key(game.legal_moves()[0].card, game.legal_moves()[0].take))

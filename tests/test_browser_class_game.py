@@ -226,7 +226,7 @@ def _room(db_path) -> tuple[Classroom, sa.Engine]:
     engine = sa.create_engine(f"sqlite:///{db_path}")
     configure_sqlite(engine)
     store = Storage(engine, migrate=False)
-    return Classroom(store, TeacherAuth(store).sign_in("Ms Robles", PASSWORD)), engine
+    return Classroom(store, TeacherAuth(store).sign_in("Ms Vega", PASSWORD)), engine
 
 
 def test_the_computer_leads_then_the_teacher_ends_the_game_midway(server, browser_type_launch_args) -> None:  # noqa: E501,F811
@@ -237,7 +237,8 @@ def test_the_computer_leads_then_the_teacher_ends_the_game_midway(server, browse
     from playwright.sync_api import sync_playwright
 
     url, db_path = server
-    class_id, code, ids = _seed(db_path, names=("Lola",))
+    # The module's server is shared: a teacher of this test's own.
+    class_id, code, ids = _seed(db_path, teacher="Ms Vega", names=("Lola",))
     with sync_playwright() as p:
         browser, screen_context, screen = _context(p, browser_type_launch_args, (1920, 1080))
         tablet_context = browser.new_context(viewport={"width": 1024, "height": 768},
@@ -247,7 +248,7 @@ def test_the_computer_leads_then_the_teacher_ends_the_game_midway(server, browse
         for page in (screen, lola):
             page.set_default_timeout(30_000)
             page.on("pageerror", lambda error: errors.append(str(error)))
-        _teacher_opens(screen, url, class_id, "Class vs computer")
+        _teacher_opens(screen, url, class_id, "Class vs computer", teacher="Ms Vega")
         screen.locator(".st-key-tc_cg_start button").wait_for()
         _wait_idle(screen)
         _pupil_signs_in(lola, url, code, "Lola", ids["Lola"])

@@ -366,11 +366,11 @@ def test_two_quick_taps_on_assign_make_one_assignment_and_it_is_said_by_the_butt
     from trainer.storage import Storage, configure_sqlite
 
     url, db_path = server
-    class_id, _code, ids = _seed(db_path)
+    class_id, _code, ids = _seed(db_path, teacher="Mr Soto")  # the server is the module's
     engine = sa.create_engine(f"sqlite:///{db_path}")
     configure_sqlite(engine)
     store = Storage(engine, migrate=False)
-    room = Classroom(store, TeacherAuth(store).sign_in("Ms Robles", ROBLES_PASSWORD))
+    room = Classroom(store, TeacherAuth(store).sign_in("Mr Soto", ROBLES_PASSWORD))
     group = room.create_group(class_id, "Table 1")
     room.set_pupil_group(class_id, ids["Lola"], group.id)
     with sync_playwright() as p:
@@ -378,7 +378,7 @@ def test_two_quick_taps_on_assign_make_one_assignment_and_it_is_said_by_the_butt
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.set_default_timeout(30_000)
-        _teacher_opens(page, url, class_id, "Assignments")
+        _teacher_opens(page, url, class_id, "Assignments", teacher="Mr Soto")
         _button(page, "tc_gr_for", "A group").click()
         _wait_idle(page)
         _button(page, "tc_as_type", "Quick facts on chosen facts").click()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from escoba import Deck
+from escoba import Card, Deck
 from tests.test_app_classroom import (
     MY_CLASS,
     _class,
@@ -22,7 +22,8 @@ from tests.test_app_classroom import (
 from tests.test_app_helpers import assert_ok, board_data, board_text, component_data, new_app
 from tests.test_app_live_round import _setup  # noqa: F401 (autouse: the clock, cheap PINs)
 from trainer.board_view import move_key
-from trainer.class_game import ClassGame, move_of
+from trainer.class_game import COMPUTER_AVATAR, ClassGame, ClassGames, TurnResult, move_of
+from trainer.i18n import card_name
 from trainer.words import coach_text
 
 pytestmark = pytest.mark.usefixtures("fresh_app")
@@ -131,7 +132,8 @@ def test_a_class_plays_the_computer_by_votes_to_the_end() -> None:
         at.run()
         assert "The game is over: look at the board!" in shown(at)
         assert "Your tasks" in shown(at)
-    click(teacher, "tc_cg_end")
+    assert not [b for b in teacher.button if b.key == "tc_cg_end"]  # over: nothing to ask
+    click(teacher, "tc_cg_clear")
     assert db.class_game(info.id) is None
     assert teacher.button(key="tc_cg_start")
     # The votes were the pupils' evidence, named as the class's game.
@@ -158,8 +160,8 @@ def test_the_vote_names_the_sides_in_words_and_the_buttons_say_they_work() -> No
     sign_in_pupil(pupil, info.code, ids["Quokka"], "4821")
     data = board_data(pupil)
     assert data is not None and data["compact"] is True
-    assert data["header"]["line"] == "🏫 Our class 0 · 🤖 The computer 0 · Round 1"
-    assert [s["name"] for s in data["seats"]] == ["🤖 The computer (Gentle)"]
+    assert data["header"]["line"] == f"🏫 Our class 0 · {COMPUTER_AVATAR} The computer 0 · Round 1"
+    assert [s["name"] for s in data["seats"]] == [f"{COMPUTER_AVATAR} The computer (Gentle)"]
     assert "Computer 2" not in board_text(pupil) and "3B" not in data["header"]["line"]
     game = _game(db, info.id)
     _vote(pupil, move_key(game.legal_moves()[0].card, game.legal_moves()[0].take))
@@ -191,5 +193,95 @@ def test_the_class_game_speaks_the_language(caplog, locale: str) -> None:
         pupil.run()
         assert_ok(pupil)
         seen = shown(teacher.main) + shown(pupil)
+        # Ended early (issue 35): the question, the points so far, the tablets told.
+        click(teacher, "tc_cg_end")
+        seen += shown(teacher.main)
+        click(teacher, "tc_cg_end_yes")
+        pupil.run()
+        seen += shown(teacher.main) + shown(pupil)
+    assert _game(db, info.id).state == "ended"
+    assert "Yes, end the game" not in seen and "Points so far" not in seen
+    assert "The game was ended" not in seen
     assert "Class vs computer" not in seen and "votes in" not in seen
     assert [r.getMessage() for r in caplog.records if r.name == "locales"] == []
+
+
+def test_ending_a_game_asks_first_then_shows_the_points_so_far() -> None:
+    """Issue 35: "End the game" ended it at once, mid-round, with no question and no
+    result. Now it asks (Yes, end the game / No, go on); ended, the projector shows the
+    points so far and who was ahead, and the tablets say the game was ended."""
+    db = store()
+    (room, info), ids = _class(db, "Ms Díaz", "3B", "Quokka", ["4821"])
+    teacher = open_class("en-US", "Ms Díaz", info.id)
+    part(teacher, "class_game")
+    click(teacher, "tc_cg_start")
+    pupil = new_app()
+    pupil.switch_page(MY_CLASS).run()
+    sign_in_pupil(pupil, info.code, ids["Quokka"], "4821")
+    game = _game(db, info.id)
+    _vote(pupil, move_key(game.legal_moves()[0].card, game.legal_moves()[0].take))
+    teacher.run()
+    click(teacher, "tc_cg_close")
+    busy = component_data(teacher, "escoba_busy")
+    assert {"tc_cg_end", "tc_cg_end_yes", "tc_cg_end_no"} <= set(busy["keys"])
+    click(teacher, "tc_cg_end")
+    assert _game(db, info.id).voting  # asked, not ended
+    assert "End the game now? The projector shows the points so far." in shown(teacher.main)
+    click(teacher, "tc_cg_end_no")
+    assert _game(db, info.id).voting
+    assert "End the game now?" not in shown(teacher.main) and teacher.button(key="tc_cg_end")
+    click(teacher, "tc_cg_end")
+    click(teacher, "tc_cg_end_yes")
+    ended = _game(db, info.id)
+    assert ended.state == "ended"
+    mine, theirs = ended.points_so_far()[:2]
+    seen = shown(teacher.main)
+    assert f"Game ended. Points so far: the class {mine}, the computer {theirs}." in seen
+    ahead = ("The class was ahead!" if mine > theirs else "The computer was ahead."
+             if theirs > mine else "Nobody was ahead: a draw.")
+    assert ahead in seen and "Quokka" not in seen
+    assert not [b for b in teacher.button if b.key in ("tc_cg_close", "tc_cg_end")]
+    pupil.run()
+    assert_ok(pupil)
+    assert "The game was ended: look at the board!" in shown(pupil)
+    assert "Your tasks" in shown(pupil)
+    click(teacher, "tc_cg_clear")
+    assert db.class_game(info.id) is None and teacher.button(key="tc_cg_start")
+
+
+def test_the_projector_says_what_the_computer_played_first() -> None:
+    """Issue 35: the computer led and the projector showed its card on the table but no
+    line; now "First: ... lays the Sota de bastos" until the class's first vote."""
+    db = store()
+    (room, info), ids = _class(db, "Ms Díaz", "3B", "Quokka", ["4821"])
+    teacher = open_class("en-US", "Ms Díaz", info.id)
+    part(teacher, "class_game")
+    ClassGames(room).start(info.id, seed=1)  # the computer leads: it lays the 8 de bastos
+    teacher.run()
+    assert_ok(teacher)
+    (first,) = [h.proto.body for h in teacher.get("html")
+                if "data-testid='tc-cg-computer'" in h.proto.body]
+    assert "First: " in first and card_name(Card.parse("8b"), Deck.SPANISH) in first
+    assert f"{COMPUTER_AVATAR} The computer" in first
+
+
+def test_the_coachs_better_move_is_said_to_the_class() -> None:
+    """Issue 35: "El entrenador prefería: dejar tu carta en la mesa" spoke to one child;
+    the projector says the coach's move to the class, as its other sentences."""
+    db = store()
+    (room, info), _ids = _class(db, "Ms Díaz", "3B", "Quokka", ["4821"])
+    teacher = open_class("es-ES", "Ms Díaz", info.id)
+    part(teacher, "class_game")
+    game = ClassGames(room).start(info.id, seed=11)  # the class leads, laying allowed
+    capture = next(m for m in game.legal_moves() if m.take)
+    better = next(m for m in game.legal_moves() if not m.take)  # the 2 de copas laid
+    last = TurnResult(capture, "votes", 1, 1, None, better, False, ())
+    db.save_class_turn(info.id, game.id, revision=game.row.revision, record=game.row.record,
+                       state="voting", turn=game.turn, last=last.to_stored())
+    teacher.run()
+    assert_ok(teacher)
+    (said,) = [h.proto.body for h in teacher.get("html")
+               if "data-testid='tc-cg-better'" in h.proto.body]
+    assert "El entrenador prefería: " in said
+    assert "tu carta" not in said and "llevarte" not in said
+    assert f"dejar el {card_name(better.card, Deck.SPANISH)} en la mesa" in said

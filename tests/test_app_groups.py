@@ -6,6 +6,7 @@ shown to a pupil outside it."""
 from __future__ import annotations
 
 import pytest
+from streamlit.testing.v1.element_tree import Block
 
 from tests.test_app_classroom import (  # noqa: F401 (_setup, media: autouse fixtures)
     MY_CLASS,
@@ -24,7 +25,8 @@ from tests.test_app_classroom import (  # noqa: F401 (_setup, media: autouse fix
     store,
     submit,
 )
-from tests.test_app_helpers import assert_ok, new_app
+from tests.test_app_helpers import assert_ok, component_data, new_app
+from trainer.classroom import say
 from trainer.classroom_views import askable_facts
 
 pytestmark = pytest.mark.usefixtures("fresh_app")
@@ -176,3 +178,54 @@ def test_the_assign_form_clears_and_a_second_tap_assigns_nothing_twice(locale: s
     assert {"en-US": "Too many facts chosen: take some away. Nothing was assigned.",
             "de-DE": "Zu viele Aufgaben gewählt"}[locale] in shown(at)
     assert len(db.assignments(info.id)) == 2
+
+
+def _form_messages(at, form_key: str) -> list[str]:
+    """The messages drawn inside the form ``form_key`` (under its button)."""
+    def forms(node):
+        if not isinstance(node, Block):
+            return
+        proto = getattr(node, "proto", None)
+        if proto is not None and proto.WhichOneof("type") == "form" \
+                and proto.form.form_id == form_key:
+            yield node
+        for child in node.children.values():
+            yield from forms(child)
+
+    (form,) = list(forms(at._tree))
+    return [e.value for kind in ("success", "error") for e in form.get(kind)]
+
+
+@pytest.mark.parametrize("locale", ["en-US", "es-ES", "de-DE", "it-IT", "zh-CN"])
+def test_the_group_box_asks_for_a_group_and_assign_says_its_answer_under_it(
+        locale: str) -> None:
+    """Issue 35: the Group box said "Choose a pupil"; a refusal of Assign was said at the
+    top of the page, out of sight of the button; and Assign is watched for a second quick
+    tap (the "Working…" sign, ui.busy), which landed on the form just cleared."""
+    db = store()
+    (room, info), _ids = _class(db, "Ms Díaz", "3B", "Ana\nLeo", ["4821", "7395"])
+    group = room.create_group(info.id, "Table 1")
+    at = open_class(locale, "Ms Díaz", info.id)
+    part(at, "assignments")
+    at.segmented_control(key="tc_gr_for").set_value("group").run()
+    placeholder = at.selectbox(key="tc_gr_for_group").proto.placeholder
+    assert placeholder == {"en-US": "Choose a group", "es-ES": "Elige un grupo",
+                           "de-DE": "Gruppe auswählen", "it-IT": "Scegli un gruppo",
+                           "zh-CN": "选择一个小组"}[locale]
+    busy = component_data(at, "escoba_busy")
+    assert busy is not None and busy["keys"] == ["tc_as_create"]
+    at.segmented_control(key="tc_as_type").set_value("facts").run()
+    at.pills(key="tc_as_facts").set_value(["15-6"])
+    submit(at, "tc_assign_form")
+    assert db.assignments(info.id) == []
+    (refusal,) = _form_messages(at, "tc_assign_form")
+    assert refusal == say("assign.choose_group", {}, locale[:2])
+    assert component_data(at, "escoba_busy")["answered"] == busy["answered"] + 1
+    at.selectbox(key="tc_gr_for_group").set_value(group.id)
+    at.pills(key="tc_as_facts").set_value(["15-6"])
+    submit(at, "tc_assign_form")
+    assert len(db.assignments(info.id)) == 1
+    (done,) = _form_messages(at, "tc_assign_form")
+    assert done.startswith(say("assign.created", {"what": ""}, locale[:2])[:4])
+    at.run()  # said once: the next run of the page has it no more
+    assert _form_messages(at, "tc_assign_form") == []

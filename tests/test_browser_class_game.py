@@ -25,14 +25,16 @@ from tests.test_browser import (  # noqa: F401 (fixtures)
     server,
 )
 from tests.test_browser_live_round import (
+    PASSWORD,
     PINS,
     _main,
     _pupil_signs_in,
     _seed,
     _teacher_opens,
 )
-from trainer.class_game import ClassGame
-from trainer.storage import Storage
+from trainer.class_game import ClassGame, ClassGames
+from trainer.classroom import Classroom, TeacherAuth
+from trainer.storage import Storage, configure_sqlite
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -209,12 +211,93 @@ def test_a_class_plays_the_computer_by_votes_on_three_tablets(server, browser_ty
         lola.get_by_text("The game is over: look at the board!").wait_for(timeout=15_000)
         _wait_idle(lola)
         lola.screenshot(path=str(_artifact("29-vote-phone-end.png")), full_page=True)
-        screen.locator(".st-key-tc_cg_end button").click()
+        screen.locator(".st-key-tc_cg_clear button").click()
         screen.locator(".st-key-tc_cg_start button").wait_for()
 
         assert not errors, errors
         for page in (screen, *pupils.values()):
             assert not page.get_by_text("Traceback").count()
         for context in (phone_context, *tablet_contexts, screen_context):
+            context.close()
+        browser.close()
+
+
+def _room(db_path) -> tuple[Classroom, sa.Engine]:
+    engine = sa.create_engine(f"sqlite:///{db_path}")
+    configure_sqlite(engine)
+    store = Storage(engine, migrate=False)
+    return Classroom(store, TeacherAuth(store).sign_in("Ms Vega", PASSWORD)), engine
+
+
+def test_the_computer_leads_then_the_teacher_ends_the_game_midway(server, browser_type_launch_args) -> None:  # noqa: E501,F811
+    """Issue 35: the computer's first move said on the projector, its robot drawn in
+    colour (the page's font has a small grey one of its own); "End the game" asks first
+    (No, go on / Yes, end the game), then the projector shows the points so far and who
+    was ahead, and the tablet says the game was ended."""
+    from playwright.sync_api import sync_playwright
+
+    url, db_path = server
+    # The module's server is shared: a teacher of this test's own.
+    class_id, code, ids = _seed(db_path, teacher="Ms Vega", names=("Lola",))
+    with sync_playwright() as p:
+        browser, screen_context, screen = _context(p, browser_type_launch_args, (1920, 1080))
+        tablet_context = browser.new_context(viewport={"width": 1024, "height": 768},
+                                             locale="en-US", device_scale_factor=1)
+        lola = tablet_context.new_page()
+        errors: list[str] = []
+        for page in (screen, lola):
+            page.set_default_timeout(30_000)
+            page.on("pageerror", lambda error: errors.append(str(error)))
+        _teacher_opens(screen, url, class_id, "Class vs computer", teacher="Ms Vega")
+        screen.locator(".st-key-tc_cg_start button").wait_for()
+        _wait_idle(screen)
+        _pupil_signs_in(lola, url, code, "Lola", ids["Lola"])
+        room, engine = _room(db_path)
+        ClassGames(room).start(class_id, seed=1)  # the computer leads: the Sota de bastos
+        engine.dispose()
+        first = screen.locator("[data-testid=tc-cg-computer]")
+        first.wait_for(timeout=10_000)
+        _wait_idle(screen)
+        assert first.inner_text().startswith("First: 🤖\ufe0f The computer (Gentle)"), \
+            first.inner_text()
+        assert "Sota de bastos" in first.inner_text()
+        screen.screenshot(path=str(_artifact("35-vote-projector-computer-first.png")))
+        lola.get_by_text(HOW).wait_for(timeout=15_000)
+        _wait_idle(lola)
+        lola.screenshot(path=str(_artifact("35-vote-tablet-header.png")))
+
+        screen.locator(".st-key-tc_cg_end button").click()
+        ask = screen.get_by_text("End the game now? The projector shows the points so far.")
+        ask.wait_for()
+        _wait_idle(screen)
+        screen.screenshot(path=str(_artifact("35-vote-projector-end-ask.png")))
+        screen.locator(".st-key-tc_cg_end_no button").click()
+        screen.locator(".st-key-tc_cg_end button").wait_for()
+        _wait_idle(screen)
+        assert ask.count() == 0
+        game = _game(db_path, class_id)
+        assert game is not None and game.voting
+        screen.locator(".st-key-tc_cg_end button").click()
+        screen.locator(".st-key-tc_cg_end_yes button").click()
+        screen.locator("[data-testid=tc-cg-ended]").wait_for(timeout=10_000)
+        _wait_idle(screen)
+        game = _game(db_path, class_id)
+        assert game is not None and game.state == "ended"
+        mine, theirs = game.points_so_far()[:2]
+        assert screen.locator("[data-testid=tc-cg-ended]").inner_text() == \
+            f"Game ended. Points so far: the class {mine}, the computer {theirs}."
+        assert screen.locator("[data-testid=tc-cg-result]").inner_text() in (
+            "The class was ahead! 🎉", "The computer was ahead.", "Nobody was ahead: a draw.")
+        assert "Lola" not in _main(screen)
+        screen.screenshot(path=str(_artifact("35-vote-projector-ended.png")))
+        lola.get_by_text("The game was ended: look at the board!").wait_for(timeout=15_000)
+        _wait_idle(lola)
+        lola.screenshot(path=str(_artifact("35-vote-tablet-ended.png")))
+        screen.locator(".st-key-tc_cg_clear button").click()
+        screen.locator(".st-key-tc_cg_start button").wait_for()
+        assert not errors, errors
+        for page in (screen, lola):
+            assert not page.get_by_text("Traceback").count()
+        for context in (tablet_context, screen_context):
             context.close()
         browser.close()

@@ -350,3 +350,67 @@ def test_wrong_passwords_on_a_phone_never_lock_the_teacher_out_on_her_tablet(
         for page in pages.values():
             assert not page.get_by_text("Traceback").count()
         browser.close()
+
+
+def test_two_quick_taps_on_assign_make_one_assignment_and_it_is_said_by_the_button(server, browser_type_launch_args) -> None:  # noqa: E501,F811
+    """Issue 35: two quick taps on "Assign it" made one assignment, but the second landed
+    on the form just cleared and "Choose the group first: nothing was assigned." came at
+    the top of the page, out of sight. Now the first tap marks the button "Working…" and
+    the second is ignored; what Assign did is said under the button."""
+    import sqlalchemy as sa
+    from playwright.sync_api import sync_playwright
+
+    from tests.test_browser_live_round import PASSWORD as ROBLES_PASSWORD
+    from tests.test_browser_live_round import _seed, _teacher_opens
+    from trainer.classroom import Classroom, TeacherAuth
+    from trainer.storage import Storage, configure_sqlite
+
+    url, db_path = server
+    class_id, _code, ids = _seed(db_path, teacher="Mr Soto")  # the server is the module's
+    engine = sa.create_engine(f"sqlite:///{db_path}")
+    configure_sqlite(engine)
+    store = Storage(engine, migrate=False)
+    room = Classroom(store, TeacherAuth(store).sign_in("Mr Soto", ROBLES_PASSWORD))
+    group = room.create_group(class_id, "Table 1")
+    room.set_pupil_group(class_id, ids["Lola"], group.id)
+    with sync_playwright() as p:
+        browser, context, page = _context(p, browser_type_launch_args, (1024, 768))
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.set_default_timeout(30_000)
+        _teacher_opens(page, url, class_id, "Assignments", teacher="Mr Soto")
+        _button(page, "tc_gr_for", "A group").click()
+        _wait_idle(page)
+        _button(page, "tc_as_type", "Quick facts on chosen facts").click()
+        _wait_idle(page)
+        group_box = page.locator(".st-key-tc_gr_for_group input")
+        assert group_box.get_attribute("placeholder") == "Choose a group"
+        group_box.click()
+        group_box.press_sequentially("Tab")
+        page.get_by_role("option").filter(has_text="Table 1").click()
+        _wait_idle(page)
+        page.locator(".st-key-tc_as_facts").get_by_role("button", name=FACT,
+                                                        exact=True).click()
+        # Two taps in one moment: the second finds the button working, and is ignored.
+        assert page.evaluate(
+            "() => { const b = document.querySelector('.st-key-tc_as_create button');"
+            " b.click(); const busy = b.getAttribute('data-esc-busy'); b.click();"
+            " return busy; }") == "Working…"
+        said = page.locator("[data-testid=stForm] [data-testid=stAlert]")
+        said.first.wait_for()
+        _wait_idle(page)
+        page.locator("[class*='st-key-tc_assignment_']").first.wait_for()
+        _wait_idle(page)
+        assert said.count() == 1 and f"Assigned: Quick facts: {FACT}" in said.inner_text(), \
+            said.inner_text()
+        assert "Choose the group first" not in page.locator("[data-testid=stMain]").inner_text()
+        box = said.bounding_box()
+        create = page.locator(".st-key-tc_as_create button").bounding_box()
+        assert box is not None and create is not None and box["y"] >= create["y"]
+        said.scroll_into_view_if_needed()
+        page.screenshot(path=str(_artifact("35-assign-two-taps.png")))
+        assert len(store.assignments(class_id)) == 1
+        engine.dispose()
+        assert not errors, errors
+        context.close()
+        browser.close()

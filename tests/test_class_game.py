@@ -13,10 +13,11 @@ from typing import Any
 
 import pytest
 
-from escoba import Card, Move, Observation
+from escoba import Card, Move, Observation, score_round
 from escoba.bots import GentlePlayer
 from trainer.class_game import (
     CLASS_SEAT,
+    COMPUTER_AVATAR,
     COMPUTER_SEAT,
     STALE_HOURS,
     ClassGame,
@@ -262,6 +263,12 @@ def test_a_whole_game_played_to_its_end_by_votes(store: Storage) -> None:
         if game.state == "round_over":
             game = games.next_round(info.id, game.id)
             rounds += 1
+            # Issue 35: the computer's lead of the new round is kept for the projector.
+            round_ = game.session.round
+            led = [e for e in round_.history if e.kind == "play"]
+            assert (game.last is None) == (not led)
+            if game.last is not None:
+                assert game.last.move is None and len(game.last.computer) == len(led)
             continue
         legal = game.legal_moves()
         for i, pupil in enumerate((ana, leo, mia)):
@@ -319,12 +326,13 @@ def test_the_views_name_the_sides_plainly_and_the_record_keeps_its_own(store: St
     games, info, ana, *_ = _class(store)
     game = _voting(games, info.id)
     assert seat_label(game.session.seats[COMPUTER_SEAT], COMPUTER_SEAT).startswith(
-        "🤖 Computer 2")  # what the tablets said before
+        f"{COMPUTER_AVATAR} Computer 2")  # what the tablets said before
     game.name_sides("Our class", "The computer")
     seats = game.session.seats
     assert [seat_name(s, i) for i, s in enumerate(seats)] == ["Our class", "The computer"]
     assert seat_label(seats[CLASS_SEAT], CLASS_SEAT) == "🏫 Our class"
-    assert seat_label(seats[COMPUTER_SEAT], COMPUTER_SEAT) == "🤖 The computer (Gentle)"
+    assert seat_label(seats[COMPUTER_SEAT], COMPUTER_SEAT) == \
+        f"{COMPUTER_AVATAR} The computer (Gentle)"
     assert seats[COMPUTER_SEAT].level == game.row.level  # the same computer player
     _vote(store, ana, game, game.legal_moves()[0])
     games.close_vote(info.id, game.id, game.turn)
@@ -359,3 +367,66 @@ def test_no_tablet_is_sent_the_computers_hand(store: Storage) -> None:
     assert not hidden & set(data["faces"]) and not hidden & set(data["hand"])
     assert set(data["hand"]) == {str(c) for c in game.observation().hand}
     assert [s["count"] for s in data["seats"]] == [len(hidden)]
+
+
+def test_the_computers_first_move_is_kept_for_the_projector(store: Storage) -> None:
+    """Issue 35: when the computer leads, the projector showed its cards played but not
+    the move; the game keeps it (no class move: the opening) until the class votes."""
+    games, info, ana, *_ = _class(store)
+    led = games.start(info.id, seed=1)  # the computer leads: it lays the 8 de bastos
+    assert led.voting and led.last is not None and led.last.move is None
+    assert led.last.computer == ((Move(Card.parse("8b"), frozenset()), False),)
+    assert games.current(info.id).last == led.last  # as stored
+    stored = json.loads(json.dumps(led.last.to_stored()))
+    assert TurnResult.from_stored(stored) == led.last
+    # The class's vote then replaces it with what the class and the computer played.
+    _vote(store, ana, led, led.legal_moves()[0])
+    result = games.close_vote(info.id, led.id, led.turn)
+    assert result.move == led.legal_moves()[0] and games.current(info.id).last == result
+    assert games.start(info.id, seed=SEED).last is None  # the class leads: nothing to say
+
+
+def test_the_teacher_ends_a_game_midway_with_its_points_so_far(store: Storage) -> None:
+    """Issue 35: "End the game" took the game off every screen mid-round with no result;
+    now it is ended (the vote closed, the points so far and who was ahead kept on the
+    projector, the tablets told) until the teacher closes it."""
+    games, info, ana, leo, _mia = _class(store)
+    game = _voting(games, info.id)
+    for _turn in range(3):  # a few turns in: the sides have taken cards
+        _vote(store, ana, game, game.legal_moves()[0])
+        games.close_vote(info.id, game.id, game.turn)
+        game = games.current(info.id)
+    round_ = game.session.round
+    assert round_ is not None and any(round_.pile_masks)
+    expected = score_round(game.rules, round_.pile_masks, round_.escobas).totals
+    ended = games.stop(info.id, game.id)
+    assert ended.state == "ended" and ended.ended and not ended.voting
+    assert ended.points_so_far() == tuple(expected)  # one round under way: its points now
+    mine, theirs = expected
+    assert ended.ahead == (None if mine == theirs else (CLASS_SEAT if mine > theirs
+                                                        else COMPUTER_SEAT))
+    assert ended.last == game.last  # what was played last stays on the projector
+    # The vote is closed; the tablets see the game ended (the pulse moved).
+    with pytest.raises(ClassroomError) as closed:
+        _vote(store, leo, game, game.legal_moves()[0])
+    assert closed.value.key == "class_game.closed"
+    assert PupilVote(store, leo).pulse() == (game.id, "ended", game.turn)
+    assert PupilVote(store, leo).current().state == "ended"
+    with pytest.raises(ClassroomError):
+        games.close_vote(info.id, game.id, game.turn)
+    assert games.stop(info.id, game.id).state == "ended"  # a second tab's tap: no change
+    games.end(info.id, game.id)
+    assert games.current(info.id) is None and PupilVote(store, leo).current() is None
+
+
+def test_points_so_far_add_the_round_under_way_to_the_rounds_won(store: Storage) -> None:
+    games, info, ana, *_ = _class(store)
+    game = games.start(info.id, level="greedy", target=11, seed=11)
+    assert game.points_so_far() == (0, 0) and game.ahead is None  # nothing taken yet
+    while game.state != "round_over":
+        _vote(store, ana, game, game.legal_moves()[0])
+        games.close_vote(info.id, game.id, game.turn)
+        game = games.current(info.id)
+    assert game.points_so_far() == game.totals and sum(game.totals) > 0
+    game = games.next_round(info.id, game.id)
+    assert sum(game.points_so_far()) >= sum(game.totals)

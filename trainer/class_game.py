@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from escoba import Card, Code, IllegalMoveError, Move, Observation, Rules
+from escoba import Card, Code, IllegalMoveError, Move, Observation, Rules, score_round
 
 from . import hints as hint_mod
 from .board_view import move_key
@@ -56,6 +56,9 @@ __all__ = ["CLASS_SEAT", "COMPUTER_SEAT", "CLASS_GAME_LEVELS", "CLASS_GAME_TARGE
            "PupilVote", "Tally", "TurnResult", "VoteRefused", "move_of"]
 
 CLASS_SEAT, COMPUTER_SEAT = 0, 1
+#: The computer's picture: the robot asked for in colour (issue 35: the page's font, Source
+#: Sans, has a robot face of its own, drawn small and grey before the emoji font's).
+COMPUTER_AVATAR = "🤖\ufe0f"
 #: The computer players a class can face, easiest first ("just right" is one child's).
 CLASS_GAME_LEVELS: tuple[str, ...] = ("gentle", "random", "greedy", "expert")
 DEFAULT_LEVEL = "gentle"
@@ -99,9 +102,11 @@ class Tally:
 
 @dataclass(frozen=True, slots=True)
 class TurnResult:
-    """What a close of the vote did (kept in the game's row as JSON)."""
+    """What a close of the vote did (kept in the game's row as JSON); or, with no
+    ``move`` (issue 35), what the computer played before the class's first vote of a game
+    or a round, when it led: the projector says it."""
 
-    move: Move
+    move: Move | None
     how: str  # "votes" (most votes) | "tie" (the teacher broke it) | "teacher" (no votes)
     votes: int  # how many voted the move played
     voters: int
@@ -123,12 +128,28 @@ class TurnResult:
     @classmethod
     def from_stored(cls, data: dict[str, Any]) -> TurnResult:
         reason = data.get("reason")
-        return cls(move_of(data["move"]), str(data["how"]), int(data["votes"]),
+        return cls(move_of(data["move"]) if data.get("move") else None, str(data["how"]),
+                   int(data["votes"]),
                    int(data["voters"]),
                    (str(reason[0]), dict(reason[1])) if reason else None,
                    move_of(data["better"]) if data.get("better") else None,
                    bool(data.get("escoba")),
                    tuple((move_of(m) if m else None, bool(e)) for m, e in data["computer"]))
+
+    @classmethod
+    def opening(cls, replies: Sequence[Any]) -> TurnResult | None:
+        """The computer's moves before the class's first vote (``replies``: the
+        session's plays), or None when the class leads."""
+        moves = _replies(replies)
+        if not moves:
+            return None
+        return cls(None, "opening", 0, 0, None, None, False, moves)
+
+
+def _replies(plays: Sequence[Any]) -> tuple[tuple[Move | None, bool], ...]:
+    """The computer's plays as (move, escoba), in order."""
+    return tuple((None if p.card is None else Move(p.card, frozenset(p.take)), bool(p.escoba))
+                 for p in plays if p.kind == "play")
 
 
 def _json_safe(params: dict[str, Any]) -> dict[str, Any]:
@@ -146,7 +167,8 @@ def _json_safe(params: dict[str, Any]) -> dict[str, Any]:
 
 
 def _seats(class_name: str, level: str, computer_name: str = "") -> list[SeatSpec]:
-    return [SeatSpec("human", class_name, "🏫"), SeatSpec("bot", computer_name, "🤖", level)]
+    return [SeatSpec("human", class_name, "🏫"),
+            SeatSpec("bot", computer_name, COMPUTER_AVATAR, level)]
 
 
 @dataclass(frozen=True)
@@ -228,6 +250,27 @@ class ClassGame:
     def round_no(self) -> int:
         return len(self.session.game.rounds)
 
+    @property
+    def ended(self) -> bool:
+        """Ended by the teacher before its end (its points so far on the projector)."""
+        return self.row.state == "ended"
+
+    def points_so_far(self) -> tuple[int, ...]:
+        """The game's points per side, with the round under way's counted as if it ended
+        now (its cards taken, its escobas): what a game ended early shows."""
+        totals = list(self.totals)
+        round_ = self.session.round
+        if round_ is not None and not round_.is_over:
+            now_ = score_round(self.rules, round_.pile_masks, round_.escobas).totals
+            totals = [a + int(b) for a, b in zip(totals, now_, strict=True)]
+        return tuple(totals)
+
+    @property
+    def ahead(self) -> int | None:
+        """The side ahead by :meth:`points_so_far` (None: level)."""
+        mine, theirs = self.points_so_far()[:2]
+        return None if mine == theirs else (CLASS_SEAT if mine > theirs else COMPUTER_SEAT)
+
     def round_points(self) -> tuple[int, ...] | None:
         """The points of the round just ended, per side (between rounds and at the end)."""
         round_ = self.session.round
@@ -284,11 +327,11 @@ class ClassGames:
         seed = secrets.randbits(31) if seed is None else int(seed)
         rules = Rules.preset("classic", target=int(target), capture_sum=info.capture_sum)
         session = GameSession.new(rules, _seats(info.name, level), seed)
-        session.run_bots()
+        opening = TurnResult.opening(session.run_bots())
         state, turn = self._where(session, 1)
-        row = self.storage.start_class_game(class_id, level=level, target=int(target),
-                                            seed=seed, record=session.record(), state=state,
-                                            turn=turn)
+        row = self.storage.start_class_game(
+            class_id, level=level, target=int(target), seed=seed, record=session.record(),
+            state=state, turn=turn, last=None if opening is None else opening.to_stored())
         return ClassGame(row, info.name)
 
     @staticmethod
@@ -351,9 +394,7 @@ class ClassGames:
         replies = session.run_bots()
         state, _turn = self._where(session, turn)
         result = TurnResult(move, how, dict(tally.counts).get(move, 0), tally.voters, reason,
-                            better, bool(outcome.play.escoba),
-                            tuple((None if p.card is None else Move(p.card, frozenset(p.take)),
-                                   bool(p.escoba)) for p in replies if p.kind == "play"))
+                            better, bool(outcome.play.escoba), _replies(replies))
         self._save(game, state, turn + 1, result.to_stored(), evidence)
         return result
 
@@ -394,9 +435,19 @@ class ClassGames:
         if game.state != "round_over":
             raise ClassroomError("class_game.moved")
         game.session.next_round()
-        game.session.run_bots()
+        opening = TurnResult.opening(game.session.run_bots())
         state, turn = self._where(game.session, game.turn + 1)
-        row = self._save(game, state, turn, None)
+        row = self._save(game, state, turn, None if opening is None else opening.to_stored())
+        return ClassGame(row, game.session.seats[CLASS_SEAT].name)
+
+    def stop(self, class_id: int, game_id: int) -> ClassGame:
+        """The teacher ends the game before its end (issue 35): the vote closes, and the
+        projector shows the points so far and who was ahead, the tablets that it ended,
+        until :meth:`end` takes it away. A game already over or ended is left so."""
+        game = self._game(class_id, game_id)
+        if game.state in ("over", "ended"):
+            return game
+        row = self._save(game, "ended", game.turn, game.row.last)
         return ClassGame(row, game.session.seats[CLASS_SEAT].name)
 
     def end(self, class_id: int, game_id: int) -> None:

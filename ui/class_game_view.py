@@ -20,7 +20,7 @@ import streamlit as st
 from escoba import Card
 from trainer.board_view import BoardRefusal, read_action, session_board
 from trainer.cards import pick_label
-from trainer.class_game import CLASS_SEAT, ClassGame, PupilVote, VoteRefused
+from trainer.class_game import CLASS_SEAT, COMPUTER_AVATAR, ClassGame, PupilVote, VoteRefused
 from trainer.classroom_views import ClassroomError
 from trainer.i18n import t
 from trainer.speech import speakable
@@ -125,7 +125,7 @@ def vote_header(game: ClassGame, ours: str, computer: str) -> str:
     round ("🏫 Our class 0 · 🤖 The computer 2 · Round 1"). The Play page's row of icons
     (round, stock, points, rules) said nothing to a child voting for the class."""
     mine, theirs = game.totals
-    return " · ".join((f"🏫 {ours} {mine}", f"🤖 {computer} {theirs}",
+    return " · ".join((f"🏫 {ours} {mine}", f"{COMPUTER_AVATAR} {computer} {theirs}",
                        t("round_n", n=game.round_no)))
 
 
@@ -173,12 +173,12 @@ def show_class_vote(profile: Profile) -> bool:
     st.session_state[KEY_DRAWN] = None if game is None else (game.id, game.state, game.turn)
     if game is None:
         return False
-    if game.state == "over":
-        st.info(ct("mc.cg_over"), icon="🏁")
+    if game.state in ("over", "ended"):  # ended: the teacher stopped it (issue 35)
+        st.info(ct("mc.cg_over" if game.state == "over" else "mc.cg_ended"), icon="🏁")
         return False
     with st.container(border=True, key="mc_cg"):
         if game.state != "voting":
-            st.markdown(f"🤖 **{ct('mc.cg_title')}**")
+            st.markdown(f"{COMPUTER_AVATAR} **{ct('mc.cg_title')}**")
             st.info(ct("mc.cg_wait"), icon="📽️")
             return True
         show_flash()  # a vote refused before the engine (or, without the board, by it)
@@ -189,6 +189,7 @@ def show_class_vote(profile: Profile) -> bool:
         if mine is not None:
             _said_voted(ct_text("mc.cg_voted", move=move_text(mine, deck_of(game.rules))))
         else:
-            st.markdown(f"🤖 **{ct('mc.cg_title')}**  \n:small[{ct('mc.cg_how')}]")
+            st.markdown(f"{COMPUTER_AVATAR} **{ct('mc.cg_title')}**  \n"
+                        f":small[{ct('mc.cg_how')}]")
         _board(profile, game, mine)
     return True

@@ -32,9 +32,10 @@ from .versions import bump_class, bump_profiles
 
 __all__ = ["ClassGameRow", "ClassGameStore", "CLASS_GAME_STATES"]
 
-#: Where a class's game is: waiting for the class's votes, between rounds, ended (its
-#: result on the projector), closed (gone from every screen).
-CLASS_GAME_STATES: tuple[str, ...] = ("voting", "round_over", "over", "closed")
+#: Where a class's game is: waiting for the class's votes, between rounds, over (its
+#: result on the projector), ended by the teacher before its end (the points so far on the
+#: projector, issue 35), closed (gone from every screen).
+CLASS_GAME_STATES: tuple[str, ...] = ("voting", "round_over", "over", "ended", "closed")
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,8 +65,10 @@ def _row(row: Any) -> ClassGameRow:
 
 class ClassGameStore(Database):
     def start_class_game(self, class_id: int, *, level: str, target: int, seed: int,
-                         record: dict[str, Any], state: str, turn: int) -> ClassGameRow:
-        """A new game of the class; the one before it, if any, is closed."""
+                         record: dict[str, Any], state: str, turn: int,
+                         last: dict[str, Any] | None = None) -> ClassGameRow:
+        """A new game of the class; the one before it, if any, is closed. ``last``: what
+        the computer played before the class's first vote, if it led."""
         stamp = now()
         with self.transaction() as conn:
             bump_class(conn, class_id)  # the class's row first: starts of two tabs queue
@@ -74,7 +77,8 @@ class ClassGameStore(Database):
                 .values(state="closed", updated_at=stamp))
             new_id = conn.execute(class_games.insert().values(
                 class_id=class_id, level=level, target=target, seed=seed,
-                record=json.dumps(record), state=state, turn=turn, last=None, revision=0,
+                record=json.dumps(record), state=state, turn=turn,
+                last=None if last is None else json.dumps(last, ensure_ascii=False), revision=0,
                 created_at=stamp, updated_at=stamp)).inserted_primary_key[0]
             return _row(conn.execute(sa.select(class_games)
                                      .where(class_games.c.id == new_id)).one())

@@ -24,7 +24,9 @@ from trainer.names import sort_names
 from trainer.storage import AssignmentRow, ClassSnapshot
 from trainer.text import md_escape
 
+from ...busy import answered, busy_buttons
 from ...classroom import class_action, class_flash, class_labels, ct, ct_text
+from ...errors import safe_callback
 from ...i18n import current_language
 from ...practice import today
 from ...streamlit_words import date_format
@@ -40,10 +42,28 @@ _PUZZLE_KINDS = tuple(k for k in KINDS if k != "quick-facts")
 KEY_FOR, KEY_FOR_GROUP, KEY_FOR_PUPIL = "tc_gr_for", "tc_gr_for_group", "tc_gr_for_pupil"
 #: The form's fields emptied once it has assigned (the kind and its settings stay).
 _CLEARED = {"tc_as_facts": [], "tc_as_due": None, KEY_FOR_GROUP: None, KEY_FOR_PUPIL: None}
+#: What the last tap of Assign did (kind, key, params), said under the button (issue 35:
+#: said at the top of the page, out of sight of the button, a refusal went unseen).
+KEY_SAID = "tc_as_said"
+#: The Assign button: "Working…" at once when tapped, a second quick tap ignored (issue
+#: 35: it landed on the form just cleared and was refused "Choose the group first").
+KEY_CREATE = "tc_as_create"
 
 
-@class_action
+def _say(kind: str, key: str, **params: Any) -> None:
+    st.session_state[KEY_SAID] = (kind, key, params)
+
+
+@answered
+@safe_callback
 def _on_assign(class_id: int, kind: str, capture_sum: int) -> None:
+    try:
+        _assign(class_id, kind, capture_sum)
+    except ClassroomError as err:
+        _say("error", err.key, **err.params)
+
+
+def _assign(class_id: int, kind: str, capture_sum: int) -> None:
     state = st.session_state
     if kind == "lesson":
         spec: dict[str, Any] = {"stage": state.get("tc_as_stage")}
@@ -65,7 +85,7 @@ def _on_assign(class_id: int, kind: str, capture_sum: int) -> None:
         raise ClassroomError(f"assign.choose_{target}")
     row = teacher_room().create_assignment(class_id, kind, spec, due=due, group_id=group,
                                            profile_id=pupil)
-    class_flash("success", "assign.created", what=describe(row, current_language()))
+    _say("success", "assign.created", what=describe(row, current_language()))
     # A clean form (issue 29: it kept its facts, and a second tap assigned them twice).
     for key, empty in _CLEARED.items():
         state[key] = empty
@@ -93,7 +113,7 @@ def _target_choice(snap: ClassSnapshot, target: str) -> None:
                                                   key=lambda g: g.name)}
         st.selectbox(ct("assign.group"), list(names), key=KEY_FOR_GROUP, index=None,
                      format_func=lambda gid: f"👥 {names.get(gid, '')}",
-                     placeholder=ct_text("dash.choose"))
+                     placeholder=ct_text("assign.pick_group"))
     elif target == "pupil":
         pupils = {m.profile_id: pupil_label(m.avatar, m.nickname, m.real_name)
                   for m in snap.members}
@@ -141,7 +161,20 @@ def _new_assignment(snap: ClassSnapshot) -> None:
         st.date_input(ct("assign.due"), value=None, key="tc_as_due", min_value=today(),
                       format=date_format(lang))
         st.form_submit_button(ct("assign.create"), type="primary", on_click=_on_assign,
-                              args=(info.id, kind, capture_sum), width="stretch")
+                              args=(info.id, kind, capture_sum), width="stretch",
+                              key=KEY_CREATE)
+        _said()
+    busy_buttons([KEY_CREATE], ct_text("class_game.working"), key="tc_as_busy")
+
+
+def _said() -> None:
+    """What the last tap of Assign did, under the button, where the teacher looks."""
+    said = st.session_state.pop(KEY_SAID, None)
+    if said is None:
+        return
+    kind, key, params = said
+    show = st.success if kind == "success" else st.error
+    show(ct(key, **params), icon="✅" if kind == "success" else "⚠️")
 
 
 def _for_whom(snap: ClassSnapshot, a: AssignmentRow, names: dict[int, str]) -> str:

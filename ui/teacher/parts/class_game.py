@@ -27,6 +27,7 @@ from trainer.class_game import (
     CLASS_GAME_LEVELS,
     CLASS_GAME_TARGETS,
     CLASS_SEAT,
+    COMPUTER_AVATAR,
     COMPUTER_SEAT,
     DEFAULT_LEVEL,
     DEFAULT_TARGET,
@@ -38,7 +39,7 @@ from trainer.class_game import (
 )
 from trainer.classroom import format_code
 from trainer.i18n import card_name, t
-from trainer.words import coach_text, event_line, move_text, seat_label
+from trainer.words import card_text, cards_text, coach_text, event_line, seat_label
 
 from ...board import deck_of
 from ...busy import answered, busy_buttons
@@ -72,7 +73,10 @@ _BAR = "#0072B2"
 
 #: The game's buttons that show "Working…" at once when tapped (ui.busy).
 _BUSY_KEYS = ("tc_cg_start", "tc_cg_close", "tc_cg_tie_*", "tc_cg_play_pick", "tc_cg_next",
-              "tc_cg_end")
+              "tc_cg_end", "tc_cg_end_yes", "tc_cg_end_no", "tc_cg_clear")
+#: The game whose "End the game" was tapped: the part asks to confirm (issue 35: one tap
+#: ended a game mid-round, with no question and no result).
+KEY_ENDING = "tc_cg_ending"
 
 
 def _games() -> ClassGames:
@@ -107,9 +111,35 @@ def _on_next_round(class_id: int, game_id: int) -> None:
 
 
 @answered
+def _on_ask_end(game_id: int) -> None:
+    st.session_state[KEY_ENDING] = game_id
+
+
+@answered
+def _on_go_on() -> None:
+    st.session_state.pop(KEY_ENDING, None)
+
+
+@answered
+@class_action
+def _on_stop(class_id: int, game_id: int) -> None:
+    st.session_state.pop(KEY_ENDING, None)
+    _games().stop(class_id, game_id)
+
+
+@answered
 @class_action
 def _on_end(class_id: int, game_id: int) -> None:
     _games().end(class_id, game_id)
+
+
+def _move_words(move: Move, deck: Deck) -> str:
+    """A move said to the whole class ("jugar el Rey y llevarnos..."): the Play page's
+    move words speak to one child ("dejar tu carta", issue 35)."""
+    if move.take:
+        return ct_text("class_game.move_take", card=card_text(move.card, deck),
+                       cards=cards_text(move.take, deck))
+    return ct_text("class_game.move_lay", card=card_text(move.card, deck))
 
 
 def _line(text: str, style: str = _BIG, testid: str = "") -> None:
@@ -171,10 +201,18 @@ def _play(seat: int, move: Move, escoba: bool) -> Play:
 
 def _last_turn(game: ClassGame, last: TurnResult, deck: Deck) -> None:
     """What the class played (and how it was chosen), the coach's sentence, then the
-    computer's reply."""
+    computer's reply; or, before the class's first vote, what the computer played first."""
     class_name = seat_label(game.session.seats[CLASS_SEAT], CLASS_SEAT)
     computer = seat_label(game.session.seats[COMPUTER_SEAT], COMPUTER_SEAT)
     variant = game.rules.variant
+    if last.move is None:
+        with st.container(border=True, key="tc_cg_last"):
+            for move, escoba in last.computer:
+                if move is not None:
+                    _line(ct_text("class_game.computer_first", event=event_line(
+                        computer, _play(COMPUTER_SEAT, move, escoba), deck, variant)),
+                        _SMALL, "tc-cg-computer")
+        return
     with st.container(border=True, key="tc_cg_last"):
         played = event_line(class_name, _play(CLASS_SEAT, last.move, last.escoba), deck, variant)
         how = {"tie": " " + ct_text("class_game.how_tie"),
@@ -186,7 +224,7 @@ def _last_turn(game: ClassGame, last: TurnResult, deck: Deck) -> None:
             why = coach_text(last.reason[0], last.reason[1], deck, voice="class")
             _line(ct_text("class_game.coach_says", why=why), _SMALL, "tc-cg-coach")
         if last.better is not None:
-            _line(ct_text("class_game.coach_better", move=move_text(last.better, deck)),
+            _line(ct_text("class_game.coach_better", move=_move_words(last.better, deck)),
                   _SMALL, "tc-cg-better")
         for move, escoba in last.computer:
             if move is not None:
@@ -236,14 +274,14 @@ def _voting(class_id: int, game: ClassGame, deck: Deck) -> None:
         elif leaders:
             st.info(ct("class_game.tie"), icon="⚖️")
             for i, move in enumerate(leaders):
-                st.button(move_text(move, deck), key=f"tc_cg_tie_{i}", type="primary",
+                st.button(_move_words(move, deck), key=f"tc_cg_tie_{i}", type="primary",
                           on_click=_on_close,
                           args=(class_id, game.id, game.turn, move_key(move.card, move.take)),
                           width="stretch")
         else:
             # Folded: the class votes first; the teacher's own pick is for a silent turn.
             with st.expander(ct("class_game.no_votes")):
-                labels = {move_key(m.card, m.take): move_text(m, deck)
+                labels = {move_key(m.card, m.take): _move_words(m, deck)
                           for m in obs.legal_moves()}
                 st.selectbox(ct("class_game.pick"), list(labels), key="tc_cg_pick",
                              format_func=lambda k: labels.get(k, k))
@@ -253,10 +291,19 @@ def _voting(class_id: int, game: ClassGame, deck: Deck) -> None:
 
 
 def _between(class_id: int, game: ClassGame, deck: Deck) -> None:
-    """A round over (its points, the next round) or the game over (who won)."""
+    """A round over (its points, the next round), the game over (who won) or ended by
+    the teacher (the points so far, who was ahead)."""
     last = game.last
     if last is not None:
         _last_turn(game, last, deck)
+    if game.ended:
+        mine, theirs = game.points_so_far()[:2]
+        _line(ct_text("class_game.ended", mine=mine, theirs=theirs), _BIG, "tc-cg-ended")
+        ahead = {CLASS_SEAT: "class_game.ahead_class",
+                 COMPUTER_SEAT: "class_game.ahead_computer"}.get(game.ahead,
+                                                                 "class_game.ahead_none")
+        _line(ct_text(ahead), _HUGE, "tc-cg-result")
+        return
     points = game.round_points()
     if points is not None:
         _line(ct_text("class_game.round_over", n=game.round_no, mine=points[CLASS_SEAT],
@@ -280,7 +327,8 @@ def _start(class_id: int) -> None:
         st.selectbox(ct("class_game.target"), CLASS_GAME_TARGETS, key="tc_cg_target",
                      index=CLASS_GAME_TARGETS.index(DEFAULT_TARGET),
                      format_func=lambda n: labels.get(n, str(n)))
-        st.button(ct("class_game.start"), key="tc_cg_start", type="primary", icon="🤖",
+        st.button(ct("class_game.start"), key="tc_cg_start", type="primary",
+                  icon=COMPUTER_AVATAR,
                   on_click=_on_start, args=(class_id,))
 
 
@@ -304,9 +352,27 @@ def _screen(class_id: int, code: str) -> None:
         _voting(class_id, game, deck)
     else:
         _between(class_id, game, deck)
-    st.button(ct("class_game.end"), key="tc_cg_end", icon="⏹️", on_click=_on_end,
-              args=(class_id, game.id))
+    _end_buttons(class_id, game)
     _working()
+
+
+def _end_buttons(class_id: int, game: ClassGame) -> None:
+    """A game under way: "End the game", then a question (Yes, end it / No, go on); a
+    game over or ended: "Close the game" (the start comes back)."""
+    if game.state in ("over", "ended"):
+        st.button(ct("class_game.clear"), key="tc_cg_clear", icon="⏹️", on_click=_on_end,
+                  args=(class_id, game.id))
+        return
+    if st.session_state.get(KEY_ENDING) != game.id:
+        st.button(ct("class_game.end"), key="tc_cg_end", icon="⏹️", on_click=_on_ask_end,
+                  args=(game.id,))
+        return
+    with st.container(border=True, key="tc_cg_end_ask"):
+        st.warning(ct("class_game.end_confirm"), icon="⏹️")
+        with st.container(horizontal=True):
+            st.button(ct("class_game.end_yes"), key="tc_cg_end_yes", type="primary",
+                      on_click=_on_stop, args=(class_id, game.id))
+            st.button(ct("class_game.end_no"), key="tc_cg_end_no", on_click=_on_go_on)
 
 
 def _working() -> None:

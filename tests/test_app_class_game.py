@@ -193,7 +193,7 @@ def test_the_class_game_speaks_the_language(caplog, locale: str) -> None:
         pupil.run()
         assert_ok(pupil)
         seen = shown(teacher.main) + shown(pupil)
-        # Ended early (issue 35): the question, the points so far, the tablets told.
+        # Ended early (issue 29): the question, the points so far, the tablets told.
         click(teacher, "tc_cg_end")
         seen += shown(teacher.main)
         click(teacher, "tc_cg_end_yes")
@@ -207,7 +207,7 @@ def test_the_class_game_speaks_the_language(caplog, locale: str) -> None:
 
 
 def test_ending_a_game_asks_first_then_shows_the_points_so_far() -> None:
-    """Issue 35: "End the game" ended it at once, mid-round, with no question and no
+    """Issue 29: "End the game" ended it at once, mid-round, with no question and no
     result. Now it asks (Yes, end the game / No, go on); ended, the projector shows the
     points so far and who was ahead, and the tablets say the game was ended."""
     db = store()
@@ -250,7 +250,7 @@ def test_ending_a_game_asks_first_then_shows_the_points_so_far() -> None:
 
 
 def test_the_projector_says_what_the_computer_played_first() -> None:
-    """Issue 35: the computer led and the projector showed its card on the table but no
+    """Issue 29: the computer led and the projector showed its card on the table but no
     line; now "First: ... lays the Sota de bastos" until the class's first vote."""
     db = store()
     (room, info), ids = _class(db, "Ms Díaz", "3B", "Quokka", ["4821"])
@@ -266,7 +266,7 @@ def test_the_projector_says_what_the_computer_played_first() -> None:
 
 
 def test_the_coachs_better_move_is_said_to_the_class() -> None:
-    """Issue 35: "El entrenador prefería: dejar tu carta en la mesa" spoke to one child;
+    """Issue 29: "El entrenador prefería: dejar tu carta en la mesa" spoke to one child;
     the projector says the coach's move to the class, as its other sentences."""
     db = store()
     (room, info), _ids = _class(db, "Ms Díaz", "3B", "Quokka", ["4821"])

@@ -68,6 +68,13 @@ def test_the_class_game_too_and_nothing_once_it_is_over() -> None:
     game = games.start(info.id, seed=7)
     _look(at)
     assert NOTICE in shown(at)
+    games.stop(info.id, game.id)  # ended early: its points on the projector, not playing
+    _look(at)
+    assert_ok(at)
+    assert NOTICE not in shown(at)
+    game = games.start(info.id, seed=8)
+    _look(at)
+    assert NOTICE in shown(at)
     games.end(info.id, game.id)
     _look(at)
     assert_ok(at)

@@ -56,7 +56,7 @@ __all__ = ["CLASS_SEAT", "COMPUTER_SEAT", "CLASS_GAME_LEVELS", "CLASS_GAME_TARGE
            "PupilVote", "Tally", "TurnResult", "VoteRefused", "move_of"]
 
 CLASS_SEAT, COMPUTER_SEAT = 0, 1
-#: The computer's picture: the robot asked for in colour (issue 35: the page's font, Source
+#: The computer's picture: the robot asked for in colour (issue 29: the page's font, Source
 #: Sans, has a robot face of its own, drawn small and grey before the emoji font's).
 COMPUTER_AVATAR = "🤖\ufe0f"
 #: The computer players a class can face, easiest first ("just right" is one child's).
@@ -103,7 +103,7 @@ class Tally:
 @dataclass(frozen=True, slots=True)
 class TurnResult:
     """What a close of the vote did (kept in the game's row as JSON); or, with no
-    ``move`` (issue 35), what the computer played before the class's first vote of a game
+    ``move`` (issue 29), what the computer played before the class's first vote of a game
     or a round, when it led: the projector says it."""
 
     move: Move | None
@@ -441,7 +441,7 @@ class ClassGames:
         return ClassGame(row, game.session.seats[CLASS_SEAT].name)
 
     def stop(self, class_id: int, game_id: int) -> ClassGame:
-        """The teacher ends the game before its end (issue 35): the vote closes, and the
+        """The teacher ends the game before its end (issue 29): the vote closes, and the
         projector shows the points so far and who was ahead, the tablets that it ended,
         until :meth:`end` takes it away. A game already over or ended is left so."""
         game = self._game(class_id, game_id)

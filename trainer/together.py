@@ -17,7 +17,11 @@ from .class_game import PupilVote
 from .live import ClassPupil, PupilLive
 from .storage import Storage
 
-__all__ = ["ClassTogether"]
+__all__ = ["ClassTogether", "GAME_DONE"]
+
+#: A class's game in these states is not playing together any more: played to its end
+#: ("over"), or ended early by the teacher ("ended"); its points stay on the projector.
+GAME_DONE = frozenset({"over", "ended"})
 
 
 class _KnownClass(ClassPupil):
@@ -53,15 +57,16 @@ class ClassTogether:
     looks: int = 0
 
     def look(self, storage: Storage) -> None:
-        """One read: the live round, or the class's game, by turns. A game over (its
-        points on the projector) is not playing together any more; neither is a round or
-        a game left open overnight (:func:`trainer.live.left_open`, in both lookups)."""
+        """One read: the live round, or the class's game, by turns. A game over or ended
+        early by the teacher (:data:`GAME_DONE`; its points on the projector) is not
+        playing together any more; neither is a round or a game left open overnight
+        (:func:`trainer.live.left_open`, in both lookups)."""
         if self.looks % 2 == 0:
             live = _Live(storage, self.profile_id, self.class_id).current()
             self.round_id = None if live is None else live.id
         else:
             pulse = _Vote(storage, self.profile_id, self.class_id).pulse()
-            self.game_id = None if pulse is None or pulse[1] == "over" else pulse[0]
+            self.game_id = None if pulse is None or pulse[1] in GAME_DONE else pulse[0]
         self.looks += 1
 
     @property

@@ -173,7 +173,7 @@ def show_class_vote(profile: Profile) -> bool:
     st.session_state[KEY_DRAWN] = None if game is None else (game.id, game.state, game.turn)
     if game is None:
         return False
-    if game.state in ("over", "ended"):  # ended: the teacher stopped it (issue 35)
+    if game.state in ("over", "ended"):  # ended: the teacher stopped it (issue 29)
         st.info(ct("mc.cg_over" if game.state == "over" else "mc.cg_ended"), icon="🏁")
         return False
     with st.container(border=True, key="mc_cg"):

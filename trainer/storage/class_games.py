@@ -34,7 +34,7 @@ __all__ = ["ClassGameRow", "ClassGameStore", "CLASS_GAME_STATES"]
 
 #: Where a class's game is: waiting for the class's votes, between rounds, over (its
 #: result on the projector), ended by the teacher before its end (the points so far on the
-#: projector, issue 35), closed (gone from every screen).
+#: projector, issue 29), closed (gone from every screen).
 CLASS_GAME_STATES: tuple[str, ...] = ("voting", "round_over", "over", "ended", "closed")
 
 

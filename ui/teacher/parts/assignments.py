@@ -42,7 +42,7 @@ _PUZZLE_KINDS = tuple(k for k in KINDS if k != "quick-facts")
 KEY_FOR, KEY_FOR_GROUP, KEY_FOR_PUPIL = "tc_gr_for", "tc_gr_for_group", "tc_gr_for_pupil"
 #: The form's fields emptied once it has assigned (the kind and its settings stay).
 _CLEARED = {"tc_as_facts": [], "tc_as_due": None, KEY_FOR_GROUP: None, KEY_FOR_PUPIL: None}
-#: What the last tap of Assign did (kind, key, params), said under the button (issue 35:
+#: What the last tap of Assign did (kind, key, params), said under the button (issue 29:
 #: said at the top of the page, out of sight of the button, a refusal went unseen).
 KEY_SAID = "tc_as_said"
 #: The Assign button: "Working…" at once when tapped, a second quick tap ignored (issue

@@ -74,7 +74,7 @@ _BAR = "#0072B2"
 #: The game's buttons that show "Working…" at once when tapped (ui.busy).
 _BUSY_KEYS = ("tc_cg_start", "tc_cg_close", "tc_cg_tie_*", "tc_cg_play_pick", "tc_cg_next",
               "tc_cg_end", "tc_cg_end_yes", "tc_cg_end_no", "tc_cg_clear")
-#: The game whose "End the game" was tapped: the part asks to confirm (issue 35: one tap
+#: The game whose "End the game" was tapped: the part asks to confirm (issue 29: one tap
 #: ended a game mid-round, with no question and no result).
 KEY_ENDING = "tc_cg_ending"
 
@@ -135,7 +135,7 @@ def _on_end(class_id: int, game_id: int) -> None:
 
 def _move_words(move: Move, deck: Deck) -> str:
     """A move said to the whole class ("jugar el Rey y llevarnos..."): the Play page's
-    move words speak to one child ("dejar tu carta", issue 35)."""
+    move words speak to one child ("dejar tu carta", issue 29)."""
     if move.take:
         return ct_text("class_game.move_take", card=card_text(move.card, deck),
                        cards=cards_text(move.take, deck))

@@ -41,8 +41,8 @@ div[data-testid="stMarkdownContainer"] p { font-size: 1.05rem; }
 .st-key-mc_live_numbers { display: grid !important;
   grid-template-columns: repeat(5, minmax(0, 1fr)); gap: 0.5rem; max-width: 30rem; }
 .st-key-mc_live_numbers > div { width: auto !important; min-width: 0; }
-.st-key-mc_live_numbers button { width: 100%; min-height: 4.2rem; }
-.st-key-mc_live_numbers button p { font-size: 1.8rem; font-weight: 700; }
+.st-key-mc_live_numbers button { width: 100%; min-height: 4.2rem; padding: 0; }
+.st-key-mc_live_numbers button p { font-size: 1.7rem; font-weight: 700; overflow: visible; }
 /* My class on a tablet: pictures and the PIN's number pad as big as a child's finger. */
 .st-key-mc_pictures button { min-height: 5.5rem; }
 .st-key-mc_pictures button p { font-size: 1.5rem; font-weight: 600; }

@@ -39,7 +39,8 @@ class WrongAnswer:
     """A set (or move, or number) that is not a solution, and why.
 
     ``key`` is a message key (``wrong_sum``, ``not_on_table``, ``two_played``,
-    ``group_too_small``, ``not_none``, ``not_best``, ``wrong_value``; Scopa:
+    ``group_too_small``, ``not_none``, ``not_best``, ``wrong_value``; best-move:
+    ``must_capture`` (a card that captures laid down); Scopa:
     ``must_take_equal``, and ``wrong_sum`` whose ``sum`` is the card's value) and
     ``params`` its parameters; ``message`` is the English sentence.
     """
@@ -287,6 +288,13 @@ def check(puzzle: Puzzle, answer: Any, hints: int = 0) -> CheckResult:
                                      f"{_move_text(card, take)} is allowed, but not the best "
                                      "move", {"reason": move.reason,
                                               "reason_params": dict(move.params)}))
+        elif puzzle.kind == "best-move" and card is not None and not take and any(
+                m.card == card and m.take for m in puzzle.ranking):
+            # A lay-down the rules refuse (the card captures, and a capture is forced):
+            # said so, not as the lone card's "sum" ("5 = 5, not 15" tells a child nothing).
+            wrong.append(WrongAnswer(take, card, None, "must_capture",
+                                     f"{card} can capture, so it may not be laid down",
+                                     {"card": str(card)}))
         elif sum(values) == s and puzzle.kind == "fifteens":
             wrong.append(WrongAnswer(take, None, None, "group_too_small",
                                      "a group has at least two cards", {}))

@@ -115,8 +115,12 @@ def test_where_is_the_sweep_risk() -> None:
     click(wombat, f"mc_live_pick_{safe.card}")
     for at in (quokka, wombat):
         assert "Your answer:" in shown(at) and "Your answer is in" in shown(at)
-    # A safe card one pupil chose is not said on the projector.
-    assert "chose" not in _reveal(teacher).replace("chosen by", "")
+    # A safe card one pupil chose is not said on the projector, nor drawn with its count:
+    # counted among the other cards.
+    screen = _reveal(teacher)
+    assert "chose" not in screen.replace("chosen by", "")
+    assert "other cards: 1" in screen and "chosen by 1" in screen  # the risky card's
+    assert screen.count("data-testid='tc-live-choice'") == 1
     click(teacher, "tc_live_close")
     teacher.selectbox(key="tc_live_kind").set_value("sweep").run()
     click(teacher, "tc_live_start")
@@ -149,9 +153,37 @@ def test_what_would_you_play() -> None:
             at.pills(key="mc_live_table").set_value([str(c) for c in take]).run()
         click(at, "mc_live_add")
         assert "Your answer is in" in shown(at)
+    # Wombat's lay-down said in words a child reads (allowed but not the best, or not
+    # allowed: the card must take), never as a lone card's "sum"; the best move is the
+    # projector's to reveal.
+    said = shown(wombat)
+    allowed = any(m.card == laid and not m.take for m in ranking)
+    assert ("That move is allowed, but not the best one" if allowed
+            else "can take cards, so it must take them") in said
+    assert f"{laid.value} = {laid.value}" not in said
+    assert "The best move:" not in said and "Why:" not in said
+    # Wombat's move alone: counted with the other moves, not drawn.
     screen = _reveal(teacher)
     assert "best move: 1" in screen  # Chose the coach's best move
-    assert screen.count("chosen by 1") == 2
+    assert screen.count("chosen by 1") == 1 and "other moves: 1" in screen
+    assert f"lay down the {card_text(laid, Deck.SPANISH)}" not in screen
+    click(teacher, "tc_live_close")
+    # Again, with Numbat laying down the same card as Wombat: that move is drawn.
+    teacher.selectbox(key="tc_live_kind").set_value("best").run()
+    click(teacher, "tc_live_start")
+    live = LiveRound.of(db.live_round(info.id))
+    best = live.puzzle.ranking[0]
+    laid = next(c for c in live.puzzle.hand if best.take or c != best.card)
+    for at, card, take in ((quokka, best.card, best.take), (wombat, laid, ())):
+        at.run()
+        at.pills(key="mc_live_hand").set_value(str(card)).run()
+        if take:
+            at.pills(key="mc_live_table").set_value([str(c) for c in take]).run()
+        click(at, "mc_live_add")
+    answer = [{"card": str(laid), "take": []}]
+    _numbat(db, ids, live).answer(live, check(live.puzzle, answer), 6.0, answer, DAY)
+    screen = _reveal(teacher, 3)
+    assert "chosen by 2" in screen and "other moves" not in screen
     # A lay-down in words, the card named as the class's deck names it.
     assert f"lay down the {card_text(laid, Deck.SPANISH)}" in screen
     # The coach's reason said to the whole class ("we take", never "you take").
@@ -196,6 +228,9 @@ def test_a_quick_facts_round() -> None:
     db, info, ids, teacher, (quokka, wombat), live = _start("quick")
     screen = shown(teacher.main)
     assert "Quick facts: 5 questions" in screen
+    for at in (quokka, wombat):  # the projector shows the questions, no cards
+        assert "Class round: the same questions are on the big screen." in shown(at)
+        assert "same cards" not in shown(at)
     right = [q.solutions[0].value for q in live.questions]
     first_wrong = right[0] % 10 + 1  # a number from 1 to 10 that is not the answer
     second_wrong = right[1] % 10 + 1

@@ -89,6 +89,10 @@ def test_a_live_round_from_the_projector_to_every_tablet_and_back() -> None:
     _add_set(wombat, [str(c) for c in wrong])
     click(wombat, "mc_live_done")
     assert "Your answer is in" in shown(wombat)
+    # The sets Wombat missed are the projector's to reveal: not on the tablet before.
+    # Their own wrong set is said (❌ with its sum); no 🔎 line names a set to find.
+    assert "❌" in shown(wombat)
+    assert "Still to find" not in shown(wombat) and "🔎" not in shown(wombat)
     # Numbat's tablet sends the same wrong set, and one wrong set nobody else gave.
     values_of = {tuple(sorted(c.value for c in pair)) for pair in (wrong,)}
     lone = next(pair for pair in itertools.combinations(live.puzzle.table, 2)
@@ -116,6 +120,7 @@ def test_a_live_round_from_the_projector_to_every_tablet_and_back() -> None:
 
     wombat.run()
     assert "Look at the board: your teacher is showing the answers." in shown(wombat)
+    assert "🔎 Still to find" in shown(wombat)  # revealed: the sets missed, on the tablet too
     click(teacher, "tc_live_close")
     assert teacher.button(key="tc_live_start")
     wombat.run()

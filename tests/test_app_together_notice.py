@@ -53,7 +53,7 @@ def test_a_pupil_on_play_is_told_and_taken_to_my_class() -> None:
     assert go.label == "Go to My class"
     go.click().run()
     assert_ok(at)
-    assert "Class round: the same cards are on the big screen." in shown(at)
+    assert "Class round: the same questions are on the big screen." in shown(at)
     assert NOTICE not in shown(at)  # My class shows the round itself
 
 

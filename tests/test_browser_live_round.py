@@ -294,9 +294,11 @@ def test_a_position_round_and_a_quick_round_on_the_projector_and_two_tablets(
         # Said to the whole class: "we take…", never "you take…".
         why = coach_text(best.reason, dict(best.params), Deck.SPANISH, voice="class")
         assert f"The coach plays this: {why}" in seen
-        assert screen.locator("[data-testid=tc-live-choice]").count() == 2
-        if not other.take:  # a lay-down is said in words
-            assert f"lay down the {card_text(other.card, Deck.SPANISH)}" in seen
+        # Teo's move alone is not drawn (it would point to him): one grey bar counts it.
+        assert screen.locator("[data-testid=tc-live-choice]").count() == 1
+        assert screen.locator("[data-testid=tc-live-others]").inner_text().strip() \
+            == "other moves: 1"
+        assert f"lay down the {card_text(other.card, Deck.SPANISH)}" not in seen
         _close(screen, (lola, teo))
 
         # Where is the sweep risk? A hand card each.
@@ -309,13 +311,17 @@ def test_a_position_round_and_a_quick_round_on_the_projector_and_two_tablets(
             _wait_idle(page)
         teo.screenshot(path=str(_artifact("29-live-tablet-sweep.png")), full_page=True)
         lola.screenshot(path=str(_artifact("29-live-phone-sweep.png")), full_page=True)
+        # On the phone every answer button shows without a scroll, under the table and hand.
+        for card in live.puzzle.hand:
+            box = _button(lola, f"mc_live_pick_{card}").bounding_box()
+            assert box is not None and box["y"] + box["height"] <= 844, box
         _button(lola, f"mc_live_pick_{risky}").click()
         _button(teo, f"mc_live_pick_{safe.card}").click()
         for page in (lola, teo):
             page.get_by_text("Your answer is in").wait_for()
         seen = _reveal(screen, "sweep")
         assert "Saw the sweep risk: 1" in seen
-        assert "chosen by 1" in seen
+        assert "chosen by 1" in seen and "other cards: 1" in seen
         # The safe card only Teo chose is not said: it would say who.
         assert f"chose {safe.arithmetic}" not in seen
         assert not screen.locator("[data-testid=tc-live-wrong]").count()
@@ -330,6 +336,15 @@ def test_a_position_round_and_a_quick_round_on_the_projector_and_two_tablets(
             _wait_idle(page)
             if page is lola:
                 lola.screenshot(path=str(_artifact("29-live-phone-quick.png")), full_page=True)
+                # The projector shows the questions, not cards; the numbers fit a finger.
+                lola.get_by_text("the same questions are on the big screen").wait_for()
+                for n in range(1, 11):
+                    box = _button(lola, f"mc_live_n_{n}").bounding_box()
+                    assert box is not None and box["width"] >= 44 and box["height"] >= 44, box
+                    assert box["y"] + box["height"] <= 844, box
+                # "10" whole on its button, not cut to "1…".
+                ten = _button(lola, "mc_live_n_10").locator("p")
+                assert ten.evaluate("e => e.scrollWidth <= e.clientWidth"), ten.inner_text()
             for value in values:
                 _button(page, f"mc_live_n_{value}").click()
                 _wait_idle(page)

@@ -25,10 +25,13 @@ from trainer.hints import assess, sweep_warning
 from trainer.live import (
     LIVE_KINDS,
     LIVE_MODE,
+    MIN_WRONG_GIVERS,
     QUICK_COUNT,
+    Choice,
     LiveClass,
     LiveRound,
     PupilLive,
+    WrongSum,
     _dealt_positions,
     find_position,
     summarise,
@@ -227,7 +230,9 @@ def test_no_kind_shows_a_wrong_answer_only_one_pupil_gave(store: Storage) -> Non
     PupilLive(store, leo.profile_id).answer_sweep(live, safe.card, 3.0, DAY)
     summary = _reveal(teacher, info, live)
     assert summary.common_wrong is None
-    assert {c.card: c.count for c in summary.choices}[safe.card] == 1  # the spread, counts
+    # The lone safe card is not drawn on its own: counted among the others.
+    assert safe.card not in {c.card for c in summary.choices}
+    assert summary.others == 1 and {c.card: c.count for c in summary.choices}[risky] == 1
     # Which cards make 15? One pupil's wrong set.
     live = teacher.start(info.id, 1, seed="a", kind="captures")
     card = live.puzzle.hand[0]
@@ -302,6 +307,15 @@ def test_the_summaries_of_every_kind_hold_counts_only_never_a_pupil(store: Stora
                 names = {f.name for f in fields(item)}
                 assert not names & {"profile_id", "profile_ids", "pupils", "names",
                                     "nickname", "avatar"}, kind
+        # One pupil's answer, or two pupils' same answer: a wrong answer (a wrong sum, a
+        # wrong move or card) is in a summary only when two pupils or more gave it.
+        for given in (rows[:1], rows):
+            wrong = [item for item in _walk(summarise(live, given))
+                     if isinstance(item, WrongSum)
+                     or (isinstance(item, Choice) and not item.right)]
+            assert all(item.count >= MIN_WRONG_GIVERS for item in wrong), (kind, wrong)
+            if len(given) == 1:
+                assert not wrong, kind
 
 
 def test_a_round_of_a_kind_this_module_does_not_know_is_not_drawn(store: Storage) -> None:
@@ -311,3 +325,83 @@ def test_a_round_of_a_kind_this_module_does_not_know_is_not_drawn(store: Storage
     store.start_live_round(info.id, "vote", {"anything": 1})
     assert PupilLive(store, ana.profile_id).current() is None
     assert teacher.current(info.id) is None and teacher.board(info.id).round is None
+
+
+def _lone_and_pair(kind: str, live: LiveRound) -> tuple[Any, Any, Any]:
+    """A right answer and two wrong ones of a best or sweep round, as answers."""
+    if kind == "best":
+        best, *rest = live.puzzle.ranking
+        assert len(rest) >= 2
+        return (_move(best.card, best.take), _move(rest[0].card, rest[0].take),
+                _move(rest[1].card, rest[1].take))
+    (risky, *_), safe = sorted(live.risky), [c.card for c in live.sweep if not c.risky]
+    assert len(safe) >= 2
+    return _move(risky), _move(safe[0]), _move(safe[1])
+
+
+@pytest.mark.parametrize("kind", ["best", "sweep"])
+def test_a_wrong_choice_is_drawn_alone_only_when_two_pupils_chose_it(kind: str) -> None:
+    # Positions with two wrong choices or more: a best move with three moves, a sweep
+    # round with two safe cards.
+    for seed in map(str, range(200)):
+        live = LiveRound.of(_row(kind, find_position(None, 0, kind, 15, seed)))
+        if (len(live.puzzle.ranking) >= 3 if kind == "best"
+                else len(live.sweep) - len(live.risky) >= 2):
+            break
+    else:  # pragma: no cover
+        raise AssertionError("no position with two wrong choices")
+    right, pair, lone = _lone_and_pair(kind, live)
+    stamp = datetime(2026, 12, 4, 9, tzinfo=UTC)
+
+    def rows(*answers: Any) -> list[LiveAnswerRow]:
+        return [LiveAnswerRow(live.id, 1000 + i, a, False, 0, 1, stamp)
+                for i, a in enumerate(answers)]
+
+    def drawn(summary: Any) -> dict[str, tuple[int, bool]]:
+        return {f"{c.card}{c.take}": (c.count, c.right) for c in summary.choices}
+
+    def key(answer: Any) -> str:
+        (move,) = answer
+        return f"{Card.parse(move['card'])}{tuple(sorted(map(Card.parse, move['take'])))}"
+
+    # One pupil each on two wrong choices: neither is drawn, both counted as the others.
+    summary = summarise(live, rows(right, pair, lone))
+    assert key(pair) not in drawn(summary) and key(lone) not in drawn(summary)
+    assert summary.others == 2 and drawn(summary)[key(right)] == (1, True)
+    assert all(c.right for c in summary.choices)
+    # Two pupils on the same wrong choice: drawn with its count; the lone one still not.
+    summary = summarise(live, rows(right, pair, pair, lone))
+    assert drawn(summary)[key(pair)] == (2, False) and key(lone) not in drawn(summary)
+    assert summary.others == 1
+    # The right answer is drawn whatever its count (one pupil, or none).
+    summary = summarise(live, rows(pair, pair))
+    assert drawn(summary)[key(right)] == (0, True) and summary.others == 0
+
+
+def test_a_lay_down_in_what_would_you_play_is_told_in_words_a_child_reads() -> None:
+    from ui.practice_view import puzzle_deck, wrong_text
+
+    said: dict[str, str] = {}
+    for seed in map(str, range(300)):
+        puzzle = LiveRound.of(_row("best", find_position(None, 0, "best", 15, seed))).puzzle
+        deck = puzzle_deck(puzzle)
+        lays = {m.card for m in puzzle.ranking if not m.take}
+        for card in puzzle.hand:
+            result = check(puzzle, _move(card))
+            if result.solved:  # the coach's own move is a lay-down: praised as the best
+                assert (card, ()) == (puzzle.ranking[0].card, puzzle.ranking[0].take)
+                said.setdefault("best", str(card))
+                continue
+            (wrong,) = result.wrong
+            text = wrong_text(wrong, deck)
+            assert "= " not in text, text  # never "5 = 5, not 15"
+            if card in lays:  # allowed, not the best: the coach's words for it
+                assert wrong.key == "not_best" and text.startswith("That move is allowed")
+                said.setdefault("allowed", text)
+            else:  # the card captures, and the rules say it must
+                assert wrong.key == "must_capture", wrong
+                assert text.startswith("Here the ") and "must take" in text, text
+                said.setdefault("must", text)
+        if len(said) == 3:
+            break
+    assert set(said) == {"best", "allowed", "must"}, said

@@ -22,7 +22,9 @@ Kinds of round (:data:`LIVE_KINDS`), chosen by the teacher:
   answered, each right set with how many found it, the spread of moves or cards chosen,
   each quick fact's right count, and the most common wrong sum with its arithmetic, but
   only when at least :data:`MIN_WRONG_GIVERS` pupils gave that same wrong answer (one
-  child's wrong answer on the big screen of a small class says who gave it). It holds
+  child's wrong answer on the big screen of a small class says who gave it). The same
+  for the moves or cards chosen: a wrong one is shown on its own only when that many
+  pupils chose it; the others are one count (:attr:`LiveSummary.others`). It holds
   counts only: no profile id, no name, no order of children, so the projector cannot
   show who got what wrong.
 """
@@ -203,7 +205,10 @@ class QuestionCount:
 
 @dataclass(frozen=True, slots=True)
 class LiveSummary:
-    """What the projector shows of a round: counts only (see the module doc)."""
+    """What the projector shows of a round: counts only (see the module doc).
+    ``choices`` holds the right ones and the wrong ones :data:`MIN_WRONG_GIVERS` pupils or
+    more chose; ``others`` counts the pupils whose wrong choice fewer chose (a wrong
+    move one child chose, on the big screen, would point to that child)."""
 
     answered: int
     all_right: int
@@ -211,6 +216,7 @@ class LiveSummary:
     common_wrong: WrongSum | None
     choices: tuple[Choice, ...] = ()
     questions: tuple[QuestionCount, ...] = ()
+    others: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,6 +237,14 @@ def _most_wrong(counter: Counter[Any]) -> tuple[Any, int] | None:
     if not given:
         return None
     return min(given, key=lambda item: (-item[1], item[0]))
+
+
+def _shown_choices(choices: Sequence[Choice]) -> tuple[tuple[Choice, ...], int]:
+    """The choices the projector may draw one by one (every right one; a wrong one only
+    when :data:`MIN_WRONG_GIVERS` pupils or more chose it), and how many pupils chose the
+    wrong ones left out (counted together, never drawn)."""
+    shown = tuple(c for c in choices if c.right or c.count >= MIN_WRONG_GIVERS)
+    return shown, sum(c.count for c in choices if c not in shown)
 
 
 def _item(answer: Sequence[Any]) -> tuple[Card, tuple[Card, ...]] | None:
@@ -283,10 +297,10 @@ def _summarise_best(puzzle: Puzzle, answers: Sequence[LiveAnswerRow]) -> LiveSum
     best = {(s.card, tuple(sorted(s.take))) for s in puzzle.solutions}
     for move in best:
         chosen.setdefault(move, 0)  # the best move always has its bar
-    choices = tuple(Choice(card, take, count, (card, take) in best)
-                    for (card, take), count in sorted(
-                        chosen.items(), key=lambda item: (-item[1], item[0])))
-    return LiveSummary(len(answers), right, (), None, choices)
+    choices, others = _shown_choices([
+        Choice(card, take, count, (card, take) in best)
+        for (card, take), count in sorted(chosen.items(), key=lambda item: (-item[1], item[0]))])
+    return LiveSummary(len(answers), right, (), None, choices, others=others)
 
 
 def _summarise_sweep(live: LiveRound, answers: Sequence[LiveAnswerRow]) -> LiveSummary:
@@ -295,7 +309,8 @@ def _summarise_sweep(live: LiveRound, answers: Sequence[LiveAnswerRow]) -> LiveS
         item = _item(row.answer)
         if item is not None:
             chosen[item[0]] += 1
-    choices = tuple(Choice(c.card, (), chosen[c.card], c.risky) for c in live.sweep)
+    choices, others = _shown_choices([Choice(c.card, (), chosen[c.card], c.risky)
+                                      for c in live.sweep])
     safe = Counter({c.card: chosen[c.card] for c in live.sweep
                     if not c.risky and chosen[c.card]})
     most = _most_wrong(safe)
@@ -304,7 +319,7 @@ def _summarise_sweep(live: LiveRound, answers: Sequence[LiveAnswerRow]) -> LiveS
         picked = next(c for c in live.sweep if c.card == most[0])
         common = WrongSum(picked.values, picked.total, live.puzzle.capture_sum, most[1])
     right = sum(chosen[c] for c in live.risky)
-    return LiveSummary(len(answers), right, (), common, choices)
+    return LiveSummary(len(answers), right, (), common, choices, others=others)
 
 
 def _summarise_quick(live: LiveRound, answers: Sequence[LiveAnswerRow]) -> LiveSummary:

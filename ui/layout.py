@@ -36,6 +36,19 @@ div[data-testid="stButtonGroup"] button { min-height: 2.8rem; font-size: 1.05rem
 div[data-testid="stMarkdownContainer"] p { font-size: 1.05rem; }
 .st-key-qf_numbers button, .st-key-mc_numbers button { min-width: 4.4rem; min-height: 4.4rem; }
 .st-key-qf_numbers button p, .st-key-mc_numbers button p { font-size: 1.8rem; font-weight: 700; }
+/* A class round's quick facts: two rows of five at every width (one row of ten left a
+   phone's buttons 34 px wide, too small for a finger). */
+.st-key-mc_live_numbers { display: grid !important;
+  grid-template-columns: repeat(5, minmax(0, 1fr)); gap: 0.5rem; max-width: 30rem; }
+.st-key-mc_live_numbers > div { width: auto !important; min-width: 0; }
+.st-key-mc_live_numbers button { width: 100%; min-height: 4.2rem; padding: 0; }
+.st-key-mc_live_numbers button p { font-size: 1.7rem; font-weight: 700; overflow: visible; }
+/* A sweep round's hand cards: two buttons a row, so that on a phone all of them show
+   under the table and the hand without scrolling (one a row pushed the third away). */
+.st-key-mc_live_hand { display: grid !important;
+  grid-template-columns: repeat(2, minmax(0, 1fr)); gap: 0.5rem; max-width: 36rem; }
+.st-key-mc_live_hand > div { width: auto !important; min-width: 0; }
+.st-key-mc_live_hand button { width: 100%; padding-left: 0.4rem; padding-right: 0.4rem; }
 /* My class on a tablet: pictures and the PIN's number pad as big as a child's finger. */
 .st-key-mc_pictures button { min-height: 5.5rem; }
 .st-key-mc_pictures button p { font-size: 1.5rem; font-weight: 600; }

@@ -420,12 +420,14 @@ def _live_board(profile: Profile, live: LiveRound, pupil: PupilLive) -> None:
             except ClassroomError as err:
                 class_flash("error", err.key)
 
-        state = show_puzzle("mc_live", live.puzzle, record)
+        # The answers are the projector's to reveal: not on a tablet before it does.
+        state = show_puzzle("mc_live", live.puzzle, record, answers_shown=False)
         if state.result is not None:
             st.info(ct("mc.live_wait"), icon="👀")
         return
     if answered_here:
-        show_puzzle("mc_live", live.puzzle, lambda *_: None)
+        show_puzzle("mc_live", live.puzzle, lambda *_: None,
+                    answers_shown=live.state != "open")
     _live_waiting(live)
 
 
@@ -452,6 +454,28 @@ def _on_sweep(profile_id: int, round_id: int, code: str) -> None:
     pupil.answer_sweep(live, Card.parse(code), round(seconds, 2), today())
 
 
+#: A card of a sweep round's table and hand on the tablet: small enough that on a phone
+#: (390 px wide) the table and the hand share one row and the answer buttons show under
+#: them without scrolling.
+SWEEP_CARD_WIDTH = 60
+
+
+def _sweep_board(live: LiveRound) -> None:
+    """The table and the hand side by side (the hand wraps under a long table)."""
+    deck, values = deck_of(), bool(settings().get("show_values", True))
+
+    def group(key: str, cards: tuple[Card, ...]) -> str:
+        return ("<div><div style='font-size:0.9rem;opacity:0.7;margin-bottom:2px'>"
+                f"{html.escape(ct_text(key))}</div>"
+                + cards_row_html(cards, deck, values, width=SWEEP_CARD_WIDTH, names=False,
+                                 gap=4) + "</div>")
+
+    st.html("<div style='display:flex;flex-wrap:wrap;gap:4px 20px;align-items:flex-start' "
+            "data-testid='mc-live-sweep-board'>"
+            + group("live.table", live.puzzle.table) + group("live.hand", live.puzzle.hand)
+            + "</div>")
+
+
 def _live_sweep(profile: Profile, live: LiveRound, pupil: PupilLive) -> None:
     """Where is the sweep risk? The table and the hand, and the hand cards as big
     buttons: the pupil taps the one they would not lay down."""
@@ -460,12 +484,9 @@ def _live_sweep(profile: Profile, live: LiveRound, pupil: PupilLive) -> None:
     with st.container(horizontal=True, vertical_alignment="center"):
         st.markdown(f"**{md_escape(question)}**")
         _say(question, "mc_live_say")
-    st.caption(ct("live.table"))
-    st.html(cards_row_html(live.puzzle.table, deck, values, width=72, names=False))
+    _sweep_board(live)
     mine = pupil.mine(live)
     if mine is not None or live.state != "open":
-        st.caption(ct("live.hand"))
-        st.html(cards_row_html(live.puzzle.hand, deck, values, width=72, names=False))
         if mine is not None and mine.answer:
             code = str(mine.answer[0].get("card", "")) if isinstance(mine.answer[0], dict) \
                 else ""
@@ -476,10 +497,7 @@ def _live_sweep(profile: Profile, live: LiveRound, pupil: PupilLive) -> None:
         return
     if st.session_state.get(KEY_LIVE_SHOWN, (None,))[0] != live.id:
         st.session_state[KEY_LIVE_SHOWN] = (live.id, time.monotonic())
-    st.caption(ct("live.hand"))
-    # The hand's cards in one row (three or four fit a phone), then a big button for each,
-    # named as the card is everywhere in the app.
-    st.html(cards_row_html(live.puzzle.hand, deck, values, width=72, names=False))
+    # A big button for each hand card, named as the card is everywhere in the app.
     with st.container(horizontal=True, key="mc_live_hand"):
         for card in live.puzzle.hand:
             st.button(pick_label(str(card), deck, values, current_language()),
@@ -542,7 +560,9 @@ def _live_round(profile: Profile, live: LiveRound, pupil: PupilLive) -> None:
     """The class round, first, whatever its kind (see :mod:`trainer.live`)."""
     with st.container(border=True, key="mc_live"):
         # One bold line, not a heading: on a phone the board must start high on the screen.
-        st.markdown(f"📽️ **{ct('mc.live_title')}**")
+        # A quick round's projector shows its questions, the others' the same cards.
+        title = "mc.live_title_quick" if live.kind == "quick" else "mc.live_title"
+        st.markdown(f"📽️ **{ct(title)}**")
         if live.kind == "sweep":
             _live_sweep(profile, live, pupil)
         elif live.kind == "quick":

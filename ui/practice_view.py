@@ -104,6 +104,8 @@ def wrong_text(wrong: WrongAnswer, deck: Deck) -> str:
         return t("pz_wrong_sum", expr=_expr(list(p["values"])), total=p["total"], sum=p["sum"])
     if wrong.key == "must_take_equal":
         return t("pz_must_take_equal", card=_name(str(p["card"]), deck), value=p["value"])
+    if wrong.key == "must_capture":
+        return t("pz_must_capture", card=_name(str(p["card"]), deck))
     if wrong.key == "group_too_small":
         return t("pz_group_too_small")
     if wrong.key == "not_none":
@@ -263,10 +265,12 @@ def _on_board_add(slot: str, record: Recorder, raw: Any) -> None:
 
 
 def show_puzzle(slot: str, puzzle: Puzzle, record: Recorder,
-                keeper: PuzzleKeeper | None = None) -> PuzzleSession:
+                keeper: PuzzleKeeper | None = None, answers_shown: bool = True) -> PuzzleSession:
     """Draw ``puzzle`` in ``slot`` (a new puzzle starts a fresh state, or the one
     ``keeper`` saved for it: the sets found before a restart) and its controls: the
-    cards are tapped on the board (:mod:`ui.board_component`) to form each set."""
+    cards are tapped on the board (:mod:`ui.board_component`) to form each set. Not
+    ``answers_shown`` (a class round before the teacher's reveal): the result says what
+    the child found and got wrong, never the sets missed nor the best move."""
     if keeper is not None:
         st.session_state[f"{slot}_keeper"] = keeper
     state = state_of(slot)
@@ -302,7 +306,7 @@ def show_puzzle(slot: str, puzzle: Puzzle, record: Recorder,
                        key=f"{slot}_hint_speaker")
 
     if state.result is not None:
-        show_result(state, deck)
+        show_result(state, deck, answers_shown)
         return state
 
     if not board_loaded():
@@ -339,8 +343,9 @@ def _fallback_controls(slot: str, state: PuzzleSession, record: Recorder, deck: 
               disabled=not ready, use_container_width=True)
 
 
-def show_result(state: PuzzleSession, deck: Deck) -> None:
-    """Stars, what was found, what was missed, and every wrong set with its arithmetic."""
+def show_result(state: PuzzleSession, deck: Deck, answers_shown: bool = True) -> None:
+    """Stars, what was found, what was missed (only when ``answers_shown``), and every
+    wrong set with its arithmetic."""
     result = state.result
     assert result is not None
     puzzle = state.puzzle
@@ -354,13 +359,13 @@ def show_result(state: PuzzleSession, deck: Deck) -> None:
     for sol in result.found:
         lines.append("✅ " + solution_text(puzzle, sol, deck))
     missed_key = "pz_best_was" if puzzle.kind == "best-move" else "pz_missed"
-    for sol in result.missed:
+    for sol in result.missed if answers_shown else ():
         lines.append("🔎 " + t(missed_key, what=solution_text(puzzle, sol, deck)))
-    if result.missed_none:
+    if result.missed_none and answers_shown:
         lines.append("🔎 " + t("pz_missed_none"))
     for wrong in result.wrong:
         lines.append("❌ " + wrong_text(wrong, deck))
-    if puzzle.kind == "best-move" and puzzle.ranking:
+    if puzzle.kind == "best-move" and puzzle.ranking and (answers_shown or result.solved):
         best = puzzle.ranking[0]
         lines.append("💬 " + t("pz_best_why", why=coach_text(best.reason, dict(best.params))))
     st.markdown("\n".join(f"- {line}" for line in lines))

@@ -13,9 +13,10 @@ answer without counts. Nothing private: no real name, no nickname, no child's an
 (``trainer.live.LiveSummary`` holds counts only).
 
 The cards are sized by the screen (:data:`CARD_SIZE`): about 160 px tall on a 1920 × 1080
-projector, read from the back of the room. Starting a round and counting its answers
-take a few seconds: a line says so while they run (the tap only asks; the screen's run
-does the work under that line).
+projector, read from the back of the room; a "find all the 15s" table, alone on the
+screen, as big as its number of cards lets them (:func:`table_card_size`).
+Starting a round and counting its answers take a few seconds: a line says so while they
+run (the tap only asks; the screen's run does the work under that line).
 
 The round refreshes itself every :data:`REFRESH_SECONDS` (a fragment of its own: the
 rest of the page is not drawn again); the refresh does not count as the teacher's
@@ -77,6 +78,18 @@ _CODE_IN_ROUND = "font-size:clamp(1.6rem,3vw,3.4rem);font-weight:800;letter-spac
 #: reveal), as a CSS width: about 108 × 162 px at 1920 × 1080 and 77 × 115 at 1366 × 768,
 #: so that a table of 8 cards and the card played fit one line, and the round one screen.
 CARD_SIZE = "min(6.2vw, 10vh)"
+#: The tallest card of a "find all the 15s" table: 17vh wide, about 184 × 276 px at
+#: 1920 × 1080 and 130 × 196 at 1366 × 768 (the round still one screen).
+TABLE_CARD_MAX = "17vh"
+
+
+def table_card_size(count: int) -> str:
+    """A card of a "find all the 15s" table of ``count`` cards, as a CSS width: as big
+    as the screen's width shares out among them (a gap and margins each), at most
+    :data:`TABLE_CARD_MAX`: five cards no longer fill a third of the screen's width."""
+    return f"min({TABLE_CARD_MAX}, calc((100vw - 6rem) / {max(count, 1)} - 20px))"
+
+
 #: A card of a choice of the reveal (a move, a hand card), and of a reveal's many sets.
 SMALL_CARD_SIZE = "min(4vw, 6.4vh)"
 #: More cards than this in a reveal's right sets: drawn at :data:`SMALL_CARD_SIZE`.
@@ -207,22 +220,36 @@ def _bar(choice: Choice, most: int, cards: tuple[Card, ...], words: str, size: s
     on a right one, with a tick), its cards under them, and what it makes under those.
     The bars of every choice rise from one line, so the class compares them at a glance.
     Not ``counted`` (nobody answered): the cards and the words only."""
-    bar = ""
-    if counted:
-        share = 0 if most == 0 else choice.count / most
-        colour = "#2E7D32" if choice.right else "#78909C"
-        mark = "✅ " if choice.right else ""
-        chosen = html.escape(mark + ct_text("live.chosen_by", count=choice.count))
-        bar = (f"<div style='height:{_BAR_AREA};display:flex;flex-direction:column;"
-               "justify-content:flex-end;align-items:center;gap:4px;width:100%'>"
-               f"<div style='{_SMALL};white-space:nowrap'>{chosen}</div>"
-               f"<div style='width:5vw;height:calc(({_BAR_AREA} - 2.8rem) * {share:.3f});"
-               f"min-height:6px;background:{colour};border-radius:8px 8px 0 0'></div></div>")
+    bar = _bar_of(choice.count, most, choice.right) if counted else ""
     return ("<div style='display:flex;flex-direction:column;align-items:center;gap:8px;"
             "min-width:14vw;max-width:30vw;padding:0 8px' "
             f"data-testid='tc-live-choice' data-right='{int(choice.right)}'>"
             + bar + _cards(cards, size)
             + f"<div style='{_SMALL};text-align:center'>{html.escape(words)}</div></div>")
+
+
+def _bar_of(count: int, most: int, right: bool, label: str = "") -> str:
+    """How many chose it (``label``, else "chosen by N") over a bar as tall as the count."""
+    share = 0 if most == 0 else count / most
+    colour = "#2E7D32" if right else "#78909C"
+    mark = "✅ " if right else ""
+    chosen = html.escape(mark + (label or ct_text("live.chosen_by", count=count)))
+    return (f"<div style='height:{_BAR_AREA};display:flex;flex-direction:column;"
+            "justify-content:flex-end;align-items:center;gap:4px;width:100%'>"
+            f"<div style='{_SMALL};white-space:nowrap'>{chosen}</div>"
+            f"<div style='width:5vw;height:calc(({_BAR_AREA} - 2.8rem) * {share:.3f});"
+            f"min-height:6px;background:{colour};border-radius:8px 8px 0 0'></div></div>")
+
+
+def _others_bar(summary: LiveSummary, most: int, key: str) -> list[str]:
+    """The wrong choices fewer than ``MIN_WRONG_GIVERS`` pupils made, as one grey bar
+    with no cards ("other moves: 2"): none when nobody made one."""
+    if not summary.others:
+        return []
+    return ["<div style='display:flex;flex-direction:column;align-items:center;gap:8px;"
+            "min-width:14vw;padding:0 8px' data-testid='tc-live-others'>"
+            + _bar_of(summary.others, most, False, ct_text(key, count=summary.others))
+            + "</div>"]
 
 
 #: More cards than this in a reveal's choices: drawn at :data:`SMALL_CARD_SIZE` (the
@@ -255,8 +282,8 @@ def _move_words(choice: Choice) -> str:
 
 def _reveal_best(live: LiveRound, summary: LiveSummary) -> None:
     nobody = _nobody(summary)
-    most = max((c.count for c in summary.choices), default=0)
-    shown = list(summary.choices[:MAX_BARS])
+    most = max((summary.others, *(c.count for c in summary.choices)))
+    shown = list(summary.choices[:MAX_BARS - bool(summary.others)])
     best_bar = next((c for c in summary.choices if c.right), None)
     if best_bar is not None and best_bar not in shown:  # the best move's bar, always
         shown[-1] = best_bar
@@ -264,7 +291,8 @@ def _reveal_best(live: LiveRound, summary: LiveSummary) -> None:
         shown = [c for c in shown if c.right]
     size = _choice_size(len(c.take) + 1 for c in shown)
     _choices([_bar(choice, most, (*choice.take, choice.card), _move_words(choice), size,
-                   not nobody) for choice in shown])
+                   not nobody) for choice in shown]
+             + _others_bar(summary, most, "live.other_moves"))
     if not nobody:
         _line(ct_text("live.best_right", count=summary.all_right), _MID, "tc-live-all-right")
     best = live.puzzle.ranking[0] if live.puzzle.ranking else None
@@ -275,16 +303,18 @@ def _reveal_best(live: LiveRound, summary: LiveSummary) -> None:
 
 def _reveal_sweep(live: LiveRound, summary: LiveSummary) -> None:
     nobody = _nobody(summary)
-    most = max((c.count for c in summary.choices), default=0)
+    most = max((summary.others, *(c.count for c in summary.choices)))
+    judgements = {c.card: c for c in live.sweep}
     bars = []
-    for choice, judged in zip(summary.choices, live.sweep, strict=True):
+    for choice in summary.choices:
+        judged = judgements[choice.card]
         if nobody and not choice.right:  # no spread to draw: the risky card alone
             continue
         words = (ct_text("live.sweep_risky", arithmetic=judged.arithmetic, need=judged.need)
                  if judged.risky and judged.need is not None
                  else ct_text("live.sweep_safe", arithmetic=judged.arithmetic))
         bars.append(_bar(choice, most, (choice.card,), words, CARD_SIZE, not nobody))
-    _choices(bars)
+    _choices(bars + _others_bar(summary, most, "live.other_cards"))
     if nobody:
         return
     _line(ct_text("live.sweep_right", count=summary.all_right), _MID, "tc-live-all-right")
@@ -356,8 +386,8 @@ def _question(live: LiveRound) -> None:
         st.html("".join(f"<div style='{_BIG}' data-testid='tc-live-question'>"
                         f"{html.escape(quick_question(q))}</div>" for q in live.questions))
         return
-    if live.kind == "fifteens":
-        st.html(_cards(puzzle.table))
+    if live.kind == "fifteens":  # the table alone: its cards grow to the screen
+        st.html(_cards(puzzle.table, table_card_size(len(puzzle.table))))
         return
     st.caption(ct("live.from_game" if live.source == "game" else "live.from_deal"))
     # The table and the hand side by side (the hand wraps under a long table).

@@ -14,6 +14,7 @@ import sqlalchemy as sa
 from puzzles.practice import Attempt
 from trainer.classroom import Classroom, TeacherSession
 from trainer.classroom_views import ClassroomError
+from trainer.live import LiveClass
 from trainer.live_view import (
     SEEN_SECONDS,
     STUCK_MINUTES,
@@ -227,6 +228,12 @@ def test_one_query_for_the_view_whatever_the_class_size(store: Storage, clock) -
         reads = _statements(store, lambda v=view, c=info.id: v.pupils(c, touch=False))
         rows = _statements(store, lambda c=info.id: store.live_view_rows(c))
         assert len(rows) == 1, rows  # the view's read: one SELECT
+        # With a round open ("stuck" waits on it), still one SELECT: the round comes joined.
+        live = LiveClass(view.room).start(info.id, 1, seed=code, kind="quick")
+        with_round = _statements(store, lambda v=view, c=info.id: v.pupils(c, touch=False))
+        assert len(with_round) == len(reads) == 3, with_round  # the access check's 2 + 1
+        assert store.live_view_read(info.id)[1] == store.live_round(info.id)
+        assert store.live_view_read(info.id)[1].id == live.id
         assert len(view.pupils(info.id)) == size
         assert view.pupils(info.id)[0].group == "Table 1"
         counts[size] = len(reads)

@@ -106,11 +106,10 @@ class LiveView:
         since = at - timedelta(minutes=ONLINE_MINUTES)
         if info.signed_out_at is not None and info.signed_out_at > since:
             since = info.signed_out_at  # "Sign out every tablet"
-        live = self.storage.live_round(class_id)  # one read by the class's index
+        rows, live = self.storage.live_view_read(class_id)  # ONE query, whatever the size
         if live is not None and (live.kind not in LIVE_KINDS or left_open(live.created_at)):
             live = None  # not a round the pupils see (another part's, or left open)
-        seen = [self._now(row, at, since, live)
-                for row in self.storage.live_view_rows(class_id)]
+        seen = [self._now(row, at, since, live) for row in rows]
         return sorted(seen, key=lambda p: not p.signed_in)  # stable: by nickname within
 
     @staticmethod

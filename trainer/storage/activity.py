@@ -13,8 +13,8 @@ One row per pupil in ``pupil_activity``, kept current two ways:
   no class has none: nothing is written for it).
 
 So the teacher's view of a class, whatever its size, is one query
-(:meth:`ActivityStore.live_view_rows`): the class's pupils, their group, their row and
-the assignment named in it, joined.
+(:meth:`ActivityStore.live_view_read`): the class's pupils, their group, their row and
+the assignment named in it, and the class's open live round, joined.
 """
 
 from __future__ import annotations
@@ -23,12 +23,14 @@ import contextlib
 import json
 from dataclasses import dataclass
 from datetime import datetime
+from types import SimpleNamespace
 from typing import Any
 
 import sqlalchemy as sa
 
 from .activity_answers import BUCKET_SECONDS, RECENT_MINUTES, note_answers, recent_counts
 from .classroom import AssignmentRow
+from .live import LiveRoundRow, live_round_row
 from .schema import (
     Database,
     assignments,
@@ -36,6 +38,7 @@ from .schema import (
     class_groups,
     class_members,
     group_members,
+    live_rounds,
     now,
     profiles,
     pupil_activity,
@@ -115,7 +118,18 @@ class ActivityStore(Database):
 
     def live_view_rows(self, class_id: int) -> list[ActivityRow]:
         """Every pupil of the class with their group and activity, in ONE query."""
+        return self.live_view_read(class_id)[0]
+
+    def live_view_read(self, class_id: int) -> tuple[list[ActivityRow], LiveRoundRow | None]:
+        """Every pupil of the class with their group and activity, and the class's round
+        that is not closed (what "stuck" waits on), in ONE query: the round is the same on
+        every row (a join on nothing with the round's one-row lookup by the class's index;
+        a class with no pupils has nothing to show, round or not)."""
         a = assignments.c
+        lr = live_rounds.c
+        open_round = (sa.select(*(column.label(f"lr_{column.name}") for column in lr))
+                      .where((lr.class_id == class_id) & (lr.state != "closed"))
+                      .order_by(lr.id.desc()).limit(1).subquery("open_round"))
         query = (sa.select(class_members.c.profile_id, class_members.c.real_name,
                            profiles.c.nickname, profiles.c.avatar,
                            class_groups.c.name.label("group_name"),
@@ -127,7 +141,7 @@ class ActivityStore(Database):
                            a.id.label("a_id"), a.class_id.label("a_class_id"),
                            a.kind.label("a_kind"), a.spec.label("a_spec"), a.due.label("a_due"),
                            a.created_at.label("a_created_at"), a.group_id.label("a_group_id"),
-                           a.profile_id.label("a_profile_id"))
+                           a.profile_id.label("a_profile_id"), *open_round.c)
                  .join(profiles, profiles.c.id == class_members.c.profile_id)
                  .outerjoin(group_members,
                             group_members.c.profile_id == class_members.c.profile_id)
@@ -136,13 +150,19 @@ class ActivityStore(Database):
                             pupil_activity.c.profile_id == class_members.c.profile_id)
                  .outerjoin(assignments, (a.id == pupil_activity.c.assignment_id)
                             & (a.class_id == class_members.c.class_id))
+                 .outerjoin(open_round, sa.true())
                  .where(class_members.c.class_id == class_id)
                  .order_by(sa.func.lower(profiles.c.nickname), class_members.c.profile_id))
         with self.engine.connect() as conn:
             rows = conn.execute(query).all()
+        live = None
+        if rows and rows[0].lr_id is not None:
+            first = rows[0]._mapping
+            live = live_round_row(SimpleNamespace(**{
+                column.name: first[f"lr_{column.name}"] for column in lr}))
         return [ActivityRow(
             r.profile_id, r.nickname, r.avatar, r.real_name, r.group_name, r.device, r.page,
             _assignment_of(r), aware(r.page_since), aware(r.seen_at), aware(r.answer_at),
             aware(r.right_at), int(r.wrong_streak or 0),
             tuple(tuple(b) for b in json.loads(r.recent or "[]")),  # type: ignore[misc]
-            r.answer_what) for r in rows]
+            r.answer_what) for r in rows], live

@@ -61,7 +61,7 @@ class LiveAnswerRow:
     created_at: datetime
 
 
-def _round(row: Any) -> LiveRoundRow:
+def live_round_row(row: Any) -> LiveRoundRow:
     created = aware(row.created_at)
     assert created is not None
     return LiveRoundRow(row.id, row.class_id, row.kind, json.loads(row.spec), row.state,
@@ -86,7 +86,7 @@ class LiveStore(Database):
             new_id = conn.execute(live_rounds.insert().values(
                 class_id=class_id, kind=kind, spec=json.dumps(spec, sort_keys=True),
                 state="open", created_at=now())).inserted_primary_key[0]
-            return _round(conn.execute(sa.select(live_rounds)
+            return live_round_row(conn.execute(sa.select(live_rounds)
                                        .where(live_rounds.c.id == new_id)).one())
 
     def live_round(self, class_id: int) -> LiveRoundRow | None:
@@ -95,7 +95,7 @@ class LiveStore(Database):
             row = conn.execute(sa.select(live_rounds).where(
                 (live_rounds.c.class_id == class_id) & (live_rounds.c.state != "closed"))
                 .order_by(live_rounds.c.id.desc()).limit(1)).first()
-        return None if row is None else _round(row)
+        return None if row is None else live_round_row(row)
 
     def set_live_round_state(self, class_id: int, round_id: int, state: str) -> LiveRoundRow:
         """Reveal or close a round of this class (a round only moves forward: revealing a
@@ -113,7 +113,7 @@ class LiveStore(Database):
                 & live_rounds.c.state.in_(before)).values(**values)).rowcount
             if not moved:
                 raise StorageError("live.gone")
-            return _round(conn.execute(sa.select(live_rounds)
+            return live_round_row(conn.execute(sa.select(live_rounds)
                                        .where(live_rounds.c.id == round_id)).one())
 
     def record_live_answer(self, round_id: int, profile_id: int, answer: list[Any],

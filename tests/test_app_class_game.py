@@ -23,6 +23,7 @@ from tests.test_app_helpers import assert_ok, board_data, board_text, component_
 from tests.test_app_live_round import _setup  # noqa: F401 (autouse: the clock, cheap PINs)
 from trainer.board_view import move_key
 from trainer.class_game import COMPUTER_AVATAR, ClassGame, ClassGames, TurnResult, move_of
+from trainer.classroom import say
 from trainer.i18n import card_name
 from trainer.words import coach_text
 
@@ -141,7 +142,7 @@ def test_a_class_plays_the_computer_by_votes_to_the_end() -> None:
 
 
 def test_the_vote_names_the_sides_in_words_and_the_buttons_say_they_work() -> None:
-    """Issue 34: on the pupil's board one line of words (who plays, the score, the round)
+    """Issue 29: on the pupil's board one line of words (who plays, the score, the round)
     instead of the Play page's icons, "Our class" and "The computer" (never "Computer 2"),
     a compact board for a phone; on the projector the same names, and the game's buttons
     watched for the "Working…" sign, which goes when a tap is answered."""
@@ -237,6 +238,8 @@ def test_ending_a_game_asks_first_then_shows_the_points_so_far() -> None:
     mine, theirs = ended.points_so_far()[:2]
     seen = shown(teacher.main)
     assert f"Game ended. Points so far: the class {mine}, the computer {theirs}." in seen
+    # The score line above says the same points (it said the finished rounds' 0-0).
+    assert say("class_game.score", {"mine": mine, "theirs": theirs}, "en") in seen
     ahead = ("The class was ahead!" if mine > theirs else "The computer was ahead."
              if theirs > mine else "Nobody was ahead: a draw.")
     assert ahead in seen and "Quokka" not in seen

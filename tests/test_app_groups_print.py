@@ -90,7 +90,7 @@ def test_the_print_part_prints_one_groups_sheets_and_cards(media) -> None:  # no
 
 
 def test_a_groups_cards_print_with_the_pins_they_have(media) -> None:  # noqa: F811
-    """Issue 34: a group's cards without new PINs. Each card has the pupil's PIN as it is,
+    """Issue 29: a group's cards without new PINs. Each card has the pupil's PIN as it is,
     no one's changes (the cards in the pupils' hands still work); a pupil whose PIN was
     not kept gets a line to write it on, and the teacher is told so by name."""
     db, info, ids, table = _grouped()

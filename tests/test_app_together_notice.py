@@ -96,8 +96,8 @@ def test_nothing_for_a_child_of_no_class() -> None:
 def test_one_small_read_per_look() -> None:
     db = store()
     (room, info), ids = _class(db, "Ms Díaz", "3B", "Quokka", ["4821"])
+    ClassGames(room).start(info.id, seed=7)  # a game, then a round as an interlude: both
     LiveClass(room).start(info.id, 1, seed="s34", kind="quick")
-    ClassGames(room).start(info.id, seed=7)
     statements: list[str] = []
 
     def count(conn, cursor, statement, *args) -> None:

@@ -151,7 +151,7 @@ def test_a_class_plays_the_computer_by_votes_on_three_tablets(server, browser_ty
                     page.locator(".eb-card").first.wait_for(timeout=15_000)
                     _wait_idle(page)
                 lola.screenshot(path=str(_artifact("29-vote-phone-board.png")), full_page=True)
-                # Issue 34: on the phone, the table and the class's hand in sight without
+                # Issue 29: on the phone, the table and the class's hand in sight without
                 # scrolling, the sides named in words, no "Computer 2".
                 sight = _in_sight(lola)
                 assert "Our class" in sight["header"] and "The computer" in sight["header"]
@@ -175,7 +175,7 @@ def test_a_class_plays_the_computer_by_votes_on_three_tablets(server, browser_ty
                 expected = [0] * (bars.count() - 2) + [1, 2] \
                     if legal[0].card != legal[-1].card else [0] * (bars.count() - 1) + [3]
                 assert spread == expected, spread
-                # Issue 34: cards read from the back of the room (140-180 px tall at 1080).
+                # Issue 29: cards read from the back of the room (140-180 px tall at 1080).
                 heights = screen.evaluate(
                     "() => [...document.querySelectorAll('[data-testid=tc-cg-table] svg, "
                     "[data-testid=tc-cg-table] img, [data-testid=tc-cg-hand] svg, "
@@ -230,7 +230,7 @@ def _room(db_path) -> tuple[Classroom, sa.Engine]:
 
 
 def test_the_computer_leads_then_the_teacher_ends_the_game_midway(server, browser_type_launch_args) -> None:  # noqa: E501,F811
-    """Issue 35: the computer's first move said on the projector, its robot drawn in
+    """Issue 29: the computer's first move said on the projector, its robot drawn in
     colour (the page's font has a small grey one of its own); "End the game" asks first
     (No, go on / Yes, end the game), then the projector shows the points so far and who
     was ahead, and the tablet says the game was ended."""

@@ -353,7 +353,7 @@ def test_wrong_passwords_on_a_phone_never_lock_the_teacher_out_on_her_tablet(
 
 
 def test_two_quick_taps_on_assign_make_one_assignment_and_it_is_said_by_the_button(server, browser_type_launch_args) -> None:  # noqa: E501,F811
-    """Issue 35: two quick taps on "Assign it" made one assignment, but the second landed
+    """Issue 29: two quick taps on "Assign it" made one assignment, but the second landed
     on the form just cleared and "Choose the group first: nothing was assigned." came at
     the top of the page, out of sight. Now the first tap marks the button "Working…" and
     the second is ignored; what Assign did is said under the button."""

@@ -30,6 +30,7 @@ from trainer.class_game import (
 from trainer.classroom import Classroom, TeacherSession
 from trainer.classroom_views import ClassroomError
 from trainer.evidence import game_of
+from trainer.live import LiveClass, PupilLive
 from trainer.storage import NewMember, Storage
 from trainer.words import seat_label, seat_name
 
@@ -263,7 +264,7 @@ def test_a_whole_game_played_to_its_end_by_votes(store: Storage) -> None:
         if game.state == "round_over":
             game = games.next_round(info.id, game.id)
             rounds += 1
-            # Issue 35: the computer's lead of the new round is kept for the projector.
+            # Issue 29: the computer's lead of the new round is kept for the projector.
             round_ = game.session.round
             led = [e for e in round_.history if e.kind == "play"]
             assert (game.last is None) == (not led)
@@ -308,6 +309,21 @@ def test_a_new_game_closes_the_one_before_and_a_stale_one_leaves_the_tablets(
     assert store.class_game(info.id).id == second.id  # the projector still shows it, to end
 
 
+def test_a_new_game_closes_a_live_round_left_open_so_the_class_can_vote(
+        store: Storage) -> None:
+    games, info, ana, *_ = _class(store)
+    room = games.room
+    LiveClass(room).start(info.id, 1, seed="left-open", kind="quick")
+    assert PupilLive(store, ana).current() is not None  # the tablets show the round
+    game = games.start(info.id, seed=SEED)
+    assert store.live_round(info.id) is None
+    assert PupilLive(store, ana).current() is None
+    assert PupilVote(store, ana).current().id == game.id  # so they can vote
+    # A round started during the game is the teacher's interlude: the game stays.
+    LiveClass(room).start(info.id, 1, seed="interlude", kind="quick")
+    assert games.current(info.id).id == game.id
+
+
 def test_the_turn_result_keeps_what_the_projector_draws(store: Storage) -> None:
     games, info, ana, *_ = _class(store)
     game = _voting(games, info.id)
@@ -321,7 +337,7 @@ def test_the_turn_result_keeps_what_the_projector_draws(store: Storage) -> None:
 
 
 def test_the_views_name_the_sides_plainly_and_the_record_keeps_its_own(store: Storage) -> None:
-    """Issue 34: a child voting read "Computer 2" and the class's code name; the views
+    """Issue 29: a child voting read "Computer 2" and the class's code name; the views
     name the sides ("Our class", "The computer"), for drawing only."""
     games, info, ana, *_ = _class(store)
     game = _voting(games, info.id)
@@ -370,7 +386,7 @@ def test_no_tablet_is_sent_the_computers_hand(store: Storage) -> None:
 
 
 def test_the_computers_first_move_is_kept_for_the_projector(store: Storage) -> None:
-    """Issue 35: when the computer leads, the projector showed its cards played but not
+    """Issue 29: when the computer leads, the projector showed its cards played but not
     the move; the game keeps it (no class move: the opening) until the class votes."""
     games, info, ana, *_ = _class(store)
     led = games.start(info.id, seed=1)  # the computer leads: it lays the 8 de bastos
@@ -387,7 +403,7 @@ def test_the_computers_first_move_is_kept_for_the_projector(store: Storage) -> N
 
 
 def test_the_teacher_ends_a_game_midway_with_its_points_so_far(store: Storage) -> None:
-    """Issue 35: "End the game" took the game off every screen mid-round with no result;
+    """Issue 29: "End the game" took the game off every screen mid-round with no result;
     now it is ended (the vote closed, the points so far and who was ahead kept on the
     projector, the tablets told) until the teacher closes it."""
     games, info, ana, leo, _mia = _class(store)

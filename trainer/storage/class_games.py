@@ -27,7 +27,16 @@ from puzzles.practice import Attempt
 
 from .activity_answers import note_vote
 from .practice import add_attempts, attempt_values
-from .schema import Database, StorageError, aware, class_games, class_members, class_votes, now
+from .schema import (
+    Database,
+    StorageError,
+    aware,
+    class_games,
+    class_members,
+    class_votes,
+    live_rounds,
+    now,
+)
 from .versions import bump_class, bump_profiles
 
 __all__ = ["ClassGameRow", "ClassGameStore", "CLASS_GAME_STATES"]
@@ -67,14 +76,19 @@ class ClassGameStore(Database):
     def start_class_game(self, class_id: int, *, level: str, target: int, seed: int,
                          record: dict[str, Any], state: str, turn: int,
                          last: dict[str, Any] | None = None) -> ClassGameRow:
-        """A new game of the class; the one before it, if any, is closed. ``last``: what
-        the computer played before the class's first vote, if it led."""
+        """A new game of the class; the one before it, if any, is closed, and so is a live
+        round left open: the teacher has moved on, and a tablet shows a live round before
+        the class's game (the pupils could not vote while it stayed). ``last``: what the
+        computer played before the class's first vote, if it led."""
         stamp = now()
         with self.transaction() as conn:
             bump_class(conn, class_id)  # the class's row first: starts of two tabs queue
             conn.execute(class_games.update().where(
                 (class_games.c.class_id == class_id) & (class_games.c.state != "closed"))
                 .values(state="closed", updated_at=stamp))
+            conn.execute(live_rounds.update().where(
+                (live_rounds.c.class_id == class_id) & (live_rounds.c.state != "closed"))
+                .values(state="closed"))
             new_id = conn.execute(class_games.insert().values(
                 class_id=class_id, level=level, target=target, seed=seed,
                 record=json.dumps(record), state=state, turn=turn,

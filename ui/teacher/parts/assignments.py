@@ -3,6 +3,7 @@ and each one's progress, pupil by pupil."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pandas as pd
@@ -54,9 +55,24 @@ def _say(kind: str, key: str, **params: Any) -> None:
     st.session_state[KEY_SAID] = (kind, key, params)
 
 
+#: A tap of Assign on the form just emptied, this soon after one that assigned, is the
+#: same tap twice, not a new assignment: the "Working…" marker catches most second taps,
+#: but one that comes between the server's answer and the marker's redraw lands on the
+#: emptied form, and was refused "Choose the group first" under the "Assigned" it
+#: replaced (a persona saw it). Nobody refills the form in that time.
+SAME_TAP_SECONDS = 2.0
+KEY_ASSIGNED_AT = "tc_as_assigned_at"
+
+
 @answered
 @safe_callback
 def _on_assign(class_id: int, kind: str, capture_sum: int) -> None:
+    state = st.session_state
+    assigned = state.get(KEY_ASSIGNED_AT)
+    if (assigned is not None and time.monotonic() - assigned[0] < SAME_TAP_SECONDS
+            and all(state.get(key) in (empty, None) for key, empty in _CLEARED.items())):
+        state[KEY_SAID] = assigned[1]  # the same tap twice, on the form just emptied
+        return
     try:
         _assign(class_id, kind, capture_sum)
     except ClassroomError as err:
@@ -86,6 +102,7 @@ def _assign(class_id: int, kind: str, capture_sum: int) -> None:
     row = teacher_room().create_assignment(class_id, kind, spec, due=due, group_id=group,
                                            profile_id=pupil)
     _say("success", "assign.created", what=describe(row, current_language()))
+    state[KEY_ASSIGNED_AT] = (time.monotonic(), state[KEY_SAID])
     # A clean form (issue 29: it kept its facts, and a second tap assigned them twice).
     for key, empty in _CLEARED.items():
         state[key] = empty

@@ -234,7 +234,9 @@ def _last_turn(game: ClassGame, last: TurnResult, deck: Deck) -> None:
 
 
 def _score(game: ClassGame) -> str:
-    mine, theirs = game.totals
+    # A game ended early counts the round under way as if it ended now: the score line
+    # says the same points as the "points so far" under it (it said 0-0 above 1-1).
+    mine, theirs = (game.points_so_far() if game.ended else game.totals)[:2]
     return ct_text("class_game.score", mine=mine, theirs=theirs)
 
 

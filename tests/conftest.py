@@ -19,6 +19,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -188,3 +189,25 @@ def make_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Calla
     yield make
     for engine in engines:
         engine.dispose()
+
+
+#: The live view's tests' clock starts here (a Friday morning lesson).
+T0 = datetime(2026, 12, 4, 9, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """Put the app's clock at ``T0 + minutes``. The clock runs on from the first read of
+    each value (trainer.clock): a value an earlier test read would start late, so each is
+    read afresh."""
+
+    def at(minutes: float = 0) -> datetime:
+        from trainer import clock as app_clock
+
+        app_clock._offset.cache_clear()
+        when = T0 + timedelta(minutes=minutes)
+        monkeypatch.setenv("ESCOBA_NOW", when.isoformat())
+        return when
+
+    at(0)
+    return at

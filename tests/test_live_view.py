@@ -5,13 +5,14 @@ stuck, its access checks, and ONE query per refresh whatever the class's size.""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
 
 from puzzles.practice import Attempt
+from tests.conftest import T0
 from trainer.classroom import Classroom, TeacherSession
 from trainer.classroom_views import ClassroomError
 from trainer.live import LiveClass
@@ -26,7 +27,6 @@ from trainer.live_view import (
 )
 from trainer.storage import NewMember, Storage
 
-T0 = datetime(2026, 12, 4, 9, 0, tzinfo=UTC)
 FACTS = {"facts": ["7+8"], "capture_sum": 15, "count": 10}
 
 
@@ -34,19 +34,6 @@ FACTS = {"facts": ["7+8"], "capture_sum": 15, "count": 10}
 def store(make_store) -> Storage:
     """A Storage on SQLite and on PostgreSQL (conftest's ``make_store``)."""
     return make_store()
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> Any:
-    """Put the app's clock at ``T0 + minutes`` (trainer.clock reads ESCOBA_NOW anew)."""
-
-    def at(minutes: float = 0) -> datetime:
-        when = T0 + timedelta(minutes=minutes)
-        monkeypatch.setenv("ESCOBA_NOW", when.isoformat())
-        return when
-
-    at(0)
-    return at
 
 
 def _attempt(correct: bool = True, **changes: Any) -> Attempt:

@@ -14,7 +14,7 @@ waiting for the reveal) is never stuck."""
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import date
 from typing import Any
 
 import pytest
@@ -22,8 +22,6 @@ import pytest
 from escoba import Card
 from puzzles import Puzzle, check
 from puzzles.practice import Attempt
-from tests.test_live_view import T0
-from trainer import clock as app_clock
 from trainer.classroom import Classroom, TeacherSession
 from trainer.live import LiveClass, LiveRound, PupilLive
 from trainer.live_view import STUCK_MINUTES, ActivityNotes, LiveView, PupilNow
@@ -36,16 +34,6 @@ SEED = "abc"  # fifteens:2:15:abc: 5c 6c 7e 10o, one set: 5c + 10o
 @pytest.fixture
 def store(make_store) -> Storage:
     return make_store()
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> Any:
-    def at(minutes: float = 0) -> None:
-        app_clock._offset.cache_clear()  # each value read afresh (see the together test)
-        monkeypatch.setenv("ESCOBA_NOW", (T0 + timedelta(minutes=minutes)).isoformat())
-
-    at(0)
-    return at
 
 
 def _class(store: Storage) -> tuple[LiveClass, Any, int, int, int]:

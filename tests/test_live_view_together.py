@@ -9,13 +9,12 @@ for the reveal), or given on the page before; and a vote wrote nothing the view 
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import date
 from typing import Any
 
 import pytest
 
-from tests.test_live_view import T0, _attempt
-from trainer import clock as app_clock
+from tests.test_live_view import _attempt
 from trainer.class_game import ClassGames, PupilVote
 from trainer.classroom import Classroom, TeacherSession
 from trainer.live import LiveClass, PupilLive
@@ -28,18 +27,6 @@ DAY = date(2026, 12, 4)
 @pytest.fixture
 def store(make_store) -> Storage:
     return make_store()
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> Any:
-    def at(minutes: float = 0) -> None:
-        # The clock runs on from the first read of each value: a value an earlier test
-        # read would start late, so each is read afresh.
-        app_clock._offset.cache_clear()
-        monkeypatch.setenv("ESCOBA_NOW", (T0 + timedelta(minutes=minutes)).isoformat())
-
-    at(0)
-    return at
 
 
 def _class(store: Storage) -> tuple[Any, ...]:

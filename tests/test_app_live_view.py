@@ -114,7 +114,7 @@ def test_reruns_on_one_page_write_once_a_minute_and_a_pupil_sees_no_view() -> No
         assert len(writes.seen) == 1  # a new page: one UPDATE
     finally:
         sa.event.remove(sa.engine.Engine, "before_cursor_execute", writes)
-    (row,) = db.live_view_rows(info.id)
+    (row,), _round = db.live_view_read(info.id)
     assert row.page == "daily"
     # The pupil's session reaches no teacher page, the live view included.
     at.switch_page(TEACHER).run()

@@ -164,7 +164,7 @@ def test_a_pupil_moved_to_another_class_shows_in_the_new_one_only(store: Storage
                                                                   clock) -> None:
     view, info, (ana, *_) = _class(store)
     ActivityNotes(store, ana.profile_id, info.id).page("puzzles", None, None, None)
-    row = store.live_view_rows(info.id)[0]
+    row = store.live_view_read(info.id)[0][0]
     assert row.page == "puzzles"
     # An assignment of another class named in the row is not drawn.
     store.note_activity(info.id, ana.profile_id, device=None, page="my_class",
@@ -213,7 +213,7 @@ def test_one_query_for_the_view_whatever_the_class_size(store: Storage, clock) -
                 "my_class", task.id if i % 2 else None, device_label(str(i)), None)
             store.record_attempt(member.profile_id, _attempt(i % 3 != 0))
         reads = _statements(store, lambda v=view, c=info.id: v.pupils(c, touch=False))
-        rows = _statements(store, lambda c=info.id: store.live_view_rows(c))
+        rows = _statements(store, lambda c=info.id: store.live_view_read(c))
         assert len(rows) == 1, rows  # the view's read: one SELECT
         # With a round open ("stuck" waits on it), still one SELECT: the round comes joined.
         live = LiveClass(view.room).start(info.id, 1, seed=code, kind="quick")
@@ -234,4 +234,4 @@ def test_an_answer_writes_its_row_in_its_own_transaction(store: Storage, clock) 
     seen = _statements(store, lambda: store.record_attempt(ana.profile_id, _attempt()))
     activity = [s for s in seen if "pupil_activity" in s]
     assert len(activity) == 2  # the row read by its key, and its update
-    assert store.live_view_rows(info.id)[0].answer_at is not None
+    assert store.live_view_read(info.id)[0][0].answer_at is not None

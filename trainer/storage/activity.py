@@ -116,10 +116,6 @@ class ActivityStore(Database):
                          .where(pupil_activity.c.profile_id == profile_id)
                          .values(page=None, assignment_id=None, page_since=None))
 
-    def live_view_rows(self, class_id: int) -> list[ActivityRow]:
-        """Every pupil of the class with their group and activity, in ONE query."""
-        return self.live_view_read(class_id)[0]
-
     def live_view_read(self, class_id: int) -> tuple[list[ActivityRow], LiveRoundRow | None]:
         """Every pupil of the class with their group and activity, and the class's round
         that is not closed (what "stuck" waits on), in ONE query: the round is the same on

@@ -24,6 +24,8 @@ from typing import Any, TypeVar
 
 import streamlit as st
 
+from .classroom import ct_text
+
 __all__ = ["busy_buttons", "answered", "KEY_ANSWERED"]
 
 #: Session key: how many taps of watched buttons the server has answered.
@@ -49,9 +51,9 @@ def answered(fn: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def busy_buttons(keys: Sequence[str], text: str, *, key: str) -> None:
+def busy_buttons(keys: Sequence[str], *, key: str) -> None:
     """Watch the buttons of ``keys`` (a key ending in ``*``: every key it begins) and
-    show ``text`` on one as soon as it is tapped. Drawn after them, in the same run."""
-    _BUSY(key=key, data={"keys": list(keys), "text": text,
+    show "Working…" on one as soon as it is tapped. Drawn after them, in the same run."""
+    _BUSY(key=key, data={"keys": list(keys), "text": ct_text("class_game.working"),
                          "answered": st.session_state.get(KEY_ANSWERED, 0)},
           width="content", height="content")

@@ -181,7 +181,7 @@ def _new_assignment(snap: ClassSnapshot) -> None:
                               args=(info.id, kind, capture_sum), width="stretch",
                               key=KEY_CREATE)
         _said()
-    busy_buttons([KEY_CREATE], ct_text("class_game.working"), key="tc_as_busy")
+    busy_buttons([KEY_CREATE], key="tc_as_busy")
 
 
 def _said() -> None:

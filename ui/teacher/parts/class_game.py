@@ -380,7 +380,7 @@ def _end_buttons(class_id: int, game: ClassGame) -> None:
 def _working() -> None:
     """The sign on a tapped button of the game until the part is drawn again (a close
     of the vote can take seconds while the tablets are busy)."""
-    busy_buttons(_BUSY_KEYS, ct_text("class_game.working"), key="tc_cg_busy")
+    busy_buttons(_BUSY_KEYS, key="tc_cg_busy")
 
 
 def show(view: OpenClass) -> None:

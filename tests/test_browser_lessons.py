@@ -126,6 +126,7 @@ def _play_stage(page, mirror: LessonRunner, stage: str, taps: _Taps,
 
 def _open_lessons(page, url: str, name: str, taps: _Taps) -> None:
     _new_profile(page, url, name)
+    _wait_idle(page)  # the welcome read, as a child does, before the tap
     page.get_by_role("link", name="New to Escoba? Start here!").click()
     page.get_by_role("button", name="New to Escoba? Start here!").click()
     taps.count += 2

@@ -604,8 +604,25 @@ export default function (component) {
   // heard it; said once per mount, that session offered the text choosers beside it.
   if (!data.ready && st.readyFor !== data.session) {
     st.readyFor = data.session;
-    setStateValue("ready", data.session || true);
+    whenCurrent(parentElement, () => setStateValue("ready", data.session || true));
   }
+}
+
+// Run `say` once the board belongs to the page on screen. The word reruns the page, and
+// Streamlit 1.67 folds reruns asked close together into one that opens the page of the
+// last ask: a board still loading as the child taps a menu link (its page already left,
+// so drawn stale or no longer in the document) would take the child back to its page.
+// Stale: said when the run reaches it again; gone: never (the next board says it).
+function whenCurrent(parentElement, say) {
+  const node = parentElement.host || parentElement;
+  if (!node.isConnected) return;
+  const stale = node.closest('[data-stale="true"]');
+  if (!stale) { say(); return; }
+  const watch = new MutationObserver(() => {
+    if (!node.isConnected) { watch.disconnect(); return; }
+    if (stale.getAttribute("data-stale") !== "true") { watch.disconnect(); say(); }
+  });
+  watch.observe(stale, { attributes: true, attributeFilter: ["data-stale"] });
 }
 
 // ------------------------------------------- issue 23: counters, warnings, success ----------

@@ -243,7 +243,7 @@ def fill_child(conn: Any, profile_id: int, material: Material, days: list[date],
         game_turns = 0
         if n % games_every == games_every - 1:
             game_turns = _copy_game(conn, rng.choice(material.games), profile_id,
-                                    next(clock), (games, moves, results), written, day)
+                                    next(clock), (games, moves, results), written, day, rows)
             bumps += game_turns + 1  # each turn's save with its evidence, and the last
         # A lesson level now and then, on the path in order.
         if next_level < len(material.levels) and rng.random() < 0.4:
@@ -272,7 +272,9 @@ def fill_child(conn: Any, profile_id: int, material: Material, days: list[date],
                 written.attempts["practice"] += 1
             rows.append(attempt_values(profile_id, attempt, next(clock)))
     if rows:
-        add_attempts(conn, rows)
+        # In time order, as a child's answers arrive (ids in that order: the boxes kept
+        # per fact, trainer.storage.aggregates, are known for a year written this way).
+        add_attempts(conn, sorted(rows, key=lambda row: row["created_at"]))
     if best:
         conn.execute(lesson_results.insert(), list(best.values()))
     written.lessons += len(best)
@@ -283,10 +285,10 @@ def fill_child(conn: Any, profile_id: int, material: Material, days: list[date],
 
 
 def _copy_game(conn: Any, pooled: dict[str, list[dict[str, Any]]], profile_id: int,
-               when: datetime, tables: tuple[Any, ...], written: Written, day: date) -> int:
-    """A pooled game's rows as this child's game of ``when``; its evidence answers."""
-    from trainer.storage.practice import add_attempts
-
+               when: datetime, tables: tuple[Any, ...], written: Written, day: date,
+               attempts: list[dict[str, Any]]) -> int:
+    """A pooled game's rows as this child's game of ``when``; its evidence answers are
+    added to ``attempts`` (written with the child's others); how many."""
     games, moves, results = tables
     (game,) = pooled["game"]
     shift = when - _aware(game["created_at"])
@@ -301,8 +303,7 @@ def _copy_game(conn: Any, pooled: dict[str, list[dict[str, Any]]], profile_id: i
     evidence = [_moved(a, shift, profile_id=profile_id, day=day.isoformat(),
                        puzzle_id=a["puzzle_id"].replace(pool_id, f"game-{game_id}-", 1))
                 for a in pooled["evidence"]]
-    if evidence:
-        add_attempts(conn, evidence)
+    attempts.extend(evidence)
     written.games += 1
     written.moves += len(pooled["moves"])
     written.attempts["game"] += len(evidence)

@@ -48,6 +48,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 __all__ = [
     "LEVELS",
@@ -61,7 +62,9 @@ __all__ = [
     "all_additions",
     "all_complements",
     "fact_level",
+    "leitner_step",
     "leitner_box",
+    "stored_answers",
     "fact_stats",
     "weakest_facts",
     "summary_line",
@@ -199,19 +202,35 @@ def fact_level(answers: Sequence[Answer]) -> str:
     return "familiar" if accuracy >= FAMILIAR_ACCURACY else "attempted"
 
 
-def leitner_box(answers: Sequence[Answer]) -> int:
-    """The Leitner box 1-5 after these answers (see the module doc): up one when right
+def stored_answers(kind: str, facts: Sequence[str], seconds: float,
+                   answers: Iterable[Sequence[Any]], when: datetime) -> list[Answer]:
+    """The mastery answers of one stored attempt (its ``kind``, ``facts``, ``seconds``
+    and ``answers`` as ``[fact, correct, seconds|None]``). The untimed steps of a quick
+    fact with several addends (``3+5`` in ``3 + 5 + ? = 15``) carry the question's time
+    per step (``step_seconds``)."""
+    steps = max(1, sum(1 for f in facts if "+" in f)) if kind == "quick-facts" else 0
+    return [Answer(fact, bool(correct), when, secs,
+                   seconds / steps if steps and secs is None else None, max(1, steps))
+            for fact, correct, secs in answers]
+
+
+def leitner_step(box: int, correct: bool, pace: float | None) -> int:
+    """The Leitner box after one more answer (see the module doc): up one when right
     within the fluency time (or untimed: a puzzle), down one when right but slower (it
-    was counted) or wrong in a puzzle; a wrong quick fact sends the fact back to 1."""
+    was counted) or wrong in a puzzle; a wrong quick fact sends the fact back to 1.
+    Kept at write time too (``trainer.storage.aggregates``: a fact's box per pupil)."""
+    if correct and (pace is None or pace <= FLUENT_SECONDS):
+        return min(BOXES, box + 1)
+    if correct or pace is None:
+        return max(1, box - 1)
+    return 1
+
+
+def leitner_box(answers: Sequence[Answer]) -> int:
+    """The Leitner box 1-5 after these answers, in time order (:func:`leitner_step`)."""
     box = 1
     for answer in answers:
-        pace = answer.pace
-        if answer.correct and (pace is None or pace <= FLUENT_SECONDS):
-            box = min(BOXES, box + 1)
-        elif answer.correct or pace is None:
-            box = max(1, box - 1)
-        else:
-            box = 1
+        box = leitner_step(box, answer.correct, answer.pace)
     return box
 
 

@@ -45,6 +45,7 @@ from .mastery import (
     all_additions,
     all_complements,
     normalise,
+    stored_answers,
     weakest_facts,
 )
 from .model import Puzzle, Solution, addition_facts
@@ -190,19 +191,10 @@ def attempt_answers(puzzle: Puzzle, result: CheckResult,
 
 
 def answers_from_rows(rows: Iterable[Attempt]) -> list[Answer]:
-    """Mastery answers from stored attempts (their ``answers`` and ``created_at``).
-
-    The untimed steps of a quick fact with several addends (``3+5`` in
-    ``3 + 5 + ? = 15``) carry the question's time per step (``step_seconds``)."""
-    out = []
-    for row in rows:
-        steps = 0
-        if row.kind == "quick-facts":
-            steps = max(1, sum(1 for f in row.facts if "+" in f))
-        for fact, correct, secs in row.answers:
-            per_step = row.seconds / steps if steps and secs is None else None
-            out.append(Answer(fact, correct, row.created_at, secs, per_step, max(1, steps)))
-    return out
+    """Mastery answers from stored attempts, in their order
+    (:func:`puzzles.mastery.stored_answers`)."""
+    return [answer for row in rows for answer in
+            stored_answers(row.kind, row.facts, row.seconds, row.answers, row.created_at)]
 
 
 # -- quick facts for a fact ----------------------------------------------------------------

@@ -55,7 +55,7 @@ from trainer.classroom_views import (
 from trainer.evidence import TURN_KIND
 from trainer.storage import SCHEMA_VERSION, AssignmentRow, ClassSnapshot, Storage, configure_sqlite
 from trainer.storage.practice import add_attempts, attempt_values
-from trainer.storage.schema import assignment_progress
+from trainer.storage.schema import assignment_progress, fact_progress
 
 sys.path.insert(0, str(ROOT / "bench"))
 
@@ -495,8 +495,13 @@ def test_an_answer_written_as_an_assignment_is_made_counts_once(make_store) -> N
     assert task == reference_progress(room.snapshot(info.id), later.date())[0]
 
 
+@pytest.mark.parametrize("boxes", ["kept", "unknown"])
 def test_an_answer_written_while_a_weakest_assignment_reads_ahead_is_weighed(
-        make_store, monkeypatch) -> None:
+        make_store, monkeypatch, boxes: str) -> None:
+    """Answers written after the read ahead and before the assignment's transaction are
+    among those its facts are chosen from: from the boxes kept at write time (read in the
+    transaction), or, where a box is unknown, from the attempts read ahead and read again
+    for the pupil whose attempts changed meanwhile."""
     import trainer.storage.classroom as storage_classroom
 
     store = make_store()
@@ -504,6 +509,17 @@ def test_an_answer_written_while_a_weakest_assignment_reads_ahead_is_weighed(
     info = room.create_class("3B")
     pupils = [p.profile_id for p in room.generate_pupils(info.id, 2, "en").added]
     _history(store, pupils, 41)
+    if boxes == "unknown":  # as after a try written out of time order
+        with store.transaction() as conn:
+            conn.execute(fact_progress.update().values(box=None, box_key=None))
+    usable = askable_facts(15)
+
+    def weakest(pid: int) -> tuple[str, ...]:  # from the answers stamped before now
+        mine = [a for a in store.attempts(pid) if a.created_at < datetime.now(UTC)]
+        stats = fact_stats(answers_from_rows(mine), usable)
+        return tuple(weakest_facts(stats, usable, count=3))
+
+    before = {pid: weakest(pid) for pid in pupils}
     reading = storage_classroom.read_ahead
     weighed: list[Any] = []
 
@@ -512,16 +528,46 @@ def test_an_answer_written_while_a_weakest_assignment_reads_ahead_is_weighed(
         # Stamped before the assignment, written after its answers were weighed: they are
         # among the answers its facts are chosen from.
         when = datetime.now(UTC) - timedelta(minutes=5)
-        weakest = weighed[0][pupils[1]][1].facts[0]
         for _ in range(4):  # the weakest fact weighed, known now: no longer among them
-            put(store, pupils[1], fact_quick(weakest, True, 1.0, when), when)
+            put(store, pupils[1], fact_quick(before[pupils[1]][0], True, 1.0, when), when)
         return weighed[0]
 
     monkeypatch.setattr(storage_classroom, "read_ahead", then_answers)
     room.create_assignment(info.id, "weakest", {"count": 3})
     monkeypatch.setattr(storage_classroom, "read_ahead", reading)
     (task,) = assert_tasks_match_the_full_history(room, info.id, [START.date()])
-    # The pupil's facts were chosen again (what was weighed ahead would not do); the
-    # other pupil's are the ones weighed ahead.
-    assert task.pupils[pupils[1]].facts != tuple(weighed[0][pupils[1]][1].facts)
-    assert task.pupils[pupils[0]].facts == tuple(weighed[0][pupils[0]][1].facts)
+    assert task.pupils[pupils[1]].facts != before[pupils[1]]
+    assert task.pupils[pupils[0]].facts == before[pupils[0]]
+    if boxes == "unknown":  # read ahead: the pupils whose boxes are unknown
+        assert set(weighed[0]) == set(pupils)
+
+
+def test_a_weakest_assignment_reads_no_attempt_where_the_boxes_are_kept(make_store) -> None:
+    """Made on a class whose boxes are all kept, a *weakest* assignment reads no attempt
+    (a year of answers weighed took seconds); its facts are the full history's."""
+    store = make_store()
+    room = teacher(store)
+    info = room.create_class("3B")
+    pupils = [p.profile_id for p in room.generate_pupils(info.id, 3, "en").added]
+    rng = random.Random(5)
+    when = datetime.now(UTC) - timedelta(days=3)
+    for _ in range(60):  # in time order: every box kept
+        when += timedelta(minutes=rng.randint(1, 90))
+        fact = rng.choice(("3+8", "7+8", "15-8", "6+9", "5+5", "4+7"))
+        put(store, rng.choice(pupils), fact_quick(fact, rng.random() < 0.7,
+                                                  rng.choice((1.0, 2.5, 6.0)), when), when)
+    with store.engine.connect() as conn:
+        assert conn.execute(sa.select(sa.func.count()).select_from(fact_progress)
+                            .where(fact_progress.c.box.is_(None))).scalar() == 0
+    statements: list[str] = []
+
+    def note(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        statements.append(statement)
+
+    sa.event.listen(store.engine, "before_cursor_execute", note)
+    try:
+        room.create_assignment(info.id, "weakest", {"count": 3})
+    finally:
+        sa.event.remove(store.engine, "before_cursor_execute", note)
+    assert not [s for s in statements if "FROM attempts" in s], statements
+    assert_tasks_match_the_full_history(room, info.id, [when.date()])

@@ -18,10 +18,12 @@ school_year = pytest.importorskip("school_year")
 
 
 def test_a_small_school_year_reads_back_through_the_app(tmp_path) -> None:
+    import sqlalchemy as sa
     from classroom_load import TEACHER, open_storage, refresh_dashboard
 
     from puzzles.mastery import normalise
     from trainer.classroom import Classroom, TeacherAuth
+    from trainer.storage.schema import fact_progress
 
     url = school_year.database_url_of(str(tmp_path / "year.db"))
     year = school_year.make_school_year(url, pupils=3, days=4, answers=12, child_days=3,
@@ -47,6 +49,11 @@ def test_a_small_school_year_reads_back_through_the_app(tmp_path) -> None:
         assert store.class_version(year.class_id).data_version >= sum(
             len(rows) for rows in by_pupil.values())
         assert len(store.attempts(year.child_id)) > 0
+        # Written in time order as a child's answers arrive: every fact's box is known
+        # (a weakest assignment chooses from them, reading no attempt).
+        with store.engine.connect() as conn:
+            boxes = [box for (box,) in conn.execute(sa.select(fact_progress.c.box))]
+        assert boxes and None not in boxes
         room = Classroom(store, TeacherAuth(store).sign_in(*TEACHER))
         refreshed = refresh_dashboard(room, year.class_id, year.last_day)
         assert refreshed["rows"] == 3

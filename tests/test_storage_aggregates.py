@@ -2,7 +2,9 @@
 what every attempt of the pupil says, computed here again the plain way: after the API's
 writes (an answer, a daily's answer, a game's turns, a bulk import out of time order),
 after migration 16 computes them for attempts written before it, and after a profile is
-deleted. SQLite and PostgreSQL."""
+deleted. Each fact's Leitner box (migration 23) is the one every answer of the pupil gives
+(``puzzles.mastery.fact_stats``), or unknown (null) after a try written out of time order.
+SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -16,13 +18,13 @@ import pytest
 import sqlalchemy as sa
 
 from puzzles import check, generate
-from puzzles.mastery import normalise
-from puzzles.practice import Attempt, quick_fact_for
+from puzzles.mastery import fact_stats, normalise
+from puzzles.practice import Attempt, answers_from_rows, quick_fact_for
 from trainer.evidence import TURN_KIND
 from trainer.storage import SCHEMA_VERSION, Storage, configure_sqlite
 from trainer.storage.aggregates import GAME_TURN, KEPT_FACT_TRIES, KEPT_PUZZLES, centiseconds
 from trainer.storage.practice import add_attempts, attempt_values
-from trainer.storage.schema import AGGREGATES, assignment_progress, attempts
+from trainer.storage.schema import AGGREGATES, assignment_progress, attempts, fact_progress
 
 START = datetime(2026, 12, 7, 8, 30, tzinfo=UTC)
 FACTS = ("3+8", "7+8", "15-8", "15-6", "5+5", "2+9")
@@ -124,9 +126,41 @@ def _stored(store: Storage) -> dict[str, set[tuple[Any, ...]]]:
             return v.replace(tzinfo=UTC)
         return json.dumps(json.loads(v)) if isinstance(v, str) and v.startswith("[") else v
 
+    def columns(table: sa.Table) -> list[sa.Column]:  # the boxes: _boxes
+        return [c for c in table.c if c.name not in ("box", "box_key")]
+
     with store.engine.connect() as conn:
-        return {t.name: {tuple(value(v) for v in row) for row in conn.execute(sa.select(t))}
+        return {t.name: {tuple(value(v) for v in row)
+                         for row in conn.execute(sa.select(*columns(t)))}
                 for t in AGGREGATES}
+
+
+def _boxes(store: Storage) -> dict[tuple[int, str], tuple[int | None, list[Any] | None]]:
+    """Each pupil's kept box per fact, and the last try folded into it."""
+    with store.engine.connect() as conn:
+        return {(r.profile_id, r.fact): (r.box, json.loads(r.box_key) if r.box_key else None)
+                for r in conn.execute(sa.select(fact_progress))}
+
+
+def assert_boxes_agree(store: Storage, history: dict[int, list[Attempt]], *,
+                       all_known: bool = False) -> int:
+    """Every box kept is the one all the pupil's answers give, with its last try's key;
+    ``all_known``: none is unknown. How many are known."""
+    kept = _boxes(store)
+    expected: dict[tuple[int, str], tuple[int, list[Any]]] = {}
+    for pid, mine in history.items():
+        for fact, stats in fact_stats(answers_from_rows(mine)).items():
+            last = max((a.created_at.astimezone(UTC).isoformat(timespec="microseconds"),
+                        a.id, i) for a in mine for i, (f, _r, _s) in enumerate(a.answers)
+                       if normalise(f) == fact)
+            expected[(pid, fact)] = (stats.box, list(last))
+    assert set(kept) == set(expected)
+    known = {key: box for key, box in kept.items() if box[0] is not None}
+    assert all(box[1] is None for box in kept.values() if box[0] is None)
+    assert known == {key: expected[key] for key in known}
+    if all_known:
+        assert len(known) == len(kept)
+    return len(known)
 
 
 def _history_of(store: Storage, pupils: Iterable[int]) -> dict[int, list[Attempt]]:
@@ -145,16 +179,18 @@ def test_the_aggregates_equal_every_attempt_counted_again(make_store, seed: int)
     history = _history_of(store, pupils)
     assert sum(map(len, history.values())) > 100
     assert _stored(store) == _expected(history)
+    assert assert_boxes_agree(store, history) > 0
     # Deleting a profile takes its aggregates with it; the others' stay as they were.
     store.delete_profile(pupils[0])
     assert _stored(store) == _expected({pid: history[pid] for pid in pupils[1:]})
 
 
 def undo_groups(conn: sa.Connection) -> None:
-    """Undo migrations 22 (quick facts' times per second, the games' index), 21 (the live
-    view), 20 (class games), 19 (live rounds) and 18 (groups, issue 29) of a database
-    without them, for a test that takes a database back to an older version and upgrades
-    it again."""
+    """Undo migrations 23 (the facts' boxes), 22 (quick facts' times per second, the
+    games' index), 21 (the live view), 20 (class games), 19 (live rounds) and 18 (groups,
+    issue 29) of a database without them, for a test that takes a database back to an
+    older version and upgrades it again."""
+    undo_boxes(conn)
     conn.exec_driver_sql("DROP TABLE IF EXISTS quick_fact_seconds")
     conn.exec_driver_sql("DROP INDEX ix_games_profile_updated")
     for table in ("pupil_activity", "class_votes", "class_games", "class_presence",
@@ -166,11 +202,19 @@ def undo_groups(conn: sa.Connection) -> None:
     conn.exec_driver_sql("DROP TABLE class_groups")
 
 
-@pytest.mark.parametrize("since", [16, 22])
+def undo_boxes(conn: sa.Connection) -> None:
+    """Undo migration 23 (the facts' boxes), where ``fact_progress`` is there."""
+    if sa.inspect(conn).has_table("fact_progress"):
+        for column in ("box", "box_key"):
+            conn.exec_driver_sql(f"ALTER TABLE fact_progress DROP COLUMN {column}")
+
+
+@pytest.mark.parametrize("since", [16, 22, 23])
 def test_a_migration_computes_the_aggregates_of_the_attempts_before_it(
         make_store, since: int) -> None:
     """Migration 16 computes the six tables; migration 22 the counts per second from
-    ``quick_fact_times`` (and adds the games' index)."""
+    ``quick_fact_times`` (and adds the games' index); migration 23 every fact's box (all
+    known then: every try is read in its order)."""
     store = make_store()
     url = store.engine.url
     pupils = [store.create_profile(name, "🦊").id for name in ("Ana", "Leo")]
@@ -183,9 +227,12 @@ def test_a_migration_computes_the_aggregates_of_the_attempts_before_it(
             for table in (*AGGREGATES, assignment_progress):
                 table.drop(conn)
             undo_groups(conn)
-        else:  # as it was before migration 22
+        elif since == 22:  # as it was before migration 22
             conn.exec_driver_sql("DROP TABLE quick_fact_seconds")
             conn.exec_driver_sql("DROP INDEX ix_games_profile_updated")
+            undo_boxes(conn)
+        else:
+            undo_boxes(conn)
         conn.exec_driver_sql(f"DELETE FROM schema_version WHERE version >= {since}")
     engine = sa.create_engine(url)
     configure_sqlite(engine)
@@ -194,6 +241,7 @@ def test_a_migration_computes_the_aggregates_of_the_attempts_before_it(
         assert upgraded.schema_version() == SCHEMA_VERSION
         stored = _stored(upgraded)
         assert stored == _expected(history) and len(stored["quick_fact_seconds"]) > 2
+        assert assert_boxes_agree(upgraded, history, all_known=True)
         with engine.connect() as conn:
             assert conn.execute(sa.select(sa.func.count()).select_from(attempts)).scalar() \
                 == sum(map(len, history.values()))

@@ -150,6 +150,9 @@ ROWS_AT: dict[int, list[tuple[str, dict[str, Any]]]] = {
     # The right quick facts per second, computed from quick_fact_times by the migration
     # (tests/test_storage_aggregates.py checks it), and an index: no rows of their own.
     22: [],
+    # Each fact's Leitner box, two columns of fact_progress computed by the migration from
+    # the attempts (tests/test_storage_aggregates.py checks them): no rows of their own.
+    23: [],
 }
 
 

@@ -7,7 +7,9 @@ way attempts are written), so a refresh reads rows whose number does not grow wi
 answers given:
 
 - ``fact_progress`` (pupil, fact): tries, right, the latest try's time and the fact's
-  last :data:`KEPT_FACT_TRIES` timed-or-wrong tries (the fact grid's cell);
+  last :data:`KEPT_FACT_TRIES` timed-or-wrong tries (the fact grid's cell); the fact's
+  Leitner box after every try (what a *weakest* assignment chooses by, migration 23),
+  and the last try folded into it;
 - ``fact_days`` (pupil, day, fact): tries and wrong ones (the class's totals per fact
   over the last days);
 - ``attempt_totals`` (pupil): puzzles, quick facts, game turns, puzzles and quick facts
@@ -23,9 +25,10 @@ answers given:
 
 The order of tries is the views' order: by ``created_at``, then by attempt id, then by
 the answer's place in its attempt; a batch written out of time order (a bulk import)
-still keeps each fact's latest tries. Deleting a profile deletes its aggregates
-(:func:`trainer.storage.profiles.delete_profiles`); migration 16 computes them for the
-attempts written before it.
+still keeps each fact's latest tries, but the box, which depends on the order of every
+try, is then unknown (null: the reader weighs the attempts themselves). Deleting a
+profile deletes its aggregates (:func:`trainer.storage.profiles.delete_profiles`);
+migration 16 computes them for the attempts written before it, migration 23 the boxes.
 """
 
 from __future__ import annotations
@@ -40,10 +43,11 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
-from puzzles.mastery import normalise
+from puzzles.mastery import leitner_step, normalise, stored_answers
 
 __all__ = ["KEPT_FACT_TRIES", "KEPT_PUZZLES", "QUICK_FACTS", "GAME_TURN", "AggregateTables",
-           "Tally", "insert_attempts", "write_tally", "centiseconds", "whole_seconds"]
+           "Tally", "insert_attempts", "write_tally", "centiseconds", "whole_seconds",
+           "fold_box"]
 
 #: A fact's last tries with a time or wrong, kept per pupil: the fact grid's cell reads
 #: its last three (``trainer.classroom_views.LAST_TRIES``).
@@ -98,7 +102,8 @@ class Tally:
     times: dict[tuple[int, int], int] = field(default_factory=dict)
     #: (pupil, day, fact) -> [tries, wrong]
     fact_days: dict[tuple[int, str, str], list[int]] = field(default_factory=dict)
-    #: (pupil, fact) -> [tries, right, latest created_at, kept tries]
+    #: (pupil, fact) -> [tries, right, latest created_at, kept tries, the tries in the
+    #: box's order: [((at, attempt id, place), right, pace), ...]]
     facts: dict[tuple[int, str], list[Any]] = field(default_factory=dict)
     #: (pupil, kind, level, sum) -> [latest id, [[id, correct], ...]]
     streaks: dict[tuple[int, str, int, int], list[Any]] = field(default_factory=dict)
@@ -127,7 +132,11 @@ class Tally:
                     (pid, kind, row["level"], row["capture_sum"]), [0, []])
                 streak[0] = row["id"]
                 streak[1] = (streak[1] + [[row["id"], correct]])[-KEPT_PUZZLES:]
-        for index, (fact, right, seconds) in enumerate(answers):
+        facts = row.get("facts")
+        facts = json.loads(facts) if isinstance(facts, str) else (facts or [])
+        mastery = stored_answers(kind, facts, row["seconds"], answers, when)
+        for index, ((fact, right, seconds), answer) in enumerate(
+                zip(answers, mastery, strict=True)):
             key_fact = normalise(fact)
             if key_fact is None:
                 continue
@@ -135,7 +144,7 @@ class Tally:
             per_day = self.fact_days.setdefault((pid, day, key_fact), [0, 0])
             per_day[0] += 1
             per_day[1] += not right
-            mine = self.facts.setdefault((pid, key_fact), [0, 0, None, []])
+            mine = self.facts.setdefault((pid, key_fact), [0, 0, None, [], []])
             mine[0] += 1
             mine[1] += right
             if mine[2] is None or when >= mine[2]:
@@ -143,6 +152,22 @@ class Tally:
             if seconds is not None or not right:
                 mine[3] = _latest(mine[3], [[_stamp(when), row["id"], index, right, seconds]],
                                   KEPT_FACT_TRIES, 3)
+            mine[4].append(((_stamp(when), row["id"], index), right, answer.pace))
+
+
+def fold_box(tries: Sequence[tuple[tuple[str, int, int], bool, float | None]],
+             box: int = 1, after: Sequence[Any] | None = None
+             ) -> tuple[int | None, tuple[str, int, int] | None]:
+    """A fact's box after ``tries`` (``((at, attempt id, place), right, pace)``, any
+    order), from ``box`` after the try ``after`` (None: before the first): the box and
+    the last try's key; (None, None) if a try comes before ``after`` (its box is unknown:
+    the order of every try decides it)."""
+    ordered = sorted(tries)
+    if after is not None and ordered and ordered[0][0] <= tuple(after):
+        return None, None
+    for _key, right, pace in ordered:
+        box = leitner_step(box, right, pace)
+    return box, (ordered[-1][0] if ordered else (tuple(after) if after else None))
 
 
 def _latest(kept: list[list[Any]], new: list[list[Any]], count: int,
@@ -219,9 +244,11 @@ def _merge_facts(conn: Connection, tally: Tally, table: sa.Table) -> None:
         return
     old = _existing(conn, table, (k[0] for k in tally.facts), "fact",
                     (k[1] for k in tally.facts))
+    boxes = "box" in table.c  # migration 16 wrote the table before the box (23)
     rows = []
-    for (pid, fact), (tries, right, last_at, kept) in tally.facts.items():
+    for (pid, fact), (tries, right, last_at, kept, folds) in tally.facts.items():
         before = old.get((pid, fact))
+        box, box_key = fold_box(folds)
         if before is not None:
             tries += before.tries
             right += before.right
@@ -229,10 +256,17 @@ def _merge_facts(conn: Connection, tally: Tally, table: sa.Table) -> None:
                 else before.last_at.replace(tzinfo=last_at.tzinfo)
             last_at = max(last_at, earlier)
             kept = _latest(json.loads(before.recent), kept, KEPT_FACT_TRIES, 3)
-        rows.append({"profile_id": pid, "fact": fact, "tries": tries, "right": right,
-                     "last_at": last_at, "recent": json.dumps(kept)})
+            if boxes:
+                box, box_key = (None, None) if before.box is None or before.box_key is None \
+                    else fold_box(folds, before.box, json.loads(before.box_key))
+        row = {"profile_id": pid, "fact": fact, "tries": tries, "right": right,
+               "last_at": last_at, "recent": json.dumps(kept)}
+        if boxes:
+            row.update(box=box, box_key=json.dumps(box_key) if box_key is not None else None)
+        rows.append(row)
     _upsert(conn, table, rows, ["profile_id", "fact"],
-            replace=["tries", "right", "last_at", "recent"])
+            replace=["tries", "right", "last_at", "recent", *(("box", "box_key") if boxes
+                                                                else ())])
 
 
 def _merge_streaks(conn: Connection, tally: Tally, table: sa.Table) -> None:

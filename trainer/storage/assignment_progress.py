@@ -20,10 +20,11 @@ latest are kept by attempt id, as the views ordered them. An attempt written aft
 assignment but stamped before it (a bulk import, a tab that answered as the teacher made
 it) changes the answers a *weakest* assignment's facts are chosen from: that one pupil's
 row is then computed again from their attempts (:func:`build`). The rows are made with the
-assignment (for its class's pupils, from what they answered so far: a *weakest* one reads
-their every answer, ahead of its transaction, :func:`read_ahead`), with a pupil who
-joins later, and by migration 17 for the assignments made before it; they go with the
-assignment, the pupil, the profile or the class.
+assignment (for its class's pupils, from what they answered so far: a *weakest* one chooses
+from each fact's Leitner box kept at write time, :func:`boxed_states`, and reads a pupil's
+every answer, ahead of its transaction, only where a box is unknown, :func:`read_ahead`),
+with a pupil who joins later, and by migration 17 for the assignments made before it; they
+go with the assignment, the pupil, the profile or the class.
 
 No attempt is missed or counted twice when an assignment is made (or a pupil joins) as
 an answer is written: each of them locks the class's row before reading the other's
@@ -44,11 +45,12 @@ from typing import Any, NamedTuple
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from puzzles.mastery import fact_stats, normalise, weakest_facts
+from puzzles.mastery import FactStats, fact_stats, normalise, weakest_facts
 from puzzles.practice import answers_from_rows, askable_facts
 
 __all__ = ["COUNTED_KINDS", "TaskTables", "TaskProgress", "Task", "TaskAttempt",
            "chosen_facts", "build", "fold", "lock_classes", "start_progress", "read_ahead",
+           "boxed_states",
            "add_to_assignments", "read_progress"]
 
 #: The assignment kinds whose progress comes from attempts (a lesson's from its results).
@@ -68,6 +70,10 @@ class TaskTables(NamedTuple):
     attempts: sa.Table
     classes: sa.Table
     class_members: sa.Table
+    #: The aggregates a *weakest* assignment chooses from (``.aggregates``; None in
+    #: migration 17, written before them: then the attempts are read).
+    fact_progress: sa.Table | None = None
+    attempt_totals: sa.Table | None = None
 
 
 class Task(NamedTuple):
@@ -228,13 +234,50 @@ def _attempts_of(conn: Connection, t: TaskTables, profile_ids: Sequence[int],
 ReadAhead = dict[int, tuple[int, _State]]
 
 
+def boxed_states(conn: Connection, t: TaskTables, task: Task,
+                 profile_ids: Sequence[int]) -> dict[int, _State]:
+    """A *weakest* assignment's progress, at its making, for the pupils whose facts can
+    be chosen from the boxes kept at write time (``fact_progress``: each fact's tries,
+    latest try and Leitner box; what :func:`chosen_facts` weighs every answer for): every
+    pupil but one with a box unknown (a try written out of time order) or a try stamped
+    at or after the assignment (another server's clock). A few rows a pupil, whatever
+    their history."""
+    if t.fact_progress is None or t.attempt_totals is None or not profile_ids:
+        return {}
+    wanted = sorted(set(profile_ids))
+    totals, facts = t.attempt_totals, t.fact_progress
+    out_of_reach = {pid for pid, last_at in conn.execute(
+        sa.select(totals.c.profile_id, totals.c.last_at).where(
+            totals.c.profile_id.in_(wanted))) if _aware(last_at) >= task.created_at}
+    stats: dict[int, dict[str, FactStats]] = {pid: {} for pid in wanted}
+    for row in conn.execute(sa.select(facts.c.profile_id, facts.c.fact, facts.c.tries,
+                                      facts.c.right, facts.c.last_at, facts.c.box)
+                            .where(facts.c.profile_id.in_(wanted))):
+        if row.box is None:
+            out_of_reach.add(row.profile_id)
+            continue
+        stats[row.profile_id][row.fact] = FactStats(
+            fact=row.fact, level="", box=row.box, answers=row.tries, correct=row.right,
+            accuracy=row.right / row.tries if row.tries else None, median_seconds=None,
+            last_seen=_aware(row.last_at))
+    spec = task.spec
+    usable = askable_facts(spec["capture_sum"])
+    return {pid: _State(list(weakest_facts(mine, usable, count=spec["count"])), marks={})
+            for pid, mine in stats.items() if pid not in out_of_reach}
+
+
 def read_ahead(conn: Connection, t: TaskTables, task: Task,
                profile_ids: Sequence[int]) -> ReadAhead:
-    """A *weakest* assignment's progress for each pupil from their every attempt so far,
-    read before the assignment's transaction (a year of a class's answers takes seconds to
-    read and weigh: no writer of the class, or of a SQLite file, waits for it meanwhile);
-    :func:`start_progress` then reads again only the pupils with attempts since."""
-    mine = _attempts_of(conn, t, profile_ids, None)
+    """A *weakest* assignment's progress for each pupil whose boxes are not all kept
+    (:func:`boxed_states`), from their every attempt so far, read before the assignment's
+    transaction (a year of a pupil's answers takes a moment to read and weigh: no writer of
+    the class, or of a SQLite file, waits for it meanwhile); :func:`start_progress` then
+    reads again only the pupils with attempts since."""
+    boxed = boxed_states(conn, t, task, profile_ids)
+    rest = [pid for pid in profile_ids if pid not in boxed]
+    if not rest:
+        return {}
+    mine = _attempts_of(conn, t, rest, None)
     return {pid: (len(rows), build(task, rows)) for pid, rows in mine.items()}
 
 
@@ -250,7 +293,7 @@ def start_progress(conn: Connection, t: TaskTables, tasks: Sequence[Task],
     if not tasks or not profile_ids:
         return
     known: dict[int, _State] = {}
-    if ahead is not None:
+    if ahead:
         a = t.attempts
         # Attempts are never deleted but with their profile: the same count, the same rows.
         counts = dict(conn.execute(
@@ -258,6 +301,10 @@ def start_progress(conn: Connection, t: TaskTables, tasks: Sequence[Task],
                 a.c.profile_id.in_(sorted(set(profile_ids)))).group_by(a.c.profile_id)).all())
         known = {pid: state for pid, (read, state) in ahead.items()
                  if pid in profile_ids and counts.get(pid, 0) == read}
+    if not new_pupils and len(tasks) == 1 and tasks[0].kind == "weakest":
+        # The boxes kept at write time, read in this transaction (a few rows a pupil).
+        known.update(boxed_states(conn, t, tasks[0],
+                                  [pid for pid in profile_ids if pid not in known]))
     rest = [pid for pid in profile_ids if pid not in known]
     if new_pupils or not rest:
         mine: dict[int, list[TaskAttempt]] = {}

@@ -22,7 +22,7 @@ from datetime import UTC
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from .aggregates import AggregateTables, Tally, write_tally
+from .aggregates import AggregateTables, Tally, fold_box, write_tally
 from .assignment_progress import Task, TaskTables, start_progress
 
 __all__ = ["Migration", "MIGRATIONS", "SCHEMA_VERSION"]
@@ -753,6 +753,37 @@ def _migration_22(conn: Connection) -> None:
         "CREATE INDEX ix_games_profile_updated ON games (profile_id, updated_at)")
 
 
+def _migration_23(conn: Connection) -> None:
+    """Each pupil's Leitner box per fact, kept at write time (issue 32): a *weakest*
+    assignment chooses by it instead of weighing a year of answers when it is made.
+    Computed here from the attempts written before (``aggregates.fold_box``)."""
+    conn.exec_driver_sql("ALTER TABLE fact_progress ADD COLUMN box INTEGER")
+    conn.exec_driver_sql("ALTER TABLE fact_progress ADD COLUMN box_key TEXT")
+    tally = Tally()
+    rows = conn.execute(sa.text(
+        "SELECT id, profile_id, created_at, day, kind, level, capture_sum, correct, seconds, "
+        "facts, answers FROM attempts ORDER BY id").columns(
+            created_at=sa.DateTime(timezone=True)))
+    for row in rows.mappings():
+        when = row["created_at"]
+        tally.add({**row, "created_at": when if when.tzinfo is not None
+                   else when.replace(tzinfo=UTC)}, json.loads(row["answers"]))
+    v23 = sa.MetaData()
+    facts = sa.Table("fact_progress", v23, sa.Column("profile_id", sa.Integer),
+                     sa.Column("fact", sa.String(16)), sa.Column("box", sa.Integer),
+                     sa.Column("box_key", sa.Text))
+    update = facts.update().where((facts.c.profile_id == sa.bindparam("pid"))
+                                  & (facts.c.fact == sa.bindparam("key_fact"))) \
+        .values(box=sa.bindparam("new_box"), box_key=sa.bindparam("new_key"))
+    values = []
+    for (pid, fact), kept in tally.facts.items():
+        box, key = fold_box(kept[4])
+        values.append({"pid": pid, "key_fact": fact, "new_box": box,
+                       "new_key": json.dumps(key) if key is not None else None})
+    if values:
+        conn.execute(update, values)
+
+
 #: Append only; never edit one that has shipped.
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "profiles, games, moves, results", _migration_1),
@@ -778,5 +809,6 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(20, "a class's games against the computer and their votes", _migration_20),
     Migration(21, "each pupil's activity for the teacher's live view", _migration_21),
     Migration(22, "quick facts' times per second; games by pupil and time", _migration_22),
+    Migration(23, "each pupil's Leitner box per fact", _migration_23),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version

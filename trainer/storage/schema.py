@@ -444,6 +444,11 @@ fact_progress = sa.Table(
     # JSON: the last tries with a time or wrong, oldest first: [[at, attempt id, place,
     # right, seconds|null], ...]
     sa.Column("recent", sa.Text, nullable=False),
+    # The fact's Leitner box after every try so far (puzzles.mastery.leitner_step), and
+    # the last try folded into it as JSON [at, attempt id, place]; both null where a try
+    # came in out of time order (a bulk import): then read from the attempts (migration 23).
+    sa.Column("box", sa.Integer, nullable=True),
+    sa.Column("box_key", sa.Text, nullable=True),
 )
 
 fact_days = sa.Table(
@@ -607,7 +612,8 @@ pupil_activity = sa.Table(
 AGGREGATES = AggregateTables(fact_progress, fact_days, attempt_totals, attempt_days,
                              quick_fact_times, puzzle_streaks, quick_fact_seconds)
 #: What an assignment's progress reads and writes.
-TASK_TABLES = TaskTables(assignment_progress, assignments, attempts, classes, class_members)
+TASK_TABLES = TaskTables(assignment_progress, assignments, attempts, classes, class_members,
+                         fact_progress, attempt_totals)
 
 
 def now() -> datetime:

@@ -3,7 +3,8 @@
 On a year made by ``bench/school_year.py`` (SQLite file or a throwaway PostgreSQL
 database): a quick fact recorded by a pupil of the class (``record_attempt``, wall ms,
 the median of 40 after 5), then a *weakest facts* assignment made for the class (wall ms,
-and of it the part inside its transaction, when the class's writers wait). ``--root``
+and of it the part inside its transaction, when the class's writers wait), both on the
+evening after the year's last school day (the app's clock, ``ESCOBA_NOW``). ``--root``
 runs another tree's code (a baseline exported to a scratch directory) on its own year::
 
     .venv/bin/python bench/school_year_writes.py --database /tmp/w.db
@@ -19,10 +20,12 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import statistics
 import sys
 import time
 from collections.abc import Iterator
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +44,10 @@ def measure(database: str, days: int, seed: int) -> dict[str, Any]:
         url = stack.enter_context(postgres_database()) if database == "postgres" \
             else database_url_of(database)
         year = make_school_year(url, days=days, child_days=7, seed=seed)
+        # The app's clock on the evening after the year's last school day (the generated
+        # year lies in the future of the real clock): the answers measured come after the
+        # year's, and the assignment is made at its end, over every answer of it.
+        os.environ.setdefault("ESCOBA_NOW", f"{year.last_day + timedelta(days=1)}T18:00:00Z")
         store = open_storage(url, migrate=False)
         room = Classroom(store, TeacherAuth(store).sign_in(*TEACHER))
         puzzle = quick_fact([8])

@@ -286,6 +286,8 @@ def main() -> None:
             on.goto(url)
             on.get_by_role("textbox", name="Nickname").fill(name)
             on.get_by_role("button", name="Create my profile").click()
+            # A new child starts in lesson 1; a parent's skip leads back (issue 23).
+            on.get_by_role("link", name="Skip: I know the game").click()
             on.get_by_text(f"Welcome, {name}").wait_for()
             on.get_by_role("link", name="Go and play").first.click()
             start_game(on)

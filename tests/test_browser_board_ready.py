@@ -24,8 +24,11 @@ pytestmark = [pytest.mark.browser]
 
 # The component called as Streamlit calls it, into #host; its state words are recorded.
 _MOUNT_JS = """async ([source, data]) => {
-  const url = URL.createObjectURL(new Blob([source], {type: "text/javascript"}));
-  const board = (await import(url)).default;
+  if (!window.__board) {  // one module per page, as Streamlit loads it once
+    const url = URL.createObjectURL(new Blob([source], {type: "text/javascript"}));
+    window.__board = (await import(url)).default;
+  }
+  const board = window.__board;
   window.__said = [];
   const host = document.getElementById("host");
   board({data, parentElement: host.attachShadow({mode: "open"}),
@@ -34,16 +37,34 @@ _MOUNT_JS = """async ([source, data]) => {
 
 # Streamlit's element container: data-stale="true" while a run that has not reached it
 # yet is under way (the page being left, or the same page being redrawn).
+_BOX = ("<div data-testid='stElementContainer' data-stale='{stale}' id='box'>"
+        "<div id='host'></div></div>")
+_LINK = "<a href='#next' id='link'>Another page</a>"
 _PAGES = {
-    "current": "<div data-stale='false' id='box'><div id='host'></div></div>",
-    "stale": "<div data-stale='true' id='box'><div id='host'></div></div>",
+    "current": _LINK + _BOX.format(stale="false"),
+    "stale": _LINK + _BOX.format(stale="true"),
 }
 
 
-def _mount(page, layout: str, *, detach: bool = False) -> None:
+def _mount(page, layout: str, *, detach: bool = False, tap_first: bool = False,
+           box_after_tap: bool = False) -> None:
+    """The board drawn into #host; ``tap_first``: a link tapped before its script ran (the
+    child leaving its page as it loads); ``box_after_tap``: its element made after the
+    tap (the next page's board)."""
     data = json.loads(json.dumps(_board_data("en")))
     data.update(ready=False, session="s1")
-    page.set_content(_PAGES[layout])
+    page.goto("about:blank")  # a new page: its own module, as Streamlit's page loads it
+    page.set_content(_LINK if box_after_tap else _PAGES[layout])
+    if tap_first or box_after_tap:
+        # The module listens for taps from its first load on (Streamlit loads it once a
+        # page): loaded here on a board of its own before the tap.
+        page.evaluate(_MOUNT_JS.replace('document.getElementById("host")',
+                                        'document.createElement("div")'),
+                      [_asset("voice.js", "board.js"), data])
+        page.locator("#link").click()
+    if box_after_tap:
+        page.evaluate("html => document.body.insertAdjacentHTML('beforeend', html)",
+                      _BOX.format(stale="false"))
     if detach:  # unmounted before its script ran: the page had changed
         page.evaluate("""() => { window.__kept = document.getElementById('host');
                                  document.getElementById('box').remove(); }""")
@@ -88,6 +109,24 @@ def test_the_board_says_it_drew_only_from_the_page_on_screen(browser_type_launch
             # Its script ran after the page had changed (out of the document): never said.
             _mount(page, "current", detach=True)
             assert _said(page) == []
+            # On the page when a link was tapped, the next page's run not begun: not yet;
+            # the run begins (stale), then the page goes: never said.
+            _mount(page, "current", tap_first=True)
+            page.wait_for_timeout(500)
+            assert _said(page) == []
+            page.evaluate("document.getElementById('box').setAttribute('data-stale', 'true')")
+            page.evaluate("document.getElementById('box').remove()")
+            page.wait_for_timeout(2500)
+            assert _said(page) == []
+            # The tap led nowhere (no run began): said once the wait is over.
+            _mount(page, "current", tap_first=True)
+            page.wait_for_timeout(500)
+            assert _said(page) == []
+            page.wait_for_timeout(2500)
+            assert _said(page) == ["ready"]
+            # The next page's board, made after the tap: said at once.
+            _mount(page, "current", box_after_tap=True)
+            assert _said(page) == ["ready"]
             assert not errors, errors
         finally:
             browser.close()

@@ -45,7 +45,7 @@ from trainer.speech import speakable
 
 from .errors import safe_callback
 from .i18n import current_language
-from .session import flash
+from .session import flash, flash_again
 from .speaker import save_sound
 
 __all__ = ["show_board_component", "board_loaded", "say_refusal", "fallback_choosers",
@@ -142,6 +142,9 @@ def show_board_component(data: dict[str, Any], *, key: str,
 
     @safe_callback
     def _ready() -> None:
+        # The board's word is no tap: a message the last run showed (the welcome after a
+        # new child's skip, a game saved) stays on screen for the run it causes.
+        flash_again()
         if _said_ready(key):
             st.session_state[KEY_READY] = True
 

@@ -610,19 +610,42 @@ export default function (component) {
 
 // Run `say` once the board belongs to the page on screen. The word reruns the page, and
 // Streamlit 1.67 folds reruns asked close together into one that opens the page of the
-// last ask: a board still loading as the child taps a menu link (its page already left,
-// so drawn stale or no longer in the document) would take the child back to its page.
-// Stale: said when the run reaches it again; gone: never (the next board says it).
+// last ask: a board still loading as the child taps a link to another page would take
+// the child back to its page. Its page left: stale (the next page's run under way) or no
+// longer in the document. Stale: said when the run reaches it again; gone: never (the
+// next board says it). A board already on the page when a link was tapped, before the
+// next page's run has begun (nothing stale yet), waits until that run begins or
+// LINK_WAIT_MS pass; a board drawn after the tap (the new page's) says it at once.
+const LINK_WAIT_MS = 2500;  // under the fallback's 4 s out of sight (ui/layout.py)
+const ELEMENT = '[data-testid="stElementContainer"]';
+let linkTappedAt = -Infinity;
+let onPageAtLinkTap = new WeakSet();
+document.addEventListener("click", (event) => {
+  if (event.target instanceof Element && event.target.closest("a[href]")) {
+    linkTappedAt = performance.now();
+    onPageAtLinkTap = new WeakSet(document.querySelectorAll(ELEMENT));
+  }
+}, true);
+
 function whenCurrent(parentElement, say) {
   const node = parentElement.host || parentElement;
   if (!node.isConnected) return;
   const stale = node.closest('[data-stale="true"]');
-  if (!stale) { say(); return; }
-  const watch = new MutationObserver(() => {
-    if (!node.isConnected) { watch.disconnect(); return; }
-    if (stale.getAttribute("data-stale") !== "true") { watch.disconnect(); say(); }
-  });
-  watch.observe(stale, { attributes: true, attributeFilter: ["data-stale"] });
+  if (stale) {
+    const watch = new MutationObserver(() => {
+      if (!node.isConnected) { watch.disconnect(); return; }
+      if (stale.getAttribute("data-stale") !== "true") { watch.disconnect(); say(); }
+    });
+    watch.observe(stale, { attributes: true, attributeFilter: ["data-stale"] });
+    return;
+  }
+  const waited = performance.now() - linkTappedAt;
+  const element = node.closest(ELEMENT);
+  if (element && onPageAtLinkTap.has(element) && waited < LINK_WAIT_MS) {
+    setTimeout(() => whenCurrent(parentElement, say), Math.min(200, LINK_WAIT_MS - waited));
+    return;
+  }
+  say();
 }
 
 // ------------------------------------------- issue 23: counters, warnings, success ----------

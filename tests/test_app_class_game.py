@@ -67,9 +67,13 @@ def test_a_class_plays_the_computer_by_votes_to_the_end() -> None:
         assert_ok(at)
         assert "Class against the computer: vote for the class's move!" in shown(at)
         assert "Your tasks" not in shown(at)
-    # An illegal vote: the engine says why, nothing is counted.
+    # An illegal vote: the engine says why, nothing is counted. A hand card with one table
+    # card that do not make 15 (the deal is random: the whole table with a card can).
     obs = game.observation()
-    wrong = move_key(obs.hand[0], obs.table)
+    legal_now = {move_key(m.card, m.take) for m in game.legal_moves()}
+    wrong = next(key for card in obs.hand for other in obs.table
+                 if card.value + other.value != 15
+                 and (key := move_key(card, [other])) not in legal_now)
     _vote(pupils[0], wrong)
     assert any("not 15" in e.value or "15" in e.value for e in pupils[0].error), \
         [e.value for e in pupils[0].error]

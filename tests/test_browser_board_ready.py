@@ -17,23 +17,11 @@ import json
 import pytest
 
 from tests.test_browser import browser_type_launch_args  # noqa: F401 (fixture)
-from tests.test_browser_board_scopa import _board_data
+from tests.test_browser_board_scopa import _MOUNT_JS, _board_data
 from ui.board_component import _asset
 
 pytestmark = [pytest.mark.browser]
 
-# The component called as Streamlit calls it, into #host; its state words are recorded.
-_MOUNT_JS = """async ([source, data]) => {
-  if (!window.__board) {  // one module per page, as Streamlit loads it once
-    const url = URL.createObjectURL(new Blob([source], {type: "text/javascript"}));
-    window.__board = (await import(url)).default;
-  }
-  const board = window.__board;
-  window.__said = [];
-  const host = document.getElementById("host");
-  board({data, parentElement: host.attachShadow({mode: "open"}),
-         setTriggerValue: () => {}, setStateValue: (name, value) => window.__said.push(name)});
-}"""
 
 # Streamlit's element container: data-stale="true" while a run that has not reached it
 # yet is under way (the page being left, or the same page being redrawn).
@@ -58,9 +46,8 @@ def _mount(page, layout: str, *, detach: bool = False, tap_first: bool = False,
     if tap_first or box_after_tap:
         # The module listens for taps from its first load on (Streamlit loads it once a
         # page): loaded here on a board of its own before the tap.
-        page.evaluate(_MOUNT_JS.replace('document.getElementById("host")',
-                                        'document.createElement("div")'),
-                      [_asset("voice.js", "board.js"), data])
+        page.evaluate(_MOUNT_JS, [_asset("voice.js", "board.js"), data,
+                                  {"shadow": True, "host": "new"}])
         page.locator("#link").click()
     if box_after_tap:
         page.evaluate("html => document.body.insertAdjacentHTML('beforeend', html)",
@@ -68,10 +55,10 @@ def _mount(page, layout: str, *, detach: bool = False, tap_first: bool = False,
     if detach:  # unmounted before its script ran: the page had changed
         page.evaluate("""() => { window.__kept = document.getElementById('host');
                                  document.getElementById('box').remove(); }""")
-        page.evaluate(_MOUNT_JS.replace('document.getElementById("host")', "window.__kept"),
-                      [_asset("voice.js", "board.js"), data])
+        page.evaluate(_MOUNT_JS, [_asset("voice.js", "board.js"), data,
+                                  {"shadow": True, "host": "kept"}])
     else:
-        page.evaluate(_MOUNT_JS, [_asset("voice.js", "board.js"), data])
+        page.evaluate(_MOUNT_JS, [_asset("voice.js", "board.js"), data, {"shadow": True}])
     page.wait_for_timeout(100)
 
 

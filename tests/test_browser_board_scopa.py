@@ -24,17 +24,24 @@ from ui.board_component import _asset
 pytestmark = [pytest.mark.browser]
 
 # The component's module (voice.js then board.js, as ui/board_component.py serves it),
-# imported from a blob and called as Streamlit calls it; the actions it sends are kept.
-_MOUNT_JS = """async ([source, data]) => {
+# imported from a blob and called as Streamlit calls it; the actions it sends and the
+# names of the state values it sets are kept. ``options``: ``shadow`` (a shadow root, as
+# Streamlit's isolated styles give it), ``host`` "kept" (``window.__kept``, a node taken
+# out of the document) or "new" (a node never in it); else ``#host``.
+_MOUNT_JS = """async ([source, data, options]) => {
+  options = options || {};
   if (!window.__board) {  // one module per page, as Streamlit loads it once
     const url = URL.createObjectURL(new Blob([source], {type: "text/javascript"}));
     window.__board = (await import(url)).default;
   }
   const board = window.__board;
   window.__actions = window.__actions || [];
-  board({data, parentElement: document.getElementById("host"),
+  window.__said = [];
+  const host = options.host === "kept" ? window.__kept
+    : options.host === "new" ? document.createElement("div") : document.getElementById("host");
+  board({data, parentElement: options.shadow ? host.attachShadow({mode: "open"}) : host,
          setTriggerValue: (name, value) => window.__actions.push([name, value]),
-         setStateValue: () => {}});
+         setStateValue: (name) => window.__said.push(name)});
 }"""
 
 

@@ -248,8 +248,9 @@ def _merge_facts(conn: Connection, tally: Tally, table: sa.Table) -> None:
     rows = []
     for (pid, fact), (tries, right, last_at, kept, folds) in tally.facts.items():
         before = old.get((pid, fact))
-        box, box_key = fold_box(folds)
-        if before is not None:
+        if before is None:
+            box, box_key = fold_box(folds)
+        else:
             tries += before.tries
             right += before.right
             earlier = before.last_at if before.last_at.tzinfo is not None \

@@ -145,9 +145,15 @@ def chosen_facts(task: Task, before: Sequence[TaskAttempt]) -> list[str]:
         return list(spec["facts"])
     if task.kind == "weakest":
         usable = askable_facts(spec["capture_sum"])
-        stats = fact_stats(answers_from_rows(before), usable)  # type: ignore[arg-type]
-        return list(weakest_facts(stats, usable, count=spec["count"]))
+        return _weakest(task, fact_stats(answers_from_rows(before), usable))  # type: ignore[arg-type]
     return []
+
+
+def _weakest(task: Task, stats: Mapping[str, FactStats]) -> list[str]:
+    """A *weakest* assignment's facts for a pupil with these stats (the rule of
+    :func:`chosen_facts`, whether the stats come from the attempts or the boxes kept)."""
+    usable = askable_facts(task.spec["capture_sum"])
+    return list(weakest_facts(stats, usable, count=task.spec["count"]))
 
 
 def fold(task: Task, state: _State, attempt: TaskAttempt) -> bool:
@@ -260,9 +266,7 @@ def boxed_states(conn: Connection, t: TaskTables, task: Task,
             fact=row.fact, level="", box=row.box, answers=row.tries, correct=row.right,
             accuracy=row.right / row.tries if row.tries else None, median_seconds=None,
             last_seen=_aware(row.last_at))
-    spec = task.spec
-    usable = askable_facts(spec["capture_sum"])
-    return {pid: _State(list(weakest_facts(mine, usable, count=spec["count"])), marks={})
+    return {pid: _State(_weakest(task, mine), marks={})
             for pid, mine in stats.items() if pid not in out_of_reach}
 
 

@@ -3,7 +3,7 @@ VENV ?= .venv
 PYTHON ?= python3
 BIN = $(VENV)/bin
 
-.PHONY: install run serve-network test bench lint clean fast pure test-compiled
+.PHONY: install run dev serve-network test bench lint clean fast pure test-compiled
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,6 +15,11 @@ install: $(BIN)/.installed
 
 run: install
 	$(BIN)/streamlit run app.py
+
+# For programmers editing the app: pages rerun when a file is saved. The app ships with
+# no file watcher (.streamlit/config.toml): it costs every new visitor's first page.
+dev: install
+	$(BIN)/streamlit run app.py --server.fileWatcherType auto --server.runOnSave true
 
 # Tablets on the home or school network can open the app: every profile on this
 # computer becomes reachable from that network (protect profiles with a PIN).

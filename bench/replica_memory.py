@@ -13,7 +13,9 @@ state a while). The replica's RSS (``/proc/PID/status``) is sampled every
 ``--every`` seconds with the taps answered so far. Class time is counted in taps: a
 class of 30 tapping every 2 s makes 900 taps a minute, so "5 minutes" is 4,500 taps
 and "an hour" 54,000. Prints the samples and the RSS at 5 minutes, at the end, and
-their ratio (goal: the hour within 1.3x of the 5 minutes).
+their ratio (goal: the hour within 1.3x of the 5 minutes). The replica runs in the
+environment ``escoba serve`` gives it (``MALLOC_ARENA_MAX=2``); ``--glibc-arenas``
+leaves glibc's default (8 arenas a core) to measure beside it.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from bench.classroom_load import PupilLog, _proc_stat, warm_up  # noqa: E402
 from bench.replicas_capacity import SERVER_OPTIONS, ChildTablet, make_children  # noqa: E402
 from bench.tap_cpu import on_database  # noqa: E402
 from deploy.replicas import free_port, start_streamlit, stop, wait_healthy  # noqa: E402
+from trainer.server_cli import serve_environment  # noqa: E402
 
 #: Taps of a class of 30 in a minute (a tap every 2 s each).
 CLASS_MINUTE_TAPS = 30 * 30
@@ -92,6 +95,8 @@ def main() -> None:
     parser.add_argument("--every", type=float, default=10, help="seconds between samples")
     parser.add_argument("--seed", type=int, default=32)
     parser.add_argument("--database", default="postgres", help="postgres or sqlite")
+    parser.add_argument("--glibc-arenas", action="store_true",
+                        help="the replica without escoba serve's MALLOC_ARENA_MAX")
     args = parser.parse_args()
     args.think = tuple(float(x) for x in args.think.split(","))
     from bench.practice_bench import _quiet
@@ -100,10 +105,14 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="replica-memory-"))
     env = dict(os.environ)
     env.pop("ESCOBA_NOW", None)
+    env.pop("MALLOC_ARENA_MAX", None)
 
     def run(database_url: str) -> dict[str, Any]:
         children = make_children(database_url, args.pupils)
-        app_env = {**env, "ESCOBA_DATABASE_URL": database_url}
+        # As `escoba serve` starts a school's replica (glibc's arenas: SERVE_ENVIRONMENT).
+        app_env = serve_environment({**env, "ESCOBA_DATABASE_URL": database_url})
+        if args.glibc_arenas:
+            app_env.pop("MALLOC_ARENA_MAX")
         port = free_port()
         log = work / "app.log"
         proc = start_streamlit(port, app_env, log, SERVER_OPTIONS)
@@ -144,6 +153,7 @@ def main() -> None:
 
     result = on_database(args.database, work, run)
     result.update({"pupils": args.pupils, "seconds": args.seconds,
+                   "malloc_arena_max": "glibc" if args.glibc_arenas else "serve's",
                    "think": list(args.think), "visit": args.visit,
                    "load_average": [round(x, 2) for x in os.getloadavg()]})
     print(json.dumps(result, indent=1), flush=True)

@@ -555,6 +555,8 @@ def test_streamlit_never_shows_error_details() -> None:
     config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
     assert config["client"]["showErrorDetails"] == "none"
     assert config["client"]["toolbarMode"] == "minimal"
+    # no file watcher set up for each new visitor's session (docs/APP.md, `make dev`)
+    assert config["server"]["fileWatcherType"] == "none"
 
 
 def test_a_refresh_builds_the_sidebar_in_the_profiles_language(monkeypatch) -> None:

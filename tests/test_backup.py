@@ -196,13 +196,20 @@ def test_a_previous_release_database_is_migrated_keeping_every_row(tmp_path: Pat
 
 def test_serve_runs_streamlit_on_the_installed_app_with_a_servers_options(monkeypatch) -> None:
     """`escoba serve` replaces itself with streamlit (systemd signals the server itself);
-    options after `--` reach streamlit without the separator."""
+    options after `--` reach streamlit without the separator; glibc's malloc is held to
+    two arenas unless the server's environment says otherwise."""
     import os
 
-    ran: list[list[str]] = []
-    monkeypatch.setattr(os, "execv", lambda exe, argv: ran.append(argv))
+    ran: list[tuple[list[str], dict[str, str]]] = []
+    monkeypatch.setattr(os, "execve", lambda exe, argv, env: ran.append((argv, env)))
+    monkeypatch.delenv("MALLOC_ARENA_MAX", raising=False)
+    monkeypatch.setenv("ESCOBA_DATABASE_URL", "sqlite:///kept.db")
     assert main(["serve", "--port", "8502", "--", "--server.maxUploadSize", "20"]) == 0
-    (argv,) = ran
+    monkeypatch.setenv("MALLOC_ARENA_MAX", "4")
+    assert main(["serve", "--port", "8503"]) == 0
+    (argv, env), (_, admins) = ran
+    assert env["MALLOC_ARENA_MAX"] == "2" and admins["MALLOC_ARENA_MAX"] == "4"
+    assert env["ESCOBA_DATABASE_URL"] == "sqlite:///kept.db" and env["PATH"] == os.environ["PATH"]
     assert argv[1:4] == ["-m", "streamlit", "run"] and argv[4].endswith("app.py")
     assert argv[argv.index("--server.port") + 1] == "8502"
     assert argv[argv.index("--server.address") + 1] == "127.0.0.1"

@@ -14,7 +14,7 @@ from puzzles.practice import answers_from_rows
 from tests.conftest import ROOT
 from trainer.charts import attempts_frame
 from trainer.evidence import game_answers, is_game_turn
-from trainer.progress_history import ProgressHistory, QuickRow
+from trainer.progress_history import KeptHistories, ProgressHistory, QuickRow
 from trainer.progress_summary import parent_summary
 from trainer.storage import Storage, configure_sqlite
 from trainer.storage.practice import add_attempts, attempt_values
@@ -104,3 +104,41 @@ def test_a_new_profile_under_a_reused_id_starts_again(store: Storage) -> None:
     kept.update(store, store.progress_version(pid).created_at)
     view = kept.update(store, datetime(2030, 1, 1, tzinfo=UTC))  # as if made again
     _same(view, _full(store, pid))
+
+
+def test_kept_histories_stay_within_their_attempts_dropping_the_least_recent(
+        store: Storage) -> None:
+    """A process keeps children's histories up to a number of attempts in all: past it,
+    the one read least recently goes (and is read whole at its next view, still what a
+    full read builds); the one just read stays whatever its size."""
+    pids = [store.create_profile(name, "🦊").id for name in ("Ana", "Bo", "Cy")]
+    for n, pid in enumerate(pids):
+        practice_bench.fill(store, pid, 2 + n, 1, NOW - timedelta(days=5))
+    sizes = {pid: len(store.attempts(pid)) for pid in pids}
+    created = {pid: store.progress_version(pid).created_at for pid in pids}
+    assert sizes[pids[0]] < sizes[pids[1]] < sizes[pids[2]]
+    kept = KeptHistories(max_attempts=sizes[pids[0]] + sizes[pids[2]], max_profiles=10)
+    source = Counting(store)
+    for pid in pids[:2]:
+        _same(kept.view(("db", pid), pid, source, created[pid]), _full(store, pid))
+    assert kept.attempts() == sizes[pids[0]] + sizes[pids[1]] and len(kept) == 2
+    kept.view(("db", pids[0]), pids[0], source, created[pids[0]])  # Ana read again
+    _same(kept.view(("db", pids[2]), pids[2], source, created[pids[2]]), _full(store, pids[2]))
+    # Bo, read least recently, went; Ana stays
+    assert ("db", pids[1]) not in kept and ("db", pids[0]) in kept
+    assert kept.attempts() <= kept.max_attempts
+    source.read.clear()
+    _same(kept.view(("db", pids[1]), pids[1], source, created[pids[1]]), _full(store, pids[1]))
+    assert source.read == [sizes[pids[1]]]  # Bo's history read whole again
+    # one history larger than the whole budget is kept while it is the one read
+    small = KeptHistories(max_attempts=1, max_profiles=10)
+    _same(small.view(("db", pids[2]), pids[2], source, created[pids[2]]), _full(store, pids[2]))
+    assert len(small) == 1 and small.attempts() == sizes[pids[2]] > 1
+
+
+def test_kept_histories_stay_within_their_profiles(store: Storage) -> None:
+    pids = [store.create_profile(f"P{n}", "🦊").id for n in range(5)]
+    kept = KeptHistories(max_attempts=10**6, max_profiles=3)
+    for pid in pids:
+        kept.view(("db", pid), pid, store, store.progress_version(pid).created_at)
+    assert len(kept) == 3 and all(("db", pid) in kept for pid in pids[2:])

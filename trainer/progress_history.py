@@ -21,7 +21,8 @@ are kept whole, since a game's evidence is counted across its turns.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import OrderedDict
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from threading import Lock
@@ -35,7 +36,7 @@ from puzzles.practice import Attempt, answers_from_rows
 from .charts import attempt_record, records_frame
 from .evidence import game_answers, is_game_turn
 
-__all__ = ["AttemptSource", "QuickRow", "HistoryView", "ProgressHistory"]
+__all__ = ["AttemptSource", "QuickRow", "HistoryView", "ProgressHistory", "KeptHistories"]
 
 
 class AttemptSource(Protocol):
@@ -120,3 +121,50 @@ class ProgressHistory:
         self.game_turns += tuple(r for r in rows if is_game_turn(r))
         self.last_id = max(self.last_id, max(r.id or 0 for r in rows))
         self.count += len(rows)
+
+
+class KeptHistories:
+    """The histories one process keeps for its sessions, bounded by what they hold: at
+    most ``max_attempts`` attempts in all (about 430 bytes each kept: a child's year of
+    daily use is 7,000, about 3 MB) and ``max_profiles`` profiles. Past either, the
+    histories read least recently are dropped (a dropped one is read whole again at its
+    next view); the one just read is kept whatever its size. Thread-safe.
+
+    Bounded by count of profiles only, a replica serving a school would keep 3 MB per
+    child in every process that ever served them (issue 32)."""
+
+    def __init__(self, max_attempts: int, max_profiles: int) -> None:
+        self.max_attempts, self.max_profiles = max_attempts, max_profiles
+        self._kept: OrderedDict[Hashable, ProgressHistory] = OrderedDict()
+        self._lock = Lock()
+
+    def view(self, key: Hashable, profile_id: int, store: AttemptSource,
+             created_at: datetime | None) -> HistoryView:
+        """The profile's history brought up to date (:meth:`ProgressHistory.update`);
+        ``key`` names it in this process (the database and the profile)."""
+        with self._lock:
+            history = self._kept.pop(key, None) or ProgressHistory(profile_id)
+            self._kept[key] = history  # the most recently read last
+        view = history.update(store, created_at)
+        with self._lock:
+            self._trim(keep=key)
+        return view
+
+    def attempts(self) -> int:
+        """How many attempts the kept histories hold in all."""
+        with self._lock:
+            return sum(h.count for h in self._kept.values())
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def __contains__(self, key: Hashable) -> bool:
+        return key in self._kept
+
+    def _trim(self, keep: Hashable) -> None:
+        total = sum(h.count for h in self._kept.values())
+        for key in list(self._kept):  # oldest first
+            if total <= self.max_attempts and len(self._kept) <= self.max_profiles:
+                return
+            if key != keep:
+                total -= self._kept.pop(key).count

@@ -26,7 +26,7 @@ from puzzles.practice import Attempt, practice_candidates
 from trainer.charts import attempts_frame
 from trainer.clock import now as clock_now
 from trainer.just_right import JustRightSummary, just_right_summary
-from trainer.progress_history import HistoryView, ProgressHistory
+from trainer.progress_history import HistoryView, KeptHistories
 from trainer.storage import DailyResult, ProgressContents, ProgressVersion
 from trainer.text import fact_text
 
@@ -168,18 +168,24 @@ def start_quick_facts(facts: list[str], capture_sum: int) -> None:
     st.switch_page("app_pages/quick_facts.py")
 
 
-@st.cache_resource(max_entries=PROGRESS_CACHE_PROFILES, show_spinner=False)
-def _kept_history(database: str | None, profile_id: int) -> ProgressHistory:
-    """The profile's history as this process last read it, shared by its sessions and
-    brought up to date by the attempts added since (trainer.progress_history)."""
-    return ProgressHistory(profile_id)
+#: Attempts the kept histories of one process hold in all (about 430 bytes each): a
+#: class of 30 with a school year each (216,000 in bench/school_year.py) fits, in about
+#: 110 MB at most whatever the school's size.
+HISTORY_ATTEMPTS = 250_000
+
+
+@st.cache_resource(show_spinner=False)
+def _kept_histories() -> KeptHistories:
+    """The profiles' histories as this process last read them, shared by its sessions
+    and brought up to date by the attempts added since (trainer.progress_history)."""
+    return KeptHistories(HISTORY_ATTEMPTS, max_profiles=PROGRESS_CACHE_PROFILES)
 
 
 def history_view(version: DataVersion) -> HistoryView:
     """The profile's history at ``version``: the attempts added since the last read are
     read, not the whole history (a year of it took 0.6 s after each answer)."""
-    return _kept_history(version.database, version.profile_id).update(
-        storage(), version.data.created_at)
+    return _kept_histories().view((version.database, version.profile_id),
+                                  version.profile_id, storage(), version.data.created_at)
 
 
 @st.cache_data(max_entries=PROGRESS_CACHE_PROFILES, show_spinner=False)

@@ -29,6 +29,9 @@ which runs once the frame's style, layout and paint are done).
   ``/play?p=<id>`` of a profile with a game in play, until the board is drawn
   (its ``escoba-board-rendered`` mark and the first frame with its cards).
   Baseline: the bare page, opened the same way, until its title is drawn.
+  The same again in a context kept across opens ("warm": a tablet that opened the
+  app before, its browser cache kept, a new session each time), beside the bare
+  page opened the same way in a context of its own.
 
 Measures and baselines alternate (each board tap is followed by a baseline tap,
 each Play preceded by its two baselines, each cold Play by a cold bare page),
@@ -270,7 +273,8 @@ def main() -> None:
 
     times: dict[str, list[float]] = {k: [] for k in (
         "tap_hand", "tap_table", "tap_baseline", "play", "more_help", "bare_rerun",
-        "cold_board", "cold_board_mark", "cold_fcp", "bare_cold_title", "bare_cold_fcp")}
+        "cold_board", "cold_board_mark", "cold_fcp", "bare_cold_title", "bare_cold_fcp",
+        "warm_board", "bare_warm_title")}
     rounds = games = 0
     with streamlit_server(ROOT / "app.py", env, work / "app.log", 90) as url, \
             streamlit_server(bare, env, work / "bare.log", 90) as bare_url, \
@@ -400,22 +404,35 @@ def main() -> None:
         # The counter does see the page's socket: every Play and More help sent frames.
         assert play_frames and min(play_frames) > 0, play_frames
 
-        def cold(address: str, drawn: str) -> tuple[dict[str, Any], float]:
-            """A new context (empty cache, new session): the drawn frame, and the FCP."""
-            ctx = browser.new_context(viewport=VIEWPORT, locale="en-US")
-            cold_page = ctx.new_page()
-            cold_page.goto(address)
-            done = cold_page.wait_for_function(drawn, timeout=60_000).json_value()
-            fcp = cold_page.wait_for_function(_FCP, timeout=60_000).json_value()
-            ctx.close()
+        def opened(ctx: Any, address: str, drawn: str) -> tuple[dict[str, Any], float]:
+            """A new page of ``ctx`` (a new session): the drawn frame, and the FCP."""
+            new_page = ctx.new_page()
+            new_page.goto(address)
+            done = new_page.wait_for_function(drawn, timeout=60_000).json_value()
+            fcp = new_page.wait_for_function(_FCP, timeout=60_000).json_value()
+            new_page.close()
             return done, fcp
 
+        def cold(address: str, drawn: str) -> tuple[dict[str, Any], float]:
+            """A new context (empty cache, new session)."""
+            ctx = browser.new_context(viewport=VIEWPORT, locale="en-US")
+            try:
+                return opened(ctx, address, drawn)
+            finally:
+                ctx.close()
+
+        # A tablet that opened the app before: its cache kept, a new session each time.
+        kept_app, kept_bare = (browser.new_context(viewport=VIEWPORT, locale="en-US")
+                               for _ in range(2))
         for run in range(args.cold + 1):
             board, board_fcp = cold(f"{url}/play?p={cold_id}", _COLD_BOARD)
             title, title_fcp = cold(f"{bare_url}/", _COLD_TITLE)
+            warm_board, _ = opened(kept_app, f"{url}/play?p={cold_id}", _COLD_BOARD)
+            warm_title, _ = opened(kept_bare, f"{bare_url}/", _COLD_TITLE)
             results = [("cold_board", board["frame"]), ("cold_board_mark", board["mark"]),
                        ("cold_fcp", board_fcp), ("bare_cold_title", title["frame"]),
-                       ("bare_cold_fcp", title_fcp)]
+                       ("bare_cold_fcp", title_fcp), ("warm_board", warm_board["frame"]),
+                       ("bare_warm_title", warm_title["frame"])]
             if run:
                 for name, value in results:
                     times[name].append(value)
@@ -439,7 +456,8 @@ def main() -> None:
             "tap_table": round(medians["tap_table"] - medians["tap_baseline"], 1),
             "play_vs_more_help": round(medians["play"] - medians["more_help"], 1),
             "play_vs_bare_rerun": round(medians["play"] - medians["bare_rerun"], 1),
-            "cold_board": round(medians["cold_board"] - medians["bare_cold_title"], 1)},
+            "cold_board": round(medians["cold_board"] - medians["bare_cold_title"], 1),
+            "warm_board": round(medians["warm_board"] - medians["bare_warm_title"], 1)},
         "goals_ms": {"tap_p95_under": 50, "play_p95_under": 300, "cold_median_under": 1500},
         "seconds": round(time.perf_counter() - began),
         "load_average": [round(x, 2) for x in os.getloadavg()],

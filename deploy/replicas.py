@@ -389,7 +389,11 @@ def replicas_behind_nginx(database_url: str, count: int = 2, work: Path | None =
         if serve is not None:
             return start_served([*serve, *(["--", *options] if options else [])],
                                 replica_port, environment, log, work)
-        return start_streamlit(replica_port, environment, log, options, launcher)
+        # This checkout's replicas in the environment `escoba serve` gives a school's.
+        from trainer.server_cli import serve_environment
+
+        return start_streamlit(replica_port, serve_environment(environment), log, options,
+                               launcher)
 
     try:
         for name, replica_port in zip(replica_names(count), ports, strict=True):

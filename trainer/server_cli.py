@@ -40,8 +40,9 @@ SERVE_OPTIONS = ("--server.headless", "true", "--server.fileWatcherType", "none"
 #: otherwise. glibc's malloc gives threads that allocate at the same time arenas of their
 #: own (up to 8 a core), and Streamlit runs each rerun in a new thread: memory freed in
 #: one arena is not reused from another, and a replica's RSS crept up over a class hour.
-#: Two arenas kept it about 20 MB lower and flatter (docs/BENCHMARKS.md, "A replica's
-#: memory over a compressed class hour"); other C libraries ignore the variable.
+#: Two arenas kept it about 20 MB lower, within 1.3x of its 5 minutes at the hour where
+#: glibc's default was not (docs/BENCHMARKS.md, "A replica's memory over a class hour,
+#: with two malloc arenas"); other C libraries ignore the variable.
 SERVE_ENVIRONMENT = {"MALLOC_ARENA_MAX": "2"}
 
 

@@ -95,6 +95,9 @@ def main() -> None:
     parser.add_argument("--every", type=float, default=10, help="seconds between samples")
     parser.add_argument("--seed", type=int, default=32)
     parser.add_argument("--database", default="postgres", help="postgres or sqlite")
+    parser.add_argument("--traced", type=Path, default=None, metavar="DIR",
+                        help="run the replica under bench/traced_streamlit.py, its "
+                        "tracemalloc snapshots in DIR")
     parser.add_argument("--glibc-arenas", action="store_true",
                         help="the replica without escoba serve's MALLOC_ARENA_MAX")
     args = parser.parse_args()
@@ -115,7 +118,9 @@ def main() -> None:
             app_env.pop("MALLOC_ARENA_MAX")
         port = free_port()
         log = work / "app.log"
-        proc = start_streamlit(port, app_env, log, SERVER_OPTIONS)
+        command = None if args.traced is None else [
+            sys.executable, str(ROOT / "bench" / "traced_streamlit.py"), str(args.traced)]
+        proc = start_streamlit(port, app_env, log, SERVER_OPTIONS, command)
         url = f"http://127.0.0.1:{port}"
         try:
             wait_healthy(url, proc, log)

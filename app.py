@@ -12,7 +12,6 @@ import logging
 import streamlit as st
 
 from ui.errors import friendly_errors, show_error_flash
-from ui.gc_tuning import freeze_long_lived
 from ui.i18n import start_run
 from ui.layout import pages, sidebar
 from ui.pupil_guard import guard_run, note_page, show_ended, watch
@@ -22,9 +21,6 @@ from ui.together_notice import show_together_notice
 logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
 st.set_page_config(page_title="Escoba", page_icon="🧹", layout="wide")
-# Once per process, everything imported: full collections stop walking the libraries'
-# objects, so each run's cyclic garbage is freed soon (ui.gc_tuning, issue 32).
-freeze_long_lived()
 
 #: (module, catalog key of its title, icon). The first is the default page.
 PAGES = [

@@ -186,9 +186,18 @@ def test_every_lesson_level_and_play_fit_a_child(server, browser_type_launch_arg
                 break
             page.wait_for_timeout(500)
             m = _measure(page)
+        found = _breaches(m, size[1], acting)
+        if found:
+            # Measured once more a moment later: what a child reads and taps stays, a
+            # state in passing on a loaded machine does not (CI once saw 11 words more
+            # above the answers of one level at one size, gone in every other run).
+            print(f"{label} {size[0]}×{size[1]}: {found}, words {m.get('words')}; again",
+                  flush=True)
+            page.wait_for_timeout(1500)
+            m = _measure(page)
+            found = _breaches(m, size[1], acting)
         rows[size].append(_row(label, size, m) if acting else _row(label, size, {
             **m, "count": "—", "all_words": "—", "lowest": None}))
-        found = _breaches(m, size[1], acting)
         breaches.extend(f"{label} {size[0]}×{size[1]}: {b}" for b in found)
         print(rows[size][-1], found, flush=True)  # progress, with -s
 

@@ -316,6 +316,14 @@ def refresh_dashboard(room: Any, class_id: int, today: date) -> dict[str, float]
 
 # -- CPU and load, from /proc ---------------------------------------------------------
 
+def rss_mb(pid: int) -> float:
+    """A process's resident memory (``VmRSS`` in ``/proc/PID/status``), in MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
 def _proc_stat(pid: int) -> tuple[int, float] | None:
     """(parent pid, CPU seconds: user + system) of a live process, or None."""
     try:
@@ -381,12 +389,8 @@ class CpuMeter:
         return totals
 
     def _rss(self) -> None:
-        try:
-            for line in Path(f"/proc/{self.server_pid}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    self.rss_mb.append(int(line.split()[1]) / 1024)
-        except OSError:
-            pass
+        with contextlib.suppress(OSError):  # the server has gone
+            self.rss_mb.append(rss_mb(self.server_pid))
 
     def _run(self) -> None:
         while not self._stop.wait(1.0):

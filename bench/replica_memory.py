@@ -34,7 +34,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.classroom_load import PupilLog, _proc_stat, warm_up  # noqa: E402
+from bench.classroom_load import PupilLog, _proc_stat, rss_mb, warm_up  # noqa: E402
 from bench.replicas_capacity import SERVER_OPTIONS, ChildTablet, make_children  # noqa: E402
 from bench.tap_cpu import on_database  # noqa: E402
 from deploy.replicas import free_port, start_streamlit, stop, wait_healthy  # noqa: E402
@@ -42,13 +42,6 @@ from trainer.server_cli import serve_environment  # noqa: E402
 
 #: Taps of a class of 30 in a minute (a tap every 2 s each).
 CLASS_MINUTE_TAPS = 30 * 30
-
-
-def rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
 
 
 async def pupil(url: str, child: Any, n: int, deadline: float, args: argparse.Namespace,

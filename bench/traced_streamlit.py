@@ -8,8 +8,9 @@ daemon thread that every ``ESCOBA_TRACE_EVERY`` seconds (default 60) writes
 ``OUT_DIR/rss.txt``: the snapshots are taken inside the process, by a thread of its own,
 so the replica goes on answering (a snapshot taken in a signal handler stopped it).
 ``bench/replica_memory.py --traced OUT_DIR`` runs its replica this way; compare two
-snapshots with ``python bench/traced_streamlit.py --compare A B``: the source lines whose
-blocks grew most between them, and how much of the RSS's growth Python's heap explains.
+snapshots with ``python bench/traced_streamlit.py --compare A B``: how much Python's heap
+grew between them and the source lines whose blocks grew most (``rss.txt`` beside them
+says how much the RSS grew).
 """
 
 from __future__ import annotations
@@ -21,12 +22,9 @@ import time
 import tracemalloc
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-def _rss_mb() -> float:
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
+from bench.classroom_load import rss_mb
 
 
 def _keep_snapshots(out: Path, every: float) -> None:
@@ -37,7 +35,7 @@ def _keep_snapshots(out: Path, every: float) -> None:
         snapshot.dump(str(out / f"snapshot-{number:03d}.pickle"))
         traced, _peak = tracemalloc.get_traced_memory()
         with open(out / "rss.txt", "a") as rss:
-            rss.write(f"{number} {time.time():.0f} rss_mb={_rss_mb():.1f} "
+            rss.write(f"{number} {time.time():.0f} rss_mb={rss_mb(os.getpid()):.1f} "
                       f"traced_mb={traced / 2**20:.1f}\n")
         number += 1
 

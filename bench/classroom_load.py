@@ -183,6 +183,35 @@ _PROBE = """() => {
   });
 }"""
 
+# What a browser tablet's screen was when a wait ran out (the report's error then says
+# which wait and what the child saw, not a bare "TimeoutError").
+_SCREEN_NOW = """() => {
+  const cl = window.__cl;
+  const r = cl && cl.board();
+  const stale = document.querySelectorAll('[data-stale=true]').length;
+  return {state: cl ? cl.state() : null, title: cl ? cl.title() : null,
+          qf: cl ? cl.qf() : null, click: cl ? cl.click : null,
+          armed: cl ? cl.armed : null, now: performance.now(), stale,
+          board: r ? {position: r.dataset.position, renderedAt: r.dataset.renderedAt} : null,
+          url: location.pathname + location.search,
+          text: (document.querySelector('[data-testid=stMain]') || document.body)
+            .innerText.replace(/\\s+/g, ' ').slice(0, 300)};
+}"""
+
+
+async def wait_in_page(page: Any, what: str, expression: str) -> Any:
+    """``page.evaluate(expression)`` for at most ``SCREEN_TIMEOUT``; a wait that runs out
+    raises a TimeoutError saying ``what`` was awaited and what the screen was."""
+    try:
+        return await asyncio.wait_for(page.evaluate(expression), SCREEN_TIMEOUT)
+    except TimeoutError:
+        try:
+            screen = await asyncio.wait_for(page.evaluate(_SCREEN_NOW), 10)
+        except Exception as err:  # the page itself is gone: say so
+            screen = f"(screen unreadable: {type(err).__name__})"
+        raise TimeoutError(f"{what} after {SCREEN_TIMEOUT:.0f} s; screen: {screen}") from None
+
+
 # The PIN pad's dots: as many drawn filled as digits typed (from the current run).
 _DOTS = """(typed) => {
   const dots = document.querySelector('[data-testid=mc-pin-dots]');
@@ -539,15 +568,15 @@ class Tablet:
     async def pause(self) -> None:
         """A child's think time, then the app's run over (no tap interrupts a run)."""
         await asyncio.sleep(self.rng.uniform(*self.think))
-        await asyncio.wait_for(self.page.evaluate("() => window.__cl.idle()"), SCREEN_TIMEOUT)
+        await wait_in_page(self.page, "the run's end before a tap", "() => window.__cl.idle()")
 
     async def tap(self, kind: str, check: str, target: Any) -> bool:
         """Tap ``target`` and time it until the screen ``check`` names is painted."""
         await self.page.evaluate("(k) => window.__cl.arm(k)", check)
         await target.click(timeout=SCREEN_TIMEOUT * 1000)
         try:
-            done = await asyncio.wait_for(self.page.evaluate("() => window.__cl.wait()"),
-                                          SCREEN_TIMEOUT)
+            done = await wait_in_page(self.page, f"the screen of a {kind} tap ({check})",
+                                      "() => window.__cl.wait()")
         except TimeoutError:
             self.log.unconfirmed[kind] += 1
             raise
@@ -592,7 +621,7 @@ class Tablet:
             self.log.answer_taps += number == len(plan.sets) - 1 and plan.completes
             await self.tap("pz_add", "board", page.locator(".eb-play"))
             self.log.sets_added += 1
-            await asyncio.wait_for(page.evaluate("() => window.__cl.idle()"), SCREEN_TIMEOUT)
+            await wait_in_page(page, "the run's end after a set", "() => window.__cl.idle()")
             if await page.locator(".st-key-pz_next button").count():
                 finished = True
                 break
@@ -651,20 +680,21 @@ class TeacherTablet:
         await page.evaluate(_PROBE)
         opener = page.locator(f".st-key-tc_open_{self.setup.class_id} button")
         await opener.wait_for()
-        await asyncio.wait_for(page.evaluate("() => window.__cl.idle()"), SCREEN_TIMEOUT)
+        await wait_in_page(page, "the run's end after signing in", "() => window.__cl.idle()")
         await self.tap("tc_open", "tc_dashboard", opener)
 
     async def tap(self, kind: str, check: str, target: Any) -> None:
         await self.page.evaluate("(k) => window.__cl.arm(k)", check)
         await target.click(timeout=SCREEN_TIMEOUT * 1000)
         try:
-            done = await asyncio.wait_for(self.page.evaluate("() => window.__cl.wait()"),
-                                          SCREEN_TIMEOUT)
+            done = await wait_in_page(self.page, f"the screen of a {kind} tap ({check})",
+                                      "() => window.__cl.wait()")
         except TimeoutError:
             self.log.unconfirmed[kind] += 1
             raise
         self.log.samples.append((kind, done["painted"] - done["click"], time.monotonic()))
-        await asyncio.wait_for(self.page.evaluate("() => window.__cl.idle()"), SCREEN_TIMEOUT)
+        await wait_in_page(self.page, f"the run's end after a {kind} tap",
+                           "() => window.__cl.idle()")
 
     async def watch(self, deadline: float) -> None:
         parts = self.page.locator(".st-key-tc_part button")
@@ -818,7 +848,13 @@ class WireTablet:
         else:
             self._shown.clear()
         while True:
-            raw = await asyncio.wait_for(self.ws.recv(), SCREEN_TIMEOUT)
+            try:
+                raw = await asyncio.wait_for(self.ws.recv(), SCREEN_TIMEOUT)
+            except TimeoutError:
+                raise TimeoutError(
+                    f"no message for {SCREEN_TIMEOUT:.0f} s in a run ({kind or 'no tap'}, "
+                    f"page {page_name or self.page_hash[:8]}, "
+                    f"widgets {[getattr(w, 'id', '?')[-24:] for w in widgets]})") from None
             element = self._read(raw)
             if element is _FINISHED:
                 break
@@ -1132,7 +1168,7 @@ async def _run_pupils(url: str, setup: ClassSetup, seconds: float, think: tuple[
                     await tablet.play(deadline, start_with_puzzles=index % 2 == 1)
                 except Exception as err:  # counted; the tablet starts again
                     restarts -= 1
-                    log.errors.append(f"{type(err).__name__}: {err}".splitlines()[0][:300])
+                    log.errors.append(f"{type(err).__name__}: {err}".splitlines()[0][:1200])
                     with contextlib.suppress(Exception):
                         await enter()
             if context is not None:

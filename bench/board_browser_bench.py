@@ -274,10 +274,12 @@ def main() -> None:
     times: dict[str, list[float]] = {k: [] for k in (
         "tap_hand", "tap_table", "tap_baseline", "play", "more_help", "bare_rerun",
         "cold_board", "cold_board_mark", "cold_fcp", "bare_cold_title", "bare_cold_fcp",
-        "warm_board", "bare_warm_title")}
+        "warm_board", "bare_warm_title", "alone_cold_board", "alone_warm_board")}
     rounds = games = 0
     with streamlit_server(ROOT / "app.py", env, work / "app.log", 90) as url, \
             streamlit_server(bare, env, work / "bare.log", 90) as bare_url, \
+            streamlit_server(ROOT / "bench" / "board_alone_page.py", env,
+                             work / "alone.log", 90) as alone_url, \
             sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         context = browser.new_context(viewport=VIEWPORT, locale="en-US")
@@ -422,17 +424,21 @@ def main() -> None:
                 ctx.close()
 
         # A tablet that opened the app before: its cache kept, a new session each time.
-        kept_app, kept_bare = (browser.new_context(viewport=VIEWPORT, locale="en-US")
-                               for _ in range(2))
+        kept_app, kept_bare, kept_alone = (
+            browser.new_context(viewport=VIEWPORT, locale="en-US") for _ in range(3))
         for run in range(args.cold + 1):
             board, board_fcp = cold(f"{url}/play?p={cold_id}", _COLD_BOARD)
             title, title_fcp = cold(f"{bare_url}/", _COLD_TITLE)
             warm_board, _ = opened(kept_app, f"{url}/play?p={cold_id}", _COLD_BOARD)
             warm_title, _ = opened(kept_bare, f"{bare_url}/", _COLD_TITLE)
+            alone, _ = cold(f"{alone_url}/?p={cold_id}", _COLD_BOARD)
+            warm_alone, _ = opened(kept_alone, f"{alone_url}/?p={cold_id}", _COLD_BOARD)
             results = [("cold_board", board["frame"]), ("cold_board_mark", board["mark"]),
                        ("cold_fcp", board_fcp), ("bare_cold_title", title["frame"]),
                        ("bare_cold_fcp", title_fcp), ("warm_board", warm_board["frame"]),
-                       ("bare_warm_title", warm_title["frame"])]
+                       ("bare_warm_title", warm_title["frame"]),
+                       ("alone_cold_board", alone["frame"]),
+                       ("alone_warm_board", warm_alone["frame"])]
             if run:
                 for name, value in results:
                     times[name].append(value)
@@ -457,7 +463,12 @@ def main() -> None:
             "play_vs_more_help": round(medians["play"] - medians["more_help"], 1),
             "play_vs_bare_rerun": round(medians["play"] - medians["bare_rerun"], 1),
             "cold_board": round(medians["cold_board"] - medians["bare_cold_title"], 1),
-            "warm_board": round(medians["warm_board"] - medians["bare_warm_title"], 1)},
+            "warm_board": round(medians["warm_board"] - medians["bare_warm_title"], 1),
+            # The board component alone (bench/board_alone_page.py): what it costs itself.
+            "alone_cold_board": round(medians["alone_cold_board"]
+                                      - medians["bare_cold_title"], 1),
+            "alone_warm_board": round(medians["alone_warm_board"]
+                                      - medians["bare_warm_title"], 1)},
         "goals_ms": {"tap_p95_under": 50, "play_p95_under": 300, "cold_median_under": 1500},
         "seconds": round(time.perf_counter() - began),
         "load_average": [round(x, 2) for x in os.getloadavg()],

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import re
 import shutil
@@ -85,6 +86,29 @@ def _tls_parts(listen: str | int, tls: tuple[str, str] | None, redirect: str | i
             "REDIRECT": block, "COOKIE_SECURE": "; Secure", "LISTEN": f"{listen} ssl"}
 
 
+def app_page_names() -> list[str]:
+    """The last part of each app page's address (``/play``): its module's name, as
+    ``st.Page`` makes it."""
+    return sorted(path.stem for path in (ROOT / "app_pages").glob("*.py"))
+
+
+def base_script() -> str:
+    """The line a page's HTML gets from nginx: ``window.__streamlit.BACKEND_BASE_URL``,
+    the page's address without an app page's name, before Streamlit's script runs (else
+    it asks ``/play/_stcore/health`` first and the root 100 ms later). An address that
+    does not end in a page's name is left to Streamlit's own guess. Inside nginx's
+    single quotes: no quote of that kind, no backslash."""
+    names = json.dumps(app_page_names())
+    script = ("(function(){var pages=" + names + ";"
+              "var parts=location.pathname.split(\"/\");"
+              "if(parts.length<2||pages.indexOf(parts[parts.length-1])<0)return;"
+              "parts.pop();"
+              "window.__streamlit=Object.assign({},window.__streamlit,"
+              "{BACKEND_BASE_URL:location.origin+parts.join(\"/\")+\"/\"});})();")
+    assert "'" not in script and "\\" not in script
+    return script
+
+
 def render_nginx(addresses: Sequence[str], listen: str | int = 80,
                  template: Path = TEMPLATE, *, tls: tuple[str, str] | None = None,
                  redirect: str | int | None = None, log_dir: str = LOG_DIR) -> str:
@@ -112,6 +136,7 @@ def render_nginx(addresses: Sequence[str], listen: str | int = 80,
                                  for a in addresses),
         "PINNED_GROUPS": "\n\n".join(pinned),
         "LOG_DIR": log_dir,
+        "BASE_SCRIPT": base_script(),
         **_tls_parts(listen, tls, redirect, log_dir),
     }
     text = template.read_text()

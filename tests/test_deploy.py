@@ -33,6 +33,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 import sqlalchemy as sa
@@ -236,11 +237,18 @@ def test_a_killed_replicas_child_reloads_onto_the_other_and_loses_nothing(
         ana.page.wait_for_timeout(250)
     ana.page.get_by_text(fallback).wait_for(state="detached")
     # Then she reloads (a new session anyway): r2 again, and the game where it was.
+    asked: list[str] = []
+    ana.page.on("request", lambda request: asked.append(urlsplit(request.url).path))
+    assert urlsplit(ana.page.url).path == "/play"
     response = ana.page.reload()
     assert response.headers[REPLICA_HEADER.lower()] == "r2"
     assert pinned_replica(ana.page.context, cluster.url) == "r2"
     _hand(ana.page).first.wait_for()
     _wait_idle(ana.page)
+    # The proxy's page said where the app's root is: Streamlit asked the root's health
+    # check at once, never the page's own address's (a 404, then 100 ms lost).
+    assert ana.page.evaluate("window.__streamlit.BACKEND_BASE_URL") == cluster.url + "/"
+    assert "/_stcore/health" in asked and "/play/_stcore/health" not in asked, asked
     assert not ana.page.get_by_text("Oops").count()
     assert served_by(ana.page) == "r2"
     for _ in range(2):

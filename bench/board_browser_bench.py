@@ -209,6 +209,39 @@ _FCP = """() => {
 }"""
 
 
+def bench_folder(prefix: str) -> tuple[Path, Path, dict[str, str]]:
+    """A fresh folder with the bare page's script, and the servers' environment: a new
+    SQLite file there, no database URL, no fixed clock."""
+    work = Path(tempfile.mkdtemp(prefix=prefix))
+    bare = work / "bare.py"
+    bare.write_text(BARE_PAGE)
+    env = dict(os.environ, ESCOBA_DB_PATH=str(work / "bench.db"))
+    env.pop("ESCOBA_DATABASE_URL", None)
+    env.pop("ESCOBA_NOW", None)
+    return work, bare, env
+
+
+def start_new_game(page: Any) -> None:
+    """The new-game form's default game started, and its board ready for a move."""
+    page.locator(".st-key-start_game button").click()
+    page.evaluate(_PROBE)
+    page.wait_for_function(_READY)
+
+
+def new_profile_with_game(page: Any, url: str, name: str) -> int:
+    """A profile made on the app's first page as a child makes it, and a new game: its
+    id."""
+    page.goto(url)
+    page.get_by_role("textbox", name="Nickname").fill(name)
+    page.get_by_role("button", name="Create my profile").click()
+    # A new child starts in lesson 1; a parent's skip leads back (issue 23).
+    page.get_by_role("link", name="Skip: I know the game").click()
+    page.get_by_text(f"Welcome, {name}").wait_for()
+    page.get_by_role("link", name="Go and play").first.click()
+    start_new_game(page)
+    return int(page.url.split("p=", 1)[1].split("&")[0])
+
+
 def _median(values: list[float]) -> float:
     return round(statistics.median(values), 1)
 
@@ -263,13 +296,8 @@ def main() -> None:
 
     _quiet()
     began = time.perf_counter()
-    work = Path(tempfile.mkdtemp(prefix="board-bench-"))
-    db = work / "bench.db"
-    bare = work / "bare.py"
-    bare.write_text(BARE_PAGE)
-    env = dict(os.environ, ESCOBA_DB_PATH=str(db))
-    env.pop("ESCOBA_DATABASE_URL", None)
-    env.pop("ESCOBA_NOW", None)
+    work, bare, env = bench_folder("board-bench-")
+    db = Path(env["ESCOBA_DB_PATH"])
 
     times: dict[str, list[float]] = {k: [] for k in (
         "tap_hand", "tap_table", "tap_baseline", "play", "more_help", "bare_rerun",
@@ -288,21 +316,10 @@ def main() -> None:
         frames = FrameCounter(page)
 
         def new_profile(on: Any, name: str) -> int:
-            """A profile made on the first page, as a child does, and a new game."""
-            on.goto(url)
-            on.get_by_role("textbox", name="Nickname").fill(name)
-            on.get_by_role("button", name="Create my profile").click()
-            # A new child starts in lesson 1; a parent's skip leads back (issue 23).
-            on.get_by_role("link", name="Skip: I know the game").click()
-            on.get_by_text(f"Welcome, {name}").wait_for()
-            on.get_by_role("link", name="Go and play").first.click()
-            start_game(on)
-            return int(on.url.split("p=", 1)[1].split("&")[0])
+            return new_profile_with_game(on, url, name)
 
         def start_game(on: Any) -> None:
-            on.locator(".st-key-start_game button").click()
-            on.evaluate(_PROBE)
-            on.wait_for_function(_READY)
+            start_new_game(on)
 
         # A second profile with a game in play, for the cold opens (nobody moves in it).
         other = browser.new_context(viewport=VIEWPORT, locale="en-US")

@@ -38,7 +38,6 @@ import json
 import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -48,12 +47,11 @@ sys.path.insert(0, str(ROOT))
 from bench.board_browser_bench import (  # noqa: E402
     _COLD_BOARD,
     _COLD_TITLE,
-    _PROBE,
-    _READY,
-    BARE_PAGE,
     CHROMIUM,
     CHROMIUM_ARGS,
     VIEWPORT,
+    bench_folder,
+    new_profile_with_game,
 )
 
 PARTS = ROOT / "bench" / "first_paint"
@@ -76,13 +74,7 @@ def main() -> None:
 
     began = time.perf_counter()
     variants = args.variants.split(";")
-    work = Path(tempfile.mkdtemp(prefix="first-paint-parts-"))
-    db = work / "bench.db"
-    bare = work / "bare.py"
-    bare.write_text(BARE_PAGE)
-    env = dict(os.environ, ESCOBA_DB_PATH=str(db))
-    env.pop("ESCOBA_DATABASE_URL", None)
-    env.pop("ESCOBA_NOW", None)
+    work, bare, env = bench_folder("first-paint-parts-")
     times: dict[str, list[float]] = {v: [] for v in ("bare", *variants)}
     with streamlit_server(ROOT / "app.py", env, work / "app.log", 90) as url, \
             streamlit_server(bare, env, work / "bare.log", 90) as bare_url, \
@@ -96,16 +88,7 @@ def main() -> None:
         context = browser.new_context(viewport=VIEWPORT, locale="en-US")
         page = context.new_page()
         page.set_default_timeout(60_000)
-        page.goto(url)
-        page.get_by_role("textbox", name="Nickname").fill("Cold")
-        page.get_by_role("button", name="Create my profile").click()
-        page.get_by_role("link", name="Skip: I know the game").click()
-        page.get_by_text("Welcome, Cold").wait_for()
-        page.get_by_role("link", name="Go and play").first.click()
-        page.locator(".st-key-start_game button").click()
-        page.evaluate(_PROBE)
-        page.wait_for_function(_READY)
-        profile = int(page.url.split("p=", 1)[1].split("&")[0])
+        profile = new_profile_with_game(page, url, "Cold")
         context.close()
 
         def cold(address: str, drawn: str) -> float:

@@ -69,6 +69,9 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu",
                  "--disable-background-networking", "--disable-component-update",
                  "--no-first-run", "--disable-sync", "--disable-quic"]
 VIEWPORT = {"width": 1024, "height": 768}
+#: The board component alone, with Play's data for the game of ``?p=`` and nothing
+#: around it: the parts page of bench/first_paint_parts.py with no part asked.
+BOARD_ALONE = ROOT / "bench" / "first_paint" / "parts_page.py"
 BARE_PAGE = '''import streamlit as st
 
 st.title("Baseline")
@@ -242,6 +245,28 @@ def new_profile_with_game(page: Any, url: str, name: str) -> int:
     return int(page.url.split("p=", 1)[1].split("&")[0])
 
 
+def opened_in(context: Any, address: str, drawn: str) -> tuple[Any, float]:
+    """``address`` opened in a new page of ``context`` (a new session), until ``drawn``
+    (``_COLD_BOARD``, ``_COLD_TITLE``) holds: what it returned, and the page's first
+    contentful paint."""
+    page = context.new_page()
+    page.goto(address)
+    done = page.wait_for_function(drawn, timeout=60_000).json_value()
+    fcp = page.wait_for_function(_FCP, timeout=60_000).json_value()
+    page.close()
+    return done, fcp
+
+
+def opened_cold(browser: Any, address: str, drawn: str,
+                viewport: dict[str, int] = VIEWPORT) -> tuple[Any, float]:
+    """:func:`opened_in` a new context of ``browser``: an empty cache, a new session."""
+    context = browser.new_context(viewport=viewport, locale="en-US")
+    try:
+        return opened_in(context, address, drawn)
+    finally:
+        context.close()
+
+
 def _median(values: list[float]) -> float:
     return round(statistics.median(values), 1)
 
@@ -306,8 +331,7 @@ def main() -> None:
     rounds = games = 0
     with streamlit_server(ROOT / "app.py", env, work / "app.log", 90) as url, \
             streamlit_server(bare, env, work / "bare.log", 90) as bare_url, \
-            streamlit_server(ROOT / "bench" / "board_alone_page.py", env,
-                             work / "alone.log", 90) as alone_url, \
+            streamlit_server(BOARD_ALONE, env, work / "alone.log", 90) as alone_url, \
             sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         context = browser.new_context(viewport=VIEWPORT, locale="en-US")
@@ -315,17 +339,11 @@ def main() -> None:
         page.set_default_timeout(60_000)
         frames = FrameCounter(page)
 
-        def new_profile(on: Any, name: str) -> int:
-            return new_profile_with_game(on, url, name)
-
-        def start_game(on: Any) -> None:
-            start_new_game(on)
-
         # A second profile with a game in play, for the cold opens (nobody moves in it).
         other = browser.new_context(viewport=VIEWPORT, locale="en-US")
-        cold_id = new_profile(other.new_page(), "Cold")
+        cold_id = new_profile_with_game(other.new_page(), url, "Cold")
         other.close()
-        pid = new_profile(page, "Ana")
+        pid = new_profile_with_game(page, url, "Ana")
 
         bare_page = browser.new_context(viewport=VIEWPORT, locale="en-US").new_page()
         bare_page.set_default_timeout(60_000)
@@ -367,7 +385,7 @@ def main() -> None:
             game = _game_in_play(db, pid)
             if game is None or game.is_over:
                 page.locator(".st-key-new_game_after button").click()
-                start_game(page)
+                start_new_game(page)
                 games += 1
                 continue
             if game.round.is_over:
@@ -423,33 +441,16 @@ def main() -> None:
         # The counter does see the page's socket: every Play and More help sent frames.
         assert play_frames and min(play_frames) > 0, play_frames
 
-        def opened(ctx: Any, address: str, drawn: str) -> tuple[dict[str, Any], float]:
-            """A new page of ``ctx`` (a new session): the drawn frame, and the FCP."""
-            new_page = ctx.new_page()
-            new_page.goto(address)
-            done = new_page.wait_for_function(drawn, timeout=60_000).json_value()
-            fcp = new_page.wait_for_function(_FCP, timeout=60_000).json_value()
-            new_page.close()
-            return done, fcp
-
-        def cold(address: str, drawn: str) -> tuple[dict[str, Any], float]:
-            """A new context (empty cache, new session)."""
-            ctx = browser.new_context(viewport=VIEWPORT, locale="en-US")
-            try:
-                return opened(ctx, address, drawn)
-            finally:
-                ctx.close()
-
         # A tablet that opened the app before: its cache kept, a new session each time.
         kept_app, kept_bare, kept_alone = (
             browser.new_context(viewport=VIEWPORT, locale="en-US") for _ in range(3))
         for run in range(args.cold + 1):
-            board, board_fcp = cold(f"{url}/play?p={cold_id}", _COLD_BOARD)
-            title, title_fcp = cold(f"{bare_url}/", _COLD_TITLE)
-            warm_board, _ = opened(kept_app, f"{url}/play?p={cold_id}", _COLD_BOARD)
-            warm_title, _ = opened(kept_bare, f"{bare_url}/", _COLD_TITLE)
-            alone, _ = cold(f"{alone_url}/?p={cold_id}", _COLD_BOARD)
-            warm_alone, _ = opened(kept_alone, f"{alone_url}/?p={cold_id}", _COLD_BOARD)
+            board, board_fcp = opened_cold(browser, f"{url}/play?p={cold_id}", _COLD_BOARD)
+            title, title_fcp = opened_cold(browser, f"{bare_url}/", _COLD_TITLE)
+            warm_board, _ = opened_in(kept_app, f"{url}/play?p={cold_id}", _COLD_BOARD)
+            warm_title, _ = opened_in(kept_bare, f"{bare_url}/", _COLD_TITLE)
+            alone, _ = opened_cold(browser, f"{alone_url}/?p={cold_id}", _COLD_BOARD)
+            warm_alone, _ = opened_in(kept_alone, f"{alone_url}/?p={cold_id}", _COLD_BOARD)
             results = [("cold_board", board["frame"]), ("cold_board_mark", board["mark"]),
                        ("cold_fcp", board_fcp), ("bare_cold_title", title["frame"]),
                        ("bare_cold_fcp", title_fcp), ("warm_board", warm_board["frame"]),
@@ -481,7 +482,7 @@ def main() -> None:
             "play_vs_bare_rerun": round(medians["play"] - medians["bare_rerun"], 1),
             "cold_board": round(medians["cold_board"] - medians["bare_cold_title"], 1),
             "warm_board": round(medians["warm_board"] - medians["bare_warm_title"], 1),
-            # The board component alone (bench/board_alone_page.py): what it costs itself.
+            # The board component alone (BOARD_ALONE): what it costs itself.
             "alone_cold_board": round(medians["alone_cold_board"]
                                       - medians["bare_cold_title"], 1),
             "alone_warm_board": round(medians["alone_warm_board"]

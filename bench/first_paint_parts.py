@@ -47,14 +47,16 @@ sys.path.insert(0, str(ROOT))
 from bench.board_browser_bench import (  # noqa: E402
     _COLD_BOARD,
     _COLD_TITLE,
+    BOARD_ALONE,
     CHROMIUM,
     CHROMIUM_ARGS,
     VIEWPORT,
     bench_folder,
     new_profile_with_game,
+    opened_cold,
 )
 
-PARTS = ROOT / "bench" / "first_paint"
+PARTS = BOARD_ALONE.parent
 VARIANTS = ("/|x=0", "/play|x=0", "/play|nav=hidden", "/play|nav=sidebar",
             "/play|nav=sidebar&side=1", "/play|nav=sidebar&side=1&icon=1&title=1",
             "S/play|nav=sidebar", "S/play|nav=sidebar&side=1&icon=1&title=1",
@@ -78,7 +80,7 @@ def main() -> None:
     times: dict[str, list[float]] = {v: [] for v in ("bare", *variants)}
     with streamlit_server(ROOT / "app.py", env, work / "app.log", 90) as url, \
             streamlit_server(bare, env, work / "bare.log", 90) as bare_url, \
-            streamlit_server(PARTS / "parts_page.py", env, work / "parts.log", 90) as parts, \
+            streamlit_server(BOARD_ALONE, env, work / "parts.log", 90) as parts, \
             streamlit_server(PARTS / "said_base.py", env, work / "said.log", 90) as said, \
             streamlit_server(PARTS / "said_base.py", dict(env, SAID_BASE_SCRIPT="../../app.py"),
                              work / "app_said.log", 90) as app_said, \
@@ -91,22 +93,13 @@ def main() -> None:
         profile = new_profile_with_game(page, url, "Cold")
         context.close()
 
-        def cold(address: str, drawn: str) -> float:
-            ctx = browser.new_context(viewport=VIEWPORT, locale="en-US")
-            try:
-                opened = ctx.new_page()
-                opened.goto(address)
-                return opened.wait_for_function(drawn, timeout=60_000).json_value()["frame"]
-            finally:
-                ctx.close()
-
         for round_ in range(args.opens + 1):
-            row = {"bare": cold(f"{bare_url}/", _COLD_TITLE)}
+            row = {"bare": opened_cold(browser, f"{bare_url}/", _COLD_TITLE)[0]["frame"]}
             for variant in variants:
                 path, query = variant.split("|")
                 server = {"S": said, "P": url, "A": app_said}.get(path[0], parts)
-                row[variant] = cold(f"{server}{path.lstrip('SPA')}?p={profile}&{query}",
-                                    _COLD_BOARD)
+                address = f"{server}{path.lstrip('SPA')}?p={profile}&{query}"
+                row[variant] = opened_cold(browser, address, _COLD_BOARD)[0]["frame"]
             if round_:
                 for name, value in row.items():
                     times[name].append(value)

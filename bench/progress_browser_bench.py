@@ -55,12 +55,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.board_browser_bench import CHROMIUM, CHROMIUM_ARGS, opened_cold  # noqa: E402
 from bench.practice_bench import _quiet, fill  # noqa: E402
 
-CHROMIUM = os.environ.get("ESCOBA_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--no-first-run", "--disable-sync", "--disable-quic"]
+#: A tablet upright: My progress's charts one under another.
+VIEWPORT = {"width": 1024, "height": 1366}
 HELP = "How to play"  # the Help page's title and menu entry in English
 BARE_PAGE = 'import streamlit as st\n\nst.title("Baseline")\n'
 
@@ -81,10 +80,6 @@ _HELP_DRAWN = """({help}) => {
     && !document.querySelector('[data-testid="stStatusWidget"]') && performance.now();
 }"""
 _TITLE_DRAWN = "() => document.querySelector('h1') && performance.now()"
-_FCP = """() => {
-  const e = performance.getEntriesByName('first-contentful-paint')[0];
-  return e ? e.startTime : null;
-}"""
 
 
 def _median(values: list[float]) -> float:
@@ -143,17 +138,11 @@ def main() -> None:
 
         def cold(address: str) -> tuple[float, float]:
             """A new context (empty cache, new session): (fcp, title drawn) in ms."""
-            context = browser.new_context(viewport={"width": 1024, "height": 1366},
-                                          locale="en-US")
-            page = context.new_page()
-            page.goto(address)
-            content = page.wait_for_function(_TITLE_DRAWN, timeout=60_000).json_value()
-            fcp = page.wait_for_function(_FCP, timeout=60_000).json_value()
-            context.close()
+            content, fcp = opened_cold(browser, address, _TITLE_DRAWN, VIEWPORT)
             return fcp, content
 
         marks = {"charts": CHARTS, "help": HELP}
-        context = browser.new_context(viewport={"width": 1024, "height": 1366}, locale="en-US")
+        context = browser.new_context(viewport=VIEWPORT, locale="en-US")
         page = context.new_page()
         page.set_default_timeout(60_000)
 

@@ -1,6 +1,7 @@
 """The board of Play with the app's parts around it switched on one by one (issue 32).
 
-A baseline page for ``bench/first_paint_parts.py``, never a page of the app: the board
+A baseline page for ``bench/first_paint_parts.py`` and, with no part asked, the board
+alone of ``bench/board_browser_bench.py``; never a page of the app: the board
 component of the game in play of ``?p=`` (the very data Play gives it), and, as the
 query string asks, ``nav=hidden`` or ``nav=sidebar`` (``st.navigation`` with 14 pages
 as the app's menu has, the board's the one opened, at ``/play``), ``side=1`` (the app's

@@ -13,7 +13,15 @@ from trainer.practice_sessions import PuzzleKeeper
 from ui.errors import friendly_fragment, safe_callback, show_error_flash
 from ui.i18n import current_language, labels
 from ui.layout import require_profile, show_flash
-from ui.practice import attempt_row, attempts, fact_text, keep, kept, mastery, record_attempt
+from ui.practice import (
+    attempt_row,
+    fact_text,
+    for_me_path,
+    keep,
+    kept,
+    mastery,
+    record_attempt,
+)
 from ui.practice_view import show_puzzle
 from ui.session import new_seed, storage
 
@@ -43,11 +51,10 @@ def _next() -> None:
 
 def _make(mode: str, level: int, capture_sum: int):
     if mode == "for-me":
-        history = attempts(profile.id)
-        number = sum(1 for a in history if a.mode == "for-me") \
-            + st.session_state.get("pz_count", 0)
+        path = for_me_path(profile.id)
+        number = path.answered + st.session_state.get("pz_count", 0)
         # Seeded by profile: two new children do not get the same first puzzles.
-        return for_me_puzzle(mastery(profile.id, capture_sum), history, capture_sum, number,
+        return for_me_puzzle(mastery(profile.id, capture_sum), path, capture_sum, number,
                              prefix=f"forme-p{profile.id}")
     return generate(mode, level, new_seed(), capture_sum), []
 

@@ -13,7 +13,14 @@ falls on both alike:
   milliseconds per lookup, the median of ``--runs``;
 - **dashboard refresh**: ``classroom_load.refresh_dashboard`` (the teacher's snapshot,
   dashboard and fact grid, as ``bench/classroom_load.py``'s dashboard process does),
-  the CPU milliseconds of this process and the wall time, median of ``--runs``.
+  the CPU milliseconds of this process and the wall time, median of ``--runs``;
+- **the next "for me" puzzle's history** (the home child, a pupil): what the Puzzles
+  page reads to choose it after an answer. *Before*: every attempt of the child
+  (``Storage.attempts``) folded into the path (``ForMePath.of``), as the page did until
+  this change; *after*: the kept history brought up to date (``KeptHistories.view``,
+  the attempt just written read) and its ``for_me``. Wall milliseconds, median of
+  ``--runs``; the choice among 40 generated puzzles that follows is the same for both
+  and not in the figure.
 
 On SQLite files and on PostgreSQL (``ESCOBA_TEST_POSTGRES_URL``'s server, else a
 throwaway cluster)::
@@ -130,23 +137,56 @@ def lookups(store: Any, year: SchoolYear) -> dict[str, Callable[[], Any]]:
     }
 
 
+def for_me_reads(store: Any, year: SchoolYear, kept: Any) -> dict[str, Callable[[], Any]]:
+    """The next "for me" puzzle's history, before and after, for the home child and a
+    pupil; each "after" follows one answer written (not timed), as on the page."""
+    from puzzles.practice import ForMePath
+
+    def after(profile_id: int) -> Callable[[], Any]:
+        last = store.attempts(profile_id, limit=1)[0]
+        created = store.progress_version(profile_id).created_at
+
+        def answer_then_read() -> float:
+            store.record_attempt(profile_id, last)
+            began = time.perf_counter()
+            kept.view(profile_id, profile_id, store, created)  # its for_me is kept in it
+            return (time.perf_counter() - began) * 1000
+        return answer_then_read
+
+    def before(profile_id: int) -> Callable[[], float]:
+        def read() -> float:
+            began = time.perf_counter()
+            ForMePath.of(store.attempts(profile_id))
+            return (time.perf_counter() - began) * 1000
+        return read
+
+    pupil = year.pupils[0]
+    return {"forme_child_before": before(year.child_id), "forme_child_after": after(year.child_id),
+            "forme_pupil_before": before(pupil), "forme_pupil_after": after(pupil)}
+
+
 def measure(years: dict[str, SchoolYear], runs: int) -> dict[str, Any]:
     """Interleaved rounds over the week's and the year's database: the medians."""
     from trainer.classroom import Classroom, TeacherAuth
+    from trainer.progress_history import KeptHistories
 
     stores = {name: open_storage(y.database_url, migrate=False) for name, y in years.items()}
     rooms = {name: Classroom(store, TeacherAuth(store).sign_in(*TEACHER))
              for name, store in stores.items()}
     samples: dict[str, dict[str, list[float]]] = {name: {} for name in years}
+    reads = {name: for_me_reads(store, years[name], KeptHistories(1_000_000, 100))
+             for name, store in stores.items()}
     try:
         for name, store in stores.items():  # warm: the first connection, the page cache
-            for call in lookups(store, years[name]).values():
-                call()
+            for call in (*lookups(store, years[name]).values(), *reads[name].values()):
+                call()  # (the kept histories' first, whole read among them)
             refresh_dashboard(rooms[name], years[name].class_id, years[name].last_day)
         for _ in range(runs):
             for name, store in stores.items():
                 for key, call in lookups(store, years[name]).items():
                     samples[name].setdefault(key, []).append(_wall_ms(call))
+                for key, timed in reads[name].items():
+                    samples[name].setdefault(key, []).append(timed())
                 refreshed = refresh_dashboard(rooms[name], years[name].class_id,
                                               years[name].last_day)
                 for key in ("cpu", "total"):

@@ -55,8 +55,7 @@ __all__ = ["Attempt", "FactAnswer", "attempt_answers", "answers_from_rows", "qui
            "quick_facts_set",
            "quick_fact_for", "quick_fact_key", "puzzle_for", "for_me_quick_facts", "for_me_puzzle",
            "practice_candidates", "askable_facts", "puzzle_candidates", "suggested_level",
-           "streaks", "FOR_ME_KINDS",
-    "for_me_kinds"]
+           "streaks", "FOR_ME_KINDS", "for_me_kinds", "ForMePath", "LevelWalk"]
 
 #: The kinds "for me" draws puzzles from (best-move exercises judgement, not facts).
 FOR_ME_KINDS: tuple[str, ...] = ("captures", "fifteens", "hand")
@@ -363,28 +362,45 @@ def puzzle_for(targets: Sequence[str], kind: str, level: int, capture_sum: int =
     return best[1]
 
 
+@dataclass(frozen=True, slots=True)
+class LevelWalk:
+    """Where :func:`suggested_level` stands after some of a kind's history: the level and
+    the runs of 3-star solves and of unsolved at it."""
+
+    level: int = 1
+    run_good: int = 0
+    run_bad: int = 0
+
+    def step(self, level: int, stars: int, solved: bool) -> LevelWalk:
+        """After one more attempt ``(level, stars, solved)``: three 3-star solves in a row
+        at the current level go one up, two unsolved in a row one down; an attempt at
+        another level changes nothing."""
+        if level != self.level:
+            return self
+        good, bad = self.run_good, self.run_bad
+        if solved and stars == 3:
+            good, bad = good + 1, 0
+        elif not solved:
+            good, bad = 0, bad + 1
+        else:
+            good = bad = 0
+        if good >= 3 and self.level < 5:
+            return LevelWalk(self.level + 1, 0, bad)
+        if bad >= 2 and self.level > 1:
+            return LevelWalk(self.level - 1, good, 0)
+        return LevelWalk(self.level, good, bad)
+
+
 def suggested_level(history: Sequence[tuple[int, int, bool]]) -> int:
     """The level to offer next from ``(level, stars, solved)`` of one kind, oldest first.
 
     Start at 1; after three 3-star solves in a row at the current level, one up;
     after two unsolved in a row, one down.
     """
-    level = 1
-    run_good = run_bad = 0
+    walk = LevelWalk()
     for lvl, stars, solved in history:
-        if lvl != level:
-            continue
-        if solved and stars == 3:
-            run_good, run_bad = run_good + 1, 0
-        elif not solved:
-            run_good, run_bad = 0, run_bad + 1
-        else:
-            run_good = run_bad = 0
-        if run_good >= 3 and level < 5:
-            level, run_good = level + 1, 0
-        elif run_bad >= 2 and level > 1:
-            level, run_bad = level - 1, 0
-    return level
+        walk = walk.step(lvl, stars, solved)
+    return walk.level
 
 
 def for_me_kinds(history: Sequence[Attempt]) -> tuple[str, ...]:
@@ -392,25 +408,58 @@ def for_me_kinds(history: Sequence[Attempt]) -> tuple[str, ...]:
     child has answered a Scopa puzzle. A child learning Escoba is not handed another
     game's rule unasked (a 7 that must take the 7 contradicts the 15 they practise);
     a child who chose Scopa puzzles has that game's additions to practise too."""
-    if any(r.kind == SCOPA_KIND for r in history):
-        return (*FOR_ME_KINDS, SCOPA_KIND)
-    return FOR_ME_KINDS
+    return ForMePath.of(history).kinds()
 
 
-def for_me_puzzle(stats: Mapping[str, FactStats], history: Sequence[Attempt],
+@dataclass(frozen=True, slots=True)
+class ForMePath:
+    """What "for me" reads of a child's history, kept as it grows (issue 32): the number
+    of "for me" puzzles answered, whether a Scopa puzzle was, and each kind's
+    :class:`LevelWalk` per capture sum. :meth:`add` continues it with newer attempts, so
+    the next puzzle is chosen without reading a year of attempts again (about 0.2 s on
+    SQLite for a child's year, at every puzzle)."""
+
+    answered: int = 0
+    scopa_seen: bool = False
+    walks: tuple[tuple[tuple[str, int], LevelWalk], ...] = ()
+
+    @classmethod
+    def of(cls, history: Sequence[Attempt]) -> ForMePath:
+        return cls().add(history)
+
+    def add(self, rows: Iterable[Attempt]) -> ForMePath:
+        """This path continued by ``rows`` (attempts newer than any it has, oldest first)."""
+        answered, scopa_seen, walks = self.answered, self.scopa_seen, dict(self.walks)
+        for r in rows:
+            answered += r.mode == "for-me"
+            scopa_seen = scopa_seen or r.kind == SCOPA_KIND
+            key = (r.kind, r.capture_sum)
+            walks[key] = walks.get(key, LevelWalk()).step(r.level, r.stars, r.correct)
+        return ForMePath(answered, scopa_seen, tuple(walks.items()))
+
+    def kinds(self) -> tuple[str, ...]:
+        """:func:`for_me_kinds` of the history."""
+        return (*FOR_ME_KINDS, SCOPA_KIND) if self.scopa_seen else FOR_ME_KINDS
+
+    def level(self, kind: str, capture_sum: int) -> int:
+        """:func:`suggested_level` of the history's attempts of ``kind`` at ``capture_sum``."""
+        return dict(self.walks).get((kind, capture_sum), LevelWalk()).level
+
+
+def for_me_puzzle(stats: Mapping[str, FactStats], history: Sequence[Attempt] | ForMePath,
                   capture_sum: int = 15, number: int = 0, *,
                   prefix: str = "forme") -> tuple[Puzzle, list[str]]:
     """The next "for me" puzzle and the weak facts it was chosen for.
 
-    ``history`` are stored attempts, oldest first; kinds take turns (``number``, over
-    :func:`for_me_kinds`), each at :func:`suggested_level`. ``prefix`` names the seeds
-    searched (the app gives each profile its own, so children do not all start with the
-    same puzzles).
+    ``history`` are stored attempts, oldest first, or their :class:`ForMePath`; kinds take
+    turns (``number``, over :func:`for_me_kinds`), each at :func:`suggested_level`.
+    ``prefix`` names the seeds searched (the app gives each profile its own, so children
+    do not all start with the same puzzles).
     """
-    kinds = for_me_kinds(history)
+    path = history if isinstance(history, ForMePath) else ForMePath.of(history)
+    kinds = path.kinds()
     kind = kinds[number % len(kinds)]
-    level = suggested_level([(r.level, r.stars, r.correct) for r in history
-                             if r.kind == kind and r.capture_sum == capture_sum])
+    level = path.level(kind, capture_sum)
     targets = weakest_facts(stats, puzzle_candidates(capture_sum), count=3)
     return puzzle_for(targets, kind, level, capture_sum, prefix=prefix,
                       start=number * 40), targets

@@ -7,12 +7,16 @@ import dataclasses
 from datetime import date, datetime, timedelta
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as hs
 
 from escoba import Card
 from puzzles import check, from_cards, generate
 from puzzles.mastery import Answer, all_additions, fact_stats, normalise, weakest_facts
 from puzzles.practice import (
+    FOR_ME_KINDS,
     Attempt,
+    ForMePath,
     answers_from_rows,
     attempt_answers,
     for_me_puzzle,
@@ -191,6 +195,61 @@ def test_suggested_level_follows_the_child():
     assert suggested_level(up + [(2, 2, True)] + [(2, 3, True)] * 2) == 2  # a 2-star breaks it
     assert suggested_level([(lv, 3, True) for lv in range(1, 6) for _ in range(3)]) == 5
     assert suggested_level([(1, 3, True)] * 15) == 2   # only the current level counts
+
+
+def _level_by_the_rule(history: list[tuple[int, int, bool]]) -> int:
+    """The level rule as written (start at 1; three 3-star solves in a row at the level go
+    up one, two unsolved in a row down one; other levels' attempts do not count), written
+    again here so that :class:`LevelWalk`'s folding is checked against the words."""
+    level, good, bad = 1, 0, 0
+    for lvl, stars, solved in history:
+        if lvl != level:
+            continue
+        good, bad = (good + 1, 0) if solved and stars == 3 else (0, bad + 1) if not solved \
+            else (0, 0)
+        if good >= 3 and level < 5:
+            level, good = level + 1, 0
+        elif bad >= 2 and level > 1:
+            level, bad = level - 1, 0
+    return level
+
+
+_KINDS = ("captures", "scopa", "quick-facts")
+# Narrow on purpose: runs of 3-star solves and of misses at the child's level are common.
+_ROW = hs.tuples(hs.sampled_from(_KINDS), hs.sampled_from((15, 10)), hs.integers(1, 3),
+                 hs.sampled_from((3, 3, 2, 0)), hs.sampled_from((True, True, False)),
+                 hs.sampled_from(("for-me", "practice", "daily", "quick", "game")))
+
+
+def _rows(spec: list[tuple[str, int, int, int, bool, str]]) -> list[Attempt]:
+    return [Attempt(day="2026-12-03", mode=mode, puzzle_id=f"{kind}:{level}:{i}", kind=kind,
+                    level=level, capture_sum=capture_sum, facts=(), answers=(), answer=(),
+                    correct=correct, found=0, missed=0, wrong=0, seconds=5.0, hints=0,
+                    stars=stars)
+            for i, (kind, capture_sum, level, stars, correct, mode) in enumerate(spec)]
+
+
+@given(hs.lists(_ROW, max_size=80), hs.data())
+def test_the_for_me_path_kept_as_it_grows_is_the_whole_historys(spec, data) -> None:
+    """Issue 32: "for me" reads a path kept as attempts arrive instead of a year of
+    attempts at each puzzle; continued from any split it is what the whole history gives,
+    and says what the level rule, the kinds' turns and the count say of the attempts."""
+    rows = _rows(spec)
+    split = data.draw(hs.integers(0, len(rows)))
+    whole = ForMePath.of(rows)
+    assert ForMePath.of(rows[:split]).add(rows[split:]) == whole
+    assert whole.answered == sum(r.mode == "for-me" for r in rows)
+    assert whole.kinds() == ((*FOR_ME_KINDS, "scopa") if any(r.kind == "scopa" for r in rows)
+                             else FOR_ME_KINDS)
+    for kind in _KINDS:
+        for capture_sum in (15, 10):
+            of_kind = [(r.level, r.stars, r.correct) for r in rows
+                       if r.kind == kind and r.capture_sum == capture_sum]
+            assert whole.level(kind, capture_sum) == _level_by_the_rule(of_kind) \
+                == suggested_level(of_kind)
+    number = data.draw(hs.integers(0, 5))
+    by_path = for_me_puzzle({}, whole, 15, number, prefix="t")
+    assert by_path == for_me_puzzle({}, rows, 15, number, prefix="t")
 
 
 def test_streaks_current_and_best():

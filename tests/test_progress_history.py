@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import sqlalchemy as sa
 
-from puzzles.practice import answers_from_rows
+from puzzles.practice import ForMePath, answers_from_rows
 from tests.conftest import ROOT
 from trainer.charts import attempts_frame
 from trainer.evidence import game_answers, is_game_turn
@@ -50,13 +50,15 @@ def _full(store: Storage, pid: int):
     practice = [r for r in rows if not is_game_turn(r)]
     return (attempts_frame(practice), (*answers_from_rows(practice), *game_answers(rows)),
             tuple(r for r in rows if is_game_turn(r)),
-            tuple(QuickRow.of(r) for r in practice if r.kind == "quick-facts"))
+            tuple(QuickRow.of(r) for r in practice if r.kind == "quick-facts"),
+            ForMePath.of(rows))
 
 
 def _same(view, full) -> None:
-    frame, answers, turns, quick = full
+    frame, answers, turns, quick, for_me = full
     assert view.frame.equals(frame) and list(view.frame.dtypes) == list(frame.dtypes)
     assert view.answers == answers and view.game_turns == turns and view.quick == quick
+    assert view.for_me == for_me  # "for me" chooses from what a full read says
 
 
 def test_it_holds_what_a_full_read_builds_and_reads_only_the_new(store: Storage) -> None:

@@ -14,9 +14,12 @@ everything again, so it never shows less than a full read would.
 
 It keeps compact forms, not the attempts themselves (a year's attempts are 9 MB in
 memory; its frame's records, answers and quick-fact rows about 3 MB), and builds the
-frame again from its records (20 ms for a year, where building it from the attempts
-took 80): the same frame a full read builds, dtypes included. The game turns, fewer,
-are kept whole, since a game's evidence is counted across its turns.
+frame again from its records when a view first asks for it (20 ms for a year, where
+building it from the attempts took 80): the same frame a full read builds, dtypes
+included. The game turns, fewer, are kept whole, since a game's evidence is counted
+across its turns; their answers are counted again only when a game turn arrives. So
+what is read after every answer (the fact model, the next "for me" puzzle) costs about a
+millisecond whatever the history, and the charts' frame is built only for My progress.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from typing import Protocol
 import pandas as pd
 
 from puzzles.mastery import Answer
-from puzzles.practice import Attempt, answers_from_rows
+from puzzles.practice import Attempt, ForMePath, answers_from_rows
 
 from .charts import attempt_record, records_frame
 from .evidence import game_answers, is_game_turn
@@ -59,14 +62,37 @@ class QuickRow:
         return cls(row.kind, row.capture_sum, row.day, row.correct, row.fact_seconds)
 
 
+class _FrameCell:
+    """The practice's frame of some records, built when first asked and then kept: My
+    progress's charts ask for it; the fact model and "for me", read after every answer,
+    do not (a year's frame takes about 20 ms to build)."""
+
+    __slots__ = ("_records", "_frame")
+
+    def __init__(self, records: tuple[tuple[object, ...], ...]) -> None:
+        self._records: tuple[tuple[object, ...], ...] = records
+        self._frame: pd.DataFrame | None = None
+
+    def get(self) -> pd.DataFrame:
+        if self._frame is None:  # two threads may both build it: the same frame, kept once
+            self._frame = records_frame(self._records)
+        return self._frame
+
+
 @dataclass(frozen=True)
 class HistoryView:
     """The history at one read: what My progress draws (never changed afterwards)."""
 
-    frame: pd.DataFrame  # the practice's attempts (trainer.charts.attempts_frame)
     answers: tuple[Answer, ...]  # the fact model's: the practice's, then the games'
     game_turns: tuple[Attempt, ...]
     quick: tuple[QuickRow, ...]  # the practice's quick facts, oldest first
+    for_me: ForMePath  # what the next "for me" puzzle is chosen from
+    _frame: _FrameCell = field(repr=False, compare=False)
+
+    @property
+    def frame(self) -> pd.DataFrame:
+        """The practice's attempts (trainer.charts.attempts_frame), built on first use."""
+        return self._frame.get()
 
 
 @dataclass
@@ -80,11 +106,15 @@ class ProgressHistory:
     last_id: int = 0
     count: int = 0
     records: tuple[tuple[object, ...], ...] = ()  # the practice's frame rows
-    frame: pd.DataFrame = field(default_factory=lambda: records_frame([]))
     practice_answers: tuple[Answer, ...] = ()
     game_turns: tuple[Attempt, ...] = ()
     quick: tuple[QuickRow, ...] = ()
+    for_me: ForMePath = ForMePath()
     full_reads: int = 0  # how often everything was read (a test and the benchmark look)
+    # Built from the above when a view first needs them, again only after they change:
+    # after a quick fact, the games' answers (about 20 ms for a year) are not recounted.
+    _frame: _FrameCell = field(default_factory=lambda: _FrameCell(()), repr=False)
+    _game_answers: tuple[Answer, ...] | None = field(default=None, repr=False)
     _lock: Lock = field(default_factory=Lock, repr=False, compare=False)
 
     def update(self, store: AttemptSource, created_at: datetime | None) -> HistoryView:
@@ -100,14 +130,16 @@ class ProgressHistory:
                 self.full_reads += 1
                 rows, total = store.attempts_after(self.profile_id, 0)
             self._add(rows)
-            return HistoryView(self.frame,
-                               (*self.practice_answers, *game_answers(self.game_turns)),
-                               self.game_turns, self.quick)
+            if self._game_answers is None:
+                self._game_answers = tuple(game_answers(self.game_turns))
+            return HistoryView((*self.practice_answers, *self._game_answers),
+                               self.game_turns, self.quick, self.for_me, self._frame)
 
     def _reset(self, created_at: datetime | None) -> None:
         self.created_at, self.last_id, self.count = created_at, 0, 0
-        self.records, self.frame = (), records_frame([])
+        self.records, self._frame = (), _FrameCell(())
         self.practice_answers, self.game_turns, self.quick = (), (), ()
+        self.for_me, self._game_answers = ForMePath(), None
 
     def _add(self, rows: Sequence[Attempt]) -> None:
         if not rows:
@@ -115,10 +147,14 @@ class ProgressHistory:
         practice = [r for r in rows if not is_game_turn(r)]
         if practice:
             self.records += tuple(attempt_record(r) for r in practice)
-            self.frame = records_frame(self.records)
+            self._frame = _FrameCell(self.records)
             self.practice_answers += tuple(answers_from_rows(practice))
             self.quick += tuple(QuickRow.of(r) for r in practice if r.kind == "quick-facts")
-        self.game_turns += tuple(r for r in rows if is_game_turn(r))
+        turns = tuple(r for r in rows if is_game_turn(r))
+        if turns:
+            self.game_turns += turns
+            self._game_answers = None
+        self.for_me = self.for_me.add(rows)
         self.last_id = max(self.last_id, max(r.id or 0 for r in rows))
         self.count += len(rows)
 

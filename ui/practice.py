@@ -22,7 +22,7 @@ import streamlit as st
 
 from puzzles import CheckResult, DailySet, Puzzle, daily_set
 from puzzles.mastery import FactStats, fact_stats
-from puzzles.practice import Attempt, practice_candidates
+from puzzles.practice import Attempt, ForMePath, practice_candidates
 from trainer.charts import attempts_frame
 from trainer.clock import now as clock_now
 from trainer.just_right import JustRightSummary, just_right_summary
@@ -186,6 +186,12 @@ def history_view(version: DataVersion) -> HistoryView:
     read, not the whole history (a year of it took 0.6 s after each answer)."""
     return _kept_histories().view((version.database, version.profile_id),
                                   version.profile_id, storage(), version.data.created_at)
+
+
+def for_me_path(profile_id: int) -> ForMePath:
+    """What the child's next "for me" puzzle is chosen from, from the kept history: the
+    attempts since the last read are read, not a year of them at every puzzle."""
+    return history_view(data_version(profile_id)).for_me
 
 
 @st.cache_data(max_entries=PROGRESS_CACHE_PROFILES, show_spinner=False)

@@ -15,8 +15,8 @@ from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.dialects import postgresql, sqlite
 
+from .dialects import insert_for
 from .schema import Database, aware, secret_tries
 
 __all__ = ["SecretTries", "LimitStore"]
@@ -33,11 +33,6 @@ class SecretTries:
 
 
 _NONE = SecretTries(0, None, None)
-
-
-def _insert(dialect: str) -> Callable[..., Any]:
-    """The INSERT that can say ON CONFLICT DO NOTHING on this database."""
-    return postgresql.insert if dialect == "postgresql" else sqlite.insert
 
 
 class LimitStore(Database):
@@ -72,7 +67,7 @@ class LimitStore(Database):
             touched = conn.execute(secret_tries.update().where(where).values(
                 failures=secret_tries.c.failures)).rowcount
             if not touched:  # the first wrong one: a row (another process's, if it won)
-                conn.execute(_insert(conn.dialect.name)(secret_tries).values(
+                conn.execute(insert_for(conn.dialect.name)(secret_tries).values(
                     scope=scope, subject=subject, failures=0, locked_until=None,
                     last_failure=at).on_conflict_do_nothing())
             query = sa.select(secret_tries).where(where)

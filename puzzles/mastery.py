@@ -56,6 +56,7 @@ __all__ = [
     "REVIEW_DAYS",
     "Answer",
     "FactStats",
+    "stats_of_fact",
     "addition",
     "complement",
     "normalise",
@@ -253,23 +254,26 @@ def fact_stats(answers: Iterable[Answer], facts: Iterable[str] = ()) -> dict[str
         key = normalise(fact)
         if key is not None:
             by_fact.setdefault(key, [])
-    out: dict[str, FactStats] = {}
-    for key, items in by_fact.items():
-        items.sort(key=lambda a: a.when)
-        correct = sum(a.correct for a in items)
-        out[key] = FactStats(
-            fact=key,
-            level=fact_level(items),
-            box=leitner_box(items),
-            answers=len(items),
-            correct=correct,
-            accuracy=correct / len(items) if items else None,
-            median_seconds=_median([a.seconds for a in items
-                                    if a.seconds is not None and a.correct]),
-            last_seen=items[-1].when if items else None,
-            history=tuple(a.correct for a in items),
-        )
-    return out
+    return {key: stats_of_fact(key, items) for key, items in by_fact.items()}
+
+
+def stats_of_fact(key: str, answers: Sequence[Answer]) -> FactStats:
+    """:class:`FactStats` of the fact ``key`` (normalised) from its answers, any order
+    (sorted by time here; answers at the same time keep their order)."""
+    items = sorted(answers, key=lambda a: a.when)
+    correct = sum(a.correct for a in items)
+    return FactStats(
+        fact=key,
+        level=fact_level(items),
+        box=leitner_box(items),
+        answers=len(items),
+        correct=correct,
+        accuracy=correct / len(items) if items else None,
+        median_seconds=_median([a.seconds for a in items
+                                if a.seconds is not None and a.correct]),
+        last_seen=items[-1].when if items else None,
+        history=tuple(a.correct for a in items),
+    )
 
 
 def weakest_facts(stats: Mapping[str, FactStats], candidates: Iterable[str],

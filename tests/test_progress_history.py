@@ -10,7 +10,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import sqlalchemy as sa
 
-from puzzles.practice import ForMePath, answers_from_rows
+from puzzles.mastery import fact_stats
+from puzzles.practice import ForMePath, answers_from_rows, practice_candidates
 from tests.conftest import ROOT
 from trainer.charts import attempts_frame
 from trainer.evidence import game_answers, is_game_turn
@@ -59,6 +60,10 @@ def _same(view, full) -> None:
     assert view.frame.equals(frame) and list(view.frame.dtypes) == list(frame.dtypes)
     assert view.answers == answers and view.game_turns == turns and view.quick == quick
     assert view.for_me == for_me  # "for me" chooses from what a full read says
+    for capture_sum in (15, 10):  # the fact model kept per fact: what counting all says
+        facts = practice_candidates(capture_sum)
+        kept, counted = view.fact_stats(facts), fact_stats(answers, facts)
+        assert list(kept.items()) == list(counted.items())  # in the same order too
 
 
 def test_it_holds_what_a_full_read_builds_and_reads_only_the_new(store: Storage) -> None:

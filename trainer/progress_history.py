@@ -25,7 +25,7 @@ millisecond whatever the history, and the charts' frame is built only for My pro
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from threading import Lock
@@ -33,7 +33,7 @@ from typing import Protocol
 
 import pandas as pd
 
-from puzzles.mastery import Answer
+from puzzles.mastery import Answer, FactStats, normalise, stats_of_fact
 from puzzles.practice import Attempt, ForMePath, answers_from_rows
 
 from .charts import attempt_record, records_frame
@@ -88,11 +88,22 @@ class HistoryView:
     quick: tuple[QuickRow, ...]  # the practice's quick facts, oldest first
     for_me: ForMePath  # what the next "for me" puzzle is chosen from
     _frame: _FrameCell = field(repr=False, compare=False)
+    _answered: Mapping[str, FactStats] = field(repr=False, compare=False)
 
     @property
     def frame(self) -> pd.DataFrame:
         """The practice's attempts (trainer.charts.attempts_frame), built on first use."""
         return self._frame.get()
+
+    def fact_stats(self, facts: Iterable[str] = ()) -> dict[str, FactStats]:
+        """``puzzles.mastery.fact_stats(self.answers, facts)``, from the stats kept per
+        fact: only the facts the newest answers touched were counted again."""
+        out = dict(self._answered)
+        for fact in facts:
+            key = normalise(fact)
+            if key is not None and key not in out:
+                out[key] = stats_of_fact(key, ())
+        return out
 
 
 @dataclass
@@ -115,6 +126,13 @@ class ProgressHistory:
     # after a quick fact, the games' answers (about 20 ms for a year) are not recounted.
     _frame: _FrameCell = field(default_factory=lambda: _FrameCell(()), repr=False)
     _game_answers: tuple[Answer, ...] | None = field(default=None, repr=False)
+    # The fact model kept per fact: the practice's answers of each fact (in the order
+    # they came), the games' (None: to be grouped again, after a game turn), the stats of
+    # every answered fact in fact_stats's order, and the facts to count again.
+    _practice_by_fact: dict[str, list[Answer]] = field(default_factory=dict, repr=False)
+    _game_by_fact: dict[str, list[Answer]] | None = field(default=None, repr=False)
+    _answered: Mapping[str, FactStats] = field(default_factory=dict, repr=False)
+    _touched: set[str] = field(default_factory=set, repr=False)
     _lock: Lock = field(default_factory=Lock, repr=False, compare=False)
 
     def update(self, store: AttemptSource, created_at: datetime | None) -> HistoryView:
@@ -132,14 +150,39 @@ class ProgressHistory:
             self._add(rows)
             if self._game_answers is None:
                 self._game_answers = tuple(game_answers(self.game_turns))
+            self._count_facts_again()
             return HistoryView((*self.practice_answers, *self._game_answers),
-                               self.game_turns, self.quick, self.for_me, self._frame)
+                               self.game_turns, self.quick, self.for_me, self._frame,
+                               self._answered)
+
+    def _count_facts_again(self) -> None:
+        """Bring the kept fact stats up to date: every fact after a game turn (a game's
+        answers are counted across its turns), else only the facts just answered."""
+        assert self._game_answers is not None
+        if self._game_by_fact is None:
+            self._game_by_fact = _by_fact(self._game_answers)
+            self._touched = {*self._practice_by_fact, *self._game_by_fact}
+        if not self._touched:
+            return
+        games = self._game_by_fact
+        old = self._answered
+        # fact_stats's order: the facts as they first come in the practice, then the games'
+        order = [*self._practice_by_fact,
+                 *(k for k in games if k not in self._practice_by_fact)]
+        self._answered = {
+            key: stats_of_fact(key, [*self._practice_by_fact.get(key, ()),
+                                     *games.get(key, ())])
+            if key in self._touched else old[key]
+            for key in order}
+        self._touched = set()
 
     def _reset(self, created_at: datetime | None) -> None:
         self.created_at, self.last_id, self.count = created_at, 0, 0
         self.records, self._frame = (), _FrameCell(())
         self.practice_answers, self.game_turns, self.quick = (), (), ()
         self.for_me, self._game_answers = ForMePath(), None
+        self._practice_by_fact, self._game_by_fact = {}, None
+        self._answered, self._touched = {}, set()
 
     def _add(self, rows: Sequence[Attempt]) -> None:
         if not rows:
@@ -148,15 +191,29 @@ class ProgressHistory:
         if practice:
             self.records += tuple(attempt_record(r) for r in practice)
             self._frame = _FrameCell(self.records)
-            self.practice_answers += tuple(answers_from_rows(practice))
+            new_answers = answers_from_rows(practice)
+            self.practice_answers += tuple(new_answers)
+            for key, answers in _by_fact(new_answers).items():
+                self._practice_by_fact.setdefault(key, []).extend(answers)
+                self._touched.add(key)
             self.quick += tuple(QuickRow.of(r) for r in practice if r.kind == "quick-facts")
         turns = tuple(r for r in rows if is_game_turn(r))
         if turns:
             self.game_turns += turns
-            self._game_answers = None
+            self._game_answers = self._game_by_fact = None
         self.for_me = self.for_me.add(rows)
         self.last_id = max(self.last_id, max(r.id or 0 for r in rows))
         self.count += len(rows)
+
+
+def _by_fact(answers: Iterable[Answer]) -> dict[str, list[Answer]]:
+    """Answers grouped by their normalised fact, in their order (as fact_stats groups)."""
+    out: dict[str, list[Answer]] = {}
+    for answer in answers:
+        key = normalise(answer.fact)
+        if key is not None:
+            out.setdefault(key, []).append(answer)
+    return out
 
 
 class KeptHistories:

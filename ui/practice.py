@@ -21,7 +21,7 @@ import pandas as pd
 import streamlit as st
 
 from puzzles import CheckResult, DailySet, Puzzle, daily_set
-from puzzles.mastery import FactStats, fact_stats
+from puzzles.mastery import FactStats
 from puzzles.practice import Attempt, ForMePath, practice_candidates
 from trainer.charts import attempts_frame
 from trainer.clock import now as clock_now
@@ -218,7 +218,7 @@ def game_turns(version: DataVersion) -> pd.DataFrame:
 @st.cache_data(max_entries=PROGRESS_CACHE_SUMS, show_spinner=False)
 def fact_stats_of(version: DataVersion, capture_sum: int) -> dict[str, FactStats]:
     """Mastery of ``capture_sum``'s facts from the history of ``version``."""
-    return fact_stats(history_view(version).answers, practice_candidates(capture_sum))
+    return history_view(version).fact_stats(practice_candidates(capture_sum))
 
 
 def mastery(profile_id: int, capture_sum: int = 15) -> dict[str, FactStats]:

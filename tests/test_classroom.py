@@ -674,6 +674,11 @@ def _tries(*spec: tuple[bool, float | None]) -> list[FactTry]:
     (((True, 1.0), (True, None), (True, None)), 3, "slow"),
     (((True, 1.0), (True, 1.0), (True, None), (True, None), (True, None)), 3, "fast"),
     (((True, 1.0), (True, 1.0), (False, None), (False, None)), 6, "wrong"),
+    # Right in puzzles since: no longer "mostly wrong" for old wrong answers (a school
+    # year read red on 1 + 1 for a class that got it right nine times in ten).
+    (((False, None), (False, 2.0), (True, None), (True, None)), 6, "slow"),
+    (((False, None), (False, None), (True, None)), 6, "wrong"),  # still two of three
+    (((True, 1.0), (True, 1.0), (False, None), (True, None), (True, None)), 6, "fast"),
 ])
 def test_a_cell_follows_the_two_of_the_last_three_rule(tries, limit, state) -> None:
     assert fact_cell(_tries(*tries), limit) == state

@@ -17,6 +17,7 @@ stamped before it, and after migration 17 computed them for an older database.
 
 from __future__ import annotations
 
+import json
 import random
 import statistics
 import sys
@@ -469,6 +470,46 @@ def test_migration_17_computes_the_assignments_progress_of_the_answers_before_it
         assert upgraded.schema_version() == SCHEMA_VERSION
         room = Classroom(upgraded, room.session)
         assert assert_tasks_match_the_full_history(room, info.id, days) == before
+    finally:
+        engine.dispose()
+
+
+def test_migration_24_keeps_each_facts_last_tries_of_any_kind(make_store) -> None:
+    """Until migration 24 a fact kept only its last tries with a time or wrong, so a fact
+    answered right in puzzles since kept its old wrong answers as "mostly wrong" (a
+    school year's class read red on 1 + 1). Upgraded, the kept tries are what the write
+    path keeps now and every view equals the full history again."""
+    store = make_store()
+    room = teacher(store)
+    info = room.create_class("3B")
+    pupils = [p.profile_id for p in room.generate_pupils(info.id, 3, "en").added]
+    _history(store, pupils, 41)
+    days = [START.date() + timedelta(days=n) for n in (0, 5, 11)]
+    assert_views_match_the_full_history(room, info.id, days)
+    with store.engine.connect() as conn:
+        kept_now = {(r.profile_id, r.fact): r.recent for r in conn.execute(
+            sa.select(fact_progress.c.profile_id, fact_progress.c.fact,
+                      fact_progress.c.recent))}
+    # The database as it was at version 23: only the tries with a time or wrong kept.
+    old = {key: json.dumps([e for e in json.loads(recent) if e[4] is not None or not e[3]])
+           for key, recent in kept_now.items()}
+    assert old != kept_now  # some right puzzle answers were among the last tries
+    with store.engine.begin() as conn:
+        for (pid, fact), recent in old.items():
+            conn.execute(fact_progress.update().where(
+                (fact_progress.c.profile_id == pid) & (fact_progress.c.fact == fact))
+                .values(recent=recent))
+        conn.exec_driver_sql("DELETE FROM schema_version WHERE version >= 24")
+    engine = sa.create_engine(store.engine.url)
+    configure_sqlite(engine)
+    try:
+        upgraded = Storage(engine)
+        assert upgraded.schema_version() == SCHEMA_VERSION
+        with engine.connect() as conn:
+            assert {(r.profile_id, r.fact): r.recent for r in conn.execute(
+                sa.select(fact_progress.c.profile_id, fact_progress.c.fact,
+                          fact_progress.c.recent))} == kept_now
+        assert_views_match_the_full_history(Classroom(upgraded, room.session), info.id, days)
     finally:
         engine.dispose()
 

@@ -105,8 +105,11 @@ def _expected(history: dict[int, list[Attempt]]) -> dict[str, set[tuple[Any, ...
                         if normalise(f) is not None), key=lambda t: t[:3])
         for fact in {t[3] for t in tries}:
             its = [t for t in tries if t[3] == fact]
+            # its last tries, and its last tries with a time or wrong (the cell's two)
+            timed_or_wrong = [t for t in its if t[5] is not None or not t[4]]
+            cell_reads = {*its[-KEPT_FACT_TRIES:], *timed_or_wrong[-KEPT_FACT_TRIES:]}
             kept = [[w.astimezone(UTC).isoformat(timespec="microseconds"), i, k, r, s]
-                    for w, i, k, _, r, s, _ in its if s is not None or not r][-KEPT_FACT_TRIES:]
+                    for w, i, k, _, r, s, _ in (t for t in its if t in cell_reads)]
             out["fact_progress"].add((pid, fact, len(its), sum(t[4] for t in its),
                                       max(t[0] for t in its), json.dumps(kept)))
             for day in {t[6] for t in its}:

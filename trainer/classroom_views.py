@@ -9,14 +9,16 @@ seconds]``, :func:`puzzles.practice.attempt_answers`): a quick fact times the fa
 asks; a puzzle's answer has no time of its own.
 
 **A cell of the fact grid** (the XtraMath rule, with the class's time limit of 3, 6 or
-12 seconds) looks at the fact's last three tries: ``fast`` when at least two of them
-were right within the limit (the fact is *fluent*); ``wrong`` when more of them were
+12 seconds) looks at the fact's last three tries: ``fast`` when at least two of its
+last three tries with a time or wrong were right within the limit (the fact is
+*fluent*: a puzzle's *right* answer has no time of its own, so it neither makes a fact
+fluent nor undoes it); ``wrong`` when more of its last three tries of any kind were
 wrong than right and at least two were wrong (one answer is too little to call a fact
-"mostly wrong": a single wrong try is ``missed``); ``slow`` otherwise (mostly right,
-not yet twice in time); ``unseen`` without a try. A puzzle's *right* answer has no
-time of its own, so it is left out of the last three (it neither makes a fact fluent
-nor undoes it; a fact only ever answered right in puzzles is ``slow``); a *wrong*
-answer counts wherever it was given.
+"mostly wrong": a single wrong try is ``missed``; a puzzle solved right counts as
+right, so a fact a pupil now gets right in puzzles is no longer "mostly wrong" for
+wrong answers months old); ``slow`` otherwise (mostly right, not yet twice in time; a
+fact only ever answered right in puzzles); ``unseen`` without a try. A *wrong* answer
+counts wherever it was given.
 
 **An attempt counts toward an assignment** when it was recorded at or after the
 assignment's creation and matches it: a *puzzles* assignment counts attempts of its
@@ -100,7 +102,8 @@ HELP_MIN_TRIES = 5
 #: (storage keeps that many per pupil, kind, level and sum: trainer.storage.aggregates).
 STUCK_WINDOW = KEPT_PUZZLES
 STUCK_MISSES = 4
-#: A fact's cell looks at its last three tries with a time or wrong (storage keeps them).
+#: A fact's cell looks at its last three tries, and its last three with a time or wrong
+#: (storage keeps both).
 LAST_TRIES = KEPT_FACT_TRIES
 FLUENT_IN = 2
 MAX_PUZZLES = 50
@@ -144,19 +147,23 @@ def fact_cell(tries: Sequence[FactTry], limit: float) -> str:
     """The cell of one fact from its tries in time order (see the module doc)."""
     if not tries:
         return "unseen"
-    return _cell_state([(t.correct, t.seconds) for t in tries
-                        if t.seconds is not None or not t.correct], limit)
+    return _cell_state([(t.correct, t.seconds) for t in tries], limit)
 
 
-def _cell_state(timed_or_wrong: Sequence[tuple[bool, float | None]], limit: float) -> str:
-    """The cell of a fact tried at least once, from its tries with a time or wrong (right,
-    seconds), oldest first: the last :data:`LAST_TRIES` of them decide."""
-    last = timed_or_wrong[-LAST_TRIES:]
-    in_time = sum(1 for right, seconds in last
+def _cell_state(tries: Sequence[tuple[bool, float | None]], limit: float) -> str:
+    """The cell of a fact tried at least once, from its tries (right, seconds), oldest
+    first: all of them, or at least the last :data:`LAST_TRIES` and the last
+    :data:`LAST_TRIES` with a time or wrong (what storage keeps). "Fast" is read from the
+    tries with a time or wrong (a right answer without a time says nothing of speed);
+    "mostly wrong" from the last tries of any kind (a puzzle solved right counts)."""
+    timed_or_wrong = [(right, seconds) for right, seconds in tries
+                      if seconds is not None or not right][-LAST_TRIES:]
+    in_time = sum(1 for right, seconds in timed_or_wrong
                   if right and seconds is not None and seconds <= limit)
-    right = sum(1 for correct, _ in last if correct)
     if in_time >= FLUENT_IN:
         return "fast"
+    last = tries[-LAST_TRIES:]
+    right = sum(1 for correct, _ in last if correct)
     if len(last) - right > right:
         return "wrong" if len(last) - right >= WRONG_MIN else "missed"
     return "slow"

@@ -7,7 +7,8 @@ way attempts are written), so a refresh reads rows whose number does not grow wi
 answers given:
 
 - ``fact_progress`` (pupil, fact): tries, right, the latest try's time and the fact's
-  last :data:`KEPT_FACT_TRIES` timed-or-wrong tries (the fact grid's cell); the fact's
+  last :data:`KEPT_FACT_TRIES` tries and last :data:`KEPT_FACT_TRIES` timed-or-wrong
+  tries (the fact grid's cell, :func:`kept_fact_tries`; migration 24); the fact's
   Leitner box after every try (what a *weakest* assignment chooses by, migration 23),
   and the last try folded into it;
 - ``fact_days`` (pupil, day, fact): tries and wrong ones (the class's totals per fact
@@ -49,10 +50,10 @@ from .dialects import insert_for
 
 __all__ = ["KEPT_FACT_TRIES", "KEPT_PUZZLES", "QUICK_FACTS", "GAME_TURN", "AggregateTables",
            "Tally", "insert_attempts", "write_tally", "centiseconds", "whole_seconds",
-           "fold_box"]
+           "fold_box", "kept_fact_tries"]
 
-#: A fact's last tries with a time or wrong, kept per pupil: the fact grid's cell reads
-#: its last three (``trainer.classroom_views.LAST_TRIES``).
+#: A fact's last tries, and its last tries with a time or wrong, kept per pupil: the fact
+#: grid's cell reads the last three of each (``trainer.classroom_views.LAST_TRIES``).
 KEPT_FACT_TRIES = 3
 #: The last results kept per pupil and puzzle kind, level and sum: "stuck" reads five
 #: (``trainer.classroom_views.STUCK_WINDOW``).
@@ -151,9 +152,8 @@ class Tally:
             mine[1] += right
             if mine[2] is None or when >= mine[2]:
                 mine[2] = when
-            if seconds is not None or not right:
-                mine[3] = _latest(mine[3], [[_stamp(when), row["id"], index, right, seconds]],
-                                  KEPT_FACT_TRIES, 3)
+            mine[3] = kept_fact_tries([*mine[3], [_stamp(when), row["id"], index, right,
+                                                  seconds]])
             mine[4].append(((_stamp(when), row["id"], index), right, answer.pace))
 
 
@@ -170,6 +170,17 @@ def fold_box(tries: Sequence[tuple[tuple[str, int, int], bool, float | None]],
     for _key, right, pace in ordered:
         box = leitner_step(box, right, pace)
     return box, (ordered[-1][0] if ordered else (tuple(after) if after else None))
+
+
+def kept_fact_tries(tries: Iterable[list[Any]]) -> list[list[Any]]:
+    """Of a fact's tries (``[time stamp, attempt id, place, right, seconds]``, any order),
+    the ones its cell reads, oldest first: the last :data:`KEPT_FACT_TRIES`, and the last
+    :data:`KEPT_FACT_TRIES` with a time or wrong (``trainer.classroom_views``' rule: a
+    right answer without a time counts against "mostly wrong", not toward "fast")."""
+    ordered = sorted(tries, key=lambda entry: entry[:3])
+    timed_or_wrong = [e for e in ordered if e[4] is not None or not e[3]][-KEPT_FACT_TRIES:]
+    keep = {tuple(e[:3]) for e in (*ordered[-KEPT_FACT_TRIES:], *timed_or_wrong)}
+    return [e for e in ordered if tuple(e[:3]) in keep]
 
 
 def _latest(kept: list[list[Any]], new: list[list[Any]], count: int,
@@ -263,7 +274,7 @@ def _merge_facts(conn: Connection, tally: Tally, table: sa.Table) -> None:
             earlier = before.last_at if before.last_at.tzinfo is not None \
                 else before.last_at.replace(tzinfo=last_at.tzinfo)
             last_at = max(last_at, earlier)
-            kept = _latest(json.loads(before.recent), kept, KEPT_FACT_TRIES, 3)
+            kept = kept_fact_tries([*json.loads(before.recent), *kept])
             if boxes:
                 box, box_key = (None, None) if before.box is None or before.box_key is None \
                     else fold_box(folds, before.box, json.loads(before.box_key))

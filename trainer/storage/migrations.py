@@ -784,6 +784,32 @@ def _migration_23(conn: Connection) -> None:
         conn.execute(update, values)
 
 
+def _migration_24(conn: Connection) -> None:
+    """A fact's kept tries: its last three of any kind as well as its last three with a
+    time or wrong (``aggregates.kept_fact_tries``): the fact grid's "mostly wrong" now
+    reads the former, so a fact answered right in puzzles since is not "mostly wrong"
+    for its old wrong answers. Counted again here from the attempts written before."""
+    tally = Tally()
+    rows = conn.execute(sa.text(
+        "SELECT id, profile_id, created_at, day, kind, level, capture_sum, correct, seconds, "
+        "facts, answers FROM attempts ORDER BY id").columns(
+            created_at=sa.DateTime(timezone=True)))
+    for row in rows.mappings():
+        when = row["created_at"]
+        tally.add({**row, "created_at": when if when.tzinfo is not None
+                   else when.replace(tzinfo=UTC)}, json.loads(row["answers"]))
+    v24 = sa.MetaData()
+    facts = sa.Table("fact_progress", v24, sa.Column("profile_id", sa.Integer),
+                     sa.Column("fact", sa.String(16)), sa.Column("recent", sa.Text))
+    update = facts.update().where((facts.c.profile_id == sa.bindparam("pid"))
+                                  & (facts.c.fact == sa.bindparam("key_fact"))) \
+        .values(recent=sa.bindparam("new_recent"))
+    values = [{"pid": pid, "key_fact": fact, "new_recent": json.dumps(kept[3])}
+              for (pid, fact), kept in tally.facts.items()]
+    if values:
+        conn.execute(update, values)
+
+
 #: Append only; never edit one that has shipped.
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "profiles, games, moves, results", _migration_1),
@@ -810,5 +836,6 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(21, "each pupil's activity for the teacher's live view", _migration_21),
     Migration(22, "quick facts' times per second; games by pupil and time", _migration_22),
     Migration(23, "each pupil's Leitner box per fact", _migration_23),
+    Migration(24, "a fact's last tries of any kind kept too", _migration_24),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version

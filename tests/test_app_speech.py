@@ -89,3 +89,22 @@ def test_a_class_is_quiet_unless_its_teacher_turns_the_voice_on() -> None:
                        ids["Lola"], "4821")
     speech = _open_first_level(at)
     assert speech["auto"] is True and speech["sound"] is True
+
+
+def test_a_puzzle_reads_its_goal_and_each_try_by_itself() -> None:
+    """A child who reads slowly is alone with a puzzle: with "read aloud" on, its goal is
+    read once when it shows and each set tried once after the tap, as in a lesson."""
+    from tests.test_app_practice import right_sets, solve
+
+    at = create_profile(new_app(), "Noa")
+    at.switch_page("app_pages/puzzles.py").run()
+    at.segmented_control(key="pz_mode").set_value("fifteens").run()
+    puzzle = at.session_state["pz_current"][1]
+    speech = board_data(at, "pz_board")["speech"]
+    assert speech["auto"] is True and speech["goal"]
+    assert speech["goal_key"] == f"goal:pz:{puzzle.id}" and speech["feedback"] is None
+    solve(at, "pz", puzzle, right_sets(puzzle)[:1])
+    speech = board_data(at, "pz_board")["speech"]
+    assert speech["feedback"] and speech["feedback"].startswith("Found")
+    assert speech["feedback_key"] == f"said:pz:{puzzle.id}:1"
+    assert speech["goal_key"] == f"goal:pz:{puzzle.id}"  # said once: voice.js keeps the key

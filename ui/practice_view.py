@@ -289,16 +289,22 @@ def show_puzzle(slot: str, puzzle: Puzzle, record: Recorder,
                         lit=_lit(state), done=state.done)
     if puzzle.kind == "best-move":
         data["buttons"]["play"] = t("pz_play_move")
-    board_speech(data, goal=speakable(data.get("intro") or "", deck=deck) or None)
+    # With "read aloud" on, the goal is read by itself once a puzzle and the last try's
+    # line once a try, as in a lesson: a child who reads slowly is alone with the puzzle.
+    last_said = (speakable(feedback_text(puzzle, state.feedback[-1], deck), deck=deck)
+                 if state.feedback else None)
+    board_speech(data, goal=speakable(data.get("intro") or "", deck=deck) or None,
+                 goal_key=f"goal:{slot}:{puzzle.id}", feedback=last_said,
+                 feedback_key=f"said:{slot}:{puzzle.id}:{len(state.feedback)}"
+                 if last_said else None, deck=deck)
     show_board_component(data, key=f"{slot}_board",
                          on_action=lambda raw: _on_board_add(slot, record, raw))
 
     for said in state.feedback[-3:]:
         {"success": st.success, "error": st.error}.get(said.kind, st.info)(
             feedback_text(puzzle, said, deck))
-    if state.feedback:  # the last try's line can be heard (issue 23)
-        speaker_button(speakable(feedback_text(puzzle, state.feedback[-1], deck), deck=deck),
-                       key=f"{slot}_said_speaker")
+    if last_said:  # the last try's line can be heard again (issue 23)
+        speaker_button(last_said, key=f"{slot}_said_speaker")
     for h in state.hints_given:
         st.info(hint_text(puzzle, h, deck), icon="💡")
     if state.hints_given:

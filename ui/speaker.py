@@ -5,7 +5,8 @@ said the way a voice needs them); the browser speaks them with its own voices an
 the sounds (``ui/board_assets/voice.js``). This module adds the ``speech`` part of a
 board's data (:func:`board_speech`, :func:`lesson_speech`) and keeps the two settings:
 
-- ``read_aloud``: a lesson reads its goal (and what a try did) aloud by itself. On for
+- ``read_aloud``: a lesson and a puzzle read their goal (and what a try did) aloud by
+  themselves (quick facts do not: their answers are timed). On for
   a profile made on this device; for a pupil of a class the teacher decides (quiet
   unless the teacher turned it on).
 - ``sound``: the mute switch (Settings and the board): off, nothing is said or played by

@@ -20,6 +20,7 @@ from ui.board import deck_of
 from ui.errors import friendly_fragment, safe_callback, show_error_flash
 from ui.layout import require_profile, show_flash
 from ui.practice import attempt_row, keep, kept, mastery, record_attempt
+from ui.practice_view import number_pad
 from ui.session import new_seed, settings
 from ui.speaker import speaker_button
 
@@ -102,9 +103,7 @@ def _round() -> None:
             + f"<div style='font-size:3rem;font-weight:700;margin:8px 0' "
               f"data-testid='qf-question'>{html.escape(quick_question(puzzle))}</div>")
     speaker_button(speakable(quick_question(puzzle), deck=deck_of()), key="qf_question_speaker")
-    with st.container(horizontal=True, key="qf_numbers"):
-        for n in range(1, 11):
-            st.button(str(n), key=f"qf_n_{n}", on_click=_answer, args=(n,), type="secondary")
+    number_pad("qf_numbers", "qf_n", rnd.index, _answer)
 
 
 _round()

@@ -13,6 +13,7 @@ Screenshots: test-artifacts/35-phone-*.png (looked at: docs/I18N.md).
 
 from __future__ import annotations
 
+import io
 import random
 import re
 from datetime import UTC, datetime, timedelta
@@ -20,6 +21,7 @@ from urllib.parse import unquote
 
 import pytest
 import sqlalchemy as sa
+from PIL import Image
 
 from tests.test_browser import (  # noqa: F401 (fixtures)
     _TRUNCATED_JS,
@@ -197,6 +199,49 @@ def test_a_chinese_puzzle_on_a_phone(server, browser_type_launch_args) -> None: 
             page.screenshot(path=str(_artifact("35-phone-puzzle-zh-picked.png")),
                             full_page=True)
             assert not page.get_by_text("Traceback").count()
+        finally:
+            context.close()
+            browser.close()
+
+
+# Each number button of the quick-facts pad: its number, background, and whether focused.
+_PAD_JS = """() => [...document.querySelectorAll('.st-key-qf_numbers button')].map((b) => [
+  b.innerText, getComputedStyle(b).backgroundColor, document.activeElement === b])"""
+
+
+def test_the_number_tapped_gives_no_hint_on_the_next_question(server, browser_type_launch_args) -> None:  # noqa: E501,F811
+    """Found trying Quick facts as a child on a phone: the number just tapped kept its
+    focus tint into the next question, where it read as a hint (or gave the answer away
+    when a question came twice). After a tap every number looks the same."""
+    from playwright.sync_api import sync_playwright
+
+    url, db = server
+    profile = Storage(sa.create_engine(f"sqlite:///{db}")).create_profile("Pip", "🐸").id
+    with sync_playwright() as p:
+        browser, context, page = _context(p, browser_type_launch_args, PHONE,
+                                          has_touch=True, is_mobile=True)
+        try:
+            page.goto(f"{url}/quick_facts?p={profile}")
+            question = page.get_by_test_id("qf-question")
+            question.wait_for()
+            asked = question.inner_text()
+            page.locator(".st-key-qf_n_3 button").tap()
+            page.wait_for_function(
+                "(asked) => document.querySelector('[data-testid=qf-question]')"
+                "?.innerText !== asked", arg=asked)
+            _wait_idle(page)
+            pad = page.evaluate(_PAD_JS)
+            assert [n for n, _, _ in pad] == [str(n) for n in range(1, 11)]
+            assert [n for n, _, focused in pad if focused] in ([], ["3"])
+            # As drawn: the tapped button's face beside an untapped one's, pixel by pixel
+            # in a band left of the digit (inside the border and its rounded corners).
+            faces = [Image.open(io.BytesIO(
+                page.locator(f".st-key-qf_n_{n} button").screenshot())).convert("RGB")
+                for n in (3, 4)]
+            corners = [[face.getpixel((x, y)) for x in range(12, 20) for y in range(20, 36)]
+                       for face in faces]
+            assert corners[0] == corners[1], pad
+            page.screenshot(path=str(_artifact("35-phone-quick-facts-after-a-tap.png")))
         finally:
             context.close()
             browser.close()

@@ -51,7 +51,7 @@ from .errors import friendly_fragment, note_activity
 from .i18n import current_language
 from .lesson_view import open_stage
 from .practice import attempt_row, record_attempt, today
-from .practice_view import show_puzzle, state_of
+from .practice_view import number_pad, show_puzzle, state_of
 from .session import current_profile, device_key, set_profile, settings, storage
 from .speaker import speaker_button
 
@@ -336,9 +336,7 @@ def _task_facts(profile: Profile, task: PupilTask) -> None:
                            width=72, names=False)
             + "<div style='font-size:3rem;font-weight:700;margin:8px 0' "
               f"data-testid='mc-question'>{html.escape(quick_question(puzzle))}</div>")
-    with st.container(horizontal=True, key="mc_numbers"):
-        for n in range(1, 11):
-            st.button(str(n), key=f"mc_n_{n}", on_click=_on_answer, args=(profile.id, n))
+    number_pad("mc_numbers", "mc_n", rnd.index, _on_answer, profile.id)
 
 
 def _run_task(profile: Profile, task: PupilTask) -> None:
@@ -550,10 +548,7 @@ def _live_quick(profile: Profile, live: LiveRound, pupil: PupilLive) -> None:
             + "<div style='font-size:3rem;font-weight:700;margin:8px 0' "
               f"data-testid='mc-live-question'>{html.escape(question)}</div>")
     _say(question, f"mc_live_say_{rnd.index}")
-    with st.container(horizontal=True, key="mc_live_numbers"):
-        for n in range(1, 11):
-            st.button(str(n), key=f"mc_live_n_{n}", on_click=_on_quick,
-                      args=(profile.id, live.id, n))
+    number_pad("mc_live_numbers", "mc_live_n", rnd.index, _on_quick, profile.id, live.id)
 
 
 def _live_round(profile: Profile, live: LiveRound, pupil: PupilLive) -> None:

@@ -36,8 +36,8 @@ from .i18n import current_language
 from .session import settings
 from .speaker import board_speech, speaker_button
 
-__all__ = ["show_puzzle", "state_of", "reset", "wrong_text", "hint_text", "feedback_text",
-           "solution_text", "stars_text", "Recorder"]
+__all__ = ["show_puzzle", "number_pad", "state_of", "reset", "wrong_text", "hint_text",
+           "feedback_text", "solution_text", "stars_text", "Recorder"]
 
 #: record(puzzle, result, seconds, answer) -> None, called once when a puzzle is checked.
 Recorder = Callable[[Puzzle, CheckResult, float, list[Any]], None]
@@ -262,6 +262,19 @@ def _on_board_add(slot: str, record: Recorder, raw: Any) -> None:
         state.add(str(action.card) if action.card is not None else None,
                   [str(c) for c in action.take])
         _checked(state, record, slot)
+
+
+def number_pad(pad_key: str, button_prefix: str, question: int,
+               on_tap: Callable[..., None], *args: Any) -> None:
+    """The buttons 1-10 that answer a quick fact (``on_tap(*args, n)``), keyed
+    ``{button_prefix}_{n}`` in a row keyed ``pad_key``. Drawn anew for each ``question``
+    (a container keyed by its number around it): kept, the number just tapped kept its
+    focus tint into the next question, where it read as a hint or gave the answer away
+    (found trying Quick facts as a child on a phone)."""
+    with st.container(key=f"{pad_key}_for_{question}"), \
+            st.container(horizontal=True, key=pad_key):
+        for n in range(1, 11):
+            st.button(str(n), key=f"{button_prefix}_{n}", on_click=on_tap, args=(*args, n))
 
 
 def show_puzzle(slot: str, puzzle: Puzzle, record: Recorder,

@@ -327,14 +327,19 @@ def puzzle_candidates(capture_sum: int = 15) -> list[str]:
 
 def for_me_quick_facts(stats: Mapping[str, FactStats], capture_sum: int = 15,
                        count: int = 5) -> list[Puzzle]:
-    """A round of quick facts for the child's weakest facts that a quick fact can ask."""
+    """A round of quick facts for the child's weakest facts that a quick fact can ask,
+    each question once: two facts can be one question (``15-5`` and ``5+10`` are both
+    ``5 + ? = 15``), and a child asked it twice in a row read it as a mistake."""
     usable = [f for f in practice_candidates(capture_sum)
               if quick_fact_for(f, capture_sum) is not None]
-    out = []
-    for fact in weakest_facts(stats, usable, count=count):
+    out: list[Puzzle] = []
+    for fact in weakest_facts(stats, usable, count=len(usable)):
         puzzle = quick_fact_for(fact, capture_sum)
         assert puzzle is not None
-        out.append(puzzle)
+        if all(p.id != puzzle.id for p in out):
+            out.append(puzzle)
+        if len(out) == count:
+            break
     return out
 
 

@@ -109,6 +109,20 @@ def test_for_me_quick_facts_target_the_weakest_facts():
     assert "15-8" not in asked
 
 
+@pytest.mark.parametrize("capture_sum", [10, 15])
+def test_a_for_me_round_asks_each_question_once(capture_sum: int) -> None:
+    """15 - 5 and 5 + 10 are one question (5 + ? = 15): a child missing both was asked it
+    twice in a row (found trying Quick facts as a child). Each round asks five different
+    questions, the weakest facts' first."""
+    both = history(f"{capture_sum}-5", "00", 0) + history(f"5+{capture_sum - 5}", "00", 5)
+    stats = fact_stats(both, practice_candidates(capture_sum))
+    round_ = for_me_quick_facts(stats, capture_sum, count=5)
+    assert len(round_) == 5 and len({p.id for p in round_}) == 5
+    assert round_[0].addends == (5,)  # the weakest first, once
+    for total in (10, 15, 20):  # a new child's rounds too
+        assert len({p.id for p in for_me_quick_facts({}, total, count=5)}) == 5
+
+
 def test_for_me_puzzles_exercise_the_weakest_facts_more_than_chance():
     answers = history("15-7", "0", 0) + history("3+4", "0", 5) + history("2+5", "10", 10)
     for f in all_additions()[:20]:

@@ -245,3 +245,36 @@ def test_the_number_tapped_gives_no_hint_on_the_next_question(server, browser_ty
         finally:
             context.close()
             browser.close()
+
+
+# The puzzle board's cards against its sticky action bar: [cards' bottom, bar's top].
+_COVERED_JS = """() => {
+  const root = document.querySelector('[data-testid=stBidiComponentIsolated]').shadowRoot;
+  const cards = root.querySelector('.eb-main').getBoundingClientRect();
+  const bar = root.querySelector('.eb-controls').getBoundingClientRect();
+  return [cards.bottom, bar.top];
+}"""
+
+
+def test_a_puzzle_opens_with_its_cards_in_sight(server, browser_type_launch_args) -> None:  # noqa: F811
+    """Found trying Puzzles as a child on a phone: the page opened with the table's cards
+    under the board's sticky action bar ("The table" and nothing under it). The board
+    scrolls them out from under it."""
+    from playwright.sync_api import sync_playwright
+
+    url, db = server
+    profile = Storage(sa.create_engine(f"sqlite:///{db}")).create_profile("Pia", "🐙").id
+    with sync_playwright() as p:
+        browser, context, page = _context(p, browser_type_launch_args, PHONE,
+                                          has_touch=True, is_mobile=True)
+        try:
+            page.goto(f"{url}/puzzles?p={profile}")
+            page.locator(".eb-card").first.wait_for()
+            _wait_idle(page)
+            page.wait_for_timeout(900)  # the board's second look, and a smooth scroll
+            cards_bottom, bar_top = page.evaluate(_COVERED_JS)
+            page.screenshot(path=str(_artifact("35-phone-puzzle-opened.png")))
+            assert cards_bottom <= bar_top + 1, (cards_bottom, bar_top)
+        finally:
+            context.close()
+            browser.close()

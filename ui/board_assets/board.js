@@ -585,6 +585,12 @@ export default function (component) {
       uncoverCards(root);
       setTimeout(() => uncoverCards(root), 250);  // after the page's own messages settle
     }
+  } else if (newPosition && data.kind === "puzzle") {
+    // A new puzzle (or the next set to find) whose cards sit under the action bar: on a
+    // phone the page opened with the table hidden behind it ("La mesa" and nothing under
+    // it; found trying Puzzles as a child). Only when covered: the page does not move.
+    uncoverCards(root);
+    setTimeout(() => uncoverCards(root), 250);
   }
   if (hadFocus) {
     const again = (focusedId &&

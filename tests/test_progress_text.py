@@ -75,6 +75,36 @@ def test_progress_counts_the_reviews_mistakes_as_whole_numbers() -> None:
     assert charts.whole(2.5) == 2.5 and charts.whole(6.0) == 6
 
 
+def test_a_year_of_games_draws_the_latest_thirty_with_a_few_labels() -> None:
+    """A year's 182 games drew 182 bars with 182 two-line labels, a barcode and a smudge
+    on a phone (found trying a year as a parent): the per-game charts draw the latest
+    games, numbered as played, and name a few of them under the chart."""
+    import pandas as pd
+
+    count = 182
+    frame = pd.DataFrame({
+        "game": range(1, count + 1),
+        "when": pd.date_range("2026-01-01", periods=count, freq="2D", tz="UTC"),
+        "level": "greedy", "won": [i % 2 == 0 for i in range(count)],
+        "escobas": [i % 3 for i in range(count)], "rounds": 2,
+        "points_per_round": [float(i % 5) for i in range(count)],
+        "mistakes": [i % 4 for i in range(count)]})
+    for chart in (charts.escobas_chart(frame, en), charts.points_chart(frame, en),
+                  charts.mistakes_chart(frame, en)):
+        x = list(chart.figure.data[0].x)
+        assert len(x) == charts.CHART_GAMES
+        assert x[0].startswith(en("ch_game_n", n=count - charts.CHART_GAMES + 1) + "<br>")
+        assert x[-1].startswith(en("ch_game_n", n=count) + "<br>")
+        shown = list(chart.figure.layout.xaxis.ticktext)
+        assert 1 < len(shown) <= charts.GAME_LABELS and shown[-1] == x[-1]
+    escobas = charts.escobas_chart(frame, en)
+    assert escobas.params == {"escobas": sum(i % 3 for i in range(count - 30, count)),
+                              "count": charts.CHART_GAMES}  # the sentence: the games drawn
+    few = charts.escobas_chart(frame.head(5), en)  # a few games: all drawn, all named
+    assert list(few.figure.layout.xaxis.ticktext) == list(few.figure.data[0].x)
+    assert len(few.figure.data[0].x) == 5
+
+
 def test_dates_are_short_and_titles_fit_a_phone() -> None:
     assert charts.day_label("2026-12-03", en) == "Dec 3"
     assert charts.day_label("2026-12-03", lambda k, **p: t(k, "es", **p)) == "3 dic"

@@ -490,10 +490,33 @@ def wins_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
                                           "count": int(table["played"].sum())})
 
 
-def _game_axis(frame: pd.DataFrame, tr: Tr) -> list[str]:
-    """Each game's label: its number and, under it, its day ("game 3<br>Dec 9")."""
+#: Per-game charts draw the latest games only: a year's 182 games drew 182 bars, a
+#: barcode on a phone, and their labels ran into each other (found trying a year as a
+#: parent). Numbered as the child played them ("game 153" ... "game 182").
+CHART_GAMES = 30
+#: At most this many labels under a chart of games (every second, third... game named).
+GAME_LABELS = 8
+
+
+def _latest(frame: pd.DataFrame) -> tuple[pd.DataFrame, int]:
+    """The last :data:`CHART_GAMES` rows of ``frame`` (its index from 0) and how many
+    came before them."""
+    before = max(0, len(frame) - CHART_GAMES)
+    return frame.iloc[before:].reset_index(drop=True), before
+
+
+def _game_axis(frame: pd.DataFrame, tr: Tr, before: int = 0) -> list[str]:
+    """Each game's label: its number and, under it, its day ("game 3<br>Dec 9");
+    ``before``: the games not drawn before the first."""
     whens = list(frame["when"]) if "when" in frame else [None] * len(frame)
-    return [_game_label(i, when, tr) for i, when in enumerate(whens)]
+    return [_game_label(before + i, when, tr) for i, when in enumerate(whens)]
+
+
+def _few_game_labels(fig: go.Figure, x: Sequence[str]) -> None:
+    """Name at most :data:`GAME_LABELS` of the games under the chart, the last always."""
+    step = max(1, -(-len(x) // GAME_LABELS))
+    shown = list(x[::-1][::step])[::-1]
+    fig.update_xaxes(tickmode="array", tickvals=shown, ticktext=shown)
 
 
 def _game_label(index: int, when: Any, tr: Tr) -> str:
@@ -506,10 +529,12 @@ def _game_label(index: int, when: Any, tr: Tr) -> str:
 def escobas_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
     if frame.empty:
         return None
-    fig = go.Figure(go.Bar(x=_game_axis(frame, tr), y=_list(frame["escobas"]),
-                           name=tr("ch_escobas"),
+    frame, before = _latest(frame)
+    x = _game_axis(frame, tr, before)
+    fig = go.Figure(go.Bar(x=x, y=_list(frame["escobas"]), name=tr("ch_escobas"),
                            marker_color="#0072B2"))
     fig.update_layout(title=_title(tr("ch_escobas_title")), **_LAYOUT)
+    _few_game_labels(fig, x)
     fig.update_yaxes(rangemode="tozero", **_count_ticks(frame["escobas"].max()))
     return Chart(fig, "ch_escobas_reading", {"escobas": int(frame["escobas"].sum()),
                                              "count": int(len(frame))})
@@ -518,10 +543,13 @@ def escobas_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
 def points_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
     if frame.empty:
         return None
-    fig = go.Figure(go.Scatter(x=_game_axis(frame, tr), y=_list(frame["points_per_round"]),
+    frame, before = _latest(frame)
+    x = _game_axis(frame, tr, before)
+    fig = go.Figure(go.Scatter(x=x, y=_list(frame["points_per_round"]),
                                mode="lines+markers", name=tr("ch_points"),
                                marker_color="#CC79A7"))
     fig.update_layout(title=_title(tr("ch_points_title")), **_LAYOUT)
+    _few_game_labels(fig, x)
     fig.update_yaxes(rangemode="tozero")
     return Chart(fig, "ch_points_reading",
                  {"last": format_number(whole(frame["points_per_round"].iloc[-1])),
@@ -537,14 +565,16 @@ def mistakes_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
     reviewed = frame[frame["mistakes"].notna()] if not frame.empty else frame
     if reviewed.empty:
         return None
+    reviewed, before = _latest(reviewed.reset_index(drop=True))
     values = reviewed["mistakes"].astype(int)
     trend = values.rolling(3, min_periods=1).mean().round(2)
-    x = _game_axis(reviewed.reset_index(drop=True), tr)
+    x = _game_axis(reviewed, tr, before)
     fig = go.Figure([
         go.Bar(x=x, y=_list(values), name=tr("ch_mistakes"), marker_color="#E69F00"),
         go.Scatter(x=x, y=_list(trend), name=tr("ch_trend"), mode="lines", line={"width": 4},
                    marker_color="#D55E00")])
     fig.update_layout(title=_title(tr("ch_mistakes_title")), **_LAYOUT)
+    _few_game_labels(fig, x)
     # A count in whole numbers: one mistake a game drew 0 0,2 0,4 … 1 (issue 33).
     fig.update_yaxes(rangemode="tozero", **_count_ticks(values.max()))
     count = int(len(reviewed))
@@ -569,8 +599,9 @@ def chances_chart(turns: pd.DataFrame, tr: Tr) -> Chart | None:
     per_game = per_game[(per_game["found"] + per_game["missed"]) > 0]
     if per_game.empty:
         return None
+    per_game, before = _latest(per_game.reset_index(drop=True))
     share = (100 * per_game["found"] / (per_game["found"] + per_game["missed"])).round(0)
-    x = [tr("ch_game_n", n=i + 1) for i in range(len(per_game))]
+    x = [tr("ch_game_n", n=before + i + 1) for i in range(len(per_game))]
     fig = go.Figure([
         go.Bar(x=x, y=_list(per_game["found"]), name=tr("ch_chances_found"),
                marker_color="#009E73"),
@@ -581,6 +612,7 @@ def chances_chart(turns: pd.DataFrame, tr: Tr) -> Chart | None:
     fig.update_layout(title=_title(tr("ch_chances_title")), barmode="stack", **_LAYOUT,
                       yaxis2={"overlaying": "y", "side": "right", "range": [0, 105],
                               **_percent_ticks(), "showgrid": False})
+    _few_game_labels(fig, x)
     most = int((per_game["found"] + per_game["missed"]).max())
     # The count axis by name: a selector {"anchor": "x"} matched no axis (none is set so).
     fig.update_layout(yaxis={"rangemode": "tozero", **_count_ticks(most)})

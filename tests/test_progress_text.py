@@ -105,6 +105,35 @@ def test_a_year_of_games_draws_the_latest_thirty_with_a_few_labels() -> None:
     assert len(few.figure.data[0].x) == 5
 
 
+def test_a_year_of_days_draws_the_last_six_weeks() -> None:
+    """366 days of practice in a phone's width drew a scribble (found trying a year as a
+    parent): the per-day charts draw the last six weeks up to the last day used."""
+    from datetime import date, timedelta
+
+    import pandas as pd
+
+    first = date(2026, 1, 1)
+    days = [(first + timedelta(days=n)).isoformat() for n in range(366)]
+    rows = []
+    for n, day in enumerate(days):
+        rows.append({"day": day, "kind": "quick-facts", "found": n % 2, "wrong": 1 - n % 2,
+                     "missed": 0, "correct": n % 2 == 1, "fact_seconds": 2.0 + n % 3,
+                     "stars": 0})
+        rows.append({"day": day, "kind": "captures", "found": 2, "wrong": 0, "missed": 0,
+                     "correct": True, "fact_seconds": None, "stars": 3})
+    frame = pd.DataFrame(rows)
+    for chart in (charts.daily_chart(frame, en), charts.stars_chart(frame, en)):
+        x = list(chart.figure.data[0].x)
+        assert len(x) == charts.CHART_DAYS and x[-1] == days[-1]
+        assert x[0] == days[-charts.CHART_DAYS]
+        labels = list(chart.figure.layout.xaxis.tickvals)
+        assert labels[-1] == days[-1] and len(labels) <= 8
+    stars = charts.stars_chart(frame, en)
+    assert stars.params == {"stars": 3 * charts.CHART_DAYS, "count": charts.CHART_DAYS}
+    week = charts.stars_chart(frame[frame["day"] <= days[6]], en)  # a first week: all of it
+    assert list(week.figure.data[0].x) == days[:7]
+
+
 def test_dates_are_short_and_titles_fit_a_phone() -> None:
     assert charts.day_label("2026-12-03", en) == "Dec 3"
     assert charts.day_label("2026-12-03", lambda k, **p: t(k, "es", **p)) == "3 dic"

@@ -292,8 +292,8 @@ def stars_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
     puzzles = frame[frame["kind"] != "quick-facts"] if not frame.empty else frame
     if puzzles.empty:
         return None
-    played = puzzles.groupby("day")["stars"].sum()
-    per_day = _every_day(played.to_frame()).reset_index()
+    per_day = _every_day(puzzles.groupby("day")["stars"].sum().to_frame()).reset_index()
+    played = per_day["stars"].dropna()  # the days drawn that had puzzles
     fig = go.Figure(go.Bar(x=_list(per_day["day"]), y=_list(per_day["stars"]), name=tr("ch_stars"),
                            marker_color="#E69F00"))
     fig.update_layout(title=_title(tr("ch_stars_title")), **_LAYOUT)
@@ -404,14 +404,31 @@ def day_label(day: str, tr: Tr) -> str:
     return tr("ch_day_short", month=month, day=when.day)
 
 
+#: Per-day charts draw the last six weeks: a year's 366 days in a phone's width drew a
+#: scribble (found trying a year as a child's parent). The weeks before are in the
+#: downloads and the other charts.
+CHART_DAYS = 42
+
+
 def _every_day(per_day: pd.DataFrame) -> pd.DataFrame:
-    """Rows indexed by ISO day, with every day from the first to the last (a day without
-    use is a row of gaps: the chart shows it as a gap, not as nothing)."""
+    """Rows indexed by ISO day, with every day of the last :data:`CHART_DAYS` up to the
+    last day used (a day without use is a row of gaps: the chart shows it as a gap, not
+    as nothing)."""
     if per_day.empty:
         return per_day
-    days = pd.date_range(min(per_day.index), max(per_day.index), freq="D")
+    last = max(per_day.index)
+    first = max(min(per_day.index),
+                (date.fromisoformat(last) - timedelta(days=CHART_DAYS - 1)).isoformat())
+    days = pd.date_range(first, last, freq="D")
     full = [d.date().isoformat() for d in days]
     return per_day.reindex(full).rename_axis("day")
+
+
+def _every_nth_with_the_last(values: Sequence[str], most: int) -> list[str]:
+    """At most ``most`` of ``values``, evenly spaced, the last always among them: the
+    labels an axis names (on a phone more run into each other)."""
+    step = max(1, -(-len(values) // most))
+    return list(values)[::-1][::step][::-1]
 
 
 #: The most day labels an axis shows (a phone fits about seven; the rest are ticks).
@@ -426,8 +443,7 @@ def _day_axis(fig: go.Figure, days: Sequence[str], tr: Tr) -> None:
     # on a phone the slanted labels ran into each other.
     most = _DAY_LABELS_WIDE if days and any(_wide(c) for c in day_label(days[-1], tr)) \
         else _DAY_LABELS
-    step = max(1, -(-len(days) // most))
-    shown = list(days)[::-1][::step][::-1]  # the latest day always labelled
+    shown = _every_nth_with_the_last(days, most)
     fig.update_xaxes(type="category", categoryorder="array", categoryarray=list(days),
                      tickvals=shown, ticktext=[day_label(d, tr) for d in shown])
 
@@ -514,8 +530,7 @@ def _game_axis(frame: pd.DataFrame, tr: Tr, before: int = 0) -> list[str]:
 
 def _few_game_labels(fig: go.Figure, x: Sequence[str]) -> None:
     """Name at most :data:`GAME_LABELS` of the games under the chart, the last always."""
-    step = max(1, -(-len(x) // GAME_LABELS))
-    shown = list(x[::-1][::step])[::-1]
+    shown = _every_nth_with_the_last(x, GAME_LABELS)
     fig.update_xaxes(tickmode="array", tickvals=shown, ticktext=shown)
 
 

@@ -58,16 +58,9 @@ def _again() -> None:
     st.session_state.pop(KEY, None)
 
 
-modes = ["for-me", *[str(lv) for lv in LEVELS]]
-st.segmented_control(t("qf_mode"), modes, key="qf_mode", default=kept("qf_mode", "for-me"),
-                     required=True, on_change=keep, args=("qf_mode",),
-                     format_func=lambda m: t("pz_mode_for-me") if m == "for-me"
-                     else t("level_n", n=m))
-st.segmented_control(t("capture_sum"), list(CAPTURE_SUMS), key="qf_sum",
-                     default=kept("qf_sum", 15), required=True, on_change=keep,
-                     args=("qf_sum",))
-mode = st.session_state.get("qf_mode") or "for-me"
-capture_sum = int(st.session_state.get("qf_sum") or 15)
+# The choices as the child left them (drawn under the round: see the end of the page).
+mode = st.session_state.get("qf_mode") or kept("qf_mode", "for-me")
+capture_sum = int(st.session_state.get("qf_sum") or kept("qf_sum", 15))
 
 
 
@@ -107,3 +100,14 @@ def _round() -> None:
 
 
 _round()
+# The choices under the round, not above it: on a phone the question's last numbers sat
+# below the screen when the page opened (found trying it as a child); a child starts
+# answering at once, a grown-up scrolls to choose.
+modes = ["for-me", *[str(lv) for lv in LEVELS]]
+st.segmented_control(t("qf_mode"), modes, key="qf_mode", default=kept("qf_mode", "for-me"),
+                     required=True, on_change=keep, args=("qf_mode",),
+                     format_func=lambda m: t("pz_mode_for-me") if m == "for-me"
+                     else t("level_n", n=m))
+st.segmented_control(t("capture_sum"), list(CAPTURE_SUMS), key="qf_sum",
+                     default=kept("qf_sum", 15), required=True, on_change=keep,
+                     args=("qf_sum",))

@@ -209,7 +209,7 @@ _PAD_JS = """() => [...document.querySelectorAll('.st-key-qf_numbers button')].m
   b.innerText, getComputedStyle(b).backgroundColor, document.activeElement === b])"""
 
 
-def test_the_number_tapped_gives_no_hint_on_the_next_question(server, browser_type_launch_args) -> None:  # noqa: E501,F811
+def test_quick_facts_open_in_sight_and_the_number_tapped_gives_no_hint(server, browser_type_launch_args) -> None:  # noqa: E501,F811
     """Found trying Quick facts as a child on a phone: the number just tapped kept its
     focus tint into the next question, where it read as a hint (or gave the answer away
     when a question came twice). After a tap every number looks the same."""
@@ -224,6 +224,13 @@ def test_the_number_tapped_gives_no_hint_on_the_next_question(server, browser_ty
             page.goto(f"{url}/quick_facts?p={profile}")
             question = page.get_by_test_id("qf-question")
             question.wait_for()
+            _wait_idle(page)
+            # The question and all ten numbers in sight as the page opens (the choices
+            # are under the round: above it, 9 and 10 sat below a phone's screen).
+            bottoms = page.evaluate("""() => [...document.querySelectorAll(
+                '.st-key-qf_numbers button')].map((b) => b.getBoundingClientRect().bottom)""")
+            assert len(bottoms) == 10 and max(bottoms) <= PHONE[1], bottoms
+            page.screenshot(path=str(_artifact("35-phone-quick-facts-opened.png")))
             asked = question.inner_text()
             page.locator(".st-key-qf_n_3 button").tap()
             page.wait_for_function(

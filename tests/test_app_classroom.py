@@ -989,11 +989,12 @@ def test_names_pictures_pins_and_the_dashboard_in_the_teachers_language(
     assert [r.getMessage() for r in caplog.records if r.name == "locales"] == []
 
 
-@pytest.mark.parametrize(("lang", "shown"), [("es", "2,04 s"), ("de", "2,04 s"),
-                                             ("en", "2.04 s")])
+@pytest.mark.parametrize(("lang", "shown"), [("es", "2,04"), ("de", "2,04"),
+                                             ("en", "2.04")])
 def test_the_dashboards_seconds_are_written_as_the_language_writes_decimals(
         lang: str, shown: str) -> None:
-    """A Spanish dashboard said "mediana de segundos 2.04 s" (issue 27's tryout)."""
+    """A Spanish dashboard said "mediana de segundos 2.04 s" (issue 27's tryout); its
+    label says seconds, so the figure does not say it again ("median seconds 2.77 s")."""
     from trainer.classroom_views import PupilRow
     from ui.teacher.markup import _figures
 

@@ -36,8 +36,9 @@ def _figures(row: PupilRow, lang: str) -> list[tuple[str, str, str]]:
         ("quick_facts", str(row.quick_facts)),
         ("puzzles", str(row.puzzles)),
         ("game_turns", str(row.game_turns)),
+        # The label says seconds ("median seconds"): "2.77 s" after it said it twice.
         ("median_seconds", "–" if row.median_seconds is None
-         else f"{format_number(row.median_seconds, lang)} s"),
+         else format_number(row.median_seconds, lang)),
         ("fluent_additions", f"{row.fluent_additions} / 55"),
         ("fluent_complements", f"{row.fluent_complements} / {row.complements}"),
         ("lesson_stars", f"⭐ {row.lesson_stars} / {row.lesson_stars_max}"),

@@ -681,3 +681,18 @@ def test_the_catalog_check_finds_a_stray_msgstr(tmp_path: Path) -> None:
             assert bool(_po_syntax_errors(path)) == bad, text
         finally:
             path.unlink()
+
+
+def test_a_day_far_from_today_is_written_with_its_year() -> None:
+    """In August a task "due Dec 5" read as one still to come (found trying a school year
+    as a teacher): more than half a year from today, a day gets its year."""
+    from datetime import date
+
+    from trainer.i18n import format_day
+
+    august = date(2027, 8, 13)
+    assert format_day(date(2026, 12, 5), "en", today=august) == "Dec 5, 2026"
+    assert format_day(date(2026, 12, 5), "es", today=august) == "5 dic 2026"
+    assert format_day(date(2027, 3, 1), "en", today=august) == "Mar 1"  # this school year
+    assert format_day(date(2026, 12, 5), "en") == "Dec 5"  # no today: as before
+    assert "2026" in format_day(date(2026, 12, 5), "de", weekday=True, today=august)

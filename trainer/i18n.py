@@ -207,11 +207,21 @@ def cards_name(cards: Iterable[Card], deck: Deck, lang: str | None = None, /,
     return card_list([card_name(c, deck, lang) for c in sorted(cards)], lang, empty, style)
 
 
-def format_day(day: dt.date | str, lang: str | None = None, /, weekday: bool = False) -> str:
-    """A day as the child's language writes it: "Dec 1", "1. Dez.", "12月1日"."""
+#: Further than this from ``today``, :func:`format_day` writes the year too.
+YEAR_SHOWN_AFTER = dt.timedelta(days=183)
+
+
+def format_day(day: dt.date | str, lang: str | None = None, /, weekday: bool = False, *,
+               today: dt.date | None = None) -> str:
+    """A day as the child's language writes it: "Dec 1", "1. Dez.", "12月1日"; with its
+    year ("Dec 5, 2026") when it is more than half a year from ``today``: in August a
+    task "due Dec 5" read as one still to come (found trying a school year as a
+    teacher)."""
     if isinstance(day, str):
         day = dt.date.fromisoformat(day)
-    return format_skeleton("MMMEd" if weekday else "MMMd", day, locale=_language(lang))
+    far = today is not None and abs(day - today) > YEAR_SHOWN_AFTER
+    skeleton = ("yMMMEd" if weekday else "yMMMd") if far else ("MMMEd" if weekday else "MMMd")
+    return format_skeleton(skeleton, day, locale=_language(lang))
 
 
 def format_number(value: float, lang: str | None = None, /) -> str:

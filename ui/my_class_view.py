@@ -263,7 +263,7 @@ def _task_card(profile: Profile, task: PupilTask) -> None:
         st.markdown(f"{mark} **{md_escape(describe(a, lang))}**")
         words = [ct_text(f"status.{task.status}")]
         if a.due:
-            words.append(ct_text("task.due", date=format_day(a.due, lang)))
+            words.append(ct_text("task.due", date=format_day(a.due, lang, today=today())))
         key, params = task_words(task)
         words.append(ct_text(key, **params))
         st.progress(min(1.0, task.done / task.total) if task.total else 0.0,

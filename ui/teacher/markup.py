@@ -4,6 +4,7 @@ fact grid with its legend, and the week's most missed facts. Every name and word
 from __future__ import annotations
 
 import html
+from datetime import date
 from typing import Any
 
 from trainer.classroom import fact_label, say
@@ -26,10 +27,12 @@ def _percent(value: float | None) -> str:
     return "" if value is None else f"{round(100 * value)} %"
 
 
-def _figures(row: PupilRow, lang: str) -> list[tuple[str, str, str]]:
-    """A pupil's figures on the dashboard: (name, label, value), the labels the CSV's."""
+def _figures(row: PupilRow, lang: str, today: date | None = None
+             ) -> list[tuple[str, str, str]]:
+    """A pupil's figures on the dashboard: (name, label, value), the labels the CSV's;
+    ``today``: the teacher's (a day long ago gets its year)."""
     figures = [
-        ("last_active", format_day(row.last_active.date(), lang)
+        ("last_active", format_day(row.last_active.date(), lang, today=today)
          if row.last_active is not None else "–"),
         ("week_accuracy", _percent(row.week_accuracy) or "–"),
         ("accuracy", _percent(row.accuracy) or "–"),
@@ -66,7 +69,7 @@ _DASH_STYLE = (
     "</style>")
 
 
-def dashboard_html(rows: list[PupilRow], lang: str) -> str:
+def dashboard_html(rows: list[PupilRow], lang: str, today: date | None = None) -> str:
     """The dashboard as cards that wrap to the screen (issue 27: a 15-column table
     scrolled sideways on a tablet and cut the reason off): who needs help first, each
     with every reason in full, then everyone else; each card with the pupil's figures.
@@ -86,7 +89,7 @@ def dashboard_html(rows: list[PupilRow], lang: str) -> str:
                       for r in row.help)
         figures = "".join(f"<div data-fig='{key}'><dt>{html.escape(label)}</dt>"
                           f"<dd>{html.escape(value)}</dd></div>"
-                          for key, label, value in _figures(row, lang))
+                          for key, label, value in _figures(row, lang, today))
         return (f"<div class='dash-card{' dash-help' if row.help else ''}' "
                 f"data-testid='dash-pupil' data-pupil='{row.profile_id}'>"
                 f"<div class='dash-name'>{'⚠️ ' if row.help else ''}{name}{real}{group}</div>"

@@ -213,7 +213,8 @@ def _assignment_card(snap: ClassSnapshot, item: AssignmentProgress,
         st.markdown(f"**{md_escape(describe(a, lang))}**")
         if whom := _for_whom(snap, a, names):
             st.markdown(whom)
-        due = ct("task.due", date=format_day(a.due, lang)) if a.due else ct("assign.no_due")
+        due = (ct("task.due", date=format_day(a.due, lang, today=today())) if a.due
+               else ct("assign.no_due"))
         done = ct("assign.completion", done=item.completed, count=len(item.pupils))
         right = ct("assign.completion_right", count=item.completed_right)
         st.caption(f"{due} · {done} · {right}")

@@ -10,6 +10,7 @@ from trainer.i18n import t
 from ... import progress
 from ...classroom import ct, ct_text
 from ...i18n import current_language
+from ...practice import today
 from ..markup import dashboard_html
 from ..part import Part
 from ..snapshot import OpenClass
@@ -30,7 +31,7 @@ def show(view: OpenClass) -> None:
     st.markdown(f"**{ct('dash.pupils', count=len(rows))} · "
                 f"{ct('dash.need_help', count=helped)}**")
     st.caption(ct("dash.legend"))
-    st.html(dashboard_html(rows, lang))
+    st.html(dashboard_html(rows, lang, today()))
     by_id = {r.profile_id: r for r in rows}
     chosen = st.selectbox(ct("dash.pupil_progress"), list(by_id), index=None,
                           key="tc_dash_pupil", placeholder=ct_text("dash.choose"),

@@ -12,7 +12,7 @@ from trainer.i18n import format_day, format_number
 
 from ...classroom import class_labels, ct, ct_text
 from ...i18n import current_language
-from ...practice import child_timezone
+from ...practice import child_timezone, today
 from ..markup import CELL_MARKS, grid_html, legend_html, totals_html
 from ..part import Part
 from ..snapshot import OpenClass
@@ -70,7 +70,7 @@ def show(view: OpenClass) -> None:
         return
     zone = child_timezone()
     st.dataframe(pd.DataFrame([{
-        ct_text("grid.col_when"): f"{format_day(tr.day, lang)} "
+        ct_text("grid.col_when"): f"{format_day(tr.day, lang, today=today())} "
                                    f"{tr.when.astimezone(zone).strftime('%H:%M')}",
         ct_text("grid.col_right"): ("✓ " + ct_text("grid.right")) if tr.correct
         else ("✗ " + ct_text("grid.wrong")),

@@ -84,6 +84,12 @@ def _walk(at: AppTest, stage: str) -> None:
             wrong_done = True
             continue
         _do(at, *right[0])
+        done = [m.value for m in at.success if "Level done!" in m.value]
+        # A level before the last promises the next one (the last goes to its card).
+        assert all("On to the next one" in m and "last level" not in m for m in done), done
+    # The last level's stars promise no next level: its completion card comes.
+    said = dict(at.session_state["lesson_said"])
+    assert said["stars"].key == "ui.last_level_done", said
     assert runner.view().status == "stage_done", stage
     assert any("Stage done" in h.value for h in at.subheader)
     assert wrong_done

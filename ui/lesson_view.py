@@ -35,6 +35,7 @@ from trainer.lessons import (
     stage_summaries,
 )
 from trainer.lessons import next_lesson as first_not_done
+from trainer.speech import speakable
 from trainer.text import md_escape
 from trainer.words import hint_line_text
 
@@ -46,7 +47,7 @@ from .errors import safe_callback
 from .i18n import current_language
 from .score import score_frame, show_round_score
 from .session import settings, storage
-from .speaker import lesson_speech, said_speaker
+from .speaker import lesson_speech, said_speaker, speaker_button
 
 __all__ = ["show_lessons", "runner_of", "open_stage", "current_stage_title", "KEY_RUNNER",
            "variant_heading"]
@@ -100,7 +101,12 @@ def _after(outcome: Outcome) -> None:
     """Keep what the action said: praise, why not, the coach, a level's stars."""
     lines: list[tuple[str, Message | None]] = []
     if outcome.result is not None:
-        lines.append(("stars", Message("ui.level_done", {"stars": outcome.result.stars})))
+        # The lesson's last level does not promise a next one (its completion card comes).
+        runner = st.session_state.get(KEY_RUNNER)
+        view = runner.view() if runner is not None else None
+        last = view is not None and view.level_index >= view.level_count
+        lines.append(("stars", Message("ui.last_level_done" if last else "ui.level_done",
+                                       {"stars": outcome.result.stars})))
     lines.append(("success" if outcome.ok else ("info" if not outcome.counted else "error"),
                   celebrate.praise_message(outcome, _rules())))
     lines.append(("info", outcome.comment))
@@ -296,7 +302,7 @@ def _show_said() -> None:
         if kind == "stars":
             praise = next((_say(m) for k, m in said if k == "success"), "")
             st.success(f"{_stars(int(message.params.get('stars', 0)))} "
-                       f"{_lt('ui.level_done')} {praise}".strip(), icon="🎉")
+                       f"{_lt(message.key)} {praise}".strip(), icon="🎉")
         elif kind == "success":
             if stars is None:
                 st.success(text, icon="✅")
@@ -610,6 +616,11 @@ def show_completion(profile: Any, view: LessonView) -> None:
                  for n, r in enumerate(results, 1)]
         st.markdown("  \n".join(lines))
         st.markdown(f"**{_lt('ui.stars_n', n=total, count=total)} / {3 * len(results)}**")
+        # Heard on a tap, as every line of a lesson (found trying it as a child who reads
+        # slowly: the trophy card was the one screen of a lesson without a 🔊).
+        speaker_button(speakable(f"{_lt('ui.stage_done')}. {head}. "
+                                 f"{_lt('ui.stars_n', n=total, count=total)}.", deck=_deck()),
+                       key="lesson_done_speaker")
     _show_game_result(view)
     if view.then == "play":
         # After the first real game the path goes to real games, not to the next stage.

@@ -794,13 +794,18 @@ def test_names_are_shown_as_text_everywhere(media) -> None:
 
 @pytest.mark.parametrize(("locale", "words"), [
     ("de-DE", ("Für Lehrkräfte", "Klassencode", "Ein Feld ist blitzschnell", "Tippe auf dein Bild",
-               "Deine Aufträge", "Noch keine Gruppen")),
+               "Deine Aufträge", "Noch keine Gruppen", "deine 3 Aufgaben zum Üben",
+               "die 3 schwächsten Aufgaben jedes Kindes")),
     ("it-IT", ("Per gli insegnanti", "Codice della classe", "Una casella è sicura",
-               "Tocca il tuo disegno", "I tuoi compiti", "Ancora nessun gruppo")),
-    ("zh-CN", ("教师专区", "班级代码", "格子就是熟练", "点你的图片", "你的作业", "还没有小组")),
+               "Tocca il tuo disegno", "I tuoi compiti", "Ancora nessun gruppo",
+               "i tuoi 3 calcoli da esercitare")),
+    ("zh-CN", ("教师专区", "班级代码", "格子就是熟练", "点你的图片", "你的作业", "还没有小组",
+               "你要练习的3道算式")),
     ("es-ES", ("Para docentes", "Código de clase", "Una casilla va con soltura",
                "Toca tu dibujo", "Tus tareas", "Todos los alumnos",
-               "La clase esta semana", "Aún no hay grupos")),
+               "La clase esta semana", "Aún no hay grupos",
+               # the pupil reads their own task; the teacher, each pupil's
+               "tus 3 cuentas para practicar", "las 3 cuentas más flojas de cada alumno")),
 ])
 def test_every_part_speaks_the_language(caplog, media, locale: str,
                                         words: tuple[str, ...]) -> None:

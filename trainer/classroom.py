@@ -156,11 +156,16 @@ def say(key: str, params: Mapping[str, Any] | None = None, lang: str | None = No
     return t(key, lang, domain=DOMAIN, **values)
 
 
-def describe(assignment: AssignmentRow, lang: str | None = None) -> str:
+def describe(assignment: AssignmentRow, lang: str | None = None, *,
+             to_pupil: bool = False) -> str:
     """An assignment in a line: "Puzzles: Captures, level 2, 10 puzzles (sum 15)"; a
-    Scopa set names no sum (its captures make the played card's value)."""
+    Scopa set names no sum (its captures make the played card's value). ``to_pupil``:
+    the words a pupil reads of their own task ("your 5 facts to practise", where the
+    teacher reads "each pupil's 5 weakest facts")."""
     scopa = assignment.kind == "puzzles" and assignment.spec.get("kind") == "scopa"
-    return say(f"task.{assignment.kind}{'_scopa' if scopa else ''}", assignment.spec, lang)
+    mine = to_pupil and assignment.kind == "weakest"
+    return say(f"task.{assignment.kind}{'_scopa' if scopa else ''}{'_mine' if mine else ''}",
+               assignment.spec, lang)
 
 
 # -- pictures, codes, PINs --------------------------------------------------------------

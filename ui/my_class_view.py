@@ -260,7 +260,7 @@ def _task_card(profile: Profile, task: PupilTask) -> None:
         # Done is not right (issue 27): a task done with wrong answers asks for another go.
         mark = ("✅" if task.all_right else "🔁") if task.complete \
             else ("⏰" if task.status == "overdue" else "📌")
-        st.markdown(f"{mark} **{md_escape(describe(a, lang))}**")
+        st.markdown(f"{mark} **{md_escape(describe(a, lang, to_pupil=True))}**")
         words = [ct_text(f"status.{task.status}")]
         if a.due:
             words.append(ct_text("task.due", date=format_day(a.due, lang, today=today())))
@@ -342,7 +342,7 @@ def _task_facts(profile: Profile, task: PupilTask) -> None:
 def _run_task(profile: Profile, task: PupilTask) -> None:
     a = task.assignment
     st.button(ct("mc.back"), key="mc_back", on_click=_on_task, args=(None,), icon="⬅️")
-    st.markdown(f"**{md_escape(describe(a, current_language()))}**")
+    st.markdown(f"**{md_escape(describe(a, current_language(), to_pupil=True))}**")
     st.progress(min(1.0, task.done / task.total) if task.total else 0.0,
                 text=ct_text("mc.task_progress", done=task.done, count=task.total))
     if a.kind == "puzzles":

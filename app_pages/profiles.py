@@ -69,7 +69,9 @@ st.subheader(t("new_profile"))
 with st.form("new_profile_form", clear_on_submit=True, border=True):
     st.text_input(t("nickname"), key="new_nickname",
                   help=t("nickname_help"), placeholder=t("nickname_placeholder"))
-    st.pills(t("avatar"), AVATARS, key="new_avatar", default=AVATARS[0])
+    # Required: a picture tapped again stayed chosen but no longer looked it (found trying
+    # it as a child, who then did not know which one was hers).
+    st.pills(t("avatar"), AVATARS, key="new_avatar", default=AVATARS[0], required=True)
     st.form_submit_button(t("create_profile"), type="primary", on_click=create_profile_clicked,
                           use_container_width=True)
 st.caption(t("privacy_note"))

@@ -285,3 +285,30 @@ def test_a_puzzle_opens_with_its_cards_in_sight(server, browser_type_launch_args
         finally:
             context.close()
             browser.close()
+
+
+def test_a_picture_tapped_again_stays_chosen(server, browser_type_launch_args) -> None:  # noqa: F811
+    """Found trying it as a child: tapping the picture already chosen for a new profile
+    unchose it on screen (the profile still got it), and she no longer knew which was
+    hers. Tapped again, it stays chosen."""
+    from playwright.sync_api import sync_playwright
+
+    url, _db = server
+    with sync_playwright() as p:
+        browser, context, page = _context(p, browser_type_launch_args, PHONE,
+                                          has_touch=True, is_mobile=True)
+        try:
+            page.goto(url)
+            pills = page.locator(".st-key-new_avatar button")
+            pills.first.wait_for()
+            _wait_idle(page)
+            chosen = page.locator(".st-key-new_avatar button[aria-checked=true]")
+            assert chosen.count() == 1
+            first = chosen.first.inner_text()
+            chosen.first.tap()
+            _wait_idle(page)
+            page.wait_for_timeout(300)
+            assert chosen.count() == 1 and chosen.first.inner_text() == first
+        finally:
+            context.close()
+            browser.close()

@@ -753,12 +753,9 @@ def _migration_22(conn: Connection) -> None:
         "CREATE INDEX ix_games_profile_updated ON games (profile_id, updated_at)")
 
 
-def _migration_23(conn: Connection) -> None:
-    """Each pupil's Leitner box per fact, kept at write time (issue 32): a *weakest*
-    assignment chooses by it instead of weighing a year of answers when it is made.
-    Computed here from the attempts written before (``aggregates.fold_box``)."""
-    conn.exec_driver_sql("ALTER TABLE fact_progress ADD COLUMN box INTEGER")
-    conn.exec_driver_sql("ALTER TABLE fact_progress ADD COLUMN box_key TEXT")
+def _every_attempt_tallied(conn: Connection) -> Tally:
+    """Every attempt written so far added to a :class:`Tally`, in id order (what
+    migrations 23 and 24 compute their columns from)."""
     tally = Tally()
     rows = conn.execute(sa.text(
         "SELECT id, profile_id, created_at, day, kind, level, capture_sum, correct, seconds, "
@@ -768,6 +765,16 @@ def _migration_23(conn: Connection) -> None:
         when = row["created_at"]
         tally.add({**row, "created_at": when if when.tzinfo is not None
                    else when.replace(tzinfo=UTC)}, json.loads(row["answers"]))
+    return tally
+
+
+def _migration_23(conn: Connection) -> None:
+    """Each pupil's Leitner box per fact, kept at write time (issue 32): a *weakest*
+    assignment chooses by it instead of weighing a year of answers when it is made.
+    Computed here from the attempts written before (``aggregates.fold_box``)."""
+    conn.exec_driver_sql("ALTER TABLE fact_progress ADD COLUMN box INTEGER")
+    conn.exec_driver_sql("ALTER TABLE fact_progress ADD COLUMN box_key TEXT")
+    tally = _every_attempt_tallied(conn)
     v23 = sa.MetaData()
     facts = sa.Table("fact_progress", v23, sa.Column("profile_id", sa.Integer),
                      sa.Column("fact", sa.String(16)), sa.Column("box", sa.Integer),
@@ -789,15 +796,7 @@ def _migration_24(conn: Connection) -> None:
     time or wrong (``aggregates.kept_fact_tries``): the fact grid's "mostly wrong" now
     reads the former, so a fact answered right in puzzles since is not "mostly wrong"
     for its old wrong answers. Counted again here from the attempts written before."""
-    tally = Tally()
-    rows = conn.execute(sa.text(
-        "SELECT id, profile_id, created_at, day, kind, level, capture_sum, correct, seconds, "
-        "facts, answers FROM attempts ORDER BY id").columns(
-            created_at=sa.DateTime(timezone=True)))
-    for row in rows.mappings():
-        when = row["created_at"]
-        tally.add({**row, "created_at": when if when.tzinfo is not None
-                   else when.replace(tzinfo=UTC)}, json.loads(row["answers"]))
+    tally = _every_attempt_tallied(conn)
     v24 = sa.MetaData()
     facts = sa.Table("fact_progress", v24, sa.Column("profile_id", sa.Integer),
                      sa.Column("fact", sa.String(16)), sa.Column("recent", sa.Text))

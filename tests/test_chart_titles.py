@@ -61,3 +61,16 @@ def test_a_phone_fits_the_day_labels(lang: str, most: int) -> None:
     shown = list(fig.layout.xaxis.tickvals)
     assert len(shown) <= most and shown[-1] == "2026-12-03"
     assert len(shown) >= most - 2
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "zh"])
+def test_the_grids_titles_start_at_the_left_edge(lang: str) -> None:
+    """Centred over the grid, whose colour bar sits beside it, the wrapped additions title
+    ran past the chart's left edge on a phone: "ʃumas: primer número" (found trying My
+    progress as a child's parent). Both titles start at the left edge."""
+    from trainer.charts import mastery_chart
+
+    chart = mastery_chart({}, 15, lambda k, **p: t(k, lang, **p))
+    titles = list(chart.figure.layout.annotations)
+    assert len(titles) == 2
+    assert all((a.x, a.xanchor, a.xref) == (0, "left", "paper") for a in titles)

@@ -254,9 +254,11 @@ def mastery_chart(stats: Mapping[str, FactStats], capture_sum: int, tr: Tr) -> C
     title_lines = grid_title.count("<br>") + 1
     fig.update_layout(**{**_LAYOUT, "height": 650, "margin": {
         "l": 40, "r": 20, "t": max(80, 44 + 18 * title_lines), "b": 40}})
-    # The subplot titles sit above the grid's top axis numbers.
+    # The subplot titles sit above the grid's top axis numbers, from the left edge: centred
+    # over the grid (the colour bar beside it), a phone cut their first letter off.
     for annotation in fig.layout.annotations:
-        annotation.update(yshift=30 if annotation.text == grid_title else 0)
+        annotation.update(yshift=30 if annotation.text == grid_title else 0,
+                          x=0, xanchor="left", align="left")
     key, params = summary_line(stats)
     params = dict(params)
     if params.get("slowest"):

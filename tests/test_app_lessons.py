@@ -145,8 +145,9 @@ def test_a_new_child_is_offered_the_lessons_and_progress_shows_their_stars(fresh
         int(at.session_state["profile_id"])).items())
     reading = " ".join(m.value for m in at.markdown)
     assert f"levels done: 7 · stars: {stars}" in reading
-    table = at.dataframe[0].value
-    assert table.iloc[0].tolist()[1:] == ["7 / 7", f"⭐ {stars} / 21"]
+    table = at.table[0].value
+    assert table.iloc[0].tolist()[1:] == ["7\u00a0/\u00a07", f"⭐\u00a0{stars}\u00a0/\u00a021"]
+    assert table.iloc[0].tolist()[0].startswith("1 · ")  # not "1." (a Markdown list)
 
 
 def test_after_the_first_game_the_map_offers_play_not_stage_twelve(fresh_app) -> None:

@@ -189,11 +189,18 @@ def show_lessons_table(profile_id: int, links: bool = True) -> None:
         if links:
             st.page_link("app_pages/lessons.py", label=t("nav_lessons"), icon="🎓")
         return
-    rows = [{t("lp_stage"): f"{n}. {t(stage.title, domain='lessons')}",
-             t("lp_levels"): f"{summaries[stage.key].done} / {summaries[stage.key].total}",
-             t("lp_stars"): f"⭐ {summaries[stage.key].stars} / {summaries[stage.key].max_stars}"}
+    # "10. …" read as a Markdown list: its two digits were cut to "l0." on a phone.
+    # No break inside a figure: "⭐ 16 /" and "21" on two lines read as two figures.
+    nb = "\u00a0"
+    rows = [{t("lp_stage"): f"{n} · {t(stage.title, domain='lessons')}",
+             t("lp_levels"): f"{summaries[stage.key].done}{nb}/{nb}{summaries[stage.key].total}",
+             t("lp_stars"): f"⭐{nb}{summaries[stage.key].stars}{nb}/{nb}"
+                            f"{summaries[stage.key].max_stars}"}
             for n, stage in enumerate(load_stages(), 1)]
     done = sum(s.done for s in summaries.values())
     stars = sum(s.stars for s in summaries.values())
     st.markdown(f"**{t('lp_reading', levels=done, stars=stars)}**")
-    st.dataframe(pd.DataFrame(rows), hide_index=True, use_container_width=True)
+    # A plain table: a data grid's tool bar (columns, download, search, full screen) stayed
+    # on a phone's touch screen over the line above, and its last column was cut off
+    # (found trying My progress as a parent); twelve short rows need none of it.
+    st.table(pd.DataFrame(rows), hide_index=True)

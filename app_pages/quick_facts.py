@@ -59,8 +59,9 @@ def _again() -> None:
 
 
 # The choices as the child left them (drawn under the round: see the end of the page).
-mode = st.session_state.get("qf_mode") or kept("qf_mode", "for-me")
-capture_sum = int(st.session_state.get("qf_sum") or kept("qf_sum", 15))
+kept_mode, kept_sum = kept("qf_mode", "for-me"), kept("qf_sum", 15)
+mode = st.session_state.get("qf_mode") or kept_mode
+capture_sum = int(st.session_state.get("qf_sum") or kept_sum)
 
 
 
@@ -104,10 +105,10 @@ _round()
 # below the screen when the page opened (found trying it as a child); a child starts
 # answering at once, a grown-up scrolls to choose.
 modes = ["for-me", *[str(lv) for lv in LEVELS]]
-st.segmented_control(t("qf_mode"), modes, key="qf_mode", default=kept("qf_mode", "for-me"),
+st.segmented_control(t("qf_mode"), modes, key="qf_mode", default=kept_mode,
                      required=True, on_change=keep, args=("qf_mode",),
                      format_func=lambda m: t("pz_mode_for-me") if m == "for-me"
                      else t("level_n", n=m))
 st.segmented_control(t("capture_sum"), list(CAPTURE_SUMS), key="qf_sum",
-                     default=kept("qf_sum", 15), required=True, on_change=keep,
+                     default=kept_sum, required=True, on_change=keep,
                      args=("qf_sum",))

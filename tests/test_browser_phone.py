@@ -13,10 +13,13 @@ Screenshots: test-artifacts/35-phone-*.png (looked at: docs/I18N.md).
 
 from __future__ import annotations
 
+import contextlib
 import io
 import random
 import re
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from typing import Any
 from urllib.parse import unquote
 
 import pytest
@@ -204,54 +207,66 @@ def test_a_chinese_puzzle_on_a_phone(server, browser_type_launch_args) -> None: 
             browser.close()
 
 
-# Each number button of the quick-facts pad: its number, background, and whether focused.
+# Each number button of the quick-facts pad: its number, and whether it has the focus.
 _PAD_JS = """() => [...document.querySelectorAll('.st-key-qf_numbers button')].map((b) => [
-  b.innerText, getComputedStyle(b).backgroundColor, document.activeElement === b])"""
+  b.innerText, document.activeElement === b])"""
+
+
+@contextlib.contextmanager
+def _touch_phone(launch_args: dict) -> Iterator[Any]:
+    """A page in a phone's browser, touched with a finger (closed afterwards)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser, context, page = _context(p, launch_args, PHONE, has_touch=True,
+                                          is_mobile=True)
+        try:
+            yield page
+        finally:
+            context.close()
+            browser.close()
+
+
+def _new_child(db, nickname: str, avatar: str) -> int:
+    """A new profile in the test server's database: its id."""
+    return Storage(sa.create_engine(f"sqlite:///{db}")).create_profile(nickname, avatar).id
 
 
 def test_quick_facts_open_in_sight_and_the_number_tapped_gives_no_hint(server, browser_type_launch_args) -> None:  # noqa: E501,F811
     """Found trying Quick facts as a child on a phone: the number just tapped kept its
     focus tint into the next question, where it read as a hint (or gave the answer away
     when a question came twice). After a tap every number looks the same."""
-    from playwright.sync_api import sync_playwright
-
     url, db = server
-    profile = Storage(sa.create_engine(f"sqlite:///{db}")).create_profile("Pip", "🐸").id
-    with sync_playwright() as p:
-        browser, context, page = _context(p, browser_type_launch_args, PHONE,
-                                          has_touch=True, is_mobile=True)
-        try:
-            page.goto(f"{url}/quick_facts?p={profile}")
-            question = page.get_by_test_id("qf-question")
-            question.wait_for()
-            _wait_idle(page)
-            # The question and all ten numbers in sight as the page opens (the choices
-            # are under the round: above it, 9 and 10 sat below a phone's screen).
-            bottoms = page.evaluate("""() => [...document.querySelectorAll(
-                '.st-key-qf_numbers button')].map((b) => b.getBoundingClientRect().bottom)""")
-            assert len(bottoms) == 10 and max(bottoms) <= PHONE[1], bottoms
-            page.screenshot(path=str(_artifact("35-phone-quick-facts-opened.png")))
-            asked = question.inner_text()
-            page.locator(".st-key-qf_n_3 button").tap()
-            page.wait_for_function(
-                "(asked) => document.querySelector('[data-testid=qf-question]')"
-                "?.innerText !== asked", arg=asked)
-            _wait_idle(page)
-            pad = page.evaluate(_PAD_JS)
-            assert [n for n, _, _ in pad] == [str(n) for n in range(1, 11)]
-            assert [n for n, _, focused in pad if focused] in ([], ["3"])
-            # As drawn: the tapped button's face beside an untapped one's, pixel by pixel
-            # in a band left of the digit (inside the border and its rounded corners).
-            faces = [Image.open(io.BytesIO(
-                page.locator(f".st-key-qf_n_{n} button").screenshot())).convert("RGB")
-                for n in (3, 4)]
-            corners = [[face.getpixel((x, y)) for x in range(12, 20) for y in range(20, 36)]
-                       for face in faces]
-            assert corners[0] == corners[1], pad
-            page.screenshot(path=str(_artifact("35-phone-quick-facts-after-a-tap.png")))
-        finally:
-            context.close()
-            browser.close()
+    profile = _new_child(db, "Pip", "🐸")
+    with _touch_phone(browser_type_launch_args) as page:
+        page.goto(f"{url}/quick_facts?p={profile}")
+        question = page.get_by_test_id("qf-question")
+        question.wait_for()
+        _wait_idle(page)
+        # The question and all ten numbers in sight as the page opens (the choices
+        # are under the round: above it, 9 and 10 sat below a phone's screen).
+        bottoms = page.evaluate("""() => [...document.querySelectorAll(
+            '.st-key-qf_numbers button')].map((b) => b.getBoundingClientRect().bottom)""")
+        assert len(bottoms) == 10 and max(bottoms) <= PHONE[1], bottoms
+        page.screenshot(path=str(_artifact("35-phone-quick-facts-opened.png")))
+        asked = question.inner_text()
+        page.locator(".st-key-qf_n_3 button").tap()
+        page.wait_for_function(
+            "(asked) => document.querySelector('[data-testid=qf-question]')"
+            "?.innerText !== asked", arg=asked)
+        _wait_idle(page)
+        pad = page.evaluate(_PAD_JS)
+        assert [n for n, _ in pad] == [str(n) for n in range(1, 11)]
+        assert [n for n, focused in pad if focused] in ([], ["3"])
+        # As drawn: the tapped button's face beside an untapped one's, pixel by pixel
+        # in a band left of the digit (inside the border and its rounded corners).
+        faces = [Image.open(io.BytesIO(
+            page.locator(f".st-key-qf_n_{n} button").screenshot())).convert("RGB")
+            for n in (3, 4)]
+        corners = [[face.getpixel((x, y)) for x in range(12, 20) for y in range(20, 36)]
+                   for face in faces]
+        assert corners[0] == corners[1], pad
+        page.screenshot(path=str(_artifact("35-phone-quick-facts-after-a-tap.png")))
 
 
 # The puzzle board's cards against its sticky action bar: [cards' bottom, bar's top].
@@ -267,48 +282,32 @@ def test_a_puzzle_opens_with_its_cards_in_sight(server, browser_type_launch_args
     """Found trying Puzzles as a child on a phone: the page opened with the table's cards
     under the board's sticky action bar ("The table" and nothing under it). The board
     scrolls them out from under it."""
-    from playwright.sync_api import sync_playwright
-
     url, db = server
-    profile = Storage(sa.create_engine(f"sqlite:///{db}")).create_profile("Pia", "🐙").id
-    with sync_playwright() as p:
-        browser, context, page = _context(p, browser_type_launch_args, PHONE,
-                                          has_touch=True, is_mobile=True)
-        try:
-            page.goto(f"{url}/puzzles?p={profile}")
-            page.locator(".eb-card").first.wait_for()
-            _wait_idle(page)
-            page.wait_for_timeout(900)  # the board's second look, and a smooth scroll
-            cards_bottom, bar_top = page.evaluate(_COVERED_JS)
-            page.screenshot(path=str(_artifact("35-phone-puzzle-opened.png")))
-            assert cards_bottom <= bar_top + 1, (cards_bottom, bar_top)
-        finally:
-            context.close()
-            browser.close()
+    profile = _new_child(db, "Pia", "🐙")
+    with _touch_phone(browser_type_launch_args) as page:
+        page.goto(f"{url}/puzzles?p={profile}")
+        page.locator(".eb-card").first.wait_for()
+        _wait_idle(page)
+        page.wait_for_timeout(900)  # the board's second look, and a smooth scroll
+        cards_bottom, bar_top = page.evaluate(_COVERED_JS)
+        page.screenshot(path=str(_artifact("35-phone-puzzle-opened.png")))
+        assert cards_bottom <= bar_top + 1, (cards_bottom, bar_top)
 
 
 def test_a_picture_tapped_again_stays_chosen(server, browser_type_launch_args) -> None:  # noqa: F811
     """Found trying it as a child: tapping the picture already chosen for a new profile
     unchose it on screen (the profile still got it), and she no longer knew which was
     hers. Tapped again, it stays chosen."""
-    from playwright.sync_api import sync_playwright
-
     url, _db = server
-    with sync_playwright() as p:
-        browser, context, page = _context(p, browser_type_launch_args, PHONE,
-                                          has_touch=True, is_mobile=True)
-        try:
-            page.goto(url)
-            pills = page.locator(".st-key-new_avatar button")
-            pills.first.wait_for()
-            _wait_idle(page)
-            chosen = page.locator(".st-key-new_avatar button[aria-checked=true]")
-            assert chosen.count() == 1
-            first = chosen.first.inner_text()
-            chosen.first.tap()
-            _wait_idle(page)
-            page.wait_for_timeout(300)
-            assert chosen.count() == 1 and chosen.first.inner_text() == first
-        finally:
-            context.close()
-            browser.close()
+    with _touch_phone(browser_type_launch_args) as page:
+        page.goto(url)
+        pills = page.locator(".st-key-new_avatar button")
+        pills.first.wait_for()
+        _wait_idle(page)
+        chosen = page.locator(".st-key-new_avatar button[aria-checked=true]")
+        assert chosen.count() == 1
+        first = chosen.first.inner_text()
+        chosen.first.tap()
+        _wait_idle(page)
+        page.wait_for_timeout(300)
+        assert chosen.count() == 1 and chosen.first.inner_text() == first

@@ -17,12 +17,13 @@ stamped before it, and after migration 17 computed them for an older database.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import statistics
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
@@ -444,6 +445,20 @@ def test_group_and_pupil_assignments_count_only_their_pupils(make_store, seed: i
                     if p.assignment.kind != "lesson" for pid in p.pupils}
 
 
+@contextlib.contextmanager
+def upgraded(store: Storage) -> Iterator[Storage]:
+    """The app starting again on ``store``'s database, whose schema was set back: it
+    migrates to the latest version."""
+    engine = sa.create_engine(store.engine.url)
+    configure_sqlite(engine)
+    try:
+        again = Storage(engine)
+        assert again.schema_version() == SCHEMA_VERSION
+        yield again
+    finally:
+        engine.dispose()
+
+
 def test_migration_17_computes_the_assignments_progress_of_the_answers_before_it(
         make_store) -> None:
     store = make_store()
@@ -463,15 +478,9 @@ def test_migration_17_computes_the_assignments_progress_of_the_answers_before_it
         assignment_progress.drop(conn)
         undo_groups(conn)
         conn.exec_driver_sql("DELETE FROM schema_version WHERE version >= 17")
-    engine = sa.create_engine(store.engine.url)
-    configure_sqlite(engine)
-    try:
-        upgraded = Storage(engine)
-        assert upgraded.schema_version() == SCHEMA_VERSION
-        room = Classroom(upgraded, room.session)
+    with upgraded(store) as again:
+        room = Classroom(again, room.session)
         assert assert_tasks_match_the_full_history(room, info.id, days) == before
-    finally:
-        engine.dispose()
 
 
 def test_migration_24_keeps_each_facts_last_tries_of_any_kind(make_store) -> None:
@@ -500,18 +509,12 @@ def test_migration_24_keeps_each_facts_last_tries_of_any_kind(make_store) -> Non
                 (fact_progress.c.profile_id == pid) & (fact_progress.c.fact == fact))
                 .values(recent=recent))
         conn.exec_driver_sql("DELETE FROM schema_version WHERE version >= 24")
-    engine = sa.create_engine(store.engine.url)
-    configure_sqlite(engine)
-    try:
-        upgraded = Storage(engine)
-        assert upgraded.schema_version() == SCHEMA_VERSION
-        with engine.connect() as conn:
+    with upgraded(store) as again:
+        with again.engine.connect() as conn:
             assert {(r.profile_id, r.fact): r.recent for r in conn.execute(
                 sa.select(fact_progress.c.profile_id, fact_progress.c.fact,
                           fact_progress.c.recent))} == kept_now
-        assert_views_match_the_full_history(Classroom(upgraded, room.session), info.id, days)
-    finally:
-        engine.dispose()
+        assert_views_match_the_full_history(Classroom(again, room.session), info.id, days)
 
 
 def test_an_answer_written_as_an_assignment_is_made_counts_once(make_store) -> None:

@@ -20,9 +20,17 @@ Levels, in the style of Khan Academy, from a fact's answers in time order
 ``attempted``   fewer than 70 % of its last 10 answers correct;
 ``familiar``    at least 70 % correct, but not the last three in a row;
 ``proficient``  its last three answers (at least three) all correct;
-``fluent``      proficient, and its last three *timed* answers (quick facts,
-                which time one fact exactly) were correct within 3 seconds,
-                the usual fluency bar for addition facts.
+``fluent``      answered right within the time limit in at least two of its
+                last three tries that were timed or wrong (quick facts time one
+                fact exactly; a puzzle's right answer has no time of its own).
+                The limit is 3 seconds, the usual fluency bar for addition facts,
+                or a pupil's class's (3, 6 or 12 s): this is the rule of the
+                teacher's fact grid (``trainer.classroom_views``), so a teacher,
+                a parent and a child read one count of fluent facts (issue 32's
+                try-out found three). :func:`fluent_in_time` is the rule.
+
+A fluent fact need not be proficient: like XtraMath, one slip in three does not
+undo fluency, two do.
 
 Spaced practice is Leitner's: every fact sits in a box 1-5 (:func:`leitner_box`).
 A right answer moves it up one box when it shows the fact is known by heart: a
@@ -46,7 +54,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -63,6 +71,9 @@ __all__ = [
     "all_additions",
     "all_complements",
     "fact_level",
+    "fluent_in_time",
+    "FLUENT_TRIES",
+    "FLUENT_IN",
     "leitner_step",
     "leitner_box",
     "stored_answers",
@@ -73,8 +84,11 @@ __all__ = [
 
 LEVELS: tuple[str, ...] = ("new", "attempted", "familiar", "proficient", "fluent")
 FLUENT_SECONDS = 3.0
+#: "Fluent": of a fact's last FLUENT_TRIES tries with a time or wrong, FLUENT_IN right in time.
+FLUENT_TRIES = 3
+FLUENT_IN = 2
 RECENT = 10          # answers that count towards accuracy
-PROFICIENT_RUN = 3   # correct answers in a row for proficient (and timed ones for fluent)
+PROFICIENT_RUN = 3   # correct answers in a row for proficient
 FAMILIAR_ACCURACY = 0.7
 BOXES = 5
 #: Days between reviews of a fact in box 1, 2, ... 5 (Leitner's expanding intervals).
@@ -183,23 +197,51 @@ class FactStats:
     median_seconds: float | None
     last_seen: datetime | None
     history: tuple[bool, ...] = field(default=(), repr=False)
+    #: What the level is read at: the fluency time limit, the fact's last tries with a
+    #: time or wrong (right, seconds), and its level without the speed (so
+    #: :meth:`at_limit` reads it again at a class's limit without the answers).
+    limit: float = FLUENT_SECONDS
+    timed_tail: tuple[tuple[bool, float | None], ...] = field(default=(), repr=False)
+    untimed_level: str = "new"
+
+    def at_limit(self, limit: float) -> FactStats:
+        """These stats with "fluent" read at another time limit (a pupil's class's)."""
+        if limit == self.limit:
+            return self
+        fluent = fluent_in_time(self.timed_tail, limit)
+        return replace(self, level="fluent" if fluent else self.untimed_level, limit=limit)
 
 
-def fact_level(answers: Sequence[Answer]) -> str:
+def fluent_in_time(tries: Sequence[tuple[bool, float | None]], limit: float) -> bool:
+    """Whether a fact is fluent from its tries ``(right, seconds)``, oldest first (all of
+    them, or at least the last :data:`FLUENT_TRIES` with a time or wrong): at least
+    :data:`FLUENT_IN` of its last :data:`FLUENT_TRIES` tries that were timed or wrong
+    were right within ``limit`` seconds. A right answer without a time (a set found in a
+    puzzle) says nothing of speed and is passed over; a wrong one counts wherever."""
+    tail = [(right, seconds) for right, seconds in tries
+            if seconds is not None or not right][-FLUENT_TRIES:]
+    return sum(1 for right, seconds in tail
+               if right and seconds is not None and seconds <= limit) >= FLUENT_IN
+
+
+def fact_level(answers: Sequence[Answer], limit: float = FLUENT_SECONDS) -> str:
     """The level of one fact from its answers in time order (see the module doc)."""
     if not answers:
         return "new"
+    if fluent_in_time([(a.correct, a.seconds) for a in answers], limit):
+        return "fluent"
+    return _untimed_level(answers)
+
+
+def _untimed_level(answers: Sequence[Answer]) -> str:
+    """The level without the speed: attempted, familiar or proficient (new: none)."""
+    if not answers:
+        return "new"
+    run = answers[-PROFICIENT_RUN:]
+    if len(run) == PROFICIENT_RUN and all(a.correct for a in run):
+        return "proficient"
     recent = answers[-RECENT:]
     accuracy = sum(a.correct for a in recent) / len(recent)
-    run = answers[-PROFICIENT_RUN:]
-    proficient = len(run) == PROFICIENT_RUN and all(a.correct for a in run)
-    if proficient:
-        timed = [a for a in answers if a.seconds is not None][-PROFICIENT_RUN:]
-        if len(timed) == PROFICIENT_RUN and all(
-                a.correct and a.seconds is not None and a.seconds <= FLUENT_SECONDS
-                for a in timed):
-            return "fluent"
-        return "proficient"
     return "familiar" if accuracy >= FAMILIAR_ACCURACY else "attempted"
 
 
@@ -243,8 +285,10 @@ def _median(values: list[float]) -> float | None:
     return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
 
 
-def fact_stats(answers: Iterable[Answer], facts: Iterable[str] = ()) -> dict[str, FactStats]:
-    """Stats per fact from every answer (any order); ``facts`` adds facts never answered."""
+def fact_stats(answers: Iterable[Answer], facts: Iterable[str] = (),
+               limit: float = FLUENT_SECONDS) -> dict[str, FactStats]:
+    """Stats per fact from every answer (any order); ``facts`` adds facts never answered;
+    "fluent" read at ``limit`` seconds."""
     by_fact: dict[str, list[Answer]] = {}
     for answer in answers:
         key = normalise(answer.fact)
@@ -254,17 +298,23 @@ def fact_stats(answers: Iterable[Answer], facts: Iterable[str] = ()) -> dict[str
         key = normalise(fact)
         if key is not None:
             by_fact.setdefault(key, [])
-    return {key: stats_of_fact(key, items) for key, items in by_fact.items()}
+    return {key: stats_of_fact(key, items, limit) for key, items in by_fact.items()}
 
 
-def stats_of_fact(key: str, answers: Sequence[Answer]) -> FactStats:
+def stats_of_fact(key: str, answers: Sequence[Answer],
+                  limit: float = FLUENT_SECONDS) -> FactStats:
     """:class:`FactStats` of the fact ``key`` (normalised) from its answers, any order
-    (sorted by time here; answers at the same time keep their order)."""
+    (sorted by time here; answers at the same time keep their order), "fluent" read
+    at ``limit`` seconds."""
     items = sorted(answers, key=lambda a: a.when)
     correct = sum(a.correct for a in items)
+    tail = tuple((a.correct, a.seconds) for a in items
+                 if a.seconds is not None or not a.correct)[-FLUENT_TRIES:]
+    untimed = _untimed_level(items)
     return FactStats(
         fact=key,
-        level=fact_level(items),
+        level="fluent" if items and fluent_in_time(tail, limit) else untimed,
+        limit=limit, timed_tail=tail, untimed_level=untimed,
         box=leitner_box(items),
         answers=len(items),
         correct=correct,
@@ -315,11 +365,14 @@ def weakest_facts(stats: Mapping[str, FactStats], candidates: Iterable[str],
 def summary_line(stats: Mapping[str, FactStats]) -> tuple[str, dict[str, object]]:
     """The parent's one-line reading, as a message key and parameters.
 
-    ``("mastery_summary", {"fluent": 41, "total": 55, "slowest": "6+9"})``;
-    ``slowest`` is the addition with the highest median correct time, if any.
+    ``("mastery_summary", {"fluent": 41, "total": 55, "slowest": "6+9", "limit": 3})``;
+    ``slowest`` is the addition with the highest median correct time, if any; ``limit``
+    the seconds "fluent" was read at (the stats' own: 3, or a pupil's class's).
     """
     additions = [s for k, s in stats.items() if "+" in k]
     fluent = sum(1 for s in additions if s.level == "fluent")
     timed = [s for s in additions if s.median_seconds is not None]
     slowest = max(timed, key=lambda s: s.median_seconds or 0.0).fact if timed else None
-    return ("mastery_summary", {"fluent": fluent, "total": 55, "slowest": slowest})
+    limit = next(iter(stats.values())).limit if stats else FLUENT_SECONDS
+    return ("mastery_summary", {"fluent": fluent, "total": 55, "slowest": slowest,
+                                "limit": f"{limit:g}"})

@@ -281,6 +281,10 @@ def test_a_teachers_year_from_the_account_to_deleting_the_class(media) -> None:
     assert_ok(at)
     assert "Progress of" in shown(at)
     assert [c for c in at.get("plotly_chart") if "tc_ch_mastery" in c.proto.id]
+    # ... whose "fluent" is the dashboard's: one count, at the class's time limit (6 s)
+    fluent = leo_row["figures"]["fluent_additions"].split(" / ")[0]
+    assert f"**Fluent in {fluent} of 55 additions (" in shown(at)
+    assert "right within 6 s" in shown(at)
 
     # The fact grid: coloured and marked cells, a legend, a cell's history.
     part(at, "grid")

@@ -615,3 +615,46 @@ def test_a_weakest_assignment_reads_no_attempt_where_the_boxes_are_kept(make_sto
         sa.event.remove(store.engine, "before_cursor_execute", note)
     assert not [s for s in statements if "FROM attempts" in s], statements
     assert_tasks_match_the_full_history(room, info.id, [when.date()])
+
+
+@pytest.mark.parametrize("seed", [21, 22, 23])
+def test_a_pupils_fluent_facts_are_one_count_for_the_teacher_and_my_progress(
+        make_store, seed: int) -> None:
+    """The dashboard's "fluent additions" and "fluent complements", the fact grid's
+    fluent cells and the pupil's My progress ("Fluent in N of 55 additions", the chart's
+    colours) are one rule at the class's time limit (a try-out of a school year found a
+    teacher and a parent reading three different counts)."""
+    from puzzles.mastery import all_complements, summary_line
+    from puzzles.practice import practice_candidates
+    from trainer.progress_history import ProgressHistory
+
+    room = teacher(make_store())
+    info = room.create_class("3B")
+    pupils = [p.profile_id for p in room.generate_pupils(info.id, 4, "en").added]
+    rng = random.Random(seed)
+    with room.storage.transaction() as conn:  # quick facts and puzzles, some at one time
+        rows = [attempt_values(pid, make(rng, when), when)
+                for pid in pupils for n in range(60)
+                for make in [rng.choice((_quick_fact, _quick_fact, _puzzle_attempt))]
+                for when in [START + timedelta(minutes=rng.randrange(40) * 5)]]
+        add_attempts(conn, rows)
+    today = START.date() + timedelta(days=1)
+    fluent_somewhere = set()
+    for limit in FLUENCY_LIMITS:
+        room.update_class(info.id, fluency_seconds=limit)
+        snap = room.snapshot(info.id, today)
+        grid = room.fact_grid(snap)
+        for row in room.dashboard(snap, today):
+            profile = room.storage.get_profile(row.profile_id)
+            kept = ProgressHistory(row.profile_id).update(room.storage, profile.created_at)
+            mine = {f: s.at_limit(limit)
+                    for f, s in kept.fact_stats(practice_candidates(15)).items()}
+            fluent = {f for f, s in mine.items() if s.level == "fluent"}
+            cells = grid.row(row.profile_id)
+            assert fluent == {f for f in grid.facts if cells.cells[f].state == "fast"}
+            assert summary_line(mine)[1]["fluent"] == row.fluent_additions
+            assert summary_line(mine)[1]["limit"] == f"{limit:g}"
+            assert len(fluent & set(all_complements(15))) == row.fluent_complements
+            fluent_somewhere |= {(limit, f) for f in fluent}
+    # The counts are not all nothing, and a longer limit makes more facts fluent.
+    assert {limit for limit, _ in fluent_somewhere} == set(FLUENCY_LIMITS)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from datetime import datetime, timedelta
 
 import pytest
@@ -15,6 +16,7 @@ from puzzles.mastery import (
     fact_stats,
     leitner_box,
     normalise,
+    stats_of_fact,
     summary_line,
     weakest_facts,
 )
@@ -54,15 +56,39 @@ def test_levels_untimed(pattern, level):
     assert fact_level(answers("3+5", pattern)) == level
 
 
-def test_fluent_needs_three_fast_timed_answers():
+def test_fluent_is_two_of_the_last_three_timed_or_wrong_tries_in_time():
     slow = answers("3+5", "111", seconds=4.2)
-    fast = answers("3+5", "111", seconds=2.1, start=10)
+    fast = answers("3+5", "11", seconds=2.1, start=10)
     assert fact_level(slow) == "proficient"
-    assert fact_level(slow + fast) == "fluent"
-    # untimed (puzzle) answers make a fact proficient, never fluent
-    assert fact_level(answers("3+5", "11111")) == "proficient"
-    # a miss after fluency drops it at once: 6 of 7 right is familiar
-    assert fact_level(slow + fast + answers("3+5", "0", 1.0, start=20)) == "familiar"
+    assert fact_level(slow + fast[:1]) == "proficient"     # one in time of three
+    assert fact_level(slow + fast) == "fluent"             # two of the last three
+    # untimed (puzzle) answers make a fact proficient, never fluent, and do not push
+    # the timed ones out of the last three
+    puzzles = answers("3+5", "11111", start=20)
+    assert fact_level(puzzles) == "proficient"
+    assert fact_level(slow + fast + puzzles) == "fluent"
+    # one slip in three keeps it fluent, two undo it (XtraMath's rule, the grid's)
+    one_miss = answers("3+5", "0", 1.0, start=30)
+    assert fact_level(slow + fast + one_miss) == "fluent"
+    assert fact_level(slow + fast + one_miss + one_miss) == "familiar"
+    # a wrong answer in a puzzle counts as a slip too
+    assert fact_level(slow + fast + answers("3+5", "00", start=40)) == "familiar"
+    # within a class's longer limit the slow answers were in time
+    assert fact_level(slow, limit=6) == "fluent"
+    assert fact_level(slow, limit=4.2) == "fluent" and fact_level(slow, limit=4.1) != "fluent"
+
+
+def test_stats_read_again_at_a_class_limit_equal_stats_read_at_it():
+    rng = random.Random(7)
+    for _ in range(300):
+        items = [Answer("3+5", rng.random() < 0.7, T0 + timedelta(minutes=i),
+                        rng.choice((None, None, 1.5, 2.9, 3.0, 4.5, 5.9, 6.0, 9.0, 12.5)))
+                 for i in range(rng.randrange(0, 9))]
+        at_three = stats_of_fact("3+5", items)
+        for limit in (3, 6, 12):
+            assert at_three.at_limit(limit) == stats_of_fact("3+5", items, limit)
+            assert at_three.at_limit(limit).level == (fact_level(items, limit) if items
+                                                      else "new")
 
 
 def test_leitner_box_moves_up_and_a_miss_sends_back_to_one():
@@ -140,4 +166,4 @@ def test_summary_line_for_parents():
         history += answers(fact, "111", seconds=1.5 + i, start=i * 10)
     key, params = summary_line(fact_stats(history))
     assert key == "mastery_summary"
-    assert params == {"fluent": 2, "total": 55, "slowest": "6+9"}
+    assert params == {"fluent": 2, "total": 55, "slowest": "6+9", "limit": "3"}

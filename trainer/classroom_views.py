@@ -46,7 +46,13 @@ from typing import Any
 
 from lessons import Stage, load_stages
 from puzzles import Puzzle, generate
-from puzzles.mastery import all_additions, all_complements, normalise
+from puzzles.mastery import (
+    FLUENT_TRIES,
+    all_additions,
+    all_complements,
+    fluent_in_time,
+    normalise,
+)
 from puzzles.model import PuzzleError, check_kind_level_sum
 from puzzles.practice import Attempt, askable_facts, quick_fact_for
 
@@ -103,9 +109,9 @@ HELP_MIN_TRIES = 5
 STUCK_WINDOW = KEPT_PUZZLES
 STUCK_MISSES = 4
 #: A fact's cell looks at its last three tries, and its last three with a time or wrong
-#: (storage keeps both).
+#: (storage keeps both; "fast" is puzzles.mastery's fluent, which reads that many).
 LAST_TRIES = KEPT_FACT_TRIES
-FLUENT_IN = 2
+assert KEPT_FACT_TRIES >= FLUENT_TRIES
 MAX_PUZZLES = 50
 MAX_FACTS = 20
 #: "Stuck on a lesson level": the go at a level not finished yet has at least this many
@@ -153,14 +159,11 @@ def fact_cell(tries: Sequence[FactTry], limit: float) -> str:
 def _cell_state(tries: Sequence[tuple[bool, float | None]], limit: float) -> str:
     """The cell of a fact tried at least once, from its tries (right, seconds), oldest
     first: all of them, or at least the last :data:`LAST_TRIES` and the last
-    :data:`LAST_TRIES` with a time or wrong (what storage keeps). "Fast" is read from the
-    tries with a time or wrong (a right answer without a time says nothing of speed);
-    "mostly wrong" from the last tries of any kind (a puzzle solved right counts)."""
-    timed_or_wrong = [(right, seconds) for right, seconds in tries
-                      if seconds is not None or not right][-LAST_TRIES:]
-    in_time = sum(1 for right, seconds in timed_or_wrong
-                  if right and seconds is not None and seconds <= limit)
-    if in_time >= FLUENT_IN:
+    :data:`LAST_TRIES` with a time or wrong (what storage keeps). "Fast" is the fact
+    being fluent (:func:`puzzles.mastery.fluent_in_time`, the rule My progress reads
+    too); "mostly wrong" is read from the last tries of any kind (a puzzle solved right
+    counts)."""
+    if fluent_in_time(tries, limit):
         return "fast"
     last = tries[-LAST_TRIES:]
     right = sum(1 for correct, _ in last if correct)

@@ -21,7 +21,7 @@ import pandas as pd
 import streamlit as st
 
 from puzzles import CheckResult, DailySet, Puzzle, daily_set
-from puzzles.mastery import FactStats
+from puzzles.mastery import FLUENT_SECONDS, FactStats
 from puzzles.practice import Attempt, ForMePath, practice_candidates
 from trainer.charts import attempts_frame
 from trainer.clock import now as clock_now
@@ -216,9 +216,21 @@ def game_turns(version: DataVersion) -> pd.DataFrame:
 
 
 @st.cache_data(max_entries=PROGRESS_CACHE_SUMS, show_spinner=False)
-def fact_stats_of(version: DataVersion, capture_sum: int) -> dict[str, FactStats]:
-    """Mastery of ``capture_sum``'s facts from the history of ``version``."""
-    return history_view(version).fact_stats(practice_candidates(capture_sum))
+def fact_stats_of(version: DataVersion, capture_sum: int,
+                  limit: float = FLUENT_SECONDS) -> dict[str, FactStats]:
+    """Mastery of ``capture_sum``'s facts from the history of ``version``, "fluent" read
+    at ``limit`` seconds (:func:`fluency_limit`)."""
+    stats = history_view(version).fact_stats(practice_candidates(capture_sum))
+    return {fact: s.at_limit(limit) for fact, s in stats.items()}
+
+
+def fluency_limit(profile_id: int) -> float:
+    """The seconds a fact must be answered within to be fluent for this profile: its
+    class's limit for a pupil (the teacher's fact grid and dashboard read the same), the
+    usual 3 seconds otherwise. Two reads by key, on My progress only."""
+    member = storage().membership(profile_id)
+    info = storage().get_class(member.class_id) if member is not None else None
+    return float(info.fluency_seconds) if info is not None else FLUENT_SECONDS
 
 
 def mastery(profile_id: int, capture_sum: int = 15) -> dict[str, FactStats]:

@@ -28,6 +28,7 @@ from .practice import (
     data_version,
     fact_stats_of,
     fact_text,
+    fluency_limit,
     game_turns,
     history_view,
     just_right_of,
@@ -73,9 +74,11 @@ def games_charts(version: DataVersion, lang: str) -> Charts:
 
 
 @st.cache_resource(max_entries=PROGRESS_CACHE_SUMS, show_spinner=False)
-def mastery_chart(version: DataVersion, lang: str, capture_sum: int) -> charts.Chart:
-    """The grid of additions and the strip of complements of ``capture_sum``."""
-    return charts.mastery_chart(fact_stats_of(version, capture_sum), capture_sum, t)
+def mastery_chart(version: DataVersion, lang: str, capture_sum: int,
+                  limit: float) -> charts.Chart:
+    """The grid of additions and the strip of complements of ``capture_sum``, "fluent"
+    read at ``limit`` seconds."""
+    return charts.mastery_chart(fact_stats_of(version, capture_sum, limit), capture_sum, t)
 
 
 #: My progress's parts, one at a time: the browser drawing nine plotly charts at once took
@@ -86,9 +89,9 @@ _CONFIG = {"displayModeBar": False, "responsive": True}
 
 
 @st.cache_resource(max_entries=PROGRESS_CACHE_SUMS, show_spinner=False)
-def summary_of(version: DataVersion, capture_sum: int) -> ParentSummary:
+def summary_of(version: DataVersion, capture_sum: int, limit: float) -> ParentSummary:
     """The parent's three answers (trainer.progress_summary), once per data version."""
-    return parent_summary(fact_stats_of(version, capture_sum),
+    return parent_summary(fact_stats_of(version, capture_sum, limit),
                           history_view(version).quick, capture_sum)
 
 
@@ -100,7 +103,7 @@ def show_summary(profile_id: int, capture_sum: int, practise: bool = True) -> No
     """What the child knows, what to practise next (with "practise these": a quick-facts
     round on exactly those facts), whether it is getting better; at the top of My
     progress, one sentence each (issue 33)."""
-    summary = summary_of(data_version(profile_id), capture_sum)
+    summary = summary_of(data_version(profile_id), capture_sum, fluency_limit(profile_id))
     knows = t("ps_knows", known=summary.known_additions, total=summary.additions,
               complements=summary.known_complements, complements_total=summary.complements,
               sum=capture_sum)
@@ -146,7 +149,8 @@ def show_part(profile_id: int, section: str, lang: str, day: date, capture_sum: 
     version = data_version(profile_id)
     counts = progress_contents(version)
     if section == "facts":
-        show_chart(mastery_chart(version, lang, capture_sum) if counts.attempts else None,
+        show_chart(mastery_chart(version, lang, capture_sum, fluency_limit(profile_id))
+                   if counts.attempts else None,
                    f"{prefix}ch_mastery", "ch_empty_mastery")
     elif section == "practice":
         practice = practice_charts(version, lang, day)

@@ -49,6 +49,7 @@ from .mastery import (
     weakest_facts,
 )
 from .model import Puzzle, Solution, addition_facts
+from .pool import POOL_PREFIX, POOL_SIZE, offset_of, pool_facts
 from .rng import Rng
 
 __all__ = ["Attempt", "FactAnswer", "attempt_answers", "answers_from_rows", "quick_fact",
@@ -61,6 +62,8 @@ __all__ = ["Attempt", "FactAnswer", "attempt_answers", "answers_from_rows", "qui
 FOR_ME_KINDS: tuple[str, ...] = ("captures", "fifteens", "hand")
 #: Joins the turns once the child has practised it (:func:`for_me_kinds`).
 SCOPA_KIND = "scopa"
+#: Seeds a "for me" puzzle is chosen among.
+FOR_ME_TRIES = 40
 
 
 #: One fact an attempt answered: ``(fact, correct, seconds or None)``.
@@ -346,25 +349,34 @@ def for_me_quick_facts(stats: Mapping[str, FactStats], capture_sum: int = 15,
 # -- puzzles for facts ---------------------------------------------------------------------
 
 def puzzle_for(targets: Sequence[str], kind: str, level: int, capture_sum: int = 15, *,
-               prefix: str = "forme", tries: int = 40, start: int = 0) -> Puzzle:
+               prefix: str = POOL_PREFIX, tries: int = 40, start: int = 0) -> Puzzle:
     """The puzzle among seeds ``prefix-start`` .. ``prefix-(start+tries-1)`` of a kind and
     level whose facts cover the most ``targets`` (earlier targets weigh more).
 
-    Always returns a puzzle (the first seed if none covers a target).
+    With the pool's prefix (the default) the seeds' facts are read from the pool
+    (:mod:`puzzles.pool`, seeds past its end wrap round) and only the puzzle kept is
+    generated; any other prefix generates each seed. Always returns a puzzle (the first
+    seed if none covers a target).
     """
     wanted = [f for f in (normalise(t) for t in targets) if f is not None]
     weights = {f: len(wanted) - i for i, f in enumerate(wanted)}
-    best: tuple[int, Puzzle] | None = None
+    pooled = pool_facts(kind, level, capture_sum) if prefix == POOL_PREFIX else None
+    best: tuple[int, str] | None = None
     for i in range(start, start + tries):
-        puzzle = generate(kind, level, f"{prefix}-{i}", capture_sum)
-        facts = {normalise(f) for f in puzzle.facts}
+        if pooled is not None:
+            seed = f"{prefix}-{i % len(pooled)}"
+            facts = pooled[i % len(pooled)]
+        else:
+            seed = f"{prefix}-{i}"
+            facts = frozenset(normalise(f) for f in generate(kind, level, seed,
+                                                              capture_sum).facts)
         score = sum(w for f, w in weights.items() if f in facts)
         if best is None or score > best[0]:
-            best = (score, puzzle)
+            best = (score, seed)
         if weights and score == sum(weights.values()):
             break
     assert best is not None
-    return best[1]
+    return generate(kind, level, best[1], capture_sum)
 
 
 @dataclass(frozen=True, slots=True)
@@ -453,21 +465,25 @@ class ForMePath:
 
 def for_me_puzzle(stats: Mapping[str, FactStats], history: Sequence[Attempt] | ForMePath,
                   capture_sum: int = 15, number: int = 0, *,
-                  prefix: str = "forme") -> tuple[Puzzle, list[str]]:
+                  prefix: str = POOL_PREFIX) -> tuple[Puzzle, list[str]]:
     """The next "for me" puzzle and the weak facts it was chosen for.
 
     ``history`` are stored attempts, oldest first, or their :class:`ForMePath`; kinds take
-    turns (``number``, over :func:`for_me_kinds`), each at :func:`suggested_level`.
-    ``prefix`` names the seeds searched (the app gives each profile its own, so children
-    do not all start with the same puzzles).
+    turns (``number``, over :func:`for_me_kinds`), each at :func:`suggested_level`. The
+    puzzle is the best of :data:`FOR_ME_TRIES` seeds of the pool (:mod:`puzzles.pool`),
+    from ``prefix``'s offset and :data:`FOR_ME_TRIES` further at each ``number`` (the app
+    gives each profile its own prefix, so children do not all start with the same
+    puzzles).
     """
     path = history if isinstance(history, ForMePath) else ForMePath.of(history)
     kinds = path.kinds()
     kind = kinds[number % len(kinds)]
     level = path.level(kind, capture_sum)
     targets = weakest_facts(stats, puzzle_candidates(capture_sum), count=3)
-    return puzzle_for(targets, kind, level, capture_sum, prefix=prefix,
-                      start=number * 40), targets
+    # The pool's seeds from the child's own offset, 40 further at each puzzle.
+    start = (offset_of(prefix) + number * FOR_ME_TRIES) % POOL_SIZE
+    return puzzle_for(targets, kind, level, capture_sum, start=start,
+                      tries=FOR_ME_TRIES), targets
 
 
 def streaks(days: Iterable[date], today: date) -> tuple[int, int]:

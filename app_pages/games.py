@@ -21,6 +21,15 @@ st.title(t("games_title"))
 show_flash()
 
 
+GAMES_PER_PAGE = 50
+PAGE_KEY = "games_page"
+
+
+@safe_callback
+def _turn_page(page: int) -> None:
+    st.session_state[PAGE_KEY] = max(0, page)
+
+
 @safe_callback
 def _continue(game_id: int) -> None:
     row = storage().get_game(game_id)
@@ -42,9 +51,13 @@ def _record_json(game_id: int) -> str:
     return json.dumps(storage().shareable_record(game_id) or {}, ensure_ascii=False, indent=1)
 
 
-rows = storage().list_games(profile.id)  # with the tables' games this child sat at
 # Newest first; numbered per profile, oldest = 1 (a child's second game is "Game 2").
 count = storage().count_games(profile.id)
+# GAMES_PER_PAGE at a time (a year of play is hundreds): "Older games" and "Newer games".
+pages = max(1, -(-count // GAMES_PER_PAGE))
+page = min(max(0, int(st.session_state.get(PAGE_KEY, 0) or 0)), pages - 1)
+first = page * GAMES_PER_PAGE
+rows = storage().list_games(profile.id, GAMES_PER_PAGE, first)  # with the tables' games
 # At a table's game: which seat was this child's ("you"), and whether it is still theirs.
 my_seats = storage().seats_in_games(
     profile.id, [r.id for r in rows if r.options.get("table")])
@@ -52,7 +65,9 @@ if not rows:
     st.info(t("no_games"))
     st.page_link("app_pages/play.py", label=t("go_play"), icon="🃏")
 continue_code: str | None = None
-for position, row in enumerate(rows):
+if pages > 1:
+    st.caption(t("games_page", first=first + 1, last=first + len(rows), count=count))
+for position, row in enumerate(rows, start=first):
     # A table's computer players store no name: worded here, in this child's language.
     names = [n or t("bot_name", n=i + 1) for i, n in enumerate(row.record.get("names") or [])]
     mine = my_seats.get(row.id, [])
@@ -98,6 +113,13 @@ for position, row in enumerate(rows):
                                    use_container_width=True)
             else:
                 st.caption(t("download_after_game"))
+
+if pages > 1:
+    newer, older = st.columns(2)
+    newer.button(t("games_newer"), key="games_newer", icon="⬅️", on_click=_turn_page,
+                 args=(page - 1,), disabled=page == 0, use_container_width=True)
+    older.button(t("games_older"), key="games_older", icon="➡️", on_click=_turn_page,
+                 args=(page + 1,), disabled=page == pages - 1, use_container_width=True)
 
 # The seats this tablet keeps for this child (issue 31: "Continue" after a closed tab).
 keep_seats(profile.id)

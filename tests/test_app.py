@@ -746,3 +746,31 @@ def test_a_choice_the_session_lost_is_the_presets_own_not_an_error_page() -> Non
              "ng_capture_rule": None}
     assert build_rules(state) == Rules.preset("classic", players=3, hand_size=7)
     assert build_rules({"ng_preset": "escova"}) == Rules.preset("escova")
+
+
+def test_my_games_shows_a_years_games_fifty_at_a_time() -> None:
+    """A year of play is hundreds of games: the newest 50, then "Older games" (found
+    trying a school year's child: the list stopped at 50 with nothing to say so)."""
+    from tests.test_app_practice import profile_id, store
+
+    at = create_profile(new_app())
+    pid = profile_id(at)
+    db = store()
+    for n in range(57):
+        db.create_game(pid, rules={"preset": "classic"}, seats=[], seed=n, record={})
+    at.switch_page("app_pages/games.py").run()
+    assert_ok(at)
+
+    def lines() -> list[str]:
+        return [m.value for m in at.markdown if m.value.startswith("**Game ")]
+
+    assert any(c.value == "Games 1–50 of 57" for c in at.caption)
+    assert len(lines()) == 50 and lines()[0].startswith("**Game 57**")
+    assert at.button(key="games_newer").disabled and not at.button(key="games_older").disabled
+    at.button(key="games_older").click().run()
+    assert_ok(at)
+    assert any(c.value == "Games 51–57 of 57" for c in at.caption)
+    assert [line.split("**")[1] for line in lines()] == [f"Game {n}" for n in range(7, 0, -1)]
+    assert at.button(key="games_older").disabled
+    at.button(key="games_newer").click().run()
+    assert lines()[0].startswith("**Game 57**")

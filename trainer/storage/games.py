@@ -267,13 +267,15 @@ class GameStore(Database):
             return int(conn.execute(sa.select(sa.func.count()).select_from(games)
                                     .where(games_of(profile_id))).scalar_one())
 
-    def list_games(self, profile_id: int, limit: int = 50) -> list[GameRow]:
-        """This profile's games, newest first: its own, and every table's game it sat at
-        (docs/TABLES.md: the game row is the opener's, each child who joined a seat
-        finds it too). Nobody else's: a pupil never sees another pupil's games."""
+    def list_games(self, profile_id: int, limit: int = 50, offset: int = 0) -> list[GameRow]:
+        """This profile's games, newest first (``limit`` of them, after the ``offset``
+        newest): its own, and every table's game it sat at (docs/TABLES.md: the game
+        row is the opener's, each child who joined a seat finds it too). Nobody else's:
+        a pupil never sees another pupil's games."""
         with self.engine.connect() as conn:
             rows = conn.execute(sa.select(games).where(games_of(profile_id))
-                                .order_by(games.c.id.desc()).limit(limit)).all()
+                                .order_by(games.c.id.desc()).limit(limit)
+                                .offset(max(0, offset))).all()
         return [_game(r) for r in rows]
 
     def complete_record(self, row: GameRow) -> dict[str, Any]:

@@ -66,7 +66,7 @@ if not rows:
     st.page_link("app_pages/play.py", label=t("go_play"), icon="🃏")
 continue_code: str | None = None
 if pages > 1:
-    st.caption(t("games_page", first=first + 1, last=first + len(rows), count=count))
+    st.caption(t("games_page", start=first + 1, end=first + len(rows), count=count))
 for position, row in enumerate(rows, start=first):
     # A table's computer players store no name: worded here, in this child's language.
     names = [n or t("bot_name", n=i + 1) for i, n in enumerate(row.record.get("names") or [])]

@@ -294,6 +294,11 @@ def test_a_teachers_year_from_the_account_to_deleting_the_class(media) -> None:
     assert "fg-fast" in leo_line and "fg-wrong" in ana_line
     assert "✓" in leo_line and "✗" in ana_line
     assert "Fluent: right and in time" in shown(at)  # the legend says it in words
+    # 61 facts are wider than a tablet: it says the grid scrolls; the 6 complements fit
+    assert "swipe or scroll sideways" in shown(at)
+    at.segmented_control(key="tc_grid_facts").set_value("complements").run()
+    assert "swipe or scroll sideways" not in shown(at)
+    at.segmented_control(key="tc_grid_facts").set_value("all").run()
     at.selectbox(key="tc_cell_pupil").set_value(ana).run()
     at.selectbox(key="tc_cell_fact").set_value("15-7").run()
     assert_ok(at)

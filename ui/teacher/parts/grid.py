@@ -21,6 +21,9 @@ from ..widgets import pupil_label, pupils_shown
 
 __all__ = ["PART"]
 
+#: More facts than fit beside the names on a tablet (the complements alone fit).
+SCROLL_HINT_FACTS = 12
+
 
 def show(view: OpenClass) -> None:
     shown = pupils_shown(view, KEY_GROUP_FILTER)
@@ -47,6 +50,8 @@ def show(view: OpenClass) -> None:
     st.html(totals_html({f: totals[f] for f in facts}, lang))
     st.caption(ct("grid.rule", limit=limit))
     st.html(legend_html(lang))
+    if len(facts) > SCROLL_HINT_FACTS:  # wider than a tablet: say the grid scrolls
+        st.caption("↔️ " + ct("grid.scroll_hint"))
     st.html(grid_html(grid, facts, lang, totals))
 
     st.markdown(f"**{ct('grid.history')}**")

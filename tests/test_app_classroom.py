@@ -312,6 +312,9 @@ def test_a_teachers_year_from_the_account_to_deleting_the_class(media) -> None:
     submit(at, "tc_assign_form")
     assert "Assigned: Quick facts: 6 + ? = 15, 3 + 5" in shown(at)
     assert "0 of 2 pupils done" in shown(at)
+    # when it was set, so that two assignments alike are told apart
+    (line,) = [c.value for c in at.caption if "0 of 2 pupils done" in c.value]
+    assert re.match(r"set on [A-Z][a-z]{2} \d{1,2} · ", line), line
     pupil = new_app()
     pupil.switch_page(MY_CLASS).run()
     sign_in_pupil(pupil, info.code, leo, pupils["Leo"].pin)

@@ -29,7 +29,7 @@ from ...busy import answered, busy_buttons
 from ...classroom import class_action, class_flash, class_labels, ct, ct_text
 from ...errors import safe_callback
 from ...i18n import current_language
-from ...practice import today
+from ...practice import child_timezone, today
 from ...streamlit_words import date_format
 from ..part import Part
 from ..snapshot import OpenClass
@@ -217,7 +217,11 @@ def _assignment_card(snap: ClassSnapshot, item: AssignmentProgress,
                else ct("assign.no_due"))
         done = ct("assign.completion", done=item.completed, count=len(item.pupils))
         right = ct("assign.completion_right", count=item.completed_right)
-        st.caption(f"{due} · {done} · {right}")
+        # When it was set: two assignments alike ("3 puzzles: captures, level 1") were told
+        # apart only by their due day, or not at all without one.
+        made = a.created_at.astimezone(child_timezone()).date()
+        set_on = ct("assign.set_on", date=format_day(made, lang, today=today()))
+        st.caption(f"{set_on} · {due} · {done} · {right}")
         if item.pupils:
             with st.expander(ct("assign.per_pupil")):
                 st.dataframe(pd.DataFrame([{

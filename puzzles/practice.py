@@ -353,21 +353,22 @@ def puzzle_for(targets: Sequence[str], kind: str, level: int, capture_sum: int =
     """The puzzle among seeds ``prefix-start`` .. ``prefix-(start+tries-1)`` of a kind and
     level whose facts cover the most ``targets`` (earlier targets weigh more).
 
-    With the pool's prefix (the default) the seeds' facts are read from the pool
-    (:mod:`puzzles.pool`, seeds past its end wrap round) and only the puzzle kept is
+    With the pool's prefix (the default) the seeds wrap round at the pool's end and
+    their facts are read from the pool (:mod:`puzzles.pool`): only the puzzle kept is
     generated; any other prefix generates each seed. Always returns a puzzle (the first
     seed if none covers a target).
     """
     wanted = [f for f in (normalise(t) for t in targets) if f is not None]
     weights = {f: len(wanted) - i for i, f in enumerate(wanted)}
-    pooled = pool_facts(kind, level, capture_sum) if prefix == POOL_PREFIX else None
+    in_pool = prefix == POOL_PREFIX
+    pooled = pool_facts(kind, level, capture_sum) if in_pool else None
     best: tuple[int, str] | None = None
     for i in range(start, start + tries):
+        index = i % POOL_SIZE if in_pool else i
+        seed = f"{prefix}-{index}"
         if pooled is not None:
-            seed = f"{prefix}-{i % len(pooled)}"
-            facts = pooled[i % len(pooled)]
-        else:
-            seed = f"{prefix}-{i}"
+            facts = pooled[index]
+        else:  # another prefix, or no pool file: the same seeds, generated
             facts = frozenset(normalise(f) for f in generate(kind, level, seed,
                                                               capture_sum).facts)
         score = sum(w for f, w in weights.items() if f in facts)

@@ -46,13 +46,16 @@ def _settings() -> tuple[str, int, int]:
 @safe_callback
 def _next() -> None:
     st.session_state.pop(CURRENT, None)
-    st.session_state["pz_count"] = st.session_state.get("pz_count", 0) + 1
 
 
 def _make(mode: str, level: int, capture_sum: int):
     if mode == "for-me":
         path = for_me_path(profile.id)
-        number = path.answered + st.session_state.get("pz_count", 0)
+        # The "for me" puzzles answered so far: one more after each (Next is offered only
+        # after an answer), the same after a reload. Adding this session's Next count
+        # too walked the pool 80 seeds a puzzle and, after a reload, back over seeds
+        # already read (found trying it as a child).
+        number = path.answered
         # Seeded by profile: two new children do not get the same first puzzles.
         return for_me_puzzle(mastery(profile.id, capture_sum), path, capture_sum, number,
                              prefix=f"forme-p{profile.id}")

@@ -227,6 +227,40 @@ def test_for_me_picks_puzzles_for_the_weakest_facts() -> None:
     assert store().attempts(pid)[-1].mode == "for-me"
 
 
+def test_for_me_reads_the_pool_forty_seeds_further_at_each_puzzle_and_after_a_reload(
+        ) -> None:
+    """The child's own offset in the pool, 40 seeds further a puzzle: the next puzzle is
+    from the next 40 seeds, and a new session goes on from there (adding the session's
+    Next count too read 80 further a puzzle and, after a reload, seeds already read)."""
+    from puzzles.pool import POOL_SIZE, offset_of
+
+    at = create_profile(new_app())
+    pid = profile_id(at)
+    offset = offset_of(f"forme-p{pid}")
+
+    def window() -> int:
+        """How many windows of 40 past the child's offset this puzzle's seed is."""
+        seed = int(at.session_state["pz_current"][1].seed.rsplit("-", 1)[1])
+        return ((seed - offset) % POOL_SIZE) // 40
+
+    at.switch_page("app_pages/puzzles.py").run()
+    seen = []
+    for _ in range(3):
+        seen.append(window())
+        puzzle = at.session_state["pz_current"][1]
+        solve(at, "pz", puzzle, right_sets(puzzle))
+        if not puzzle.solutions:
+            at.button(key="pz_done").click().run()
+        at.button(key="pz_next").click().run()
+        assert_ok(at)
+    seen.append(window())
+    from tests.test_app_helpers import reopen_after_restart
+
+    at = reopen_after_restart(at, "app_pages/puzzles.py")  # a new session of the child
+    seen.append(window())
+    assert seen == [0, 1, 2, 3, 3], seen
+
+
 def test_daily_set_in_the_childs_time_zone_stars_streak_and_share() -> None:
     at = create_profile(new_app())
     pid = profile_id(at)

@@ -71,7 +71,7 @@ CHILD_STATE_PREFIXES = (
     "table_seat", "table_watch", "table_presence", "table_board", "tb_hand", "tb_take",
     "tb_confirm_close", "tb_full", "tb_open_first", "game_session", "game_board", "pick_",
     "revealed_seat", "hint_step",
-    "review_", "balloons_", "qf_round", "pz_current", "pz_count", "pz_state", "pz_hand",
+    "review_", "balloons_", "qf_round", "pz_current", "pz_state", "pz_hand",
     "pz_keeper",
     "pz_table", "dy", "lesson_", "mc_task", "mc_current", "mc_round", "mastery_cache",
     "replay_step", "new_game_open", "pupil_visit",  # pupil_visit: ui.pupil_guard.KEY_VISIT

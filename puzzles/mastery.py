@@ -166,6 +166,12 @@ class Answer:
     quickly from one counted. ``steps`` is how many steps the question that timed this
     answer had: the complement asked in ``3 + 5 + ? = 15`` is timed by the whole
     question (fluency evidence as before), but its pace is the time per step.
+
+    ``weighs``: counted in the level's accuracy, the Leitner box and the figures;
+    ``fluency``: read by the fluent rule (:func:`fluent_in_time`). A game gives each of
+    its turns' answers for the fluent rule only (the teacher's fact grid reads every
+    turn) and one right and one wrong answer per fact that weigh only
+    (``trainer.evidence.game_answers``: a game weighs like one puzzle).
     """
 
     fact: str
@@ -174,6 +180,8 @@ class Answer:
     seconds: float | None = None
     step_seconds: float | None = None
     steps: int = 1
+    weighs: bool = True
+    fluency: bool = True
 
     @property
     def pace(self) -> float | None:
@@ -226,11 +234,12 @@ def fluent_in_time(tries: Sequence[tuple[bool, float | None]], limit: float) -> 
 
 def fact_level(answers: Sequence[Answer], limit: float = FLUENT_SECONDS) -> str:
     """The level of one fact from its answers in time order (see the module doc)."""
-    if not answers:
+    weighed = [a for a in answers if a.weighs]
+    if not weighed:
         return "new"
-    if fluent_in_time([(a.correct, a.seconds) for a in answers], limit):
+    if fluent_in_time([(a.correct, a.seconds) for a in answers if a.fluency], limit):
         return "fluent"
-    return _untimed_level(answers)
+    return _untimed_level(weighed)
 
 
 def _untimed_level(answers: Sequence[Answer]) -> str:
@@ -306,10 +315,11 @@ def stats_of_fact(key: str, answers: Sequence[Answer],
     """:class:`FactStats` of the fact ``key`` (normalised) from its answers, any order
     (sorted by time here; answers at the same time keep their order), "fluent" read
     at ``limit`` seconds."""
-    items = sorted(answers, key=lambda a: a.when)
+    ordered = sorted(answers, key=lambda a: a.when)
+    items = [a for a in ordered if a.weighs]
     correct = sum(a.correct for a in items)
-    tail = tuple((a.correct, a.seconds) for a in items
-                 if a.seconds is not None or not a.correct)[-FLUENT_TRIES:]
+    tail = tuple((a.correct, a.seconds) for a in ordered
+                 if a.fluency and (a.seconds is not None or not a.correct))[-FLUENT_TRIES:]
     untimed = _untimed_level(items)
     return FactStats(
         fact=key,

@@ -622,8 +622,9 @@ def test_a_pupils_fluent_facts_are_one_count_for_the_teacher_and_my_progress(
         make_store, seed: int) -> None:
     """The dashboard's "fluent additions" and "fluent complements", the fact grid's
     fluent cells and the pupil's My progress ("Fluent in N of 55 additions", the chart's
-    colours) are one rule at the class's time limit (a try-out of a school year found a
-    teacher and a parent reading three different counts)."""
+    colours) are one rule at the class's time limit, game turns included (a try-out of a
+    school year found a teacher and a parent reading three different counts, then the
+    complements apart for pupils who played: My progress read a game's repeats once)."""
     from puzzles.mastery import all_complements, summary_line
     from puzzles.practice import practice_candidates
     from trainer.progress_history import ProgressHistory
@@ -632,11 +633,24 @@ def test_a_pupils_fluent_facts_are_one_count_for_the_teacher_and_my_progress(
     info = room.create_class("3B")
     pupils = [p.profile_id for p in room.generate_pupils(info.id, 4, "en").added]
     rng = random.Random(seed)
-    with room.storage.transaction() as conn:  # quick facts and puzzles, some at one time
+    def turn(rng: random.Random, when: datetime) -> Attempt:
+        """A game's turn that asked one fact, timed or not, in one of three games (a
+        game's repeats of a fact weigh once in My progress, the grid reads each)."""
+        fact = rng.choice(("3+8", "7+8", "15-8", "15-6", "5+5", "2+9"))
+        right = rng.random() < 0.7
+        return Attempt(day=when.date().isoformat(), mode="game",
+                       puzzle_id=f"game-{rng.randint(1, 3)}-r1-m{rng.randrange(10**6)}",
+                       kind=TURN_KIND, level=0, capture_sum=15, facts=(fact,),
+                       answers=((fact, right, rng.choice((None, 1.5, 2.5, 4.5, 9.0))),),
+                       answer=(), correct=right, found=1, missed=0, wrong=0 if right else 1,
+                       seconds=4.0, hints=0, stars=0)
+
+    with room.storage.transaction() as conn:  # quick facts, puzzles and game turns
         rows = [attempt_values(pid, make(rng, when), when)
-                for pid in pupils for n in range(60)
-                for make in [rng.choice((_quick_fact, _quick_fact, _puzzle_attempt))]
-                for when in [START + timedelta(minutes=rng.randrange(40) * 5)]]
+                for pid in pupils for n in range(80)
+                for make in [rng.choice((_quick_fact, _quick_fact, _puzzle_attempt, turn))]
+                for when in [START + timedelta(minutes=rng.randrange(60) * 5,
+                                               seconds=n)]]
         add_attempts(conn, rows)
     today = START.date() + timedelta(days=1)
     fluent_somewhere = set()

@@ -161,10 +161,17 @@ def test_a_game_weighs_like_one_puzzle_per_fact() -> None:
     rows += [row(1, 6, (("15-7", True, 2.0),)), row(2, 7, (("15-7", True, None),)),
              row(2, 8, (("15-8", False, None),))]
     answers = game_answers(rows)
-    assert [(a.fact, a.correct, a.seconds) for a in answers] == [
+    assert [(a.fact, a.correct, a.seconds) for a in answers if a.weighs] == [
         ("15-7", True, 2.0), ("15-7", True, None), ("15-8", False, None)]
+    # every turn's answer, for the fluent rule only (the teacher's grid reads each turn)
+    assert [(a.fact, a.correct, a.seconds) for a in answers if a.fluency] == [
+        (fact, right, secs) for r in rows for fact, right, secs in r.answers]
+    assert not any(a.weighs and a.fluency for a in answers)
     stats = fact_stats(answers)
     assert stats["15-7"].answers == 2 and stats["15-8"].correct == 0
+    # 15 - 7 right in time once in seven turns: two of its last three timed-or-wrong
+    # tries are not in time, so it is not fluent (the weighed answers alone would say so)
+    assert stats["15-7"].level != "fluent"
 
 
 def test_a_played_game_updates_the_childs_facts_in_the_app(fresh_app, monkeypatch) -> None:

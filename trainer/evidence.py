@@ -143,21 +143,26 @@ def game_of(attempt: Attempt) -> str:
 
 def game_answers(rows: Iterable[Attempt]) -> list[Answer]:
     """Game evidence for the fact model, weighted as its own source: within one game,
-    a fact counts once right and once wrong at most (its first timed answer kept), so a
-    game weighs like one puzzle, however often the same addition came up in it."""
+    a fact weighs once right and once wrong at most (its first timed answer kept), so a
+    game weighs like one puzzle, however often the same addition came up in it. Every
+    turn's answer is given besides, for the fluent rule only (``Answer.fluency``): the
+    teacher's fact grid reads every turn, and "fluent" is one count for both."""
     seen: dict[tuple[str, str, bool], int] = {}
-    out: list[Answer] = []
+    weighed: list[Answer] = []
+    every: list[Answer] = []
     for row in sorted((r for r in rows if is_game_turn(r)),
                       key=lambda r: (r.created_at is None, r.created_at, r.id or 0)):
         for fact, correct, secs in row.answers:
+            every.append(Answer(fact, correct, row.created_at, secs, weighs=False))
             key = (game_of(row), fact, correct)
             if key in seen:
-                if secs is not None and out[seen[key]].seconds is None:
-                    out[seen[key]] = Answer(fact, correct, out[seen[key]].when, secs)
+                if secs is not None and weighed[seen[key]].seconds is None:
+                    weighed[seen[key]] = Answer(fact, correct, weighed[seen[key]].when, secs,
+                                                fluency=False)
                 continue
-            seen[key] = len(out)
-            out.append(Answer(fact, correct, row.created_at, secs))
-    return out
+            seen[key] = len(weighed)
+            weighed.append(Answer(fact, correct, row.created_at, secs, fluency=False))
+    return weighed + every
 
 
 def missed_chances(rows: Iterable[Attempt], game_id: int) -> list[Move]:

@@ -7,11 +7,13 @@ import json
 import streamlit as st
 
 from trainer.gameplay import GameSession
-from trainer.i18n import t
+from trainer.i18n import format_day, t
 from trainer.tables import Tables
 from trainer.text import md_escape
 from ui.errors import safe_callback
+from ui.i18n import current_language
 from ui.layout import require_profile, show_flash
+from ui.practice import child_timezone, today
 from ui.seat_keeper import keep_seats, tablet_has_read
 from ui.session import flash, set_game, storage
 from ui.table_view import continue_at_table, device_token
@@ -65,8 +67,24 @@ if not rows:
     st.info(t("no_games"))
     st.page_link("app_pages/play.py", label=t("go_play"), icon="🃏")
 continue_code: str | None = None
+
+
+def _page_turner(where: str) -> None:
+    """Which games these are ("Games 132–83 of 182", as the list numbers them) and the
+    buttons to the newer and older ones: above the list and again under it, so that a
+    tap at the bottom shows the change where the child tapped."""
+    st.caption(t("games_page", start=count - first, end=count - first - len(rows) + 1,
+                 count=count))
+    newer, older = st.columns(2)
+    newer.button(t("games_newer"), key=f"games_newer_{where}", icon="⬅️", on_click=_turn_page,
+                 args=(page - 1,), disabled=page == 0, use_container_width=True)
+    older.button(t("games_older"), key=f"games_older_{where}", icon="➡️", on_click=_turn_page,
+                 args=(page + 1,), disabled=page == pages - 1, use_container_width=True)
+
+
 if pages > 1:
-    st.caption(t("games_page", start=first + 1, end=first + len(rows), count=count))
+    _page_turner("top")
+zone, lang, day = child_timezone(), current_language(), today()
 for position, row in enumerate(rows, start=first):
     # A table's computer players store no name: worded here, in this child's language.
     names = [n or t("bot_name", n=i + 1) for i, n in enumerate(row.record.get("names") or [])]
@@ -74,7 +92,9 @@ for position, row in enumerate(rows, start=first):
     for seat_row in mine:
         if seat_row.seat < len(names):
             names[seat_row.seat] = t("game_player_you", name=names[seat_row.seat])
-    when = row.updated_at.strftime("%Y-%m-%d %H:%M")
+    # The child's day and time, as My progress writes a day ("5 Dec 11:57"), not UTC.
+    local = row.updated_at.astimezone(zone)
+    when = f"{format_day(local.date(), lang, today=day)} {local:%H:%M}"
     with st.container(border=True, key=f"game_box_{row.id}"):
         preset = t("preset_" + row.rules.get("preset", "classic"))
         st.markdown(t("game_line", number=count - position, when=when,
@@ -115,11 +135,7 @@ for position, row in enumerate(rows, start=first):
                 st.caption(t("download_after_game"))
 
 if pages > 1:
-    newer, older = st.columns(2)
-    newer.button(t("games_newer"), key="games_newer", icon="⬅️", on_click=_turn_page,
-                 args=(page - 1,), disabled=page == 0, use_container_width=True)
-    older.button(t("games_older"), key="games_older", icon="➡️", on_click=_turn_page,
-                 args=(page + 1,), disabled=page == pages - 1, use_container_width=True)
+    _page_turner("bottom")
 
 # The seats this tablet keeps for this child (issue 31: "Continue" after a closed tab).
 keep_seats(profile.id)

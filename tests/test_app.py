@@ -749,7 +749,8 @@ def test_a_choice_the_session_lost_is_the_presets_own_not_an_error_page() -> Non
 
 
 def test_my_games_shows_a_years_games_fifty_at_a_time() -> None:
-    """A year of play is hundreds of games: the newest 50, then "Older games" (found
+    """A year of play is hundreds of games: the newest 50, then "Older games", above the
+    list and under it, each saying which games are shown as the list numbers them (found
     trying a school year's child: the list stopped at 50 with nothing to say so)."""
     from tests.test_app_practice import profile_id, store
 
@@ -764,13 +765,20 @@ def test_my_games_shows_a_years_games_fifty_at_a_time() -> None:
     def lines() -> list[str]:
         return [m.value for m in at.markdown if m.value.startswith("**Game ")]
 
-    assert any(c.value == "Games 1–50 of 57" for c in at.caption)
+    def captions() -> list[str]:
+        return [c.value for c in at.caption if c.value.startswith("Games ")]
+
+    assert captions() == ["Games 57–8 of 57"] * 2  # above the list and under it
     assert len(lines()) == 50 and lines()[0].startswith("**Game 57**")
-    assert at.button(key="games_newer").disabled and not at.button(key="games_older").disabled
-    at.button(key="games_older").click().run()
+    for where in ("top", "bottom"):
+        assert at.button(key=f"games_newer_{where}").disabled
+        assert not at.button(key=f"games_older_{where}").disabled
+    # the day as the child's language writes it ("Dec 5 16:50"), not "2026-12-05 15:50"
+    assert re.match(r"\*\*Game 57\*\* · [A-Z][a-z]{2} \d{1,2} \d\d:\d\d · ", lines()[0])
+    at.button(key="games_older_bottom").click().run()
     assert_ok(at)
-    assert any(c.value == "Games 51–57 of 57" for c in at.caption)
+    assert captions() == ["Games 7–1 of 57"] * 2
     assert [line.split("**")[1] for line in lines()] == [f"Game {n}" for n in range(7, 0, -1)]
-    assert at.button(key="games_older").disabled
-    at.button(key="games_newer").click().run()
+    assert at.button(key="games_older_top").disabled
+    at.button(key="games_newer_top").click().run()
     assert lines()[0].startswith("**Game 57**")

@@ -167,3 +167,9 @@ def test_summary_line_for_parents():
     key, params = summary_line(fact_stats(history))
     assert key == "mastery_summary"
     assert params == {"fluent": 2, "total": 55, "slowest": "6+9", "limit": "3"}
+    # the slowest named is one not fluent, though a fluent one is slower over its history
+    history = answers("6+9", "111", seconds=2.9) + answers("2+3", "001", 1.0, start=10)
+    stats = fact_stats(history)
+    assert stats["6+9"].level == "fluent" and stats["2+3"].level != "fluent"
+    assert stats["6+9"].median_seconds > stats["2+3"].median_seconds
+    assert summary_line(stats)[1]["slowest"] == "2+3"

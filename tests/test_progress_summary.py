@@ -71,8 +71,24 @@ def test_what_to_practise_is_what_for_me_practises_and_known_counts_known_facts(
     rows += [_quick("15-7", False, 6.0, "2026-11-01")]
     stats, summary = _summary(rows)
     askable = [f for f in practice_candidates(15) if quick_fact_for(f, 15) is not None]
-    assert list(summary.practise) == weakest_facts(stats, askable, count=3)
+    order = weakest_facts(stats, askable, count=len(askable))
+    assert list(summary.practise) == [f for f in order if stats[f].level != "fluent"][:3]
     assert summary.practise[0] == "15-7"  # answered wrong: first
     assert summary.known_complements == 1 and summary.complements == 6  # 15 - 5 ... 15 - 10
     assert summary.known_additions == sum(
         1 for f, s in stats.items() if "+" in f and s.level in ("proficient", "fluent"))
+
+
+def test_what_to_practise_names_facts_not_fluent_before_fluent_ones() -> None:
+    """A fact right in time twice and then wrong is fluent (2 of its last 3) but back in
+    Leitner box 1, first for "for me": the parent's "practise next" names the facts not
+    fluent first (a parent read "practise 15 − 8" beside a chart colouring it fluent)."""
+    rows = [_quick("15-8", True, 2.0, "2026-11-01") for _ in range(2)]
+    rows += [_quick("15-8", False, 2.0, "2026-11-01")]
+    rows += [_quick("15-7", True, 9.0, "2026-11-01")]
+    stats, summary = _summary(rows)
+    assert stats["15-8"].level == "fluent" and stats["15-8"].box == 1
+    askable = [f for f in practice_candidates(15) if quick_fact_for(f, 15) is not None]
+    assert weakest_facts(stats, askable, count=3)[0] == "15-8"  # "for me"'s first
+    assert "15-8" not in summary.practise and summary.practise[0] == "15-7"
+    assert all(stats[f].level != "fluent" for f in summary.practise)

@@ -94,7 +94,12 @@ def parent_summary(stats: Mapping[str, FactStats], attempts: Sequence[QuickAnswe
     complements = all_complements(capture_sum)
     askable = [f for f in practice_candidates(capture_sum)
                if quick_fact_for(f, capture_sum) is not None]
-    practise = tuple(weakest_facts(stats, askable, count=count)) if stats else ()
+    # "for me"'s order (the Leitner boxes), the facts not fluent first: a fact answered
+    # slowly once drops to box 1 though still fluent (2 of its last 3 in time), and a
+    # parent read "practise 7 + 8" beside a chart colouring it fluent.
+    ordered = weakest_facts(stats, askable, count=len(askable)) if stats else []
+    practise = tuple(sorted(ordered, key=lambda f: (s := stats.get(f)) is not None
+                            and s.level == "fluent")[:count])
     quick = [a for a in attempts if a.kind == "quick-facts" and a.capture_sum == capture_sum]
     days = len({a.day for a in quick})
     before = after = None

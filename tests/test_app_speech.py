@@ -17,9 +17,12 @@ from tests.test_app_classroom import (  # noqa: F401 (the fixtures: cheap hashes
     sign_in_pupil,
     store,
 )
-from tests.test_app_helpers import assert_ok, board_data, create_profile, new_app
+from tests.test_app_helpers import assert_ok, board_data, component_data, create_profile, new_app
+from trainer.i18n import t
 from trainer.lessons import LessonRunner
-from trainer.speech import spoken_message
+from trainer.speech import speakable, spoken_message
+from ui.practice_view import hint_text, result_speech
+from ui.session import deck_of
 
 pytestmark = pytest.mark.usefixtures("fresh_app")
 
@@ -99,12 +102,51 @@ def test_a_puzzle_reads_its_goal_and_each_try_by_itself() -> None:
     at = create_profile(new_app(), "Noa")
     at.switch_page("app_pages/puzzles.py").run()
     at.segmented_control(key="pz_mode").set_value("fifteens").run()
+    at.segmented_control(key="pz_level").set_value(3).run()  # often two sets or more
     puzzle = at.session_state["pz_current"][1]
+    for _ in range(12):  # a try that does not end the puzzle
+        if len(right_sets(puzzle)) >= 2:
+            break
+        at.button(key="pz_done").click().run()
+        at.button(key="pz_next").click().run()
+        puzzle = at.session_state["pz_current"][1]
+    assert len(right_sets(puzzle)) >= 2
     speech = board_data(at, "pz_board")["speech"]
     assert speech["auto"] is True and speech["goal"]
     assert speech["goal_key"] == f"goal:pz:{puzzle.id}" and speech["feedback"] is None
     solve(at, "pz", puzzle, right_sets(puzzle)[:1])
     speech = board_data(at, "pz_board")["speech"]
     assert speech["feedback"] and speech["feedback"].startswith("Found")
-    assert speech["feedback_key"] == f"said:pz:{puzzle.id}:1"
+    assert speech["feedback_key"] == f"said:pz:{puzzle.id}:1:0"
     assert speech["goal_key"] == f"goal:pz:{puzzle.id}"  # said once: voice.js keeps the key
+
+
+def test_a_puzzle_reads_a_hint_asked_and_its_result_by_themselves() -> None:
+    """Tapping 💡 said nothing and the result ("Well done!", the sets) was never read:
+    with "read aloud" on, a hint is read once when asked and the result once when the
+    puzzle is done; the result has its 🔊 too (found trying it as a child on a phone)."""
+    from tests.test_app_practice import right_sets, solve
+
+    at = create_profile(new_app(), "Noa")
+    at.switch_page("app_pages/puzzles.py").run()
+    at.segmented_control(key="pz_mode").set_value("fifteens").run()
+    puzzle = at.session_state["pz_current"][1]
+    assert puzzle.solutions  # a fifteens puzzle always has a set to find
+    at.button(key="pz_hint").click().run()
+    hint = at.session_state["pz_state"].hints_given[-1]
+    speech = board_data(at, "pz_board")["speech"]
+    assert speech["feedback_key"] == f"said:pz:{puzzle.id}:0:1"
+    assert speech["feedback"] and speech["feedback"] == speakable(
+        hint_text(puzzle, hint, deck_of()), deck=deck_of())
+    solve(at, "pz", puzzle, right_sets(puzzle))
+    speech = board_data(at, "pz_board")["speech"]
+    assert speech["feedback_key"].endswith(":result")
+    result = at.session_state["pz_state"]
+    assert speech["feedback"] == result_speech(result, deck_of())
+    assert speech["feedback"].startswith(t("pz_solved", "en"))
+    # the heading, then every set found, each a sentence, without the list's marks
+    assert speech["feedback"].count(". ") + speech["feedback"].count("! ") \
+        == len(result.result.found)
+    assert "✅" not in speech["feedback"] and "!." not in speech["feedback"]
+    heard = component_data(at, "escoba_speaker", f"result_speaker_{puzzle.id}")
+    assert heard is not None and heard["text"] == speech["feedback"]

@@ -302,14 +302,15 @@ def show_puzzle(slot: str, puzzle: Puzzle, record: Recorder,
                         lit=_lit(state), done=state.done)
     if puzzle.kind == "best-move":
         data["buttons"]["play"] = t("pz_play_move")
-    # With "read aloud" on, the goal is read by itself once a puzzle and the last try's
-    # line once a try, as in a lesson: a child who reads slowly is alone with the puzzle.
+    # With "read aloud" on, the goal is read by itself once a puzzle, and what the
+    # child's latest action brought once (a try's line, a hint, the result), as in a
+    # lesson: a child who reads slowly is alone with the puzzle.
     last_said = (speakable(feedback_text(puzzle, state.feedback[-1], deck), deck=deck)
                  if state.feedback else None)
+    latest, latest_key = _latest_said(slot, state, deck, answers_shown)
     board_speech(data, goal=speakable(data.get("intro") or "", deck=deck) or None,
-                 goal_key=f"goal:{slot}:{puzzle.id}", feedback=last_said,
-                 feedback_key=f"said:{slot}:{puzzle.id}:{len(state.feedback)}"
-                 if last_said else None, deck=deck)
+                 goal_key=f"goal:{slot}:{puzzle.id}", feedback=latest,
+                 feedback_key=latest_key, deck=deck)
     show_board_component(data, key=f"{slot}_board",
                          on_action=lambda raw: _on_board_add(slot, record, raw))
 
@@ -362,16 +363,57 @@ def _fallback_controls(slot: str, state: PuzzleSession, record: Recorder, deck: 
               disabled=not ready, use_container_width=True)
 
 
+def _latest_said(slot: str, state: PuzzleSession, deck: Deck, answers_shown: bool
+                 ) -> tuple[str | None, str | None]:
+    """What the board reads by itself after the child's latest action, and its key (read
+    once per key): the result once the puzzle is done, else a hint just asked (tapping
+    💡 said nothing before: found trying it as a child), else the last try's line."""
+    puzzle = state.puzzle
+    tries, hints = len(state.feedback), len(state.hints_given)
+    key = f"said:{slot}:{puzzle.id}:{tries}:{hints}"
+    if state.result is not None:
+        return result_speech(state, deck, answers_shown), f"{key}:result"
+    seen = st.session_state.get(f"{slot}_heard")
+    st.session_state[f"{slot}_heard"] = (puzzle.id, tries, hints)
+    if (state.hints_given and seen is not None and seen[0] == puzzle.id
+            and hints > seen[2] and tries == seen[1]):
+        return speakable(hint_text(puzzle, state.hints_given[-1], deck), deck=deck), key
+    if state.feedback:
+        return speakable(feedback_text(puzzle, state.feedback[-1], deck), deck=deck), key
+    return None, None
+
+
+def result_speech(state: PuzzleSession, deck: Deck, answers_shown: bool = True) -> str:
+    """The result read aloud: its heading ("Well done!") and its lines without their
+    marks (what was found, what was missed when ``answers_shown``, every wrong set)."""
+    head, lines = _result_parts(state, deck, answers_shown)
+    parts = [head, *(line.split(" ", 1)[1] for line in lines)]
+    # Each part a sentence of its own (a pause when read), without a second full stop.
+    return speakable(" ".join(p if p.endswith((".", "!", "?", "。", "！", "？", ":")) else p + "."
+                              for p in parts), deck=deck)
+
+
 def show_result(state: PuzzleSession, deck: Deck, answers_shown: bool = True) -> None:
     """Stars, what was found, what was missed (only when ``answers_shown``), and every
-    wrong set with its arithmetic."""
+    wrong set with its arithmetic; a 🔊 that reads them."""
+    result = state.result
+    assert result is not None
+    head, lines = _result_parts(state, deck, answers_shown)
+    st.subheader(f"{stars_text(result.stars)} {head}", anchor=False)
+    if result.hints:
+        st.caption(t("pz_hints_used", count=result.hints))
+    speaker_button(result_speech(state, deck, answers_shown),
+                   key=f"result_speaker_{state.puzzle.id}")
+    st.markdown("\n".join(f"- {line}" for line in lines))
+
+
+def _result_parts(state: PuzzleSession, deck: Deck, answers_shown: bool
+                  ) -> tuple[str, list[str]]:
+    """The heading and the marked lines ("✅ 7 + 8 = 15") of a result."""
     result = state.result
     assert result is not None
     puzzle = state.puzzle
     head = t("pz_solved") if result.solved else t("pz_not_quite")
-    st.subheader(f"{stars_text(result.stars)} {head}", anchor=False)
-    if result.hints:
-        st.caption(t("pz_hints_used", count=result.hints))
     lines = []
     if not puzzle.solutions and result.said_none and not result.wrong:
         lines.append("✅ " + t("pz_none_right"))
@@ -387,4 +429,4 @@ def show_result(state: PuzzleSession, deck: Deck, answers_shown: bool = True) ->
     if puzzle.kind == "best-move" and puzzle.ranking and (answers_shown or result.solved):
         best = puzzle.ranking[0]
         lines.append("💬 " + t("pz_best_why", why=coach_text(best.reason, dict(best.params))))
-    st.markdown("\n".join(f"- {line}" for line in lines))
+    return head, lines

@@ -95,13 +95,19 @@ def test_a_year_of_games_draws_the_latest_thirty_with_a_few_labels() -> None:
         assert len(x) == charts.CHART_GAMES
         assert x[0].startswith(en("ch_game_n", n=count - charts.CHART_GAMES + 1) + "<br>")
         assert x[-1].startswith(en("ch_game_n", n=count) + "<br>")
-        shown = list(chart.figure.layout.xaxis.ticktext)
-        assert 1 < len(shown) <= charts.GAME_LABELS and shown[-1] == x[-1]
+        axis = chart.figure.layout.xaxis
+        shown, at = list(axis.ticktext), list(axis.tickvals)
+        assert 1 < len(shown) <= charts.GAME_LABELS and at[-1] == x[-1]
+        # level and short: the game's number over its day, the axis saying what they are
+        assert shown[-1] == f"{count}<br>" + x[-1].split("<br>")[1] and axis.tickangle == 0
+        assert all(tick.split("<br>")[0].isdigit() for tick in shown)
+        assert axis.title.text == en("ch_games_axis")
     escobas = charts.escobas_chart(frame, en)
     assert escobas.params == {"escobas": sum(i % 3 for i in range(count - 30, count)),
                               "count": charts.CHART_GAMES}  # the sentence: the games drawn
     few = charts.escobas_chart(frame.head(5), en)  # a few games: all drawn, all named
-    assert list(few.figure.layout.xaxis.ticktext) == list(few.figure.data[0].x)
+    assert list(few.figure.layout.xaxis.tickvals) == list(few.figure.data[0].x)
+    assert [t.split("<br>")[0] for t in few.figure.layout.xaxis.ticktext] == list("12345")
     assert len(few.figure.data[0].x) == 5
 
 

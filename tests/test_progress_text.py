@@ -263,6 +263,10 @@ def test_share_and_seconds_axes_have_round_ticks_in_the_language() -> None:
     assert list(chances.figure.layout.yaxis2.tickvals) == [0, 25, 50, 75, 100]
     assert chances.figure.layout.yaxis2.ticktext[-1] == "100\xa0%"
     assert chances.figure.layout.yaxis.dtick == 1  # turns are counted whole: 0, 1, 2
+    # with the turns' days, each game's tick has its day under its number, as the others
+    dated = charts.chances_chart(turns.assign(day=["2026-11-10", "2026-11-10", "2026-11-12"]),
+                                 lambda k, **p: t(k, "en", **p))
+    assert list(dated.figure.layout.xaxis.ticktext) == ["1<br>Nov 10", "2<br>Nov 12"]
     rows = [Attempt(id=i, day=f"2026-11-{10 + i}", mode="quick-facts", puzzle_id="x",
                     kind="quick-facts", level=1, capture_sum=15, facts=("7+8",),
                     answers=(), answer=(), correct=True, found=1, missed=0, wrong=0,

@@ -626,14 +626,16 @@ def chances_chart(turns: pd.DataFrame, tr: Tr) -> Chart | None:
     if turns.empty:
         return None
     frame = turns.assign(game=turns["puzzle_id"].str.split("-").str[:2].str.join("-"))
-    per_game = (frame.groupby("game", sort=False)[["found", "missed"]].sum()
-                .reset_index())
+    sums: dict[str, tuple[str, str]] = {"found": ("found", "sum"), "missed": ("missed", "sum")}
+    if "day" in frame:
+        sums["when"] = ("day", "first")  # the day the game was played, under its number
+    per_game = frame.groupby("game", sort=False).agg(**sums).reset_index()
     per_game = per_game[(per_game["found"] + per_game["missed"]) > 0]
     if per_game.empty:
         return None
     per_game, before = _latest(per_game.reset_index(drop=True))
     share = (100 * per_game["found"] / (per_game["found"] + per_game["missed"])).round(0)
-    x = [tr("ch_game_n", n=before + i + 1) for i in range(len(per_game))]
+    x = _game_axis(per_game, tr, before)  # the game's number and the day it was played
     fig = go.Figure([
         go.Bar(x=x, y=_list(per_game["found"]), name=tr("ch_chances_found"),
                marker_color="#009E73"),

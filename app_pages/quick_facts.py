@@ -83,7 +83,11 @@ def _round() -> None:
 
     puzzle = rnd.shown()
     if puzzle is None:
-        st.markdown(f"### {t('qf_round_done', right=rnd.right, total=len(rnd.results))}")
+        done = t("qf_round_done", right=rnd.right, total=len(rnd.results))
+        st.markdown(f"### {done}")
+        # The round's end can be heard (a child who reads slowly heard its questions and
+        # not how the round went); not read by itself, like the rest of Quick facts.
+        speaker_button(speakable(done, deck=deck_of()), key="qf_done_speaker")
         st.markdown("\n".join(
             f"- {'✅' if ok else '🔁'} {html.escape(quick_question(p, p.solutions[0].value))}"
             for p, ok in rnd.results))

@@ -349,6 +349,7 @@ def test_quick_facts_round_by_tapping_numbers() -> None:
         else:
             assert any(s.value.startswith("Yes!") for s in at.success)
     assert any("4 of 5 right!" in m.value for m in at.markdown)
+    assert component_data(at, "escoba_speaker", "qf_done_speaker")["text"] == "4 of 5 right!"
     sent = everything_sent(at)
     assert "seconds" not in sent and " s)" not in sent  # no time on screen
     rows = store().attempts(pid)

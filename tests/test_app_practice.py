@@ -24,6 +24,7 @@ from puzzles.mastery import addition
 from puzzles.practice import quick_fact_for
 from tests.test_app_helpers import (
     assert_ok,
+    board_data,
     component_data,
     create_profile,
     everything_sent,
@@ -135,6 +136,9 @@ def test_a_wrong_set_gets_its_arithmetic_and_a_hint_costs_a_star() -> None:
     solve(at, "pz", puzzle, [(card, [wrong[0]])])
     expected = f"{wrong[0].value} + {card.value} = {wrong[0].value + card.value}, not 15"
     assert any(e.value == expected + ". Try another set!" for e in at.error)
+    # heard too, with a wrong sum's sound (with "sounds" on a puzzle made none)
+    speech = board_data(at, "pz_board")["speech"]
+    assert speech["cue"] == {"id": f"cue:{speech['feedback_key']}", "sound": "wrong"}
     # Both lines can be heard (issue 23), said in words: no sign a voice reads badly.
     said = component_data(at, "escoba_speaker", "pz_said_speaker")
     hinted = component_data(at, "escoba_speaker", "pz_hint_speaker")

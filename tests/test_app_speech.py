@@ -141,6 +141,7 @@ def test_a_puzzle_reads_a_hint_asked_and_its_result_by_themselves() -> None:
     solve(at, "pz", puzzle, right_sets(puzzle))
     speech = board_data(at, "pz_board")["speech"]
     assert speech["feedback_key"].endswith(":result")
+    assert speech["cue"] == {"id": f"cue:{speech['feedback_key']}", "sound": "star"}
     result = at.session_state["pz_state"]
     assert speech["feedback"] == result_speech(result, deck_of())
     assert speech["feedback"].startswith(t("pz_solved", "en"))

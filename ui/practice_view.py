@@ -307,10 +307,11 @@ def show_puzzle(slot: str, puzzle: Puzzle, record: Recorder,
     # lesson: a child who reads slowly is alone with the puzzle.
     last_said = (speakable(feedback_text(puzzle, state.feedback[-1], deck), deck=deck)
                  if state.feedback else None)
-    latest, latest_key = _latest_said(slot, state, deck, answers_shown)
+    latest, latest_key, sound = _latest_said(slot, state, deck, answers_shown)
     board_speech(data, goal=speakable(data.get("intro") or "", deck=deck) or None,
                  goal_key=f"goal:{slot}:{puzzle.id}", feedback=latest,
-                 feedback_key=latest_key, deck=deck)
+                 feedback_key=latest_key, deck=deck,
+                 cue={"id": f"cue:{latest_key}", "sound": sound} if sound else None)
     show_board_component(data, key=f"{slot}_board",
                          on_action=lambda raw: _on_board_add(slot, record, raw))
 
@@ -364,23 +365,28 @@ def _fallback_controls(slot: str, state: PuzzleSession, record: Recorder, deck: 
 
 
 def _latest_said(slot: str, state: PuzzleSession, deck: Deck, answers_shown: bool
-                 ) -> tuple[str | None, str | None]:
-    """What the board reads by itself after the child's latest action, and its key (read
-    once per key): the result once the puzzle is done, else a hint just asked (tapping
-    💡 said nothing before: found trying it as a child), else the last try's line."""
+                 ) -> tuple[str | None, str | None, str | None]:
+    """What the board reads by itself after the child's latest action, its key (read
+    once per key) and its sound, as a lesson's: the result once the puzzle is done (a
+    star's sound when solved), else a hint just asked (tapping 💡 said nothing before:
+    found trying it as a child), else the last try's line (a wrong sum's sound when it
+    was wrong; with "sounds" on, a puzzle made none)."""
     puzzle = state.puzzle
     tries, hints = len(state.feedback), len(state.hints_given)
     key = f"said:{slot}:{puzzle.id}:{tries}:{hints}"
     if state.result is not None:
-        return result_speech(state, deck, answers_shown), f"{key}:result"
+        return (result_speech(state, deck, answers_shown), f"{key}:result",
+                "star" if state.result.solved else None)
     seen = st.session_state.get(f"{slot}_heard")
     st.session_state[f"{slot}_heard"] = (puzzle.id, tries, hints)
     if (state.hints_given and seen is not None and seen[0] == puzzle.id
             and hints > seen[2] and tries == seen[1]):
-        return speakable(hint_text(puzzle, state.hints_given[-1], deck), deck=deck), key
+        return speakable(hint_text(puzzle, state.hints_given[-1], deck), deck=deck), key, None
     if state.feedback:
-        return speakable(feedback_text(puzzle, state.feedback[-1], deck), deck=deck), key
-    return None, None
+        last = state.feedback[-1]
+        return (speakable(feedback_text(puzzle, last, deck), deck=deck), key,
+                "wrong" if last.kind == "error" else None)
+    return None, None, None
 
 
 def result_speech(state: PuzzleSession, deck: Deck, answers_shown: bool = True) -> str:

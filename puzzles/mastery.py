@@ -375,18 +375,18 @@ def weakest_facts(stats: Mapping[str, FactStats], candidates: Iterable[str],
 def summary_line(stats: Mapping[str, FactStats]) -> tuple[str, dict[str, object]]:
     """The parent's one-line reading, as a message key and parameters.
 
-    ``("mastery_summary", {"fluent": 41, "total": 55, "slowest": "6+9", "limit": 3})``;
-    ``slowest`` is the addition not fluent with the highest median correct time (of all
-    timed ones when every one is fluent), if any; ``limit``
+    ``("mastery_summary", {"fluent": 41, "total": 55, "slowest": "6+9", "limit": "3",
+    "timed": True})``; ``slowest`` is the addition not fluent with the highest median
+    correct time, if any (``timed``: whether any addition was timed at all); ``limit``
     the seconds "fluent" was read at (the stats' own: 3, or a pupil's class's).
     """
     additions = [s for k, s in stats.items() if "+" in k]
     fluent = sum(1 for s in additions if s.level == "fluent")
     timed = [s for s in additions if s.median_seconds is not None]
-    # The slowest of those not fluent (a fact slow over a year but fluent now read as a
-    # contradiction beside its colour), else of all.
-    slow = [s for s in timed if s.level != "fluent"] or timed
+    # The slowest of those not fluent: a fact slow over a year but fluent now read as a
+    # contradiction beside its colour ("timed": whether any was timed at all).
+    slow = [s for s in timed if s.level != "fluent"]
     slowest = max(slow, key=lambda s: s.median_seconds or 0.0).fact if slow else None
     limit = next(iter(stats.values())).limit if stats else FLUENT_SECONDS
     return ("mastery_summary", {"fluent": fluent, "total": 55, "slowest": slowest,
-                                "limit": f"{limit:g}"})
+                                "limit": f"{limit:g}", "timed": bool(timed)})

@@ -166,10 +166,14 @@ def test_summary_line_for_parents():
         history += answers(fact, "111", seconds=1.5 + i, start=i * 10)
     key, params = summary_line(fact_stats(history))
     assert key == "mastery_summary"
-    assert params == {"fluent": 2, "total": 55, "slowest": "6+9", "limit": "3"}
+    assert params == {"fluent": 2, "total": 55, "slowest": "6+9", "limit": "3", "timed": True}
     # the slowest named is one not fluent, though a fluent one is slower over its history
     history = answers("6+9", "111", seconds=2.9) + answers("2+3", "001", 1.0, start=10)
     stats = fact_stats(history)
     assert stats["6+9"].level == "fluent" and stats["2+3"].level != "fluent"
     assert stats["6+9"].median_seconds > stats["2+3"].median_seconds
     assert summary_line(stats)[1]["slowest"] == "2+3"
+    # every timed addition fluent: none is named the slowest (it read "slowest: 6 + 9"
+    # beside a green cell)
+    stats = fact_stats(answers("6+9", "111", seconds=2.9) + answers("2+3", "11", start=10))
+    assert summary_line(stats)[1]["slowest"] is None and summary_line(stats)[1]["timed"]

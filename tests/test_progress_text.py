@@ -274,3 +274,23 @@ def test_share_and_seconds_axes_have_round_ticks_in_the_language() -> None:
     daily = charts.daily_chart(charts.attempts_frame(rows), de)
     seconds_axis = daily.figure.layout.yaxis2
     assert seconds_axis.tickmode == "auto" and seconds_axis.tickformat is None
+
+
+def test_the_facts_reading_names_no_slowest_when_every_timed_addition_is_fluent() -> None:
+    """"Slowest: 6 + 9" beside a cell coloured fluent read as a contradiction (found
+    trying a class's year): the slowest named is one not fluent, or none."""
+    from datetime import datetime
+
+    from puzzles.mastery import Answer, fact_stats
+
+    when = datetime(2026, 12, 1, 9)
+    fast = [Answer("6+9", True, when, 2.9), Answer("6+9", True, when, 2.8)]
+    slow = [Answer("2+3", True, when, 8.0), Answer("2+3", True, when, 9.0)]
+    en = lambda k, **p: t(k, "en", **p)  # noqa: E731
+    chart = charts.mastery_chart(fact_stats(fast), 15, en)
+    assert chart.key == "ch_mastery_reading_fast"
+    assert en(chart.key, **chart.params) == "Fluent in 1 of 55 additions (right within 3 s)."
+    chart = charts.mastery_chart(fact_stats(fast + slow), 15, en)
+    assert chart.key == "ch_mastery_reading" and chart.params["slowest"] == "2 + 3"
+    untimed = charts.mastery_chart(fact_stats([Answer("2+3", True, when)]), 15, en)
+    assert untimed.key == "ch_mastery_reading_untimed"

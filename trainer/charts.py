@@ -262,10 +262,13 @@ def mastery_chart(stats: Mapping[str, FactStats], capture_sum: int, tr: Tr) -> C
                           x=0, xanchor="left", align="left")
     key, params = summary_line(stats)
     params = dict(params)
+    timed = params.pop("timed", False)
     if params.get("slowest"):
         params["slowest"] = str(params["slowest"]).replace("+", " + ")
         return Chart(fig, "ch_mastery_reading", params)
-    return Chart(fig, "ch_mastery_reading_untimed", params)
+    # Every timed addition fluent: no "slowest" to name (it was a fluent one, green).
+    return Chart(fig, "ch_mastery_reading_fast" if timed else "ch_mastery_reading_untimed",
+                 params)
 
 
 def puzzles_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -179,23 +180,38 @@ def test_every_lesson_level_and_play_fit_a_child(server, browser_type_launch_arg
     rows: dict[tuple[int, int], list[str]] = {size: [] for size in SIZES}
     breaches: list[str] = []
 
-    def measured(label: str, size: tuple[int, int], page, acting: bool = True) -> None:
-        m = _measure(page)
-        for _ in range(20):  # the answers come a moment after the board on a busy machine
-            if not acting or m["actions"]:
-                break
-            page.wait_for_timeout(500)
+    def measured(label: str, size: tuple[int, int], page, acting: bool = True,
+                 reopen: Callable[[], None] | None = None) -> None:
+        def settled() -> dict:
             m = _measure(page)
+            for _ in range(20):  # the answers come a moment after the board when busy
+                if not acting or m["actions"]:
+                    break
+                page.wait_for_timeout(500)
+                m = _measure(page)
+            return m
+
+        m = settled()
         found = _breaches(m, size[1], acting)
         if found:
             # Measured once more a moment later: what a child reads and taps stays, a
-            # state in passing on a loaded machine does not (CI once saw 11 words more
-            # above the answers of one level at one size, gone in every other run).
-            print(f"{label} {size[0]}×{size[1]}: {found}, words {m.get('words')}; again",
-                  flush=True)
+            # state in passing on a loaded machine does not (CI saw 11 words more above
+            # the answers of one level at one size twice, gone in every other run and
+            # never seen on an idle machine). The words and a screenshot are kept to
+            # tell what it was.
+            name = f"23-breach-{label.replace(' ', '_')}-{size[0]}x{size[1]}"
+            print(f"{label} {size[0]}×{size[1]}: {found}, words {m.get('words')}, "
+                  f"all words {m.get('all_word_list')}; again ({name}.png)", flush=True)
+            page.screenshot(path=str(_artifact(f"{name}.png")))
             page.wait_for_timeout(1500)
             m = _measure(page)
             found = _breaches(m, size[1], acting)
+            if found and reopen is not None:
+                # Still there: the level opened again, as a child opening it sees it.
+                print(f"{label} {size[0]}×{size[1]}: {found}; opened again", flush=True)
+                reopen()
+                m = settled()
+                found = _breaches(m, size[1], acting)
         rows[size].append(_row(label, size, m) if acting else _row(label, size, {
             **m, "count": "—", "all_words": "—", "lowest": None}))
         breaches.extend(f"{label} {size[0]}×{size[1]}: {b}" for b in found)
@@ -216,14 +232,19 @@ def test_every_lesson_level_and_play_fit_a_child(server, browser_type_launch_arg
             for size, _b, _c, page, _o in opened:
                 page.evaluate("(href) => { location.href = href; }",
                               f"{url}/lessons?p={pids[size]}&lesson={stage}/{number}")
-            for size, _b, _c, page, _o in opened:
+
+            def ready(page, stage=stage, key=key, on_board=on_board) -> None:
                 page.wait_for_load_state()
                 if on_board:
                     _wait_board(page, f"l:{stage}:{key}:")
                 else:
                     page.locator(".st-key-lesson_answers button").first.wait_for()
                     _wait_idle(page)
-                measured(f"{stage} {number}", size, page)
+
+            for size, _b, _c, page, _o in opened:
+                ready(page)
+                measured(f"{stage} {number}", size, page,
+                         reopen=lambda page=page: (page.reload(), ready(page)))
         for size, _b, _c, page, _o in opened:
             # Play: a new game, the child's first turn.
             page.goto(f"{url}/play?p={pids[size]}")

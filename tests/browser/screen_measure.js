@@ -102,6 +102,6 @@
     if (!closest || gap < closest.gap) closest = {gap, a: a.name, b: b.name};
   }
   const smallest = controls.length ? controls.reduce((m, c) => (Math.min(c.w, c.h) < Math.min(m.w, m.h) ? c : m)) : null;
-  return {words, count: words.length, all_words: allWords.length, controls, actions: actions.length, lowest,
+  return {words, count: words.length, all_words: allWords.length, all_word_list: allWords, controls, actions: actions.length, lowest,
           smallest, closest, scrollY: window.scrollY, height: innerHeight};
 }

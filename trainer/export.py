@@ -18,6 +18,7 @@ columns as wide as their contents.
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import re
 import unicodedata
@@ -77,11 +78,17 @@ def _local(value: datetime, zone: tzinfo | None) -> datetime:
     return when.astimezone(zone or UTC)
 
 
+@functools.lru_cache(maxsize=16)
+def _yes_no(lang: str) -> tuple[str, str]:
+    """"no" and "yes" in ``lang``, looked up once (a year's export has 700,000 of them)."""
+    return (t("csv.no", lang, domain="classroom"), t("csv.yes", lang, domain="classroom"))
+
+
 def _cell(value: Any, lang: str, zone: tzinfo | None, decimal: str) -> str:
     if value is None:
         return ""
     if isinstance(value, bool):
-        return t("csv.yes" if value else "csv.no", lang, domain="classroom")
+        return _yes_no(lang)[value]
     if isinstance(value, datetime):
         return _local(value, zone).strftime("%Y-%m-%d %H:%M")
     if isinstance(value, date):
@@ -113,7 +120,7 @@ def _xlsx_value(value: Any, lang: str, zone: tzinfo | None) -> Any:
     """A cell's value as openpyxl types it: numbers and dates as they are (a datetime
     in the viewer's zone, without one: Excel has no time zones), yes/no in words."""
     if isinstance(value, bool):
-        return t("csv.yes" if value else "csv.no", lang, domain="classroom")
+        return _yes_no(lang)[value]
     if isinstance(value, datetime):
         return _local(value, zone).replace(tzinfo=None, second=0, microsecond=0)
     if isinstance(value, float):
@@ -197,6 +204,12 @@ def kind_text(kind: str, lang: str) -> str:
 
 def facts_text(facts: Sequence[str], lang: str) -> str:
     """Facts as a child reads them, listed as the language lists them ("7 + 8 y 15 − 8")."""
+    return _facts_text(tuple(facts), lang)
+
+
+@functools.lru_cache(maxsize=4096)
+def _facts_text(facts: tuple[str, ...], lang: str) -> str:
+    # A class's year repeats a few thousand lists of facts 200,000 times.
     return format_list([fact_text(f) for f in facts], lang)
 
 

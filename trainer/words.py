@@ -255,6 +255,7 @@ def _answer_item_text(item: Any, lang: str) -> str:
 
 @functools.lru_cache(maxsize=8192)
 def _answer_item_cached(key: str, lang: str, spanish: bool) -> str:
+    # ``spanish`` only keys the cache: _answer_item reads the run's setting itself.
     return _answer_item(json.loads(key), lang)
 
 

@@ -14,10 +14,10 @@ and read at the first choice (a few milliseconds); a choice then scores 40 fact 
 generates only the puzzle it keeps. ``tests/test_pool.py`` checks the file against the
 generator (a version of the generator that changes a puzzle fails it: write it again).
 
-Each child reads the pool from an offset of their own (:func:`offset_of`), 40 seeds
-further at each puzzle, so two children do not get the same puzzles in the same order,
-and a child sees a seed of one kind, level and sum again only after
-``POOL_SIZE / 40`` puzzles of it.
+Each child reads a kind's pool from an offset of their own (:func:`offset_of`), 40
+seeds further at each puzzle of that kind, so two children do not get the same puzzles
+in the same order, and a child reads a seed of one kind, level and sum again only after
+``POOL_SIZE / 40`` (20) puzzles of that kind.
 """
 
 from __future__ import annotations

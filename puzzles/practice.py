@@ -471,18 +471,20 @@ def for_me_puzzle(stats: Mapping[str, FactStats], history: Sequence[Attempt] | F
 
     ``history`` are stored attempts, oldest first, or their :class:`ForMePath`; kinds take
     turns (``number``, over :func:`for_me_kinds`), each at :func:`suggested_level`. The
-    puzzle is the best of :data:`FOR_ME_TRIES` seeds of the pool (:mod:`puzzles.pool`),
-    from ``prefix``'s offset and :data:`FOR_ME_TRIES` further at each ``number`` (the app
-    gives each profile its own prefix, so children do not all start with the same
-    puzzles).
+    puzzle is the best of :data:`FOR_ME_TRIES` seeds of the kind's pool
+    (:mod:`puzzles.pool`), from ``prefix``'s offset and :data:`FOR_ME_TRIES` further at
+    each puzzle of the kind (the app gives each profile its own prefix, so children do
+    not all start with the same puzzles).
     """
     path = history if isinstance(history, ForMePath) else ForMePath.of(history)
     kinds = path.kinds()
     kind = kinds[number % len(kinds)]
     level = path.level(kind, capture_sum)
     targets = weakest_facts(stats, puzzle_candidates(capture_sum), count=3)
-    # The pool's seeds from the child's own offset, 40 further at each puzzle.
-    start = (offset_of(prefix) + number * FOR_ME_TRIES) % POOL_SIZE
+    # The kind's pool from the child's own offset, 40 seeds further at each puzzle of the
+    # kind: every seed of it is read before one comes back (stepping by the puzzles of
+    # every kind, four kinds with Scopa came back to the same 40 seeds every 20 puzzles).
+    start = (offset_of(prefix) + number // len(kinds) * FOR_ME_TRIES) % POOL_SIZE
     return puzzle_for(targets, kind, level, capture_sum, start=start,
                       tries=FOR_ME_TRIES), targets
 

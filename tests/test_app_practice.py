@@ -233,9 +233,9 @@ def test_for_me_picks_puzzles_for_the_weakest_facts() -> None:
 
 def test_for_me_reads_the_pool_forty_seeds_further_at_each_puzzle_and_after_a_reload(
         ) -> None:
-    """The child's own offset in the pool, 40 seeds further a puzzle: the next puzzle is
-    from the next 40 seeds, and a new session goes on from there (adding the session's
-    Next count too read 80 further a puzzle and, after a reload, seeds already read)."""
+    """The child's own offset in each kind's pool, 40 seeds further at each puzzle of the
+    kind (three kinds take turns), and a new session goes on from there (adding the
+    session's Next count too read further and, after a reload, seeds already read)."""
     from puzzles.pool import POOL_SIZE, offset_of
 
     at = create_profile(new_app())
@@ -262,7 +262,7 @@ def test_for_me_reads_the_pool_forty_seeds_further_at_each_puzzle_and_after_a_re
 
     at = reopen_after_restart(at, "app_pages/puzzles.py")  # a new session of the child
     seen.append(window())
-    assert seen == [0, 1, 2, 3, 3], seen
+    assert seen == [0, 0, 0, 1, 1], seen  # the fourth puzzle: the first kind's next 40
 
 
 def test_daily_set_in_the_childs_time_zone_stars_streak_and_share() -> None:

@@ -94,6 +94,26 @@ def test_children_walk_the_pool_from_offsets_of_their_own() -> None:
     assert len({p.id for p in one}) == len(one)
 
 
+@pytest.mark.parametrize("scopa", [False, True])
+def test_every_window_of_a_kinds_pool_is_read_before_one_comes_back(scopa: bool) -> None:
+    """Three kinds, or four with Scopa: each kind reads all 20 windows of 40 seeds of its
+    pool before one comes back (stepping by every kind's puzzles, four kinds came back to
+    the same 40 seeds, and the same puzzle, every 20 puzzles)."""
+    from puzzles.practice import ForMePath
+
+    path = ForMePath(scopa_seen=scopa)
+    kinds = path.kinds()
+    windows = pool.POOL_SIZE // 40
+    offset = pool.offset_of("forme-p7")
+    seen: dict[str, list[int]] = {kind: [] for kind in kinds}
+    for number in range(windows * len(kinds)):
+        puzzle, _ = for_me_puzzle({}, path, 15, number, prefix="forme-p7")
+        index = int(puzzle.seed.rsplit("-", 1)[1])
+        seen[puzzle.kind].append((index - offset) % pool.POOL_SIZE // 40)
+    for kind in kinds:
+        assert sorted(seen[kind]) == list(range(windows)), (kind, seen[kind])
+
+
 def test_without_the_file_a_choice_generates_as_before(monkeypatch) -> None:
     monkeypatch.setattr(pool, "POOL_PATH", pool.POOL_PATH.with_name("missing.json.gz"))
     pool._pools.cache_clear()

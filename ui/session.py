@@ -74,7 +74,8 @@ CHILD_STATE_PREFIXES = (
     "review_", "balloons_", "qf_round", "pz_current", "pz_state", "pz_hand",
     "pz_keeper",
     "pz_table", "dy", "lesson_", "mc_task", "mc_current", "mc_round", "mastery_cache",
-    "replay_step", "new_game_open", "pupil_visit",  # pupil_visit: ui.pupil_guard.KEY_VISIT
+    "replay_step", "new_game_open", "games_page",
+    "pupil_visit",  # pupil_visit: ui.pupil_guard.KEY_VISIT
     "pupil_noted")  # ui.pupil_guard.KEY_NOTED
 # A profile id in the URL: plain ASCII digits, no sign, small enough for any database
 # integer (a 20-digit number overflowed SQLite's and showed "Oops" twice).

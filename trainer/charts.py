@@ -10,7 +10,6 @@ speak the child's language.
 
 from __future__ import annotations
 
-import re
 import textwrap
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
@@ -535,23 +534,18 @@ def _game_axis(frame: pd.DataFrame, tr: Tr, before: int = 0) -> list[str]:
     return [_game_label(before + i, when, tr) for i, when in enumerate(whens)]
 
 
-def _few_game_labels(fig: go.Figure, x: Sequence[str], tr: Tr) -> None:
-    """Name at most :data:`GAME_LABELS` of the games under the chart, the last always,
-    level and short: the game's number over its day ("154" over "Oct 10"), the axis
-    saying what they are. "game 154" beside its day, turned on its side on a phone, read
-    as "Oct 10 | game 154 | Oct 18", no telling which day was whose (found trying a year
-    as a child); the bar's own label ("game 154", its day) stays for its tooltip."""
+def _few_game_labels(fig: go.Figure, x: Sequence[str], tr: Tr, before: int) -> None:
+    """Name at most :data:`GAME_LABELS` of the games ``x`` (:func:`_game_axis`, the
+    first being game ``before + 1``) under the chart, the last always, level and short:
+    the game's number over its day ("154" over "Oct 10"), the axis saying what they are.
+    "game 154" beside its day, turned on its side on a phone, read as "Oct 10 | game 154
+    | Oct 18", no telling which day was whose (found trying a year as a child); the
+    bar's own label ("game 154", its day) stays for its tooltip."""
+    place = {label: n for n, label in enumerate(x, start=before + 1)}
     shown = _every_nth_with_the_last(x, GAME_LABELS)
-    fig.update_xaxes(tickmode="array", tickvals=shown, ticktext=[_short(v) for v in shown],
+    ticks = ["<br>".join([str(place[label]), *label.split("<br>")[1:]]) for label in shown]
+    fig.update_xaxes(tickmode="array", tickvals=shown, ticktext=ticks,
                      tickangle=0, title={"text": tr("ch_games_axis"), "font": {"size": 12}})
-
-
-def _short(label: str) -> str:
-    """A game's label as its tick: its number (the first in its first line), then the
-    lines under it."""
-    first, *rest = label.split("<br>")
-    number = re.search(r"\d+", first)
-    return "<br>".join([number.group(0) if number else first, *rest])
 
 
 def _game_label(index: int, when: Any, tr: Tr) -> str:
@@ -569,7 +563,7 @@ def escobas_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
     fig = go.Figure(go.Bar(x=x, y=_list(frame["escobas"]), name=tr("ch_escobas"),
                            marker_color="#0072B2"))
     fig.update_layout(title=_title(tr("ch_escobas_title")), **_LAYOUT)
-    _few_game_labels(fig, x, tr)
+    _few_game_labels(fig, x, tr, before)
     fig.update_yaxes(rangemode="tozero", **_count_ticks(frame["escobas"].max()))
     return Chart(fig, "ch_escobas_reading", {"escobas": int(frame["escobas"].sum()),
                                              "count": int(len(frame))})
@@ -584,7 +578,7 @@ def points_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
                                mode="lines+markers", name=tr("ch_points"),
                                marker_color="#CC79A7"))
     fig.update_layout(title=_title(tr("ch_points_title")), **_LAYOUT)
-    _few_game_labels(fig, x, tr)
+    _few_game_labels(fig, x, tr, before)
     fig.update_yaxes(rangemode="tozero")
     return Chart(fig, "ch_points_reading",
                  {"last": format_number(whole(frame["points_per_round"].iloc[-1])),
@@ -609,7 +603,7 @@ def mistakes_chart(frame: pd.DataFrame, tr: Tr) -> Chart | None:
         go.Scatter(x=x, y=_list(trend), name=tr("ch_trend"), mode="lines", line={"width": 4},
                    marker_color="#D55E00")])
     fig.update_layout(title=_title(tr("ch_mistakes_title")), **_LAYOUT)
-    _few_game_labels(fig, x, tr)
+    _few_game_labels(fig, x, tr, before)
     # A count in whole numbers: one mistake a game drew 0 0,2 0,4 … 1 (issue 33).
     fig.update_yaxes(rangemode="tozero", **_count_ticks(values.max()))
     count = int(len(reviewed))
@@ -649,7 +643,7 @@ def chances_chart(turns: pd.DataFrame, tr: Tr) -> Chart | None:
     fig.update_layout(title=_title(tr("ch_chances_title")), barmode="stack", **_LAYOUT,
                       yaxis2={"overlaying": "y", "side": "right", "range": [0, 105],
                               **_percent_ticks(), "showgrid": False})
-    _few_game_labels(fig, x, tr)
+    _few_game_labels(fig, x, tr, before)
     most = int((per_game["found"] + per_game["missed"]).max())
     # The count axis by name: a selector {"anchor": "x"} matched no axis (none is set so).
     fig.update_layout(yaxis={"rangemode": "tozero", **_count_ticks(most)})

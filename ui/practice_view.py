@@ -307,7 +307,7 @@ def show_puzzle(slot: str, puzzle: Puzzle, record: Recorder,
     # lesson: a child who reads slowly is alone with the puzzle.
     last_said = (speakable(feedback_text(puzzle, state.feedback[-1], deck), deck=deck)
                  if state.feedback else None)
-    latest, latest_key, sound = _latest_said(slot, state, deck, answers_shown)
+    latest, latest_key, sound = _latest_said(slot, state, deck, answers_shown, last_said)
     board_speech(data, goal=speakable(data.get("intro") or "", deck=deck) or None,
                  goal_key=f"goal:{slot}:{puzzle.id}", feedback=latest,
                  feedback_key=latest_key, deck=deck,
@@ -327,7 +327,7 @@ def show_puzzle(slot: str, puzzle: Puzzle, record: Recorder,
                        key=f"{slot}_hint_speaker")
 
     if state.result is not None:
-        show_result(state, deck, answers_shown)
+        show_result(state, deck, answers_shown, spoken=latest)
         return state
 
     if not board_loaded():
@@ -364,8 +364,8 @@ def _fallback_controls(slot: str, state: PuzzleSession, record: Recorder, deck: 
               disabled=not ready, use_container_width=True)
 
 
-def _latest_said(slot: str, state: PuzzleSession, deck: Deck, answers_shown: bool
-                 ) -> tuple[str | None, str | None, str | None]:
+def _latest_said(slot: str, state: PuzzleSession, deck: Deck, answers_shown: bool,
+                 last_said: str | None) -> tuple[str | None, str | None, str | None]:
     """What the board reads by itself after the child's latest action, its key (read
     once per key) and its sound, as a lesson's: the result once the puzzle is done (a
     star's sound when solved), else a hint just asked (tapping 💡 said nothing before:
@@ -382,33 +382,36 @@ def _latest_said(slot: str, state: PuzzleSession, deck: Deck, answers_shown: boo
     if (state.hints_given and seen is not None and seen[0] == puzzle.id
             and hints > seen[2] and tries == seen[1]):
         return speakable(hint_text(puzzle, state.hints_given[-1], deck), deck=deck), key, None
-    if state.feedback:
-        last = state.feedback[-1]
-        return (speakable(feedback_text(puzzle, last, deck), deck=deck), key,
-                "wrong" if last.kind == "error" else None)
+    if state.feedback:  # last_said: the last try's line, already spoken for its 🔊
+        return last_said, key, "wrong" if state.feedback[-1].kind == "error" else None
     return None, None, None
 
 
 def result_speech(state: PuzzleSession, deck: Deck, answers_shown: bool = True) -> str:
     """The result read aloud: its heading ("Well done!") and its lines without their
     marks (what was found, what was missed when ``answers_shown``, every wrong set)."""
-    head, lines = _result_parts(state, deck, answers_shown)
+    return _spoken_result(*_result_parts(state, deck, answers_shown), deck)
+
+
+def _spoken_result(head: str, lines: list[str], deck: Deck) -> str:
     parts = [head, *(line.split(" ", 1)[1] for line in lines)]
     # Each part a sentence of its own (a pause when read), without a second full stop.
     return speakable(" ".join(p if p.endswith((".", "!", "?", "。", "！", "？", ":")) else p + "."
                               for p in parts), deck=deck)
 
 
-def show_result(state: PuzzleSession, deck: Deck, answers_shown: bool = True) -> None:
+def show_result(state: PuzzleSession, deck: Deck, answers_shown: bool = True, *,
+                spoken: str | None = None) -> None:
     """Stars, what was found, what was missed (only when ``answers_shown``), and every
-    wrong set with its arithmetic; a 🔊 that reads them."""
+    wrong set with its arithmetic; a 🔊 that reads them (``spoken``: their
+    :func:`result_speech`, when the caller has it)."""
     result = state.result
     assert result is not None
     head, lines = _result_parts(state, deck, answers_shown)
     st.subheader(f"{stars_text(result.stars)} {head}", anchor=False)
     if result.hints:
         st.caption(t("pz_hints_used", count=result.hints))
-    speaker_button(result_speech(state, deck, answers_shown),
+    speaker_button(spoken or _spoken_result(head, lines, deck),
                    key=f"result_speaker_{state.puzzle.id}")
     st.markdown("\n".join(f"- {line}" for line in lines))
 

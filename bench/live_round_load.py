@@ -151,10 +151,14 @@ class Control:
 
 # -- a pupil's tablet, keeping the page's timers ---------------------------------------
 
+#: What the key of every app timer's element holds (ui.errors.friendly_fragment).
+TIMER_KEY = "-look-"
+
+
 class LiveTablet(WireTablet):
     """A :class:`WireTablet` that reads its socket all the time (a run the server starts
     by itself, as ``st.rerun(scope="app")`` from a fragment, is read when it comes) and
-    sends each ``run_every`` fragment again at its interval, as the browser does."""
+    sends each timed fragment (``ui.ticker``) again at its interval, as the browser does."""
 
     def __init__(self, url: str, pupil: Pupil, rng: random.Random,
                  think: tuple[float, float], log: PupilLog, control: Control) -> None:
@@ -179,19 +183,27 @@ class LiveTablet(WireTablet):
             # A whole run (not one fragment's): the page's timers start again.
             self.fragments.clear()
             self.due.clear()
-        elif kind == "auto_rerun":
-            fid, every = msg.auto_rerun.fragment_id, msg.auto_rerun.interval
-            self.fragments[fid] = every
-            self.intervals.add(round(every, 2))
-            self.due.setdefault(fid, time.monotonic() + every)
         element = super()._read(raw)
         if element is not None and element is not _finished():
             self._look(element)
         return element
 
+    def _timer(self, fid: str, every: float) -> None:
+        """A fragment's timer as the page draws it (ui.ticker): its fragment runs again
+        every ``every`` seconds."""
+        self.fragments[fid] = every
+        self.intervals.add(round(every, 2))
+        self.due.setdefault(fid, time.monotonic() + every)
+
     def _look(self, element: Any) -> None:
         kind = element.WhichOneof("type")
-        if kind == "bidi_component" and element.bidi_component.id.endswith("-mc_live_board"):
+        if kind == "bidi_component" and TIMER_KEY in element.bidi_component.id:
+            # The app's timers are drawn in the fragment they rerun (ui.ticker), not asked
+            # of Streamlit: the browser's tick is that fragment's rerun, as sent here.
+            fid = self.fragment_of.get(element.bidi_component.id, "")
+            if fid:
+                self._timer(fid, json.loads(element.bidi_component.json)["every_ms"] / 1000)
+        elif kind == "bidi_component" and element.bidi_component.id.endswith("-mc_live_board"):
             self.boards["live"] = {"id": element.bidi_component.id,
                                    **json.loads(element.bidi_component.json)}
         elif kind == "alert" and REVEALED in element.alert.body:

@@ -437,6 +437,12 @@ def test_the_turn_line_says_the_friend_is_away_not_playing(seconds: int) -> None
         assert t("table_their_turn_away", name=leo, seconds=timeout) in texts
 
 
+def _is_timer(node) -> bool:
+    """A part's timer (ui.ticker): an invisible element at the end of the part."""
+    proto = getattr(node, "proto", None)
+    return node.type == "bidi_component" and "-look-" in getattr(proto, "id", "")
+
+
 def _in_order(node, out: list | None = None) -> list[tuple[str, str]]:
     """The page's elements top to bottom: (type, text)."""
     out = [] if out is None else out
@@ -444,7 +450,7 @@ def _in_order(node, out: list | None = None) -> list[tuple[str, str]]:
     if kids:
         for key in sorted(kids):
             _in_order(kids[key], out)
-    elif node.type != "flex_container":  # an empty container (the poller) shows nothing
+    elif node.type != "flex_container" and not _is_timer(node):  # neither shows anything
         out.append((node.type, str(getattr(node, "value", ""))))
     return out
 
@@ -630,19 +636,36 @@ def test_a_table_without_hints_has_no_hint_panel() -> None:
     assert _seat(ana).my_turn and _hint_panels(ana) == []
 
 
+#: What _timers notes for a timer asked of Streamlit itself (st.fragment(run_every=...)).
+STREAMLIT_TIMER = "streamlit's own timer"
+
+
 def _timers(monkeypatch) -> list[tuple[float, str]]:
-    """The fragment timers (``run_every``) the app's runs ask the browser for."""
-    from streamlit.runtime.scriptrunner_utils.script_run_context import ScriptRunContext
+    """The fragment timers the app's runs ask the browser for: (seconds, fragment id),
+    each drawn by ui.ticker in the fragment it reruns; Streamlit's own, should any part
+    ask for one, as (seconds, STREAMLIT_TIMER) (none must: tests/test_app_tablets.py)."""
+    from streamlit.runtime.scriptrunner_utils.script_run_context import (
+        ScriptRunContext,
+        ThreadState,
+    )
+
+    import ui.ticker
 
     asked: list[tuple[float, str]] = []
     enqueue = ScriptRunContext.enqueue
+    draw = ui.ticker._TICKER
 
     def record(self, msg) -> None:
         if msg.HasField("auto_rerun"):
-            asked.append((msg.auto_rerun.interval, msg.auto_rerun.fragment_id))
+            asked.append((msg.auto_rerun.interval, STREAMLIT_TIMER))
         enqueue(self, msg)
 
+    def ticker(**kwargs):  # drawn inside the fragment it reruns
+        asked.append((kwargs["data"]["every_ms"] / 1000, ThreadState.get().fragment_id))
+        return draw(**kwargs)
+
     monkeypatch.setattr(ScriptRunContext, "enqueue", record)
+    monkeypatch.setattr(ui.ticker, "_TICKER", ticker)
     return asked
 
 

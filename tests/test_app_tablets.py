@@ -33,7 +33,7 @@ from tests.test_app_classroom import (  # noqa: F401 (fixtures)
     submit,
 )
 from tests.test_app_helpers import assert_ok, new_app
-from tests.test_app_tables import _tick, _timers
+from tests.test_app_tables import STREAMLIT_TIMER, _tick, _timers
 from trainer import clock
 from trainer.i18n import t
 from ui.pupil_guard import WATCH_SECONDS
@@ -102,6 +102,24 @@ def test_the_next_child_going_straight_to_a_game_does_not_play_as_the_last_one(
     assert _ended("ended.idle", lang) not in shown(at)
     assert f"mc_pupil_{ids['Lucía']}" in {b.key for b in at.button}
     assert welcome not in shown(at)
+
+
+def test_a_pupils_timers_are_kept_by_the_page_never_by_streamlit(monkeypatch) -> None:
+    """Streamlit's own fragment timer, landing behind a tap's run, could lose the tap's
+    answer on the screen (docs/CLASSROOM.md, "Timers kept by the page"): a pupil's page
+    draws its timers (the visit's watch, the "playing together" notice) with ui.ticker
+    and asks Streamlit for none."""
+    from ui.together_notice import NOTICE_SECONDS
+
+    asked = _timers(monkeypatch)
+    _db, _room, _info, _ids, at = _mateo()
+    at.run()
+    assert_ok(at)
+    at.switch_page(PLAY).run()  # the notice is on every page but My class
+    assert_ok(at)
+    assert {every for every, _ in asked} >= {WATCH_SECONDS, NOTICE_SECONDS}
+    assert STREAMLIT_TIMER not in {fid for _, fid in asked}
+    assert all(fid for _, fid in asked)  # each drawn inside the fragment it reruns
 
 
 def test_an_untouched_tablet_signs_the_pupil_out_by_itself(monkeypatch) -> None:

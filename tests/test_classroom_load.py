@@ -55,7 +55,8 @@ def _class_plays(database_url: str, env: dict[str, str], work: Path) -> None:
                        teacher_every=6.0, work=work)
     pupils = report["per_pupil"]
     problems = {p["profile_id"]: p["errors"] for p in pupils if p["errors"]}
-    assert not problems, problems
+    # A string, not the dict: pytest shortens a repr in the middle, where the screen is.
+    assert not problems, "\n".join(f"pupil {k}: {e}" for k, v in problems.items() for e in v)
     # Every pupil signed in and got screens: answers, puzzles, the next question.
     assert [p for p in pupils if p["sign_in_s"] is None] == []
     assert all(p["screens"] > 0 and p["answers"] > 0 for p in pupils), pupils

@@ -1,12 +1,13 @@
 """The pieces of bench/live_round_load.py (issue 29), fast and without a server: how an
 answer's tap is matched to the projector's count that includes it, how a reveal is
-timed on each tablet, and how a wire tablet keeps the page's timers (Streamlit's
-``auto_rerun`` messages; a fragment's own run does not reset them, a whole run does).
+timed on each tablet, and how a wire tablet keeps the page's timers (each drawn in the
+fragment it reruns, ui.ticker; a fragment's own run does not reset them, a whole run does).
 No timing is asserted: the figures are the benchmark's (docs/BENCHMARKS.md)."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
@@ -55,8 +56,11 @@ def test_summary_gives_the_nearest_rank_p95() -> None:
 
 def _msg(kind: str, *, fragment: str = "", every: float = 0.0, run_of: str = "") -> bytes:
     msg = ForwardMsg()
-    if kind == "auto_rerun":
-        msg.auto_rerun.fragment_id, msg.auto_rerun.interval = fragment, every
+    if kind == "timer":  # a fragment's timer as the app draws it (ui.ticker), in it
+        msg.delta.fragment_id = fragment
+        ticker = msg.delta.new_element.bidi_component
+        ticker.id = f"$$ID-0a1b2c-look-ui-my-class-view-{fragment}"
+        ticker.json = json.dumps({"every_ms": round(every * 1000)})
     else:
         msg.new_session.page_script_hash = "page"
         if run_of:
@@ -69,8 +73,8 @@ def test_a_wire_tablet_keeps_the_pages_timers_and_sees_the_reveal() -> None:
     control = Control(current=Round(1, revealed=True))
     tablet = LiveTablet("http://127.0.0.1:1", pupil, random.Random(0), (0.0, 0.0),
                         PupilLog(pupil), control)
-    tablet._read(_msg("auto_rerun", fragment="watch", every=2.0))
-    tablet._read(_msg("auto_rerun", fragment="guard", every=30.0))
+    tablet._read(_msg("timer", fragment="watch", every=2.0))
+    tablet._read(_msg("timer", fragment="guard", every=30.0))
     assert tablet.fragments == {"watch": 2.0, "guard": 30.0}
     first = dict(tablet.due)
     tablet._read(_msg("new_session", run_of="watch"))  # the fragment's own run
@@ -90,7 +94,7 @@ def test_a_wire_tablet_keeps_the_pages_timers_and_sees_the_reveal() -> None:
         return 0.0
 
     tablet.send = fake_send  # type: ignore[method-assign]
-    tablet._read(_msg("auto_rerun", fragment="watch", every=0.05))
+    tablet._read(_msg("timer", fragment="watch", every=0.05))
     asyncio.run(tablet.wait(0.18))
     assert 2 <= sent.count("watch") <= 4 and tablet.ticks == len(sent)
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar, overload
@@ -33,6 +34,7 @@ import streamlit as st
 from trainer.i18n import t
 from trainer.storage.trouble import DAMAGED, UNAVAILABLE, storage_trouble, trouble_line
 from ui.i18n import start_run
+from ui.ticker import look_again_every
 
 __all__ = ["friendly_errors", "friendly", "friendly_fragment", "safe_callback",
            "show_error_flash", "show_storage_unavailable", "show_storage_damaged",
@@ -138,6 +140,11 @@ def friendly_fragment(fn: F | None = None, /, *,
     ``app.py``, and a timer's starts on a script thread of its own, where the language
     is not set yet) and then runs inside the friendly boundary.
 
+    ``run_every`` is kept by the page, not by Streamlit's own fragment timer
+    (:mod:`ui.ticker`): the part looks again every ``run_every`` seconds once no run is
+    under way and nobody has touched the page for a moment. Streamlit's timer, landing
+    just behind a tap's run, could lose the tap's answer on the screen.
+
     ``tests/test_layers.py`` fails on a bare ``st.fragment`` anywhere else: the class's
     open tables, a bare ``run_every`` fragment, went English after the first tick.
 
@@ -150,16 +157,26 @@ def friendly_fragment(fn: F | None = None, /, *,
     Fenced, only the fragment's own block moves, inside its fence."""
 
     def make(body: F) -> F:
+        # Its timer's key: one word per part (a component's key has no "__" in it).
+        name = f"{body.__module__}.{body.__qualname__}"
+        timer_key = "look-" + re.sub(r"[^A-Za-z0-9]+", "-", name)
+
         @functools.wraps(body)
         def each_run(*args: Any, **kwargs: Any) -> Any:
             start_run()
             if run_every is None:  # only a tap reruns it: a pupil's tablet is in use
                 note_activity()
+            result = None
             with friendly_errors():
-                return body(*args, **kwargs)
-            return None
+                result = body(*args, **kwargs)
+            # Its timer last, out of the page's flow (a part's first element is its own).
+            # A part that failed keeps it; one that reran the page (st.rerun) or stopped it
+            # gets it from the run that follows.
+            if run_every is not None:
+                look_again_every(run_every, key=timer_key)
+            return result
 
-        return _fenced(st.fragment(each_run, run_every=run_every))  # type: ignore[return-value]
+        return _fenced(st.fragment(each_run))  # type: ignore[return-value]
 
     return make(fn) if fn is not None else make
 

@@ -1,0 +1,95 @@
+"""A part that looks again by itself (ui.ticker), in the real browser.
+
+Streamlit's own fragment timer, landing just behind a tap's run, could lose the tap's
+answer on the screen (the server had drawn the next question; the tablet kept the old
+one). The app's timers are kept in the page instead: a part made with
+``friendly_fragment(run_every=...)`` looks again on its beat while the page is left
+alone, never while someone is touching it, and again once they stop.
+
+A page of its own (a few lines using the app's ``friendly_fragment``), so what is
+measured is the timer and nothing else: each look adds one to a count in the session.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT, streamlit_server
+from tests.test_browser import (  # noqa: F401 (fixtures)
+    _context,
+    _require_browser,
+    browser_type_launch_args,
+)
+
+pytestmark = [pytest.mark.browser]
+
+EVERY = 0.4  # seconds: the part's beat
+
+_PAGE = f"""
+import sys
+sys.path.insert(0, {str(ROOT)!r})
+import streamlit as st
+from ui.errors import friendly_fragment
+
+st.session_state.setdefault("looks", 0)
+
+@friendly_fragment(run_every={EVERY})
+def part():
+    st.session_state["looks"] += 1
+    st.markdown(f"looks {{st.session_state['looks']}}")
+
+part()
+st.text_input("Your name", key="name")
+"""
+
+
+def _looks(page) -> int:
+    text = page.get_by_text("looks ", exact=False).first.text_content() or ""
+    return int(text.split()[-1])
+
+
+def test_a_part_looks_again_on_its_beat_but_never_while_the_page_is_touched(
+        tmp_path: Path, browser_type_launch_args) -> None:  # noqa: F811
+    from playwright.sync_api import sync_playwright
+
+    _require_browser()
+    script = tmp_path / "ticker_page.py"
+    script.write_text(_PAGE, encoding="utf-8")
+    env = dict(os.environ)
+    with streamlit_server(script, env, tmp_path / "streamlit.log") as url, \
+            sync_playwright() as p:
+        browser, _context_, page = _context(p, browser_type_launch_args, (1024, 768))
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(url)
+        page.get_by_text("looks ", exact=False).first.wait_for()
+        # Left alone: it looks again and again (every 0.4 s, checked every 0.25 s).
+        start = _looks(page)
+        time.sleep(3.0)
+        alone = _looks(page) - start
+        assert alone >= 3, alone
+        # Someone typing (a key every 0.3 s for 3 s): not one look meanwhile.
+        box = page.get_by_label("Your name")
+        box.click()
+        before = _looks(page)
+        for letter in "abcdefghij":
+            page.keyboard.press(letter)
+            time.sleep(0.3)
+        assert _looks(page) == before
+        # They stop: it looks again once the page has been left alone a moment.
+        deadline = time.monotonic() + 10
+        while _looks(page) == before and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert _looks(page) > before
+        # Its element takes no room on the page.
+        box_of_timer = page.evaluate(
+            "() => { const t = document.querySelector('.escoba-ticker');"
+            " const c = t && t.closest('[data-testid=stElementContainer]');"
+            " return c ? getComputedStyle(c).display : null; }")
+        assert box_of_timer == "none"
+        assert errors == []
+        browser.close()

@@ -89,3 +89,46 @@ def test_a_pupils_teacher_reads_the_same_sentence(monkeypatch) -> None:
     at.segmented_control(key="tc_pr_view").set_value("games").run()
     assert_ok(at)
     assert "“Just right” computer plays at" in shown(at)
+
+
+def test_play_reads_the_finished_games_again_only_when_one_finishes(monkeypatch) -> None:
+    """Issue 32: the "just right" level was keyed by the child's whole data version, so
+    Play's first run after every quick fact or puzzle read up to 200 finished games
+    again. Keyed by the finished games themselves, an answer reads none; a game finished
+    is read, and the level follows it."""
+    from datetime import UTC, datetime
+
+    from tests.test_classroom import fact_quick
+
+    at = create_profile(new_app(), "Ana")
+    store = _store()
+    ana = store.list_profiles()[0]
+    _finish_games(store, ana.id, DEFAULT_AFTER_GAMES)
+    reads: list[int] = []
+    read = Storage.finished_games
+
+    def counted(self, profile_id, *args, **kwargs):
+        reads.append(profile_id)
+        return read(self, profile_id, *args, **kwargs)
+
+    monkeypatch.setattr(Storage, "finished_games", counted)
+    at.switch_page("app_pages/play.py").run()
+    assert_ok(at)
+    assert reads == [ana.id] and _level_box(at).value == "just_right"
+    strength = estimate_strength(store.finished_games(ana.id)).strength
+    reads.clear()
+    for i in range(3):  # answers elsewhere (another tab, a quick fact): no game read
+        store.record_attempt(ana.id, fact_quick("15-7", i > 0, 2.0, datetime.now(UTC)))
+        at.switch_page("app_pages/progress.py").run()
+        at.switch_page("app_pages/play.py").run()
+        assert_ok(at)
+    assert reads == []
+    _finish_games(store, ana.id, 1)  # a game finished: read once, and its strength used
+    at.switch_page("app_pages/play.py").run()
+    assert_ok(at)
+    assert reads == [ana.id]
+    now = estimate_strength(read(store, ana.id)).strength
+    assert now != strength
+    at.button(key="start_game").click().run()
+    assert_ok(at)
+    assert game(at).seats[1].strength == pytest.approx(now)

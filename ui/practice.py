@@ -201,12 +201,36 @@ def practice_frame(version: DataVersion) -> pd.DataFrame:
     return history_view(version).frame
 
 
+class GamesVersion(NamedTuple):
+    """The key of what is computed from a profile's finished games alone: the database,
+    the profile (its creation time: a new profile reusing a deleted one's id), and
+    :meth:`~trainer.storage.Storage.finished_games_mark` (one indexed count)."""
+
+    database: str | None
+    profile_id: int
+    created_at: datetime | None
+    finished: tuple[int, int]
+
+
+def games_version(version: DataVersion) -> GamesVersion:
+    """``version``'s profile's finished games, as a key: unchanged by a quick fact or a
+    puzzle (keyed by the whole data version, Play read 200 finished games again on its
+    first run after every answer)."""
+    return GamesVersion(version.database, version.profile_id, version.data.created_at,
+                        storage().finished_games_mark(version.profile_id))
+
+
 @st.cache_data(max_entries=PROGRESS_CACHE_PROFILES, show_spinner=False)
+def _just_right(games: GamesVersion, day: date) -> JustRightSummary:
+    return just_right_summary(storage().finished_games(games.profile_id), now_utc())
+
+
 def just_right_of(version: DataVersion, day: date) -> JustRightSummary:
     """The child's "just right" strength now and a week ago (trainer.just_right), from
     their finished games: the new-game form's default level and strength, and My
-    progress's sentence for a parent. Read again when a game finishes or the day turns."""
-    return just_right_summary(storage().finished_games(version.profile_id), now_utc())
+    progress's sentence for a parent. Read again when a game finishes (or is deleted) or
+    the day turns, not after a quick fact or a puzzle."""
+    return _just_right(games_version(version), day)
 
 
 @st.cache_data(max_entries=PROGRESS_CACHE_PROFILES, show_spinner=False)

@@ -311,6 +311,18 @@ class GameStore(Database):
         return [RoundResult(r.round_no, json.loads(r.points), aware(r.created_at))
                 for r in rows]
 
+    def finished_games_mark(self, profile_id: int) -> tuple[int, int]:
+        """How many finished games :meth:`finished_games` reads from (the profile's own
+        and the tables' it sat at) and the newest one's id, in one query: it moves when
+        a game finishes or one is deleted, never with a quick fact or a puzzle, so what
+        is computed from finished games only (the "just right" strength) is keyed by it
+        and not computed again after every answer (issue 32)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(sa.func.count(), sa.func.max(games.c.id))
+                               .where(games_of(profile_id) & (games.c.status == "finished"))
+                               ).one()
+        return int(row[0] or 0), int(row[1] or 0)
+
     def finished_games(self, profile_id: int, limit: int = 200
                        ) -> list[tuple[GameRow, list[RoundResult]]]:
         """Finished games (oldest first) with their round results, in two queries: the

@@ -6,7 +6,10 @@
 // touched the page for QUIET_MS: a tap's answer is never overtaken by a look.
 const QUIET_MS = 1500;
 const CHECK_MS = 250;
-const T = (window.__escobaTicker ||= { lastInput: -Infinity, listening: false });
+// lastSent: when any part of the page last asked; two parts whose beats meet do not ask in
+// the same instant (the second waits until the first's run is over).
+const T = (window.__escobaTicker ||= { lastInput: -Infinity, lastSent: -Infinity,
+  listening: false });
 
 function noteInput() { T.lastInput = performance.now(); }
 
@@ -34,6 +37,8 @@ export default function (component) {
     if (!host.isConnected) { clearInterval(timer); return; }
     const now = performance.now();
     if (now < own.due || !appIdle() || now - T.lastInput < QUIET_MS) return;
+    if (now - T.lastSent < CHECK_MS) return;
+    T.lastSent = now;
     own.due = now + every;
     own.sent += 1;
     setTriggerValue("tick", own.sent);

@@ -67,6 +67,7 @@ def test_a_part_looks_again_on_its_beat_but_never_while_the_page_is_touched(
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.goto(url)
         page.get_by_text("looks ", exact=False).first.wait_for()
+        page.evaluate("() => { window.__sameDocument = true; }")  # gone if it reloads
         # Left alone: it looks again and again (every 0.4 s, checked every 0.25 s).
         start = _looks(page)
         time.sleep(3.0)
@@ -75,6 +76,10 @@ def test_a_part_looks_again_on_its_beat_but_never_while_the_page_is_touched(
         # Someone typing (a key every 0.3 s for 3 s): not one look meanwhile.
         box = page.get_by_label("Your name")
         box.click()
+        # A look asked just before the click may still be drawing: let it finish first.
+        page.wait_for_function("() => document.querySelector('[data-testid=stApp]')"
+                               ".getAttribute('data-test-script-state') !== 'running'")
+        time.sleep(0.4)
         before = _looks(page)
         for letter in "abcdefghij":
             page.keyboard.press(letter)
@@ -91,5 +96,61 @@ def test_a_part_looks_again_on_its_beat_but_never_while_the_page_is_touched(
             " const c = t && t.closest('[data-testid=stElementContainer]');"
             " return c ? getComputedStyle(c).display : null; }")
         assert box_of_timer == "none"
+        # Every look brought its run: the page never reloaded itself.
+        assert page.evaluate("() => window.__sameDocument === true")
         assert errors == []
         browser.close()
+
+
+def test_a_page_whose_server_restarted_comes_back_by_itself(
+        tmp_path: Path, browser_type_launch_args) -> None:  # noqa: F811
+    """The server restarts (a deploy, a crash, a tablet that slept past the session's
+    lifetime): the new server does not know the page's parts and drops their looks
+    without a word, where Streamlit's own timer got a whole run at the reconnection. A
+    look that brought no run reloads the page once the server answers, and the part
+    looks again."""
+    from playwright.sync_api import sync_playwright
+
+    from deploy.replicas import start_streamlit, stop, wait_healthy
+    from tests.conftest import free_port
+
+    _require_browser()
+    script = tmp_path / "ticker_page.py"
+    script.write_text(_PAGE, encoding="utf-8")
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    env = dict(os.environ)
+    server = start_streamlit(port, env, tmp_path / "first.log", script=script)
+    try:
+        wait_healthy(url, server, tmp_path / "first.log")
+        with sync_playwright() as p:
+            browser, _context_, page = _context(p, browser_type_launch_args, (1024, 768))
+            page.goto(url)
+            page.get_by_text("looks ", exact=False).first.wait_for()
+            page.evaluate("() => { window.__sameDocument = true; }")
+            time.sleep(1.0)
+            assert _looks(page) >= 2
+            # The last run before the restart is the whole page's (a name typed): the
+            # browser then asks the new server for nothing when it reconnects.
+            page.get_by_label("Your name").click()
+            page.keyboard.type("Ana")
+            page.keyboard.press("Enter")
+            page.wait_for_function("() => document.querySelector('[data-testid=stApp]')"
+                                   ".getAttribute('data-test-script-state') !== 'running'")
+            time.sleep(0.3)
+            stop(server)
+            time.sleep(2.0)  # down a moment: no reload onto an error page meanwhile
+            assert page.evaluate("() => window.__sameDocument === true")
+            server = start_streamlit(port, env, tmp_path / "second.log", script=script)
+            wait_healthy(url, server, tmp_path / "second.log")
+            # The parts' looks reach a server that does not know them: the page reloads
+            # (a new document) once the server answers, and is drawn anew.
+            page.wait_for_function("() => window.__sameDocument === undefined",
+                                   timeout=30_000)
+            page.get_by_text("looks ", exact=False).first.wait_for()
+            first = _looks(page)
+            time.sleep(2.0)
+            assert _looks(page) > first
+            browser.close()
+    finally:
+        stop(server)

@@ -772,13 +772,14 @@ def test_each_seated_child_counts_the_tables_game_from_their_own_side(make_store
     store = a.storage
     before = {p.id: store.progress_version(p.id) for p in (ana, leo, mia)}
     marks = {p.id: store.finished_games_mark(p.id) for p in (ana, leo, mia)}
-    assert set(marks.values()) == {(0, 0)}
+    assert set(marks.values()) == {(0, 0, 0)}
     _play_to_the_end(a, b)
     assert a.game.is_over
     # What the "just right" level is keyed by moves for each child who sat, not for Mia.
+    game = a.table.game_id
     assert store.finished_games_mark(ana.id) == store.finished_games_mark(leo.id) == (
-        1, a.table.game_id)
-    assert store.finished_games_mark(mia.id) == (0, 0)
+        1, game, game)
+    assert store.finished_games_mark(mia.id) == (0, 0, 0)
     game_id = a.table.game_id
     winner = store.get_game(game_id).winner
     assert winner in (0, 1)

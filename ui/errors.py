@@ -143,7 +143,8 @@ def friendly_fragment(fn: F | None = None, /, *,
     ``run_every`` is kept by the page, not by Streamlit's own fragment timer
     (:mod:`ui.ticker`): the part looks again every ``run_every`` seconds once no run is
     under way and nobody has touched the page for a moment. Streamlit's timer, landing
-    just behind a tap's run, could lose the tap's answer on the screen.
+    just behind a tap's run, could lose the tap's answer on the screen. The timer's key
+    is the function's name: a timed part is drawn once on a page.
 
     ``tests/test_layers.py`` fails on a bare ``st.fragment`` anywhere else: the class's
     open tables, a bare ``run_every`` fragment, went English after the first tick.
@@ -170,8 +171,9 @@ def friendly_fragment(fn: F | None = None, /, *,
             with friendly_errors():
                 result = body(*args, **kwargs)
             # Its timer last, out of the page's flow (a part's first element is its own).
-            # A part that failed keeps it; one that reran the page (st.rerun) or stopped it
-            # gets it from the run that follows.
+            # A part that failed keeps it; one that reran the page (st.rerun) gets it from
+            # the run that follows; one that stopped the page (a damaged database: the
+            # page says so) has none until the page is opened again.
             if run_every is not None:
                 look_again_every(run_every, key=timer_key)
             return result

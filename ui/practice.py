@@ -209,7 +209,7 @@ class GamesVersion(NamedTuple):
     database: str | None
     profile_id: int
     created_at: datetime | None
-    finished: tuple[int, int]
+    finished: tuple[int, int, int]
 
 
 def games_version(version: DataVersion) -> GamesVersion:

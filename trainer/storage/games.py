@@ -311,17 +311,19 @@ class GameStore(Database):
         return [RoundResult(r.round_no, json.loads(r.points), aware(r.created_at))
                 for r in rows]
 
-    def finished_games_mark(self, profile_id: int) -> tuple[int, int]:
+    def finished_games_mark(self, profile_id: int) -> tuple[int, int, int]:
         """How many finished games :meth:`finished_games` reads from (the profile's own
-        and the tables' it sat at) and the newest one's id, in one query: it moves when
-        a game finishes or one is deleted, never with a quick fact or a puzzle, so what
-        is computed from finished games only (the "just right" strength) is keyed by it
-        and not computed again after every answer (issue 32)."""
+        and the tables' it sat at), the newest one's id and the sum of their ids, in one
+        query: it moves when a game finishes or one is deleted (the sum: one deleted and
+        an older one finished between two reads), never with a quick fact or a puzzle,
+        so what is computed from finished games only (the "just right" strength) is
+        keyed by it and not computed again after every answer (issue 32)."""
         with self.engine.connect() as conn:
-            row = conn.execute(sa.select(sa.func.count(), sa.func.max(games.c.id))
+            row = conn.execute(sa.select(sa.func.count(), sa.func.max(games.c.id),
+                                         sa.func.sum(games.c.id))
                                .where(games_of(profile_id) & (games.c.status == "finished"))
                                ).one()
-        return int(row[0] or 0), int(row[1] or 0)
+        return int(row[0] or 0), int(row[1] or 0), int(row[2] or 0)
 
     def finished_games(self, profile_id: int, limit: int = 200
                        ) -> list[tuple[GameRow, list[RoundResult]]]:

@@ -14,13 +14,7 @@ So the beat is kept in the page (``board_assets/ticker.js``, an invisible
 ``st.components.v2`` component drawn at the end of each of the part's runs): it asks for
 the part's run only when the app has no run under way and nobody has touched the page
 for 1.5 s. A tap's answer is never overtaken by a look, and a child tapping away is not
-slowed by the parts' looks; an untouched tablet looks on the same beat as before. The
-part's fence takes no room while the timer is all it holds.
-
-A server that no longer knows the page's parts (restarted, or the tablet slept past the
-session's lifetime) drops a part's rerun without a word; Streamlit's own timer made the
-browser ask for a whole run when it reconnected. So a look that brings no run of its
-part within 6 s, the page idle, reloads the page.
+slowed by the parts' looks; an untouched tablet looks on the same beat as before.
 """
 
 from __future__ import annotations
@@ -46,11 +40,6 @@ def _looked() -> None:
 def look_again_every(seconds: float, *, key: str) -> None:
     """Draw the timer of the fragment this runs in: that fragment runs again every
     ``seconds`` once the page is idle (see the module doc). Call it in each of the
-    fragment's runs; ``key`` unique on the page (one timer per part: a part drawn twice
-    on one page needs two keys). Each run is numbered: a look that brought no run of its
-    part (a server that no longer knows the page's parts, after a restart) reloads the
-    page, as Streamlit's own timer got a whole new run at the reconnection."""
-    runs = st.session_state.get(f"{key}-runs", 0) + 1
-    st.session_state[f"{key}-runs"] = runs
-    _TICKER(key=key, data={"every_ms": round(seconds * 1000), "run": runs},
-            on_tick_change=_looked, width="content", height="content")
+    fragment's runs; ``key`` unique on the page."""
+    _TICKER(key=key, data={"every_ms": round(seconds * 1000)}, on_tick_change=_looked,
+            width="content", height="content")

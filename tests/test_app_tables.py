@@ -643,7 +643,8 @@ STREAMLIT_TIMER = "streamlit's own timer"
 def _timers(monkeypatch) -> list[tuple[float, str]]:
     """The fragment timers the app's runs ask the browser for: (seconds, fragment id),
     each drawn by ui.ticker in the fragment it reruns; Streamlit's own, should any part
-    ask for one, as (seconds, STREAMLIT_TIMER) (none must: tests/test_app_tablets.py)."""
+    ask for one, as (seconds, STREAMLIT_TIMER) (only the page's wake after a restart
+    does: tests/test_app_tablets.py)."""
     from streamlit.runtime.scriptrunner_utils.script_run_context import (
         ScriptRunContext,
         ThreadState,

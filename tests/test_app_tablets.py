@@ -108,7 +108,9 @@ def test_a_pupils_timers_are_kept_by_the_page_never_by_streamlit(monkeypatch) ->
     """Streamlit's own fragment timer, landing behind a tap's run, could lose the tap's
     answer on the screen (docs/CLASSROOM.md, "Timers kept by the page"): a pupil's page
     draws its timers (the visit's watch, the "playing together" notice) with ui.ticker
-    and asks Streamlit for none."""
+    and asks Streamlit for one only: the page's wake after a restart, on a beat that
+    never comes in a visit (tests/test_browser_restart.py)."""
+    from ui.ticker import WAKE_TIMER_SECONDS
     from ui.together_notice import NOTICE_SECONDS
 
     asked = _timers(monkeypatch)
@@ -118,7 +120,9 @@ def test_a_pupils_timers_are_kept_by_the_page_never_by_streamlit(monkeypatch) ->
     at.switch_page(PLAY).run()  # the notice is on every page but My class
     assert_ok(at)
     assert {every for every, _ in asked} >= {WATCH_SECONDS, NOTICE_SECONDS}
-    assert STREAMLIT_TIMER not in {fid for _, fid in asked}
+    streamlits = [every for every, fid in asked if fid == STREAMLIT_TIMER]
+    assert streamlits and set(streamlits) == {WAKE_TIMER_SECONDS}  # one for each run
+    assert WAKE_TIMER_SECONDS >= 6 * 60 * 60  # never rings behind a tap in a visit
     assert all(fid for _, fid in asked)  # each drawn inside the fragment it reruns
 
 

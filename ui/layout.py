@@ -19,6 +19,7 @@ from .fit import FIT_STYLE
 from .menu_closer import close_menu_after_pick
 from .session import current_profile, pop_flash, save_language
 from .streamlit_words import translate_streamlit_words
+from .ticker import wake_after_a_restart
 from .voice_component import listen_for_first_tap
 
 __all__ = ["sidebar", "show_flash", "require_profile",
@@ -139,6 +140,7 @@ def sidebar() -> None:
     listen_for_first_tap()  # speech and sounds wait for a tap on the page (issue 23)
     translate_streamlit_words(current_language())  # Streamlit's English words (issue 33)
     close_menu_after_pick()  # a narrow screen's menu closes on a pick (issue 29)
+    wake_after_a_restart()  # a tap after the server restarted is answered
 
 
 #: Message parameters that hold a name someone typed (a nickname, a player's name).

@@ -43,3 +43,28 @@ def look_again_every(seconds: float, *, key: str) -> None:
     fragment's runs; ``key`` unique on the page."""
     _TICKER(key=key, data={"every_ms": round(seconds * 1000)}, on_tick_change=_looked,
             width="content", height="content")
+
+
+#: Seconds: Streamlit's own timer that :func:`wake_after_a_restart` keeps. Twelve hours
+#: never ring in a visit (and stay below a browser's longest interval, about 24.8 days).
+WAKE_TIMER_SECONDS = 12 * 60 * 60
+
+
+@st.fragment(run_every=WAKE_TIMER_SECONDS)
+def _wake_timer() -> None:
+    """Draws nothing: only its timer counts (see :func:`wake_after_a_restart`)."""
+
+
+def wake_after_a_restart() -> None:
+    """Keep the page going on after its server restarted (a crash, an update, a replica
+    replaced, a tablet that slept past its session). Call it in every whole run.
+
+    Streamlit's page reconnects by itself to a new server session that knows none of the
+    page's parts, so a tap inside one (a quick fact's number, a puzzle's set, the board)
+    asks for a run that session cannot do, and the page stayed frozen at its last screen
+    until a tap outside every part. At the reconnection Streamlit 1.67's page asks for a
+    whole run itself only when it holds one of Streamlit's own fragment timers (or its
+    last run was a part's). This is one, on a beat that never comes in a visit: the
+    page's own timers (:func:`look_again_every`) do the looking, and Streamlit's never
+    rings behind a tap's run."""
+    _wake_timer()

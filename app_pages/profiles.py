@@ -17,10 +17,18 @@ from ui.profiles import (
     show_pin_form,
 )
 from ui.session import current_profile, pin_asked, storage, url_names_another_profile
+from ui.speaker import speaker_button, who_is_playing_said
 
 go_to_first_lesson()  # a child just created starts with lesson 1, level 1
 welcome_after_skip()
+# Pupils of a class sign in on "My class" (their picture and PIN), not here.
+managed = storage().managed_profile_ids()
+profiles = [p for p in storage().list_profiles() if p.id not in managed]
 st.title(t("profiles_title"))
+# The first page of a shared tablet, said aloud for a child who reads slowly: the
+# question, the names to tap, and how a new player starts.
+speaker_button(who_is_playing_said([p.nickname for p in profiles], bool(managed)),
+               key="who_speaker")
 language_picker()
 show_flash()
 
@@ -44,9 +52,6 @@ if locked is not None:
     show_pin_form(locked)
     st.button(t("pin_cancel"), key="pin_cancel", on_click=pin_cancelled)
 
-# Pupils of a class sign in on "My class" (their picture and PIN), not here.
-managed = storage().managed_profile_ids()
-profiles = [p for p in storage().list_profiles() if p.id not in managed]
 if managed:
     st.page_link("app_pages/my_class.py", label=t("go_my_class"), icon="🏫")
 if profiles:

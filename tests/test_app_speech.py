@@ -151,3 +151,23 @@ def test_a_puzzle_reads_a_hint_asked_and_its_result_by_themselves() -> None:
     assert "✅" not in speech["feedback"] and "!." not in speech["feedback"]
     heard = component_data(at, "escoba_speaker", f"result_speaker_{puzzle.id}")
     assert heard is not None and heard["text"] == speech["feedback"]
+
+
+def test_whos_playing_says_its_question_the_names_and_how_to_start() -> None:
+    """The first page of a shared tablet, on its 🔊 for a child who reads slowly: the
+    question, the names to tap (a class's pupils are not among them: they are sent to
+    My class), how a new player starts; in the browser's language."""
+    at = new_app()
+    said = component_data(at, "escoba_speaker", "who_speaker")["text"]
+    assert said.startswith("Who's playing?") and "Tap your name" not in said
+    assert said.endswith("New here? Write a nickname, pick a picture, then tap "
+                         "“Create my profile”.")
+    db = store()
+    db.create_profile("Noa", "🦊")
+    db.create_profile("Leo", "🐢")
+    _class(db, "Ms Ruiz", "3B", "Mateo", ["4821"])
+    at = new_app("es-ES")
+    said = component_data(at, "escoba_speaker", "who_speaker")["text"]
+    assert said.startswith("¿Quién juega? Toca tu nombre: Leo, Noa.")
+    assert "Mateo" not in said and t("go_my_class", "es") in said
+    assert said.endswith("toca «Crear mi perfil».")

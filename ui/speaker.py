@@ -39,7 +39,8 @@ from .session import (
 )
 
 __all__ = ["VoiceSettings", "voice_settings", "save_sound", "board_speech", "lesson_speech",
-           "show_voice_settings", "speaker_button", "said_speaker", "VOICE_DEFAULTS"]
+           "show_voice_settings", "speaker_button", "said_speaker", "VOICE_DEFAULTS",
+           "who_is_playing_said"]
 
 _ASSETS = Path(__file__).with_name("board_assets")
 _SPEAKER = st.components.v2.component(
@@ -160,6 +161,19 @@ def speaker_button(text: str, *, key: str) -> None:
     _SPEAKER(key=key, data={"text": text, "lang": lang_tag(current_language()),
                             "label": t("speech.listen"), "sound": voice.sound},
              width="content", height="content")
+
+
+def who_is_playing_said(nicknames: Sequence[str], in_a_class: bool) -> str:
+    """What "Who's playing?" says on its 🔊: the question, the names to tap (as typed:
+    nicknames are not markup here), where a class's pupils sign in, how a new player
+    starts."""
+    parts = [t("profiles_title")]
+    if nicknames:
+        parts.append(f"{t('pick_profile')}: {', '.join(nicknames)}.")
+    if in_a_class:
+        parts.append(f"{t('go_my_class')}.")
+    parts.append(t("speech.who_new", button=t("create_profile")))
+    return speakable(" ".join(parts), current_language(), deck_of())
 
 
 def said_speaker(said: Sequence[tuple[str, Message]] | None, *, key: str,

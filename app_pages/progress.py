@@ -7,6 +7,7 @@ import streamlit as st
 from puzzles import CAPTURE_SUMS
 from trainer import charts
 from trainer.i18n import t
+from trainer.speech import speakable
 from ui import progress
 from ui.downloads import csv_style_choice, table_buttons
 from ui.i18n import current_language
@@ -21,6 +22,8 @@ from ui.practice import (
     progress_contents,
     today,
 )
+from ui.session import deck_of
+from ui.speaker import speaker_button
 
 profile = require_profile()
 st.title(t("progress_title"))
@@ -30,6 +33,7 @@ counts = progress_contents(version)
 if not counts.attempts and not counts.finished_games and not counts.lessons:
     # A new child: one friendly sentence and where to start, not a page of empty charts.
     st.info(t("ch_empty_new"), icon="🌱")
+    speaker_button(speakable(t("ch_empty_new"), deck=deck_of()), key="ch_empty_speaker")
     st.page_link("app_pages/lessons.py", label=t("nav_lessons"), icon="🎓")
     st.page_link("app_pages/puzzles.py", label=t("nav_puzzles"), icon="🧩")
     st.page_link("app_pages/daily.py", label=t("nav_daily"), icon="📅")

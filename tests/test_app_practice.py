@@ -401,6 +401,8 @@ def test_progress_charts_carry_the_childs_data() -> None:
     pid = profile_id(at)
     at.switch_page("app_pages/progress.py").run()
     assert any("Play a few puzzles" in i.value for i in at.info)   # a new child
+    said = component_data(at, "escoba_speaker", "ch_empty_speaker")["text"]
+    assert "Play a few puzzles" in said  # and on its 🔊
     assert not at.get("plotly_chart")
     # Quick facts: 7 + 8 three times fast and right; a puzzle; a daily; a game.
     at.switch_page("app_pages/quick_facts.py").run()
@@ -665,6 +667,14 @@ def test_my_progress_answers_a_parents_three_questions_in_their_language(
     named = [f"{a}{'+' if op == '+' else '-'}{b}"
              for a, op, b in re.findall(r"(\d+)\s([+−])\s(\d+)", line)]
     assert named
+    # The same sentences on its 🔊, for a child who reads slowly: facts as said aloud.
+    lang = locale[:2]
+    said = component_data(at, "escoba_speaker", "ps_speaker")["text"]
+    assert said.startswith(t("ps_title", lang)) and knows in said and practise in said
+    plus = t("speech.plus", lang)
+    assert all(f"{a} {plus} {b}" in said for a, b in (f.split("+") for f in named
+                                                      if "+" in f)), said
+    assert not re.search("[🧠🎯📈]", said)
     # "practise these": Quick facts opens on a round of exactly the facts named
     at.button(key="ps_practise").click().run()
     assert_ok(at)

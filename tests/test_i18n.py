@@ -118,6 +118,7 @@ SAME_AS_ENGLISH["es"] |= {"speech.word.escoba", "speech.word.escobas", "speech.w
 SAME_AS_ENGLISH["es"] |= {"tablets.minutes"}
 # issue 27: words
 SAME_AS_ENGLISH["es"] |= {"pic.cactus"}  # el cactus: the word is the same
+SAME_AS_ENGLISH["de"] |= {"speech.minus"}  # "15 minus 7": German says minus too
 # issue 28: Italian keeps the game's name, ¡renuncio!, mesa abierta (both explained in the
 # glossary) and the rule presets' names (Setenta: the name of the Argentine game, its
 # countries written alike), an Italian voice reads "setenta" and "renuncio" as written, and

@@ -14,7 +14,7 @@ from escoba import Card, Deck
 from escoba.cards import CARDS
 from lessons import load_stages
 from trainer.cards import deck_for_game
-from trainer.i18n import LANGUAGES, card_name, placeholders, t
+from trainer.i18n import LANGUAGES, card_name, format_list, placeholders, t
 from trainer.lessons import LessonRunner, Message
 from trainer.speech import (
     GAME_WORDS,
@@ -26,6 +26,7 @@ from trainer.speech import (
     spoken_message,
     spoken_t,
 )
+from trainer.text import fact_text
 
 #: The catalogs a child hears: the app, the lessons, and the pupil's My class page.
 SPOKEN_DOMAINS = ("messages", "lessons", "classroom")
@@ -130,6 +131,21 @@ def test_every_card_of_every_deck_has_a_spoken_name(lang: str) -> None:
     ("it", "8 più 7 fa 15"), ("zh", "8 加 7 等于 15")])
 def test_a_sum_is_said_as_a_child_says_it(lang: str, said: str) -> None:
     assert speakable("8 + 7 = 15 ✓", lang) == said
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("en", "15 minus 7, 1 plus 9, and 2 plus 8"), ("es", "15 menos 7, 1 más 9 y 2 más 8"),
+    ("de", "15 minus 7, 1 und 9 und 2 und 8"), ("it", "15 meno 7, 1 più 9 e 2 più 8"),
+    ("zh", "15 减 7、1 加 9和2 加 8")])
+def test_a_list_of_facts_is_said_as_a_child_says_it(lang: str, said: str) -> None:
+    """My progress's "practise next" on its 🔊: facts as trainer.text.fact_text writes
+    them, in the language's list (Chinese puts no space before its last fact)."""
+    facts = format_list([fact_text(f) for f in ("15-7", "1+9", "2+8")], lang)
+    assert speakable(facts, lang) == said
+
+
+def test_a_sum_inside_a_word_or_a_number_is_left_alone() -> None:
+    assert speakable("x2 + 3 and 1.5 + 2", "en") == "x2 + 3 and 1.5 + 2"
 
 
 @given(st.lists(st.integers(1, 10), min_size=2, max_size=5), st.sampled_from(sorted(LANGUAGES)),

@@ -61,7 +61,13 @@ GAME_WORDS: tuple[tuple[str, str], ...] = (
     ("renuncio", "speech.word.renuncio"),
 )
 
-_SUM = re.compile(r"(?<![\w.])((?:\d+|\?|🃏)(?:\s*\+\s*(?:\d+|\?|🃏))+)(?:\s*=\s*(\d+|\?))?")
+#: Not inside a word or a number ("x2", "1.5"); a Chinese character before it is not a
+#: word of the sum ("1 加 9和2 + 8": Chinese has no space before a list's last fact).
+_NOT_AFTER = r"(?<![.]|[^\W\u2e80-\u9fff\uf900-\ufaff])"
+_SUM = re.compile(_NOT_AFTER
+                  + r"((?:\d+|\?|🃏)(?:\s*\+\s*(?:\d+|\?|🃏))+)(?:\s*=\s*(\d+|\?))?")
+#: A fact taken away, as trainer.text.fact_text writes it: "15 − 7" (the minus sign).
+_DIFFERENCE = re.compile(_NOT_AFTER + r"(\d+)\s*−\s*(\d+)")
 _EQUALS = re.compile(r"(?<=\w)\s*=\s*(?=\d)")
 _MARKDOWN = re.compile(r"\*\*|__|`")
 _SPACES = re.compile(r"\s+")
@@ -194,6 +200,8 @@ def speakable(text: str, lang: str | None = None, deck: Deck = Deck.SPANISH) -> 
         return said
 
     text = _SUM.sub(a_sum, text)
+    text = _DIFFERENCE.sub(lambda m: f"{m.group(1)} {t('speech.minus', lang)} {m.group(2)}",
+                           text)
     text = _EQUALS.sub(f" {makes} ", text)  # "7 = 21", "As = 16": what a card counts
     for word, said in _game_words(lang):
         text = word.sub(said, text)

@@ -19,6 +19,7 @@ from puzzles.practice import streaks
 from trainer import charts
 from trainer.i18n import format_list, format_number, format_percent, t
 from trainer.progress_summary import TREND_ANSWERS, ParentSummary, parent_summary
+from trainer.speech import speakable
 from trainer.text import md_escape
 
 from .practice import (
@@ -36,7 +37,8 @@ from .practice import (
     progress_contents,
     start_quick_facts,
 )
-from .session import storage
+from .session import deck_of, storage
+from .speaker import speaker_button
 
 __all__ = ["practice_charts", "games_charts", "mastery_chart", "show_chart", "show_part",
            "SECTIONS", "show_lessons_table", "summary_of", "show_summary"]
@@ -127,6 +129,9 @@ def show_summary(profile_id: int, capture_sum: int, practise: bool = True) -> No
     with st.container(border=True, key="ps_summary"):
         st.markdown(f"**{t('ps_title')}**")
         st.markdown("  \n".join(md_escape(line) for line in lines))
+        # Said aloud for a child who reads slowly (the facts as a child says them).
+        speaker_button(speakable(f"{t('ps_title')}. " + " ".join(lines), deck=deck_of()),
+                       key="ps_speaker")
         if practise and summary.practise and st.button(
                 t("ps_practise_button"), key="ps_practise", icon="⚡", type="primary"):
             start_quick_facts(list(summary.practise), capture_sum)

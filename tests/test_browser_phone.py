@@ -311,3 +311,30 @@ def test_a_picture_tapped_again_stays_chosen(server, browser_type_launch_args) -
         _wait_idle(page)
         page.wait_for_timeout(300)
         assert chosen.count() == 1 and chosen.first.inner_text() == first
+
+
+# Every list to choose from on the page: [its box's height, its words' size in px].
+_SELECTS_JS = """() => [...document.querySelectorAll('[data-testid=stSelectbox] [role=group]')]
+  .map((g) => [g.getBoundingClientRect().height,
+               parseFloat(getComputedStyle(g.querySelector('input')).fontSize)])"""
+
+
+def test_plays_lists_are_a_fingers_size_on_a_phone(server, browser_type_launch_args) -> None:  # noqa: F811,E501
+    """Found trying Play's new game as a child: its lists (the rules, the computer's
+    level) were 38 px tall with 14 px words, and their choices 40 px: below a finger's
+    44 px, and a phone's browser zooms in on a box whose words are under 16 px."""
+    url, db = server
+    profile = _new_child(db, "Lis", "🐞")
+    with _touch_phone(browser_type_launch_args) as page:
+        page.goto(f"{url}/play?p={profile}")
+        page.get_by_role("button", name=t("start_game", "en")).wait_for()
+        _wait_idle(page)
+        selects = page.evaluate(_SELECTS_JS)
+        assert len(selects) >= 2, selects  # the rules, the computer's level
+        assert all(height >= 44 and size >= 16 for height, size in selects), selects
+        page.locator("[data-testid=stSelectbox] [role=group]").first.tap()
+        page.get_by_role("option").first.wait_for()
+        heights = page.evaluate("""() => [...document.querySelectorAll('[role=option]')]
+          .map((o) => o.getBoundingClientRect().height)""")
+        page.screenshot(path=str(_artifact("35-phone-play-list-open.png")))
+        assert heights and min(heights) >= 44, heights

@@ -44,6 +44,15 @@ FIT_STYLE = """
   display: inline-flex; align-items: center; justify-content: center; }
 [data-testid="stTextInput"] [data-testid="stWidgetLabel"] { margin-bottom: 8px; }
 [data-testid="stFormSubmitButton"] button { min-height: 3rem; font-size: 1.1rem; }
+/* A list to choose from (Play's level and rules, a worksheet's kind) as tall as a text
+   box, and each of its choices a finger's height (Streamlit draws them 38-40 px). */
+[data-testid="stSelectbox"] [role="group"], [data-testid="stMultiSelect"] [role="group"] {
+  min-height: 48px; }
+[data-testid="stSelectbox"] [role="group"] > input,
+[data-testid="stSelectbox"] [role="group"] > button { min-height: 46px; }
+[role="listbox"] [role="option"] { min-height: 44px; font-size: 1rem; }
+/* Its words as large as the page's (at 14 px a phone's browser zooms in on a tap). */
+[data-testid="stSelectbox"] [role="group"] > input { font-size: 1rem; }
 /* Quiet buttons ("More help") are still a finger's size. */
 [data-testid="stBaseButton-tertiary"] { min-height: 44px; min-width: 44px; }
 /* Links that are a child's way in ("New to Escoba? Start here!", the sidebar's pages). */

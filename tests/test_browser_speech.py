@@ -31,7 +31,7 @@ from tests.test_browser import (  # noqa: F401 (fixtures)
 )
 from trainer.i18n import t
 from trainer.lessons import LessonRunner
-from trainer.speech import spoken_message
+from trainer.speech import speakable, spoken_message
 from trainer.storage import Storage
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -348,3 +348,31 @@ def test_the_score_what_happened_and_the_hint_can_be_heard_in_play(
             assert box and box["width"] >= 44 and box["height"] >= 44
         page.screenshot(path="test-artifacts/23-play-speakers-390.png")
         assert requests.outside() == set()
+
+
+@pytest.mark.parametrize("lang", ["es", "zh"])
+def test_whos_playing_and_my_progress_can_be_heard_on_a_phone(
+        server, browser_type_launch_args, lang: str) -> None:  # noqa: F811
+    """A child who reads slowly, on a phone: the first page's 🔊 says the question, the
+    names to tap and how to start; My progress's says a new child's first sentence.
+    Both in the page's language, only when tapped."""
+    url, db = server
+    store = Storage(sa.create_engine(f"sqlite:///{db}"))
+    nickname = f"Rosa{lang}"
+    profile = store.create_profile(nickname, "🦊", settings={"lang": lang}).id
+    with _device(browser_type_launch_args, lang, ALL_VOICES, size=(390, 844)) as (_c, page):
+        page.goto(url)
+        page.get_by_role("heading", name=t("profiles_title", lang)).wait_for()
+        _wait_idle(page)
+        speaker = page.locator(".st-key-who_speaker .eb-speak")
+        speaker.click()
+        page.wait_for_function("() => window.__speech.spoken.some((u) => u.text)")
+        (said,) = _spoken(page)
+        assert said["text"].startswith(t("profiles_title", lang)), said
+        assert nickname in said["text"] and said["tapped"] is True
+        assert said["lang"].startswith(lang)
+        page.screenshot(path=f"test-artifacts/who-speaker-{lang}.png")
+        page.goto(f"{url}/progress?p={profile}")
+        page.locator(".st-key-ch_empty_speaker .eb-speak").click()
+        first = speakable(t("ch_empty_new", lang), lang)
+        _wait_spoken(page, first)

@@ -319,7 +319,7 @@ _SELECTS_JS = """() => [...document.querySelectorAll('[data-testid=stSelectbox] 
                parseFloat(getComputedStyle(g.querySelector('input')).fontSize)])"""
 
 
-def test_plays_lists_are_a_fingers_size_on_a_phone(server, browser_type_launch_args) -> None:  # noqa: F811,E501
+def test_plays_lists_are_a_fingers_size_on_a_phone(server, browser_type_launch_args) -> None:  # noqa: F811
     """Found trying Play's new game as a child: its lists (the rules, the computer's
     level) were 38 px tall with 14 px words, and their choices 40 px: below a finger's
     44 px, and a phone's browser zooms in on a box whose words are under 16 px."""

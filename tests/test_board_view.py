@@ -76,6 +76,15 @@ def test_an_action_of_a_kind_this_board_does_not_offer_is_refused() -> None:
     assert read_action(raw, POS) == BoardAction("renuncio")
 
 
+def test_a_puzzles_hint_from_the_bar_carries_nothing_chosen() -> None:
+    """The bar's 💡 sends the cards chosen so far too: a hint names no card."""
+    raw = {"kind": "hint", "position": POS, "card": "7o", "take": ["5e"], "think_ms": 900}
+    assert read_action(raw, POS, kinds=("add", "hint")) == BoardAction("hint")
+    assert isinstance(read_action(raw, POS, kinds=("play",)), BoardRefusal)  # not on Play
+    stale = read_action({**raw, "position": "g1:1:3:0"}, POS, kinds=("hint",))
+    assert isinstance(stale, BoardRefusal) and stale.stale
+
+
 def test_a_well_formed_action_names_real_cards_in_order() -> None:
     said = read_action({"kind": "play", "position": POS, "card": "7o", "take": ["5e", "3c"]},
                        POS)
@@ -89,7 +98,7 @@ _codes = st.sampled_from([str(c) for c in CARDS[:40]] + ["J1", "11o", "", "7"])
 
 
 @settings(max_examples=300, deadline=None)
-@given(kind=st.sampled_from(["play", "add", "renuncio", "x", None]),
+@given(kind=st.sampled_from(["play", "add", "renuncio", "hint", "x", None]),
        card=st.none() | _codes, take=st.lists(_codes, max_size=6) | _json,
        extra=st.dictionaries(st.text(max_size=5), _json, max_size=3))
 def test_whatever_arrives_is_an_action_or_a_refusal_never_an_exception(

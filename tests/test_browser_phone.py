@@ -294,6 +294,33 @@ def test_a_puzzle_opens_with_its_cards_in_sight(server, browser_type_launch_args
         assert cards_bottom <= bar_top + 1, (cards_bottom, bar_top)
 
 
+def test_a_puzzles_hint_is_in_reach_on_a_phone(server, browser_type_launch_args) -> None:  # noqa: F811
+    """Found trying Puzzles as a child on a phone: the 💡 was under the board, below the
+    first screen. It is in the board's bar beside "Add this set", in sight as the puzzle
+    opens and whole; one tap and the hint is given (the cards it names glow)."""
+    url, db = server
+    profile = _new_child(db, "Hiu", "🦉")
+    with _touch_phone(browser_type_launch_args) as page:
+        page.goto(f"{url}/puzzles?p={profile}")
+        page.locator(".eb-card").first.wait_for()
+        _wait_idle(page)
+        page.wait_for_timeout(900)  # the board's second look, and a smooth scroll
+        hint = page.locator(".eb-hint")
+        assert hint.get_attribute("aria-label") == t("pz_hint", "en")
+        box = hint.bounding_box()
+        assert box and box["y"] >= 0 and box["y"] + box["height"] <= PHONE[1], box
+        assert box["height"] >= 44 and box["width"] >= 44, box
+        play = page.locator(".eb-play").bounding_box()
+        assert play and abs(play["y"] - box["y"]) < 2, (play, box)  # one row
+        # Only one way to ask for it where the board works.
+        assert page.get_by_role("button", name=t("pz_hint", "en")).count() == 1
+        page.screenshot(path=str(_artifact("35-phone-puzzle-hint-in-bar.png")))
+        hint.tap()
+        page.locator(".eb-card.eb-lit").first.wait_for()
+        _wait_idle(page)
+        page.screenshot(path=str(_artifact("35-phone-puzzle-hint-given.png")))
+
+
 def test_a_picture_tapped_again_stays_chosen(server, browser_type_launch_args) -> None:  # noqa: F811
     """Found trying it as a child: tapping the picture already chosen for a new profile
     unchose it on screen (the profile still got it), and she no longer knew which was

@@ -60,8 +60,9 @@ __all__ = ["BoardAction", "BoardRefusal", "read_action", "move_key", "card_faces
 
 #: The actions a board can send: a move (``play``), a puzzle's set (``add``), ¡renuncio!,
 #: a lesson's single tap on a card (``tap``: "tap the card worth 8"), and ``advance``:
-#: "on to the next level" after a finished level was played out (``ui.celebrate``).
-ACTION_KINDS = ("play", "add", "renuncio", "tap", "advance")
+#: "on to the next level" after a finished level was played out (``ui.celebrate``), and
+#: a puzzle's ``hint`` (its button in the board's bar).
+ACTION_KINDS = ("play", "add", "renuncio", "tap", "advance", "hint")
 #: A selection never holds more table cards than a deck has cards.
 MAX_TAKE = 42
 #: A card code as the board sends it ("7o", "10b", "J1"): short ASCII, checked again by
@@ -137,7 +138,7 @@ def read_action(raw: Any, position: str, *, kinds: Sequence[str] = ACTION_KINDS
         return bad
     if sent_position != position:
         return BoardRefusal("board_stale")
-    if kind == "advance":
+    if kind in ("advance", "hint"):  # nothing chosen: a level's next step, a puzzle's hint
         return BoardAction(kind)
     card_code = None if kind == "renuncio" else raw.get("card")
     card = None if card_code is None else _card(card_code)

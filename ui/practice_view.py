@@ -253,10 +253,14 @@ def _on_board_add(slot: str, record: Recorder, raw: Any) -> None:
     state = state_of(slot)
     if state is None or state.done:
         return
-    action = read_action(raw, puzzle_position(state.puzzle, len(state.items)), kinds=("add",))
+    action = read_action(raw, puzzle_position(state.puzzle, len(state.items)),
+                         kinds=("add", "hint"))
     if isinstance(action, BoardRefusal):
         if not action.stale:
             state.feedback.append(Feedback("error", action.key))
+        return
+    if action.kind == "hint":
+        _hint(slot)
         return
     with state.kept_only_if_saved():  # a set not saved is not shown as found
         state.add(str(action.card) if action.card is not None else None,
@@ -302,6 +306,8 @@ def show_puzzle(slot: str, puzzle: Puzzle, record: Recorder,
                         lit=_lit(state), done=state.done)
     if puzzle.kind == "best-move":
         data["buttons"]["play"] = t("pz_play_move")
+    if not state.done:  # in the bar beside "Add this set": on a phone's first screen
+        data["buttons"].update(hint=t("pz_hint_short"), hint_name=t("pz_hint"))
     # With "read aloud" on, the goal is read by itself once a puzzle, and what the
     # child's latest action brought once (a try's line, a hint, the result), as in a
     # lesson: a child who reads slowly is alone with the puzzle.
@@ -333,9 +339,9 @@ def show_puzzle(slot: str, puzzle: Puzzle, record: Recorder,
     if not board_loaded():
         with fallback_choosers(f"board_fallback_{slot}"):
             _fallback_controls(slot, state, record, deck, values)
+    if puzzle.kind == "best-move":
+        return state  # its one move is played on the board: nothing to finish by hand
     with st.container(horizontal=True, key=f"{slot}_tools"):
-        st.button(t("pz_hint"), key=f"{slot}_hint", on_click=_hint, args=(slot,),
-                  help=t("pz_hint_help"), use_container_width=True)
         if puzzle.kind in ONE_CARD_KINDS:
             st.button(t("pz_none"), key=f"{slot}_none", on_click=_finish_now,
                       args=(slot, record, True), use_container_width=True)
@@ -362,6 +368,9 @@ def _fallback_controls(slot: str, state: PuzzleSession, record: Recorder, deck: 
     verb, ready = _set_label(slot, state)
     st.button(verb, key=f"{slot}_add", type="primary", on_click=_add, args=(slot, record),
               disabled=not ready, use_container_width=True)
+    # The board's bar has it where the board works (on a phone's first screen).
+    st.button(t("pz_hint"), key=f"{slot}_hint", on_click=_hint, args=(slot,),
+              help=t("pz_hint_help"), use_container_width=True)
 
 
 def _latest_said(slot: str, state: PuzzleSession, deck: Deck, answers_shown: bool,

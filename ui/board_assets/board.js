@@ -206,6 +206,7 @@ function render(root, data, st) {
       <div class="eb-warn" role="status" aria-live="polite" hidden></div>
       <div class="eb-buttons"><button type="button" class="eb-play" data-action="${esc(b.action || "play")}">${esc(b.play)}</button>
       ${b.renuncio ? `<button type="button" class="eb-renuncio" data-action="renuncio">${esc(b.renuncio)}</button>` : ""}
+      ${b.hint ? `<button type="button" class="eb-hint" data-action="hint" aria-label="${esc(b.hint_name || b.hint)}" title="${esc(b.hint_name || b.hint)}">${esc(b.hint)}</button>` : ""}
       </div></div><div class="eb-bar-end" aria-hidden="true"></div>`);
   }
   if (data.events.length) parts.push(`<div class="eb-band eb-after">${eventsBox(data, fresh, step)}</div>`);

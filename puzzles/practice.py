@@ -55,7 +55,8 @@ from .rng import Rng
 __all__ = ["Attempt", "FactAnswer", "attempt_answers", "answers_from_rows", "quick_fact",
            "quick_facts_set",
            "quick_fact_for", "quick_fact_key", "puzzle_for", "for_me_quick_facts", "for_me_puzzle",
-           "practice_candidates", "askable_facts", "puzzle_candidates", "suggested_level",
+           "practice_candidates", "askable_facts", "assignable_facts", "one_per_question",
+           "weakest_questions", "puzzle_candidates", "suggested_level",
            "streaks", "FOR_ME_KINDS", "for_me_kinds", "ForMePath", "LevelWalk"]
 
 #: The kinds "for me" draws puzzles from (best-move exercises judgement, not facts).
@@ -328,22 +329,44 @@ def puzzle_candidates(capture_sum: int = 15) -> list[str]:
             if "-" in f or sum(map(int, f.split("+"))) <= capture_sum]
 
 
+def one_per_question(facts: Iterable[str], capture_sum: int = 15) -> list[str]:
+    """``facts`` in their order, each quick question once: two facts can be one question
+    (``15-7`` and ``7+8`` are both ``7 + ? = 15``), and the first of them stands for it.
+    A child asked it twice in a row read it as a mistake; a teacher who picked "7 + 8"
+    beside "7 + ? = 15" saw the same question asked twice and the assignment done early
+    (one answer counted for both). Facts no quick fact asks are left out."""
+    seen: set[str] = set()
+    out: list[str] = []
+    for fact in facts:
+        puzzle = quick_fact_for(fact, capture_sum)
+        if puzzle is not None and puzzle.id not in seen:
+            seen.add(puzzle.id)
+            out.append(fact)
+    return out
+
+
+@functools.cache
+def assignable_facts(capture_sum: int = 15) -> tuple[str, ...]:
+    """The facts a teacher's quick-facts assignment offers: :func:`askable_facts`, one
+    per question (the complements first, so ``15-7`` stands for ``7 + ? = 15``)."""
+    return tuple(one_per_question(askable_facts(capture_sum), capture_sum))
+
+
+def weakest_questions(stats: Mapping[str, FactStats], capture_sum: int = 15,
+                      count: int = 5) -> list[str]:
+    """The child's ``count`` weakest facts that a quick fact can ask, each question once
+    (a *weakest* assignment's facts, a "for me" round's)."""
+    usable = askable_facts(capture_sum)
+    return one_per_question(weakest_facts(stats, usable, count=len(usable)),
+                            capture_sum)[:count]
+
+
 def for_me_quick_facts(stats: Mapping[str, FactStats], capture_sum: int = 15,
                        count: int = 5) -> list[Puzzle]:
     """A round of quick facts for the child's weakest facts that a quick fact can ask,
-    each question once: two facts can be one question (``15-5`` and ``5+10`` are both
-    ``5 + ? = 15``), and a child asked it twice in a row read it as a mistake."""
-    usable = [f for f in practice_candidates(capture_sum)
-              if quick_fact_for(f, capture_sum) is not None]
-    out: list[Puzzle] = []
-    for fact in weakest_facts(stats, usable, count=len(usable)):
-        puzzle = quick_fact_for(fact, capture_sum)
-        assert puzzle is not None
-        if all(p.id != puzzle.id for p in out):
-            out.append(puzzle)
-        if len(out) == count:
-            break
-    return out
+    each question once (:func:`one_per_question`)."""
+    return [puzzle for fact in weakest_questions(stats, capture_sum, count)
+            if (puzzle := quick_fact_for(fact, capture_sum)) is not None]
 
 
 # -- puzzles for facts ---------------------------------------------------------------------

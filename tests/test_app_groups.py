@@ -27,7 +27,7 @@ from tests.test_app_classroom import (  # noqa: F401 (_setup, media: autouse fix
 )
 from tests.test_app_helpers import assert_ok, component_data, new_app
 from trainer.classroom import say
-from trainer.classroom_views import askable_facts
+from trainer.classroom_views import assignable_facts
 
 pytestmark = pytest.mark.usefixtures("fresh_app")
 
@@ -146,8 +146,10 @@ def test_a_group_assignment_is_done_by_a_pupil_in_the_group_and_unseen_outside_i
 
 @pytest.mark.parametrize("locale", ["en-US", "de-DE"])
 def test_the_assign_form_clears_and_a_second_tap_assigns_nothing_twice(locale: str) -> None:
-    """Issue 29: the facts are pills, each read as a question ("7 + 8 = ?"); once assigned
-    the form is empty, and the same assignment again is refused in the teacher's language."""
+    """Issue 29: the facts are pills, each read as a question ("3 + 5 = ?"), each question
+    once ("7 + 8" is asked "7 + ? = 15", as "15 - 7" is: found by a teacher whose pupils
+    were asked it twice); once assigned the form is empty, and the same assignment again
+    is refused in the teacher's language."""
     db = store()
     (room, info), ids = _class(db, "Ms Díaz", "3B", "Ana\nLeo", ["4821", "7395"])
     at = open_class(locale, "Ms Díaz", info.id)
@@ -155,25 +157,27 @@ def test_the_assign_form_clears_and_a_second_tap_assigns_nothing_twice(locale: s
     at.segmented_control(key="tc_as_type").set_value("facts").run()
     facts = at.pills(key="tc_as_facts")
     shown_facts = [o.content for o in facts.proto.options]
-    assert "7 + 8 = ?" in shown_facts and "6 + ? = 15" in shown_facts
-    assert "7 + 8" not in shown_facts
-    facts.set_value(["15-6", "7+8"])
+    assert "3 + 5 = ?" in shown_facts and "6 + ? = 15" in shown_facts
+    assert "3 + 5" not in shown_facts
+    assert "7 + 8 = ?" not in shown_facts and "7 + ? = 15" in shown_facts
+    assert len(shown_facts) == len(set(shown_facts))
+    facts.set_value(["15-6", "3+5"])
     submit(at, "tc_assign_form")
     assert len(db.assignments(info.id)) == 1
     assert at.pills(key="tc_as_facts").value == []  # the form starts again
-    at.pills(key="tc_as_facts").set_value(["7+8", "15-6"])
+    at.pills(key="tc_as_facts").set_value(["3+5", "15-6"])
     submit(at, "tc_assign_form")
     refusal = {"en-US": "This is already assigned to the same pupils and still open",
                "de-DE": "Genau das ist denselben Kindern schon zugewiesen"}[locale]
     assert refusal in shown(at)
     assert len(db.assignments(info.id)) == 1
     # Refused, the form keeps what was chosen: the teacher changes it and assigns.
-    assert sorted(at.pills(key="tc_as_facts").value) == ["15-6", "7+8"]
-    at.pills(key="tc_as_facts").set_value(["7+8"])
+    assert sorted(at.pills(key="tc_as_facts").value) == ["15-6", "3+5"]
+    at.pills(key="tc_as_facts").set_value(["3+5"])
     submit(at, "tc_assign_form")
     assert len(db.assignments(info.id)) == 2
     # More facts than an assignment holds: said plainly, nothing assigned.
-    at.pills(key="tc_as_facts").set_value(askable_facts(15)[:21])
+    at.pills(key="tc_as_facts").set_value(assignable_facts(15)[:21])
     submit(at, "tc_assign_form")
     assert {"en-US": "Too many facts chosen: take some away. Nothing was assigned.",
             "de-DE": "Zu viele Aufgaben gewählt"}[locale] in shown(at)

@@ -50,6 +50,7 @@ from trainer.classroom_views import (
     STUCK_LESSON_WRONG,
     TASK_STATUSES,
     FactTry,
+    check_assignment,
     fact_cell,
     fact_totals,
     stuck_lesson_threshold,
@@ -896,6 +897,10 @@ def test_facts_weakest_and_lesson_assignments(sq: Storage) -> None:
     lesson = room.create_assignment(info.id, "lesson", {"stage": "values"})
     assert facts.spec == {"facts": ["2+4", "3+5", "15-8"], "capture_sum": 15}
     assert describe(facts, "en") == "Quick facts: 2 + 4, 3 + 5, 8 + ? = 15"
+    # One fact per question: 7 + 8 is asked "7 + ? = 15", as 15 - 7 is (a teacher's
+    # pupils were asked it twice, one answer counting for both).
+    once = check_assignment("facts", {"facts": ["15-7", "8+7", "3+5"]}, 15)
+    assert once == {"facts": ["15-7", "3+5"], "capture_sum": 15}
     tasks = {task.assignment.kind: task for task in pupil_tasks(sq, lola, TODAY)}
     weak = tasks["weakest"]
     assert weak.facts == ("15-9", "6+9", "15-5"), weak.facts  # wrong twice each; then new

@@ -31,7 +31,7 @@ import pytest
 import sqlalchemy as sa
 
 from puzzles.mastery import fact_stats, normalise, weakest_facts
-from puzzles.practice import Attempt, answers_from_rows, askable_facts
+from puzzles.practice import Attempt, answers_from_rows, askable_facts, quick_fact_for
 from tests.conftest import ROOT
 from tests.test_classroom import fact_quick, put, teacher
 from tests.test_storage_aggregates import START, _history, undo_groups
@@ -63,6 +63,19 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 
 # -- the reference: every attempt read, as the views did until issue 32 ------------------
+
+
+def _each_question_once(facts, capture_sum: int) -> tuple[str, ...]:
+    """The facts in order, dropping one whose quick question (its addends) an earlier one
+    asks: "7+8" after "15-7" (both "7 + ? = 15"), a question asked once."""
+    seen: set[tuple[int, ...]] = set()
+    out = []
+    for fact in facts:
+        asked = tuple(quick_fact_for(fact, capture_sum).addends)
+        if asked not in seen:
+            seen.add(asked)
+            out.append(fact)
+    return tuple(out)
 
 def reference_cells(snapshot: ClassSnapshot, limit: int,
                     facts: Sequence[str]) -> dict[int, dict[str, tuple[Any, ...]]]:
@@ -156,8 +169,9 @@ def reference_task(assignment: AssignmentRow, attempts: Sequence[Attempt],
     else:
         before = [a for a in attempts if a.created_at < assignment.created_at]
         usable = askable_facts(spec["capture_sum"])
-        facts = tuple(weakest_facts(fact_stats(answers_from_rows(before), usable), usable,
-                                    count=spec["count"]))
+        facts = _each_question_once(
+            weakest_facts(fact_stats(answers_from_rows(before), usable), usable,
+                          count=len(usable)), spec["capture_sum"])[:spec["count"]]
     latest: dict[str, Attempt] = {}
     first_day: dict[str, str] = {}
     tried = set()
@@ -561,7 +575,7 @@ def test_an_answer_written_while_a_weakest_assignment_reads_ahead_is_weighed(
     def weakest(pid: int) -> tuple[str, ...]:  # from the answers stamped before now
         mine = [a for a in store.attempts(pid) if a.created_at < datetime.now(UTC)]
         stats = fact_stats(answers_from_rows(mine), usable)
-        return tuple(weakest_facts(stats, usable, count=3))
+        return _each_question_once(weakest_facts(stats, usable, count=len(usable)), 15)[:3]
 
     before = {pid: weakest(pid) for pid in pupils}
     reading = storage_classroom.read_ahead

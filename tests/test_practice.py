@@ -18,9 +18,12 @@ from puzzles.practice import (
     Attempt,
     ForMePath,
     answers_from_rows,
+    askable_facts,
+    assignable_facts,
     attempt_answers,
     for_me_puzzle,
     for_me_quick_facts,
+    one_per_question,
     practice_candidates,
     puzzle_candidates,
     puzzle_for,
@@ -29,6 +32,7 @@ from puzzles.practice import (
     quick_fact_key,
     streaks,
     suggested_level,
+    weakest_questions,
 )
 
 T0 = datetime(2026, 12, 1, 9, 0)
@@ -121,6 +125,28 @@ def test_a_for_me_round_asks_each_question_once(capture_sum: int) -> None:
     assert round_[0].addends == (5,)  # the weakest first, once
     for total in (10, 15, 20):  # a new child's rounds too
         assert len({p.id for p in for_me_quick_facts({}, total, count=5)}) == 5
+
+
+@pytest.mark.parametrize("capture_sum, low, high", [(10, 3, 7), (15, 7, 8), (20, 10, 10)])
+def test_a_teacher_assigns_each_question_once(capture_sum: int, low: int, high: int) -> None:
+    """Found by a teacher: she picked "7 + ? = 15" and "7 + 8 = ?" and her pupils were
+    asked "7 + ? = 15" twice (one answer counting for both: "done" early). The picker
+    offers one fact per question, the complements standing for the pairs making the
+    sum; every askable question is still there."""
+    pair, complement = f"{low}+{high}", f"{capture_sum}-{low}"
+    offered = assignable_facts(capture_sum)
+    asked = [quick_fact_for(f, capture_sum).id for f in offered]
+    assert len(asked) == len(set(asked))
+    assert set(asked) == {quick_fact_for(f, capture_sum).id
+                          for f in askable_facts(capture_sum)}
+    assert complement in offered and pair not in offered
+    assert one_per_question([pair, complement, "1+2"], capture_sum) == [pair, "1+2"]
+    # A pupil's weakest: five questions, never one twice.
+    both = history(complement, "00", 0) + history(pair, "00", 5)
+    weakest = weakest_questions(fact_stats(both, practice_candidates(capture_sum)),
+                                capture_sum, count=5)
+    assert len(weakest) == 5
+    assert len({quick_fact_for(f, capture_sum).id for f in weakest}) == 5
 
 
 def test_for_me_puzzles_exercise_the_weakest_facts_more_than_chance():

@@ -54,7 +54,13 @@ from puzzles.mastery import (
     normalise,
 )
 from puzzles.model import PuzzleError, check_kind_level_sum
-from puzzles.practice import Attempt, askable_facts, quick_fact_for
+from puzzles.practice import (
+    Attempt,
+    askable_facts,
+    assignable_facts,
+    one_per_question,
+    quick_fact_for,
+)
 
 from .lessons import stage_summaries
 from .storage import (
@@ -73,7 +79,8 @@ __all__ = ["ClassroomError", "FLUENCY_LIMITS", "DEFAULT_FLUENCY", "CELL_STATES",
            "HelpReason", "PupilRow", "PupilTask", "AssignmentProgress", "fact_tries",
            "fact_cell", "grid_facts", "fact_grid", "cell_history", "dashboard", "weak_facts",
            "check_assignment", "pupil_task", "assignments_progress", "task_puzzles",
-           "askable_facts", "HELP_ACCURACY", "HELP_MIN_TRIES", "STUCK_WINDOW", "STUCK_MISSES",
+           "askable_facts", "assignable_facts", "HELP_ACCURACY", "HELP_MIN_TRIES",
+           "STUCK_WINDOW", "STUCK_MISSES",
            "STUCK_LESSON_WRONG", "STUCK_LESSON_TIMES", "stuck_lesson_threshold",
            "WRONG_MIN", "FactTotal", "fact_totals", "task_words", "WEEK_DAYS", "of_group",
            "group_names"]
@@ -496,6 +503,9 @@ def check_assignment(kind: str, spec: Mapping[str, Any], capture_sum: int) -> di
                 raise ClassroomError("task.fact_not_askable", fact=fact, sum=total)
             if fact not in facts:
                 facts.append(fact)
+        # One per question: "7+8" beside "15-7" is "7 + ? = 15" again (and one answer
+        # would count for both).
+        facts = one_per_question(facts, total)
         if not facts:
             raise ClassroomError("task.no_facts")
         if len(facts) > MAX_FACTS:

@@ -16,7 +16,7 @@ from statistics import median
 from typing import Protocol
 
 from puzzles.mastery import FactStats, all_additions, all_complements, weakest_facts
-from puzzles.practice import practice_candidates, quick_fact_for
+from puzzles.practice import one_per_question, practice_candidates, quick_fact_for
 
 __all__ = ["ParentSummary", "parent_summary", "KNOWN_LEVELS", "TREND_ANSWERS", "TREND_DAYS"]
 
@@ -97,7 +97,9 @@ def parent_summary(stats: Mapping[str, FactStats], attempts: Sequence[QuickAnswe
     # "for me"'s order (the Leitner boxes), the facts not fluent first: a fact answered
     # slowly once drops to box 1 though still fluent (2 of its last 3 in time), and a
     # parent read "practise 7 + 8" beside a chart colouring it fluent.
-    ordered = weakest_facts(stats, askable, count=len(askable)) if stats else []
+    # One fact per question: "practise these" asked "7 + ? = 15" twice for 15-7 and 7+8.
+    ordered = (one_per_question(weakest_facts(stats, askable, count=len(askable)),
+                                capture_sum) if stats else [])
     practise = tuple(sorted(ordered, key=lambda f: (s := stats.get(f)) is not None
                             and s.level == "fluent")[:count])
     quick = [a for a in attempts if a.kind == "quick-facts" and a.capture_sum == capture_sum]

@@ -45,8 +45,8 @@ from typing import Any, NamedTuple
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from puzzles.mastery import FactStats, fact_stats, normalise, weakest_facts
-from puzzles.practice import answers_from_rows, askable_facts
+from puzzles.mastery import FactStats, fact_stats, normalise
+from puzzles.practice import answers_from_rows, askable_facts, weakest_questions
 
 __all__ = ["COUNTED_KINDS", "TaskTables", "TaskProgress", "Task", "TaskAttempt",
            "chosen_facts", "build", "fold", "lock_classes", "start_progress", "read_ahead",
@@ -152,8 +152,7 @@ def chosen_facts(task: Task, before: Sequence[TaskAttempt]) -> list[str]:
 def _weakest(task: Task, stats: Mapping[str, FactStats]) -> list[str]:
     """A *weakest* assignment's facts for a pupil with these stats (the rule of
     :func:`chosen_facts`, whether the stats come from the attempts or the boxes kept)."""
-    usable = askable_facts(task.spec["capture_sum"])
-    return list(weakest_facts(stats, usable, count=task.spec["count"]))
+    return weakest_questions(stats, task.spec["capture_sum"], task.spec["count"])
 
 
 def fold(task: Task, state: _State, attempt: TaskAttempt) -> bool:

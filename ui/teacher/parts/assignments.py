@@ -18,7 +18,7 @@ from trainer.classroom_views import (
     MAX_PUZZLES,
     AssignmentProgress,
     ClassroomError,
-    askable_facts,
+    assignable_facts,
 )
 from trainer.i18n import format_day, t
 from trainer.names import sort_names
@@ -170,7 +170,8 @@ def _new_assignment(snap: ClassSnapshot) -> None:
             # Pills, not a multiselect (issue 29): at the foot of a tablet's window its list
             # closed as it opened, the page scrolling the field above the on-screen
             # keyboard; every fact in sight is one tap, and no keyboard comes up.
-            st.pills(ct("assign.facts", max=MAX_FACTS), askable_facts(capture_sum),
+            # One fact per question: "7 + 8" would be asked as "7 + ? = 15" again.
+            st.pills(ct("assign.facts", max=MAX_FACTS), assignable_facts(capture_sum),
                      selection_mode="multi", key="tc_as_facts", format_func=fact_question)
         else:
             st.number_input(ct("assign.weakest"), 1, MAX_FACTS, 5, key="tc_as_weakest")

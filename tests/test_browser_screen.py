@@ -375,6 +375,63 @@ def test_a_capture_and_an_escoba_are_played_out_before_the_next_level(
         browser.close()
 
 
+# A voice that takes its time: each utterance "speaks" for SAYING_MS (speaking true), and
+# every utterance and cancel is noted with the page's clock.
+SAYING_MS = 4000
+_SLOW_VOICE_JS = """(() => {
+  const log = window.__voice = {said: [], cancels: []};
+  const voices = [{lang: "en-GB", name: "Slow", localService: true, default: true,
+                   voiceURI: "slow"}];
+  window.SpeechSynthesisUtterance = class { constructor(text) { this.text = text; } };
+  let until = 0;
+  const synth = {
+    get speaking() { return performance.now() < until; }, pending: false, paused: false,
+    getVoices() { return voices; },
+    speak(u) { const now = performance.now(); log.said.push([u.text, now]);
+               until = Math.max(until, now) + %d; },
+    cancel() { const now = performance.now(); if (now < until) log.cancels.push(now);
+               until = 0; },
+    pause() {}, resume() {}, addEventListener() {}, removeEventListener() {},
+  };
+  Object.defineProperty(window, "speechSynthesis", {value: synth, configurable: true});
+})();""" % SAYING_MS
+
+
+def test_the_next_level_waits_for_the_praise_to_be_said(server, browser_type_launch_args) -> None:  # noqa: F811, E501
+    """Found trying the lessons as a 7-year-old with the sound on: the next level came
+    after 2 s and its goal, read aloud, cut the praise short ("Two stars! Level pas...").
+    It now comes once the praise is said (here a voice that takes 4 s), never cut."""
+    from playwright.sync_api import sync_playwright
+
+    url, _db = server
+    with sync_playwright() as p:
+        browser, context, page = _context(p, browser_type_launch_args, (390, 844))
+        context.add_init_script(script=_SLOW_VOICE_JS)
+        page = context.new_page()
+        pid = _create(page, url, "Slow")
+        stage, number, level, move = _one_move_level(escoba=False)
+        page.goto(f"{url}/lessons?p={pid}&lesson={stage.key}/{number}")
+        _wait_board(page, f"l:{stage.key}:{level.key}:")
+        page.locator(f'.eb-card[data-id="{move.card}"]').click()  # a tap: speech may start
+        for c in sorted(move.take):
+            page.locator(f'.eb-card[data-id="{c}"]').click()
+        played = page.evaluate("() => performance.now()")
+        page.locator(".eb-play").click()
+        page.wait_for_function(f"() => {{ const r = ({_ROOT_JS})(); "
+                               f"return r && r.dataset.celebrating === 'true'; }}")
+        _wait_board(page, f"l:{stage.key}:{stage.levels[number].key}:")
+        voice = page.evaluate("() => window.__voice")
+        # The praise: the first thing said once the winning move was played; the goal
+        # after it. Said whole: nothing cancelled it, the goal came when it was over.
+        praise, goal = [at for _text, at in voice["said"] if at > played][:2]
+        report = [(text[:30], round(at)) for text, at in voice["said"]], voice["cancels"]
+        # (the praise cancels the goal being said as it starts: not a cut)
+        assert not [c for c in voice["cancels"] if praise + 5 < c < praise + SAYING_MS], report
+        assert goal >= praise + SAYING_MS - 50, report
+        context.close()
+        browser.close()
+
+
 def test_with_reduced_motion_the_same_success_without_movement(server, browser_type_launch_args) -> None:  # noqa: F811, E501
     from playwright.sync_api import sync_playwright
 

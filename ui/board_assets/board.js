@@ -749,5 +749,20 @@ function startCelebration(root, data, st) {
   for (let k = 1; k <= (c.stars || 0); k += 1) {
     st.starTimers.push(setTimeout(() => soundHook(root, "star", { stars: k }), after + 150 * k));
   }
-  st.celebrateTimer = setTimeout(() => sendAdvance(st), after + (c.auto_ms || 2000));
+  st.celebrateTimer = setTimeout(() => advanceWhenSaid(st, performance.now()),
+    after + (c.auto_ms || 2000));
+}
+
+// The next level comes by itself once the praise has been said: its goal, read aloud
+// next, cancels what is being said, and a child who reads slowly heard "Two stars!
+// Level pas..." (found trying the lessons as a 7-year-old). At most PRAISE_WAIT_MS more.
+const PRAISE_WAIT_MS = 8000;
+
+function advanceWhenSaid(st, since) {
+  const synth = window.speechSynthesis;
+  if (synth && synth.speaking && performance.now() - since < PRAISE_WAIT_MS) {
+    st.celebrateTimer = setTimeout(() => advanceWhenSaid(st, since), 250);
+    return;
+  }
+  sendAdvance(st);
 }

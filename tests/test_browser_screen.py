@@ -397,7 +397,7 @@ _SLOW_VOICE_JS = """(() => {
 })();""" % SAYING_MS
 
 
-def test_the_next_level_waits_for_the_praise_to_be_said(server, browser_type_launch_args) -> None:  # noqa: F811, E501
+def test_the_next_level_waits_for_the_praise_to_be_said(server, browser_type_launch_args) -> None:  # noqa: F811
     """Found trying the lessons as a 7-year-old with the sound on: the next level came
     after 2 s and its goal, read aloud, cut the praise short ("Two stars! Level pas...").
     It now comes once the praise is said (here a voice that takes 4 s), never cut."""

@@ -388,13 +388,13 @@ _SLOW_VOICE_JS = """(() => {
     get speaking() { return performance.now() < until; }, pending: false, paused: false,
     getVoices() { return voices; },
     speak(u) { const now = performance.now(); log.said.push([u.text, now]);
-               until = Math.max(until, now) + %d; },
+               until = Math.max(until, now) + SAYING_MS; },
     cancel() { const now = performance.now(); if (now < until) log.cancels.push(now);
                until = 0; },
     pause() {}, resume() {}, addEventListener() {}, removeEventListener() {},
   };
   Object.defineProperty(window, "speechSynthesis", {value: synth, configurable: true});
-})();""" % SAYING_MS
+})();""".replace("SAYING_MS", str(SAYING_MS))
 
 
 def test_the_next_level_waits_for_the_praise_to_be_said(server, browser_type_launch_args) -> None:  # noqa: F811

@@ -63,12 +63,14 @@ def on_sign_out() -> None:
 def sign_in() -> None:
     """The only thing the page shows without a teacher's session."""
     st.caption(ct("page.teacher_intro"))
-    st.session_state.setdefault("tc_auth_mode", "sign_in")
+    first = TeacherAuth(storage()).first_account_open()
+    # A new server opens on making its first account (a teacher trying it landed on
+    # "Sign in", with no account to sign in to).
+    st.session_state.setdefault("tc_auth_mode", "create" if first else "sign_in")
     mode = st.segmented_control(ct("auth.mode"), ("sign_in", "create"), key="tc_auth_mode",
                                 format_func=class_labels("auth.mode_"),
                                 required=True, label_visibility="collapsed")
     if mode == "create":
-        first = TeacherAuth(storage()).first_account_open()
         if first:
             st.info(ct("auth.first_account"), icon="🏫")
         with st.form("tc_create_form", border=True):

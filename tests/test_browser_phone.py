@@ -321,6 +321,42 @@ def test_a_puzzles_hint_is_in_reach_on_a_phone(server, browser_type_launch_args)
         page.screenshot(path=str(_artifact("35-phone-puzzle-hint-given.png")))
 
 
+def test_a_wrong_set_is_said_beside_the_puzzles_button_on_a_phone(server, browser_type_launch_args) -> None:  # noqa: F811, E501
+    """Found trying Puzzles as a child on a phone: after a wrong set its line ("7 + 5 =
+    12, not 15. Try another set!") appeared under the board, out of sight. It is in the
+    board's bar too, in sight, until her next tap."""
+    url, db = server
+    profile = _new_child(db, "Wen", "🐳")
+    with _touch_phone(browser_type_launch_args) as page:
+        page.goto(f"{url}/puzzles?p={profile}")
+        page.locator(".eb-card").first.wait_for()
+        _wait_idle(page)
+        page.wait_for_timeout(900)
+        hand = [c for c in page.evaluate("""() => [...document.querySelector(
+            '[data-testid=stBidiComponentIsolated]').shadowRoot.querySelectorAll(
+            '.eb-hand .eb-card')].map((c) => c.dataset.id)""")]
+        table = page.evaluate("""() => [...document.querySelector(
+            '[data-testid=stBidiComponentIsolated]').shadowRoot.querySelectorAll(
+            '.eb-table .eb-card')].map((c) => c.dataset.id)""")
+        value = lambda code: int(code[:-1])  # noqa: E731 ("7o": a 7)
+        mine = hand[0]
+        wrong = next(c for c in table if value(c) + value(mine) < 15)
+        if len(hand) > 1:
+            page.locator(f'.eb-card[data-id="{mine}"]').tap()
+        page.locator(f'.eb-card[data-id="{wrong}"]').tap()
+        page.locator(".eb-play").tap()
+        said = page.locator(".eb-refused")
+        said.wait_for()
+        expr = f"{value(wrong)} + {value(mine)} = {value(wrong) + value(mine)}"
+        assert expr in said.inner_text() or \
+            f"{value(mine)} + {value(wrong)}" in said.inner_text(), said.inner_text()
+        box = said.bounding_box()
+        assert box and 0 <= box["y"] and box["y"] + box["height"] <= PHONE[1], box
+        page.screenshot(path=str(_artifact("35-phone-puzzle-wrong-in-bar.png")))
+        page.locator(f'.eb-card[data-id="{wrong}"]').tap()  # her next try: it goes
+        said.wait_for(state="hidden")
+
+
 def test_a_picture_tapped_again_stays_chosen(server, browser_type_launch_args) -> None:  # noqa: F811
     """Found trying it as a child: tapping the picture already chosen for a new profile
     unchose it on screen (the profile still got it), and she no longer knew which was

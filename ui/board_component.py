@@ -128,9 +128,13 @@ def _on_sound(key: str) -> None:
 
 
 def show_board_component(data: dict[str, Any], *, key: str,
-                         on_action: Callable[[Any], None]) -> None:
+                         on_action: Callable[[Any], None],
+                         said: tuple[str, str] | None = None) -> None:
     """Draw the board for ``data``; a Play/Add/¡Renuncio! calls ``on_action(raw)`` first
-    thing in the next run (a callback: the page then draws the new position)."""
+    thing in the next run (a callback: the page then draws the new position). ``said``:
+    ``(id, text)`` of the page's latest word on the last try (a puzzle's wrong set), shown
+    in the bar beside the button until the next tap, as a refused move is (on a phone the
+    page's own message is under the board, out of sight)."""
 
     @safe_callback
     def _action() -> None:
@@ -157,6 +161,8 @@ def show_board_component(data: dict[str, Any], *, key: str,
         # Said aloud by itself once, and on a 🔊 beside it: a child who reads slowly
         # hears why the move was refused (voice.js).
         refused["spoken"] = speakable(refused["text"], current_language())
+    if refused is None and said is not None:  # the page says it aloud itself
+        refused = {"id": said[0], "text": said[1]}
     data = {**data, "ready": board_loaded(), "session": session, "answered": answered,
             "refused": refused}
     _BOARD(key=key, data=data, on_ready_change=_ready,

@@ -318,8 +318,13 @@ def show_puzzle(slot: str, puzzle: Puzzle, record: Recorder,
                  goal_key=f"goal:{slot}:{puzzle.id}", feedback=latest,
                  feedback_key=latest_key, deck=deck,
                  cue={"id": f"cue:{latest_key}", "sound": sound} if sound else None)
+    # A wrong set's line in the board's bar too: under the board it was out of sight
+    # on a phone (found trying Puzzles as a child).
+    wrong = (f"{slot}:{puzzle.id}:{len(state.feedback)}", feedback_text(
+        puzzle, state.feedback[-1], deck)) if state.feedback and \
+        state.feedback[-1].kind == "error" and state.result is None else None
     show_board_component(data, key=f"{slot}_board",
-                         on_action=lambda raw: _on_board_add(slot, record, raw))
+                         on_action=lambda raw: _on_board_add(slot, record, raw), said=wrong)
 
     for said in state.feedback[-3:]:
         {"success": st.success, "error": st.error}.get(said.kind, st.info)(

@@ -351,7 +351,7 @@ def test_a_wrong_set_is_said_beside_the_puzzles_button_on_a_phone(server, browse
         assert expr in said.inner_text() or \
             f"{value(mine)} + {value(wrong)}" in said.inner_text(), said.inner_text()
         box = said.bounding_box()
-        assert box and 0 <= box["y"] and box["y"] + box["height"] <= PHONE[1], box
+        assert box and box["y"] >= 0 and box["y"] + box["height"] <= PHONE[1], box
         page.screenshot(path=str(_artifact("35-phone-puzzle-wrong-in-bar.png")))
         page.locator(f'.eb-card[data-id="{wrong}"]').tap()  # her next try: it goes
         said.wait_for(state="hidden")

@@ -171,3 +171,18 @@ def test_whos_playing_says_its_question_the_names_and_how_to_start() -> None:
     assert said.startswith("¿Quién juega? Toca tu nombre: Leo, Noa.")
     assert "Mateo" not in said and t("go_my_class", "es") in said
     assert said.endswith("toca «Crear mi perfil».")
+
+
+def test_the_lessons_map_and_a_stages_intro_can_be_heard() -> None:
+    """Found trying the lessons as a 7-year-old: the map and the stage's "what this
+    lesson is about" had no 🔊. The map's says its way on; the intro's, the intro."""
+    at = create_profile(new_app(), "Ema")
+    at.switch_page(LESSONS).run()
+    assert_ok(at)
+    start = next(b.label for b in at.button if b.key == "lesson_next")
+    assert component_data(at, "escoba_speaker", "lesson_map_speaker")["text"] == \
+        speakable(start)
+    click(at, "lesson_next")
+    intro = LessonRunner().view().stage_intro
+    heard = component_data(at, "escoba_speaker", "lesson_intro_speaker")
+    assert heard["text"] == spoken_message(intro, "en") and heard["text"]

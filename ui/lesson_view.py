@@ -35,7 +35,7 @@ from trainer.lessons import (
     stage_summaries,
 )
 from trainer.lessons import next_lesson as first_not_done
-from trainer.speech import speakable
+from trainer.speech import speakable, spoken_message
 from trainer.text import md_escape
 from trainer.words import hint_line_text
 
@@ -260,11 +260,18 @@ def show_map(profile: Any) -> None:
         with st.container(horizontal=True, key="lesson_then_play_map"):
             st.page_link("app_pages/play.py", label=t("go_play"), icon="🃏")
             st.page_link("app_pages/tables.py", label=t("nav_tables"), icon="🤝")
+        said = f"{_lt('ui.now_play')} {t('go_play')}"
     elif upcoming is not None:
         title = _lt(next(s.title for s in stages if s.key == upcoming[0]))
         label = _lt("ui.start_here") if not results else _lt("ui.next_lesson", title=title)
         st.button(label, key="lesson_next", type="primary", use_container_width=True,
                   on_click=_on_start, args=(profile, *upcoming), icon="👉")
+        said = label
+    else:
+        said = ""
+    # The path's way on, heard (found trying the lessons as a 7-year-old: the map had
+    # no 🔊 anywhere).
+    speaker_button(speakable(said, deck=_deck()), key="lesson_map_speaker")
     st.html(_MAP_STYLE)
     for number, stage in enumerate(stages, 1):
         summary = summaries[stage.key]
@@ -340,6 +347,9 @@ def show_level(profile: Any, view: LessonView,
     if view.level_index == 1 and view.plays == 0 and view.step_index == 1:
         with st.expander(f"🎓 {_lt('ui.about_stage')}", expanded=False):
             st.markdown(_say(view.stage_intro))  # what this stage is about
+            # Heard too (found trying the lessons as a 7-year-old: no 🔊 here).
+            speaker_button(spoken_message(view.stage_intro, current_language(), _deck()),
+                           key="lesson_intro_speaker")
     # Always there (empty or not): the board below keeps its place in the page, so it
     # is not mounted anew, and the child's picked cards stay, when a message goes.
     # A number to answer: what the try said goes right above the numbers (on a phone the

@@ -276,6 +276,20 @@ def test_share_and_seconds_axes_have_round_ticks_in_the_language() -> None:
     assert seconds_axis.tickmode == "auto" and seconds_axis.tickformat is None
 
 
+def test_one_game_of_chances_is_said_once_and_finishing_one_is_what_adds_the_rest() -> None:
+    """Found trying My progress as a child with a game under way: "100 % in the first
+    game, 100 % in the last" beside "Finish a game and your games chart appears here".
+    One game's share is said once; the empty charts say what finishing adds."""
+    one = pd.DataFrame({"puzzle_id": ["game-1-1", "game-1-2"], "found": [1, 1],
+                        "missed": [0, 0]})
+    chart = charts.chances_chart(one, lambda k, **p: t(k, "es", **p))
+    assert chart.key == "ch_chances_reading_one"
+    said = t(chart.key, "es", **chart.params)
+    assert said == "Ocasiones aprovechadas: 100 % en tu partida por ahora.", said
+    two = pd.concat([one, one.assign(puzzle_id=["game-2-1", "game-2-2"])])
+    assert charts.chances_chart(two, lambda k, **p: t(k, "en", **p)).key == "ch_chances_reading"
+
+
 def test_the_facts_reading_names_no_slowest_when_every_timed_addition_is_fluent() -> None:
     """"Slowest: 6 + 9" beside a cell coloured fluent read as a contradiction (found
     trying a class's year): the slowest named is one not fluent, or none."""

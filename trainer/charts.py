@@ -647,6 +647,8 @@ def chances_chart(turns: pd.DataFrame, tr: Tr) -> Chart | None:
     most = int((per_game["found"] + per_game["missed"]).max())
     # The count axis by name: a selector {"anchor": "x"} matched no axis (none is set so).
     fig.update_layout(yaxis={"rangemode": "tozero", **_count_ticks(most)})
-    return Chart(fig, "ch_chances_reading", {"first": int(share.iloc[0]),
+    # One game so far: its share once, not "in the first game, ... in the last".
+    key = "ch_chances_reading_one" if len(per_game) == 1 else "ch_chances_reading"
+    return Chart(fig, key, {"first": int(share.iloc[0]),
                                              "last": int(share.iloc[-1]),
                                              "count": int(len(per_game))})

@@ -176,7 +176,11 @@ def show_part(profile_id: int, section: str, lang: str, day: date, capture_sum: 
         games = games_charts(version, lang)
         if games.get("ch_chances") is not None:  # found in games
             show_chart(games["ch_chances"], f"{prefix}ch_chances", "ch_empty_games")
-        show_chart(games.get("ch_wins"), f"{prefix}ch_wins", "ch_empty_games")
+        # With the chances of a game under way above, what finishing one adds (the
+        # page said both "100 % in the first game" and "finish a game" to a child).
+        show_chart(games.get("ch_wins"), f"{prefix}ch_wins",
+                   "ch_empty_wins" if games.get("ch_chances") is not None
+                   else "ch_empty_games")
         if games.get("ch_wins") is not None:
             show_chart(games["ch_escobas"], f"{prefix}ch_escobas", "ch_empty_games")
             show_chart(games["ch_points"], f"{prefix}ch_points", "ch_empty_games")

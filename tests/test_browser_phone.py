@@ -385,13 +385,19 @@ _SELECTS_JS = """() => [...document.querySelectorAll('[data-testid=stSelectbox] 
 def test_plays_lists_are_a_fingers_size_on_a_phone(server, browser_type_launch_args) -> None:  # noqa: F811
     """Found trying Play's new game as a child: its lists (the rules, the computer's
     level) were 38 px tall with 14 px words, and their choices 40 px: below a finger's
-    44 px, and a phone's browser zooms in on a box whose words are under 16 px."""
+    44 px, and a phone's browser zooms in on a box whose words are under 16 px. And
+    "Start the game!" was below the first screen."""
     url, db = server
     profile = _new_child(db, "Lis", "🐞")
     with _touch_phone(browser_type_launch_args) as page:
         page.goto(f"{url}/play?p={profile}")
-        page.get_by_role("button", name=t("start_game", "en")).wait_for()
+        start = page.get_by_role("button", name=t("start_game", "en"))
+        start.wait_for()
         _wait_idle(page)
+        # "Start the game!" in sight as the form opens (it was 200 px below the first
+        # screen), over the form that scrolls under it.
+        box = start.bounding_box()
+        assert box and box["y"] >= 0 and box["y"] + box["height"] <= PHONE[1], box
         selects = page.evaluate(_SELECTS_JS)
         assert len(selects) >= 2, selects  # the rules, the computer's level
         assert all(height >= 44 and size >= 16 for height, size in selects), selects

@@ -53,6 +53,11 @@ FIT_STYLE = """
 [role="listbox"] [role="option"] { min-height: 44px; font-size: 1rem; }
 /* Its words as large as the page's (at 14 px a phone's browser zooms in on a tap). */
 [data-testid="stSelectbox"] [role="group"] > input { font-size: 1rem; }
+/* Play's "Start the game!" stays in sight at the bottom of the screen while the form
+   scrolls under it (on a phone it was 200 px below the first screen: found trying Play
+   as a child); at the form's end it is in its own place. */
+.st-key-start_game { position: sticky; bottom: 12px; z-index: 3; }
+.st-key-start_game button { box-shadow: 0 4px 14px rgba(0, 0, 0, 0.25); }
 /* Quiet buttons ("More help") are still a finger's size. */
 [data-testid="stBaseButton-tertiary"] { min-height: 44px; min-width: 44px; }
 /* Links that are a child's way in ("New to Escoba? Start here!", the sidebar's pages). */

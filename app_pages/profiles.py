@@ -9,6 +9,7 @@ from trainer.lessons import suggest_lessons
 from trainer.text import md_escape
 from ui.first_run import go_to_first_lesson, welcome_after_skip
 from ui.layout import language_picker, show_flash
+from ui.lesson_view import way_on_label
 from ui.profiles import (
     AVATARS,
     create_profile_clicked,
@@ -36,10 +37,11 @@ active = current_profile()
 if active is not None:
     # Nicknames are plain text wherever they appear (labels here are Markdown).
     st.success(t("playing_as", name=md_escape(f"{active.avatar} {active.nickname}")))
-    if suggest_lessons(storage().lesson_results(active.id)):
-        # A child who has never played starts with the lessons (nothing is locked).
-        st.page_link("app_pages/lessons.py", label=t("ui.start_here", domain="lessons"),
-                     icon="🎓")
+    results = storage().lesson_results(active.id)
+    if suggest_lessons(results):
+        # A child who has never played starts with the lessons (nothing is locked); one
+        # on the way, with the next one.
+        st.page_link("app_pages/lessons.py", label=way_on_label(results), icon="🎓")
     st.page_link("app_pages/play.py", label=t("go_play"), icon="🃏")
     st.page_link("app_pages/tables.py", label=t("go_tables"), icon="🤝")
     st.page_link("app_pages/daily.py", label=t("go_daily"), icon="📅")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from lessons import load_stages
 from tests.test_app_classroom import (  # noqa: F401 (the fixtures: cheap hashes, a date)
     _class,
     _setup,
@@ -186,3 +187,21 @@ def test_the_lessons_map_and_a_stages_intro_can_be_heard() -> None:
     intro = LessonRunner().view().stage_intro
     heard = component_data(at, "escoba_speaker", "lesson_intro_speaker")
     assert heard["text"] == spoken_message(intro, "en") and heard["text"]
+
+
+def test_whos_playing_leads_a_child_on_the_way_to_her_next_lesson() -> None:
+    """Found trying it as a 7-year-old two lessons in: "Who's playing?" still said "New
+    to Escoba? Start here!". It names her next lesson, as the lessons' map does."""
+    at = create_profile(new_app(), "Vera")
+    start = t("ui.start_here", "en", domain="lessons")
+    assert start in [p.label for p in at.get("page_link")]
+    profile = next(p for p in store().list_profiles() if p.nickname == "Vera")
+    first, second = load_stages()[:2]
+    for key in first.level_keys:
+        store().record_lesson(profile.id, first.key, key, 3, 1)
+    at.run()
+    assert_ok(at)
+    labels = [p.label for p in at.get("page_link")]
+    title = t(second.title, "en", domain="lessons")
+    assert t("ui.next_lesson", "en", domain="lessons", title=title) in labels, labels
+    assert start not in labels

@@ -241,6 +241,17 @@ def variant_heading(stages: Sequence[Stage], index: int) -> str | None:
     return VARIANT_HEADINGS.get(variant) if variant != before else None
 
 
+def way_on_label(results: Any) -> str:
+    """The lessons' way on, for a child with these results: "New to Escoba? Start here!"
+    before any level, then "Next lesson: <its title>" (the map's button, and the link on
+    "Who's playing?", which said "New to Escoba?" to a child two lessons in)."""
+    upcoming = first_not_done(results)
+    if not results or upcoming is None:
+        return _lt("ui.start_here")
+    return _lt("ui.next_lesson",
+               title=_lt(next(s.title for s in load_stages() if s.key == upcoming[0])))
+
+
 def show_map(profile: Any) -> None:
     """The path of stages, in order from the top at every width: each with its picture,
     its title, whether it is done, next or not started (colour, icon and word) and its
@@ -262,8 +273,7 @@ def show_map(profile: Any) -> None:
             st.page_link("app_pages/tables.py", label=t("nav_tables"), icon="🤝")
         said = f"{_lt('ui.now_play')} {t('go_play')}"
     elif upcoming is not None:
-        title = _lt(next(s.title for s in stages if s.key == upcoming[0]))
-        label = _lt("ui.start_here") if not results else _lt("ui.next_lesson", title=title)
+        label = way_on_label(results)
         st.button(label, key="lesson_next", type="primary", use_container_width=True,
                   on_click=_on_start, args=(profile, *upcoming), icon="👉")
         said = label

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import random
 import re
 from collections.abc import Iterator
@@ -35,6 +36,7 @@ from tests.test_browser import (  # noqa: F401 (fixtures)
     browser_type_launch_args,
     server,
 )
+from tests.test_browser_speech import _STUB_JS
 from tests.test_classroom import captures, fact_quick
 from trainer.i18n import t
 from trainer.storage import Storage
@@ -355,6 +357,44 @@ def test_a_wrong_set_is_said_beside_the_puzzles_button_on_a_phone(server, browse
         page.screenshot(path=str(_artifact("35-phone-puzzle-wrong-in-bar.png")))
         page.locator(f'.eb-card[data-id="{wrong}"]').tap()  # her next try: it goes
         said.wait_for(state="hidden")
+
+
+def test_a_lessons_next_question_comes_back_in_sight_on_a_phone(server, browser_type_launch_args) -> None:  # noqa: F811, E501
+    """Found trying lesson 1's last level ("How much is this card worth?") as a 7-year-old
+    on a phone: scrolled down to the numbers, after a right answer she saw "Well done!"
+    over the same numbers, the next question above the screen. It comes back in sight,
+    and the numbers stay in sight under it."""
+    from trainer.lessons import LessonRunner
+
+    url, db = server
+    profile = _new_child(db, "Ola", "🦩")
+    runner = LessonRunner()
+    view = runner.start("values", "check")
+    with _touch_phone(browser_type_launch_args) as page:
+        # Her phone has a voice (none: a line saying so pushes the numbers down).
+        page.context.add_init_script(script=_STUB_JS % json.dumps(["en-GB"]))
+        page.goto(f"{url}/lessons?p={profile}&lesson=values/{len(runner.stage.levels)}")
+        intro = page.locator(".eb-intro")
+        intro.wait_for()
+        _wait_idle(page)
+        asked = intro.inner_text()
+        right = int(str(view.goal.params["rank"])[:-1])  # "9b": the Caballo, 9
+        answer = page.locator(f".st-key-lesson_answer_{right} button")
+        page.evaluate("""() => document.querySelector('[data-testid=stMain]')
+            .scrollTo(0, 1e6)""")  # down to the numbers, as her thumb did
+        page.wait_for_timeout(300)
+        answer.tap()
+        page.wait_for_function("(asked) => { const r = document.querySelector("
+                               "'[data-testid=stBidiComponentIsolated]').shadowRoot"
+                               ".querySelector('.eb-intro'); return r && r.innerText !== asked; }",
+                               arg=asked)
+        _wait_idle(page)
+        page.wait_for_timeout(900)  # a smooth scroll
+        box = intro.bounding_box()
+        page.screenshot(path=str(_artifact("35-phone-lesson-next-question.png")))
+        assert box and box["y"] >= 0, box
+        numbers = page.locator(".st-key-lesson_answers button").last.bounding_box()
+        assert numbers and numbers["y"] + numbers["height"] <= PHONE[1], numbers
 
 
 def test_a_picture_tapped_again_stays_chosen(server, browser_type_launch_args) -> None:  # noqa: F811

@@ -586,6 +586,16 @@ export default function (component) {
       uncoverCards(root);
       setTimeout(() => uncoverCards(root), 250);  // after the page's own messages settle
     }
+  } else if (newPosition && mounted && data.kind === "lesson" && !data.celebrate) {
+    // A lesson's next question whose words went above the screen: on a phone the child
+    // is scrolled down to the answers under the board, and after a right answer saw
+    // "Well done!" over the same numbers, the new question out of sight (found trying
+    // lesson 1's last level as a 7-year-old). The question comes back; the answers,
+    // under the board, stay in sight below it.
+    const intro = root.querySelector(".eb-intro");
+    if (intro && intro.getBoundingClientRect().top < 0) {
+      intro.scrollIntoView({ block: "start", behavior: REDUCED() ? "auto" : "smooth" });
+    }
   } else if (newPosition && data.kind === "puzzle") {
     // A new puzzle (or the next set to find) whose cards sit under the action bar: on a
     // phone the page opened with the table hidden behind it ("La mesa" and nothing under

@@ -132,6 +132,22 @@ def frame(at: AppTest, column: str):
     return table
 
 
+def _in_order(at: AppTest) -> list[Any]:
+    """Every element of the main area, in the order drawn (depth first)."""
+    found: list[Any] = []
+
+    def walk(node: Any) -> None:
+        children = getattr(node, "children", None)
+        if children is None:
+            found.append(node)
+            return
+        for key in sorted(children):
+            walk(children[key])
+
+    walk(at.main)
+    return found
+
+
 def dash_cards(at: AppTest) -> list[dict[str, Any]]:
     """The dashboard's pupil cards in the order shown: name, reasons, figures."""
     body = next(h.proto.body for h in at.get("html") if "data-testid='dashboard'" in h.proto.body)
@@ -283,6 +299,11 @@ def test_a_teachers_year_from_the_account_to_deleting_the_class(media) -> None:
     at.selectbox(key="tc_dash_pupil").set_value(leo).run()
     assert_ok(at)
     assert "Progress of" in shown(at)
+    # ... chosen and shown above the cards (a teacher of 26 scrolled past every card).
+    place = {("chooser" if e.type == "selectbox" and e.key == "tc_dash_pupil" else
+              "cards" if e.type == "html" and "data-testid='dashboard'" in e.proto.body
+              else None): i for i, e in enumerate(_in_order(at))}
+    assert place["chooser"] < place["cards"], place
     assert [c for c in at.get("plotly_chart") if "tc_ch_mastery" in c.proto.id]
     # ... whose "fluent" is the dashboard's: one count, at the class's time limit (6 s)
     fluent = leo_row["figures"]["fluent_additions"].split(" / ")[0]

@@ -351,6 +351,31 @@ function uncoverCards(root) {
   end.scrollIntoView({ block: "end", behavior: REDUCED() ? "auto" : "smooth" });
 }
 
+// Streamlit's header over the top of the page (a phone's is about 4 rem).
+const HEADER_PX = 72;
+
+function scrollerOf(el) {
+  let node = el.getRootNode().host || el;
+  while (node && node !== document.body) {
+    const style = getComputedStyle(node);
+    if (/(auto|scroll)/.test(style.overflowY) && node.scrollHeight > node.clientHeight) return node;
+    node = node.parentElement;
+  }
+  return document.scrollingElement;
+}
+
+function bringBackQuestion(root) {
+  const intro = root.querySelector(".eb-intro");
+  if (!intro) return;
+  const top = intro.getBoundingClientRect().top;
+  if (top >= HEADER_PX) return;
+  // The answers are the page's, under the board (ui.lesson_view's "lesson_answers").
+  const answers = document.querySelector(".st-key-lesson_answers");
+  const room = answers ? window.innerHeight - answers.getBoundingClientRect().bottom : Infinity;
+  const by = Math.min(HEADER_PX - top, room);
+  if (by > 0) scrollerOf(root).scrollBy({ top: -by, behavior: REDUCED() ? "auto" : "smooth" });
+}
+
 // ------------------------------------------------------------- movement ----------
 
 function rectsOf(root) {
@@ -590,13 +615,11 @@ export default function (component) {
     // A lesson's next question whose words went above the screen: on a phone the child
     // is scrolled down to the answers under the board, and after a right answer saw
     // "Well done!" over the same numbers, the new question out of sight (found trying
-    // lesson 1's last level as a 7-year-old). The question comes back; the answers,
-    // under the board, stay in sight below it.
-    const intro = root.querySelector(".eb-intro");
-    if (intro && intro.getBoundingClientRect().top < 0) {
-      intro.scrollIntoView({ block: "start", behavior: REDUCED() ? "auto" : "smooth" });
-    }
-  } else if (newPosition && data.kind === "puzzle") {
+    // lesson 1's last level as a 7-year-old). The question comes back as far as the
+    // numbers she answers with stay in sight (once the page's own message above them,
+    // "Well done!", has settled).
+    setTimeout(() => bringBackQuestion(root), 300);
+  } else if (newPosition && data.kind === "puzzle") {  } else if (newPosition && data.kind === "puzzle") {
     // A new puzzle (or the next set to find) whose cards sit under the action bar: on a
     // phone the page opened with the table hidden behind it ("La mesa" and nothing under
     // it; found trying Puzzles as a child). Only when covered: the page does not move.

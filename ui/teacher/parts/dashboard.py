@@ -3,8 +3,11 @@ progress as the child sees it."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import streamlit as st
 
+from trainer.classroom_views import PupilRow
 from trainer.i18n import t
 
 from ... import progress
@@ -30,9 +33,16 @@ def show(view: OpenClass) -> None:
     helped = sum(1 for r in rows if r.needs_help)
     st.markdown(f"**{ct('dash.pupils', count=len(rows))} · "
                 f"{ct('dash.need_help', count=helped)}**")
+    by_id = {r.profile_id: r for r in rows}
+    # One pupil's progress is chosen above the cards: under them a teacher of 26 scrolled
+    # past every card to reach it (found trying it as a teacher).
+    _pupil_progress(view, by_id, lang)
     st.caption(ct("dash.legend"))
     st.html(dashboard_html(rows, lang, today()))
-    by_id = {r.profile_id: r for r in rows}
+
+
+def _pupil_progress(view: OpenClass, by_id: Mapping[int, PupilRow], lang: str) -> None:
+    """The chooser of one pupil's My progress, and that pupil's progress when chosen."""
     chosen = st.selectbox(ct("dash.pupil_progress"), list(by_id), index=None,
                           key="tc_dash_pupil", placeholder=ct_text("dash.choose"),
                           format_func=lambda pid: pupil_label(by_id[pid].avatar,

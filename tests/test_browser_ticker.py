@@ -90,6 +90,27 @@ def test_a_part_looks_again_on_its_beat_but_never_while_the_page_is_touched(
         while _looks(page) == before and time.monotonic() < deadline:
             time.sleep(0.1)
         assert _looks(page) > before
+        # A run asked for and not yet started (a tap on the menu, on a loaded server: the
+        # page's state "rerunRequested" for seconds): no look meanwhile. One sent then
+        # asked for a part of the page being left, and the new page came blank
+        # (tests/test_classroom_load.py under CI's load). Held here by hand: Streamlit
+        # writes the state again only when a run starts, which a look would be.
+        time.sleep(0.6)
+        page.wait_for_function("() => document.querySelector('[data-testid=stApp]')"
+                               ".getAttribute('data-test-script-state') === 'notRunning'")
+        page.evaluate("() => document.querySelector('[data-testid=stApp]')"
+                      ".setAttribute('data-test-script-state', 'rerunRequested')")
+        held = _looks(page)
+        time.sleep(2.5)
+        still = page.evaluate("() => document.querySelector('[data-testid=stApp]')"
+                              ".getAttribute('data-test-script-state')")
+        assert (_looks(page), still) == (held, "rerunRequested")
+        page.evaluate("() => document.querySelector('[data-testid=stApp]')"
+                      ".setAttribute('data-test-script-state', 'notRunning')")
+        deadline = time.monotonic() + 10
+        while _looks(page) == held and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert _looks(page) > held  # idle again: it looks again
         # Its element takes no room on the page.
         box_of_timer = page.evaluate(
             "() => { const t = document.querySelector('.escoba-ticker');"

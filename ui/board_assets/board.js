@@ -619,7 +619,7 @@ export default function (component) {
     // numbers she answers with stay in sight (once the page's own message above them,
     // "Well done!", has settled).
     setTimeout(() => bringBackQuestion(root), 300);
-  } else if (newPosition && data.kind === "puzzle") {  } else if (newPosition && data.kind === "puzzle") {
+  } else if (newPosition && data.kind === "puzzle") {
     // A new puzzle (or the next set to find) whose cards sit under the action bar: on a
     // phone the page opened with the table hidden behind it ("La mesa" and nothing under
     // it; found trying Puzzles as a child). Only when covered: the page does not move.

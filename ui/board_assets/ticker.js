@@ -13,9 +13,13 @@ const T = (window.__escobaTicker ||= { lastInput: -Infinity, lastSent: -Infinity
 
 function noteInput() { T.lastInput = performance.now(); }
 
+// Idle: no run under way and none asked for. "rerunRequested" is not idle: a tap on the
+// menu leaves the page in it until the new page's run starts (seconds, on a loaded
+// server), and a look sent then asked for a part of the page being left; Streamlit
+// then drew the new page blank (tests/test_classroom_load.py, under CI's load).
 function appIdle() {
   const app = document.querySelector('[data-testid="stApp"]');
-  return !app || app.getAttribute("data-test-script-state") !== "running";
+  return !app || app.getAttribute("data-test-script-state") === "notRunning";
 }
 
 export default function (component) {
@@ -29,6 +33,8 @@ export default function (component) {
   }
   const every = Math.max(100, Number(data.every_ms) || 1000);
   const own = (parentElement.__escobaTick ||= { timer: null, due: 0, sent: 0 });
+  // The page this part was drawn on: once the address names another, it is being left.
+  own.page = window.location.pathname;
   // Drawn again (the part's run): its next look a whole period from now, as Streamlit's.
   own.due = performance.now() + every;
   clearInterval(own.timer);
@@ -37,6 +43,7 @@ export default function (component) {
     if (!host.isConnected) { clearInterval(timer); return; }
     const now = performance.now();
     if (now < own.due || !appIdle() || now - T.lastInput < QUIET_MS) return;
+    if (window.location.pathname !== own.page) return;
     if (now - T.lastSent < CHECK_MS) return;
     T.lastSent = now;
     own.due = now + every;

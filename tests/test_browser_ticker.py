@@ -122,3 +122,41 @@ def test_a_part_looks_again_on_its_beat_but_never_while_the_page_is_touched(
         assert errors == []
         browser.close()
 
+
+
+def test_a_page_left_blank_is_drawn_again(tmp_path: Path, browser_type_launch_args) -> None:  # noqa: F811
+    """Under a loaded server, a part's run asked for just as a child tapped the menu could
+    leave Streamlit 1.67's new page blank (tests/test_classroom_load.py in CI: 'title',
+    'text' empty for 60 s). A page whose main area shows nothing once idle is drawn again
+    by its timed part (here made blank by hiding what it shows: the whole page runs)."""
+    from playwright.sync_api import sync_playwright
+
+    _require_browser()
+    script = tmp_path / "blank_page.py"
+    script.write_text(_PAGE + '\nst.session_state.setdefault("runs", 0)\n'
+                      'st.session_state["runs"] += 1\n'
+                      'st.markdown(f"runs {st.session_state[\'runs\']}")\n', encoding="utf-8")
+    with streamlit_server(script, dict(os.environ), tmp_path / "streamlit.log") as url, \
+            sync_playwright() as p:
+        browser, _context_, page = _context(p, browser_type_launch_args, (1024, 768))
+        page.goto(url)
+        page.get_by_text("runs ", exact=False).first.wait_for()
+
+        def runs() -> int:
+            return int((page.get_by_text("runs ", exact=False).first.text_content()
+                        or "0").split()[-1])
+
+        time.sleep(1.0)
+        before = runs()
+        time.sleep(2.0)
+        assert runs() == before  # shown: the looks run the part alone
+        page.add_style_tag(content="[data-testid=stMainBlockContainer] "
+                                   "[data-testid=stElementContainer] { display: none; }")
+        deadline = time.monotonic() + 10
+        while runs() == before and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert runs() > before  # the whole page ran again
+        healed = runs()
+        time.sleep(8)  # still "blank" to the page's eye: at most three times
+        assert runs() - before <= 3, (before, healed, runs())
+        browser.close()

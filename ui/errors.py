@@ -34,7 +34,7 @@ import streamlit as st
 from trainer.i18n import t
 from trainer.storage.trouble import DAMAGED, UNAVAILABLE, storage_trouble, trouble_line
 from ui.i18n import start_run
-from ui.ticker import look_again_every
+from ui.ticker import look_again_every, page_was_blank
 
 __all__ = ["friendly_errors", "friendly", "friendly_fragment", "safe_callback",
            "show_error_flash", "show_storage_unavailable", "show_storage_damaged",
@@ -176,6 +176,8 @@ def friendly_fragment(fn: F | None = None, /, *,
             # page says so) has none until the page is opened again.
             if run_every is not None:
                 look_again_every(run_every, key=timer_key)
+                if page_was_blank():  # the page came blank: drawn again (ticker.js)
+                    st.rerun(scope="app")
             return result
 
         return _fenced(st.fragment(each_run))  # type: ignore[return-value]

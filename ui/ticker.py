@@ -23,7 +23,7 @@ from pathlib import Path
 
 import streamlit as st
 
-__all__ = ["look_again_every"]
+__all__ = ["look_again_every", "page_was_blank", "wake_after_a_restart"]
 
 _JS = (Path(__file__).with_name("board_assets") / "ticker.js").read_text(encoding="utf-8")
 # Nothing to see: its element is taken out of the page's flow (no gap where it stands).
@@ -37,12 +37,28 @@ def _looked() -> None:
     """The look's run: nothing to do first (the part draws itself again)."""
 
 
+#: Session key: the page showed nothing once idle; the part's run draws the whole page.
+BLANK_PAGE = "escoba_blank_page"
+
+
+def _blank_seen() -> None:
+    """The page's main area showed nothing (see ticker.js): the part's run that follows
+    asks for the whole page (:func:`page_was_blank`)."""
+    st.session_state[BLANK_PAGE] = True
+
+
+def page_was_blank() -> bool:
+    """Whether the page said it was blank since the last call (then the caller, a timed
+    part's run, draws the whole page again: ``st.rerun(scope="app")``)."""
+    return bool(st.session_state.pop(BLANK_PAGE, False))
+
+
 def look_again_every(seconds: float, *, key: str) -> None:
     """Draw the timer of the fragment this runs in: that fragment runs again every
     ``seconds`` once the page is idle (see the module doc). Call it in each of the
     fragment's runs; ``key`` unique on the page."""
     _TICKER(key=key, data={"every_ms": round(seconds * 1000)}, on_tick_change=_looked,
-            width="content", height="content")
+            on_blank_change=_blank_seen, width="content", height="content")
 
 
 #: Seconds: Streamlit's own timer that :func:`wake_after_a_restart` keeps. Twelve hours

@@ -712,6 +712,35 @@ _FALLBACK_SEEN_JS = """(title) => [...document.querySelectorAll(
 })"""
 
 
+def own_server_env(db: Path) -> dict[str, str]:
+    """The environment of an app server of a test's own, on the SQLite file ``db``."""
+    env = dict(os.environ, ESCOBA_DB_PATH=str(db))
+    env.pop("ESCOBA_DATABASE_URL", None)
+    if _PINNED_NOW:
+        env["ESCOBA_NOW"] = _PINNED_NOW
+    return env
+
+
+def crash_and_restart(proc, port: int, env: dict[str, str], log: Path, page,
+                      sockets: list[str]):
+    """The app's process killed (a crash: its sessions gone with it) and another started
+    on the same port; returns once ``page`` has reconnected by itself (``sockets``: the
+    WebSocket addresses the page opened, recorded by the caller). The new process."""
+    import signal
+
+    from deploy.replicas import start_streamlit, wait_healthy
+
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    proc = start_streamlit(port, env, log)
+    wait_healthy(f"http://127.0.0.1:{port}", proc, log)
+    deadline = time.monotonic() + 60
+    while len(sockets) < 2:  # the page reconnects by itself
+        assert time.monotonic() < deadline, "the page did not reconnect"
+        page.wait_for_timeout(200)
+    return proc
+
+
 def test_after_a_failover_a_working_board_shows_no_fallback(
         browser_type_launch_args, tmp_path) -> None:
     """The app's process dies mid-game and another takes its place (a failover in
@@ -720,18 +749,13 @@ def test_after_a_failover_a_working_board_shows_no_fallback(
     new session): the text choosers and the hint panel's list of captures never show
     beside the board that still works (issue 31: they did, until a reload); the move
     tapped next is saved. The fallback's style hides it only for its first seconds."""
-    import signal
-
     from playwright.sync_api import sync_playwright
 
     from deploy.replicas import start_streamlit, stop, wait_healthy
     from tests.conftest import free_port
 
     db = tmp_path / "escoba.db"
-    env = dict(os.environ, ESCOBA_DB_PATH=str(db))
-    env.pop("ESCOBA_DATABASE_URL", None)
-    if _PINNED_NOW:
-        env["ESCOBA_NOW"] = _PINNED_NOW
+    env = own_server_env(db)
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     proc = start_streamlit(port, env, tmp_path / "first.log")
@@ -748,14 +772,7 @@ def test_after_a_failover_a_working_board_shows_no_fallback(
             _hand(page).first.wait_for()
             page.get_by_text(title).wait_for(state="detached")
             _wait_idle(page)
-            proc.send_signal(signal.SIGKILL)  # a crash: this session is gone with it
-            proc.wait()
-            proc = start_streamlit(port, env, tmp_path / "second.log")
-            wait_healthy(url, proc, tmp_path / "second.log")
-            deadline = time.monotonic() + 60
-            while len(sockets) < 2:  # the page reconnects by itself
-                assert time.monotonic() < deadline, "the page did not reconnect"
-                page.wait_for_timeout(200)
+            proc = crash_and_restart(proc, port, env, tmp_path / "second.log", page, sockets)
             page.get_by_role("link", name=t("nav_play", "en"), exact=True).first.click()
             # For longer than the fallback's style waits: never in sight.
             for _ in range(24):

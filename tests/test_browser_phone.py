@@ -280,6 +280,21 @@ _COVERED_JS = """() => {
 }"""
 
 
+def _open_puzzle(page, url: str, profile: int) -> None:
+    """Puzzles for ``profile``, its board drawn, looked at twice and scrolled."""
+    page.goto(f"{url}/puzzles?p={profile}")
+    page.locator(".eb-card").first.wait_for()
+    _wait_idle(page)
+    page.wait_for_timeout(900)  # the board's second look, and a smooth scroll
+
+
+def _card_ids(page, group: str) -> list[str]:
+    """The board's cards of ``group`` ("hand", "table"), as their codes ("7o")."""
+    return page.evaluate("""(group) => [...document.querySelector(
+        '[data-testid=stBidiComponentIsolated]').shadowRoot.querySelectorAll(
+        `.eb-${group} .eb-card`)].map((c) => c.dataset.id)""", group)
+
+
 def test_a_puzzle_opens_with_its_cards_in_sight(server, browser_type_launch_args) -> None:  # noqa: F811
     """Found trying Puzzles as a child on a phone: the page opened with the table's cards
     under the board's sticky action bar ("The table" and nothing under it). The board
@@ -287,10 +302,7 @@ def test_a_puzzle_opens_with_its_cards_in_sight(server, browser_type_launch_args
     url, db = server
     profile = _new_child(db, "Pia", "🐙")
     with _touch_phone(browser_type_launch_args) as page:
-        page.goto(f"{url}/puzzles?p={profile}")
-        page.locator(".eb-card").first.wait_for()
-        _wait_idle(page)
-        page.wait_for_timeout(900)  # the board's second look, and a smooth scroll
+        _open_puzzle(page, url, profile)
         cards_bottom, bar_top = page.evaluate(_COVERED_JS)
         page.screenshot(path=str(_artifact("35-phone-puzzle-opened.png")))
         assert cards_bottom <= bar_top + 1, (cards_bottom, bar_top)
@@ -303,10 +315,7 @@ def test_a_puzzles_hint_is_in_reach_on_a_phone(server, browser_type_launch_args)
     url, db = server
     profile = _new_child(db, "Hiu", "🦉")
     with _touch_phone(browser_type_launch_args) as page:
-        page.goto(f"{url}/puzzles?p={profile}")
-        page.locator(".eb-card").first.wait_for()
-        _wait_idle(page)
-        page.wait_for_timeout(900)  # the board's second look, and a smooth scroll
+        _open_puzzle(page, url, profile)
         hint = page.locator(".eb-hint")
         assert hint.get_attribute("aria-label") == t("pz_hint", "en")
         box = hint.bounding_box()
@@ -330,16 +339,8 @@ def test_a_wrong_set_is_said_beside_the_puzzles_button_on_a_phone(server, browse
     url, db = server
     profile = _new_child(db, "Wen", "🐳")
     with _touch_phone(browser_type_launch_args) as page:
-        page.goto(f"{url}/puzzles?p={profile}")
-        page.locator(".eb-card").first.wait_for()
-        _wait_idle(page)
-        page.wait_for_timeout(900)
-        hand = [c for c in page.evaluate("""() => [...document.querySelector(
-            '[data-testid=stBidiComponentIsolated]').shadowRoot.querySelectorAll(
-            '.eb-hand .eb-card')].map((c) => c.dataset.id)""")]
-        table = page.evaluate("""() => [...document.querySelector(
-            '[data-testid=stBidiComponentIsolated]').shadowRoot.querySelectorAll(
-            '.eb-table .eb-card')].map((c) => c.dataset.id)""")
+        _open_puzzle(page, url, profile)
+        hand, table = _card_ids(page, "hand"), _card_ids(page, "table")
         value = lambda code: int(code[:-1])  # noqa: E731 ("7o": a 7)
         mine = hand[0]
         wrong = next(c for c in table if value(c) + value(mine) < 15)

@@ -12,21 +12,19 @@ one that never rings in a visit (``ui.ticker.wake_after_a_restart``).
 
 from __future__ import annotations
 
-import os
-import signal
 import sqlite3
-import time
 
 import pytest
 import sqlalchemy as sa
 
 from tests.test_browser import (  # noqa: F401 (fixtures)
-    _PINNED_NOW,
     _artifact,
     _context,
     _require_browser,
     _wait_idle,
     browser_type_launch_args,
+    crash_and_restart,
+    own_server_env,
 )
 from trainer.storage import Storage
 
@@ -65,10 +63,7 @@ def test_a_quick_fact_tapped_after_the_server_restarted_is_answered(
 
     _require_browser()
     db = tmp_path / "escoba.db"
-    env = dict(os.environ, ESCOBA_DB_PATH=str(db))
-    env.pop("ESCOBA_DATABASE_URL", None)
-    if _PINNED_NOW:
-        env["ESCOBA_NOW"] = _PINNED_NOW
+    env = own_server_env(db)
     profile = Storage(sa.create_engine(f"sqlite:///{db}")).create_profile("Rea", "🐢").id
     port = free_port()
     url = f"http://127.0.0.1:{port}"
@@ -84,14 +79,7 @@ def test_a_quick_fact_tapped_after_the_server_restarted_is_answered(
             question.wait_for()
             _wait_idle(page)
             page.evaluate(_COUNT_RUNS_JS)
-            proc.send_signal(signal.SIGKILL)  # a crash: this session is gone with it
-            proc.wait()
-            proc = start_streamlit(port, env, tmp_path / "second.log")
-            wait_healthy(url, proc, tmp_path / "second.log")
-            deadline = time.monotonic() + 60
-            while len(sockets) < 2:  # the page reconnects by itself
-                assert time.monotonic() < deadline, "the page did not reconnect"
-                page.wait_for_timeout(200)
+            proc = crash_and_restart(proc, port, env, tmp_path / "second.log", page, sockets)
             # The new session's first run (a cold server: about a second) draws the
             # page again; a tap while the old screen still stands is not answered.
             page.wait_for_function("() => window.runsFinished >= 1")

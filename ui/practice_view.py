@@ -320,9 +320,10 @@ def show_puzzle(slot: str, puzzle: Puzzle, record: Recorder,
                  cue={"id": f"cue:{latest_key}", "sound": sound} if sound else None)
     # A wrong set's line in the board's bar too: under the board it was out of sight
     # on a phone (found trying Puzzles as a child).
-    wrong = (f"{slot}:{puzzle.id}:{len(state.feedback)}", feedback_text(
-        puzzle, state.feedback[-1], deck)) if state.feedback and \
-        state.feedback[-1].kind == "error" and state.result is None else None
+    wrong = None
+    if state.feedback and state.feedback[-1].kind == "error" and state.result is None:
+        wrong = (f"{slot}:{puzzle.id}:{len(state.feedback)}",
+                 feedback_text(puzzle, state.feedback[-1], deck))
     show_board_component(data, key=f"{slot}_board",
                          on_action=lambda raw: _on_board_add(slot, record, raw), said=wrong)
 

@@ -50,9 +50,10 @@ ENGINE_TESTS = tests/test_game.py tests/test_solver.py tests/test_record.py \
 	tests/test_worked_examples.py tests/test_board_view.py tests/test_engine_isolation.py \
 	tests/test_compiled_core.py tests/test_simulation_loop.py tests/test_scopa.py
 
-# The rows-against-brute-force property (300 random tables, up to millions of count
-# vectors each, the brute force in test code) runs in the pure suite; compiled, the
-# solver is checked against brute force by the captures and subsets properties.
+# The rows-against-brute-force property (300 random tables, every count vector of each
+# up to the largest target, the brute force in test code) runs in the pure suite;
+# compiled, the solver is checked against brute force by the captures and subsets
+# properties.
 COMPILED_SKIP = --deselect tests/test_solver.py::test_solution_cells_and_rows_equal_brute_force
 
 test-compiled: install

@@ -100,7 +100,12 @@ def _round() -> None:
                            width=72, names=False)
             + f"<div style='font-size:3rem;font-weight:700;margin:8px 0' "
               f"data-testid='qf-question'>{html.escape(quick_question(puzzle))}</div>")
-    speaker_button(speakable(quick_question(puzzle), deck=deck_of()), key="qf_question_speaker")
+    # The round's first question says what to do first (the line under the title has
+    # no speaker of its own: a child who reads slowly hears it here, tapping once).
+    asked = quick_question(puzzle)
+    if rnd.index == 0:
+        asked = f"{t('qf_intro')} {asked}"
+    speaker_button(speakable(asked, deck=deck_of()), key="qf_question_speaker")
     number_pad("qf_numbers", "qf_n", rnd.index, _answer)
 
 

@@ -546,6 +546,12 @@ class PupilLog:
     sets_added: int = 0
     unconfirmed: Counter = field(default_factory=Counter)  # taps whose screen never came
     errors: list[str] = field(default_factory=list)
+    # A browser tablet's page errors and console errors (the last few, said with a failure:
+    # a page gone blank names the error that took it down).
+    console: list[str] = field(default_factory=list)
+    # A browser tablet whose page loaded itself again (ui.ticker's watch: the app had
+    # gone from the page): what was being waited for then. Answers are still counted.
+    reloads: list[str] = field(default_factory=list)
     sign_in_seconds: float | None = None
     answer_taps: int = 0  # taps that record an attempt, whether their screen came or not
     run_ms: list[tuple[str, float]] = field(default_factory=list)  # a wire tap's whole run
@@ -554,6 +560,22 @@ class PupilLog:
     @property
     def answers(self) -> int:
         return self.quick_answers + self.puzzles_done
+
+
+async def _page_reloaded(page: Any) -> bool:
+    """Whether ``page`` is a new document since its probe was installed (the app's own
+    watch loaded it again: ui/board_assets/ticker.js)."""
+    try:
+        return await asyncio.wait_for(page.evaluate("() => window.__cl === undefined"), 10)
+    except Exception:  # the page itself is gone or mid-load: not said to be a reload
+        return False
+
+
+def _keep_page_errors(page: Any, kept: list[str]) -> None:
+    """Keep ``page``'s uncaught errors and console errors in ``kept`` (each cut short)."""
+    page.on("pageerror", lambda error: kept.append(f"pageerror: {error}"[:600]))
+    page.on("console", lambda message: message.type == "error"
+            and kept.append(f"console: {message.text}"[:600]))
 
 
 class Tablet:
@@ -1135,6 +1157,7 @@ async def _run_pupils(url: str, setup: ClassSetup, seconds: float, think: tuple[
                     viewport=VIEWPORT, locale="en-US")
                 page = await context.new_page()
                 page.set_default_timeout(SCREEN_TIMEOUT * 1000)
+                _keep_page_errors(page, log.console)
                 tablet: Any = Tablet(page, url, log.pupil, rng, think, log)
 
                 async def enter() -> None:
@@ -1168,7 +1191,10 @@ async def _run_pupils(url: str, setup: ClassSetup, seconds: float, think: tuple[
                     await tablet.play(deadline, start_with_puzzles=index % 2 == 1)
                 except Exception as err:  # counted; the tablet starts again
                     restarts -= 1
-                    log.errors.append(f"{type(err).__name__}: {err}".splitlines()[0][:1200])
+                    said = f"; page errors: {log.console[-3:]}" if log.console else ""
+                    line = f"{type(err).__name__}: {err}".splitlines()[0][:1200] + said
+                    reloaded = log.client == "browser" and await _page_reloaded(tablet.page)
+                    (log.reloads if reloaded else log.errors).append(line)
                     with contextlib.suppress(Exception):
                         await enter()
             if context is not None:
@@ -1315,6 +1341,7 @@ def summarise(result: dict[str, Any], counted: dict[int, Counter], teacher: dict
             "rows": sum(rows.values()), "quick_rows": quick,
             "puzzle_rows": sum(rows.values()) - quick,
             "unconfirmed": sum(log.unconfirmed.values()), "errors": log.errors,
+            "reloads": log.reloads,
             "screens": len(log.samples),
             "sign_in_s": None if log.sign_in_seconds is None else round(log.sign_in_seconds, 2)})
     measured = result["end"] - start
@@ -1345,6 +1372,7 @@ def summarise(result: dict[str, Any], counted: dict[int, Counter], teacher: dict
         "doubled": sum(max(0, p["rows"] - p["answer_taps"]) for p in per_pupil),
         "unconfirmed_taps": sum(p["unconfirmed"] for p in per_pupil),
         "errors": sum(len(p["errors"]) for p in per_pupil),
+        "page_reloads": sum(len(p["reloads"]) for p in per_pupil),
         "clients_without_screens": sum(1 for p in per_pupil if p["screens"] == 0),
         "per_pupil": per_pupil,
     }

@@ -163,13 +163,20 @@ _DATA_URI = re.compile(r"data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)")
 
 
 def everything_sent(at: AppTest) -> str:
-    """All the text of every element sent to the browser, SVG data URIs decoded."""
+    """All the text of every element sent to the browser, SVG data URIs decoded; not a
+    component's code (its script and style are no words on the page)."""
     parts: list[str] = []
 
     def walk(node: Any) -> None:
         proto = getattr(node, "proto", None)
         if proto is not None:
-            parts.append(str(proto))
+            shown = proto
+            if getattr(proto, "js_content", "") or getattr(proto, "css_content", ""):
+                shown = type(proto)()
+                shown.CopyFrom(proto)
+                shown.ClearField("js_content")
+                shown.ClearField("css_content")
+            parts.append(str(shown))
             if getattr(proto, "component_name", "") and getattr(proto, "json", ""):
                 # A component's data, as the browser gets it, and every string in it.
                 parts.append(proto.json)

@@ -342,6 +342,8 @@ def test_quick_facts_round_by_tapping_numbers() -> None:
         assert question in everything_sent(at)
         heard = component_data(at, "escoba_speaker", "qf_question_speaker")  # issue 23
         assert heard["text"].endswith(f"plus what makes {puzzle.capture_sum}"), heard
+        # What to do is said with the round's first question only.
+        assert heard["text"].startswith("Tap the missing number.") == (i == 0), heard
         value = puzzle.solutions[0].value
         answer = value if i != 2 else (value % 10) + 1  # the third one wrong
         at.button(key=f"qf_n_{answer}").click().run()

@@ -662,7 +662,8 @@ def _timers(monkeypatch) -> list[tuple[float, str]]:
         enqueue(self, msg)
 
     def ticker(**kwargs):  # drawn inside the fragment it reruns
-        asked.append((kwargs["data"]["every_ms"] / 1000, ThreadState.get().fragment_id))
+        if kwargs["data"]["every_ms"]:  # 0: the page's watch alone, no timer
+            asked.append((kwargs["data"]["every_ms"] / 1000, ThreadState.get().fragment_id))
         return draw(**kwargs)
 
     monkeypatch.setattr(ScriptRunContext, "enqueue", record)

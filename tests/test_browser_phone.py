@@ -299,10 +299,16 @@ def test_a_puzzle_opens_with_its_cards_in_sight(server, browser_type_launch_args
     """Found trying Puzzles as a child on a phone: the page opened with the table's cards
     under the board's sticky action bar ("The table" and nothing under it). The board
     scrolls them out from under it."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     url, db = server
     profile = _new_child(db, "Pia", "🐙")
     with _touch_phone(browser_type_launch_args) as page:
         _open_puzzle(page, url, profile)
+        # The scroll is smooth and, on a loaded machine, late: a few seconds at most.
+        with contextlib.suppress(PlaywrightTimeout):
+            page.wait_for_function(f"() => {{ const [c, b] = ({_COVERED_JS})(); "
+                                   "return c <= b + 1; }", timeout=5000)
         cards_bottom, bar_top = page.evaluate(_COVERED_JS)
         page.screenshot(path=str(_artifact("35-phone-puzzle-opened.png")))
         assert cards_bottom <= bar_top + 1, (cards_bottom, bar_top)

@@ -160,3 +160,51 @@ def test_a_page_left_blank_is_drawn_again(tmp_path: Path, browser_type_launch_ar
         time.sleep(8)  # still "blank" to the page's eye: at most three times
         assert runs() - before <= 3, (before, healed, runs())
         browser.close()
+
+
+def test_a_page_whose_app_is_gone_is_loaded_again_at_most_three_times(
+        tmp_path: Path, browser_type_launch_args) -> None:  # noqa: F811
+    """Streamlit can throw while it applies a part's run to a page that changed under it;
+    React then takes the whole app off the page (tests/test_classroom_load.py in CI: no
+    app element, no text, for 60 s). The page watch (ui.ticker.keep_the_app_on_the_page,
+    drawn on every page) loads the page again once the app has been gone 2 s; at most
+    three times in ten minutes per tab. Here the app is taken off by hand."""
+    from playwright.sync_api import sync_playwright
+
+    _require_browser()
+    script = tmp_path / "gone_page.py"
+    script.write_text(f"""
+import sys
+sys.path.insert(0, {str(ROOT)!r})
+import streamlit as st
+from ui.ticker import keep_the_app_on_the_page
+
+keep_the_app_on_the_page()
+st.markdown("here")
+""", encoding="utf-8")
+    take_it_off = "() => document.querySelector('[data-testid=stApp]').remove()"
+    with streamlit_server(script, dict(os.environ), tmp_path / "streamlit.log") as url, \
+            sync_playwright() as p:
+        browser, _context_, page = _context(p, browser_type_launch_args, (1024, 768))
+        page.goto(url)
+        page.get_by_text("here").wait_for()
+        page.evaluate("() => { window.__sameDocument = true; }")  # gone if it reloads
+        time.sleep(2.5)
+        assert page.evaluate("() => window.__sameDocument === true")  # drawn: left alone
+        for reload in range(1, 4):
+            page.evaluate(take_it_off)
+            page.wait_for_function("() => window.__sameDocument === undefined "
+                                   "&& !!document.querySelector('[data-testid=stApp]')",
+                                   timeout=10_000)
+            page.get_by_text("here").wait_for()
+            assert page.evaluate("() => performance.getEntriesByType('navigation')[0].type"
+                                 ) == "reload"
+            kept = page.evaluate("() => JSON.parse(sessionStorage.getItem("
+                                 "'escoba_app_reloads')).length")
+            assert kept == reload
+            page.evaluate("() => { window.__sameDocument = true; }")
+        # A fourth time within ten minutes: the page is left as it is (no reload loop).
+        page.evaluate(take_it_off)
+        time.sleep(4.0)
+        assert page.evaluate("() => window.__sameDocument === true")
+        browser.close()

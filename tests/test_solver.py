@@ -130,13 +130,32 @@ def test_capture_masks_never_include_the_played_card():
 # -- the legal-move generator's cache: solution cells (issue 17) ---------------------
 
 
+#: The largest target the solver's rows are checked at (every limit is below it).
+BRUTE_TOP = 19
+
+
+def _count_vectors(counts: list[int], values: tuple[int, ...], total: int = 0):
+    """Every count vector over ``values`` (k cards of each value, at most its count)
+    totalling at most :data:`BRUTE_TOP`, in ``itertools.product``'s order; a vector is
+    cut off as soon as its total passes the top (its extensions only grow)."""
+    if not values:
+        yield ()
+        return
+    value, rest = values[0], values[1:]
+    for k in range(counts[value - 1] + 1):
+        if total + k * value > BRUTE_TOP:
+            break
+        for tail in _count_vectors(counts, rest, total + k * value):
+            yield (k, *tail)
+
+
 def brute_cells(counts: list[int]) -> dict[int, tuple[tuple[int, ...], tuple]]:
-    """The cell of every target by brute force: every count vector, highest value first,
-    fewest cards first (the order the legal moves come in), split full / partial; one
-    walk over the vectors, each filed under its total."""
+    """The cell of every target up to :data:`BRUTE_TOP` by brute force: every count
+    vector, highest value first, fewest cards first (the order the legal moves come in),
+    split full / partial; one walk over the vectors, each filed under its total."""
     found: dict[int, tuple[list[int], list[tuple[int, tuple[tuple[int, int], ...]]]]] = {}
-    values = range(10, 0, -1)
-    for ks in itertools.product(*(range(counts[v - 1] + 1) for v in values)):
+    values = tuple(range(10, 0, -1))
+    for ks in _count_vectors(counts, values):
         taken = list(zip(ks, values, strict=True))
         fulls, partials = found.setdefault(sum(k * v for k, v in taken), ([], []))
         full = sum(15 << 4 * (v - 1) for k, v in taken if k and k == counts[v - 1])
@@ -157,7 +176,7 @@ def test_solution_cells_and_rows_equal_brute_force(counts, limit):
     assert nibbles == sum(c << 4 * (v - 1) for v, c in enumerate(counts, start=1))
     row = solution_row(sig, limit)
     cells = brute_cells(counts)
-    for target in range(20):
+    for target in range(BRUTE_TOP + 1):
         expected = cells.get(target, ((), ())) if 0 < target <= limit else ((), ())
         assert row[target][:2] == expected
         if 0 < target <= limit:

@@ -337,22 +337,29 @@ def test_the_tables_the_code_queries_are_the_ones_the_migrations_build(make_engi
 
 def _database_as_it_is(engine: sa.Engine) -> dict[str, Any]:
     """Everything a migration could change: each table's columns (type, nullability,
-    default), keys, indexes, constraints, and its rows."""
+    default), keys, indexes, constraints, and its rows. Read table by table through
+    SQLAlchemy's multi-table reflection (a few catalog queries for all of them)."""
     inspector = sa.inspect(engine)
+    metadata = sa.MetaData()
     found: dict[str, Any] = {}
     with engine.connect() as conn:
-        for name in sorted(inspector.get_table_names()):
-            table = sa.Table(name, sa.MetaData(), autoload_with=conn)
-            rows = sorted(repr(tuple(row)) for row in conn.execute(sa.select(table)))
+        metadata.reflect(bind=conn)
+        columns = inspector.get_multi_columns()
+        keys = inspector.get_multi_pk_constraint()
+        foreign = inspector.get_multi_foreign_keys()
+        indexes = inspector.get_multi_indexes()
+        unique = inspector.get_multi_unique_constraints()
+        for name in sorted(metadata.tables):
+            at = (None, name)
+            rows = sorted(repr(tuple(row))
+                          for row in conn.execute(sa.select(metadata.tables[name])))
             found[name] = {
                 "columns": [(c["name"], str(c["type"]), c["nullable"], c.get("default"))
-                            for c in inspector.get_columns(name)],
-                "primary_key": inspector.get_pk_constraint(name)["constrained_columns"],
-                "foreign_keys": sorted(repr(sorted(fk.items()))
-                                       for fk in inspector.get_foreign_keys(name)),
-                "indexes": sorted(repr(sorted(ix.items())) for ix in inspector.get_indexes(name)),
-                "unique": sorted(repr(sorted(u.items()))
-                                 for u in inspector.get_unique_constraints(name)),
+                            for c in columns[at]],
+                "primary_key": keys[at]["constrained_columns"],
+                "foreign_keys": sorted(repr(sorted(fk.items())) for fk in foreign[at]),
+                "indexes": sorted(repr(sorted(ix.items())) for ix in indexes[at]),
+                "unique": sorted(repr(sorted(u.items())) for u in unique[at]),
                 "rows": rows,
             }
     return found

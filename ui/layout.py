@@ -19,7 +19,7 @@ from .fit import FIT_STYLE
 from .menu_closer import close_menu_after_pick
 from .session import current_profile, pop_flash, save_language
 from .streamlit_words import translate_streamlit_words
-from .ticker import wake_after_a_restart
+from .ticker import keep_the_app_on_the_page, wake_after_a_restart
 from .voice_component import listen_for_first_tap
 
 __all__ = ["sidebar", "show_flash", "require_profile",
@@ -141,6 +141,7 @@ def sidebar() -> None:
     translate_streamlit_words(current_language())  # Streamlit's English words (issue 33)
     close_menu_after_pick()  # a narrow screen's menu closes on a pick (issue 29)
     wake_after_a_restart()  # a tap after the server restarted is answered
+    keep_the_app_on_the_page()  # a page Streamlit left white is loaded again
 
 
 #: Message parameters that hold a name someone typed (a nickname, a player's name).

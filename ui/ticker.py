@@ -23,7 +23,8 @@ from pathlib import Path
 
 import streamlit as st
 
-__all__ = ["look_again_every", "page_was_blank", "wake_after_a_restart"]
+__all__ = ["keep_the_app_on_the_page", "look_again_every", "page_was_blank",
+           "wake_after_a_restart"]
 
 _JS = (Path(__file__).with_name("board_assets") / "ticker.js").read_text(encoding="utf-8")
 # Nothing to see: its element is taken out of the page's flow (no gap where it stands).
@@ -69,6 +70,14 @@ WAKE_TIMER_SECONDS = 12 * 60 * 60
 @st.fragment(run_every=WAKE_TIMER_SECONDS)
 def _wake_timer() -> None:
     """Draws nothing: only its timer counts (see :func:`wake_after_a_restart`)."""
+
+
+def keep_the_app_on_the_page() -> None:
+    """Load the page again if Streamlit's app leaves it (see ticker.js: a white screen
+    after Streamlit fails to apply a part's run). Call it in every whole run."""
+    with st.sidebar:
+        _TICKER(key="escoba_app_watch", data={"every_ms": 0}, width="content",
+                height="content")
 
 
 def wake_after_a_restart() -> None:

@@ -36,9 +36,55 @@ function appIdle() {
   return !app || app.getAttribute("data-test-script-state") === "notRunning";
 }
 
+// The app itself gone from the page: Streamlit 1.67 can throw while it applies a part's
+// run to a page that changed under it ("Cannot set a node at a delta path", its issue
+// 15084), and React then takes the whole app off the page: a white screen that nothing
+// in it can redraw (tests/test_classroom_load.py in CI: no app element, no text). The
+// page is loaded again once the app has been gone for GONE_MS: everything a child
+// answered is saved already. At most MAX_RELOADS times in RELOAD_WINDOW_MS per tab, so
+// an app that cannot be drawn is not loaded over and over.
+const WATCH_MS = 500;
+const GONE_MS = 2000;
+const MAX_RELOADS = 3;
+const RELOAD_WINDOW_MS = 10 * 60 * 1000;
+const RELOADS_KEY = "escoba_app_reloads";
+
+function recentReloads(now) {
+  try {
+    const kept = JSON.parse(window.sessionStorage.getItem(RELOADS_KEY) || "[]");
+    return Array.isArray(kept) ? kept.filter((t) => now - t < RELOAD_WINDOW_MS) : [];
+  } catch (err) {
+    return [];
+  }
+}
+
+// Once per window (kept across reruns, and past the app's own end: it is the page's).
+function watchTheApp() {
+  if (window.__escobaAppWatch) return;
+  let goneSince = 0;
+  window.__escobaAppWatch = setInterval(() => {
+    if (document.querySelector('[data-testid="stApp"]')) { goneSince = 0; return; }
+    const now = Date.now();
+    goneSince ||= now;
+    if (now - goneSince < GONE_MS) return;
+    const reloads = recentReloads(now);
+    if (reloads.length >= MAX_RELOADS) return;
+    try {
+      window.sessionStorage.setItem(RELOADS_KEY, JSON.stringify([...reloads, now]));
+    } catch (err) {
+      return;  // no count kept, no reload: never a loop
+    }
+    clearInterval(window.__escobaAppWatch);
+    console.warn("escoba: the app left the page; loading it again");
+    window.location.reload();
+  }, WATCH_MS);
+}
+
 export default function (component) {
   const { data, setTriggerValue, parentElement } = component;
   if (!data) return undefined;
+  watchTheApp();
+  if (!data.every_ms) return undefined;  // the page's watch alone (ui/ticker.py)
   if (!T.listening) {  // one set of listeners for the document, kept across reruns
     for (const kind of ["pointerdown", "keydown", "click"]) {
       document.addEventListener(kind, noteInput, true);

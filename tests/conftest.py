@@ -58,6 +58,22 @@ def streamlit_server(script: Path, env: dict[str, str], log: Path,
         stop(proc, wait=10)
 
 
+#: The scrypt cost of PINs and passwords hashed in the tests' own process: the parameters
+#: are stored with each hash, so checking works the same, and a class of 30 is made in
+#: milliseconds, not seconds. A server a test starts hashes at the real cost
+#: (trainer.storage.hashing), which tests/test_classroom.py checks is stored.
+CHEAP_SECRET_COST = {"n": 2**8, "r": 8, "p": 1}
+
+
+@pytest.fixture(autouse=True)
+def cheap_secrets(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test's PINs and teachers' passwords at :data:`CHEAP_SECRET_COST`."""
+    import trainer.storage.classroom as storage_classroom
+
+    monkeypatch.setattr(storage_classroom, "PIN_COST", CHEAP_SECRET_COST)
+    monkeypatch.setattr(storage_classroom, "PASSWORD_COST", CHEAP_SECRET_COST)
+
+
 @pytest.fixture
 def db_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A fresh SQLite file for the app (``ESCOBA_DB_PATH``), and no stray URL."""

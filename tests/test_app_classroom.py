@@ -27,7 +27,6 @@ from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1 import app_test as app_test_module
 
-import trainer.storage.classroom as storage_classroom
 from lessons import load_stages
 from tests.test_app_helpers import assert_ok, create_profile, new_app
 from tests.test_classroom import fact_quick, lesson_tries
@@ -50,11 +49,8 @@ TODAY = datetime(2026, 12, 2, 10, tzinfo=UTC)
 
 @pytest.fixture(autouse=True)
 def _setup(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A fixed date, and cheap hashes: the parameters are stored with each hash, so
-    checking works the same; a class of pupils is made in milliseconds."""
+    """A fixed date (hashes are cheap in every test: tests/conftest.py)."""
     monkeypatch.setenv("ESCOBA_NOW", NOW)
-    monkeypatch.setattr(storage_classroom, "PIN_COST", {"n": 2**8, "r": 8, "p": 1})
-    monkeypatch.setattr(storage_classroom, "PASSWORD_COST", {"n": 2**8, "r": 8, "p": 1})
 
 
 @pytest.fixture(autouse=True)

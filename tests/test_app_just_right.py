@@ -71,11 +71,6 @@ def test_after_a_few_games_just_right_is_chosen_and_plays_at_the_childs_strength
 
 def test_a_pupils_teacher_reads_the_same_sentence(monkeypatch) -> None:
     from tests.test_app_classroom import click, part, pupil_ids, shown, sign_up, store, submit
-    from trainer.storage import classroom as storage_classroom
-
-    cheap = {"n": 2**8, "r": 8, "p": 1}  # a class of pupils made in milliseconds
-    monkeypatch.setattr(storage_classroom, "PIN_COST", cheap)
-    monkeypatch.setattr(storage_classroom, "PASSWORD_COST", cheap)
     at = sign_up()
     at.text_input(key="tc_class_name").input("4A")
     submit(at, "tc_new_class_form")

@@ -16,7 +16,13 @@ from streamlit.testing.v1 import AppTest
 
 from escoba import Card, Move
 from lessons import GLOSSARIES, load_stages
-from tests.test_app_helpers import assert_ok, board_data, create_profile, new_app
+from tests.test_app_helpers import (
+    assert_ok,
+    board_data,
+    component_data,
+    create_profile,
+    new_app,
+)
 from tests.test_lessons import _candidates, _right_actions
 from trainer.lessons import LessonRunner
 
@@ -187,6 +193,9 @@ def test_a_scopa_stage_opens_in_the_italian_deck_and_its_refusal_names_the_equal
     assert "7 di coppe" in shown and "Fante" not in shown  # the fallback's Italian names
     new_words = " ".join(h.proto.body for h in at.get("html"))
     assert 'data-word="scopa"' in new_words and 'data-word="denari"' in new_words
+    heard = component_data(at, "escoba_speaker", "lesson_new_words_speaker")["text"]
+    heading = "Una parola nuova" if len(view.words) == 1 else f"{len(view.words)} parole nuove"
+    assert heard.startswith(f"{heading}. ") and "denari" in heard.lower(), heard
     _do(at, "tap", Card.parse("3e"))  # 3 + 4 make 7, but the 7 di coppe comes first
     said = _messages(at)
     assert "Prendi la carta che vale 7" in said and "7 di coppe" in said, said

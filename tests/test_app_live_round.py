@@ -10,7 +10,6 @@ from datetime import date
 
 import pytest
 
-import trainer.storage.classroom as storage_classroom
 from puzzles import check
 from tests.test_app_classroom import (
     MY_CLASS,
@@ -32,8 +31,6 @@ pytestmark = pytest.mark.usefixtures("fresh_app")
 @pytest.fixture(autouse=True)
 def _setup(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ESCOBA_NOW", NOW)
-    monkeypatch.setattr(storage_classroom, "PIN_COST", {"n": 2**8, "r": 8, "p": 1})
-    monkeypatch.setattr(storage_classroom, "PASSWORD_COST", {"n": 2**8, "r": 8, "p": 1})
 
 
 def _add_set(at, cards: list[str]) -> None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import pytest
 import sqlalchemy as sa
 
-import trainer.storage.classroom as storage_classroom
 from tests.test_app_classroom import MY_CLASS, NOW, _class, shown, sign_in_pupil, store
 from tests.test_app_helpers import assert_ok, component_data, create_profile, new_app
 from trainer.class_game import ClassGames
@@ -24,8 +23,6 @@ NOTICE = "Your class is playing together!"
 @pytest.fixture(autouse=True)
 def _setup(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ESCOBA_NOW", NOW)
-    monkeypatch.setattr(storage_classroom, "PIN_COST", {"n": 2**8, "r": 8, "p": 1})
-    monkeypatch.setattr(storage_classroom, "PASSWORD_COST", {"n": 2**8, "r": 8, "p": 1})
 
 
 def _look(at) -> None:

@@ -13,7 +13,6 @@ import re
 import pytest
 import sqlalchemy as sa
 
-import trainer.storage.classroom as storage_classroom
 from lessons import load_stages
 from tests.test_browser import (  # noqa: F401 (fixtures)
     _artifact,
@@ -109,7 +108,6 @@ def test_the_dashboard_fits_a_phone_and_a_tablet_with_every_reason_in_full(
         server, browser_type_launch_args, size, monkeypatch) -> None:  # noqa: F811
     from playwright.sync_api import sync_playwright
 
-    monkeypatch.setattr(storage_classroom, "PIN_COST", {"n": 2**8, "r": 8, "p": 1})
     url, db_path = server
     class_id, _code, _ids = _seed(db_path)
     with sync_playwright() as p:

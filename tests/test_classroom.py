@@ -89,13 +89,6 @@ class Clock:
         self.now += timedelta(**delta)
 
 
-@pytest.fixture(autouse=True)
-def cheap_pins(monkeypatch: pytest.MonkeyPatch) -> None:
-    """PINs hashed with a small scrypt cost here (the parameters are stored with each hash,
-    so checking works the same): a class of 30 is made in milliseconds, not seconds."""
-    monkeypatch.setattr(storage_classroom, "PIN_COST", {"n": 2**8, "r": 8, "p": 1})
-
-
 def _engine(kind: str, request: pytest.FixtureRequest, tmp_path) -> sa.Engine:
     if kind == "sqlite":
         eng = sa.create_engine(f"sqlite:///{tmp_path / 'class.db'}")
@@ -170,7 +163,12 @@ def pdf_text(data: bytes) -> str:
 
 # -- teachers ---------------------------------------------------------------------------
 
-def test_a_password_is_stored_as_a_salted_scrypt_hash_never_in_clear(store: Storage) -> None:
+def test_a_password_is_stored_as_a_salted_scrypt_hash_never_in_clear(
+        store: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    from trainer.storage import hashing
+
+    # The real cost here (the tests' own hashes are cheap: tests/conftest.py).
+    monkeypatch.setattr(storage_classroom, "PASSWORD_COST", hashing.PASSWORD_COST)
     auth = TeacherAuth(store, clock=Clock())
     session = account(auth, "Ms Díaz")
     assert not any("hash" in f.name for f in dataclasses.fields(session.teacher))
@@ -188,11 +186,10 @@ def test_a_password_is_stored_as_a_salted_scrypt_hash_never_in_clear(store: Stor
 
 
 def test_wrong_passwords_slow_the_device_that_types_them_never_the_account_elsewhere(
-        store: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+        store: Storage) -> None:
     """Issue 27: five wrong passwords for "Ms Díaz" typed on a pupil's phone locked the
     real teacher out on her tablet. Now the phone waits, longer each time; the tablet
     signs in; a guess spread over many devices makes the account wait seconds only."""
-    monkeypatch.setattr(storage_classroom, "PASSWORD_COST", {"n": 2**8, "r": 8, "p": 1})
     clock = Clock()
     auth = TeacherAuth(store, clock=clock)
     account(auth, "Ms Díaz")

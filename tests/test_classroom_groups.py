@@ -10,10 +10,9 @@ from datetime import timedelta
 import pytest
 import sqlalchemy as sa
 
-from tests.test_classroom import (  # noqa: F401 (cheap_pins: an autouse fixture)
+from tests.test_classroom import (
     TODAY,
     _engine,
-    cheap_pins,
     class_with,
     fact_quick,
     put,

@@ -10,10 +10,9 @@ import io
 import pytest
 from pypdf import PdfReader
 
-from tests.test_classroom import (  # noqa: F401 (cheap_pins: an autouse fixture)
+from tests.test_classroom import (  # noqa: F401 (fixtures)
     NOON,
     TODAY,
-    cheap_pins,
     class_with,
     fact_quick,
     pdf_text,

@@ -20,7 +20,6 @@ from pypdf import PdfReader
 
 from puzzles.practice import Attempt
 from puzzles.worksheet import card_label, worksheet_pdf
-from tests import test_classroom
 from tests.test_classroom import (
     NOON,
     TODAY,
@@ -46,9 +45,6 @@ from trainer.storage import Storage, configure_sqlite
 from trainer.words import answer_text
 
 MADRID = ZoneInfo("Europe/Madrid")
-
-
-cheap_pins = test_classroom.cheap_pins  # autouse: PINs hashed at a small cost, as there
 
 
 @pytest.fixture

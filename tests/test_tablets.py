@@ -9,7 +9,7 @@ from datetime import timedelta
 
 import pytest
 
-from tests.test_classroom import NOON, Clock, cheap_pins, class_with, store, teacher  # noqa: F401
+from tests.test_classroom import NOON, Clock, class_with, store, teacher  # noqa: F401
 from trainer.classroom import (
     DOMAIN,
     END_REASONS,

@@ -468,9 +468,13 @@ def _word_html(word: str, width: int) -> str:
 
 def _show_new_words(words: tuple[str, ...]) -> None:
     """The game's words this level uses first: each explained with its picture."""
+    heading = _lt("ui.new_words", count=len(words))
     with st.container(border=True, key="lesson_new_words"):
-        st.markdown(f"**📖 {_lt('ui.new_words', count=len(words))}**")
+        st.markdown(f"**📖 {heading}**")
         st.html("".join(_word_html(w, 40) for w in words))
+        # Heard too: a child who reads slowly meets the game's words here first.
+        said = ". ".join([heading, *(_lt(f"word.{w}") for w in words)])
+        speaker_button(speakable(said, deck=_deck()), key="lesson_new_words_speaker")
 
 
 def _glossary() -> None:

@@ -549,6 +549,7 @@ class PupilLog:
     # A browser tablet's page errors and console errors (the last few, said with a failure:
     # a page gone blank names the error that took it down).
     console: list[str] = field(default_factory=list)
+    console_said: int = 0  # how many of them a failure has said already
     # A browser tablet whose page loaded itself again (ui.ticker's watch: the app had
     # gone from the page): what was being waited for then. Answers are still counted.
     reloads: list[str] = field(default_factory=list)
@@ -563,10 +564,13 @@ class PupilLog:
 
 
 async def _page_reloaded(page: Any) -> bool:
-    """Whether ``page`` is a new document since its probe was installed (the app's own
-    watch loaded it again: ui/board_assets/ticker.js)."""
+    """Whether ``page`` was loaded again by the app's own watch (ui/board_assets/ticker.js)
+    since its probe was installed: a new document, come by a reload (a sign-in again
+    goes to the address: "navigate", and a failed one is an error, not a reload)."""
     try:
-        return await asyncio.wait_for(page.evaluate("() => window.__cl === undefined"), 10)
+        return await asyncio.wait_for(page.evaluate(
+            "() => window.__cl === undefined && "
+            "performance.getEntriesByType('navigation')[0]?.type === 'reload'"), 10)
     except Exception:  # the page itself is gone or mid-load: not said to be a reload
         return False
 
@@ -1191,7 +1195,9 @@ async def _run_pupils(url: str, setup: ClassSetup, seconds: float, think: tuple[
                     await tablet.play(deadline, start_with_puzzles=index % 2 == 1)
                 except Exception as err:  # counted; the tablet starts again
                     restarts -= 1
-                    said = f"; page errors: {log.console[-3:]}" if log.console else ""
+                    fresh = log.console[log.console_said:]  # since the last failure's
+                    log.console_said = len(log.console)
+                    said = f"; page errors: {fresh[-3:]}" if fresh else ""
                     line = f"{type(err).__name__}: {err}".splitlines()[0][:1200] + said
                     reloaded = log.client == "browser" and await _page_reloaded(tablet.page)
                     (log.reloads if reloaded else log.errors).append(line)

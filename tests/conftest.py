@@ -61,17 +61,22 @@ def streamlit_server(script: Path, env: dict[str, str], log: Path,
 #: The scrypt cost of PINs and passwords hashed in the tests' own process: the parameters
 #: are stored with each hash, so checking works the same, and a class of 30 is made in
 #: milliseconds, not seconds. A server a test starts hashes at the real cost
-#: (trainer.storage.hashing), which tests/test_classroom.py checks is stored.
+#: (trainer.storage.hashing); a test marked ``real_secret_cost`` does too.
 CHEAP_SECRET_COST = {"n": 2**8, "r": 8, "p": 1}
 
 
 @pytest.fixture(autouse=True)
-def cheap_secrets(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every test's PINs and teachers' passwords at :data:`CHEAP_SECRET_COST`."""
+def cheap_secrets(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test's PINs (a pupil's, a home child's) and teachers' passwords at
+    :data:`CHEAP_SECRET_COST`, but a test marked ``real_secret_cost``."""
+    if request.node.get_closest_marker("real_secret_cost"):
+        return
     import trainer.storage.classroom as storage_classroom
+    import trainer.storage.profiles as storage_profiles
 
     monkeypatch.setattr(storage_classroom, "PIN_COST", CHEAP_SECRET_COST)
     monkeypatch.setattr(storage_classroom, "PASSWORD_COST", CHEAP_SECRET_COST)
+    monkeypatch.setattr(storage_profiles, "PIN_COST", CHEAP_SECRET_COST)
 
 
 @pytest.fixture

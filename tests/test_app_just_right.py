@@ -69,8 +69,9 @@ def test_after_a_few_games_just_right_is_chosen_and_plays_at_the_childs_strength
         [m.value for m in at.markdown]
 
 
-def test_a_pupils_teacher_reads_the_same_sentence(monkeypatch) -> None:
+def test_a_pupils_teacher_reads_the_same_sentence() -> None:
     from tests.test_app_classroom import click, part, pupil_ids, shown, sign_up, store, submit
+
     at = sign_up()
     at.text_input(key="tc_class_name").input("4A")
     submit(at, "tc_new_class_form")

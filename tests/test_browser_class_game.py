@@ -6,9 +6,9 @@ the class's hand on the board within a couple of seconds; the pupils vote by tap
 card of the class and the table cards it takes, then Vote; the projector's count and the
 bars on the class's cards move by themselves; the teacher closes the vote and the
 projector says what the class played, the coach's sentence and the computer's reply.
-Three turns are voted on the tablets (all three, then Lola alone); the rest of the game is
-closed by the teacher's own calls on the server (no vote: her pick), the projector and the
-tablets following it by themselves to the end. No child's name is ever on the projector.
+Three turns are voted on the tablets (all three twice, then Lola alone); the rest of the
+game is closed by the teacher's own calls on the server (no vote: her pick), the
+projector and the tablets following it by themselves to the end. No child's name is ever on the projector.
 
 Screenshots: test-artifacts/29-vote-*.png.
 """
@@ -128,6 +128,7 @@ def test_a_class_plays_the_computer_by_votes_on_three_tablets(server, browser_ty
         games = ClassGames(room)
         turns = 0
         while True:
+            assert turns < 80
             game = _game(db_path, class_id)
             assert game is not None
             if game.state == "over":
@@ -207,7 +208,6 @@ def test_a_class_plays_the_computer_by_votes_on_three_tablets(server, browser_ty
                 played = screen.locator("[data-testid=tc-cg-played]").inner_text()
                 assert played.startswith("🏫 Our class "), played
             turns += 1
-            assert turns < 80
 
         engine.dispose()
         screen.locator("[data-testid=tc-cg-result]").wait_for(timeout=15_000)

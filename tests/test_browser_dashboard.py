@@ -105,7 +105,7 @@ def _sign_in(page, url: str, class_id: int) -> None:
 
 @pytest.mark.parametrize("size", [(390, 844), (1024, 768)], ids=["phone", "tablet"])
 def test_the_dashboard_fits_a_phone_and_a_tablet_with_every_reason_in_full(
-        server, browser_type_launch_args, size, monkeypatch) -> None:  # noqa: F811
+        server, browser_type_launch_args, size) -> None:  # noqa: F811
     from playwright.sync_api import sync_playwright
 
     url, db_path = server

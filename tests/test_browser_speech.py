@@ -255,7 +255,7 @@ def test_the_mute_switch_silences_everything(server, browser_type_launch_args) -
         page.locator(f'.eb-card[data-id="{wrong}"]').click()
         _wait_spoken(page, feedback)
         page.wait_for_function("() => window.__escobaVoice.played.includes('wrong')")
-        page.locator(".eb-speaker .eb-speak").click()
+        page.locator(".st-key-lesson_said_speaker .eb-speak").click()  # what the tap did
         page.wait_for_function(
             "(text) => window.__speech.spoken.filter((u) => u.text === text).length === 2",
             arg=feedback)

@@ -183,11 +183,13 @@ keep_the_app_on_the_page()
 st.markdown("here")
 """, encoding="utf-8")
     take_it_off = "() => document.querySelector('[data-testid=stApp]').remove()"
+    watching = "() => !!window.__escobaAppWatch"  # the watch is up (its module loaded)
     with streamlit_server(script, dict(os.environ), tmp_path / "streamlit.log") as url, \
             sync_playwright() as p:
         browser, _context_, page = _context(p, browser_type_launch_args, (1024, 768))
         page.goto(url)
         page.get_by_text("here").wait_for()
+        page.wait_for_function(watching)
         page.evaluate("() => { window.__sameDocument = true; }")  # gone if it reloads
         time.sleep(2.5)
         assert page.evaluate("() => window.__sameDocument === true")  # drawn: left alone
@@ -197,6 +199,7 @@ st.markdown("here")
                                    "&& !!document.querySelector('[data-testid=stApp]')",
                                    timeout=10_000)
             page.get_by_text("here").wait_for()
+            page.wait_for_function(watching)
             assert page.evaluate("() => performance.getEntriesByType('navigation')[0].type"
                                  ) == "reload"
             kept = page.evaluate("() => JSON.parse(sessionStorage.getItem("

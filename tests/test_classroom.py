@@ -16,7 +16,6 @@ import sqlalchemy as sa
 from pypdf import PdfReader
 
 import locales
-import trainer.storage.classroom as storage_classroom
 from lessons import load_stages
 from puzzles import check, generate
 from puzzles.practice import Attempt, quick_fact, quick_fact_for
@@ -163,12 +162,8 @@ def pdf_text(data: bytes) -> str:
 
 # -- teachers ---------------------------------------------------------------------------
 
-def test_a_password_is_stored_as_a_salted_scrypt_hash_never_in_clear(
-        store: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
-    from trainer.storage import hashing
-
-    # The real cost here (the tests' own hashes are cheap: tests/conftest.py).
-    monkeypatch.setattr(storage_classroom, "PASSWORD_COST", hashing.PASSWORD_COST)
+@pytest.mark.real_secret_cost  # the app's own cost (the tests' hashes are cheap otherwise)
+def test_a_password_is_stored_as_a_salted_scrypt_hash_never_in_clear(store: Storage) -> None:
     auth = TeacherAuth(store, clock=Clock())
     session = account(auth, "Ms Díaz")
     assert not any("hash" in f.name for f in dataclasses.fields(session.teacher))

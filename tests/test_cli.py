@@ -154,11 +154,9 @@ def test_teacher_create_makes_the_first_account_and_invite_prints_a_working_code
 
     import sqlalchemy as sa
 
-    import trainer.storage.classroom as storage_classroom
     from trainer.classroom import ClassroomError, TeacherAuth
     from trainer.storage import Storage
 
-    monkeypatch.setattr(storage_classroom, "PASSWORD_COST", {"n": 2**8, "r": 8, "p": 1})
     db = tmp_path / "school.db"
     monkeypatch.setattr(sys, "stdin", io.StringIO("seven oros on the table\n"))
     code, out, _ = run(capsys, "teacher", "create", "Ms Díaz", "--db", str(db),

@@ -130,7 +130,7 @@ def test_capture_masks_never_include_the_played_card():
 # -- the legal-move generator's cache: solution cells (issue 17) ---------------------
 
 
-#: The largest target the solver's rows are checked at (every limit is below it).
+#: The largest target the solver's rows are checked at (every limit is at or below it).
 BRUTE_TOP = 19
 
 

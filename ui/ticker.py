@@ -15,6 +15,11 @@ So the beat is kept in the page (``board_assets/ticker.js``, an invisible
 the part's run only when the app has no run under way and nobody has touched the page
 for 1.5 s. A tap's answer is never overtaken by a look, and a child tapping away is not
 slowed by the parts' looks; an untouched tablet looks on the same beat as before.
+
+The same component keeps the page going when Streamlit cannot: the page drawn again
+when its main area shows nothing (:func:`page_was_blank`), loaded again when the app
+itself has left it (:func:`keep_the_app_on_the_page`), and a whole run asked for after
+the server restarted (:func:`wake_after_a_restart`, one Streamlit timer).
 """
 
 from __future__ import annotations

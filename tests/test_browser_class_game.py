@@ -8,7 +8,8 @@ bars on the class's cards move by themselves; the teacher closes the vote and th
 projector says what the class played, the coach's sentence and the computer's reply.
 Three turns are voted on the tablets (all three twice, then Lola alone); the rest of the
 game is closed by the teacher's own calls on the server (no vote: her pick), the
-projector and the tablets following it by themselves to the end. No child's name is ever on the projector.
+projector and the tablets following it by themselves to the end. No child's name is ever
+on the projector.
 
 Screenshots: test-artifacts/29-vote-*.png.
 """

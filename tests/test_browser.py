@@ -440,6 +440,20 @@ def _open_part(page, label: str) -> None:
     part.click()
 
 
+def _steady_box(locator, tries: int = 20) -> dict | None:
+    """The element's box, measured again if it was redrawn in between: a timed part (the
+    projector's round every 0.5 s) replaces an HTML element whose text changed, and a
+    box asked of the node just replaced is None though the element never left the
+    screen (CI: the projector's answer count, once)."""
+    box = None
+    for _ in range(tries):
+        box = locator.bounding_box()
+        if box is not None:
+            return box
+        locator.page.wait_for_timeout(50)
+    return box
+
+
 def _artifact(name: str) -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS / name

@@ -30,6 +30,7 @@ from tests.test_browser import (  # noqa: F401 (fixtures)
     _artifact,
     _context,
     _open_part,
+    _steady_box,
     _tap,
     _wait_idle,
     browser_type_launch_args,
@@ -209,9 +210,9 @@ def test_a_live_round_on_the_projector_and_three_tablets(server, browser_type_la
         assert screen.locator("[data-testid=tc-live-set]").count() == len(live.puzzle.solutions)
         # The reveal's cards are big enough for the back of the room, without a scroll.
         for card in screen.locator("[data-testid=tc-live-set] img").all():
-            box = card.bounding_box()
+            box = _steady_box(card)
             assert box is not None and 140 <= box["height"] <= 190, box
-        close = screen.locator(".st-key-tc_live_close button").bounding_box()
+        close = _steady_box(screen.locator(".st-key-tc_live_close button"))
         assert close is not None and close["y"] + close["height"] <= 1080, close
         for name in PINS:  # never a child's name on the projector
             assert name not in seen, name

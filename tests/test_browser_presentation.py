@@ -14,6 +14,7 @@ from tests.test_browser import (  # noqa: F401 (fixtures)
     _artifact,
     _context,
     _open_part,
+    _steady_box,
     _wait_idle,
     browser_type_launch_args,
     server,
@@ -49,7 +50,7 @@ def test_the_projector_fills_the_screen_and_leaves_it(server, browser_type_launc
         # The round fits the screen: its count and the reveal's button without a scroll.
         for locator in (screen.locator("[data-testid=tc-live-count]"),
                         screen.locator(".st-key-tc_live_reveal button")):
-            box = locator.bounding_box()
+            box = _steady_box(locator)
             assert box is not None and box["y"] + box["height"] <= 1080, box
         # The round's cards are big enough for the back of the room (at least 150 px
         # tall), and a table of few cards grows (to 17vh wide: about 276 px tall) rather
@@ -57,7 +58,7 @@ def test_the_projector_fills_the_screen_and_leaves_it(server, browser_type_launc
         cards = screen.locator("[data-testid=stMain] img[data-card]").all()
         assert cards
         for card in cards:
-            box = card.bounding_box()
+            box = _steady_box(card)
             assert box is not None and 150 <= box["height"] <= 285, box
             assert box["y"] + box["height"] <= 1080, box
             if len(cards) <= 6:
@@ -68,16 +69,16 @@ def test_the_projector_fills_the_screen_and_leaves_it(server, browser_type_launc
         screen.screenshot(path=str(_artifact("29-presentation-round-1366.png")))
         for locator in (screen.locator("[data-testid=tc-live-count]"),
                         screen.locator(".st-key-tc_live_reveal button")):
-            box = locator.bounding_box()
+            box = _steady_box(locator)
             assert box is not None and box["y"] + box["height"] <= 768, box
         for card in screen.locator("[data-testid=stMain] img[data-card]").all():
-            box = card.bounding_box()
+            box = _steady_box(card)
             assert box is not None and 100 <= box["height"] <= 200, box
         screen.set_viewport_size({"width": 1920, "height": 1080})
         assert code.replace("-", "")[:3] in screen.locator(
             "[data-testid=tc-live-code]").inner_text().replace("-", "").replace(" ", "")
         leave = _button(screen, "tc_leave_presentation")
-        box = leave.bounding_box()
+        box = _steady_box(leave)
         assert box is not None and box["width"] < 320 and box["y"] < 60, box  # small, in a corner
         leave.click()
         screen.get_by_role("heading", name="For teachers").wait_for()

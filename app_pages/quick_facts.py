@@ -6,23 +6,17 @@ charts); nothing on screen counts down and no one else's results are shown.
 
 from __future__ import annotations
 
-import html
-
 import streamlit as st
 
 from puzzles import CAPTURE_SUMS, LEVELS
 from puzzles.practice import for_me_quick_facts, quick_facts_set
-from trainer.cards import cards_row_html
 from trainer.i18n import t
-from trainer.practice_sessions import QuickRound, quick_question
-from trainer.speech import speakable
-from ui.board import deck_of
+from trainer.practice_sessions import QuickRound
 from ui.errors import friendly_fragment, safe_callback, show_error_flash
 from ui.layout import require_profile, show_flash
 from ui.practice import attempt_row, keep, kept, mastery, record_attempt
-from ui.practice_view import number_pad
-from ui.session import new_seed, settings
-from ui.speaker import speaker_button
+from ui.quick_round_view import show_quick_round
+from ui.session import new_seed
 
 ROUND = 5
 KEY = "qf_round"
@@ -64,49 +58,17 @@ mode = st.session_state.get("qf_mode") or kept_mode
 capture_sum = int(st.session_state.get("qf_sum") or kept_sum)
 
 
-
 @friendly_fragment
 def _round() -> None:
-    """The question and the number pad: a tap reruns only this (issue 32: the router,
-    the sidebar and the choosers above are not drawn again for each answer)."""
+    """The round: a tap reruns only this (issue 32: the router, the sidebar and the
+    choosers under it are not drawn again for each answer), which draws one element
+    once the round has drawn in the browser (ui/quick_round_view.py)."""
     show_error_flash()
     rnd = st.session_state.get(KEY)
     if rnd is None or (rnd.mode, rnd.capture_sum) != (mode, capture_sum):
         rnd = _new_round(mode, capture_sum)
         st.session_state[KEY] = rnd
-
-    if rnd.feedback is not None:
-        said = rnd.feedback
-        said_text = t(said.key, **said.params)
-        (st.success if said.kind == "success" else st.error)(said_text)
-        speaker_button(speakable(said_text, deck=deck_of()), key="qf_said_speaker")  # issue 23
-
-    puzzle = rnd.shown()
-    if puzzle is None:
-        done = t("qf_round_done", right=rnd.right, total=len(rnd.results))
-        st.markdown(f"### {done}")
-        # The round's end can be heard (a child who reads slowly heard its questions and
-        # not how the round went); not read by itself, like the rest of Quick facts.
-        speaker_button(speakable(done, deck=deck_of()), key="qf_done_speaker")
-        st.markdown("\n".join(
-            f"- {'✅' if ok else '🔁'} {html.escape(quick_question(p, p.solutions[0].value))}"
-            for p, ok in rnd.results))
-        st.button(t("qf_again"), key="qf_again", type="primary", on_click=_again,
-                  use_container_width=True)
-        return
-
-    st.caption(t("qf_progress", n=rnd.index + 1, total=len(rnd.puzzles)))
-    st.html(cards_row_html(puzzle.table, deck_of(), bool(settings().get("show_values", True)),
-                           width=72, names=False)
-            + f"<div style='font-size:3rem;font-weight:700;margin:8px 0' "
-              f"data-testid='qf-question'>{html.escape(quick_question(puzzle))}</div>")
-    # The round's first question says what to do first (the line under the title has
-    # no speaker of its own: a child who reads slowly hears it here, tapping once).
-    asked = quick_question(puzzle)
-    if rnd.index == 0:
-        asked = f"{t('qf_intro')} {asked}"
-    speaker_button(speakable(asked, deck=deck_of()), key="qf_question_speaker")
-    number_pad("qf_numbers", "qf_n", rnd.index, _answer)
+    show_quick_round(rnd, on_answer=_answer, on_again=_again)
 
 
 _round()

@@ -123,14 +123,16 @@ _PROBE = """() => {
     const app = document.querySelector('[data-testid=stApp]');
     return app ? app.getAttribute('data-test-script-state') : null;
   };
+  // Quick facts drawn by its component (.qf-*) or by Streamlit's buttons (the fallback).
   cl.qf = () => {
     const q = document.querySelector('[data-testid=qf-question]');
-    const caps = [...document.querySelectorAll('[data-testid=stCaptionContainer]')]
+    const caps = [...document.querySelectorAll('[data-testid=stCaptionContainer], .qf-progress')]
       .map((c) => c.textContent).join('|');
     return caps + '#' + (q ? q.textContent : '') + '#'
-      + (document.querySelector('.st-key-qf_again') ? 'again' : '');
+      + (document.querySelector('.st-key-qf_again, .qf-again') ? 'again' : '');
   };
-  cl.qfDrawn = () => !!cl.live('[data-testid=qf-question]') || !!cl.live('.st-key-qf_again button');
+  cl.qfDrawn = () => !!cl.live('[data-testid=qf-question]')
+    || !!cl.live('.st-key-qf_again button, .qf-again');
   cl.title = () => { const h = document.querySelector('h1'); return h ? h.textContent : ''; };
   cl.snap = () => {
     const r = cl.board();
@@ -619,13 +621,17 @@ class Tablet:
         page = self.page
         while time.monotonic() < self.deadline:
             await self.pause()
-            if await page.locator(".st-key-qf_again button").count():
-                await self.tap("qf_again", "qf", page.locator(".st-key-qf_again button"))
+            # The round's component first (its Streamlit fallback may still be on the
+            # page, out of sight, for the first seconds).
+            again = page.locator(".qf-again, .st-key-qf_again button")
+            if await again.count():
+                await self.tap("qf_again", "qf", again.first)
                 return
-            question = await page.get_by_test_id("qf-question").text_content()
+            question = await page.get_by_test_id("qf-question").first.text_content()
             value = quick_choice(question or "", self.rng)
             self.log.answer_taps += 1
-            await self.tap("qf_answer", "qf", page.locator(f".st-key-qf_n_{value} button"))
+            await self.tap("qf_answer", "qf", page.locator(
+                f".qf-n[data-n='{value}'], .st-key-qf_n_{value} button").first)
             self.log.quick_answers += 1
 
     async def puzzle(self) -> None:
@@ -803,6 +809,8 @@ def _a_wrong_set(table: list[str], hand: list[str], fixed: bool,
 
 # -- a tablet that speaks Streamlit's own protocol ------------------------------------
 
+#: The key of Quick facts' round component (ui/quick_round_view.py's KEY).
+QUICK_ROUND = "qf_round_view"
 _HTML_QUESTION = re.compile(r"data-testid='qf-question'>([^<]*)<")
 #: Messages the browser keeps and the server then sends by reference (Streamlit's
 #: ``global.minCachedMessageSize``): the board's script, for one.
@@ -970,6 +978,15 @@ class WireTablet:
                     return html_unescape(found.group(1))
         return None
 
+    def _quick(self) -> dict[str, Any] | None:
+        """Quick facts' round as its component draws it (ui/quick_round_view.py)."""
+        for element in self.elements:
+            if element.WhichOneof("type") == "bidi_component" and \
+                    element.bidi_component.id.endswith("-" + QUICK_ROUND):
+                return {"id": element.bidi_component.id,
+                        **json.loads(element.bidi_component.json)}
+        return None
+
     def _board(self) -> dict[str, Any] | None:
         for element in self.elements:
             if element.WhichOneof("type") == "bidi_component" and \
@@ -980,7 +997,12 @@ class WireTablet:
 
     @staticmethod
     def _is_question(element: Any) -> bool:
-        return element.WhichOneof("type") == "html" and "qf-question" in element.html.body
+        """A quick facts round's screen: its component (a question or the round's end),
+        or the question in Streamlit's elements (before the component said it drew)."""
+        kind = element.WhichOneof("type")
+        if kind == "bidi_component":
+            return element.bidi_component.id.endswith("-" + QUICK_ROUND)
+        return kind == "html" and "qf-question" in element.html.body
 
     @staticmethod
     def _is_button(key: str) -> Any:
@@ -1034,6 +1056,26 @@ class WireTablet:
         await self.rerun(page=self.pages[name], kind="nav_pz", screen=self._is_board(None))
         await self._board_ready()
 
+    async def _quick_ready(self) -> None:
+        """Quick facts' round tells the server it has drawn (once per connection, as
+        the browser's does): the server then draws the component alone."""
+        from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+        quick = self._quick()
+        if quick is None or quick["id"] in self.board_ready:
+            return
+        self.board_ready.add(quick["id"])
+        ready = WidgetState(id=quick["id"],
+                            json_value=json.dumps({"ready": quick.get("session") or True}))
+        self.sent_states[quick["id"]] = ready
+        await self.rerun(widgets=[ready])
+
+    def _quick_event(self, quick: dict[str, Any], event: str, value: Any) -> Any:
+        from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+        return WidgetState(id=f"$$STREAMLIT_INTERNAL_KEY_{quick['id']}__events",
+                           json_trigger_value=json.dumps([{"event": event, "value": value}]))
+
     async def _board_ready(self) -> None:
         """The board tells the server it has drawn (once per board, as the browser's)."""
         from streamlit.proto.WidgetStates_pb2 import WidgetState
@@ -1048,8 +1090,22 @@ class WireTablet:
         await self.rerun(widgets=[ready])  # the board's own fragment, if it is in one
 
     async def quick_round(self) -> None:
+        await self._quick_ready()
         while time.monotonic() < self.deadline:
             await self.pause()
+            quick = self._quick()
+            if quick is not None and quick.get("ready"):  # tapped on the component
+                if quick["done"]:
+                    await self.rerun(widgets=[self._quick_event(quick, "again", quick["round"])],
+                                     kind="qf_again", screen=self._is_question)
+                    return
+                value = quick_choice(quick["question"]["text"], self.rng)
+                self.log.answer_taps += 1
+                tap = {"round": quick["round"], "index": quick["index"], "value": value}
+                await self.rerun(widgets=[self._quick_event(quick, "answer", tap)],
+                                 kind="qf_answer", screen=self._is_question)
+                self.log.quick_answers += 1
+                continue
             if "qf_again" in self.widgets:
                 await self.rerun(widgets=[self._trigger("qf_again")], kind="qf_again",
                                  screen=self._is_question)

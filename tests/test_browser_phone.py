@@ -210,7 +210,7 @@ def test_a_chinese_puzzle_on_a_phone(server, browser_type_launch_args) -> None: 
 
 
 # Each number button of the quick-facts pad: its number, and whether it has the focus.
-_PAD_JS = """() => [...document.querySelectorAll('.st-key-qf_numbers button')].map((b) => [
+_PAD_JS = """() => [...document.querySelectorAll('.qf-pad .qf-n')].map((b) => [
   b.innerText, document.activeElement === b])"""
 
 
@@ -242,17 +242,21 @@ def test_quick_facts_open_in_sight_and_the_number_tapped_gives_no_hint(server, b
     profile = _new_child(db, "Pip", "🐸")
     with _touch_phone(browser_type_launch_args) as page:
         page.goto(f"{url}/quick_facts?p={profile}")
-        question = page.get_by_test_id("qf-question")
+        question = page.locator(".qf-root [data-testid=qf-question]")
         question.wait_for()
         _wait_idle(page)
         # The question and all ten numbers in sight as the page opens (the choices
         # are under the round: above it, 9 and 10 sat below a phone's screen).
+        # The round is the page's own (its component: no Streamlit pad left behind).
+        assert not page.locator(".st-key-qf_fallback").count()
         bottoms = page.evaluate("""() => [...document.querySelectorAll(
-            '.st-key-qf_numbers button')].map((b) => b.getBoundingClientRect().bottom)""")
+            '.qf-pad .qf-n')].map((b) => b.getBoundingClientRect().bottom)""")
         assert len(bottoms) == 10 and max(bottoms) <= PHONE[1], bottoms
+        boxes = [page.locator(f".qf-n[data-n='{n}']").bounding_box() for n in (1, 10)]
+        assert all(b is not None and b["width"] >= 44 and b["height"] >= 44 for b in boxes), boxes
         page.screenshot(path=str(_artifact("35-phone-quick-facts-opened.png")))
         asked = question.inner_text()
-        page.locator(".st-key-qf_n_3 button").tap()
+        page.locator(".qf-n[data-n='3']").tap()
         page.wait_for_function(
             "(asked) => document.querySelector('[data-testid=qf-question]')"
             "?.innerText !== asked", arg=asked)
@@ -263,7 +267,7 @@ def test_quick_facts_open_in_sight_and_the_number_tapped_gives_no_hint(server, b
         # As drawn: the tapped button's face beside an untapped one's, pixel by pixel
         # in a band left of the digit (inside the border and its rounded corners).
         faces = [Image.open(io.BytesIO(
-            page.locator(f".st-key-qf_n_{n} button").screenshot())).convert("RGB")
+            page.locator(f".qf-n[data-n='{n}']").screenshot())).convert("RGB")
             for n in (3, 4)]
         corners = [[face.getpixel((x, y)) for x in range(12, 20) for y in range(20, 36)]
                    for face in faces]

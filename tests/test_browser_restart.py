@@ -75,7 +75,7 @@ def test_a_quick_fact_tapped_after_the_server_restarted_is_answered(
             sockets: list[str] = []
             page.on("websocket", lambda ws: sockets.append(ws.url))
             page.goto(f"{url}/quick_facts?p={profile}")
-            question = page.get_by_test_id("qf-question")
+            question = page.locator(".qf-root [data-testid=qf-question]")
             question.wait_for()
             _wait_idle(page)
             page.evaluate(_COUNT_RUNS_JS)
@@ -86,7 +86,7 @@ def test_a_quick_fact_tapped_after_the_server_restarted_is_answered(
             _wait_idle(page)
             asked = question.inner_text()
             before = _answers(db, profile)
-            page.locator(".st-key-qf_n_3 button").click()
+            page.locator(".qf-n[data-n='3']").click()
             page.wait_for_function(
                 "(asked) => document.querySelector('[data-testid=qf-question]')"
                 "?.innerText !== asked", arg=asked, timeout=15_000)

@@ -10,6 +10,7 @@ the chosen deck.
 from __future__ import annotations
 
 import contextlib
+import secrets
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -259,6 +260,8 @@ class QuickRound(_KeptOnlyIfSaved):
         self.mode = mode
         self.capture_sum = capture_sum
         self.puzzles = list(puzzles)
+        #: Names this round to the browser: a tap sent for another round is not answered.
+        self.token = secrets.token_hex(6)
         self.index = 0
         self.results: list[tuple[Puzzle, bool]] = []
         self.feedback: Feedback | None = None

@@ -1,0 +1,128 @@
+"""Quick facts' round tapped in the page (issue 32: ui/quick_round_view.py), in Chromium
+on a phone with a recorded voice: a whole round answered on the component, each answer
+saved as it is given and judged as the engine judges it, a double tap answering once,
+the 🔊 saying what the screen says, the round's end and "Another round"; the Streamlit
+buttons of the fallback never drawn once the component has said it drew.
+
+Screenshots: test-artifacts/32-quick-round-*.png.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+import sqlalchemy as sa
+
+from tests.test_browser import (  # noqa: F401 (fixtures)
+    _artifact,
+    _context,
+    _wait_idle,
+    browser_type_launch_args,
+    server,
+)
+from tests.test_browser_phone import PHONE
+from tests.test_browser_speech import _STUB_JS
+from trainer.i18n import t
+from trainer.speech import speakable
+from trainer.storage import Storage
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+_QUESTION = re.compile(r"^(\d+) \+ \? = 15$")
+
+
+def _answers(db) -> list[tuple[str, int]]:
+    """The saved quick facts: (the answer as given, solved)."""
+    with sa.create_engine(f"sqlite:///{db}").connect() as conn:
+        return [(answer, bool(correct)) for answer, correct in conn.exec_driver_sql(
+            "SELECT answer, correct FROM attempts WHERE mode = 'quick' ORDER BY id")]
+
+
+def _spoken(page) -> list[str]:
+    return page.evaluate("() => window.__speech.spoken.map((u) => u.text)")
+
+
+def test_a_round_is_answered_on_the_page_and_each_answer_saved(server, browser_type_launch_args) -> None:  # noqa: E501,F811
+    from playwright.sync_api import sync_playwright
+
+    url, db = server
+    profile = Storage(sa.create_engine(f"sqlite:///{db}")).create_profile("Pip", "🐸").id
+    with sync_playwright() as p:
+        browser, context, page = _context(p, browser_type_launch_args, PHONE, has_touch=True,
+                                          is_mobile=True)
+        context.add_init_script(_STUB_JS % json.dumps(["en-GB"]))
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(f"{url}/quick_facts?p={profile}")
+        question = page.locator(".qf-root [data-testid=qf-question]")
+        question.wait_for()
+        _wait_idle(page)
+        assert not page.locator(".st-key-qf_fallback").count()
+        assert page.locator(".qf-progress").inner_text() == t("qf_progress", n=1, total=5)
+        # The first question's 🔊 says what to do first, then the question.
+        asked = question.inner_text()
+        first = _QUESTION.match(asked)
+        assert first, asked
+        speaker = page.locator(".qf-line .eb-speak")
+        speaker.click()
+        said = speakable(f"{t('qf_intro')} {asked}")
+        page.wait_for_function("(s) => window.__speech.spoken.some((u) => u.text === s)",
+                               arg=said)
+        page.screenshot(path=str(_artifact("32-quick-round-question.png")))
+        given: list[tuple[int, bool]] = []
+        for number in range(5):
+            asked = question.inner_text()
+            shown = int(_QUESTION.match(asked).group(1))
+            value = 15 - shown if number % 2 == 0 else (15 - shown) % 10 + 1  # right, wrong
+            tap = page.locator(f".qf-n[data-n='{value}']")
+            if number == 0:
+                # A second tap before the first's answer came back (a child's double
+                # tap, or a finger sliding to the next number): one answer, the first.
+                page.evaluate("""([a, b]) => {
+                  document.querySelector(`.qf-n[data-n='${a}']`).click();
+                  document.querySelector(`.qf-n[data-n='${b}']`).click(); }""",
+                              [value, value % 10 + 1])
+            else:
+                tap.tap()
+            if number < 4:
+                page.wait_for_function(
+                    "(a) => document.querySelector('[data-testid=qf-question]')"
+                    "?.innerText !== a", arg=asked)
+            else:
+                page.locator(".qf-again").wait_for()
+            _wait_idle(page)
+            right = value + shown == 15
+            given.append((value, right))
+            feedback = page.locator("[data-testid=qf-feedback] .qf-said-text").inner_text()
+            expr = str(shown)
+            expected = (t("qf_right", expr=expr, value=value, sum=15) if right else
+                        t("qf_wrong", expr=expr, value=value, total=shown + value, sum=15,
+                          right=15 - shown))
+            assert feedback.strip() == expected, (feedback, expected)
+            # Saved as it was given: one row a question, the double tap too.
+            assert _answers(db) == [(json.dumps([v]), ok) for v, ok in given]
+            if number == 0:
+                page.screenshot(path=str(_artifact("32-quick-round-answered.png")))
+                # The feedback's 🔊 says it as a voice needs it.
+                page.locator("[data-testid=qf-feedback] .eb-speak").click()
+                page.wait_for_function(
+                    "(s) => window.__speech.spoken.some((u) => u.text === s)",
+                    arg=speakable(expected))
+        # The round's end: how it went, each fact, and another round.
+        done = t("qf_round_done", right=3, total=5)
+        assert page.locator(".qf-done").inner_text() == done
+        assert page.locator(".qf-results li").count() == 5
+        assert not page.locator(".qf-pad").count()
+        page.screenshot(path=str(_artifact("32-quick-round-done.png")), full_page=True)
+        page.locator(".qf-again").tap()
+        page.locator(".qf-pad").wait_for()
+        _wait_idle(page)
+        assert page.locator(".qf-progress").inner_text() == t("qf_progress", n=1, total=5)
+        assert not page.get_by_test_id("qf-feedback").count()
+        assert len(_answers(db)) == 5
+        assert not page.get_by_text("Traceback").count()
+        assert not errors, errors
+        context.close()
+        browser.close()

@@ -1,0 +1,149 @@
+// Quick facts' round, drawn and tapped in the page (issue 32; ui/quick_round_view.py).
+// Loaded after voice.js (speaker buttons, the page's one voice state).
+//
+// Python sends what the screen shows (the words already translated, the cards already
+// drawn as HTML by trainer.cards): the answer's feedback, then the question and the
+// number pad, or the round's end. A tapped number is marked at once and sent as the
+// ``answer`` trigger with the question it answers ({round, index, value}): Python judges
+// and records it, and its run draws only this element again. A second tap before that
+// answer comes back is not sent (the pad waits), and a tap meant for a question already
+// answered is refused by Python (the index no longer matches). Nothing is judged here.
+
+const QF_STATE = new WeakMap();
+// No one reads "8 + ? = 15" and taps its answer this fast: a tap so soon after a new
+// question was meant for the one before.
+const FRESH_MS = 250;
+
+function qfEl(tag, className, text) {
+  const el = document.createElement(tag);
+  if (className) el.className = className;
+  if (text !== undefined) el.textContent = text;
+  return el;
+}
+
+// A 🔊 slot: filled while the sound is on and the device has a voice for the language.
+function qfSpeakSlot(text) {
+  const slot = qfEl("span", "qf-speak-slot");
+  slot.dataset.say = text;
+  return slot;
+}
+
+function qfSpeakers(root) {
+  const data = QF_STATE.get(root)?.data;
+  if (!data) return;
+  const on = VOICE.sound && voiceHas(data.lang) === "yes";
+  for (const slot of root.querySelectorAll(".qf-speak-slot")) {
+    slot.replaceChildren();
+    if (on && slot.dataset.say) slot.appendChild(speakerButton(slot.dataset.say, data.listen, data.lang));
+  }
+}
+
+function qfRender(root, data) {
+  const parts = [];
+  if (data.feedback) {
+    const said = qfEl("div", `qf-said ${data.feedback.kind === "success" ? "qf-ok" : "qf-no"}`);
+    said.setAttribute("role", "status");
+    said.dataset.testid = "qf-feedback";
+    said.append(qfEl("span", "qf-said-text", data.feedback.text), qfSpeakSlot(data.feedback.said));
+    parts.push(said);
+  }
+  if (data.done) {
+    const head = qfEl("div", "qf-line");
+    head.append(qfEl("h3", "qf-done", data.done.title), qfSpeakSlot(data.done.said));
+    const list = qfEl("ul", "qf-results");
+    for (const line of data.done.lines) list.appendChild(qfEl("li", "", line));
+    const again = qfEl("button", "qf-again", data.done.again);
+    again.type = "button";
+    parts.push(head, list, again);
+  } else if (data.question) {
+    const q = data.question;
+    parts.push(qfEl("p", "qf-progress", q.progress));
+    const cards = qfEl("div", "qf-cards");
+    cards.innerHTML = q.cards;  // trusted: drawn by trainer.cards, never typed text
+    const asked = qfEl("div", "qf-line");
+    const text = qfEl("div", "qf-question", q.text);
+    text.dataset.testid = "qf-question";
+    asked.append(text, qfSpeakSlot(q.said));
+    const pad = qfEl("div", "qf-pad");
+    pad.setAttribute("role", "group");
+    pad.setAttribute("aria-label", q.text);
+    for (let n = 1; n <= 10; n++) {
+      const b = qfEl("button", "qf-n", String(n));
+      b.type = "button";
+      b.dataset.n = String(n);
+      pad.appendChild(b);
+    }
+    parts.push(cards, asked, pad);
+  }
+  root.replaceChildren(...parts);
+  qfSpeakers(root);
+}
+
+function qfBind(root, st) {
+  root.addEventListener("click", (e) => {
+    const n = e.target.closest(".qf-n");
+    if (n) {
+      // One answer in flight at a time; and a tap in the first moment of a new question
+      // is the last question's double tap landing on it, not an answer to it.
+      if (st.busy || performance.now() - st.shownAt < FRESH_MS) return;
+      st.busy = true;
+      n.classList.add("qf-sent");
+      n.setAttribute("aria-pressed", "true");
+      root.classList.add("qf-busy");
+      st.send("answer", { round: st.data.round, index: st.data.index, value: Number(n.dataset.n) });
+      return;
+    }
+    if (e.target.closest(".qf-again")) {
+      if (st.busy) return;
+      st.busy = true;
+      root.classList.add("qf-busy");
+      st.send("again", st.data.round);
+    }
+  });
+}
+
+export default function (component) {
+  const { data, parentElement, setTriggerValue, setStateValue } = component;
+  let root = parentElement.querySelector(".qf-root");
+  if (!root) {
+    root = qfEl("div", "qf-root");
+    parentElement.appendChild(root);
+  }
+  if (!data) return;
+  VOICE.sound = !!data.sound;
+  voiceBind(root, null);
+  let st = QF_STATE.get(root);
+  if (!st) {
+    st = { shown: null, shownAt: 0, busy: false, readyFor: null };
+    QF_STATE.set(root, st);
+    qfBind(root, st);
+    const redraw = () => qfSpeakers(root);
+    VOICE.listeners.add(redraw);
+  }
+  st.send = setTriggerValue;
+  st.data = data;
+  // Every run that draws the round gives the pad back (a tap whose run never came, as
+  // after a lost connection, can be made again); the screen is drawn anew only when
+  // what it shows changed, so a look that changes nothing moves nothing.
+  st.busy = false;
+  root.classList.remove("qf-busy");
+  const shown = JSON.stringify([data.round, data.index, data.answered, !!data.done]);
+  if (st.shown !== shown) {
+    st.shown = shown;
+    st.shownAt = performance.now();
+    qfRender(root, data);
+  } else {
+    for (const b of root.querySelectorAll(".qf-sent")) {
+      b.classList.remove("qf-sent");
+      b.removeAttribute("aria-pressed");
+    }
+    qfSpeakers(root);  // the mute switch may have moved
+  }
+  root.dataset.index = String(data.index);
+  // Drawn: said once to each server session, as the board says it (its text pad, the
+  // fallback, is then no longer drawn).
+  if (!data.ready && st.readyFor !== data.session) {
+    st.readyFor = data.session;
+    setStateValue("ready", data.session || true);
+  }
+}

@@ -1,0 +1,187 @@
+"""Quick facts' round drawn and tapped in the browser (issue 32), and its fallback.
+
+A round's answers were Streamlit buttons: each tap reran the round's part, which drew
+its 15-17 elements again (the feedback, its 🔊, the question, its 🔊, ten buttons and
+their rows). Now one component (``ui/board_assets/quick_round.js``) draws the whole
+round from the data made here, marks a tapped number at once and sends it with the
+question it answers; the part's run records it and draws that one element again. What
+the child sees, hears and taps is the same: the feedback with its 🔊, "Question n of
+5", the cards and the question with its 🔊 (the first says what to do first), ten big
+numbers; at the end how the round went, each fact, "Another round".
+
+As for the board (``ui/board_component.py``), the component says it drew (``ready``,
+once to each server session); until then the round is also drawn with Streamlit's own
+elements in a section kept out of sight for its first seconds (``qf_fallback``): a
+browser where the component cannot run gets the buttons, and AppTest (no JavaScript)
+plays through them. The judge is Python: the component sends numbers, never verdicts.
+"""
+
+from __future__ import annotations
+
+import html
+import secrets
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import streamlit as st
+
+from puzzles import Puzzle
+from trainer.cards import cards_row_html
+from trainer.i18n import t
+from trainer.practice_sessions import QuickRound, quick_question
+from trainer.speech import lang_tag, speakable
+
+from .errors import safe_callback
+from .i18n import current_language
+from .practice_view import number_pad
+from .session import deck_of, flash_again, settings
+from .speaker import speaker_button, voice_settings
+
+__all__ = ["show_quick_round", "quick_round_loaded", "KEY", "KEY_READY"]
+
+_ASSETS = Path(__file__).with_name("board_assets")
+# Not style-isolated: its classes are its own (qf-*), and the page's first isolated
+# component stays the board.
+_ROUND = st.components.v2.component(
+    "escoba_quick_round", html="",
+    css="\n".join((_ASSETS / name).read_text(encoding="utf-8")
+                  for name in ("voice.css", "quick_round.css")),
+    js="\n".join((_ASSETS / name).read_text(encoding="utf-8")
+                 for name in ("voice.js", "quick_round.js")),
+    isolate_styles=False)
+
+#: The component's key (its element carries ``st-key-qf_round_view``).
+KEY = "qf_round_view"
+#: Session flag: a quick round drew in this browser session (no fallback is drawn).
+KEY_READY = "qf_round_ok"
+#: Session key: this server session's token, sent with the data; the component says it
+#: drew to each new one (a new session after a failover or a restart).
+_SESSION = "qf_round_session"
+#: A number the pad offers (1-10).
+_NUMBERS = range(1, 11)
+
+
+def quick_round_loaded() -> bool:
+    """Whether a quick round has drawn in this browser session."""
+    return bool(st.session_state.get(KEY_READY))
+
+
+def _state(name: str) -> Any:
+    state = st.session_state.get(KEY)
+    return state.get(name) if hasattr(state, "get") else None
+
+
+def _tapped(rnd: QuickRound, raw: Any) -> int | None:
+    """The number of a tap meant for the question on screen, else ``None`` (a tap for
+    a question already answered, another round's, or anything malformed: nothing)."""
+    if not isinstance(raw, dict):
+        return None
+    value, index = raw.get("value"), raw.get("index")
+    if raw.get("round") != rnd.token or type(index) is not int or index != rnd.index:
+        return None
+    return value if type(value) is int and value in _NUMBERS else None
+
+
+def _data(rnd: QuickRound, puzzle: Puzzle | None) -> dict[str, Any]:
+    """What the component draws, every word already in the child's language."""
+    deck = deck_of()
+    data: dict[str, Any] = {
+        "round": rnd.token, "index": rnd.index, "answered": len(rnd.results),
+        "sound": voice_settings().sound, "lang": lang_tag(current_language()),
+        "listen": t("speech.listen"), "feedback": None, "done": None, "question": None,
+        "ready": quick_round_loaded(),
+        "session": st.session_state.setdefault(_SESSION, secrets.token_hex(6)),
+    }
+    if rnd.feedback is not None:
+        text = t(rnd.feedback.key, **rnd.feedback.params)
+        data["feedback"] = {"kind": rnd.feedback.kind, "text": text,
+                            "said": speakable(text, deck=deck)}
+    if puzzle is None:
+        done = t("qf_round_done", right=rnd.right, total=len(rnd.results))
+        data["done"] = {
+            "title": done, "said": speakable(done, deck=deck), "again": t("qf_again"),
+            "lines": [f"{'✅' if ok else '🔁'} {quick_question(p, p.solutions[0].value)}"
+                      for p, ok in rnd.results]}
+        return data
+    data["question"] = {
+        "progress": t("qf_progress", n=rnd.index + 1, total=len(rnd.puzzles)),
+        "cards": _cards(puzzle), "text": quick_question(puzzle),
+        "said": speakable(_asked(rnd, puzzle), deck=deck)}
+    return data
+
+
+def _cards(puzzle: Puzzle) -> str:
+    return cards_row_html(puzzle.table, deck_of(), bool(settings().get("show_values", True)),
+                          width=72, names=False)
+
+
+def _asked(rnd: QuickRound, puzzle: Puzzle) -> str:
+    """The question as its 🔊 says it: the round's first says what to do first (the
+    line under the title has no speaker of its own)."""
+    asked = quick_question(puzzle)
+    return f"{t('qf_intro')} {asked}" if rnd.index == 0 else asked
+
+
+def show_quick_round(rnd: QuickRound, *, on_answer: Callable[[int], None],
+                     on_again: Callable[[], None]) -> None:
+    """Draw the round: the component, and (until it has drawn in this session) the
+    same round in Streamlit's elements. ``on_answer(n)``: a number tapped for the
+    question on screen; ``on_again()``: "Another round". Both run as callbacks, before
+    the part draws again."""
+    puzzle = rnd.shown()  # the question's clock starts as it is drawn
+
+    @safe_callback
+    def _answer() -> None:
+        value = _tapped(rnd, _state("answer"))
+        if value is not None:
+            on_answer(value)
+
+    @safe_callback
+    def _again() -> None:
+        if _state("again") == rnd.token:
+            on_again()
+
+    @safe_callback
+    def _ready() -> None:
+        flash_again()  # the component's word is no tap: a message shown stays shown
+        if _state("ready"):
+            st.session_state[KEY_READY] = True
+
+    if _state("ready"):  # the browser still holds it (a new session after a failover)
+        st.session_state[KEY_READY] = True
+    _ROUND(key=KEY, data=_data(rnd, puzzle), on_ready_change=_ready,
+           on_answer_change=_answer, on_again_change=_again, width="stretch",
+           height="content")
+    if not quick_round_loaded():
+        with st.container(key="qf_fallback"):
+            _drawn_by_streamlit(rnd, puzzle, on_answer, on_again)
+
+
+def _drawn_by_streamlit(rnd: QuickRound, puzzle: Puzzle | None,
+                        on_answer: Callable[[int], None],
+                        on_again: Callable[[], None]) -> None:
+    """The same round in Streamlit's elements: buttons ``qf_n_1``-``qf_n_10`` and
+    ``qf_again``, for a browser where the component does not run (and for AppTest)."""
+    if rnd.feedback is not None:
+        said_text = t(rnd.feedback.key, **rnd.feedback.params)
+        (st.success if rnd.feedback.kind == "success" else st.error)(said_text)
+        speaker_button(speakable(said_text, deck=deck_of()), key="qf_said_speaker")
+    if puzzle is None:
+        done = t("qf_round_done", right=rnd.right, total=len(rnd.results))
+        st.markdown(f"### {done}")
+        # The round's end can be heard (a child who reads slowly heard its questions and
+        # not how the round went); not read by itself, like the rest of Quick facts.
+        speaker_button(speakable(done, deck=deck_of()), key="qf_done_speaker")
+        st.markdown("\n".join(
+            f"- {'✅' if ok else '🔁'} {html.escape(quick_question(p, p.solutions[0].value))}"
+            for p, ok in rnd.results))
+        st.button(t("qf_again"), key="qf_again", type="primary",
+                  on_click=on_again, use_container_width=True)
+        return
+    st.caption(t("qf_progress", n=rnd.index + 1, total=len(rnd.puzzles)))
+    st.html(_cards(puzzle) + "<div style='font-size:3rem;font-weight:700;margin:8px 0' "
+            f"data-testid='qf-question'>{html.escape(quick_question(puzzle))}</div>")
+    speaker_button(speakable(_asked(rnd, puzzle), deck=deck_of()),
+                   key="qf_question_speaker")
+    number_pad("qf_numbers", "qf_n", rnd.index, on_answer)

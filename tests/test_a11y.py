@@ -113,10 +113,11 @@ def _wait_idle(page: Any) -> None:
 @dataclass(frozen=True)
 class PageSetup:
     """How to bring a page to the state axe looks at: ``open(page, url, profile_id)``
-    leaves the page drawn, idle, with the board on it."""
+    leaves the page drawn, idle, with ``drawn`` on it (the board, or Quick facts' pad)."""
 
     name: str
     open: Callable[[Any, str, int], None]
+    drawn: str = ".eb-card"
 
 
 def _play_with_cards_picked(page: Any, url: str, profile_id: int) -> None:
@@ -153,11 +154,27 @@ def _a_lesson(page: Any, url: str, profile_id: int) -> None:
     page.wait_for_timeout(300)
 
 
-#: The pages axe checks: Play, Puzzles and a lesson, each with the board on it.
+def _a_quick_fact_answered(page: Any, url: str, profile_id: int) -> None:
+    """Quick facts: the round drawn in the page (issue 32), its first question answered
+    wrongly (the error's box, with its 🔊 when a voice speaks), the second asked."""
+    page.goto(f"{url}/quick_facts?p={profile_id}")
+    question = page.locator(".qf-root [data-testid=qf-question]")
+    question.wait_for()
+    _wait_idle(page)
+    asked = question.inner_text()
+    wrong = (15 - int(asked.split(" ")[0])) % 10 + 1
+    page.locator(f".qf-n[data-n='{wrong}']").click()
+    page.locator(".qf-said.qf-no").wait_for()
+    _wait_idle(page)
+
+
+#: The pages axe checks: Play, Puzzles and a lesson, each with the board on it, and
+#: Quick facts' round.
 A11Y_PAGES = [
     PageSetup("play", _play_with_cards_picked),
     PageSetup("puzzles", _a_puzzle),
     PageSetup("lesson", _a_lesson),
+    PageSetup("quick_facts", _a_quick_fact_answered, drawn=".qf-n"),
 ]
 
 
@@ -200,7 +217,7 @@ def test_no_serious_axe_violation(server, browser, setup: PageSetup, theme: str)
             "() => getComputedStyle(document.querySelector('[data-testid=stApp]'))"
             ".backgroundColor")
         assert background == BACKGROUND[theme], f"the {theme} theme is not applied"
-        assert page.locator(".eb-card").count() > 0, "no board on the page"
+        assert page.locator(setup.drawn).count() > 0, f"no {setup.drawn} on the page"
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"axe-{setup.name}-{theme}.png"))
         page.add_script_tag(path=str(AXE))
@@ -229,7 +246,8 @@ _TARGETS = """() => {
 
 
 @pytest.mark.parametrize("viewport", [PHONE, TABLET], ids=["phone", "tablet"])
-@pytest.mark.parametrize("setup", A11Y_PAGES, ids=lambda s: s.name)
+@pytest.mark.parametrize("setup", [s for s in A11Y_PAGES if s.drawn == ".eb-card"],
+                         ids=lambda s: s.name)  # Quick facts' pad: tests/test_browser_phone.py
 def test_cards_and_play_are_big_enough_to_tap(server, browser, setup: PageSetup,
                                               viewport: dict[str, int]) -> None:
     url, db = server

@@ -38,7 +38,7 @@ from .practice_view import number_pad
 from .session import deck_of, flash_again, settings
 from .speaker import speaker_button, voice_settings
 
-__all__ = ["show_quick_round", "quick_round_loaded", "KEY", "KEY_READY"]
+__all__ = ["show_quick_round", "quick_round_loaded", "COMPONENT_KEY", "KEY_READY"]
 
 _ASSETS = Path(__file__).with_name("board_assets")
 # Not style-isolated: its classes are its own (qf-*), and the page's first isolated
@@ -52,12 +52,16 @@ _ROUND = st.components.v2.component(
     isolate_styles=False)
 
 #: The component's key (its element carries ``st-key-qf_round_view``).
-KEY = "qf_round_view"
+COMPONENT_KEY = "qf_round_view"
 #: Session flag: a quick round drew in this browser session (no fallback is drawn).
 KEY_READY = "qf_round_ok"
 #: Session key: this server session's token, sent with the data; the component says it
 #: drew to each new one (a new session after a failover or a restart).
 _SESSION = "qf_round_session"
+#: Session key: how many taps (answers and "Another round") Python has taken, refused
+#: or not saved too; sent with the data, so the pad is given back even when the screen
+#: comes back the same (a save that failed: the same question again).
+_TAPS = "qf_round_taps"
 #: A number the pad offers (1-10).
 _NUMBERS = range(1, 11)
 
@@ -68,7 +72,7 @@ def quick_round_loaded() -> bool:
 
 
 def _state(name: str) -> Any:
-    state = st.session_state.get(KEY)
+    state = st.session_state.get(COMPONENT_KEY)
     return state.get(name) if hasattr(state, "get") else None
 
 
@@ -90,7 +94,7 @@ def _data(rnd: QuickRound, puzzle: Puzzle | None) -> dict[str, Any]:
         "round": rnd.token, "index": rnd.index, "answered": len(rnd.results),
         "sound": voice_settings().sound, "lang": lang_tag(current_language()),
         "listen": t("speech.listen"), "feedback": None, "done": None, "question": None,
-        "ready": quick_round_loaded(),
+        "ready": quick_round_loaded(), "taps": st.session_state.get(_TAPS, 0),
         "session": st.session_state.setdefault(_SESSION, secrets.token_hex(6)),
     }
     if rnd.feedback is not None:
@@ -131,14 +135,19 @@ def show_quick_round(rnd: QuickRound, *, on_answer: Callable[[int], None],
     the part draws again."""
     puzzle = rnd.shown()  # the question's clock starts as it is drawn
 
+    def _taken() -> None:
+        st.session_state[_TAPS] = st.session_state.get(_TAPS, 0) + 1
+
     @safe_callback
     def _answer() -> None:
+        _taken()  # first: whatever follows, the pad is given back
         value = _tapped(rnd, _state("answer"))
         if value is not None:
             on_answer(value)
 
     @safe_callback
     def _again() -> None:
+        _taken()
         if _state("again") == rnd.token:
             on_again()
 
@@ -150,7 +159,7 @@ def show_quick_round(rnd: QuickRound, *, on_answer: Callable[[int], None],
 
     if _state("ready"):  # the browser still holds it (a new session after a failover)
         st.session_state[KEY_READY] = True
-    _ROUND(key=KEY, data=_data(rnd, puzzle), on_ready_change=_ready,
+    _ROUND(key=COMPONENT_KEY, data=_data(rnd, puzzle), on_ready_change=_ready,
            on_answer_change=_answer, on_again_change=_again, width="stretch",
            height="content")
     if not quick_round_loaded():

@@ -13,6 +13,7 @@ const QF_STATE = new WeakMap();
 // No one reads "8 + ? = 15" and taps its answer this fast: a tap so soon after a new
 // question was meant for the one before.
 const FRESH_MS = 250;
+const BUSY_MS = 8000;
 
 function qfEl(tag, className, text) {
   const el = document.createElement(tag);
@@ -38,15 +39,19 @@ function qfSpeakers(root) {
   }
 }
 
+// The feedback lives in one status element kept across questions: a screen reader says
+// a live region's new text, not one that arrives with its text already in it.
+function qfStatus(root, feedback) {
+  const said = root.querySelector(".qf-said");
+  said.className = `qf-said ${feedback ? (feedback.kind === "success" ? "qf-ok" : "qf-no") : ""}`;
+  said.hidden = !feedback;
+  said.replaceChildren(...(feedback ? [qfEl("span", "qf-said-text", feedback.text),
+                                       qfSpeakSlot(feedback.said)] : []));
+}
+
 function qfRender(root, data) {
+  qfStatus(root, data.feedback);
   const parts = [];
-  if (data.feedback) {
-    const said = qfEl("div", `qf-said ${data.feedback.kind === "success" ? "qf-ok" : "qf-no"}`);
-    said.setAttribute("role", "status");
-    said.dataset.testid = "qf-feedback";
-    said.append(qfEl("span", "qf-said-text", data.feedback.text), qfSpeakSlot(data.feedback.said));
-    parts.push(said);
-  }
   if (data.done) {
     const head = qfEl("div", "qf-line");
     head.append(qfEl("h3", "qf-done", data.done.title), qfSpeakSlot(data.done.said));
@@ -75,8 +80,29 @@ function qfRender(root, data) {
     }
     parts.push(cards, asked, pad);
   }
-  root.replaceChildren(...parts);
+  root.querySelector(".qf-body").replaceChildren(...parts);
   qfSpeakers(root);
+}
+
+// The pad taken (a tap in flight) or given back.
+function qfBusy(root, st, busy) {
+  st.busy = busy;
+  clearTimeout(st.busyTimer);
+  root.classList.toggle("qf-busy", busy);
+  for (const b of root.querySelectorAll(".qf-n, .qf-again")) {
+    if (busy) b.setAttribute("aria-disabled", "true");
+    else b.removeAttribute("aria-disabled");
+  }
+  if (busy) {
+    // A tap whose run never comes back (the server gone, the message lost): the pad is
+    // given back after a while rather than staying dead under the child's finger.
+    st.busyTimer = setTimeout(() => qfBusy(root, st, false), BUSY_MS);
+    return;
+  }
+  for (const b of root.querySelectorAll(".qf-sent")) {
+    b.classList.remove("qf-sent");
+    b.removeAttribute("aria-pressed");
+  }
 }
 
 function qfBind(root, st) {
@@ -86,17 +112,15 @@ function qfBind(root, st) {
       // One answer in flight at a time; and a tap in the first moment of a new question
       // is the last question's double tap landing on it, not an answer to it.
       if (st.busy || performance.now() - st.shownAt < FRESH_MS) return;
-      st.busy = true;
+      qfBusy(root, st, true);
       n.classList.add("qf-sent");
       n.setAttribute("aria-pressed", "true");
-      root.classList.add("qf-busy");
       st.send("answer", { round: st.data.round, index: st.data.index, value: Number(n.dataset.n) });
       return;
     }
     if (e.target.closest(".qf-again")) {
       if (st.busy) return;
-      st.busy = true;
-      root.classList.add("qf-busy");
+      qfBusy(root, st, true);
       st.send("again", st.data.round);
     }
   });
@@ -107,6 +131,11 @@ export default function (component) {
   let root = parentElement.querySelector(".qf-root");
   if (!root) {
     root = qfEl("div", "qf-root");
+    const said = qfEl("div", "qf-said");
+    said.setAttribute("role", "status");
+    said.dataset.testid = "qf-feedback";
+    said.hidden = true;
+    root.append(said, qfEl("div", "qf-body"));
     parentElement.appendChild(root);
   }
   if (!data) return;
@@ -114,30 +143,34 @@ export default function (component) {
   voiceBind(root, null);
   let st = QF_STATE.get(root);
   if (!st) {
-    st = { shown: null, shownAt: 0, busy: false, readyFor: null };
+    st = { shown: null, shownAt: 0, answered: null, busy: false, busyTimer: null, readyFor: null };
     QF_STATE.set(root, st);
     qfBind(root, st);
-    const redraw = () => qfSpeakers(root);
+    const redraw = () => {
+      if (root.isConnected) qfSpeakers(root);
+      else VOICE.listeners.delete(redraw);  // a round no longer on the page
+    };
     VOICE.listeners.add(redraw);
   }
   st.send = setTriggerValue;
   st.data = data;
-  // Every run that draws the round gives the pad back (a tap whose run never came, as
-  // after a lost connection, can be made again); the screen is drawn anew only when
-  // what it shows changed, so a look that changes nothing moves nothing.
-  st.busy = false;
-  root.classList.remove("qf-busy");
+  // The screen is drawn anew only when what it shows changed (a run that changes
+  // nothing moves nothing). The pad is given back when Python has answered a tap
+  // (``taps``: every tap it took, refused or not saved too: the same screen comes
+  // back) or the server session is a new one; not by another run (the ``ready`` word)
+  // while the child's tap is still on its way.
   const shown = JSON.stringify([data.round, data.index, data.answered, !!data.done]);
+  const answered = JSON.stringify([data.session, data.taps, shown]);
   if (st.shown !== shown) {
     st.shown = shown;
     st.shownAt = performance.now();
     qfRender(root, data);
   } else {
-    for (const b of root.querySelectorAll(".qf-sent")) {
-      b.classList.remove("qf-sent");
-      b.removeAttribute("aria-pressed");
-    }
     qfSpeakers(root);  // the mute switch may have moved
+  }
+  if (st.answered !== answered) {
+    st.answered = answered;
+    qfBusy(root, st, false);
   }
   root.dataset.index = String(data.index);
   // Drawn: said once to each server session, as the board says it (its text pad, the

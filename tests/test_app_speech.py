@@ -205,3 +205,25 @@ def test_whos_playing_leads_a_child_on_the_way_to_her_next_lesson() -> None:
     title = t(second.title, "en", domain="lessons")
     assert t("ui.next_lesson", "en", domain="lessons", title=title) in labels, labels
     assert start not in labels
+
+
+def test_plays_score_speaker_says_what_to_do_on_the_childs_turn() -> None:
+    """Play's board has no goal line: its score's 🔊 read the round and the points only,
+    and a child who reads slowly heard nothing of what to do (found trying Play as a
+    7-year-old). On the child's turn it says the first step after the score; on another
+    seat's turn only the score."""
+    from tests.test_app_helpers import game, start_game
+
+    at = start_game(create_profile(new_app(), "Noa"), ng_opponents=1)
+    data = board_data(at)
+    g = game(at)
+    assert data["interactive"] and g.seats[g.to_move].is_human
+    header = data["speech"]["header"]
+    step = speakable(t("board_pick_card"))
+    assert header.endswith(step), header
+    assert header.startswith(speakable(data["header"]["round"]))
+    data["interactive"] = False  # another seat's turn: the same board, not to be played
+    from ui.speaker import board_speech
+
+    del data["speech"]
+    assert step not in board_speech(data)["speech"]["header"]

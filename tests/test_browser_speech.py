@@ -339,6 +339,7 @@ def test_the_score_what_happened_and_the_hint_can_be_heard_in_play(
         score = _spoken(page)[-1]
         assert score["lang"] == "en-GB" and "Round 1" in score["text"]
         assert "points" in score["text"] and "·" not in score["text"]
+        assert score["text"].endswith(t("board_pick_card", "en"))  # the child's turn
         page.locator(".eb-speaker .eb-speak").first.click()  # the hint panel's
         page.wait_for_function("() => window.__speech.spoken.filter((u) => u.text).length > 1")
         hint = _spoken(page)[-1]["text"]

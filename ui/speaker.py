@@ -143,7 +143,12 @@ def board_speech(data: dict[str, Any], *, goal: str | None = None, goal_key: str
     spoken_header = None
     if header:
         sides = ", ".join(f"{s['name']} {s['points']}" for s in header.get("sides", []))
-        spoken_header = speakable(f"{header.get('round', '')}. {sides}", lang, deck)
+        said = f"{header.get('round', '')}. {sides}."
+        if data.get("kind") == "game" and data.get("interactive"):
+            # The child's turn: what to do first, after the score (Play's board has no
+            # goal line to hear; found trying Play as a 7-year-old who reads slowly).
+            said = f"{said} {t('board_pick_card', lang)}"
+        spoken_header = speakable(said, lang, deck)
     data["speech"] = {
         "lang": lang_tag(lang), "auto": voice.read_aloud, "sound": voice.sound,
         "goal": goal, "goal_key": goal_key, "feedback": feedback, "feedback_key": feedback_key,

@@ -11,8 +11,9 @@
 
 const QF_STATE = new WeakMap();
 // No one reads "8 + ? = 15" and taps its answer this fast: a tap so soon after a new
-// question was meant for the one before.
-const FRESH_MS = 250;
+// question was meant for the one before (a child's double tap lands 250-400 ms after the
+// first: 250 let a third of them answer the next question, found trying it as a child).
+const FRESH_MS = 600;
 const BUSY_MS = 8000;
 
 function qfEl(tag, className, text) {
@@ -43,10 +44,12 @@ function qfSpeakers(root) {
 // a live region's new text, not one that arrives with its text already in it.
 function qfStatus(root, feedback) {
   const said = root.querySelector(".qf-said");
-  said.className = `qf-said ${feedback ? (feedback.kind === "success" ? "qf-ok" : "qf-no") : ""}`;
-  said.hidden = !feedback;
+  // Before the first answer the box keeps its place, empty and unseen: when it first
+  // showed, the numbers moved down under a finger coming back for a second tap.
+  said.className = `qf-said ${feedback ? (feedback.kind === "success" ? "qf-ok" : "qf-no") : "qf-empty"}`;
   said.replaceChildren(...(feedback ? [qfEl("span", "qf-said-text", feedback.text),
-                                       qfSpeakSlot(feedback.said)] : []));
+                                       qfSpeakSlot(feedback.said)]
+                                     : [qfEl("span", "qf-said-text", "\u00a0")]));
 }
 
 function qfRender(root, data) {
@@ -134,7 +137,6 @@ export default function (component) {
     const said = qfEl("div", "qf-said");
     said.setAttribute("role", "status");
     said.dataset.testid = "qf-feedback";
-    said.hidden = true;
     root.append(said, qfEl("div", "qf-body"));
     parentElement.appendChild(root);
   }

@@ -91,11 +91,13 @@ def _said_ready(key: str) -> bool:
 
 
 @contextlib.contextmanager
-def fallback_choosers(key: str = "board_fallback") -> Iterator[None]:
-    """The text choosers' collapsed section, for a browser where the board did not load.
-    Its keyed container is hidden by the page's style for its first seconds (the board's
-    word usually takes it away before that): only a board that failed leaves it shown."""
-    with st.container(key=key), st.expander(t("board_fallback_title"), expanded=False):
+def fallback_choosers(key: str = "board_fallback", title: str = "") -> Iterator[None]:
+    """The text choosers' collapsed section, for a browser where the board did not load
+    (``title``: another component's, as Quick facts' round). Its keyed container is
+    hidden by the page's style for its first seconds (the component's word usually
+    takes it away before that): only a component that failed leaves it shown."""
+    with st.container(key=key), st.expander(title or t("board_fallback_title"),
+                                            expanded=False):
         yield
 
 

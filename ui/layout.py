@@ -94,7 +94,7 @@ h1 { font-size: 2.1rem !important; padding-top: 0.2rem !important;
   button[data-variant="segmented_control"] { border-radius: 0.5rem !important;
     margin: 0 6px 6px 0 !important; }
   button[data-variant="segmented_control"]:not([aria-checked="true"]) {
-    border-color: rgba(17, 24, 32, 0.2) !important; } }
+    border-color: color-mix(in srgb, currentColor 30%, transparent) !important; } }
 @keyframes escoba-in { from { opacity: 0; transform: translateY(-8px); }
                        to { opacity: 1; transform: none; } }
 @media (prefers-reduced-motion: reduce) {

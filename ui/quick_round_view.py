@@ -11,9 +11,10 @@ numbers; at the end how the round went, each fact, "Another round".
 
 As for the board (``ui/board_component.py``), the component says it drew (``ready``,
 once to each server session); until then the round is also drawn with Streamlit's own
-elements in a section kept out of sight for its first seconds (``qf_fallback``): a
-browser where the component cannot run gets the buttons, and AppTest (no JavaScript)
-plays through them. The judge is Python: the component sends numbers, never verdicts.
+elements in the board's kind of fallback (``qf_fallback``: a collapsed "Numbers don't
+respond to taps?" section, out of sight for its first seconds): a browser where the
+component cannot run gets the buttons there, and AppTest (no JavaScript) plays through
+them. The judge is Python: the component sends numbers, never verdicts.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from trainer.i18n import t
 from trainer.practice_sessions import QuickRound, quick_question
 from trainer.speech import lang_tag, speakable
 
+from .board_component import fallback_choosers
 from .errors import safe_callback
 from .i18n import current_language
 from .practice_view import number_pad
@@ -163,7 +165,9 @@ def show_quick_round(rnd: QuickRound, *, on_answer: Callable[[int], None],
            on_answer_change=_answer, on_again_change=_again, width="stretch",
            height="content")
     if not quick_round_loaded():
-        with st.container(key="qf_fallback"):
+        # Collapsed, as the board's: before the component's word comes, the page
+        # shows at most its one line for a moment (the whole pad flashed there).
+        with fallback_choosers("qf_fallback", t("qf_fallback_title")):
             _drawn_by_streamlit(rnd, puzzle, on_answer, on_again)
 
 

@@ -161,40 +161,38 @@ def show_quick_round(rnd: QuickRound, *, on_answer: Callable[[int], None],
 
     if _state("ready"):  # the browser still holds it (a new session after a failover)
         st.session_state[KEY_READY] = True
-    _ROUND(key=COMPONENT_KEY, data=_data(rnd, puzzle), on_ready_change=_ready,
+    data = _data(rnd, puzzle)
+    _ROUND(key=COMPONENT_KEY, data=data, on_ready_change=_ready,
            on_answer_change=_answer, on_again_change=_again, width="stretch",
            height="content")
     if not quick_round_loaded():
         # Collapsed, as the board's: before the component's word comes, the page
         # shows at most its one line for a moment (the whole pad flashed there).
         with fallback_choosers("qf_fallback", t("qf_fallback_title")):
-            _drawn_by_streamlit(rnd, puzzle, on_answer, on_again)
+            _drawn_by_streamlit(rnd, data, on_answer, on_again)
 
 
-def _drawn_by_streamlit(rnd: QuickRound, puzzle: Puzzle | None,
+def _drawn_by_streamlit(rnd: QuickRound, data: dict[str, Any],
                         on_answer: Callable[[int], None],
                         on_again: Callable[[], None]) -> None:
-    """The same round in Streamlit's elements: buttons ``qf_n_1``-``qf_n_10`` and
-    ``qf_again``, for a browser where the component does not run (and for AppTest)."""
-    if rnd.feedback is not None:
-        said_text = t(rnd.feedback.key, **rnd.feedback.params)
-        (st.success if rnd.feedback.kind == "success" else st.error)(said_text)
-        speaker_button(speakable(said_text, deck=deck_of()), key="qf_said_speaker")
-    if puzzle is None:
-        done = t("qf_round_done", right=rnd.right, total=len(rnd.results))
-        st.markdown(f"### {done}")
+    """The same round, from the same ``data``, in Streamlit's elements: buttons
+    ``qf_n_1``-``qf_n_10`` and ``qf_again``, for a browser where the component does not
+    run (and for AppTest)."""
+    feedback, done, question = data["feedback"], data["done"], data["question"]
+    if feedback is not None:
+        (st.success if feedback["kind"] == "success" else st.error)(feedback["text"])
+        speaker_button(feedback["said"], key="qf_said_speaker")
+    if done is not None:
+        st.markdown(f"### {done['title']}")
         # The round's end can be heard (a child who reads slowly heard its questions and
         # not how the round went); not read by itself, like the rest of Quick facts.
-        speaker_button(speakable(done, deck=deck_of()), key="qf_done_speaker")
-        st.markdown("\n".join(
-            f"- {'✅' if ok else '🔁'} {html.escape(quick_question(p, p.solutions[0].value))}"
-            for p, ok in rnd.results))
-        st.button(t("qf_again"), key="qf_again", type="primary",
-                  on_click=on_again, use_container_width=True)
+        speaker_button(done["said"], key="qf_done_speaker")
+        st.markdown("\n".join(f"- {html.escape(line)}" for line in done["lines"]))
+        st.button(done["again"], key="qf_again", type="primary", on_click=on_again,
+                  use_container_width=True)
         return
-    st.caption(t("qf_progress", n=rnd.index + 1, total=len(rnd.puzzles)))
-    st.html(_cards(puzzle) + "<div style='font-size:3rem;font-weight:700;margin:8px 0' "
-            f"data-testid='qf-question'>{html.escape(quick_question(puzzle))}</div>")
-    speaker_button(speakable(_asked(rnd, puzzle), deck=deck_of()),
-                   key="qf_question_speaker")
+    st.caption(question["progress"])
+    st.html(question["cards"] + "<div style='font-size:3rem;font-weight:700;margin:8px 0' "
+            f"data-testid='qf-question'>{html.escape(question['text'])}</div>")
+    speaker_button(question["said"], key="qf_question_speaker")
     number_pad("qf_numbers", "qf_n", rnd.index, on_answer)

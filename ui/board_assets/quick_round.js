@@ -10,10 +10,11 @@
 // answered is refused by Python (the index no longer matches). Nothing is judged here.
 
 const QF_STATE = new WeakMap();
-// No one reads "8 + ? = 15" and taps its answer this fast: a tap so soon after a new
-// question was meant for the one before (a child's double tap lands 250-400 ms after the
-// first: 250 let a third of them answer the next question, found trying it as a child).
-const FRESH_MS = 600;
+// A number tapped this soon after the last one is that tap's double, not an answer: no
+// one sees the next question and answers it this fast. (Counted from a new question's
+// drawing, 250 ms let a third of a child's double taps, 300-350 ms apart, answer the
+// next question, one she never saw; found trying it as a child.)
+const DOUBLE_TAP_MS = 500;
 const BUSY_MS = 8000;
 
 function qfEl(tag, className, text) {
@@ -112,9 +113,10 @@ function qfBind(root, st) {
   root.addEventListener("click", (e) => {
     const n = e.target.closest(".qf-n");
     if (n) {
-      // One answer in flight at a time; and a tap in the first moment of a new question
-      // is the last question's double tap landing on it, not an answer to it.
-      if (st.busy || performance.now() - st.shownAt < FRESH_MS) return;
+      // One answer in flight at a time, and a double tap answers once.
+      const now = performance.now();
+      if (st.busy || now - st.tappedAt < DOUBLE_TAP_MS) return;
+      st.tappedAt = now;
       qfBusy(root, st, true);
       n.classList.add("qf-sent");
       n.setAttribute("aria-pressed", "true");
@@ -145,7 +147,8 @@ export default function (component) {
   voiceBind(root, null);
   let st = QF_STATE.get(root);
   if (!st) {
-    st = { shown: null, shownAt: 0, answered: null, busy: false, busyTimer: null, readyFor: null };
+    st = { shown: null, tappedAt: -Infinity, answered: null, busy: false, busyTimer: null,
+           readyFor: null };
     QF_STATE.set(root, st);
     qfBind(root, st);
     const redraw = () => {
@@ -165,7 +168,6 @@ export default function (component) {
   const answered = JSON.stringify([data.session, data.taps, shown]);
   if (st.shown !== shown) {
     st.shown = shown;
-    st.shownAt = performance.now();
     qfRender(root, data);
   } else {
     qfSpeakers(root);  // the mute switch may have moved

@@ -1056,19 +1056,22 @@ class WireTablet:
         await self.rerun(page=self.pages[name], kind="nav_pz", screen=self._is_board(None))
         await self._board_ready()
 
-    async def _quick_ready(self) -> None:
-        """Quick facts' round tells the server it has drawn (once per connection, as
-        the browser's does): the server then draws the component alone."""
+    async def _say_ready(self, component: dict[str, Any] | None) -> None:
+        """A component (the board, Quick facts' round) tells the server it has drawn,
+        once per component and connection, as the browser's does (with the session's
+        token its data carries)."""
         from streamlit.proto.WidgetStates_pb2 import WidgetState
 
-        quick = self._quick()
-        if quick is None or quick["id"] in self.board_ready:
+        if component is None or component["id"] in self.board_ready:
             return
-        self.board_ready.add(quick["id"])
-        ready = WidgetState(id=quick["id"],
-                            json_value=json.dumps({"ready": quick.get("session") or True}))
-        self.sent_states[quick["id"]] = ready
-        await self.rerun(widgets=[ready])
+        self.board_ready.add(component["id"])
+        ready = WidgetState(id=component["id"],
+                            json_value=json.dumps({"ready": component.get("session") or True}))
+        self.sent_states[component["id"]] = ready
+        await self.rerun(widgets=[ready])  # the component's own fragment, if it is in one
+
+    async def _quick_ready(self) -> None:
+        await self._say_ready(self._quick())
 
     def _quick_event(self, quick: dict[str, Any], event: str, value: Any) -> Any:
         from streamlit.proto.WidgetStates_pb2 import WidgetState
@@ -1077,17 +1080,9 @@ class WireTablet:
                            json_trigger_value=json.dumps([{"event": event, "value": value}]))
 
     async def _board_ready(self) -> None:
-        """The board tells the server it has drawn (once per board, as the browser's)."""
-        from streamlit.proto.WidgetStates_pb2 import WidgetState
-
-        board = self._board()
+        """The board tells the server it has drawn (see :meth:`_say_ready`)."""
         self.board_shown = time.monotonic()
-        if board is None or board["id"] in self.board_ready:
-            return
-        self.board_ready.add(board["id"])
-        ready = WidgetState(id=board["id"], json_value='{"ready":true}')
-        self.sent_states[board["id"]] = ready
-        await self.rerun(widgets=[ready])  # the board's own fragment, if it is in one
+        await self._say_ready(self._board())
 
     async def quick_round(self) -> None:
         await self._quick_ready()

@@ -49,7 +49,7 @@ from .session import flash, flash_again
 from .speaker import save_sound
 
 __all__ = ["show_board_component", "board_loaded", "say_refusal", "fallback_choosers",
-           "KEY_READY"]
+           "KEY_READY", "component_state", "session_token", "readiness"]
 
 _ASSETS = Path(__file__).with_name("board_assets")
 #: Session-state flag: a board of this session has drawn in the browser.
@@ -83,11 +83,35 @@ def board_loaded() -> bool:
     return bool(st.session_state.get(KEY_READY))
 
 
-def _said_ready(key: str) -> bool:
-    """Whether the board under ``key`` has said it drew (the state the browser holds, sent
-    with this run or answered by the ready callback)."""
+def component_state(key: str, name: str) -> Any:
+    """The value ``name`` of the component under ``key`` as the browser holds it (its
+    state, or the trigger of this run), or ``None``."""
     state = st.session_state.get(key)
-    return bool(state.get("ready")) if hasattr(state, "get") else False
+    return state.get(name) if hasattr(state, "get") else None
+
+
+def session_token() -> str:
+    """This server session's token, sent with a component's data: a component says it
+    drew to each new token (a new session after a failover or a restart)."""
+    return st.session_state.setdefault(KEY_SESSION, secrets.token_hex(6))
+
+
+def readiness(key: str, flag: str) -> Callable[[], None]:
+    """The ``ready`` word of the component under ``key`` (it drew in this browser): sets
+    the session flag ``flag`` now if the browser still holds the word (a new session
+    after a failover), and returns the callback that sets it when the word comes."""
+    if component_state(key, "ready"):
+        st.session_state[flag] = True
+
+    @safe_callback
+    def _ready() -> None:
+        # The component's word is no tap: a message the last run showed (the welcome
+        # after a new child's skip, a game saved) stays on screen for the run it causes.
+        flash_again()
+        if component_state(key, "ready"):
+            st.session_state[flag] = True
+
+    return _ready
 
 
 @contextlib.contextmanager
@@ -123,8 +147,7 @@ def _refused(answered: int) -> dict[str, Any] | None:
 
 def _on_sound(key: str) -> None:
     """The board's mute switch: kept in the profile's settings like the one in Settings."""
-    state = st.session_state.get(key)
-    value = state.get("sound") if hasattr(state, "get") else None
+    value = component_state(key, "sound")
     if isinstance(value, bool):
         save_sound(value)
 
@@ -140,23 +163,13 @@ def show_board_component(data: dict[str, Any], *, key: str,
 
     @safe_callback
     def _action() -> None:
-        state = st.session_state.get(key)
-        raw = state.get("action") if hasattr(state, "get") else None
+        raw = component_state(key, "action")
         st.session_state[KEY_ANSWERED] = st.session_state.get(KEY_ANSWERED, 0) + 1
         if raw is not None:
             on_action(raw)
 
-    @safe_callback
-    def _ready() -> None:
-        # The board's word is no tap: a message the last run showed (the welcome after a
-        # new child's skip, a game saved) stays on screen for the run it causes.
-        flash_again()
-        if _said_ready(key):
-            st.session_state[KEY_READY] = True
-
-    if _said_ready(key):  # the browser still holds it (a new session after a failover)
-        st.session_state[KEY_READY] = True
-    session = st.session_state.setdefault(KEY_SESSION, secrets.token_hex(6))
+    _ready = readiness(key, KEY_READY)
+    session = session_token()
     answered = st.session_state.get(KEY_ANSWERED, 0)
     refused = _refused(answered)
     if refused is not None and data.get("speech"):

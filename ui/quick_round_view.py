@@ -20,7 +20,6 @@ them. The judge is Python: the component sends numbers, never verdicts.
 from __future__ import annotations
 
 import html
-import secrets
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -33,11 +32,11 @@ from trainer.i18n import t
 from trainer.practice_sessions import QuickRound, quick_question
 from trainer.speech import lang_tag, speakable
 
-from .board_component import fallback_choosers
+from .board_component import component_state, fallback_choosers, readiness, session_token
 from .errors import safe_callback
 from .i18n import current_language
 from .practice_view import number_pad
-from .session import deck_of, flash_again, settings
+from .session import deck_of, settings
 from .speaker import speaker_button, voice_settings
 
 __all__ = ["show_quick_round", "quick_round_loaded", "COMPONENT_KEY", "KEY_READY"]
@@ -57,9 +56,6 @@ _ROUND = st.components.v2.component(
 COMPONENT_KEY = "qf_round_view"
 #: Session flag: a quick round drew in this browser session (no fallback is drawn).
 KEY_READY = "qf_round_ok"
-#: Session key: this server session's token, sent with the data; the component says it
-#: drew to each new one (a new session after a failover or a restart).
-_SESSION = "qf_round_session"
 #: Session key: how many taps (answers and "Another round") Python has taken, refused
 #: or not saved too; sent with the data, so the pad is given back even when the screen
 #: comes back the same (a save that failed: the same question again).
@@ -71,11 +67,6 @@ _NUMBERS = range(1, 11)
 def quick_round_loaded() -> bool:
     """Whether a quick round has drawn in this browser session."""
     return bool(st.session_state.get(KEY_READY))
-
-
-def _state(name: str) -> Any:
-    state = st.session_state.get(COMPONENT_KEY)
-    return state.get(name) if hasattr(state, "get") else None
 
 
 def _tapped(rnd: QuickRound, raw: Any) -> int | None:
@@ -97,7 +88,7 @@ def _data(rnd: QuickRound, puzzle: Puzzle | None) -> dict[str, Any]:
         "sound": voice_settings().sound, "lang": lang_tag(current_language()),
         "listen": t("speech.listen"), "feedback": None, "done": None, "question": None,
         "ready": quick_round_loaded(), "taps": st.session_state.get(_TAPS, 0),
-        "session": st.session_state.setdefault(_SESSION, secrets.token_hex(6)),
+        "session": session_token(),
     }
     if rnd.feedback is not None:
         text = t(rnd.feedback.key, **rnd.feedback.params)
@@ -143,24 +134,17 @@ def show_quick_round(rnd: QuickRound, *, on_answer: Callable[[int], None],
     @safe_callback
     def _answer() -> None:
         _taken()  # first: whatever follows, the pad is given back
-        value = _tapped(rnd, _state("answer"))
+        value = _tapped(rnd, component_state(COMPONENT_KEY, "answer"))
         if value is not None:
             on_answer(value)
 
     @safe_callback
     def _again() -> None:
         _taken()
-        if _state("again") == rnd.token:
+        if component_state(COMPONENT_KEY, "again") == rnd.token:
             on_again()
 
-    @safe_callback
-    def _ready() -> None:
-        flash_again()  # the component's word is no tap: a message shown stays shown
-        if _state("ready"):
-            st.session_state[KEY_READY] = True
-
-    if _state("ready"):  # the browser still holds it (a new session after a failover)
-        st.session_state[KEY_READY] = True
+    _ready = readiness(COMPONENT_KEY, KEY_READY)
     data = _data(rnd, puzzle)
     _ROUND(key=COMPONENT_KEY, data=data, on_ready_change=_ready,
            on_answer_change=_answer, on_again_change=_again, width="stretch",

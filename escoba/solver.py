@@ -243,7 +243,11 @@ def forget_dropped_cells() -> None:
         return
     ROW_WALKS[0] += 1
     for rows in (CELL_ROWS, CELL_ROWS.old):
-        for row in rows.values():
+        # A copy of the rows: the app plays sessions in threads, and another game adding
+        # a row during the walk ended it with "dictionary changed size during iteration"
+        # (seen once in CI, in tests/test_properties.py's threads). list() of a dict's
+        # values is made without letting another thread in.
+        for row in list(rows.values()):
             for target, dropped in pending:
                 cell = row[target]
                 if cell is not None and id(cell) in dropped:

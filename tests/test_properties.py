@@ -138,7 +138,11 @@ def test_games_in_parallel_threads_only_make_legal_moves():
         rng = random.Random(seed)
         rules = Rules.preset("classic", players=2 + seed % 3, target=11)
         for _ in range(8):
-            game = play_game(rules, [RandomPlayer() for _ in range(rules.players)], rng)
+            try:
+                game = play_game(rules, [RandomPlayer() for _ in range(rules.players)], rng)
+            except Exception as exc:  # the engine's shared caches under threads
+                failures.append(f"{type(exc).__name__}: {exc}")
+                return
             try:
                 replay(game_to_record(game))
             except ValueError as exc:  # an illegal move slipped through

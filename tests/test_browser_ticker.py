@@ -211,3 +211,73 @@ st.markdown("here")
         time.sleep(4.0)
         assert page.evaluate("() => window.__sameDocument === true")
         browser.close()
+
+
+# The word's state, made before the page's scripts: when a look is about to be sent (the
+# count of words waiting goes up) and the test asks for it, "Next" is clicked in the same
+# turn of the page, after the look has been handed to Streamlit and before Streamlit sends
+# it: the instant a child's tap met a look in CI.
+_TAP_WITH_THE_NEXT_LOOK = """
+window.__escobaSayAlone = { held: [], listening: false, count: 0,
+  get waiting() { return this.count; },
+  set waiting(value) {
+    if (value > this.count && window.__tapWithNextLook) {
+      window.__tapWithNextLook = false;
+      queueMicrotask(() => {
+        document.querySelector('.st-key-next button').click();
+        window.__tapsWithLooks = (window.__tapsWithLooks || 0) + 1;
+      });
+    }
+    this.count = value;
+  } };
+"""
+
+
+def test_a_tap_in_the_instant_a_part_looks_again_still_draws_its_own_part(
+        tmp_path: Path, browser_type_launch_args) -> None:  # noqa: F811
+    """Streamlit 1.67 sends the widget updates of one turn of the page as one rerun, of the
+    part the first names. A tap on "Next puzzle" in the instant a timed part looked again
+    went with the look: the server ran the tap's callback (the next puzzle made) and only
+    the looking part, and the board never changed (tests/test_classroom_load.py in CI).
+    say_alone.js holds such a click and clicks it again once the look has left: the
+    tapped part is drawn, its callback runs once per tap."""
+    from playwright.sync_api import sync_playwright
+
+    _require_browser()
+    script = tmp_path / "race_page.py"
+    script.write_text(_PAGE + """
+st.session_state.setdefault("taps", 0)
+
+def tapped():
+    st.session_state["taps"] += 1
+
+@friendly_fragment
+def other():
+    st.markdown(f"shown {st.session_state['taps']}")
+    st.button("Next", key="next", on_click=tapped)
+
+other()
+""", encoding="utf-8")
+    with streamlit_server(script, dict(os.environ), tmp_path / "streamlit.log") as url, \
+            sync_playwright() as p:
+        browser, context, page = _context(p, browser_type_launch_args, (1024, 768))
+        page.add_init_script(_TAP_WITH_THE_NEXT_LOOK)
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(url)
+        page.get_by_text("shown 0").wait_for()
+        for tap in range(1, 4):
+            looks = _looks(page)
+            page.evaluate("() => { window.__tapWithNextLook = true; }")
+            page.wait_for_function(f"() => window.__tapsWithLooks === {tap}", timeout=15_000)
+            # The tapped part shows its tap (it did not before: the look's rerun took the
+            # tap's callback along and ran only the looking part).
+            page.get_by_text(f"shown {tap}").wait_for(timeout=10_000)
+            deadline = time.monotonic() + 10
+            while _looks(page) == looks and time.monotonic() < deadline:
+                time.sleep(0.1)
+            assert _looks(page) > looks  # and the look was not lost either
+        time.sleep(1.0)
+        assert page.get_by_text("shown 3").count() == 1  # one callback per tap
+        assert errors == []
+        browser.close()

@@ -35,7 +35,6 @@ from __future__ import annotations
 import contextlib
 import secrets
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import streamlit as st
@@ -43,6 +42,7 @@ import streamlit as st
 from trainer.i18n import t
 from trainer.speech import speakable
 
+from .assets import asset_text
 from .errors import safe_callback
 from .i18n import current_language
 from .session import flash, flash_again
@@ -51,7 +51,6 @@ from .speaker import save_sound
 __all__ = ["show_board_component", "board_loaded", "say_refusal", "fallback_choosers",
            "KEY_READY", "component_state", "session_token", "readiness"]
 
-_ASSETS = Path(__file__).with_name("board_assets")
 #: Session-state flag: a board of this session has drawn in the browser.
 KEY_READY = "board_component_ok"
 #: Session-state key: this server session's token, sent with the board's data; the board
@@ -65,16 +64,12 @@ KEY_ANSWERED = "board_answered"
 #: to the board with that answer only; the board drops it at the child's next tap.
 KEY_REFUSED = "board_refused"
 
-def _asset(*names: str) -> str:
-    return "\n".join((_ASSETS / name).read_text(encoding="utf-8") for name in names)
-
-
 # voice.js (speech and sounds, issue 23) goes first: board.js calls its voiceBoard().
 _BOARD = st.components.v2.component(
     "escoba_board",
     html="",
-    css=_asset("board.css", "voice.css"),
-    js=_asset("voice.js", "board.js"),
+    css=asset_text("board.css", "voice.css"),
+    js=asset_text("say_alone.js", "voice.js", "board.js"),
 )
 
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import streamlit as st
@@ -32,6 +31,7 @@ from trainer.i18n import t
 from trainer.practice_sessions import QuickRound, quick_question
 from trainer.speech import lang_tag, speakable
 
+from .assets import asset_text
 from .board_component import component_state, fallback_choosers, readiness, session_token
 from .errors import safe_callback
 from .i18n import current_language
@@ -41,15 +41,12 @@ from .speaker import speaker_button, voice_settings
 
 __all__ = ["show_quick_round", "quick_round_loaded", "COMPONENT_KEY", "KEY_READY"]
 
-_ASSETS = Path(__file__).with_name("board_assets")
 # Not style-isolated: its classes are its own (qf-*), and the page's first isolated
 # component stays the board.
 _ROUND = st.components.v2.component(
     "escoba_quick_round", html="",
-    css="\n".join((_ASSETS / name).read_text(encoding="utf-8")
-                  for name in ("voice.css", "quick_round.css")),
-    js="\n".join((_ASSETS / name).read_text(encoding="utf-8")
-                 for name in ("voice.js", "quick_round.js")),
+    css=asset_text("voice.css", "quick_round.css"),
+    js=asset_text("say_alone.js", "voice.js", "quick_round.js"),
     isolate_styles=False)
 
 #: The component's key (its element carries ``st-key-qf_round_view``).

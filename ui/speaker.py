@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import streamlit as st
@@ -27,6 +26,7 @@ from trainer.i18n import t
 from trainer.lessons import Message
 from trainer.speech import lang_tag, speakable, spoken_message
 
+from .assets import asset_text
 from .errors import safe_callback
 from .i18n import current_language
 from .session import (
@@ -42,12 +42,10 @@ __all__ = ["VoiceSettings", "voice_settings", "save_sound", "board_speech", "les
            "show_voice_settings", "speaker_button", "said_speaker", "VOICE_DEFAULTS",
            "who_is_playing_said"]
 
-_ASSETS = Path(__file__).with_name("board_assets")
 _SPEAKER = st.components.v2.component(
     "escoba_speaker", html="",
-    css=(_ASSETS / "voice.css").read_text(encoding="utf-8"),
-    js="\n".join((_ASSETS / name).read_text(encoding="utf-8")
-                  for name in ("voice.js", "speaker.js")),
+    css=asset_text("voice.css"),
+    js=asset_text("voice.js", "speaker.js"),
     isolate_styles=False)  # its styles are scoped by class; the board stays the first isolated
 
 #: A profile's voice settings when it never changed them (a pupil's are the class's).

@@ -24,14 +24,16 @@ the server restarted (:func:`wake_after_a_restart`, one Streamlit timer).
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import streamlit as st
+
+from .assets import asset_text
 
 __all__ = ["keep_the_app_on_the_page", "look_again_every", "page_was_blank",
            "wake_after_a_restart"]
 
-_JS = (Path(__file__).with_name("board_assets") / "ticker.js").read_text(encoding="utf-8")
+# say_alone.js: a look never takes a child's tap along with it (a tap in that instant went
+# out as part of the look's rerun, and its own part was not drawn again).
+_JS = asset_text("say_alone.js", "ticker.js")
 # Nothing to see: its element is taken out of the page's flow (no gap where it stands).
 _HTML = ('<span class="escoba-ticker" hidden></span><style>'
          '[data-testid="stElementContainer"]:has(.escoba-ticker){display:none}</style>')

@@ -644,7 +644,7 @@ export default function (component) {
   // heard it; said once per mount, that session offered the text choosers beside it.
   if (!data.ready && st.readyFor !== data.session) {
     st.readyFor = data.session;
-    whenCurrent(parentElement, () => setStateValue("ready", data.session || true));
+    whenCurrent(parentElement, () => sayAlone(() => setStateValue("ready", data.session || true)));
   }
 }
 

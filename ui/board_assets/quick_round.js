@@ -181,6 +181,6 @@ export default function (component) {
   // fallback, is then no longer drawn).
   if (!data.ready && st.readyFor !== data.session) {
     st.readyFor = data.session;
-    setStateValue("ready", data.session || true);
+    sayAlone(() => setStateValue("ready", data.session || true));
   }
 }

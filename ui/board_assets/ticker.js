@@ -112,7 +112,7 @@ export default function (component) {
         T.lastSent = now;
         T.blankSince = 0;
         own.sent += 1;
-        setTriggerValue("blank", own.sent);  // the part's run draws the whole page again
+        sayAlone(() => setTriggerValue("blank", own.sent));  // the part's run draws the whole page again
       }
       return;
     }
@@ -123,7 +123,7 @@ export default function (component) {
     T.lastSent = now;
     own.due = now + every;
     own.sent += 1;
-    setTriggerValue("tick", own.sent);
+    sayAlone(() => setTriggerValue("tick", own.sent));  // never with a tap (say_alone.js)
   }, Math.min(CHECK_MS, every));
   own.timer = timer;
   return () => { if (own.timer === timer) clearInterval(timer); };

@@ -22,8 +22,7 @@ ROUND = 5
 KEY = "qf_round"
 
 profile = require_profile()
-st.title(t("qf_title"))
-st.caption(t("qf_intro"))
+st.title(t("qf_title"))  # what to do: the round says it in its first answer's place
 show_flash()
 
 

@@ -18,7 +18,7 @@ import pytest
 
 from tests.test_browser import browser_type_launch_args  # noqa: F401 (fixture)
 from tests.test_browser_board_scopa import _MOUNT_JS, _board_data
-from ui.board_component import _asset
+from ui.board_component import BOARD_SCRIPT
 
 pytestmark = [pytest.mark.browser]
 
@@ -46,7 +46,7 @@ def _mount(page, layout: str, *, detach: bool = False, tap_first: bool = False,
     if tap_first or box_after_tap:
         # The module listens for taps from its first load on (Streamlit loads it once a
         # page): loaded here on a board of its own before the tap.
-        page.evaluate(_MOUNT_JS, [_asset("voice.js", "board.js"), data,
+        page.evaluate(_MOUNT_JS, [BOARD_SCRIPT, data,
                                   {"shadow": True, "host": "new"}])
         page.locator("#link").click()
     if box_after_tap:
@@ -55,10 +55,10 @@ def _mount(page, layout: str, *, detach: bool = False, tap_first: bool = False,
     if detach:  # unmounted before its script ran: the page had changed
         page.evaluate("""() => { window.__kept = document.getElementById('host');
                                  document.getElementById('box').remove(); }""")
-        page.evaluate(_MOUNT_JS, [_asset("voice.js", "board.js"), data,
+        page.evaluate(_MOUNT_JS, [BOARD_SCRIPT, data,
                                   {"shadow": True, "host": "kept"}])
     else:
-        page.evaluate(_MOUNT_JS, [_asset("voice.js", "board.js"), data, {"shadow": True}])
+        page.evaluate(_MOUNT_JS, [BOARD_SCRIPT, data, {"shadow": True}])
     page.wait_for_timeout(100)
 
 

@@ -19,7 +19,7 @@ from escoba import Deck, Round, Rules
 from tests.test_browser import browser_type_launch_args  # noqa: F401 (fixture)
 from trainer.board_view import SeatView, game_board
 from trainer.i18n import t, use_language
-from ui.board_component import _asset
+from ui.board_component import BOARD_SCRIPT, BOARD_STYLE
 
 pytestmark = [pytest.mark.browser]
 
@@ -71,8 +71,8 @@ def test_the_ace_asks_for_every_table_card(browser_type_launch_args, lang: str) 
     from playwright.sync_api import sync_playwright
 
     data = _board_data(lang)
-    source = _asset("voice.js", "board.js")
-    css = _asset("board.css", "voice.css")
+    source = BOARD_SCRIPT
+    css = BOARD_STYLE
     with sync_playwright() as p:
         browser = p.chromium.launch(**browser_type_launch_args)
         page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True)
@@ -126,7 +126,7 @@ def test_a_refused_move_is_said_aloud_and_has_its_speaker(browser_type_launch_ar
         data["session"] = "s1"
     finally:
         use_language(None)
-    source = _asset("voice.js", "board.js")
+    source = BOARD_SCRIPT
     with sync_playwright() as p:
         browser = p.chromium.launch(**browser_type_launch_args)
         context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
@@ -168,8 +168,8 @@ def test_a_refusal_on_a_small_phone_scrolls_the_cards_out_from_under_the_bar(
 
     data = _board_data("it")
     refused = {**data, "refused": {"id": 1, "text": t("ace_takes_all", "it")}}
-    source = _asset("voice.js", "board.js")
-    css = _asset("board.css", "voice.css")
+    source = BOARD_SCRIPT
+    css = BOARD_STYLE
     covered = """() => {
       const hand = document.querySelector('.eb-hand').getBoundingClientRect();
       const bar = document.querySelector('.eb-controls').getBoundingClientRect();
@@ -217,7 +217,7 @@ def test_a_scopa_puzzles_sum_beside_an_equal_card_gets_no_tick(
     data = puzzle_board(puzzle, sets_given=0, deck=Deck.ITALIAN, show_value=True,
                         intro="", hand_title="", add_label="Add", play_label="Play")
     assert data["equal_first"] is True
-    source = _asset("voice.js", "board.js")
+    source = BOARD_SCRIPT
     with sync_playwright() as p:
         browser = p.chromium.launch(**browser_type_launch_args)
         page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True)
@@ -258,7 +258,7 @@ def test_a_card_with_an_equal_on_the_table_asks_for_that_card(
                           show_hand=True, hints_on=False, hint_step=1, odds_style="words")
     finally:
         use_language(None)
-    source = _asset("voice.js", "board.js")
+    source = BOARD_SCRIPT
     with sync_playwright() as p:
         browser = p.chromium.launch(**browser_type_launch_args)
         page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True)

@@ -62,6 +62,10 @@ def test_a_round_is_answered_on_the_page_and_each_answer_saved(server, browser_t
         _wait_idle(page)
         assert not page.locator(".st-key-qf_fallback").count()
         assert page.locator(".qf-progress").inner_text() == t("qf_progress", n=1, total=5)
+        # Before the first answer, the answer's place says what to do (it was a blank
+        # band above the question, kept so that the numbers never move).
+        intro = page.locator("[data-testid=qf-feedback]")
+        assert intro.is_visible() and intro.inner_text().strip() == t("qf_intro")
         # The first question's 🔊 says what to do first, then the question.
         asked = question.inner_text()
         first = _QUESTION.match(asked)
@@ -136,7 +140,7 @@ def test_a_round_is_answered_on_the_page_and_each_answer_saved(server, browser_t
         page.locator(".qf-pad").wait_for()
         _wait_idle(page)
         assert page.locator(".qf-progress").inner_text() == t("qf_progress", n=1, total=5)
-        assert not page.get_by_test_id("qf-feedback").is_visible()
+        assert page.get_by_test_id("qf-feedback").inner_text().strip() == t("qf_intro")
         assert len(_answers(db, profile)) == 5
         assert not page.get_by_text("Traceback").count()
         assert not errors, errors

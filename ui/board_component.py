@@ -64,13 +64,12 @@ KEY_ANSWERED = "board_answered"
 #: to the board with that answer only; the board drops it at the child's next tap.
 KEY_REFUSED = "board_refused"
 
-# voice.js (speech and sounds, issue 23) goes first: board.js calls its voiceBoard().
-_BOARD = st.components.v2.component(
-    "escoba_board",
-    html="",
-    css=asset_text("board.css", "voice.css"),
-    js=asset_text("say_alone.js", "voice.js", "board.js"),
-)
+#: The board's script and style as the component runs them (a browser test mounts them
+#: on a page of its own). say_alone.js and voice.js go first: board.js calls them.
+BOARD_SCRIPT = asset_text("say_alone.js", "voice.js", "board.js")
+BOARD_STYLE = asset_text("board.css", "voice.css")
+_BOARD = st.components.v2.component("escoba_board", html="", css=BOARD_STYLE,
+                                    js=BOARD_SCRIPT)
 
 
 def board_loaded() -> bool:

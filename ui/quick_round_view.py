@@ -84,6 +84,7 @@ def _data(rnd: QuickRound, puzzle: Puzzle | None) -> dict[str, Any]:
         "round": rnd.token, "index": rnd.index, "answered": len(rnd.results),
         "sound": voice_settings().sound, "lang": lang_tag(current_language()),
         "listen": t("speech.listen"), "feedback": None, "done": None, "question": None,
+        "intro": t("qf_intro"),
         "ready": quick_round_loaded(), "taps": st.session_state.get(_TAPS, 0),
         "session": session_token(),
     }
@@ -163,6 +164,8 @@ def _drawn_by_streamlit(rnd: QuickRound, data: dict[str, Any],
     if feedback is not None:
         (st.success if feedback["kind"] == "success" else st.error)(feedback["text"])
         speaker_button(feedback["said"], key="qf_said_speaker")
+    else:
+        st.caption(data["intro"])
     if done is not None:
         st.markdown(f"### {done['title']}")
         # The round's end can be heard (a child who reads slowly heard its questions and

@@ -43,18 +43,19 @@ function qfSpeakers(root) {
 
 // The feedback lives in one status element kept across questions: a screen reader says
 // a live region's new text, not one that arrives with its text already in it.
-function qfStatus(root, feedback) {
+function qfStatus(root, feedback, intro) {
   const said = root.querySelector(".qf-said");
-  // Before the first answer the box keeps its place, empty and unseen: when it first
-  // showed, the numbers moved down under a finger coming back for a second tap.
-  said.className = `qf-said ${feedback ? (feedback.kind === "success" ? "qf-ok" : "qf-no") : "qf-empty"}`;
+  // Before the first answer the box keeps its place and says what to do (the line the
+  // page had under its title): when it first showed, the numbers moved down under a
+  // finger coming back for a second tap, and an empty box left a blank band there.
+  said.className = `qf-said ${feedback ? (feedback.kind === "success" ? "qf-ok" : "qf-no") : "qf-intro"}`;
   said.replaceChildren(...(feedback ? [qfEl("span", "qf-said-text", feedback.text),
                                        qfSpeakSlot(feedback.said)]
-                                     : [qfEl("span", "qf-said-text", "\u00a0")]));
+                                     : [qfEl("span", "qf-said-text", intro || "\u00a0")]));
 }
 
 function qfRender(root, data) {
-  qfStatus(root, data.feedback);
+  qfStatus(root, data.feedback, data.intro);
   const parts = [];
   if (data.done) {
     const head = qfEl("div", "qf-line");

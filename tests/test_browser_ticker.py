@@ -281,3 +281,80 @@ other()
         assert page.get_by_text("shown 3").count() == 1  # one callback per tap
         assert errors == []
         browser.close()
+
+
+def test_a_word_and_a_tap_in_the_same_instant_each_draw_their_own_part(
+        tmp_path: Path, browser_type_launch_args) -> None:  # noqa: F811
+    """say_alone.js's two orders, on a page of its own: a component's word (as the
+    board's "I drew" or a look) said just before a tap on another part, and just after
+    one, in the same turn of the page. Each goes as a rerun of its own: the tapped part is
+    drawn after the word has reached the server (word first), or before the word is said
+    and the word's part is drawn by its own run (tap first). Without say_alone.js the
+    first order loses the tap's part (as in CI) and the second the word's part (a board
+    whose "I drew" went with a tap kept its fallback choosers on the page)."""
+    from playwright.sync_api import sync_playwright
+
+    _require_browser()
+    script = tmp_path / "word_page.py"
+    script.write_text(f"""
+import sys
+sys.path.insert(0, {str(ROOT)!r})
+import streamlit as st
+from ui.assets import asset_text
+from ui.errors import friendly_fragment
+
+_SAYER = st.components.v2.component("test_sayer", html="<span>sayer</span>", js=asset_text(
+    "say_alone.js") + '''
+export default function (component) {{
+  window.__say = () => sayAlone(() => component.setTriggerValue("word", Date.now()));
+}}''')
+st.session_state.setdefault("words", 0)
+st.session_state.setdefault("taps", 0)
+
+def said():
+    st.session_state["words"] += 1
+
+def tapped():
+    st.session_state["taps"] += 1
+
+@friendly_fragment
+def speaking():
+    st.markdown(f"words {{st.session_state['words']}}")
+    _SAYER(key="sayer", on_word_change=said)
+
+@friendly_fragment
+def tapping():
+    st.markdown(f"shown {{st.session_state['taps']}} after {{st.session_state['words']}} words")
+    st.button("Next", key="next", on_click=tapped)
+
+speaking()
+tapping()
+""", encoding="utf-8")
+    click = "document.querySelector('.st-key-next button').click()"
+    idle = ("() => document.querySelector('[data-testid=stApp]')"
+            ".getAttribute('data-test-script-state') === 'notRunning'")
+    with streamlit_server(script, dict(os.environ), tmp_path / "streamlit.log") as url, \
+            sync_playwright() as p:
+        browser, context, page = _context(p, browser_type_launch_args, (1024, 768))
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(url)
+        page.get_by_text("shown 0 after 0 words").wait_for()
+        page.wait_for_function("() => typeof window.__say === 'function'")
+        # A word, then a tap in the same turn: the tap is held until the word has left.
+        for n in (1, 2):
+            page.wait_for_function(idle)
+            time.sleep(0.5)
+            page.evaluate(f"() => {{ window.__say(); {click}; }}")
+            page.get_by_text(f"shown {n} after {n} words").wait_for(timeout=10_000)
+        # A tap, then a word in the same turn: the word waits for the tap's run.
+        for n in (3, 4):
+            page.wait_for_function(idle)
+            time.sleep(0.5)
+            page.evaluate(f"() => {{ {click}; window.__say(); }}")
+            page.get_by_text(f"shown {n} after {n - 1} words").wait_for(timeout=10_000)
+            page.get_by_text(f"words {n}", exact=True).wait_for(timeout=10_000)
+        time.sleep(1.0)
+        assert page.evaluate("() => window.__escobaSayAlone.held.length") == 0
+        assert errors == []
+        browser.close()

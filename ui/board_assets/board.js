@@ -644,7 +644,11 @@ export default function (component) {
   // heard it; said once per mount, that session offered the text choosers beside it.
   if (!data.ready && st.readyFor !== data.session) {
     st.readyFor = data.session;
-    whenCurrent(parentElement, () => sayAlone(() => setStateValue("ready", data.session || true)));
+    whenCurrent(parentElement, () => sayAlone(() => {
+      // Said once the page settled (say_alone.js): only by a board still on it.
+      if (!onThePage(parentElement)) { st.readyFor = null; return; }
+      setStateValue("ready", data.session || true);
+    }));
   }
 }
 
@@ -797,5 +801,5 @@ function advanceWhenSaid(st, since) {
     st.celebrateTimer = setTimeout(() => advanceWhenSaid(st, since), 250);
     return;
   }
-  sendAdvance(st);
+  sayAlone(() => sendAdvance(st));  // by itself, not a tap: never with one (say_alone.js)
 }

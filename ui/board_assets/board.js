@@ -644,11 +644,7 @@ export default function (component) {
   // heard it; said once per mount, that session offered the text choosers beside it.
   if (!data.ready && st.readyFor !== data.session) {
     st.readyFor = data.session;
-    whenCurrent(parentElement, () => sayAlone(() => {
-      // Said once the page settled (say_alone.js): only by a board still on it.
-      if (!onThePage(parentElement)) { st.readyFor = null; return; }
-      setStateValue("ready", data.session || true);
-    }));
+    whenCurrent(parentElement, () => sayAlone(() => setStateValue("ready", data.session || true)));
   }
 }
 

@@ -182,10 +182,6 @@ export default function (component) {
   // fallback, is then no longer drawn).
   if (!data.ready && st.readyFor !== data.session) {
     st.readyFor = data.session;
-    sayAlone(() => {
-      // Said once the page settled (say_alone.js): only by a round still on it.
-      if (!onThePage(parentElement)) { st.readyFor = null; return; }
-      setStateValue("ready", data.session || true);
-    });
+    sayAlone(() => setStateValue("ready", data.session || true));
   }
 }

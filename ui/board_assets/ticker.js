@@ -27,7 +27,14 @@ function mainIsBlank() {
     .some((el) => el.offsetHeight > 0);
 }
 
-// appIdle(): say_alone.js, which goes before this file.
+// Idle: no run under way and none asked for. "rerunRequested" is not idle: a tap on the
+// menu leaves the page in it until the new page's run starts (seconds, on a loaded
+// server), and a look sent then asked for a part of the page being left; Streamlit
+// then drew the new page blank (tests/test_classroom_load.py, under CI's load).
+function appIdle() {
+  const app = document.querySelector('[data-testid="stApp"]');
+  return !app || app.getAttribute("data-test-script-state") === "notRunning";
+}
 
 // The app itself gone from the page: Streamlit 1.67 can throw while it applies a part's
 // run to a page that changed under it ("Cannot set a node at a delta path", its issue

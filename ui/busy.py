@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any, TypeVar
 
 import streamlit as st
 
+from .assets import asset_text
 from .classroom import ct_text
 
 __all__ = ["busy_buttons", "answered", "KEY_ANSWERED"]
@@ -35,7 +35,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 _BUSY = st.components.v2.component(
     "escoba_busy", html="",
-    js=(Path(__file__).with_name("board_assets") / "busy.js").read_text(encoding="utf-8"),
+    js=asset_text("busy.js"),
     isolate_styles=False)  # nothing of its own to style; the board stays the first isolated
 
 

@@ -13,13 +13,13 @@ menu sits beside the page, nothing changes.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import streamlit as st
+
+from .assets import asset_text
 
 __all__ = ["close_menu_after_pick"]
 
-_JS = (Path(__file__).with_name("board_assets") / "menu_closer.js").read_text(encoding="utf-8")
+_JS = asset_text("menu_closer.js")
 # No style, and never the page's first isolated component (that stays the board).
 _CLOSER = st.components.v2.component("escoba_menu_closer", html="", js=_JS,
                                      isolate_styles=False)

@@ -22,12 +22,13 @@ from __future__ import annotations
 
 import functools
 import re
-from pathlib import Path
 from typing import Any
 
 import streamlit as st
 
 from trainer.i18n import t
+
+from .assets import asset_text
 
 __all__ = ["WORD_KEYS", "PLURAL_KEYS", "date_format", "streamlit_words",
            "translate_streamlit_words"]
@@ -55,7 +56,7 @@ _FIELD = re.compile(r"\{(\w+)\}")
 # A count no language here says with its "one" form, so t() returns the "other" form.
 _ANY_COUNT = 97
 
-_JS = (Path(__file__).with_name("board_assets") / "streamlit_words.js").read_text(encoding="utf-8")
+_JS = asset_text("streamlit_words.js")
 _WORDS = st.components.v2.component(
     "escoba_streamlit_words", html="", js=_JS, isolate_styles=False)
 

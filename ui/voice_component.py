@@ -9,13 +9,13 @@ no room. It speaks and plays nothing itself: it only listens.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import streamlit as st
+
+from .assets import asset_text
 
 __all__ = ["listen_for_first_tap"]
 
-_VOICE_JS = (Path(__file__).with_name("board_assets") / "voice.js").read_text(encoding="utf-8")
+_VOICE_JS = asset_text("voice.js")
 
 # Not style-isolated: it has no style, and a page's first isolated component stays the
 # board (what the browser tests, and anyone scripting the page, look for first).

@@ -14,7 +14,7 @@ $(BIN)/.installed: pyproject.toml
 install: $(BIN)/.installed
 
 run: install
-	$(BIN)/streamlit run app.py
+	$(BIN)/streamlit run serve.py
 
 # For programmers editing the app: pages rerun when a file is saved. The app ships with
 # no file watcher (.streamlit/config.toml): it costs every new visitor's first page.
@@ -24,7 +24,7 @@ dev: install
 # Tablets on the home or school network can open the app: every profile on this
 # computer becomes reachable from that network (protect profiles with a PIN).
 serve-network: install
-	$(BIN)/streamlit run app.py --server.address 0.0.0.0 \
+	$(BIN)/streamlit run serve.py --server.address 0.0.0.0 \
 		--browser.serverAddress "$$(hostname -I | cut -d' ' -f1)"
 
 # Whole test files run in TEST_WORKERS processes (pytest-xdist): a file's server and
@@ -73,7 +73,7 @@ bench: install
 	else echo "bench/board_browser_bench.py skipped: no browser at $(CHROMIUM)"; fi
 
 lint: install
-	$(BIN)/ruff check $(wildcard escoba commands puzzles lessons locales trainer app_pages ui tests bench deploy) app.py
+	$(BIN)/ruff check $(wildcard escoba commands puzzles lessons locales trainer app_pages ui tests bench deploy) app.py serve.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build/mypyc escoba/*.so

@@ -1,6 +1,6 @@
 """How fast the board you tap answers in the real browser, next to a baseline (issue 11).
 
-``streamlit run app.py`` serves a fresh SQLite file on a free loopback port (and
+``streamlit run serve.py`` serves a fresh SQLite file on a free loopback port (and
 a bare Streamlit page on another: a title and a button that counts its taps).
 Debian's Chromium, driven by Playwright at 1024×768 (a landscape tablet),
 makes a profile, starts the default new game (one computer opponent, hints
@@ -329,7 +329,7 @@ def main() -> None:
         "cold_board", "cold_board_mark", "cold_fcp", "bare_cold_title", "bare_cold_fcp",
         "warm_board", "bare_warm_title", "alone_cold_board", "alone_warm_board")}
     rounds = games = 0
-    with streamlit_server(ROOT / "app.py", env, work / "app.log", 90) as url, \
+    with streamlit_server(ROOT / "serve.py", env, work / "app.log", 90) as url, \
             streamlit_server(bare, env, work / "bare.log", 90) as bare_url, \
             streamlit_server(BOARD_ALONE, env, work / "alone.log", 90) as alone_url, \
             sync_playwright() as pw:

@@ -1,6 +1,6 @@
 """A class of 30 on the real running server: pupils tapping, a teacher watching (issue 13).
 
-``streamlit run app.py`` serves a fresh database on a free loopback port: a SQLite
+``streamlit run serve.py`` serves a fresh database on a free loopback port: a SQLite
 file (``ESCOBA_DB_PATH``) or a new PostgreSQL database (``ESCOBA_DATABASE_URL``: on
 ``ESCOBA_TEST_POSTGRES_URL``'s server when set, as ``.ci/run`` does, else on a
 throwaway PostgreSQL 15 cluster started here). The class is made through the core
@@ -464,7 +464,7 @@ class CpuMeter:
 def serve(env: dict[str, str], log: Path, timeout: float = 120,
           profile_to: Path | None = None,
           options: tuple[str, ...] = ()) -> Iterator[tuple[str, subprocess.Popen]]:
-    """``streamlit run app.py`` headless on a free loopback port: (url, process).
+    """``streamlit run serve.py`` headless on a free loopback port: (url, process).
     ``profile_to``: run it under :mod:`bench.profiled_streamlit` (cProfile of every
     thread, written there when the server stops)."""
     from deploy.replicas import free_port, start_streamlit, stop, wait_healthy

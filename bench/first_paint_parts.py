@@ -10,8 +10,8 @@ browser context (cold cache, new session), the bare page and then every variant,
 times the first frame with the board's cards drawn (the bare page: its title), by the
 page's own clock. Medians of ``--opens`` rounds after one not counted.
 
-It also serves the app itself once more with its base said the same way, and opens
-Play (``/play?p=``) on both.
+It also serves the app as it ships (``serve.py``: its base said the same way) beside
+``streamlit run app.py`` (the root guessed), and opens Play (``/play?p=``) on both.
 
 Variants (``PATH|QUERY``; a leading ``S``: the parts page with its base said, ``P``:
 the app, ``A``: the app with its base said):
@@ -23,7 +23,8 @@ the app, ``A``: the app with its base said):
 - ``/play|nav=sidebar&side=1``: and the app's sidebar;
 - ``/play|nav=sidebar&side=1&icon=1&title=1``: and the page icon and a heading;
 - the last two again on the said-base server (``S/play|...``);
-- Play itself (``P/play|``) and with its base said (``A/play|``).
+- Play itself, ``streamlit run app.py`` (``P/play|``), and as ``serve.py`` serves it
+  (``A/play|``).
 
     .venv/bin/python bench/first_paint_parts.py --opens 9
 
@@ -82,8 +83,7 @@ def main() -> None:
             streamlit_server(bare, env, work / "bare.log", 90) as bare_url, \
             streamlit_server(BOARD_ALONE, env, work / "parts.log", 90) as parts, \
             streamlit_server(PARTS / "said_base.py", env, work / "said.log", 90) as said, \
-            streamlit_server(PARTS / "said_base.py", dict(env, SAID_BASE_SCRIPT="../../app.py"),
-                             work / "app_said.log", 90) as app_said, \
+            streamlit_server(ROOT / "serve.py", env, work / "app_said.log", 90) as app_said, \
             sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         # A child's profile with a game in play, made on the app as a child makes it.

@@ -3,7 +3,7 @@
 One profile gets a year of daily use written straight into SQLite
 (``bench/practice_bench.py``'s ``fill``: every day 10 quick facts, 4 puzzles
 and the daily; plus ``--games`` finished games with a review). Then
-``streamlit run app.py`` serves it on a free loopback port (and a bare
+``streamlit run serve.py`` serves it on a free loopback port (and a bare
 one-title Streamlit page on another, the first paint's baseline), and Debian's
 Chromium, driven by Playwright, measures with the page's own clock
 (``performance.now()``, polled every animation frame):
@@ -131,7 +131,7 @@ def main() -> None:
     times: dict[str, list[float]] = {k: [] for k in (
         "first_fcp", "first_content", "bare_fcp", "bare_content",
         *(prefix + m for prefix in children for m in measured))}
-    with streamlit_server(ROOT / "app.py", env, work / "app.log", 90) as url, \
+    with streamlit_server(ROOT / "serve.py", env, work / "app.log", 90) as url, \
             streamlit_server(bare, env, work / "bare.log", 90) as bare_url, \
             sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)

@@ -1,7 +1,7 @@
 """How many children one app replica serves, and what a second one adds (issue 16).
 
 The school's server of docs/DEPLOY.md on loopback: a fresh PostgreSQL database,
-``streamlit run app.py`` replicas (deploy/replicas.py) behind Debian's nginx with the
+``streamlit run serve.py`` replicas (deploy/replicas.py) behind Debian's nginx with the
 repo's template (1 replica, then 2, both through the proxy so that it costs the same).
 Each step of a ramp starts ``N`` sessions at once through the proxy, a child each
 (its own profile, opened by ``?p=``), that play as the class of 30 does

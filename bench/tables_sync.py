@@ -184,7 +184,7 @@ def idle_server_cost(seconds: float, rounds: int) -> dict[str, object]:
     tmp = Path(tempfile.mkdtemp(prefix="tables-bench-"))
     env = dict(os.environ, ESCOBA_DB_PATH=str(tmp / "escoba.db"))
     env.pop("ESCOBA_DATABASE_URL", None)
-    with streamlit_server(ROOT / "app.py", env, tmp / "streamlit.log") as url:
+    with streamlit_server(ROOT / "serve.py", env, tmp / "streamlit.log") as url:
         pid = _server_pid(url)
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path="/usr/bin/chromium",

@@ -3,7 +3,7 @@
     .venv/bin/python bench/tap_cpu.py --sessions 30 --seconds 30 --rounds 3
     .venv/bin/python bench/tap_cpu.py --profile /tmp/app.prof   # where the app's goes
 
-Two servers side by side, no proxy: the app (``streamlit run app.py`` on a fresh
+Two servers side by side, no proxy: the app (``streamlit run serve.py`` on a fresh
 PostgreSQL database, or ``--database sqlite``) and the one-line page of
 ``bench/replicas_capacity.py`` (a button and a count). Round after round, the same
 number of clients on each in turn, at the same pace (1-3 s between taps): on the app
@@ -76,6 +76,11 @@ class CountedEmpty(Counted, EmptyPageTablet):
     runs_of_kind = 0
 
 
+
+def _served(root: Path) -> Path:
+    """What a checkout's server runs: ``serve.py``, or ``app.py`` before it had one."""
+    return root / "serve.py" if (root / "serve.py").is_file() else root / "app.py"
+
 def on_database(kind: str, work: Path, run: Callable[[str], T]) -> T:
     """``run(url)`` on a fresh database: ``sqlite`` (a file in ``work``) or ``postgres``."""
     if kind == "sqlite":
@@ -103,7 +108,7 @@ def start(script: Path | None, env: dict[str, str], log: Path, profile: Path | N
     if root is not None:
         with open(log, "w") as out:
             proc = subprocess.Popen(
-                [sys.executable, "-m", "streamlit", "run", str(root / "app.py"),
+                [sys.executable, "-m", "streamlit", "run", str(_served(root)),
                  "--server.headless", "true", "--server.address", "127.0.0.1",
                  "--server.port", str(port), *SERVER_OPTIONS],
                 cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT)

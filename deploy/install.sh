@@ -65,7 +65,7 @@ fi
     || { rm -rf "$TARGET"; echo "error: the install failed (above); nothing changed" >&2; exit 1; }
 # The release must run: its command, its app and its settings are there.
 "$TARGET/bin/escoba" --version >/dev/null
-for file in app.py app_pages .streamlit/config.toml; do
+for file in serve.py app.py app_pages .streamlit/config.toml; do
     [ -e "$TARGET/share/escoba/$file" ] || { echo "error: $TARGET lacks share/escoba/$file" >&2; exit 1; }
 done
 

@@ -1,4 +1,4 @@
-"""N ``streamlit run app.py`` replicas on one PostgreSQL, behind nginx (docs/DEPLOY.md).
+"""N ``streamlit run serve.py`` replicas on one PostgreSQL, behind nginx (docs/DEPLOY.md).
 
 The pieces a school's server, the try-out script, the test and the capacity benchmark
 share:
@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import re
 import shutil
@@ -86,29 +85,6 @@ def _tls_parts(listen: str | int, tls: tuple[str, str] | None, redirect: str | i
             "REDIRECT": block, "COOKIE_SECURE": "; Secure", "LISTEN": f"{listen} ssl"}
 
 
-def app_page_names() -> list[str]:
-    """The last part of each app page's address (``/play``): its module's name, as
-    ``st.Page`` makes it."""
-    return sorted(path.stem for path in (ROOT / "app_pages").glob("*.py"))
-
-
-def base_script() -> str:
-    """The line a page's HTML gets from nginx: ``window.__streamlit.BACKEND_BASE_URL``,
-    the page's address without an app page's name, before Streamlit's script runs (else
-    it asks ``/play/_stcore/health`` first and the root 100 ms later). An address that
-    does not end in a page's name is left to Streamlit's own guess. Inside nginx's
-    single quotes: no quote of that kind, no backslash."""
-    names = json.dumps(app_page_names())
-    script = ("(function(){var pages=" + names + ";"
-              "var parts=location.pathname.split(\"/\");"
-              "if(parts.length<2||pages.indexOf(parts[parts.length-1])<0)return;"
-              "parts.pop();"
-              "window.__streamlit=Object.assign({},window.__streamlit,"
-              "{BACKEND_BASE_URL:location.origin+parts.join(\"/\")+\"/\"});})();")
-    assert "'" not in script and "\\" not in script
-    return script
-
-
 def render_nginx(addresses: Sequence[str], listen: str | int = 80,
                  template: Path = TEMPLATE, *, tls: tuple[str, str] | None = None,
                  redirect: str | int | None = None, log_dir: str = LOG_DIR) -> str:
@@ -136,7 +112,6 @@ def render_nginx(addresses: Sequence[str], listen: str | int = 80,
                                  for a in addresses),
         "PINNED_GROUPS": "\n\n".join(pinned),
         "LOG_DIR": log_dir,
-        "BASE_SCRIPT": base_script(),
         **_tls_parts(listen, tls, redirect, log_dir),
     }
     text = template.read_text()
@@ -221,8 +196,8 @@ def wait_healthy(url: str, proc: subprocess.Popen, log: Path, timeout: float = 1
 
 def start_streamlit(port: int, env: Mapping[str, str], log: Path,
                     options: Sequence[str] = (), command: Sequence[str] | None = None,
-                    script: Path = ROOT / "app.py") -> subprocess.Popen:
-    """``streamlit run app.py`` (or ``script``) headless on ``127.0.0.1:port``, output
+                    script: Path = ROOT / "serve.py") -> subprocess.Popen:
+    """``streamlit run serve.py`` (or ``script``) headless on ``127.0.0.1:port``, output
     to ``log`` (``command``: another launcher than ``python -m streamlit``)."""
     launcher = list(command or [sys.executable, "-m", "streamlit"])
     with open(log, "w") as out:
@@ -392,7 +367,7 @@ def replicas_behind_nginx(database_url: str, count: int = 2, work: Path | None =
 
     ``tls`` (certificate, key): nginx on HTTPS, and with ``redirect_port`` a plain-HTTP
     port that redirects to it. ``serve``: an installed release's command (``[.../bin/escoba,
-    "serve"]``, run in ``work``) instead of this checkout's ``streamlit run app.py``;
+    "serve"]``, run in ``work``) instead of this checkout's ``streamlit run serve.py``;
     ``migrated``: the caller migrated the database already (``escoba migrate``);
     ``launcher``: another launcher than ``python -m streamlit`` for this checkout's
     replicas (a benchmark's, e.g. bench/polling_streamlit.py)."""
@@ -463,7 +438,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         prog="deploy/run-replicas.sh",
         description="A try-out of a school's server on this machine: PostgreSQL, N "
-        "`streamlit run app.py` replicas and nginx in front of them with sticky sessions "
+        "`streamlit run serve.py` replicas and nginx in front of them with sticky sessions "
         "and failover (docs/DEPLOY.md). Ctrl-C stops everything it started. "
         "`render` prints the nginx snippet for /etc/nginx/conf.d/ instead.")
     parser.add_argument("--replicas", type=int, default=2, help="how many replicas (2)")

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A try-out of a school's server (docs/DEPLOY.md): PostgreSQL, N `streamlit run app.py`
+# A try-out of a school's server (docs/DEPLOY.md): PostgreSQL, N `streamlit run serve.py`
 # replicas and nginx in front with sticky sessions and failover, all on loopback.
 #   deploy/run-replicas.sh --help
 #   deploy/run-replicas.sh --replicas 2 --port 8080 [--database-url postgresql+psycopg://...]

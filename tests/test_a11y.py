@@ -72,7 +72,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
     db = tmp_path_factory.mktemp("a11y") / "escoba.db"
     env = dict(os.environ, ESCOBA_DB_PATH=str(db))
     env.pop("ESCOBA_DATABASE_URL", None)
-    with streamlit_server(ROOT / "app.py", env,
+    with streamlit_server(ROOT / "serve.py", env,
                           tmp_path_factory.getbasetemp() / "streamlit-a11y.log") as url:
         yield url, db
 

@@ -210,7 +210,7 @@ def test_serve_runs_streamlit_on_the_installed_app_with_a_servers_options(monkey
     (argv, env), (_, admins) = ran
     assert env["MALLOC_ARENA_MAX"] == "2" and admins["MALLOC_ARENA_MAX"] == "4"
     assert env["ESCOBA_DATABASE_URL"] == "sqlite:///kept.db" and env["PATH"] == os.environ["PATH"]
-    assert argv[1:4] == ["-m", "streamlit", "run"] and argv[4].endswith("app.py")
+    assert argv[1:4] == ["-m", "streamlit", "run"] and argv[4].endswith("serve.py")
     assert argv[argv.index("--server.port") + 1] == "8502"
     assert argv[argv.index("--server.address") + 1] == "127.0.0.1"
     assert argv[argv.index("--server.fileWatcherType") + 1] == "none"

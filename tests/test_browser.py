@@ -1,4 +1,4 @@
-"""The real thing: `streamlit run app.py` driven by Playwright in Debian's Chromium.
+"""The real thing: `streamlit run serve.py` (as `make run`) driven by Playwright in Chromium.
 
 Creates a profile, starts a game with hints on, plays moves by tapping pills
 and buttons, checks that no opponent card is anywhere in the page in normal
@@ -65,7 +65,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
     env.pop("ESCOBA_DATABASE_URL", None)
     if _PINNED_NOW:
         env["ESCOBA_NOW"] = _PINNED_NOW
-    with streamlit_server(ROOT / "app.py", env,
+    with streamlit_server(ROOT / "serve.py", env,
                           tmp_path_factory.getbasetemp() / "streamlit.log") as url:
         yield url, db
 
@@ -461,7 +461,9 @@ def _artifact(name: str) -> Path:
 
 def test_a_direct_link_shows_the_sidebar_in_the_profiles_language(server, browser_type_launch_args) -> None:  # noqa: E501
     """A Spanish profile in an English browser, /help?p=<id> opened directly (a refresh
-    or a bookmark): the page names in the sidebar are Spanish from the first paint."""
+    or a bookmark): the page names in the sidebar are Spanish from the first paint. The
+    page was told where the app's root is (ui/page_base.py, written by serve.py): it asked
+    the root's health check at once, never /help's (a 404 and 0.1 s lost)."""
     from playwright.sync_api import sync_playwright
 
     url, db = server
@@ -473,8 +475,12 @@ def test_a_direct_link_shows_the_sidebar_in_the_profiles_language(server, browse
                                       locale="en-US", device_scale_factor=1)
         page = context.new_page()
         page.set_default_timeout(30_000)
+        asked: list[str] = []
+        page.on("request", lambda request: asked.append(request.url))
         page.goto(f"{url}/help?p={profile.id}")
         _wait_idle(page)
+        assert f"{url}/_stcore/health" in asked, asked
+        assert not [a for a in asked if "/help/" in a], asked
         nav = page.locator("[data-testid=stSidebarNav]")
         nav.get_by_text("Cómo se juega").wait_for()
         assert nav.get_by_text("How to play").count() == 0

@@ -1,6 +1,6 @@
 """A class on the real running server (issue 13): nothing a pupil answers is lost.
 
-The short version of ``bench/classroom_load.py``: ``streamlit run app.py`` on a fresh
+The short version of ``bench/classroom_load.py``: ``streamlit run serve.py`` on a fresh
 SQLite file, and on a fresh PostgreSQL database; a teacher, a class and its pupils
 made through the core API; pupils signing in on "My class" (the class code, their
 picture, their PIN) and answering quick facts and puzzles together for a few seconds

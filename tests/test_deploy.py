@@ -1,6 +1,6 @@
 """A school's server for real, on loopback (issue 16, docs/DEPLOY.md).
 
-PostgreSQL (a fresh database), two ``streamlit run app.py`` replicas on two free ports,
+PostgreSQL (a fresh database), two ``streamlit run serve.py`` replicas on two free ports,
 and Debian's nginx in front on a third, with ``deploy/nginx.conf.template`` as a school
 would render it (deploy/replicas.py). Two children, each in a browser context of their
 own pinned to one replica, play a game against the computer by tapping the board; then

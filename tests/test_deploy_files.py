@@ -9,7 +9,6 @@ try-out reports a replica's death; deploy/install.sh refuses what it cannot inst
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
@@ -23,8 +22,6 @@ import pytest
 from deploy.replicas import (
     Replica,
     Replicas,
-    app_page_names,
-    base_script,
     how_it_ended,
     render_nginx,
 )
@@ -204,32 +201,3 @@ def test_escoba_admin_runs_a_command_as_the_service_does(tmp_path: Path) -> None
                               str(tmp_path / "none"), "migrate"], capture_output=True,
                              text=True)
     assert missing.returncode == 2 and "no release at" in missing.stderr
-
-
-def _base_said(script: str, path: str) -> str | None:
-    """What the proxy's line sets as Streamlit's base address on a page at ``path`` of
-    https://school.example (run by node, as the browser runs it), or None."""
-    program = ("var window = {}; var location = {origin: 'https://school.example', pathname: "
-               + json.dumps(path) + "};\n" + script + "\nconsole.log(JSON.stringify("
-               "window.__streamlit ? window.__streamlit.BACKEND_BASE_URL : null));")
-    done = subprocess.run(["node", "-e", program], capture_output=True, text=True, check=True)
-    return json.loads(done.stdout)
-
-
-@pytest.mark.skipif(shutil.which("node") is None, reason="no node")
-def test_the_proxy_tells_a_page_where_the_apps_root_is() -> None:
-    """nginx writes one line into a page's HTML: the app's root, from the address without
-    an app page's name, so that Streamlit opened at /play does not ask /play's health
-    check first (a 404 and 100 ms). Every page of the app is named; an address that does
-    not end in one (the root, another proxy's prefix) is left to Streamlit's guess."""
-    app_pages = set(re.findall(r'"app_pages/(\w+)\.py"', (ROOT / "app.py").read_text()))
-    assert app_pages and set(app_page_names()) == app_pages
-    script = base_script()
-    text = render_nginx(["127.0.0.1:8501"], 80)
-    assert f"sub_filter '<head>' '<head><script>{script}</script>';" in text
-    assert "proxy_set_header Accept-Encoding $escoba_accept_encoding;" in text
-    assert _base_said(script, "/play") == "https://school.example/"
-    assert _base_said(script, "/quick_facts") == "https://school.example/"
-    assert _base_said(script, "/escoba/play") == "https://school.example/escoba/"
-    assert _base_said(script, "/") is None
-    assert _base_said(script, "/escoba") is None

@@ -27,7 +27,7 @@ def refuse(*args, **kwargs):
 
 net_util.get_external_ip = refuse
 from streamlit.web import cli
-sys.argv = ["streamlit", "run", "app.py", "--server.headless", "true",
+sys.argv = ["streamlit", "run", "serve.py", "--server.headless", "true",
             "--server.port", sys.argv[2]]
 cli.main()
 """

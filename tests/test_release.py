@@ -17,7 +17,7 @@ The venv: by default the wheel is installed with ``--no-deps`` and its dependenc
 those of the venv running the tests (a ``.pth`` line; a full ``pip install WHEEL[app]``
 took 83 s here, too long for CI's budget). The wheel's own files are what runs: the
 checkout is not on the replicas' path (they run in another folder, from
-``<venv>/share/escoba/app.py``). ``ESCOBA_RELEASE_FULL_INSTALL=1`` installs it with
+``<venv>/share/escoba/serve.py``). ``ESCOBA_RELEASE_FULL_INSTALL=1`` installs it with
 ``deploy/install.sh`` instead (the runbook's step: dependencies from the package index).
 
 Needs Chromium, PostgreSQL, nginx and openssl: a skip without them, a failure in CI
@@ -66,6 +66,7 @@ _KEPT_SEATS_JS = """(() => Object.values(JSON.parse(localStorage.getItem('escoba
 
 #: What an installed release must carry to run the app (pyproject.toml's data).
 IN_THE_WHEEL = ("escoba-{v}.data/data/share/escoba/app.py",
+                "escoba-{v}.data/data/share/escoba/serve.py", "ui/page_base.py",
                 "escoba-{v}.data/data/share/escoba/app_pages/tables.py",
                 "escoba-{v}.data/data/share/escoba/.streamlit/config.toml",
                 "locales/es/LC_MESSAGES/messages.po", "locales/es/cards.toml",
@@ -164,10 +165,10 @@ def test_an_installed_release_on_https_is_backed_up_while_it_runs_and_restored(
     with start_replicas(postgres_url, 2, home, env=env, tls=(cert, key),
                         redirect_port=redirect, serve=[str(release / "bin" / "escoba"), "serve"],
                         migrated=True) as cluster:
-        # The replicas run the release's app.py from its venv (escoba serve execs it).
+        # The replicas run the release's serve.py from its venv (escoba serve execs it).
         for replica in cluster.replicas:
             command = Path(f"/proc/{replica.process.pid}/cmdline").read_bytes().split(b"\0")
-            assert str(release / "share" / "escoba" / "app.py").encode() in command
+            assert str(release / "share" / "escoba" / "serve.py").encode() in command
         assert cluster.url.startswith("https://")
         # Plain HTTP answers only a redirect to the same address on HTTPS (a seat's
         # address in it, to check below that the logs keep no query string).

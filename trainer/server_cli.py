@@ -1,6 +1,6 @@
 """A school server's commands (registered by :mod:`commands`; issue 31, docs/DEPLOY.md):
 
-- ``escoba serve``: run the app (``streamlit run`` of the installed ``app.py``) on one
+- ``escoba serve``: run the app (``streamlit run`` of the installed ``serve.py``) on one
   port, as a systemd unit or a container does;
 - ``escoba migrate``: bring the database to this release's schema, once, before the
   replicas are restarted;
@@ -52,13 +52,13 @@ def serve_environment(env: Mapping[str, str]) -> dict[str, str]:
 
 
 def app_script() -> Path:
-    """The app's ``app.py``: the checkout's (beside this package), else the installed
-    release's (``<venv>/share/escoba/app.py``, with its pages and .streamlit/config.toml
-    beside it: pyproject.toml's data-files)."""
-    checkout = Path(__file__).resolve().parent.parent / "app.py"
+    """The app's server script ``serve.py``: the checkout's (beside this package), else
+    the installed release's (``<venv>/share/escoba/serve.py``, with ``app.py``, its pages
+    and .streamlit/config.toml beside it: pyproject.toml's data-files)."""
+    checkout = Path(__file__).resolve().parent.parent / "serve.py"
     if checkout.is_file():
         return checkout
-    installed = Path(sysconfig.get_path("data")) / "share" / "escoba" / "app.py"
+    installed = Path(sysconfig.get_path("data")) / "share" / "escoba" / "serve.py"
     if installed.is_file():
         return installed
     raise CliError(f"the app is not installed here (no {installed}): install the wheel "
@@ -173,7 +173,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     serve = sub.add_parser(
         "serve", help="run the app (one replica) on a port",
         description="Run the Streamlit app of this installation on one port: "
-                    "`streamlit run <venv>/share/escoba/app.py` with a server's options "
+                    "`streamlit run <venv>/share/escoba/serve.py` with a server's options "
                     "(headless, no file watcher). Options after `--` go to streamlit.")
     serve.add_argument("--port", type=int, default=8501, help="the port (8501)")
     serve.add_argument("--address", default="127.0.0.1",

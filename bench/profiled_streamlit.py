@@ -16,6 +16,7 @@ import atexit
 import cProfile
 import os
 import pstats
+import signal
 import sys
 import threading
 import time
@@ -60,6 +61,9 @@ def main() -> None:
     main_profile = _new_profile()
     atexit.register(_dump, out, main_profile)
     sys.argv[0] = "streamlit"
+    # ``streamlit run serve.py`` is served by uvicorn, which after its graceful stop
+    # raises SIGTERM again with the handler it found: an exit, so that atexit writes OUT.
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
     from streamlit.web.cli import main as streamlit_main
 
     main_profile.enable()

@@ -369,8 +369,7 @@ def show_board(game: GameSession) -> None:
     if settings().get("hints", True):
         hint_panel(game, obs, deck)
     if not board_loaded():
-        with fallback_choosers():
-            _fallback_controls(game, obs, deck)
+        fallback_choosers(lambda: _fallback_controls(game, obs, deck))
 
 
 def _chosen_card(obs: Observation) -> Card | None:

@@ -20,7 +20,10 @@ inlined at import: no build step, nothing fetched). Its two outputs:
   state the browser still holds counts too, and the fallback's section stays out of
   sight for its first seconds in the browser (``board-late`` in ui/layout.py): a
   working board's word removes it before a child sees it; a board that never loads
-  leaves it there.
+  leaves it there. The section is drawn closed, its title alone: its choosers are drawn
+  only once it is opened (a rerun of its part), and then open on every page of the
+  session (a child whose board does not work needs them everywhere). A new page draws
+  less: Play's first paint about 25 ms sooner (docs/BENCHMARKS.md, issue 32).
 - ``action`` (trigger): Play, Add or ¡Renuncio!, with the selection and the
   position it was made in; handed to the page's ``on_action`` callback, which
   reads it with :func:`trainer.board_view.read_action` before anything else.
@@ -32,9 +35,8 @@ move was being built, and on a phone it was out of sight anyway (issue 31).
 
 from __future__ import annotations
 
-import contextlib
 import secrets
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import streamlit as st
@@ -53,6 +55,8 @@ __all__ = ["show_board_component", "board_loaded", "say_refusal", "fallback_choo
 
 #: Session-state flag: a board of this session has drawn in the browser.
 KEY_READY = "board_component_ok"
+#: The text choosers' section was opened in this session (:func:`fallback_choosers`).
+KEY_FALLBACK_OPEN = "fallback_open"
 #: Session-state key: this server session's token, sent with the board's data; the board
 #: says it drew to each new token (a new session after a failover or a restart).
 KEY_SESSION = "board_session"
@@ -108,15 +112,27 @@ def readiness(key: str, flag: str) -> Callable[[], None]:
     return _ready
 
 
-@contextlib.contextmanager
-def fallback_choosers(key: str = "board_fallback", title: str = "") -> Iterator[None]:
-    """The text choosers' collapsed section, for a browser where the board did not load
-    (``title``: another component's, as Quick facts' round). Its keyed container is
-    hidden by the page's style for its first seconds (the component's word usually
-    takes it away before that): only a component that failed leaves it shown."""
-    with st.container(key=key), st.expander(title or t("board_fallback_title"),
-                                            expanded=False):
-        yield
+def fallback_choosers(draw: Callable[[], None], key: str = "board_fallback",
+                      title: str = "") -> None:
+    """The text choosers' section, for a browser where the board did not load
+    (``title``: another component's, as Quick facts' round): closed, its title alone;
+    ``draw`` draws the choosers in it once it is open (:data:`KEY_FALLBACK_OPEN`: opened
+    once, open on every page of the session). Its keyed container is hidden by the
+    page's style for its first seconds (the component's word usually takes it away
+    before that): only a component that failed leaves it shown."""
+    opened = bool(st.session_state.get(KEY_FALLBACK_OPEN))
+    with st.container(key=key):
+        section = st.expander(title or t("board_fallback_title"), expanded=opened,
+                              key=f"{key}_open", on_change=_fallback_toggled,
+                              args=(f"{key}_open",))
+    if section.open:
+        with section:
+            draw()
+
+
+@safe_callback
+def _fallback_toggled(key: str) -> None:
+    st.session_state[KEY_FALLBACK_OPEN] = bool(st.session_state.get(key))
 
 
 def say_refusal(key: str, **params: Any) -> None:

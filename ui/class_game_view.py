@@ -102,7 +102,8 @@ def _fallback(profile: Profile, game: ClassGame) -> None:
         st.session_state[KEY_TABLE] = []
     if st.session_state.get(KEY_HAND) not in (None, *(str(c) for c in obs.hand)):
         st.session_state[KEY_HAND] = None
-    with fallback_choosers("mc_cg_fallback"):
+
+    def choosers() -> None:
         st.pills(t("pick_hand_label"), [str(c) for c in obs.hand], selection_mode="single",
                  format_func=label, key=KEY_HAND)
         if table:
@@ -110,6 +111,8 @@ def _fallback(profile: Profile, game: ClassGame) -> None:
                      key=KEY_TABLE)
         st.button(ct("mc.cg_vote"), key="mc_cg_vote", type="primary",
                   on_click=_on_fallback_vote, args=(profile.id, game), width="stretch")
+
+    fallback_choosers(choosers, "mc_cg_fallback")
 
 
 def _name_sides(game: ClassGame) -> tuple[str, str]:

@@ -380,8 +380,7 @@ def show_level(profile: Any, view: LessonView,
         show_board_component(data, key="lesson_board",
                              on_action=lambda raw: _on_board(profile, raw))
         if data["interactive"] and not board_loaded():
-            with fallback_choosers():
-                _fallback(profile, view)
+            fallback_choosers(lambda: _fallback(profile, view))
     # A question comparing both sides' piles (a category's points) says both counts in
     # its goal: the answers come first, the piles under them to check (on a phone two
     # piles would push the answers out of view); so does a round's score table.

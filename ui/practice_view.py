@@ -343,8 +343,8 @@ def show_puzzle(slot: str, puzzle: Puzzle, record: Recorder,
         return state
 
     if not board_loaded():
-        with fallback_choosers(f"board_fallback_{slot}"):
-            _fallback_controls(slot, state, record, deck, values)
+        fallback_choosers(lambda: _fallback_controls(slot, state, record, deck, values),
+                          f"board_fallback_{slot}")
     if puzzle.kind == "best-move":
         return state  # its one move is played on the board: nothing to finish by hand
     with st.container(horizontal=True, key=f"{slot}_tools"):

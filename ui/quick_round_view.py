@@ -150,8 +150,8 @@ def show_quick_round(rnd: QuickRound, *, on_answer: Callable[[int], None],
     if not quick_round_loaded():
         # Collapsed, as the board's: before the component's word comes, the page
         # shows at most its one line for a moment (the whole pad flashed there).
-        with fallback_choosers("qf_fallback", t("qf_fallback_title")):
-            _drawn_by_streamlit(rnd, data, on_answer, on_again)
+        fallback_choosers(lambda: _drawn_by_streamlit(rnd, data, on_answer, on_again),
+                          "qf_fallback", t("qf_fallback_title"))
 
 
 def _drawn_by_streamlit(rnd: QuickRound, data: dict[str, Any],

@@ -768,8 +768,7 @@ def _game_fragment() -> None:
             _game_end(seat)
         return
     if seat.my_turn and not board_loaded():
-        with fallback_choosers():
-            _fallback(seat)
+        fallback_choosers(lambda: _fallback(seat))
 
 
 def _side_names(game: Any) -> list[str]:

@@ -63,7 +63,8 @@ def test_the_line_says_the_root_of_an_app_pages_address_and_nothing_else() -> No
 
 def _app() -> Starlette:
     return Starlette(routes=[
-        Route("/play", lambda request: HTMLResponse(PAGE)),
+        Route("/play", lambda request: HTMLResponse(PAGE, headers={"ETag": '"v1"'})),
+        Route("/gone", lambda request: HTMLResponse(PAGE, status_code=404)),
         Route("/static/app.js", lambda request: Response(SCRIPT, media_type="text/javascript")),
         Route("/_stcore/health", lambda request: Response("ok", media_type="text/plain")),
     ], middleware=[Middleware(SayBase, pages=["play", "puzzles"]),
@@ -100,16 +101,19 @@ def test_a_browsers_page_gets_the_line_right_after_its_head() -> None:
     assert body.decode() == PAGE.replace("<head>", "<head>" + line, 1)
     assert int(headers["content-length"]) == len(body)
     assert "content-encoding" not in headers  # asked uncompressed, to write the line in
+    assert "etag" not in headers  # the file's tag does not describe this body
 
 
 def test_everything_else_passes_untouched() -> None:
-    """A script keeps its compression; a fetch of the page (no text/html), a HEAD and a
-    text reply are not rewritten; a WebSocket's scope reaches the app as it came."""
+    """A script keeps its compression; a fetch of the page (no text/html), a HEAD, a
+    text reply and a page that is not a whole 200 are not rewritten; a WebSocket's scope
+    reaches the app as it came."""
     status, headers, body = _ask("/static/app.js", "*/*")
     assert headers["content-encoding"] == "gzip" and gzip.decompress(body).decode() == SCRIPT
     assert _ask("/play", "*/*", "identity")[2].decode() == PAGE
     assert _ask("/play", "text/html", "identity", "HEAD")[1]["content-length"] == str(len(PAGE))
     assert _ask("/_stcore/health", "text/html")[2] == b"ok"
+    assert _ask("/gone", "text/html", "identity")[:3:2] == (404, PAGE.encode())
 
     seen: list[dict] = []
 

@@ -44,8 +44,10 @@ class SayBase:
     ``<head>`` in every HTML page.
 
     Only a browser's page request (a GET accepting ``text/html``) is touched: it is asked
-    of Streamlit uncompressed (the page is 8 KB), so the line can be written in. Scripts,
-    styles, media, health checks and the WebSocket pass as they came.
+    of Streamlit uncompressed (the page is 8 KB), so the line can be written in; only a
+    whole page (200) is rewritten, without the file's validators (ETag, Last-Modified),
+    which no longer describe it. Scripts, styles, media, health checks, other answers
+    (304, 206, 404) and the WebSocket pass as they came.
     """
 
     def __init__(self, app: Any, pages: Sequence[str]) -> None:
@@ -69,7 +71,8 @@ class SayBase:
                 await send(message)
                 return
             headers = {k.lower(): v for k, v in start.get("headers", [])}
-            if not headers.get(b"content-type", b"").startswith(b"text/html"):
+            if (start.get("status") != 200
+                    or not headers.get(b"content-type", b"").startswith(b"text/html")):
                 await send(dict(start))
                 start.clear()
                 await send(message)
@@ -78,11 +81,15 @@ class SayBase:
             if message.get("more_body"):
                 return
             page = b"".join(body).replace(b"<head>", b"<head>" + self.line, 1)
-            kept = [(k, v) for k, v in start["headers"] if k.lower() != b"content-length"]
+            # The file's validators and length no longer describe this body.
+            kept = [(k, v) for k, v in start["headers"] if k.lower() not in _REDESCRIBED]
             await send({**start, "headers": [*kept, (b"content-length", str(len(page)).encode())]})
             await send({"type": "http.response.body", "body": page})
 
         await self.app(scope, receive, written)
+
+
+_REDESCRIBED = frozenset({b"content-length", b"etag", b"last-modified", b"accept-ranges"})
 
 
 def _a_page_request(scope: Any) -> bool:

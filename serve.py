@@ -7,7 +7,11 @@ the page's console). ``streamlit run`` finds ``app`` below and serves it; the op
 ``.streamlit/config.toml`` are read as for ``streamlit run app.py``.
 """
 
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import streamlit as st
 from starlette.middleware import Middleware
@@ -16,5 +20,20 @@ from ui.page_base import SayBase, page_names
 
 HERE = Path(__file__).resolve().parent
 
-app = st.App(HERE / "app.py",
+
+@asynccontextmanager
+async def _browser_opened(_app: Any) -> AsyncIterator[None]:
+    """The app opened in the computer's browser when the server is not headless (`make
+    run` on a family's computer), as ``streamlit run app.py`` does by itself and an
+    ``st.App`` does not: at the address the settings name (``browser.serverAddress``)."""
+    from streamlit import cli_util, config
+    from streamlit.web.server import server_util
+
+    if not config.get_option("server.headless"):
+        address = server_util.get_url(config.get_option("browser.serverAddress"))
+        asyncio.get_running_loop().call_soon(cli_util.open_browser, address)
+    yield
+
+
+app = st.App(HERE / "app.py", lifespan=_browser_opened,
              middleware=[Middleware(SayBase, pages=page_names(HERE / "app_pages"))])

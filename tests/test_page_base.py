@@ -14,9 +14,12 @@ from __future__ import annotations
 import asyncio
 import gzip
 import json
+import os
 import re
 import shutil
 import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -124,3 +127,41 @@ def test_everything_else_passes_untouched() -> None:
              "headers": [(b"accept", b"text/html"), (b"accept-encoding", b"gzip")]}
     asyncio.run(SayBase(app, pages=["play"])(scope, None, None))
     assert seen == [scope]
+
+
+def test_make_run_opens_the_app_in_the_browser_and_asks_for_no_email(tmp_path: Path) -> None:
+    """``streamlit run serve.py`` on a computer with a screen (not headless, as ``make
+    run``): the browser is opened at the app's address (an ``st.App`` does not do it by
+    itself), and the terminal asks for no e-mail address (Streamlit's first-run prompt,
+    off in .streamlit/config.toml). Headless, as a server: no browser."""
+    from deploy.replicas import stop, wait_healthy
+    from tests.conftest import free_port
+
+    opened = tmp_path / "opened"
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "xdg-open").write_text(f'#!/bin/sh\necho "$@" >> {opened}\n')
+    (bin_dir / "xdg-open").chmod(0o755)
+    env = dict(os.environ, PATH=f"{bin_dir}:{os.environ['PATH']}", HOME=str(tmp_path),
+               ESCOBA_DB_PATH=str(tmp_path / "escoba.db"))
+    env.pop("ESCOBA_DATABASE_URL", None)
+    for headless in ("false", "true"):
+        port = free_port()
+        log = tmp_path / f"headless-{headless}.log"
+        with open(log, "w") as out:
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "streamlit", "run", str(ROOT / "serve.py"),
+                 "--server.headless", headless, "--server.port", str(port)],
+                cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=out,
+                stderr=subprocess.STDOUT)
+        try:
+            wait_healthy(f"http://127.0.0.1:{port}", proc, log, 60)
+            if headless == "false":
+                deadline = time.monotonic() + 10
+                while not opened.exists() and time.monotonic() < deadline:
+                    time.sleep(0.1)
+                assert opened.read_text().split() == [f"http://localhost:{port}"]
+        finally:
+            stop(proc)
+        assert "mail" not in log.read_text().lower()
+    assert len(opened.read_text().split()) == 1  # the headless server opened nothing

@@ -7,7 +7,7 @@ import streamlit as st
 from trainer.i18n import t
 from ui.first_run import skip_link
 from ui.layout import require_profile, show_flash
-from ui.lesson_link import lesson_title, open_from_link
+from ui.lesson_link import keep_in_address, lesson_title, open_from_link
 from ui.lesson_view import show_lessons
 
 profile = require_profile()
@@ -19,3 +19,4 @@ st.title(lesson_title(t("lessons_title")))
 skip_link(profile)
 show_flash()
 show_lessons(profile)
+keep_in_address()  # a refresh comes back to the level on screen

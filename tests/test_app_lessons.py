@@ -319,3 +319,27 @@ def test_open_on_a_half_done_stage_goes_on_at_its_first_level_not_done(fresh_app
     assert_ok(at)
     view = _runner(at).view()
     assert (view.stage, view.level, view.plays) == (scopa.key, scopa.level_keys[0], 0)
+
+
+def test_a_refresh_in_the_middle_of_a_level_comes_back_to_it(fresh_app) -> None:
+    """The level on screen is in the page's address (?lesson=stage/level): a refresh (a
+    new session with the same address) opens that level again, not the list of lessons;
+    back on the list, the address names no level."""
+    at = create_profile(new_app(), "Remi")
+    at.switch_page(PAGE).run()
+    at.button(key="lesson_open_values").click().run()
+    assert_ok(at)
+    assert at.query_params["lesson"] == "values/1"
+    runner = _runner(at)
+    _do(at, *_right_actions(runner)[0])  # level 1 done: on to level 2
+    assert runner.view().level_index == 2 and at.query_params["lesson"] == "values/2"
+
+    st.cache_resource.clear()
+    again = new_app(query={"p": str(at.session_state["profile_id"]), "lesson": "values/2"})
+    again.switch_page(PAGE).run()
+    assert_ok(again)
+    shown = _runner(again).view()
+    assert (shown.stage, shown.level_index) == ("values", 2)
+    assert not again.session_state["lesson_map"]
+    again.button(key="lesson_map_button").click().run()
+    assert "lesson" not in again.query_params

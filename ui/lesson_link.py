@@ -2,7 +2,8 @@
 level's key or 1-based number). A teacher can send one, and the screen check
 (``tests/test_browser_screen.py``) opens every level this way. A link naming no stage or
 level is ignored (the page as without it); each link opens its level once per browser
-session, so a rerun or a refresh does not pull the child back."""
+session, so a rerun does not pull the child back. The page keeps the level on screen in
+its own address (:func:`keep_in_address`), so a refresh comes back to it."""
 
 from __future__ import annotations
 
@@ -14,9 +15,9 @@ import streamlit as st
 from lessons import load_stages
 
 from .errors import safe_callback
-from .lesson_view import current_stage_title, open_stage
+from .lesson_view import current_stage_title, open_level, open_stage
 
-__all__ = ["open_from_link", "lesson_title", "KEY_LINK"]
+__all__ = ["open_from_link", "keep_in_address", "lesson_title", "KEY_LINK"]
 
 KEY_LINK = "lesson_link_opened"
 _LINK = re.compile(r"([a-z0-9_]{1,40})/([a-z0-9_]{1,40})")
@@ -45,6 +46,21 @@ def open_from_link(profile: Any) -> None:
     target = _target(link)
     if target is not None:
         _open(profile, *target)
+
+
+def keep_in_address() -> None:
+    """The level on screen in the page's address (``?lesson=escoba/3``), none on the map:
+    a refresh, a bookmark or a tablet's browser opening the page again comes back to
+    it (the level starts again) instead of the list of lessons."""
+    level = open_level()
+    if level is None:
+        if "lesson" in st.query_params:
+            del st.query_params["lesson"]
+        return
+    link = f"{level[0]}/{level[1]}"
+    st.session_state[KEY_LINK] = link  # this session is there already
+    if st.query_params.get("lesson") != link:
+        st.query_params["lesson"] = link
 
 
 @safe_callback

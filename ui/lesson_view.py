@@ -659,6 +659,21 @@ def show_completion(profile: Any, view: LessonView) -> None:
     st.button(_lt("ui.map"), key="lesson_map_button", on_click=_on_map)
 
 
+def open_level() -> tuple[str, int] | None:
+    """The stage and 1-based level a refresh of the page should open: the level on
+    screen, or the next one while a finished level is played out; None on the map or a
+    stage's completion card."""
+    runner = st.session_state.get(KEY_RUNNER)
+    if runner is None or st.session_state.get(KEY_MAP, True):
+        return None
+    held = celebrate.current()
+    view = held.view if held is not None else runner.view()
+    if view is None or view.status == "stage_done":
+        return None
+    done = held is not None or view.status == "level_done"
+    return view.stage, min(view.level_index + done, view.level_count)
+
+
 def current_stage_title() -> str | None:
     """The open level's stage title (None on the map or a completion card)."""
     runner = st.session_state.get(KEY_RUNNER)

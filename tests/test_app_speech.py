@@ -8,6 +8,7 @@ tested in ``tests/test_browser_speech.py``.
 from __future__ import annotations
 
 import pytest
+import streamlit as st
 
 from lessons import load_stages
 from tests.test_app_classroom import (  # noqa: F401 (the fixtures: cheap hashes, a date)
@@ -120,6 +121,42 @@ def test_a_puzzle_reads_its_goal_and_each_try_by_itself() -> None:
     assert speech["feedback"] and speech["feedback"].startswith("Found")
     assert speech["feedback_key"] == f"said:pz:{puzzle.id}:1:0"
     assert speech["goal_key"] == f"goal:pz:{puzzle.id}"  # said once: voice.js keeps the key
+
+
+def test_after_a_refresh_the_last_try_is_not_said_again_by_itself() -> None:
+    """A refresh in the middle of a puzzle: the try the child made before it is not read
+    by itself again (it was read: after the refresh it came before the goal at the next
+    tap, as if that tap had been wrong; found trying Puzzles as a child), nor its sound
+    played; the goal is read, the try's 🔊 still says it, and the next try is read."""
+    from tests.test_app_practice import right_sets, solve
+
+    at = create_profile(new_app(), "Noa")
+    at.switch_page("app_pages/puzzles.py").run()
+    at.segmented_control(key="pz_mode").set_value("fifteens").run()
+    at.segmented_control(key="pz_level").set_value(3).run()  # often two sets or more
+    puzzle = at.session_state["pz_current"][1]
+    for _ in range(12):  # a try that does not end the puzzle
+        if len(right_sets(puzzle)) >= 2:
+            break
+        at.button(key="pz_done").click().run()
+        at.button(key="pz_next").click().run()
+        puzzle = at.session_state["pz_current"][1]
+    solve(at, "pz", puzzle, right_sets(puzzle)[:1])
+    said = board_data(at, "pz_board")["speech"]
+    assert said["feedback"] and said["feedback"].startswith("Found")
+
+    st.cache_resource.clear()
+    again = new_app(query={"p": str(at.session_state["profile_id"])})
+    again.switch_page("app_pages/puzzles.py").run()
+    assert again.session_state["pz_current"][1].id == puzzle.id  # the same puzzle, kept
+    speech = board_data(again, "pz_board")["speech"]
+    assert speech["goal"] and speech["goal_key"] == f"goal:pz:{puzzle.id}"
+    assert speech["feedback"] is None and speech["cue"] is None
+    heard = component_data(again, "escoba_speaker", "pz_said_speaker")
+    assert heard is not None and heard["text"] == said["feedback"]
+    solve(again, "pz", puzzle, right_sets(puzzle)[1:2])
+    speech = board_data(again, "pz_board")["speech"]
+    assert speech["feedback"] and speech["feedback"] != said["feedback"]
 
 
 def test_a_puzzle_reads_a_hint_asked_and_its_result_by_themselves() -> None:

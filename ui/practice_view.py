@@ -389,11 +389,17 @@ def _latest_said(slot: str, state: PuzzleSession, deck: Deck, answers_shown: boo
     puzzle = state.puzzle
     tries, hints = len(state.feedback), len(state.hints_given)
     key = f"said:{slot}:{puzzle.id}:{tries}:{hints}"
+    seen = st.session_state.get(f"{slot}_heard")
+    st.session_state[f"{slot}_heard"] = (puzzle.id, tries, hints)
+    if seen is None and (tries or hints or state.result is not None):
+        # This visit's first drawing of a puzzle already tried (a refresh, the page
+        # opened again): its last line was said before. Said again by itself it came
+        # before the goal at the next tap, as if that tap had been wrong (found trying
+        # Puzzles as a child). Its 🔊 still says it.
+        return None, None, None
     if state.result is not None:
         return (result_speech(state, deck, answers_shown), f"{key}:result",
                 "star" if state.result.solved else None)
-    seen = st.session_state.get(f"{slot}_heard")
-    st.session_state[f"{slot}_heard"] = (puzzle.id, tries, hints)
     if (state.hints_given and seen is not None and seen[0] == puzzle.id
             and hints > seen[2] and tries == seen[1]):
         return speakable(hint_text(puzzle, state.hints_given[-1], deck), deck=deck), key, None

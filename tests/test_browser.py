@@ -855,7 +855,8 @@ def test_a_board_that_never_loads_is_played_with_the_text_choosers(
         assert summary.is_visible()
         summary.click()
         hand = page.locator(".st-key-pick_hand button")
-        hand.first.wait_for()
+        hand.first.wait_for(timeout=2500)  # at once: not hidden again for 4 s
+        assert summary.is_visible()
         _wait_idle(page)
         game, _record = _state(db, "Nobo")
         table, cards = list(game.round.table), list(game.round.hand(0))

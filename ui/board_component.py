@@ -122,9 +122,12 @@ def fallback_choosers(draw: Callable[[], None], key: str = "board_fallback",
     before that): only a component that failed leaves it shown."""
     opened = bool(st.session_state.get(KEY_FALLBACK_OPEN))
     with st.container(key=key):
+        # Its own key does not start as the container's: the page's style hides a
+        # "board_fallback*" element for its first 4 s, and Streamlit draws the section
+        # anew when ``expanded`` changes (a tap on its title hid it for 4 s).
         section = st.expander(title or t("board_fallback_title"), expanded=opened,
-                              key=f"{key}_open", on_change=_fallback_toggled,
-                              args=(f"{key}_open",))
+                              key=f"open_{key}", on_change=_fallback_toggled,
+                              args=(f"open_{key}",))
     if section.open:
         with section:
             draw()

@@ -7,8 +7,11 @@ tested in ``tests/test_browser_speech.py``.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 import streamlit as st
+from streamlit.testing.v1 import AppTest
 
 from lessons import load_stages
 from tests.test_app_classroom import (  # noqa: F401 (the fixtures: cheap hashes, a date)
@@ -96,22 +99,31 @@ def test_a_class_is_quiet_unless_its_teacher_turns_the_voice_on() -> None:
     assert speech["auto"] is True and speech["sound"] is True
 
 
-def test_a_puzzle_reads_its_goal_and_each_try_by_itself() -> None:
-    """A child who reads slowly is alone with a puzzle: with "read aloud" on, its goal is
-    read once when it shows and each set tried once after the tap, as in a lesson."""
-    from tests.test_app_practice import right_sets, solve
+def _a_puzzle_of_two_sets_or_more() -> tuple[AppTest, Any]:
+    """A new child on Puzzles with a fifteens puzzle of two sets or more (a try that
+    does not end it)."""
+    from tests.test_app_practice import right_sets
 
     at = create_profile(new_app(), "Noa")
     at.switch_page("app_pages/puzzles.py").run()
     at.segmented_control(key="pz_mode").set_value("fifteens").run()
     at.segmented_control(key="pz_level").set_value(3).run()  # often two sets or more
     puzzle = at.session_state["pz_current"][1]
-    for _ in range(12):  # a try that does not end the puzzle
+    for _ in range(12):
         if len(right_sets(puzzle)) >= 2:
             break
         at.button(key="pz_done").click().run()
         at.button(key="pz_next").click().run()
         puzzle = at.session_state["pz_current"][1]
+    return at, puzzle
+
+
+def test_a_puzzle_reads_its_goal_and_each_try_by_itself() -> None:
+    """A child who reads slowly is alone with a puzzle: with "read aloud" on, its goal is
+    read once when it shows and each set tried once after the tap, as in a lesson."""
+    from tests.test_app_practice import right_sets, solve
+
+    at, puzzle = _a_puzzle_of_two_sets_or_more()
     assert len(right_sets(puzzle)) >= 2
     speech = board_data(at, "pz_board")["speech"]
     assert speech["auto"] is True and speech["goal"]
@@ -130,17 +142,7 @@ def test_after_a_refresh_the_last_try_is_not_said_again_by_itself() -> None:
     played; the goal is read, the try's 🔊 still says it, and the next try is read."""
     from tests.test_app_practice import right_sets, solve
 
-    at = create_profile(new_app(), "Noa")
-    at.switch_page("app_pages/puzzles.py").run()
-    at.segmented_control(key="pz_mode").set_value("fifteens").run()
-    at.segmented_control(key="pz_level").set_value(3).run()  # often two sets or more
-    puzzle = at.session_state["pz_current"][1]
-    for _ in range(12):  # a try that does not end the puzzle
-        if len(right_sets(puzzle)) >= 2:
-            break
-        at.button(key="pz_done").click().run()
-        at.button(key="pz_next").click().run()
-        puzzle = at.session_state["pz_current"][1]
+    at, puzzle = _a_puzzle_of_two_sets_or_more()
     solve(at, "pz", puzzle, right_sets(puzzle)[:1])
     said = board_data(at, "pz_board")["speech"]
     assert said["feedback"] and said["feedback"].startswith("Found")

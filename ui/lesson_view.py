@@ -659,10 +659,9 @@ def show_completion(profile: Any, view: LessonView) -> None:
     st.button(_lt("ui.map"), key="lesson_map_button", on_click=_on_map)
 
 
-def open_level() -> tuple[str, int] | None:
-    """The stage and 1-based level a refresh of the page should open: the level on
-    screen, or the next one while a finished level is played out; None on the map or a
-    stage's completion card."""
+def _level_on_screen() -> tuple[LessonView, bool] | None:
+    """The level the page shows and whether it is a finished one being played out;
+    None on the map or a stage's completion card."""
     runner = st.session_state.get(KEY_RUNNER)
     if runner is None or st.session_state.get(KEY_MAP, True):
         return None
@@ -670,20 +669,27 @@ def open_level() -> tuple[str, int] | None:
     view = held.view if held is not None else runner.view()
     if view is None or view.status == "stage_done":
         return None
-    done = held is not None or view.status == "level_done"
+    return view, held is not None or view.status == "level_done"
+
+
+def open_level() -> tuple[str, int] | None:
+    """The stage and 1-based level a refresh of the page should open: the level on
+    screen, or the next one while a finished level is played out; None on the map or a
+    stage's completion card."""
+    shown = _level_on_screen()
+    if shown is None:
+        return None
+    view, done = shown
     return view.stage, min(view.level_index + done, view.level_count)
 
 
 def current_stage_title() -> str | None:
     """The open level's stage title (None on the map or a completion card)."""
-    runner = st.session_state.get(KEY_RUNNER)
-    if runner is None or st.session_state.get(KEY_MAP, True):
+    shown = _level_on_screen()
+    if shown is None:
         return None
-    held = celebrate.current()
-    view = held.view if held is not None else runner.view()
-    if view is None or view.status == "stage_done":
-        return None
-    return _lt(view.stage_title.key, **dict(view.stage_title.params))
+    title = shown[0].stage_title
+    return _lt(title.key, **dict(title.params))
 
 
 def show_lessons(profile: Any) -> None:

@@ -18,15 +18,13 @@ ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
 
 
-def new_app(locale: str = "en-US", query: dict[str, str] | None = None,
-            fallback_open: bool = True) -> AppTest:
+def new_app(locale: str = "en-US", query: dict[str, str] | None = None) -> AppTest:
     """The app in AppTest, which runs no JavaScript: no board ever says it drew, so a
     child here plays with the text choosers, their section opened once as a child opens
-    it (``fallback_open``; ui.board_component.fallback_choosers)."""
+    it (ui.board_component.fallback_choosers)."""
     at = AppTest.from_file(APP, default_timeout=60)
     at.context = {"locale": locale, "timezone": "Europe/Madrid"}
-    if fallback_open:
-        at.session_state[KEY_FALLBACK_OPEN] = True
+    at.session_state[KEY_FALLBACK_OPEN] = True
     if query:
         at.query_params.update(query)
     return at.run()

@@ -23,7 +23,7 @@ inlined at import: no build step, nothing fetched). Its two outputs:
   leaves it there. The section is drawn closed, its title alone: its choosers are drawn
   only once it is opened (a rerun of its part), and then open on every page of the
   session (a child whose board does not work needs them everywhere). A new page draws
-  less: Play's first paint about 25 ms sooner (docs/BENCHMARKS.md, issue 32).
+  less: Play's board about 12 ms sooner (docs/BENCHMARKS.md, issue 32).
 - ``action`` (trigger): Play, Add or ¡Renuncio!, with the selection and the
   position it was made in; handed to the page's ``on_action`` callback, which
   reads it with :func:`trainer.board_view.read_action` before anything else.

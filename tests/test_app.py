@@ -32,7 +32,9 @@ from tests.test_app_helpers import (
     start_game,
     wrong_choice,
 )
+from trainer.i18n import t
 from trainer.storage import Storage
+from ui.board_component import KEY_FALLBACK_OPEN, KEY_READY
 
 PAGES = ["app_pages/profiles.py", "app_pages/play.py", "app_pages/games.py",
          "app_pages/replay.py", "app_pages/settings.py", "app_pages/help.py"]
@@ -143,6 +145,29 @@ def test_hints_on_and_off() -> None:
     assert not shown()
     at.toggle(key="tgl_hints").set_value(True).run()
     assert shown()
+
+
+def test_a_page_opened_anew_draws_the_board_first_and_the_hint_with_its_word() -> None:
+    """Until a board of this session has drawn (or the text choosers are opened), Play
+    draws its board alone: the hint in words, the hint switch and "new game" wait, so
+    the board is drawn sooner (issue 32); the board's word draws them under it, and a
+    browser where it never draws finds the hint beside the choosers in their section."""
+    at = start_game(create_profile(new_app()))
+    best = lambda: [h for h in at.get("html") if "Best move:" in h.value]  # noqa: E731
+    assert best() and at.toggle(key="tgl_hints")  # the choosers' section is open here
+    at.session_state[KEY_FALLBACK_OPEN] = False  # a visit that never opened it
+    at.run()
+    assert_ok(at)
+    assert not best()
+    assert "tgl_hints" not in [w.key for w in at.toggle]
+    assert "new_game_midway" not in [b.key for b in at.button]
+    assert [e.label for e in at.expander] == [t("board_fallback_title", "en")]
+    at.session_state[KEY_READY] = True  # the board said it drew
+    at.run()
+    assert_ok(at)
+    assert best() and not at.expander
+    assert at.toggle(key="tgl_hints").value is True
+    assert at.button(key="new_game_midway")
 
 
 def pause_computer(at) -> None:

@@ -410,6 +410,9 @@ def test_play_fits_a_tablet_screen(server, browser_type_launch_args, size) -> No
         _wait_idle(page)
         page.reload()
         _hand(page).first.wait_for()
+        # Drawn after the board, at its word (issue 32): the hint switch and a new game.
+        page.locator(".st-key-tgl_hints").wait_for(timeout=5_000)
+        page.locator(".st-key-new_game_midway").wait_for(timeout=5_000)
         _wait_idle(page)
         page.wait_for_timeout(1000)  # the computer's move has flown to its pile
         page.screenshot(path=str(_artifact(f"09-play-{width}x{height}.png")))
@@ -725,10 +728,10 @@ def _a_refused_sum_goes_at_the_next_tap(page, game) -> bool:
 
 
 _FALLBACK_SEEN_JS = """(title) => [...document.querySelectorAll(
-    '[data-testid=stExpander] summary, .board-late')].some((el) => {
+    '[data-testid=stExpander] summary')].some((el) => {
   const r = el.getBoundingClientRect();
   return r.height > 0 && getComputedStyle(el).visibility === 'visible' &&
-    (el.classList.contains('board-late') || el.innerText.includes(title));
+    el.innerText.includes(title);
 })"""
 
 
@@ -851,12 +854,18 @@ def test_a_board_that_never_loads_is_played_with_the_text_choosers(
         _wait_idle(page)
         assert not page.locator(".st-key-pick_hand").count()  # closed: not drawn
         assert not page.locator(".eb-card").count()  # the board never drew
+        # No tools beside the board either: they wait for a board or the choosers.
+        assert not page.locator(".st-key-game_tools").count()
         page.wait_for_timeout(4200)
         assert summary.is_visible()
         summary.click()
         hand = page.locator(".st-key-pick_hand button")
         hand.first.wait_for(timeout=2500)  # at once: not hidden again for 4 s
         assert summary.is_visible()
+        # The hint in words beside the choosers, and the tools under them.
+        section = page.locator('[class*="st-key-board_fallback"] details[open]')
+        section.get_by_text(t("hints_title", "en")).first.wait_for(timeout=2500)
+        page.locator(".st-key-tgl_hints").wait_for(timeout=2500)
         _wait_idle(page)
         game, _record = _state(db, "Nobo")
         table, cards = list(game.round.table), list(game.round.hand(0))

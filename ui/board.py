@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import html
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import streamlit as st
@@ -136,7 +136,7 @@ def hint_panel(game: GameSession, obs: Observation, deck: Deck) -> hint_mod.Game
     if not board_loaded():
         # The text choosers have no badges on the cards: say the counts here.
         per_card = hint_mod.captures_per_card(obs)
-        lines += ["<ul class='board-late' style='margin:4px 0'>"] + [
+        lines += ["<ul style='margin:4px 0'>"] + [
             f"<li>{esc(t('hint_card_captures', card=card_text(c, deck), count=n))}</li>"
             for c, n in per_card.items()] + ["</ul>"]
     best = [hint_line_text(line, deck, style) for line in hint.lines if line.kind == "best"]
@@ -366,10 +366,31 @@ def show_board(game: GameSession) -> None:
         return
 
     obs = game.observation(to_move)
-    if settings().get("hints", True):
-        hint_panel(game, obs, deck)
-    if not board_loaded():
-        fallback_choosers(lambda: _fallback_controls(game, obs, deck))
+    hint_and_choosers(game, obs, deck, hints=bool(settings().get("hints", True)),
+                      choosers=lambda: _fallback_controls(game, obs, deck))
+
+
+def hint_and_choosers(game: GameSession, obs: Observation, deck: Deck, *, hints: bool,
+                      choosers: Callable[[], None]) -> None:
+    """Under the board: the hint in words (if ``hints``) and, where no board has drawn,
+    the text choosers. Once a board of this session has drawn, the hint panel alone.
+    Until then, the hint waits in the choosers' closed section with them, drawn only if
+    it is opened: a page opened anew shows its board without waiting for the hint's
+    elements (about 30 ms of the browser's first paint, docs/BENCHMARKS.md, issue 32),
+    and the board's word a moment later draws the hint under it. In a browser where the
+    board never draws (and in AppTest), the hint is in words beside the choosers there,
+    with each hand card's count of captures the board would have shown."""
+    if board_loaded():
+        if hints:
+            hint_panel(game, obs, deck)
+        return
+
+    def draw() -> None:
+        if hints:
+            hint_panel(game, obs, deck)
+        choosers()
+
+    fallback_choosers(draw)
 
 
 def _chosen_card(obs: Observation) -> Card | None:

@@ -50,8 +50,8 @@ from .i18n import current_language
 from .session import flash, flash_again
 from .speaker import save_sound
 
-__all__ = ["show_board_component", "board_loaded", "say_refusal", "fallback_choosers",
-           "KEY_READY", "component_state", "session_token", "readiness"]
+__all__ = ["show_board_component", "board_loaded", "board_in_use", "say_refusal",
+           "fallback_choosers", "KEY_READY", "component_state", "session_token", "readiness"]
 
 #: Session-state flag: a board of this session has drawn in the browser.
 KEY_READY = "board_component_ok"
@@ -79,6 +79,14 @@ _BOARD = st.components.v2.component("escoba_board", html="", css=BOARD_STYLE,
 def board_loaded() -> bool:
     """Whether a board has drawn in this browser session (then no fallback is offered)."""
     return bool(st.session_state.get(KEY_READY))
+
+
+def board_in_use() -> bool:
+    """Whether this session plays on a board that drew, or on the text choosers (their
+    section opened): until one of them is, a page opened anew draws its board alone
+    and leaves what sits beside it (the hint switch, a new game) to the board's word a
+    moment later, so that the board is drawn sooner (docs/BENCHMARKS.md, issue 32)."""
+    return board_loaded() or bool(st.session_state.get(KEY_FALLBACK_OPEN))
 
 
 def component_state(key: str, name: str) -> Any:

@@ -78,12 +78,12 @@ h1 { font-size: 2.1rem !important; padding-top: 0.2rem !important;
 .st-key-play_board div[data-testid="stWidgetLabel"] { margin-bottom: 0; }
 .st-key-play_board div[data-testid="stWidgetLabel"] p { font-size: 1rem; }
 .st-key-game_tools { align-items: center; }
-/* The board's text fallback (the choosers, the hint panel's list of captures) stays out
+/* The board's text fallback (the choosers, the hint in words beside them) stays out
    of sight for its first 4 s: a board that works says so within a second and the next
    run takes the fallback away before a child sees it (issue 31: it flashed on every new
    page, and showed after a failover); a board that never loads leaves it shown. The
    same for Quick facts' round drawn in Streamlit's buttons (ui/quick_round_view.py). */
-[class*="st-key-board_fallback"], .st-key-qf_fallback, .board-late {
+[class*="st-key-board_fallback"], .st-key-qf_fallback {
   animation: board-late 0s linear 4s backwards; }
 @keyframes board-late { from { visibility: hidden; max-height: 0; overflow: hidden; } }
 /* Streamlit's drop-zone text gives its limit, not Replay's: the page says ours. */

@@ -13,6 +13,7 @@ import streamlit as st
 from trainer.i18n import t
 
 from .board import show_board
+from .board_component import board_in_use
 from .endgame import open_new_game_form, show_game_tools, show_round_end
 from .errors import friendly_fragment, show_error_flash
 from .layout import show_flash
@@ -39,9 +40,11 @@ def game_view() -> None:
         show_board(game)
         if game.round_over:
             show_round_end(game)
-        # The hint switch and a new game are used now and then: below the move.
-        with st.container(horizontal=True, key="game_tools"):
-            show_game_tools(game)
-            if not game.round_over:
-                st.button(t("new_game_midway"), key="new_game_midway",
-                          on_click=open_new_game_form)
+        # The hint switch and a new game are used now and then: below the move, and
+        # drawn once the board has (or the text choosers are open).
+        if board_in_use():
+            with st.container(horizontal=True, key="game_tools"):
+                show_game_tools(game)
+                if not game.round_over:
+                    st.button(t("new_game_midway"), key="new_game_midway",
+                              on_click=open_new_game_form)

@@ -40,8 +40,8 @@ from trainer.text import md_escape
 from trainer.words import seat_name, sweep_word_key
 from ui.i18n import current_language, labels
 
-from .board import deck_of, hint_panel, hint_step, put_table_cards_back, with_refusals
-from .board_component import board_loaded, fallback_choosers, say_refusal, show_board_component
+from .board import deck_of, hint_and_choosers, hint_step, put_table_cards_back, with_refusals
+from .board_component import say_refusal, show_board_component
 from .endgame import show_review_of, show_won_cards
 from .errors import friendly_fragment, safe_callback, show_error_flash
 from .layout import show_flash
@@ -751,10 +751,6 @@ def _game_fragment() -> None:
     # clears the board's picks.
     board_speech(with_refusals(data), deck=deck_of(game.rules))
     show_board_component(data, key=KEY_BOARD, on_action=lambda raw: _on_board_action(seat, raw))
-    if seat.hints and seat.my_turn:
-        # The Play page's hint panel, for this device's seat only (from its observation),
-        # when the table agreed on hints at opening.
-        hint_panel(game, game.observation(seat.seat), deck_of(game.rules))
     if game.round_over:
         _last_round_score(game)
         if not game.is_over:
@@ -767,8 +763,11 @@ def _game_fragment() -> None:
         else:
             _game_end(seat)
         return
-    if seat.my_turn and not board_loaded():
-        fallback_choosers(lambda: _fallback(seat))
+    if seat.my_turn:
+        # The Play page's hint panel, for this device's seat only (from its observation),
+        # when the table agreed on hints at opening; the text choosers where no board drew.
+        hint_and_choosers(game, game.observation(seat.seat), deck_of(game.rules),
+                          hints=seat.hints, choosers=lambda: _fallback(seat))
 
 
 def _side_names(game: Any) -> list[str]:

@@ -226,7 +226,10 @@ def _forget_cells(cells: Generations[int, _Cell], target: int) -> None:
     cell it holds (a cell never changes); at most that share of the rows' cells wait.
     """
     dropped = _DROPPED[target]
-    for cell in cells.old.values():
+    # Copies of the generations walked here and in _unlink_rows (see
+    # forget_dropped_cells): another thread's game promotes a cell out of the old one,
+    # or adds a row, between two steps of a walk over the dict itself.
+    for cell in list(cells.old.values()):
         if cell is not NO_SOLUTIONS:
             dropped[id(cell)] = cell
     waiting = 0
@@ -281,7 +284,7 @@ def _unlink_rows(rows: dict[bytes, list]) -> None:
     the young generation (a row met again makes its links again), so a dropped
     generation is freed but for the rows a round in play still holds.
     """
-    for row in rows.values():
+    for row in list(rows.values()):
         row[21:] = _NO_LINKS
 
 

@@ -203,3 +203,54 @@ def test_the_hands_made_at_import_are_never_dropped(small_caches):
     before = len(movegen._HAND_CARDS)
     _games(3)
     assert len(movegen._HAND_CARDS) == before == 40 + 780 + 9880
+
+
+def _walk_while_another_thread_writes(walk, cache: Generations) -> RuntimeError | None:
+    """``walk(cache)`` 300 times while another thread adds and removes entries of both
+    generations, as another session's game does (a thread switch every microsecond):
+    the first error the walk raised, or None."""
+    import sys
+    import threading
+
+    stop = threading.Event()
+
+    def other_game() -> None:
+        key = 10**9
+        while not stop.is_set():
+            key += 1
+            cache.old[key] = solver.NO_SOLUTIONS
+            cache.old.pop(key - 50, None)  # a cell promoted out of the old generation
+            cache[key] = [None] * 31  # a row added
+            cache.pop(key - 50, None)
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    writer = threading.Thread(target=other_game)
+    writer.start()
+    try:
+        for _ in range(300):
+            try:
+                walk(cache)
+            except RuntimeError as error:
+                return error
+        return None
+    finally:
+        stop.set()
+        writer.join()
+        sys.setswitchinterval(interval)
+
+
+@pytest.mark.parametrize("walk", ["unlink rows", "forget cells"])
+def test_a_turnover_walk_holds_up_while_another_thread_plays(walk, monkeypatch):
+    """The app plays its sessions in threads: the walks a turnover makes over a
+    generation (the rows' links cut, the old cells noted) copy it first. Walking the dict
+    itself raised "dictionary changed size during iteration" in tests/test_properties.py's
+    threads in a full test run (2026-12-06)."""
+    monkeypatch.setattr(solver, "_DROPPED", [{} for _ in range(20)])
+    cache: Generations = Generations(100_000)
+    for key in range(3000):
+        cache[key] = [None] * 31
+        cache.old[key] = ((1,), (), ())
+    walks = {"unlink rows": solver._unlink_rows,
+             "forget cells": lambda generations: solver._forget_cells(generations, 3)}
+    assert _walk_while_another_thread_writes(walks[walk], cache) is None

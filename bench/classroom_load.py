@@ -568,13 +568,19 @@ class PupilLog:
 async def _page_reloaded(page: Any) -> bool:
     """Whether ``page`` was loaded again by the app's own watch (ui/board_assets/ticker.js)
     since its probe was installed: a new document, come by a reload (a sign-in again
-    goes to the address: "navigate", and a failed one is an error, not a reload)."""
-    try:
-        return await asyncio.wait_for(page.evaluate(
-            "() => window.__cl === undefined && "
-            "performance.getEntriesByType('navigation')[0]?.type === 'reload'"), 10)
-    except Exception:  # the page itself is gone or mid-load: not said to be a reload
-        return False
+    goes to the address: "navigate", and a failed one is an error, not a reload). A
+    tap's wait that failed *because of* the reload ("Execution context was destroyed")
+    is asked again once the new document has loaded."""
+    for _ in range(3):
+        try:
+            await page.wait_for_load_state("load", timeout=10_000)
+            return await asyncio.wait_for(page.evaluate(
+                "() => window.__cl === undefined && "
+                "performance.getEntriesByType('navigation')[0]?.type === 'reload'"), 10)
+        except Exception as err:  # the page gone (an error), or still mid-reload
+            if "context was destroyed" not in str(err):
+                return False
+    return False
 
 
 def _keep_page_errors(page: Any, kept: list[str]) -> None:
@@ -1252,8 +1258,10 @@ async def _run_pupils(url: str, setup: ClassSetup, seconds: float, think: tuple[
                     line = f"{type(err).__name__}: {err}".splitlines()[0][:1200] + said
                     reloaded = log.client == "browser" and await _page_reloaded(tablet.page)
                     (log.reloads if reloaded else log.errors).append(line)
-                    with contextlib.suppress(Exception):
-                        await enter()
+                    for _ in range(2):  # a sign-in cut short by the page's own reload
+                        with contextlib.suppress(Exception):
+                            await enter()
+                            break
             if context is not None:
                 await context.close()
             else:

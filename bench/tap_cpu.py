@@ -15,6 +15,9 @@ page from the menu) and by the timed taps. ``--base DIR``: another checkout's ap
 (``git archive main``, say) in each round too, on the same database, for a before and
 after side by side. ``--profile OUT.prof``: the app runs under
 ``bench/profiled_streamlit.py`` (about twice the CPU: shares, not times).
+``--writing``: a third page in each round, the bare page whose tap also writes one
+quick fact's answer as the app writes it (:data:`WRITING_PAGE`, on the app's database):
+the least an answer written where nothing is lost costs on Streamlit.
 """
 
 from __future__ import annotations
@@ -76,6 +79,38 @@ class CountedEmpty(Counted, EmptyPageTablet):
     runs_of_kind = 0
 
 
+class WritingTablet(EmptyPageTablet):
+    """A client of :data:`WRITING_PAGE`, opened on its own profile (``?p=``)."""
+
+    async def open(self) -> None:
+        await self.connect()
+        self.query = f"p={self.pupil.profile_id}"
+        await self.rerun()
+
+
+class CountedWriting(Counted, WritingTablet):
+    runs_of_kind = 0
+
+
+
+#: The bare page whose tap also writes one quick fact's answer, as the app writes it
+#: (``ui.practice.record_attempt``: the attempt, its per-fact and per-day aggregates, the
+#: profile's version, in one transaction), for the profile of ``?p=``: what an answer
+#: costs at the least on Streamlit when it is written where nothing is lost.
+WRITING_PAGE = f"""import sys
+sys.path.insert(0, {str(ROOT)!r})
+import streamlit as st
+from puzzles.practice import quick_facts_set
+from trainer.practice_sessions import QuickRound
+from ui.practice import attempt_row, record_attempt
+if st.button("Tap", key="tap"):
+    tapped = QuickRound("2", 15, quick_facts_set(2, 1, 1, 15))
+    puzzle, result, seconds = tapped.answer(8)
+    record_attempt(int(st.query_params["p"]), attempt_row(puzzle, result, seconds, [8], "quick"))
+    st.session_state.taps = st.session_state.get("taps", 0) + 1
+st.markdown(f"taps: {{st.session_state.get('taps', 0)}}")
+"""
+
 
 def _served(root: Path) -> Path:
     """What a checkout's server runs: ``serve.py``, or ``app.py`` before it had one."""
@@ -89,11 +124,12 @@ def on_database(kind: str, work: Path, run: Callable[[str], T]) -> T:
         return run(url)
 
 
-def make_others(database_url: str, count: int) -> list[Pupil]:
-    """The base's children: their own profiles (a name is taken once)."""
+def make_others(database_url: str, count: int, name: str = "Other") -> list[Pupil]:
+    """The base's children (or the writing page's visitors): their own profiles (a name
+    is taken once)."""
     store = open_storage(database_url)
     try:
-        return [Pupil(store.create_profile(f"Other {n}", "🙂").id, f"Other {n}", "")
+        return [Pupil(store.create_profile(f"{name} {n}", "🙂").id, f"{name} {n}", "")
                 for n in range(1, count + 1)]
     finally:
         store.engine.dispose()
@@ -158,6 +194,9 @@ def main() -> None:
     parser.add_argument("--database", default="postgres", help="postgres or sqlite")
     parser.add_argument("--profile", type=Path, help="cProfile the app's server to this file")
     parser.add_argument("--no-bare", action="store_true", help="the app only")
+    parser.add_argument("--writing", action="store_true",
+                        help="also the bare page whose tap writes one answer as the app "
+                             "does, on the same database (each round)")
     parser.add_argument("--base", type=Path,
                         help="another checkout (e.g. main exported): its app in each round "
                              "too, on the same database, with other children")
@@ -168,6 +207,7 @@ def main() -> None:
     _quiet()
     work = Path(tempfile.mkdtemp(prefix="tap-cpu-"))
     (work / "empty_page.py").write_text(EMPTY_PAGE)
+    (work / "writing_page.py").write_text(WRITING_PAGE)
     env = dict(os.environ)
     env.pop("ESCOBA_NOW", None)
 
@@ -176,8 +216,12 @@ def main() -> None:
         others = make_others(database_url, args.sessions) if args.base else []
         app_env = {**env, "ESCOBA_DATABASE_URL": database_url}
         app_url, app = start(None, app_env, work / "app.log", args.profile)
-        bare_url = bare = base_url = base = None
+        writers = make_others(database_url, args.sessions, "Writer") if args.writing else []
+        bare_url = bare = base_url = base = writing_url = writing = None
         try:
+            if args.writing:
+                writing_url, writing = start(work / "writing_page.py", app_env,
+                                             work / "writing.log", None)
             asyncio.run(warm_up(app_url, children[0].profile_id))
             if args.base:
                 base_url, base = start(None, app_env, work / "base.log", None, args.base)
@@ -192,6 +236,10 @@ def main() -> None:
                     pair["bare"] = asyncio.run(step(bare_url, visitors, CountedEmpty,
                                                     args.seconds, think, args.seed + n,
                                                     bare.pid))
+                if writing is not None:
+                    pair["writing"] = asyncio.run(step(writing_url, writers, CountedWriting,
+                                                       args.seconds, think, args.seed + n,
+                                                       writing.pid))
                 if base is not None:
                     pair["base"] = asyncio.run(step(base_url, others, CountedChild,
                                                     args.seconds, think, args.seed + n,
@@ -207,11 +255,15 @@ def main() -> None:
                 if bare is not None:
                     pair["ratio_per_tap"] = round(pair["app"]["cpu_ms_per_tap"]
                                                   / pair["bare"]["cpu_ms_per_tap"], 2)
+                    if writing is not None:
+                        pair["writing_ratio_per_tap"] = round(
+                            pair["writing"]["cpu_ms_per_tap"]
+                            / pair["bare"]["cpu_ms_per_tap"], 2)
                 print(json.dumps(pair), flush=True)
                 rounds.append(pair)
             return {"rounds": rounds}
         finally:
-            for server in (bare, base):
+            for server in (bare, base, writing):
                 if server is not None:
                     stop(server)
             stop(app, wait=60)
@@ -234,6 +286,11 @@ def main() -> None:
             "ratio_per_tap": median([r["ratio_per_tap"] for r in rounds])})
         if args.base:
             summary["base_ratio_per_tap"] = median([r["base_ratio_per_tap"] for r in rounds])
+        if args.writing:
+            summary["writing_cpu_ms_per_tap"] = median(
+                [r["writing"]["cpu_ms_per_tap"] for r in rounds])
+            summary["writing_ratio_per_tap"] = median(
+                [r["writing_ratio_per_tap"] for r in rounds])
     print(json.dumps(summary, indent=1), flush=True)
 
 

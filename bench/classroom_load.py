@@ -568,9 +568,9 @@ class PupilLog:
 async def _page_reloaded(page: Any) -> bool:
     """Whether ``page`` was loaded again by the app's own watch (ui/board_assets/ticker.js)
     since its probe was installed: a new document, come by a reload (a sign-in again
-    goes to the address: "navigate", and a failed one is an error, not a reload). A
-    tap's wait that failed *because of* the reload ("Execution context was destroyed")
-    is asked again once the new document has loaded."""
+    goes to the address: "navigate", and a failed one is an error, not a reload). Asked
+    once the page has loaded, and again if the reload cut the question short ("Execution
+    context was destroyed"): a tap's wait cut short by it was the reload, not an error."""
     for _ in range(3):
         try:
             await page.wait_for_load_state("load", timeout=10_000)

@@ -34,7 +34,7 @@ from tests.test_app_helpers import (
 )
 from trainer.i18n import t
 from trainer.storage import Storage
-from ui.board_component import KEY_FALLBACK_OPEN, KEY_READY
+from ui.board_component import KEY_FALLBACK_OPEN, KEY_FALLBACK_USED, KEY_READY
 
 PAGES = ["app_pages/profiles.py", "app_pages/play.py", "app_pages/games.py",
          "app_pages/replay.py", "app_pages/settings.py", "app_pages/help.py"]
@@ -168,6 +168,29 @@ def test_a_page_opened_anew_draws_the_board_first_and_the_hint_with_its_word() -
     assert best() and not at.expander
     assert at.toggle(key="tgl_hints").value is True
     assert at.button(key="new_game_midway")
+
+
+def test_text_choosers_opened_once_keep_the_tools_and_a_screen_without_them_has_them():
+    """Where no board draws: the section opened once and closed again keeps the hint
+    switch and "new game" on the page (the choosers are that child's board); a screen
+    with no choosers (the computer's turn, paused) draws them at once."""
+    at = start_game(create_profile(new_app()))
+    at.session_state[KEY_FALLBACK_OPEN] = False
+    at.session_state[KEY_FALLBACK_USED] = True  # opened once, then closed
+    at.run()
+    assert_ok(at)
+    assert at.toggle(key="tgl_hints") and at.button(key="new_game_midway")
+    fresh = create_profile(new_app(), "Pau")
+    pause_computer(fresh)
+    start_game(fresh)
+    g = game(fresh)
+    if g.is_human_turn:  # to the computer's turn
+        play(fresh, random.Random(5).choice(g.observation(g.to_move).legal_moves()))
+    fresh.session_state[KEY_FALLBACK_OPEN] = False  # a visit that never opened it
+    fresh.run()
+    assert_ok(fresh)
+    assert fresh.button(key="bot_step") and not fresh.expander
+    assert fresh.toggle(key="tgl_hints") and fresh.button(key="new_game_midway")
 
 
 def pause_computer(at) -> None:

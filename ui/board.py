@@ -51,7 +51,13 @@ from trainer.words import (
 from trainer.words import coach_text as _coach_text
 from trainer.words import seat_label as words_seat_label
 
-from .board_component import board_loaded, fallback_choosers, say_refusal, show_board_component
+from .board_component import (
+    board_in_use,
+    board_loaded,
+    fallback_choosers,
+    say_refusal,
+    show_board_component,
+)
 from .errors import safe_callback
 from .i18n import current_language
 from .practice import today
@@ -335,15 +341,16 @@ def board_data(game: GameSession) -> dict[str, Any]:
     return with_refusals(data)
 
 
-def show_board(game: GameSession) -> None:
-    """The whole board for the current position (round in play or just over)."""
+def show_board(game: GameSession) -> bool:
+    """The whole board for the current position (round in play or just over). Whether
+    what sits under the board waits for the board's word (:func:`hint_and_choosers`)."""
     deck = deck_of(game.rules)
     data = board_speech(board_data(game), deck=deck)  # each line and the score can be heard
     show_board_component(data, key=KEY_BOARD,
                          on_action=lambda raw: handle_board_action(game, raw))
 
     if game.round_over:
-        return
+        return False
 
     to_move = game.to_move
     if not game.seats[to_move].is_human:
@@ -355,7 +362,7 @@ def show_board(game: GameSession) -> None:
             # Without the pause the computer plays at once (this is a safety net).
             game.run_bots()
             st.rerun()
-        return
+        return False
 
     me, reveal = viewer_seat(game)
     if not reveal:
@@ -363,15 +370,15 @@ def show_board(game: GameSession) -> None:
         st.info(t("pass_device", name=name), icon="🤝")
         st.button(t("show_my_cards", name=name), key=f"reveal_{to_move}", type="primary",
                   on_click=_on_reveal, args=(to_move,), use_container_width=True)
-        return
+        return False
 
     obs = game.observation(to_move)
-    hint_and_choosers(game, obs, deck, hints=bool(settings().get("hints", True)),
-                      choosers=lambda: _fallback_controls(game, obs, deck))
+    return hint_and_choosers(game, obs, deck, hints=bool(settings().get("hints", True)),
+                             choosers=lambda: _fallback_controls(game, obs, deck))
 
 
 def hint_and_choosers(game: GameSession, obs: Observation, deck: Deck, *, hints: bool,
-                      choosers: Callable[[], None]) -> None:
+                      choosers: Callable[[], None]) -> bool:
     """Under the board: the hint in words (if ``hints``) and, where no board has drawn,
     the text choosers. Once a board of this session has drawn, the hint panel alone.
     Until then, the hint waits in the choosers' closed section with them, drawn only if
@@ -379,11 +386,13 @@ def hint_and_choosers(game: GameSession, obs: Observation, deck: Deck, *, hints:
     elements (about 30 ms of the browser's first paint, docs/BENCHMARKS.md, issue 32),
     and the board's word a moment later draws the hint under it. In a browser where the
     board never draws (and in AppTest), the hint is in words beside the choosers there,
-    with each hand card's count of captures the board would have shown."""
+    with each hand card's count of captures the board would have shown. Whether the
+    page is still waiting for a board or the choosers (:func:`board_in_use`): then the
+    tools under them wait too."""
     if board_loaded():
         if hints:
             hint_panel(game, obs, deck)
-        return
+        return False
 
     def draw() -> None:
         if hints:
@@ -391,6 +400,7 @@ def hint_and_choosers(game: GameSession, obs: Observation, deck: Deck, *, hints:
         choosers()
 
     fallback_choosers(draw)
+    return not board_in_use()
 
 
 def _chosen_card(obs: Observation) -> Card | None:

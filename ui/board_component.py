@@ -55,8 +55,10 @@ __all__ = ["show_board_component", "board_loaded", "board_in_use", "say_refusal"
 
 #: Session-state flag: a board of this session has drawn in the browser.
 KEY_READY = "board_component_ok"
-#: The text choosers' section was opened in this session (:func:`fallback_choosers`).
+#: The text choosers' section is open in this session (:func:`fallback_choosers`).
 KEY_FALLBACK_OPEN = "fallback_open"
+#: The text choosers' section was opened once in this session (:func:`board_in_use`).
+KEY_FALLBACK_USED = "fallback_used"
 #: Session-state key: this server session's token, sent with the board's data; the board
 #: says it drew to each new token (a new session after a failover or a restart).
 KEY_SESSION = "board_session"
@@ -83,10 +85,11 @@ def board_loaded() -> bool:
 
 def board_in_use() -> bool:
     """Whether this session plays on a board that drew, or on the text choosers (their
-    section opened): until one of them is, a page opened anew draws its board alone
+    section opened once): until one of them is, a page opened anew draws its board alone
     and leaves what sits beside it (the hint switch, a new game) to the board's word a
     moment later, so that the board is drawn sooner (docs/BENCHMARKS.md, issue 32)."""
-    return board_loaded() or bool(st.session_state.get(KEY_FALLBACK_OPEN))
+    return board_loaded() or bool(st.session_state.get(KEY_FALLBACK_USED)
+                                  or st.session_state.get(KEY_FALLBACK_OPEN))
 
 
 def component_state(key: str, name: str) -> Any:
@@ -143,7 +146,10 @@ def fallback_choosers(draw: Callable[[], None], key: str = "board_fallback",
 
 @safe_callback
 def _fallback_toggled(key: str) -> None:
-    st.session_state[KEY_FALLBACK_OPEN] = bool(st.session_state.get(key))
+    opened = bool(st.session_state.get(key))
+    st.session_state[KEY_FALLBACK_OPEN] = opened
+    if opened:  # closed again, the tools stay (the choosers are this session's board)
+        st.session_state[KEY_FALLBACK_USED] = True
 
 
 def say_refusal(key: str, **params: Any) -> None:

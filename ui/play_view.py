@@ -13,7 +13,6 @@ import streamlit as st
 from trainer.i18n import t
 
 from .board import show_board
-from .board_component import board_in_use
 from .endgame import open_new_game_form, show_game_tools, show_round_end
 from .errors import friendly_fragment, show_error_flash
 from .layout import show_flash
@@ -37,12 +36,12 @@ def game_view() -> None:
     # One keyed container: its elements sit closer together (style in ui.layout),
     # so table, hand, choosers and Play fit a landscape tablet's screen.
     with st.container(key="play_board"):
-        show_board(game)
+        waiting = show_board(game)
         if game.round_over:
             show_round_end(game)
-        # The hint switch and a new game are used now and then: below the move, and
-        # drawn once the board has (or the text choosers are open).
-        if board_in_use():
+        # The hint switch and a new game are used now and then: below the move, and on
+        # a page opened anew drawn once the board has (or the text choosers are open).
+        if not waiting:
             with st.container(horizontal=True, key="game_tools"):
                 show_game_tools(game)
                 if not game.round_over:

@@ -3,7 +3,8 @@
 ``app.py`` is the app; this serves it with :class:`ui.page_base.SayBase` in front, so a
 page opened at its own address (``/play?p=3``: a refresh, a bookmark) asks the app's
 root at once instead of guessing (issue 32: about 0.1 s of first paint, and no 404 in
-the page's console). ``streamlit run`` finds ``app`` below and serves it; the options and
+the page's console), and the page's style (``ui.page_style``) holds from its first
+frame. ``streamlit run`` finds ``app`` below and serves it; the options and
 ``.streamlit/config.toml`` are read as for ``streamlit run app.py``.
 """
 
@@ -17,6 +18,7 @@ import streamlit as st
 from starlette.middleware import Middleware
 
 from ui.page_base import SayBase, page_names
+from ui.page_style import PAGE_STYLE
 
 HERE = Path(__file__).resolve().parent
 
@@ -36,4 +38,5 @@ async def _browser_opened(_app: Any) -> AsyncIterator[None]:
 
 
 app = st.App(HERE / "app.py", lifespan=_browser_opened,
-             middleware=[Middleware(SayBase, pages=page_names(HERE / "app_pages"))])
+             middleware=[Middleware(SayBase, pages=page_names(HERE / "app_pages"),
+                                    style=PAGE_STYLE)])

@@ -11,6 +11,7 @@ saves screenshots to test-artifacts/. Needs /usr/bin/chromium (or
 from __future__ import annotations
 
 import base64
+import json
 import os
 import re
 import time
@@ -885,6 +886,66 @@ def test_a_board_that_never_loads_is_played_with_the_text_choosers(
         page.locator(choosers).first.wait_for(state="attached")
         assert not page.get_by_text("Traceback").count()
         context.close()
+        browser.close()
+
+
+# Every frame from the page's start: is the choosers' section in sight (its title on
+# screen), and the heading's first size. Only in the top frame.
+_EARLY_FRAMES_JS = """(() => {
+  if (window.top !== window) return;
+  window.__early = {seen: 0, frames: 0, h1: null};
+  const title = %s;
+  (function look() {
+    const early = window.__early;
+    early.frames += 1;
+    for (const el of document.querySelectorAll('[data-testid=stExpander] summary')) {
+      const r = el.getBoundingClientRect();
+      if (r.height > 0 && getComputedStyle(el).visibility === 'visible'
+          && el.innerText.includes(title)) early.seen += 1;
+    }
+    const h1 = document.querySelector('h1');
+    if (h1 && early.h1 === null) early.h1 = getComputedStyle(h1).fontSize;
+    if (performance.now() < 20000) requestAnimationFrame(look);
+  })();
+})();"""
+
+
+def test_a_page_opened_anew_never_shows_the_fallback_or_a_jump(
+        server, browser_type_launch_args) -> None:
+    """A working board's Play opened anew (a refresh, a link): not one frame shows the
+    "Cards don't respond?" section, and the heading is drawn at its size from the start.
+    The page's style is in its HTML (serve.py: ui.page_base.SayBase with ui.page_style);
+    drawn by the sidebar alone it came after the first elements, and both showed for a few
+    frames (found by a child's try-out on a phone)."""
+    from playwright.sync_api import sync_playwright
+
+    url, _db = server
+    title = t("board_fallback_title", "en")
+    with sync_playwright() as p:
+        browser, context, page = _context(p, browser_type_launch_args, (390, 844),
+                                          has_touch=True, is_mobile=True)
+        _new_profile(page, url, "Fresh")
+        page.get_by_role("link", name="Go and play").first.click()
+        page.get_by_role("button", name="Start the game!").click()
+        _hand(page).first.wait_for()
+        _wait_idle(page)
+        address = page.url
+        context.close()
+        for _ in range(3):
+            context = browser.new_context(viewport={"width": 390, "height": 844},
+                                          has_touch=True, is_mobile=True, locale="en-US")
+            context.add_init_script(_EARLY_FRAMES_JS % json.dumps(title))
+            page = context.new_page()
+            page.goto(address)
+            _hand(page).first.wait_for(timeout=30_000)
+            page.locator(".st-key-tgl_hints").wait_for(timeout=10_000)
+            page.wait_for_timeout(500)
+            early = page.evaluate("() => window.__early")
+            final = page.evaluate("() => getComputedStyle(document.querySelector('h1')).fontSize")
+            assert early["frames"] > 5, early
+            assert early["seen"] == 0, early
+            assert early["h1"] == final, (early, final)
+            context.close()
         browser.close()
 
 

@@ -21,6 +21,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from starlette.applications import Starlette
@@ -74,10 +75,10 @@ def _app() -> Starlette:
                    Middleware(GZipMiddleware, minimum_size=500)])
 
 
-def _ask(path: str, accept: str, encoding: str = "gzip", method: str = "GET"
-         ) -> tuple[int, dict[str, str], bytes]:
-    """One HTTP request to :func:`_app` as an ASGI server makes it: status, headers,
-    body."""
+def _ask(path: str, accept: str, encoding: str = "gzip", method: str = "GET",
+         app: Any = None) -> tuple[int, dict[str, str], bytes]:
+    """One HTTP request to ``app`` (:func:`_app`) as an ASGI server makes it: status,
+    headers, body."""
     sent: list[dict] = []
     scope = {"type": "http", "method": method, "path": path, "raw_path": path.encode(),
              "query_string": b"", "root_path": "", "scheme": "http", "http_version": "1.1",
@@ -91,7 +92,7 @@ def _ask(path: str, accept: str, encoding: str = "gzip", method: str = "GET"
     async def send(message: dict) -> None:
         sent.append(message)
 
-    asyncio.run(_app()(scope, receive, send))
+    asyncio.run((app or _app())(scope, receive, send))
     start = next(m for m in sent if m["type"] == "http.response.start")
     body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
     return start["status"], {k.decode(): v.decode() for k, v in start["headers"]}, body
@@ -165,3 +166,17 @@ def test_make_run_opens_the_app_in_the_browser_and_asks_for_no_email(tmp_path: P
             stop(proc)
         assert "mail" not in log.read_text().lower()
     assert len(opened.read_text().split()) == 1  # the headless server opened nothing
+
+
+def test_the_pages_style_follows_the_line_in_the_head() -> None:
+    """serve.py gives the middleware the app's style (ui.page_style): written into each
+    page's head after the line, so it holds from the page's first frame."""
+    from ui.page_style import PAGE_STYLE
+
+    styled = Starlette(routes=[Route("/play", lambda request: HTMLResponse(PAGE))],
+                       middleware=[Middleware(SayBase, pages=["play"], style=PAGE_STYLE)])
+    body = _ask("/play", "text/html", "identity", app=styled)[2].decode()
+    head = f"<head><script>{base_script(['play'])}</script>{PAGE_STYLE}"
+    assert body.startswith(PAGE.split("<head>")[0] + head)
+    assert "board-late" in PAGE_STYLE and PAGE_STYLE.count("<style>") == 2
+    assert "style=PAGE_STYLE" in (ROOT / "serve.py").read_text()

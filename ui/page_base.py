@@ -38,8 +38,8 @@ def base_script(names: Sequence[str]) -> str:
 
 
 class SayBase:
-    """ASGI middleware: ``<script>`` :func:`base_script` ``</script>`` right after
-    ``<head>`` in every HTML page.
+    """ASGI middleware: ``<script>`` :func:`base_script` ``</script>`` (and the page's
+    style, if given) right after ``<head>`` in every HTML page.
 
     Only a browser's page request (a GET accepting ``text/html``) is touched: it is asked
     of Streamlit uncompressed (the page is 8 KB), so the line can be written in; only a
@@ -48,9 +48,11 @@ class SayBase:
     (304, 206, 404) and the WebSocket pass as they came.
     """
 
-    def __init__(self, app: Any, pages: Sequence[str]) -> None:
+    def __init__(self, app: Any, pages: Sequence[str], style: str = "") -> None:
         self.app = app
-        self.line = f"<script>{base_script(pages)}</script>".encode()
+        # ``style``: the app's own ``<style>`` blocks (ui.page_style), in force from the
+        # page's first frame instead of when the sidebar's element is drawn.
+        self.line = f"<script>{base_script(pages)}</script>{style}".encode()
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if not _a_page_request(scope):

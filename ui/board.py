@@ -382,13 +382,13 @@ def hint_and_choosers(game: GameSession, obs: Observation, deck: Deck, *, hints:
     """Under the board: the hint in words (if ``hints``) and, where no board has drawn,
     the text choosers. Once a board of this session has drawn, the hint panel alone.
     Until then, the hint waits in the choosers' closed section with them, drawn only if
-    it is opened: a page opened anew shows its board without waiting for the hint's
-    elements (about 30 ms of the browser's first paint, docs/BENCHMARKS.md, issue 32),
-    and the board's word a moment later draws the hint under it. In a browser where the
-    board never draws (and in AppTest), the hint is in words beside the choosers there,
-    with each hand card's count of captures the board would have shown. Whether the
-    page is still waiting for a board or the choosers (:func:`board_in_use`): then the
-    tools under them wait too."""
+    it is opened, and the board's word a moment later draws it under the board: a page
+    opened anew shows its board without drawing the hint twice (with the tools that wait
+    too, 80-100 ms of the browser's first paint; docs/BENCHMARKS.md, "Play's board
+    first"). In a browser where the board never draws (and in AppTest), the hint is in
+    words beside the choosers, with each hand card's count of captures the board would
+    have shown. Returns whether the page still waits for a board or the choosers
+    (:func:`board_in_use`): then the tools under them wait too."""
     if board_loaded():
         if hints:
             hint_panel(game, obs, deck)

@@ -36,7 +36,7 @@ def _position(text: str, step: int):  # cached engine objects, never mutated
 
 
 # Streamlit's drop-zone text gives its own upload limit (200MB), not this page's: it is
-# hidden (ui.layout's style) and said here instead, with our limit; its button is in
+# hidden (ui.page_style's style) and said here instead, with our limit; its button is in
 # the child's language (ui/streamlit_words.py).
 # Any file type is accepted: Streamlit would refuse another one with a red mark
 # whose reason shows only on hover (not on a tablet) and in English; the engine

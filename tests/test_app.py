@@ -156,6 +156,7 @@ def test_a_page_opened_anew_draws_the_board_first_and_the_hint_with_its_word() -
     best = lambda: [h for h in at.get("html") if "Best move:" in h.value]  # noqa: E731
     assert best() and at.toggle(key="tgl_hints")  # the choosers' section is open here
     at.session_state[KEY_FALLBACK_OPEN] = False  # a visit that never opened it
+    at.session_state[KEY_FALLBACK_USED] = False
     at.run()
     assert_ok(at)
     assert not best()
@@ -187,6 +188,7 @@ def test_text_choosers_opened_once_keep_the_tools_and_a_screen_without_them_has_
     if g.is_human_turn:  # to the computer's turn
         play(fresh, random.Random(5).choice(g.observation(g.to_move).legal_moves()))
     fresh.session_state[KEY_FALLBACK_OPEN] = False  # a visit that never opened it
+    fresh.session_state[KEY_FALLBACK_USED] = False
     fresh.run()
     assert_ok(fresh)
     assert fresh.button(key="bot_step") and not fresh.expander

@@ -18,7 +18,7 @@ inlined at import: no build step, nothing fetched). Its two outputs:
   never heard the board, which had said so once per mount (the same board, still on
   the page, stayed quiet). Now the board says it to each session that draws it, the
   state the browser still holds counts too, and the fallback's section stays out of
-  sight for its first seconds in the browser (``board-late`` in ui/layout.py): a
+  sight for its first seconds in the browser (``board-late`` in ui/page_style.py): a
   working board's word removes it before a child sees it; a board that never loads
   leaves it there. The section is drawn closed, its title alone: its choosers are drawn
   only once it is opened (a rerun of its part), and then open on every page of the
@@ -88,8 +88,7 @@ def board_in_use() -> bool:
     section opened once): until one of them is, a page opened anew draws its board alone
     and leaves what sits beside it (the hint switch, a new game) to the board's word a
     moment later, so that the board is drawn sooner (docs/BENCHMARKS.md, issue 32)."""
-    return board_loaded() or bool(st.session_state.get(KEY_FALLBACK_USED)
-                                  or st.session_state.get(KEY_FALLBACK_OPEN))
+    return board_loaded() or bool(st.session_state.get(KEY_FALLBACK_USED))
 
 
 def component_state(key: str, name: str) -> Any:
@@ -140,16 +139,16 @@ def fallback_choosers(draw: Callable[[], None], key: str = "board_fallback",
                               key=f"open_{key}", on_change=_fallback_toggled,
                               args=(f"open_{key}",))
     if section.open:
+        # Closed again later, the tools beside the board stay: the choosers are this
+        # session's board (board_in_use).
+        st.session_state[KEY_FALLBACK_USED] = True
         with section:
             draw()
 
 
 @safe_callback
 def _fallback_toggled(key: str) -> None:
-    opened = bool(st.session_state.get(key))
-    st.session_state[KEY_FALLBACK_OPEN] = opened
-    if opened:  # closed again, the tools stay (the choosers are this session's board)
-        st.session_state[KEY_FALLBACK_USED] = True
+    st.session_state[KEY_FALLBACK_OPEN] = bool(st.session_state.get(key))
 
 
 def say_refusal(key: str, **params: Any) -> None:

@@ -199,7 +199,7 @@ def _pin_pad(card: ClassCard, profile_id: int) -> None:
     dots = " ".join("●" if i < typed else "○" for i in range(PIN_LENGTH))
     st.html(f"<div data-testid='mc-pin-dots' style='font-size:2.6rem;letter-spacing:0.3em'>"
             f"{dots}</div>")
-    # Twelve keys in one container, laid out as a 3 × 4 grid by its style (ui/layout.py):
+    # Twelve keys in one container, laid out as a 3 × 4 grid by its style (ui/page_style.py):
     # st.columns fall into one column of 12 tall buttons on a phone, which pushed the
     # dots and the wrong-PIN message off screen (issue 27).
     with st.container(key="mc_pad"):

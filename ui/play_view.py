@@ -33,7 +33,7 @@ def game_view() -> None:
     with st.container(key="play_messages"):
         show_error_flash()
         show_flash()
-    # One keyed container: its elements sit closer together (style in ui.layout),
+    # One keyed container: its elements sit closer together (style in ui.page_style),
     # so table, hand, choosers and Play fit a landscape tablet's screen.
     with st.container(key="play_board"):
         waiting = show_board(game)

@@ -656,7 +656,7 @@ export default function (component) {
 // next board says it). A board already on the page when a link was tapped, before the
 // next page's run has begun (nothing stale yet), waits until that run begins or
 // LINK_WAIT_MS pass; a board drawn after the tap (the new page's) says it at once.
-const LINK_WAIT_MS = 2500;  // under the fallback's 4 s out of sight (ui/layout.py)
+const LINK_WAIT_MS = 2500;  // under the fallback's 4 s out of sight (ui/page_style.py)
 const ELEMENT = '[data-testid="stElementContainer"]';
 let linkTappedAt = -Infinity;
 let onPageAtLinkTap = new WeakSet();

@@ -112,12 +112,21 @@ def _tick_a_set(page, table: list[str]) -> tuple[str, ...] | None:
     picked), or None (each set tried is tapped away again)."""
     from itertools import combinations
 
+    from escoba.cards import Card
+
+    def value_of(code: str) -> int:
+        return Card.parse(code).value
+
     for size in range(1, 4):
         for subset in combinations(table, size):
             for code in subset:
                 page.locator(f'.eb-card[data-id="{code}"]').click()
             readout = page.locator(".eb-readout").inner_text()
-            assert "= 15" not in readout
+            # Scopa's sum is the table cards alone, set against the played card's value;
+            # Escoba's would count the hand card in and aim at 15. (Table cards that
+            # happen to make 15 read "7 + 8 = 15: 9 too many for 6", as they should.)
+            terms = [int(n) for n in re.findall(r"\d+", readout.split("=")[0])]
+            assert sorted(terms) == sorted(value_of(code) for code in subset), readout
             if readout.endswith("✓"):
                 return subset
             for code in subset:

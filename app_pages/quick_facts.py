@@ -12,14 +12,18 @@ from puzzles import CAPTURE_SUMS, LEVELS
 from puzzles.practice import for_me_quick_facts, quick_facts_set
 from trainer.i18n import t
 from trainer.practice_sessions import QuickRound
+from trainer.storage import SlotProgress
 from ui.errors import friendly_fragment, safe_callback, show_error_flash
 from ui.layout import require_profile, show_flash
 from ui.practice import attempt_row, keep, kept, mastery, record_attempt
 from ui.quick_round_view import show_quick_round
-from ui.session import new_seed
+from ui.session import new_seed, storage
 
 ROUND = 5
 KEY = "qf_round"
+#: The page's slot in the database: the unfinished round, kept with each answer.
+SLOT = "qf"
+MODES = ["for-me", *[str(lv) for lv in LEVELS]]
 
 profile = require_profile()
 st.title(t("qf_title"))  # what to do: the round says it in its first answer's place
@@ -43,7 +47,10 @@ def _answer(value: int) -> None:
         answered = rnd.answer(value)
         if answered is not None:
             puzzle, result, seconds = answered
-            record_attempt(profile.id, attempt_row(puzzle, result, seconds, [value], "quick"))
+            # The round's place is kept with the answer: a reload, a restart or the
+            # tablet's browser closed mid-round brings back this round, not a new one.
+            record_attempt(profile.id, attempt_row(puzzle, result, seconds, [value], "quick"),
+                           progress=SlotProgress(SLOT, puzzle.id, rnd.progress()))
 
 
 @safe_callback
@@ -51,6 +58,21 @@ def _again() -> None:
     st.session_state.pop(KEY, None)
 
 
+def _resume_after_restart() -> None:
+    """A new session (a reload, a restart, another tab): the round this child left
+    unfinished comes back with its choices and the answers given."""
+    if KEY in st.session_state:
+        return
+    data = storage().puzzle_progress(profile.id, SLOT)
+    rnd = QuickRound.resume(data) if data is not None else None
+    if rnd is None or rnd.mode not in MODES or rnd.capture_sum not in CAPTURE_SUMS:
+        return
+    st.session_state["keep_qf_mode"] = rnd.mode
+    st.session_state["keep_qf_sum"] = rnd.capture_sum
+    st.session_state[KEY] = rnd
+
+
+_resume_after_restart()
 # The choices as the child left them (drawn under the round: see the end of the page).
 kept_mode, kept_sum = kept("qf_mode", "for-me"), kept("qf_sum", 15)
 mode = st.session_state.get("qf_mode") or kept_mode
@@ -65,6 +87,9 @@ def _round() -> None:
     show_error_flash()
     rnd = st.session_state.get(KEY)
     if rnd is None or (rnd.mode, rnd.capture_sum) != (mode, capture_sum):
+        if rnd is not None and rnd.values and not rnd.done:
+            # Left for another choice: a reload must not bring the old round back.
+            storage().clear_puzzle_progress(profile.id, SLOT)
         rnd = _new_round(mode, capture_sum)
         st.session_state[KEY] = rnd
     show_quick_round(rnd, on_answer=_answer, on_again=_again)
@@ -74,8 +99,7 @@ _round()
 # The choices under the round, not above it: on a phone the question's last numbers sat
 # below the screen when the page opened (found trying it as a child); a child starts
 # answering at once, a grown-up scrolls to choose.
-modes = ["for-me", *[str(lv) for lv in LEVELS]]
-st.segmented_control(t("qf_mode"), modes, key="qf_mode", default=kept_mode,
+st.segmented_control(t("qf_mode"), MODES, key="qf_mode", default=kept_mode,
                      required=True, on_change=keep, args=("qf_mode",),
                      format_func=lambda m: t("pz_mode_for-me") if m == "for-me"
                      else t("level_n", n=m))

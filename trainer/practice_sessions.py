@@ -264,6 +264,8 @@ class QuickRound(_KeptOnlyIfSaved):
         self.token = secrets.token_hex(6)
         self.index = 0
         self.results: list[tuple[Puzzle, bool]] = []
+        #: The numbers tapped, one per question answered (what :meth:`progress` keeps).
+        self.values: list[int] = []
         self.feedback: Feedback | None = None
         self._clock = clock
         self._shown_for = -1
@@ -305,8 +307,40 @@ class QuickRound(_KeptOnlyIfSaved):
                 "expr": expr, "value": value, "total": sum(puzzle.addends) + value,
                 "sum": puzzle.capture_sum, "right": puzzle.solutions[0].value})
         self.results.append((puzzle, result.solved))
+        self.values.append(value)
         self.index += 1
         return puzzle, result, seconds
+
+    def progress(self) -> dict[str, Any] | None:
+        """What resumes this round after a reload or a restart (JSON-ready): its choices,
+        its questions and the numbers tapped so far; ``None`` once it is over (nothing
+        to resume). Kept with each answer's attempt (the Quick facts page's slot)."""
+        if self.done:
+            return None
+        return {"mode": self.mode, "capture_sum": self.capture_sum,
+                "puzzles": [p.to_dict() for p in self.puzzles], "values": list(self.values)}
+
+    @classmethod
+    def resume(cls, data: dict[str, Any], *,
+               clock: Callable[[], float] = time.monotonic) -> QuickRound | None:
+        """The round :meth:`progress` kept, as it was: the same questions, the numbers
+        tapped answered again (so the last answer's feedback shows again, judged as
+        before), the next question on screen. None when ``data`` does not read as an
+        unfinished round (a row is data, not trusted)."""
+        try:
+            mode, capture_sum = str(data["mode"]), int(data["capture_sum"])
+            puzzles = [Puzzle.from_dict(p) for p in data["puzzles"]]
+            values = list(data["values"])
+        except (KeyError, TypeError, ValueError, AttributeError):  # PuzzleError is a ValueError
+            return None
+        if not puzzles or len(values) >= len(puzzles) or any(
+                type(v) is not int for v in values) or any(
+                p.kind != "quick-facts" or p.capture_sum != capture_sum for p in puzzles):
+            return None
+        rnd = cls(mode, capture_sum, puzzles, clock=clock)
+        for value in values:
+            rnd.answer(value)
+        return rnd
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from puzzles.practice import Attempt
 from . import clock as app_clock
 from .clock import Clock
 from .limits import PARENT_PIN, PARENT_PIN_DEVICE, Check, Limiter, wait_minutes
-from .storage import DailyResult, Profile, Storage, StorageError
+from .storage import DailyResult, Profile, SlotProgress, Storage, StorageError
 
 __all__ = ["ProfileBook"]
 
@@ -86,9 +86,11 @@ class ProfileBook:
         self.storage.update_settings(profile_id, settings)
 
     # -- answers outside a game ------------------------------------------------------
-    def record_attempt(self, profile_id: int, attempt: Attempt) -> None:
-        """A puzzle or quick fact answered, as it was judged."""
-        self.storage.record_attempt(profile_id, attempt)
+    def record_attempt(self, profile_id: int, attempt: Attempt, *,
+                       progress: SlotProgress | None = None) -> None:
+        """A puzzle or quick fact answered, as it was judged; ``progress``: where it
+        leaves the page's slot, kept with it (Quick facts' unfinished round)."""
+        self.storage.record_attempt(profile_id, attempt, progress=progress)
 
     def record_daily_answer(self, profile_id: int, day: str, number: int, index: int,
                             attempt: Attempt, *, slots: int) -> DailyResult:

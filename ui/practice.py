@@ -27,7 +27,7 @@ from trainer.charts import attempts_frame
 from trainer.clock import now as clock_now
 from trainer.just_right import JustRightSummary, just_right_summary
 from trainer.progress_history import HistoryView, KeptHistories
-from trainer.storage import DailyResult, ProgressContents, ProgressVersion
+from trainer.storage import DailyResult, ProgressContents, ProgressVersion, SlotProgress
 from trainer.text import fact_text
 
 from .errors import safe_callback
@@ -116,8 +116,10 @@ def attempt_row(puzzle: Puzzle, result: CheckResult, seconds: float, answer: lis
     return Attempt.of(puzzle, result, seconds, answer, mode, today())
 
 
-def record_attempt(profile_id: int, row: Attempt) -> None:
-    profile_book().record_attempt(profile_id, row)
+def record_attempt(profile_id: int, row: Attempt, *,
+                   progress: SlotProgress | None = None) -> None:
+    """``row`` written; ``progress``: the page slot's new state, in the same transaction."""
+    profile_book().record_attempt(profile_id, row, progress=progress)
 
 
 def record_daily(profile_id: int, daily: DailySet, index: int, row: Attempt) -> DailyResult:

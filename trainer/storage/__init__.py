@@ -39,7 +39,7 @@ from .live import LiveAnswerRow, LiveRoundRow, LiveStore
 from .migrations import MIGRATIONS, SCHEMA_VERSION
 from .practice import DailyResult, PracticeStore, ProgressContents, ProgressVersion
 from .profiles import Profile, ProfileData, ProfileStore
-from .progress import ProgressStore
+from .progress import ProgressStore, SlotProgress
 from .schema import (
     DEFAULT_DB_PATH,
     PUPIL_IDLE_MINUTES,
@@ -62,7 +62,8 @@ __all__ = ["Storage", "Profile", "ProfileData", "GameRow", "GameChanged", "MoveR
            "FactRecord",
            "PupilAggregates", "TaskProgress",
            "LiveRoundRow", "LiveAnswerRow", "ClassGameRow", "ActivityRow",
-           "TableRow", "SeatRow", "NewSeat", "TableChanged", "TablePulse", "SecretTries"]
+           "TableRow", "SeatRow", "NewSeat", "TableChanged", "TablePulse", "SecretTries",
+           "SlotProgress"]
 
 
 class Storage(ProfileStore, GameStore, PracticeStore, LessonStore, ClassroomStore, TableStore,

@@ -16,6 +16,7 @@ from puzzles.practice import Attempt
 from .activity_answers import note_answers
 from .aggregates import insert_attempts
 from .assignment_progress import add_to_assignments
+from .progress import SlotProgress, write_progress
 from .schema import (
     AGGREGATES,
     TASK_TABLES,
@@ -131,10 +132,15 @@ class ProgressContents(NamedTuple):
 class PracticeStore(Database):
     """Attempts and daily results over the database."""
 
-    def record_attempt(self, profile_id: int, attempt: Attempt) -> int:
-        """One puzzle or quick-fact attempt, in a transaction; its id."""
+    def record_attempt(self, profile_id: int, attempt: Attempt, *,
+                       progress: SlotProgress | None = None) -> int:
+        """One puzzle or quick-fact attempt, in a transaction; its id. ``progress``:
+        where the answer leaves the child's page slot (Quick facts' round), written in
+        the same transaction (a killed process keeps both or neither)."""
         with self.transaction() as conn:
             (new_id,) = add_attempts(conn, [attempt_values(profile_id, attempt, now())])
+            if progress is not None:
+                write_progress(conn, profile_id, progress)
             bump_profiles(conn, [profile_id])
             return int(new_id)
 

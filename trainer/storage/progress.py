@@ -3,19 +3,47 @@
 One row per (profile, slot): the puzzle, the sets given and hints taken so far, and the
 page's choices (trainer.practice_sessions.PuzzleSession.progress writes the JSON).
 Saved after every set; removed once the puzzle is checked (its attempt is the record
-then). A restart, a new tab or another replica resumes from it.
+then). A restart, a new tab or another replica resumes from it. Quick facts keeps its
+unfinished round in a slot too (``qf``: QuickRound.progress), written with each
+answer's attempt in one transaction.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, NamedTuple
 
 import sqlalchemy as sa
 
 from .schema import Database, now, puzzle_progress
 
-__all__ = ["ProgressStore"]
+__all__ = ["ProgressStore", "SlotProgress", "write_progress"]
+
+
+class SlotProgress(NamedTuple):
+    """What a page's slot holds after a write: ``data`` for ``puzzle_id`` (replacing what
+    was there), or nothing (``data`` None: cleared). Written beside an attempt in its
+    transaction (:meth:`.practice.PracticeStore.record_attempt`), so that an answer and
+    the place it leaves the child at are kept together or not at all."""
+
+    slot: str
+    puzzle_id: str
+    data: dict[str, Any] | None
+
+
+def write_progress(conn: sa.Connection, profile_id: int, progress: SlotProgress) -> None:
+    """``progress`` written in ``conn``'s transaction: the one way a slot is written."""
+    key = (puzzle_progress.c.profile_id == profile_id) & (puzzle_progress.c.slot == progress.slot)
+    if progress.data is None:
+        conn.execute(puzzle_progress.delete().where(key))
+        return
+    text = json.dumps(progress.data, separators=(",", ":"), sort_keys=True)
+    updated = conn.execute(puzzle_progress.update().where(key).values(
+        puzzle_id=progress.puzzle_id, data=text, updated_at=now())).rowcount
+    if not updated:
+        conn.execute(puzzle_progress.insert().values(
+            profile_id=profile_id, slot=progress.slot, puzzle_id=progress.puzzle_id,
+            data=text, updated_at=now()))
 
 
 class ProgressStore(Database):
@@ -24,15 +52,8 @@ class ProgressStore(Database):
     def save_puzzle_progress(self, profile_id: int, slot: str, puzzle_id: str,
                              data: dict[str, Any]) -> None:
         """Keep ``data`` as ``slot``'s unfinished puzzle (replacing what was there)."""
-        text = json.dumps(data, separators=(",", ":"), sort_keys=True)
-        key = (puzzle_progress.c.profile_id == profile_id) & (puzzle_progress.c.slot == slot)
         with self.transaction() as conn:
-            updated = conn.execute(puzzle_progress.update().where(key).values(
-                puzzle_id=puzzle_id, data=text, updated_at=now())).rowcount
-            if not updated:
-                conn.execute(puzzle_progress.insert().values(
-                    profile_id=profile_id, slot=slot, puzzle_id=puzzle_id, data=text,
-                    updated_at=now()))
+            write_progress(conn, profile_id, SlotProgress(slot, puzzle_id, data))
 
     def puzzle_progress(self, profile_id: int, slot: str) -> dict[str, Any] | None:
         """``slot``'s unfinished puzzle, or None (a row that no longer reads: None)."""
@@ -51,6 +72,4 @@ class ProgressStore(Database):
     def clear_puzzle_progress(self, profile_id: int, slot: str) -> None:
         """The puzzle was checked (or left for another): nothing to resume."""
         with self.transaction() as conn:
-            conn.execute(puzzle_progress.delete().where(
-                (puzzle_progress.c.profile_id == profile_id)
-                & (puzzle_progress.c.slot == slot)))
+            write_progress(conn, profile_id, SlotProgress(slot, "", None))

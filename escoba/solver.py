@@ -241,22 +241,27 @@ def _forget_cells(cells: Generations[int, _Cell], target: int) -> None:
 
 def forget_dropped_cells() -> None:
     """Take every dropped cell out of the rows holding it, in one walk over the rows."""
-    pending = [(target, dropped) for target, dropped in enumerate(_DROPPED) if dropped]
+    # The cells walked for, as they are now: another thread's turnover may note more
+    # during the walk; those wait for the next walk instead of being forgotten unwalked
+    # (a row would keep them, a bounded leak). dict() of a dict is made without letting
+    # another thread in, as list() of its values is.
+    pending = [(target, dict(dropped)) for target, dropped in enumerate(_DROPPED) if dropped]
     if not pending:
         return
     ROW_WALKS[0] += 1
     for rows in (CELL_ROWS, CELL_ROWS.old):
         # A copy of the rows: the app plays sessions in threads, and another game adding
         # a row during the walk ended it with "dictionary changed size during iteration"
-        # (seen once in CI, in tests/test_properties.py's threads). list() of a dict's
-        # values is made without letting another thread in.
+        # (seen once in CI, in tests/test_properties.py's threads).
         for row in list(rows.values()):
-            for target, dropped in pending:
+            for target, walked in pending:
                 cell = row[target]
-                if cell is not None and id(cell) in dropped:
+                if cell is not None and id(cell) in walked:
                     row[target] = None
-    for _, dropped in pending:
-        dropped.clear()
+    for target, walked in pending:
+        dropped = _DROPPED[target]
+        for key in walked:
+            dropped.pop(key, None)
 
 
 #: _CELLS[target][signature restricted to the values it can use]: the cell (see

@@ -254,3 +254,29 @@ def test_a_turnover_walk_holds_up_while_another_thread_plays(walk, monkeypatch):
     walks = {"unlink rows": solver._unlink_rows,
              "forget cells": lambda generations: solver._forget_cells(generations, 3)}
     assert _walk_while_another_thread_writes(walks[walk], cache) is None
+
+
+def test_a_cell_noted_during_the_walk_waits_for_the_next_walk(monkeypatch):
+    """A cell another thread's turnover notes while the rows are walked is not among
+    those walked for: it stays noted for the next walk (forgetting it unwalked left rows
+    holding a dropped cell, a leak), and those walked for are forgotten."""
+    walked, late = ((1,), (), ()), ((2,), (), ())
+    dropped = [{} for _ in range(20)]
+    dropped[3][id(walked)] = walked
+
+    class Rows(Generations):
+        def values(self):  # the walk's copy of the rows: another thread notes a cell
+            dropped[3][id(late)] = late
+            return super().values()
+
+    rows: Generations = Rows(100)
+    holding_walked, holding_late = [None] * 20, [None] * 20
+    holding_walked[3], holding_late[3] = walked, late
+    rows[1], rows[2] = holding_walked, holding_late
+    monkeypatch.setattr(solver, "_DROPPED", dropped)
+    monkeypatch.setattr(solver, "CELL_ROWS", rows)
+    solver.forget_dropped_cells()
+    assert holding_walked[3] is None and holding_late[3] is late
+    assert dropped[3] == {id(late): late}  # waits for the next walk
+    solver.forget_dropped_cells()
+    assert holding_late[3] is None and dropped[3] == {}

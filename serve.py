@@ -35,6 +35,10 @@ async def _browser_opened(_app: Any) -> AsyncIterator[None]:
         address = server_util.get_url(config.get_option("browser.serverAddress"))
         asyncio.get_running_loop().call_soon(cli_util.open_browser, address)
     yield
+    # Ctrl+C ends with the command line's own "Aborted!" under it (uvicorn hands the
+    # signal on once it has shut down): a family should read first that nothing is lost.
+    print("\n  Escoba has stopped. Everything played is saved.",
+          flush=True)
 
 
 app = st.App(HERE / "app.py", lifespan=_browser_opened,

@@ -17,6 +17,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -133,8 +134,9 @@ def test_everything_else_passes_untouched() -> None:
 def test_make_run_opens_the_app_in_the_browser_and_asks_for_no_email(tmp_path: Path) -> None:
     """``streamlit run serve.py`` on a computer with a screen (not headless, as ``make
     run``): the browser is opened at the app's address (an ``st.App`` does not do it by
-    itself), and the terminal asks for no e-mail address (Streamlit's first-run prompt,
-    off in .streamlit/config.toml). Headless, as a server: no browser."""
+    itself), the terminal asks for no e-mail address (Streamlit's first-run prompt, off
+    in .streamlit/config.toml), and Ctrl+C ends it saying nothing is lost. Headless, as a
+    server: no browser, and stopping it says the same."""
     from deploy.replicas import stop, wait_healthy
     from tests.conftest import free_port
 
@@ -162,9 +164,15 @@ def test_make_run_opens_the_app_in_the_browser_and_asks_for_no_email(tmp_path: P
                 while not opened.exists() and time.monotonic() < deadline:
                     time.sleep(0.1)
                 assert opened.read_text().split() == [f"http://localhost:{port}"]
+                proc.send_signal(signal.SIGINT)  # Ctrl+C in the family's terminal
+                proc.wait(timeout=20)
         finally:
             stop(proc)
-        assert "mail" not in log.read_text().lower()
+        printed = log.read_text()
+        assert "mail" not in printed.lower()
+        # Stopped (Ctrl+C, or the service's SIGTERM): said plainly, before the command
+        # line's own "Aborted!", that nothing is lost.
+        assert "Escoba has stopped. Everything played is saved." in printed
     assert len(opened.read_text().split()) == 1  # the headless server opened nothing
 
 

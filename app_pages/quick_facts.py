@@ -11,7 +11,7 @@ import streamlit as st
 from puzzles import CAPTURE_SUMS, LEVELS
 from puzzles.practice import for_me_quick_facts, quick_facts_set
 from trainer.i18n import t
-from trainer.practice_sessions import QuickRound
+from trainer.practice_sessions import PuzzleKeeper, QuickRound
 from trainer.storage import SlotProgress
 from ui.errors import friendly_fragment, safe_callback, show_error_flash
 from ui.layout import require_profile, show_flash
@@ -63,7 +63,7 @@ def _resume_after_restart() -> None:
     unfinished comes back with its choices and the answers given."""
     if KEY in st.session_state:
         return
-    data = storage().puzzle_progress(profile.id, SLOT)
+    data = PuzzleKeeper(storage(), profile.id, SLOT).saved()
     rnd = QuickRound.resume(data) if data is not None else None
     if rnd is None or rnd.mode not in MODES or rnd.capture_sum not in CAPTURE_SUMS:
         return
@@ -89,7 +89,7 @@ def _round() -> None:
     if rnd is None or (rnd.mode, rnd.capture_sum) != (mode, capture_sum):
         if rnd is not None and rnd.values and not rnd.done:
             # Left for another choice: a reload must not bring the old round back.
-            storage().clear_puzzle_progress(profile.id, SLOT)
+            PuzzleKeeper(storage(), profile.id, SLOT).clear()
         rnd = _new_round(mode, capture_sum)
         st.session_state[KEY] = rnd
     show_quick_round(rnd, on_answer=_answer, on_again=_again)

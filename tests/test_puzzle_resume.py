@@ -64,26 +64,39 @@ def test_a_broken_saved_puzzle_is_not_resumed() -> None:
         assert PuzzleSession.resume(data) is None
 
 
+def _on_page(page: str, choice: str, value: str):
+    """A new child's app on ``page`` with the choice ``choice`` set to ``value``; its
+    profile's id."""
+    at = create_profile(new_app(), "Ana")
+    at.switch_page(f"app_pages/{page}.py").run()
+    at.segmented_control(key=choice).set_value(value).run()
+    return at, int(at.query_params["p"])
+
+
+def _opened_again(page: str, pid: int, *, restart: bool):
+    """``page`` opened anew for the profile ``pid``: a new session (a reload, another
+    tab), and with ``restart`` a new process too (nothing of its caches is left)."""
+    if restart:
+        st.cache_resource.clear()
+        st.cache_data.clear()
+    fresh = new_app(query={"p": str(pid)})
+    fresh.switch_page(f"app_pages/{page}.py").run()
+    assert_ok(fresh)
+    return fresh
+
+
 @pytest.mark.usefixtures("fresh_app")
 def test_the_puzzles_page_resumes_the_unfinished_puzzle_after_a_restart() -> None:
     from ui.session import storage
 
-    at = create_profile(new_app(), "Ana")
-    pid = int(at.query_params["p"])
-    at.switch_page("app_pages/puzzles.py").run()
-    at.segmented_control(key="pz_mode").set_value("captures").run()
+    at, pid = _on_page("puzzles", "pz_mode", "captures")
     at.session_state["pz_current"] = (("captures", 1, 15), _example(), [])
     at.run()
     at.pills(key="pz_table").set_value(["8e"]).run()
     at.button(key="pz_add").click().run()
     assert_ok(at)
     assert at.session_state["pz_state"].items == [{"card": "7o", "take": ["8e"]}]
-    # The app restarts: nothing of the session or the process is left.
-    st.cache_resource.clear()
-    st.cache_data.clear()
-    fresh = new_app(query={"p": str(pid)})
-    fresh.switch_page("app_pages/puzzles.py").run()
-    assert_ok(fresh)
+    fresh = _opened_again("puzzles", pid, restart=True)
     state = fresh.session_state["pz_state"]
     assert state.puzzle.id == _example().id and state.items == [{"card": "7o", "take": ["8e"]}]
     assert fresh.segmented_control(key="pz_mode").value == "captures"  # the choice too
@@ -185,10 +198,7 @@ def test_an_answer_and_the_rounds_place_are_written_together(tmp_path) -> None:
 def test_quick_facts_resumes_the_round_after_a_reload_or_a_restart() -> None:
     from ui.session import storage
 
-    at = create_profile(new_app(), "Ana")
-    pid = int(at.query_params["p"])
-    at.switch_page("app_pages/quick_facts.py").run()
-    at.segmented_control(key="qf_mode").set_value("3").run()
+    at, pid = _on_page("quick_facts", "qf_mode", "3")
     rnd = at.session_state["qf_round"]
     assert rnd.mode == "3"
     at.button(key=f"qf_n_{rnd.puzzles[0].solutions[0].value}").click().run()
@@ -196,12 +206,7 @@ def test_quick_facts_resumes_the_round_after_a_reload_or_a_restart() -> None:
     assert_ok(at)
     # A reload is a new session of the same process; a restart loses the process too.
     for restart in (False, True):
-        if restart:
-            st.cache_resource.clear()
-            st.cache_data.clear()
-        fresh = new_app(query={"p": str(pid)})
-        fresh.switch_page("app_pages/quick_facts.py").run()
-        assert_ok(fresh)
+        fresh = _opened_again("quick_facts", pid, restart=restart)
         again = fresh.session_state["qf_round"]
         assert [p.id for p in again.puzzles] == [p.id for p in rnd.puzzles]
         assert again.index == 2 and again.right == 1
@@ -225,9 +230,7 @@ def test_quick_facts_resumes_the_round_after_a_reload_or_a_restart() -> None:
 def test_a_round_left_for_another_choice_is_not_brought_back() -> None:
     from ui.session import storage
 
-    at = create_profile(new_app(), "Ana")
-    pid = int(at.query_params["p"])
-    at.switch_page("app_pages/quick_facts.py").run()
+    at, pid = _on_page("quick_facts", "qf_mode", "for-me")
     first = at.session_state["qf_round"]
     at.button(key=f"qf_n_{first.puzzles[0].solutions[0].value}").click().run()
     assert storage().puzzle_progress(pid, "qf") is not None

@@ -211,7 +211,9 @@ class PuzzleSession(_KeptOnlyIfSaved):
 class PuzzleKeeper:
     """One page slot's unfinished puzzle in the database, for one child (issue 25: a
     restart lost the sets found, the "for me" puzzle and the choices). ``extra`` is
-    what the page needs to draw that puzzle again (its choices, its targets)."""
+    what the page needs to draw that puzzle again (its choices, its targets). Quick
+    facts' slot holds a :meth:`QuickRound.progress`, written with each answer's attempt
+    (``record_attempt(..., progress=...)``); read and cleared here."""
 
     def __init__(self, storage: Any, profile_id: int, slot: str,
                  extra: dict[str, Any] | None = None) -> None:

@@ -123,6 +123,20 @@ def test_a_round_is_answered_on_the_page_and_each_answer_saved(server, browser_t
             assert feedback.strip() == expected, (feedback, expected)
             # Saved as it was given: one row a question, the double tap too.
             assert _answers(db, profile) == [(json.dumps([v]), ok) for v, ok in given]
+            if number == 2:
+                # A reload mid-round (a finger on the browser's refresh, a tablet's
+                # browser opened again): the same round at the same question, the last
+                # answer's word with it, nothing answered twice.
+                next_asked = question.inner_text()
+                page.reload()
+                question.wait_for()
+                _wait_idle(page)
+                assert question.inner_text() == next_asked
+                assert page.locator(".qf-progress").inner_text() == t(
+                    "qf_progress", n=4, total=5)
+                assert page.locator("[data-testid=qf-feedback] .qf-said-text").inner_text(
+                    ).strip() == expected
+                assert _answers(db, profile) == [(json.dumps([v]), ok) for v, ok in given]
             if number == 0:
                 page.screenshot(path=str(_artifact("32-quick-round-answered.png")))
                 # The feedback's 🔊 says it as a voice needs it.

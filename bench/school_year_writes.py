@@ -4,7 +4,8 @@ On a year made by ``bench/school_year.py`` (SQLite file or a throwaway PostgreSQ
 database): a quick fact recorded by a pupil of the class (``record_attempt``, wall ms,
 the median of 40 after 5), then a *weakest facts* assignment made for the class (wall ms,
 and of it the part inside its transaction, when the class's writers wait), both on the
-evening after the year's last school day (the app's clock, ``ESCOBA_NOW``). ``--root``
+evening after the year's last school day (the app's clock, ``ESCOBA_NOW``); beside it,
+in turn, the same answer with Quick facts' round kept in its transaction. ``--root``
 runs another tree's code (a baseline exported to a scratch directory) on its own year::
 
     .venv/bin/python bench/school_year_writes.py --database /tmp/w.db
@@ -52,15 +53,22 @@ def measure(database: str, days: int, seed: int) -> dict[str, Any]:
         room = Classroom(store, TeacherAuth(store).sign_in(*TEACHER))
         puzzle = quick_fact([8])
 
-        def answer() -> float:
+        place = _round_place(puzzle)
+
+        def answer(with_place: bool = False) -> float:
             attempt = Attempt.of(puzzle, check(puzzle, 7), 2.5, [7], "quick", year.last_day)
+            kept = {"progress": place} if with_place else {}
             began = time.perf_counter()
-            store.record_attempt(year.pupils[0], attempt)
+            store.record_attempt(year.pupils[0], attempt, **kept)
             return (time.perf_counter() - began) * 1000
 
         for _ in range(5):
             answer()
-        answers = [answer() for _ in range(40)]
+        answers, placed = [], []
+        for _ in range(40):  # side by side: one of each in turn
+            answers.append(answer())
+            if place is not None:
+                placed.append(answer(with_place=True))
         inside: list[float] = []
         real = store.transaction
 
@@ -78,9 +86,26 @@ def measure(database: str, days: int, seed: int) -> dict[str, Any]:
         store.transaction = real  # type: ignore[method-assign]
         store.engine.dispose()
     return {"answer_ms": round(statistics.median(answers), 2),
+            # Quick facts' round kept with the answer, in its transaction (this tree's
+            # code only: None for a tree without it).
+            "answer_with_round_place_ms": round(statistics.median(placed), 2) if placed
+            else None,
             "weakest_assignment_ms": round(made, 1),
             "in_transaction_ms": [round(ms, 1) for ms in inside],
             "written_seconds": year.written["seconds"]}
+
+
+def _round_place(puzzle: Any) -> Any:
+    """What Quick facts keeps with an answer (a round of five, one answered), or None
+    where the tree's ``record_attempt`` keeps nothing with it."""
+    try:
+        from trainer.practice_sessions import QuickRound
+        from trainer.storage import SlotProgress
+    except ImportError:
+        return None
+    rnd = QuickRound("for-me", 15, [puzzle] * 5)
+    rnd.answer(7)
+    return SlotProgress("qf", puzzle.id, rnd.progress())
 
 
 def main() -> None:

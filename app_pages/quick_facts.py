@@ -39,12 +39,12 @@ def _new_round(mode: str, capture_sum: int) -> QuickRound:
 
 
 @safe_callback
-def _answer(value: int) -> None:
+def _answer(value: int, heard: float = 0.0) -> None:
     rnd: QuickRound | None = st.session_state.get(KEY)
     if rnd is None:
         return
     with rnd.kept_only_if_saved():  # an answer not saved is not shown as given
-        answered = rnd.answer(value)
+        answered = rnd.answer(value, heard)
         if answered is not None:
             puzzle, result, seconds = answered
             # The round's place is kept with the answer: a reload, a restart or the

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 
 import pytest
 import sqlalchemy as sa
@@ -39,6 +40,18 @@ def _answers(db, profile: int) -> list[tuple[str, bool]]:
         return [(answer, bool(correct)) for answer, correct in conn.exec_driver_sql(
             "SELECT answer, correct FROM attempts WHERE mode = 'quick' AND profile_id = ?"
             " ORDER BY id", (profile,))]
+
+
+def _last_seconds(db, profile: int) -> float:
+    """The time saved with the profile's last quick fact."""
+    with sa.create_engine(f"sqlite:///{db}").connect() as conn:
+        return float(conn.exec_driver_sql(
+            "SELECT seconds FROM attempts WHERE profile_id = ? ORDER BY id DESC LIMIT 1",
+            (profile,)).scalar())
+
+
+def _played(page) -> list[str]:
+    return page.evaluate("() => window.__escobaVoice.played.slice()")
 
 
 def _spoken(page) -> list[str]:
@@ -83,6 +96,11 @@ def test_a_round_is_answered_on_the_page_and_each_answer_saved(server, browser_t
             value = 15 - shown if number % 2 == 0 else (15 - shown) % 10 + 1  # right, wrong
             tap = page.locator(f".qf-n[data-n='{value}']")
             pad_top = page.locator(".qf-n[data-n='1']").bounding_box()["y"]
+            played, spoken = len(_played(page)), len(_spoken(page))
+            if number == 3:
+                # The voice will be speaking the correction for a while (the stub's
+                # synthesiser says so until told otherwise).
+                page.evaluate("() => { window.speechSynthesis.speaking = true; }")
             if number == 0:
                 # A second tap before the first's answer came back (a finger sliding to
                 # the next number): one answer, the first.
@@ -121,6 +139,28 @@ def test_a_round_is_answered_on_the_page_and_each_answer_saved(server, browser_t
                         t("qf_wrong", expr=expr, value=value, total=shown + value, sum=15,
                           right=15 - shown))
             assert feedback.strip() == expected, (feedback, expected)
+            # Heard as well as seen: a right answer chimes and says nothing by itself
+            # (the next question waits, timed); a wrong one sounds softly and its
+            # correction is said; the round's end sounds a star and is said.
+            cue = "star" if number == 4 else "capture" if right else "wrong"
+            page.wait_for_function("(n) => window.__escobaVoice.played.length > n",
+                                   arg=played)
+            assert _played(page)[played:] == [cue]
+            said_now = ([] if right else [speakable(expected)]) + (
+                [speakable(t("qf_round_done", right=3, total=5))] if number == 4 else [])
+            if said_now:
+                page.wait_for_function("(n) => window.__speech.spoken.length >= n",
+                                       arg=spoken + len(said_now))
+            # ('' is the silent word a first touch says, so that iOS speaks later.)
+            assert [x for x in _spoken(page)[spoken:] if x] == said_now
+            if number == 3:
+                shown_at = time.monotonic()  # the last question is on screen
+                page.wait_for_timeout(2000)  # the correction being said
+                page.evaluate("() => { window.speechSynthesis.speaking = false; }")
+            if number == 4:
+                # The time saved for the last question leaves out the voice's 2 s.
+                took = time.monotonic() - shown_at
+                assert took > 2.0 and _last_seconds(db, profile) < took - 1.5, took
             # Saved as it was given: one row a question, the double tap too.
             assert _answers(db, profile) == [(json.dumps([v]), ok) for v, ok in given]
             if number == 2:

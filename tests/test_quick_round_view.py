@@ -17,9 +17,33 @@ def _round() -> QuickRound:
 
 def test_a_tap_for_the_question_on_screen_is_its_number() -> None:
     rnd = _round()
-    assert _tapped(rnd, {"round": rnd.token, "index": 0, "value": 7}) == 7
+    assert _tapped(rnd, {"round": rnd.token, "index": 0, "value": 7}) == (7, 0.0)
     rnd.answer(7)
-    assert _tapped(rnd, {"round": rnd.token, "index": 1, "value": 10}) == 10
+    assert _tapped(rnd, {"round": rnd.token, "index": 1, "value": 10}) == (10, 0.0)
+
+
+@pytest.mark.parametrize(("heard", "seconds"), [
+    (2500, 2.5), (0, 0.0), (15_000, 15.0), (812.5, 0.8125),
+    # The voice's time is a help, never a reason to refuse the answer: anything else
+    # counts as no voice at all.
+    (-1, 0.0), (15_001, 0.0), ("2500", 0.0), (None, 0.0), (True, 0.0), ([2500], 0.0),
+])
+def test_a_tap_says_how_long_the_voice_spoke_while_the_question_waited(heard, seconds) -> None:
+    rnd = _round()
+    raw = {"round": rnd.token, "index": 0, "value": 7, "heard": heard}
+    assert _tapped(rnd, raw) == (7, seconds)
+
+
+def test_the_voices_time_is_taken_off_the_answers() -> None:
+    """A wrong answer's correction said by itself (about 3 s) is the voice's time, not
+    the child's: the next answer's seconds leave it out, never below 0."""
+    now = [100.0]
+    rnd = QuickRound("1", 15, quick_facts_set(1, 5, 7, 15), clock=lambda: now[0])
+    for heard, expected in ((0.0, 4.0), (3.0, 1.0), (9.0, 0.0)):
+        rnd.shown()
+        now[0] += 4.0
+        _, _, seconds = rnd.answer(1, heard)
+        assert seconds == expected
 
 
 @pytest.mark.parametrize("raw", [

@@ -291,14 +291,16 @@ class QuickRound(_KeptOnlyIfSaved):
             self._shown_for, self._shown_at = self.index, self._clock()
         return self.current
 
-    def answer(self, value: int) -> tuple[Puzzle, CheckResult, float] | None:
+    def answer(self, value: int, heard: float = 0.0) -> tuple[Puzzle, CheckResult, float] | None:
         """The child tapped ``value``: (puzzle, result, seconds), or ``None`` when the
-        round is over. The feedback says the whole sum, right or wrong."""
+        round is over. The feedback says the whole sum, right or wrong. ``heard``: the
+        seconds the voice spoke while this question waited (the last answer's
+        correction, said by itself), taken off its time: the child's, not the voice's."""
         puzzle = self.current
         if puzzle is None:
             return None
-        seconds = round(self._clock() - self._shown_at, 2) if self._shown_for == self.index \
-            else 0.0
+        waited = self._clock() - self._shown_at if self._shown_for == self.index else 0.0
+        seconds = round(max(0.0, waited - max(0.0, heard)), 2)
         result = check(puzzle, value)
         expr = " + ".join(str(a) for a in puzzle.addends)
         if result.solved:

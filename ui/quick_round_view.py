@@ -59,6 +59,9 @@ KEY_READY = "qf_round_ok"
 _TAPS = "qf_round_taps"
 #: A number the pad offers (1-10).
 _NUMBERS = range(1, 11)
+#: The longest a voice is taken to have spoken while a question waited, in ms (the
+#: browser stops counting at 15 s).
+_HEARD_MS = 15_000
 
 
 def quick_round_loaded() -> bool:
@@ -66,23 +69,30 @@ def quick_round_loaded() -> bool:
     return bool(st.session_state.get(KEY_READY))
 
 
-def _tapped(rnd: QuickRound, raw: Any) -> int | None:
-    """The number of a tap meant for the question on screen, else ``None`` (a tap for
-    a question already answered, another round's, or anything malformed: nothing)."""
+def _tapped(rnd: QuickRound, raw: Any) -> tuple[int, float] | None:
+    """The number of a tap meant for the question on screen and the seconds the voice
+    spoke while it waited (the last answer's correction), else ``None`` (a tap for a
+    question already answered, another round's, or anything malformed: nothing)."""
     if not isinstance(raw, dict):
         return None
     value, index = raw.get("value"), raw.get("index")
     if raw.get("round") != rnd.token or type(index) is not int or index != rnd.index:
         return None
-    return value if type(value) is int and value in _NUMBERS else None
+    if type(value) is not int or value not in _NUMBERS:
+        return None
+    heard = raw.get("heard", 0)
+    if type(heard) not in (int, float) or not 0 <= heard <= _HEARD_MS:
+        heard = 0  # a voice's time, or nothing: never a reason to refuse the answer
+    return value, heard / 1000
 
 
 def _data(rnd: QuickRound, puzzle: Puzzle | None) -> dict[str, Any]:
     """What the component draws, every word already in the child's language."""
     deck = deck_of()
+    voice = voice_settings()
     data: dict[str, Any] = {
         "round": rnd.token, "index": rnd.index, "answered": len(rnd.results),
-        "sound": voice_settings().sound, "lang": lang_tag(current_language()),
+        "sound": voice.sound, "auto": voice.read_aloud, "lang": lang_tag(current_language()),
         "listen": t("speech.listen"), "feedback": None, "done": None, "question": None,
         "intro": t("qf_intro"),
         "ready": quick_round_loaded(), "taps": st.session_state.get(_TAPS, 0),
@@ -118,12 +128,13 @@ def _asked(rnd: QuickRound, puzzle: Puzzle) -> str:
     return f"{t('qf_intro')} {asked}" if rnd.index == 0 else asked
 
 
-def show_quick_round(rnd: QuickRound, *, on_answer: Callable[[int], None],
+def show_quick_round(rnd: QuickRound, *, on_answer: Callable[..., None],
                      on_again: Callable[[], None]) -> None:
     """Draw the round: the component, and (until it has drawn in this session) the
-    same round in Streamlit's elements. ``on_answer(n)``: a number tapped for the
-    question on screen; ``on_again()``: "Another round". Both run as callbacks, before
-    the part draws again."""
+    same round in Streamlit's elements. ``on_answer(n, heard)``: a number tapped for the
+    question on screen, and the seconds the voice spoke while it waited (``heard`` is
+    left out by the fallback's buttons: nothing speaks there by itself); ``on_again()``:
+    "Another round". Both run as callbacks, before the part draws again."""
     puzzle = rnd.shown()  # the question's clock starts as it is drawn
 
     def _taken() -> None:
@@ -132,9 +143,9 @@ def show_quick_round(rnd: QuickRound, *, on_answer: Callable[[int], None],
     @safe_callback
     def _answer() -> None:
         _taken()  # first: whatever follows, the pad is given back
-        value = _tapped(rnd, component_state(COMPONENT_KEY, "answer"))
-        if value is not None:
-            on_answer(value)
+        tapped = _tapped(rnd, component_state(COMPONENT_KEY, "answer"))
+        if tapped is not None:
+            on_answer(*tapped)
 
     @safe_callback
     def _again() -> None:

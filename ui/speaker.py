@@ -6,7 +6,9 @@ the sounds (``ui/board_assets/voice.js``). This module adds the ``speech`` part 
 board's data (:func:`board_speech`, :func:`lesson_speech`) and keeps the two settings:
 
 - ``read_aloud``: a lesson and a puzzle read their goal (and what a try did) aloud by
-  themselves (quick facts do not: their answers are timed). On for
+  themselves. Quick facts do not read their questions (their answers are timed); they
+  say a wrong answer's correction and the round's end, and the voice's time is taken
+  off the next answer's (ui/board_assets/quick_round.js). On for
   a profile made on this device; for a pupil of a class the teacher decides (quiet
   unless the teacher turned it on).
 - ``sound``: the mute switch (Settings and the board): off, nothing is said or played by

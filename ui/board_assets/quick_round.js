@@ -7,7 +7,8 @@
 // ``answer`` trigger with the question it answers ({round, index, value}): Python judges
 // and records it, and its run draws only this element again. A second tap before that
 // answer comes back is not sent (the pad waits), and a tap meant for a question already
-// answered is refused by Python (the index no longer matches). Nothing is judged here.
+// answered is refused by Python (the index no longer matches). Nothing is judged here:
+// the answer that comes back is heard as well as seen (qfCue).
 
 const QF_STATE = new WeakMap();
 // A number tapped this soon after the last one is that tap's double, not an answer: no
@@ -52,6 +53,53 @@ function qfStatus(root, feedback, intro) {
   said.replaceChildren(...(feedback ? [qfEl("span", "qf-said-text", feedback.text),
                                        qfSpeakSlot(feedback.said)]
                                      : [qfEl("span", "qf-said-text", intro || "\u00a0")]));
+}
+
+// Milliseconds the voice spoke while the question on screen waited (the correction of
+// the answer before it): sent with the answer, so that the fact's time counts the child,
+// not the voice (Python takes them off).
+function qfHeard(st, now) {
+  if (st.voiceFrom === null) return 0;
+  const end = Math.min(st.voiceTo ?? now, now);
+  return Math.max(0, Math.round(end - Math.max(st.voiceFrom, st.questionAt)));
+}
+
+// When the voice has finished (or after 15 s, whatever it says): polled, as an
+// utterance's own end event is not fired by every browser.
+function qfVoiceEnd(st) {
+  clearInterval(st.voicePoll);
+  const began = performance.now();
+  st.voicePoll = setInterval(() => {
+    const synth = window.speechSynthesis;
+    const now = performance.now();
+    if (!synth || !(synth.speaking || synth.pending) || now - began > 15000) {
+      st.voiceTo = now;
+      clearInterval(st.voicePoll);
+    }
+  }, 100);
+}
+
+// An answer of this page came back: heard as well as seen (a child who reads slowly
+// knew only by the box's colour). A right one chimes; a wrong one sounds softly and,
+// when goals are read aloud (``auto``), its correction is said ("6 plus 9 makes 15");
+// the round's end sounds a star and is said. Not for a screen drawn anew (a reload),
+// which only shows where the round is.
+function qfCue(st, data) {
+  const fb = data.feedback;
+  const texts = [];
+  if (fb && fb.kind !== "success") texts.push(fb.said);
+  if (data.done) {
+    voicePlay("star");
+    texts.push(data.done.said);
+  } else if (fb) {
+    voicePlay(fb.kind === "success" ? "capture" : "wrong");
+  }
+  if (!texts.length || !data.auto || !VOICE.sound || voiceHas(data.lang) !== "yes" ||
+      !voiceUnlocked()) return;
+  voiceSay(texts, data.lang);
+  st.voiceFrom = performance.now();
+  st.voiceTo = null;
+  qfVoiceEnd(st);
 }
 
 function qfRender(root, data) {
@@ -121,7 +169,8 @@ function qfBind(root, st) {
       qfBusy(root, st, true);
       n.classList.add("qf-sent");
       n.setAttribute("aria-pressed", "true");
-      st.send("answer", { round: st.data.round, index: st.data.index, value: Number(n.dataset.n) });
+      st.send("answer", { round: st.data.round, index: st.data.index, value: Number(n.dataset.n),
+                          heard: qfHeard(st, now) });
       return;
     }
     if (e.target.closest(".qf-again")) {
@@ -149,7 +198,8 @@ export default function (component) {
   let st = QF_STATE.get(root);
   if (!st) {
     st = { shown: null, tappedAt: -Infinity, answered: null, busy: false, busyTimer: null,
-           readyFor: null };
+           readyFor: null, count: null, questionAt: 0, voiceFrom: null, voiceTo: null,
+           voicePoll: null };
     QF_STATE.set(root, st);
     qfBind(root, st);
     const redraw = () => {
@@ -168,8 +218,17 @@ export default function (component) {
   const shown = JSON.stringify([data.round, data.index, data.answered, !!data.done]);
   const answered = JSON.stringify([data.session, data.taps, shown]);
   if (st.shown !== shown) {
+    // The answer just given, of this round, on this page (not a reload's first draw).
+    const answeredHere = st.count !== null && st.count.round === data.round &&
+      data.answered === st.count.answered + 1;
     st.shown = shown;
+    st.count = { round: data.round, answered: data.answered };
     qfRender(root, data);
+    st.questionAt = performance.now();
+    st.voiceFrom = null;
+    st.voiceTo = null;
+    clearInterval(st.voicePoll);
+    if (answeredHere) qfCue(st, data);
   } else {
     qfSpeakers(root);  // the mute switch may have moved
   }

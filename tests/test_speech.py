@@ -252,3 +252,17 @@ def test_a_word_kept_in_brackets_is_not_said_twice(lang: str, domain: str) -> No
 ])
 def test_the_bracket_beside_a_game_word_is_said_once(lang: str, text: str, said: str) -> None:
     assert speakable(text, lang) == said
+
+
+def test_the_as_is_said_as_the_card_and_the_english_word_left_alone() -> None:
+    """"Tap the As" was said "tap the as" (the English word): the card is "ace" to an
+    English voice (found trying the lessons as a child), while "as" stays a word."""
+    assert speakable("Your turn: tap the As. It is worth 1.", "en") == (
+        "Your turn: tap the ace. It is worth 1.")
+    assert speakable("an As 16, a 5 15", "en") == "an ace 16, a 5 15"
+    assert speakable("Take as many as you can. As you see.", "en") == (
+        "Take as many as you can. As you see.")
+    assert "Ass" in speakable("Tippe auf das As.", "de")
+    assert speakable("Toca el As.", "es") == "Toca el As."
+    said = [spoken_message(goal, "en", deck) for _, _, goal, deck in _every_goal()]
+    assert not [s for s in said if re.search(r"\bAs\b", s)]

@@ -57,9 +57,18 @@ GAME_WORDS: tuple[tuple[str, str], ...] = (
     ("oros", "speech.word.oros"), ("copas", "speech.word.copas"),
     ("espadas", "speech.word.espadas"), ("bastos", "speech.word.bastos"),
     ("Sota", "speech.word.sota"), ("Caballo", "speech.word.caballo"), ("Rey", "speech.word.rey"),
+    ("As", "speech.word.as"),
     ("setenta", "speech.word.setenta"), ("primera", "speech.word.primera"),
     ("renuncio", "speech.word.renuncio"),
 )
+#: How a game word is found when its case is not enough: "As" is the card inside a
+#: sentence ("tap the As", "an As 16", "(As)", "你有As吗") or named at its start ("As: the one",
+#: "As = 16", "As de oros"); "as" is an English word ("as many as"), and so is a
+#: sentence's first "As" ("As you see").
+_FOUND_AS_WRITTEN = {
+    "As": r"(?:(?:(?<=[^.!?\s]\s)|(?<=[(“\"«（\u2e80-\u9fff]))As(?![A-Za-z])"
+          r"|(?<![A-Za-z])As(?=\s*[:=]|\s+de\s))",
+}
 
 #: Not inside a word or a number ("x2", "1.5"); a Chinese character before it is not a
 #: word of the sum ("1 加 9和2 + 8": Chinese has no space before a list's last fact).
@@ -133,7 +142,9 @@ def _game_words(lang: str) -> tuple[tuple[re.Pattern[str], str], ...]:
     for word, key in GAME_WORDS:
         said = t(key, lang)
         if said != word:
-            found = re.compile(rf"¡?(?<![A-Za-z]){re.escape(word)}(?![A-Za-z])!?", re.IGNORECASE)
+            found = (re.compile(_FOUND_AS_WRITTEN[word]) if word in _FOUND_AS_WRITTEN else
+                     re.compile(rf"¡?(?<![A-Za-z]){re.escape(word)}(?![A-Za-z])!?",
+                                re.IGNORECASE))
             words.append((found, said))
     return tuple(words)
 

@@ -888,7 +888,7 @@ def test_facts_weakest_and_lesson_assignments(sq: Storage) -> None:
     room.create_assignment(info.id, "weakest", {"count": 3})
     lesson = room.create_assignment(info.id, "lesson", {"stage": "values"})
     assert facts.spec == {"facts": ["2+4", "3+5", "15-8"], "capture_sum": 15}
-    assert describe(facts, "en") == "Quick facts: 2 + 4, 3 + 5, 8 + ? = 15"
+    assert describe(facts, "en") == "Quick facts: 2 + 4 + ? = 15, 3 + 5 + ? = 15, 8 + ? = 15"
     # One fact per question: 7 + 8 is asked "7 + ? = 15", as 15 - 7 is (a teacher's
     # pupils were asked it twice, one answer counting for both).
     once = check_assignment("facts", {"facts": ["15-7", "8+7", "3+5"]}, 15)
@@ -897,15 +897,21 @@ def test_facts_weakest_and_lesson_assignments(sq: Storage) -> None:
     weak = tasks["weakest"]
     assert weak.facts == ("15-9", "6+9", "15-5"), weak.facts  # wrong twice each; then new
     assert [p.id for p in task_puzzles(weak)][0] == quick_fact_for("15-9").id
-    # After: 3 + 5 + ? = 15 right exercises 3+5 and 15-8 (and 7+8); 2+4 still open.
+    # After: 3 + 5 + ? = 15 right is 3+5's question; it exercises 15-8 too (3 + 5 = 8,
+    # then 7), but an answer counts for the fact whose question it is: one answer
+    # counted for two facts (a wrong one against both; found trying it as a teacher).
     put(sq, lola, fact_quick("3+5", True, 2.0, NOON), _at(lesson, seconds=1))
     put(sq, lola, fact_quick("15-9", False, 2.0, NOON), _at(lesson, seconds=2))
     tasks = {task.assignment.kind: task for task in pupil_tasks(sq, lola, TODAY)}
     chosen = tasks["facts"]
-    assert (chosen.done, chosen.total, chosen.facts_left) == (2, 3, ("2+4",))
-    assert task_puzzles(chosen)[0].id == quick_fact_for("2+4").id  # the one left comes first
+    assert (chosen.done, chosen.total, chosen.facts_left) == (1, 3, ("2+4", "15-8"))
+    assert task_puzzles(chosen)[0].id == quick_fact_for("2+4").id  # the ones left come first
     assert tasks["weakest"].facts == weak.facts  # chosen before: they do not move
-    assert (tasks["weakest"].done, tasks["weakest"].right) == (2, 0)  # 9 + ? = 15 wrong again
+    # 9 + ? = 15 wrong again: 15-9's question (it exercises 6+9 too: not counted for it).
+    assert (tasks["weakest"].done, tasks["weakest"].right) == (1, 0)
+    put(sq, lola, fact_quick("15-8", True, 2.0, NOON), _at(lesson, seconds=3))
+    chosen = {task.assignment.kind: task for task in pupil_tasks(sq, lola, TODAY)}["facts"]
+    assert (chosen.done, chosen.right, chosen.facts_left) == (2, 2, ("2+4",))
     stage = load_stages()[0]
     for key in stage.level_keys:
         sq.record_lesson(lola, "values", key, 2, 3)
@@ -1313,8 +1319,12 @@ def test_a_scopa_puzzle_set_is_described_without_a_sum() -> None:
 # -- issue 29: the teacher's picker, duplicates, a group's cards as they are ---------------
 
 def test_a_fact_reads_as_the_question_a_child_answers() -> None:
-    assert fact_question("7+8") == "7 + 8 = ?"
-    assert fact_question("15-8") == "8 + ? = 15"  # already a question: not "= ?" twice
+    # The question the child is asked for the fact, as the child will see it.
+    assert fact_question("7+8") == "7 + ? = 15"
+    assert fact_question("15-8") == "8 + ? = 15"
+    assert fact_question("3+4") == "3 + 4 + ? = 15"
+    assert fact_question("4+5", 10) == "4 + 5 + ? = 10"
+    assert fact_question("9+9") == "9 + 9"  # no quick fact asks it
     assert fact_label("7+8") == "7 + 8"  # the grid's and the messages' words stay
 
 

@@ -30,7 +30,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from puzzles.mastery import fact_stats, normalise, weakest_facts
+from puzzles.mastery import fact_stats, weakest_facts
 from puzzles.practice import Attempt, answers_from_rows, askable_facts, quick_fact_for
 from tests.conftest import ROOT
 from tests.test_classroom import fact_quick, put, teacher
@@ -178,9 +178,11 @@ def reference_task(assignment: AssignmentRow, attempts: Sequence[Attempt],
     for a in after:
         if a.kind != "quick-facts" or a.capture_sum != spec["capture_sum"]:
             continue
-        exercised = {normalise(f) for f in a.facts}
+        # The question asked, by the addends its id names ("...:custom-3.4"), in any order.
+        asked = sorted(int(n) for n in a.puzzle_id.rsplit("custom-", 1)[1].split("."))
         for fact in facts:
-            if fact in exercised:
+            question = quick_fact_for(fact, spec["capture_sum"])
+            if question is not None and sorted(question.addends) == asked:
                 latest[fact] = a
                 first_day.setdefault(fact, a.day)
                 tried.add(a.id)
@@ -529,6 +531,36 @@ def test_migration_24_keeps_each_facts_last_tries_of_any_kind(make_store) -> Non
                 sa.select(fact_progress.c.profile_id, fact_progress.c.fact,
                           fact_progress.c.recent))} == kept_now
         assert_views_match_the_full_history(Classroom(again, room.session), info.id, days)
+
+
+def test_migration_25_counts_an_answer_for_the_fact_whose_question_it_is(make_store) -> None:
+    """Until migration 25 a quick fact counted for every chosen fact it exercised: a wrong
+    "3 + 4 + ? = 15" was also a wrong "7 + ? = 15" (a teacher saw 2 of 4 right where the
+    child's round said 3). Upgraded, the progress kept is counted again the new way and
+    equals the reference; the facts each pupil had stay."""
+    store = make_store()
+    room = teacher(store)
+    info = room.create_class("3B")
+    (pupil,) = [p.profile_id for p in room.generate_pupils(info.id, 1, "en").added]
+    task = room.create_assignment(info.id, "facts", {"facts": ["15-7", "15-8", "3+4"]})
+    later = task.created_at + timedelta(minutes=1)
+    for n, (fact, right) in enumerate((("15-7", True), ("15-8", True), ("3+4", False))):
+        put(store, pupil, fact_quick(fact, right, 2.0, later), later + timedelta(seconds=n))
+    today = later.date()
+    (now,) = assert_tasks_match_the_full_history(room, info.id, [today])
+    assert (now.pupils[pupil].done, now.pupils[pupil].right) == (3, 2)
+    # The row as the old count kept it: the wrong 3 + 4 + ? also the latest for 15-7.
+    with store.engine.begin() as conn:
+        marks = json.loads(conn.execute(sa.select(assignment_progress.c.marks)).scalar())
+        marks["15-7"][2:] = marks["3+4"][2:]
+        conn.execute(assignment_progress.update().values(marks=json.dumps(marks), tried=4))
+        conn.exec_driver_sql("DELETE FROM schema_version WHERE version >= 25")
+    before = room.assignments(room.snapshot(info.id), today)[0].pupils[pupil]
+    assert (before.tried, before.right) == (4, 1)
+    with upgraded(store) as again:
+        (after,) = assert_tasks_match_the_full_history(Classroom(again, room.session),
+                                                       info.id, [today])
+        assert after == now
 
 
 def test_an_answer_written_as_an_assignment_is_made_counts_once(make_store) -> None:

@@ -36,6 +36,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from lessons import load_stages
+from puzzles.practice import quick_fact_for
 
 from . import clock
 from .classroom_views import (
@@ -132,17 +133,21 @@ def fact_label(fact: str) -> str:
     return fact.replace("+", " + ")
 
 
-def fact_question(fact: str) -> str:
-    """A fact as the question a child answers: ``7+8`` -> ``7 + 8 = ?``, ``15-8`` ->
-    ``8 + ? = 15`` (issue 29: the teacher's picker showed additions without their "= ?")."""
-    label = fact_label(fact)
-    return label if "=" in label else f"{label} = ?"
+def fact_question(fact: str, capture_sum: int = 15) -> str:
+    """A fact as the question a child is asked for it (``quick_fact_for``): ``15-8`` ->
+    ``8 + ? = 15``, ``7+8`` -> ``7 + ? = 15``, ``3+4`` -> ``3 + 4 + ? = 15``. The
+    teacher's picker showed ``3 + 4 = ?`` while the child was asked ``3 + 4 + ? = 15``
+    (found trying it as a teacher); a fact no quick fact asks keeps its label."""
+    puzzle = quick_fact_for(fact, capture_sum)
+    if puzzle is None:
+        return fact_label(fact)
+    return " + ".join(map(str, puzzle.addends)) + f" + ? = {capture_sum}"
 
 
 def say(key: str, params: Mapping[str, Any] | None = None, lang: str | None = None) -> str:
     """A ``classroom`` message in ``lang`` (a refusal, a needs-help reason, a status),
     its parameters worded: a puzzle ``kind`` by its name, a lesson ``stage`` by its
-    title, ``facts`` as a child reads them."""
+    title, ``facts`` as the questions a child is asked for them."""
     values = dict(params or {})
     if "kind" in values:
         values["kind"] = t(f"kind.{values['kind']}", lang, domain=DOMAIN)
@@ -150,7 +155,9 @@ def say(key: str, params: Mapping[str, Any] | None = None, lang: str | None = No
         stage = next((s for s in load_stages() if s.key == values["stage"]), None)
         values["stage"] = t(stage.title, lang, domain="lessons") if stage else values["stage"]
     if "facts" in values and not isinstance(values["facts"], str):
-        values["facts"] = ", ".join(fact_label(f) for f in values["facts"])
+        # As the child is asked them ("3 + 4 + ? = 15", not "3 + 4").
+        total = int(values.get("capture_sum") or 15)
+        values["facts"] = ", ".join(fact_question(f, total) for f in values["facts"])
     if "fact" in values:
         values["fact"] = fact_label(str(values["fact"]))
     return t(key, lang, domain=DOMAIN, **values)

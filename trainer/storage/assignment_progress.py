@@ -36,6 +36,7 @@ time, and each reads after its first write).
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -46,11 +47,11 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from puzzles.mastery import FactStats, fact_stats, normalise
-from puzzles.practice import answers_from_rows, askable_facts, weakest_questions
+from puzzles.practice import answers_from_rows, askable_facts, quick_fact_for, weakest_questions
 
 __all__ = ["COUNTED_KINDS", "TaskTables", "TaskProgress", "Task", "TaskAttempt",
-           "chosen_facts", "build", "fold", "lock_classes", "start_progress", "read_ahead",
-           "boxed_states",
+           "chosen_facts", "build", "fold", "question_facts", "lock_classes", "start_progress",
+           "read_ahead", "boxed_states", "recount_facts",
            "add_to_assignments", "read_progress"]
 
 #: The assignment kinds whose progress comes from attempts (a lesson's from its results).
@@ -155,10 +156,19 @@ def _weakest(task: Task, stats: Mapping[str, FactStats]) -> list[str]:
     return weakest_questions(stats, task.spec["capture_sum"], task.spec["count"])
 
 
+@functools.lru_cache(maxsize=4096)
+def question_facts(fact: str, capture_sum: int) -> frozenset[str] | None:
+    """The facts of the quick question a child is asked for ``fact`` (``quick_fact_for``),
+    as an attempt at it stores them; None where no quick fact asks it."""
+    puzzle = quick_fact_for(fact, capture_sum)
+    return None if puzzle is None else frozenset(normalise(f) for f in puzzle.facts)
+
+
 def fold(task: Task, state: _State, attempt: TaskAttempt) -> bool:
     """Count an attempt made at or after the assignment, if it matches it: a *puzzles*
-    assignment's kind, level and sum; a facts one's quick facts with its sum that exercise
-    one of the pupil's facts. Whether it counted."""
+    assignment's kind, level and sum; a facts one's quick facts with its sum that are the
+    question of one of the pupil's facts (wherever it was asked: the task, Quick facts).
+    Whether it counted."""
     spec = task.spec
     if task.kind == "puzzles":
         if (attempt.kind, attempt.level, attempt.capture_sum) \
@@ -172,8 +182,12 @@ def fold(task: Task, state: _State, attempt: TaskAttempt) -> bool:
         return True
     if attempt.kind != _QUICK or attempt.capture_sum != spec["capture_sum"]:
         return False
-    exercised = {normalise(f) for f in attempt.facts}
-    hit = [f for f in state.facts if f in exercised]
+    # The facts whose question it answered, not every fact it exercised: "3 + 4 + ? = 15"
+    # exercises 15 − 7 too, and one wrong answer to it counted against the task's
+    # "7 + ? = 15" as well (the child's round said 3 of 4 right, the task 2; found trying
+    # it as a teacher).
+    asked = frozenset(normalise(f) for f in attempt.facts)
+    hit = [f for f in state.facts if question_facts(f, spec["capture_sum"]) == asked]
     if not hit:
         return False
     state.tried += 1
@@ -198,6 +212,46 @@ def build(task: Task, attempts: Sequence[TaskAttempt]) -> _State:
         if attempt.created_at >= task.created_at:
             fold(task, state, attempt)
     return state
+
+
+def recount_facts(conn: Connection, t: TaskTables) -> int:
+    """Every pupil's progress on the *facts* and *weakest* assignments counted again from
+    their attempts since each assignment, with the facts they have (a *weakest* one's
+    were chosen when it was made, and stay), in ``conn``'s transaction: for a schema
+    whose answers counted for every fact they exercised (migration 25). The rows
+    counted again."""
+    p, a = t.assignment_progress, t.assignments
+    rows = conn.execute(
+        sa.select(p.c.assignment_id, p.c.profile_id, p.c.facts, a.c.kind, a.c.spec,
+                  a.c.created_at.label("task_created"))
+        .join(a, a.c.id == p.c.assignment_id)
+        .where(a.c.kind.in_(("facts", "weakest")))).all()
+    if not rows:
+        return 0
+    since = min(_aware(r.task_created) for r in rows)
+    attempts = _attempts_of(conn, t, [r.profile_id for r in rows], since)
+    changed: dict[tuple[int, int], _State] = {}
+    for r in rows:
+        task = Task(r.assignment_id, r.kind, json.loads(r.spec), _aware(r.task_created))
+        state = _State(json.loads(r.facts), marks={})
+        for attempt in attempts.get(r.profile_id, ()):
+            if attempt.created_at >= task.created_at:
+                fold(task, state, attempt)
+        changed[(task.id, r.profile_id)] = state
+    _write_states(conn, p, changed)
+    return len(changed)
+
+
+def _write_states(conn: Connection, p: sa.Table,
+                  states: Mapping[tuple[int, int], _State]) -> None:
+    """The progress rows of these (assignment, pupil) pairs updated to their states."""
+    conn.execute(p.update().where((p.c.assignment_id == sa.bindparam("key_task"))
+                                  & (p.c.profile_id == sa.bindparam("key_pupil")))
+                 .values(facts=sa.bindparam("facts"), tried=sa.bindparam("tried"),
+                         solved=sa.bindparam("solved"), stars=sa.bindparam("stars"),
+                         marks=sa.bindparam("marks")),
+                 [{**_values(task_id, pid, state), "key_task": task_id, "key_pupil": pid}
+                  for (task_id, pid), state in states.items()])
 
 
 def _values(task_id: int, profile_id: int, state: _State) -> dict[str, Any]:
@@ -354,13 +408,7 @@ def add_to_assignments(conn: Connection, t: TaskTables, rows: Sequence[Mapping[s
         for task, pid in again:
             changed[(task.id, pid)] = build(task, everything[pid])
     if changed:
-        conn.execute(p.update().where((p.c.assignment_id == sa.bindparam("key_task"))
-                                      & (p.c.profile_id == sa.bindparam("key_pupil")))
-                     .values(facts=sa.bindparam("facts"), tried=sa.bindparam("tried"),
-                             solved=sa.bindparam("solved"), stars=sa.bindparam("stars"),
-                             marks=sa.bindparam("marks")),
-                     [{**_values(task_id, pid, state), "key_task": task_id, "key_pupil": pid}
-                      for (task_id, pid), state in changed.items()])
+        _write_states(conn, p, changed)
 
 
 def read_progress(conn: Connection, t: TaskTables, task_ids: Sequence[int],

@@ -23,7 +23,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from .aggregates import AggregateTables, Tally, fold_box, write_tally
-from .assignment_progress import Task, TaskTables, start_progress
+from .assignment_progress import Task, TaskTables, recount_facts, start_progress
 
 __all__ = ["Migration", "MIGRATIONS", "SCHEMA_VERSION"]
 
@@ -809,6 +809,35 @@ def _migration_24(conn: Connection) -> None:
         conn.execute(update, values)
 
 
+def _migration_25(conn: Connection) -> None:
+    """A quick fact counts on an assignment for the fact whose question it is, not for
+    every fact it exercises ("3 + 4 + ? = 15" counted for "7 + ? = 15" too: one wrong
+    answer was two); the *facts* and *weakest* assignments' progress is counted again
+    from the attempts, each pupil keeping the facts they had."""
+    v25 = sa.MetaData()
+    classes = sa.Table("classes", v25, sa.Column("id", sa.Integer, primary_key=True))
+    class_members = sa.Table("class_members", v25, sa.Column("class_id", sa.Integer),
+                             sa.Column("profile_id", sa.Integer))
+    assignments = sa.Table(
+        "assignments", v25, sa.Column("id", sa.Integer, primary_key=True),
+        sa.Column("kind", sa.String(16)), sa.Column("spec", sa.Text),
+        sa.Column("created_at", sa.DateTime(timezone=True)))
+    attempts = sa.Table(
+        "attempts", v25, sa.Column("id", sa.Integer, primary_key=True),
+        sa.Column("profile_id", sa.Integer), sa.Column("created_at", sa.DateTime(timezone=True)),
+        sa.Column("day", sa.String(10)), sa.Column("kind", sa.String(16)),
+        sa.Column("level", sa.Integer), sa.Column("capture_sum", sa.Integer),
+        sa.Column("correct", sa.Boolean), sa.Column("stars", sa.Integer),
+        sa.Column("seconds", sa.Float), sa.Column("facts", sa.Text),
+        sa.Column("answers", sa.Text))
+    progress = sa.Table(
+        "assignment_progress", v25, sa.Column("assignment_id", sa.Integer),
+        sa.Column("profile_id", sa.Integer), sa.Column("facts", sa.Text),
+        sa.Column("tried", sa.Integer), sa.Column("solved", sa.Integer),
+        sa.Column("stars", sa.Integer), sa.Column("marks", sa.Text))
+    recount_facts(conn, TaskTables(progress, assignments, attempts, classes, class_members))
+
+
 #: Append only; never edit one that has shipped.
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "profiles, games, moves, results", _migration_1),
@@ -836,5 +865,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(22, "quick facts' times per second; games by pupil and time", _migration_22),
     Migration(23, "each pupil's Leitner box per fact", _migration_23),
     Migration(24, "a fact's last tries of any kind kept too", _migration_24),
+    Migration(25, "an answer counts for the assignment fact whose question it is",
+              _migration_25),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version

@@ -172,7 +172,8 @@ def _new_assignment(snap: ClassSnapshot) -> None:
             # keyboard; every fact in sight is one tap, and no keyboard comes up.
             # One fact per question: "7 + 8" would be asked as "7 + ? = 15" again.
             st.pills(ct("assign.facts", max=MAX_FACTS), assignable_facts(capture_sum),
-                     selection_mode="multi", key="tc_as_facts", format_func=fact_question)
+                     selection_mode="multi", key="tc_as_facts",
+                     format_func=lambda fact: fact_question(fact, capture_sum))
         else:
             st.number_input(ct("assign.weakest"), 1, MAX_FACTS, 5, key="tc_as_weakest")
         _target_choice(snap, target)

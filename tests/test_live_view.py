@@ -235,3 +235,14 @@ def test_an_answer_writes_its_row_in_its_own_transaction(store: Storage, clock) 
     activity = [s for s in seen if "pupil_activity" in s]
     assert len(activity) == 2  # the row read by its key, and its update
     assert store.live_view_read(info.id)[0][0].answer_at is not None
+
+
+def test_the_pupils_are_in_the_order_of_the_teachers_language(store: Storage) -> None:
+    """Özlem between Noah and Paul, as on the class list and the dashboard (she was last,
+    after Zoë: the database's order of bytes; found trying it as a German teacher)."""
+    teacher = store.create_teacher("Frau Kern", "a long password")
+    info = store.create_class(teacher.id, "3a", "KDM473", fluency_seconds=6, capture_sum=15)
+    store.add_members(info.id, [NewMember(n, "🦊", "1234", None)
+                                for n in ("Zoë", "Özlem", "Paul", "Noah", "ada")])
+    view = LiveView(Classroom(store, TeacherSession(teacher), lang="de"))
+    assert [p.nickname for p in view.pupils(info.id)] == ["ada", "Noah", "Özlem", "Paul", "Zoë"]

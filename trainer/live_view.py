@@ -32,6 +32,7 @@ from datetime import datetime, timedelta
 from .classroom import Classroom
 from .clock import now as clock_now
 from .live import LIVE_KINDS, LIVE_MODE, left_open
+from .names import sort_names
 from .storage import ActivityRow, AssignmentRow, LiveRoundRow, Storage
 from .storage.activity import RECENT_MINUTES, recent_counts
 
@@ -109,7 +110,8 @@ class LiveView:
         rows, live = self.storage.live_view_read(class_id)  # ONE query, whatever the size
         if live is not None and (live.kind not in LIVE_KINDS or left_open(live.created_at)):
             live = None  # not a round the pupils see (another part's, or left open)
-        seen = [self._now(row, at, since, live) for row in rows]
+        seen = sort_names([self._now(row, at, since, live) for row in rows], self.room.lang,
+                          key=lambda p: p.nickname)  # Özlem beside Noah, not after Zoë
         return sorted(seen, key=lambda p: not p.signed_in)  # stable: by nickname within
 
     @staticmethod

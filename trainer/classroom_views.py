@@ -16,9 +16,11 @@ fluent nor undoes it); ``wrong`` when more of its last three tries of any kind w
 wrong than right and at least two were wrong (one answer is too little to call a fact
 "mostly wrong": a single wrong try is ``missed``; a puzzle solved right counts as
 right, so a fact a pupil now gets right in puzzles is no longer "mostly wrong" for
-wrong answers months old); ``slow`` otherwise (mostly right, not yet twice in time; a
-fact only ever answered right in puzzles); ``unseen`` without a try. A *wrong* answer
-counts wherever it was given.
+wrong answers months old); ``early`` when each of those tries with a time was right
+within the limit but they are too few to call it fluent (one fast answer so far; also
+a fact only ever answered right in puzzles, whose speed is not known); ``slow``
+otherwise (mostly right, and a right answer over the limit or a wrong one among its
+timed tries); ``unseen`` without a try. A *wrong* answer counts wherever it was given.
 
 **An attempt counts toward an assignment** when it was recorded at or after the
 assignment's creation and matches it: a *puzzles* assignment counts attempts of its
@@ -99,7 +101,7 @@ class ClassroomError(ValueError):
 #: The fluency time limits a teacher chooses from (seconds): strong, usual, youngest.
 FLUENCY_LIMITS: tuple[int, ...] = (3, 6, 12)
 DEFAULT_FLUENCY = 6
-CELL_STATES: tuple[str, ...] = ("unseen", "missed", "wrong", "slow", "fast")
+CELL_STATES: tuple[str, ...] = ("unseen", "missed", "wrong", "slow", "early", "fast")
 #: Wrong answers among the last three before a cell says "mostly wrong" (issue 27: one
 #: wrong try was told "mostly wrong"); fewer, and more wrong than right, is ``missed``.
 WRONG_MIN = 2
@@ -176,6 +178,13 @@ def _cell_state(tries: Sequence[tuple[bool, float | None]], limit: float) -> str
     right = sum(1 for correct, _ in last if correct)
     if len(last) - right > right:
         return "wrong" if len(last) - right >= WRONG_MIN else "missed"
+    timed = [(correct, seconds) for correct, seconds in tries
+             if seconds is not None or not correct][-FLUENT_TRIES:]
+    if all(correct and seconds is not None and seconds <= limit for correct, seconds in timed):
+        # Right in time each time it was timed, but not yet often enough to call it
+        # fluent (one fast answer read "right, not yet fast": found trying it as a
+        # teacher, who would have taken the pupil for slow).
+        return "early"
     return "slow"
 
 
@@ -256,12 +265,13 @@ def cell_history(snapshot: ClassSnapshot, profile_id: int, fact: str) -> list[Fa
 
 
 def weak_facts(row: GridRow, count: int, capture_sum: int) -> list[str]:
-    """A pupil's facts to practise on paper: the grid's wrong cells, then the slow ones
-    (each in the order new facts are taught, complements first), then untried ones."""
+    """A pupil's facts to practise on paper: the grid's wrong cells, then the slow ones,
+    then those right so far (each in the order new facts are taught, complements first),
+    then untried ones."""
     order = [f for f in askable_facts(capture_sum) if f in row.cells]
     by_state = {s: [f for f in order if row.cells[f].state == s]
-                for s in ("wrong", "missed", "slow", "unseen")}
-    return (by_state["wrong"] + by_state["missed"] + by_state["slow"]
+                for s in ("wrong", "missed", "slow", "early", "unseen")}
+    return (by_state["wrong"] + by_state["missed"] + by_state["slow"] + by_state["early"]
             + by_state["unseen"])[:count]
 
 

@@ -41,7 +41,7 @@ HOME_FACTS = 3
 LISTED_FACTS = 12
 
 _KNOWN = "fast"
-_PRACTISING = ("wrong", "missed", "slow")
+_PRACTISING = ("wrong", "missed", "slow", "early")
 _INK = (20, 20, 20)
 _COLOURS = {"known": (46, 125, 50), "practising": (255, 179, 0), "unseen": (255, 255, 255)}
 

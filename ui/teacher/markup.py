@@ -15,8 +15,10 @@ __all__ = ["CELL_MARKS", "TOTALS_SHOWN", "dashboard_html", "grid_html", "legend_
            "totals_html"]
 
 #: Each cell of the fact grid says its state with a mark as well as a colour.
-CELL_MARKS = {"fast": "✓", "slow": "…", "wrong": "✗", "missed": "✗?", "unseen": "·"}
-_CELL_COLOURS = {"fast": ("#c8e6c9", "#1b5e20"), "slow": ("#fff1b8", "#6d5200"),
+CELL_MARKS = {"fast": "✓", "early": "✓?", "slow": "…", "wrong": "✗", "missed": "✗?",
+              "unseen": "·"}
+_CELL_COLOURS = {"fast": ("#c8e6c9", "#1b5e20"), "early": ("#ebf7ec", "#1b5e20"),
+                 "slow": ("#fff1b8", "#6d5200"),
                  "wrong": ("#ffcdd2", "#8e0000"), "missed": ("#ffe9ec", "#8e0000"),
                  "unseen": ("#eceff1", "#546e7a")}
 

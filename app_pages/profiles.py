@@ -28,12 +28,13 @@ profiles = [p for p in storage().list_profiles() if p.id not in managed]
 st.title(t("profiles_title"))
 # The first page of a shared tablet, said aloud for a child who reads slowly: the
 # question, the names to tap, and how a new player starts.
-speaker_button(who_is_playing_said([p.nickname for p in profiles], bool(managed)),
+active = current_profile()
+speaker_button(who_is_playing_said([p.nickname for p in profiles],
+                                   bool(managed) and not (active and active.id in managed)),
                key="who_speaker")
 language_picker()
 show_flash()
 
-active = current_profile()
 if active is not None:
     # Nicknames are plain text wherever they appear (labels here are Markdown).
     st.success(t("playing_as", name=md_escape(f"{active.avatar} {active.nickname}")))
@@ -55,7 +56,11 @@ if locked is not None:
     st.button(t("pin_cancel"), key="pin_cancel", on_click=pin_cancelled)
 
 if managed:
-    st.page_link("app_pages/my_class.py", label=t("go_my_class"), icon="🏫")
+    # A pupil signed in already goes back to their class; anyone else is told where a
+    # class's pupils sign in ("In a class? Sign in..." was shown to a pupil signed in).
+    pupil_here = active is not None and active.id in managed
+    st.page_link("app_pages/my_class.py", icon="🏫",
+                 label=t("nav_my_class") if pupil_here else t("go_my_class"))
 if profiles:
     st.subheader(t("pick_profile"))
     # Row by row (not column by column): on a phone the columns stack, and the buttons

@@ -28,7 +28,7 @@ from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1 import app_test as app_test_module
 
 from lessons import load_stages
-from tests.test_app_helpers import assert_ok, create_profile, new_app
+from tests.test_app_helpers import assert_ok, component_data, create_profile, new_app
 from tests.test_classroom import fact_quick, lesson_tries
 from trainer.classroom import Classroom, ClassroomError, TeacherAuth, format_code, new_pin
 from trainer.classroom_views import stuck_lesson_threshold
@@ -583,6 +583,25 @@ def test_a_pupils_link_says_nothing_of_who_it_is() -> None:
         assert page == shown(nobody) + " ".join(b.label for b in nobody.button)
     mia = next(p for p in db.list_profiles() if p.nickname == "Mia")
     assert new_app(query={"p": str(mia.id)}).session_state["profile_id"] == mia.id
+
+
+def test_a_pupil_signed_in_is_led_back_to_her_class_not_told_to_sign_in() -> None:
+    """On "Who's playing?" a pupil signed in saw "In a class? Sign in on My class" (found
+    trying it as a teacher): she gets a link back to "My class", and its 🔊 does not
+    tell her to sign in either."""
+    db = store()
+    (room, info), ids = _class(db, "Ms Díaz", "3B", "Ana\nLeo", ["4821", "7395"])
+    room.update_class(info.id, voice=True)  # the class hears the 🔊
+    at = new_app()
+    at.switch_page(MY_CLASS).run()
+    sign_in_pupil(at, info.code, ids["Ana"], "4821")
+    assert at.session_state["profile_id"] == ids["Ana"]
+    at.switch_page("app_pages/profiles.py").run()
+    assert_ok(at)
+    links = [p.label for p in at.get("page_link")]
+    assert t("nav_my_class") in links and t("go_my_class") not in links
+    said = component_data(at, "escoba_speaker", "who_speaker")["text"]
+    assert said.startswith("Who's playing?") and t("go_my_class") not in said
 
 
 def test_a_classmates_wrong_pins_on_one_tablet_never_lock_her_out_on_another(

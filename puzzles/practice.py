@@ -364,8 +364,17 @@ def weakest_questions(stats: Mapping[str, FactStats], capture_sum: int = 15,
 def for_me_quick_facts(stats: Mapping[str, FactStats], capture_sum: int = 15,
                        count: int = 5) -> list[Puzzle]:
     """A round of quick facts for the child's weakest facts that a quick fact can ask,
-    each question once (:func:`one_per_question`)."""
-    return [puzzle for fact in weakest_questions(stats, capture_sum, count)
+    each question once (:func:`one_per_question`), those last answered wrong first: the
+    next round started with the same facts in the same order (the least recently
+    practised first is the order they were answered in), the one missed in the middle
+    (found trying it as a child)."""
+    facts = weakest_questions(stats, capture_sum, count)
+
+    def right_last(fact: str) -> bool:
+        history = stats[fact].history if fact in stats else ()
+        return not history or history[-1]
+
+    return [puzzle for fact in sorted(facts, key=right_last)
             if (puzzle := quick_fact_for(fact, capture_sum)) is not None]
 
 

@@ -299,3 +299,18 @@ def test_streaks_current_and_best():
     assert streaks(days + [d], d) == (2, 3)
     assert streaks(days, date(2026, 12, 11)) == (0, 3)   # a missed day breaks it
     assert streaks([], d) == (0, 0)
+
+
+def test_a_for_me_round_starts_with_what_was_missed_last() -> None:
+    """A child's first round (5, 6, 7, 8, 9 + ? = 15) with 6 + ? missed: the next round
+    was the same five in the same order (least recently practised first is the order
+    they were answered in). The one missed comes first now, the others after, as before."""
+    answers = []
+    for minute, (fact, result) in enumerate((("15-5", "1"), ("15-6", "0"), ("15-7", "1"),
+                                             ("15-8", "1"), ("15-9", "1"))):
+        answers += history(fact, result, minute, seconds=6.0)
+    stats = fact_stats(answers, practice_candidates(15))
+    asked = [quick_fact_key(p) for p in for_me_quick_facts(stats, 15, count=5)]
+    assert asked[0] == "15-6"
+    assert [f for f in asked if f != "15-6"] == [
+        f for f in weakest_questions(stats, 15, 5) if f != "15-6"]

@@ -285,7 +285,7 @@ def test_a_teachers_year_from_the_account_to_deleting_the_class(media) -> None:
     assert len(cards) == 2
     assert "Ana" in cards[0]["name"]  # who needs help comes first
     ana_row, leo_row = card_of(at, "Ana"), card_of(at, "Leo")
-    assert ana_row["reasons"] == ["Only 17% right this week (6 answers)"]
+    assert ana_row["reasons"] == ["Only 17% right first time this week (6 answers)"]
     assert ana_row["name"].startswith("⚠️")
     assert leo_row["reasons"] == [] and "(Leonardo Ruíz)" in leo_row["name"]
     assert leo_row["figures"]["fluent_complements"] == "1 / 6"
@@ -330,7 +330,7 @@ def test_a_teachers_year_from_the_account_to_deleting_the_class(media) -> None:
     at.segmented_control(key="tc_as_type").set_value("facts").run()
     at.pills(key="tc_as_facts").set_value(["15-6", "3+5"])
     submit(at, "tc_assign_form")
-    assert "Assigned: Quick facts: 6 + ? = 15, 3 + 5" in shown(at)
+    assert "Assigned: Quick facts: 6 + ? = 15, 3 + 5 + ? = 15" in shown(at)
     assert "0 of 2 pupils done" in shown(at)
     # when it was set, so that two assignments alike are told apart
     (line,) = [c.value for c in at.caption if "0 of 2 pupils done" in c.value]
@@ -353,7 +353,7 @@ def test_a_teachers_year_from_the_account_to_deleting_the_class(media) -> None:
     assert lines[0][:2] == ["nickname", "real name"]
     assert len(lines) == 1 + 6 + 3 + 2 and lines[-1][:2] == ["Leo", "Leonardo Ruíz"]
     dash = download(at, media, "tc_dashboard_csv").decode("utf-8-sig")
-    assert "Leonardo Ruíz" in dash and "Only 17% right this week" in dash
+    assert "Leonardo Ruíz" in dash and "Only 17% right first time this week" in dash
 
     # Print: the class's worksheet, each pupil's, the class list, new cards for all.
     part(at, "print")
@@ -931,7 +931,7 @@ WORDS_27 = {
               "taken": "Zoe ya está en uso: ¿qué tal Zoe 2?",
               "renamed": "Ahora se llama Álvaro G.",
               "pin_sure": "la tarjeta impresa deja de funcionar",
-              "reason": "Solo 17 % bien esta semana (6 respuestas)",
+              "reason": "Solo 17 % bien a la primera esta semana (6 respuestas)",
               "help_first": "Primero, quien necesita ayuda",
               "total": "7 + ? = 15: 5 de 6 respuestas mal esta semana",
               "some": "2 de 2 hechas, 0 bien: ¿lo intentas otra vez?",
@@ -940,7 +940,7 @@ WORDS_27 = {
               "taken": "Zoe ist schon vergeben: Wie wäre es mit Zoe 2?",
               "renamed": "Heißt jetzt Álvaro G.",
               "pin_sure": "Die gedruckte Karte funktioniert dann nicht mehr",
-              "reason": "Diese Woche nur 17 % richtig (6 Antworten)",
+              "reason": "Diese Woche nur 17 % auf Anhieb richtig (6 Antworten)",
               "help_first": "Zuerst: wer Hilfe braucht",
               "total": "7 + ? = 15: 5 von 6 Antworten falsch diese Woche",
               "some": "2 von 2 erledigt, 0 richtig: Noch einmal versuchen?",

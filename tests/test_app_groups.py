@@ -146,7 +146,8 @@ def test_a_group_assignment_is_done_by_a_pupil_in_the_group_and_unseen_outside_i
 
 @pytest.mark.parametrize("locale", ["en-US", "de-DE"])
 def test_the_assign_form_clears_and_a_second_tap_assigns_nothing_twice(locale: str) -> None:
-    """Issue 29: the facts are pills, each read as a question ("3 + 5 = ?"), each question
+    """Issue 29: the facts are pills, each read as the question a pupil is asked
+    ("3 + 5 + ? = 15": "3 + 5 = ?" was not what a pupil saw), each question
     once ("7 + 8" is asked "7 + ? = 15", as "15 - 7" is: found by a teacher whose pupils
     were asked it twice); once assigned the form is empty, and the same assignment again
     is refused in the teacher's language."""
@@ -157,9 +158,9 @@ def test_the_assign_form_clears_and_a_second_tap_assigns_nothing_twice(locale: s
     at.segmented_control(key="tc_as_type").set_value("facts").run()
     facts = at.pills(key="tc_as_facts")
     shown_facts = [o.content for o in facts.proto.options]
-    assert "3 + 5 = ?" in shown_facts and "6 + ? = 15" in shown_facts
-    assert "3 + 5" not in shown_facts
-    assert "7 + 8 = ?" not in shown_facts and "7 + ? = 15" in shown_facts
+    assert "3 + 5 + ? = 15" in shown_facts and "6 + ? = 15" in shown_facts
+    assert "3 + 5" not in shown_facts and "3 + 5 = ?" not in shown_facts
+    assert "7 + 8 + ? = 15" not in shown_facts and "7 + ? = 15" in shown_facts
     assert len(shown_facts) == len(set(shown_facts))
     facts.set_value(["15-6", "3+5"])
     submit(at, "tc_assign_form")

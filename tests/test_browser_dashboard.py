@@ -130,10 +130,10 @@ def test_the_dashboard_fits_a_phone_and_a_tablet_with_every_reason_in_full(
         assert [n.split(" ", 2)[-1] for n in first] == ["Álvaro", "Hugo", "Jimena"], first
         reasons = page.evaluate(_REASONS_JS)
         texts = [r["text"] for r in reasons]
-        assert "Solo 17 % bien esta semana (6 respuestas)" in texts, texts
-        assert texts.count("Solo 17 % bien esta semana (6 respuestas)") == 1
+        assert "Solo 17 % bien a la primera esta semana (6 respuestas)" in texts, texts
+        assert texts.count("Solo 17 % bien a la primera esta semana (6 respuestas)") == 1
         assert any(t.startswith("Se atasca") or "nivel 2" in t for t in texts), texts
-        assert "Solo 18 % bien esta semana (11 respuestas)" in texts, texts
+        assert "Solo 18 % bien a la primera esta semana (11 respuestas)" in texts, texts
         assert "Se atasca en Llevarse cartas, nivel 2: falló 4 de los últimos 5" in texts
         assert len(reasons) == 4, texts  # Álvaro 1, Hugo 1, Jimena 2
         assert not [r for r in reasons if r["cut"] or r["hidden"]], reasons

@@ -156,6 +156,9 @@ ROWS_AT: dict[int, list[tuple[str, dict[str, Any]]]] = {
     # A fact's last tries of any kind, fact_progress's column counted again by the
     # migration from the attempts (tests/test_classroom_aggregates.py checks it).
     24: [],
+    # The facts assignments' progress counted again by the question answered
+    # (tests/test_classroom_aggregates.py checks it): no rows of its own.
+    25: [],
 }
 
 

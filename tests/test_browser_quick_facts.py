@@ -97,10 +97,12 @@ def test_a_round_is_answered_on_the_page_and_each_answer_saved(server, browser_t
             tap = page.locator(f".qf-n[data-n='{value}']")
             pad_top = page.locator(".qf-n[data-n='1']").bounding_box()["y"]
             played, spoken = len(_played(page)), len(_spoken(page))
-            if number == 3:
+            if number in (1, 3):
                 # The voice will be speaking the correction for a while (the stub's
                 # synthesiser says so until told otherwise).
                 page.evaluate("() => { window.speechSynthesis.speaking = true; }")
+            if number == 2:
+                page.wait_for_timeout(1500)  # answered while the voice still speaks
             if number == 0:
                 # A second tap before the first's answer came back (a finger sliding to
                 # the next number): one answer, the first.
@@ -153,10 +155,15 @@ def test_a_round_is_answered_on_the_page_and_each_answer_saved(server, browser_t
                                        arg=spoken + len(said_now))
             # ('' is the silent word a first touch says, so that iOS speaks later.)
             assert [x for x in _spoken(page)[spoken:] if x] == said_now
+            if number == 2:
+                # Not waiting for the voice: her whole time is hers, none taken off.
+                assert _last_seconds(db, profile) >= 1.4
+                page.evaluate("() => { window.speechSynthesis.speaking = false; }")
             if number == 3:
                 shown_at = time.monotonic()  # the last question is on screen
                 page.wait_for_timeout(2000)  # the correction being said
                 page.evaluate("() => { window.speechSynthesis.speaking = false; }")
+                page.wait_for_timeout(300)  # the page sees the voice end (it looks every 0.1 s)
             if number == 4:
                 # The time saved for the last question leaves out the voice's 2 s.
                 took = time.monotonic() - shown_at

@@ -57,11 +57,12 @@ function qfStatus(root, feedback, intro) {
 
 // Milliseconds the voice spoke while the question on screen waited (the correction of
 // the answer before it): sent with the answer, so that the fact's time counts the child,
-// not the voice (Python takes them off).
+// not the voice (Python takes them off). Only a voice that had finished: a child who
+// answers while it still speaks was not waiting for it, and her whole time is hers
+// (taking it all off saved a right answer at 0.2 s, "fluent" for nothing).
 function qfHeard(st, now) {
-  if (st.voiceFrom === null) return 0;
-  const end = Math.min(st.voiceTo ?? now, now);
-  return Math.max(0, Math.round(end - Math.max(st.voiceFrom, st.questionAt)));
+  if (st.voiceFrom === null || st.voiceTo === null || st.voiceTo > now) return 0;
+  return Math.max(0, Math.round(st.voiceTo - Math.max(st.voiceFrom, st.questionAt)));
 }
 
 // When the voice has finished (or after 15 s, whatever it says): polled, as an
@@ -228,6 +229,13 @@ export default function (component) {
     st.voiceFrom = null;
     st.voiceTo = null;
     clearInterval(st.voicePoll);
+    const synth = window.speechSynthesis;
+    if (synth && (synth.speaking || synth.pending)) {
+      // A voice still going from before (a correction, a right answer tapped fast
+      // after it): its time on this question is the voice's too.
+      st.voiceFrom = st.questionAt;
+      qfVoiceEnd(st);
+    }
     if (answeredHere) qfCue(st, data);
   } else {
     qfSpeakers(root);  // the mute switch may have moved

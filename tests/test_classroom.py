@@ -915,6 +915,13 @@ def test_facts_weakest_and_lesson_assignments(sq: Storage) -> None:
     put(sq, lola, fact_quick("15-8", True, 2.0, NOON), _at(lesson, seconds=3))
     chosen = {task.assignment.kind: task for task in pupil_tasks(sq, lola, TODAY)}["facts"]
     assert (chosen.done, chosen.right, chosen.facts_left) == (2, 2, ("2+4",))
+    # Three addends: 1 + 1 is asked 1 + 1 + 3 + ? = 15, 1 + 3 is asked 1 + 3 + 1 + ? = 15:
+    # the same numbers, two questions; an answer counts for its own.
+    assert [quick_fact_for(f).addends for f in ("1+1", "1+3")] == [(1, 1, 3), (1, 3, 1)]
+    pair = room.create_assignment(info.id, "facts", {"facts": ["1+1", "1+3"]})
+    put(sq, lola, fact_quick("1+1", False, 2.0, NOON), _at(pair, seconds=1))
+    mine = next(task for task in pupil_tasks(sq, lola, TODAY) if task.assignment.id == pair.id)
+    assert (mine.done, mine.right, mine.facts_left) == (1, 0, ("1+3",))
     stage = load_stages()[0]
     for key in stage.level_keys:
         sq.record_lesson(lola, "values", key, 2, 3)

@@ -148,6 +148,20 @@ def _status(complete: bool, completed_day: str | None, due: str | None, today: d
     return "overdue" if due is not None and today.isoformat() > due else "open"
 
 
+def _steps(addends: Sequence[int], capture_sum: int) -> tuple[int, frozenset[tuple[int, ...]]]:
+    """The number given before the ``?`` and the additions a child makes answering
+    ``a + b + ? = sum``, step by step, each pair in either order: 3 + 4 + ? and 4 + 3 + ?
+    are one question (7 given; 3 + 4, then 7 + 8); 1 + 1 + 3 + ? and 1 + 3 + 1 + ? are
+    two (1 + 1, 2 + 3, 5 + 10 against 1 + 3, 4 + 1, 5 + 10); 8 + ? and 7 + ? are two
+    (8 given, 7 given: the same 7 + 8)."""
+    numbers = [*addends, capture_sum - sum(addends)]
+    running, steps = numbers[0], set()
+    for number in numbers[1:]:
+        steps.add(tuple(sorted((running, number))))
+        running += number
+    return sum(addends), frozenset(steps)
+
+
 def reference_task(assignment: AssignmentRow, attempts: Sequence[Attempt],
                    lessons: dict[tuple[str, str], Any], today: date) -> PupilTask:
     """A pupil's task from every attempt, oldest first (the rule docs/CLASSROOM.md states)."""
@@ -178,11 +192,13 @@ def reference_task(assignment: AssignmentRow, attempts: Sequence[Attempt],
     for a in after:
         if a.kind != "quick-facts" or a.capture_sum != spec["capture_sum"]:
             continue
-        # The question asked, by the addends its id names ("...:custom-3.4"), in any order.
-        asked = sorted(int(n) for n in a.puzzle_id.rsplit("custom-", 1)[1].split("."))
+        # The question asked, by the addends its id names ("...:custom-3.4"): the same
+        # additions step by step as the fact's question.
+        asked = _steps([int(n) for n in a.puzzle_id.rsplit("custom-", 1)[1].split(".")],
+                       spec["capture_sum"])
         for fact in facts:
             question = quick_fact_for(fact, spec["capture_sum"])
-            if question is not None and sorted(question.addends) == asked:
+            if question is not None and _steps(question.addends, spec["capture_sum"]) == asked:
                 latest[fact] = a
                 first_day.setdefault(fact, a.day)
                 tried.add(a.id)

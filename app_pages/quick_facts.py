@@ -11,7 +11,7 @@ import streamlit as st
 from puzzles import CAPTURE_SUMS, LEVELS
 from puzzles.practice import for_me_quick_facts, quick_facts_set
 from trainer.i18n import t
-from trainer.practice_sessions import PuzzleKeeper, QuickRound
+from trainer.practice_sessions import QUICK_FACTS_SLOT, PuzzleKeeper, QuickRound
 from trainer.storage import SlotProgress
 from ui.errors import friendly_fragment, safe_callback, show_error_flash
 from ui.layout import require_profile, show_flash
@@ -22,7 +22,7 @@ from ui.session import new_seed, storage
 ROUND = 5
 KEY = "qf_round"
 #: The page's slot in the database: the unfinished round, kept with each answer.
-SLOT = "qf"
+SLOT = QUICK_FACTS_SLOT
 MODES = ["for-me", *[str(lv) for lv in LEVELS]]
 
 profile = require_profile()

@@ -21,7 +21,7 @@ import streamlit as st
 from escoba import Card, Rules
 from puzzles import daily_set
 from puzzles.mastery import addition
-from puzzles.practice import quick_fact_for
+from puzzles.practice import quick_fact_for, quick_facts_set
 from tests.test_app_helpers import (
     assert_ok,
     board_data,
@@ -677,9 +677,16 @@ def test_my_progress_answers_a_parents_three_questions_in_their_language(
     assert all(f"{a} {plus} {b}" in said for a, b in (f.split("+") for f in named
                                                       if "+" in f)), said
     assert not re.search("[🧠🎯📈]", said)
-    # "practise these": Quick facts opens on a round of exactly the facts named
+    # "practise these": Quick facts opens on a round of exactly the facts named, and a
+    # round left unfinished before is not kept to come back instead on a reload
+    from trainer.practice_sessions import QUICK_FACTS_SLOT, QuickRound
+
+    left = QuickRound("3", 15, quick_facts_set(3, 5, "left", 15))
+    left.answer(left.puzzles[0].solutions[0].value)
+    store().save_puzzle_progress(pid, QUICK_FACTS_SLOT, left.puzzles[0].id, left.progress())
     at.button(key="ps_practise").click().run()
     assert_ok(at)
+    assert store().puzzle_progress(pid, QUICK_FACTS_SLOT) is None
     round_ = at.session_state["qf_round"]
     assert [p.facts[-1] for p in round_.puzzles] == [
         quick_fact_for(f, 15).facts[-1] for f in named]

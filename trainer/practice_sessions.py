@@ -23,7 +23,7 @@ from puzzles.checker import Hint
 from puzzles.model import ONE_CARD_KINDS
 
 __all__ = ["Feedback", "PuzzleSession", "SetSum", "QuickRound", "DailyFlow", "DailyView",
-           "quick_question"]
+           "quick_question", "PuzzleKeeper", "QUICK_FACTS_SLOT"]
 
 
 @dataclass(frozen=True)
@@ -246,6 +246,10 @@ class PuzzleKeeper:
 
     def clear(self) -> None:
         self.storage.clear_puzzle_progress(self.profile_id, self.slot)
+
+
+#: Quick facts' slot in the database: the unfinished round (:meth:`QuickRound.progress`).
+QUICK_FACTS_SLOT = "qf"
 
 
 def quick_question(puzzle: Puzzle, answer: int | None = None) -> str:

@@ -31,7 +31,7 @@ from trainer.storage import DailyResult, ProgressContents, ProgressVersion, Slot
 from trainer.text import fact_text
 
 from .errors import safe_callback
-from .session import database_url, profile_book, storage
+from .session import current_profile, database_url, profile_book, storage
 
 __all__ = ["now_utc", "child_timezone", "timezone_unknown", "today", "attempt_row",
            "record_attempt",
@@ -157,11 +157,15 @@ def start_quick_facts(facts: list[str], capture_sum: int) -> None:
     """Open Quick facts on a round of exactly these facts ("practise these" on My
     progress), as "for me" (they are what "for me" practises next)."""
     from puzzles.practice import quick_fact_for
-    from trainer.practice_sessions import QuickRound
+    from trainer.practice_sessions import QUICK_FACTS_SLOT, PuzzleKeeper, QuickRound
 
     puzzles = [p for f in facts if (p := quick_fact_for(f, capture_sum)) is not None]
     if not puzzles:
         return
+    profile = current_profile()
+    if profile is not None:
+        # A round left unfinished must not come back instead of this one on a reload.
+        PuzzleKeeper(storage(), profile.id, QUICK_FACTS_SLOT).clear()
     st.session_state["keep_qf_mode"] = "for-me"
     st.session_state["keep_qf_sum"] = capture_sum
     for widget in ("qf_mode", "qf_sum"):  # the page's choices start from the kept ones

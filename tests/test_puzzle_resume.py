@@ -240,3 +240,38 @@ def test_a_round_left_for_another_choice_is_not_brought_back() -> None:
     fresh = new_app(query={"p": str(pid)})
     fresh.switch_page("app_pages/quick_facts.py").run()
     assert fresh.session_state["qf_round"].index == 0
+
+
+def test_two_tabs_first_answers_of_a_round_are_both_kept(make_store) -> None:
+    """The round's place is written in the answer's transaction: two tabs of one child
+    answering the first question of a round at once both create the slot's row. The
+    second waited for the first and then failed on the key (PostgreSQL), its answer
+    rolled back with it (found in review). One statement, insert or update: both kept."""
+    import threading
+
+    from trainer.storage import SlotProgress
+    from trainer.storage.progress import write_progress
+
+    first, second = make_store(), make_store()
+    ana = first.create_profile("Ana", "🦊")
+    rnd = _quick_round()
+    rnd.answer(rnd.puzzles[0].solutions[0].value)
+    kept = rnd.progress()
+    done: list[BaseException | None] = []
+
+    def other_tab() -> None:
+        try:
+            with second.transaction() as conn:
+                write_progress(conn, ana.id, SlotProgress("qf", "tab-2", kept))
+            done.append(None)
+        except BaseException as error:  # the test reports it
+            done.append(error)
+
+    with first.transaction() as conn:  # the first tab's answer, not committed yet
+        write_progress(conn, ana.id, SlotProgress("qf", "tab-1", kept))
+        tab = threading.Thread(target=other_tab)
+        tab.start()
+        tab.join(timeout=1.0)
+    tab.join(timeout=20)
+    assert done == [None]
+    assert first.puzzle_progress(ana.id, "qf") == json.loads(json.dumps(kept))

@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 
 import sqlalchemy as sa
 
+from .dialects import insert_for
 from .schema import Database, now, puzzle_progress
 
 __all__ = ["ProgressStore", "SlotProgress", "write_progress"]
@@ -38,12 +39,15 @@ def write_progress(conn: sa.Connection, profile_id: int, progress: SlotProgress)
         conn.execute(puzzle_progress.delete().where(key))
         return
     text = json.dumps(progress.data, separators=(",", ":"), sort_keys=True)
-    updated = conn.execute(puzzle_progress.update().where(key).values(
-        puzzle_id=progress.puzzle_id, data=text, updated_at=now())).rowcount
-    if not updated:
-        conn.execute(puzzle_progress.insert().values(
-            profile_id=profile_id, slot=progress.slot, puzzle_id=progress.puzzle_id,
-            data=text, updated_at=now()))
+    # One statement: the slot's first write from two tabs at once (the answer's
+    # transaction now) must not fail the second on the key, taking its answer with it.
+    stmt = insert_for(conn.dialect.name)(puzzle_progress).values(
+        profile_id=profile_id, slot=progress.slot, puzzle_id=progress.puzzle_id, data=text,
+        updated_at=now())
+    conn.execute(stmt.on_conflict_do_update(
+        index_elements=["profile_id", "slot"],
+        set_={"puzzle_id": stmt.excluded.puzzle_id, "data": stmt.excluded.data,
+              "updated_at": stmt.excluded.updated_at}))
 
 
 class ProgressStore(Database):

@@ -745,6 +745,12 @@ def test_dashboard_numbers_on_crafted_data(sq: Storage) -> None:
                                                              (True, 8.0)]
     # The puzzle's right answer (no time) is in the history, not in the cell's rule.
     assert [(h.kind, h.seconds) for h in history[3:]] in ([], [("captures", None)])
+    # A quick fact says the question it was asked as; a puzzle has none.
+    assert [h.question for h in history] == ["8 + ? = 15"] * 3 + [None] * (len(history) - 3)
+    put(sq, lola, fact_quick("3+4", False, 2.0, t0), t0 + timedelta(minutes=40))
+    asked = room.cell_history(room.snapshot(info.id), lola, "15-7")
+    assert [(h.question, h.correct) for h in asked if h.kind == "quick-facts"] == [
+        ("3 + 4 + ? = 15", False)]
     assert room.cell_history(snap, 999, "15-8") == []
     # The teacher's time limit of the class is the grid's.
     room.update_class(info.id, fluency_seconds=3)

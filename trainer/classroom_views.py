@@ -55,7 +55,7 @@ from puzzles.mastery import (
     fluent_in_time,
     normalise,
 )
-from puzzles.model import PuzzleError, check_kind_level_sum
+from puzzles.model import PuzzleError, check_kind_level_sum, parse_id
 from puzzles.practice import (
     Attempt,
     askable_facts,
@@ -80,6 +80,7 @@ __all__ = ["ClassroomError", "FLUENCY_LIMITS", "DEFAULT_FLUENCY", "CELL_STATES",
            "ASSIGNMENT_KINDS", "TASK_STATUSES", "FactTry", "Cell", "GridRow", "FactGrid",
            "HelpReason", "PupilRow", "PupilTask", "AssignmentProgress", "fact_tries",
            "fact_cell", "grid_facts", "fact_grid", "cell_history", "dashboard", "weak_facts",
+           "asked_question",
            "check_assignment", "pupil_task", "assignments_progress", "task_puzzles",
            "askable_facts", "assignable_facts", "HELP_ACCURACY", "HELP_MIN_TRIES",
            "STUCK_WINDOW", "STUCK_MISSES",
@@ -142,17 +143,36 @@ class FactTry:
     kind: str
     day: str
     attempt_id: int | None = None
+    #: A quick fact's question as the pupil saw it ("3 + 4 + ? = 15"), None for others:
+    #: the grid's history files its answer under the fact it timed (15 − 7), and a
+    #: teacher who assigned "3 + 4 + ? = 15" looked for it under 3 + 4.
+    question: str | None = None
+
+
+def asked_question(attempt: Attempt) -> str | None:
+    """A quick-fact attempt's question as the pupil saw it (its addends are in its
+    puzzle's seed, ``custom-3.4``), else None."""
+    if attempt.kind != "quick-facts":
+        return None
+    try:
+        *_, seed = parse_id(attempt.puzzle_id)
+        addends = [int(n) for n in seed.removeprefix("custom-").split(".")]
+    except (PuzzleError, ValueError):
+        return None
+    return " + ".join(map(str, addends)) + f" + ? = {attempt.capture_sum}"
 
 
 def fact_tries(attempts: Iterable[Attempt]) -> dict[str, list[FactTry]]:
     """Every fact's tries (canonical keys, :func:`puzzles.mastery.normalise`), in order."""
     out: dict[str, list[FactTry]] = {}
     for attempt in attempts:
+        question = asked_question(attempt)
         for fact, correct, seconds in attempt.answers:
             key = normalise(fact)
             if key is not None and attempt.created_at is not None:
                 out.setdefault(key, []).append(FactTry(attempt.created_at, correct, seconds,
-                                                       attempt.kind, attempt.day, attempt.id))
+                                                       attempt.kind, attempt.day, attempt.id,
+                                                       question))
     for tries in out.values():
         tries.sort(key=lambda t: t.when)
     return out

@@ -81,7 +81,9 @@ def show(view: OpenClass) -> None:
         else ("✗ " + ct_text("grid.wrong")),
         ct_text("grid.col_seconds"): "" if tr.seconds is None
         else f"{format_number(tr.seconds, lang)} s",
-        ct_text("grid.col_kind"): ct_text(f"kind.{tr.kind}"),
+        # A quick fact says which question it was ("3 + 4 + ? = 15" under 7 + ? = 15).
+        ct_text("grid.col_kind"): ct_text(f"kind.{tr.kind}")
+        + (f": {tr.question}" if tr.question else ""),
     } for tr in tries]), hide_index=True, width="stretch")
 
 

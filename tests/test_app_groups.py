@@ -5,6 +5,8 @@ shown to a pupil outside it."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from streamlit.testing.v1.element_tree import Block
 
@@ -162,6 +164,10 @@ def test_the_assign_form_clears_and_a_second_tap_assigns_nothing_twice(locale: s
     assert "3 + 5" not in shown_facts and "3 + 5 = ?" not in shown_facts
     assert "7 + 8 + ? = 15" not in shown_facts and "7 + ? = 15" in shown_facts
     assert len(shown_facts) == len(set(shown_facts))
+    # In the order a teacher scans for a question: one number first, then by numbers.
+    numbers = [[int(n) for n in re.findall(r"\d+", q)[:-1]] for q in shown_facts]
+    assert numbers == sorted(numbers, key=lambda ns: (len(ns), ns))
+    assert shown_facts[:2] == ["5 + ? = 15", "6 + ? = 15"]
     facts.set_value(["15-6", "3+5"])
     submit(at, "tc_assign_form")
     assert len(db.assignments(info.id)) == 1

@@ -53,7 +53,7 @@ from .pool import POOL_PREFIX, POOL_SIZE, offset_of, pool_facts
 from .rng import Rng
 
 __all__ = ["Attempt", "FactAnswer", "attempt_answers", "answers_from_rows", "quick_fact",
-           "quick_facts_set",
+           "quick_facts_set", "quick_question_text", "quick_fact_addends",
            "quick_fact_for", "quick_fact_key", "puzzle_for", "for_me_quick_facts", "for_me_puzzle",
            "practice_candidates", "askable_facts", "assignable_facts", "one_per_question",
            "weakest_questions", "puzzle_candidates", "suggested_level",
@@ -202,6 +202,30 @@ def answers_from_rows(rows: Iterable[Attempt]) -> list[Answer]:
 
 # -- quick facts for a fact ----------------------------------------------------------------
 
+def quick_question_text(addends: Sequence[int], capture_sum: int,
+                        answer: int | None = None) -> str:
+    """A quick fact as a child reads it, digits and signs only: ``"3 + 4 + ? = 15"`` (or,
+    with the answer, ``"3 + 4 + 8 = 15"``). The one way it is written: the round, the
+    teacher's picker and the grid's history say the same question the same way."""
+    blank = "?" if answer is None else str(answer)
+    return " + ".join(map(str, addends)) + f" + {blank} = {capture_sum}"
+
+
+def quick_fact_addends(puzzle_id: str) -> tuple[int, ...] | None:
+    """The addends a :func:`quick_fact`'s id names (its seed ``custom-3.4``), or None for
+    any other id: what an attempt, which keeps the id, was asked."""
+    kind, _sep, seed = puzzle_id.rpartition(":")
+    if not kind.startswith("quick-facts:") or not seed.startswith(_QUICK_SEED):
+        return None
+    try:
+        return tuple(int(n) for n in seed.removeprefix(_QUICK_SEED).split("."))
+    except ValueError:
+        return None
+
+
+_QUICK_SEED = "custom-"
+
+
 def quick_fact(addends: Sequence[int], capture_sum: int = 15) -> Puzzle:
     """The quick-facts puzzle ``a + b + ? = capture_sum`` for these known addends.
 
@@ -220,7 +244,7 @@ def quick_fact(addends: Sequence[int], capture_sum: int = 15) -> Puzzle:
         shown.append(CARDS[(v - 1) * 4 + k])
     facts = addition_facts([*values, missing]) + (f"{capture_sum}-{sum(values)}",)
     level = level_of(quick_difficulty(values, capture_sum)[0], QUICK_BANDS[capture_sum])
-    seed = "custom-" + ".".join(map(str, values))
+    seed = _QUICK_SEED + ".".join(map(str, values))
     return Puzzle("quick-facts", level, capture_sum, seed, table=tuple(shown),
                   solutions=(Solution(value=missing, facts=facts),),
                   stats=quick_stats(values, capture_sum), addends=values)

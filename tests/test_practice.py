@@ -314,3 +314,20 @@ def test_a_for_me_round_starts_with_what_was_missed_last() -> None:
     assert asked[0] == "15-6"
     assert [f for f in asked if f != "15-6"] == [
         f for f in weakest_questions(stats, 15, 5) if f != "15-6"]
+
+
+def test_a_quick_facts_id_names_its_addends_and_its_question_reads_one_way() -> None:
+    """The grid's history reads what an attempt was asked from its puzzle's id: every
+    quick fact a round or a worksheet asks gives its addends back; no other id does."""
+    from puzzles import generate
+    from puzzles.practice import quick_fact_addends, quick_facts_set, quick_question_text
+
+    for level in (1, 3, 5):
+        for puzzle in quick_facts_set(level, 20, "ids", 15):
+            assert quick_fact_addends(puzzle.id) == puzzle.addends
+            assert quick_question_text(puzzle.addends, 15) == (
+                " + ".join(map(str, puzzle.addends)) + " + ? = 15")
+    for other in (generate("captures", 1, "x").id, "quick-facts:1:15:abc",
+                  "quick-facts:1:15:custom-3.x", "nonsense"):
+        assert quick_fact_addends(other) is None, other
+    assert quick_question_text((7,), 15, 8) == "7 + 8 = 15"

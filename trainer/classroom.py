@@ -36,7 +36,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from lessons import load_stages
-from puzzles.practice import quick_fact_for
+from puzzles.practice import quick_fact_for, quick_question_text
 
 from . import clock
 from .classroom_views import (
@@ -139,9 +139,8 @@ def fact_question(fact: str, capture_sum: int = 15) -> str:
     teacher's picker showed ``3 + 4 = ?`` while the child was asked ``3 + 4 + ? = 15``
     (found trying it as a teacher); a fact no quick fact asks keeps its label."""
     puzzle = quick_fact_for(fact, capture_sum)
-    if puzzle is None:
-        return fact_label(fact)
-    return " + ".join(map(str, puzzle.addends)) + f" + ? = {capture_sum}"
+    return fact_label(fact) if puzzle is None else quick_question_text(puzzle.addends,
+                                                                       capture_sum)
 
 
 def say(key: str, params: Mapping[str, Any] | None = None, lang: str | None = None) -> str:

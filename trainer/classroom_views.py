@@ -55,13 +55,15 @@ from puzzles.mastery import (
     fluent_in_time,
     normalise,
 )
-from puzzles.model import PuzzleError, check_kind_level_sum, parse_id
+from puzzles.model import PuzzleError, check_kind_level_sum
 from puzzles.practice import (
     Attempt,
     askable_facts,
     assignable_facts,
     one_per_question,
+    quick_fact_addends,
     quick_fact_for,
+    quick_question_text,
 )
 
 from .lessons import stage_summaries
@@ -150,16 +152,9 @@ class FactTry:
 
 
 def asked_question(attempt: Attempt) -> str | None:
-    """A quick-fact attempt's question as the pupil saw it (its addends are in its
-    puzzle's seed, ``custom-3.4``), else None."""
-    if attempt.kind != "quick-facts":
-        return None
-    try:
-        *_, seed = parse_id(attempt.puzzle_id)
-        addends = [int(n) for n in seed.removeprefix("custom-").split(".")]
-    except (PuzzleError, ValueError):
-        return None
-    return " + ".join(map(str, addends)) + f" + ? = {attempt.capture_sum}"
+    """A quick-fact attempt's question as the pupil saw it, else None."""
+    addends = quick_fact_addends(attempt.puzzle_id)
+    return None if addends is None else quick_question_text(addends, attempt.capture_sum)
 
 
 def fact_tries(attempts: Iterable[Attempt]) -> dict[str, list[FactTry]]:

@@ -21,6 +21,7 @@ from escoba import Card
 from puzzles import CheckResult, Puzzle, check, hint
 from puzzles.checker import Hint
 from puzzles.model import ONE_CARD_KINDS
+from puzzles.practice import quick_question_text
 
 __all__ = ["Feedback", "PuzzleSession", "SetSum", "QuickRound", "DailyFlow", "DailyView",
            "quick_question", "PuzzleKeeper", "QUICK_FACTS_SLOT"]
@@ -254,8 +255,7 @@ QUICK_FACTS_SLOT = "qf"
 
 def quick_question(puzzle: Puzzle, answer: int | None = None) -> str:
     """``"8 + ? = 15"`` (or, with the answer, ``"8 + 7 = 15"``)."""
-    blank = "?" if answer is None else str(answer)
-    return " + ".join(str(a) for a in puzzle.addends) + f" + {blank} = {puzzle.capture_sum}"
+    return quick_question_text(puzzle.addends, puzzle.capture_sum, answer)
 
 
 class QuickRound(_KeptOnlyIfSaved):

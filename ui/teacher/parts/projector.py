@@ -32,6 +32,7 @@ import streamlit as st
 
 from escoba import Card
 from puzzles import LEVELS
+from puzzles.practice import quick_question_text
 from trainer.cards import cards_row_html
 from trainer.classroom import format_code
 from trainer.live import (
@@ -348,7 +349,7 @@ def _reveal_quick(summary: LiveSummary) -> None:
 
 def quick_question_of(addends: tuple[int, ...], answer: int) -> str:
     """``7 + 8 = 15``: a quick fact with its answer, digits and signs only."""
-    return f"{' + '.join(map(str, addends))} + {answer} = {sum(addends) + answer}"
+    return quick_question_text(addends, sum(addends) + answer, answer)
 
 
 def _reveal(live: LiveRound, summary: LiveSummary) -> None:

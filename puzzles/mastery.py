@@ -72,6 +72,7 @@ __all__ = [
     "all_complements",
     "fact_level",
     "fluent_in_time",
+    "timed_tail",
     "FLUENT_TRIES",
     "FLUENT_IN",
     "leitner_step",
@@ -220,15 +221,21 @@ class FactStats:
         return replace(self, level="fluent" if fluent else self.untimed_level, limit=limit)
 
 
+def timed_tail(tries: Iterable[tuple[bool, float | None]]) -> list[tuple[bool, float | None]]:
+    """The last :data:`FLUENT_TRIES` of ``tries`` ``(right, seconds)``, oldest first, that
+    say anything of speed: timed, or wrong (a right answer without a time, a set found in
+    a puzzle, is passed over)."""
+    return [(right, seconds) for right, seconds in tries
+            if seconds is not None or not right][-FLUENT_TRIES:]
+
+
 def fluent_in_time(tries: Sequence[tuple[bool, float | None]], limit: float) -> bool:
     """Whether a fact is fluent from its tries ``(right, seconds)``, oldest first (all of
     them, or at least the last :data:`FLUENT_TRIES` with a time or wrong): at least
     :data:`FLUENT_IN` of its last :data:`FLUENT_TRIES` tries that were timed or wrong
     were right within ``limit`` seconds. A right answer without a time (a set found in a
     puzzle) says nothing of speed and is passed over; a wrong one counts wherever."""
-    tail = [(right, seconds) for right, seconds in tries
-            if seconds is not None or not right][-FLUENT_TRIES:]
-    return sum(1 for right, seconds in tail
+    return sum(1 for right, seconds in timed_tail(tries)
                if right and seconds is not None and seconds <= limit) >= FLUENT_IN
 
 
@@ -318,8 +325,7 @@ def stats_of_fact(key: str, answers: Sequence[Answer],
     ordered = sorted(answers, key=lambda a: a.when)
     items = [a for a in ordered if a.weighs]
     correct = sum(a.correct for a in items)
-    tail = tuple((a.correct, a.seconds) for a in ordered
-                 if a.fluency and (a.seconds is not None or not a.correct))[-FLUENT_TRIES:]
+    tail = tuple(timed_tail((a.correct, a.seconds) for a in ordered if a.fluency))
     untimed = _untimed_level(items)
     return FactStats(
         fact=key,

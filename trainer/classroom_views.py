@@ -54,6 +54,7 @@ from puzzles.mastery import (
     all_complements,
     fluent_in_time,
     normalise,
+    timed_tail,
 )
 from puzzles.model import PuzzleError, check_kind_level_sum
 from puzzles.practice import (
@@ -193,9 +194,8 @@ def _cell_state(tries: Sequence[tuple[bool, float | None]], limit: float) -> str
     right = sum(1 for correct, _ in last if correct)
     if len(last) - right > right:
         return "wrong" if len(last) - right >= WRONG_MIN else "missed"
-    timed = [(correct, seconds) for correct, seconds in tries
-             if seconds is not None or not correct][-FLUENT_TRIES:]
-    if all(correct and seconds is not None and seconds <= limit for correct, seconds in timed):
+    if all(correct and seconds is not None and seconds <= limit
+           for correct, seconds in timed_tail(tries)):
         # Right in time each time it was timed, but not yet often enough to call it
         # fluent (one fast answer read "right, not yet fast": found trying it as a
         # teacher, who would have taken the pupil for slow).

@@ -80,6 +80,7 @@ from .storage import (
 from .storage.aggregates import KEPT_FACT_TRIES, KEPT_PUZZLES
 
 __all__ = ["ClassroomError", "FLUENCY_LIMITS", "DEFAULT_FLUENCY", "CELL_STATES",
+           "PRACTISING_STATES",
            "ASSIGNMENT_KINDS", "TASK_STATUSES", "FactTry", "Cell", "GridRow", "FactGrid",
            "HelpReason", "PupilRow", "PupilTask", "AssignmentProgress", "fact_tries",
            "fact_cell", "grid_facts", "fact_grid", "cell_history", "dashboard", "weak_facts",
@@ -106,6 +107,9 @@ class ClassroomError(ValueError):
 FLUENCY_LIMITS: tuple[int, ...] = (3, 6, 12)
 DEFAULT_FLUENCY = 6
 CELL_STATES: tuple[str, ...] = ("unseen", "missed", "wrong", "slow", "early", "fast")
+#: The cells of facts being practised, the most in need first: what to practise on paper
+#: (:func:`weak_facts`) and a pupil's report list them in this order.
+PRACTISING_STATES: tuple[str, ...] = ("wrong", "missed", "slow", "early")
 #: Wrong answers among the last three before a cell says "mostly wrong" (issue 27: one
 #: wrong try was told "mostly wrong"); fewer, and more wrong than right, is ``missed``.
 WRONG_MIN = 2
@@ -284,10 +288,8 @@ def weak_facts(row: GridRow, count: int, capture_sum: int) -> list[str]:
     then those right so far (each in the order new facts are taught, complements first),
     then untried ones."""
     order = [f for f in askable_facts(capture_sum) if f in row.cells]
-    by_state = {s: [f for f in order if row.cells[f].state == s]
-                for s in ("wrong", "missed", "slow", "early", "unseen")}
-    return (by_state["wrong"] + by_state["missed"] + by_state["slow"] + by_state["early"]
-            + by_state["unseen"])[:count]
+    return [f for state in (*PRACTISING_STATES, "unseen") for f in order
+            if row.cells[f].state == state][:count]
 
 
 @dataclass(frozen=True)

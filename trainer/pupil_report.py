@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from puzzles.worksheet import use_fonts
 
 from .classroom import DOMAIN
-from .classroom_views import FactGrid, GridRow, PupilRow, weak_facts
+from .classroom_views import PRACTISING_STATES, FactGrid, GridRow, PupilRow, weak_facts
 from .i18n import format_day, t
 from .storage import ClassSnapshot
 from .text import fact_text
@@ -41,7 +41,6 @@ HOME_FACTS = 3
 LISTED_FACTS = 12
 
 _KNOWN = "fast"
-_PRACTISING = ("wrong", "missed", "slow", "early")
 _INK = (20, 20, 20)
 _COLOURS = {"known": (46, 125, 50), "practising": (255, 179, 0), "unseen": (255, 255, 255)}
 
@@ -76,7 +75,7 @@ def _report(row: GridRow, pupil: PupilRow | None, grid: FactGrid, real_name: str
             day_totals: Mapping[str, tuple[int, int]], today: date) -> PupilReport:
     known = frozenset(f for f in grid.facts if row.cells[f].state == _KNOWN)
     weakest = weak_facts(row, len(grid.facts), grid.capture_sum)
-    practising = tuple(f for f in weakest if row.cells[f].state in _PRACTISING)
+    practising = tuple(f for f in weakest if row.cells[f].state in PRACTISING_STATES)
     days = []
     for back in range(REPORT_DAYS - 1, -1, -1):
         day = today - timedelta(days=back)

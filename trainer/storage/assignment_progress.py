@@ -206,8 +206,14 @@ def fold(task: Task, state: _State, attempt: TaskAttempt) -> bool:
 def build(task: Task, attempts: Sequence[TaskAttempt]) -> _State:
     """A pupil's progress from their attempts (every one, or at least every one made at
     or after the assignment for a *puzzles* or *facts* one), in id order."""
-    state = _State(chosen_facts(task, [a for a in attempts if a.created_at < task.created_at]),
-                   marks=[] if task.kind == "puzzles" else {})
+    return _counted(task, chosen_facts(
+        task, [a for a in attempts if a.created_at < task.created_at]), attempts)
+
+
+def _counted(task: Task, facts: list[str], attempts: Sequence[TaskAttempt]) -> _State:
+    """The progress of a pupil with these ``facts`` from their attempts made at or after
+    the assignment (:func:`fold`)."""
+    state = _State(facts, marks=[] if task.kind == "puzzles" else {})
     for attempt in attempts:
         if attempt.created_at >= task.created_at:
             fold(task, state, attempt)
@@ -233,11 +239,8 @@ def recount_facts(conn: Connection, t: TaskTables) -> int:
     changed: dict[tuple[int, int], _State] = {}
     for r in rows:
         task = Task(r.assignment_id, r.kind, json.loads(r.spec), _aware(r.task_created))
-        state = _State(json.loads(r.facts), marks={})
-        for attempt in attempts.get(r.profile_id, ()):
-            if attempt.created_at >= task.created_at:
-                fold(task, state, attempt)
-        changed[(task.id, r.profile_id)] = state
+        changed[(task.id, r.profile_id)] = _counted(task, json.loads(r.facts),
+                                                    attempts.get(r.profile_id, []))
     _write_states(conn, p, changed)
     return len(changed)
 

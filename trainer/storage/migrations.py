@@ -534,27 +534,35 @@ def _migration_16(conn: Connection) -> None:
     write_tally(conn, tally, tables)
 
 
-def _migration_17(conn: Connection) -> None:
-    """Each pupil's progress on each assignment, kept at write time (issue 32; what each
-    column holds: ``trainer.storage.assignment_progress``), computed here from the
-    attempts written before, so an upgraded school's assignments show what they showed."""
-    v17 = sa.MetaData()
-    sa.Table("profiles", v17, sa.Column("id", sa.Integer, primary_key=True))
-    classes = sa.Table("classes", v17, sa.Column("id", sa.Integer, primary_key=True))
-    class_members = sa.Table("class_members", v17, sa.Column("class_id", sa.Integer),
+def _progress_reads(meta: sa.MetaData) -> tuple[sa.Table, sa.Table, sa.Table, sa.Table]:
+    """The classes, class members, assignments and attempts as the assignments' progress
+    reads them (``assignment_progress``), in ``meta``: their columns have not changed
+    since migration 17, which first read them, and migration 25 reads them again."""
+    classes = sa.Table("classes", meta, sa.Column("id", sa.Integer, primary_key=True))
+    class_members = sa.Table("class_members", meta, sa.Column("class_id", sa.Integer),
                              sa.Column("profile_id", sa.Integer))
     assignments = sa.Table(
-        "assignments", v17, sa.Column("id", sa.Integer, primary_key=True),
+        "assignments", meta, sa.Column("id", sa.Integer, primary_key=True),
         sa.Column("class_id", sa.Integer), sa.Column("kind", sa.String(16)),
         sa.Column("spec", sa.Text), sa.Column("created_at", sa.DateTime(timezone=True)))
     attempts = sa.Table(
-        "attempts", v17, sa.Column("id", sa.Integer, primary_key=True),
+        "attempts", meta, sa.Column("id", sa.Integer, primary_key=True),
         sa.Column("profile_id", sa.Integer), sa.Column("created_at", sa.DateTime(timezone=True)),
         sa.Column("day", sa.String(10)), sa.Column("kind", sa.String(16)),
         sa.Column("level", sa.Integer), sa.Column("capture_sum", sa.Integer),
         sa.Column("correct", sa.Boolean), sa.Column("stars", sa.Integer),
         sa.Column("seconds", sa.Float), sa.Column("facts", sa.Text),
         sa.Column("answers", sa.Text))
+    return classes, class_members, assignments, attempts
+
+
+def _migration_17(conn: Connection) -> None:
+    """Each pupil's progress on each assignment, kept at write time (issue 32; what each
+    column holds: ``trainer.storage.assignment_progress``), computed here from the
+    attempts written before, so an upgraded school's assignments show what they showed."""
+    v17 = sa.MetaData()
+    sa.Table("profiles", v17, sa.Column("id", sa.Integer, primary_key=True))
+    classes, class_members, assignments, attempts = _progress_reads(v17)
     progress = sa.Table(
         "assignment_progress", v17,
         sa.Column("assignment_id", sa.Integer,
@@ -815,21 +823,7 @@ def _migration_25(conn: Connection) -> None:
     answer was two); the *facts* and *weakest* assignments' progress is counted again
     from the attempts, each pupil keeping the facts they had."""
     v25 = sa.MetaData()
-    classes = sa.Table("classes", v25, sa.Column("id", sa.Integer, primary_key=True))
-    class_members = sa.Table("class_members", v25, sa.Column("class_id", sa.Integer),
-                             sa.Column("profile_id", sa.Integer))
-    assignments = sa.Table(
-        "assignments", v25, sa.Column("id", sa.Integer, primary_key=True),
-        sa.Column("kind", sa.String(16)), sa.Column("spec", sa.Text),
-        sa.Column("created_at", sa.DateTime(timezone=True)))
-    attempts = sa.Table(
-        "attempts", v25, sa.Column("id", sa.Integer, primary_key=True),
-        sa.Column("profile_id", sa.Integer), sa.Column("created_at", sa.DateTime(timezone=True)),
-        sa.Column("day", sa.String(10)), sa.Column("kind", sa.String(16)),
-        sa.Column("level", sa.Integer), sa.Column("capture_sum", sa.Integer),
-        sa.Column("correct", sa.Boolean), sa.Column("stars", sa.Integer),
-        sa.Column("seconds", sa.Float), sa.Column("facts", sa.Text),
-        sa.Column("answers", sa.Text))
+    classes, class_members, assignments, attempts = _progress_reads(v25)
     progress = sa.Table(
         "assignment_progress", v25, sa.Column("assignment_id", sa.Integer),
         sa.Column("profile_id", sa.Integer), sa.Column("facts", sa.Text),

@@ -29,8 +29,11 @@ st.title(t("profiles_title"))
 # The first page of a shared tablet, said aloud for a child who reads slowly: the
 # question, the names to tap, and how a new player starts.
 active = current_profile()
+# A pupil signed in already goes back to their class; anyone else is told where a
+# class's pupils sign in ("In a class? Sign in..." was said and shown to a pupil).
+pupil_here = active is not None and active.id in managed
 speaker_button(who_is_playing_said([p.nickname for p in profiles],
-                                   bool(managed) and not (active and active.id in managed)),
+                                   bool(managed) and not pupil_here),
                key="who_speaker")
 language_picker()
 show_flash()
@@ -56,9 +59,6 @@ if locked is not None:
     st.button(t("pin_cancel"), key="pin_cancel", on_click=pin_cancelled)
 
 if managed:
-    # A pupil signed in already goes back to their class; anyone else is told where a
-    # class's pupils sign in ("In a class? Sign in..." was shown to a pupil signed in).
-    pupil_here = active is not None and active.id in managed
     st.page_link("app_pages/my_class.py", icon="🏫",
                  label=t("nav_my_class") if pupil_here else t("go_my_class"))
 if profiles:

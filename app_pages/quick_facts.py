@@ -21,8 +21,6 @@ from ui.session import new_seed, storage
 
 ROUND = 5
 KEY = "qf_round"
-#: The page's slot in the database: the unfinished round, kept with each answer.
-SLOT = QUICK_FACTS_SLOT
 MODES = ["for-me", *[str(lv) for lv in LEVELS]]
 
 profile = require_profile()
@@ -50,7 +48,8 @@ def _answer(value: int, heard: float = 0.0) -> None:
             # The round's place is kept with the answer: a reload, a restart or the
             # tablet's browser closed mid-round brings back this round, not a new one.
             record_attempt(profile.id, attempt_row(puzzle, result, seconds, [value], "quick"),
-                           progress=SlotProgress(SLOT, puzzle.id, rnd.progress()))
+                           progress=SlotProgress(QUICK_FACTS_SLOT, puzzle.id,
+                                                 rnd.progress()))
 
 
 @safe_callback
@@ -63,7 +62,7 @@ def _resume_after_restart() -> None:
     unfinished comes back with its choices and the answers given."""
     if KEY in st.session_state:
         return
-    data = PuzzleKeeper(storage(), profile.id, SLOT).saved()
+    data = PuzzleKeeper(storage(), profile.id, QUICK_FACTS_SLOT).saved()
     rnd = QuickRound.resume(data) if data is not None else None
     if rnd is None or rnd.mode not in MODES or rnd.capture_sum not in CAPTURE_SUMS:
         return
@@ -89,7 +88,7 @@ def _round() -> None:
     if rnd is None or (rnd.mode, rnd.capture_sum) != (mode, capture_sum):
         if rnd is not None and rnd.values and not rnd.done:
             # Left for another choice: a reload must not bring the old round back.
-            PuzzleKeeper(storage(), profile.id, SLOT).clear()
+            PuzzleKeeper(storage(), profile.id, QUICK_FACTS_SLOT).clear()
         rnd = _new_round(mode, capture_sum)
         st.session_state[KEY] = rnd
     show_quick_round(rnd, on_answer=_answer, on_again=_again)

@@ -84,7 +84,7 @@ __all__ = ["ClassroomError", "FLUENCY_LIMITS", "DEFAULT_FLUENCY", "CELL_STATES",
            "ASSIGNMENT_KINDS", "TASK_STATUSES", "FactTry", "Cell", "GridRow", "FactGrid",
            "HelpReason", "PupilRow", "PupilTask", "AssignmentProgress", "fact_tries",
            "fact_cell", "grid_facts", "fact_grid", "cell_history", "dashboard", "weak_facts",
-           "asked_question",
+           "asked_question", "facts_in_question_order",
            "check_assignment", "pupil_task", "assignments_progress", "task_puzzles",
            "askable_facts", "assignable_facts", "HELP_ACCURACY", "HELP_MIN_TRIES",
            "STUCK_WINDOW", "STUCK_MISSES",
@@ -281,6 +281,17 @@ def cell_history(snapshot: ClassSnapshot, profile_id: int, fact: str) -> list[Fa
     if key is None or snapshot.member(profile_id) is None:
         return []
     return fact_tries(snapshot.attempts.get(profile_id, ())).get(key, [])
+
+
+def facts_in_question_order(capture_sum: int) -> list[str]:
+    """The facts a teacher can assign (:func:`assignable_facts`), in the order she scans
+    them for a question: the one-number questions first (5 + ? = 15 ... 10 + ? = 15),
+    then the others by their numbers (1 + 1 + 3 + ? ... 3 + 4 + ? ... 7 + 7 + ?). In
+    teaching order the same first number came in two places (found re-checking as a
+    teacher)."""
+    facts = assignable_facts(capture_sum)
+    asked = {f: quick_fact_for(f, capture_sum).addends for f in facts}
+    return sorted(facts, key=lambda f: (len(asked[f]), asked[f]))
 
 
 def weak_facts(row: GridRow, count: int, capture_sum: int) -> list[str]:

@@ -11,7 +11,6 @@ import streamlit as st
 
 from lessons import load_stages
 from puzzles import CAPTURE_SUMS, KINDS, LEVELS
-from puzzles.practice import quick_fact_for
 from trainer.classroom import describe, fact_question
 from trainer.classroom_views import (
     ASSIGNMENT_KINDS,
@@ -19,7 +18,7 @@ from trainer.classroom_views import (
     MAX_PUZZLES,
     AssignmentProgress,
     ClassroomError,
-    assignable_facts,
+    facts_in_question_order,
 )
 from trainer.i18n import format_day, t
 from trainer.names import sort_names
@@ -172,7 +171,7 @@ def _new_assignment(snap: ClassSnapshot) -> None:
             # closed as it opened, the page scrolling the field above the on-screen
             # keyboard; every fact in sight is one tap, and no keyboard comes up.
             # One fact per question: "7 + 8" would be asked as "7 + ? = 15" again.
-            st.pills(ct("assign.facts", max=MAX_FACTS), picker_order(capture_sum),
+            st.pills(ct("assign.facts", max=MAX_FACTS), facts_in_question_order(capture_sum),
                      selection_mode="multi", key="tc_as_facts",
                      format_func=lambda fact: fact_question(fact, capture_sum))
         else:
@@ -254,16 +253,6 @@ def show(view: OpenClass) -> None:
     names = {m.profile_id: pupil_label(m.avatar, m.nickname) for m in snap.members}
     for item in items:
         _assignment_card(snap, item, names)
-
-
-def picker_order(capture_sum: int) -> list[str]:
-    """The facts a teacher can pick, in the order she scans them for a question: the
-    one-number questions first (1 + ? = 15 ... 10 + ? = 15), then the others by their
-    numbers (1 + 1 + 3 + ? ... 3 + 4 + ? ... 7 + 7 + ?). In teaching order, the same
-    first number came in two places (found re-checking as a teacher)."""
-    facts = assignable_facts(capture_sum)
-    asked = {f: quick_fact_for(f, capture_sum) for f in facts}
-    return sorted(facts, key=lambda f: (len(asked[f].addends), asked[f].addends))
 
 
 PART = Part(key="assignments", label="part.assignments", render=show)

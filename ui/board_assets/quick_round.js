@@ -199,8 +199,7 @@ export default function (component) {
   let st = QF_STATE.get(root);
   if (!st) {
     st = { shown: null, tappedAt: -Infinity, answered: null, busy: false, busyTimer: null,
-           readyFor: null, count: null, questionAt: 0, voiceFrom: null, voiceTo: null,
-           voicePoll: null };
+           readyFor: null, questionAt: 0, voiceFrom: null, voiceTo: null, voicePoll: null };
     QF_STATE.set(root, st);
     qfBind(root, st);
     const redraw = () => {
@@ -220,10 +219,9 @@ export default function (component) {
   const answered = JSON.stringify([data.session, data.taps, shown]);
   if (st.shown !== shown) {
     // The answer just given, of this round, on this page (not a reload's first draw).
-    const answeredHere = st.count !== null && st.count.round === data.round &&
-      data.answered === st.count.answered + 1;
+    const [round, , answered] = st.shown === null ? [] : JSON.parse(st.shown);
+    const answeredHere = round === data.round && data.answered === answered + 1;
     st.shown = shown;
-    st.count = { round: data.round, answered: data.answered };
     qfRender(root, data);
     st.questionAt = performance.now();
     st.voiceFrom = null;

@@ -11,7 +11,7 @@ from datetime import date
 
 import pytest
 
-from escoba import Deck
+from escoba import Card, Deck
 from puzzles import check
 from tests.test_app_classroom import (
     MY_CLASS,
@@ -75,25 +75,41 @@ def _reveal(teacher, answers: int = 2) -> str:
     return screen
 
 
+def _two_wrong_cards(live: LiveRound) -> tuple[Card, Card] | None:
+    """Two table cards of different values that are each a wrong set with the card
+    played, or None: the position is dealt at random, and not every table has them."""
+    card = live.puzzle.hand[0]
+    right = {frozenset(s.take) for s in live.puzzle.solutions}
+    wrong = [c for c in live.puzzle.table
+             if c.value + card.value != 15 and frozenset([c]) not in right]
+    lone = next((c for c in wrong if c.value != wrong[0].value), None) if wrong else None
+    return None if lone is None else (wrong[0], lone)
+
+
 def test_which_cards_make_15_with_this_card() -> None:
     db, info, ids, teacher, (quokka, wombat), live = _start("captures")
     assert "Which cards make 15 with this card?" in shown(teacher.main)
+    for _ in range(20):  # a position to answer wrongly two ways (dealt at random)
+        if _two_wrong_cards(live) is not None:
+            break
+        click(teacher, "tc_live_close")
+        teacher.selectbox(key="tc_live_kind").set_value("captures").run()
+        click(teacher, "tc_live_start")
+        live = LiveRound.of(db.live_round(info.id))
+        for at in (quokka, wombat):
+            at.run()
     card = live.puzzle.hand[0]
     for solution in live.puzzle.solutions:
         quokka.pills(key="mc_live_table").set_value([str(c) for c in solution.take]).run()
         click(quokka, "mc_live_add")
     if quokka.session_state["mc_live_state"].result is None:
         click(quokka, "mc_live_done")
-    right = {frozenset(s.take) for s in live.puzzle.solutions}
-    wrong = next(c for c in live.puzzle.table
-                 if c.value + card.value != 15 and frozenset([c]) not in right)
+    wrong, lone = _two_wrong_cards(live)
     wombat.pills(key="mc_live_table").set_value([str(wrong)]).run()
     click(wombat, "mc_live_add")
     click(wombat, "mc_live_done")
     assert "Your answer is in" in shown(wombat)
     # Numbat gives Wombat's wrong set, and one of her own nobody else gave.
-    lone = next(c for c in live.puzzle.table if c.value != wrong.value
-                and c.value + card.value != 15 and frozenset([c]) not in right)
     sets = [{"card": str(card), "take": [str(c)]} for c in (wrong, lone)]
     _numbat(db, ids, live).answer(live, check(live.puzzle, sets), 5.0, sets, DAY)
     screen = _reveal(teacher, 3)
